@@ -1,0 +1,2 @@
+//! The `llmjson` command.
+fn main() {}

@@ -1,0 +1,178 @@
+//! The error type: one enum, each variant a distinct reason why no usable JSON came out.
+
+use crate::position::{excerpt, Position};
+use crate::RepairLevel;
+use std::fmt;
+
+/// Why a reply gave no usable JSON. Messages are plain English and say where and why.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The response is empty or only whitespace.
+    #[error("empty response: the input is empty or only whitespace")]
+    Empty,
+
+    /// The response holds text but nothing that looks like JSON.
+    #[error("no JSON in the response{}", .hint.as_deref().map(|h| format!(": {h}")).unwrap_or_default())]
+    NoJson {
+        /// A hint about what was seen (for example, JSON only inside a `<think>` block).
+        hint: Option<String>,
+    },
+
+    /// The input is over the size limit; it was refused before any parsing.
+    #[error("input is {size} bytes, over the limit of {limit} bytes")]
+    TooLarge {
+        /// The input's size in bytes.
+        size: usize,
+        /// The limit in force ([`crate::Options::max_size`]).
+        limit: usize,
+    },
+
+    /// Containers are nested deeper than the limit.
+    #[error("nesting deeper than {limit} levels at line {} column {}", .position.line, .position.column)]
+    TooDeep {
+        /// The limit in force ([`crate::Options::max_depth`]).
+        limit: usize,
+        /// Where the container that went over the limit opens.
+        position: Position,
+    },
+
+    /// The repair would discard more of the JSON text than the safety guard allows.
+    #[error(
+        "repair rejected by the safety guard: it would discard {:.1}% of the located JSON text \
+         ({removed_bytes} of {located_bytes} non-whitespace bytes), over the limit of {:.1}%",
+        .removed_share * 100.0, .limit * 100.0
+    )]
+    RepairRejected {
+        /// The share of the located JSON text the repair discards (0.0–1.0).
+        removed_share: f64,
+        /// The threshold in force ([`crate::Options::max_removed_ratio`]).
+        limit: f64,
+        /// Non-whitespace bytes discarded.
+        removed_bytes: usize,
+        /// Non-whitespace bytes in the located JSON text.
+        located_bytes: usize,
+    },
+
+    /// The JSON has a defect that the current repair level does not repair.
+    #[error("{0}")]
+    Syntax(Box<SyntaxError>),
+
+    /// An object has the same key twice and the policy is [`crate::DuplicateKeys::Error`].
+    #[error("duplicate key {key:?} at line {} column {}", .position.line, .position.column)]
+    DuplicateKey {
+        /// The repeated key.
+        key: String,
+        /// Where the second occurrence starts.
+        position: Position,
+    },
+
+    /// The repaired value does not fit the caller's Rust type.
+    #[error("the JSON does not fit the requested type at {path}: {message}")]
+    Deserialize {
+        /// JSON Pointer to the value that did not fit ("" is the root).
+        path: String,
+        /// serde's message.
+        message: String,
+    },
+
+    /// The input bytes are not UTF-8 and the level is `none` (other levels replace bad bytes).
+    #[error("input is not valid UTF-8 at byte {offset}")]
+    InvalidUtf8 {
+        /// Offset of the first invalid byte.
+        offset: usize,
+    },
+
+    /// A bug guard: the parser stopped making progress. Never expected; please report it.
+    #[error("internal error: {0} (please report this input)")]
+    Internal(&'static str),
+}
+
+impl Error {
+    /// The category, stable and machine-readable (for metrics and logs).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Empty => "empty",
+            Error::NoJson { .. } => "no_json",
+            Error::TooLarge { .. } => "too_large",
+            Error::TooDeep { .. } => "too_deep",
+            Error::RepairRejected { .. } => "repair_rejected",
+            Error::Syntax(_) => "syntax",
+            Error::DuplicateKey { .. } => "duplicate_key",
+            Error::Deserialize { .. } => "deserialize",
+            Error::InvalidUtf8 { .. } => "invalid_utf8",
+            Error::Internal(_) => "internal",
+        }
+    }
+
+    /// Where the error is, when it has a place in the input.
+    pub fn position(&self) -> Option<Position> {
+        match self {
+            Error::TooDeep { position, .. } | Error::DuplicateKey { position, .. } => {
+                Some(*position)
+            }
+            Error::Syntax(e) => Some(e.position),
+            Error::InvalidUtf8 { offset } => Some(Position {
+                offset: *offset,
+                line: 0,
+                column: 0,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The reply ended inside a string, object or array at a level that does not complete it.
+    pub fn is_truncation(&self) -> bool {
+        matches!(self, Error::Syntax(e) if e.truncated)
+    }
+}
+
+/// A defect the current level does not repair, with its place and a context excerpt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SyntaxError {
+    /// What is wrong, in plain English ("trailing comma", "unquoted object key", ...).
+    pub message: String,
+    /// Where.
+    pub position: Position,
+    /// The level that refused to repair it.
+    pub level: RepairLevel,
+    /// The line holding the spot, and a caret under it (two lines).
+    pub excerpt: String,
+    /// The defect is that the reply was cut off.
+    pub truncated: bool,
+}
+
+impl SyntaxError {
+    pub(crate) fn new(
+        text: &str,
+        offset: usize,
+        message: String,
+        level: RepairLevel,
+        truncated: bool,
+    ) -> Self {
+        SyntaxError {
+            message,
+            position: Position::of(text, offset),
+            level,
+            excerpt: excerpt(text, offset),
+            truncated,
+        }
+    }
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at line {} column {} (byte {})",
+            self.message, self.position.line, self.position.column, self.position.offset
+        )?;
+        if self.level != RepairLevel::Full {
+            write!(f, "; not repaired at level {}", self.level.as_str())?;
+        }
+        for line in self.excerpt.lines() {
+            write!(f, "\n    {line}")?;
+        }
+        Ok(())
+    }
+}

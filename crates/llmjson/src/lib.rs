@@ -1,0 +1,507 @@
+//! llmjson turns what a large language model wrote into JSON a program can trust, or says
+//! clearly why it cannot.
+//!
+//! ```text
+//! text ─► locate ─► repair ─► (coerce ─► validate ─► verify: later stages)
+//!         where is    make it
+//!         the JSON?   JSON, and log every change
+//! ```
+//!
+//! ```
+//! use llmjson::{Options, RepairKind};
+//!
+//! let reply = "Here is the plan:\n```json\n{\"steps\": [{\"id\": \"s1\", \"done\": True},]}\n```";
+//! let parsed = llmjson::parse(reply, &Options::default())?;
+//! assert_eq!(parsed.value["steps"][0]["done"], true);
+//! let kinds: Vec<_> = parsed.repairs.iter().map(|r| r.kind).collect();
+//! assert_eq!(kinds, [RepairKind::PythonLiteral, RepairKind::TrailingComma]);
+//! # Ok::<(), llmjson::Error>(())
+//! ```
+#![deny(missing_docs)]
+
+mod error;
+mod locate;
+mod options;
+mod position;
+mod repair;
+
+pub use error::{Error, SyntaxError};
+pub use locate::Source;
+pub use options::{
+    DuplicateKeys, Options, RepairLevel, Truncation, DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO,
+    DEFAULT_MAX_SIZE,
+};
+pub use position::Position;
+pub use repair::{Repair, RepairKind};
+pub use serde_json::Value;
+
+use locate::{Block, Scan};
+use repair::{Config, Fail, Output};
+use std::ops::Range;
+
+/// The result of one parse: the value, every repair made, and where the JSON was found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    /// The value (key order preserved, numbers with their exact digits).
+    pub value: Value,
+    /// Every repair, in text order. Empty when the located JSON was already valid.
+    pub repairs: Vec<Repair>,
+    /// Byte range of the located JSON text in the input.
+    pub span: Range<usize>,
+    /// Where the JSON was found.
+    pub source: Source,
+    /// Non-whitespace bytes of the located JSON text that the repair discarded.
+    pub removed_bytes: usize,
+    /// Non-whitespace bytes of the located JSON text (the safety guard's denominator).
+    pub located_bytes: usize,
+}
+
+impl Parsed {
+    /// The value needed at least one repair.
+    pub fn is_repaired(&self) -> bool {
+        self.repairs
+            .iter()
+            .any(|r| r.kind != RepairKind::DuplicateKey)
+    }
+
+    /// The reply was cut off (it ended inside a string, object or array).
+    pub fn is_truncated(&self) -> bool {
+        self.repairs.iter().any(|r| r.kind.is_truncation())
+    }
+
+    /// The share of the located JSON text the repair discarded (0.0–1.0).
+    pub fn removed_share(&self) -> f64 {
+        if self.located_bytes == 0 {
+            0.0
+        } else {
+            self.removed_bytes as f64 / self.located_bytes as f64
+        }
+    }
+}
+
+/// The located JSON text, untouched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located<'t> {
+    /// The JSON text as it appears in the input.
+    pub text: &'t str,
+    /// Its byte range in the input.
+    pub span: Range<usize>,
+    /// Where it was found.
+    pub source: Source,
+}
+
+/// Locates the first JSON value in `text`, repairs it as `options` allow, and returns it with
+/// its repair log.
+///
+/// # Errors
+/// [`Error::Empty`], [`Error::NoJson`], [`Error::TooLarge`] (checked before any work),
+/// [`Error::TooDeep`], [`Error::Syntax`] (a defect the level does not repair),
+/// [`Error::RepairRejected`] (the safety guard), [`Error::DuplicateKey`].
+pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
+    check_input(text, options)?;
+    let scan = Scan::new(text);
+    let found = locate_first(&scan, options)?;
+    finish(text, found, options)
+}
+
+/// Like [`parse`], but returns every JSON value in the reply, in order: all values inside
+/// fences and tool-call blocks when there are any, otherwise all values in the text.
+///
+/// # Errors
+/// As [`parse`]; an error in any value fails the call.
+pub fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
+    check_input(text, options)?;
+    let scan = Scan::new(text);
+    if options.level == RepairLevel::None {
+        let found = locate_first(&scan, options)?;
+        return Ok(vec![finish(text, found, options)?]);
+    }
+    let config = config(options);
+    let mut results = Vec::new();
+    let blocks: Vec<Block> = scan.blocks();
+    for block in &blocks {
+        let mut from = block.content_start;
+        while let Some(start) = scan.find_candidate(from, block.content_end) {
+            let out = repair::parse_at(text, start, block.region_end, block.fence, config)
+                .map_err(|f| to_error(text, f, options))?;
+            from = out.end.max(start + 1);
+            results.push(finish(
+                text,
+                found(start, out, block.source.clone()),
+                options,
+            )?);
+        }
+    }
+    if results.is_empty() {
+        let mut from = 0;
+        while let Some(start) = scan.find_candidate(from, text.len()) {
+            let out = repair::parse_at(text, start, text.len(), None, config)
+                .map_err(|f| to_error(text, f, options))?;
+            from = out.end.max(start + 1);
+            results.push(finish(text, found(start, out, Source::Text), options)?);
+        }
+    }
+    if results.is_empty() {
+        return Ok(vec![parse(text, options)?]);
+    }
+    Ok(results)
+}
+
+/// Like [`parse`], for bytes that may not be UTF-8. At level `none` invalid UTF-8 is an
+/// error; at other levels bad bytes become U+FFFD (logged as [`RepairKind::InvalidUtf8`]; spans
+/// then refer to the decoded text).
+///
+/// # Errors
+/// As [`parse`], plus [`Error::InvalidUtf8`] at level `none`.
+pub fn parse_bytes(bytes: &[u8], options: &Options) -> Result<Parsed, Error> {
+    if bytes.len() > options.max_size {
+        return Err(Error::TooLarge {
+            size: bytes.len(),
+            limit: options.max_size,
+        });
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text, options),
+        Err(e) if options.level == RepairLevel::None => Err(Error::InvalidUtf8 {
+            offset: e.valid_up_to(),
+        }),
+        Err(e) => {
+            let text = String::from_utf8_lossy(bytes);
+            let mut parsed = parse(&text, options)?;
+            let at = e.valid_up_to();
+            let pos = Position::of(&text, at);
+            parsed.repairs.insert(
+                0,
+                Repair {
+                    kind: RepairKind::InvalidUtf8,
+                    span: at..at + 3,
+                    line: pos.line,
+                    column: pos.column,
+                    path: String::new(),
+                    detail: "bytes that are not UTF-8 became U+FFFD".into(),
+                },
+            );
+            Ok(parsed)
+        }
+    }
+}
+
+/// Repairs the first JSON value in `text` and returns it as JSON text. Already-valid JSON is
+/// returned exactly as written (a copy of the located text); repaired JSON is compact.
+///
+/// # Errors
+/// As [`parse`].
+pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> {
+    let parsed = parse(text, options)?;
+    if parsed.repairs.is_empty() {
+        return Ok(text[parsed.span].to_string());
+    }
+    serde_json::to_string(&parsed.value).map_err(|_| Error::Internal("serialisation failed"))
+}
+
+/// Locates the first JSON value and returns its text untouched (nothing is repaired; the
+/// parser only finds where the value ends).
+///
+/// # Errors
+/// As [`parse`].
+pub fn extract<'t>(text: &'t str, options: &Options) -> Result<Located<'t>, Error> {
+    let parsed = parse(text, options)?;
+    Ok(Located {
+        text: &text[parsed.span.clone()],
+        span: parsed.span,
+        source: parsed.source,
+    })
+}
+
+/// Repairs the first JSON value in `text` with default options and deserialises it into `T`.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct Step { id: String }
+/// let step: Step = llmjson::from_str("Sure! {id: 's1',}")?;
+/// assert_eq!(step.id, "s1");
+/// # Ok::<(), llmjson::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`parse`], plus [`Error::Deserialize`] with the JSON path of the value that did not fit.
+pub fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Error> {
+    from_str_with(text, &Options::default())
+}
+
+/// [`from_str`] with explicit options.
+///
+/// # Errors
+/// As [`from_str`].
+pub fn from_str_with<T: serde::de::DeserializeOwned>(
+    text: &str,
+    options: &Options,
+) -> Result<T, Error> {
+    let parsed = parse(text, options)?;
+    serde_path_to_error::deserialize(parsed.value).map_err(|e| {
+        let path = pointer_of(e.path());
+        Error::Deserialize {
+            path,
+            message: e.into_inner().to_string(),
+        }
+    })
+}
+
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("/{index}")),
+            Segment::Map { key } => {
+                out.push_str(&format!("/{}", key.replace('~', "~0").replace('/', "~1")))
+            }
+            Segment::Enum { variant } => out.push_str(&format!("/{variant}")),
+            Segment::Unknown => out.push_str("/?"),
+        }
+    }
+    out
+}
+
+// ------------------------------------------------------------------------------------------
+// The pipeline.
+
+fn check_input(text: &str, options: &Options) -> Result<(), Error> {
+    if text.len() > options.max_size {
+        return Err(Error::TooLarge {
+            size: text.len(),
+            limit: options.max_size,
+        });
+    }
+    if text.trim().is_empty() {
+        return Err(Error::Empty);
+    }
+    Ok(())
+}
+
+fn config(options: &Options) -> Config {
+    Config {
+        level: options.level,
+        truncation: options.truncation,
+        duplicate_keys: options.duplicate_keys,
+        max_depth: options.max_depth,
+    }
+}
+
+/// The safety guard ignores repairs that discard at most this many non-whitespace bytes: on
+/// tiny inputs a ratio is noise (a 6-byte comment in a 20-byte object is not a destructive edit).
+pub const MIN_GUARDED_BYTES: usize = 32;
+
+/// A value found and parsed, before the guard and the log's positions.
+struct Found {
+    start: usize,
+    out: Output,
+    source: Source,
+}
+
+fn found(start: usize, out: Output, source: Source) -> Found {
+    Found { start, out, source }
+}
+
+fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
+    let text = scan.text;
+    let config = config(options);
+    let to_err = |f: Fail| to_error(text, f, options);
+    let blocks = scan.blocks();
+
+    if options.level == RepairLevel::None {
+        return locate_exact(scan, &blocks, options);
+    }
+
+    // 1–2. Fenced and tool-call blocks, preferred ones first.
+    for preferred in [true, false] {
+        for block in blocks.iter().filter(|b| b.preferred == preferred) {
+            if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
+                let out = repair::parse_at(text, start, block.region_end, block.fence, config)
+                    .map_err(to_err)?;
+                return Ok(found(start, out, block.source.clone()));
+            }
+        }
+    }
+    // 3. A reply that is a scalar, whole. (The fast path may stop early: `"a" + "b"`, or a
+    // quote inside the text. Then the tolerant parse decides.)
+    let mut scalar_error = None;
+    if let Some(start) = scan.scalar_start() {
+        let whole = |out: &Output| scan.only_trailing_noise(out.end, text.len());
+        let attempt = match repair::parse_at(text, start, text.len(), None, config) {
+            Ok(out) if !whole(&out) => repair::parse_tolerant(text, start, text.len(), config),
+            other => other,
+        };
+        match attempt {
+            Ok(out) if whole(&out) => return Ok(found(start, out, Source::Text)),
+            Ok(out) => {
+                if let Some(list) = scalar_list(scan, start, out, config) {
+                    return Ok(found(start, list, Source::Text));
+                }
+            }
+            Err(fail) => scalar_error = Some(fail),
+        }
+    }
+    // 4. The first thing in the text that looks like JSON; else a reply that starts with a
+    // bracket (`[a, b]`, `{,"a":1}`) is JSON even if its first bytes look odd.
+    let bracket_start = scan
+        .first_content()
+        .filter(|&i| matches!(text.as_bytes()[i], b'{' | b'['));
+    if let Some(start) = scan.find_candidate(0, text.len()).or(bracket_start) {
+        let out = repair::parse_at(text, start, text.len(), None, config).map_err(to_err)?;
+        return Ok(found(start, out, Source::Text));
+    }
+    if let Some(fail) = scalar_error {
+        return Err(to_err(fail));
+    }
+    Err(no_json(scan))
+}
+
+/// A reply made only of scalars separated by commas or newlines (`1, 2, 3`) is one list.
+fn scalar_list(scan: &Scan<'_>, start: usize, first: Output, config: Config) -> Option<Output> {
+    let text = scan.text;
+    let b = text.as_bytes();
+    let mut items = vec![first.value];
+    let mut repairs = first.repairs;
+    let mut removed = first.removed;
+    let mut pos = first.end;
+    loop {
+        let mut separated = false;
+        while pos < b.len() && matches!(b[pos], b' ' | b'\t' | b'\r' | b'\n' | b',') {
+            separated |= matches!(b[pos], b',' | b'\n');
+            pos += 1;
+        }
+        if pos >= b.len() {
+            break;
+        }
+        if !separated || !scan.is_scalar_at(pos) {
+            return None;
+        }
+        let out = repair::parse_at(text, pos, text.len(), None, config).ok()?;
+        if matches!(out.value, Value::Object(_) | Value::Array(_)) {
+            return None;
+        }
+        items.push(out.value);
+        repairs.extend(out.repairs);
+        removed += out.removed;
+        pos = out.end;
+    }
+    if config.level < RepairLevel::Full || items.len() < 2 {
+        return None;
+    }
+    repairs.push(repair::parser::RawRepair::at_root(
+        RepairKind::WrappedInArray,
+        start,
+        pos,
+        "several top-level values became an array",
+    ));
+    Some(Output {
+        value: Value::Array(items),
+        end: pos,
+        repairs,
+        removed,
+    })
+}
+
+/// Level `none`: the located region (a block's content, or the whole reply) must hold exactly
+/// one JSON value.
+fn locate_exact(scan: &Scan<'_>, blocks: &[Block], options: &Options) -> Result<Found, Error> {
+    let text = scan.text;
+    let config = config(options);
+    let block = blocks
+        .iter()
+        .find(|b| b.preferred)
+        .or_else(|| blocks.first());
+    let (start, region_end, fence, source) = match block {
+        Some(b) => {
+            let start = text[b.content_start..b.content_end]
+                .find(|c: char| !c.is_ascii_whitespace())
+                .map(|i| b.content_start + i)
+                .ok_or_else(|| no_json(scan))?;
+            (start, b.region_end, b.fence, b.source.clone())
+        }
+        None => {
+            let start = scan.first_content().ok_or(Error::Empty)?;
+            (start, text.len(), None, Source::Text)
+        }
+    };
+    let out = repair::parse_at(text, start, region_end, fence, config)
+        .map_err(|f| to_error(text, f, options))?;
+    let rest = text[out.end..region_end].trim_start_matches([' ', '\t', '\n', '\r']);
+    let at_fence = fence.is_some_and(|f| rest.as_bytes().starts_with(&[f.byte; 3]));
+    if !rest.is_empty() && !at_fence {
+        let offset = region_end - rest.len();
+        return Err(to_error(
+            text,
+            Fail::Syntax {
+                offset,
+                message: "unexpected text after the JSON value".into(),
+                truncated: false,
+            },
+            options,
+        ));
+    }
+    Ok(found(start, out, source))
+}
+
+fn no_json(scan: &Scan<'_>) -> Error {
+    let hint = if scan.has_masks() && scan.json_only_in_masks() {
+        Some("JSON appears only inside a <think> block, which is skipped".to_string())
+    } else {
+        None
+    };
+    Error::NoJson { hint }
+}
+
+fn finish(text: &str, found: Found, options: &Options) -> Result<Parsed, Error> {
+    let Found { start, out, source } = found;
+    let span = start..out.end;
+    let located_bytes = text.as_bytes()[span.clone()]
+        .iter()
+        .filter(|b| !b.is_ascii_whitespace())
+        .count();
+    if out.removed > MIN_GUARDED_BYTES && located_bytes > 0 {
+        let share = out.removed as f64 / located_bytes as f64;
+        if share > options.max_removed_ratio {
+            return Err(Error::RepairRejected {
+                removed_share: share,
+                limit: options.max_removed_ratio,
+                removed_bytes: out.removed,
+                located_bytes,
+            });
+        }
+    }
+    Ok(Parsed {
+        value: out.value,
+        repairs: repair::finish_log(text, out.repairs),
+        span,
+        source,
+        removed_bytes: out.removed,
+        located_bytes,
+    })
+}
+
+fn to_error(text: &str, fail: Fail, options: &Options) -> Error {
+    match fail {
+        Fail::Syntax {
+            offset,
+            message,
+            truncated,
+        } => Error::Syntax(Box::new(SyntaxError::new(
+            text,
+            offset,
+            message.into_owned(),
+            options.level,
+            truncated,
+        ))),
+        Fail::TooDeep { offset } => Error::TooDeep {
+            limit: options.max_depth,
+            position: Position::of(text, offset),
+        },
+        Fail::DuplicateKey { offset, key } => Error::DuplicateKey {
+            key,
+            position: Position::of(text, offset),
+        },
+        Fail::Internal(what) => Error::Internal(what),
+    }
+}

@@ -1,0 +1,437 @@
+//! Stage "locate": where in a model's reply does the JSON start?
+//!
+//! Locate finds *starts*; the repair parser decides where each value ends (it is string-aware
+//! and stops at a closing fence), so a `}` or a fence inside a string never cuts a value short.
+//!
+//! Preference order for the first value:
+//! 1. a ```` ```json ```` fence (or `~~~json`) or a `<tool_call>` block, in document order;
+//! 2. any other fence (unlabelled, or another label);
+//! 3. a reply that *is* a scalar (`"text"`, `42`, `true`, `callback(...)`), whole;
+//! 4. the first `{` or `[` in the text that looks like JSON (so `[note]`, `{name}` and citation
+//!    markers like `[1]` in prose are passed over).
+//!
+//! `<think>…</think>` blocks are masked out everywhere: they often hold a decoy draft.
+
+use crate::repair::Fence;
+use serde::Serialize;
+use std::ops::Range;
+
+/// Where the JSON was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Source {
+    /// Inside a Markdown fence (```` ``` ```` or `~~~`), with its label if it had one.
+    Fence {
+        /// The info string after the opening fence (`json`, `python`, …).
+        label: Option<String>,
+    },
+    /// Inside a `<tool_call>` / `<function_call>` block.
+    ToolCall,
+    /// In the text itself (alone, or with prose around it).
+    Text,
+}
+
+/// A block that may hold JSON: a fence or a tool-call tag pair.
+#[derive(Debug, Clone)]
+pub(crate) struct Block {
+    pub source: Source,
+    /// Where the content starts.
+    pub content_start: usize,
+    /// Where the content ends by naive pairing (next fence marker or close tag), or the text end.
+    pub content_end: usize,
+    /// A fence ends the parser's region where structure is expected.
+    pub fence: Option<Fence>,
+    /// The parser's hard region end (a tool call's close tag), else the text end.
+    pub region_end: usize,
+    /// Right after the closing marker.
+    pub after: usize,
+    /// Preferred over other blocks: labelled JSON, or a tool call.
+    pub preferred: bool,
+}
+
+const THINK_TAGS: &[(&str, &str)] = &[("<think>", "</think>"), ("<thinking>", "</thinking>")];
+const TOOL_TAGS: &[(&str, &str)] = &[
+    ("<tool_call>", "</tool_call>"),
+    ("<function_call>", "</function_call>"),
+];
+
+/// The reply with its reasoning blocks masked out.
+pub(crate) struct Scan<'t> {
+    pub text: &'t str,
+    b: &'t [u8],
+    /// Sorted, disjoint byte ranges to ignore (`<think>` blocks).
+    masks: Vec<Range<usize>>,
+}
+
+impl<'t> Scan<'t> {
+    pub(crate) fn new(text: &'t str) -> Self {
+        let b = text.as_bytes();
+        let mut masks = Vec::new();
+        let mut from = 0;
+        while let Some((open, tag)) = THINK_TAGS
+            .iter()
+            .filter_map(|t| text[from..].find(t.0).map(|i| (from + i, t)))
+            .min_by_key(|(i, _)| *i)
+        {
+            let close_end = text[open..]
+                .find(tag.1)
+                .map_or(text.len(), |i| open + i + tag.1.len());
+            masks.push(open..close_end);
+            from = close_end;
+        }
+        Scan { text, b, masks }
+    }
+
+    /// The reply has `<think>` blocks.
+    pub(crate) fn has_masks(&self) -> bool {
+        !self.masks.is_empty()
+    }
+
+    /// If `i` is inside a mask, the end of that mask.
+    fn mask_end(&self, i: usize) -> Option<usize> {
+        let idx = self.masks.partition_point(|m| m.end <= i);
+        self.masks.get(idx).filter(|m| m.start <= i).map(|m| m.end)
+    }
+
+    /// The next fence or tool-call block starting at or after `from`.
+    pub(crate) fn next_block(&self, from: usize) -> Option<Block> {
+        let b = self.b;
+        let mut i = from;
+        while i < b.len() {
+            if let Some(end) = self.mask_end(i) {
+                i = end;
+                continue;
+            }
+            let c = b[i];
+            if (c == b'`' || c == b'~') && b[i..].starts_with(&[c, c, c]) {
+                return Some(self.fence_block(i, c));
+            }
+            if c == b'<' {
+                for (open, close) in TOOL_TAGS {
+                    if self.text[i..].starts_with(open) {
+                        let content_start = i + open.len();
+                        let (content_end, after) = match self.text[content_start..].find(close) {
+                            Some(k) => (content_start + k, content_start + k + close.len()),
+                            None => (b.len(), b.len()),
+                        };
+                        return Some(Block {
+                            source: Source::ToolCall,
+                            content_start,
+                            content_end,
+                            fence: None,
+                            region_end: content_end,
+                            after,
+                            preferred: true,
+                        });
+                    }
+                }
+            }
+            i += 1;
+        }
+        None
+    }
+
+    fn fence_block(&self, at: usize, c: u8) -> Block {
+        let b = self.b;
+        let mut i = at;
+        while i < b.len() && b[i] == c {
+            i += 1;
+        }
+        let label_start = i;
+        while i < b.len()
+            && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'+' | b'.' | b'-'))
+        {
+            i += 1;
+        }
+        let label = &self.text[label_start..i];
+        let content_start = i;
+        let marker = [c, c, c];
+        let (content_end, after) = match find(b, content_start, &marker) {
+            Some(k) => {
+                let mut e = k;
+                while e < b.len() && b[e] == c {
+                    e += 1;
+                }
+                (k, e)
+            }
+            None => (b.len(), b.len()),
+        };
+        let lower = label.to_ascii_lowercase();
+        Block {
+            source: Source::Fence {
+                label: (!label.is_empty()).then(|| label.to_string()),
+            },
+            content_start,
+            content_end,
+            fence: Some(Fence { byte: c }),
+            region_end: b.len(),
+            after,
+            preferred: matches!(
+                lower.as_str(),
+                "json" | "jsonc" | "json5" | "jsonl" | "ndjson"
+            ),
+        }
+    }
+
+    /// Every block in the reply, in document order.
+    pub(crate) fn blocks(&self) -> Vec<Block> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        while let Some(block) = self.next_block(from) {
+            from = block.after.max(block.content_start + 1);
+            out.push(block);
+        }
+        out
+    }
+
+    /// The first `{` or `[` in `from..to` that looks like the start of JSON.
+    pub(crate) fn find_candidate(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let to = to.min(b.len());
+        let mut i = from;
+        while i < to {
+            if let Some(end) = self.mask_end(i) {
+                i = end;
+                continue;
+            }
+            let c = b[i];
+            if (c == b'{' || c == b'[') && looks_like_json(b, i, to) {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Where the reply starts, skipping whitespace and `<think>` blocks.
+    pub(crate) fn first_content(&self) -> Option<usize> {
+        let b = self.b;
+        let mut i = 0;
+        while i < b.len() {
+            if let Some(end) = self.mask_end(i) {
+                i = end;
+                continue;
+            }
+            if !b[i].is_ascii_whitespace() {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// If the reply starts with a scalar (or a JSONP-style call), where.
+    pub(crate) fn scalar_start(&self) -> Option<usize> {
+        let i = self.first_content()?;
+        self.is_scalar_at(i).then_some(i)
+    }
+
+    /// A scalar (or a JSONP-style call) starts at `i`.
+    pub(crate) fn is_scalar_at(&self, i: usize) -> bool {
+        self.scalar_kind_at(i).is_some()
+    }
+
+    fn scalar_kind_at(&self, i: usize) -> Option<usize> {
+        let b = self.b;
+        let c = b[i];
+        if crate::repair::parser_starts_quote(b, i) || c.is_ascii_digit() || c == b'-' || c == b'.'
+        {
+            return Some(i);
+        }
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
+            let mut j = i;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_' || b[j] == b'$') {
+                j += 1;
+            }
+            let word = &self.text[i..j];
+            let is_literal = matches!(
+                word,
+                "true"
+                    | "false"
+                    | "null"
+                    | "True"
+                    | "False"
+                    | "None"
+                    | "undefined"
+                    | "NaN"
+                    | "Infinity"
+            );
+            let mut k = j;
+            while k < b.len() && b[k] == b' ' {
+                k += 1;
+            }
+            if is_literal || b.get(k) == Some(&b'(') {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// After a value that ended at `end`, only whitespace, comments, `;` or `,` remain before
+    /// the region end (so a reply that starts with a scalar *is* that scalar).
+    pub(crate) fn only_trailing_noise(&self, mut i: usize, region_end: usize) -> bool {
+        let b = self.b;
+        while i < region_end {
+            if let Some(end) = self.mask_end(i) {
+                i = end;
+                continue;
+            }
+            match b[i] {
+                b' ' | b'\t' | b'\n' | b'\r' | b';' | b',' => i += 1,
+                b'/' if b.get(i + 1) == Some(&b'/') => {
+                    i = self.text[i..].find('\n').map_or(region_end, |k| i + k);
+                }
+                b'/' if b.get(i + 1) == Some(&b'*') => {
+                    i = self.text[i + 2..]
+                        .find("*/")
+                        .map_or(region_end, |k| i + 2 + k + 2);
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// Some `{`/`[` that looks like JSON sits inside a `<think>` block.
+    pub(crate) fn json_only_in_masks(&self) -> bool {
+        self.masks.iter().any(|m| {
+            (m.start..m.end)
+                .any(|i| matches!(self.b[i], b'{' | b'[') && looks_like_json(self.b, i, m.end))
+        })
+    }
+}
+
+/// Does the `{` or `[` at `p` look like the start of JSON (rather than prose like `[note]`,
+/// `{name}` or a citation `[1]`)? Looks at most a few dozen bytes ahead.
+pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
+    let mut p = p;
+    // `{{` / `[[`: judge by the innermost of a few openers.
+    for _ in 0..4 {
+        let open = b[p];
+        let Some(q) = skip_ws(b, p + 1, end) else {
+            return false;
+        };
+        let d = b[q];
+        if crate::repair::parser_starts_quote(b, q) {
+            return true;
+        }
+        match (open, d) {
+            (b'{', b'}') | (b'[', b']') => return true,
+            (b'{', b'{') | (b'[', b'[') | (b'[', b'{') => {
+                p = q;
+                continue;
+            }
+            (b'{', _) => return key_then_colon(b, q, end),
+            (b'[', b'-' | b'0'..=b'9') => return !citation(b, q, end),
+            (b'[', b't' | b'f' | b'n') => {
+                return [&b"true"[..], b"false", b"null"].iter().any(|lit| {
+                    b[q..end].starts_with(lit)
+                        && b.get(q + lit.len())
+                            .is_none_or(|c| matches!(c, b',' | b']' | b' ' | b'\n' | b'\r' | b'\t'))
+                })
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Skips whitespace and short comments.
+fn skip_ws(b: &[u8], mut i: usize, end: usize) -> Option<usize> {
+    loop {
+        while i < end && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i + 1 < end && b[i] == b'/' && b[i + 1] == b'/' {
+            i = b[i..end]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(end, |k| i + k);
+        } else if i + 1 < end && b[i] == b'/' && b[i + 1] == b'*' {
+            let limit = (i + 256).min(end);
+            match b[i + 2..limit].windows(2).position(|w| w == b"*/") {
+                Some(k) => i = i + 2 + k + 2,
+                None => return None,
+            }
+        } else {
+            return (i < end).then_some(i);
+        }
+    }
+}
+
+/// An unquoted key followed by `:` (`{name: "x"}`, `{注意: なし}`), not a placeholder (`{name}`).
+fn key_then_colon(b: &[u8], q: usize, end: usize) -> bool {
+    let limit = (q + 64).min(end);
+    let mut i = q;
+    while i < limit
+        && (b[i].is_ascii_alphanumeric()
+            || matches!(b[i], b'_' | b'-' | b'$' | b' ')
+            || b[i] >= 0x80)
+    {
+        i += 1;
+    }
+    i > q && i < end && b[i] == b':'
+}
+
+/// `[1]`, `[12]`: a citation marker in prose.
+fn citation(b: &[u8], q: usize, end: usize) -> bool {
+    let mut i = q;
+    while i < end && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    i > q && i < end && b[i] == b']'
+}
+
+fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    if from >= b.len() {
+        return None;
+    }
+    b[from..]
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|i| from + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(text: &str) -> Option<&str> {
+        let scan = Scan::new(text);
+        scan.find_candidate(0, text.len()).map(|i| &text[i..])
+    }
+
+    #[test]
+    fn prose_brackets_are_not_json() {
+        assert_eq!(candidate("see [note] and {name}"), None);
+        assert_eq!(candidate("as shown in [1], the answer"), None);
+        assert_eq!(
+            candidate("fill {name} [note]: {\"a\": 1}"),
+            Some("{\"a\": 1}")
+        );
+        assert_eq!(candidate("list: [1, 2]"), Some("[1, 2]"));
+        assert_eq!(candidate("{注意: なし}"), Some("{注意: なし}"));
+    }
+
+    #[test]
+    fn think_blocks_are_masked() {
+        let text = "<think>draft {\"a\": 1}</think> final {\"a\": 2}";
+        assert_eq!(candidate(text), Some("{\"a\": 2}"));
+        let unclosed = "<think>draft {\"a\": 1}";
+        assert_eq!(candidate(unclosed), None);
+        assert!(Scan::new(unclosed).json_only_in_masks());
+    }
+
+    #[test]
+    fn fences_pair_and_carry_labels() {
+        let text = "a ```json\n{}\n``` b ~~~\n[]\n~~~";
+        let blocks = Scan::new(text).blocks();
+        assert_eq!(blocks.len(), 2);
+        assert!(blocks[0].preferred);
+        assert_eq!(blocks[1].source, Source::Fence { label: None });
+        assert_eq!(
+            &text[blocks[1].content_start..blocks[1].content_end],
+            "\n[]\n"
+        );
+    }
+}

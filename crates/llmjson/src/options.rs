@@ -1,0 +1,163 @@
+//! Policies: how lenient a call is, and the limits it works within.
+//!
+//! Every policy is an enum or a number in [`Options`]; there are no boolean switches in the API.
+
+use serde::{Deserialize, Serialize};
+
+/// How much the repair stage may change.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum RepairLevel {
+    /// Locate the JSON (fences, `<think>` blocks) and parse it strictly (RFC 8259). The located
+    /// region must hold exactly one JSON value; any defect is a syntax error with its position.
+    None,
+    /// Cosmetic repairs only: smart quotes used as delimiters, comments, trailing commas, raw
+    /// control characters in strings, unusual whitespace, and at most one missing closer at the
+    /// end. Everything else is a syntax error.
+    Conservative,
+    /// Every repair llmjson knows (the default). See [`crate::RepairKind`].
+    #[default]
+    Full,
+}
+
+impl RepairLevel {
+    /// The level's name as used on the command line and in logs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RepairLevel::None => "none",
+            RepairLevel::Conservative => "conservative",
+            RepairLevel::Full => "full",
+        }
+    }
+}
+
+impl std::str::FromStr for RepairLevel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "none" | "strict" | "0" => Ok(RepairLevel::None),
+            "conservative" => Ok(RepairLevel::Conservative),
+            "full" | "1" => Ok(RepairLevel::Full),
+            other => Err(format!(
+                "unknown repair level '{other}' (expected none, conservative or full)"
+            )),
+        }
+    }
+}
+
+/// What to do with a value that the reply cut off (the model hit its token limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Truncation {
+    /// Keep everything that was written: close the open string, complete a partial number or
+    /// literal (`2.` → `2.0`, `tru` → `true`) and close the open containers. A key that never got
+    /// a value is still dropped: there is nothing to keep.
+    #[default]
+    Complete,
+    /// Keep only what was written completely: the last member whose value was cut (a string,
+    /// number or literal that did not end) is removed, then the open containers are closed.
+    Drop,
+}
+
+/// What to do when an object has the same key twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DuplicateKeys {
+    /// The last value wins, at the position of the first occurrence (what `json.loads` and
+    /// serde_json do).
+    #[default]
+    Last,
+    /// The first value wins; later ones are ignored.
+    First,
+    /// A duplicate key is an error.
+    Error,
+}
+
+/// The options of one call. Build with [`Options::default`] and the setters.
+///
+/// ```
+/// use llmjson::{Options, RepairLevel, Truncation};
+/// let opts = Options::default().level(RepairLevel::Conservative).truncation(Truncation::Drop);
+/// assert_eq!(opts.level, RepairLevel::Conservative);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Options {
+    /// How much the repair stage may change. Default: [`RepairLevel::Full`].
+    pub level: RepairLevel,
+    /// What to do with a value cut off at the end. Default: [`Truncation::Complete`].
+    pub truncation: Truncation,
+    /// The safety guard: the largest share (0.0–1.0) of the located JSON text that a repair may
+    /// discard before the result is refused. Default 0.3. See `ARCHITECTURE.md` ("Safety guard")
+    /// for exactly what counts; 1.0 turns the guard off.
+    pub max_removed_ratio: f64,
+    /// What to do with duplicate keys. Default: [`DuplicateKeys::Last`].
+    pub duplicate_keys: DuplicateKeys,
+    /// Inputs longer than this many bytes are refused before any work. Default 10 MiB.
+    pub max_size: usize,
+    /// Containers nested deeper than this are refused. Default 512.
+    pub max_depth: usize,
+}
+
+/// The default size limit: 10 MiB.
+pub const DEFAULT_MAX_SIZE: usize = 10 * 1024 * 1024;
+/// The default nesting limit.
+pub const DEFAULT_MAX_DEPTH: usize = 512;
+/// The default safety-guard threshold.
+pub const DEFAULT_MAX_REMOVED_RATIO: f64 = 0.3;
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            level: RepairLevel::Full,
+            truncation: Truncation::Complete,
+            max_removed_ratio: DEFAULT_MAX_REMOVED_RATIO,
+            duplicate_keys: DuplicateKeys::Last,
+            max_size: DEFAULT_MAX_SIZE,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+impl Options {
+    /// Options for a strict parse: level [`RepairLevel::None`].
+    pub fn strict() -> Self {
+        Options::default().level(RepairLevel::None)
+    }
+    /// Sets the repair level.
+    pub fn level(mut self, level: RepairLevel) -> Self {
+        self.level = level;
+        self
+    }
+    /// Sets the truncation policy.
+    pub fn truncation(mut self, truncation: Truncation) -> Self {
+        self.truncation = truncation;
+        self
+    }
+    /// Sets the safety-guard threshold (clamped to 0.0–1.0).
+    pub fn max_removed_ratio(mut self, ratio: f64) -> Self {
+        self.max_removed_ratio = if ratio.is_nan() {
+            DEFAULT_MAX_REMOVED_RATIO
+        } else {
+            ratio.clamp(0.0, 1.0)
+        };
+        self
+    }
+    /// Sets the duplicate-key policy.
+    pub fn duplicate_keys(mut self, policy: DuplicateKeys) -> Self {
+        self.duplicate_keys = policy;
+        self
+    }
+    /// Sets the input size limit in bytes.
+    pub fn max_size(mut self, bytes: usize) -> Self {
+        self.max_size = bytes;
+        self
+    }
+    /// Sets the nesting depth limit (at least 1).
+    pub fn max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth.max(1);
+        self
+    }
+}

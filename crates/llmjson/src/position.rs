@@ -1,0 +1,203 @@
+//! Byte offsets to human positions: line, column and a one-line excerpt with a caret.
+//!
+//! The parser stores byte offsets only; lines and columns are derived when something is
+//! reported, so the hot path never counts newlines.
+
+use serde::{Deserialize, Serialize};
+use unicode_width::UnicodeWidthChar;
+
+/// A place in the input: byte offset plus 1-based line and column (columns count characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Position {
+    /// Byte offset from the start of the input.
+    pub offset: usize,
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, in Unicode characters.
+    pub column: usize,
+}
+
+impl Position {
+    /// Computes the position of `offset` in `text` (clamped to the text and to a char boundary).
+    pub fn of(text: &str, offset: usize) -> Position {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let before = &text.as_bytes()[..offset];
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let column = 1 + text[line_start..offset].chars().count();
+        Position {
+            offset,
+            line,
+            column,
+        }
+    }
+}
+
+/// Walks forward through a text computing positions for increasing offsets in linear total time.
+pub(crate) struct PositionCursor<'a> {
+    text: &'a str,
+    offset: usize,
+    line: usize,
+    column: usize,
+}
+
+impl<'a> PositionCursor<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        PositionCursor {
+            text,
+            offset: 0,
+            line: 1,
+            column: 1,
+        }
+    }
+
+    /// The position of `offset`; offsets must not decrease between calls (a smaller one restarts).
+    pub(crate) fn seek(&mut self, offset: usize) -> Position {
+        let target = floor_char_boundary(self.text, offset.min(self.text.len()));
+        if target < self.offset {
+            *self = PositionCursor::new(self.text);
+        }
+        for ch in self.text[self.offset..target].chars() {
+            if ch == '\n' {
+                self.line += 1;
+                self.column = 1;
+            } else {
+                self.column += 1;
+            }
+        }
+        self.offset = target;
+        Position {
+            offset: target,
+            line: self.line,
+            column: self.column,
+        }
+    }
+}
+
+/// The largest char boundary at or below `i`.
+pub(crate) fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    if i >= text.len() {
+        return text.len();
+    }
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Widest excerpt shown around an error, in display columns.
+const EXCERPT_WIDTH: usize = 72;
+
+/// A one-line excerpt of the line holding `offset`, and a second line with a caret under the
+/// spot. Long lines are cut around the spot; control characters are shown as spaces so the
+/// caret stays aligned (wide CJK characters count two columns).
+pub(crate) fn excerpt(text: &str, offset: usize) -> String {
+    let offset = floor_char_boundary(text, offset.min(text.len()));
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let line = &text[line_start..line_end];
+    let spot = offset - line_start;
+
+    // Take characters to the left of the spot until half the width is used, then to the right.
+    let mut left: Vec<char> = Vec::new();
+    let mut used = 0;
+    for ch in line[..spot].chars().rev() {
+        let w = display_width(ch);
+        if used + w > EXCERPT_WIDTH / 2 {
+            break;
+        }
+        used += w;
+        left.push(ch);
+    }
+    left.reverse();
+    let cut_left = left.len() < line[..spot].chars().count();
+    let caret_col = used + if cut_left { 3 } else { 0 };
+    let mut right = String::new();
+    let mut right_used = 0;
+    let mut cut_right = false;
+    for ch in line[spot..].chars() {
+        let w = display_width(ch);
+        if used + right_used + w > EXCERPT_WIDTH {
+            cut_right = true;
+            break;
+        }
+        right_used += w;
+        right.push(printable(ch));
+    }
+    let mut out = String::new();
+    if cut_left {
+        out.push_str("...");
+    }
+    out.extend(left.into_iter().map(printable));
+    out.push_str(&right);
+    if cut_right {
+        out.push_str("...");
+    }
+    out.push('\n');
+    out.push_str(&" ".repeat(caret_col));
+    out.push('^');
+    out
+}
+
+fn printable(ch: char) -> char {
+    if ch.is_control() {
+        ' '
+    } else {
+        ch
+    }
+}
+
+fn display_width(ch: char) -> usize {
+    if ch.is_control() {
+        1
+    } else {
+        ch.width().unwrap_or(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters_not_bytes() {
+        let text = "{\"ジャンル\": x}";
+        let p = Position::of(text, text.find('x').unwrap());
+        assert_eq!((p.line, p.column), (1, 10));
+        let text = "{\n  \"a\": x\n}";
+        let p = Position::of(text, text.find('x').unwrap());
+        assert_eq!((p.line, p.column), (2, 8));
+    }
+
+    #[test]
+    fn cursor_agrees_with_direct_computation() {
+        let text = "ab\ncdé\n\nfg";
+        let mut cursor = PositionCursor::new(text);
+        for offset in 0..=text.len() {
+            if text.is_char_boundary(offset) {
+                assert_eq!(cursor.seek(offset), Position::of(text, offset));
+            }
+        }
+    }
+
+    #[test]
+    fn excerpt_puts_caret_under_the_spot_with_wide_characters() {
+        let text = "{\"ジャンル\": x}";
+        let ex = excerpt(text, text.find('x').unwrap());
+        assert_eq!(ex, "{\"ジャンル\": x}\n              ^");
+    }
+
+    #[test]
+    fn excerpt_cuts_long_lines_around_the_spot() {
+        let text = format!("{}X{}", "a".repeat(200), "b".repeat(200));
+        let ex = excerpt(&text, 200);
+        let mut lines = ex.lines();
+        let first = lines.next().unwrap();
+        let caret = lines.next().unwrap();
+        assert!(first.starts_with("...") && first.ends_with("..."));
+        assert_eq!(first.chars().nth(caret.len() - 1), Some('X'));
+    }
+}

@@ -1,0 +1,278 @@
+//! The repair vocabulary: one stable, serialisable kind per thing the repair stage can fix.
+
+use crate::RepairLevel;
+use serde::{Deserialize, Serialize};
+
+/// What a repair fixed. The snake_case names are stable: they appear in logs and metrics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RepairKind {
+    // --- cosmetic: allowed at level conservative ---
+    /// A `//`, `/* */` comment was removed.
+    Comment,
+    /// A comma before `}` or `]` (or at the end) was removed.
+    TrailingComma,
+    /// Smart quotes (“ ” ‘ ’) used as string delimiters became `"`.
+    SmartQuotes,
+    /// A raw control character (newline, tab, …) inside a string was escaped.
+    ControlCharacter,
+    /// Unusual whitespace outside strings (NBSP, zero-width space, BOM, …) was treated as space.
+    SpecialWhitespace,
+    /// The reply ended inside an object: `}` was added.
+    ClosedTruncatedObject,
+    /// The reply ended inside an array: `]` was added.
+    ClosedTruncatedArray,
+    /// An object had the same key twice; the duplicate-key policy chose one value.
+    DuplicateKey,
+
+    // --- full ---
+    /// The reply ended inside a string: the string was closed.
+    ClosedTruncatedString,
+    /// The reply ended inside a number or literal: it was completed (`2.` → `2.0`, `tru` → `true`).
+    CompletedTruncatedValue,
+    /// The reply ended inside a member (a key without a value, or a value cut under the `drop`
+    /// truncation policy): the member was dropped.
+    DroppedTruncatedMember,
+    /// An extra comma (leading, or doubled) was removed.
+    ExtraComma,
+    /// A missing comma between two members or items was added.
+    MissingComma,
+    /// A missing `:` between a key and its value was added.
+    MissingColon,
+    /// A key had no value before the next `,` or `}`: `null` was used.
+    MissingValue,
+    /// A string delimited by single quotes or backticks became a `"` string.
+    SingleQuotes,
+    /// An object key without quotes was quoted.
+    UnquotedKey,
+    /// A bare word used as a value became a string.
+    UnquotedString,
+    /// A Python literal (`True`, `False`, `None`) became its JSON counterpart.
+    PythonLiteral,
+    /// A JavaScript literal JSON lacks (`undefined`, `NaN`, `Infinity`) became `null`.
+    JavascriptLiteral,
+    /// A `"` inside a string value (source code, HTML, a quotation) was kept as text.
+    UnescapedQuote,
+    /// A string missing its closing quote was closed before the delimiter that follows it.
+    MissingEndQuote,
+    /// A string missing its opening quote was recognised by its closing quote.
+    MissingStartQuote,
+    /// A backslash that starts no valid escape was kept as a literal backslash (or an escaped
+    /// quote/newline was unescaped).
+    InvalidEscape,
+    /// A number JSON does not allow was normalised (`.5` → `0.5`, `+1` → `1`, `1.` → `1.0`).
+    InvalidNumber,
+    /// A number-like token JSON cannot hold exactly (`0789`, `1.2.3`) was kept as a string.
+    NumberAsString,
+    /// A closer of the wrong kind (`]` for an object) closed the open container.
+    MismatchedCloser,
+    /// A closer with nothing to close was removed.
+    ExtraCloser,
+    /// An opener with nothing to open (`{{`) was removed.
+    ExtraOpener,
+    /// A container was closed because a new value started where its closer should be.
+    MissingCloser,
+    /// A string written with escaped quotes (`\"text\"`, JSON stringified twice) was unescaped.
+    EscapedString,
+    /// Several top-level scalars separated by commas or newlines (`1, 2, 3`) became an array.
+    WrappedInArray,
+    /// An ellipsis (`...`) standing for omitted items was removed.
+    Ellipsis,
+    /// A function-call wrapper (`ObjectId("x")`, JSONP `callback(...)`) was removed.
+    FunctionWrapper,
+    /// Strings joined with `+` were concatenated.
+    ConcatenatedStrings,
+    /// An invalid `\u` escape (a lone surrogate) became U+FFFD.
+    InvalidUnicodeEscape,
+    /// Bytes that are not UTF-8 became U+FFFD.
+    InvalidUtf8,
+    /// Text that is not JSON (a stray token) was skipped.
+    DroppedGarbage,
+}
+
+impl RepairKind {
+    /// The stable snake_case name.
+    pub fn as_str(self) -> &'static str {
+        use RepairKind::*;
+        match self {
+            Comment => "comment",
+            TrailingComma => "trailing_comma",
+            SmartQuotes => "smart_quotes",
+            ControlCharacter => "control_character",
+            SpecialWhitespace => "special_whitespace",
+            ClosedTruncatedObject => "closed_truncated_object",
+            ClosedTruncatedArray => "closed_truncated_array",
+            DuplicateKey => "duplicate_key",
+            ClosedTruncatedString => "closed_truncated_string",
+            CompletedTruncatedValue => "completed_truncated_value",
+            DroppedTruncatedMember => "dropped_truncated_member",
+            ExtraComma => "extra_comma",
+            MissingComma => "missing_comma",
+            MissingColon => "missing_colon",
+            MissingValue => "missing_value",
+            SingleQuotes => "single_quotes",
+            UnquotedKey => "unquoted_key",
+            UnquotedString => "unquoted_string",
+            PythonLiteral => "python_literal",
+            JavascriptLiteral => "javascript_literal",
+            UnescapedQuote => "unescaped_quote",
+            MissingEndQuote => "missing_end_quote",
+            MissingStartQuote => "missing_start_quote",
+            InvalidEscape => "invalid_escape",
+            InvalidNumber => "invalid_number",
+            NumberAsString => "number_as_string",
+            MismatchedCloser => "mismatched_closer",
+            ExtraCloser => "extra_closer",
+            ExtraOpener => "extra_opener",
+            MissingCloser => "missing_closer",
+            EscapedString => "escaped_string",
+            WrappedInArray => "wrapped_in_array",
+            Ellipsis => "ellipsis",
+            FunctionWrapper => "function_wrapper",
+            ConcatenatedStrings => "concatenated_strings",
+            InvalidUnicodeEscape => "invalid_unicode_escape",
+            InvalidUtf8 => "invalid_utf8",
+            DroppedGarbage => "dropped_garbage",
+        }
+    }
+
+    /// Every kind, in declaration order (for docs, metrics and tests).
+    pub const ALL: &'static [RepairKind] = &[
+        RepairKind::Comment,
+        RepairKind::TrailingComma,
+        RepairKind::SmartQuotes,
+        RepairKind::ControlCharacter,
+        RepairKind::SpecialWhitespace,
+        RepairKind::ClosedTruncatedObject,
+        RepairKind::ClosedTruncatedArray,
+        RepairKind::DuplicateKey,
+        RepairKind::ClosedTruncatedString,
+        RepairKind::CompletedTruncatedValue,
+        RepairKind::DroppedTruncatedMember,
+        RepairKind::ExtraComma,
+        RepairKind::MissingComma,
+        RepairKind::MissingColon,
+        RepairKind::MissingValue,
+        RepairKind::SingleQuotes,
+        RepairKind::UnquotedKey,
+        RepairKind::UnquotedString,
+        RepairKind::PythonLiteral,
+        RepairKind::JavascriptLiteral,
+        RepairKind::UnescapedQuote,
+        RepairKind::MissingEndQuote,
+        RepairKind::MissingStartQuote,
+        RepairKind::InvalidEscape,
+        RepairKind::InvalidNumber,
+        RepairKind::NumberAsString,
+        RepairKind::MismatchedCloser,
+        RepairKind::ExtraCloser,
+        RepairKind::ExtraOpener,
+        RepairKind::MissingCloser,
+        RepairKind::EscapedString,
+        RepairKind::WrappedInArray,
+        RepairKind::Ellipsis,
+        RepairKind::FunctionWrapper,
+        RepairKind::ConcatenatedStrings,
+        RepairKind::InvalidUnicodeEscape,
+        RepairKind::InvalidUtf8,
+        RepairKind::DroppedGarbage,
+    ];
+
+    /// The lowest level at which this repair is made.
+    pub fn min_level(self) -> RepairLevel {
+        use RepairKind::*;
+        match self {
+            DuplicateKey => RepairLevel::None,
+            Comment
+            | TrailingComma
+            | SmartQuotes
+            | ControlCharacter
+            | SpecialWhitespace
+            | ClosedTruncatedObject
+            | ClosedTruncatedArray => RepairLevel::Conservative,
+            _ => RepairLevel::Full,
+        }
+    }
+
+    /// The defect this kind repairs, as a noun phrase for syntax errors ("trailing comma").
+    pub fn defect(self) -> &'static str {
+        use RepairKind::*;
+        match self {
+            Comment => "comment",
+            TrailingComma => "trailing comma",
+            SmartQuotes => "smart quote used as a string delimiter",
+            ControlCharacter => "raw control character inside a string",
+            SpecialWhitespace => "non-JSON whitespace character",
+            ClosedTruncatedObject => "unexpected end of input inside an object (missing '}')",
+            ClosedTruncatedArray => "unexpected end of input inside an array (missing ']')",
+            DuplicateKey => "duplicate key",
+            ClosedTruncatedString => "unexpected end of input inside a string (missing '\"')",
+            CompletedTruncatedValue => "unexpected end of input inside a number or literal",
+            DroppedTruncatedMember => "unexpected end of input inside an object member",
+            ExtraComma => "unexpected comma",
+            MissingComma => "missing comma",
+            MissingColon => "missing ':' after object key",
+            MissingValue => "missing value after ':'",
+            SingleQuotes => "string in single quotes or backticks",
+            UnquotedKey => "unquoted object key",
+            UnquotedString => "unquoted string value",
+            PythonLiteral => "Python literal (True, False or None)",
+            JavascriptLiteral => "JavaScript literal (undefined, NaN or Infinity)",
+            UnescapedQuote => "unescaped '\"' inside a string",
+            MissingEndQuote => "string missing its closing quote",
+            MissingStartQuote => "string missing its opening quote",
+            InvalidEscape => "invalid escape sequence",
+            InvalidNumber => "invalid number",
+            NumberAsString => "invalid number",
+            MismatchedCloser => "mismatched closing bracket",
+            ExtraCloser => "unexpected closing bracket",
+            ExtraOpener => "unexpected opening brace",
+            MissingCloser => "missing closing bracket",
+            EscapedString => "string with escaped quotes (\\\"…\\\")",
+            WrappedInArray => "several top-level values",
+            Ellipsis => "ellipsis ('...')",
+            FunctionWrapper => "function call around a value",
+            ConcatenatedStrings => "string concatenation with '+'",
+            InvalidUnicodeEscape => "invalid \\u escape (lone surrogate)",
+            InvalidUtf8 => "invalid UTF-8",
+            DroppedGarbage => "unexpected character",
+        }
+    }
+
+    /// The repair is the completion of a reply that was cut off.
+    pub fn is_truncation(self) -> bool {
+        use RepairKind::*;
+        matches!(
+            self,
+            ClosedTruncatedObject
+                | ClosedTruncatedArray
+                | ClosedTruncatedString
+                | CompletedTruncatedValue
+                | DroppedTruncatedMember
+        )
+    }
+}
+
+impl std::fmt::Display for RepairKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_serde_and_all_is_complete() {
+        for kind in RepairKind::ALL {
+            let json = serde_json::to_string(kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.as_str()));
+        }
+        let mut names: Vec<_> = RepairKind::ALL.iter().map(|k| k.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), RepairKind::ALL.len());
+    }
+}

@@ -1,0 +1,105 @@
+//! Stage "repair": makes the located text JSON, in one pass, and logs every change it made.
+//!
+//! Valid JSON takes the fast path: a strict parse (the same parser with every repair forbidden)
+//! that succeeds leaves nothing to log. Only when it fails does the tolerant parse run.
+
+mod kind;
+pub(crate) mod parser;
+mod quotes;
+
+pub use kind::RepairKind;
+pub(crate) use parser::{Config, Fail, Fence, Output};
+pub(crate) use quotes::is_quote_at as parser_starts_quote;
+
+use crate::position::PositionCursor;
+use crate::RepairLevel;
+use serde::Serialize;
+use std::ops::Range;
+
+/// One change the repair stage made, with where it made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Repair {
+    /// What was fixed.
+    pub kind: RepairKind,
+    /// Byte range in the original input (empty for an insertion).
+    pub span: Range<usize>,
+    /// 1-based line of `span.start`.
+    pub line: usize,
+    /// 1-based column of `span.start`, in characters.
+    pub column: usize,
+    /// JSON Pointer to the value concerned (`""` is the root, `/steps/0/tool` a member).
+    pub path: String,
+    /// A short human description ("added '}'", "escaped 3 raw control characters").
+    pub detail: String,
+}
+
+impl std::fmt::Display for Repair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = if self.path.is_empty() {
+            "(root)"
+        } else {
+            &self.path
+        };
+        write!(
+            f,
+            "{}:{} {} at {}: {}",
+            self.line, self.column, self.kind, path, self.detail
+        )
+    }
+}
+
+/// Parses one value at `start`, fast path first. `exact`: the value must fill the region
+/// (level `none`), so only whitespace may follow it.
+pub(crate) fn parse_at(
+    text: &str,
+    start: usize,
+    end: usize,
+    fence: Option<Fence>,
+    config: Config,
+) -> Result<Output, Fail> {
+    let strict = Config {
+        level: RepairLevel::None,
+        ..config
+    };
+    match parser::parse(text, start, end, fence, strict) {
+        Ok(out) => Ok(out),
+        Err(Fail::Syntax { .. }) if config.level != RepairLevel::None => {
+            parser::parse(text, start, end, fence, config)
+        }
+        Err(fail) => Err(fail),
+    }
+}
+
+/// Parses one value at `start` with the tolerant parser directly (no fast path).
+pub(crate) fn parse_tolerant(
+    text: &str,
+    start: usize,
+    end: usize,
+    config: Config,
+) -> Result<Output, Fail> {
+    parser::parse(text, start, end, None, config)
+}
+
+/// Turns raw repairs into public ones, computing lines and columns in one forward walk.
+pub(crate) fn finish_log(text: &str, mut raw: Vec<parser::RawRepair>) -> Vec<Repair> {
+    raw.sort_by_key(|r| r.start);
+    let mut cursor = PositionCursor::new(text);
+    raw.into_iter()
+        .map(|r| {
+            let pos = cursor.seek(r.start);
+            let detail = if r.count > 1 {
+                format!("{} (x{})", r.detail, r.count)
+            } else {
+                r.detail.into_owned()
+            };
+            Repair {
+                kind: r.kind,
+                span: r.start..r.end.max(r.start),
+                line: pos.line,
+                column: pos.column,
+                path: r.path,
+                detail,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,145 @@
+//! Quote characters: which ones open a string, and which ones may close it.
+//!
+//! A string opened with `"` closes only at `"`, so smart quotes inside normal text survive.
+//! Strings opened with a smart or single quote accept the matching family of closers.
+
+use super::RepairKind;
+
+/// The family of the quote that opened a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum QuoteClass {
+    /// `"`: closes at `"` only.
+    Double,
+    /// `'`: closes at `'` only.
+    Single,
+    /// `` ` ``: closes at `` ` ``, `´` or `'`.
+    Backtick,
+    /// `´`: closes at `´` or `'`.
+    Acute,
+    /// `“` or `”`: closes at `”`, `“` or `"`.
+    SmartDouble,
+    /// `‘` or `’`: closes at `’`, `‘` or `'`.
+    SmartSingle,
+    /// `\"` (JSON stringified once too often): closes at `\"` or `"`; `\\"` inside is a quote.
+    Escaped,
+}
+
+const LEFT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9C];
+const RIGHT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9D];
+const LEFT_SINGLE: [u8; 3] = [0xE2, 0x80, 0x98];
+const RIGHT_SINGLE: [u8; 3] = [0xE2, 0x80, 0x99];
+const ACUTE: [u8; 2] = [0xC2, 0xB4];
+
+impl QuoteClass {
+    /// The quote opening a string at `i`, with its byte length.
+    pub(crate) fn opening_at(b: &[u8], i: usize) -> Option<(QuoteClass, usize)> {
+        let rest = b.get(i..)?;
+        match *rest.first()? {
+            b'"' => Some((QuoteClass::Double, 1)),
+            b'\'' => Some((QuoteClass::Single, 1)),
+            b'`' => Some((QuoteClass::Backtick, 1)),
+            b'\\' if rest.get(1) == Some(&b'"') => Some((QuoteClass::Escaped, 2)),
+            0xC2 if rest.starts_with(&ACUTE) => Some((QuoteClass::Acute, 2)),
+            0xE2 if rest.starts_with(&LEFT_DOUBLE) || rest.starts_with(&RIGHT_DOUBLE) => {
+                Some((QuoteClass::SmartDouble, 3))
+            }
+            0xE2 if rest.starts_with(&LEFT_SINGLE) || rest.starts_with(&RIGHT_SINGLE) => {
+                Some((QuoteClass::SmartSingle, 3))
+            }
+            _ => None,
+        }
+    }
+
+    /// The repair that using this quote as a delimiter needs (none for `"`).
+    pub(crate) fn repair_kind(self) -> Option<RepairKind> {
+        match self {
+            QuoteClass::Double => None,
+            QuoteClass::SmartDouble | QuoteClass::SmartSingle => Some(RepairKind::SmartQuotes),
+            QuoteClass::Single | QuoteClass::Backtick | QuoteClass::Acute => {
+                Some(RepairKind::SingleQuotes)
+            }
+            QuoteClass::Escaped => Some(RepairKind::EscapedString),
+        }
+    }
+
+    /// If a closer of this class starts at `i`, its byte length.
+    pub(crate) fn closer_at(self, b: &[u8], i: usize) -> Option<usize> {
+        let rest = &b[i..];
+        let first = *rest.first()?;
+        let smart = |a: &[u8; 3], c: &[u8; 3]| rest.starts_with(a) || rest.starts_with(c);
+        match self {
+            QuoteClass::Double => (first == b'"').then_some(1),
+            QuoteClass::Single => (first == b'\'').then_some(1),
+            QuoteClass::Backtick => match first {
+                b'`' | b'\'' => Some(1),
+                0xC2 if rest.starts_with(&ACUTE) => Some(2),
+                _ => None,
+            },
+            QuoteClass::Acute => match first {
+                b'\'' => Some(1),
+                0xC2 if rest.starts_with(&ACUTE) => Some(2),
+                _ => None,
+            },
+            QuoteClass::SmartDouble => match first {
+                b'"' => Some(1),
+                0xE2 if smart(&LEFT_DOUBLE, &RIGHT_DOUBLE) => Some(3),
+                _ => None,
+            },
+            QuoteClass::SmartSingle => match first {
+                b'\'' => Some(1),
+                0xE2 if smart(&LEFT_SINGLE, &RIGHT_SINGLE) => Some(3),
+                _ => None,
+            },
+            QuoteClass::Escaped => match first {
+                b'"' => Some(1),
+                b'\\' if rest.get(1) == Some(&b'"') => Some(2),
+                _ => None,
+            },
+        }
+    }
+
+    /// Bytes the string scanner must stop at for this class (besides `\` and control bytes).
+    pub(crate) fn stop_bytes(self) -> (u8, u8, u8) {
+        match self {
+            QuoteClass::Double => (b'"', b'"', b'"'),
+            QuoteClass::Single => (b'\'', b'\'', b'\''),
+            QuoteClass::Backtick => (b'`', b'\'', 0xC2),
+            QuoteClass::Acute => (b'\'', 0xC2, 0xC2),
+            QuoteClass::SmartDouble => (b'"', 0xE2, 0xE2),
+            QuoteClass::SmartSingle => (b'\'', 0xE2, 0xE2),
+            QuoteClass::Escaped => (b'"', b'"', b'"'),
+        }
+    }
+}
+
+/// A quote of any class starts at `i`.
+pub(crate) fn is_quote_at(b: &[u8], i: usize) -> bool {
+    QuoteClass::opening_at(b, i).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn double_quoted_strings_close_only_at_ascii_double_quote() {
+        let b = "“”\"".as_bytes();
+        assert_eq!(QuoteClass::Double.closer_at(b, 0), None);
+        assert_eq!(QuoteClass::Double.closer_at(b, 3), None);
+        assert_eq!(QuoteClass::Double.closer_at(b, 6), Some(1));
+        assert_eq!(QuoteClass::SmartDouble.closer_at(b, 3), Some(3));
+    }
+
+    #[test]
+    fn opening_quotes_are_classified() {
+        assert_eq!(
+            QuoteClass::opening_at("‘a’".as_bytes(), 0),
+            Some((QuoteClass::SmartSingle, 3))
+        );
+        assert_eq!(
+            QuoteClass::opening_at("´a´".as_bytes(), 0),
+            Some((QuoteClass::Acute, 2))
+        );
+        assert_eq!(QuoteClass::opening_at(b"a", 0), None);
+    }
+}
