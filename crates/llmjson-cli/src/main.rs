@@ -1,2 +1,53 @@
-//! The `llmjson` command.
-fn main() {}
+//! The `llmjson` command: repair or extract the JSON in a language model's reply.
+//!
+//! `main` maps errors to exit codes in one place: 0 success, 1 no usable JSON (the library's
+//! error, printed once with an `llmjson:` prefix), 2 usage or I/O errors. A closed stdout
+//! (broken pipe) is not an error.
+
+mod args;
+mod cmd;
+mod output;
+
+use clap::Parser;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// Everything that can stop a command, by exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// No usable JSON: exit 1.
+    NoJson(llmjson::Error),
+    /// Bad arguments or unreadable input: exit 2.
+    Usage(String),
+    /// Writing the output failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Io(e)
+    }
+}
+
+impl From<llmjson::Error> for Failure {
+    fn from(e: llmjson::Error) -> Self {
+        Failure::NoJson(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    match cmd::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(failure) => {
+            let (code, message) = match failure {
+                Failure::NoJson(e) => (1, format!("error: {e}")),
+                Failure::Usage(m) => (2, m),
+                Failure::Io(e) => (2, format!("error: {e}")),
+            };
+            let _ = writeln!(io::stderr(), "llmjson: {message}");
+            ExitCode::from(code)
+        }
+    }
+}

@@ -29,7 +29,7 @@ pub use error::{Error, SyntaxError};
 pub use locate::Source;
 pub use options::{
     DuplicateKeys, Options, RepairLevel, Truncation, DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO,
-    DEFAULT_MAX_SIZE,
+    DEFAULT_MAX_SIZE, MAX_DEPTH_CEILING,
 };
 pub use position::Position;
 pub use repair::{Repair, RepairKind};
@@ -284,7 +284,8 @@ fn config(options: &Options) -> Config {
         level: options.level,
         truncation: options.truncation,
         duplicate_keys: options.duplicate_keys,
-        max_depth: options.max_depth,
+        // The field is public: clamp here too, not only in the setter.
+        max_depth: options.max_depth.clamp(1, MAX_DEPTH_CEILING),
     }
 }
 
@@ -313,33 +314,67 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
         return locate_exact(scan, &blocks, options);
     }
 
-    // 1–2. Fenced and tool-call blocks, preferred ones first.
-    for preferred in [true, false] {
-        for block in blocks.iter().filter(|b| b.preferred == preferred) {
-            if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
-                let out = repair::parse_at(text, start, block.region_end, block.fence, config)
-                    .map_err(to_err)?;
-                return Ok(found(start, out, block.source.clone()));
+    // A value that opens the reply is parsed first: fences and tags *inside* it (markdown in a
+    // string value) are text, not blocks.
+    let mut leading_error = None;
+    let leading = match scan.first_content() {
+        Some(start) if matches!(text.as_bytes()[start], b'{' | b'[') => {
+            // Strict first: a reply that is one valid JSON document is exactly that, whatever
+            // it looks like; otherwise the bracket must look like JSON to be taken.
+            let strict = Config {
+                level: RepairLevel::None,
+                ..config
+            };
+            let json_like = scan.opens_with_json(start);
+            match repair::parse_tolerant(text, start, text.len(), strict) {
+                Ok(out) if json_like || text[out.end..].trim().is_empty() => {
+                    Some(found(start, out, Source::Text))
+                }
+                Ok(_) => None,
+                Err(_) if json_like => {
+                    match repair::parse_tolerant(text, start, text.len(), config) {
+                        Ok(out) => Some(found(start, out, Source::Text)),
+                        Err(fail) => {
+                            leading_error = Some(fail);
+                            None
+                        }
+                    }
+                }
+                Err(_) => None,
             }
         }
-    }
-    // 3. A reply that is a scalar, whole. (The fast path may stop early: `"a" + "b"`, or a
-    // quote inside the text. Then the tolerant parse decides.)
-    let mut scalar_error = None;
-    if let Some(start) = scan.scalar_start() {
-        let whole = |out: &Output| scan.only_trailing_noise(out.end, text.len());
-        let attempt = match repair::parse_at(text, start, text.len(), None, config) {
-            Ok(out) if !whole(&out) => repair::parse_tolerant(text, start, text.len(), config),
-            other => other,
-        };
-        match attempt {
-            Ok(out) if whole(&out) => return Ok(found(start, out, Source::Text)),
-            Ok(out) => {
-                if let Some(list) = scalar_list(scan, start, out, config) {
-                    return Ok(found(start, list, Source::Text));
-                }
+        Some(start) if scan.is_scalar_at(start) => match leading_scalar(scan, start, config) {
+            Ok(found) => found,
+            Err(fail) => {
+                leading_error = Some(fail);
+                None
             }
-            Err(fail) => scalar_error = Some(fail),
+        },
+        _ => None,
+    };
+    let inside_leading = |block: &Block| {
+        leading
+            .as_ref()
+            .is_some_and(|f| block.content_start > f.start && block.content_start <= f.out.end)
+    };
+
+    // 1. A ```json fence or a tool-call block is preferred, even over a leading value.
+    for block in blocks.iter().filter(|b| b.preferred && !inside_leading(b)) {
+        if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
+            let out = repair::parse_at(text, start, block.region_end, block.fence, config)
+                .map_err(to_err)?;
+            return Ok(found(start, out, block.source.clone()));
+        }
+    }
+    if let Some(found) = leading {
+        return Ok(found);
+    }
+    // 2. Any other fence.
+    for block in blocks.iter().filter(|b| !b.preferred) {
+        if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
+            let out = repair::parse_at(text, start, block.region_end, block.fence, config)
+                .map_err(to_err)?;
+            return Ok(found(start, out, block.source.clone()));
         }
     }
     // 4. The first thing in the text that looks like JSON; else a reply that starts with a
@@ -351,10 +386,26 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
         let out = repair::parse_at(text, start, text.len(), None, config).map_err(to_err)?;
         return Ok(found(start, out, Source::Text));
     }
-    if let Some(fail) = scalar_error {
+    if let Some(fail) = leading_error {
         return Err(to_err(fail));
     }
     Err(no_json(scan))
+}
+
+/// A reply that starts with a scalar is that scalar only if nothing but noise follows (or
+/// several scalars form a list): `3 reasons: {...}` is prose. The fast path may stop early
+/// (`"a" + "b"`, a quote inside the text): then the tolerant parse decides.
+fn leading_scalar(scan: &Scan<'_>, start: usize, config: Config) -> Result<Option<Found>, Fail> {
+    let text = scan.text;
+    let whole = |out: &Output| scan.only_trailing_noise(out.end, text.len());
+    let out = match repair::parse_at(text, start, text.len(), None, config) {
+        Ok(out) if !whole(&out) => repair::parse_tolerant(text, start, text.len(), config)?,
+        other => other?,
+    };
+    if whole(&out) {
+        return Ok(Some(found(start, out, Source::Text)));
+    }
+    Ok(scalar_list(scan, start, out, config).map(|list| found(start, list, Source::Text)))
 }
 
 /// A reply made only of scalars separated by commas or newlines (`1, 2, 3`) is one list.
@@ -403,29 +454,48 @@ fn scalar_list(scan: &Scan<'_>, start: usize, first: Output, config: Config) -> 
     })
 }
 
-/// Level `none`: the located region (a block's content, or the whole reply) must hold exactly
+/// Level `none`: the located region (the whole reply, else a block's content) must hold exactly
 /// one JSON value.
 fn locate_exact(scan: &Scan<'_>, blocks: &[Block], options: &Options) -> Result<Found, Error> {
     let text = scan.text;
-    let config = config(options);
+    let first = scan.first_content().ok_or(Error::Empty)?;
+    // The whole reply first: a valid document may hold fences inside its strings.
+    let whole = exact_in(text, first, text.len(), None, Source::Text, options);
+    if whole.is_ok() {
+        return whole;
+    }
     let block = blocks
         .iter()
         .find(|b| b.preferred)
         .or_else(|| blocks.first());
-    let (start, region_end, fence, source) = match block {
+    match block {
         Some(b) => {
             let start = text[b.content_start..b.content_end]
                 .find(|c: char| !c.is_ascii_whitespace())
                 .map(|i| b.content_start + i)
                 .ok_or_else(|| no_json(scan))?;
-            (start, b.region_end, b.fence, b.source.clone())
+            exact_in(
+                text,
+                start,
+                b.region_end,
+                b.fence,
+                b.source.clone(),
+                options,
+            )
         }
-        None => {
-            let start = scan.first_content().ok_or(Error::Empty)?;
-            (start, text.len(), None, Source::Text)
-        }
-    };
-    let out = repair::parse_at(text, start, region_end, fence, config)
+        None => whole,
+    }
+}
+
+fn exact_in(
+    text: &str,
+    start: usize,
+    region_end: usize,
+    fence: Option<repair::Fence>,
+    source: Source,
+    options: &Options,
+) -> Result<Found, Error> {
+    let out = repair::parse_at(text, start, region_end, fence, config(options))
         .map_err(|f| to_error(text, f, options))?;
     let rest = text[out.end..region_end].trim_start_matches([' ', '\t', '\n', '\r']);
     let at_fence = fence.is_some_and(|f| rest.as_bytes().starts_with(&[f.byte; 3]));
@@ -487,15 +557,25 @@ fn to_error(text: &str, fail: Fail, options: &Options) -> Error {
             offset,
             message,
             truncated,
-        } => Error::Syntax(Box::new(SyntaxError::new(
-            text,
-            offset,
-            message.into_owned(),
-            options.level,
-            truncated,
-        ))),
+        } => {
+            // A cut-off reply is reported just after its last character, not on the empty line
+            // a final newline makes.
+            let offset = if truncated {
+                let clamped = position::floor_char_boundary(text, offset.min(text.len()));
+                text[..clamped].trim_end().len()
+            } else {
+                offset
+            };
+            Error::Syntax(Box::new(SyntaxError::new(
+                text,
+                offset,
+                message.into_owned(),
+                options.level,
+                truncated,
+            )))
+        }
         Fail::TooDeep { offset } => Error::TooDeep {
-            limit: options.max_depth,
+            limit: options.max_depth.clamp(1, MAX_DEPTH_CEILING),
             position: Position::of(text, offset),
         },
         Fail::DuplicateKey { offset, key } => Error::DuplicateKey {

@@ -97,7 +97,8 @@ pub struct Options {
     pub duplicate_keys: DuplicateKeys,
     /// Inputs longer than this many bytes are refused before any work. Default 10 MiB.
     pub max_size: usize,
-    /// Containers nested deeper than this are refused. Default 512.
+    /// Containers nested deeper than this are refused. Default 512, at most
+    /// [`MAX_DEPTH_CEILING`].
     pub max_depth: usize,
 }
 
@@ -105,6 +106,10 @@ pub struct Options {
 pub const DEFAULT_MAX_SIZE: usize = 10 * 1024 * 1024;
 /// The default nesting limit.
 pub const DEFAULT_MAX_DEPTH: usize = 512;
+/// The highest nesting limit allowed. The parser itself has no limit (it keeps its own stack),
+/// but `serde_json::Value` is dropped and serialised recursively, so a value nested much deeper
+/// would overflow the stack in the caller's code.
+pub const MAX_DEPTH_CEILING: usize = 1024;
 /// The default safety-guard threshold.
 pub const DEFAULT_MAX_REMOVED_RATIO: f64 = 0.3;
 
@@ -155,9 +160,9 @@ impl Options {
         self.max_size = bytes;
         self
     }
-    /// Sets the nesting depth limit (at least 1).
+    /// Sets the nesting depth limit (clamped to 1–[`MAX_DEPTH_CEILING`]).
     pub fn max_depth(mut self, depth: usize) -> Self {
-        self.max_depth = depth.max(1);
+        self.max_depth = depth.clamp(1, MAX_DEPTH_CEILING);
         self
     }
 }

@@ -187,7 +187,8 @@ mod tests {
     fn excerpt_puts_caret_under_the_spot_with_wide_characters() {
         let text = "{\"ジャンル\": x}";
         let ex = excerpt(text, text.find('x').unwrap());
-        assert_eq!(ex, "{\"ジャンル\": x}\n              ^");
+        // `{"` + four wide characters (two columns each) + `": ` = 13 columns before `x`.
+        assert_eq!(ex, format!("{{\"ジャンル\": x}}\n{}^", " ".repeat(13)));
     }
 
     #[test]

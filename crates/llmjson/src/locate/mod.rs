@@ -68,14 +68,16 @@ impl<'t> Scan<'t> {
         let b = text.as_bytes();
         let mut masks = Vec::new();
         let mut from = 0;
-        while let Some((open, tag)) = THINK_TAGS
-            .iter()
-            .filter_map(|t| text[from..].find(t.0).map(|i| (from + i, t)))
-            .min_by_key(|(i, _)| *i)
-        {
+        // One forward search for `<think`: every byte is looked at a bounded number of times.
+        while let Some(i) = text[from..].find("<think") {
+            let open = from + i;
+            let Some((_, close)) = THINK_TAGS.iter().find(|t| text[open..].starts_with(t.0)) else {
+                from = open + 1;
+                continue;
+            };
             let close_end = text[open..]
-                .find(tag.1)
-                .map_or(text.len(), |i| open + i + tag.1.len());
+                .find(close)
+                .map_or(text.len(), |k| open + k + close.len());
             masks.push(open..close_end);
             from = close_end;
         }
@@ -220,10 +222,9 @@ impl<'t> Scan<'t> {
         None
     }
 
-    /// If the reply starts with a scalar (or a JSONP-style call), where.
-    pub(crate) fn scalar_start(&self) -> Option<usize> {
-        let i = self.first_content()?;
-        self.is_scalar_at(i).then_some(i)
+    /// The `{` or `[` at `i` looks like the start of JSON.
+    pub(crate) fn opens_with_json(&self, i: usize) -> bool {
+        matches!(self.b[i], b'{' | b'[') && looks_like_json(self.b, i, self.b.len())
     }
 
     /// A scalar (or a JSONP-style call) starts at `i`.
@@ -306,7 +307,7 @@ impl<'t> Scan<'t> {
 pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
     let mut p = p;
     // `{{` / `[[`: judge by the innermost of a few openers.
-    for _ in 0..4 {
+    for depth in 0..4 {
         let open = b[p];
         let Some(q) = skip_ws(b, p + 1, end) else {
             return false;
@@ -322,7 +323,8 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
                 continue;
             }
             (b'{', _) => return key_then_colon(b, q, end),
-            (b'[', b'-' | b'0'..=b'9') => return !citation(b, q, end),
+            // `[1]` in prose is a citation; `[[0], [1]]` is not.
+            (b'[', b'-' | b'0'..=b'9') => return depth > 0 || !citation(b, q, end),
             (b'[', b't' | b'f' | b'n') => {
                 return [&b"true"[..], b"false", b"null"].iter().any(|lit| {
                     b[q..end].starts_with(lit)
@@ -343,10 +345,12 @@ fn skip_ws(b: &[u8], mut i: usize, end: usize) -> Option<usize> {
             i += 1;
         }
         if i + 1 < end && b[i] == b'/' && b[i + 1] == b'/' {
-            i = b[i..end]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(end, |k| i + k);
+            // Bounded, like every lookahead here: `{//{//{//…` must stay linear.
+            let limit = (i + 256).min(end);
+            match b[i..limit].iter().position(|&c| c == b'\n') {
+                Some(k) => i += k,
+                None => return None,
+            }
         } else if i + 1 < end && b[i] == b'/' && b[i + 1] == b'*' {
             let limit = (i + 256).min(end);
             match b[i + 2..limit].windows(2).position(|w| w == b"*/") {

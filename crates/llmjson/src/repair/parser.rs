@@ -162,6 +162,12 @@ enum Decision {
 
 /// How far lookahead may look at a key-like token or skip a comment.
 const LOOKAHEAD_LIMIT: usize = 256;
+/// Keys longer than this are cut in logged paths.
+const PATH_KEY_LIMIT: usize = 128;
+/// Paths deeper than this are abbreviated in the log.
+const PATH_DEPTH_LIMIT: usize = 32;
+/// At most this many entries are logged; one more entry says how many were left out.
+pub(crate) const LOG_LIMIT: usize = 10_000;
 
 /// Parses one JSON value starting at `start`. The region ends at `end`, or earlier at a fence
 /// marker met where structure is expected.
@@ -184,6 +190,7 @@ pub(crate) fn parse(
         log: Vec::new(),
         removed: 0,
         next_id: 1,
+        unlogged: 0,
     };
     parser.run()
 }
@@ -200,6 +207,8 @@ struct Parser<'t> {
     log: Vec<RawRepair>,
     removed: usize,
     next_id: u32,
+    /// Repairs made after the log was full.
+    unlogged: usize,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -260,6 +269,21 @@ impl<'t> Parser<'t> {
             });
         }
         let container = self.frames.last().map_or(0, |f| f.id);
+        // Repairs about the container itself (its closer, a comma between members) point at
+        // the container, not at its next child.
+        let about_container = matches!(
+            kind,
+            RepairKind::ClosedTruncatedObject
+                | RepairKind::ClosedTruncatedArray
+                | RepairKind::MissingCloser
+                | RepairKind::MismatchedCloser
+                | RepairKind::ExtraCloser
+                | RepairKind::ExtraOpener
+                | RepairKind::TrailingComma
+                | RepairKind::ExtraComma
+                | RepairKind::MissingComma
+                | RepairKind::Comment
+        );
         // Runs of the same repair in the same container (a thousand commas, a long garbage
         // token) become one entry, so the log stays proportional to the structure.
         if matches!(
@@ -272,15 +296,21 @@ impl<'t> Parser<'t> {
                 | RepairKind::Ellipsis
                 | RepairKind::EscapedString
         ) {
+            let b = self.b;
             if let Some(last) = self.log.last_mut() {
-                if last.kind == kind && last.container == container && last.end <= start {
+                let adjacent = last.end <= start && b[last.end..start].iter().all(|&c| is_ws(c));
+                if last.kind == kind && last.container == container && adjacent {
                     last.end = end;
                     last.count += 1;
                     return Ok(());
                 }
             }
         }
-        let path = self.path();
+        if self.log.len() >= LOG_LIMIT {
+            self.unlogged += 1;
+            return Ok(());
+        }
+        let path = self.path(about_container);
         self.log.push(RawRepair {
             kind,
             start,
@@ -305,21 +335,47 @@ impl<'t> Parser<'t> {
         self.removed += non_ws_count(&self.b[start..end.min(self.b.len())]);
     }
 
-    /// JSON Pointer of the place being parsed.
-    fn path(&self) -> String {
+    /// JSON Pointer of the place being parsed; with `container`, of the innermost container.
+    ///
+    /// Bounded so that logging stays linear: a key longer than [`PATH_KEY_LIMIT`] bytes is cut
+    /// (ending in `…`), and a path deeper than [`PATH_DEPTH_LIMIT`] keeps its first and last
+    /// segments around a `/…` segment.
+    fn path(&self, container: bool) -> String {
+        let frames = if container && !self.frames.is_empty() {
+            &self.frames[..self.frames.len() - 1]
+        } else {
+            &self.frames[..]
+        };
+        let segments: Vec<&Frame> = frames
+            .iter()
+            .filter(|f| match &f.partial {
+                Partial::Object(_) => f.key.is_some(),
+                Partial::Array(_) => true,
+                Partial::Call(_) => false,
+            })
+            .collect();
+        let half = PATH_DEPTH_LIMIT / 2;
         let mut out = String::new();
-        for frame in &self.frames {
+        for (n, frame) in segments.iter().enumerate() {
+            if segments.len() > PATH_DEPTH_LIMIT && n >= half && n < segments.len() - half {
+                if n == half {
+                    out.push_str("/…");
+                }
+                continue;
+            }
+            out.push('/');
             match &frame.partial {
                 Partial::Object(_) => {
-                    if let Some(key) = &frame.key {
-                        out.push('/');
+                    let key = frame.key.as_deref().unwrap_or_default();
+                    if key.len() > PATH_KEY_LIMIT {
+                        let cut = crate::position::floor_char_boundary(key, PATH_KEY_LIMIT);
+                        json_pointer_escape(&mut out, &key[..cut]);
+                        out.push('…');
+                    } else {
                         json_pointer_escape(&mut out, key);
                     }
                 }
-                Partial::Array(items) => {
-                    out.push('/');
-                    out.push_str(&items.len().to_string());
-                }
+                Partial::Array(items) => out.push_str(&items.len().to_string()),
                 Partial::Call(_) => {}
             }
         }
@@ -456,6 +512,18 @@ impl<'t> Parser<'t> {
             }
             if self.frames.is_empty() && self.root.is_some() {
                 let value = self.root.take().unwrap_or(Value::Null);
+                if self.unlogged > 0 {
+                    let kind = self
+                        .log
+                        .last()
+                        .map_or(RepairKind::DroppedGarbage, |r| r.kind);
+                    let mut note = RawRepair::at_root(kind, self.pos, self.pos, "");
+                    note.detail = Cow::Owned(format!(
+                        "the log holds {LOG_LIMIT} entries; {} more repairs were not logged",
+                        self.unlogged
+                    ));
+                    self.log.push(note);
+                }
                 return Ok(Output {
                     value,
                     end: self.pos,
@@ -1294,6 +1362,9 @@ impl<'t> Parser<'t> {
             self.pos = i + 1;
             return Ok(State::Value);
         }
+        if self.frames.is_empty() && !self.allowed(RepairKind::UnquotedString) {
+            return self.fail(start, "expected a JSON value");
+        }
         // An unquoted string runs to the end of the line or the next delimiter.
         let mut j = start;
         while j < self.end {
@@ -1413,6 +1484,14 @@ impl<'t> Parser<'t> {
                 controls += 1;
                 if !self.allowed(RepairKind::ControlCharacter) {
                     return self.fail(i, RepairKind::ControlCharacter.defect());
+                }
+                if !matches!(c, b'\t' | b'\n' | b'\r' | 0x08 | 0x0C) {
+                    // NUL, ESC and the like are not something a model means to write: the
+                    // reply is corrupt, and guessing would hide it.
+                    return self.fail(
+                        i,
+                        format!("raw control character U+{c:04X} inside a string (the reply looks corrupt)"),
+                    );
                 }
                 buf.push(c as char);
                 i += 1;
@@ -1539,14 +1618,8 @@ impl<'t> Parser<'t> {
                     );
                 }
             }
-            // `{"time":"12:20}`: the closing quote is missing before the closers. In an array
-            // the string ends at its first comma (`["hello, world]` is two items).
-            if let Some(mut cut) = self.closer_run_start(content_start, self.end) {
-                if self.top_kind() == Some(Kind::Array) {
-                    if let Some(k) = b[content_start..cut].iter().position(|&c| c == b',') {
-                        cut = content_start + k;
-                    }
-                }
+            // `{"time":"12:20}`: the closing quote is missing before the closers.
+            if let Some(cut) = self.closer_run_start(content_start, self.end) {
                 let tail = self.end - cut;
                 if buf.len() >= tail {
                     buf.truncate(buf.len() - tail);
@@ -1566,6 +1639,11 @@ impl<'t> Parser<'t> {
                 }
             }
         }
+        // Whitespace at the very end of the reply (a file's last newline) is not content.
+        let kept = buf.trim_end().len();
+        let trimmed_controls = buf[kept..].bytes().filter(|&c| c < 0x20).count() as u32;
+        controls = controls.saturating_sub(trimmed_controls);
+        buf.truncate(kept);
         if heuristics && buf.trim_end().ends_with('+') {
             // `"hello +` then the end: the model was concatenating; the `+` is not text.
             let kept = buf.trim_end().trim_end_matches('+').trim_end().len();
@@ -1632,12 +1710,14 @@ impl<'t> Parser<'t> {
         }
         let run = &b[k..end];
         let first_closer = run.iter().copied().find(|c| matches!(c, b'}' | b']'))?;
-        let want = if first_closer == b'}' {
-            Kind::Object
+        let (want, opener) = if first_closer == b'}' {
+            (Kind::Object, b'{')
         } else {
-            Kind::Array
+            (Kind::Array, b'[')
         };
-        (self.top_kind() == Some(want)).then_some(k)
+        // A closer balanced by an opener inside the string (`"arr = [1, 2]` cut off) is text.
+        let balanced = b[content_start..k].contains(&opener);
+        (self.top_kind() == Some(want) && !balanced).then_some(k)
     }
 
     fn finish_string(
@@ -1894,15 +1974,25 @@ impl<'t> Parser<'t> {
                     return false;
                 }
                 if let Some(close) = class.closer_at(b, k) {
-                    return matches!(self.peek_from(k + close), Some((_, b':')));
+                    // `"key":`, or `"key" value` (its colon missing).
+                    return match self.peek_from(k + close) {
+                        None => true,
+                        Some((v, d)) => {
+                            d == b':' || matches!(d, b'{' | b'[' | b'0'..=b'9') || is_quote_at(b, v)
+                        }
+                    };
                 }
                 k += 1;
             }
-            return false;
+            // The reply ends inside the key: it was a key being written.
+            return k >= self.end;
         }
         let mut k = q;
         while k < limit && (is_ident_byte(b[k]) || b[k] == b'-') {
             k += 1;
+        }
+        if k >= self.end {
+            return k > q;
         }
         if after_comma && k > q && k < limit && b[k] == b'"' {
             k += 1; // `b":` — a key that lost its opening quote
@@ -1931,7 +2021,7 @@ impl<'t> Parser<'t> {
             }
             k += 1;
         }
-        false
+        k >= self.end
     }
 }
 

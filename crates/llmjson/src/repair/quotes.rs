@@ -37,6 +37,8 @@ impl QuoteClass {
         match *rest.first()? {
             b'"' => Some((QuoteClass::Double, 1)),
             b'\'' => Some((QuoteClass::Single, 1)),
+            // Three backticks are a Markdown fence, never a string delimiter.
+            b'`' if rest.starts_with(b"```") => None,
             b'`' => Some((QuoteClass::Backtick, 1)),
             b'\\' if rest.get(1) == Some(&b'"') => Some((QuoteClass::Escaped, 2)),
             0xC2 if rest.starts_with(&ACUTE) => Some((QuoteClass::Acute, 2)),

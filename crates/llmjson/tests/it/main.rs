@@ -1,3 +1,11 @@
 //! Integration tests: one module per capability.
 
+mod api;
 mod corpus;
+mod errors;
+mod locate;
+mod policies;
+mod props;
+mod repair;
+mod support;
+mod truncation;

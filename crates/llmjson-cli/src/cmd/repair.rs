@@ -1,0 +1,44 @@
+//! `llmjson repair`: locate, repair, print the JSON on one line (or `--pretty`).
+
+use super::read_input;
+use crate::args::RepairArgs;
+use crate::output::{write_json, write_log};
+use crate::Failure;
+use llmjson::Value;
+use std::io::Write;
+
+pub fn run(args: &RepairArgs) -> Result<(), Failure> {
+    let options = args.policy.options();
+    let bytes = read_input(args.file.as_deref(), options.max_size)?;
+    let parsed = if args.policy.all {
+        let text = String::from_utf8_lossy(&bytes);
+        if options.level == llmjson::RepairLevel::None && std::str::from_utf8(&bytes).is_err() {
+            // Level none refuses bad UTF-8: let the library say where.
+            vec![llmjson::parse_bytes(&bytes, &options)?]
+        } else {
+            llmjson::parse_all(&text, &options)?
+        }
+    } else {
+        vec![llmjson::parse_bytes(&bytes, &options)?]
+    };
+    if args.log {
+        let mut err = std::io::stderr().lock();
+        for p in &parsed {
+            write_log(&mut err, &p.repairs, args.log_format)?;
+        }
+    }
+    let value = if args.policy.all {
+        Value::Array(parsed.into_iter().map(|p| p.value).collect())
+    } else {
+        parsed
+            .into_iter()
+            .next()
+            .map(|p| p.value)
+            .unwrap_or(Value::Null)
+    };
+    let mut out = std::io::stdout().lock();
+    write_json(&mut out, &value, args.pretty, args.ascii)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! The `llmjson` command end to end: output, logs, exit codes, the kill switch.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn llmjson(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_llmjson"));
+    cmd.args(args)
+        .env_remove("LLMJSON_REPAIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn example(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name);
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn repair_prints_one_line_and_exits_zero() {
+    let out = llmjson(
+        &["repair"],
+        "Sure!\n```json\n{a: 1, 'b': [1,2,],}\n```",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "{\"a\":1,\"b\":[1,2]}\n");
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn pretty_and_ascii() {
+    let out = llmjson(
+        &["repair", "--pretty", "--ascii", "-"],
+        "{\"g\": \"経済\"}",
+        &[],
+    );
+    assert_eq!(stdout(&out), "{\n  \"g\": \"\\u7d4c\\u6e08\"\n}\n");
+}
+
+#[test]
+fn the_log_goes_to_stderr_in_both_formats() {
+    let out = llmjson(&["repair", "--log"], "{\"a\": True,}", &[]);
+    assert_eq!(stdout(&out), "{\"a\":true}\n");
+    assert_eq!(
+        stderr(&out),
+        "llmjson: repair: 1:7 python_literal at /a: 'True' became true\n\
+         llmjson: repair: 1:11 trailing_comma at (root): removed\n"
+    );
+    let out = llmjson(
+        &["repair", "--log", "--log-format", "json"],
+        "{\"a\": True}",
+        &[],
+    );
+    assert_eq!(
+        stderr(&out),
+        "{\"kind\":\"python_literal\",\"span\":{\"start\":6,\"end\":10},\"line\":1,\"column\":7,\"path\":\"/a\",\"detail\":\"'True' became true\"}\n"
+    );
+}
+
+#[test]
+fn policies_from_flags() {
+    let cut = "{\"a\": 1, \"b\": \"x";
+    assert_eq!(
+        stdout(&llmjson(&["repair"], cut, &[])),
+        "{\"a\":1,\"b\":\"x\"}\n"
+    );
+    assert_eq!(
+        stdout(&llmjson(&["repair", "--truncation", "drop"], cut, &[])),
+        "{\"a\":1}\n"
+    );
+    let out = llmjson(&["repair", "--level", "conservative"], "{'a': 1}", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let comment = format!("{{\"a\": 1, /* {} */ \"b\": 2}}", "x".repeat(40));
+    assert_eq!(llmjson(&["repair"], &comment, &[]).status.code(), Some(1));
+    assert_eq!(
+        llmjson(&["repair", "--max-removed-ratio", "0.9"], &comment, &[])
+            .status
+            .code(),
+        Some(0)
+    );
+    let out = llmjson(&["repair", "--max-size", "5"], "{\"a\": 1}", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("over the limit of 5 bytes"));
+    let out = llmjson(
+        &["repair", "--duplicate-keys", "first"],
+        "{\"a\": 1, \"a\": 2}",
+        &[],
+    );
+    assert_eq!(stdout(&out), "{\"a\":1}\n");
+}
+
+#[test]
+fn all_values_as_an_array() {
+    let out = llmjson(&["repair", "--all"], "{\"a\": 1} then {\"b\": 2}", &[]);
+    assert_eq!(stdout(&out), "[{\"a\":1},{\"b\":2}]\n");
+    let out = llmjson(&["extract", "--all"], "{\"a\": 1} then {'b': 2}", &[]);
+    assert_eq!(stdout(&out), "{\"a\": 1}\n{'b': 2}\n");
+}
+
+#[test]
+fn extract_prints_the_located_text_untouched() {
+    let out = llmjson(
+        &["extract"],
+        "Here:\n```json\n{'a': 1, // c\n}\n```\nbye",
+        &[],
+    );
+    assert_eq!(stdout(&out), "{'a': 1, // c\n}\n");
+}
+
+#[test]
+fn errors_exit_one_with_a_single_prefixed_message() {
+    let out = llmjson(&["repair"], "", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "llmjson: error: empty response: the input is empty or only whitespace\n"
+    );
+    let out = llmjson(&["repair"], "Sorry, I can't.", &[]);
+    assert_eq!(stderr(&out), "llmjson: error: no JSON in the response\n");
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    assert_eq!(
+        llmjson(&["repair", "--level", "lenient"], "", &[])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(llmjson(&["frobnicate"], "", &[]).status.code(), Some(2));
+    let out = llmjson(&["repair", "/no/such/file.txt"], "", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("llmjson: cannot read /no/such/file.txt"));
+    assert_eq!(
+        llmjson(&["repair", "--max-removed-ratio", "2"], "", &[])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn the_kill_switch_forces_level_none() {
+    let input = "{\"version\": \"1.0\", \"steps\":[1,2,], }";
+    assert_eq!(llmjson(&["repair"], input, &[]).status.code(), Some(0));
+    let out = llmjson(&["repair"], input, &[("LLMJSON_REPAIR", "0")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "llmjson: error: trailing comma at line 1 column 32 (byte 31); not repaired at level none\n    \
+         {\"version\": \"1.0\", \"steps\":[1,2,], }\n                                   ^\n"
+    );
+    // It overrides --level too; valid JSON still passes.
+    let out = llmjson(
+        &["repair", "--level", "full"],
+        "{\"a\": 1}",
+        &[("LLMJSON_REPAIR", "0")],
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn the_shipped_examples_repair() {
+    let cases = [
+        ("truncated-plan.txt", "\"owner_id\",\"type\":\"uu\"}"),
+        ("fenced-with-prose.md", "\"expected_output\":\"a summary\"}"),
+        ("code-artifact.txt", "print(\\\"hello, world\\\")"),
+        ("japanese-prose.txt", "{\"genre\":\"エンジニア\""),
+        ("tool-call.txt", "\"fresh\":true"),
+    ];
+    for (file, needle) in cases {
+        let out = llmjson(&["repair", &example(file)], "", &[]);
+        assert_eq!(out.status.code(), Some(0), "{file}: {}", stderr(&out));
+        assert!(stdout(&out).contains(needle), "{file}: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn a_closed_stdout_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llmjson"))
+        .args(["repair", &example("code-artifact.txt")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(matches!(out.status.code(), Some(0)), "{}", stderr(&out));
+}

@@ -1,0 +1,226 @@
+//! Stage "locate": fences, prose, reasoning blocks, wrappers, and which value is chosen.
+
+use crate::support::{check, error, json, parse};
+use llmjson::{Error, Options, Source};
+
+#[test]
+fn prose_after_and_before_the_json() {
+    check(
+        "{\"genre\": \"エンジニア\"} 補足説明です",
+        r#"{"genre": "エンジニア"}"#,
+    );
+    check(
+        "以下がJSONです: {\"genre\": \"ビジネス\"}",
+        r#"{"genre": "ビジネス"}"#,
+    );
+    check(
+        "Sure! Here it is:\n\n{\"a\": [1, 2]}\n\nLet me know if you need anything else.",
+        r#"{"a": [1, 2]}"#,
+    );
+}
+
+#[test]
+fn fences_with_any_whitespace_or_none() {
+    check("```json {\"genre\": \"経済\"} ```", r#"{"genre": "経済"}"#);
+    check("```{\"genre\": \"日常\"}```", r#"{"genre": "日常"}"#);
+    check("```json{\"a\": 1}\n```", r#"{"a": 1}"#);
+    check("Plan:\n```json\n{\"a\": 1}```\nDone.", r#"{"a": 1}"#);
+    check(
+        "```json   \n\n  {\"a\": [1, 2]}  \n  ```",
+        r#"{"a": [1, 2]}"#,
+    );
+    check("```JSON\n{\"a\": 1}\n```", r#"{"a": 1}"#);
+    check("~~~\n[1, 2]\n~~~", "[1, 2]");
+    check("~~~json\n{\"a\": true}\n~~~\n", r#"{"a": true}"#);
+}
+
+#[test]
+fn the_fence_source_is_reported() {
+    let parsed = parse("text\n```json\n{\"a\": 1}\n```");
+    assert_eq!(
+        parsed.source,
+        Source::Fence {
+            label: Some("json".into())
+        }
+    );
+    let parsed = parse("{\"a\": 1}");
+    assert_eq!(parsed.source, Source::Text);
+}
+
+#[test]
+fn an_unclosed_fence_at_the_end_of_a_truncated_reply() {
+    check("Here:\n```json\n{\"a\": [1, 2", r#"{"a": [1, 2]}"#);
+}
+
+#[test]
+fn a_fence_inside_a_string_does_not_end_the_value() {
+    let reply =
+        "```json\n{\"content\": \"# T\\n```python\\nprint(1)\\n```\", \"ok\": true}\n```\nDone";
+    check(
+        reply,
+        r##"{"content": "# T\n```python\nprint(1)\n```", "ok": true}"##,
+    );
+    // Raw newlines too: the code block inside the string is text.
+    let raw = "```json\n{\"content\": \"a\n```python\nx = 1\n```\nb\", \"ok\": 1}\n```";
+    check(
+        raw,
+        r#"{"content": "a\n```python\nx = 1\n```\nb", "ok": 1}"#,
+    );
+}
+
+#[test]
+fn a_fenced_block_is_preferred_over_bare_json() {
+    check(
+        "Draft: {\"draft\": true}\n```json\n{\"final\": true}\n```",
+        r#"{"final": true}"#,
+    );
+    // A json-labelled fence is preferred over a fence with another label.
+    check(
+        "```python\nx = {'a': 1}\n```\n```json\n{\"b\": 2}\n```",
+        r#"{"b": 2}"#,
+    );
+    // But a python fence holding the JSON is used when it is the only one.
+    check("```python\n{\"a\":\"b\"}\n```", r#"{"a": "b"}"#);
+}
+
+#[test]
+fn think_blocks_are_skipped_even_when_they_hold_a_draft() {
+    check(
+        "<think>Draft: {\"genre\": \"未定\"}</think>\n{\"genre\": \"技術\"}",
+        r#"{"genre": "技術"}"#,
+    );
+    check(
+        "<thinking>\n```json\n{\"a\": 0}\n```\n</thinking>\n```json\n{\"a\": 1}\n```",
+        r#"{"a": 1}"#,
+    );
+    match error("<think>{\"a\": 1}</think>Sorry, I cannot answer.") {
+        Error::NoJson { hint } => assert!(hint.unwrap().contains("<think>")),
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn tool_call_and_chat_template_wrappers() {
+    check(
+        "<tool_call>\n{\"name\": \"search\", \"arguments\": {\"q\": \"x\"}}\n</tool_call>",
+        r#"{"name": "search", "arguments": {"q": "x"}}"#,
+    );
+    assert_eq!(
+        parse("<tool_call>{\"a\": 1}</tool_call>").source,
+        Source::ToolCall
+    );
+    check(
+        "<|python_tag|>{\"name\": \"f\", \"parameters\": {}}",
+        r#"{"name": "f", "parameters": {}}"#,
+    );
+    check(
+        "Thought: I need the weather.\nAction: weather\nAction Input: {\"city\": \"Lisboa\"}",
+        r#"{"city": "Lisboa"}"#,
+    );
+    check(
+        "Calling now. <tool_call>{\"a\": 1}</tool_call> and {\"b\": 2}",
+        r#"{"a": 1}"#,
+    );
+}
+
+#[test]
+fn braces_and_quotes_inside_strings_never_count() {
+    check(
+        r#"{"content": "Use } for closing"}"#,
+        r#"{"content": "Use } for closing"}"#,
+    );
+    check(
+        r#"{"content": "Say \"Hello\""}"#,
+        r#"{"content": "Say \"Hello\""}"#,
+    );
+    check(
+        r#"Result: {"a": "[{\"x\"]}", "b": 1} trailing"#,
+        r#"{"a": "[{\"x\"]}", "b": 1}"#,
+    );
+}
+
+#[test]
+fn nested_three_levels_with_prose_after() {
+    check(
+        "{\"frontmatter\": {\"title\": \"Test\", \"meta\": {\"depth\": {\"level\": 3}}}, \"normalized_content\": \"# T\"}\n\n以上が正規化結果です。{注意: なし}",
+        r##"{"frontmatter": {"title": "Test", "meta": {"depth": {"level": 3}}}, "normalized_content": "# T"}"##,
+    );
+}
+
+#[test]
+fn two_values_in_a_row_give_the_first() {
+    check("{\"a\": 1}\n{\"b\": 2}", r#"{"a": 1}"#);
+    check("[1] [2]", "[1]");
+}
+
+#[test]
+fn every_value_on_request() {
+    let all = llmjson::parse_all("{\"a\": 1}\n{\"b\": 2} and [3, 4]", &Options::default()).unwrap();
+    let values: Vec<_> = all.iter().map(|p| p.value.clone()).collect();
+    assert_eq!(
+        values,
+        vec![json(r#"{"a": 1}"#), json(r#"{"b": 2}"#), json("[3, 4]")]
+    );
+    let fenced = "```json\n{\"a\": 1}\n```\nbare {\"x\": 0}\n```json\n{\"b\": 2}\n```";
+    let all = llmjson::parse_all(fenced, &Options::default()).unwrap();
+    let values: Vec<_> = all.iter().map(|p| p.value.clone()).collect();
+    assert_eq!(values, vec![json(r#"{"a": 1}"#), json(r#"{"b": 2}"#)]);
+    // Spans point at each value's text.
+    assert_eq!(&fenced[all[1].span.clone()], "{\"b\": 2}");
+}
+
+#[test]
+fn top_level_arrays() {
+    check(
+        "Here are the items: [{\"id\": 1}, {\"id\": 2}]",
+        r#"[{"id": 1}, {"id": 2}]"#,
+    );
+    check("```json\n[\"a\", \"b\"]\n```", r#"["a", "b"]"#);
+}
+
+#[test]
+fn stray_brackets_in_prose_are_not_the_answer() {
+    check(
+        "[Note] Placeholders like {name} were filled.\n{\"name\": \"Ana\"}",
+        r#"{"name": "Ana"}"#,
+    );
+    check(
+        "As shown in [1] and [2], the answer is {\"x\": 1}",
+        r#"{"x": 1}"#,
+    );
+    check("Fill in {name} and {email}: [\"a@b.c\"]", r#"["a@b.c"]"#);
+}
+
+#[test]
+fn a_reply_that_is_a_scalar() {
+    check("\"just a string\"", r#""just a string""#);
+    check("42", "42");
+    check("true", "true");
+    check("callback_123({\"a\": 1});", r#"{"a": 1}"#);
+}
+
+#[test]
+fn empty_and_prose_only_replies_are_distinct_errors() {
+    assert!(matches!(error(""), Error::Empty));
+    assert!(matches!(error("  \n\t "), Error::Empty));
+    assert!(matches!(
+        error("申し訳ありませんが、その要求にはお応えできません。"),
+        Error::NoJson { hint: None }
+    ));
+    assert!(matches!(
+        error("I'm sorry, I can't help with that."),
+        Error::NoJson { .. }
+    ));
+    assert!(matches!(
+        error("See [note] and {name}."),
+        Error::NoJson { .. }
+    ));
+}
+
+#[test]
+fn extract_returns_the_located_text_untouched() {
+    let reply = "Here:\n```json\n{\"a\": 1, /* c */ \"b\": [1,2,],}\n```\nbye";
+    let located = llmjson::extract(reply, &Options::default()).unwrap();
+    assert_eq!(located.text, "{\"a\": 1, /* c */ \"b\": [1,2,],}");
+    assert_eq!(&reply[located.span.clone()], located.text);
+}

@@ -1,0 +1,156 @@
+//! Policies: repair levels, the safety guard, duplicate keys, limits.
+
+use crate::support::{check_with, error_with, json, kinds, parse_with};
+use llmjson::{DuplicateKeys, Error, Options, RepairKind, RepairLevel};
+
+/// One input per repair kind, with the lowest level that accepts it.
+const BY_LEVEL: &[(&str, RepairLevel)] = &[
+    ("{\"a\": 1}", RepairLevel::None),
+    ("```json\n{\"a\": 1}\n```", RepairLevel::None),
+    ("{“a”: 1}", RepairLevel::Conservative),
+    ("{\"a\": 1 /* c */}", RepairLevel::Conservative),
+    ("{\"a\": [1,],}", RepairLevel::Conservative),
+    ("{\"a\": \"x\ny\"}", RepairLevel::Conservative),
+    ("{\"a\":\u{a0}1}", RepairLevel::Conservative),
+    ("{\"a\": {\"b\": 1}", RepairLevel::Conservative),
+    (
+        "Text before {\"a\": 1} and after",
+        RepairLevel::Conservative,
+    ),
+    ("{\"a\": {\"b\": [1", RepairLevel::Full),
+    ("{\"a\": \"x", RepairLevel::Full),
+    ("{'a': 1}", RepairLevel::Full),
+    ("{a: 1}", RepairLevel::Full),
+    ("{\"a\": True}", RepairLevel::Full),
+    ("{\"a\": 1 \"b\": 2}", RepairLevel::Full),
+    ("{\"a\": \"say \"hi\" now\"}", RepairLevel::Full),
+    ("{\"a\": 1]", RepairLevel::Full),
+    ("[1, 2, ...]", RepairLevel::Full),
+    ("{\"a\": .5}", RepairLevel::Full),
+];
+
+#[test]
+fn each_level_accepts_exactly_its_repairs() {
+    let levels = [
+        RepairLevel::None,
+        RepairLevel::Conservative,
+        RepairLevel::Full,
+    ];
+    for (input, lowest) in BY_LEVEL {
+        for level in levels {
+            let result = llmjson::parse(input, &Options::default().level(level));
+            assert_eq!(
+                result.is_ok(),
+                level >= *lowest,
+                "{input:?} at level {level:?}: {:?}",
+                result.map(|p| p.value)
+            );
+        }
+    }
+}
+
+#[test]
+fn conservative_repairs_only_cosmetic_kinds() {
+    let options = Options::default().level(RepairLevel::Conservative);
+    for (input, lowest) in BY_LEVEL {
+        if *lowest != RepairLevel::Conservative {
+            continue;
+        }
+        for repair in parse_with(input, &options).repairs {
+            assert!(
+                repair.kind.min_level() <= RepairLevel::Conservative,
+                "{input}: {repair}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_guard_counts_comments_and_skipped_text_only() {
+    // A comment's text counts (not its markers); a small comment passes.
+    let small = parse_with("{\"a\": 1, /* ok */ \"b\": 2}", &Options::default());
+    assert_eq!(small.removed_bytes, 2);
+    assert_eq!(small.located_bytes, 19);
+    // Truncation drops are the caller's policy and do not count.
+    let cut = parse_with(
+        "{\"a\": 1, \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\":",
+        &Options::default(),
+    );
+    assert_eq!(cut.removed_bytes, 0);
+    // A big comment in a small object is refused at 0.3, accepted with the guard off.
+    let input = format!("{{\"a\": 1, /* {} */ \"b\": 2}}", "x".repeat(60));
+    assert!(matches!(
+        error_with(&input, &Options::default()),
+        Error::RepairRejected {
+            removed_bytes: 60,
+            ..
+        }
+    ));
+    check_with(
+        &input,
+        &Options::default().max_removed_ratio(1.0),
+        r#"{"a": 1, "b": 2}"#,
+    );
+    // Below the 32-byte floor, ratios on tiny inputs are ignored.
+    check_with("[1,/*abcdefghijklmnop*/2]", &Options::default(), "[1, 2]");
+}
+
+#[test]
+fn duplicate_key_policies() {
+    let input = "{\"a\": 1, \"b\": 0, \"a\": 2}";
+    let last = parse_with(input, &Options::default());
+    assert_eq!(last.value, json(r#"{"a": 2, "b": 0}"#));
+    assert_eq!(kinds(&last), [RepairKind::DuplicateKey]);
+    assert_eq!(last.repairs[0].path, "/a");
+    let first = parse_with(
+        input,
+        &Options::default().duplicate_keys(DuplicateKeys::First),
+    );
+    assert_eq!(first.value, json(r#"{"a": 1, "b": 0}"#));
+    let err = error_with(
+        input,
+        &Options::default().duplicate_keys(DuplicateKeys::Error),
+    );
+    assert!(matches!(err, Error::DuplicateKey { ref key, .. } if key == "a"));
+    // Valid JSON with duplicate keys parses at level none, like serde_json.
+    assert_eq!(
+        parse_with(input, &Options::strict()).value,
+        json(r#"{"a": 2, "b": 0}"#)
+    );
+}
+
+#[test]
+fn deep_nesting_is_a_typed_error_not_a_stack_overflow() {
+    let deep = "[".repeat(100_000);
+    assert!(matches!(
+        error_with(&deep, &Options::default()),
+        Error::TooDeep { limit: 512, .. }
+    ));
+    let deep_objects = "{\"a\":".repeat(100_000);
+    assert!(matches!(
+        error_with(&deep_objects, &Options::default()),
+        Error::TooDeep { .. }
+    ));
+    // The limit has a ceiling: serde_json values drop and serialise recursively.
+    let options = Options::default().max_depth(usize::MAX);
+    assert_eq!(options.max_depth, llmjson::MAX_DEPTH_CEILING);
+    let nested = format!("{}{}", "[".repeat(1000), "]".repeat(1000));
+    let parsed = parse_with(&nested, &options);
+    assert!(parsed.value.is_array());
+    assert!(matches!(
+        error_with(&deep, &options),
+        Error::TooDeep { limit: 1024, .. }
+    ));
+}
+
+#[test]
+fn options_builder_clamps_values() {
+    let options = Options::default().max_removed_ratio(7.0).max_depth(0);
+    assert_eq!(options.max_removed_ratio, 1.0);
+    assert_eq!(options.max_depth, 1);
+    assert_eq!(
+        "conservative".parse::<RepairLevel>(),
+        Ok(RepairLevel::Conservative)
+    );
+    assert!("lenient".parse::<RepairLevel>().is_err());
+}

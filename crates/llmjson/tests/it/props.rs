@@ -1,0 +1,143 @@
+//! Properties: valid JSON round-trips unchanged; any input gives valid JSON or a typed error.
+
+use llmjson::{Options, RepairLevel, Value};
+use proptest::prelude::*;
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| Value::Number(n.into())),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        any::<String>().prop_map(Value::String),
+        "[a-z\"\\\\{}\\[\\]:,` \n]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(6, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec((any::<String>(), inner), 0..6)
+                .prop_map(|members| Value::Object(members.into_iter().collect())),
+        ]
+    })
+}
+
+/// Text that looks like broken model output: JSON-ish tokens in random order.
+fn jsonish_text() -> impl Strategy<Value = String> {
+    let token = prop_oneof![
+        Just("{".to_string()),
+        Just("}".to_string()),
+        Just("[".to_string()),
+        Just("]".to_string()),
+        Just(",".to_string()),
+        Just(":".to_string()),
+        Just("\"".to_string()),
+        Just("'".to_string()),
+        Just("“".to_string()),
+        Just("\\".to_string()),
+        Just("```json\n".to_string()),
+        Just("```".to_string()),
+        Just("<think>".to_string()),
+        Just("</think>".to_string()),
+        Just("/*".to_string()),
+        Just("*/".to_string()),
+        Just("//".to_string()),
+        Just("\n".to_string()),
+        Just("True".to_string()),
+        Just("null".to_string()),
+        Just("...".to_string()),
+        Just("+".to_string()),
+        Just("(".to_string()),
+        Just(")".to_string()),
+        "-?[0-9]{0,3}(\\.[0-9]{0,2})?([eE][+-]?[0-9]{0,2})?",
+        "[a-zA-Zé日本 ]{1,6}",
+        "\\\\u[0-9a-fA-FzZ]{0,4}",
+    ];
+    prop::collection::vec(token, 0..40).prop_map(|t| t.concat())
+}
+
+/// Every successful parse yields a value whose text parses back to the same value.
+fn assert_output_is_valid(input: &str, options: &Options) {
+    if let Ok(parsed) = llmjson::parse(input, options) {
+        let text = serde_json::to_string(&parsed.value).expect("serialises");
+        let back: Value = serde_json::from_str(&text).expect("output parses");
+        assert_eq!(back, parsed.value);
+        assert!(parsed.span.start <= parsed.span.end && parsed.span.end <= input.len());
+        for r in &parsed.repairs {
+            assert!(
+                r.span.start <= input.len() && r.line >= 1 && r.column >= 1,
+                "{r:?}"
+            );
+        }
+        let repaired = llmjson::repair_to_string(input, options).expect("same input repairs");
+        let reparsed: Value = serde_json::from_str(&repaired).expect("repaired text parses");
+        assert_eq!(reparsed, parsed.value);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn valid_json_comes_out_identical_with_no_repairs(value in json_value(), pretty in any::<bool>()) {
+        let text = if pretty {
+            serde_json::to_string_pretty(&value).unwrap()
+        } else {
+            serde_json::to_string(&value).unwrap()
+        };
+        for level in [RepairLevel::None, RepairLevel::Conservative, RepairLevel::Full] {
+            let parsed = llmjson::parse(&text, &Options::default().level(level));
+            let parsed = parsed.unwrap_or_else(|e| panic!("{text}\n{e}"));
+            prop_assert_eq!(&parsed.value, &value);
+            prop_assert!(parsed.repairs.is_empty(), "{:?}", parsed.repairs);
+            prop_assert_eq!(llmjson::repair_to_string(&text, &Options::default()).unwrap(), text.clone());
+        }
+    }
+
+    #[test]
+    fn valid_json_in_a_fence_with_prose_comes_out_identical(value in json_value()) {
+        let doc = serde_json::to_string_pretty(&value).unwrap();
+        let reply = format!("Here you go:\n```json\n{doc}\n```\nAnything else?");
+        if value.is_object() || value.is_array() {
+            let parsed = llmjson::parse(&reply, &Options::default()).unwrap();
+            prop_assert_eq!(parsed.value, value);
+        }
+    }
+
+    #[test]
+    fn any_bytes_give_valid_json_or_a_typed_error(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        for level in [RepairLevel::None, RepairLevel::Conservative, RepairLevel::Full] {
+            let options = Options::default().level(level);
+            let _ = llmjson::parse_bytes(&bytes, &options);
+            assert_output_is_valid(&String::from_utf8_lossy(&bytes), &options);
+        }
+    }
+
+    #[test]
+    fn any_jsonish_text_gives_valid_json_or_a_typed_error(text in jsonish_text()) {
+        for level in [RepairLevel::None, RepairLevel::Conservative, RepairLevel::Full] {
+            assert_output_is_valid(&text, &Options::default().level(level));
+            let _ = llmjson::parse_all(&text, &Options::default().level(level));
+        }
+    }
+
+    #[test]
+    fn every_prefix_of_a_valid_document_parses(value in json_value()) {
+        let text = serde_json::to_string(&value).unwrap();
+        if !(value.is_object() || value.is_array()) || text.len() > 400 {
+            return Ok(());
+        }
+        for cut in 1..text.len() {
+            if text.is_char_boundary(cut) {
+                let prefix = &text[..cut];
+                let parsed = llmjson::parse(prefix, &Options::default());
+                let parsed = parsed.unwrap_or_else(|e| panic!("{prefix}\n{e}"));
+                prop_assert!(
+                    crate::truncation::consistent(&parsed.value, &value),
+                    "prefix {} gave {}", prefix, parsed.value
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! Stage "repair": each repair on its own and in combination, and the repair log.
+
+use crate::support::{check, check_with, json, kinds, parse, parse_with};
+use llmjson::{Options, RepairKind, RepairLevel};
+
+#[test]
+fn unescaped_quotes_in_source_code_survive() {
+    let input =
+        r#"{"artifacts":[{"path":"a.py","content":"print("hello")\nx = 'a'"}],"summary":"ok"}"#;
+    let parsed = parse(input);
+    assert_eq!(
+        parsed.value["artifacts"][0]["content"],
+        "print(\"hello\")\nx = 'a'"
+    );
+    assert_eq!(parsed.value["summary"], "ok");
+    assert_eq!(kinds(&parsed), [RepairKind::UnescapedQuote]);
+    assert_eq!(parsed.repairs[0].path, "/artifacts/0/content");
+    assert_eq!(
+        parsed.repairs[0].detail,
+        "2 quotes inside the string kept as text"
+    );
+}
+
+#[test]
+fn unescaped_quotes_in_html_and_prose() {
+    check(
+        r#"{"status": "OK", "artifacts": [{"path": "i.html", "content": "<a href="/x" class="btn">Go</a>"}]}"#,
+        r#"{"status": "OK", "artifacts": [{"path": "i.html", "content": "<a href=\"/x\" class=\"btn\">Go</a>"}]}"#,
+    );
+    check(
+        r#"{"key": "apple "bee" carrot"}"#,
+        r#"{"key": "apple \"bee\" carrot"}"#,
+    );
+    check(r#"{ "height": "(5'3")" }"#, r#"{"height": "(5'3\")"}"#);
+    // A call with several arguments inside an object value is still text.
+    check(
+        r#"{"code": "f("a", "b")", "n": 1}"#,
+        r#"{"code": "f(\"a\", \"b\")", "n": 1}"#,
+    );
+    // JavaScript concatenation inside a string value is text, not a concatenation.
+    check(
+        r#"{"js": "s = "a" + "b";", "n": 1}"#,
+        r#"{"js": "s = \"a\" + \"b\";", "n": 1}"#,
+    );
+}
+
+#[test]
+fn a_missing_end_quote_is_found_by_the_key_that_follows() {
+    check(r#"{"a":"b,"c":"d"}"#, r#"{"a": "b", "c": "d"}"#);
+    check(
+        r#"{"url":"https://x.org/,"id":2}"#,
+        r#"{"url": "https://x.org/", "id": 2}"#,
+    );
+    check(r#"{"time":"12:20}"#, r#"{"time": "12:20"}"#);
+    check(r#"["hello,"world"]"#, r#"["hello", "world"]"#);
+}
+
+#[test]
+fn raw_newlines_and_tabs_in_strings() {
+    let parsed = parse("{\"a\": \"line1\nline2\tend\"}");
+    assert_eq!(parsed.value, json(r#"{"a": "line1\nline2\tend"}"#));
+    assert_eq!(kinds(&parsed), [RepairKind::ControlCharacter]);
+    assert_eq!(parsed.repairs[0].detail, "escaped 2 raw control characters");
+}
+
+#[test]
+fn other_raw_control_characters_are_refused() {
+    let err = crate::support::error("{\"a\": \"x\u{0}y\"}");
+    assert!(
+        err.to_string().contains("raw control character U+0000"),
+        "{err}"
+    );
+}
+
+#[test]
+fn smart_quotes_as_delimiters_and_inside_text() {
+    let parsed = parse("{“version”: “1.0”, \"q\": \"She said “hi” to me\"}");
+    assert_eq!(
+        parsed.value,
+        json(r#"{"version": "1.0", "q": "She said “hi” to me"}"#)
+    );
+    assert!(kinds(&parsed).iter().all(|k| *k == RepairKind::SmartQuotes));
+    check("{‘a’: ‘b’}", r#"{"a": "b"}"#);
+}
+
+#[test]
+fn python_and_javascript_literals() {
+    let parsed = parse("{\"a\": True, \"b\": False, \"c\": None, \"d\": undefined, \"e\": NaN}");
+    assert_eq!(
+        parsed.value,
+        json(r#"{"a": true, "b": false, "c": null, "d": null, "e": null}"#)
+    );
+    assert_eq!(
+        kinds(&parsed),
+        [
+            RepairKind::PythonLiteral,
+            RepairKind::PythonLiteral,
+            RepairKind::PythonLiteral,
+            RepairKind::JavascriptLiteral,
+            RepairKind::JavascriptLiteral
+        ]
+    );
+}
+
+#[test]
+fn comments_of_both_kinds() {
+    let parsed = parse("{\n  // the plan\n  \"a\": 1, /* inline */ \"b\": 2\n}");
+    assert_eq!(parsed.value, json(r#"{"a": 1, "b": 2}"#));
+    assert_eq!(kinds(&parsed), [RepairKind::Comment, RepairKind::Comment]);
+    check(
+        "{\"a\": 1, /* x */ \"b\": [1, // one\n 2]}",
+        r#"{"a": 1, "b": [1, 2]}"#,
+    );
+    check("/* header */ {\"a\": 1} // done", r#"{"a": 1}"#);
+}
+
+#[test]
+fn missing_and_extra_commas() {
+    let parsed = parse("{\"a\": 1\n\"b\": 2}");
+    assert_eq!(parsed.value, json(r#"{"a": 1, "b": 2}"#));
+    assert_eq!(kinds(&parsed), [RepairKind::MissingComma]);
+    check("[1 2 3]", "[1, 2, 3]");
+    check("[{} {}]", "[{}, {}]");
+    check("[,1,,2,]", "[1, 2]");
+    check("{,\"a\": 1,,}", r#"{"a": 1}"#);
+}
+
+#[test]
+fn trailing_commas() {
+    let parsed = parse("{\"a\": [1, 2,\n  ],\n}");
+    assert_eq!(parsed.value, json(r#"{"a": [1, 2]}"#));
+    assert_eq!(
+        kinds(&parsed),
+        [RepairKind::TrailingComma, RepairKind::TrailingComma]
+    );
+    assert_eq!(parsed.repairs[0].path, "/a");
+    assert_eq!(parsed.repairs[1].path, "");
+}
+
+#[test]
+fn single_quotes_and_unquoted_keys() {
+    check("{'a': 'b'}", r#"{"a": "b"}"#);
+    check(
+        "{'message': 'it's working'}",
+        r#"{"message": "it's working"}"#,
+    );
+    check(
+        "{name: 'Ana', age: 30, first name: \"x\"}",
+        r#"{"name": "Ana", "age": 30, "first name": "x"}"#,
+    );
+    check("{2: true}", r#"{"2": true}"#);
+    check("{注意: なし}", r#"{"注意": "なし"}"#);
+}
+
+#[test]
+fn unquoted_values() {
+    check(
+        "{greeting: hello world\nnext: \"line\"}",
+        r#"{"greeting": "hello world", "next": "line"}"#,
+    );
+    check(
+        "{url: https://www.example.com/a?b=1}",
+        r#"{"url": "https://www.example.com/a?b=1"}"#,
+    );
+    check(
+        "{\"date\": 2024-10-18T18:35:22.229Z}",
+        r#"{"date": "2024-10-18T18:35:22.229Z"}"#,
+    );
+}
+
+#[test]
+fn missing_colon_and_missing_value() {
+    check(r#"{"a" "b", "c" 2}"#, r#"{"a": "b", "c": 2}"#);
+    let parsed = parse(r#"{"a": , "b": 1}"#);
+    assert_eq!(parsed.value, json(r#"{"a": null, "b": 1}"#));
+    assert_eq!(kinds(&parsed), [RepairKind::MissingValue]);
+    check(r#"{"a":}"#, r#"{"a": null}"#);
+}
+
+#[test]
+fn mismatched_missing_and_extra_closers() {
+    check(r#"{"a": 2]"#, r#"{"a": 2}"#);
+    check(r#"[{"b": 2]"#, r#"[{"b": 2}]"#);
+    check(r#"{"a": [1, 2}, "b": 3}"#, r#"{"a": [1, 2], "b": 3}"#);
+    check(r#"[{"i":1{"i":2}]"#, r#"[{"i": 1}, {"i": 2}]"#);
+    check(r#"{"a": 1}}]}"#, r#"{"a": 1}"#);
+    check(r#"{{"a": 1}}"#, r#"{"a": 1}"#);
+    check(r#"{"x": {{"a": 1}}, "y": 2}"#, r#"{"x": {"a": 1}, "y": 2}"#);
+}
+
+#[test]
+fn numbers_keep_their_exact_digits() {
+    let parsed =
+        parse("{\"big\": 123456789012345678901234567890, \"f\": 1.10, \"e\": 1E6, \"n\": -0}");
+    assert_eq!(parsed.repairs, []);
+    let text = serde_json::to_string(&parsed.value).unwrap();
+    // Digits are kept exactly; serde_json writes an exponent in its own notation.
+    assert_eq!(
+        text,
+        r#"{"big":123456789012345678901234567890,"f":1.10,"e":1e+6,"n":-0}"#
+    );
+    check("[.5, +1, 2., 0789]", r#"[0.5, 1, 2.0, "0789"]"#);
+}
+
+#[test]
+fn key_order_is_preserved() {
+    let parsed = parse("{\"z\": 1, \"a\": 2, \"m\": {'y': 1, x: 2}}");
+    let keys: Vec<_> = parsed.value.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys, ["z", "a", "m"]);
+    let inner: Vec<_> = parsed.value["m"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(inner, ["y", "x"]);
+}
+
+#[test]
+fn windows_paths_keep_their_backslashes() {
+    check(
+        r#"{"content": "C:\Users\dev\data.txt"}"#,
+        r#"{"content": "C:\\Users\\dev\\data.txt"}"#,
+    );
+    check(r#"{"p": "C:\users\x"}"#, r#"{"p": "C:\\users\\x"}"#);
+}
+
+#[test]
+fn escaped_json_and_wrappers() {
+    check(r#"{\"a\": \"hello\"}"#, r#"{"a": "hello"}"#);
+    check(
+        r#"{"_id": ObjectId("123"), "n": NumberLong("2")}"#,
+        r#"{"_id": "123", "n": "2"}"#,
+    );
+    check(r#"{"s": "hello" + " world"}"#, r#"{"s": "hello world"}"#);
+    check("[1, 2, ..., 9]", "[1, 2, 9]");
+}
+
+#[test]
+fn unusual_whitespace_between_tokens() {
+    check(
+        "\u{feff}{\"a\":\u{a0}1,\u{200b}\"b\":\u{3000}2}",
+        r#"{"a": 1, "b": 2}"#,
+    );
+}
+
+#[test]
+fn valid_json_takes_the_fast_path_unchanged() {
+    let input = r#"  {"a": [1, 2.50, {"b": null}], "c": "x\"y\u00e9", "d": false}  "#;
+    let parsed = parse(input);
+    assert!(parsed.repairs.is_empty());
+    assert!(!parsed.is_repaired());
+    assert_eq!(
+        parsed.value,
+        serde_json::from_str::<serde_json::Value>(input).unwrap()
+    );
+    assert_eq!(&input[parsed.span.clone()], input.trim());
+    assert_eq!(
+        llmjson::repair_to_string(input, &Options::default()).unwrap(),
+        input.trim()
+    );
+}
+
+#[test]
+fn repaired_text_is_compact_json() {
+    let out = llmjson::repair_to_string("Here: {a: 1, b: [1,2,],}", &Options::default()).unwrap();
+    assert_eq!(out, r#"{"a":1,"b":[1,2]}"#);
+}
+
+#[test]
+fn the_repair_log_has_kind_span_line_column_path_and_detail() {
+    let input = "{\n  \"steps\": [\n    {\"id\": \"s1\", \"ok\": True},\n  ]\n}";
+    let parsed = parse(input);
+    let log: Vec<String> = parsed.repairs.iter().map(|r| r.to_string()).collect();
+    assert_eq!(
+        log,
+        [
+            "3:24 python_literal at /steps/0/ok: 'True' became true",
+            "3:29 trailing_comma at /steps: removed",
+        ]
+    );
+    let first = &parsed.repairs[0];
+    assert_eq!(&input[first.span.clone()], "True");
+    let json = serde_json::to_string(first).unwrap();
+    assert_eq!(
+        json,
+        r#"{"kind":"python_literal","span":{"start":38,"end":42},"line":3,"column":24,"path":"/steps/0/ok","detail":"'True' became true"}"#
+    );
+}
+
+#[test]
+fn json_pointer_paths_escape_slash_and_tilde() {
+    let parsed = parse(r#"{"a/b": {"c~d": True}}"#);
+    assert_eq!(parsed.repairs[0].path, "/a~1b/c~0d");
+}
+
+#[test]
+fn conservative_plan_with_smart_quotes_comment_and_trailing_comma() {
+    let reply = "```json\n{\n  “version”: \"1.0\", // the plan\n  \"steps\": [{\"id\": \"s1\", \"tool\": \"python\"},],\n}\n```";
+    let options = Options::default().level(RepairLevel::Conservative);
+    let parsed = parse_with(reply, &options);
+    assert_eq!(
+        parsed.value,
+        json(r#"{"version": "1.0", "steps": [{"id": "s1", "tool": "python"}]}"#)
+    );
+    assert_eq!(
+        kinds(&parsed),
+        [
+            RepairKind::SmartQuotes,
+            RepairKind::Comment,
+            RepairKind::TrailingComma,
+            RepairKind::TrailingComma
+        ]
+    );
+    check_with("{\"a\": {\"b\": 1}", &options, r#"{"a": {"b": 1}}"#);
+}
