@@ -35,6 +35,11 @@ pub use position::Position;
 pub use repair::{Repair, RepairKind};
 pub use serde_json::Value;
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 use locate::{Block, Scan};
 use repair::{Config, Fail, Output};
 use std::ops::Range;
@@ -326,20 +331,18 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
                 ..config
             };
             let json_like = scan.opens_with_json(start);
-            match repair::parse_tolerant(text, start, text.len(), strict) {
+            match repair::parse_once(text, start, text.len(), strict) {
                 Ok(out) if json_like || text[out.end..].trim().is_empty() => {
                     Some(found(start, out, Source::Text))
                 }
                 Ok(_) => None,
-                Err(_) if json_like => {
-                    match repair::parse_tolerant(text, start, text.len(), config) {
-                        Ok(out) => Some(found(start, out, Source::Text)),
-                        Err(fail) => {
-                            leading_error = Some(fail);
-                            None
-                        }
+                Err(_) if json_like => match repair::parse_once(text, start, text.len(), config) {
+                    Ok(out) => Some(found(start, out, Source::Text)),
+                    Err(fail) => {
+                        leading_error = Some(fail);
+                        None
                     }
-                }
+                },
                 Err(_) => None,
             }
         }
@@ -399,7 +402,7 @@ fn leading_scalar(scan: &Scan<'_>, start: usize, config: Config) -> Result<Optio
     let text = scan.text;
     let whole = |out: &Output| scan.only_trailing_noise(out.end, text.len());
     let out = match repair::parse_at(text, start, text.len(), None, config) {
-        Ok(out) if !whole(&out) => repair::parse_tolerant(text, start, text.len(), config)?,
+        Ok(out) if !whole(&out) => repair::parse_once(text, start, text.len(), config)?,
         other => other?,
     };
     if whole(&out) {

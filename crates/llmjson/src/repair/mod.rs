@@ -48,8 +48,8 @@ impl std::fmt::Display for Repair {
     }
 }
 
-/// Parses one value at `start`, fast path first. `exact`: the value must fill the region
-/// (level `none`), so only whitespace may follow it.
+/// Parses one value at `start`, fast path first: a strict parse (nothing to log), and only if
+/// that fails and the level allows repairs, the tolerant parse.
 pub(crate) fn parse_at(
     text: &str,
     start: usize,
@@ -70,8 +70,8 @@ pub(crate) fn parse_at(
     }
 }
 
-/// Parses one value at `start` with the tolerant parser directly (no fast path).
-pub(crate) fn parse_tolerant(
+/// Parses one value at `start` in a single pass at the given level (no fast path).
+pub(crate) fn parse_once(
     text: &str,
     start: usize,
     end: usize,

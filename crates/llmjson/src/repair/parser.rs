@@ -154,6 +154,23 @@ enum Str {
     Dropped,
 }
 
+/// What one string scan has seen, for its log entries.
+#[derive(Debug, Clone, Copy)]
+struct StringScan {
+    open_at: usize,
+    open_len: usize,
+    class: QuoteClass,
+    is_key: bool,
+    /// Raw control characters escaped, and where the first was.
+    controls: u32,
+    first_control: usize,
+    /// Backslashes that started no valid escape, and where the first was.
+    bad_escapes: u32,
+    first_bad_escape: usize,
+    /// Quotes kept as text.
+    text_quotes: u32,
+}
+
 enum Decision {
     Close,
     Text,
@@ -910,7 +927,10 @@ impl<'t> Parser<'t> {
             first_word_end.unwrap_or(i)
         };
         let key = self.text[start..key_end].trim_end().to_string();
-        self.repair(RepairKind::UnquotedKey, start, key_end, "quoted")?;
+        self.top().key = Some(key.clone());
+        let logged = self.repair(RepairKind::UnquotedKey, start, key_end, "quoted");
+        self.top().key = None;
+        logged?;
         self.pos = key_end;
         if stop == b'"' && key_end == i {
             // `{a":"x"}`: the key lost its opening quote only.
@@ -1407,7 +1427,9 @@ impl<'t> Parser<'t> {
         let (class, open_len) = QuoteClass::opening_at(self.b, open_at)
             .ok_or(Fail::Internal("string without quote"))?;
         if let Some(kind) = class.repair_kind() {
-            self.repair(kind, open_at, open_at + open_len, "replaced by '\"'")?;
+            if !self.allowed(kind) {
+                return self.fail(open_at, kind.defect());
+            }
         }
         let heuristics = !is_key && self.heuristics();
         let (s1, s2, s3) = class.stop_bytes();
@@ -1417,11 +1439,17 @@ impl<'t> Parser<'t> {
         let mut i = content_start;
         let mut seg = i;
         let mut buf = String::new();
-        let mut controls = 0u32;
-        let mut first_control = 0usize;
-        let mut bad_escapes = 0u32;
-        let mut first_bad_escape = 0usize;
-        let mut text_quotes = 0u32;
+        let mut scan = StringScan {
+            open_at,
+            open_len,
+            class,
+            is_key,
+            controls: 0,
+            first_control: 0,
+            bad_escapes: 0,
+            first_bad_escape: 0,
+            text_quotes: 0,
+        };
         // The last quote kept as text: (its offset, its length, buf length before it).
         let mut last_text_quote: Option<(usize, usize, usize)> = None;
         // The last text quote preceded by a comma: (comma offset, buf length at the comma,
@@ -1459,10 +1487,10 @@ impl<'t> Parser<'t> {
                 match self.escape(i, &mut buf, class)? {
                     Some(next) => {
                         if next.1 {
-                            if bad_escapes == 0 {
-                                first_bad_escape = i;
+                            if scan.bad_escapes == 0 {
+                                scan.first_bad_escape = i;
                             }
-                            bad_escapes += 1;
+                            scan.bad_escapes += 1;
                         }
                         i = next.0;
                         seg = i;
@@ -1478,10 +1506,10 @@ impl<'t> Parser<'t> {
             }
             if c < 0x20 {
                 buf.push_str(&self.text[seg..i]);
-                if controls == 0 {
-                    first_control = i;
+                if scan.controls == 0 {
+                    scan.first_control = i;
                 }
-                controls += 1;
+                scan.controls += 1;
                 if !self.allowed(RepairKind::ControlCharacter) {
                     return self.fail(i, RepairKind::ControlCharacter.defect());
                 }
@@ -1520,10 +1548,10 @@ impl<'t> Parser<'t> {
                 self.pos = i + qlen;
                 return self.finish_string(
                     buf,
-                    open_at,
-                    (controls, first_control),
-                    (bad_escapes, first_bad_escape),
-                    0,
+                    StringScan {
+                        text_quotes: 0,
+                        ..scan
+                    },
                 );
             }
             let mut decision = self.decide_close(i + qlen, comma_quote.is_some());
@@ -1538,13 +1566,7 @@ impl<'t> Parser<'t> {
             match decision {
                 Decision::Close => {
                     self.pos = i + qlen;
-                    return self.finish_string(
-                        buf,
-                        open_at,
-                        (controls, first_control),
-                        (bad_escapes, first_bad_escape),
-                        text_quotes,
-                    );
+                    return self.finish_string(buf, scan);
                 }
                 Decision::Text => {
                     // Kept as text. Remember it for the end-of-input rules.
@@ -1552,11 +1574,11 @@ impl<'t> Parser<'t> {
                     if k > content_start && b[k - 1] == b',' {
                         let comma = k - 1;
                         if let Some(at_comma) = buf.len().checked_sub(i - comma) {
-                            comma_quote = Some((comma, at_comma, text_quotes));
+                            comma_quote = Some((comma, at_comma, scan.text_quotes));
                         }
                     }
                     last_text_quote = Some((i, qlen, buf.len()));
-                    text_quotes += 1;
+                    scan.text_quotes += 1;
                     buf.push_str(&self.text[i..i + qlen]);
                     i += qlen;
                     seg = i;
@@ -1573,10 +1595,10 @@ impl<'t> Parser<'t> {
                     self.repair(RepairKind::MissingEndQuote, comma, comma, "added '\"'")?;
                     return self.finish_string(
                         buf,
-                        open_at,
-                        (controls, first_control),
-                        (bad_escapes, first_bad_escape),
-                        quotes_before,
+                        StringScan {
+                            text_quotes: quotes_before,
+                            ..scan
+                        },
                     );
                 }
             }
@@ -1611,10 +1633,10 @@ impl<'t> Parser<'t> {
                     self.pos = q + qlen;
                     return self.finish_string(
                         buf,
-                        open_at,
-                        (controls, first_control),
-                        (bad_escapes, first_bad_escape),
-                        text_quotes - 1,
+                        StringScan {
+                            text_quotes: scan.text_quotes - 1,
+                            ..scan
+                        },
                     );
                 }
             }
@@ -1623,31 +1645,20 @@ impl<'t> Parser<'t> {
                 let tail = self.end - cut;
                 if buf.len() >= tail {
                     buf.truncate(buf.len() - tail);
-                    if buf.trim_end().ends_with('+') {
-                        let kept = buf.trim_end().trim_end_matches('+').trim_end().len();
-                        buf.truncate(kept);
-                    }
+                    strip_dangling_plus(&mut buf);
                     self.pos = cut;
                     self.repair(RepairKind::MissingEndQuote, cut, cut, "added '\"'")?;
-                    return self.finish_string(
-                        buf,
-                        open_at,
-                        (controls, first_control),
-                        (bad_escapes, first_bad_escape),
-                        text_quotes,
-                    );
+                    return self.finish_string(buf, scan);
                 }
             }
         }
         // Whitespace at the very end of the reply (a file's last newline) is not content.
         let kept = buf.trim_end().len();
         let trimmed_controls = buf[kept..].bytes().filter(|&c| c < 0x20).count() as u32;
-        controls = controls.saturating_sub(trimmed_controls);
+        scan.controls = scan.controls.saturating_sub(trimmed_controls);
         buf.truncate(kept);
-        if heuristics && buf.trim_end().ends_with('+') {
-            // `"hello +` then the end: the model was concatenating; the `+` is not text.
-            let kept = buf.trim_end().trim_end_matches('+').trim_end().len();
-            buf.truncate(kept);
+        if heuristics {
+            strip_dangling_plus(&mut buf);
         }
         if self.cfg.truncation == Truncation::Drop {
             if !self.allowed(RepairKind::ClosedTruncatedString) {
@@ -1664,13 +1675,7 @@ impl<'t> Parser<'t> {
             self.pos,
             "added '\"'",
         )?;
-        self.finish_string(
-            buf,
-            open_at,
-            (controls, first_control),
-            (bad_escapes, first_bad_escape),
-            text_quotes,
-        )
+        self.finish_string(buf, scan)
     }
 
     /// Walks back from `i` over whitespace and `/* */` comments, not before `floor`.
@@ -1720,48 +1725,43 @@ impl<'t> Parser<'t> {
         (self.top_kind() == Some(want) && !balanced).then_some(k)
     }
 
-    fn finish_string(
-        &mut self,
-        buf: String,
-        open_at: usize,
-        controls: (u32, usize),
-        bad_escapes: (u32, usize),
-        text_quotes: u32,
-    ) -> Result<Str> {
-        if controls.0 > 0 {
-            let detail = if controls.0 == 1 {
-                Cow::Borrowed("escaped 1 raw control character")
-            } else {
-                Cow::Owned(format!("escaped {} raw control characters", controls.0))
-            };
-            self.repair(
-                RepairKind::ControlCharacter,
-                controls.1,
-                controls.1 + 1,
-                detail,
-            )?;
+    fn finish_string(&mut self, buf: String, scan: StringScan) -> Result<Str> {
+        // A key's repairs are logged with the key as the last path segment.
+        if scan.is_key {
+            self.top().key = Some(buf.clone());
         }
-        if bad_escapes.0 > 0 {
-            let detail = format!(
-                "{} backslash{} that start no valid escape kept as text",
-                bad_escapes.0,
-                if bad_escapes.0 == 1 { "" } else { "es" }
-            );
-            self.repair(
-                RepairKind::InvalidEscape,
-                bad_escapes.1,
-                bad_escapes.1 + 2,
-                detail,
-            )?;
+        let logged = self.log_string_repairs(&scan);
+        if scan.is_key {
+            self.top().key = None;
         }
-        if text_quotes > 0 {
-            let detail = format!(
-                "{text_quotes} quote{} inside the string kept as text",
-                if text_quotes == 1 { "" } else { "s" }
-            );
-            self.repair(RepairKind::UnescapedQuote, open_at, self.pos, detail)?;
-        }
+        logged?;
         Ok(Str::Done(buf))
+    }
+
+    fn log_string_repairs(&mut self, scan: &StringScan) -> Result<()> {
+        if let Some(kind) = scan.class.repair_kind() {
+            let (at, len) = (scan.open_at, scan.open_len);
+            self.repair(kind, at, at + len, "replaced by '\"'")?;
+        }
+        if scan.controls > 0 {
+            let n = scan.controls;
+            let detail = format!("escaped {n} raw control {}", plural(n, "character"));
+            let at = scan.first_control;
+            self.repair(RepairKind::ControlCharacter, at, at + 1, detail)?;
+        }
+        if scan.bad_escapes > 0 {
+            let n = scan.bad_escapes;
+            let what = if n == 1 { "backslash" } else { "backslashes" };
+            let detail = format!("{n} {what} that start no valid escape kept as text");
+            let at = scan.first_bad_escape;
+            self.repair(RepairKind::InvalidEscape, at, at + 2, detail)?;
+        }
+        if scan.text_quotes > 0 {
+            let n = scan.text_quotes;
+            let detail = format!("{n} {} inside the string kept as text", plural(n, "quote"));
+            self.repair(RepairKind::UnescapedQuote, scan.open_at, self.pos, detail)?;
+        }
+        Ok(())
     }
 
     /// Decodes the escape at `i` into `buf`. Returns the offset after it and whether it was
@@ -2022,6 +2022,23 @@ impl<'t> Parser<'t> {
             k += 1;
         }
         k >= self.end
+    }
+}
+
+/// `quote` or `quotes`.
+fn plural(n: u32, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// `"hello +` then the end: the model was concatenating; a trailing `+` is not text.
+fn strip_dangling_plus(buf: &mut String) {
+    if buf.trim_end().ends_with('+') {
+        let kept = buf.trim_end().trim_end_matches('+').trim_end().len();
+        buf.truncate(kept);
     }
 }
 

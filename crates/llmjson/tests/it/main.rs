@@ -3,6 +3,7 @@
 mod api;
 mod corpus;
 mod errors;
+mod hostile;
 mod locate;
 mod policies;
 mod props;

@@ -76,8 +76,20 @@ fn assert_output_is_valid(input: &str, options: &Options) {
     }
 }
 
+/// 512 cases per property by default; `PROPTEST_CASES=N` for a longer campaign.
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(512);
+    ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     #[test]
     fn valid_json_comes_out_identical_with_no_repairs(value in json_value(), pretty in any::<bool>()) {

@@ -1,0 +1,83 @@
+//! Measures how parse time grows with input size, per input family, and prints the growth
+//! exponent between 1 MB and 8 MB (1.0 is linear). Not a test: run it on a quiet machine.
+//!
+//! ```sh
+//! cargo run --release -p llmjson --example scaling
+//! ```
+
+use llmjson::Options;
+use std::time::{Duration, Instant};
+
+const MB: usize = 1 << 20;
+
+/// A family: its name and a maker of an input of about the given size.
+type Family = (&'static str, fn(usize) -> String);
+
+fn families() -> Vec<Family> {
+    vec![
+        ("valid plan-like document", |n| {
+            let item = r#"{"id": 12345, "name": "エンジニア", "tags": ["a", "b"], "code": "print(\"x\")\n", "ok": true},"#;
+            format!("[{}{{}}]", item.repeat(n / item.len()))
+        }),
+        ("broken: comments, trailing commas, quotes, literals", |n| {
+            let item = "{id: 1, 'name': 'Ana', /* c */ \"ok\": True, \"t\": [1, 2,],},\n";
+            format!("```json\n[{}]\n```", item.repeat(n / item.len()))
+        }),
+        ("string full of unescaped quotes", |n| {
+            format!(
+                "{{\"content\": \"{}\", \"n\": 1}}",
+                "print(\"hi\") ".repeat(n / 12)
+            )
+        }),
+        ("only quotes in a string", |n| {
+            format!("{{\"a\": \"{}\"}}", "\"".repeat(n))
+        }),
+        ("commas in an array", |n| format!("[{}1]", ",".repeat(n))),
+        ("repeated {\"a\": (depth error)", |n| {
+            "{\"a\":".repeat(n / 5)
+        }),
+        ("truncated in a huge string", |n| {
+            format!("{{\"a\": \"{}", "x y".repeat(n / 3))
+        }),
+        ("prose with stray brackets", |n| {
+            format!("{}{{\"a\": 1}}", "[note] {name} ".repeat(n / 14))
+        }),
+        ("unclosed think and fences", |n| {
+            "<think>```{//".repeat(n / 13)
+        }),
+    ]
+}
+
+fn best_of(runs: usize, input: &str) -> Duration {
+    let options = Options::default();
+    (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            let _ = std::hint::black_box(llmjson::parse(input, &options));
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn main() {
+    println!(
+        "{:<52} {:>10} {:>10} {:>9}",
+        "family", "1 MB", "8 MB", "exponent"
+    );
+    for (name, make) in families() {
+        let small = make(MB);
+        let large = make(8 * MB);
+        let t1 = best_of(7, &small);
+        let t8 = best_of(3, &large);
+        let ratio = t8.as_secs_f64() / t1.as_secs_f64();
+        // Sizes differ a little from exactly 8x: use the real ratio.
+        let size_ratio = large.len() as f64 / small.len() as f64;
+        let exponent = ratio.ln() / size_ratio.ln();
+        println!(
+            "{name:<52} {:>8.2}ms {:>8.2}ms {exponent:>9.2}",
+            t1.as_secs_f64() * 1e3,
+            t8.as_secs_f64() * 1e3
+        );
+    }
+}

@@ -1,0 +1,89 @@
+//! Hostile inputs: each must finish with a value or a typed error. Sizes are bounded so the
+//! debug-build test stays quick; timing is measured by `examples/scaling.rs`, never here.
+
+use crate::support::{error, parse};
+use llmjson::{Error, Options};
+
+const MB: usize = 1 << 20;
+
+#[test]
+fn a_hundred_thousand_open_brackets() {
+    assert!(matches!(error(&"[".repeat(100_000)), Error::TooDeep { .. }));
+    assert!(matches!(
+        error(&"{\"a\":".repeat(MB / 5)),
+        Error::TooDeep { .. }
+    ));
+}
+
+#[test]
+fn a_long_string_full_of_unescaped_quotes() {
+    let body = "say \"hi\" and \"bye\", ".repeat(MB / 20);
+    let input = format!("{{\"content\": \"{body}\", \"n\": 1}}");
+    let parsed = parse(&input);
+    assert_eq!(parsed.value["n"], 1);
+    assert_eq!(parsed.value["content"].as_str().unwrap().len(), body.len());
+    // Only quotes: each is judged by a bounded look at what follows.
+    let quotes = format!("{{\"a\": \"{}\"}}", "\"".repeat(MB));
+    assert!(parse(&quotes).value.is_object());
+}
+
+#[test]
+fn a_megabyte_of_commas() {
+    assert!(matches!(error(&",".repeat(MB)), Error::NoJson { .. }));
+    let parsed = parse(&format!("[{}1]", ",".repeat(MB)));
+    assert_eq!(parsed.value, serde_json::json!([1]));
+    // A million extra commas make one log entry, not a million.
+    assert_eq!(parsed.repairs.len(), 1);
+    assert!(parsed.repairs[0].detail.ends_with(&format!("(x{MB})")));
+}
+
+#[test]
+fn many_repairs_keep_the_log_bounded() {
+    let input = format!("[{}]", "a,".repeat(50_000));
+    let parsed = parse(&input);
+    assert!(parsed.repairs.len() <= 10_001);
+    assert!(parsed
+        .repairs
+        .last()
+        .unwrap()
+        .detail
+        .contains("more repairs were not logged"));
+}
+
+#[test]
+fn a_large_valid_document_and_a_huge_fenced_block() {
+    let item =
+        r#"{"id": 12345, "name": "エンジニア", "tags": ["a", "b"], "code": "print(\"x\")\n"},"#;
+    let doc = format!("[{}{{}}]", item.repeat(2 * MB / item.len()));
+    let parsed = parse(&doc);
+    assert!(parsed.repairs.is_empty());
+    let reply = format!("Here it is:\n```json\n{doc}\n```\nDone.");
+    assert_eq!(parse(&reply).value, parsed.value);
+}
+
+#[test]
+fn the_size_limit_refuses_before_parsing() {
+    let big = "x".repeat(llmjson::DEFAULT_MAX_SIZE + 1);
+    assert!(matches!(
+        llmjson::parse(&big, &Options::default()),
+        Err(Error::TooLarge { .. })
+    ));
+}
+
+#[test]
+fn pathological_prose_for_the_locator() {
+    // Comments after every brace, think tags, unclosed fences and tool tags, many times over.
+    let inputs = [
+        "{//".repeat(MB / 3),
+        "<think></think>".repeat(MB / 15),
+        "<think>".repeat(MB / 7),
+        "```".repeat(MB / 3),
+        "<tool_call>".repeat(MB / 11),
+        "[note] ".repeat(MB / 7),
+        "\"a\" ".repeat(MB / 4),
+    ];
+    for input in &inputs {
+        let _ = llmjson::parse(input, &Options::default());
+        let _ = llmjson::parse_all(input, &Options::default());
+    }
+}
