@@ -793,6 +793,11 @@ impl<'t> Parser<'t> {
                 truncated: true,
             });
         }
+        // Just after the last character written, not after trailing whitespace.
+        let mut at = self.pos.min(self.end);
+        while at > 0 && is_ws(self.b[at - 1]) {
+            at -= 1;
+        }
         while let Some(frame) = self.frames.last() {
             let kind = match frame.kind() {
                 Kind::Object => Some(RepairKind::ClosedTruncatedObject),
@@ -800,7 +805,6 @@ impl<'t> Parser<'t> {
                 Kind::Call => None,
             };
             if let Some(kind) = kind {
-                let at = self.pos.min(self.end);
                 let detail = if kind == RepairKind::ClosedTruncatedObject {
                     "added '}'"
                 } else {
