@@ -1443,6 +1443,9 @@ impl<'t> Parser<'t> {
         let mut i = content_start;
         let mut seg = i;
         let mut buf = String::new();
+        // Unclosed `{[(` in the string's text so far, counted up to `depth_from`.
+        let mut open_brackets = 0u32;
+        let mut depth_from = content_start;
         let mut scan = StringScan {
             open_at,
             open_len,
@@ -1558,7 +1561,22 @@ impl<'t> Parser<'t> {
                     },
                 );
             }
-            let mut decision = self.decide_close(i + qlen, comma_quote.is_some());
+            // Code brackets the string's own text opened and has not closed: in
+            // `d = {"a": "x", …` or `f("a", "b")` a quote is text, whatever follows it. Only
+            // once the string has kept a quote as text (valid JSON never does), and a bracket
+            // right before this quote is judged with it, not before it.
+            let adjacent_opener = i > content_start && matches!(b[i - 1], b'{' | b'[' | b'(');
+            let upto = if adjacent_opener { i - 1 } else { i };
+            open_brackets = code_bracket_depth(open_brackets, b, content_start, depth_from, upto);
+            depth_from = upto;
+            let mut decision = if open_brackets > 0 && scan.text_quotes > 0 {
+                match self.peek_from(i + qlen) {
+                    None => Decision::Close,
+                    Some(_) => Decision::Text,
+                }
+            } else {
+                self.decide_close(i + qlen, comma_quote.is_some())
+            };
             if matches!(decision, Decision::Close)
                 && comma_quote.is_some()
                 && self.top_kind() == Some(Kind::Array)
@@ -1575,7 +1593,7 @@ impl<'t> Parser<'t> {
                 Decision::Text => {
                     // Kept as text. Remember it for the end-of-input rules.
                     let k = self.skip_back_ws_comments(content_start, i);
-                    if k > content_start && b[k - 1] == b',' {
+                    if k > content_start && b[k - 1] == b',' && open_brackets == 0 {
                         let comma = k - 1;
                         if let Some(at_comma) = buf.len().checked_sub(i - comma) {
                             comma_quote = Some((comma, at_comma, scan.text_quotes));
@@ -2027,6 +2045,26 @@ impl<'t> Parser<'t> {
         }
         k >= self.end
     }
+}
+
+/// The count of unclosed *code* brackets after `b[from..to]`, starting from `depth`. A bracket
+/// is code when it follows an identifier (`print(`, `d[`) or precedes a quote (`{"`, `("`);
+/// prose brackets (`see (note`, `:(`) and closers without an opener are ignored.
+fn code_bracket_depth(mut depth: u32, b: &[u8], floor: usize, from: usize, to: usize) -> u32 {
+    for k in from..to {
+        match b[k] {
+            b'{' | b'[' | b'(' => {
+                let after_ident = k > floor && is_ident_byte(b[k - 1]);
+                let before_quote = b.get(k + 1).is_some_and(|&c| c == b'"' || c == b'\'');
+                if after_ident || before_quote {
+                    depth += 1;
+                }
+            }
+            b'}' | b']' | b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    depth
 }
 
 /// `quote` or `quotes`.

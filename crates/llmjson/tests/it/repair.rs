@@ -45,6 +45,32 @@ fn unescaped_quotes_in_html_and_prose() {
 }
 
 #[test]
+fn code_with_dict_literals_and_calls_inside_a_string() {
+    // `, "b": ` inside the code looks like a member; the open `{` in the text says it is not.
+    check(
+        r#"{"path": "a.py", "content": "d = {"a": "x", "b": "y"}\nprint(d["a"], "ok")", "done": true}"#,
+        r#"{"path": "a.py", "content": "d = {\"a\": \"x\", \"b\": \"y\"}\nprint(d[\"a\"], \"ok\")", "done": true}"#,
+    );
+    check(
+        r#"["print("a", "b")", "x = f(1, "y")"]"#,
+        r#"["print(\"a\", \"b\")", "x = f(1, \"y\")"]"#,
+    );
+    check(
+        r#"{"c": "x = f(g("a"), h[0])", "n": 2}"#,
+        r#"{"c": "x = f(g(\"a\"), h[0])", "n": 2}"#,
+    );
+    // Brackets in prose do not count: the next member is not swallowed.
+    check(
+        r#"{"a": "see (note", "b": 1,}"#,
+        r#"{"a": "see (note", "b": 1}"#,
+    );
+    check(
+        r#"{"msg": "I am sad :(", "b": 1,}"#,
+        r#"{"msg": "I am sad :(", "b": 1}"#,
+    );
+}
+
+#[test]
 fn a_missing_end_quote_is_found_by_the_key_that_follows() {
     check(r#"{"a":"b,"c":"d"}"#, r#"{"a": "b", "c": "d"}"#);
     check(
