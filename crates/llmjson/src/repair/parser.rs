@@ -561,8 +561,10 @@ impl<'t> Parser<'t> {
         self.frames.last().map(Frame::kind)
     }
 
-    fn top(&mut self) -> &mut Frame {
-        self.frames.last_mut().expect("a frame is open")
+    fn top(&mut self) -> Result<&mut Frame> {
+        self.frames
+            .last_mut()
+            .ok_or(Fail::Internal("no open container"))
     }
 
     /// A `,` was consumed before a closer: log it as a trailing comma.
@@ -673,7 +675,7 @@ impl<'t> Parser<'t> {
     /// A key (and maybe its `:`) whose value never came, at the end of the reply.
     fn drop_dangling_member(&mut self, what: &'static str) -> Result<()> {
         let (key_at, had_key) = {
-            let frame = self.top();
+            let frame = self.top()?;
             (frame.key_at, frame.key.is_some())
         };
         if had_key {
@@ -683,7 +685,7 @@ impl<'t> Parser<'t> {
                 self.end.max(key_at),
                 what,
             )?;
-            self.top().key = None;
+            self.top()?.key = None;
         }
         Ok(())
     }
@@ -753,10 +755,10 @@ impl<'t> Parser<'t> {
         };
         if let Some((key, detail)) = duplicate {
             // Log with the key as the last path segment.
-            let (key_at, key_end) = (self.top().key_at, self.top().key_end);
-            self.top().key = Some(key);
+            let (key_at, key_end) = (self.top()?.key_at, self.top()?.key_end);
+            self.top()?.key = Some(key);
             let logged = self.repair(RepairKind::DuplicateKey, key_at, key_end, detail);
-            self.top().key = None;
+            self.top()?.key = None;
             logged?;
         }
         Ok(())
@@ -842,16 +844,16 @@ impl<'t> Parser<'t> {
             b'{' | b'[' => {
                 let parent_is_array = self.frames.len() >= 2
                     && self.frames[self.frames.len() - 2].kind() == Kind::Array;
-                let empty = matches!(&self.top().partial, Partial::Object(m) if m.is_empty());
+                let empty = matches!(&self.top()?.partial, Partial::Object(m) if m.is_empty());
                 if parent_is_array {
                     // `[{"i":1{"i":2}]`: the object lacks its `}` before the next item.
                     self.repair(RepairKind::MissingCloser, self.pos, self.pos, "added '}'")?;
                     self.close_top()?;
                     Ok(State::Next)
-                } else if c == b'{' && empty && self.top().pending_comma.is_none() {
+                } else if c == b'{' && empty && self.top()?.pending_comma.is_none() {
                     // `{{ ... }}` (template braces): drop the extra opener and its closer.
                     self.repair(RepairKind::ExtraOpener, self.pos, self.pos + 1, "removed")?;
-                    self.top().extra_openers += 1;
+                    self.top()?.extra_openers += 1;
                     self.pos += 1;
                     Ok(State::Key)
                 } else {
@@ -864,8 +866,8 @@ impl<'t> Parser<'t> {
             }
             _ => {
                 let key_at = self.pos;
-                self.top().pending_comma = None;
-                self.top().key_at = key_at;
+                self.top()?.pending_comma = None;
+                self.top()?.key_at = key_at;
                 let key = if is_quote_at(self.b, self.pos) {
                     self.string(true)?
                 } else {
@@ -877,7 +879,7 @@ impl<'t> Parser<'t> {
                 match key {
                     Str::Done(k) => {
                         let key_end = self.pos;
-                        let frame = self.top();
+                        let frame = self.top()?;
                         frame.key = Some(k);
                         frame.key_end = key_end;
                         Ok(State::Colon)
@@ -931,9 +933,9 @@ impl<'t> Parser<'t> {
             first_word_end.unwrap_or(i)
         };
         let key = self.text[start..key_end].trim_end().to_string();
-        self.top().key = Some(key.clone());
+        self.top()?.key = Some(key.clone());
         let logged = self.repair(RepairKind::UnquotedKey, start, key_end, "quoted");
-        self.top().key = None;
+        self.top()?.key = None;
         logged?;
         self.pos = key_end;
         if stop == b'"' && key_end == i {
@@ -987,7 +989,7 @@ impl<'t> Parser<'t> {
                 }
                 let at = self.pos;
                 self.pos += 1;
-                self.top().pending_comma = Some(at);
+                self.top()?.pending_comma = Some(at);
                 Ok(if kind == Some(Kind::Object) {
                     State::Key
                 } else {
@@ -1040,7 +1042,7 @@ impl<'t> Parser<'t> {
         let top = self.top_kind();
         if top == Some(want) {
             self.pos += 1;
-            let owed = self.top().extra_openers;
+            let owed = self.top()?.extra_openers;
             for _ in 0..owed {
                 if let Some((i, b)) = self.peek_from(self.pos) {
                     if b == c {
@@ -1750,11 +1752,11 @@ impl<'t> Parser<'t> {
     fn finish_string(&mut self, buf: String, scan: StringScan) -> Result<Str> {
         // A key's repairs are logged with the key as the last path segment.
         if scan.is_key {
-            self.top().key = Some(buf.clone());
+            self.top()?.key = Some(buf.clone());
         }
         let logged = self.log_string_repairs(&scan);
         if scan.is_key {
-            self.top().key = None;
+            self.top()?.key = None;
         }
         logged?;
         Ok(Str::Done(buf))
