@@ -69,7 +69,7 @@ pub struct PolicyArgs {
     /// Refuse inputs larger than this many bytes.
     #[arg(long, default_value_t = llmjson::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
-    /// Refuse containers nested deeper than this.
+    /// Refuse containers nested deeper than this (default: serde_json's own limit).
     #[arg(long, default_value_t = llmjson::DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
 }

@@ -1,5 +1,6 @@
-//! Measures how parse time grows with input size, per input family, and prints the growth
-//! exponent between 1 MB and 8 MB (1.0 is linear). Not a test: run it on a quiet machine.
+//! Measures per-reply latency on the shipped example replies, and how parse time grows with
+//! input size per input family: the growth exponent between 1 MB and 8 MB (1.0 is linear).
+//! Not a test: run it on a quiet machine.
 //!
 //! ```sh
 //! cargo run --release -p llmjson --example scaling
@@ -60,7 +61,45 @@ fn best_of(runs: usize, input: &str) -> Duration {
         .unwrap_or_default()
 }
 
+fn latency() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    println!(
+        "{:<28} {:>7} {:>11} {:>11}",
+        "example reply", "bytes", "median", "p99"
+    );
+    let options = Options::default();
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let mut times: Vec<Duration> = (0..10_000)
+            .map(|_| {
+                let start = Instant::now();
+                let _ = std::hint::black_box(llmjson::parse(&text, &options));
+                start.elapsed()
+            })
+            .collect();
+        times.sort();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        println!(
+            "{name:<28} {:>7} {:>9.1}µs {:>9.1}µs",
+            text.len(),
+            times[times.len() / 2].as_secs_f64() * 1e6,
+            times[times.len() * 99 / 100].as_secs_f64() * 1e6
+        );
+    }
+    println!();
+}
+
 fn main() {
+    latency();
     println!(
         "{:<52} {:>10} {:>10} {:>9}",
         "family", "1 MB", "8 MB", "exponent"

@@ -97,15 +97,16 @@ pub struct Options {
     pub duplicate_keys: DuplicateKeys,
     /// Inputs longer than this many bytes are refused before any work. Default 10 MiB.
     pub max_size: usize,
-    /// Containers nested deeper than this are refused. Default 512, at most
+    /// Containers nested deeper than this are refused. Default 127 (serde_json's limit), at most
     /// [`MAX_DEPTH_CEILING`].
     pub max_depth: usize,
 }
 
 /// The default size limit: 10 MiB.
 pub const DEFAULT_MAX_SIZE: usize = 10 * 1024 * 1024;
-/// The default nesting limit.
-pub const DEFAULT_MAX_DEPTH: usize = 512;
+/// The default nesting limit: serde_json's own (it reads at most 127 levels), so text llmjson
+/// returns is always text serde_json reads back.
+pub const DEFAULT_MAX_DEPTH: usize = 127;
 /// The highest nesting limit allowed. The parser itself has no limit (it keeps its own stack),
 /// but `serde_json::Value` is dropped and serialised recursively, so a value nested much deeper
 /// would overflow the stack in the caller's code.

@@ -42,7 +42,7 @@ fn depth_limit_error() {
     let err = error(&deep);
     assert_eq!(
         err.to_string(),
-        "nesting deeper than 512 levels at line 1 column 513"
+        "nesting deeper than 127 levels at line 1 column 128"
     );
     let err = error_with("{\"a\": {\"b\": {}}}", &Options::default().max_depth(2));
     assert!(matches!(err, Error::TooDeep { limit: 2, .. }), "{err}");

@@ -87,3 +87,20 @@ fn pathological_prose_for_the_locator() {
         let _ = llmjson::parse_all(input, &Options::default());
     }
 }
+
+/// Fuzz finding (output_valid): 181 open brackets then junk gave a value nested deeper than
+/// serde_json reads back. The default depth limit is now serde_json's own.
+#[test]
+fn fuzz_deep_brackets_then_junk_output_is_readable_by_serde_json() {
+    let input = format!("\0\n{}\u{1}\0\0h/", "[".repeat(181));
+    for options in [Options::default(), Options::default().max_depth(1024)] {
+        match llmjson::parse(&input, &options) {
+            Ok(parsed) => {
+                assert_eq!(options.max_depth, 1024);
+                assert!(parsed.value.is_array());
+            }
+            Err(Error::TooDeep { limit, .. }) => assert_eq!(limit, 127),
+            Err(other) => panic!("{other}"),
+        }
+    }
+}

@@ -124,8 +124,12 @@ fn deep_nesting_is_a_typed_error_not_a_stack_overflow() {
     let deep = "[".repeat(100_000);
     assert!(matches!(
         error_with(&deep, &Options::default()),
-        Error::TooDeep { limit: 512, .. }
+        Error::TooDeep { limit: 127, .. }
     ));
+    // At the default limit, the output is text serde_json reads back.
+    let at_limit = format!("{}{}", "[".repeat(127), "]".repeat(127));
+    let text = llmjson::repair_to_string(&format!("{at_limit},"), &Options::default()).unwrap();
+    assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
     let deep_objects = "{\"a\":".repeat(100_000);
     assert!(matches!(
         error_with(&deep_objects, &Options::default()),
