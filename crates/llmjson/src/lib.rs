@@ -109,45 +109,49 @@ pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
     finish(text, found, options)
 }
 
-/// Like [`parse`], but returns every JSON value in the reply, in order: all values inside
-/// fences and tool-call blocks when there are any, otherwise all values in the text.
+/// Like [`parse`], but returns every JSON value in the reply, in order. The first is the one
+/// [`parse`] returns; the others are found the same way: when it came from a fence or a
+/// tool-call block, the values in the rest of that block and in the later blocks; otherwise the
+/// values in the rest of the text.
 ///
 /// # Errors
 /// As [`parse`]; an error in any value fails the call.
 pub fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
     check_input(text, options)?;
     let scan = Scan::new(text);
+    let first = locate_first(&scan, options)?;
+    let mut from = first.out.end;
+    let in_blocks = first.source != Source::Text;
+    let mut results = vec![finish(text, first, options)?];
     if options.level == RepairLevel::None {
-        let found = locate_first(&scan, options)?;
-        return Ok(vec![finish(text, found, options)?]);
+        return Ok(results);
     }
-    let config = config(options);
-    let mut results = Vec::new();
-    let blocks: Vec<Block> = scan.blocks();
-    for block in &blocks {
-        let mut from = block.content_start;
-        while let Some(start) = scan.find_candidate(from, block.content_end) {
-            let out = repair::parse_at(text, start, block.region_end, block.fence, config)
+    let mut more = |from: usize, to: usize, region_end: usize, fence, source: &Source| {
+        let mut from = from;
+        while let Some(start) = scan.find_candidate(from, to) {
+            let out = repair::parse_at(text, start, region_end, fence, config(options))
                 .map_err(|f| to_error(text, f, options))?;
             from = out.end.max(start + 1);
-            results.push(finish(
-                text,
-                found(start, out, block.source.clone()),
-                options,
-            )?);
+            results.push(finish(text, found(start, out, source.clone()), options)?);
         }
-    }
-    if results.is_empty() {
-        let mut from = 0;
-        while let Some(start) = scan.find_candidate(from, text.len()) {
-            let out = repair::parse_at(text, start, text.len(), None, config)
-                .map_err(|f| to_error(text, f, options))?;
-            from = out.end.max(start + 1);
-            results.push(finish(text, found(start, out, Source::Text), options)?);
+        Ok::<usize, Error>(from)
+    };
+    if in_blocks {
+        for block in scan.blocks() {
+            if block.content_end <= from {
+                continue;
+            }
+            let start = from.max(block.content_start);
+            from = more(
+                start,
+                block.content_end,
+                block.region_end,
+                block.fence,
+                &block.source,
+            )?;
         }
-    }
-    if results.is_empty() {
-        return Ok(vec![parse(text, options)?]);
+    } else {
+        more(from, text.len(), text.len(), None, &Source::Text)?;
     }
     Ok(results)
 }

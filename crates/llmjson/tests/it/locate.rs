@@ -167,6 +167,17 @@ fn every_value_on_request() {
     assert_eq!(values, vec![json(r#"{"a": 1}"#), json(r#"{"b": 2}"#)]);
     // Spans point at each value's text.
     assert_eq!(&fenced[all[1].span.clone()], "{\"b\": 2}");
+    // A fence inside a string of the first value is text, not a block.
+    let nested = "{\"c\": \"```json\\n{\\\"x\\\": 1}\\n```\"} and {\"d\": 2}";
+    let all = llmjson::parse_all(nested, &Options::default()).unwrap();
+    let values: Vec<_> = all.iter().map(|p| p.value.clone()).collect();
+    assert_eq!(
+        values,
+        vec![
+            json(r#"{"c": "```json\n{\"x\": 1}\n```"}"#),
+            json(r#"{"d": 2}"#)
+        ]
+    );
 }
 
 #[test]
