@@ -9,6 +9,9 @@
 use llmjson::Options;
 use std::time::{Duration, Instant};
 
+#[path = "../benches/inputs.rs"]
+mod inputs;
+
 const MB: usize = 1 << 20;
 
 /// A family: its name and a maker of an input of about the given size.
@@ -16,14 +19,15 @@ type Family = (&'static str, fn(usize) -> String);
 
 fn families() -> Vec<Family> {
     vec![
-        ("valid plan-like document", |n| {
-            let item = r#"{"id": 12345, "name": "エンジニア", "tags": ["a", "b"], "code": "print(\"x\")\n", "ok": true},"#;
-            format!("[{}{{}}]", item.repeat(n / item.len()))
-        }),
-        ("broken: comments, trailing commas, quotes, literals", |n| {
-            let item = "{id: 1, 'name': 'Ana', /* c */ \"ok\": True, \"t\": [1, 2,],},\n";
-            format!("```json\n[{}]\n```", item.repeat(n / item.len()))
-        }),
+        ("valid plan-like document", inputs::valid),
+        (
+            "broken: unquoted keys, quotes, comments, literals",
+            inputs::broken,
+        ),
+        (
+            "every fault at once, in prose and a fence",
+            inputs::broken_all,
+        ),
         ("string full of unescaped quotes", |n| {
             format!(
                 "{{\"content\": \"{}\", \"n\": 1}}",

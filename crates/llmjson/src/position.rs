@@ -60,13 +60,20 @@ impl<'a> PositionCursor<'a> {
         if target < self.offset {
             *self = PositionCursor::new(self.text);
         }
-        for ch in self.text[self.offset..target].chars() {
-            if ch == '\n' {
-                self.line += 1;
-                self.column = 1;
-            } else {
-                self.column += 1;
+        let span = &self.text.as_bytes()[self.offset..target];
+        // Columns count characters: every byte that does not continue a UTF-8 sequence.
+        let chars = |bytes: &[u8]| {
+            bytes
+                .iter()
+                .map(|&b| usize::from(b & 0xC0 != 0x80))
+                .sum::<usize>()
+        };
+        match memchr::memrchr(b'\n', span) {
+            Some(last) => {
+                self.line += memchr::memchr_iter(b'\n', span).count();
+                self.column = 1 + chars(&span[last + 1..]);
             }
+            None => self.column += chars(span),
         }
         self.offset = target;
         Position {

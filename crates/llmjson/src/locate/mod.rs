@@ -69,7 +69,8 @@ impl<'t> Scan<'t> {
         let mut masks = Vec::new();
         let mut from = 0;
         // One forward search for `<think`: every byte is looked at a bounded number of times.
-        while let Some(i) = text[from..].find("<think") {
+        let finder = memchr::memmem::Finder::new("<think");
+        while let Some(i) = finder.find(&b[from..]) {
             let open = from + i;
             let Some((_, close)) = THINK_TAGS.iter().find(|t| text[open..].starts_with(t.0)) else {
                 from = open + 1;
@@ -91,6 +92,9 @@ impl<'t> Scan<'t> {
 
     /// If `i` is inside a mask, the end of that mask.
     fn mask_end(&self, i: usize) -> Option<usize> {
+        if self.masks.is_empty() {
+            return None;
+        }
         let idx = self.masks.partition_point(|m| m.end <= i);
         self.masks.get(idx).filter(|m| m.start <= i).map(|m| m.end)
     }
@@ -100,6 +104,11 @@ impl<'t> Scan<'t> {
         let b = self.b;
         let mut i = from;
         while i < b.len() {
+            // Jump to the next byte that can start a block.
+            i = match memchr::memchr3(b'`', b'~', b'<', &b[i..]) {
+                Some(k) => i + k,
+                None => return None,
+            };
             if let Some(end) = self.mask_end(i) {
                 i = end;
                 continue;
@@ -177,8 +186,13 @@ impl<'t> Scan<'t> {
 
     /// Every block in the reply, in document order.
     pub(crate) fn blocks(&self) -> Vec<Block> {
+        self.blocks_from(0)
+    }
+
+    /// Every block that starts at or after `from`, in document order.
+    pub(crate) fn blocks_from(&self, from: usize) -> Vec<Block> {
         let mut out = Vec::new();
-        let mut from = 0;
+        let mut from = from;
         while let Some(block) = self.next_block(from) {
             from = block.after.max(block.content_start + 1);
             out.push(block);
@@ -192,12 +206,15 @@ impl<'t> Scan<'t> {
         let to = to.min(b.len());
         let mut i = from;
         while i < to {
+            i = match memchr::memchr2(b'{', b'[', &b[i..to]) {
+                Some(k) => i + k,
+                None => return None,
+            };
             if let Some(end) = self.mask_end(i) {
                 i = end;
                 continue;
             }
-            let c = b[i];
-            if (c == b'{' || c == b'[') && looks_like_json(b, i, to) {
+            if looks_like_json(b, i, to) {
                 return Some(i);
             }
             i += 1;

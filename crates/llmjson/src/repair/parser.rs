@@ -246,10 +246,14 @@ fn is_special_space(c: char) -> bool {
 }
 
 fn non_ws_count(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| !is_ws(b)).count()
+    bytes.len() - bytes.iter().map(|&b| usize::from(is_ws(b))).sum::<usize>()
 }
 
 fn json_pointer_escape(out: &mut String, key: &str) {
+    if !key.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(key);
+        return;
+    }
     for ch in key.chars() {
         match ch {
             '~' => out.push_str("~0"),
@@ -732,22 +736,27 @@ impl<'t> Parser<'t> {
                 None
             }
             Partial::Object(map) => {
+                use serde_json::map::Entry;
                 let key = frame.key.take().unwrap_or_default();
-                if !map.contains_key(&key) {
-                    map.insert(key, value);
-                    None
-                } else {
-                    match policy {
-                        DuplicateKeys::Last => {
-                            map.insert(key.clone(), value);
-                            Some((key, "kept the last value"))
-                        }
-                        DuplicateKeys::First => Some((key, "kept the first value")),
-                        DuplicateKeys::Error => {
-                            return Err(Fail::DuplicateKey {
-                                offset: frame.key_at,
-                                key,
-                            })
+                match map.entry(key) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(value);
+                        None
+                    }
+                    Entry::Occupied(mut slot) => {
+                        let key = slot.key().clone();
+                        match policy {
+                            DuplicateKeys::Last => {
+                                slot.insert(value);
+                                Some((key, "kept the last value"))
+                            }
+                            DuplicateKeys::First => Some((key, "kept the first value")),
+                            DuplicateKeys::Error => {
+                                return Err(Fail::DuplicateKey {
+                                    offset: frame.key_at,
+                                    key,
+                                })
+                            }
                         }
                     }
                 }
@@ -1468,14 +1477,19 @@ impl<'t> Parser<'t> {
         let mut fences_in_string = (0u32, 0usize, 0usize);
 
         loop {
-            // Find the next byte that needs attention.
-            while i < end {
-                let c = b[i];
-                if c == s1 || c == s2 || c == s3 || c == b'\\' || c < 0x20 {
-                    break;
-                }
-                i += 1;
+            // Find the next byte that needs attention: vectorised search for the quote and
+            // backslash bytes, then a (vectorisable) check for control bytes before it.
+            let stop = if s1 == s2 && s2 == s3 {
+                memchr::memchr2(s1, b'\\', &b[i..end])
+            } else {
+                memchr::memchr3(s1, s2, s3, &b[i..end])
+                    .map(|k| memchr::memchr(b'\\', &b[i..i + k]).unwrap_or(k))
             }
+            .map_or(end, |k| i + k);
+            i = match b[i..stop].iter().position(|&c| c < 0x20) {
+                Some(k) => i + k,
+                None => stop,
+            };
             if i >= end {
                 buf.push_str(&self.text[seg..end]);
                 self.pos = end;
@@ -1750,6 +1764,13 @@ impl<'t> Parser<'t> {
     }
 
     fn finish_string(&mut self, buf: String, scan: StringScan) -> Result<Str> {
+        let nothing_to_log = scan.class.repair_kind().is_none()
+            && scan.controls == 0
+            && scan.bad_escapes == 0
+            && scan.text_quotes == 0;
+        if nothing_to_log {
+            return Ok(Str::Done(buf));
+        }
         // A key's repairs are logged with the key as the last path segment.
         if scan.is_key {
             self.top()?.key = Some(buf.clone());
