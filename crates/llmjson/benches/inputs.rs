@@ -1,8 +1,8 @@
 //! Inputs shared by the benchmarks and `examples/scaling.rs`: LLM-plan-like documents (nested
+//! objects, unicode, code in strings), valid and broken, at any size; and small broken replies.
 
 // Each bench binary uses part of these inputs.
 #![allow(dead_code)]
-//! objects, unicode, code in strings), valid and broken, at any size; and small broken replies.
 
 /// One plan step, valid JSON, with unicode and code in a string.
 const STEP: &str = r#"{"id": "s12", "title": "Normalise the 日本語 documents", "tool": "python", "depends_on": ["s10", "s11"], "params": {"retries": 3, "timeout_s": 12.5, "dry_run": false, "owner": null}, "code": "def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n    return doc\n", "expected_output": "a list of {\"path\", \"title\"} records"}"#;
