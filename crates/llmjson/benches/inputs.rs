@@ -15,6 +15,9 @@ const STEP_BROKEN: &str = r#"{id: "s12", 'title': 'Normalise the 日本語 docum
 /// A step with everything at once: smart quotes, unescaped quotes in code, raw newlines.
 const STEP_ALL: &str = "{“id”: “s12”, title: 'Normalise the 日本語 documents', \"tool\": \"python\" \"depends_on\": [\"s10\" \"s11\",], /* params */ \"params\": {\"retries\": 3, \"dry_run\": False,}, \"code\": \"def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n\", \"ok\": True,}";
 
+/// What `STEP_ALL` means, as valid JSON: the expected value of the all-faults family.
+const STEP_ALL_VALID: &str = r#"{"id": "s12", "title": "Normalise the 日本語 documents", "tool": "python", "depends_on": ["s10", "s11"], "params": {"retries": 3, "dry_run": false}, "code": "def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n", "ok": true}"#;
+
 fn plan(step: &str, size: usize) -> String {
     let n = (size / (step.len() + 2)).max(1);
     let mut out = String::with_capacity(size + 64);
@@ -46,8 +49,31 @@ pub fn broken_all(size: usize) -> String {
     format!("Sure! Here is the plan:\n```json\n{doc}\n```\nLet me know if you need changes.")
 }
 
+/// The valid JSON that `broken_all(size)` stands for.
+pub fn broken_all_expected(size: usize) -> String {
+    // Same number of steps as `broken_all`: sized by the broken step's length.
+    let n = (size / (STEP_ALL.len() + 2)).max(1);
+    let steps = vec![STEP_ALL_VALID; n].join(",\n");
+    format!("{{\"objective\": \"Migrate the archive\", \"steps\": [{steps}]}}")
+}
+
+/// The valid JSON that `broken(size)` stands for.
+pub fn broken_expected(size: usize) -> String {
+    let n = (size / (STEP_BROKEN.len() + 2)).max(1);
+    let steps = vec![STEP; n].join(",\n");
+    format!("{{\"objective\": \"Migrate the archive\", \"steps\": [{steps}]}}")
+}
+
 /// `count` small broken replies of 0.5–4 KB, in a fixed pseudo-random mix of faults and sizes.
 pub fn small_replies(count: usize) -> Vec<String> {
+    small_replies_with_expected(count)
+        .into_iter()
+        .map(|(reply, _)| reply)
+        .collect()
+}
+
+/// The small replies, each with the valid JSON it stands for.
+pub fn small_replies_with_expected(count: usize) -> Vec<(String, String)> {
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
         state ^= state << 13;
@@ -59,9 +85,12 @@ pub fn small_replies(count: usize) -> Vec<String> {
         .map(|_| {
             let size = 512 + (next() % 3584) as usize;
             match next() % 3 {
-                0 => broken(size),
-                1 => broken_all(size),
-                _ => format!("Here you go:\n{}\nThanks!", broken(size)),
+                0 => (broken(size), broken_expected(size)),
+                1 => (broken_all(size), broken_all_expected(size)),
+                _ => (
+                    format!("Here you go:\n{}\nThanks!", broken(size)),
+                    broken_expected(size),
+                ),
             }
         })
         .collect()
