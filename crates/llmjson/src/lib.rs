@@ -201,6 +201,9 @@ pub fn parse_bytes(bytes: &[u8], options: &Options) -> Result<Parsed, Error> {
 /// # Errors
 /// As [`parse`].
 pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> {
+    if let Some(copy) = valid_whole_text(text, options) {
+        return Ok(copy.to_string());
+    }
     let parsed = parse(text, options)?;
     if parsed.repairs.is_empty() {
         return Ok(text[parsed.span].to_string());
@@ -275,6 +278,52 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
 // ------------------------------------------------------------------------------------------
 // The pipeline.
 
+/// The fast path's precondition: the default duplicate-key policy (serde_json keeps the last
+/// value and says nothing) and a depth limit no lower than serde_json's own.
+fn serde_fast_path_applies(options: &Options) -> bool {
+    options.duplicate_keys == DuplicateKeys::Last && options.max_depth >= DEFAULT_MAX_DEPTH
+}
+
+/// The reply (minus surrounding JSON whitespace) when it is one valid JSON document, checked
+/// without building a value; `None` otherwise (then the full pipeline decides).
+fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Option<&'t str> {
+    if text.len() > options.max_size || !serde_fast_path_applies(options) {
+        return None;
+    }
+    let doc = text.trim_matches([' ', '\t', '\n', '\r']);
+    if !matches!(doc.as_bytes().first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    // serde_json does not check that `\u` surrogates come in pairs when it skips a string;
+    // llmjson's parser does. Such (rare) documents take the full path.
+    let bytes = doc.as_bytes();
+    if memchr::memmem::find(bytes, b"\\ud").is_some()
+        || memchr::memmem::find(bytes, b"\\uD").is_some()
+    {
+        return None;
+    }
+    serde_json::from_str::<serde::de::IgnoredAny>(doc).ok()?;
+    Some(doc)
+}
+
+/// A reply that is one valid JSON document, parsed by serde_json itself: the fast path for the
+/// most common case. Same features, so the same value (key order, exact digits) llmjson's parser
+/// gives, which JSONTestSuite and the property tests check.
+fn serde_whole(text: &str, start: usize, options: &Options) -> Option<Found> {
+    if !serde_fast_path_applies(options) || !matches!(text.as_bytes()[start], b'{' | b'[') {
+        return None;
+    }
+    let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
+    let value: Value = serde_json::from_str(&text[start..end]).ok()?;
+    let out = Output {
+        value,
+        end,
+        repairs: Vec::new(),
+        removed: 0,
+    };
+    Some(found(start, out, Source::Text))
+}
+
 fn check_input(text: &str, options: &Options) -> Result<(), Error> {
     if text.len() > options.max_size {
         return Err(Error::TooLarge {
@@ -326,26 +375,27 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
     let mut leading_error = None;
     let leading = match scan.first_content() {
         Some(start) if matches!(text.as_bytes()[start], b'{' | b'[') => {
-            // Strict first: a reply that is one valid JSON document is exactly that, whatever
-            // it looks like; otherwise the bracket must look like JSON to be taken.
-            let strict = Config {
-                level: RepairLevel::None,
-                ..config
-            };
+            // A reply that is one valid JSON document is exactly that, whatever it looks like:
+            // serde_json's fast path, else llmjson's parser (which repairs nothing in valid
+            // JSON). Otherwise the bracket must look like JSON to be taken.
+            if let Some(found) = serde_whole(text, start, options) {
+                return Ok(found);
+            }
             let json_like = scan.opens_with_json(start);
-            match repair::parse_once(text, start, text.len(), strict) {
-                Ok(out) if json_like || text[out.end..].trim().is_empty() => {
+            match repair::parse_once(text, start, text.len(), config) {
+                Ok(out)
+                    if json_like
+                        || (out.repairs.is_empty() && text[out.end..].trim().is_empty()) =>
+                {
                     Some(found(start, out, Source::Text))
                 }
                 Ok(_) => None,
-                Err(_) if json_like => match repair::parse_once(text, start, text.len(), config) {
-                    Ok(out) => Some(found(start, out, Source::Text)),
-                    Err(fail) => {
+                Err(fail) => {
+                    if json_like {
                         leading_error = Some(fail);
-                        None
                     }
-                },
-                Err(_) => None,
+                    None
+                }
             }
         }
         Some(start) if scan.is_scalar_at(start) => match leading_scalar(scan, start, config) {

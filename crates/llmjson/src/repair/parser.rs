@@ -1453,7 +1453,10 @@ impl<'t> Parser<'t> {
         let content_start = open_at + open_len;
         let mut i = content_start;
         let mut seg = i;
-        let mut buf = String::new();
+        // Most strings need no repair: room for the text up to the next quote-like byte.
+        let mut buf = String::with_capacity(
+            memchr::memchr(s1, &b[content_start..end]).unwrap_or(end - content_start),
+        );
         // Unclosed `{[(` in the string's text so far, counted up to `depth_from`.
         let mut open_brackets = 0u32;
         let mut depth_from = content_start;

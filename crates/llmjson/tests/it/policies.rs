@@ -98,10 +98,19 @@ fn the_guard_counts_comments_and_skipped_text_only() {
 #[test]
 fn duplicate_key_policies() {
     let input = "{\"a\": 1, \"b\": 0, \"a\": 2}";
+    // Valid JSON under the default policy: the last value wins silently, as in serde_json and
+    // json.loads (the fast path is serde_json itself).
     let last = parse_with(input, &Options::default());
     assert_eq!(last.value, json(r#"{"a": 2, "b": 0}"#));
-    assert_eq!(kinds(&last), [RepairKind::DuplicateKey]);
-    assert_eq!(last.repairs[0].path, "/a");
+    assert_eq!(kinds(&last), []);
+    // In a reply that needs repair, llmjson's parser logs the duplicate.
+    let repaired = parse_with("Here: {\"a\": 1, \"b\": 0, \"a\": 2,}", &Options::default());
+    assert_eq!(repaired.value, json(r#"{"a": 2, "b": 0}"#));
+    assert_eq!(
+        kinds(&repaired),
+        [RepairKind::DuplicateKey, RepairKind::TrailingComma]
+    );
+    assert_eq!(repaired.repairs[0].path, "/a");
     let first = parse_with(
         input,
         &Options::default().duplicate_keys(DuplicateKeys::First),
