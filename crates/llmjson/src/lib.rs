@@ -104,6 +104,11 @@ pub struct Located<'t> {
 /// [`Error::RepairRejected`] (the safety guard), [`Error::DuplicateKey`].
 pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
     check_input(text, options)?;
+    // The most common reply is one valid document: take it before any scanning.
+    let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
+    if let Some(found) = serde_whole(text, start, options) {
+        return finish(text, found, options);
+    }
     let scan = Scan::new(text);
     let found = locate_first(&scan, options)?;
     finish(text, found, options)
@@ -310,7 +315,8 @@ fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Option<&'t str> {
 /// most common case. Same features, so the same value (key order, exact digits) llmjson's parser
 /// gives, which JSONTestSuite and the property tests check.
 fn serde_whole(text: &str, start: usize, options: &Options) -> Option<Found> {
-    if !serde_fast_path_applies(options) || !matches!(text.as_bytes()[start], b'{' | b'[') {
+    if !serde_fast_path_applies(options) || !matches!(text.as_bytes().get(start), Some(b'{' | b'['))
+    {
         return None;
     }
     let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
