@@ -97,7 +97,7 @@ def main() -> None:
 
     def cell(tool: str, name: str) -> str:
         r = docs.get((tool, name))
-        if r is None:
+        if r is None or r.get("seconds") is None:
             return "skipped (too slow)"
         base = docs.get(("serde_json (valid twin)", name))
         ratio = f" ({r['seconds'] / base['seconds']:.2f}×)" if base else ""

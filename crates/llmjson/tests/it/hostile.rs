@@ -17,7 +17,7 @@ fn a_hundred_thousand_open_brackets() {
 
 #[test]
 fn a_long_string_full_of_unescaped_quotes() {
-    let body = "say \"hi\" and \"bye\", ".repeat(MB / 20);
+    let body = "say \"hi\" and \"bye\", ".repeat(5 * MB / 20);
     let input = format!("{{\"content\": \"{body}\", \"n\": 1}}");
     let parsed = parse(&input);
     assert_eq!(parsed.value["n"], 1);
@@ -51,14 +51,21 @@ fn many_repairs_keep_the_log_bounded() {
 }
 
 #[test]
-fn a_large_valid_document_and_a_huge_fenced_block() {
+fn a_ten_megabyte_valid_document_and_a_huge_fenced_block() {
     let item =
         r#"{"id": 12345, "name": "エンジニア", "tags": ["a", "b"], "code": "print(\"x\")\n"},"#;
-    let doc = format!("[{}{{}}]", item.repeat(2 * MB / item.len()));
+    // Just under the 10 MiB default size limit.
+    let doc = format!("[{}{{}}]", item.repeat((10 * MB - 64) / item.len()));
+    assert!(doc.len() <= llmjson::DEFAULT_MAX_SIZE);
     let parsed = parse(&doc);
     assert!(parsed.repairs.is_empty());
-    let reply = format!("Here it is:\n```json\n{doc}\n```\nDone.");
-    assert_eq!(parse(&reply).value, parsed.value);
+    let reply = format!(
+        "Here it is:\n```json\n{}\n```\nDone.",
+        &doc[..doc.len() / 2]
+    );
+    // Half of it in a fence with prose: cut inside the array, so it is completed.
+    let fenced = parse(&reply);
+    assert!(fenced.is_truncated() && fenced.value.as_array().is_some_and(|a| a.len() > 1000));
 }
 
 #[test]
