@@ -114,6 +114,20 @@ fn policies_from_flags() {
 }
 
 #[test]
+fn an_oversized_file_is_refused_by_its_real_size() {
+    let out = llmjson(
+        &["repair", "--max-size", "100", &example("code-artifact.txt")],
+        "",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "llmjson: error: input is 308 bytes, over the limit of 100 bytes\n"
+    );
+}
+
+#[test]
 fn all_values_as_an_array() {
     let out = llmjson(&["repair", "--all"], "{\"a\": 1} then {\"b\": 2}", &[]);
     assert_eq!(stdout(&out), "[{\"a\":1},{\"b\":2}]\n");

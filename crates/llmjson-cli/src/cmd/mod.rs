@@ -24,6 +24,15 @@ pub fn read_input(file: Option<&Path>, max_size: usize) -> Result<Vec<u8>, Failu
         Some(path) if path != Path::new("-") => {
             let file = std::fs::File::open(path)
                 .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
+            // Refuse an oversized file by its real size, without reading it.
+            if let Ok(meta) = file.metadata() {
+                if meta.len() > max_size as u64 {
+                    return Err(Failure::NoJson(llmjson::Error::TooLarge {
+                        size: usize::try_from(meta.len()).unwrap_or(usize::MAX),
+                        limit: max_size,
+                    }));
+                }
+            }
             file.take(cap)
                 .read_to_end(&mut bytes)
                 .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
