@@ -1068,40 +1068,30 @@ impl<'t> Parser<'t> {
         let below = self.frames[..self.frames.len() - 1]
             .iter()
             .rposition(|f| f.kind() == want);
-        match below {
-            Some(depth) => {
-                // Closing several levels at once would leave `, "key": …` after it at the top
-                // level, where it cannot belong: then it is a typo for the right closer.
-                let then_comma = matches!(self.peek_from(self.pos + 1), Some((_, b',')));
-                if depth == 0 && then_comma {
-                    self.repair(
-                        RepairKind::MismatchedCloser,
-                        self.pos,
-                        self.pos + 1,
-                        "used as the right closer",
-                    )?;
-                    self.pos += 1;
-                    return self.close_top();
-                }
-                let detail = if top == Some(Kind::Object) {
-                    "added '}'"
-                } else {
-                    "added ']'"
-                };
-                self.repair(RepairKind::MissingCloser, self.pos, self.pos, detail)?;
-                self.close_top()
-            }
-            None => {
-                self.repair(
-                    RepairKind::MismatchedCloser,
-                    self.pos,
-                    self.pos + 1,
-                    "used as the right closer",
-                )?;
-                self.pos += 1;
-                self.close_top()
-            }
+        // No container of the closer's kind is open: a typo for the right closer. One is open
+        // further out: the containers inside it lack their closers — unless closing several
+        // levels at once would leave `, "key": …` at the top level, where it cannot belong.
+        let mismatched = match below {
+            None => true,
+            Some(depth) => depth == 0 && matches!(self.peek_from(self.pos + 1), Some((_, b','))),
+        };
+        if mismatched {
+            self.repair(
+                RepairKind::MismatchedCloser,
+                self.pos,
+                self.pos + 1,
+                "used as the right closer",
+            )?;
+            self.pos += 1;
+            return self.close_top();
         }
+        let detail = if top == Some(Kind::Object) {
+            "added '}'"
+        } else {
+            "added ']'"
+        };
+        self.repair(RepairKind::MissingCloser, self.pos, self.pos, detail)?;
+        self.close_top()
     }
 
     // ----------------------------------------------------------------------------------------
@@ -1880,16 +1870,9 @@ impl<'t> Parser<'t> {
                     self.check_truncated_escape(i)?;
                     return Ok(None);
                 }
-                self.repair(
-                    RepairKind::InvalidUnicodeEscape,
-                    i,
-                    i + 6,
-                    "lone surrogate became U+FFFD",
-                )?;
-                buf.push('\u{FFFD}');
-                return Ok(Some((i + 6, false)));
             }
-            if (0xDC00..0xE000).contains(&unit) {
+            // A high surrogate without its low half, or a low one alone.
+            if (0xD800..0xE000).contains(&unit) {
                 self.repair(
                     RepairKind::InvalidUnicodeEscape,
                     i,

@@ -340,3 +340,22 @@ fn conservative_plan_with_smart_quotes_comment_and_trailing_comma() {
     );
     check_with("{\"a\": {\"b\": 1}", &options, r#"{"a": {"b": 1}}"#);
 }
+
+#[test]
+fn lone_surrogate_escapes_become_replacement_characters() {
+    let parsed = parse(r#"{"a": "x\ud800y", "b": "\udc00", "c": "\ud83d\ude00",}"#);
+    assert_eq!(
+        parsed.value,
+        json(r#"{"a": "x\ufffdy", "b": "\ufffd", "c": "😀"}"#)
+    );
+    assert_eq!(
+        kinds(&parsed),
+        [
+            RepairKind::InvalidUnicodeEscape,
+            RepairKind::InvalidUnicodeEscape,
+            RepairKind::TrailingComma
+        ]
+    );
+    // At level none a lone surrogate is an error, as in serde_json.
+    assert!(llmjson::parse(r#"["\ud800"]"#, &Options::strict()).is_err());
+}
