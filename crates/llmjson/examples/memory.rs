@@ -23,7 +23,10 @@ fn main() {
     let mode = args.get(1).map_or("value", String::as_str);
     let family = args.get(2).map_or("valid", String::as_str);
     let input = match family {
-        "broken" => inputs::broken(10 << 20).chars().take((10 << 20) - 4096).collect::<String>(),
+        "broken" => inputs::broken(10 << 20)
+            .chars()
+            .take((10 << 20) - 4096)
+            .collect::<String>(),
         _ => inputs::valid((10 << 20) - 4096),
     };
     let Some(before) = peak_kib() else {
@@ -32,8 +35,12 @@ fn main() {
     };
     let options = Options::default();
     let kept = match mode {
-        "text" => llmjson::repair_to_string(&input, &options).map(|s| s.len()).unwrap_or(0),
-        _ => llmjson::parse(&input, &options).map(|p| p.span.len()).unwrap_or(0),
+        "text" => llmjson::repair_to_string(&input, &options)
+            .map(|s| s.len())
+            .unwrap_or(0),
+        _ => llmjson::parse(&input, &options)
+            .map(|p| p.span.len())
+            .unwrap_or(0),
     };
     let after = peak_kib().unwrap_or(before);
     let extra = (after.saturating_sub(before) * 1024) as f64;
