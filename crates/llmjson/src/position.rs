@@ -19,7 +19,7 @@ pub struct Position {
 
 impl Position {
     /// Computes the position of `offset` in `text` (clamped to the text and to a char boundary).
-    pub fn of(text: &str, offset: usize) -> Position {
+    pub(crate) fn of(text: &str, offset: usize) -> Position {
         let offset = floor_char_boundary(text, offset.min(text.len()));
         let before = &text.as_bytes()[..offset];
         let line_start = before
