@@ -362,23 +362,47 @@ impl<'t> Parser<'t> {
     /// (ending in `…`), and a path deeper than [`PATH_DEPTH_LIMIT`] keeps its first and last
     /// segments around a `/…` segment.
     fn path(&self, container: bool) -> String {
+        use std::fmt::Write as _;
         let frames = if container && !self.frames.is_empty() {
             &self.frames[..self.frames.len() - 1]
         } else {
             &self.frames[..]
         };
-        let segments: Vec<&Frame> = frames
-            .iter()
-            .filter(|f| match &f.partial {
+        // A frame contributes a segment when it is an array, or an object inside a member.
+        let segments = || {
+            frames.iter().filter(|f| match &f.partial {
                 Partial::Object(_) => f.key.is_some(),
                 Partial::Array(_) => true,
                 Partial::Call(_) => false,
             })
-            .collect();
+        };
+        let count = segments().count();
         let half = PATH_DEPTH_LIMIT / 2;
-        let mut out = String::new();
-        for (n, frame) in segments.iter().enumerate() {
-            if segments.len() > PATH_DEPTH_LIMIT && n >= half && n < segments.len() - half {
+        let elided = |n: usize| count > PATH_DEPTH_LIMIT && n >= half && n < count - half;
+        let key_of = |f: &Frame| -> (usize, bool) {
+            let key = f.key.as_deref().unwrap_or_default();
+            if key.len() > PATH_KEY_LIMIT {
+                (
+                    crate::position::floor_char_boundary(key, PATH_KEY_LIMIT),
+                    true,
+                )
+            } else {
+                (key.len(), false)
+            }
+        };
+        // One allocation of the right size (escapes may add a few bytes).
+        let capacity: usize = segments()
+            .enumerate()
+            .filter(|(n, _)| !elided(*n))
+            .map(|(_, f)| match &f.partial {
+                Partial::Array(items) => 1 + items.len().checked_ilog10().unwrap_or(0) as usize + 1,
+                _ => 1 + key_of(f).0 + 3,
+            })
+            .sum::<usize>()
+            + if count > PATH_DEPTH_LIMIT { 4 } else { 0 };
+        let mut out = String::with_capacity(capacity);
+        for (n, frame) in segments().enumerate() {
+            if elided(n) {
                 if n == half {
                     out.push_str("/…");
                 }
@@ -386,18 +410,16 @@ impl<'t> Parser<'t> {
             }
             out.push('/');
             match &frame.partial {
-                Partial::Object(_) => {
-                    let key = frame.key.as_deref().unwrap_or_default();
-                    if key.len() > PATH_KEY_LIMIT {
-                        let cut = crate::position::floor_char_boundary(key, PATH_KEY_LIMIT);
-                        json_pointer_escape(&mut out, &key[..cut]);
+                Partial::Array(items) => {
+                    let _ = write!(out, "{}", items.len());
+                }
+                _ => {
+                    let (cut, truncated) = key_of(frame);
+                    json_pointer_escape(&mut out, &frame.key.as_deref().unwrap_or_default()[..cut]);
+                    if truncated {
                         out.push('…');
-                    } else {
-                        json_pointer_escape(&mut out, key);
                     }
                 }
-                Partial::Array(items) => out.push_str(&items.len().to_string()),
-                Partial::Call(_) => {}
             }
         }
         out
