@@ -14,6 +14,7 @@ pub(crate) use quotes::is_quote_at as parser_starts_quote;
 use crate::position::PositionCursor;
 use crate::RepairLevel;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// One change the repair stage made, with where it made it.
@@ -29,8 +30,9 @@ pub struct Repair {
     pub column: usize,
     /// JSON Pointer to the value concerned (`""` is the root, `/steps/0/tool` a member).
     pub path: String,
-    /// A short human description ("added '}'", "escaped 3 raw control characters").
-    pub detail: String,
+    /// A short human description ("added '}'", "escaped 3 raw control characters"). Most are
+    /// fixed phrases, borrowed rather than allocated.
+    pub detail: Cow<'static, str>,
 }
 
 impl std::fmt::Display for Repair {
@@ -88,9 +90,9 @@ pub(crate) fn finish_log(text: &str, mut raw: Vec<parser::RawRepair>) -> Vec<Rep
         .map(|r| {
             let pos = cursor.seek(r.start);
             let detail = if r.count > 1 {
-                format!("{} (x{})", r.detail, r.count)
+                Cow::Owned(format!("{} (x{})", r.detail, r.count))
             } else {
-                r.detail.into_owned()
+                r.detail
             };
             Repair {
                 kind: r.kind,
