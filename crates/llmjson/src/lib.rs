@@ -103,11 +103,24 @@ pub struct Located<'t> {
 /// [`Error::TooDeep`], [`Error::Syntax`] (a defect the level does not repair),
 /// [`Error::RepairRejected`] (the safety guard), [`Error::DuplicateKey`].
 pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
+    parse_with(text, options, FastPath::Try)
+}
+
+/// Whether to try serde_json on the whole reply first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FastPath {
+    Try,
+    /// serde_json already refused this reply.
+    Skip,
+}
+
+fn parse_with(text: &str, options: &Options, fast: FastPath) -> Result<Parsed, Error> {
     check_input(text, options)?;
     // The most common reply is one valid document: take it before any scanning.
-    let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
-    if let Some(found) = serde_whole(text, start, options) {
-        return finish(text, found, options);
+    if fast == FastPath::Try {
+        if let Some(found) = serde_whole(text, options) {
+            return finish(text, found, options);
+        }
     }
     let scan = Scan::new(text);
     let found = locate_first(&scan, options)?;
@@ -123,6 +136,9 @@ pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
 /// As [`parse`]; an error in any value fails the call.
 pub fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
     check_input(text, options)?;
+    if let Some(found) = serde_whole(text, options) {
+        return Ok(vec![finish(text, found, options)?]);
+    }
     let scan = Scan::new(text);
     let first = locate_first(&scan, options)?;
     let mut from = first.out.end;
@@ -206,10 +222,12 @@ pub fn parse_bytes(bytes: &[u8], options: &Options) -> Result<Parsed, Error> {
 /// # Errors
 /// As [`parse`].
 pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> {
-    if let Some(copy) = valid_whole_text(text, options) {
-        return Ok(copy.to_string());
-    }
-    let parsed = parse(text, options)?;
+    let fast = match valid_whole_text(text, options) {
+        Whole::Valid(copy) => return Ok(copy.to_string()),
+        Whole::Invalid => FastPath::Skip,
+        Whole::NotChecked => FastPath::Try,
+    };
+    let parsed = parse_with(text, options, fast)?;
     if parsed.repairs.is_empty() {
         return Ok(text[parsed.span].to_string());
     }
@@ -289,15 +307,23 @@ fn serde_fast_path_applies(options: &Options) -> bool {
     options.duplicate_keys == DuplicateKeys::Last && options.max_depth >= DEFAULT_MAX_DEPTH
 }
 
-/// The reply (minus surrounding JSON whitespace) when it is one valid JSON document, checked
-/// without building a value; `None` otherwise (then the full pipeline decides).
-fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Option<&'t str> {
+/// What serde_json says of the whole reply, checked without building a value.
+enum Whole<'t> {
+    /// One valid JSON document (minus surrounding JSON whitespace).
+    Valid(&'t str),
+    /// serde_json refused it: the fast path cannot apply.
+    Invalid,
+    /// Not checked (policy, size, or a shape serde_json would not judge like llmjson).
+    NotChecked,
+}
+
+fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t> {
     if text.len() > options.max_size || !serde_fast_path_applies(options) {
-        return None;
+        return Whole::NotChecked;
     }
     let doc = text.trim_matches([' ', '\t', '\n', '\r']);
     if !matches!(doc.as_bytes().first(), Some(b'{' | b'[')) {
-        return None;
+        return Whole::NotChecked;
     }
     // serde_json does not check that `\u` surrogates come in pairs when it skips a string;
     // llmjson's parser does. Such (rare) documents take the full path.
@@ -305,16 +331,19 @@ fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Option<&'t str> {
     if memchr::memmem::find(bytes, b"\\ud").is_some()
         || memchr::memmem::find(bytes, b"\\uD").is_some()
     {
-        return None;
+        return Whole::NotChecked;
     }
-    serde_json::from_str::<serde::de::IgnoredAny>(doc).ok()?;
-    Some(doc)
+    match serde_json::from_str::<serde::de::IgnoredAny>(doc) {
+        Ok(_) => Whole::Valid(doc),
+        Err(_) => Whole::Invalid,
+    }
 }
 
 /// A reply that is one valid JSON document, parsed by serde_json itself: the fast path for the
 /// most common case. Same features, so the same value (key order, exact digits) llmjson's parser
 /// gives, which JSONTestSuite and the property tests check.
-fn serde_whole(text: &str, start: usize, options: &Options) -> Option<Found> {
+fn serde_whole(text: &str, options: &Options) -> Option<Found> {
+    let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
     if !serde_fast_path_applies(options) || !matches!(text.as_bytes().get(start), Some(b'{' | b'['))
     {
         return None;
@@ -381,12 +410,9 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
     let mut leading_error = None;
     let leading = match scan.first_content() {
         Some(start) if matches!(text.as_bytes()[start], b'{' | b'[') => {
-            // A reply that is one valid JSON document is exactly that, whatever it looks like:
-            // serde_json's fast path, else llmjson's parser (which repairs nothing in valid
-            // JSON). Otherwise the bracket must look like JSON to be taken.
-            if let Some(found) = serde_whole(text, start, options) {
-                return Ok(found);
-            }
+            // A reply that is one valid JSON document is exactly that, whatever it looks like
+            // (the callers tried serde_json on it first; llmjson's parser repairs nothing in
+            // valid JSON). Otherwise the bracket must look like JSON to be taken.
             let json_like = scan.opens_with_json(start);
             match repair::parse_once(text, start, text.len(), config) {
                 Ok(out)
