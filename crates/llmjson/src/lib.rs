@@ -611,7 +611,7 @@ fn finish(text: &str, found: Found, options: &Options) -> Result<Parsed, Error> 
     let Found { start, out, source } = found;
     let span = start..out.end;
     let located = &text.as_bytes()[span.clone()];
-    let located_bytes = located.len() - json_whitespace(located);
+    let located_bytes = located.len() - repair::parser::json_whitespace(located);
     if out.removed > MIN_GUARDED_BYTES && located_bytes > 0 {
         let share = out.removed as f64 / located_bytes as f64;
         if share > options.max_removed_ratio {
@@ -631,23 +631,6 @@ fn finish(text: &str, found: Found, options: &Options) -> Result<Parsed, Error> 
         removed_bytes: out.removed,
         located_bytes,
     })
-}
-
-/// How many bytes are JSON whitespace. Runs on every parse, so it counts in byte lanes: chunks of
-/// 255 bytes cannot overflow a `u8` per lane, and the compiler vectorises the inner loop.
-fn json_whitespace(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(255)
-        .map(|chunk| {
-            let n = chunk.iter().fold(0u8, |n, &b| {
-                n + u8::from(b == b' ')
-                    + u8::from(b == b'\n')
-                    + u8::from(b == b'\r')
-                    + u8::from(b == b'\t')
-            });
-            usize::from(n)
-        })
-        .sum()
 }
 
 fn to_error(text: &str, fail: Fail, options: &Options) -> Error {

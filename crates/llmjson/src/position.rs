@@ -20,19 +20,7 @@ pub struct Position {
 impl Position {
     /// Computes the position of `offset` in `text` (clamped to the text and to a char boundary).
     pub(crate) fn of(text: &str, offset: usize) -> Position {
-        let offset = floor_char_boundary(text, offset.min(text.len()));
-        let before = &text.as_bytes()[..offset];
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-        let column = 1 + text[line_start..offset].chars().count();
-        Position {
-            offset,
-            line,
-            column,
-        }
+        PositionCursor::new(text).seek(offset)
     }
 }
 

@@ -171,6 +171,23 @@ struct StringScan {
     text_quotes: u32,
 }
 
+/// Where a quoted token seen by lookahead ends.
+enum QuotedEnd {
+    /// Just after its closing quote.
+    After(usize),
+    /// The region ended inside it (a reply cut off there).
+    RegionEnd,
+    /// No closer within the lookahead (or, for a one-line token, before a newline).
+    NotFound,
+}
+
+/// Whether a token seen by lookahead may span lines (keys may not).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lines {
+    One,
+    Any,
+}
+
 enum Decision {
     Close,
     Text,
@@ -245,8 +262,22 @@ fn is_special_space(c: char) -> bool {
     )
 }
 
-fn non_ws_count(bytes: &[u8]) -> usize {
-    bytes.len() - bytes.iter().map(|&b| usize::from(is_ws(b))).sum::<usize>()
+/// How many bytes are JSON whitespace. Runs on every parse (the guard's denominator), so it
+/// counts in byte lanes: chunks of 255 bytes cannot overflow a `u8` per lane, and the compiler
+/// vectorises the inner loop.
+pub(crate) fn json_whitespace(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|chunk| {
+            let n = chunk.iter().fold(0u8, |n, &b| {
+                n + u8::from(b == b' ')
+                    + u8::from(b == b'\n')
+                    + u8::from(b == b'\r')
+                    + u8::from(b == b'\t')
+            });
+            usize::from(n)
+        })
+        .sum()
 }
 
 fn json_pointer_escape(out: &mut String, key: &str) {
@@ -353,7 +384,8 @@ impl<'t> Parser<'t> {
     }
 
     fn discard(&mut self, start: usize, end: usize) {
-        self.removed += non_ws_count(&self.b[start..end.min(self.b.len())]);
+        let discarded = &self.b[start..end.min(self.b.len())];
+        self.removed += discarded.len() - json_whitespace(discarded);
     }
 
     /// JSON Pointer of the place being parsed; with `container`, of the innermost container.
@@ -2016,29 +2048,19 @@ impl<'t> Parser<'t> {
     fn key_follows(&self, q: usize, after_comma: bool) -> bool {
         let b = self.b;
         let limit = (q + LOOKAHEAD_LIMIT).min(self.end);
-        if let Some((class, len)) = QuoteClass::opening_at(b, q) {
-            let mut k = q + len;
-            while k < limit {
-                if b[k] == b'\\' {
-                    k += 2;
-                    continue;
-                }
-                if b[k] == b'\n' {
-                    return false;
-                }
-                if let Some(close) = class.closer_at(b, k) {
-                    // `"key":`, or `"key" value` (its colon missing).
-                    return match self.peek_from(k + close) {
-                        None => true,
-                        Some((v, d)) => {
-                            d == b':' || matches!(d, b'{' | b'[' | b'0'..=b'9') || is_quote_at(b, v)
-                        }
-                    };
-                }
-                k += 1;
-            }
-            // The reply ends inside the key: it was a key being written.
-            return k >= self.end;
+        if is_quote_at(b, q) {
+            return match self.quoted_end(q, Lines::One) {
+                // `"key":`, or `"key" value` (its colon missing).
+                QuotedEnd::After(k) => match self.peek_from(k) {
+                    None => true,
+                    Some((v, d)) => {
+                        d == b':' || matches!(d, b'{' | b'[' | b'0'..=b'9') || is_quote_at(b, v)
+                    }
+                },
+                // The reply ends inside the key: it was a key being written.
+                QuotedEnd::RegionEnd => true,
+                QuotedEnd::NotFound => false,
+            };
         }
         let mut k = q;
         while k < limit && (is_ident_byte(b[k]) || b[k] == b'-') {
@@ -2055,26 +2077,41 @@ impl<'t> Parser<'t> {
 
     /// At `q`: a complete string followed by one of `delimiters` or the end.
     fn string_then_delimiter(&self, q: usize, delimiters: &[u8]) -> bool {
+        match self.quoted_end(q, Lines::Any) {
+            QuotedEnd::After(k) => match self.peek_from(k) {
+                None => true,
+                Some((_, d)) => delimiters.contains(&d),
+            },
+            QuotedEnd::RegionEnd => true,
+            QuotedEnd::NotFound => false,
+        }
+    }
+
+    /// Lookahead over the quoted token opening at `q`: where it ends, looking at most
+    /// [`LOOKAHEAD_LIMIT`] bytes. Escapes are skipped, except in an escaped string (`\"…\"`)
+    /// where a backslash may be the closer.
+    fn quoted_end(&self, q: usize, lines: Lines) -> QuotedEnd {
         let b = self.b;
         let Some((class, len)) = QuoteClass::opening_at(b, q) else {
-            return false;
+            return QuotedEnd::NotFound;
         };
         let limit = (q + LOOKAHEAD_LIMIT).min(self.end);
         let mut k = q + len;
         while k < limit {
-            if b[k] == b'\\' && class != QuoteClass::Escaped {
-                k += 2;
-                continue;
-            }
             if let Some(close) = class.closer_at(b, k) {
-                return match self.peek_from(k + close) {
-                    None => true,
-                    Some((_, d)) => delimiters.contains(&d),
-                };
+                return QuotedEnd::After(k + close);
             }
-            k += 1;
+            match b[k] {
+                b'\\' => k += 2,
+                b'\n' if lines == Lines::One => return QuotedEnd::NotFound,
+                _ => k += 1,
+            }
         }
-        k >= self.end
+        if k >= self.end {
+            QuotedEnd::RegionEnd
+        } else {
+            QuotedEnd::NotFound
+        }
     }
 }
 
