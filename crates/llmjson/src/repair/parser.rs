@@ -200,6 +200,8 @@ const LOOKAHEAD_LIMIT: usize = 256;
 const PATH_KEY_LIMIT: usize = 128;
 /// Paths deeper than this are abbreviated in the log.
 const PATH_DEPTH_LIMIT: usize = 32;
+/// Room reserved per pointer segment (most keys are short).
+const PATH_SEGMENT_GUESS: usize = 16;
 /// At most this many entries are logged; one more entry says how many were left out.
 pub(crate) const LOG_LIMIT: usize = 10_000;
 
@@ -225,6 +227,7 @@ pub(crate) fn parse(
         removed: 0,
         next_id: 1,
         unlogged: 0,
+        container_path: None,
     };
     parser.run()
 }
@@ -243,6 +246,8 @@ struct Parser<'t> {
     next_id: u32,
     /// Repairs made after the log was full.
     unlogged: usize,
+    /// The innermost open container's id and JSON Pointer, once a repair needed it.
+    container_path: Option<(u32, String)>,
 }
 
 fn is_ws(b: u8) -> bool {
@@ -278,6 +283,40 @@ pub(crate) fn json_whitespace(bytes: &[u8]) -> usize {
             usize::from(n)
         })
         .sum()
+}
+
+/// A frame contributes a pointer segment when it is an array, or an object inside a member.
+fn has_segment(frame: &Frame) -> bool {
+    match &frame.partial {
+        Partial::Object(_) => frame.key.is_some(),
+        Partial::Array(_) => true,
+        Partial::Call(_) => false,
+    }
+}
+
+/// Appends the frame's segment (`/3` for an array's next item, `/key` for an object's current
+/// member; a key longer than [`PATH_KEY_LIMIT`] is cut and ends in `…`).
+fn push_segment(out: &mut String, frame: &Frame) {
+    match &frame.partial {
+        Partial::Array(items) => {
+            out.push('/');
+            out.push_str(itoa::Buffer::new().format(items.len()));
+        }
+        Partial::Object(_) => {
+            let Some(key) = frame.key.as_deref() else {
+                return;
+            };
+            out.push('/');
+            if key.len() > PATH_KEY_LIMIT {
+                let cut = crate::position::floor_char_boundary(key, PATH_KEY_LIMIT);
+                json_pointer_escape(out, &key[..cut]);
+                out.push('…');
+            } else {
+                json_pointer_escape(out, key);
+            }
+        }
+        Partial::Call(_) => {}
+    }
 }
 
 fn json_pointer_escape(out: &mut String, key: &str) {
@@ -390,49 +429,47 @@ impl<'t> Parser<'t> {
 
     /// JSON Pointer of the place being parsed; with `container`, of the innermost container.
     ///
-    /// Bounded so that logging stays linear: a key longer than [`PATH_KEY_LIMIT`] bytes is cut
-    /// (ending in `…`), and a path deeper than [`PATH_DEPTH_LIMIT`] keeps its first and last
-    /// segments around a `/…` segment.
-    fn path(&self, container: bool) -> String {
-        use std::fmt::Write as _;
+    /// The innermost container's pointer is kept between repairs (it cannot change while that
+    /// container is open), so a run of repairs in one object costs one copy each, not a walk
+    /// of the whole stack.
+    fn path(&mut self, container: bool) -> String {
+        let Some(top) = self.frames.last() else {
+            return String::new();
+        };
+        if self.frames.len() > PATH_DEPTH_LIMIT {
+            return self.path_walk(container);
+        }
+        let id = top.id;
+        let cached = matches!(&self.container_path, Some((cached, _)) if *cached == id);
+        if !cached {
+            self.container_path = Some((id, self.path_walk(true)));
+        }
+        let prefix = self.container_path.as_ref().map_or("", |(_, p)| p.as_str());
+        if container {
+            return prefix.to_owned();
+        }
+        let mut out = String::with_capacity(prefix.len() + PATH_SEGMENT_GUESS);
+        out.push_str(prefix);
+        if let Some(top) = self.frames.last() {
+            push_segment(&mut out, top);
+        }
+        out
+    }
+
+    /// The pointer computed from the whole stack. Bounded so that logging stays linear: a key
+    /// longer than [`PATH_KEY_LIMIT`] bytes is cut (ending in `…`), and a path deeper than
+    /// [`PATH_DEPTH_LIMIT`] keeps its first and last segments around a `/…` segment.
+    fn path_walk(&self, container: bool) -> String {
         let frames = if container && !self.frames.is_empty() {
             &self.frames[..self.frames.len() - 1]
         } else {
             &self.frames[..]
         };
-        // A frame contributes a segment when it is an array, or an object inside a member.
-        let segments = || {
-            frames.iter().filter(|f| match &f.partial {
-                Partial::Object(_) => f.key.is_some(),
-                Partial::Array(_) => true,
-                Partial::Call(_) => false,
-            })
-        };
+        let segments = || frames.iter().filter(|f| has_segment(f));
         let count = segments().count();
         let half = PATH_DEPTH_LIMIT / 2;
         let elided = |n: usize| count > PATH_DEPTH_LIMIT && n >= half && n < count - half;
-        let key_of = |f: &Frame| -> (usize, bool) {
-            let key = f.key.as_deref().unwrap_or_default();
-            if key.len() > PATH_KEY_LIMIT {
-                (
-                    crate::position::floor_char_boundary(key, PATH_KEY_LIMIT),
-                    true,
-                )
-            } else {
-                (key.len(), false)
-            }
-        };
-        // One allocation of the right size (escapes may add a few bytes).
-        let capacity: usize = segments()
-            .enumerate()
-            .filter(|(n, _)| !elided(*n))
-            .map(|(_, f)| match &f.partial {
-                Partial::Array(items) => 1 + items.len().checked_ilog10().unwrap_or(0) as usize + 1,
-                _ => 1 + key_of(f).0 + 3,
-            })
-            .sum::<usize>()
-            + if count > PATH_DEPTH_LIMIT { 4 } else { 0 };
-        let mut out = String::with_capacity(capacity);
+        let mut out = String::with_capacity(count.min(PATH_DEPTH_LIMIT) * PATH_SEGMENT_GUESS);
         for (n, frame) in segments().enumerate() {
             if elided(n) {
                 if n == half {
@@ -440,19 +477,7 @@ impl<'t> Parser<'t> {
                 }
                 continue;
             }
-            out.push('/');
-            match &frame.partial {
-                Partial::Array(items) => {
-                    let _ = write!(out, "{}", items.len());
-                }
-                _ => {
-                    let (cut, truncated) = key_of(frame);
-                    json_pointer_escape(&mut out, &frame.key.as_deref().unwrap_or_default()[..cut]);
-                    if truncated {
-                        out.push('…');
-                    }
-                }
-            }
+            push_segment(&mut out, frame);
         }
         out
     }
@@ -1630,8 +1655,13 @@ impl<'t> Parser<'t> {
             // right before this quote is judged with it, not before it.
             let adjacent_opener = i > content_start && matches!(b[i - 1], b'{' | b'[' | b'(');
             let upto = if adjacent_opener { i - 1 } else { i };
-            open_brackets = code_bracket_depth(open_brackets, b, content_start, depth_from, upto);
-            depth_from = upto;
+            // Counted only once it can matter (a quote was kept as text, or is about to be):
+            // most strings close at their first quote and never need the count.
+            if scan.text_quotes > 0 {
+                open_brackets =
+                    code_bracket_depth(open_brackets, b, content_start, depth_from, upto);
+                depth_from = upto;
+            }
             let mut decision = if open_brackets > 0 && scan.text_quotes > 0 {
                 match self.peek_from(i + qlen) {
                     None => Decision::Close,
@@ -1654,6 +1684,9 @@ impl<'t> Parser<'t> {
                     return self.finish_string(buf, scan);
                 }
                 Decision::Text => {
+                    open_brackets =
+                        code_bracket_depth(open_brackets, b, content_start, depth_from, upto);
+                    depth_from = upto;
                     // Kept as text. Remember it for the end-of-input rules.
                     let k = self.skip_back_ws_comments(content_start, i);
                     if k > content_start && b[k - 1] == b',' && open_brackets == 0 {

@@ -321,6 +321,51 @@ fn json_pointer_paths_escape_slash_and_tilde() {
 }
 
 #[test]
+fn paths_follow_the_parser_in_and_out_of_containers() {
+    // Repairs before, inside and after nested containers, in objects and arrays: each entry
+    // names the place it was made, however the containers opened and closed in between.
+    let parsed = parse("{a: {x: 1,}, 'b': [True, [None,], {k: False,},], c: [1 2]}");
+    let paths: Vec<String> = parsed
+        .repairs
+        .iter()
+        .map(|r| format!("{} {}", r.kind, r.path))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "unquoted_key /a",
+            "unquoted_key /a/x",
+            "trailing_comma /a",
+            "single_quotes /b",
+            "python_literal /b/0",
+            "python_literal /b/1/0",
+            "trailing_comma /b/1",
+            "unquoted_key /b/2/k",
+            "python_literal /b/2/k",
+            "trailing_comma /b/2",
+            "trailing_comma /b",
+            "unquoted_key /c",
+            "missing_comma /c",
+        ]
+    );
+}
+
+#[test]
+fn logged_paths_stay_bounded_for_deep_nesting_and_long_keys() {
+    let long_key = "k".repeat(300);
+    let parsed = parse(&format!("{{\"{long_key}\": True}}"));
+    assert_eq!(parsed.repairs[0].path, format!("/{}…", "k".repeat(128)));
+
+    // 40 nested arrays: the first and last 16 segments, with `/…` between.
+    let deep = format!("{}True{}", "[".repeat(40), "]".repeat(40));
+    let parsed = parse(&deep);
+    assert_eq!(
+        parsed.repairs[0].path,
+        format!("{}/…{}", "/0".repeat(16), "/0".repeat(16))
+    );
+}
+
+#[test]
 fn conservative_plan_with_smart_quotes_comment_and_trailing_comma() {
     let reply = "```json\n{\n  “version”: \"1.0\", // the plan\n  \"steps\": [{\"id\": \"s1\", \"tool\": \"python\"},],\n}\n```";
     let options = Options::default().level(RepairLevel::Conservative);
