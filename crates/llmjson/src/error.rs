@@ -1,7 +1,7 @@
 //! The error type: one enum, each variant a distinct reason why no usable JSON came out.
 
 use crate::position::{excerpt, Position};
-use crate::RepairLevel;
+use crate::{RepairLevel, SchemaError};
 use std::fmt;
 
 /// Why a reply gave no usable JSON. Messages are plain English and say where and why.
@@ -76,6 +76,25 @@ pub enum Error {
         message: String,
     },
 
+    /// The JSON was found (and repaired) but does not fit the schema. Every violation is listed.
+    #[error("the JSON does not fit the schema: {}", join_errors(.errors))]
+    Schema {
+        /// Every violation, in the order the validator found them.
+        errors: Vec<SchemaError>,
+        /// The value that was validated (after repair and coercion).
+        value: Box<serde_json::Value>,
+        /// The reply was cut off and completed: the violations may only say that it is
+        /// incomplete (a retry should ask for less, or raise the token limit).
+        truncated: bool,
+    },
+
+    /// The schema given is not a valid JSON Schema (or not JSON).
+    #[error("invalid schema: {message}")]
+    InvalidSchema {
+        /// What the schema compiler said.
+        message: String,
+    },
+
     /// The input bytes are not UTF-8 and the level is `none` (other levels replace bad bytes).
     #[error("input is not valid UTF-8 at byte {offset}")]
     InvalidUtf8 {
@@ -101,6 +120,8 @@ impl Error {
             Error::DuplicateKey { .. } => "duplicate_key",
             Error::Deserialize { .. } => "deserialize",
             Error::InvalidUtf8 { .. } => "invalid_utf8",
+            Error::Schema { .. } => "schema",
+            Error::InvalidSchema { .. } => "invalid_schema",
             Error::Internal(_) => "internal",
         }
     }
@@ -175,4 +196,19 @@ impl fmt::Display for SyntaxError {
         }
         Ok(())
     }
+}
+
+/// `a; b; c`, at most five, then how many more.
+fn join_errors(errors: &[SchemaError]) -> String {
+    const SHOWN: usize = 5;
+    let mut text = errors
+        .iter()
+        .take(SHOWN)
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ");
+    if errors.len() > SHOWN {
+        text.push_str(&format!(" (and {} more)", errors.len() - SHOWN));
+    }
+    text
 }

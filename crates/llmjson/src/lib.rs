@@ -24,15 +24,19 @@ mod locate;
 mod options;
 mod position;
 mod repair;
+mod retry;
+mod schema;
 
 pub use error::{Error, SyntaxError};
 pub use locate::Source;
 pub use options::{
-    DuplicateKeys, Options, RepairLevel, Truncation, DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO,
-    DEFAULT_MAX_SIZE, MAX_DEPTH_CEILING,
+    Coercion, DuplicateKeys, Options, RepairLevel, Truncation, DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_REMOVED_RATIO, DEFAULT_MAX_SIZE, MAX_DEPTH_CEILING,
 };
 pub use position::Position;
 pub use repair::{Repair, RepairKind};
+pub use retry::{feedback_for, retry, Attempt, Failure, Feedback, Reply, RetryError, Success};
+pub use schema::{Schema, SchemaError};
 pub use serde_json::Value;
 
 /// The README's examples, compiled and run as doctests.
@@ -103,6 +107,14 @@ pub struct Located<'t> {
 /// [`Error::TooDeep`], [`Error::Syntax`] (a defect the level does not repair),
 /// [`Error::RepairRejected`] (the safety guard), [`Error::DuplicateKey`].
 pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
+    match &options.schema {
+        Some(schema) => schema::stage::parse_guided(text, options, schema),
+        None => parse_unguided(text, options),
+    }
+}
+
+/// Locate and repair only (the schema, if any, still guides the parser's quote decisions).
+pub(crate) fn parse_unguided(text: &str, options: &Options) -> Result<Parsed, Error> {
     parse_with(text, options, FastPath::Try)
 }
 
@@ -131,6 +143,9 @@ fn parse_with(text: &str, options: &Options, fast: FastPath) -> Result<Parsed, E
 /// [`parse`] returns; the others are found the same way: when it came from a fence or a
 /// tool-call block, the values in the rest of that block and in the later blocks; otherwise the
 /// values in the rest of the text.
+///
+/// A schema in the options guides the repair of each value (which keys exist), but values are
+/// neither coerced nor validated: [`parse`] chooses among them by the schema.
 ///
 /// # Errors
 /// As [`parse`]; an error in any value fails the call.
@@ -222,6 +237,14 @@ pub fn parse_bytes(bytes: &[u8], options: &Options) -> Result<Parsed, Error> {
 /// # Errors
 /// As [`parse`].
 pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> {
+    if options.schema.is_some() {
+        let parsed = parse(text, options)?;
+        if parsed.repairs.is_empty() {
+            return Ok(text[parsed.span].to_string());
+        }
+        return serde_json::to_string(&parsed.value)
+            .map_err(|_| Error::Internal("serialisation failed"));
+    }
     let fast = match valid_whole_text(text, options) {
         Whole::Valid(copy) => return Ok(copy.to_string()),
         Whole::Invalid => FastPath::Skip,
@@ -280,6 +303,39 @@ pub fn from_str_with<T: serde::de::DeserializeOwned>(
             message: e.into_inner().to_string(),
         }
     })
+}
+
+/// Repairs the first JSON value in `text`, fits it to the schema derived from `T` (coercion,
+/// then validation), and deserialises it into `T`. The schema is derived once per type.
+///
+/// ```
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Step { id: String, retries: u32 }
+/// let step: Step = llmjson::from_str_guided("{id: 's1', Retries: '3'}")?;
+/// assert_eq!(step.retries, 3);
+/// # Ok::<(), llmjson::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`parse`] with a schema: [`Error::Schema`] lists every violation; [`Error::Deserialize`]
+/// carries the JSON path of a value that validated but did not fit the type.
+pub fn from_str_guided<T>(text: &str) -> Result<T, Error>
+where
+    T: serde::de::DeserializeOwned + schemars::JsonSchema + 'static,
+{
+    from_str_guided_with(text, &Options::default())
+}
+
+/// [`from_str_guided`] with explicit options (a schema in them is replaced by `T`'s).
+///
+/// # Errors
+/// As [`from_str_guided`].
+pub fn from_str_guided_with<T>(text: &str, options: &Options) -> Result<T, Error>
+where
+    T: serde::de::DeserializeOwned + schemars::JsonSchema + 'static,
+{
+    let options = options.clone().schema(schema::for_type_cached::<T>()?);
+    from_str_with(text, &options)
 }
 
 fn pointer_of(path: &serde_path_to_error::Path) -> String {
@@ -372,8 +428,9 @@ fn check_input(text: &str, options: &Options) -> Result<(), Error> {
     Ok(())
 }
 
-fn config(options: &Options) -> Config {
+fn config(options: &Options) -> Config<'_> {
     Config {
+        schema: options.schema.as_deref(),
         level: options.level,
         truncation: options.truncation,
         duplicate_keys: options.duplicate_keys,
@@ -478,7 +535,11 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
 /// A reply that starts with a scalar is that scalar only if nothing but noise follows (or
 /// several scalars form a list): `3 reasons: {...}` is prose. The fast path may stop early
 /// (`"a" + "b"`, a quote inside the text): then the tolerant parse decides.
-fn leading_scalar(scan: &Scan<'_>, start: usize, config: Config) -> Result<Option<Found>, Fail> {
+fn leading_scalar(
+    scan: &Scan<'_>,
+    start: usize,
+    config: Config<'_>,
+) -> Result<Option<Found>, Fail> {
     let text = scan.text;
     let whole = |out: &Output| scan.only_trailing_noise(out.end, text.len());
     let out = match repair::parse_at(text, start, text.len(), None, config) {
@@ -492,7 +553,7 @@ fn leading_scalar(scan: &Scan<'_>, start: usize, config: Config) -> Result<Optio
 }
 
 /// A reply made only of scalars separated by commas or newlines (`1, 2, 3`) is one list.
-fn scalar_list(scan: &Scan<'_>, start: usize, first: Output, config: Config) -> Option<Output> {
+fn scalar_list(scan: &Scan<'_>, start: usize, first: Output, config: Config<'_>) -> Option<Output> {
     let text = scan.text;
     let b = text.as_bytes();
     let mut items = vec![first.value];

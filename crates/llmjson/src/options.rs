@@ -2,7 +2,21 @@
 //!
 //! Every policy is an enum or a number in [`Options`]; there are no boolean switches in the API.
 
+use crate::Schema;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// What the schema stage may do before validating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Coercion {
+    /// Fit the value to the schema (numeric strings to numbers, enum values up to case, a lone
+    /// value into a list, …), each change logged; then validate.
+    #[default]
+    Fit,
+    /// Validate only: the value is returned as repaired, or refused.
+    ValidateOnly,
+}
 
 /// How much the repair stage may change.
 #[derive(
@@ -100,6 +114,12 @@ pub struct Options {
     /// Containers nested deeper than this are refused. Default 127 (serde_json's limit), at most
     /// [`MAX_DEPTH_CEILING`].
     pub max_depth: usize,
+    /// The schema the value must fit. With one, the parse also coerces (unless [`Self::coerce`]
+    /// is off) and validates, and returns [`crate::Error::Schema`] when the value does not fit.
+    /// Shared, so that one compiled schema serves every call.
+    pub schema: Option<Arc<Schema>>,
+    /// With a schema: whether to fit the value to it first. Default [`Coercion::Fit`].
+    pub coercion: Coercion,
 }
 
 /// The default size limit: 10 MiB.
@@ -123,6 +143,8 @@ impl Default for Options {
             duplicate_keys: DuplicateKeys::Last,
             max_size: DEFAULT_MAX_SIZE,
             max_depth: DEFAULT_MAX_DEPTH,
+            schema: None,
+            coercion: Coercion::Fit,
         }
     }
 }
@@ -159,6 +181,16 @@ impl Options {
     /// Sets the input size limit in bytes.
     pub fn max_size(mut self, bytes: usize) -> Self {
         self.max_size = bytes;
+        self
+    }
+    /// Sets the schema (a compiled [`Schema`], or an `Arc` of one to share it).
+    pub fn schema(mut self, schema: impl Into<Arc<Schema>>) -> Self {
+        self.schema = Some(schema.into());
+        self
+    }
+    /// Sets the coercion policy.
+    pub fn coercion(mut self, coercion: Coercion) -> Self {
+        self.coercion = coercion;
         self
     }
     /// Sets the nesting depth limit (clamped to 1–[`MAX_DEPTH_CEILING`]).

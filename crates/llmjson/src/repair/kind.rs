@@ -89,6 +89,34 @@ pub enum RepairKind {
     InvalidUtf8,
     /// Text that is not JSON (a stray token) was skipped.
     DroppedGarbage,
+    /// A Python triple-quoted string (`"""…"""`) became a JSON string.
+    TripleQuotes,
+
+    // --- schema stage: coercions (made only with a schema and coercion on) ---
+    /// A string holding a number became the number the schema wants (`"12"` → `12`).
+    CoercedNumber,
+    /// A number or boolean became the string the schema wants.
+    CoercedString,
+    /// A string (`"yes"`, `"False"`) became the boolean the schema wants.
+    CoercedBoolean,
+    /// A string (`"null"`, `"None"`) became the null the schema wants.
+    CoercedNull,
+    /// A lone value became a one-item list, as the schema wants a list.
+    WrappedSingleValue,
+    /// A one-item list became its item, as the schema wants a single value.
+    UnwrappedSingleItem,
+    /// A value matched an `enum` or `const` option up to case and punctuation (or was the one option the text named).
+    MatchedEnum,
+    /// A property name matched a declared one up to case and `snake_case`/`camelCase`/`kebab-case`.
+    RenamedKey,
+    /// A property the schema does not allow (`additionalProperties: false`) was removed.
+    DroppedUnknownProperty,
+    /// A missing required property was filled with the schema's `default`.
+    FilledDefault,
+    /// A missing required property that allows null was filled with null.
+    FilledNull,
+    /// A scalar became the only property of the object the schema wants.
+    WrappedInObject,
 }
 
 impl RepairKind {
@@ -134,6 +162,19 @@ impl RepairKind {
             InvalidUnicodeEscape => "invalid_unicode_escape",
             InvalidUtf8 => "invalid_utf8",
             DroppedGarbage => "dropped_garbage",
+            TripleQuotes => "triple_quotes",
+            CoercedNumber => "coerced_number",
+            CoercedString => "coerced_string",
+            CoercedBoolean => "coerced_boolean",
+            CoercedNull => "coerced_null",
+            WrappedSingleValue => "wrapped_single_value",
+            UnwrappedSingleItem => "unwrapped_single_item",
+            MatchedEnum => "matched_enum",
+            RenamedKey => "renamed_key",
+            DroppedUnknownProperty => "dropped_unknown_property",
+            FilledDefault => "filled_default",
+            FilledNull => "filled_null",
+            WrappedInObject => "wrapped_in_object",
         }
     }
 
@@ -177,6 +218,19 @@ impl RepairKind {
         RepairKind::InvalidUnicodeEscape,
         RepairKind::InvalidUtf8,
         RepairKind::DroppedGarbage,
+        RepairKind::TripleQuotes,
+        RepairKind::CoercedNumber,
+        RepairKind::CoercedString,
+        RepairKind::CoercedBoolean,
+        RepairKind::CoercedNull,
+        RepairKind::WrappedSingleValue,
+        RepairKind::UnwrappedSingleItem,
+        RepairKind::MatchedEnum,
+        RepairKind::RenamedKey,
+        RepairKind::DroppedUnknownProperty,
+        RepairKind::FilledDefault,
+        RepairKind::FilledNull,
+        RepairKind::WrappedInObject,
     ];
 
     /// The lowest level at which this repair is made.
@@ -237,7 +291,40 @@ impl RepairKind {
             InvalidUnicodeEscape => "invalid \\u escape (lone surrogate)",
             InvalidUtf8 => "invalid UTF-8",
             DroppedGarbage => "unexpected character",
+            TripleQuotes => "Python triple-quoted string",
+            CoercedNumber => "string where a number is wanted",
+            CoercedString => "number or boolean where a string is wanted",
+            CoercedBoolean => "string where a boolean is wanted",
+            CoercedNull => "string where null is wanted",
+            WrappedSingleValue => "lone value where a list is wanted",
+            UnwrappedSingleItem => "list where a single value is wanted",
+            MatchedEnum => "value that is not one of the options",
+            RenamedKey => "property name that differs from the schema's",
+            DroppedUnknownProperty => "property the schema does not allow",
+            FilledDefault => "missing required property",
+            FilledNull => "missing required property",
+            WrappedInObject => "scalar where an object is wanted",
         }
+    }
+
+    /// The entry is a schema coercion (the schema stage's), not a syntax repair.
+    pub fn is_coercion(self) -> bool {
+        use RepairKind::*;
+        matches!(
+            self,
+            CoercedNumber
+                | CoercedString
+                | CoercedBoolean
+                | CoercedNull
+                | WrappedSingleValue
+                | UnwrappedSingleItem
+                | MatchedEnum
+                | RenamedKey
+                | DroppedUnknownProperty
+                | FilledDefault
+                | FilledNull
+                | WrappedInObject
+        )
     }
 
     /// The repair is the completion of a reply that was cut off.

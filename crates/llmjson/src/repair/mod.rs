@@ -57,7 +57,7 @@ pub(crate) fn parse_at(
     start: usize,
     end: usize,
     fence: Option<Fence>,
-    config: Config,
+    config: Config<'_>,
 ) -> Result<Output, Fail> {
     let strict = Config {
         level: RepairLevel::None,
@@ -77,7 +77,7 @@ pub(crate) fn parse_once(
     text: &str,
     start: usize,
     end: usize,
-    config: Config,
+    config: Config<'_>,
 ) -> Result<Output, Fail> {
     parser::parse(text, start, end, None, config)
 }

@@ -13,6 +13,7 @@
 
 use super::quotes::{is_quote_at, QuoteClass};
 use super::RepairKind;
+use crate::Schema;
 use crate::{DuplicateKeys, RepairLevel, Truncation};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -20,11 +21,14 @@ use std::str::FromStr;
 
 /// What the parser needs from the options.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Config {
+pub(crate) struct Config<'s> {
     pub level: RepairLevel,
     pub truncation: Truncation,
     pub duplicate_keys: DuplicateKeys,
     pub max_depth: usize,
+    /// The schema, when the caller gave one: its property names decide quotes the syntax alone
+    /// cannot (is `", "name":` the end of a string, or code inside it?).
+    pub schema: Option<&'s Schema>,
 }
 
 /// A fence that ends the region when met where JSON structure is expected (```` ``` ````, `~~~`).
@@ -207,12 +211,12 @@ pub(crate) const LOG_LIMIT: usize = 10_000;
 
 /// Parses one JSON value starting at `start`. The region ends at `end`, or earlier at a fence
 /// marker met where structure is expected.
-pub(crate) fn parse(
-    text: &str,
+pub(crate) fn parse<'t>(
+    text: &'t str,
     start: usize,
     end: usize,
     fence: Option<Fence>,
-    config: Config,
+    config: Config<'t>,
 ) -> Result<Output> {
     let mut parser = Parser {
         text,
@@ -238,7 +242,7 @@ struct Parser<'t> {
     pos: usize,
     end: usize,
     fence: Option<Fence>,
-    cfg: Config,
+    cfg: Config<'t>,
     frames: Vec<Frame>,
     root: Option<Value>,
     log: Vec<RawRepair>,
@@ -1515,7 +1519,8 @@ impl<'t> Parser<'t> {
                 return self.fail(open_at, kind.defect());
             }
         }
-        let heuristics = !is_key && self.heuristics();
+        // A triple-quoted string ends at `"""`, unambiguously: no guessing about its quotes.
+        let heuristics = !is_key && self.heuristics() && class != QuoteClass::Triple;
         let (s1, s2, s3) = class.stop_bytes();
         let b = self.b;
         let end = self.end;
@@ -1544,7 +1549,7 @@ impl<'t> Parser<'t> {
         let mut last_text_quote: Option<(usize, usize, usize)> = None;
         // The last text quote preceded by a comma: (comma offset, buf length at the comma,
         // text quotes before it).
-        let mut comma_quote: Option<(usize, usize, u32)> = None;
+        let mut comma_quote: Option<(usize, usize, u32, usize)> = None;
         // Fence markers at line starts inside the string: (count, offset of the last, buf len).
         let mut fences_in_string = (0u32, 0usize, 0usize);
 
@@ -1668,7 +1673,7 @@ impl<'t> Parser<'t> {
                     Some(_) => Decision::Text,
                 }
             } else {
-                self.decide_close(i + qlen, comma_quote.is_some())
+                self.decide_close(i + qlen, comma_quote.map(|c| c.3))
             };
             if matches!(decision, Decision::Close)
                 && comma_quote.is_some()
@@ -1692,7 +1697,7 @@ impl<'t> Parser<'t> {
                     if k > content_start && b[k - 1] == b',' && open_brackets == 0 {
                         let comma = k - 1;
                         if let Some(at_comma) = buf.len().checked_sub(i - comma) {
-                            comma_quote = Some((comma, at_comma, scan.text_quotes));
+                            comma_quote = Some((comma, at_comma, scan.text_quotes, i));
                         }
                     }
                     last_text_quote = Some((i, qlen, buf.len()));
@@ -1704,7 +1709,7 @@ impl<'t> Parser<'t> {
                 Decision::SplitAtComma => {
                     // `{"a":"b,"c":"d"}`: the string ended before the comma; its closing quote
                     // is missing. Resume at the comma.
-                    let (comma, at_comma, quotes_before) =
+                    let (comma, at_comma, quotes_before, _) =
                         comma_quote.ok_or(Fail::Internal("split without comma"))?;
                     buf.truncate(at_comma);
                     let trimmed = buf.trim_end().len();
@@ -2012,9 +2017,9 @@ impl<'t> Parser<'t> {
     }
 
     /// Decides whether the quote just before `after` closes the string value being scanned, by
-    /// looking at what follows it. `has_comma_quote`: a quote after a comma was kept as text
+    /// looking at what follows it. `comma_quote`: where a quote after a comma was kept as text
     /// earlier in this string.
-    fn decide_close(&self, after: usize, has_comma_quote: bool) -> Decision {
+    fn decide_close(&self, after: usize, comma_quote: Option<usize>) -> Decision {
         let Some((p, c)) = self.peek_from(after) else {
             return Decision::Close;
         };
@@ -2025,16 +2030,20 @@ impl<'t> Parser<'t> {
                 Some(Kind::Object) => match self.peek_from(p + 1) {
                     None => Decision::Close,
                     Some((_, b'}')) => Decision::Close,
-                    Some((q, _)) if self.key_follows(q, true) => Decision::Close,
+                    Some((q, _)) if self.key_follows(q, true) => self.by_schema_key(q),
                     _ => Decision::Text,
                 },
                 Some(Kind::Array) => Decision::Close,
             },
             b':' => {
-                if top == Some(Kind::Object) && has_comma_quote {
-                    Decision::SplitAtComma
-                } else {
-                    Decision::Text
+                // `"a, "b": …`: the string ended at the comma, unless the schema says `b` cannot
+                // be a key there.
+                match comma_quote {
+                    Some(q) if top == Some(Kind::Object) => match self.by_schema_key(q) {
+                        Decision::Text => Decision::Text,
+                        _ => Decision::SplitAtComma,
+                    },
+                    _ => Decision::Text,
                 }
             }
             b'}' | b']' => {
@@ -2064,7 +2073,7 @@ impl<'t> Parser<'t> {
                 _ => Decision::Text,
             },
             _ if is_quote_at(self.b, p) => match top {
-                Some(Kind::Object) if self.key_follows(p, false) => Decision::Close,
+                Some(Kind::Object) if self.key_follows(p, false) => self.by_schema_key(p),
                 Some(Kind::Array) if self.string_then_delimiter(p, b",]") => Decision::Close,
                 _ => Decision::Text,
             },
@@ -2073,6 +2082,54 @@ impl<'t> Parser<'t> {
                 Decision::Close
             }
             _ => Decision::Text,
+        }
+    }
+
+    /// A key-like token follows a quote at `q`: with a schema, the quote closes the string if
+    /// the schema can have that key; if the schema cannot, only if a clean member follows (the
+    /// model added a property: coercion drops it), else the quote and "key" are text (source
+    /// code inside the string). Without a schema, or one that allows any key, it closes.
+    fn by_schema_key(&self, q: usize) -> Decision {
+        let Some(schema) = self.cfg.schema else {
+            return Decision::Close;
+        };
+        let (key, key_end) = match QuoteClass::opening_at(self.b, q) {
+            Some((class, len)) => {
+                let from = q + len;
+                let limit = (from + LOOKAHEAD_LIMIT).min(self.end);
+                let Some(to) = (from..limit).find(|&k| class.closer_at(self.b, k).is_some()) else {
+                    return Decision::Close;
+                };
+                let close_len = class.closer_at(self.b, to).unwrap_or(1);
+                (&self.text[from..to], to + close_len)
+            }
+            None => {
+                let mut k = q;
+                while k < self.end && (is_ident_byte(self.b[k]) || matches!(self.b[k], b'-' | b'.'))
+                {
+                    k += 1;
+                }
+                (&self.text[q..k], k)
+            }
+        };
+        if schema.knows_key(key) != Some(false) {
+            return Decision::Close;
+        }
+        // An unknown key: a member only if its value is cleanly written (`"note": "x",`).
+        let Some((colon, b':')) = self.peek_from(key_end) else {
+            return Decision::Text;
+        };
+        match self.peek_from(colon + 1) {
+            None => Decision::Close,
+            Some((v, _)) if is_quote_at(self.b, v) => match self.quoted_end(v, Lines::One) {
+                QuotedEnd::After(e) => match self.peek_from(e) {
+                    None | Some((_, b',' | b'}')) => Decision::Close,
+                    _ => Decision::Text,
+                },
+                QuotedEnd::RegionEnd => Decision::Close,
+                QuotedEnd::NotFound => Decision::Text,
+            },
+            Some(_) => Decision::Close,
         }
     }
 
@@ -2096,7 +2153,8 @@ impl<'t> Parser<'t> {
             };
         }
         let mut k = q;
-        while k < limit && (is_ident_byte(b[k]) || b[k] == b'-') {
+        // `step-2:`, `2.17:`: bare keys may hold dashes and dots.
+        while k < limit && (is_ident_byte(b[k]) || matches!(b[k], b'-' | b'.')) {
             k += 1;
         }
         if k >= self.end {

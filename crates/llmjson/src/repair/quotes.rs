@@ -22,6 +22,8 @@ pub(crate) enum QuoteClass {
     SmartSingle,
     /// `\"` (JSON stringified once too often): closes at `\"` or `"`; `\\"` inside is a quote.
     Escaped,
+    /// `"""` (a Python triple-quoted string): closes at `"""` only; a lone `"` inside is text.
+    Triple,
 }
 
 const LEFT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9C];
@@ -35,6 +37,8 @@ impl QuoteClass {
     pub(crate) fn opening_at(b: &[u8], i: usize) -> Option<(QuoteClass, usize)> {
         let rest = b.get(i..)?;
         match *rest.first()? {
+            // `"""` never starts valid JSON (an empty string cannot be followed by a quote).
+            b'"' if rest.starts_with(b"\"\"\"") => Some((QuoteClass::Triple, 3)),
             b'"' => Some((QuoteClass::Double, 1)),
             b'\'' => Some((QuoteClass::Single, 1)),
             // Three backticks are a Markdown fence, never a string delimiter.
@@ -61,6 +65,7 @@ impl QuoteClass {
                 Some(RepairKind::SingleQuotes)
             }
             QuoteClass::Escaped => Some(RepairKind::EscapedString),
+            QuoteClass::Triple => Some(RepairKind::TripleQuotes),
         }
     }
 
@@ -97,6 +102,7 @@ impl QuoteClass {
                 b'\\' if rest.get(1) == Some(&b'"') => Some(2),
                 _ => None,
             },
+            QuoteClass::Triple => rest.starts_with(b"\"\"\"").then_some(3),
         }
     }
 
@@ -109,7 +115,7 @@ impl QuoteClass {
             QuoteClass::Acute => (b'\'', 0xC2, 0xC2),
             QuoteClass::SmartDouble => (b'"', 0xE2, 0xE2),
             QuoteClass::SmartSingle => (b'\'', 0xE2, 0xE2),
-            QuoteClass::Escaped => (b'"', b'"', b'"'),
+            QuoteClass::Escaped | QuoteClass::Triple => (b'"', b'"', b'"'),
         }
     }
 }

@@ -8,5 +8,7 @@ mod locate;
 mod policies;
 mod props;
 mod repair;
+mod retry;
+mod schema;
 mod support;
 mod truncation;

@@ -1,0 +1,327 @@
+//! Retry with feedback: ask the model again, telling it exactly what was wrong with its reply.
+//!
+//! The loop calls a generator (the caller's code that prompts the model) with `None` first, then
+//! with the [`Feedback`] built from the previous attempt's specific errors: line, column and
+//! excerpt for syntax; paths and messages for schema violations. Feedback always names the
+//! attempt, so no two retries send the same text. A reply cut off by the token limit is its own
+//! outcome, with advice to raise the limit or ask for less, not a generic "fix your JSON".
+
+use crate::{parse, Error, Options, Parsed};
+use std::fmt;
+
+/// A model's reply, and whether the caller knows it stopped at its output token limit (for
+/// example `finish_reason == "length"`). A `String` converts into a reply without that flag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// The reply's text.
+    pub text: String,
+    /// The model stopped because it hit its output token limit.
+    pub hit_token_limit: bool,
+}
+
+impl Reply {
+    /// A reply that stopped at the token limit.
+    pub fn cut_off(text: impl Into<String>) -> Self {
+        Reply {
+            text: text.into(),
+            hit_token_limit: true,
+        }
+    }
+}
+
+impl From<String> for Reply {
+    fn from(text: String) -> Self {
+        Reply {
+            text,
+            hit_token_limit: false,
+        }
+    }
+}
+
+impl From<&str> for Reply {
+    fn from(text: &str) -> Self {
+        Reply::from(text.to_string())
+    }
+}
+
+/// Why an attempt failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Failure {
+    /// The reply was cut off (it ended inside a string, object or array, or the model hit its
+    /// token limit) and what remained did not give a usable value.
+    Truncated,
+    /// The reply was empty.
+    Empty,
+    /// The reply held no JSON.
+    NoJson,
+    /// The JSON had a defect the repair level does not repair.
+    Syntax,
+    /// The repair would have discarded too much (the safety guard).
+    RepairRejected,
+    /// The JSON does not fit the schema.
+    Schema,
+    /// Anything else (too large, too deep, duplicate keys, …).
+    Other,
+}
+
+/// What went wrong with one attempt, and the message sent to the model about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Feedback {
+    /// The attempt this feedback is about (1-based).
+    pub attempt: usize,
+    /// Why it failed.
+    pub failure: Failure,
+    /// The message for the model: what was wrong, specifically, and what to do.
+    pub message: String,
+    /// Advice for the caller (not the model), when the fix is on the caller's side: for a
+    /// truncated reply, raise the output token limit or ask for less.
+    pub advice: Option<String>,
+}
+
+impl fmt::Display for Feedback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// One attempt's record.
+#[derive(Debug)]
+pub struct Attempt {
+    /// The reply as the model wrote it.
+    pub reply: String,
+    /// Why it failed; `None` for the attempt that succeeded.
+    pub feedback: Option<Feedback>,
+    /// The error the parse returned, if it failed.
+    pub error: Option<Error>,
+}
+
+/// The loop's success: the value and every attempt's record (the last one succeeded).
+#[derive(Debug)]
+pub struct Success {
+    /// The parsed (repaired, coerced, validated) value of the successful attempt.
+    pub parsed: Parsed,
+    /// Every attempt, in order.
+    pub attempts: Vec<Attempt>,
+}
+
+/// The loop's failure.
+#[derive(Debug, thiserror::Error)]
+pub enum RetryError<E> {
+    /// Every attempt in the budget failed. The last reply and every attempt's errors are kept.
+    #[error("no usable JSON after {} attempts; last: {}", .attempts.len(), last_message(.attempts))]
+    Exhausted {
+        /// Every attempt, in order.
+        attempts: Vec<Attempt>,
+    },
+    /// The generator itself failed (the model call errored); the attempts so far are kept.
+    #[error("the generator failed after {} attempts: {error}", .attempts.len())]
+    Generator {
+        /// The generator's error.
+        error: E,
+        /// The attempts before it.
+        attempts: Vec<Attempt>,
+    },
+}
+
+impl<E> RetryError<E> {
+    /// Every attempt made.
+    pub fn attempts(&self) -> &[Attempt] {
+        match self {
+            RetryError::Exhausted { attempts } | RetryError::Generator { attempts, .. } => attempts,
+        }
+    }
+
+    /// The last reply the model gave, if any.
+    pub fn last_reply(&self) -> Option<&str> {
+        self.attempts().last().map(|a| a.reply.as_str())
+    }
+}
+
+fn last_message(attempts: &[Attempt]) -> String {
+    attempts
+        .last()
+        .and_then(|a| a.error.as_ref())
+        .map_or_else(String::new, ToString::to_string)
+}
+
+/// Calls `generate` until its reply parses (and fits the schema in `options`, if any), at most
+/// `max_attempts` times. The first call gets `None`; every later call gets the feedback about the
+/// previous reply.
+///
+/// ```
+/// use llmjson::{retry, Options, Schema};
+/// let schema = Schema::new(serde_json::json!({
+///     "type": "object", "required": ["tool"],
+///     "properties": {"tool": {"enum": ["python", "shell"]}}
+/// }))?;
+/// let options = Options::default().schema(schema);
+/// let mut replies = vec!["{\"tool\": \"perl\"}", "{\"tool\": \"python\"}"].into_iter();
+/// let done = retry(&options, 3, |feedback| {
+///     if let Some(f) = feedback {
+///         assert!(f.message.contains("/tool: 'perl' is not one of 'python', 'shell'"));
+///     }
+///     Ok::<_, std::convert::Infallible>(replies.next().unwrap_or_default())
+/// })
+/// .unwrap();
+/// assert_eq!(done.parsed.value["tool"], "python");
+/// assert_eq!(done.attempts.len(), 2);
+/// # Ok::<(), llmjson::Error>(())
+/// ```
+///
+/// # Errors
+/// [`RetryError::Exhausted`] when every attempt failed, [`RetryError::Generator`] when the
+/// generator returned an error.
+pub fn retry<R, E, G>(
+    options: &Options,
+    max_attempts: usize,
+    mut generate: G,
+) -> Result<Success, RetryError<E>>
+where
+    R: Into<Reply>,
+    G: FnMut(Option<&Feedback>) -> Result<R, E>,
+{
+    let mut attempts: Vec<Attempt> = Vec::new();
+    for number in 1..=max_attempts.max(1) {
+        let previous = attempts.last().and_then(|a| a.feedback.as_ref());
+        let reply: Reply = match generate(previous) {
+            Ok(reply) => reply.into(),
+            Err(error) => return Err(RetryError::Generator { error, attempts }),
+        };
+        match parse(&reply.text, options) {
+            Ok(parsed) => {
+                attempts.push(Attempt {
+                    reply: reply.text,
+                    feedback: None,
+                    error: None,
+                });
+                return Ok(Success { parsed, attempts });
+            }
+            Err(error) => {
+                let feedback = feedback_for(number, max_attempts, &reply, &error, previous);
+                attempts.push(Attempt {
+                    reply: reply.text,
+                    feedback: Some(feedback),
+                    error: Some(error),
+                });
+            }
+        }
+    }
+    Err(RetryError::Exhausted { attempts })
+}
+
+/// Schema errors listed in feedback, at most.
+const LISTED_ERRORS: usize = 10;
+
+/// The feedback for a failed attempt, from its own errors.
+pub fn feedback_for(
+    attempt: usize,
+    budget: usize,
+    reply: &Reply,
+    error: &Error,
+    previous: Option<&Feedback>,
+) -> Feedback {
+    let truncated = reply.hit_token_limit || error_is_truncation(error);
+    let failure = if truncated {
+        Failure::Truncated
+    } else {
+        match error {
+            Error::Empty => Failure::Empty,
+            Error::NoJson { .. } => Failure::NoJson,
+            Error::Syntax(_) => Failure::Syntax,
+            Error::RepairRejected { .. } => Failure::RepairRejected,
+            Error::Schema { .. } => Failure::Schema,
+            _ => Failure::Other,
+        }
+    };
+    let header = format!("Attempt {attempt} of {budget} failed.");
+    let (body, advice) = match (failure, error) {
+        (Failure::Truncated, _) => {
+            let place = match error.position() {
+                Some(p) if p.line > 0 => format!(" at line {} column {}", p.line, p.column),
+                _ => String::new(),
+            };
+            (
+                format!(
+                    "Your reply was cut off{place} before the JSON was complete: it is too long \
+                     for the output limit. Reply with the complete JSON only, shorter: no prose, \
+                     no comments, no repeated content."
+                ),
+                Some(
+                    "The model stopped at its output token limit: raise the limit (max_tokens) \
+                     or ask for less content per call."
+                        .to_string(),
+                ),
+            )
+        }
+        (_, Error::Schema { errors, .. }) => {
+            let mut lines: Vec<String> = errors
+                .iter()
+                .take(LISTED_ERRORS)
+                .map(|e| format!("- {e}"))
+                .collect();
+            if errors.len() > LISTED_ERRORS {
+                lines.push(format!("- and {} more", errors.len() - LISTED_ERRORS));
+            }
+            (
+                format!(
+                    "Your JSON does not match the required schema:\n{}\nReply with the corrected \
+                     JSON only.",
+                    lines.join("\n")
+                ),
+                None,
+            )
+        }
+        (_, Error::Syntax(syntax)) => (
+            format!(
+                "Your reply is not valid JSON: {} at line {} column {}:\n{}\nReply with the \
+                 corrected JSON only.",
+                syntax.message, syntax.position.line, syntax.position.column, syntax.excerpt
+            ),
+            None,
+        ),
+        (_, Error::Empty) => (
+            "Your reply was empty. Reply with the JSON object only.".to_string(),
+            None,
+        ),
+        (_, Error::NoJson { hint }) => (
+            format!(
+                "Your reply contained no JSON{}. Reply with the JSON only, in a ```json block.",
+                hint.as_deref()
+                    .map(|h| format!(" ({h})"))
+                    .unwrap_or_default()
+            ),
+            None,
+        ),
+        (_, Error::RepairRejected { .. }) => (
+            "Most of your reply was not JSON (comments or stray text). Reply with the JSON \
+             only, without comments."
+                .to_string(),
+            None,
+        ),
+        (_, other) => (
+            format!("Your reply could not be used: {other}. Reply with the corrected JSON only."),
+            None,
+        ),
+    };
+    let mut message = format!("{header} {body}");
+    if previous.is_some_and(|p| p.failure == failure) {
+        message.push_str(" (The previous attempt failed the same way.)");
+    }
+    Feedback {
+        attempt,
+        failure,
+        message,
+        advice,
+    }
+}
+
+/// The parse failed because the reply ended early: a syntax error at the end of the input, or
+/// a schema error on a value that had to be completed.
+fn error_is_truncation(error: &Error) -> bool {
+    match error {
+        Error::Syntax(syntax) => syntax.truncated,
+        Error::Schema { truncated, .. } => *truncated,
+        _ => false,
+    }
+}

@@ -1,0 +1,229 @@
+//! Stages "coerce" and "validate": a JSON Schema compiled once, the schema-guided coercion of a
+//! repaired value, and validation that reports every error in words a model can act on.
+//!
+//! The schema is read twice, for two jobs. Coercion walks the schema document itself (it needs
+//! to know which type is wanted where, not whether a value is valid); validation is the
+//! `jsonschema` crate's, which is the arbiter: a coerced value is only returned if it validates.
+
+pub(crate) mod coerce;
+mod messages;
+pub(crate) mod stage;
+
+use crate::Error;
+use serde::Serialize;
+use serde_json::Value;
+use std::any::TypeId;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::sync::{Arc, LazyLock, Mutex};
+
+/// A JSON Schema (drafts 7 and 2020-12, `$ref`/`$defs` included), compiled once and reused
+/// across calls. Put it in [`crate::Options::schema`] to have replies coerced and validated.
+///
+/// ```
+/// let schema = llmjson::Schema::new(serde_json::json!({
+///     "type": "object",
+///     "properties": {"retries": {"type": "integer"}},
+///     "required": ["retries"],
+/// }))?;
+/// let options = llmjson::Options::default().schema(schema);
+/// let parsed = llmjson::parse("{retries: '3'}", &options)?;
+/// assert_eq!(parsed.value["retries"], 3);
+/// # Ok::<(), llmjson::Error>(())
+/// ```
+pub struct Schema {
+    document: Value,
+    validator: jsonschema::Validator,
+    /// Every property name the schema declares (as [`coerce::name_key`]s), for the parser's
+    /// quote decisions.
+    property_names: HashSet<String>,
+    /// Every object in the schema names its properties and forbids others: a key the schema
+    /// does not name cannot be a real key.
+    closed: bool,
+}
+
+impl Schema {
+    /// Compiles a schema document. External `$ref`s (files, URLs) are not fetched.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSchema`] when the document is not a valid JSON Schema.
+    pub fn new(document: Value) -> Result<Schema, Error> {
+        let validator = jsonschema::validator_for(&document).map_err(|e| Error::InvalidSchema {
+            message: e.to_string(),
+        })?;
+        let mut property_names = HashSet::new();
+        let mut closed = true;
+        collect_names(&document, &mut property_names, &mut closed, 0);
+        Ok(Schema {
+            document,
+            validator,
+            property_names,
+            closed,
+        })
+    }
+
+    /// Compiles a schema from its JSON text.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSchema`] when the text is not JSON or not a valid JSON Schema.
+    pub fn from_json(text: &str) -> Result<Schema, Error> {
+        let document = serde_json::from_str(text).map_err(|e| Error::InvalidSchema {
+            message: format!("the schema is not JSON: {e}"),
+        })?;
+        Schema::new(document)
+    }
+
+    /// The schema of a Rust type, derived with `schemars` (draft 2020-12).
+    ///
+    /// # Errors
+    /// [`Error::InvalidSchema`] if the derived schema does not compile (a bug in the derive).
+    pub fn for_type<T: schemars::JsonSchema>() -> Result<Schema, Error> {
+        let generated = schemars::schema_for!(T);
+        Schema::new(generated.to_value())
+    }
+
+    /// The schema document.
+    pub fn document(&self) -> &Value {
+        &self.document
+    }
+
+    /// Validates a value, reporting every error (not only the first).
+    ///
+    /// # Errors
+    /// Every violation, each with the instance's JSON Pointer, the schema keyword, and a message
+    /// that can be sent back to the model as it is.
+    pub fn validate(&self, value: &Value) -> Result<(), Vec<SchemaError>> {
+        let errors: Vec<SchemaError> = self
+            .validator
+            .iter_errors(value)
+            .map(|e| messages::schema_error(&e))
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The value is valid (no report built).
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.validator.is_valid(value)
+    }
+
+    /// Whether `key` can be a key somewhere in a valid value (up to case and word separators,
+    /// as coercion renames keys): `Some(true)` when the schema names it, `Some(false)` when the
+    /// schema names its keys and forbids all others, `None` when it allows other keys somewhere.
+    pub(crate) fn knows_key(&self, key: &str) -> Option<bool> {
+        if self.property_names.contains(&coerce::name_key(key)) {
+            Some(true)
+        } else if self.closed {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Debug for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Schema")
+            .field("document", &self.document)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Schema {
+    fn eq(&self, other: &Self) -> bool {
+        self.document == other.document
+    }
+}
+
+/// `T`'s schema, derived and compiled on first use and shared afterwards.
+pub(crate) fn for_type_cached<T: schemars::JsonSchema + 'static>() -> Result<Arc<Schema>, Error> {
+    static CACHE: LazyLock<Mutex<HashMap<TypeId, Arc<Schema>>>> = LazyLock::new(Default::default);
+    let id = TypeId::of::<T>();
+    // A poisoned lock only means another thread panicked while inserting: the map is intact.
+    if let Some(schema) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).get(&id) {
+        return Ok(Arc::clone(schema));
+    }
+    let schema = Arc::new(Schema::for_type::<T>()?);
+    CACHE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(id, Arc::clone(&schema));
+    Ok(schema)
+}
+
+/// Schemas nested deeper than this are not walked for names (the validator still checks them).
+const NAME_DEPTH_LIMIT: usize = 64;
+
+/// Gathers the names of `properties` everywhere in the document, and whether every object
+/// schema is closed (`additionalProperties: false` and no pattern properties).
+fn collect_names(node: &Value, names: &mut HashSet<String>, closed: &mut bool, depth: usize) {
+    if depth > NAME_DEPTH_LIMIT {
+        *closed = false;
+        return;
+    }
+    match node {
+        Value::Object(map) => {
+            let is_object_schema = map.get("type").is_some_and(|t| type_includes(t, "object"))
+                || map.contains_key("properties");
+            if is_object_schema {
+                let forbids_others = map.get("additionalProperties") == Some(&Value::Bool(false))
+                    && !map.contains_key("patternProperties");
+                if !forbids_others {
+                    *closed = false;
+                }
+            }
+            if let Some(Value::Object(props)) = map.get("properties") {
+                names.extend(props.keys().map(|k| coerce::name_key(k)));
+            }
+            for (key, child) in map {
+                // `const`, `enum`, `default` and `examples` hold values, not schemas.
+                if !matches!(key.as_str(), "const" | "enum" | "default" | "examples") {
+                    collect_names(child, names, closed, depth + 1);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for child in items {
+                collect_names(child, names, closed, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `type` is `name` or a list holding it.
+pub(crate) fn type_includes(ty: &Value, name: &str) -> bool {
+    match ty {
+        Value::String(s) => s == name,
+        Value::Array(list) => list.iter().any(|t| t == name),
+        _ => false,
+    }
+}
+
+/// One schema violation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SchemaError {
+    /// JSON Pointer of the value at fault (`""` is the root).
+    pub instance_path: String,
+    /// JSON Pointer of the schema keyword that failed (`/properties/steps/items/required`).
+    pub schema_path: String,
+    /// The keyword (`type`, `required`, `enum`, …).
+    pub keyword: String,
+    /// What is wrong, in words a model can act on (without the path).
+    pub message: String,
+}
+
+impl fmt::Display for SchemaError {
+    /// `/steps/0/tool: 'pyhton' is not one of 'python', 'shell', 'browser'`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.instance_path.is_empty() {
+            "(root)"
+        } else {
+            &self.instance_path
+        };
+        write!(f, "{path}: {}", self.message)
+    }
+}

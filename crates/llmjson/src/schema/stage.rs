@@ -1,0 +1,168 @@
+//! The schema stage in the pipeline: choose among the reply's candidate values the one that fits
+//! the schema best, coerce it, validate it.
+
+use super::coerce::{self, Coerced};
+use super::Schema;
+use crate::{Coercion, Error, Options, Parsed, Position, Repair, RepairLevel, Source, Value};
+
+/// One reading of the reply.
+struct Candidate {
+    parsed: Parsed,
+    /// What choosing this reading costs over a located value taken as it is.
+    extra: u32,
+    /// The reply's whole text as one string, not a located value.
+    whole_text: bool,
+    /// Several located values read as one list (never the subject of an error report: the
+    /// model did not write that list).
+    combined: bool,
+}
+
+/// Reading several located values as one list costs this much more than one of them.
+const COST_COMBINED: u32 = 1;
+
+/// Parses `text` and fits the value to `schema`. Every JSON value in the reply, and all of them
+/// as one list, are candidates: the one that validates after the cheapest coercions wins, the
+/// earliest on a tie. Only when none fits is the reply's text itself tried, as one string (a
+/// string is wanted, or an answer in prose names a boolean, a number or an enum value).
+pub(crate) fn parse_guided(
+    text: &str,
+    options: &Options,
+    schema: &Schema,
+) -> Result<Parsed, Error> {
+    let first = crate::parse_unguided(text, options);
+    let located = match &first {
+        Ok(parsed) => {
+            // Valid as it is: nothing to choose or coerce.
+            if schema.is_valid(&parsed.value) {
+                return first;
+            }
+            crate::parse_all(text, options).unwrap_or_else(|_| vec![parsed.clone()])
+        }
+        Err(_) => Vec::new(),
+    };
+    let fit = options.coercion == Coercion::Fit;
+    let mut candidates: Vec<Candidate> = Vec::with_capacity(located.len() + 2);
+    if located.len() > 1 {
+        candidates.push(Candidate {
+            parsed: combined(&located),
+            extra: COST_COMBINED,
+            whole_text: false,
+            combined: true,
+        });
+    }
+    candidates.splice(
+        0..0,
+        located.into_iter().map(|parsed| Candidate {
+            parsed,
+            extra: 0,
+            whole_text: false,
+            combined: false,
+        }),
+    );
+    if fit && options.level != RepairLevel::None && !text.trim().is_empty() {
+        candidates.push(Candidate {
+            parsed: whole_text(text),
+            extra: 0,
+            whole_text: true,
+            combined: false,
+        });
+    }
+
+    let mut best_valid: Option<(Candidate, Coerced)> = None;
+    let mut best_located: Option<(Candidate, Coerced)> = None;
+    for candidate in candidates {
+        // The reply's text as a whole is the last resort: only when no JSON value in it fits.
+        if candidate.whole_text && best_valid.is_some() {
+            break;
+        }
+        let coerced = if fit {
+            coerce::coerce(schema.document(), candidate.parsed.value.clone(), true)
+        } else {
+            Coerced {
+                value: candidate.parsed.value.clone(),
+                misfits: 0,
+                cost: 0,
+                steps: Vec::new(),
+            }
+        };
+        let cost = coerced.cost + candidate.extra;
+        if schema.is_valid(&coerced.value) {
+            if best_valid
+                .as_ref()
+                .is_none_or(|(c, k)| cost < k.cost + c.extra)
+            {
+                best_valid = Some((candidate, coerced));
+            }
+        } else if !candidate.whole_text
+            && !candidate.combined
+            && best_located
+                .as_ref()
+                .is_none_or(|(c, k)| (coerced.misfits, cost) < (k.misfits, k.cost + c.extra))
+        {
+            best_located = Some((candidate, coerced));
+        }
+    }
+    if let Some((candidate, coerced)) = best_valid {
+        return Ok(with_coercions(text, candidate.parsed, coerced));
+    }
+    match (best_located, first) {
+        (Some((candidate, coerced)), _) => {
+            let errors = schema.validate(&coerced.value).err().unwrap_or_default();
+            Err(Error::Schema {
+                errors,
+                value: Box::new(coerced.value),
+                truncated: candidate.parsed.is_truncated(),
+            })
+        }
+        (None, Err(error)) => Err(error),
+        (None, Ok(_)) => Err(Error::Internal("no candidate to validate")),
+    }
+}
+
+/// Every located value as one list (`{"a":1} {"a":2}` where a list is wanted).
+fn combined(located: &[Parsed]) -> Parsed {
+    let start = located.first().map_or(0, |p| p.span.start);
+    let end = located.last().map_or(0, |p| p.span.end);
+    Parsed {
+        value: Value::Array(located.iter().map(|p| p.value.clone()).collect()),
+        repairs: located.iter().flat_map(|p| p.repairs.clone()).collect(),
+        span: start..end,
+        source: located.first().map_or(Source::Text, |p| p.source.clone()),
+        removed_bytes: located.iter().map(|p| p.removed_bytes).sum(),
+        located_bytes: located.iter().map(|p| p.located_bytes).sum(),
+    }
+}
+
+/// The reply's text as one string (a string is wanted, or a scalar is named in prose).
+fn whole_text(text: &str) -> Parsed {
+    Parsed {
+        value: Value::String(text.to_string()),
+        repairs: Vec::new(),
+        span: 0..text.len(),
+        source: Source::Text,
+        removed_bytes: 0,
+        located_bytes: 0,
+    }
+}
+
+/// Appends the coercions to the repair log. A coercion is about a value, not a place in the
+/// text: its span is empty, at the start of the located JSON; its path says which value.
+fn with_coercions(text: &str, mut parsed: Parsed, coerced: Coerced) -> Parsed {
+    parsed.value = coerced.value;
+    if coerced.steps.is_empty() {
+        return parsed;
+    }
+    let at = parsed.span.start;
+    let position = Position::of(text, at);
+    parsed
+        .repairs
+        .extend(coerced.steps.into_iter().map(|step| Repair {
+            kind: step.kind,
+            span: at..at,
+            line: position.line,
+            column: position.column,
+            path: step.path,
+            detail: step.detail,
+        }));
+    parsed
+}
