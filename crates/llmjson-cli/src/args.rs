@@ -1,7 +1,8 @@
 //! Command-line arguments (clap derive), and how they become library options.
 
+use crate::Failure;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use llmjson::{DuplicateKeys, Options, RepairLevel, Truncation};
+use llmjson::{Coercion, DuplicateKeys, Options, RepairLevel, Schema, Truncation};
 use std::path::PathBuf;
 
 /// Turn what a language model wrote into JSON a program can trust.
@@ -18,6 +19,10 @@ pub enum Command {
     Repair(RepairArgs),
     /// Locate the JSON in a reply and print its text untouched.
     Extract(ExtractArgs),
+    /// Check a reply against a JSON Schema (after repair and coercion, unless turned off):
+    /// exit 0 when it fits, 1 when it does not (every violation reported), 2 on a usage error
+    /// or an unreadable schema.
+    Validate(ValidateArgs),
 }
 
 #[derive(Debug, Args)]
@@ -36,6 +41,22 @@ pub struct RepairArgs {
     /// Format of the repair log: `human`, or `json` (one JSON object per line).
     #[arg(long, value_enum, default_value_t = LogFormat::Human)]
     pub log_format: LogFormat,
+    /// How to report a failure: `human` (standard error), or `json` (JSON Lines on standard
+    /// output, one object per schema violation or one for any other error).
+    #[arg(long, value_enum, default_value_t = LogFormat::Human)]
+    pub errors: LogFormat,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// The reply to read; `-` or nothing reads standard input.
+    pub file: Option<PathBuf>,
+    /// How to report violations: `human` (standard error), or `json` (JSON Lines on standard
+    /// output, one object per violation).
+    #[arg(long, value_enum, default_value_t = LogFormat::Human)]
+    pub errors: LogFormat,
     #[command(flatten)]
     pub policy: PolicyArgs,
 }
@@ -72,6 +93,20 @@ pub struct PolicyArgs {
     /// Refuse containers nested deeper than this (default: serde_json's own limit).
     #[arg(long, default_value_t = llmjson::DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
+    /// A JSON Schema file (drafts 7 and 2020-12): guides the repair, coerces the value to it,
+    /// and refuses a value that does not fit.
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
+    /// With a schema: `fit` coerces the value to it first (numeric strings to numbers, enum
+    /// case, …); `validate-only` checks the value as repaired.
+    #[arg(long, value_enum, default_value_t = CoercionArg::Fit)]
+    pub coercion: CoercionArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CoercionArg {
+    Fit,
+    ValidateOnly,
 }
 
 fn ratio(s: &str) -> Result<f64, String> {
@@ -120,7 +155,9 @@ pub fn repair_disabled_by_env() -> bool {
 }
 
 impl PolicyArgs {
-    pub fn options(&self) -> Options {
+    /// The library options; reads and compiles the schema file, if any (a usage error if it
+    /// cannot be read or is not a valid schema).
+    pub fn options(&self) -> Result<Options, Failure> {
         let level = if repair_disabled_by_env() {
             RepairLevel::None
         } else {
@@ -130,7 +167,7 @@ impl PolicyArgs {
                 LevelArg::Full => RepairLevel::Full,
             }
         };
-        Options::default()
+        let options = Options::default()
             .level(level)
             .truncation(match self.truncation {
                 TruncationArg::Complete => Truncation::Complete,
@@ -144,5 +181,20 @@ impl PolicyArgs {
             })
             .max_size(self.max_size)
             .max_depth(self.max_depth)
+            .coercion(match self.coercion {
+                CoercionArg::Fit => Coercion::Fit,
+                CoercionArg::ValidateOnly => Coercion::ValidateOnly,
+            });
+        match &self.schema {
+            None => Ok(options),
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    Failure::Usage(format!("cannot read the schema {}: {e}", path.display()))
+                })?;
+                let schema = Schema::from_json(&text)
+                    .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+                Ok(options.schema(schema))
+            }
+        }
     }
 }

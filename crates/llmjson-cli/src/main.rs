@@ -17,10 +17,22 @@ use std::process::ExitCode;
 pub enum Failure {
     /// No usable JSON: exit 1.
     NoJson(llmjson::Error),
+    /// No usable JSON, reported as JSON Lines on standard output: exit 1.
+    NoJsonReported(llmjson::Error),
     /// Bad arguments or unreadable input: exit 2.
     Usage(String),
     /// Writing the output failed.
     Io(io::Error),
+}
+
+impl Failure {
+    /// The same failure, reported in `format` (JSON Lines on standard output for `json`).
+    pub fn reported_as(self, format: args::LogFormat) -> Failure {
+        match (self, format) {
+            (Failure::NoJson(e), args::LogFormat::Json) => Failure::NoJsonReported(e),
+            (other, _) => other,
+        }
+    }
 }
 
 impl From<io::Error> for Failure {
@@ -40,9 +52,15 @@ fn main() -> ExitCode {
     match cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::NoJsonReported(e)) => {
+            let mut out = io::stdout().lock();
+            let _ = output::write_error_lines(&mut out, &e);
+            ExitCode::from(1)
+        }
         Err(failure) => {
             let (code, message) = match failure {
-                Failure::NoJson(e) => (1, format!("error: {e}")),
+                Failure::NoJson(e) => (1, output::error_text(&e)),
+                Failure::NoJsonReported(e) => (1, output::error_text(&e)),
                 Failure::Usage(m) => (2, m),
                 Failure::Io(e) => (2, format!("error: {e}")),
             };

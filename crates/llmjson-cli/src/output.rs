@@ -29,6 +29,47 @@ fn write_with<F: Formatter>(out: &mut impl Write, value: &Value, f: F) -> serde_
 
 /// The repair log: `human` is one line per repair; `json` is one JSON object per line with the
 /// fields `kind`, `span` (`start`, `end`), `line`, `column`, `path` and `detail`.
+/// A library error for standard error: schema violations one per line, under a summary.
+pub fn error_text(error: &llmjson::Error) -> String {
+    match error {
+        llmjson::Error::Schema { errors, .. } => {
+            let mut text = format!(
+                "error: the JSON does not fit the schema ({} {}):",
+                errors.len(),
+                if errors.len() == 1 {
+                    "violation"
+                } else {
+                    "violations"
+                }
+            );
+            for e in errors {
+                text.push_str("\n  ");
+                text.push_str(&e.to_string());
+            }
+            text
+        }
+        other => format!("error: {other}"),
+    }
+}
+
+/// A library error as JSON Lines: one object per schema violation, or one for the error.
+pub fn write_error_lines(out: &mut impl Write, error: &llmjson::Error) -> io::Result<()> {
+    match error {
+        llmjson::Error::Schema { errors, .. } => {
+            for e in errors {
+                serde_json::to_writer(&mut *out, e)?;
+                out.write_all(b"\n")?;
+            }
+        }
+        other => {
+            let line = serde_json::json!({"kind": other.kind(), "message": other.to_string()});
+            serde_json::to_writer(&mut *out, &line)?;
+            out.write_all(b"\n")?;
+        }
+    }
+    out.flush()
+}
+
 pub fn write_log(out: &mut impl Write, repairs: &[Repair], format: LogFormat) -> io::Result<()> {
     for repair in repairs {
         match format {

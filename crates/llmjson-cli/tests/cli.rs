@@ -226,3 +226,111 @@ fn a_closed_stdout_is_not_an_error() {
     let out = child.wait_with_output().unwrap();
     assert!(matches!(out.status.code(), Some(0)), "{}", stderr(&out));
 }
+
+#[test]
+fn repair_with_a_schema_coerces_and_logs_each_change() {
+    let schema = example("plan.schema.json");
+    let out = llmjson(
+        &[
+            "repair",
+            "--schema",
+            &schema,
+            "--log",
+            &example("plan-reply.md"),
+        ],
+        "",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "{\"objective\":\"Normalise the archive\",\"steps\":[{\"id\":\"s1\",\"tool\":\"python\",\
+         \"retries\":2,\"code\":\"print(\\\"start\\\")\"},{\"id\":\"s2\",\"tool\":\"shell\",\
+         \"depends_on\":[\"s1\"],\"retries\":1}]}\n"
+    );
+    let log = stderr(&out);
+    for line in [
+        "matched_enum at /steps/0/tool: \"Python\" became \"python\"",
+        "coerced_number at /steps/0/retries: \"2\" became 2",
+        "renamed_key at /steps/1: 'dependsOn' became 'depends_on'",
+        "dropped_unknown_property at /steps/1: removed 'note', which the schema does not allow",
+        "filled_default at /steps/1: added the missing 'retries' with its default 1",
+    ] {
+        assert!(log.contains(line), "{line} not in\n{log}");
+    }
+    // Coercion off: the same reply does not fit.
+    let out = llmjson(
+        &["repair", "--schema", &schema, "--coercion", "validate-only"],
+        "{\"objective\": \"x\", \"steps\": [{\"id\": \"s1\", \"tool\": \"python\", \"retries\": \"2\"}]}",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "llmjson: error: the JSON does not fit the schema (1 violation):\n  \
+         /steps/0/retries: '2' is a string, not an integer\n"
+    );
+}
+
+#[test]
+fn validate_exits_zero_one_or_two() {
+    let schema = example("plan.schema.json");
+    let good = "{\"objective\": \"x\", \"steps\": [{\"id\": \"s1\", \"tool\": \"shell\", \"retries\": 0}]}";
+    let out = llmjson(&["validate", "--schema", &schema], good, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(stderr(&out), "");
+
+    let bad = "{\"steps\": [{\"id\": \"s1\", \"tool\": \"pyhton\", \"retries\": -1}]}";
+    let out = llmjson(&["validate", "--schema", &schema, "-"], bad, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "llmjson: error: the JSON does not fit the schema (3 violations):\n  \
+         (root): the required property 'objective' is missing\n  \
+         /steps/0/tool: 'pyhton' is not one of 'python', 'shell', 'browser'\n  \
+         /steps/0/retries: -1 is less than the minimum of 0\n"
+    );
+
+    let out = llmjson(
+        &["validate", "--schema", &schema, "--errors", "json"],
+        bad,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1]["instance_path"], "/steps/0/tool");
+    assert_eq!(lines[1]["keyword"], "enum");
+    assert_eq!(
+        lines[1]["schema_path"],
+        "/properties/steps/items/$ref/properties/tool/enum"
+    );
+    // Any other failure is one line too, with its kind.
+    let out = llmjson(
+        &["validate", "--schema", &schema, "--errors", "json"],
+        "no json",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "{\"kind\":\"no_json\",\"message\":\"no JSON in the response\"}\n"
+    );
+
+    // Usage errors: no schema, an unreadable one, an invalid one.
+    assert_eq!(llmjson(&["validate"], good, &[]).status.code(), Some(2));
+    let out = llmjson(&["validate", "--schema", "/no/such.json"], good, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("llmjson: cannot read the schema /no/such.json"));
+    let out = llmjson(
+        &["validate", "--schema", &example("plan-reply.md")],
+        good,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("invalid schema: the schema is not JSON"));
+}

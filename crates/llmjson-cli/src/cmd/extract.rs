@@ -6,7 +6,7 @@ use crate::Failure;
 use std::io::Write;
 
 pub fn run(args: &ExtractArgs) -> Result<(), Failure> {
-    let options = args.policy.options();
+    let options = args.policy.options()?;
     let bytes = read_input(args.file.as_deref(), options.max_size)?;
     let text = String::from_utf8_lossy(&bytes);
     let mut out = std::io::stdout().lock();

@@ -2,6 +2,7 @@
 
 mod extract;
 mod repair;
+mod validate;
 
 use crate::args::{Cli, Command};
 use crate::Failure;
@@ -12,6 +13,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Repair(args) => repair::run(&args),
         Command::Extract(args) => extract::run(&args),
+        Command::Validate(args) => validate::run(&args),
     }
 }
 

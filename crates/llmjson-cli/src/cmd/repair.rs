@@ -8,7 +8,11 @@ use llmjson::Value;
 use std::io::Write;
 
 pub fn run(args: &RepairArgs) -> Result<(), Failure> {
-    let options = args.policy.options();
+    repair(args).map_err(|f| f.reported_as(args.errors))
+}
+
+fn repair(args: &RepairArgs) -> Result<(), Failure> {
+    let options = args.policy.options()?;
     let bytes = read_input(args.file.as_deref(), options.max_size)?;
     let parsed = if args.policy.all {
         let text = String::from_utf8_lossy(&bytes);
