@@ -117,6 +117,8 @@ pub enum RepairKind {
     FilledNull,
     /// A scalar became the only property of the object the schema wants.
     WrappedInObject,
+    /// A string holding JSON (`"{\"a\": 1}"`) became the object or list the schema wants.
+    DecodedJsonString,
 }
 
 impl RepairKind {
@@ -175,6 +177,7 @@ impl RepairKind {
             FilledDefault => "filled_default",
             FilledNull => "filled_null",
             WrappedInObject => "wrapped_in_object",
+            DecodedJsonString => "decoded_json_string",
         }
     }
 
@@ -231,6 +234,7 @@ impl RepairKind {
         RepairKind::FilledDefault,
         RepairKind::FilledNull,
         RepairKind::WrappedInObject,
+        RepairKind::DecodedJsonString,
     ];
 
     /// The lowest level at which this repair is made.
@@ -304,6 +308,7 @@ impl RepairKind {
             FilledDefault => "missing required property",
             FilledNull => "missing required property",
             WrappedInObject => "scalar where an object is wanted",
+            DecodedJsonString => "JSON text inside a string",
         }
     }
 
@@ -324,6 +329,7 @@ impl RepairKind {
                 | FilledDefault
                 | FilledNull
                 | WrappedInObject
+                | DecodedJsonString
         )
     }
 

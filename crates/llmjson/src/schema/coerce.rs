@@ -290,6 +290,12 @@ impl<'s> Coercer<'s> {
                 fitted.absorb(&mut inner);
                 return fitted;
             }
+            Value::String(text) => {
+                return match embedded_json(&text, Value::is_object) {
+                    Some(object) => self.decoded(object, map, path, depth),
+                    None => Coerced::misfit(Value::String(text)),
+                }
+            }
             other => return Coerced::misfit(other),
         };
         let additional = map.get("additionalProperties");
@@ -416,6 +422,10 @@ impl<'s> Coercer<'s> {
                 result
             }
             Value::Null => Coerced::misfit(Value::Null),
+            Value::String(text) if embedded_json(&text, Value::is_array).is_some() => {
+                let list = embedded_json(&text, Value::is_array).unwrap_or_default();
+                self.decoded(list, map, path, depth)
+            }
             lone => {
                 let mark = push_index(path, 0);
                 let mut inner = match schema_at(0) {
@@ -437,6 +447,33 @@ impl<'s> Coercer<'s> {
                 fitted
             }
         }
+    }
+
+    /// A container that was written as a JSON string (`"{\"a\": 1}"`, tool arguments encoded
+    /// twice), fitted like one written directly.
+    fn decoded(
+        &mut self,
+        container: Value,
+        map: &'s Map<String, Value>,
+        path: &mut String,
+        depth: usize,
+    ) -> Coerced {
+        let mut inner = if container.is_array() {
+            self.fit_array(container, map, path, false, depth)
+        } else {
+            self.fit_object(container, map, path, depth)
+        };
+        let mut fitted = Coerced::changed(
+            std::mem::take(&mut inner.value),
+            COST_WRAP,
+            step(
+                RepairKind::DecodedJsonString,
+                path,
+                "a string holding JSON became the value it holds",
+            ),
+        );
+        fitted.absorb(&mut inner);
+        fitted
     }
 
     /// `enum` and `const`: exact, else up to case and punctuation, else (for the reply's text)
@@ -848,6 +885,16 @@ fn number_in(text: &str, integer: bool, maximum: Option<f64>) -> Option<Number> 
         written = integral_digits(&written)?;
     }
     serde_json::from_str::<Number>(&written).ok()
+}
+
+/// The object or array a string holds as its whole content (repaired if need be), if any.
+fn embedded_json(text: &str, wanted: fn(&Value) -> bool) -> Option<Value> {
+    let trimmed = text.trim();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        return None;
+    }
+    let parsed = crate::parse_unguided(trimmed, &crate::Options::default()).ok()?;
+    (parsed.span == (0..trimmed.len()) && wanted(&parsed.value)).then_some(parsed.value)
 }
 
 /// `1,234.5` → `1234.5` (groups of three only); `12.` → `12`; `.5` → `0.5`; plain digits as

@@ -153,3 +153,71 @@ proptest! {
         }
     }
 }
+
+/// Schemas that exercise every coercion path: unions, enums, lists, defaults, maps, refs.
+const SCHEMAS: &[&str] = &[
+    r#"{"type": "object", "properties": {"a": {"type": "integer", "default": 1},
+        "b": {"type": "array", "items": {"type": "boolean"}}, "c": {"enum": ["X", "y z"]}},
+        "required": ["a"], "additionalProperties": false}"#,
+    r##"{"anyOf": [{"type": "number"}, {"type": "array", "items": {"$ref": "#/$defs/s"}},
+        {"type": "null"}], "$defs": {"s": {"type": ["string", "null"]}}}"##,
+    r#"{"type": "object", "additionalProperties": {"type": "object",
+        "properties": {"k": {"const": "K"}}, "required": ["k"]}}"#,
+    r#"{"type": "string"}"#,
+];
+
+fn schema_options(index: usize) -> Options {
+    Options::default().schema(llmjson::Schema::from_json(SCHEMAS[index % SCHEMAS.len()]).unwrap())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn with_a_schema_any_text_gives_a_fitting_value_or_a_typed_error(
+        text in jsonish_text(),
+        index in 0..SCHEMAS.len(),
+    ) {
+        let options = schema_options(index);
+        if let Ok(parsed) = llmjson::parse(&text, &options) {
+            let schema = options.schema.as_ref().unwrap();
+            prop_assert!(schema.is_valid(&parsed.value), "{}", parsed.value);
+        }
+    }
+
+    #[test]
+    fn with_a_schema_a_fitting_document_comes_out_untouched(
+        value in prop_oneof![
+            json_value().prop_filter("a container", |v| v.is_object() || v.is_array()),
+            prop::collection::vec(
+                prop_oneof![Just(Value::Null), any::<String>().prop_map(Value::String)],
+                0..8,
+            )
+            .prop_map(Value::Array),
+        ],
+    ) {
+        // Any container fits the first schema; the lists also fit the union of the second.
+        let open = Options::default()
+            .schema(llmjson::Schema::from_json(r#"{"type": ["object", "array"]}"#).unwrap());
+        for options in [open, schema_options(1)] {
+            if !options.schema.as_ref().unwrap().is_valid(&value) {
+                continue;
+            }
+            let text = serde_json::to_string(&value).unwrap();
+            let parsed = llmjson::parse(&text, &options).unwrap();
+            prop_assert_eq!(&parsed.value, &value);
+            prop_assert!(parsed.repairs.is_empty());
+        }
+    }
+
+    #[test]
+    fn with_a_schema_any_value_coerces_or_is_refused_with_errors(value in json_value(), index in 0..SCHEMAS.len()) {
+        let options = schema_options(index);
+        let text = serde_json::to_string(&value).unwrap();
+        match llmjson::parse(&text, &options) {
+            Ok(parsed) => prop_assert!(options.schema.as_ref().unwrap().is_valid(&parsed.value)),
+            Err(llmjson::Error::Schema { errors, .. }) => prop_assert!(!errors.is_empty()),
+            Err(other) => prop_assert!(false, "unexpected error {other}"),
+        }
+    }
+}

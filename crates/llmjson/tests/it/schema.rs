@@ -563,3 +563,32 @@ fn typed_results_report_schema_errors_with_paths() {
         .to_string()
         .contains("the required property 'depends_on' is missing"));
 }
+
+#[test]
+fn json_written_as_a_string_becomes_the_wanted_container() {
+    let call = r#"{"type": "object", "properties": {"name": {"type": "string"},
+        "arguments": {"type": "object", "properties": {"city": {"type": "string"},
+        "days": {"type": "integer"}}, "required": ["city"]}}}"#;
+    // Tool arguments encoded twice, as OpenAI-style tool calls do.
+    let reply = r#"{"name": "forecast", "arguments": "{\"city\": \"Lisbon\", \"days\": \"3\"}"}"#;
+    let parsed = fit(reply, call);
+    assert_eq!(
+        parsed.value,
+        json(r#"{"name": "forecast", "arguments": {"city": "Lisbon", "days": 3}}"#)
+    );
+    assert_eq!(
+        coercions(&parsed),
+        [
+            "decoded_json_string /arguments: a string holding JSON became the value it holds",
+            "coerced_number /arguments/days: \"3\" became 3",
+        ]
+    );
+    let list = r#"{"type": "array", "items": {"type": "integer"}}"#;
+    assert_eq!(value(r#""[1, 2, 3]""#, list), json("[1, 2, 3]"));
+    // Where a string is wanted, JSON text stays text.
+    let text = r#"{"type": "object", "properties": {"a": {"type": "string"}}}"#;
+    assert_eq!(
+        value(r#"{"a": "{\"b\": 1}"}"#, text),
+        json(r#"{"a": "{\"b\": 1}"}"#)
+    );
+}
