@@ -14,7 +14,9 @@ the same function:
 - seeds and jsonrepair: `must_fail` passes when the tool refuses; otherwise the tool's value must
   equal the expected value (numbers compared by value). llmjson gets the case's options (level,
   truncation, max_removed_ratio); the peers have no such options and run with their defaults.
-- BAML cases target a schema: not applicable until llmjson has its schema stage.
+- BAML cases carry a JSON Schema of their target type; llmjson gets it (--schema), the peers
+  (which take no schema) are scored on their answer to the raw reply. Not scored: schemas with
+  BAML-only extensions (x-baml-*), BAML's streaming mode (partial), cases without an expectation.
 
 "Refuses" means: an error, or (json_repair, fast-json-repair) an empty result.
 Standard library only; needs Python 3.11, pip, Node.js with npm, and cargo.
@@ -30,12 +32,13 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = ROOT / "target" / "peers"
-TOOLS = ["llmjson", "json_repair", "fast_json_repair", "jsonrepair"]
+TOOLS = ["llmjson", "llmjson (no schema)", "json_repair", "fast_json_repair", "jsonrepair"]
 CORPORA = ["seeds", "jsonrepair", "jsontestsuite", "baml"]
 
 
@@ -79,8 +82,15 @@ def load_cases(corpora: Path) -> list[dict]:
 
 
 def applicable(case: dict) -> bool:
-    if (case.get("options") or {}).get("schema") is not None:
-        return False
+    opts = case.get("options") or {}
+    if opts.get("schema") is not None:
+        # BAML: scored where JSON Schema can say what is wanted (no x-baml-* extensions), outside
+        # BAML's streaming mode (partial values: a later stage), and where there is an expectation.
+        return (
+            not opts.get("partial")
+            and "x-baml-" not in json.dumps(opts["schema"])
+            and (case.get("expected_is_json") or case.get("must_fail"))
+        )
     if case["corpus"] == "jsontestsuite" and case["category"] not in ("y", "n"):
         return False
     return True
@@ -91,14 +101,19 @@ def strict(case: dict) -> bool:
     return bool(opts.get("strict")) or opts.get("level") == "none"
 
 
-def run_llmjson(cases: list[dict]) -> dict[str, dict]:
+def run_llmjson(cases: list[dict], use_schema: bool = True) -> dict[str, dict]:
     sh("cargo", "build", "-q", "--release", "-p", "llmjson-cli", cwd=ROOT)
     exe = str(ROOT / "target" / "release" / "llmjson")
     results = {}
     env = {k: v for k, v in os.environ.items() if k != "LLMJSON_REPAIR"}
-    for case in cases:
+    schema_dir = Path(tempfile.mkdtemp(prefix="llmjson-schemas-"))
+    for n, case in enumerate(cases):
         opts = case.get("options") or {}
         args = [exe, "repair"]
+        if use_schema and opts.get("schema") is not None:
+            schema_file = schema_dir / f"{n}.json"
+            schema_file.write_text(json.dumps(opts["schema"]), encoding="utf-8")
+            args += ["--schema", str(schema_file)]
         if strict(case):
             args += ["--level", "none"]
         elif opts.get("level"):
@@ -181,6 +196,8 @@ def main() -> None:
     runner = str(ROOT / "scripts" / "peers" / "python_runner.py")
     results = {
         "llmjson": run_llmjson(scored),
+        # What the schema stage adds: the same CLI, the schema withheld.
+        "llmjson (no schema)": run_llmjson(scored, use_schema=False),
         "json_repair": run_batch([py, runner, "json_repair"], scored),
         "fast_json_repair": run_batch([py, runner, "fast_json_repair"], scored),
         "jsonrepair": run_batch(["node", str(ROOT / "scripts" / "peers" / "jsonrepair_runner.js"), str(PEERS)], scored),
@@ -259,7 +276,12 @@ def main() -> None:
         "  the expected value, numbers compared by value. llmjson gets each case's options (`level`,",
         "  `truncation`, `max_removed_ratio`); the peers have no such options and use their defaults.",
         "- Output that is not valid JSON fails the case.",
-        f"- BAML cases ({not_applicable['baml']}) target a schema and wait for llmjson's schema stage.",
+        "- BAML cases carry a JSON Schema of their target type: llmjson gets it (`--schema`); the",
+        "  \"llmjson (no schema)\" column is the same CLI without it (what schema guidance adds); the peers",
+        "  cannot take a schema and are scored on what they return for the raw reply. Not scored "
+        f"({not_applicable['baml']}): schemas with BAML-only",
+        "  extensions (`x-baml-*`: aliases, checks), BAML's streaming mode (`partial`), and cases",
+        "  without an expected value.",
         "- llmjson's own failures are each explained in",
         "  `crates/llmjson/tests/conformance/expected_failures.txt` (conventions we chose on purpose:",
         "  prose is not JSON, a dangling key is dropped, the first of several objects wins, ...).",
