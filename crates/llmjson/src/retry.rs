@@ -65,6 +65,21 @@ pub enum Failure {
     Other,
 }
 
+impl Failure {
+    /// The stable snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Failure::Truncated => "truncated",
+            Failure::Empty => "empty",
+            Failure::NoJson => "no_json",
+            Failure::Syntax => "syntax",
+            Failure::RepairRejected => "repair_rejected",
+            Failure::Schema => "schema",
+            Failure::Other => "other",
+        }
+    }
+}
+
 /// What went wrong with one attempt, and the message sent to the model about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Feedback {
@@ -213,7 +228,8 @@ where
 /// Schema errors listed in feedback, at most.
 const LISTED_ERRORS: usize = 10;
 
-/// The feedback for a failed attempt, from its own errors.
+/// The feedback for a failed attempt, from its own errors: `Attempt N of M failed.`, then
+/// [`feedback_body`], then a note if the previous attempt failed the same way.
 pub fn feedback_for(
     attempt: usize,
     budget: usize,
@@ -221,21 +237,40 @@ pub fn feedback_for(
     error: &Error,
     previous: Option<&Feedback>,
 ) -> Feedback {
-    let truncated = reply.hit_token_limit || error_is_truncation(error);
-    let failure = if truncated {
-        Failure::Truncated
-    } else {
-        match error {
-            Error::Empty => Failure::Empty,
-            Error::NoJson { .. } => Failure::NoJson,
-            Error::Syntax(_) => Failure::Syntax,
-            Error::RepairRejected { .. } => Failure::RepairRejected,
-            Error::Schema { .. } => Failure::Schema,
-            _ => Failure::Other,
-        }
-    };
-    let header = format!("Attempt {attempt} of {budget} failed.");
-    let (body, advice) = match (failure, error) {
+    let failure = failure_of(error, reply.hit_token_limit);
+    let (body, advice) = feedback_body(failure, error);
+    let mut message = format!("Attempt {attempt} of {budget} failed. {body}");
+    if previous.is_some_and(|p| p.failure == failure) {
+        message.push_str(" (The previous attempt failed the same way.)");
+    }
+    Feedback {
+        attempt,
+        failure,
+        message,
+        advice,
+    }
+}
+
+/// Why a parse failed, as the retry loop sees it (`hit_token_limit`: the caller knows the model
+/// stopped at its output limit).
+pub fn failure_of(error: &Error, hit_token_limit: bool) -> Failure {
+    if hit_token_limit || error_is_truncation(error) {
+        return Failure::Truncated;
+    }
+    match error {
+        Error::Empty => Failure::Empty,
+        Error::NoJson { .. } => Failure::NoJson,
+        Error::Syntax(_) => Failure::Syntax,
+        Error::RepairRejected { .. } => Failure::RepairRejected,
+        Error::Schema { .. } => Failure::Schema,
+        _ => Failure::Other,
+    }
+}
+
+/// What to tell the model about a failure (specific: positions, excerpts, paths), and advice
+/// for the caller when the fix is theirs (a truncated reply: raise the token limit).
+pub fn feedback_body(failure: Failure, error: &Error) -> (String, Option<String>) {
+    match (failure, error) {
         (Failure::Truncated, _) => {
             let place = match error.position() {
                 Some(p) if p.line > 0 => format!(" at line {} column {}", p.line, p.column),
@@ -255,22 +290,8 @@ pub fn feedback_for(
             )
         }
         (_, Error::Schema { errors, .. }) => {
-            let mut lines: Vec<String> = errors
-                .iter()
-                .take(LISTED_ERRORS)
-                .map(|e| format!("- {e}"))
-                .collect();
-            if errors.len() > LISTED_ERRORS {
-                lines.push(format!("- and {} more", errors.len() - LISTED_ERRORS));
-            }
-            (
-                format!(
-                    "Your JSON does not match the required schema:\n{}\nReply with the corrected \
-                     JSON only.",
-                    lines.join("\n")
-                ),
-                None,
-            )
+            let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            (schema_feedback(&lines), None)
         }
         (_, Error::Syntax(syntax)) => (
             format!(
@@ -303,17 +324,24 @@ pub fn feedback_for(
             format!("Your reply could not be used: {other}. Reply with the corrected JSON only."),
             None,
         ),
-    };
-    let mut message = format!("{header} {body}");
-    if previous.is_some_and(|p| p.failure == failure) {
-        message.push_str(" (The previous attempt failed the same way.)");
     }
-    Feedback {
-        attempt,
-        failure,
-        message,
-        advice,
+}
+
+/// Feedback for schema violations given as `path: message` lines (the Python binding uses it
+/// for Pydantic's errors too, so both read the same).
+pub fn schema_feedback(violations: &[String]) -> String {
+    let mut lines: Vec<String> = violations
+        .iter()
+        .take(LISTED_ERRORS)
+        .map(|e| format!("- {e}"))
+        .collect();
+    if violations.len() > LISTED_ERRORS {
+        lines.push(format!("- and {} more", violations.len() - LISTED_ERRORS));
     }
+    format!(
+        "Your JSON does not match the required schema:\n{}\nReply with the corrected JSON only.",
+        lines.join("\n")
+    )
 }
 
 /// The parse failed because the reply ended early: a syntax error at the end of the input, or

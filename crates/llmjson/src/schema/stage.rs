@@ -41,6 +41,7 @@ pub(crate) fn parse_guided(
         Err(_) => Vec::new(),
     };
     let fit = options.coercion == Coercion::Fit;
+    let has_json = !located.is_empty();
     let mut candidates: Vec<Candidate> = Vec::with_capacity(located.len() + 2);
     if located.len() > 1 {
         candidates.push(Candidate {
@@ -75,8 +76,11 @@ pub(crate) fn parse_guided(
         if candidate.whole_text && best_valid.is_some() {
             break;
         }
+        // The text is searched for a scalar only when it holds no JSON: `{"a": 1}` is not an
+        // answer "1" to a question wanting a number.
+        let prose = !candidate.whole_text || !has_json;
         let coerced = if fit {
-            coerce::coerce(schema.document(), candidate.parsed.value.clone(), true)
+            coerce::coerce(schema.document(), candidate.parsed.value.clone(), prose)
         } else {
             Coerced {
                 value: candidate.parsed.value.clone(),

@@ -592,3 +592,11 @@ fn json_written_as_a_string_becomes_the_wanted_container() {
         json(r#"{"a": "{\"b\": 1}"}"#)
     );
 }
+
+#[test]
+fn numbers_inside_json_that_does_not_fit_are_not_an_answer_in_prose() {
+    let errors = misfit(r#"{"a": 1}"#, INTEGER);
+    assert_eq!(errors, ["(root): {\"a\":1} is an object, not an integer"]);
+    // Prose without JSON still is.
+    assert_eq!(value("about 1 item", INTEGER), json("1"));
+}

@@ -1,0 +1,469 @@
+"""llmjson: turn what a large language model wrote into JSON a program can trust, or say clearly
+why it cannot.
+
+A drop-in for json_repair (``import llmjson as json_repair``: ``repair_json``, ``loads``,
+``load``, ``from_file``), and its own API: ``parse`` (repair log, diagnostics, JSON Schema or a
+Pydantic model), ``parse_with_retries`` (and its async twin), typed exceptions, and
+``llmjson.metrics``. Parsing runs in Rust with the GIL released.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from . import metrics
+from ._llmjson import DEFAULT_MAX_SIZE, NativeError, __version__
+from ._llmjson import Schema as _NativeSchema
+from ._llmjson import parse as _native_parse
+from .errors import (
+    EmptyResponseError,
+    InputTooLargeError,
+    JSONParseError,
+    JSONRepairFailed,
+    JSONSchemaError,
+    LLMJSONError,
+    NoJSONError,
+    SchemaViolation,
+    from_native,
+)
+from .retry import parse_with_retries, parse_with_retries_async
+
+__all__ = [
+    "__version__",
+    "parse",
+    "ParseResult",
+    "Repair",
+    "Schema",
+    "repair_json",
+    "loads",
+    "load",
+    "from_file",
+    "parse_with_retries",
+    "parse_with_retries_async",
+    "metrics",
+    "LLMJSONError",
+    "NoJSONError",
+    "EmptyResponseError",
+    "InputTooLargeError",
+    "JSONParseError",
+    "JSONRepairFailed",
+    "JSONSchemaError",
+    "SchemaViolation",
+    "DIAGNOSTICS_SCHEMA_VERSION",
+]
+
+#: The version of the ``diagnostics`` record's layout; it changes when a field changes meaning.
+DIAGNOSTICS_SCHEMA_VERSION = 1
+
+Level = Literal["none", "conservative", "full"]
+TruncationPolicy = Literal["complete", "drop"]
+DuplicateKeysPolicy = Literal["last", "first", "error"]
+CoercionPolicy = Literal["fit", "validate_only"]
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """One change the repair (or, with a schema, the coercion) made."""
+
+    kind: str
+    """Stable snake_case name: ``trailing_comma``, ``python_literal``, ``coerced_number``, ..."""
+    span: tuple[int, int]
+    """Character offsets ``(start, end)`` in the reply (end == start for an insertion)."""
+    line: int
+    """1-based line of ``span[0]``."""
+    column: int
+    """1-based column of ``span[0]``, in characters."""
+    path: str
+    """JSON Pointer to the value concerned (``""`` is the root)."""
+    detail: str
+    """A short description: ``added '}'``, ``'True' became true``."""
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column} {self.kind} at {self.path or '(root)'}: {self.detail}"
+
+
+@dataclass(frozen=True, slots=True)
+class ParseResult:
+    """A successful parse: the value (or the model instance), every repair, the diagnostics."""
+
+    value: Any
+    repairs: list[Repair]
+    diagnostics: dict[str, Any]
+
+    @property
+    def repaired(self) -> bool:
+        """At least one repair or coercion was needed."""
+        return bool(self.repairs)
+
+
+def _kill_switch_level(level: str) -> str:
+    """``LLMJSON_REPAIR=0`` (or false/off/no) forces level ``none``: an operator's kill switch."""
+    value = os.environ.get("LLMJSON_REPAIR")
+    if value is not None and value.strip().lower() in ("0", "false", "off", "no"):
+        return "none"
+    return level
+
+
+class Schema:
+    """A JSON Schema (drafts 7 and 2020-12, ``$ref``/``$defs`` included), compiled once and
+    shared by every call that uses it. Built from a dict or JSON text; raises ``LLMJSONError``
+    (kind ``invalid_schema``) if it is not a valid schema."""
+
+    __slots__ = ("_native", "document")
+
+    def __init__(self, document: dict[str, Any] | str) -> None:
+        text = document if isinstance(document, str) else json.dumps(document)
+        try:
+            self._native = _NativeSchema(text)
+        except NativeError as native:
+            raise from_native(native, {}) from None
+        self.document: dict[str, Any] = json.loads(text)
+
+    def validate(self, value: Any) -> list[SchemaViolation]:
+        """Every way ``value`` (Python objects, as ``json.loads`` gives) violates the schema."""
+        return [SchemaViolation(p, k, m) for (p, k, m) in self._native.validate(json.dumps(value))]
+
+    def is_valid(self, value: Any) -> bool:
+        return not self.validate(value)
+
+    def __repr__(self) -> str:
+        return f"llmjson.Schema({json.dumps(self.document)[:60]!r})"
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(document: str) -> Schema:
+    return Schema(document)
+
+
+def _schema_of(schema: Any) -> Schema | None:
+    """A compiled schema from a ``Schema``, a JSON Schema dict or JSON text, or a Pydantic model
+    class (its ``model_json_schema()``). Compiled once per distinct schema."""
+    if schema is None or isinstance(schema, Schema):
+        return schema
+    if isinstance(schema, str):
+        return _compiled(schema)
+    if isinstance(schema, dict):
+        return _compiled(json.dumps(schema, sort_keys=True))
+    model_json_schema = getattr(schema, "model_json_schema", None)
+    if callable(model_json_schema):
+        return _model_schema(schema)
+    raise TypeError(
+        f"schema must be a JSON Schema (dict or JSON text), an llmjson.Schema, or a Pydantic "
+        f"model class; got {type(schema).__name__}"
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _model_schema(model: Any) -> Schema:
+    return _compiled(json.dumps(model.model_json_schema(), sort_keys=True))
+
+
+def _pointer(loc: tuple[Any, ...]) -> str:
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in loc)
+
+
+def _repairs(raw: list[tuple[str, int, int, int, int, str, str]]) -> list[Repair]:
+    return [Repair(k, (s, e), line, col, path, detail) for (k, s, e, line, col, path, detail) in raw]
+
+
+def _diagnostics(
+    text: str,
+    stages: list[str],
+    *,
+    request_id: str | None,
+    level: str,
+) -> dict[str, Any]:
+    return {
+        "schema_version": DIAGNOSTICS_SCHEMA_VERSION,
+        "request_id": request_id,
+        "level": level,
+        "stages": stages,
+        "input_chars": len(text),
+    }
+
+
+def _run(
+    text: str,
+    *,
+    schema: Any = None,
+    model: Any = None,
+    level: str = "full",
+    truncation: str = "complete",
+    max_removed_ratio: float = 0.3,
+    max_size: int = DEFAULT_MAX_SIZE,
+    duplicate_keys: str = "last",
+    coercion: str = "fit",
+    with_repairs: bool = True,
+    all_values: bool = False,
+    request_id: str | None = None,
+) -> ParseResult:
+    """The one path every public function takes: parse, convert, validate, count."""
+    if not isinstance(text, str):
+        raise TypeError(f"expected str, got {type(text).__name__}")
+    started = time.perf_counter()
+    level = _kill_switch_level(level)
+    if model is not None and schema is None:
+        schema = model
+    compiled = _schema_of(schema)
+    stages = ["locate", "repair"] + (["coerce", "validate"] if compiled is not None else [])
+    diagnostics = _diagnostics(text, stages, request_id=request_id, level=level)
+    try:
+        value, raw, span, source, removed, located, repair_count = _native_parse(
+            text,
+            level=level,
+            truncation=truncation,
+            max_removed_ratio=max_removed_ratio,
+            max_size=max_size,
+            duplicate_keys=duplicate_keys,
+            schema=compiled._native if compiled is not None else None,
+            coercion=coercion,
+            with_repairs=with_repairs,
+            all=all_values,
+        )
+    except NativeError as native:
+        error = from_native(native, diagnostics)
+        diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
+        diagnostics["failed_stage"] = _stage_of(error.kind)
+        metrics.record(metrics.outcome_of_error_kind(error.kind), time.perf_counter() - started)
+        raise error from None
+    repairs = _repairs(raw)
+    if model is not None:
+        stages.append("model")
+        value = _validate_model(model, value, diagnostics, started)
+    kinds: dict[str, int] = {}
+    for r in repairs:
+        kinds[r.kind] = kinds.get(r.kind, 0) + 1
+    outcome = "repaired" if repair_count else "ok"
+    elapsed = time.perf_counter() - started
+    diagnostics.update(
+        outcome=outcome,
+        repairs=repair_count,
+        source=source,
+        span=span,
+        repairs_by_kind=kinds,
+        removed_bytes=removed,
+        located_bytes=located,
+        removed_share=(removed / located) if located else 0.0,
+        latency_ms=elapsed * 1000,
+    )
+    metrics.record(outcome, elapsed)
+    return ParseResult(value, repairs, diagnostics)
+
+
+def _stage_of(kind: str) -> str:
+    return {
+        "empty": "locate",
+        "no_json": "locate",
+        "too_large": "locate",
+        "schema": "validate",
+        "invalid_schema": "validate",
+    }.get(kind, "repair")
+
+
+def _validate_model(model: Any, value: Any, diagnostics: dict[str, Any], started: float) -> Any:
+    """``model.model_validate(value)``; Pydantic's errors become a JSONSchemaError with paths."""
+    try:
+        return model.model_validate(value)
+    except Exception as error:  # pydantic.ValidationError, without importing pydantic
+        errors_method = getattr(error, "errors", None)
+        if not callable(errors_method):
+            raise
+        violations = [
+            SchemaViolation(_pointer(tuple(e.get("loc", ()))), str(e.get("type", "")), str(e.get("msg", "")))
+            for e in errors_method()
+        ]
+        from ._llmjson import schema_feedback
+
+        lines = [str(v) for v in violations]
+        diagnostics.update(outcome="schema", failed_stage="model", errors=lines)
+        diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
+        metrics.record("schema_fail", time.perf_counter() - started)
+        raise JSONSchemaError(
+            "the JSON does not fit the model: " + "; ".join(lines[:5]),
+            errors=violations,
+            value=value,
+            diagnostics=diagnostics,
+            feedback=schema_feedback(lines),
+        ) from None
+
+
+def parse(
+    text: str,
+    *,
+    schema: Any = None,
+    model: Any = None,
+    level: Level = "full",
+    truncation: TruncationPolicy = "complete",
+    max_removed_ratio: float = 0.3,
+    max_size: int = DEFAULT_MAX_SIZE,
+    duplicate_keys: DuplicateKeysPolicy = "last",
+    coercion: CoercionPolicy = "fit",
+    request_id: str | None = None,
+) -> ParseResult:
+    """Locates the JSON in a model's reply, repairs it, and (with ``schema`` or ``model``) fits it
+    to the schema and validates it.
+
+    ``schema`` is a JSON Schema (dict or JSON text) or an ``llmjson.Schema``; ``model`` a
+    Pydantic v2 model class, whose JSON Schema guides the repair and which validates the result
+    (``.value`` is then the model instance). Raises an ``LLMJSONError`` subclass when no usable
+    JSON comes out.
+    """
+    return _run(
+        text,
+        schema=schema,
+        model=model,
+        level=level,
+        truncation=truncation,
+        max_removed_ratio=max_removed_ratio,
+        max_size=max_size,
+        duplicate_keys=duplicate_keys,
+        coercion=coercion,
+        request_id=request_id,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# The json_repair drop-in.
+
+Compat = Literal["json_repair"] | None
+
+
+def _json_repair_log(text: str, repairs: list[Repair]) -> list[dict[str, Any]]:
+    """json_repair's log entries (``text``, ``context``) with llmjson's fields beside them."""
+    out = []
+    for r in repairs:
+        start, end = r.span
+        context = text[max(0, start - 10) : end + 10]
+        out.append(
+            {
+                "text": f"{r.kind}: {r.detail}",
+                "context": context,
+                "kind": r.kind,
+                "path": r.path,
+                "line": r.line,
+                "column": r.column,
+            }
+        )
+    return out
+
+
+def _loads(
+    json_str: str,
+    *,
+    logging: bool,
+    strict: bool,
+    schema: Any,
+    compat: Compat,
+) -> Any:
+    level: Level = "none" if strict else "full"
+    want_all = compat == "json_repair"
+    try:
+        result = _run(
+            json_str,
+            schema=schema,
+            level=level,
+            with_repairs=logging,
+            all_values=want_all and schema is None,
+        )
+    except NoJSONError:
+        if compat != "json_repair":
+            raise
+        return ("", []) if logging else ""
+    value = result.value
+    if want_all and schema is None and isinstance(value, list):
+        # json_repair: one value alone, several as a list.
+        value = value[0] if len(value) == 1 else value
+    if logging:
+        return value, _json_repair_log(json_str, result.repairs)
+    return value
+
+
+def repair_json(
+    json_str: str = "",
+    *,
+    return_objects: bool = False,
+    skip_json_loads: bool = False,
+    logging: bool = False,
+    ensure_ascii: bool = True,
+    indent: int | str | None = None,
+    strict: bool = False,
+    schema: Any = None,
+    json_fd: IO[str] | None = None,
+    chunk_length: int = 0,
+    stream_stable: bool = False,
+    compat: Compat = None,
+    **json_dumps_args: Any,
+) -> Any:
+    """json_repair's ``repair_json``: the repaired JSON as text (``json.dumps`` with
+    ``ensure_ascii``, ``indent`` and any other ``json.dumps`` argument), the object with
+    ``return_objects=True``, ``(object, log)`` with ``logging=True``.
+
+    ``strict=True`` repairs nothing (level ``none``): the JSON must be valid. ``schema`` takes a
+    JSON Schema, an ``llmjson.Schema`` or a Pydantic model class. ``skip_json_loads``,
+    ``chunk_length`` and ``stream_stable`` are accepted for compatibility: valid JSON always
+    takes the fast path, and the input is read whole. Where llmjson differs from json_repair
+    (no JSON at all is an error, several values give the first, ...), ``compat="json_repair"``
+    restores json_repair's answer; the README lists every difference.
+    """
+    del skip_json_loads, chunk_length, stream_stable
+    if json_fd is not None:
+        json_str = json_fd.read()
+    value = _loads(json_str, logging=logging, strict=strict, schema=schema, compat=compat)
+    if logging or return_objects:
+        return value
+    if compat == "json_repair" and value == "" and not json_str.strip().startswith('"'):
+        return ""
+    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, **json_dumps_args)
+
+
+def loads(
+    json_str: str,
+    *,
+    skip_json_loads: bool = False,
+    logging: bool = False,
+    stream_stable: bool = False,
+    strict: bool = False,
+    schema: Any = None,
+    compat: Compat = None,
+) -> Any:
+    """json_repair's ``loads``: the repaired value as Python objects (``(value, log)`` with
+    ``logging=True``)."""
+    del skip_json_loads, stream_stable
+    return _loads(json_str, logging=logging, strict=strict, schema=schema, compat=compat)
+
+
+def load(
+    fd: IO[str],
+    *,
+    skip_json_loads: bool = False,
+    logging: bool = False,
+    chunk_length: int = 0,
+    strict: bool = False,
+    schema: Any = None,
+    compat: Compat = None,
+) -> Any:
+    """json_repair's ``load``: ``loads`` of a text file object's content."""
+    del skip_json_loads, chunk_length
+    return _loads(fd.read(), logging=logging, strict=strict, schema=schema, compat=compat)
+
+
+def from_file(
+    filename: str | os.PathLike[str],
+    *,
+    skip_json_loads: bool = False,
+    logging: bool = False,
+    chunk_length: int = 0,
+    strict: bool = False,
+    schema: Any = None,
+    compat: Compat = None,
+) -> Any:
+    """json_repair's ``from_file``: ``loads`` of a file's content (read as UTF-8)."""
+    del skip_json_loads, chunk_length
+    text = Path(filename).read_text(encoding="utf-8")
+    return _loads(text, logging=logging, strict=strict, schema=schema, compat=compat)

@@ -1,0 +1,385 @@
+//! The native half of the Python package `llmjson` (`llmjson._llmjson`): parsing runs in Rust
+//! with the GIL released; values come back as Python objects built directly (no JSON text in
+//! between). The Python half (`python/llmjson/`) holds the public API, the exceptions, retries
+//! and metrics; this module stays small and typed (`_llmjson.pyi`).
+
+use llmjson::{Coercion, DuplicateKeys, Error, Options, Parsed, RepairLevel, Truncation, Value};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use std::sync::Arc;
+
+pyo3::create_exception!(
+    _llmjson,
+    NativeError,
+    PyValueError,
+    "A parse failed: args are (kind, message, details). The Python layer re-raises it as the \
+     matching LLMJSONError subclass."
+);
+
+/// A compiled JSON Schema, shared by every call that uses it.
+#[pyclass(frozen, name = "Schema", module = "llmjson._llmjson")]
+struct PySchema {
+    inner: Arc<llmjson::Schema>,
+}
+
+#[pymethods]
+impl PySchema {
+    /// Compiles a schema from its JSON text.
+    #[new]
+    fn new(py: Python<'_>, document: &str) -> PyResult<Self> {
+        let schema = llmjson::Schema::from_json(document).map_err(|e| native_error(py, &e))?;
+        Ok(PySchema {
+            inner: Arc::new(schema),
+        })
+    }
+
+    /// Every violation of the schema by the JSON text `value`, as (path, keyword, message).
+    fn validate(&self, value: &str) -> PyResult<Vec<(String, String, String)>> {
+        let value: Value = serde_json::from_str(value)
+            .map_err(|e| PyValueError::new_err(format!("not JSON: {e}")))?;
+        Ok(match self.inner.validate(&value) {
+            Ok(()) => Vec::new(),
+            Err(errors) => errors
+                .into_iter()
+                .map(|e| (e.instance_path, e.keyword, e.message))
+                .collect(),
+        })
+    }
+}
+
+/// Parses `text`: returns (value, repairs, span, source, removed_bytes, located_bytes,
+/// repair_count). Repairs are (kind, start, end, line, column, path, detail) tuples, built only
+/// when asked for (the count is always there).
+#[pyfunction]
+#[pyo3(signature = (text, *, level="full", truncation="complete", max_removed_ratio=0.3,
+    max_size=llmjson::DEFAULT_MAX_SIZE, max_depth=llmjson::DEFAULT_MAX_DEPTH,
+    duplicate_keys="last", schema=None, coercion="fit", with_repairs=true, all=false))]
+#[allow(clippy::too_many_arguments)]
+fn parse<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyString>,
+    level: &str,
+    truncation: &str,
+    max_removed_ratio: f64,
+    max_size: usize,
+    max_depth: usize,
+    duplicate_keys: &str,
+    schema: Option<&PySchema>,
+    coercion: &str,
+    with_repairs: bool,
+    all: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let mut options = Options::default()
+        .level(parse_level(level)?)
+        .truncation(match truncation {
+            "complete" => Truncation::Complete,
+            "drop" => Truncation::Drop,
+            other => return Err(bad_choice("truncation", other, "complete, drop")),
+        })
+        .max_removed_ratio(max_removed_ratio)
+        .max_size(max_size)
+        .max_depth(max_depth)
+        .duplicate_keys(match duplicate_keys {
+            "last" => DuplicateKeys::Last,
+            "first" => DuplicateKeys::First,
+            "error" => DuplicateKeys::Error,
+            other => return Err(bad_choice("duplicate_keys", other, "last, first, error")),
+        })
+        .coercion(match coercion {
+            "fit" => Coercion::Fit,
+            "validate_only" => Coercion::ValidateOnly,
+            other => return Err(bad_choice("coercion", other, "fit, validate_only")),
+        });
+    if let Some(schema) = schema {
+        options.schema = Some(Arc::clone(&schema.inner));
+    }
+    // Refuse an oversized input before copying or scanning it.
+    let text = text.to_str()?;
+    // The GIL is released while Rust parses: other Python threads run meanwhile.
+    let result = py.detach(|| {
+        if all {
+            llmjson::parse_all(text, &options)
+        } else {
+            llmjson::parse(text, &options).map(|p| vec![p])
+        }
+    });
+    let parsed = result.map_err(|e| native_error(py, &e))?;
+    if all {
+        let values = PyList::empty(py);
+        let mut repairs = Vec::new();
+        for p in &parsed {
+            values.append(to_python(py, &p.value)?)?;
+            if with_repairs {
+                repairs.extend(repair_tuples(py, text, p)?);
+            }
+        }
+        let to_chars = CharOffsets::new(text);
+        let span = match (parsed.first(), parsed.last()) {
+            (Some(a), Some(b)) => (to_chars.of(a.span.start), to_chars.of(b.span.end)),
+            _ => (0, 0),
+        };
+        let removed: usize = parsed.iter().map(|p| p.removed_bytes).sum();
+        let located: usize = parsed.iter().map(|p| p.located_bytes).sum();
+        let count: usize = parsed.iter().map(|p| p.repairs.len()).sum();
+        return PyTuple::new(
+            py,
+            [
+                values.into_any(),
+                PyList::new(py, repairs)?.into_any(),
+                span.into_pyobject(py)?.into_any(),
+                "text".into_pyobject(py)?.into_any(),
+                removed.into_pyobject(py)?.into_any(),
+                located.into_pyobject(py)?.into_any(),
+                count.into_pyobject(py)?.into_any(),
+            ],
+        );
+    }
+    let p = parsed
+        .into_iter()
+        .next()
+        .ok_or_else(|| PyValueError::new_err("no value"))?;
+    let repairs = if with_repairs {
+        repair_tuples(py, text, &p)?
+    } else {
+        Vec::new()
+    };
+    let to_chars = CharOffsets::new(text);
+    PyTuple::new(
+        py,
+        [
+            to_python(py, &p.value)?,
+            PyList::new(py, repairs)?.into_any(),
+            (to_chars.of(p.span.start), to_chars.of(p.span.end))
+                .into_pyobject(py)?
+                .into_any(),
+            source_name(&p).into_pyobject(py)?.into_any(),
+            p.removed_bytes.into_pyobject(py)?.into_any(),
+            p.located_bytes.into_pyobject(py)?.into_any(),
+            p.repairs.len().into_pyobject(py)?.into_any(),
+        ],
+    )
+}
+
+/// The retry feedback for schema violations given as `path: message` lines.
+#[pyfunction]
+fn schema_feedback(violations: Vec<String>) -> String {
+    llmjson::schema_feedback(&violations)
+}
+
+/// The feedback body for a reply the caller knows was cut off at the token limit, whatever
+/// the parse said: (message, advice).
+#[pyfunction]
+fn truncation_feedback() -> (String, Option<String>) {
+    llmjson::feedback_body(llmjson::Failure::Truncated, &Error::Empty)
+}
+
+/// Every repair kind's stable name, in declaration order.
+#[pyfunction]
+fn repair_kinds() -> Vec<&'static str> {
+    llmjson::RepairKind::ALL
+        .iter()
+        .map(|k| k.as_str())
+        .collect()
+}
+
+fn repair_tuples<'py>(
+    py: Python<'py>,
+    text: &str,
+    p: &Parsed,
+) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+    // Starts come in order; ends nearly so: one cursor each.
+    let (starts, ends) = (CharOffsets::new(text), CharOffsets::new(text));
+    p.repairs
+        .iter()
+        .map(|r| {
+            (
+                r.kind.as_str(),
+                starts.of(r.span.start),
+                ends.of(r.span.end),
+                r.line,
+                r.column,
+                r.path.as_str(),
+                r.detail.as_ref(),
+            )
+                .into_pyobject(py)
+        })
+        .collect()
+}
+
+/// Byte offsets (Rust) to character offsets (Python `str` indices). Keeps a cursor, so offsets
+/// asked in increasing order cost one pass over the text in all.
+struct CharOffsets<'t> {
+    text: &'t str,
+    ascii: bool,
+    /// The last offset asked: (byte, characters before it).
+    cursor: std::cell::Cell<(usize, usize)>,
+}
+
+impl<'t> CharOffsets<'t> {
+    fn new(text: &'t str) -> Self {
+        CharOffsets {
+            text,
+            ascii: text.is_ascii(),
+            cursor: std::cell::Cell::new((0, 0)),
+        }
+    }
+
+    fn of(&self, byte: usize) -> usize {
+        let byte = byte.min(self.text.len());
+        if self.ascii {
+            return byte;
+        }
+        let (mut from, mut chars) = self.cursor.get();
+        if byte < from {
+            (from, chars) = (0, 0);
+        }
+        // Count the bytes that start a character (not UTF-8 continuation bytes).
+        chars += self.text.as_bytes()[from..byte]
+            .iter()
+            .filter(|&&b| b & 0xC0 != 0x80)
+            .count();
+        self.cursor.set((byte, chars));
+        chars
+    }
+}
+
+/// Where the JSON was found: `fence`, `tool_call` or `text`.
+fn source_name(p: &Parsed) -> &'static str {
+    match p.source {
+        llmjson::Source::Fence { .. } => "fence",
+        llmjson::Source::ToolCall => "tool_call",
+        _ => "text",
+    }
+}
+
+fn parse_level(level: &str) -> PyResult<RepairLevel> {
+    level
+        .parse()
+        .map_err(|_| bad_choice("level", level, "none, conservative, full"))
+}
+
+fn bad_choice(name: &str, got: &str, allowed: &str) -> PyErr {
+    PyValueError::new_err(format!("{name} must be one of {allowed}; got {got:?}"))
+}
+
+/// A `serde_json::Value` as the Python object `json.loads` would give: dict (ordered), list,
+/// str, int (any size), float, bool, None.
+fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                let digits = n.to_string();
+                if digits.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                    // An integer beyond 64 bits: Python ints have no limit.
+                    py.get_type::<pyo3::types::PyInt>().call1((digits,))?
+                } else {
+                    n.as_f64()
+                        .ok_or_else(|| PyValueError::new_err("number out of range"))?
+                        .into_pyobject(py)?
+                        .into_any()
+                }
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_python(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(PyString::new(py, k), to_python(py, v)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// The library's error as `NativeError(kind, message, details)`.
+fn native_error(py: Python<'_>, error: &Error) -> PyErr {
+    let details = PyDict::new(py);
+    let filled: PyResult<()> = (|| {
+        // What a retry tells the model (the Python retry loop adds the attempt header).
+        let failure = llmjson::failure_of(error, false);
+        let (feedback, advice) = llmjson::feedback_body(failure, error);
+        details.set_item("failure", failure.as_str())?;
+        details.set_item("feedback", feedback)?;
+        details.set_item("advice", advice)?;
+        if let Some(p) = error.position() {
+            details.set_item("offset", p.offset)?;
+            details.set_item("line", p.line)?;
+            details.set_item("column", p.column)?;
+        }
+        match error {
+            Error::Syntax(s) => {
+                details.set_item("excerpt", &s.excerpt)?;
+                details.set_item("reason", &s.message)?;
+                details.set_item("truncated", s.truncated)?;
+            }
+            Error::RepairRejected {
+                removed_share,
+                limit,
+                removed_bytes,
+                located_bytes,
+            } => {
+                details.set_item("removed_share", removed_share)?;
+                details.set_item("limit", limit)?;
+                details.set_item("removed_bytes", removed_bytes)?;
+                details.set_item("located_bytes", located_bytes)?;
+            }
+            Error::Schema {
+                errors,
+                value,
+                truncated,
+            } => {
+                let list = PyList::empty(py);
+                for e in errors {
+                    list.append((
+                        e.instance_path.as_str(),
+                        e.keyword.as_str(),
+                        e.message.as_str(),
+                    ))?;
+                }
+                details.set_item("errors", list)?;
+                details.set_item("value", to_python(py, value)?)?;
+                details.set_item("truncated", truncated)?;
+            }
+            Error::NoJson { hint } => details.set_item("hint", hint)?,
+            Error::TooLarge { size, limit } => {
+                details.set_item("size", size)?;
+                details.set_item("limit", limit)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    })();
+    if let Err(e) = filled {
+        return e;
+    }
+    NativeError::new_err((error.kind(), error.to_string(), details.unbind()))
+}
+
+/// The native module.
+#[pymodule]
+fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySchema>()?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(schema_feedback, m)?)?;
+    m.add_function(wrap_pyfunction!(truncation_feedback, m)?)?;
+    m.add("NativeError", m.py().get_type::<NativeError>())?;
+    m.add("DEFAULT_MAX_SIZE", llmjson::DEFAULT_MAX_SIZE)?;
+    m.add("DEFAULT_MAX_DEPTH", llmjson::DEFAULT_MAX_DEPTH)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

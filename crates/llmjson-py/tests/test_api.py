@@ -1,0 +1,168 @@
+"""llmjson's own API: parse, results, repairs, diagnostics, errors, options, threads."""
+
+import threading
+
+import pytest
+
+import llmjson
+from llmjson import (
+    EmptyResponseError,
+    InputTooLargeError,
+    JSONParseError,
+    JSONRepairFailed,
+    JSONSchemaError,
+    LLMJSONError,
+    NoJSONError,
+)
+
+
+def test_parse_returns_value_repairs_and_diagnostics():
+    reply = "Here is the plan:\n```json\n{\"steps\": [{\"id\": \"s1\", \"done\": True},]}\n```"
+    result = llmjson.parse(reply)
+    assert result.value == {"steps": [{"id": "s1", "done": True}]}
+    assert [r.kind for r in result.repairs] == ["python_literal", "trailing_comma"]
+    first = result.repairs[0]
+    assert (first.line, first.column, first.path) == (3, 33, "/steps/0/done")
+    assert reply[first.span[0] : first.span[1]] == "True"
+    assert str(first) == "3:33 python_literal at /steps/0/done: 'True' became true"
+    assert result.repaired
+    d = result.diagnostics
+    assert d["schema_version"] == llmjson.DIAGNOSTICS_SCHEMA_VERSION == 1
+    assert d["outcome"] == "repaired"
+    assert d["source"] == "fence"
+    assert d["repairs_by_kind"] == {"python_literal": 1, "trailing_comma": 1}
+    assert d["stages"] == ["locate", "repair"]
+    assert d["latency_ms"] >= 0
+
+
+def test_spans_are_character_offsets_even_after_non_ascii_text():
+    reply = "日本語の説明: {'キー': True}"
+    result = llmjson.parse(reply)
+    quote = next(r for r in result.repairs if r.kind == "single_quotes")
+    assert reply[quote.span[0] : quote.span[1]] == "'"
+    literal = next(r for r in result.repairs if r.kind == "python_literal")
+    assert reply[literal.span[0] : literal.span[1]] == "True"
+    start, end = result.diagnostics["span"]
+    assert reply[start:end] == "{'キー': True}"
+
+
+def test_valid_json_has_no_repairs_and_exact_numbers():
+    result = llmjson.parse('{"big": 123456789012345678901234567890, "f": 1.5, "e": 1e3, "n": null}')
+    assert result.value == {"big": 123456789012345678901234567890, "f": 1.5, "e": 1000.0, "n": None}
+    assert isinstance(result.value["e"], float)
+    assert result.repairs == [] and not result.repaired
+    assert result.diagnostics["outcome"] == "ok"
+
+
+def test_each_failure_has_its_own_exception_with_diagnostics():
+    with pytest.raises(EmptyResponseError) as empty:
+        llmjson.parse("   ")
+    assert isinstance(empty.value, NoJSONError)
+    assert empty.value.kind == "empty"
+
+    with pytest.raises(NoJSONError) as no_json:
+        llmjson.parse("Sorry, I can't help with that.")
+    assert not isinstance(no_json.value, EmptyResponseError)
+    assert no_json.value.diagnostics["failed_stage"] == "locate"
+
+    with pytest.raises(JSONParseError) as syntax:
+        llmjson.parse('{\n  "a": 1,\n}', level="none")
+    e = syntax.value
+    assert (e.line, e.column) == (2, 9)
+    assert "trailing comma" in str(e)
+    assert e.excerpt.endswith("^")
+    assert isinstance(e, ValueError) and isinstance(e, LLMJSONError)
+
+    with pytest.raises(JSONRepairFailed) as guard:
+        llmjson.parse('{"a": 1, /* ' + "a long aside " * 10 + '*/ "b": 2}')
+    assert guard.value.removed_share > 0.3
+
+    with pytest.raises(InputTooLargeError):
+        llmjson.parse('{"a": 1}', max_size=4)
+
+
+def test_options_are_passed_through():
+    assert llmjson.parse('{"a": 1, "b": "cut', truncation="drop").value == {"a": 1}
+    assert llmjson.parse('{"a": 1, "b": "cut').value == {"a": 1, "b": "cut"}
+    assert llmjson.parse('{"a": 1, "a": 2}', duplicate_keys="first").value == {"a": 1}
+    with pytest.raises(JSONParseError, match="duplicate key"):
+        llmjson.parse('{"a": 1, "a": 2}', duplicate_keys="error")
+    with pytest.raises(JSONParseError):
+        llmjson.parse("{'a': 1}", level="conservative")
+    assert llmjson.parse('{"a": 1 // note\n}', level="conservative").value == {"a": 1}
+    with pytest.raises(ValueError, match="level must be one of"):
+        llmjson.parse("{}", level="lenient")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        llmjson.parse(b"{}")  # type: ignore[arg-type]
+
+
+def test_the_kill_switch_forces_level_none(monkeypatch):
+    assert llmjson.loads("{'a': 1}") == {"a": 1}
+    monkeypatch.setenv("LLMJSON_REPAIR", "0")
+    with pytest.raises(JSONParseError):
+        llmjson.loads("{'a': 1}")
+    assert llmjson.loads('{"a": 1}') == {"a": 1}
+    with pytest.raises(JSONParseError):
+        llmjson.parse("{'a': 1}", level="full")
+
+
+def test_schema_coerces_and_validates():
+    schema = {
+        "type": "object",
+        "properties": {"retries": {"type": "integer"}, "tool": {"enum": ["python", "shell"]}},
+        "required": ["retries", "tool"],
+        "additionalProperties": False,
+    }
+    result = llmjson.parse("{retries: '3', Tool: 'Python'}", schema=schema)
+    assert result.value == {"retries": 3, "tool": "python"}
+    assert "coerced_number" in [r.kind for r in result.repairs]
+    assert result.diagnostics["stages"] == ["locate", "repair", "coerce", "validate"]
+
+    with pytest.raises(JSONSchemaError) as err:
+        llmjson.parse('{"retries": 1, "tool": "perl"}', schema=schema)
+    assert [str(v) for v in err.value.errors] == ["/tool: 'perl' is not one of 'python', 'shell'"]
+    assert err.value.errors[0].keyword == "enum"
+    assert err.value.value == {"retries": 1, "tool": "perl"}
+    assert "does not match the required schema" in err.value.feedback
+
+    with pytest.raises(JSONSchemaError):
+        llmjson.parse('{"retries": "3", "tool": "shell"}', schema=schema, coercion="validate_only")
+
+
+def test_schemas_are_compiled_once_and_can_be_shared():
+    compiled = llmjson.Schema('{"type": "array", "items": {"type": "integer"}}')
+    assert llmjson.parse("['1', 2]", schema=compiled).value == [1, 2]
+    assert llmjson.parse("[3]", schema='{"type": "array"}').value == [3]
+    with pytest.raises(LLMJSONError, match="invalid schema") as err:
+        llmjson.Schema('{"type": "strnig"}')
+    assert err.value.kind == "invalid_schema"
+    assert compiled.validate([1, "x"]) == [llmjson.SchemaViolation("/1", "type", "'x' is a string, not an integer")]
+    assert compiled.is_valid([1, 2])
+    assert llmjson.Schema({"type": "object"}).is_valid({})
+    with pytest.raises(TypeError):
+        llmjson.parse("{}", schema=42)
+
+
+def test_threads_run_in_parallel_safely():
+    reply = '{"items": [' + ",".join(f"{{id: {i}, ok: True}}" for i in range(2000)) + "]}"
+    results = []
+
+    def work():
+        for _ in range(5):
+            results.append(len(llmjson.loads(reply)["items"]))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [2000] * 20
+    assert llmjson.metrics.snapshot()["repaired"] == 20
+
+
+def test_repair_kinds_are_listed():
+    from llmjson._llmjson import repair_kinds
+
+    kinds = repair_kinds()
+    assert "trailing_comma" in kinds and "coerced_number" in kinds
+    assert len(kinds) == len(set(kinds))
