@@ -81,10 +81,12 @@ def main() -> None:
     subprocess.run([exe_rs, "generate", str(INPUTS)], check=True)
 
     py = str(PEERS / "venv" / "bin" / "python")
+    # The Python package, built from this checkout, beside the Python peers.
+    subprocess.run([py, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", str(ROOT / "crates" / "llmjson-py")], check=True)
     rows: list[dict] = []
     rows += lines_of([exe_rs, "run", str(INPUTS)])
     rows += time_cli(str(ROOT / "target" / "release" / "llmjson"))
-    for tool in ["fast_json_repair", "json_repair"]:
+    for tool in ["llmjson", "fast_json_repair", "json_repair"]:
         rows += lines_of([py, str(ROOT / "scripts" / "peers" / "python_bench.py"), tool, str(INPUTS)])
     rows += lines_of(["node", str(ROOT / "scripts" / "peers" / "jsonrepair_bench.js"), str(PEERS), str(INPUTS)])
 
@@ -176,6 +178,52 @@ def main() -> None:
     if ours:
         out.append(f"| small replies, median | {fmt_time(ours['median'])} | ≤ 6 µs | {'yes' if ours['median'] <= 6e-6 else 'no'} |")
         out.append(f"| small replies, p99 | {fmt_time(ours['p99'])} | ≤ 15 µs | {'yes' if ours['p99'] <= 15e-6 else 'no'} |")
+    # The Python package's targets: llmjson.loads against the Python peers, same inputs, same run.
+    py_tool, jr, fjr = "llmjson.loads (Python)", "json_repair", "fast_json_repair"
+    out += [
+        "",
+        "## Python: `llmjson.loads` against `json_repair.loads` and `fast_json_repair.loads`",
+        "",
+        "Same inputs, same run; conversion to Python objects included. \"×\" is how many times faster",
+        "llmjson is (a peer's time over llmjson's); \"wrong\" marks a peer whose value differs from the",
+        "expected one (its time is shown, but it did not do the job).",
+        "",
+        "| input | llmjson.loads | json_repair.loads | fast_json_repair.loads | × json_repair | × fast_json_repair |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+
+    def py_cell(tool: str, name: str) -> str:
+        r = docs.get((tool, name))
+        if r is None or r.get("seconds") is None:
+            return "skipped (too slow)"
+        return fmt_time(r["seconds"]) + ("" if r["correct"] else " (wrong)")
+
+    def speedup(tool: str, name: str) -> float | None:
+        ours_r, peer_r = docs.get((py_tool, name)), docs.get((tool, name))
+        if not ours_r or not peer_r or not ours_r.get("seconds") or not peer_r.get("seconds"):
+            return None
+        return peer_r["seconds"] / ours_r["seconds"]
+
+    for family in ["valid", "broken", "all-faults"]:
+        for size in SIZES:
+            name = f"{family}-{size}"
+            if (py_tool, name) not in docs:
+                continue
+            ups = [speedup(t, name) for t in (jr, fjr)]
+            out.append(
+                f"| {name} | {py_cell(py_tool, name)} | {py_cell(jr, name)} | {py_cell(fjr, name)} | "
+                + " | ".join(f"{u:.1f}×" if u else "—" for u in ups)
+                + " |"
+            )
+    py_replies = next((r for r in latencies if r["tool"] == py_tool), None)
+    up_jr, up_fjr = speedup(jr, "broken-64KB"), speedup(fjr, "broken-64KB")
+    out += ["", "| Python target | in this run | target | met |", "|---|---:|---:|:---:|"]
+    if up_jr:
+        out.append(f"| broken 64 KB: faster than json_repair | {up_jr:.0f}× | ≥ 100× | {'yes' if up_jr >= 100 else 'no'} |")
+    if up_fjr:
+        out.append(f"| broken 64 KB: faster than fast-json-repair | {up_fjr:.1f}× | ≥ 3× | {'yes' if up_fjr >= 3 else 'no'} |")
+    if py_replies:
+        out.append(f"| small broken replies through `llmjson.loads`, median | {fmt_time(py_replies['median'])} | ≤ 12 µs | {'yes' if py_replies['median'] <= 12e-6 else 'no'} |")
     out += [
         "",
         "## Notes",

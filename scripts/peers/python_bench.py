@@ -1,6 +1,6 @@
 """Times one Python peer on the benchmark inputs; prints JSON Lines like bench/peers-rs.
 
-    python python_bench.py TOOL DIR      (TOOL: json_repair | fast_json_repair)
+    python python_bench.py TOOL DIR      (TOOL: json_repair | fast_json_repair | llmjson)
 
 Best of several rounds per input; a speed counts only where the value equals the expected one.
 Sizes whose single run exceeds the budget are skipped for larger inputs of the same family.
@@ -13,6 +13,10 @@ from pathlib import Path
 tool, directory = sys.argv[1], Path(sys.argv[2])
 if tool == "json_repair":
     import json_repair as peer
+elif tool == "llmjson":
+    import llmjson as peer  # the drop-in: llmjson.loads, conversion to Python objects included
+
+    tool = "llmjson.loads (Python)"
 else:
     import fast_json_repair as peer
 

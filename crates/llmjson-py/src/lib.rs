@@ -9,6 +9,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::sync::Arc;
 
+/// The parser allocates a string per key and value and a map per object: mimalloc's small-object
+/// paths are much faster than glibc's for that (the library itself leaves the choice to its
+/// user; this extension module is such a user).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pyo3::create_exception!(
     _llmjson,
     NativeError,
@@ -266,43 +272,77 @@ fn bad_choice(name: &str, got: &str, allowed: &str) -> PyErr {
 /// A `serde_json::Value` as the Python object `json.loads` would give: dict (ordered), list,
 /// str, int (any size), float, bool, None.
 fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match value {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                i.into_pyobject(py)?.into_any()
-            } else if let Some(u) = n.as_u64() {
-                u.into_pyobject(py)?.into_any()
-            } else {
-                let digits = n.to_string();
-                if digits.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
-                    // An integer beyond 64 bits: Python ints have no limit.
-                    py.get_type::<pyo3::types::PyInt>().call1((digits,))?
+    Converter {
+        py,
+        keys: Vec::new(),
+    }
+    .convert(value)
+}
+
+/// Keys repeat (every step of a plan has "id", "tool", …): this many distinct keys are kept as
+/// Python strings and reused, which saves an allocation and a hash per member.
+const KEY_CACHE: usize = 64;
+
+struct Converter<'py, 'v> {
+    py: Python<'py>,
+    keys: Vec<(&'v str, Bound<'py, PyString>)>,
+}
+
+impl<'py, 'v> Converter<'py, 'v> {
+    fn key(&mut self, key: &'v str) -> Bound<'py, PyString> {
+        if let Some((_, cached)) = self.keys.iter().find(|(k, _)| *k == key) {
+            return cached.clone();
+        }
+        let fresh = PyString::new(self.py, key);
+        if self.keys.len() < KEY_CACHE {
+            self.keys.push((key, fresh.clone()));
+        }
+        fresh
+    }
+
+    fn convert(&mut self, value: &'v Value) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match value {
+            Value::Null => py.None().into_bound(py),
+            Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+            Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    i.into_pyobject(py)?.into_any()
+                } else if let Some(u) = n.as_u64() {
+                    u.into_pyobject(py)?.into_any()
                 } else {
-                    n.as_f64()
-                        .ok_or_else(|| PyValueError::new_err("number out of range"))?
-                        .into_pyobject(py)?
-                        .into_any()
+                    let digits = n.to_string();
+                    if digits.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                        // An integer beyond 64 bits: Python ints have no limit.
+                        py.get_type::<pyo3::types::PyInt>().call1((digits,))?
+                    } else {
+                        // Beyond f64's range the float is infinite, as `json.loads` makes it.
+                        let float = n.as_f64().or_else(|| digits.parse::<f64>().ok());
+                        float
+                            .ok_or_else(|| PyValueError::new_err("number out of range"))?
+                            .into_pyobject(py)?
+                            .into_any()
+                    }
                 }
             }
-        }
-        Value::String(s) => PyString::new(py, s).into_any(),
-        Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(to_python(py, item)?)?;
+            Value::String(s) => PyString::new(py, s).into_any(),
+            Value::Array(items) => {
+                let list = PyList::empty(py);
+                for item in items {
+                    list.append(self.convert(item)?)?;
+                }
+                list.into_any()
             }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (k, v) in map {
-                dict.set_item(PyString::new(py, k), to_python(py, v)?)?;
+            Value::Object(map) => {
+                let dict = PyDict::new(py);
+                for (k, v) in map {
+                    let key = self.key(k);
+                    dict.set_item(key, self.convert(v)?)?;
+                }
+                dict.into_any()
             }
-            dict.into_any()
-        }
-    })
+        })
+    }
 }
 
 /// The library's error as `NativeError(kind, message, details)`.

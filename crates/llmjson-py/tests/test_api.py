@@ -166,3 +166,24 @@ def test_repair_kinds_are_listed():
     kinds = repair_kinds()
     assert "trailing_comma" in kinds and "coerced_number" in kinds
     assert len(kinds) == len(set(kinds))
+
+
+def test_the_valid_document_fast_path_agrees_with_the_full_parser():
+    # Valid replies are read by the standard library's C parser; the value must be what
+    # llmjson's own parser gives (checked here through a fence, which takes the full path).
+    documents = [
+        '{"a": [1, 2.5, -0.0, 1e400, true, null], "b": {"c": "d\\u00e9\\n"}}',
+        '[{"x": 123456789012345678901234567890}, "\\ud83d\\ude00"]',
+        '  {"dup": 1, "dup": 2}\n',
+    ]
+    for text in documents:
+        fast = llmjson.parse(text)
+        full = llmjson.parse("```json\n" + text + "\n```")
+        assert fast.value == full.value, text
+        assert fast.repairs == [] and fast.diagnostics["outcome"] == "ok"
+    # What json.loads accepts but JSON does not, and lone surrogates, take the full path.
+    assert llmjson.parse('{"a": NaN}').value == {"a": None}
+    assert llmjson.parse('{"a": NaN}').repairs[0].kind == "javascript_literal"
+    with pytest.raises(JSONParseError):
+        llmjson.parse('{"a": Infinity}', level="none")
+    assert llmjson.parse('["\\ud800"]').value == ["\ufffd"]

@@ -207,12 +207,34 @@ def _run(
     if not isinstance(text, str):
         raise TypeError(f"expected str, got {type(text).__name__}")
     started = time.perf_counter()
+    _check_choice("level", level, ("none", "conservative", "full"))
+    _check_choice("truncation", truncation, ("complete", "drop"))
+    _check_choice("duplicate_keys", duplicate_keys, ("last", "first", "error"))
+    _check_choice("coercion", coercion, ("fit", "validate_only"))
     level = _kill_switch_level(level)
     if model is not None and schema is None:
         schema = model
     compiled = _schema_of(schema)
     stages = ["locate", "repair"] + (["coerce", "validate"] if compiled is not None else [])
     diagnostics = _diagnostics(text, stages, request_id=request_id, level=level)
+    if compiled is None and model is None and duplicate_keys == "last" and not all_values:
+        fast = _valid_document(text, max_size)
+        if fast is not None:
+            value, span = fast
+            elapsed = time.perf_counter() - started
+            diagnostics.update(
+                outcome="ok",
+                repairs=0,
+                source="text",
+                span=span,
+                repairs_by_kind={},
+                removed_bytes=0,
+                located_bytes=None,
+                removed_share=0.0,
+                latency_ms=elapsed * 1000,
+            )
+            metrics.record("ok", elapsed)
+            return ParseResult(value, [], diagnostics)
     try:
         value, raw, span, source, removed, located, repair_count = _native_parse(
             text,
@@ -254,6 +276,35 @@ def _run(
     )
     metrics.record(outcome, elapsed)
     return ParseResult(value, repairs, diagnostics)
+
+
+def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_WHITESPACE = " \t\n\r"
+
+
+def _valid_document(text: str, max_size: int) -> tuple[Any, tuple[int, int]] | None:
+    """A reply that is one valid JSON document, read by the standard library's C parser (as
+    json_repair and fast-json-repair do): the most common reply, with nothing to repair. Its
+    value is the one llmjson's parser gives; NaN/Infinity (which json.loads would accept) and
+    lone surrogate escapes take the full path, as does anything json.loads refuses."""
+    start = len(text) - len(text.lstrip(_WHITESPACE))
+    if start >= len(text) or text[start] not in "{[" or len(text) * 4 > max_size:
+        return None
+    if "\\ud" in text or "\\uD" in text:
+        return None
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        return None
+    return value, (start, len(text.rstrip(_WHITESPACE)))
 
 
 def _stage_of(kind: str) -> str:
