@@ -167,6 +167,14 @@ fn parse<'py>(
     )
 }
 
+/// Whether `text` is exactly one valid JSON document (checked without building a value; the
+/// GIL is released meanwhile).
+#[pyfunction]
+fn is_valid_document(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<bool> {
+    let text = text.to_str()?;
+    Ok(py.detach(|| llmjson::is_valid_document(text)))
+}
+
 /// The retry feedback for schema violations given as `path: message` lines.
 #[pyfunction]
 fn schema_feedback(violations: Vec<String>) -> String {
@@ -416,6 +424,7 @@ fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(repair_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(schema_feedback, m)?)?;
+    m.add_function(wrap_pyfunction!(is_valid_document, m)?)?;
     m.add_function(wrap_pyfunction!(truncation_feedback, m)?)?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add("DEFAULT_MAX_SIZE", llmjson::DEFAULT_MAX_SIZE)?;

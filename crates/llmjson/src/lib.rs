@@ -260,6 +260,19 @@ pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> 
     serde_json::to_string(&parsed.value).map_err(|_| Error::Internal("serialisation failed"))
 }
 
+/// Whether `text` is exactly one valid JSON document (RFC 8259, surrounding whitespace allowed,
+/// nesting at most serde_json's 128 levels), checked without building a value. A cheap test
+/// for "nothing to locate or repair".
+///
+/// ```
+/// assert!(llmjson::is_valid_document(" {\"a\": [1, 2]}\n"));
+/// assert!(!llmjson::is_valid_document("{'a': 1}"));
+/// assert!(!llmjson::is_valid_document("Sure: {\"a\": 1}"));
+/// ```
+pub fn is_valid_document(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+}
+
 /// Locates the first JSON value and returns its text untouched (nothing is repaired; the
 /// parser only finds where the value ends).
 ///
