@@ -100,9 +100,11 @@ const COST_UNWRAP: u32 = 3;
 const COST_FROM_PROSE: u32 = 4;
 const COST_INTO_OBJECT: u32 = 5;
 
-/// Schema nodes visited per coercion, at most: unions try every branch, and nested unions
-/// multiply; past this the rest is left to validation.
-const WORK_LIMIT: usize = 200_000;
+/// Schema nodes visited per coercion, at most, per value node (and at least [`WORK_FLOOR`]):
+/// unions try every branch, and nested unions multiply; past the budget the rest is left to
+/// validation. Linear in the value, whatever the schema.
+const WORK_PER_NODE: usize = 32;
+const WORK_FLOOR: usize = 200_000;
 /// `$ref` chains longer than this are treated as cycles.
 const REF_LIMIT: usize = 32;
 /// Values nested deeper than this are left as they are.
@@ -113,7 +115,12 @@ static NO_PROPERTIES: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyL
 /// Fits `value` to the schema `root`. With `prose`, the value is the reply's whole text, and
 /// scalars may be found inside it.
 pub(crate) fn coerce(root: &Value, value: Value, prose: bool) -> Coerced {
-    let mut coercer = Coercer { root, work: 0 };
+    let budget = WORK_FLOOR.max(WORK_PER_NODE.saturating_mul(node_count(&value)));
+    let mut coercer = Coercer {
+        root,
+        work: 0,
+        budget,
+    };
     let mut path = String::new();
     coercer.fit(value, root, &mut path, prose, 0)
 }
@@ -121,6 +128,22 @@ pub(crate) fn coerce(root: &Value, value: Value, prose: bool) -> Coerced {
 struct Coercer<'s> {
     root: &'s Value,
     work: usize,
+    budget: usize,
+}
+
+/// Values in a tree, counted without recursion.
+fn node_count(value: &Value) -> usize {
+    let mut count = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        count += 1;
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
 }
 
 impl<'s> Coercer<'s> {
@@ -150,7 +173,7 @@ impl<'s> Coercer<'s> {
         depth: usize,
     ) -> Coerced {
         self.work += 1;
-        if self.work > WORK_LIMIT || depth > DEPTH_LIMIT {
+        if self.work > self.budget || depth > DEPTH_LIMIT {
             return Coerced::fits(value);
         }
         let schema = self.resolve(schema);

@@ -48,6 +48,15 @@ impl Schema {
     /// # Errors
     /// [`Error::InvalidSchema`] when the document is not a valid JSON Schema.
     pub fn new(document: Value) -> Result<Schema, Error> {
+        if let Some(at) = left_recursion(&document) {
+            return Err(Error::InvalidSchema {
+                message: format!(
+                    "the schema at '{at}' refers back to itself without descending into the \
+                     value ($ref through anyOf/oneOf/allOf/not/if/then/else): validating with it \
+                     would never end"
+                ),
+            });
+        }
         let validator = jsonschema::validator_for(&document).map_err(|e| Error::InvalidSchema {
             message: e.to_string(),
         })?;
@@ -152,6 +161,88 @@ pub(crate) fn for_type_cached<T: schemars::JsonSchema + 'static>() -> Result<Arc
         .unwrap_or_else(|e| e.into_inner())
         .insert(id, Arc::clone(&schema));
     Ok(schema)
+}
+
+/// A `$ref` cycle that applies to the same value all the way round (`{"anyOf": [{"$ref": "#"}]}`):
+/// the JSON Pointer of a schema on it, if there is one. Such a schema has no meaning, and the
+/// validator would recurse until memory runs out, so it is refused when compiled.
+fn left_recursion(root: &Value) -> Option<String> {
+    // Every schema object in the document, by JSON Pointer; then a depth-first search along the
+    // edges that apply a subschema to the *same* value.
+    let mut pointers = Vec::new();
+    let mut stack = vec![(String::new(), root)];
+    while let Some((pointer, node)) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                pointers.push(pointer.clone());
+                for (key, child) in map {
+                    if !matches!(key.as_str(), "const" | "enum" | "default" | "examples") {
+                        stack.push((format!("{pointer}/{}", escape_pointer(key)), child));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    stack.push((format!("{pointer}/{i}"), child));
+                }
+            }
+            _ => {}
+        }
+    }
+    let in_place = |pointer: &str| -> Vec<String> {
+        let Some(Value::Object(map)) = root.pointer(pointer) else {
+            return Vec::new();
+        };
+        let mut next = Vec::new();
+        if let Some(target) = map.get("$ref").and_then(Value::as_str) {
+            if let Some(local) = target.strip_prefix('#') {
+                next.push(local.to_string());
+            }
+        }
+        for key in ["anyOf", "oneOf", "allOf"] {
+            if let Some(Value::Array(list)) = map.get(key) {
+                next.extend((0..list.len()).map(|i| format!("{pointer}/{key}/{i}")));
+            }
+        }
+        for key in ["not", "if", "then", "else"] {
+            if map.contains_key(key) {
+                next.push(format!("{pointer}/{key}"));
+            }
+        }
+        next
+    };
+    // 1: on the current path; 2: done.
+    let mut state: HashMap<String, u8> = HashMap::new();
+    for start in pointers {
+        if state.contains_key(&start) {
+            continue;
+        }
+        let mut path = vec![(start.clone(), in_place(&start))];
+        state.insert(start, 1);
+        while let Some((_, pending)) = path.last_mut() {
+            match pending.pop() {
+                Some(next) => match state.get(&next) {
+                    Some(1) => return Some(next),
+                    Some(_) => {}
+                    None => {
+                        let edges = in_place(&next);
+                        state.insert(next.clone(), 1);
+                        path.push((next, edges));
+                    }
+                },
+                None => {
+                    if let Some((done, _)) = path.pop() {
+                        state.insert(done, 2);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// Schemas nested deeper than this are not walked for names (the validator still checks them).

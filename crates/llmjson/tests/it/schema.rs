@@ -600,3 +600,38 @@ fn numbers_inside_json_that_does_not_fit_are_not_an_answer_in_prose() {
     // Prose without JSON still is.
     assert_eq!(value("about 1 item", INTEGER), json("1"));
 }
+
+#[test]
+fn large_documents_are_coerced_to_the_end_and_cyclic_schemas_stop() {
+    // 300,000 numeric strings: more nodes than any fixed budget would allow.
+    let reply = format!("[{}]", vec!["\"7\""; 300_000].join(","));
+    let list = r#"{"type": "array", "items": {"type": "integer"}}"#;
+    let parsed = fit(&reply, list);
+    assert_eq!(parsed.value.as_array().unwrap().len(), 300_000);
+    assert_eq!(parsed.value[299_999], 7);
+    // Recursion through items is fine (a tree of integers), and coerces at every depth.
+    let tree = r##"{"anyOf": [{"type": "array", "items": {"$ref": "#"}}, {"type": "integer"}]}"##;
+    assert_eq!(value(r#"[["1"], "2"]"#, tree), json("[[1], 2]"));
+}
+
+#[test]
+fn a_schema_that_refers_to_itself_in_place_is_refused() {
+    // Validating with these would recurse without end (the validator runs out of memory).
+    for document in [
+        r##"{"anyOf": [{"$ref": "#"}, {"type": "integer"}]}"##,
+        r##"{"$defs": {"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {"not": {"$ref": "#/$defs/a"}}},
+            "type": "object", "properties": {"x": {"$ref": "#/$defs/a"}}}"##,
+        r##"{"$ref": "#"}"##,
+    ] {
+        let err = Schema::from_json(document).unwrap_err();
+        assert_eq!(err.kind(), "invalid_schema");
+        assert!(err.to_string().contains("refers back to itself"), "{err}");
+    }
+    // Recursion that descends into the value is a normal recursive schema.
+    let linked =
+        r##"{"type": "object", "properties": {"next": {"$ref": "#"}, "n": {"type": "integer"}}}"##;
+    assert_eq!(
+        value(r#"{"n": "1", "next": {"n": "2"}}"#, linked),
+        json(r#"{"n": 1, "next": {"n": 2}}"#)
+    );
+}
