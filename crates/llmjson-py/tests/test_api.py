@@ -187,3 +187,11 @@ def test_the_valid_document_fast_path_agrees_with_the_full_parser():
     with pytest.raises(JSONParseError):
         llmjson.parse('{"a": Infinity}', level="none")
     assert llmjson.parse('["\\ud800"]').value == ["\ufffd"]
+
+
+def test_a_str_with_lone_surrogates_is_parsed_with_replacement_characters():
+    # Such a str cannot be UTF-8; json_repair accepts it, so must a drop-in.
+    assert llmjson.loads('{"a": "x\ud800y"}') == {"a": "x\ufffdy"}
+    result = llmjson.parse("{a: '\udfff'}")
+    assert result.value == {"a": "\ufffd"}
+    assert result.diagnostics["replaced_lone_surrogates"] is True

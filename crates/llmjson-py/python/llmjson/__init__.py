@@ -237,8 +237,8 @@ def _run(
             metrics.record("ok", elapsed)
             return ParseResult(value, [], diagnostics)
     try:
-        value, raw, span, source, removed, located, repair_count = _native_parse(
-            text,
+        call = functools.partial(
+            _native_parse,
             level=level,
             truncation=truncation,
             max_removed_ratio=max_removed_ratio,
@@ -249,6 +249,14 @@ def _run(
             with_repairs=with_repairs,
             all=all_values,
         )
+        try:
+            native_result = call(text)
+        except UnicodeEncodeError:
+            # A str holding lone surrogates (not UTF-8): each becomes U+FFFD, as bad bytes do.
+            text = _without_lone_surrogates(text)
+            diagnostics["replaced_lone_surrogates"] = True
+            native_result = call(text)
+        value, raw, span, source, removed, located, repair_count = native_result
     except NativeError as native:
         error = from_native(native, diagnostics)
         diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
@@ -279,6 +287,11 @@ def _run(
     return ParseResult(value, repairs, diagnostics)
 
 
+def _without_lone_surrogates(text: str) -> str:
+    """``text`` with every surrogate code point (which UTF-8 cannot hold) replaced by U+FFFD."""
+    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
 def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
@@ -302,7 +315,10 @@ def _valid_document(text: str, max_size: int) -> tuple[Any, tuple[int, int]] | N
     start = len(text) - len(text.lstrip(_WHITESPACE))
     if start >= len(text) or text[start] not in "{[" or len(text) * 4 > max_size:
         return None
-    if not _is_valid_document(text) or "\\ud" in text or "\\uD" in text:
+    try:
+        if not _is_valid_document(text) or "\\ud" in text or "\\uD" in text:
+            return None
+    except UnicodeEncodeError:  # lone surrogates in the str itself: the full path replaces them
         return None
     try:
         value = _STRICT_DECODER.decode(text)
