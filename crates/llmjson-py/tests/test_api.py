@@ -195,3 +195,15 @@ def test_a_str_with_lone_surrogates_is_parsed_with_replacement_characters():
     result = llmjson.parse("{a: '\udfff'}")
     assert result.value == {"a": "\ufffd"}
     assert result.diagnostics["replaced_lone_surrogates"] is True
+
+
+def test_hostile_inputs_give_typed_errors_or_values():
+    with pytest.raises(JSONParseError, match="nesting deeper than 127"):
+        llmjson.loads("[" * 100_000)
+    with pytest.raises(JSONParseError):
+        llmjson.loads("[" * 200 + "]" * 200)  # valid, but deeper than the limit
+    assert llmjson.loads("[" * 100 + "]" * 100) is not None
+    huge = '{"content": "' + 'print("hi") ' * 200_000 + '", "n": 1}'
+    assert llmjson.loads(huge)["n"] == 1
+    with pytest.raises(InputTooLargeError):
+        llmjson.loads("[" + "1," * 6_000_000 + "1]")

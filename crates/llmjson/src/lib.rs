@@ -260,9 +260,9 @@ pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> 
     serde_json::to_string(&parsed.value).map_err(|_| Error::Internal("serialisation failed"))
 }
 
-/// Whether `text` is exactly one valid JSON document (RFC 8259, surrounding whitespace allowed,
-/// nesting at most serde_json's 128 levels), checked without building a value. A cheap test
-/// for "nothing to locate or repair".
+/// Whether `text` is exactly one valid JSON document (RFC 8259, surrounding whitespace allowed)
+/// nested at most [`DEFAULT_MAX_DEPTH`] deep, checked without building a value: a cheap test for
+/// "nothing to locate or repair" under the default options.
 ///
 /// ```
 /// assert!(llmjson::is_valid_document(" {\"a\": [1, 2]}\n"));
@@ -271,6 +271,7 @@ pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> 
 /// ```
 pub fn is_valid_document(text: &str) -> bool {
     serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+        && nesting_within(text.as_bytes(), DEFAULT_MAX_DEPTH)
 }
 
 /// Locates the first JSON value and returns its text untouched (nothing is repaired; the
@@ -406,9 +407,45 @@ fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t> {
         return Whole::NotChecked;
     }
     match serde_json::from_str::<serde::de::IgnoredAny>(doc) {
-        Ok(_) => Whole::Valid(doc),
+        // Skipping a value has no depth limit in serde_json: the depth promise is checked here.
+        Ok(_) if nesting_within(bytes, options.max_depth.clamp(1, MAX_DEPTH_CEILING)) => {
+            Whole::Valid(doc)
+        }
+        Ok(_) => Whole::NotChecked,
         Err(_) => Whole::Invalid,
     }
+}
+
+/// Containers in valid JSON `bytes` nest at most `limit` deep.
+fn nesting_within(bytes: &[u8], limit: usize) -> bool {
+    // Most documents have fewer brackets in all than the limit: nothing to walk.
+    if bytecount_openers(bytes) <= limit {
+        return true;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match (in_string, bytes[i]) {
+            (true, b'\\') => i += 1,
+            (true, b'"') => in_string = false,
+            (false, b'"') => in_string = true,
+            (false, b'[' | b'{') => {
+                depth += 1;
+                if depth > limit {
+                    return false;
+                }
+            }
+            (false, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    true
+}
+
+fn bytecount_openers(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'[' || b == b'{').count()
 }
 
 /// A reply that is one valid JSON document, parsed by serde_json itself: the fast path for the

@@ -71,3 +71,34 @@ fn parsed_reports_repair_state() {
     assert!(cut.is_repaired() && cut.is_truncated());
     assert_eq!(cut.value, json(r#"{"a": [1]}"#));
 }
+
+#[test]
+fn the_depth_limit_holds_on_every_fast_path() {
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    assert!(!llmjson::is_valid_document(&deep));
+    assert!(llmjson::is_valid_document(&format!(
+        "{}{}",
+        "[".repeat(127),
+        "]".repeat(127)
+    )));
+    // Brackets inside strings are not nesting.
+    assert!(llmjson::is_valid_document(&format!(
+        "[\"{}\"]",
+        "[".repeat(500)
+    )));
+    let options = llmjson::Options::default();
+    assert_eq!(
+        llmjson::parse(&deep, &options).unwrap_err().kind(),
+        "too_deep"
+    );
+    assert_eq!(
+        llmjson::repair_to_string(&deep, &options)
+            .unwrap_err()
+            .kind(),
+        "too_deep"
+    );
+    // A higher limit lets it through, by every entry point.
+    let options = options.max_depth(300);
+    assert_eq!(llmjson::repair_to_string(&deep, &options).unwrap(), deep);
+    assert!(llmjson::parse(&deep, &options).is_ok());
+}
