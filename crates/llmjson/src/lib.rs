@@ -416,27 +416,39 @@ fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t> {
     }
 }
 
-/// Containers in valid JSON `bytes` nest at most `limit` deep.
+/// Containers in valid JSON `bytes` nest at most `limit` deep. Linear; strings are skipped with
+/// a vectorised search.
 fn nesting_within(bytes: &[u8], limit: usize) -> bool {
     // Most documents have fewer brackets in all than the limit: nothing to walk.
     if bytecount_openers(bytes) <= limit {
         return true;
     }
     let mut depth = 0usize;
-    let mut in_string = false;
     let mut i = 0;
     while i < bytes.len() {
-        match (in_string, bytes[i]) {
-            (true, b'\\') => i += 1,
-            (true, b'"') => in_string = false,
-            (false, b'"') => in_string = true,
-            (false, b'[' | b'{') => {
+        match bytes[i] {
+            b'"' => {
+                // Jump over the string: to its closing quote, past escapes. (The text is valid
+                // JSON; on anything else this still stays in bounds.)
+                i += 1;
+                while let Some(k) = bytes
+                    .get(i..)
+                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                {
+                    i += k;
+                    if bytes[i] == b'"' {
+                        break;
+                    }
+                    i += 2;
+                }
+            }
+            b'[' | b'{' => {
                 depth += 1;
                 if depth > limit {
                     return false;
                 }
             }
-            (false, b']' | b'}') => depth = depth.saturating_sub(1),
+            b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
         i += 1;
