@@ -102,3 +102,11 @@ def test_several_values_give_the_first_or_a_list_in_compat():
 def test_a_dangling_key_is_dropped():
     # json_repair gives {"a": 1, "b": ""}; the seeds ask for the incomplete member to go.
     assert json_repair.loads('{"a": 1, "b":') == {"a": 1}
+
+
+def test_every_json_repair_argument_is_accepted():
+    # json_repair 0.5x keyword arguments, all accepted (the tuning knobs have no effect here).
+    kwargs = dict(skip_json_loads=True, strict=False, schema=None, schema_repair_mode="salvage")
+    assert json_repair.repair_json("[1,", chunk_length=10, stream_stable=True, **kwargs) == "[1]"
+    assert json_repair.loads("[1,", stream_stable=True, **kwargs) == [1]
+    assert json_repair.load(io.StringIO("[1,"), chunk_length=10, **kwargs) == [1]

@@ -475,6 +475,7 @@ def repair_json(
     json_fd: IO[str] | None = None,
     chunk_length: int = 0,
     stream_stable: bool = False,
+    schema_repair_mode: str = "standard",
     compat: Compat = None,
     **json_dumps_args: Any,
 ) -> Any:
@@ -484,12 +485,12 @@ def repair_json(
 
     ``strict=True`` repairs nothing (level ``none``): the JSON must be valid. ``schema`` takes a
     JSON Schema, an ``llmjson.Schema`` or a Pydantic model class. ``skip_json_loads``,
-    ``chunk_length`` and ``stream_stable`` are accepted for compatibility: valid JSON always
+    ``chunk_length``, ``stream_stable`` and ``schema_repair_mode`` are accepted for compatibility: valid JSON always
     takes the fast path, and the input is read whole. Where llmjson differs from json_repair
     (no JSON at all is an error, several values give the first, ...), ``compat="json_repair"``
     restores json_repair's answer; the README lists every difference.
     """
-    del skip_json_loads, chunk_length, stream_stable
+    del skip_json_loads, chunk_length, stream_stable, schema_repair_mode
     if json_fd is not None:
         json_str = json_fd.read()
     value = _loads(json_str, logging=logging, strict=strict, schema=schema, compat=compat)
@@ -508,11 +509,12 @@ def loads(
     stream_stable: bool = False,
     strict: bool = False,
     schema: Any = None,
+    schema_repair_mode: str = "standard",
     compat: Compat = None,
 ) -> Any:
     """json_repair's ``loads``: the repaired value as Python objects (``(value, log)`` with
     ``logging=True``)."""
-    del skip_json_loads, stream_stable
+    del skip_json_loads, stream_stable, schema_repair_mode
     return _loads(json_str, logging=logging, strict=strict, schema=schema, compat=compat)
 
 
@@ -524,10 +526,11 @@ def load(
     chunk_length: int = 0,
     strict: bool = False,
     schema: Any = None,
+    schema_repair_mode: str = "standard",
     compat: Compat = None,
 ) -> Any:
     """json_repair's ``load``: ``loads`` of a text file object's content."""
-    del skip_json_loads, chunk_length
+    del skip_json_loads, chunk_length, schema_repair_mode
     return _loads(fd.read(), logging=logging, strict=strict, schema=schema, compat=compat)
 
 
@@ -539,9 +542,10 @@ def from_file(
     chunk_length: int = 0,
     strict: bool = False,
     schema: Any = None,
+    schema_repair_mode: str = "standard",
     compat: Compat = None,
 ) -> Any:
     """json_repair's ``from_file``: ``loads`` of a file's content (read as UTF-8)."""
-    del skip_json_loads, chunk_length
+    del skip_json_loads, chunk_length, schema_repair_mode
     text = Path(filename).read_text(encoding="utf-8")
     return _loads(text, logging=logging, strict=strict, schema=schema, compat=compat)
