@@ -36,7 +36,14 @@ pub(crate) fn parse_guided(
             if schema.is_valid(&parsed.value) {
                 return first;
             }
-            crate::parse_all(text, options).unwrap_or_else(|_| vec![parsed.clone()])
+            let mut all = crate::parse_all(text, options).unwrap_or_else(|_| vec![parsed.clone()]);
+            if parsed.source != Source::Text {
+                // The first value came from a fence or a tool-call block: bare JSON before or
+                // after the blocks is a candidate too (a draft before the fence, a correction
+                // after it).
+                all.extend(bare_values_around(text, options, &all));
+            }
+            all
         }
         Err(_) => Vec::new(),
     };
@@ -121,6 +128,40 @@ pub(crate) fn parse_guided(
         (None, Err(error)) => Err(error),
         (None, Ok(_)) => Err(Error::Internal("no candidate to validate")),
     }
+}
+
+/// The JSON values in the text before the first and after the last located value, with spans
+/// and log positions in `text`'s terms.
+fn bare_values_around(text: &str, options: &Options, located: &[Parsed]) -> Vec<Parsed> {
+    let (Some(first), Some(last)) = (
+        located.iter().map(|p| p.span.start).min(),
+        located.iter().map(|p| p.span.end).max(),
+    ) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for (from, to) in [(0, first), (last, text.len())] {
+        let part = &text[from..to];
+        if part.trim().is_empty() {
+            continue;
+        }
+        if let Ok(values) = crate::parse_all(part, options) {
+            found.extend(values.into_iter().map(|p| shifted(text, p, from)));
+        }
+    }
+    found
+}
+
+/// A value parsed from `text[offset..]`, with its spans and positions moved into `text`.
+fn shifted(text: &str, mut parsed: Parsed, offset: usize) -> Parsed {
+    parsed.span = parsed.span.start + offset..parsed.span.end + offset;
+    for repair in &mut parsed.repairs {
+        repair.span = repair.span.start + offset..repair.span.end + offset;
+        let position = Position::of(text, repair.span.start);
+        repair.line = position.line;
+        repair.column = position.column;
+    }
+    parsed
 }
 
 /// Every located value as one list (`{"a":1} {"a":2}` where a list is wanted).

@@ -635,3 +635,19 @@ fn a_schema_that_refers_to_itself_in_place_is_refused() {
         json(r#"{"n": 1, "next": {"n": 2}}"#)
     );
 }
+
+#[test]
+fn bare_json_around_a_fence_is_a_candidate_too() {
+    let numbers = r#"{"type": "array", "items": {"type": "integer"}}"#;
+    let reply = "```json\n{\"key\": \"value\"}\n```\n\nSorry, I meant: [1, 2, 3,]";
+    let parsed = fit(reply, numbers);
+    assert_eq!(parsed.value, json("[1, 2, 3]"));
+    // Its log points into the reply itself.
+    let comma = &parsed.repairs[0];
+    assert_eq!(comma.kind, RepairKind::TrailingComma);
+    assert_eq!(&reply[comma.span.clone()], ",");
+    assert_eq!((comma.line, comma.column), (5, 25));
+    let object = r#"{"type": "object", "required": ["a"]}"#;
+    let reply = "Draft: {\"a\": 1}\n```json\n[\"not it\"]\n```";
+    assert_eq!(value(reply, object), json(r#"{"a": 1}"#));
+}
