@@ -57,15 +57,13 @@ fn main() -> ExitCode {
     match cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Failure::NoJsonReported(e)) => {
-            let mut out = io::stdout().lock();
-            let _ = output::write_error_lines(&mut out, &e);
-            ExitCode::from(1)
-        }
         Err(failure) => {
             let (code, message) = match failure {
+                Failure::NoJsonReported(e) => {
+                    let _ = output::write_error_lines(&mut io::stdout().lock(), &e);
+                    return ExitCode::from(1);
+                }
                 Failure::NoJson(e) => (1, output::error_text(&e)),
-                Failure::NoJsonReported(e) => (1, output::error_text(&e)),
                 Failure::Usage(m) => (2, m),
                 Failure::Io(e) => (2, format!("error: {e}")),
             };

@@ -111,58 +111,40 @@ fn parse<'py>(
         }
     });
     let parsed = result.map_err(|e| native_error(py, &e))?;
-    if all {
+    let (Some(first), Some(last)) = (parsed.first(), parsed.last()) else {
+        return Err(PyValueError::new_err("no value"));
+    };
+    let value = if all {
         let values = PyList::empty(py);
-        let mut repairs = Vec::new();
         for p in &parsed {
             values.append(to_python(py, &p.value)?)?;
-            if with_repairs {
-                repairs.extend(repair_tuples(py, text, p)?);
-            }
         }
-        let to_chars = CharOffsets::new(text);
-        let span = match (parsed.first(), parsed.last()) {
-            (Some(a), Some(b)) => (to_chars.of(a.span.start), to_chars.of(b.span.end)),
-            _ => (0, 0),
-        };
-        let removed: usize = parsed.iter().map(|p| p.removed_bytes).sum();
-        let located: usize = parsed.iter().map(|p| p.located_bytes).sum();
-        let count: usize = parsed.iter().map(|p| p.repairs.len()).sum();
-        return PyTuple::new(
-            py,
-            [
-                values.into_any(),
-                PyList::new(py, repairs)?.into_any(),
-                span.into_pyobject(py)?.into_any(),
-                "text".into_pyobject(py)?.into_any(),
-                removed.into_pyobject(py)?.into_any(),
-                located.into_pyobject(py)?.into_any(),
-                count.into_pyobject(py)?.into_any(),
-            ],
-        );
-    }
-    let p = parsed
-        .into_iter()
-        .next()
-        .ok_or_else(|| PyValueError::new_err("no value"))?;
-    let repairs = if with_repairs {
-        repair_tuples(py, text, &p)?
+        values.into_any()
     } else {
-        Vec::new()
+        to_python(py, &first.value)?
     };
+    let mut repairs = Vec::new();
+    if with_repairs {
+        for p in &parsed {
+            repairs.extend(repair_tuples(py, text, p)?);
+        }
+    }
     let to_chars = CharOffsets::new(text);
+    let span = (to_chars.of(first.span.start), to_chars.of(last.span.end));
+    let source = if all { "text" } else { source_name(first) };
+    let removed: usize = parsed.iter().map(|p| p.removed_bytes).sum();
+    let located: usize = parsed.iter().map(|p| p.located_bytes).sum();
+    let count: usize = parsed.iter().map(|p| p.repairs.len()).sum();
     PyTuple::new(
         py,
         [
-            to_python(py, &p.value)?,
+            value,
             PyList::new(py, repairs)?.into_any(),
-            (to_chars.of(p.span.start), to_chars.of(p.span.end))
-                .into_pyobject(py)?
-                .into_any(),
-            source_name(&p).into_pyobject(py)?.into_any(),
-            p.removed_bytes.into_pyobject(py)?.into_any(),
-            p.located_bytes.into_pyobject(py)?.into_any(),
-            p.repairs.len().into_pyobject(py)?.into_any(),
+            span.into_pyobject(py)?.into_any(),
+            source.into_pyobject(py)?.into_any(),
+            removed.into_pyobject(py)?.into_any(),
+            located.into_pyobject(py)?.into_any(),
+            count.into_pyobject(py)?.into_any(),
         ],
     )
 }
@@ -179,6 +161,12 @@ fn is_valid_document(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<boo
 #[pyfunction]
 fn schema_feedback(violations: Vec<String>) -> String {
     llmjson::schema_feedback(&violations)
+}
+
+/// The feedback text for attempt `attempt` of `budget` (the Rust retry loop's words).
+#[pyfunction]
+fn feedback_message(attempt: usize, budget: usize, body: &str, repeated: bool) -> String {
+    llmjson::feedback_message(attempt, budget, body, repeated)
 }
 
 /// The feedback body for a reply the caller knows was cut off at the token limit, whatever
@@ -424,6 +412,7 @@ fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(repair_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(schema_feedback, m)?)?;
+    m.add_function(wrap_pyfunction!(feedback_message, m)?)?;
     m.add_function(wrap_pyfunction!(is_valid_document, m)?)?;
     m.add_function(wrap_pyfunction!(truncation_feedback, m)?)?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;

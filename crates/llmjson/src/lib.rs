@@ -36,8 +36,8 @@ pub use options::{
 pub use position::Position;
 pub use repair::{Repair, RepairKind};
 pub use retry::{
-    failure_of, feedback_body, feedback_for, retry, schema_feedback, Attempt, Failure, Feedback,
-    Reply, RetryError, Success,
+    failure_of, feedback_body, feedback_for, feedback_message, retry, schema_feedback, Attempt,
+    Failure, Feedback, Reply, RetryError, Success,
 };
 pub use schema::{Schema, SchemaError};
 pub use serde_json::Value;

@@ -239,16 +239,23 @@ pub fn feedback_for(
 ) -> Feedback {
     let failure = failure_of(error, reply.hit_token_limit);
     let (body, advice) = feedback_body(failure, error);
-    let mut message = format!("Attempt {attempt} of {budget} failed. {body}");
-    if previous.is_some_and(|p| p.failure == failure) {
-        message.push_str(" (The previous attempt failed the same way.)");
-    }
+    let repeated = previous.is_some_and(|p| p.failure == failure);
     Feedback {
         attempt,
         failure,
-        message,
+        message: feedback_message(attempt, budget, &body, repeated),
         advice,
     }
+}
+
+/// The feedback text: the attempt, what was wrong ([`feedback_body`]), and whether the previous
+/// attempt failed the same way. Numbered, so no two attempts get the same text.
+pub fn feedback_message(attempt: usize, budget: usize, body: &str, repeated: bool) -> String {
+    let mut message = format!("Attempt {attempt} of {budget} failed. {body}");
+    if repeated {
+        message.push_str(" (The previous attempt failed the same way.)");
+    }
+    message
 }
 
 /// Why a parse failed, as the retry loop sees it (`hit_token_limit`: the caller knows the model

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from . import metrics
+from . import errors, metrics
 from ._llmjson import DEFAULT_MAX_SIZE, NativeError, __version__
 from ._llmjson import Schema as _NativeSchema
 from ._llmjson import is_valid_document as _is_valid_document
@@ -48,15 +48,8 @@ __all__ = [
     "parse_with_retries",
     "parse_with_retries_async",
     "metrics",
-    "LLMJSONError",
-    "NoJSONError",
-    "EmptyResponseError",
-    "InputTooLargeError",
-    "JSONParseError",
-    "JSONRepairFailed",
-    "JSONSchemaError",
-    "SchemaViolation",
     "DIAGNOSTICS_SCHEMA_VERSION",
+    *errors.__all__,
 ]
 
 #: The version of the ``diagnostics`` record's layout; it changes when a field changes meaning.
@@ -202,9 +195,11 @@ def _run(
     coercion: str = "fit",
     with_repairs: bool = True,
     all_values: bool = False,
+    value_only: bool = False,
     request_id: str | None = None,
 ) -> ParseResult:
-    """The one path every public function takes: parse, convert, validate, count."""
+    """The one path every public function takes: parse, convert, validate, count. With
+    ``value_only`` the caller keeps only ``.value``: a valid reply skips building diagnostics."""
     if not isinstance(text, str):
         raise TypeError(f"expected str, got {type(text).__name__}")
     started = time.perf_counter()
@@ -216,26 +211,30 @@ def _run(
     if model is not None and schema is None:
         schema = model
     compiled = _schema_of(schema)
-    stages = ["locate", "repair"] + (["coerce", "validate"] if compiled is not None else [])
-    diagnostics = _diagnostics(text, stages, request_id=request_id, level=level)
-    if compiled is None and model is None and duplicate_keys == "last" and not all_values:
+    if compiled is None and duplicate_keys == "last":
         fast = _valid_document(text, max_size)
         if fast is not None:
+            # The most common reply: one valid document, nothing to repair.
             value, span = fast
             elapsed = time.perf_counter() - started
-            diagnostics.update(
-                outcome="ok",
-                repairs=0,
-                source="text",
-                span=span,
-                repairs_by_kind={},
-                removed_bytes=0,
-                located_bytes=None,
-                removed_share=0.0,
-                latency_ms=elapsed * 1000,
-            )
             metrics.record("ok", elapsed)
-            return ParseResult(value, [], diagnostics)
+            diagnostics: dict[str, Any] = {}
+            if not value_only:
+                diagnostics = _diagnostics(text, ["locate", "repair"], request_id=request_id, level=level)
+                diagnostics.update(
+                    outcome="ok",
+                    repairs=0,
+                    source="text",
+                    span=span,
+                    repairs_by_kind={},
+                    removed_bytes=0,
+                    located_bytes=None,
+                    removed_share=0.0,
+                    latency_ms=elapsed * 1000,
+                )
+            return ParseResult([value] if all_values else value, [], diagnostics)
+    stages = ["locate", "repair"] + (["coerce", "validate"] if compiled is not None else [])
+    diagnostics = _diagnostics(text, stages, request_id=request_id, level=level)
     try:
         call = functools.partial(
             _native_parse,
@@ -432,13 +431,6 @@ def _loads(
     schema: Any,
     compat: Compat,
 ) -> Any:
-    if schema is None and not logging:
-        # The most common reply, one valid document: no diagnostics to build for loads().
-        started = time.perf_counter()
-        fast = _valid_document(json_str, DEFAULT_MAX_SIZE) if isinstance(json_str, str) else None
-        if fast is not None:
-            metrics.record("ok", time.perf_counter() - started)
-            return fast[0]
     level: Level = "none" if strict else "full"
     want_all = compat == "json_repair"
     try:
@@ -448,6 +440,7 @@ def _loads(
             level=level,
             with_repairs=logging,
             all_values=want_all and schema is None,
+            value_only=not logging,
         )
     except NoJSONError:
         if compat != "json_repair":

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from . import metrics
+from ._llmjson import feedback_message, truncation_feedback
 from .errors import LLMJSONError
 
 if TYPE_CHECKING:
@@ -74,14 +75,10 @@ class _Loop:
             failure = str(error.diagnostics.get("failure", error.kind))
             body = error.feedback or f"Your reply could not be used: {error}."
             if hit_limit:
-                from ._llmjson import truncation_feedback
-
                 failure = "truncated"
                 body, advice = truncation_feedback()
                 error.advice = advice
-            message = f"Attempt {number} of {self.budget} failed. {body}"
-            if self.previous_failure == failure:
-                message += " (The previous attempt failed the same way.)"
+            message = feedback_message(number, self.budget, body, self.previous_failure == failure)
             self.previous_failure = failure
             self.attempts.append(Attempt(text, error, message))
             return None

@@ -177,8 +177,13 @@ struct StringScan {
 
 /// Where a quoted token seen by lookahead ends.
 enum QuotedEnd {
-    /// Just after its closing quote.
-    After(usize),
+    /// It closes within the lookahead.
+    After {
+        /// Where its closing quote starts (its text ends there).
+        closer: usize,
+        /// Just after the closing quote.
+        end: usize,
+    },
     /// The region ended inside it (a reply cut off there).
     RegionEnd,
     /// No closer within the lookahead (or, for a one-line token, before a newline).
@@ -2094,22 +2099,13 @@ impl<'t> Parser<'t> {
             return Decision::Close;
         };
         let (key, key_end) = match QuoteClass::opening_at(self.b, q) {
-            Some((class, len)) => {
-                let from = q + len;
-                let limit = (from + LOOKAHEAD_LIMIT).min(self.end);
-                let Some(to) = (from..limit).find(|&k| class.closer_at(self.b, k).is_some()) else {
-                    return Decision::Close;
-                };
-                let close_len = class.closer_at(self.b, to).unwrap_or(1);
-                (&self.text[from..to], to + close_len)
-            }
+            Some((_, len)) => match self.quoted_end(q, Lines::One) {
+                QuotedEnd::After { closer, end } => (&self.text[q + len..closer], end),
+                _ => return Decision::Close,
+            },
             None => {
-                let mut k = q;
-                while k < self.end && (is_ident_byte(self.b[k]) || matches!(self.b[k], b'-' | b'.'))
-                {
-                    k += 1;
-                }
-                (&self.text[q..k], k)
+                let end = self.bare_key_end(q, self.end);
+                (&self.text[q..end], end)
             }
         };
         if schema.knows_key(key) != Some(false) {
@@ -2122,7 +2118,7 @@ impl<'t> Parser<'t> {
         match self.peek_from(colon + 1) {
             None => Decision::Close,
             Some((v, _)) if is_quote_at(self.b, v) => match self.quoted_end(v, Lines::One) {
-                QuotedEnd::After(e) => match self.peek_from(e) {
+                QuotedEnd::After { end: e, .. } => match self.peek_from(e) {
                     None | Some((_, b',' | b'}')) => Decision::Close,
                     _ => Decision::Text,
                 },
@@ -2141,7 +2137,7 @@ impl<'t> Parser<'t> {
         if is_quote_at(b, q) {
             return match self.quoted_end(q, Lines::One) {
                 // `"key":`, or `"key" value` (its colon missing).
-                QuotedEnd::After(k) => match self.peek_from(k) {
+                QuotedEnd::After { end: k, .. } => match self.peek_from(k) {
                     None => true,
                     Some((v, d)) => {
                         d == b':' || matches!(d, b'{' | b'[' | b'0'..=b'9') || is_quote_at(b, v)
@@ -2152,11 +2148,7 @@ impl<'t> Parser<'t> {
                 QuotedEnd::NotFound => false,
             };
         }
-        let mut k = q;
-        // `step-2:`, `2.17:`: bare keys may hold dashes and dots.
-        while k < limit && (is_ident_byte(b[k]) || matches!(b[k], b'-' | b'.')) {
-            k += 1;
-        }
+        let mut k = self.bare_key_end(q, limit);
         if k >= self.end {
             return k > q;
         }
@@ -2166,10 +2158,21 @@ impl<'t> Parser<'t> {
         k > q && matches!(self.peek_from(k), Some((_, b':')))
     }
 
+    /// Where a bare key starting at `q` ends, looking no further than `limit`. `step-2:`, `2.17:`:
+    /// bare keys may hold dashes and dots.
+    fn bare_key_end(&self, q: usize, limit: usize) -> usize {
+        let b = self.b;
+        let mut k = q;
+        while k < limit && (is_ident_byte(b[k]) || matches!(b[k], b'-' | b'.')) {
+            k += 1;
+        }
+        k
+    }
+
     /// At `q`: a complete string followed by one of `delimiters` or the end.
     fn string_then_delimiter(&self, q: usize, delimiters: &[u8]) -> bool {
         match self.quoted_end(q, Lines::Any) {
-            QuotedEnd::After(k) => match self.peek_from(k) {
+            QuotedEnd::After { end: k, .. } => match self.peek_from(k) {
                 None => true,
                 Some((_, d)) => delimiters.contains(&d),
             },
@@ -2190,7 +2193,10 @@ impl<'t> Parser<'t> {
         let mut k = q + len;
         while k < limit {
             if let Some(close) = class.closer_at(b, k) {
-                return QuotedEnd::After(k + close);
+                return QuotedEnd::After {
+                    closer: k,
+                    end: k + close,
+                };
             }
             match b[k] {
                 b'\\' => k += 2,

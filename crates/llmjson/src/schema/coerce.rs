@@ -49,7 +49,8 @@ pub(crate) struct Coerced {
 }
 
 impl Coerced {
-    fn fits(value: Value) -> Self {
+    /// The value as it is: nothing changed, nothing amiss.
+    pub(crate) fn fits(value: Value) -> Self {
         Coerced {
             value,
             misfits: 0,
@@ -532,12 +533,7 @@ impl<'s> Coercer<'s> {
         };
         match found {
             Some((option, cost)) => {
-                let detail = format!("{} became {option}", short(&value));
-                Coerced::changed(
-                    option.clone(),
-                    cost,
-                    step(RepairKind::MatchedEnum, path, detail),
-                )
+                became(&value, option.clone(), cost, RepairKind::MatchedEnum, path)
             }
             None => Coerced::misfit(value),
         }
@@ -668,14 +664,13 @@ fn fit_number(
                 None => (None, 0),
             };
             match parsed {
-                Some(n) => {
-                    let detail = format!("{} became {n}", short(&value));
-                    Coerced::changed(
-                        Value::Number(n),
-                        cost,
-                        step(RepairKind::CoercedNumber, path, detail),
-                    )
-                }
+                Some(n) => became(
+                    &value,
+                    Value::Number(n),
+                    cost,
+                    RepairKind::CoercedNumber,
+                    path,
+                ),
                 None => Coerced::misfit(value),
             }
         }
@@ -696,9 +691,7 @@ fn fit_boolean(value: Value, path: &str, prose: bool) -> Coerced {
         "false" | "no" => (Some(false), COST_SCALAR),
         _ if prose => {
             let lower = text.to_ascii_lowercase();
-            let has_true = !word_positions(&lower, "true").is_empty();
-            let has_false = !word_positions(&lower, "false").is_empty();
-            match (has_true, has_false) {
+            match (has_word(&lower, "true"), has_word(&lower, "false")) {
                 (true, false) => (Some(true), COST_FROM_PROSE),
                 (false, true) => (Some(false), COST_FROM_PROSE),
                 _ => (None, 0),
@@ -707,14 +700,13 @@ fn fit_boolean(value: Value, path: &str, prose: bool) -> Coerced {
         _ => (None, 0),
     };
     match found {
-        Some(b) => {
-            let detail = format!("{} became {b}", short(&value));
-            Coerced::changed(
-                Value::Bool(b),
-                cost,
-                step(RepairKind::CoercedBoolean, path, detail),
-            )
-        }
+        Some(b) => became(
+            &value,
+            Value::Bool(b),
+            cost,
+            RepairKind::CoercedBoolean,
+            path,
+        ),
         None => Coerced::misfit(value),
     }
 }
@@ -728,11 +720,12 @@ fn fit_null(value: Value, path: &str) -> Coerced {
                 "null" | "none"
             ) =>
         {
-            let detail = format!("{} became null", short(&value));
-            Coerced::changed(
+            became(
+                &value,
                 Value::Null,
                 COST_SCALAR,
-                step(RepairKind::CoercedNull, path, detail),
+                RepairKind::CoercedNull,
+                path,
             )
         }
         _ => Coerced::misfit(value),
@@ -776,7 +769,7 @@ fn match_option<'o>(text: &str, options: &'o [Value], prose: bool) -> Option<(&'
                 } else {
                     s.to_string()
                 };
-                !needle.trim().is_empty() && !word_positions(&haystack, needle.trim()).is_empty()
+                !needle.trim().is_empty() && has_word(&haystack, needle.trim())
             })
             .collect()
     };
@@ -839,9 +832,8 @@ fn renamed<'p>(
     Some(found)
 }
 
-/// Byte offsets where `word` occurs in `text` with no letter or digit on either side.
-fn word_positions(text: &str, word: &str) -> Vec<usize> {
-    let mut found = Vec::new();
+/// `word` occurs in `text` with no letter or digit on either side.
+fn has_word(text: &str, word: &str) -> bool {
     let mut from = 0;
     while let Some(k) = text[from..].find(word) {
         let at = from + k;
@@ -850,14 +842,14 @@ fn word_positions(text: &str, word: &str) -> Vec<usize> {
         let after = text[end..].chars().next();
         let boundary = |c: Option<char>| !c.is_some_and(char::is_alphanumeric);
         if boundary(before) && boundary(after) {
-            found.push(at);
+            return true;
         }
         from = at + word.len().max(1);
         if from > text.len() || !text.is_char_boundary(from) {
             break;
         }
     }
-    found
+    false
 }
 
 /// Spaces, quotes, markdown emphasis and a final sentence mark around a scalar.
@@ -1029,6 +1021,12 @@ fn number_in_prose(text: &str, integer: bool, maximum: Option<f64>) -> Option<Nu
         i = end;
     }
     found
+}
+
+/// `value` replaced by `new`, logged as "`value` became `new`".
+fn became(value: &Value, new: Value, cost: u32, kind: RepairKind, path: &str) -> Coerced {
+    let detail = format!("{} became {new}", short(value));
+    Coerced::changed(new, cost, step(kind, path, detail))
 }
 
 fn step(kind: RepairKind, path: &str, detail: impl Into<Cow<'static, str>>) -> Step {

@@ -3,18 +3,34 @@
 
 use super::coerce::{self, Coerced};
 use super::Schema;
+use crate::position::PositionCursor;
 use crate::{Coercion, Error, Options, Parsed, Position, Repair, RepairLevel, Source, Value};
 
 /// One reading of the reply.
 struct Candidate {
     parsed: Parsed,
-    /// What choosing this reading costs over a located value taken as it is.
-    extra: u32,
-    /// The reply's whole text as one string, not a located value.
-    whole_text: bool,
+    reading: Reading,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// A JSON value found in the reply.
+    Located,
     /// Several located values read as one list (never the subject of an error report: the
     /// model did not write that list).
-    combined: bool,
+    Combined,
+    /// The reply's whole text as one string.
+    WholeText,
+}
+
+impl Reading {
+    /// What choosing this reading costs over a located value taken as it is.
+    fn extra_cost(self) -> u32 {
+        match self {
+            Reading::Combined => COST_COMBINED,
+            Reading::Located | Reading::WholeText => 0,
+        }
+    }
 }
 
 /// Reading several located values as one list costs this much more than one of them.
@@ -49,75 +65,62 @@ pub(crate) fn parse_guided(
     };
     let fit = options.coercion == Coercion::Fit;
     let has_json = !located.is_empty();
-    let mut candidates: Vec<Candidate> = Vec::with_capacity(located.len() + 2);
-    if located.len() > 1 {
-        candidates.push(Candidate {
-            parsed: combined(&located),
-            extra: COST_COMBINED,
-            whole_text: false,
-            combined: true,
-        });
-    }
-    candidates.splice(
-        0..0,
-        located.into_iter().map(|parsed| Candidate {
+    let all_as_list = (located.len() > 1).then(|| combined(&located));
+    let mut candidates: Vec<Candidate> = located
+        .into_iter()
+        .map(|parsed| Candidate {
             parsed,
-            extra: 0,
-            whole_text: false,
-            combined: false,
-        }),
-    );
+            reading: Reading::Located,
+        })
+        .collect();
+    candidates.extend(all_as_list.map(|parsed| Candidate {
+        parsed,
+        reading: Reading::Combined,
+    }));
     if fit && options.level != RepairLevel::None && !text.trim().is_empty() {
         candidates.push(Candidate {
             parsed: whole_text(text),
-            extra: 0,
-            whole_text: true,
-            combined: false,
+            reading: Reading::WholeText,
         });
     }
 
-    let mut best_valid: Option<(Candidate, Coerced)> = None;
-    let mut best_located: Option<(Candidate, Coerced)> = None;
+    // The best reading that validates, and the best located one that does not (for the error),
+    // each with its total cost.
+    let mut best_valid: Option<(u32, Candidate, Coerced)> = None;
+    let mut best_located: Option<(u32, Candidate, Coerced)> = None;
     for candidate in candidates {
+        let whole = candidate.reading == Reading::WholeText;
         // The reply's text as a whole is the last resort: only when no JSON value in it fits.
-        if candidate.whole_text && best_valid.is_some() {
+        if whole && best_valid.is_some() {
             break;
         }
         // The text is searched for a scalar only when it holds no JSON: `{"a": 1}` is not an
         // answer "1" to a question wanting a number.
-        let prose = !candidate.whole_text || !has_json;
+        let prose = !whole || !has_json;
+        let value = candidate.parsed.value.clone();
         let coerced = if fit {
-            coerce::coerce(schema.document(), candidate.parsed.value.clone(), prose)
+            coerce::coerce(schema.document(), value, prose)
         } else {
-            Coerced {
-                value: candidate.parsed.value.clone(),
-                misfits: 0,
-                cost: 0,
-                steps: Vec::new(),
-            }
+            Coerced::fits(value)
         };
-        let cost = coerced.cost + candidate.extra;
+        let cost = coerced.cost + candidate.reading.extra_cost();
         if schema.is_valid(&coerced.value) {
-            if best_valid
-                .as_ref()
-                .is_none_or(|(c, k)| cost < k.cost + c.extra)
-            {
-                best_valid = Some((candidate, coerced));
+            if best_valid.as_ref().is_none_or(|(best, ..)| cost < *best) {
+                best_valid = Some((cost, candidate, coerced));
             }
-        } else if !candidate.whole_text
-            && !candidate.combined
+        } else if candidate.reading == Reading::Located
             && best_located
                 .as_ref()
-                .is_none_or(|(c, k)| (coerced.misfits, cost) < (k.misfits, k.cost + c.extra))
+                .is_none_or(|(best, _, k)| (coerced.misfits, cost) < (k.misfits, *best))
         {
-            best_located = Some((candidate, coerced));
+            best_located = Some((cost, candidate, coerced));
         }
     }
-    if let Some((candidate, coerced)) = best_valid {
+    if let Some((_, candidate, coerced)) = best_valid {
         return Ok(with_coercions(text, candidate.parsed, coerced));
     }
     match (best_located, first) {
-        (Some((candidate, coerced)), _) => {
+        (Some((_, candidate, coerced)), _) => {
             let errors = schema.validate(&coerced.value).err().unwrap_or_default();
             Err(Error::Schema {
                 errors,
@@ -155,9 +158,11 @@ fn bare_values_around(text: &str, options: &Options, located: &[Parsed]) -> Vec<
 /// A value parsed from `text[offset..]`, with its spans and positions moved into `text`.
 fn shifted(text: &str, mut parsed: Parsed, offset: usize) -> Parsed {
     parsed.span = parsed.span.start + offset..parsed.span.end + offset;
+    // The log is in text order: one forward walk gives every line and column.
+    let mut cursor = PositionCursor::new(text);
     for repair in &mut parsed.repairs {
         repair.span = repair.span.start + offset..repair.span.end + offset;
-        let position = Position::of(text, repair.span.start);
+        let position = cursor.seek(repair.span.start);
         repair.line = position.line;
         repair.column = position.column;
     }
