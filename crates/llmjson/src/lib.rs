@@ -171,7 +171,7 @@ pub fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
             let out = repair::parse_at(text, start, region_end, fence, config(options))
                 .map_err(|f| to_error(text, f, options))?;
             from = out.end.max(start + 1);
-            results.push(finish(text, found(start, out, source.clone()), options)?);
+            results.push(finish(text, found(out, source.clone()), options)?);
         }
         Ok::<usize, Error>(from)
     };
@@ -473,11 +473,12 @@ fn serde_whole(text: &str, options: &Options) -> Option<Found> {
     let value: Value = serde_json::from_str(&text[start..end]).ok()?;
     let out = Output {
         value,
+        start,
         end,
         repairs: Vec::new(),
         removed: 0,
     };
-    Some(found(start, out, Source::Text))
+    Some(found(out, Source::Text))
 }
 
 fn check_input(text: &str, options: &Options) -> Result<(), Error> {
@@ -515,8 +516,12 @@ struct Found {
     source: Source,
 }
 
-fn found(start: usize, out: Output, source: Source) -> Found {
-    Found { start, out, source }
+fn found(out: Output, source: Source) -> Found {
+    Found {
+        start: out.start,
+        out,
+        source,
+    }
 }
 
 fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
@@ -541,7 +546,7 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
                     if json_like
                         || (out.repairs.is_empty() && text[out.end..].trim().is_empty()) =>
                 {
-                    Some(found(start, out, Source::Text))
+                    Some(found(out, Source::Text))
                 }
                 Ok(_) => None,
                 Err(fail) => {
@@ -568,7 +573,7 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
         if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
             let out = repair::parse_at(text, start, block.region_end, block.fence, config)
                 .map_err(to_err)?;
-            return Ok(found(start, out, block.source.clone()));
+            return Ok(found(out, block.source.clone()));
         }
     }
     if let Some(found) = leading {
@@ -579,7 +584,7 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
         if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
             let out = repair::parse_at(text, start, block.region_end, block.fence, config)
                 .map_err(to_err)?;
-            return Ok(found(start, out, block.source.clone()));
+            return Ok(found(out, block.source.clone()));
         }
     }
     // 4. The first thing in the text that looks like JSON; else a reply that starts with a
@@ -589,7 +594,7 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
         .filter(|&i| matches!(text.as_bytes()[i], b'{' | b'['));
     if let Some(start) = scan.find_candidate(0, text.len()).or(bracket_start) {
         let out = repair::parse_at(text, start, text.len(), None, config).map_err(to_err)?;
-        return Ok(found(start, out, Source::Text));
+        return Ok(found(out, Source::Text));
     }
     if let Some(fail) = leading_error {
         return Err(to_err(fail));
@@ -612,9 +617,9 @@ fn leading_scalar(
         other => other?,
     };
     if whole(&out) {
-        return Ok(Some(found(start, out, Source::Text)));
+        return Ok(Some(found(out, Source::Text)));
     }
-    Ok(scalar_list(scan, start, out, config).map(|list| found(start, list, Source::Text)))
+    Ok(scalar_list(scan, start, out, config).map(|list| found(list, Source::Text)))
 }
 
 /// A reply made only of scalars separated by commas or newlines (`1, 2, 3`) is one list.
@@ -657,6 +662,7 @@ fn scalar_list(scan: &Scan<'_>, start: usize, first: Output, config: Config<'_>)
     ));
     Some(Output {
         value: Value::Array(items),
+        start,
         end: pos,
         repairs,
         removed,
@@ -721,7 +727,7 @@ fn exact_in(
             options,
         ));
     }
-    Ok(found(start, out, source))
+    Ok(found(out, source))
 }
 
 fn no_json(scan: &Scan<'_>) -> Error {

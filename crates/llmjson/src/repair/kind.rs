@@ -91,6 +91,9 @@ pub enum RepairKind {
     DroppedGarbage,
     /// A Python triple-quoted string (`"""…"""`) became a JSON string.
     TripleQuotes,
+    /// A draft the model abandoned before the JSON it then wrote in full was skipped
+    /// (`{"a": [1, 2 -- wait. Final: {...}`).
+    AbandonedDraft,
 
     // --- schema stage: coercions (made only with a schema and coercion on) ---
     /// A string holding a number became the number the schema wants (`"12"` → `12`).
@@ -165,6 +168,7 @@ impl RepairKind {
             InvalidUtf8 => "invalid_utf8",
             DroppedGarbage => "dropped_garbage",
             TripleQuotes => "triple_quotes",
+            AbandonedDraft => "abandoned_draft",
             CoercedNumber => "coerced_number",
             CoercedString => "coerced_string",
             CoercedBoolean => "coerced_boolean",
@@ -222,6 +226,7 @@ impl RepairKind {
         RepairKind::InvalidUtf8,
         RepairKind::DroppedGarbage,
         RepairKind::TripleQuotes,
+        RepairKind::AbandonedDraft,
         RepairKind::CoercedNumber,
         RepairKind::CoercedString,
         RepairKind::CoercedBoolean,
@@ -296,6 +301,7 @@ impl RepairKind {
             InvalidUtf8 => "invalid UTF-8",
             DroppedGarbage => "unexpected character",
             TripleQuotes => "Python triple-quoted string",
+            AbandonedDraft => "an abandoned draft before the JSON",
             CoercedNumber => "string where a number is wanted",
             CoercedString => "number or boolean where a string is wanted",
             CoercedBoolean => "string where a boolean is wanted",

@@ -2,10 +2,20 @@
 //!
 //! Valid JSON takes the fast path: a strict parse (the same parser with every repair forbidden)
 //! that succeeds leaves nothing to log. Only when it fails does the tolerant parse run.
+//!
+//! - `lex.rs` reads bytes: trivia, tokens, the extent of numbers and words, string stops;
+//! - `grammar.rs` says which readings a spot allows, what each costs and where it leads;
+//! - `cost.rs` is the one table of costs;
+//! - `search.rs` chooses among readings by following them through the next stretch of text;
+//! - `parser/` applies the chosen readings, builds the value and logs every repair.
 
+mod cost;
+mod grammar;
 mod kind;
+mod lex;
 pub(crate) mod parser;
 mod quotes;
+mod search;
 
 pub use kind::RepairKind;
 pub(crate) use parser::{Config, Fail, Fence, Output};
@@ -64,12 +74,26 @@ pub(crate) fn parse_at(
         ..config
     };
     match parser::parse(text, start, end, fence, strict) {
+        // A value followed by `,` or `:` closed too early (`{"a": 1}, "b": 2}`): only the
+        // tolerant parse can read on.
+        Ok(out) if config.level != RepairLevel::None && continues(text, out.end, end) => {
+            parser::parse(text, start, end, fence, config)
+        }
         Ok(out) => Ok(out),
         Err(Fail::Syntax { .. }) if config.level != RepairLevel::None => {
             parser::parse(text, start, end, fence, config)
         }
         Err(fail) => Err(fail),
     }
+}
+
+/// The text after `at` goes on with `,` or `:`, as a document does after a value inside it.
+fn continues(text: &str, at: usize, end: usize) -> bool {
+    let rest = &text.as_bytes()[at.min(end)..end];
+    matches!(
+        rest.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')),
+        Some(b',' | b':')
+    )
 }
 
 /// Parses one value at `start` in a single pass at the given level (no fast path).

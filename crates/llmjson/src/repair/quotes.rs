@@ -6,7 +6,7 @@
 use super::RepairKind;
 
 /// The family of the quote that opened a string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum QuoteClass {
     /// `"`: closes at `"` only.
     Double,

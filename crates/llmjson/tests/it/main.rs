@@ -3,6 +3,7 @@
 mod api;
 mod corpus;
 mod errors;
+mod faults;
 mod hostile;
 mod locate;
 mod policies;

@@ -1,0 +1,708 @@
+//! The fault classes: each edits the tokens of a valid document the way models get JSON wrong,
+//! only where a careful reader would not doubt what was meant (its precondition), and locks what
+//! it touched so that a second fault cannot make the spot ambiguous.
+
+use crate::rng::Rng;
+use crate::text::{comment, is_code, is_quoted_text, TextKind};
+use crate::tokens::{lock_around, next_sig, prev_sig, render_str, StrStyle, Tok, K};
+
+/// One kind of mistake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    /// The last closers are missing (`{"a": [1, 2`).
+    MissingCloserEnd,
+    /// A closer inside is missing where what follows shows it (`{"a": [1, 2, "b": 3}`).
+    MissingCloserInner,
+    /// A closer is doubled (`[{"id": 1}}, {"id": 2}]`).
+    ExtraCloser,
+    /// A closer of the wrong kind (`["red", "blue"}`).
+    WrongCloser,
+    /// The root closed before its last members (`{"a": "x"}, "b": "y"}`).
+    PrematureClose,
+    /// A key without its opening quote (`{status": 1}`).
+    KeyMissingOpenQuote,
+    /// A key without its closing quote (`{"status: "done"}`).
+    KeyMissingCloseQuote,
+    /// A string value without its opening quote (`{"a": done"}`).
+    ValueMissingOpenQuote,
+    /// A string value without its closing quote (`{"a": "done, "b": 1}`).
+    ValueMissingCloseQuote,
+    /// Typographic quotes as both delimiters (`“a”`, `‘a’`).
+    SmartQuotes,
+    /// A typographic quote on one side only (`"prices go up”`).
+    SmartQuoteMixed,
+    /// Quotes meant as text left unescaped (`"He said "yes""`).
+    UnescapedQuotes,
+    /// Source code in a string with its quotes (and maybe line breaks) unescaped.
+    CodeInString,
+    /// Line breaks and tabs written raw inside strings.
+    RawNewlines,
+    /// A key without its colon (`{"a" 1}`).
+    MissingColon,
+    /// A doubled comma or colon.
+    DoubledPunctuation,
+    /// A stutter after a string value (`"07:58",","city"`).
+    Stutter,
+    /// A comma missing between two values on one line.
+    MissingCommaInline,
+    /// A comma missing at a line end.
+    MissingCommaNewline,
+    /// `// comments`.
+    LineComment,
+    /// `/* comments */`.
+    BlockComment,
+    /// `# comments` on their own line.
+    HashComment,
+    /// `True`, `False`, `None`.
+    PythonLiterals,
+    /// `undefined` for null.
+    JsLiterals,
+    /// Strings in single quotes.
+    SingleQuotes,
+    /// A comma before a closer.
+    TrailingComma,
+    /// Keys without quotes.
+    UnquotedKeys,
+    /// Word values without quotes (`{"status": done}`).
+    UnquotedValues,
+    /// A string written as two joined with `+`.
+    ConcatenatedStrings,
+    /// The JSON stringified once too often (`{\"a\": 1}`).
+    EscapedJson,
+    /// Cut at any byte, read with `truncation: drop`.
+    Truncation,
+    /// Cut inside a string or after a token, read with the default `truncation: complete`.
+    TruncationComplete,
+    /// An abandoned draft before the answer (`Draft: {"a": [1, 2 -- wait. Final: {...}`).
+    DraftThenFinal,
+    /// JSON inside a shell or code command in a non-JSON fence before the answer.
+    DecoyCodeFence,
+    /// A draft inside `<think>` before the answer.
+    ThinkDecoy,
+}
+
+impl Fault {
+    /// Every class.
+    pub const ALL: &'static [Fault] = &[
+        Fault::MissingCloserEnd,
+        Fault::MissingCloserInner,
+        Fault::ExtraCloser,
+        Fault::WrongCloser,
+        Fault::PrematureClose,
+        Fault::KeyMissingOpenQuote,
+        Fault::KeyMissingCloseQuote,
+        Fault::ValueMissingOpenQuote,
+        Fault::ValueMissingCloseQuote,
+        Fault::SmartQuotes,
+        Fault::SmartQuoteMixed,
+        Fault::UnescapedQuotes,
+        Fault::CodeInString,
+        Fault::RawNewlines,
+        Fault::MissingColon,
+        Fault::DoubledPunctuation,
+        Fault::Stutter,
+        Fault::MissingCommaInline,
+        Fault::MissingCommaNewline,
+        Fault::LineComment,
+        Fault::BlockComment,
+        Fault::HashComment,
+        Fault::PythonLiterals,
+        Fault::JsLiterals,
+        Fault::SingleQuotes,
+        Fault::TrailingComma,
+        Fault::UnquotedKeys,
+        Fault::UnquotedValues,
+        Fault::ConcatenatedStrings,
+        Fault::EscapedJson,
+        Fault::Truncation,
+        Fault::TruncationComplete,
+        Fault::DraftThenFinal,
+        Fault::DecoyCodeFence,
+        Fault::ThinkDecoy,
+    ];
+
+    /// The stable snake_case name.
+    pub fn name(self) -> &'static str {
+        use Fault::*;
+        match self {
+            MissingCloserEnd => "missing_closer_end",
+            MissingCloserInner => "missing_closer_inner",
+            ExtraCloser => "extra_closer",
+            WrongCloser => "wrong_closer",
+            PrematureClose => "premature_close",
+            KeyMissingOpenQuote => "key_missing_open_quote",
+            KeyMissingCloseQuote => "key_missing_close_quote",
+            ValueMissingOpenQuote => "value_missing_open_quote",
+            ValueMissingCloseQuote => "value_missing_close_quote",
+            SmartQuotes => "smart_quotes",
+            SmartQuoteMixed => "smart_quote_mixed",
+            UnescapedQuotes => "unescaped_quotes",
+            CodeInString => "code_in_string",
+            RawNewlines => "raw_newlines",
+            MissingColon => "missing_colon",
+            DoubledPunctuation => "doubled_punctuation",
+            Stutter => "stutter",
+            MissingCommaInline => "missing_comma_inline",
+            MissingCommaNewline => "missing_comma_newline",
+            LineComment => "line_comment",
+            BlockComment => "block_comment",
+            HashComment => "hash_comment",
+            PythonLiterals => "python_literals",
+            JsLiterals => "js_literals",
+            SingleQuotes => "single_quotes",
+            TrailingComma => "trailing_comma",
+            UnquotedKeys => "unquoted_keys",
+            UnquotedValues => "unquoted_values",
+            ConcatenatedStrings => "concatenated_strings",
+            EscapedJson => "escaped_json",
+            Truncation => "truncation",
+            TruncationComplete => "truncation_complete",
+            DraftThenFinal => "draft_then_final",
+            DecoyCodeFence => "decoy_code_fence",
+            ThinkDecoy => "think_decoy",
+        }
+    }
+
+    /// The class with this name.
+    pub fn by_name(name: &str) -> Option<Fault> {
+        Fault::ALL.iter().copied().find(|f| f.name() == name)
+    }
+
+    /// A string content the document must hold for this fault to apply.
+    pub fn needs_text(self) -> Option<TextKind> {
+        match self {
+            Fault::UnescapedQuotes => Some(TextKind::Quoted),
+            Fault::CodeInString => Some(TextKind::Code),
+            Fault::RawNewlines => Some(TextKind::Multiline),
+            Fault::UnquotedValues => Some(TextKind::BareWords),
+            Fault::ValueMissingOpenQuote => Some(TextKind::Word),
+            _ => None,
+        }
+    }
+
+    /// The fault needs one member per line.
+    pub fn needs_lines(self) -> bool {
+        matches!(self, Fault::MissingCommaNewline | Fault::HashComment)
+    }
+
+    /// Applied to the whole reply, not to tokens (it goes alone or with token faults only).
+    pub fn is_wrapper(self) -> bool {
+        matches!(
+            self,
+            Fault::DraftThenFinal | Fault::DecoyCodeFence | Fault::ThinkDecoy | Fault::EscapedJson
+        )
+    }
+
+    /// A cut: applied last.
+    pub fn is_cut(self) -> bool {
+        matches!(self, Fault::Truncation | Fault::TruncationComplete)
+    }
+
+    /// May share a reply with a cut: the fault does not change which values are complete at
+    /// any byte in a way a reader could doubt.
+    pub fn survives_cut(self) -> bool {
+        !matches!(
+            self,
+            Fault::MissingCloserEnd
+                | Fault::PrematureClose
+                | Fault::ConcatenatedStrings
+                | Fault::EscapedJson
+                | Fault::DraftThenFinal
+                | Fault::ThinkDecoy
+                | Fault::Truncation
+                | Fault::TruncationComplete
+        )
+    }
+}
+
+fn is_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+const LITERAL_WORDS: &[&str] = &[
+    "true", "false", "null", "True", "False", "None", "undefined", "NaN", "Infinity", "TRUE",
+    "FALSE", "NULL", "Null",
+];
+
+/// Reads unambiguously without quotes: words and spaces, no delimiters, not a number or literal.
+fn bare_safe(s: &str) -> bool {
+    let t = s.trim();
+    !t.is_empty()
+        && t == s
+        && !LITERAL_WORDS.contains(&t)
+        && !t.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '-' | '+' | '.'))
+        && s.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '_')
+}
+
+/// Reads unambiguously without its closing quote: one line, no quotes or brackets.
+fn open_end_safe(s: &str) -> bool {
+    !s.is_empty()
+        && !s.ends_with(|c: char| c.is_whitespace())
+        && !s.contains(['"', '{', '}', '[', ']', '\\', '\n', '\r', '\t', '“', '”', '\''])
+        && !s.contains("//")
+        && !s.contains("/*")
+}
+
+/// Plain content that any quote style can hold.
+fn quotable(s: &str, quote: char) -> bool {
+    !s.contains(['"', '\\', '\n', '\r', '\t', '“', '”', '‘', '’', quote])
+}
+
+fn unlocked(toks: &[Tok], pred: impl Fn(usize, &Tok) -> bool) -> Vec<usize> {
+    (0..toks.len())
+        .filter(|&i| !toks[i].locked && pred(i, &toks[i]))
+        .collect()
+}
+
+fn is_value_str(t: &Tok) -> bool {
+    t.k == K::Str && t.text.starts_with('"') && t.text.ends_with('"') && t.text.len() >= 2
+}
+
+fn standard_key(t: &Tok) -> bool {
+    t.k == K::Key && t.text.starts_with('"') && t.text.ends_with('"')
+}
+
+fn insert(toks: &mut Vec<Tok>, at: usize, text: &str, like: usize) {
+    let mut t = toks[like].clone();
+    t.k = K::Noise;
+    t.text = text.to_string();
+    t.content = text.to_string();
+    t.locked = true;
+    toks.insert(at, t);
+}
+
+fn matching_open(toks: &[Tok], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for j in (0..close).rev() {
+        match toks[j].k {
+            K::Close => depth += 1,
+            K::Open if depth == 0 => return Some(j),
+            K::Open => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn non_empty(toks: &[Tok], close: usize) -> bool {
+    matches!(prev_sig(toks, close), Some(p) if toks[p].k != K::Open)
+}
+
+/// Applies a token fault. `false` when the document has no place where it applies.
+pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
+    match fault {
+        Fault::MissingCloserEnd => {
+            let mut run = Vec::new();
+            let mut i = toks.len();
+            while let Some(p) = prev_sig(toks, i) {
+                if toks[p].k != K::Close || toks[p].locked {
+                    break;
+                }
+                run.push(p);
+                i = p;
+            }
+            if run.is_empty() {
+                return false;
+            }
+            let n = rng.range(1, run.len());
+            for &c in &run[..n] {
+                toks[c].text.clear();
+                lock_around(toks, c);
+            }
+            true
+        }
+        Fault::MissingCloserInner => {
+            let cands = unlocked(toks, |i, t| {
+                if t.k != K::Close || !non_empty(toks, i) {
+                    return false;
+                }
+                let Some(n) = next_sig(toks, i) else {
+                    return false;
+                };
+                let after = next_sig(toks, n);
+                let nk = toks[n].k;
+                (t.bracket == b'[' && t.parent == b'{' && nk == K::Comma
+                    && after.is_some_and(|a| toks[a].k == K::Key))
+                    || (t.bracket == b'{' && t.parent == b'[' && nk == K::Comma
+                        && after.is_some_and(|a| toks[a].k == K::Open && toks[a].bracket == b'{'))
+                    || (nk == K::Close && toks[n].bracket != t.bracket)
+            });
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                toks[c].text.clear();
+                lock_around(toks, c);
+            })
+        }
+        Fault::ExtraCloser => {
+            let cands = unlocked(toks, |i, t| {
+                t.k == K::Close
+                    && match next_sig(toks, i) {
+                        Some(n) => toks[n].k == K::Comma,
+                        None => true,
+                    }
+            });
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                let text = toks[c].text.clone();
+                lock_around(toks, c);
+                insert(toks, c + 1, &text, c);
+            })
+        }
+        Fault::WrongCloser => {
+            let cands = unlocked(toks, |i, t| t.k == K::Close && non_empty(toks, i));
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                toks[c].text = if toks[c].bracket == b'{' { "]" } else { "}" }.into();
+                lock_around(toks, c);
+                if let Some(o) = matching_open(toks, c) {
+                    toks[o].locked = true;
+                }
+            })
+        }
+        Fault::PrematureClose => {
+            let Some(root) = toks.iter().position(|t| t.k == K::Open) else {
+                return false;
+            };
+            let closer = if toks[root].bracket == b'{' { "}" } else { "]" };
+            let cands = unlocked(toks, |i, t| {
+                t.k == K::Comma
+                    && t.depth == 1
+                    && prev_sig(toks, i).is_some_and(|p| !toks[p].locked)
+            });
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                lock_around(toks, c);
+                insert(toks, c, closer, c);
+            })
+        }
+        Fault::KeyMissingOpenQuote | Fault::KeyMissingCloseQuote => {
+            let cands = unlocked(toks, |_, t| standard_key(t) && is_ident(&t.content));
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                let k = toks[c].content.clone();
+                toks[c].text = if fault == Fault::KeyMissingOpenQuote {
+                    format!("{k}\"")
+                } else {
+                    format!("\"{k}")
+                };
+                lock_around(toks, c);
+            })
+        }
+        Fault::ValueMissingOpenQuote => {
+            let cands = unlocked(toks, |_, t| is_value_str(t) && bare_safe(&t.content));
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                let style = StrStyle {
+                    open: "",
+                    ..StrStyle::JSON
+                };
+                toks[c].text = render_str(&toks[c].content.clone(), style);
+                lock_around(toks, c);
+            })
+        }
+        Fault::ValueMissingCloseQuote => {
+            let cands = unlocked(toks, |i, t| {
+                if !is_value_str(t) || !open_end_safe(&t.content) {
+                    return false;
+                }
+                match next_sig(toks, i) {
+                    Some(n) if toks[n].k == K::Close => true,
+                    Some(n) if toks[n].k == K::Comma => {
+                        // In an array, only before another string: `["red, "blue"]`.
+                        t.parent == b'{'
+                            || next_sig(toks, n).is_some_and(|a| is_value_str(&toks[a]))
+                    }
+                    _ => false,
+                }
+            });
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                let style = StrStyle {
+                    close: "",
+                    ..StrStyle::JSON
+                };
+                toks[c].text = render_str(&toks[c].content.clone(), style);
+                toks[c].open_ended = true;
+                lock_around(toks, c);
+            })
+        }
+        Fault::SmartQuotes => {
+            let single = rng.chance(0.3);
+            let (open, close, q) = if single {
+                ("‘", "’", '\'')
+            } else {
+                ("“", "”", '"')
+            };
+            let cands = unlocked(toks, |_, t| {
+                (is_value_str(t) || standard_key(t)) && quotable(&t.content, q)
+            });
+            let all = rng.chance(0.5);
+            let mut done = false;
+            for (n, &c) in cands.iter().enumerate() {
+                if all || rng.chance(0.3) || (n + 1 == cands.len() && !done) {
+                    let style = StrStyle {
+                        open,
+                        close,
+                        ..StrStyle::JSON
+                    };
+                    toks[c].text = render_str(&toks[c].content.clone(), style);
+                    toks[c].locked = true;
+                    done = true;
+                }
+            }
+            done
+        }
+        Fault::SmartQuoteMixed => {
+            let cands = unlocked(toks, |_, t| {
+                (is_value_str(t) || standard_key(t)) && quotable(&t.content, '"')
+            });
+            let (open, close) = *rng.pick(&[("\"", "”"), ("“", "\""), ("”", "”"), ("\"", "“")]);
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                let style = StrStyle {
+                    open,
+                    close,
+                    ..StrStyle::JSON
+                };
+                toks[c].text = render_str(&toks[c].content.clone(), style);
+                lock_around(toks, c);
+            })
+        }
+        Fault::UnescapedQuotes => {
+            let cands = unlocked(toks, |_, t| is_value_str(t) && is_quoted_text(&t.content));
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                let style = StrStyle {
+                    raw_quotes: true,
+                    ..StrStyle::JSON
+                };
+                toks[c].text = render_str(&toks[c].content.clone(), style);
+                lock_around(toks, c);
+            })
+        }
+        Fault::CodeInString => {
+            let cands = unlocked(toks, |_, t| {
+                is_value_str(t) && is_code(&t.content) && t.content.contains('"')
+            });
+            let raw_controls = rng.chance(0.5);
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                let style = StrStyle {
+                    raw_quotes: true,
+                    raw_controls,
+                    ..StrStyle::JSON
+                };
+                toks[c].text = render_str(&toks[c].content.clone(), style);
+                lock_around(toks, c);
+            })
+        }
+        Fault::RawNewlines => {
+            let cands = unlocked(toks, |_, t| {
+                is_value_str(t) && t.content.contains(['\n', '\t']) && !t.content.contains('"')
+            });
+            if cands.is_empty() {
+                return false;
+            }
+            for &c in &cands {
+                let style = StrStyle {
+                    raw_controls: true,
+                    ..StrStyle::JSON
+                };
+                toks[c].text = render_str(&toks[c].content.clone(), style);
+                toks[c].locked = true;
+            }
+            true
+        }
+        Fault::MissingColon => {
+            let cands = unlocked(toks, |i, t| {
+                t.k == K::Key && toks.get(i + 1).is_some_and(|c| c.k == K::Colon && !c.locked)
+            });
+            pick_and(toks, rng, &cands, |toks, k, _| {
+                let spaced = toks.get(k + 2).is_some_and(|t| t.k == K::Ws);
+                toks[k + 1].text = if spaced { "" } else { " " }.into();
+                lock_around(toks, k + 1);
+                toks[k].locked = true;
+            })
+        }
+        Fault::DoubledPunctuation => {
+            let cands = unlocked(toks, |_, t| matches!(t.k, K::Comma | K::Colon));
+            pick_and(toks, rng, &cands, |toks, c, rng| {
+                let doubled = if toks[c].k == K::Comma {
+                    *rng.pick(&[",,", ", ,", ",,,"])
+                } else {
+                    "::"
+                };
+                toks[c].text = doubled.into();
+                lock_around(toks, c);
+            })
+        }
+        Fault::Stutter => {
+            let cands = unlocked(toks, |i, t| {
+                t.k == K::Comma
+                    && t.parent == b'{'
+                    && prev_sig(toks, i).is_some_and(|p| is_value_str(&toks[p]) && !toks[p].locked)
+                    && next_sig(toks, i).is_some_and(|n| standard_key(&toks[n]) && !toks[n].locked)
+            });
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                lock_around(toks, c);
+                insert(toks, c + 1, "\",", c);
+            })
+        }
+        Fault::MissingCommaInline | Fault::MissingCommaNewline => {
+            let newline = fault == Fault::MissingCommaNewline;
+            let cands = unlocked(toks, |i, t| {
+                let breaks = toks
+                    .get(i + 1)
+                    .is_some_and(|w| w.k == K::Ws && w.text.contains('\n'));
+                t.k == K::Comma
+                    && breaks == newline
+                    && prev_sig(toks, i).is_some_and(|p| !toks[p].locked)
+                    && next_sig(toks, i).is_some_and(|n| !toks[n].locked)
+            });
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                let spaced = toks.get(c + 1).is_some_and(|t| t.k == K::Ws);
+                toks[c].text = if spaced { "" } else { " " }.into();
+                lock_around(toks, c);
+            })
+        }
+        Fault::LineComment | Fault::BlockComment => {
+            // After an opener or a comma, before the next member.
+            let cands = unlocked(toks, |i, t| {
+                matches!(t.k, K::Open | K::Comma)
+                    && next_sig(toks, i).is_some_and(|n| !toks[n].locked && toks[n].k != K::Close)
+            });
+            pick_and(toks, rng, &cands, |toks, c, rng| {
+                let body = comment(rng);
+                let text = if fault == Fault::LineComment {
+                    format!(" // {body}\n")
+                } else {
+                    format!(" /* {body} */ ")
+                };
+                lock_around(toks, c);
+                insert(toks, c + 1, &text, c);
+            })
+        }
+        Fault::HashComment => {
+            let cands = unlocked(toks, |i, t| {
+                t.k == K::Ws
+                    && t.text.starts_with('\n')
+                    && i > 0
+                    && matches!(toks[i - 1].k, K::Open | K::Comma)
+                    && next_sig(toks, i).is_some_and(|n| !toks[n].locked)
+            });
+            pick_and(toks, rng, &cands, |toks, c, rng| {
+                let body = comment(rng);
+                let ws = toks[c].text.clone();
+                toks[c].text = format!("{ws}# {body}{ws}");
+                lock_around(toks, c);
+            })
+        }
+        Fault::PythonLiterals | Fault::JsLiterals => {
+            let cands = unlocked(toks, |_, t| {
+                t.k == K::Lit && (fault == Fault::PythonLiterals || t.text == "null")
+            });
+            if cands.is_empty() {
+                return false;
+            }
+            for &c in &cands {
+                let word = match toks[c].text.as_str() {
+                    _ if fault == Fault::JsLiterals => "undefined",
+                    "true" => "True",
+                    "false" => "False",
+                    _ => "None",
+                };
+                toks[c].text = word.into();
+                toks[c].locked = true;
+            }
+            true
+        }
+        Fault::SingleQuotes => {
+            let cands = unlocked(toks, |_, t| {
+                (is_value_str(t) || standard_key(t)) && quotable(&t.content, '\'')
+            });
+            if cands.is_empty() {
+                return false;
+            }
+            let all = rng.chance(0.6);
+            for (n, &c) in cands.iter().enumerate() {
+                if all || rng.chance(0.4) || n == 0 {
+                    let style = StrStyle {
+                        open: "'",
+                        close: "'",
+                        ..StrStyle::JSON
+                    };
+                    toks[c].text = render_str(&toks[c].content.clone(), style);
+                    toks[c].locked = true;
+                }
+            }
+            true
+        }
+        Fault::TrailingComma => {
+            let cands = unlocked(toks, |i, t| {
+                t.k == K::Close
+                    && non_empty(toks, i)
+                    && prev_sig(toks, i).is_some_and(|p| !toks[p].locked)
+            });
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                let Some(p) = prev_sig(toks, c) else { return };
+                lock_around(toks, c);
+                insert(toks, p + 1, ",", c);
+            })
+        }
+        Fault::UnquotedKeys => {
+            let cands = unlocked(toks, |_, t| standard_key(t) && is_ident(&t.content));
+            if cands.is_empty() {
+                return false;
+            }
+            let all = rng.chance(0.5);
+            for (n, &c) in cands.iter().enumerate() {
+                if all || rng.chance(0.4) || n == 0 {
+                    toks[c].text = toks[c].content.clone();
+                    toks[c].open_ended = true;
+                    toks[c].locked = true;
+                }
+            }
+            true
+        }
+        Fault::UnquotedValues => {
+            let cands = unlocked(toks, |_, t| is_value_str(t) && bare_safe(&t.content));
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                toks[c].text = toks[c].content.clone();
+                toks[c].open_ended = true;
+                lock_around(toks, c);
+            })
+        }
+        Fault::ConcatenatedStrings => {
+            let cands = unlocked(toks, |_, t| {
+                is_value_str(t) && t.content.chars().count() >= 12 && t.content.contains(' ')
+            });
+            pick_and(toks, rng, &cands, |toks, c, _| {
+                let content = toks[c].content.clone();
+                let mut mid = content.len() / 2;
+                while !content.is_char_boundary(mid) {
+                    mid += 1;
+                }
+                let cut = content[mid..].find(' ').map_or(mid, |k| mid + k);
+                let (a, b) = content.split_at(cut);
+                toks[c].text = format!(
+                    "{} + {}",
+                    render_str(a, StrStyle::JSON),
+                    render_str(b, StrStyle::JSON)
+                );
+                lock_around(toks, c);
+            })
+        }
+        Fault::EscapedJson
+        | Fault::Truncation
+        | Fault::TruncationComplete
+        | Fault::DraftThenFinal
+        | Fault::DecoyCodeFence
+        | Fault::ThinkDecoy => false,
+    }
+}
+
+fn pick_and(
+    toks: &mut Vec<Tok>,
+    rng: &mut Rng,
+    cands: &[usize],
+    edit: impl FnOnce(&mut Vec<Tok>, usize, &mut Rng),
+) -> bool {
+    if cands.is_empty() {
+        return false;
+    }
+    let c = *rng.pick(cands);
+    edit(toks, c, rng);
+    true
+}

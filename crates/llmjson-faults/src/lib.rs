@@ -1,0 +1,274 @@
+//! A seeded generator of model replies with known faults, and the value each one means:
+//! llmjson's main accuracy instrument.
+//!
+//! Each case starts from a valid document (tool-call arguments, records, arrays of objects,
+//! nested configs, plans, code artifacts, answers; prose in many languages and scripts; strings
+//! holding code, HTML, links, quoted speech, Windows paths), laid out compact or pretty, then
+//! receives one to three faults ([`Fault`]) at places where a careful reader would not doubt what
+//! was meant, and is wrapped bare, in a fence or in prose. The ground truth is the document
+//! before the faults (for a cut reply, what the truncation policy keeps of it).
+//!
+//! The same seed and index always give the same case (the generator is [`Rng`], not `rand`).
+#![deny(missing_docs)]
+
+mod doc;
+mod faults;
+mod rng;
+mod text;
+mod tokens;
+mod truncate;
+
+pub use doc::Node;
+pub use faults::Fault;
+pub use rng::Rng;
+
+use serde_json::Value;
+use tokens::{render, tokens, Layout, Tok, K};
+use truncate::Mode;
+
+/// One generated reply and what it means.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// `<seed>-<index>`: enough to generate it again.
+    pub id: String,
+    /// The faults it holds (the first one is the class it was made for).
+    pub faults: Vec<Fault>,
+    /// The reply as the model wrote it.
+    pub input: String,
+    /// The value a careful reader takes from it.
+    pub expected: Value,
+    /// The case must be read with `truncation: drop`.
+    pub truncation_drop: bool,
+}
+
+impl Case {
+    /// The case as one JSON line: `id`, `faults`, `input`, `expected`, `options`.
+    pub fn to_json(&self) -> Value {
+        let faults: Vec<&str> = self.faults.iter().map(|f| f.name()).collect();
+        let mut options = serde_json::Map::new();
+        if self.truncation_drop {
+            options.insert("truncation".into(), "drop".into());
+        }
+        serde_json::json!({
+            "id": self.id,
+            "faults": faults,
+            "input": self.input,
+            "expected": self.expected,
+            "options": options,
+        })
+    }
+}
+
+/// `count` cases for `seed`; case `i` is made for class `Fault::ALL[i % classes]`.
+pub fn generate(seed: u64, count: usize) -> Vec<Case> {
+    (0..count).map(|i| case(seed, i)).collect()
+}
+
+/// Case `index` of `seed`.
+pub fn case(seed: u64, index: usize) -> Case {
+    let primary = Fault::ALL[index % Fault::ALL.len()];
+    let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0xD134_2543_DE82_EF95));
+    for _ in 0..200 {
+        if let Some(case) = attempt(&mut rng, primary, seed, index) {
+            return case;
+        }
+    }
+    // Every class applies to some document: reaching this is a generator bug, and the
+    // scoreboard shows it as a case with no input.
+    Case {
+        id: format!("{seed}-{index}"),
+        faults: vec![primary],
+        input: String::new(),
+        expected: Value::Null,
+        truncation_drop: false,
+    }
+}
+
+fn compatible(faults: &[Fault], f: Fault) -> bool {
+    let cut = faults.iter().any(|g| g.is_cut());
+    !faults.contains(&f)
+        && f != Fault::EscapedJson
+        && !faults.contains(&Fault::EscapedJson)
+        && !(f.is_wrapper() && faults.iter().any(|g| g.is_wrapper()))
+        && !(f.is_cut() && cut)
+        && !(f.is_cut() && !faults.iter().all(|g| g.survives_cut()))
+        && !(cut && !f.survives_cut())
+}
+
+fn attempt(rng: &mut Rng, primary: Fault, seed: u64, index: usize) -> Option<Case> {
+    let mut faults = vec![primary];
+    let extra = match rng.below(100) {
+        0..=59 => 0,
+        60..=87 => 1,
+        _ => 2,
+    };
+    for _ in 0..extra {
+        let f = *rng.pick(Fault::ALL);
+        if compatible(&faults, f) {
+            faults.push(f);
+        }
+    }
+    let doc = match faults.iter().find_map(|f| f.needs_text()) {
+        Some(kind) => doc::document_with(rng, kind),
+        None => doc::document(rng),
+    };
+    let layout = if faults.iter().any(|f| f.needs_lines()) {
+        *rng.pick(&[Layout::Pretty(2), Layout::Pretty(4), Layout::Pretty(0)])
+    } else {
+        Layout::random(rng)
+    };
+    let clean = tokens(&doc, layout);
+    let mut toks = clean.clone();
+    for &f in &faults {
+        if !f.is_wrapper() && !f.is_cut() && !faults::apply(f, &mut toks, rng) {
+            return None;
+        }
+    }
+    let (mut text, spans) = render(&toks);
+    let mut expected = doc.to_value();
+    let mut truncation_drop = false;
+    let cut = faults.iter().find(|f| f.is_cut()).copied();
+    if let Some(cut_fault) = cut {
+        let mode = if cut_fault == Fault::Truncation {
+            Mode::Drop
+        } else {
+            Mode::Complete
+        };
+        let points = truncate::cut_points(&toks, &spans, &text, mode);
+        let points: Vec<usize> = if mode == Mode::Complete {
+            points
+                .into_iter()
+                .filter(|&c| !doubtful_open_end(&toks, &spans, c))
+                .collect()
+        } else {
+            points
+        };
+        if points.is_empty() {
+            return None;
+        }
+        let at = *rng.pick(&points);
+        expected = truncate::value_after_cut(&toks, &spans, at, mode);
+        text.truncate(at);
+        truncation_drop = mode == Mode::Drop;
+    }
+    let input = if faults.contains(&Fault::EscapedJson) {
+        if !escapable(&clean) {
+            return None;
+        }
+        wrap(rng, &text.replace('"', "\\\""), cut.is_some())
+    } else if faults.contains(&Fault::DraftThenFinal) {
+        let (clean_text, clean_spans) = render(&clean);
+        let lo = clean_text.len() * 3 / 10;
+        let hi = clean_text.len() * 8 / 10;
+        let ends: Vec<usize> = clean_spans
+            .iter()
+            .zip(&clean)
+            .filter(|(s, t)| {
+                s.end > lo && s.end < hi && matches!(t.k, K::Comma | K::Str | K::Num | K::Lit)
+            })
+            .map(|(s, _)| s.end)
+            .collect();
+        if ends.is_empty() {
+            return None;
+        }
+        let draft = &clean_text[..*rng.pick(&ends)];
+        const CONNECTORS: &[&str] = &[
+            " -- wait. Final: ",
+            "\n\nActually, let me fix that:\n",
+            "... no, correction:\n",
+            "\n修正版:\n",
+            "\nNa verdade, o correto é:\n",
+            "\n(cut off, again:)\n",
+        ];
+        let lead = *rng.pick(&["Draft: ", "", "First try:\n"]);
+        let connector = *rng.pick(CONNECTORS);
+        format!("{lead}{draft}{connector}{}", wrap_final(rng, &text, cut.is_some()))
+    } else if faults.contains(&Fault::DecoyCodeFence) {
+        const DECOYS: &[&str] = &[
+            "```bash\ncurl -X POST -d {\"a\": 1} https://api.example.com/v1/items\n```",
+            "```sh\ncurl -H 'Content-Type: application/json' -d '{\"query\": \"x\", \"limit\": 5}' $URL\n```",
+            "```python\nrequests.post(url, json={\"name\": \"test\", \"ok\": True})\n```",
+            "```js\nfetch(url, {method: \"POST\", body: JSON.stringify({id: 7})})\n```",
+            "```bash\necho '[1, 2, 3]' | jq '.[0]'\n```",
+        ];
+        let decoy = *rng.pick(DECOYS);
+        let lead = *rng.pick(&["You can call it like this:\n", "", "Request:\n"]);
+        let joint = *rng.pick(&["\nResult: ", "\n\nThe response was:\n", "\nResposta:\n"]);
+        format!("{lead}{decoy}{joint}{}", wrap_final(rng, &text, cut.is_some()))
+    } else if faults.contains(&Fault::ThinkDecoy) {
+        let other = doc::document(rng);
+        let (draft, _) = render(&tokens(&other, Layout::Compact));
+        let thought = *rng.pick(&[
+            "The user wants JSON. Maybe:",
+            "Draft:",
+            "ユーザーはJSONを求めている:",
+        ]);
+        format!(
+            "<think>\n{thought} {draft}\nLet me check again.\n</think>\n{}",
+            wrap(rng, &text, cut.is_some())
+        )
+    } else {
+        wrap(rng, &text, cut.is_some())
+    };
+    Some(Case {
+        id: format!("{seed}-{index}"),
+        faults,
+        input,
+        expected,
+        truncation_drop,
+    })
+}
+
+/// In `complete` mode a string missing its end quote, followed by nothing but a comma before the
+/// cut, could hold that comma: such cuts are left out.
+fn doubtful_open_end(toks: &[Tok], spans: &[std::ops::Range<usize>], cut: usize) -> bool {
+    toks.iter().enumerate().any(|(i, t)| {
+        t.open_ended
+            && spans[i].end < cut
+            && tokens::next_sig(toks, i).is_none_or(|n| {
+                spans[n].start >= cut
+                    || (toks[n].k == K::Comma
+                        && tokens::next_sig(toks, n).is_none_or(|m| spans[m].start >= cut))
+            })
+    })
+}
+
+/// Stringifying again is unambiguous only if no string holds a quote or a backslash.
+fn escapable(toks: &[Tok]) -> bool {
+    toks.iter().all(|t| {
+        !matches!(t.k, K::Str | K::Key) || !t.content.contains(['"', '\\', '\n', '\t', '\r'])
+    })
+}
+
+/// Bare, fenced, or in prose. A cut reply has nothing after the cut.
+fn wrap(rng: &mut Rng, text: &str, cut: bool) -> String {
+    let before = *rng.pick(text::PROSE_BEFORE);
+    let after = *rng.pick(text::PROSE_AFTER);
+    let fence_open = *rng.pick(&["```json\n", "```json", "```JSON\n", "``` json\n", "```json\n\n"]);
+    let fence_close = *rng.pick(&["\n```", "```", "\n```\n"]);
+    match rng.below(20) {
+        0..=7 => text.to_string(),
+        8..=12 => {
+            let close = if cut { "" } else { fence_close };
+            format!("{fence_open}{text}{close}")
+        }
+        13..=14 => {
+            let close = if cut { "" } else { "\n```" };
+            format!("```\n{text}{close}")
+        }
+        15..=16 => format!("{before}\n{text}"),
+        17..=18 if !cut => format!("{before} {text}\n\n{after}"),
+        _ if !cut => format!("{text}\n{after}"),
+        _ => format!("{before}\n\n{text}"),
+    }
+}
+
+/// The answer after a decoy: mostly bare or after a word of prose, sometimes in a JSON fence.
+fn wrap_final(rng: &mut Rng, text: &str, cut: bool) -> String {
+    if rng.chance(0.25) {
+        let close = if cut { "" } else { "\n```" };
+        format!("```json\n{text}{close}")
+    } else {
+        text.to_string()
+    }
+}

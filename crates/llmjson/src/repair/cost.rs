@@ -1,0 +1,106 @@
+//! The cost table: what each reading of a reply costs. One table decides every ambiguous spot.
+//!
+//! At a spot where the text can be read several ways (does this quote end the string? does this
+//! `}` close the array, the object, or nothing?), the parser compares the readings by the total
+//! cost of the repairs each needs over the next stretch of text ([`WINDOW`] bytes), found by a
+//! bounded search over the same grammar (`search.rs`), and takes the cheapest. A new fault is
+//! handled by this table, not by a new special case.
+//!
+//! The costs say how unusual a mistake is in model output: a quote kept as text inside a string
+//! (quoted speech, code) is common, a stray quote less so, a key holding a quote almost never
+//! happens. Cosmetic repairs cost 1, structural ones 2–5, discarding content costs by what it
+//! discards. Ties go to the reading listed first (the plain one). `ARCHITECTURE.md` carries the
+//! same table.
+
+/// A cost, in units of "one ordinary repair" ≈ 3.
+pub(crate) type Cost = u32;
+
+// --- conventions --------------------------------------------------------------------------
+/// A convention other than JSON's, used consistently: strings in single quotes, smart quotes,
+/// backticks or `\"`; keys without quotes; Python or JavaScript literals. Charged once per
+/// convention in the stretch compared, not per use: a model that writes one single-quoted
+/// string writes them all, and a reading that swallows such a stretch into one string must not
+/// look cheaper for it.
+pub(crate) const STYLE: Cost = 2;
+
+// --- cosmetic (allowed at level `conservative`) ---------------------------------------------
+/// A comment; plus [`LOST_STRUCTURE`] for each quote or bracket its body swallows.
+pub(crate) const COMMENT: Cost = 1;
+/// A comma before a closer.
+pub(crate) const TRAILING_COMMA: Cost = 1;
+/// A container left open at the end of the reply (per container).
+pub(crate) const CLOSE_AT_END: Cost = 1;
+/// A string, number or literal cut off by the end of the reply.
+pub(crate) const CUT_TOKEN: Cost = 1;
+
+// --- value spelling ---------------------------------------------------------------------------
+/// `.5`, `+1`, `0789`: a number JSON does not allow.
+pub(crate) const ODD_NUMBER: Cost = 1;
+/// `...` standing for omitted items.
+pub(crate) const ELLIPSIS: Cost = 1;
+/// `"a" + "b"`.
+pub(crate) const CONCATENATION: Cost = 1;
+/// `ObjectId("…")`, JSONP `callback(…)`.
+pub(crate) const FUNCTION_WRAPPER: Cost = 1;
+
+// --- structure --------------------------------------------------------------------------------
+/// A doubled comma, or a colon doubled.
+pub(crate) const EXTRA_PUNCTUATION: Cost = 2;
+/// A typographic quote closing an ASCII-opened string, or the reverse (`"prices go up”`).
+pub(crate) const MIXED_CLOSE: Cost = 2;
+/// A missing `,` between two values.
+pub(crate) const MISSING_COMMA: Cost = 2;
+/// A missing `:` after a key.
+pub(crate) const MISSING_COLON: Cost = 3;
+/// A missing closer, added before the token that shows it (`{"a": [1, "b": 2}`).
+pub(crate) const MISSING_CLOSER: Cost = 3;
+/// A closer of the wrong kind used as the right one (`["a", "b"}`).
+pub(crate) const MISMATCHED_CLOSER: Cost = 3;
+/// A string that lost its closing quote, ended at the delimiter before the next quote.
+pub(crate) const MISSING_END_QUOTE: Cost = 3;
+/// A word value without quotes; also one that lost only its opening quote.
+pub(crate) const UNQUOTED_VALUE: Cost = 3;
+/// A quote kept as text inside a string value. Charged once per pair of text quotes: what is
+/// unusual is a quoted span inside text (`"He said "yes""`), not each of its two quotes.
+pub(crate) const TEXT_QUOTE: Cost = 3;
+/// Added to [`TEXT_QUOTE`] for a loose text quote: one that opens a quoted span but is followed
+/// by a space or a delimiter (`"07:58",` + `","`), or closes one right after a space. Quotes
+/// kept as text quote something (`"yes"`, `("key: %s"`, `="/docs"`).
+pub(crate) const LOOSE_TEXT_QUOTE: Cost = 4;
+/// A closer with nothing to close, dropped.
+pub(crate) const STRAY_CLOSER: Cost = 4;
+/// A quote that opens nothing, dropped (`",",` stutters).
+pub(crate) const STRAY_QUOTE: Cost = 4;
+/// A key the schema does not know (only when the schema names every key it allows).
+pub(crate) const UNKNOWN_KEY: Cost = 4;
+/// A key with no value before the next `,` or `}` (null is used).
+pub(crate) const MISSING_VALUE: Cost = 5;
+/// A token that fits nowhere, skipped.
+pub(crate) const GARBAGE: Cost = 5;
+/// A quote kept as text inside a key: keys almost never hold quotes.
+pub(crate) const TEXT_QUOTE_IN_KEY: Cost = 9;
+
+// --- the document -----------------------------------------------------------------------------
+/// The JSON ends here, its containers unclosed; what follows is prose (plus [`CLOSE_AT_END`]
+/// per container closed).
+pub(crate) const END_HERE: Cost = 3;
+/// Everything so far was an abandoned draft: start again at the next JSON-looking value.
+pub(crate) const RESTART: Cost = 6;
+/// Per quote or bracket in text that a reading leaves out of the value (after the document
+/// ended, or inside a comment): what looks like JSON should not be thrown away.
+pub(crate) const LOST_STRUCTURE: Cost = 3;
+/// At most this many quotes and brackets are counted in one stretch of lost text.
+pub(crate) const LOST_STRUCTURE_CAP: u32 = 8;
+
+// --- the search -------------------------------------------------------------------------------
+/// How far (bytes) the readings at a spot are followed before they are compared.
+pub(crate) const WINDOW: usize = 256;
+/// The most readings followed at once.
+pub(crate) const BEAM: usize = 12;
+/// Readings that cost this much more than the best one are dropped.
+pub(crate) const MARGIN: Cost = 14;
+/// Search steps allowed per input byte over the whole parse (plus [`SEARCH_BASE`]): past it,
+/// spots are decided by their next few tokens only, so hostile input stays linear.
+pub(crate) const SEARCH_STEPS_PER_BYTE: usize = 24;
+/// Search steps every parse may use whatever its size.
+pub(crate) const SEARCH_BASE: usize = 200_000;

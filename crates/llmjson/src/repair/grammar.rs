@@ -1,0 +1,1145 @@
+//! The tolerant grammar: at each spot, the readings the text allows, what each costs (from
+//! `cost.rs`) and where each leads. One function, [`successors`], answers this for the parser
+//! (which applies the chosen reading) and for the search (which follows every reading a little
+//! way to choose), so the two can never read the text differently.
+//!
+//! A reading never looks at values: only at the mode, the kinds of the open containers and the
+//! text. That is what lets the search follow many readings at once cheaply.
+
+use super::cost::{self, Cost};
+use super::lex::{is_ws, Kind, Lex, Stop, Token};
+use super::quotes::QuoteClass;
+use super::RepairKind;
+use crate::{RepairLevel, Schema};
+
+/// What the parser expects next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Mode {
+    /// A value (top level, array item, or member value). `after_comma`: a `,` was just read.
+    Value { after_comma: bool },
+    /// An object key or `}`.
+    Key { after_comma: bool },
+    /// The `:` after a key.
+    Colon,
+    /// A value just ended: `,`, a closer, or the end. `after_string`: that value was a string.
+    Next { after_string: bool },
+    /// Inside a string opened at `open` (the content start). `odd`: an odd number of quotes
+    /// have been kept as text so far (the next one closes a quoted span and is not charged).
+    Str {
+        class: QuoteClass,
+        key: bool,
+        open: usize,
+        odd: bool,
+    },
+    /// The top-level value is complete.
+    Done,
+}
+
+/// What a reading does (the parser's instruction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Reading {
+    /// `{` or `[` opens a container.
+    Open,
+    /// A quote opens a string (a value, or a key in mode `Key`).
+    OpenString,
+    /// The quote opens nothing: it is dropped.
+    StrayQuote,
+    /// A number (normalised if JSON does not allow it as written).
+    Number,
+    /// `true`, `false`, `null`, or a literal from Python or JavaScript.
+    Literal,
+    /// A bare word (or text) used as a string value.
+    UnquotedValue,
+    /// `name(` of a function-call wrapper.
+    FunctionWrapper,
+    /// A key without quotes.
+    BareKey,
+    /// `:` after a key.
+    Colon,
+    /// `,` between members or items.
+    Comma,
+    /// The closer of the innermost container.
+    Close,
+    /// `)` closing a function-call wrapper.
+    CloseCall,
+    /// A closer of another kind closes the innermost container.
+    Mismatched,
+    /// The innermost container lacked its closer: close it, and read the token again.
+    MissingCloser,
+    /// A closer with nothing to close: dropped.
+    StrayCloser,
+    /// `{` where a key is expected, in an object that is an array item: the object lacked `}`.
+    CloseObjectBeforeItem,
+    /// `:` after a string item of an array inside an object: the array lacked `]`, and the
+    /// string is the next member's key.
+    CloseArrayBeforeMember,
+    /// `{{`: an opener too many (its closer is owed).
+    ExtraOpener,
+    /// A `,` (or a second `:`) too many.
+    ExtraPunctuation,
+    /// A key with no value: null.
+    MissingValue,
+    /// A closer right after `[` or `,` in an array: no item.
+    EmptySlot,
+    /// A missing `,`: read the token again as the next member or item.
+    MissingComma,
+    /// A missing `:`: read the token again as the value.
+    MissingColon,
+    /// `"a" + "b"`.
+    Concatenate,
+    /// `...`.
+    Ellipsis,
+    /// A token that fits nowhere: skipped.
+    Garbage,
+    /// The JSON ends here: close what is open; the rest is prose.
+    EndHere,
+    /// What came so far was an abandoned draft: start again at `pos`.
+    Restart,
+    /// The end of the region: close what is open.
+    EndOfInput,
+    // --- inside a string ---
+    /// The quote closes the string.
+    CloseString,
+    /// A typographic quote closes an ASCII-opened string (or the reverse).
+    MixedClose,
+    /// The quote is text.
+    TextQuote,
+    /// The string lost its closing quote: it ended at `pos` (a delimiter before this quote).
+    SplitString,
+    /// The region ended inside the string.
+    CutString,
+    /// The region ended inside the string, just after a run of closers: the string lost its
+    /// closing quote before them (`{"time": "12:20}`).
+    SplitBeforeClosers,
+}
+
+/// Conventions other than JSON's, charged once per reading (see [`cost::STYLE`]).
+pub(crate) mod style {
+    pub(crate) const SINGLE_QUOTES: u8 = 1;
+    pub(crate) const SMART_QUOTES: u8 = 2;
+    pub(crate) const ESCAPED_QUOTES: u8 = 4;
+    pub(crate) const TRIPLE_QUOTES: u8 = 8;
+    pub(crate) const BARE_KEYS: u8 = 16;
+    pub(crate) const FOREIGN_LITERALS: u8 = 32;
+}
+
+fn quote_style(class: QuoteClass) -> u8 {
+    match class {
+        QuoteClass::Double => 0,
+        QuoteClass::Single | QuoteClass::Backtick | QuoteClass::Acute => style::SINGLE_QUOTES,
+        QuoteClass::SmartDouble | QuoteClass::SmartSingle => style::SMART_QUOTES,
+        QuoteClass::Escaped => style::ESCAPED_QUOTES,
+        QuoteClass::Triple => style::TRIPLE_QUOTES,
+    }
+}
+
+/// One reading of a spot.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Succ {
+    pub reading: Reading,
+    /// The repair it is (None: plain JSON).
+    pub kind: Option<RepairKind>,
+    /// What it costs, besides its convention.
+    pub cost: Cost,
+    /// The convention it uses (a [`style`] bit, 0 for none), charged once per reading.
+    pub style: u8,
+    /// Where reading goes on.
+    pub pos: usize,
+    pub mode: Mode,
+    /// Containers closed, then the container opened.
+    pub pops: u16,
+    pub push: Option<Kind>,
+}
+
+/// The readings of one spot (at most [`Succs::CAP`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Succs {
+    items: [Option<Succ>; Succs::CAP],
+    len: usize,
+    /// The first reading the level does not allow (for the error when none is left).
+    pub(crate) first_refused: Option<Succ>,
+}
+
+impl Succs {
+    pub(crate) const CAP: usize = 8;
+
+    fn new() -> Self {
+        Succs {
+            items: [None; Succs::CAP],
+            len: 0,
+            first_refused: None,
+        }
+    }
+
+    fn add(&mut self, level: RepairLevel, s: Succ) {
+        if let Some(kind) = s.kind {
+            if level < kind.min_level() {
+                self.first_refused.get_or_insert(s);
+                return;
+            }
+        }
+        if self.len < Succs::CAP {
+            self.items[self.len] = Some(s);
+            self.len += 1;
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn get(&self, i: usize) -> Succ {
+        self.items[i].expect("index within len")
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Succ> + '_ {
+        self.items[..self.len].iter().flatten().copied()
+    }
+}
+
+/// The open containers, as the grammar needs to see them.
+pub(crate) trait Stack {
+    /// The innermost open container.
+    fn top(&self) -> Option<Kind>;
+    /// The container around the innermost one.
+    fn below(&self) -> Option<Kind>;
+    /// How many containers are open.
+    fn depth(&self) -> usize;
+    /// A container of `kind` is open somewhere below the innermost one.
+    fn open_below(&self, kind: Kind) -> bool;
+}
+
+/// What the grammar needs besides the text.
+#[derive(Clone, Copy)]
+pub(crate) struct Ctx<'t> {
+    pub lex: Lex<'t>,
+    pub level: RepairLevel,
+    pub schema: Option<&'t Schema>,
+}
+
+fn succ(reading: Reading, kind: Option<RepairKind>, cost: Cost, pos: usize, mode: Mode) -> Succ {
+    Succ {
+        reading,
+        kind,
+        cost,
+        style: 0,
+        pos,
+        mode,
+        pops: 0,
+        push: None,
+    }
+}
+
+impl Succ {
+    fn styled(mut self, style: u8) -> Self {
+        self.style = style;
+        self
+    }
+    fn pop(mut self, n: u16) -> Self {
+        self.pops = n;
+        self
+    }
+    fn push(mut self, kind: Kind) -> Self {
+        self.push = Some(kind);
+        self
+    }
+}
+
+/// The mode after a container opens.
+fn inside(kind: Kind) -> Mode {
+    match kind {
+        Kind::Object => Mode::Key { after_comma: false },
+        Kind::Array | Kind::Call => Mode::Value { after_comma: false },
+    }
+}
+
+/// The mode after the innermost container closed (`Done` when it was the last).
+pub(crate) fn after_close(depth_after: usize) -> Mode {
+    if depth_after == 0 {
+        Mode::Done
+    } else {
+        Mode::Next {
+            after_string: false,
+        }
+    }
+}
+
+fn literal_kind(word: &str) -> Option<Option<RepairKind>> {
+    match word {
+        "true" | "false" | "null" => Some(None),
+        "True" | "False" | "None" | "TRUE" | "FALSE" | "NULL" | "Null" => {
+            Some(Some(RepairKind::PythonLiteral))
+        }
+        "undefined" | "NaN" | "Infinity" => Some(Some(RepairKind::JavascriptLiteral)),
+        _ => None,
+    }
+}
+
+/// A bare word here is cut off by the end and starts a literal (`tru`).
+pub(crate) fn partial_literal(word: &str) -> Option<&'static str> {
+    ["true", "false", "null", "True", "False", "None"]
+        .into_iter()
+        .find(|lit| lit.starts_with(word) && !word.is_empty())
+}
+
+impl<'t> Ctx<'t> {
+    fn b(&self) -> &'t [u8] {
+        self.lex.b
+    }
+
+    /// The readings of the token at `pos` (after trivia) in `mode`.
+    pub(crate) fn successors(&self, stack: &dyn Stack, mode: Mode, pos: usize) -> Succs {
+        let tok = self.lex.token_at(pos);
+        let mut out = Succs::new();
+        let level = self.level;
+        let top = stack.top();
+        let depth = stack.depth() as u16;
+        if tok == Token::End {
+            out.add(level, succ(Reading::EndOfInput, None, 0, pos, Mode::Done));
+            return out;
+        }
+        match mode {
+            Mode::Value { after_comma } => self.value(&mut out, stack, tok, pos, after_comma),
+            Mode::Key { after_comma } => self.key(&mut out, stack, tok, pos, after_comma),
+            Mode::Colon => self.colon(&mut out, tok, pos),
+            Mode::Next { after_string } => self.next(&mut out, stack, tok, pos, after_string),
+            Mode::Str { .. } | Mode::Done => {}
+        }
+        // Prose where JSON was expected: the JSON may end here, or restart further on.
+        let prose = match tok {
+            Token::Word { end } => literal_kind(&self.lex.text[pos..end]).is_none(),
+            Token::Other { .. } | Token::Plus | Token::LParen | Token::RParen => true,
+            _ => false,
+        };
+        if prose && !matches!(mode, Mode::Colon) && top != Some(Kind::Call) {
+            let lost = self.lex.lost_structure(pos, (pos + cost::WINDOW).min(self.lex.end));
+            let close = cost::CLOSE_AT_END * Cost::from(depth);
+            out.add(
+                level,
+                succ(
+                    Reading::EndHere,
+                    Some(RepairKind::MissingCloser),
+                    cost::END_HERE + close + lost,
+                    pos,
+                    Mode::Done,
+                )
+                .pop(depth),
+            );
+            if let Some(at) = self.restart_point(pos) {
+                out.add(
+                    level,
+                    succ(
+                        Reading::Restart,
+                        Some(RepairKind::AbandonedDraft),
+                        cost::RESTART,
+                        at,
+                        Mode::Value { after_comma: false },
+                    )
+                    .pop(depth),
+                );
+            }
+        }
+        if out.len() == 0 {
+            // Whatever else fails, a token can be skipped.
+            let end = match tok {
+                Token::Word { end } | Token::Number { end } | Token::Ellipsis { end } => end,
+                Token::Other { len } => pos + len,
+                Token::Quote(_, len) => pos + len,
+                _ => pos + 1,
+            };
+            out.add(
+                level,
+                succ(
+                    Reading::Garbage,
+                    Some(RepairKind::DroppedGarbage),
+                    cost::GARBAGE,
+                    end,
+                    mode,
+                ),
+            );
+        }
+        out
+    }
+
+    /// Where a new value that looks like JSON starts, within the window after `pos`.
+    fn restart_point(&self, pos: usize) -> Option<usize> {
+        let b = self.b();
+        let limit = (pos + cost::WINDOW).min(self.lex.end);
+        let mut i = pos + 1;
+        while i < limit {
+            i += memchr::memchr2(b'{', b'[', &b[i..limit])?;
+            if crate::locate::looks_like_json(b, i, self.lex.end) {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    fn string_open(&self, out: &mut Succs, class: QuoteClass, len: usize, pos: usize, key: bool) {
+        let mode = Mode::Str {
+            class,
+            key,
+            open: pos + len,
+            odd: false,
+        };
+        out.add(
+            self.level,
+            succ(Reading::OpenString, class.repair_kind(), 0, pos + len, mode)
+                .styled(quote_style(class)),
+        );
+    }
+
+    fn value(&self, out: &mut Succs, stack: &dyn Stack, tok: Token, pos: usize, after_comma: bool) {
+        let level = self.level;
+        let top = stack.top();
+        let b = self.b();
+        let next = Mode::Next {
+            after_string: false,
+        };
+        match tok {
+            Token::Open(kind) => out.add(
+                level,
+                succ(Reading::Open, None, 0, pos + 1, inside(kind)).push(kind),
+            ),
+            Token::Quote(class, len) => {
+                self.string_open(out, class, len, pos, false);
+                let mode = Mode::Value { after_comma };
+                out.add(
+                    level,
+                    succ(
+                        Reading::StrayQuote,
+                        Some(RepairKind::DroppedGarbage),
+                        cost::STRAY_QUOTE,
+                        pos + len,
+                        mode,
+                    ),
+                );
+            }
+            Token::Number { end } => {
+                let shape = self.lex.number_shape(pos);
+                let lone = shape.no_digits() && !self.lex.at_end(end) && !self.delimiter_follows(end);
+                if lone {
+                    // `- item`: text, not a number.
+                    self.unquoted_value(out, stack, pos);
+                } else {
+                    let (kind, cost) = if shape.is_valid(b) {
+                        (None, 0)
+                    } else if shape.leading_zero(b) {
+                        (Some(RepairKind::NumberAsString), cost::ODD_NUMBER)
+                    } else if self.lex.at_end(end) {
+                        (Some(RepairKind::CompletedTruncatedValue), cost::CUT_TOKEN)
+                    } else {
+                        (Some(RepairKind::InvalidNumber), cost::ODD_NUMBER)
+                    };
+                    out.add(level, succ(Reading::Number, kind, cost, end, next));
+                }
+            }
+            Token::Word { end } => {
+                let word = &self.lex.text[pos..end];
+                if let (Some(kind), true) = (literal_kind(word), self.lex.is_terminator(end)) {
+                    let style = if kind.is_some() { style::FOREIGN_LITERALS } else { 0 };
+                    out.add(level, succ(Reading::Literal, kind, 0, end, next).styled(style));
+                    return;
+                }
+                if self.lex.at_end(end) {
+                    if partial_literal(word).is_some() {
+                        out.add(
+                            level,
+                            succ(
+                                Reading::Literal,
+                                Some(RepairKind::CompletedTruncatedValue),
+                                cost::CUT_TOKEN,
+                                end,
+                                next,
+                            ),
+                        );
+                        return;
+                    }
+                }
+                if b.get(end) == Some(&b'(') && b[pos].is_ascii_alphabetic() {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::FunctionWrapper,
+                            Some(RepairKind::FunctionWrapper),
+                            cost::FUNCTION_WRAPPER,
+                            end + 1,
+                            Mode::Value { after_comma: false },
+                        )
+                        .push(Kind::Call),
+                    );
+                    return;
+                }
+                self.unquoted_value(out, stack, pos);
+            }
+            Token::Comma => match top {
+                Some(Kind::Array) => out.add(
+                    level,
+                    succ(
+                        Reading::ExtraPunctuation,
+                        Some(RepairKind::ExtraComma),
+                        cost::EXTRA_PUNCTUATION,
+                        pos + 1,
+                        Mode::Value { after_comma: true },
+                    ),
+                ),
+                Some(Kind::Object) => out.add(
+                    level,
+                    succ(
+                        Reading::MissingValue,
+                        Some(RepairKind::MissingValue),
+                        cost::MISSING_VALUE,
+                        pos,
+                        next,
+                    ),
+                ),
+                _ => {}
+            },
+            Token::Close(_) => match top {
+                Some(Kind::Object) => out.add(
+                    level,
+                    succ(
+                        Reading::MissingValue,
+                        Some(RepairKind::MissingValue),
+                        cost::MISSING_VALUE,
+                        pos,
+                        next,
+                    ),
+                ),
+                Some(Kind::Array) => {
+                    let (kind, cost) = if after_comma {
+                        (Some(RepairKind::TrailingComma), cost::TRAILING_COMMA)
+                    } else {
+                        (None, 0)
+                    };
+                    out.add(level, succ(Reading::EmptySlot, kind, cost, pos, next));
+                }
+                Some(Kind::Call) => out.add(level, succ(Reading::EmptySlot, None, 0, pos, next)),
+                None => {}
+            },
+            Token::RParen if top == Some(Kind::Call) => {
+                out.add(level, succ(Reading::EmptySlot, None, 0, pos, next))
+            }
+            Token::Colon if top == Some(Kind::Object) => out.add(
+                level,
+                succ(
+                    Reading::ExtraPunctuation,
+                    Some(RepairKind::DroppedGarbage),
+                    cost::EXTRA_PUNCTUATION,
+                    pos + 1,
+                    Mode::Value { after_comma },
+                ),
+            ),
+            Token::Ellipsis { end } => out.add(
+                level,
+                succ(
+                    Reading::Ellipsis,
+                    Some(RepairKind::Ellipsis),
+                    cost::ELLIPSIS,
+                    end,
+                    Mode::Value { after_comma },
+                ),
+            ),
+            Token::Other { len } => {
+                if b[pos] == b'-' && self.lex.text[pos..self.lex.end].starts_with("-Infinity") {
+                    let end = pos + 9;
+                    if self.lex.is_terminator(end) {
+                        out.add(
+                            level,
+                            succ(
+                                Reading::Literal,
+                                Some(RepairKind::JavascriptLiteral),
+                                0,
+                                end,
+                                next,
+                            )
+                            .styled(style::FOREIGN_LITERALS),
+                        );
+                        return;
+                    }
+                }
+                if starts_text(b[pos]) {
+                    self.unquoted_value(out, stack, pos);
+                }
+                self.garbage(out, pos, len, Mode::Value { after_comma });
+            }
+            _ => self.garbage(out, pos, 1, Mode::Value { after_comma }),
+        }
+    }
+
+    /// Some delimiter (or the end) follows `i`, after whitespace.
+    fn delimiter_follows(&self, i: usize) -> bool {
+        let (j, _) = self.lex.skip_trivia(i);
+        self.lex.at_end(j) || matches!(self.b()[j], b',' | b']' | b'}')
+    }
+
+    fn unquoted_value(&self, out: &mut Succs, stack: &dyn Stack, pos: usize) {
+        let lex = &self.lex;
+        let b = self.b();
+        let raw_end = lex.unquoted_value_end(pos, stack.top() == Some(Kind::Call));
+        let mut end = raw_end;
+        while end > pos && is_ws(b[end - 1]) {
+            end -= 1;
+        }
+        if end == pos {
+            return;
+        }
+        // `done",`: the value lost only its opening quote.
+        let mut after = raw_end;
+        if raw_end < lex.end && b[raw_end] == b'"' && raw_end == end {
+            let (j, _) = lex.skip_trivia(raw_end + 1);
+            if lex.at_end(j) || matches!(b[j], b',' | b'}' | b']' | b':') {
+                after = raw_end + 1;
+            }
+        }
+        let _ = after;
+        out.add(
+            self.level,
+            succ(
+                Reading::UnquotedValue,
+                Some(RepairKind::UnquotedString),
+                cost::UNQUOTED_VALUE,
+                after.max(end),
+                Mode::Next {
+                    after_string: false,
+                },
+            ),
+        );
+    }
+
+    fn garbage(&self, out: &mut Succs, pos: usize, len: usize, mode: Mode) {
+        out.add(
+            self.level,
+            succ(
+                Reading::Garbage,
+                Some(RepairKind::DroppedGarbage),
+                cost::GARBAGE,
+                pos + len.max(1),
+                mode,
+            ),
+        );
+    }
+
+    /// The readings of a closer of `kind` at `pos` when the innermost container is another
+    /// kind (or a call): used as the right closer, a closer missing before it, or a stray.
+    fn wrong_closer(&self, out: &mut Succs, stack: &dyn Stack, kind: Kind, pos: usize, mode: Mode) {
+        let level = self.level;
+        let depth = stack.depth();
+        if stack.top() == Some(Kind::Call) {
+            // `f(x` then a closer: the call lacked its `)`.
+            out.add(
+                level,
+                succ(Reading::MissingCloser, None, 0, pos, after_close(depth - 1)).pop(1),
+            );
+            return;
+        }
+        out.add(
+            level,
+            succ(
+                Reading::Mismatched,
+                Some(RepairKind::MismatchedCloser),
+                cost::MISMATCHED_CLOSER,
+                pos + 1,
+                after_close(depth - 1),
+            )
+            .pop(1),
+        );
+        if stack.open_below(kind) {
+            out.add(
+                level,
+                succ(
+                    Reading::MissingCloser,
+                    Some(RepairKind::MissingCloser),
+                    cost::MISSING_CLOSER,
+                    pos,
+                    after_close(depth - 1),
+                )
+                .pop(1),
+            );
+        }
+        out.add(
+            level,
+            succ(
+                Reading::StrayCloser,
+                Some(RepairKind::ExtraCloser),
+                cost::STRAY_CLOSER,
+                pos + 1,
+                mode,
+            ),
+        );
+    }
+
+    fn key(&self, out: &mut Succs, stack: &dyn Stack, tok: Token, pos: usize, after_comma: bool) {
+        let level = self.level;
+        let b = self.b();
+        let depth = stack.depth();
+        let here = Mode::Key { after_comma };
+        match tok {
+            Token::Quote(class, len) => {
+                self.string_open(out, class, len, pos, true);
+                out.add(
+                    level,
+                    succ(
+                        Reading::StrayQuote,
+                        Some(RepairKind::DroppedGarbage),
+                        cost::STRAY_QUOTE,
+                        pos + len,
+                        here,
+                    ),
+                );
+            }
+            Token::Word { .. } | Token::Number { .. } => self.bare_key(out, pos),
+            Token::Close(Kind::Object) => {
+                let (kind, cost) = if after_comma {
+                    (Some(RepairKind::TrailingComma), cost::TRAILING_COMMA)
+                } else {
+                    (None, 0)
+                };
+                out.add(
+                    level,
+                    succ(Reading::Close, kind, cost, pos + 1, after_close(depth - 1)).pop(1),
+                );
+            }
+            Token::Close(kind) => self.wrong_closer(out, stack, kind, pos, here),
+            Token::Comma => out.add(
+                level,
+                succ(
+                    Reading::ExtraPunctuation,
+                    Some(RepairKind::ExtraComma),
+                    cost::EXTRA_PUNCTUATION,
+                    pos + 1,
+                    Mode::Key { after_comma: true },
+                ),
+            ),
+            Token::Open(open) => {
+                if stack.below() == Some(Kind::Array) {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::CloseObjectBeforeItem,
+                            Some(RepairKind::MissingCloser),
+                            cost::MISSING_CLOSER,
+                            pos,
+                            Mode::Value { after_comma: true },
+                        )
+                        .pop(1),
+                    );
+                }
+                if open == Kind::Object && !after_comma {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::ExtraOpener,
+                            Some(RepairKind::ExtraOpener),
+                            cost::EXTRA_PUNCTUATION,
+                            pos + 1,
+                            Mode::Key { after_comma: false },
+                        )
+                        .push(Kind::Object),
+                    );
+                }
+                self.garbage(out, pos, 1, here);
+            }
+            Token::Ellipsis { end } => out.add(
+                level,
+                succ(
+                    Reading::Ellipsis,
+                    Some(RepairKind::Ellipsis),
+                    cost::ELLIPSIS,
+                    end,
+                    here,
+                ),
+            ),
+            Token::Other { len } => {
+                if b[pos] >= 0x80 || b[pos].is_ascii_alphanumeric() {
+                    self.bare_key(out, pos);
+                }
+                self.garbage(out, pos, len, here);
+            }
+            _ => self.garbage(out, pos, 1, here),
+        }
+    }
+
+    fn bare_key(&self, out: &mut Succs, pos: usize) {
+        let lex = &self.lex;
+        let b = self.b();
+        let (key_end, stop) = lex.bare_key(pos);
+        if key_end == pos {
+            return;
+        }
+        if lex.at_end(stop) {
+            // The reply ended inside a bare key.
+            out.add(
+                self.level,
+                succ(
+                    Reading::BareKey,
+                    Some(RepairKind::DroppedTruncatedMember),
+                    cost::CUT_TOKEN,
+                    stop,
+                    Mode::Colon,
+                ),
+            );
+            return;
+        }
+        let known = self.key_cost(&lex.text[pos..key_end]);
+        // `{a":"x"}`: the key lost its opening quote only.
+        if stop == key_end && b[stop] == b'"' {
+            let (j, _) = lex.skip_trivia(stop + 1);
+            if j < lex.end && b[j] == b':' {
+                out.add(
+                    self.level,
+                    succ(
+                        Reading::BareKey,
+                        Some(RepairKind::UnquotedKey),
+                        cost::MISSING_END_QUOTE + known,
+                        stop + 1,
+                        Mode::Colon,
+                    ),
+                );
+                return;
+            }
+        }
+        out.add(
+            self.level,
+            succ(
+                Reading::BareKey,
+                Some(RepairKind::UnquotedKey),
+                known,
+                key_end,
+                Mode::Colon,
+            )
+            .styled(style::BARE_KEYS),
+        );
+    }
+
+    /// What the schema thinks of a key: [`cost::UNKNOWN_KEY`] when it names every key it
+    /// allows and not this one.
+    pub(crate) fn key_cost(&self, key: &str) -> Cost {
+        match self.schema {
+            Some(schema) if schema.knows_key(key) == Some(false) => cost::UNKNOWN_KEY,
+            _ => 0,
+        }
+    }
+
+    fn colon(&self, out: &mut Succs, tok: Token, pos: usize) {
+        let level = self.level;
+        let value = Mode::Value { after_comma: false };
+        match tok {
+            Token::Colon => out.add(level, succ(Reading::Colon, None, 0, pos + 1, value)),
+            Token::Quote(..) | Token::Open(_) | Token::Number { .. } | Token::Word { .. } => out
+                .add(
+                    level,
+                    succ(
+                        Reading::MissingColon,
+                        Some(RepairKind::MissingColon),
+                        cost::MISSING_COLON,
+                        pos,
+                        value,
+                    ),
+                ),
+            Token::Comma | Token::Close(Kind::Object) => out.add(
+                level,
+                succ(
+                    Reading::MissingValue,
+                    Some(RepairKind::MissingValue),
+                    cost::MISSING_VALUE,
+                    pos,
+                    Mode::Next {
+                        after_string: false,
+                    },
+                ),
+            ),
+            Token::Other { len } => self.garbage(out, pos, len, Mode::Colon),
+            _ => self.garbage(out, pos, 1, Mode::Colon),
+        }
+    }
+
+    fn next(&self, out: &mut Succs, stack: &dyn Stack, tok: Token, pos: usize, after_string: bool) {
+        let level = self.level;
+        let top = stack.top();
+        let depth = stack.depth();
+        let here = Mode::Next { after_string };
+        match tok {
+            Token::Comma => match top {
+                Some(Kind::Object) => out.add(
+                    level,
+                    succ(Reading::Comma, None, 0, pos + 1, Mode::Key { after_comma: true }),
+                ),
+                Some(Kind::Array) => out.add(
+                    level,
+                    succ(Reading::Comma, None, 0, pos + 1, Mode::Value { after_comma: true }),
+                ),
+                Some(Kind::Call) => self.garbage(out, pos, 1, here),
+                None => out.add(level, succ(Reading::Comma, None, 0, pos, Mode::Done)),
+            },
+            Token::Close(kind) if top == Some(kind) => {
+                out.add(
+                    level,
+                    succ(Reading::Close, None, 0, pos + 1, after_close(depth - 1)).pop(1),
+                );
+                if depth == 1 {
+                    // The top-level value closes, but the reply goes on with `, …`: the closer
+                    // may be a stray one in the middle of the document.
+                    let (j, _) = self.lex.skip_trivia(pos + 1);
+                    if j < self.lex.end && matches!(self.b()[j], b',' | b':') {
+                        out.add(
+                            level,
+                            succ(
+                                Reading::StrayCloser,
+                                Some(RepairKind::ExtraCloser),
+                                cost::STRAY_CLOSER,
+                                pos + 1,
+                                here,
+                            ),
+                        );
+                    }
+                }
+            }
+            Token::Close(kind) if top.is_some() => self.wrong_closer(out, stack, kind, pos, here),
+            Token::RParen if top == Some(Kind::Call) => out.add(
+                level,
+                succ(Reading::CloseCall, None, 0, pos + 1, after_close(depth - 1)).pop(1),
+            ),
+            Token::Colon => {
+                if after_string && top == Some(Kind::Array) && stack.below() == Some(Kind::Object) {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::CloseArrayBeforeMember,
+                            Some(RepairKind::MissingCloser),
+                            cost::MISSING_CLOSER,
+                            pos,
+                            Mode::Colon,
+                        )
+                        .pop(1),
+                    );
+                }
+                self.garbage(out, pos, 1, here);
+            }
+            Token::Plus if after_string => {
+                let (j, _) = self.lex.skip_trivia(pos + 1);
+                if QuoteClass::opening_at(self.b(), j).is_some() {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::Concatenate,
+                            Some(RepairKind::ConcatenatedStrings),
+                            cost::CONCATENATION,
+                            j,
+                            Mode::Value { after_comma: false },
+                        ),
+                    );
+                }
+                self.garbage(out, pos, 1, here);
+            }
+            Token::Ellipsis { end } => out.add(
+                level,
+                succ(
+                    Reading::Ellipsis,
+                    Some(RepairKind::Ellipsis),
+                    cost::ELLIPSIS,
+                    end,
+                    here,
+                ),
+            ),
+            Token::Quote(..) | Token::Open(_) | Token::Number { .. } | Token::Word { .. }
+                if matches!(top, Some(Kind::Object | Kind::Array)) =>
+            {
+                let mode = if top == Some(Kind::Object) {
+                    Mode::Key { after_comma: true }
+                } else {
+                    Mode::Value { after_comma: true }
+                };
+                out.add(
+                    level,
+                    succ(
+                        Reading::MissingComma,
+                        Some(RepairKind::MissingComma),
+                        cost::MISSING_COMMA,
+                        pos,
+                        mode,
+                    ),
+                );
+                if let Token::Word { end } = tok {
+                    self.garbage(out, pos, end - pos, here);
+                }
+            }
+            Token::Other { len } if top != Some(Kind::Call) && starts_text(self.b()[pos]) => {
+                let mode = if top == Some(Kind::Object) {
+                    Mode::Key { after_comma: true }
+                } else {
+                    Mode::Value { after_comma: true }
+                };
+                if top.is_some() {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::MissingComma,
+                            Some(RepairKind::MissingComma),
+                            cost::MISSING_COMMA,
+                            pos,
+                            mode,
+                        ),
+                    );
+                }
+                self.garbage(out, pos, len, here);
+            }
+            Token::Other { len } => self.garbage(out, pos, len, here),
+            _ => self.garbage(out, pos, 1, here),
+        }
+    }
+
+    /// The readings of a spot inside a string (`mode` is `Str`), at a stop found at `at`.
+    pub(crate) fn in_string(&self, stack: &dyn Stack, mode: Mode, at: usize, stop: Stop) -> Succs {
+        let mut out = Succs::new();
+        let Mode::Str {
+            class,
+            key,
+            open,
+            odd,
+        } = mode
+        else {
+            return out;
+        };
+        let level = self.level;
+        let after = if key {
+            Mode::Colon
+        } else {
+            Mode::Next { after_string: true }
+        };
+        match stop {
+            Stop::Quote { len, own: true } => {
+                out.add(level, succ(Reading::CloseString, None, 0, at + len, after));
+                // A triple-quoted string ends at `"""`, unambiguously.
+                if class != QuoteClass::Triple {
+                    let b = self.b();
+                    let loose = if odd {
+                        at > open && is_ws(b[at - 1])
+                    } else {
+                        b.get(at + len)
+                            .is_none_or(|&c| is_ws(c) || matches!(c, b',' | b':' | b'}' | b']'))
+                    };
+                    let cost = if key {
+                        cost::TEXT_QUOTE_IN_KEY
+                    } else if odd {
+                        0
+                    } else {
+                        cost::TEXT_QUOTE
+                    } + if loose { cost::LOOSE_TEXT_QUOTE } else { 0 };
+                    out.add(
+                        level,
+                        succ(
+                            Reading::TextQuote,
+                            Some(RepairKind::UnescapedQuote),
+                            cost,
+                            at + len,
+                            Mode::Str {
+                                class,
+                                key,
+                                open,
+                                odd: !odd,
+                            },
+                        ),
+                    );
+                    if let Some(split) = self.split_point(open, at, key) {
+                        out.add(
+                            level,
+                            succ(
+                                Reading::SplitString,
+                                Some(RepairKind::MissingEndQuote),
+                                cost::MISSING_END_QUOTE,
+                                split,
+                                after,
+                            ),
+                        );
+                    }
+                }
+            }
+            Stop::Quote { len, own: false } => {
+                // A typographic quote inside ASCII-quoted text is ordinary text.
+                out.add(level, succ(Reading::TextQuote, None, 0, at + len, mode));
+                out.add(
+                    level,
+                    succ(
+                        Reading::MixedClose,
+                        Some(RepairKind::SmartQuotes),
+                        cost::MIXED_CLOSE,
+                        at + len,
+                        after,
+                    ),
+                );
+            }
+            Stop::End => {
+                if !key {
+                    if let Some(cut) = self.closers_at_end(stack, open, at) {
+                        out.add(
+                            level,
+                            succ(
+                                Reading::SplitBeforeClosers,
+                                Some(RepairKind::MissingEndQuote),
+                                cost::MISSING_END_QUOTE,
+                                cut,
+                                after,
+                            ),
+                        );
+                    }
+                }
+                out.add(
+                    level,
+                    succ(
+                        Reading::CutString,
+                        Some(RepairKind::ClosedTruncatedString),
+                        cost::CUT_TOKEN,
+                        at,
+                        after,
+                    ),
+                );
+            }
+            Stop::Escape | Stop::Control(_) => {}
+        }
+        out
+    }
+
+    /// Where a string missing its closing quote ended, judged from the quote at `at` that
+    /// follows it: at a `,` (or, in a key, a `:`) just before the quote, or at a line break.
+    fn split_point(&self, open: usize, at: usize, key: bool) -> Option<usize> {
+        let b = self.b();
+        let mut k = at;
+        let mut newline = false;
+        while k > open && is_ws(b[k - 1]) {
+            newline |= b[k - 1] == b'\n';
+            k -= 1;
+        }
+        if k > open && (b[k - 1] == b',' || (key && b[k - 1] == b':')) {
+            let d = k - 1;
+            // The text before the delimiter must not itself end the string's content badly.
+            return (d > open).then_some(d);
+        }
+        (newline && k > open).then_some(k)
+    }
+
+    /// The string's raw text ends with closers (and whitespace) that close open containers:
+    /// where that run starts (`{"time": "12:20}` cut off).
+    fn closers_at_end(&self, stack: &dyn Stack, open: usize, end: usize) -> Option<usize> {
+        let b = self.b();
+        let mut k = end;
+        while k > open && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']')) {
+            k -= 1;
+        }
+        let first = b[k..end].iter().copied().find(|c| matches!(c, b'}' | b']'))?;
+        let (want, opener) = if first == b'}' {
+            (Kind::Object, b'{')
+        } else {
+            (Kind::Array, b'[')
+        };
+        // A closer balanced by an opener inside the string (`"arr = [1, 2]` cut off) is text.
+        let balanced = b[open..k].contains(&opener);
+        (stack.top() == Some(want) && !balanced && k > open).then_some(k)
+    }
+}
+
+/// A character that can start bare text (a value without quotes).
+fn starts_text(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.' | b'_' | b'$') || c >= 0x80
+}

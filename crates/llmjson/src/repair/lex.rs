@@ -1,0 +1,507 @@
+//! Reading bytes: trivia (whitespace, comments), tokens, the extent of numbers and bare words,
+//! and the next spot inside a string that needs attention. Shared by the parser and the search,
+//! so that both read the text the same way.
+
+use super::cost::{self, Cost};
+use super::quotes::QuoteClass;
+use super::Fence;
+
+/// A container kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    Object,
+    Array,
+    /// A function-call wrapper such as `ObjectId("…")` or JSONP `callback(…)`: closed by `)`.
+    Call,
+}
+
+/// Whitespace or a comment between tokens.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Trivia {
+    /// JSON whitespace up to `end`.
+    Space { end: usize },
+    /// Unicode whitespace JSON does not allow (NBSP, BOM, zero-width), one character.
+    SpecialSpace { end: usize },
+    /// `//…`, `#…` or `/* … */`; the body is what the markers enclose.
+    Comment {
+        body_start: usize,
+        body_end: usize,
+        end: usize,
+    },
+}
+
+/// The next token, as the grammar sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Token {
+    /// The region ended (input end, or a closing fence where structure is expected).
+    End,
+    Open(Kind),
+    Close(Kind),
+    Comma,
+    Colon,
+    /// An opening quote of some class, and its byte length.
+    Quote(QuoteClass, usize),
+    /// A number (possibly needing normalisation) ending at `end`, followed by a terminator.
+    Number { end: usize },
+    /// A run of identifier characters (letters of any script, digits, `_`, `$`).
+    Word { end: usize },
+    LParen,
+    RParen,
+    Plus,
+    /// `...` (or a longer run of dots).
+    Ellipsis { end: usize },
+    /// Any other character (its byte length).
+    Other { len: usize },
+}
+
+/// The next spot inside a string that needs attention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The region ended inside the string.
+    End,
+    /// A backslash.
+    Escape,
+    /// A raw control byte.
+    Control(u8),
+    /// A quote: `own` when it is a closer of the string's class; otherwise a typographic quote
+    /// that could close an ASCII-opened string (or the reverse).
+    Quote { len: usize, own: bool },
+}
+
+pub(crate) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+pub(crate) fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// Unicode whitespace that JSON does not allow between tokens, but models and editors emit.
+pub(crate) fn is_special_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00A0}' | '\u{1680}' | '\u{180E}' | '\u{2000}'
+            ..='\u{200B}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}'
+    )
+}
+
+const LEFT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9C];
+const RIGHT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9D];
+
+/// The bytes one parse reads, and where its region ends.
+#[derive(Clone, Copy)]
+pub(crate) struct Lex<'t> {
+    pub text: &'t str,
+    pub b: &'t [u8],
+    pub end: usize,
+    pub fence: Option<Fence>,
+}
+
+impl<'t> Lex<'t> {
+    pub(crate) fn fence_at(&self, i: usize) -> bool {
+        match self.fence {
+            Some(f) => {
+                i + 2 < self.b.len()
+                    && self.b[i] == f.byte
+                    && self.b[i + 1] == f.byte
+                    && self.b[i + 2] == f.byte
+            }
+            None => false,
+        }
+    }
+
+    /// The region ends at `i` (input end, or a fence where structure is expected).
+    pub(crate) fn at_end(&self, i: usize) -> bool {
+        i >= self.end || self.fence_at(i)
+    }
+
+    pub(crate) fn char_at(&self, i: usize) -> Option<char> {
+        self.text.get(i..)?.chars().next()
+    }
+
+    pub(crate) fn char_len_at(&self, i: usize) -> usize {
+        self.char_at(i).map_or(1, char::len_utf8)
+    }
+
+    /// A comment starts at `i`. `//` right after `scheme:` or a word (`https://x`, `a.com//b`)
+    /// is part of a URL, not a comment; `#` starts a comment only before a space (`# note`).
+    fn comment_at(&self, i: usize) -> Option<Trivia> {
+        let b = self.b;
+        let next = b.get(i + 1).copied();
+        let (body_start, block) = match (b[i], next) {
+            (b'/', Some(b'*')) => (i + 2, true),
+            (b'/', Some(b'/')) => {
+                let prev = i.checked_sub(1).map(|p| b[p]);
+                let url_like = match prev {
+                    Some(b':') => i >= 2 && is_ident_byte(b[i - 2]),
+                    Some(p) => is_ident_byte(p) || p == b'.',
+                    None => false,
+                };
+                if url_like {
+                    return None;
+                }
+                (i + 2, false)
+            }
+            (b'#', Some(b' ' | b'\t' | b'#' | b'!')) | (b'#', None) => (i + 1, false),
+            _ => return None,
+        };
+        let end = self.end;
+        let (body_end, stop) = if block {
+            match memchr::memmem::find(&b[body_start.min(end)..end], b"*/") {
+                Some(k) => (body_start + k, body_start + k + 2),
+                None => (end, end),
+            }
+        } else {
+            let e = memchr::memchr(b'\n', &b[body_start.min(end)..end]).map_or(end, |k| body_start + k);
+            (e, e)
+        };
+        Some(Trivia::Comment {
+            body_start,
+            body_end: body_end.max(body_start).min(end),
+            end: stop.max(body_start).min(end),
+        })
+    }
+
+    /// Whitespace or a comment at `i`.
+    pub(crate) fn trivia_at(&self, i: usize) -> Option<Trivia> {
+        if i >= self.end {
+            return None;
+        }
+        let c = self.b[i];
+        if is_ws(c) {
+            let mut j = i + 1;
+            while j < self.end && is_ws(self.b[j]) {
+                j += 1;
+            }
+            return Some(Trivia::Space { end: j });
+        }
+        if c == b'/' || c == b'#' {
+            return self.comment_at(i);
+        }
+        if c >= 0x80 {
+            if let Some(ch) = self.char_at(i) {
+                if is_special_space(ch) {
+                    return Some(Trivia::SpecialSpace {
+                        end: i + ch.len_utf8(),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// Skips trivia from `i`: where the next token starts, and what the comments on the way cost.
+    pub(crate) fn skip_trivia(&self, mut i: usize) -> (usize, Cost) {
+        let mut spent = 0;
+        while !self.at_end(i) {
+            match self.trivia_at(i) {
+                Some(Trivia::Space { end }) | Some(Trivia::SpecialSpace { end }) => i = end,
+                Some(Trivia::Comment {
+                    body_start,
+                    body_end,
+                    end,
+                }) => {
+                    spent += cost::COMMENT + self.lost_structure(body_start, body_end);
+                    i = end;
+                }
+                None => break,
+            }
+        }
+        (i, spent)
+    }
+
+    /// What leaving `b[from..to]` out of the value costs: [`cost::LOST_STRUCTURE`] per quote or
+    /// bracket in it, up to a cap.
+    pub(crate) fn lost_structure(&self, from: usize, to: usize) -> Cost {
+        let to = to.min(self.end);
+        if from >= to {
+            return 0;
+        }
+        let n = self.b[from..to]
+            .iter()
+            .filter(|&&c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']'))
+            .take(cost::LOST_STRUCTURE_CAP as usize)
+            .count() as Cost;
+        n * cost::LOST_STRUCTURE
+    }
+
+    /// The token at `i` (which is not trivia).
+    pub(crate) fn token_at(&self, i: usize) -> Token {
+        if self.at_end(i) {
+            return Token::End;
+        }
+        let b = self.b;
+        let c = b[i];
+        match c {
+            b'{' => Token::Open(Kind::Object),
+            b'[' => Token::Open(Kind::Array),
+            b'}' => Token::Close(Kind::Object),
+            b']' => Token::Close(Kind::Array),
+            b',' => Token::Comma,
+            b':' => Token::Colon,
+            b'(' => Token::LParen,
+            b')' => Token::RParen,
+            b'+' if !matches!(b.get(i + 1), Some(b'0'..=b'9' | b'.')) => Token::Plus,
+            b'.' if b[i..self.end].starts_with(b"...") => {
+                let mut e = i;
+                while e < self.end && b[e] == b'.' {
+                    e += 1;
+                }
+                Token::Ellipsis { end: e }
+            }
+            _ => {
+                if let Some((class, len)) = QuoteClass::opening_at(b, i) {
+                    return Token::Quote(class, len);
+                }
+                if matches!(c, b'-' | b'+' | b'.' | b'0'..=b'9') {
+                    if let Some(end) = self.number_end(i) {
+                        return Token::Number { end };
+                    }
+                }
+                let end = self.word_end(i);
+                if end > i {
+                    return Token::Word { end };
+                }
+                Token::Other {
+                    len: self.char_len_at(i),
+                }
+            }
+        }
+    }
+
+    /// The end of a run of identifier characters starting at `i` (letters of any script).
+    pub(crate) fn word_end(&self, i: usize) -> usize {
+        let mut j = i;
+        while j < self.end {
+            let c = self.b[j];
+            if is_ident_byte(c) {
+                j += 1;
+            } else if c >= 0x80 {
+                match self.char_at(j) {
+                    Some(ch) if ch.is_alphanumeric() => j += ch.len_utf8(),
+                    _ => break,
+                }
+            } else {
+                break;
+            }
+        }
+        j
+    }
+
+    /// A value may end before `i`.
+    pub(crate) fn is_terminator(&self, i: usize) -> bool {
+        if self.at_end(i) {
+            return true;
+        }
+        let c = self.b[i];
+        is_ws(c)
+            || matches!(c, b',' | b'}' | b']' | b')' | b';' | b'{' | b'[' | b'"')
+            || (c == b'/' && matches!(self.b.get(i + 1), Some(b'/' | b'*')))
+            || (c >= 0x80 && self.char_at(i).is_some_and(is_special_space))
+    }
+
+    /// A number starting at `i` (sign, digits, fraction, exponent), if one ends at a terminator.
+    pub(crate) fn number_end(&self, i: usize) -> Option<usize> {
+        let shape = self.number_shape(i);
+        self.is_terminator(shape.end).then_some(shape.end)
+    }
+
+    /// The parts of a number-like token at `i` (it may not be a number at all).
+    pub(crate) fn number_shape(&self, start: usize) -> NumberShape {
+        let b = self.b;
+        let end = self.end;
+        let mut i = start;
+        let sign = b[i];
+        if sign == b'-' || sign == b'+' {
+            i += 1;
+        }
+        let int_start = i;
+        while i < end && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let int_digits = i - int_start;
+        let mut frac_digits = None;
+        if i < end && b[i] == b'.' {
+            i += 1;
+            let s = i;
+            while i < end && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            frac_digits = Some(i - s);
+        }
+        let mut exp_digits = None;
+        if i < end && (b[i] == b'e' || b[i] == b'E') && (int_digits > 0 || frac_digits > Some(0)) {
+            let mut j = i + 1;
+            if j < end && (b[j] == b'+' || b[j] == b'-') {
+                j += 1;
+            }
+            let s = j;
+            while j < end && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j - s > 0 || j >= end || self.is_terminator(j) {
+                exp_digits = Some(j - s);
+                i = j;
+            }
+        }
+        NumberShape {
+            sign,
+            int_start,
+            int_digits,
+            frac_digits,
+            exp_digits,
+            end: i,
+        }
+    }
+
+    /// Where an unquoted value starting at `i` ends: at a comma, a closer, a line end, a quote
+    /// (and a `)` inside a call), before trailing whitespace.
+    pub(crate) fn unquoted_value_end(&self, i: usize, in_call: bool) -> usize {
+        let b = self.b;
+        let mut j = i;
+        while j < self.end {
+            let c = b[j];
+            if matches!(c, b',' | b'}' | b']' | b'\n' | b'\r' | b'"') || self.fence_at(j) {
+                break;
+            }
+            if c == b')' && in_call {
+                break;
+            }
+            j += if c < 0x80 { 1 } else { self.char_len_at(j) };
+        }
+        j
+    }
+
+    /// An unquoted key at `i`: where its text ends and where scanning stopped. Several words
+    /// reach a `:` together (`first name:`); otherwise the key is the first word.
+    pub(crate) fn bare_key(&self, i: usize) -> (usize, usize) {
+        let b = self.b;
+        let mut j = i;
+        let mut first_word_end = None;
+        while j < self.end {
+            let c = b[j];
+            if matches!(c, b':' | b',' | b'{' | b'}' | b'[' | b']' | b'\n' | b'\r')
+                || QuoteClass::opening_at(b, j).is_some()
+                || self.fence_at(j)
+            {
+                break;
+            }
+            if (c == b' ' || c == b'\t') && first_word_end.is_none() {
+                first_word_end = Some(j);
+            }
+            j += if c < 0x80 { 1 } else { self.char_len_at(j) };
+        }
+        let key_end = if j < self.end && b[j] == b':' {
+            let mut k = j;
+            while k > i && matches!(b[k - 1], b' ' | b'\t') {
+                k -= 1;
+            }
+            k
+        } else {
+            first_word_end.unwrap_or(j)
+        };
+        (key_end, j)
+    }
+
+    /// The next spot at or after `i` inside a string of `class` that needs attention.
+    pub(crate) fn string_stop(&self, mut i: usize, class: QuoteClass) -> (usize, Stop) {
+        let b = self.b;
+        let end = self.end;
+        let (s1, s2, s3) = class.stop_bytes();
+        // A `"`-opened string also stops at typographic double quotes (a possible mixed close).
+        let (s2, s3) = if class == QuoteClass::Double {
+            (0xE2, 0xE2)
+        } else {
+            (s2, s3)
+        };
+        loop {
+            let next = if s1 == s2 && s2 == s3 {
+                memchr::memchr2(s1, b'\\', &b[i..end])
+            } else {
+                memchr::memchr3(s1, s2, s3, &b[i..end])
+                    .map(|k| memchr::memchr(b'\\', &b[i..i + k]).unwrap_or(k))
+            }
+            .map_or(end, |k| i + k);
+            let at = match b[i..next].iter().position(|&c| c < 0x20) {
+                Some(k) => i + k,
+                None => next,
+            };
+            if at >= end {
+                return (end, Stop::End);
+            }
+            let c = b[at];
+            if c < 0x20 {
+                return (at, Stop::Control(c));
+            }
+            if c == b'\\' {
+                if class == QuoteClass::Escaped && b.get(at + 1) == Some(&b'"') {
+                    return (at, Stop::Quote { len: 2, own: true });
+                }
+                return (at, Stop::Escape);
+            }
+            if let Some(len) = class.closer_at(b, at) {
+                return (at, Stop::Quote { len, own: true });
+            }
+            if class == QuoteClass::Double
+                && (b[at..].starts_with(&LEFT_DOUBLE) || b[at..].starts_with(&RIGHT_DOUBLE))
+            {
+                return (at, Stop::Quote { len: 3, own: false });
+            }
+            // A byte that looked like a quote but is not one here (`’` in a `"` string).
+            i = at + 1;
+        }
+    }
+
+    /// The length of the escape at `i` (a backslash) for skipping it: `\uXXXX` is 6, a backslash
+    /// that starts no escape is 1, an escape cut by the region end reaches the end.
+    pub(crate) fn escape_len(&self, i: usize, class: QuoteClass) -> usize {
+        let b = self.b;
+        match b.get(i + 1) {
+            None => 1,
+            Some(_) if i + 1 >= self.end => self.end - i,
+            Some(b'\\') if class == QuoteClass::Escaped && b.get(i + 2) == Some(&b'"') => 3,
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'\'' | b'\n') => 2,
+            Some(b'u') => {
+                let hex = b.get(i + 2..i + 6).filter(|h| h.iter().all(u8::is_ascii_hexdigit));
+                if hex.is_some() && i + 6 <= self.end {
+                    6
+                } else {
+                    1
+                }
+            }
+            Some(_) => 1,
+        }
+    }
+}
+
+/// The parts of a number-like token.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NumberShape {
+    pub sign: u8,
+    pub int_start: usize,
+    pub int_digits: usize,
+    pub frac_digits: Option<usize>,
+    pub exp_digits: Option<usize>,
+    pub end: usize,
+}
+
+impl NumberShape {
+    /// RFC 8259 allows it as written.
+    pub(crate) fn is_valid(&self, b: &[u8]) -> bool {
+        self.sign != b'+'
+            && self.int_digits > 0
+            && self.frac_digits != Some(0)
+            && self.exp_digits != Some(0)
+            && !self.leading_zero(b)
+    }
+
+    /// `0789`: digits JSON cannot hold as a number.
+    pub(crate) fn leading_zero(&self, b: &[u8]) -> bool {
+        self.int_digits > 1 && b[self.int_start] == b'0'
+    }
+
+    /// No digit at all (a lone sign or dot).
+    pub(crate) fn no_digits(&self) -> bool {
+        self.int_digits == 0 && self.frac_digits.unwrap_or(0) == 0
+    }
+}

@@ -1,0 +1,364 @@
+//! Applying a chosen reading: containers (open, close, the closer readings), commas and
+//! colons, and the readings about the document as a whole (it ends here, it restarts here, the
+//! input ended).
+
+use super::{Fail, Frame, Parser, Partial, Result};
+use crate::repair::grammar::{Mode, Reading, Succ};
+use crate::repair::lex::{is_ws, Kind};
+use crate::repair::RepairKind;
+use crate::{DuplicateKeys, RepairLevel};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+fn closer_text(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Object => "added '}'",
+        Kind::Array => "added ']'",
+        Kind::Call => "added ')'",
+    }
+}
+
+impl Parser<'_> {
+    /// Applies reading `s` of the token at `at`; returns the mode that follows.
+    pub(super) fn apply(&mut self, mode: Mode, at: usize, s: Succ) -> Result<Mode> {
+        match s.reading {
+            Reading::Open => {
+                let kind = s.push.ok_or(Fail::Internal("open without a kind"))?;
+                self.open(kind, at)?;
+                self.pos = s.pos;
+            }
+            Reading::OpenString => return self.string_token(at, s),
+            Reading::Number => return self.number(at, s),
+            Reading::Literal => return self.literal(at, s),
+            Reading::UnquotedValue => return self.unquoted_value(at, s),
+            Reading::BareKey => return self.bare_key(at, s),
+            Reading::FunctionWrapper => {
+                let name = &self.text[at..s.pos - 1];
+                let detail = format!("removed '{name}(…)'");
+                self.repair(RepairKind::FunctionWrapper, at, s.pos, detail)?;
+                self.open(Kind::Call, at)?;
+                self.pos = s.pos;
+            }
+            Reading::StrayQuote => {
+                self.repair(RepairKind::DroppedGarbage, at, s.pos, "a stray quote removed")?;
+                self.pos = s.pos;
+            }
+            Reading::Colon => self.pos = s.pos,
+            Reading::Comma => {
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.comma_at = at;
+                }
+                self.pos = s.pos;
+            }
+            Reading::Close | Reading::CloseCall => {
+                if s.kind == Some(RepairKind::TrailingComma) {
+                    self.log_trailing_comma()?;
+                }
+                self.pos = s.pos;
+                self.close_top()?;
+            }
+            Reading::Mismatched => {
+                self.repair(
+                    RepairKind::MismatchedCloser,
+                    at,
+                    at + 1,
+                    "used as the right closer",
+                )?;
+                self.pos = s.pos;
+                self.close_top()?;
+            }
+            Reading::MissingCloser | Reading::CloseObjectBeforeItem => {
+                if let (Some(kind), Some(top)) = (s.kind, self.kinds.last().copied()) {
+                    self.repair(kind, at, at, closer_text(top))?;
+                }
+                self.close_top()?;
+            }
+            Reading::CloseArrayBeforeMember => self.close_array_before_member(at)?,
+            Reading::StrayCloser => {
+                self.repair(RepairKind::ExtraCloser, at, at + 1, "removed")?;
+                self.pos = s.pos;
+            }
+            Reading::ExtraOpener => {
+                self.repair(RepairKind::ExtraOpener, at, at + 1, "removed")?;
+                // The outer brace only passes the inner object through; it still closes at `}`.
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.partial = Partial::Pass(None);
+                }
+                self.open(Kind::Object, at)?;
+                self.pos = s.pos;
+            }
+            Reading::ExtraPunctuation => {
+                let kind = s.kind.unwrap_or(RepairKind::ExtraComma);
+                self.repair(kind, at, s.pos, "removed")?;
+                self.pos = s.pos;
+            }
+            Reading::MissingValue => {
+                self.repair(RepairKind::MissingValue, at, at, "used null")?;
+                self.emit(Value::Null)?;
+            }
+            Reading::EmptySlot => {
+                if s.kind == Some(RepairKind::TrailingComma) {
+                    self.log_trailing_comma()?;
+                }
+            }
+            Reading::MissingComma => self.repair(RepairKind::MissingComma, at, at, "added ','")?,
+            Reading::MissingColon => self.repair(RepairKind::MissingColon, at, at, "added ':'")?,
+            Reading::Ellipsis => {
+                self.repair(RepairKind::Ellipsis, at, s.pos, "removed")?;
+                self.pos = s.pos;
+            }
+            Reading::Garbage | Reading::Concatenate => {
+                self.repair(RepairKind::DroppedGarbage, at, s.pos.max(at + 1), "skipped")?;
+                self.discard(at, s.pos);
+                self.pos = s.pos.max(at + 1);
+            }
+            Reading::EndHere => self.end_here(mode, at)?,
+            Reading::Restart => self.restart(s.pos)?,
+            Reading::EndOfInput => self.close_all_at_end(mode)?,
+            Reading::CloseString
+            | Reading::MixedClose
+            | Reading::TextQuote
+            | Reading::SplitString
+            | Reading::CutString
+            | Reading::SplitBeforeClosers => {
+                return Err(Fail::Internal("a string reading outside a string"))
+            }
+        }
+        Ok(s.mode)
+    }
+
+    fn log_trailing_comma(&mut self) -> Result<()> {
+        let at = self.frames.last().map_or(self.pos, |f| f.comma_at);
+        self.repair(RepairKind::TrailingComma, at, at + 1, "removed")
+    }
+
+    pub(super) fn open(&mut self, kind: Kind, at: usize) -> Result<()> {
+        if self.frames.len() >= self.cfg.max_depth {
+            return Err(Fail::TooDeep { offset: at });
+        }
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1);
+        let partial = match kind {
+            Kind::Object => Partial::Object(Map::new()),
+            Kind::Array => Partial::Array(Vec::new()),
+            Kind::Call => Partial::Pass(None),
+        };
+        self.frames.push(Frame {
+            kind,
+            partial,
+            key: None,
+            key_at: at,
+            key_end: at,
+            comma_at: at,
+            id,
+        });
+        self.kinds.push(kind);
+        Ok(())
+    }
+
+    /// Hands a finished value to the enclosing container (or makes it the result).
+    pub(super) fn emit(&mut self, value: Value) -> Result<()> {
+        let policy = self.cfg.duplicate_keys;
+        let Some(frame) = self.frames.last_mut() else {
+            self.root = Some(value);
+            return Ok(());
+        };
+        let duplicate = match &mut frame.partial {
+            Partial::Array(items) => {
+                items.push(value);
+                None
+            }
+            Partial::Pass(slot) => {
+                *slot = Some(value);
+                None
+            }
+            Partial::Object(map) => {
+                use serde_json::map::Entry;
+                let key = frame.key.take().unwrap_or_default();
+                match map.entry(key) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(value);
+                        None
+                    }
+                    Entry::Occupied(mut slot) => {
+                        let key = slot.key().clone();
+                        match policy {
+                            DuplicateKeys::Last => {
+                                slot.insert(value);
+                                Some((key, "kept the last value"))
+                            }
+                            DuplicateKeys::First => Some((key, "kept the first value")),
+                            DuplicateKeys::Error => {
+                                return Err(Fail::DuplicateKey {
+                                    offset: frame.key_at,
+                                    key,
+                                })
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        if let Some((key, detail)) = duplicate {
+            let (key_at, key_end) = self
+                .frames
+                .last()
+                .map_or((0, 0), |f| (f.key_at, f.key_end));
+            self.repair_at_key(&key, RepairKind::DuplicateKey, key_at, key_end, detail)?;
+        }
+        Ok(())
+    }
+
+    /// Closes the innermost frame and hands its value up.
+    pub(super) fn close_top(&mut self) -> Result<()> {
+        let frame = self
+            .frames
+            .pop()
+            .ok_or(Fail::Internal("close without frame"))?;
+        self.kinds.pop();
+        let value = match frame.partial {
+            Partial::Object(map) => Value::Object(map),
+            Partial::Array(items) => Value::Array(items),
+            Partial::Pass(slot) => slot.unwrap_or(Value::Null),
+        };
+        self.emit(value)
+    }
+
+    /// `{"a": [1, "b": 2}`: the array lacked `]` before `"b"`, which is the next member's key.
+    fn close_array_before_member(&mut self, at: usize) -> Result<()> {
+        self.repair(RepairKind::MissingCloser, at, at, "added ']'")?;
+        let key = match self.frames.last_mut().map(|f| &mut f.partial) {
+            Some(Partial::Array(items)) => match items.pop() {
+                Some(Value::String(key)) => key,
+                _ => return Err(Fail::Internal("no string item to use as a key")),
+            },
+            _ => return Err(Fail::Internal("no array to close")),
+        };
+        self.close_top()?;
+        let frame = self
+            .frames
+            .last_mut()
+            .ok_or(Fail::Internal("no object around the array"))?;
+        frame.key = Some(key);
+        frame.key_at = at;
+        frame.key_end = at;
+        Ok(())
+    }
+
+    /// A key (and maybe its `:`) whose value never came.
+    pub(super) fn drop_dangling_member(&mut self, what: &'static str, to: usize) -> Result<()> {
+        let Some((key_at, true)) = self.frames.last().map(|f| (f.key_at, f.key.is_some())) else {
+            return Ok(());
+        };
+        self.repair(
+            RepairKind::DroppedTruncatedMember,
+            key_at,
+            to.max(key_at),
+            what,
+        )?;
+        if let Some(f) = self.frames.last_mut() {
+            f.key = None;
+        }
+        Ok(())
+    }
+
+    /// Just after the last character written before `at` (not after whitespace).
+    fn last_written(&self, at: usize) -> usize {
+        let mut at = at.min(self.end());
+        while at > self.start && is_ws(self.b[at - 1]) {
+            at -= 1;
+        }
+        at
+    }
+
+    /// The JSON ends at `at`, its containers unclosed; what follows is prose.
+    fn end_here(&mut self, mode: Mode, at: usize) -> Result<()> {
+        let end = self.last_written(at);
+        if matches!(mode, Mode::Value { .. }) && self.kinds.last() == Some(&Kind::Object) {
+            self.drop_dangling_member("a key and ':' without a value", end)?;
+        }
+        while let Some(&kind) = self.kinds.last() {
+            if kind != Kind::Call {
+                self.repair(
+                    RepairKind::MissingCloser,
+                    end,
+                    end,
+                    match kind {
+                        Kind::Object => "added '}' (the JSON ends here; prose follows)",
+                        _ => "added ']' (the JSON ends here; prose follows)",
+                    },
+                )?;
+            }
+            self.close_top()?;
+        }
+        self.json_end = Some(end);
+        Ok(())
+    }
+
+    /// Everything parsed so far was a draft the model abandoned: start again at `at`.
+    fn restart(&mut self, at: usize) -> Result<()> {
+        let draft = self.start;
+        self.frames.clear();
+        self.kinds.clear();
+        self.root = None;
+        self.log.clear();
+        self.removed = 0;
+        self.container_path = None;
+        self.unlogged = 0;
+        self.repair(
+            RepairKind::AbandonedDraft,
+            draft,
+            at,
+            "skipped a draft the reply abandoned",
+        )?;
+        self.start = at;
+        self.pos = at;
+        Ok(())
+    }
+
+    /// The region ended: drop what has no value, close what is open.
+    fn close_all_at_end(&mut self, mode: Mode) -> Result<()> {
+        let top = self.kinds.last().copied();
+        if top.is_none() && self.root.is_none() {
+            return Err(Fail::Syntax {
+                offset: self.pos,
+                message: Cow::Borrowed("expected a JSON value"),
+                truncated: self.pos > 0,
+            });
+        }
+        let to = self.end();
+        match (mode, top) {
+            (Mode::Colon, _) => self.drop_dangling_member("a key without a value", to)?,
+            (Mode::Value { .. }, Some(Kind::Object)) => {
+                self.drop_dangling_member("a key and ':' without a value", to)?
+            }
+            (Mode::Value { after_comma: true }, Some(Kind::Array))
+            | (Mode::Key { after_comma: true }, _) => self.log_trailing_comma()?,
+            _ => {}
+        }
+        let open = self.kinds.iter().filter(|&&k| k != Kind::Call).count();
+        if self.cfg.level == RepairLevel::Conservative && open > 1 {
+            return Err(Fail::Syntax {
+                offset: self.pos.min(self.end()),
+                message: Cow::Owned(format!(
+                    "unexpected end of input with {open} closing brackets missing \
+                     (level conservative adds at most one)"
+                )),
+                truncated: true,
+            });
+        }
+        let at = self.last_written(self.pos);
+        while let Some(&kind) = self.kinds.last() {
+            let logged = match kind {
+                Kind::Object => Some((RepairKind::ClosedTruncatedObject, "added '}'")),
+                Kind::Array => Some((RepairKind::ClosedTruncatedArray, "added ']'")),
+                Kind::Call => None,
+            };
+            if let Some((kind, detail)) = logged {
+                self.repair(kind, at, at, detail)?;
+            }
+            self.close_top()?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,651 @@
+//! The single-pass tolerant parser: bytes in, a value and a repair log out.
+//!
+//! At every token it asks the grammar for the readings of the spot (`grammar.rs`), lets the
+//! decision procedure choose when there is more than one (`search.rs`), and applies the chosen
+//! reading: building the value, and logging every repair with its span and JSON path. Readings a
+//! level does not allow are never offered, so level `none` is this same parser with every repair
+//! refused, and the error for a refused repair names the defect.
+//!
+//! The containers being built live on an explicit stack of frames (no native recursion: nesting
+//! is bounded by [`Config::max_depth`], never by the thread's stack).
+//!
+//! **Invariant: linear time.** Every step consumes input or closes a container; a fuse turns a
+//! violation into an internal error instead of a hang. Decisions are bounded (see `search.rs`).
+//!
+//! **Invariant: nothing is lost silently.** Every byte of the located text either reaches the
+//! value or lies inside the span of a logged repair (a comment, a skipped token, a dropped
+//! member…). The property tests check this on generated faulted documents.
+
+mod containers;
+mod scalars;
+mod strings;
+
+use super::grammar::{Ctx, Mode, Stack, Succ, Succs};
+use super::lex::{Kind, Lex, Trivia};
+use super::search::{Searcher, Step};
+use super::RepairKind;
+use crate::{DuplicateKeys, RepairLevel, Schema, Truncation};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+/// What the parser needs from the options.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Config<'s> {
+    pub level: RepairLevel,
+    pub truncation: Truncation,
+    pub duplicate_keys: DuplicateKeys,
+    pub max_depth: usize,
+    /// The schema, when the caller gave one: its property names make keys it does not know
+    /// cost more, which decides quotes the syntax alone cannot (is `", "name":` the end of a
+    /// string, or code inside it?).
+    pub schema: Option<&'s Schema>,
+}
+
+/// A fence that ends the region when met where JSON structure is expected (```` ``` ````, `~~~`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fence {
+    pub byte: u8,
+}
+
+/// One logged repair, before positions are computed.
+#[derive(Debug, Clone)]
+pub(crate) struct RawRepair {
+    pub kind: RepairKind,
+    pub start: usize,
+    pub end: usize,
+    pub path: String,
+    pub detail: Cow<'static, str>,
+    pub count: u32,
+    container: u32,
+}
+
+impl RawRepair {
+    /// A repair made outside the parser (by the pipeline), at the root.
+    pub(crate) fn at_root(
+        kind: RepairKind,
+        start: usize,
+        end: usize,
+        detail: &'static str,
+    ) -> Self {
+        RawRepair {
+            kind,
+            start,
+            end,
+            path: String::new(),
+            detail: Cow::Borrowed(detail),
+            count: 1,
+            container: 0,
+        }
+    }
+}
+
+/// A successful parse.
+#[derive(Debug)]
+pub(crate) struct Output {
+    pub value: Value,
+    /// Where the value starts (later than asked when a draft before it was abandoned).
+    pub start: usize,
+    /// Byte offset just after the value.
+    pub end: usize,
+    pub repairs: Vec<RawRepair>,
+    /// Non-whitespace bytes of content discarded (the safety guard's numerator).
+    pub removed: usize,
+}
+
+/// Why a parse failed, with a byte offset; the caller turns it into [`crate::Error`].
+#[derive(Debug)]
+pub(crate) enum Fail {
+    Syntax {
+        offset: usize,
+        message: Cow<'static, str>,
+        truncated: bool,
+    },
+    TooDeep {
+        offset: usize,
+    },
+    DuplicateKey {
+        offset: usize,
+        key: String,
+    },
+    Internal(&'static str),
+}
+
+type Result<T> = std::result::Result<T, Fail>;
+
+#[derive(Debug)]
+enum Partial {
+    Object(Map<String, Value>),
+    Array(Vec<Value>),
+    /// Passes its one value through: a function-call wrapper, or the outer brace of `{{…}}`.
+    Pass(Option<Value>),
+}
+
+#[derive(Debug)]
+struct Frame {
+    kind: Kind,
+    partial: Partial,
+    /// Object: the key of the member being parsed, and where it starts and ends.
+    key: Option<String>,
+    key_at: usize,
+    key_end: usize,
+    /// Where the last `,` was read (for logging a trailing comma).
+    comma_at: usize,
+    id: u32,
+}
+
+/// Keys longer than this are cut in logged paths.
+const PATH_KEY_LIMIT: usize = 128;
+/// Paths deeper than this are abbreviated in the log.
+const PATH_DEPTH_LIMIT: usize = 32;
+/// Room reserved per pointer segment (most keys are short).
+const PATH_SEGMENT_GUESS: usize = 16;
+/// At most this many entries are logged; one more entry says how many were left out.
+pub(crate) const LOG_LIMIT: usize = 10_000;
+
+/// Parses one JSON value starting at `start`. The region ends at `end`, or earlier at a fence
+/// marker met where structure is expected.
+pub(crate) fn parse<'t>(
+    text: &'t str,
+    start: usize,
+    end: usize,
+    fence: Option<Fence>,
+    config: Config<'t>,
+) -> Result<Output> {
+    let end = end.min(text.len());
+    let lex = Lex {
+        text,
+        b: text.as_bytes(),
+        end,
+        fence,
+    };
+    let mut parser = Parser {
+        text,
+        b: text.as_bytes(),
+        pos: start,
+        start,
+        ctx: Ctx {
+            lex,
+            level: config.level,
+            schema: config.schema,
+        },
+        cfg: config,
+        frames: Vec::new(),
+        kinds: Vec::new(),
+        root: None,
+        log: Vec::new(),
+        removed: 0,
+        next_id: 1,
+        unlogged: 0,
+        container_path: None,
+        searcher: Searcher::new(end.saturating_sub(start)),
+        plan: Vec::new(),
+        plan_next: 0,
+        trust_until: 0,
+        json_end: None,
+    };
+    parser.run()
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    b: &'t [u8],
+    pos: usize,
+    /// Where the value starts.
+    start: usize,
+    ctx: Ctx<'t>,
+    cfg: Config<'t>,
+    frames: Vec<Frame>,
+    /// The frames' kinds, innermost last (what the grammar and the search see).
+    kinds: Vec<Kind>,
+    root: Option<Value>,
+    log: Vec<RawRepair>,
+    removed: usize,
+    next_id: u32,
+    /// Repairs made after the log was full.
+    unlogged: usize,
+    /// The innermost open container's id and JSON Pointer, once a repair needed it.
+    container_path: Option<(u32, String)>,
+    searcher: Searcher,
+    /// Choices the last search made further on, followed while they are trusted.
+    plan: Vec<Step>,
+    plan_next: usize,
+    trust_until: usize,
+    /// Where the JSON ended when prose took over (the `EndHere` reading).
+    json_end: Option<usize>,
+}
+
+/// The parser's open containers, as the grammar sees them.
+struct Kinds<'a>(&'a [Kind]);
+
+impl Stack for Kinds<'_> {
+    fn top(&self) -> Option<Kind> {
+        self.0.last().copied()
+    }
+    fn below(&self) -> Option<Kind> {
+        self.0.len().checked_sub(2).map(|i| self.0[i])
+    }
+    fn depth(&self) -> usize {
+        self.0.len()
+    }
+    fn open_below(&self, kind: Kind) -> bool {
+        self.0
+            .split_last()
+            .is_some_and(|(_, rest)| rest.contains(&kind))
+    }
+}
+
+/// How many bytes are JSON whitespace. Runs on every parse (the guard's denominator), so it
+/// counts in byte lanes: chunks of 255 bytes cannot overflow a `u8` per lane, and the compiler
+/// vectorises the inner loop.
+pub(crate) fn json_whitespace(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|chunk| {
+            let n = chunk.iter().fold(0u8, |n, &b| {
+                n + u8::from(b == b' ')
+                    + u8::from(b == b'\n')
+                    + u8::from(b == b'\r')
+                    + u8::from(b == b'\t')
+            });
+            usize::from(n)
+        })
+        .sum()
+}
+
+/// A frame contributes a pointer segment when it is an array, or an object inside a member.
+fn has_segment(frame: &Frame) -> bool {
+    match &frame.partial {
+        Partial::Object(_) => frame.key.is_some(),
+        Partial::Array(_) => true,
+        Partial::Pass(_) => false,
+    }
+}
+
+/// Appends the frame's segment (`/3` for an array's next item, `/key` for an object's current
+/// member; a key longer than [`PATH_KEY_LIMIT`] is cut and ends in `…`).
+fn push_segment(out: &mut String, frame: &Frame) {
+    match &frame.partial {
+        Partial::Array(items) => {
+            out.push('/');
+            out.push_str(itoa::Buffer::new().format(items.len()));
+        }
+        Partial::Object(_) => {
+            let Some(key) = frame.key.as_deref() else {
+                return;
+            };
+            out.push('/');
+            if key.len() > PATH_KEY_LIMIT {
+                let cut = crate::position::floor_char_boundary(key, PATH_KEY_LIMIT);
+                json_pointer_escape(out, &key[..cut]);
+                out.push('…');
+            } else {
+                json_pointer_escape(out, key);
+            }
+        }
+        Partial::Pass(_) => {}
+    }
+}
+
+fn json_pointer_escape(out: &mut String, key: &str) {
+    if !key.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(key);
+        return;
+    }
+    for ch in key.chars() {
+        match ch {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Repairs about the container itself (its closer, a comma between members) point at the
+/// container, not at its next child.
+fn about_container(kind: RepairKind) -> bool {
+    matches!(
+        kind,
+        RepairKind::ClosedTruncatedObject
+            | RepairKind::ClosedTruncatedArray
+            | RepairKind::MissingCloser
+            | RepairKind::MismatchedCloser
+            | RepairKind::ExtraCloser
+            | RepairKind::ExtraOpener
+            | RepairKind::TrailingComma
+            | RepairKind::ExtraComma
+            | RepairKind::MissingComma
+            | RepairKind::Comment
+    )
+}
+
+/// Runs of the same repair in the same container (a thousand commas, a long garbage token)
+/// become one entry, so the log stays proportional to the structure.
+fn merges_runs(kind: RepairKind) -> bool {
+    matches!(
+        kind,
+        RepairKind::ExtraComma
+            | RepairKind::DroppedGarbage
+            | RepairKind::SpecialWhitespace
+            | RepairKind::ExtraCloser
+            | RepairKind::Comment
+            | RepairKind::Ellipsis
+            | RepairKind::EscapedString
+    )
+}
+
+impl<'t> Parser<'t> {
+    // ----------------------------------------------------------------------------------------
+    // The log.
+
+    fn allowed(&self, kind: RepairKind) -> bool {
+        self.cfg.level >= kind.min_level()
+    }
+
+    /// Logs a repair, or refuses it (a syntax error naming the defect) when the level does not
+    /// allow it.
+    fn repair(
+        &mut self,
+        kind: RepairKind,
+        start: usize,
+        end: usize,
+        detail: impl Into<Cow<'static, str>>,
+    ) -> Result<()> {
+        if !self.allowed(kind) {
+            return Err(Fail::Syntax {
+                offset: start,
+                message: Cow::Borrowed(kind.defect()),
+                truncated: kind.is_truncation(),
+            });
+        }
+        let container = self.frames.last().map_or(0, |f| f.id);
+        if merges_runs(kind) {
+            let b = self.b;
+            if let Some(last) = self.log.last_mut() {
+                let adjacent = last.end <= start
+                    && start <= b.len()
+                    && b[last.end..start].iter().all(|&c| super::lex::is_ws(c));
+                if last.kind == kind && last.container == container && adjacent {
+                    last.end = end;
+                    last.count += 1;
+                    return Ok(());
+                }
+            }
+        }
+        if self.log.len() >= LOG_LIMIT {
+            self.unlogged += 1;
+            return Ok(());
+        }
+        let path = self.path(about_container(kind));
+        self.log.push(RawRepair {
+            kind,
+            start,
+            end,
+            path,
+            detail: detail.into(),
+            count: 1,
+            container,
+        });
+        Ok(())
+    }
+
+    fn fail<T>(&self, offset: usize, message: impl Into<Cow<'static, str>>) -> Result<T> {
+        Err(Fail::Syntax {
+            offset,
+            message: message.into(),
+            truncated: false,
+        })
+    }
+
+    /// Counts discarded content for the safety guard (whitespace does not count).
+    fn discard(&mut self, start: usize, end: usize) {
+        let end = end.min(self.b.len());
+        if start < end {
+            let discarded = &self.b[start..end];
+            self.removed += discarded.len() - json_whitespace(discarded);
+        }
+    }
+
+    /// JSON Pointer of the place being parsed; with `container`, of the innermost container.
+    ///
+    /// The innermost container's pointer is kept between repairs (it cannot change while that
+    /// container is open), so a run of repairs in one object costs one copy each, not a walk
+    /// of the whole stack.
+    fn path(&mut self, container: bool) -> String {
+        let Some(top) = self.frames.last() else {
+            return String::new();
+        };
+        if self.frames.len() > PATH_DEPTH_LIMIT {
+            return self.path_walk(container);
+        }
+        let id = top.id;
+        let cached = matches!(&self.container_path, Some((cached, _)) if *cached == id);
+        if !cached {
+            self.container_path = Some((id, self.path_walk(true)));
+        }
+        let prefix = self.container_path.as_ref().map_or("", |(_, p)| p.as_str());
+        if container {
+            return prefix.to_owned();
+        }
+        let mut out = String::with_capacity(prefix.len() + PATH_SEGMENT_GUESS);
+        out.push_str(prefix);
+        if let Some(top) = self.frames.last() {
+            push_segment(&mut out, top);
+        }
+        out
+    }
+
+    /// The pointer computed from the whole stack. Bounded so that logging stays linear: a key
+    /// longer than [`PATH_KEY_LIMIT`] bytes is cut (ending in `…`), and a path deeper than
+    /// [`PATH_DEPTH_LIMIT`] keeps its first and last segments around a `/…` segment.
+    fn path_walk(&self, container: bool) -> String {
+        let frames = if container && !self.frames.is_empty() {
+            &self.frames[..self.frames.len() - 1]
+        } else {
+            &self.frames[..]
+        };
+        let segments = || frames.iter().filter(|f| has_segment(f));
+        let count = segments().count();
+        let half = PATH_DEPTH_LIMIT / 2;
+        let elided = |n: usize| count > PATH_DEPTH_LIMIT && n >= half && n < count - half;
+        let mut out = String::with_capacity(count.min(PATH_DEPTH_LIMIT) * PATH_SEGMENT_GUESS);
+        for (n, frame) in segments().enumerate() {
+            if elided(n) {
+                if n == half {
+                    out.push_str("/…");
+                }
+                continue;
+            }
+            push_segment(&mut out, frame);
+        }
+        out
+    }
+
+    /// Logs a repair with `key` as the last path segment (repairs of a key itself).
+    fn repair_at_key(
+        &mut self,
+        key: &str,
+        kind: RepairKind,
+        start: usize,
+        end: usize,
+        detail: impl Into<Cow<'static, str>>,
+    ) -> Result<()> {
+        let previous = self.frames.last_mut().and_then(|f| f.key.replace(key.to_string()));
+        let logged = self.repair(kind, start, end, detail);
+        if let Some(f) = self.frames.last_mut() {
+            f.key = previous;
+        }
+        logged
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // Reading.
+
+    fn lex(&self) -> &Lex<'t> {
+        &self.ctx.lex
+    }
+
+    fn end(&self) -> usize {
+        self.ctx.lex.end
+    }
+
+    /// Skips whitespace and comments, logging the repairs they need.
+    fn skip_trivia(&mut self) -> Result<()> {
+        while !self.lex().at_end(self.pos) {
+            match self.lex().trivia_at(self.pos) {
+                Some(Trivia::Space { end }) => self.pos = end,
+                Some(Trivia::SpecialSpace { end }) => {
+                    self.repair(
+                        RepairKind::SpecialWhitespace,
+                        self.pos,
+                        end,
+                        "treated as a space",
+                    )?;
+                    self.pos = end;
+                }
+                Some(Trivia::Comment {
+                    body_start,
+                    body_end,
+                    end,
+                }) => {
+                    self.repair(RepairKind::Comment, self.pos, end, "removed")?;
+                    self.discard(body_start, body_end);
+                    self.pos = end;
+                }
+                None => break,
+            }
+        }
+        Ok(())
+    }
+
+    // ----------------------------------------------------------------------------------------
+    // The state machine.
+
+    fn run(&mut self) -> Result<Output> {
+        let fuse_limit = 16 * self.end().saturating_sub(self.start) + 64;
+        let mut steps = 0usize;
+        let mut mode = Mode::Value { after_comma: false };
+        loop {
+            steps += 1;
+            if steps > fuse_limit {
+                return Err(Fail::Internal("the parser stopped making progress"));
+            }
+            if mode == Mode::Done {
+                return self.finish();
+            }
+            self.skip_trivia()?;
+            let at = self.pos;
+            let succs = self
+                .ctx
+                .successors(&Kinds(&self.kinds), mode, at);
+            let chosen = self.choose(mode, at, &succs)?;
+            mode = self.apply(mode, at, chosen)?;
+        }
+    }
+
+    /// The reading to take among `succs` at `at`: the only one, the one the current plan
+    /// chose, or the search's choice.
+    fn choose(&mut self, mode: Mode, at: usize, succs: &Succs) -> Result<Succ> {
+        match succs.len() {
+            0 => return Err(self.refusal(at, succs)),
+            1 => return Ok(succs.get(0)),
+            _ => {}
+        }
+        if at < self.trust_until {
+            while self.plan_next < self.plan.len() && self.plan[self.plan_next].at < at {
+                self.plan_next += 1;
+            }
+            let mut k = self.plan_next;
+            while k < self.plan.len() && self.plan[k].at == at {
+                let step = self.plan[k];
+                if step.mode == mode {
+                    if let Some(s) = succs.iter().find(|s| s.reading == step.reading) {
+                        self.plan_next = k + 1;
+                        return Ok(s);
+                    }
+                }
+                k += 1;
+            }
+        }
+        let decision = self
+            .searcher
+            .decide(&self.ctx, &self.kinds, mode, at, succs);
+        if !decision.plan.is_empty() {
+            self.plan = decision.plan;
+            self.plan_next = 1;
+            self.trust_until = decision.trust_until;
+        }
+        Ok(succs.get(decision.choice))
+    }
+
+    /// No reading the level allows: the error names the defect of the first refused one.
+    fn refusal(&self, at: usize, succs: &Succs) -> Fail {
+        match succs.refused().and_then(|s| s.kind) {
+            Some(kind) => Fail::Syntax {
+                offset: at,
+                message: Cow::Borrowed(kind.defect()),
+                truncated: kind.is_truncation(),
+            },
+            None => Fail::Syntax {
+                offset: at,
+                message: Cow::Borrowed("unexpected character"),
+                truncated: false,
+            },
+        }
+    }
+
+    /// The value is complete: log what the document ends with, and hand it over.
+    fn finish(&mut self) -> Result<Output> {
+        let value = self.root.take().unwrap_or(Value::Null);
+        let end = match self.json_end {
+            Some(end) => end,
+            None => self.trailing_closers()?,
+        };
+        if self.unlogged > 0 {
+            let kind = self
+                .log
+                .last()
+                .map_or(RepairKind::DroppedGarbage, |r| r.kind);
+            let mut note = RawRepair::at_root(kind, end, end, "");
+            note.detail = Cow::Owned(format!(
+                "the log holds {LOG_LIMIT} entries; {} more repairs were not logged",
+                self.unlogged
+            ));
+            self.log.push(note);
+        }
+        Ok(Output {
+            value,
+            start: self.start,
+            end,
+            repairs: std::mem::take(&mut self.log),
+            removed: self.removed,
+        })
+    }
+
+    /// Closers left over after the top-level value (`{"a": 1}}`) belong to it: logged and
+    /// included in its span. Anything else after it is not JSON.
+    fn trailing_closers(&mut self) -> Result<usize> {
+        let end = self.pos;
+        if self.cfg.level < RepairLevel::Full {
+            return Ok(end);
+        }
+        let mut i = end;
+        let mut last = end;
+        loop {
+            let (j, spent) = self.lex().skip_trivia(i);
+            if spent > 0 || self.lex().at_end(j) || !matches!(self.b[j], b'}' | b']') {
+                break;
+            }
+            self.repair(RepairKind::ExtraCloser, j, j + 1, "removed")?;
+            last = j + 1;
+            i = j + 1;
+        }
+        Ok(last)
+    }
+}
+
+impl Succs {
+    /// The first reading the level refused, for the error message.
+    pub(crate) fn refused(&self) -> Option<Succ> {
+        self.first_refused
+    }
+}

@@ -1,0 +1,537 @@
+//! Strings: scanning to each quote, asking the grammar whether it closes the string, is text,
+//! or shows that the string lost its closing quote earlier; escapes and control characters; and
+//! a string the reply's end cut off.
+
+use super::{Fail, Kinds, Parser, Result};
+use crate::repair::grammar::{Mode, Reading, Succ};
+use crate::repair::lex::Stop;
+use crate::repair::quotes::QuoteClass;
+use crate::repair::{cost, RepairKind};
+use crate::{RepairLevel, Truncation};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// What a string scan produced.
+pub(super) enum Str {
+    Done(String),
+    /// Cut off, and to be dropped (a key, or the `drop` policy).
+    Dropped,
+}
+
+/// What one string scan has seen, for its log entries.
+#[derive(Debug, Clone, Copy)]
+struct StringScan {
+    open_at: usize,
+    open_len: usize,
+    class: QuoteClass,
+    is_key: bool,
+    /// Raw control characters escaped, and where the first was.
+    controls: u32,
+    first_control: usize,
+    /// Backslashes that started no valid escape, and where the first was.
+    bad_escapes: u32,
+    first_bad_escape: usize,
+    /// Quotes kept as text.
+    text_quotes: u32,
+    /// Where a typographic quote closed an ASCII-opened string.
+    mixed_close: Option<usize>,
+}
+
+/// The last quote kept as text, to reconsider when the reply ends inside the string.
+#[derive(Debug, Clone, Copy)]
+struct TextQuote {
+    at: usize,
+    len: usize,
+    buf_len: usize,
+    odd_before: bool,
+    quotes_before: u32,
+}
+
+impl Parser<'_> {
+    /// An opening quote was read as a string (a key in mode `Key`, else a value).
+    pub(super) fn string_token(&mut self, at: usize, s: Succ) -> Result<Mode> {
+        let Mode::Str { class, key, .. } = s.mode else {
+            return Err(Fail::Internal("a string without its mode"));
+        };
+        let (out, after) = self.scan_string(at, class, key)?;
+        if key {
+            match out {
+                Str::Done(k) => {
+                    let key_end = self.pos;
+                    if let Some(frame) = self.frames.last_mut() {
+                        frame.key = Some(k);
+                        frame.key_at = at;
+                        frame.key_end = key_end;
+                    }
+                }
+                Str::Dropped => {
+                    let end = self.end();
+                    self.repair(
+                        RepairKind::DroppedTruncatedMember,
+                        at,
+                        end,
+                        "a key cut off",
+                    )?;
+                }
+            }
+            return Ok(after);
+        }
+        match out {
+            Str::Done(mut text) => {
+                if self.cfg.level == RepairLevel::Full {
+                    self.concatenation(&mut text)?;
+                }
+                self.emit(Value::String(text))?;
+            }
+            Str::Dropped => self.drop_truncated_value(at)?,
+        }
+        Ok(after)
+    }
+
+    /// `"a" + "b"`: joins strings concatenated with `+` (the grammar's cheapest reading of a
+    /// `+` between strings).
+    fn concatenation(&mut self, s: &mut String) -> Result<()> {
+        loop {
+            let (plus, spent) = self.lex().skip_trivia(self.pos);
+            if spent > 0 || self.lex().at_end(plus) || self.b[plus] != b'+' {
+                return Ok(());
+            }
+            let (q, spent) = self.lex().skip_trivia(plus + 1);
+            let Some((class, _)) = QuoteClass::opening_at(self.b, q) else {
+                return Ok(());
+            };
+            if spent > 0 || self.lex().at_end(q) {
+                return Ok(());
+            }
+            let start = self.pos;
+            self.pos = q;
+            if let (Str::Done(more), _) = self.scan_string(q, class, false)? {
+                s.push_str(&more);
+            }
+            self.repair(
+                RepairKind::ConcatenatedStrings,
+                start,
+                self.pos,
+                "joined with the previous string",
+            )?;
+        }
+    }
+
+    /// Scans the string whose opening quote is at `at`. Returns its text (or that it was cut
+    /// off and is dropped) and the mode after it.
+    fn scan_string(&mut self, at: usize, class: QuoteClass, key: bool) -> Result<(Str, Mode)> {
+        let open_len = QuoteClass::opening_at(self.b, at)
+            .map(|(_, len)| len)
+            .ok_or(Fail::Internal("string without quote"))?;
+        let content_start = at + open_len;
+        let end = self.end();
+        let mut i = content_start;
+        let mut seg = i;
+        let (s1, _, _) = class.stop_bytes();
+        let mut buf = String::with_capacity(
+            memchr::memchr(s1, &self.b[content_start.min(end)..end]).unwrap_or(end - content_start.min(end)),
+        );
+        let mut scan = StringScan {
+            open_at: at,
+            open_len,
+            class,
+            is_key: key,
+            controls: 0,
+            first_control: 0,
+            bad_escapes: 0,
+            first_bad_escape: 0,
+            text_quotes: 0,
+            mixed_close: None,
+        };
+        let mut odd = false;
+        let mut last_text_quote: Option<TextQuote> = None;
+        // Fence markers at line starts inside the string: (count, offset of the last, buf len).
+        let mut fences = (0u32, 0usize, 0usize);
+        let text = self.text;
+        loop {
+            let (stop_at, stop) = self.lex().string_stop(i, class);
+            match stop {
+                Stop::End => {
+                    buf.push_str(&text[seg..stop_at]);
+                    self.pos = stop_at;
+                    break;
+                }
+                Stop::Escape => {
+                    buf.push_str(&text[seg..stop_at]);
+                    match self.escape(stop_at, &mut buf, class)? {
+                        Some((next, bad)) => {
+                            if bad {
+                                if scan.bad_escapes == 0 {
+                                    scan.first_bad_escape = stop_at;
+                                }
+                                scan.bad_escapes += 1;
+                            }
+                            i = next;
+                        }
+                        // A partial escape at the end of the reply: dropped.
+                        None => i = end,
+                    }
+                    seg = i;
+                }
+                Stop::Control(c) => {
+                    buf.push_str(&text[seg..stop_at]);
+                    if scan.controls == 0 {
+                        scan.first_control = stop_at;
+                    }
+                    scan.controls += 1;
+                    if !self.allowed(RepairKind::ControlCharacter) {
+                        return self.fail(stop_at, RepairKind::ControlCharacter.defect());
+                    }
+                    if !matches!(c, b'\t' | b'\n' | b'\r' | 0x08 | 0x0C) {
+                        // NUL, ESC and the like are not something a model means to write: the
+                        // reply is corrupt, and guessing would hide it.
+                        return self.fail(
+                            stop_at,
+                            format!("raw control character U+{c:04X} inside a string (the reply looks corrupt)"),
+                        );
+                    }
+                    buf.push(c as char);
+                    i = stop_at + 1;
+                    seg = i;
+                    if c == b'\n' {
+                        if let Some(f) = self.lex().fence {
+                            let mut k = i;
+                            while k < end && matches!(self.b[k], b' ' | b'\t') {
+                                k += 1;
+                            }
+                            if self.b[k.min(end)..end].starts_with(&[f.byte; 3]) {
+                                fences = (fences.0 + 1, k, buf.len());
+                            }
+                        }
+                    }
+                }
+                Stop::Quote { len, own } => {
+                    buf.push_str(&text[seg..stop_at]);
+                    let mode = Mode::Str {
+                        class,
+                        key,
+                        open: content_start,
+                        odd,
+                    };
+                    let succs = self.ctx.in_string(&Kinds(&self.kinds), mode, stop_at, stop);
+                    let s = self.choose(mode, stop_at, &succs)?;
+                    match s.reading {
+                        Reading::CloseString | Reading::MixedClose => {
+                            if s.reading == Reading::MixedClose {
+                                scan.mixed_close = Some(stop_at);
+                            }
+                            self.pos = s.pos;
+                            return Ok((self.finish_string(buf, scan)?, s.mode));
+                        }
+                        Reading::TextQuote => {
+                            if own {
+                                last_text_quote = Some(TextQuote {
+                                    at: stop_at,
+                                    len,
+                                    buf_len: buf.len(),
+                                    odd_before: odd,
+                                    quotes_before: scan.text_quotes,
+                                });
+                                scan.text_quotes += 1;
+                                odd = !odd;
+                            }
+                            buf.push_str(&text[stop_at..stop_at + len]);
+                            i = stop_at + len;
+                            seg = i;
+                        }
+                        Reading::SplitString => {
+                            // The bytes between the split and this quote are a delimiter and
+                            // whitespace, copied as they are: cut them off the text.
+                            let drop = stop_at - s.pos;
+                            buf.truncate(buf.len().saturating_sub(drop));
+                            let kept = buf.trim_end().len();
+                            buf.truncate(kept);
+                            self.pos = s.pos;
+                            self.repair(RepairKind::MissingEndQuote, s.pos, s.pos, "added '\"'")?;
+                            return Ok((self.finish_string(buf, scan)?, s.mode));
+                        }
+                        _ => return Err(Fail::Internal("not a reading of a quote")),
+                    }
+                }
+            }
+        }
+
+        // The region ended inside the string.
+        if key {
+            return Ok((Str::Dropped, Mode::Colon));
+        }
+        let after_mode = Mode::Next { after_string: true };
+        if self.cfg.level == RepairLevel::Full && class != QuoteClass::Triple {
+            // A closing fence inside the string (an odd number of fence lines: code blocks in
+            // the text come in pairs) is where the reply's JSON really ended.
+            if fences.0 % 2 == 1 {
+                let (_, fence_at, len) = fences;
+                buf.truncate(len);
+                self.ctx.lex.end = fence_at;
+                self.pos = fence_at;
+                if last_text_quote.is_some_and(|q| q.at >= fence_at) {
+                    last_text_quote = None;
+                }
+            }
+            // Now that the end is in view, reconsider the last quote kept as text.
+            if let Some(q) = last_text_quote {
+                if self.end() - q.at <= cost::WINDOW {
+                    let mode = Mode::Str {
+                        class,
+                        key,
+                        open: content_start,
+                        odd: q.odd_before,
+                    };
+                    let stop = Stop::Quote {
+                        len: q.len,
+                        own: true,
+                    };
+                    let succs = self.ctx.in_string(&Kinds(&self.kinds), mode, q.at, stop);
+                    let d = self.searcher.decide(&self.ctx, &self.kinds, mode, q.at, &succs);
+                    let s = succs.get(d.choice);
+                    if s.reading == Reading::CloseString {
+                        buf.truncate(q.buf_len);
+                        scan.text_quotes = q.quotes_before;
+                        self.pos = s.pos;
+                        self.plan.clear();
+                        return Ok((self.finish_string(buf, scan)?, s.mode));
+                    }
+                }
+            }
+        }
+        let end = self.end();
+        let mode = Mode::Str {
+            class,
+            key,
+            open: content_start,
+            odd,
+        };
+        let succs = self.ctx.in_string(&Kinds(&self.kinds), mode, end, Stop::End);
+        let s = self.choose(mode, end, &succs)?;
+        if s.reading == Reading::SplitBeforeClosers {
+            let tail = end - s.pos;
+            buf.truncate(buf.len().saturating_sub(tail));
+            strip_dangling_plus(&mut buf);
+            self.pos = s.pos;
+            self.repair(RepairKind::MissingEndQuote, s.pos, s.pos, "added '\"'")?;
+            return Ok((self.finish_string(buf, scan)?, s.mode));
+        }
+        // Whitespace at the very end of the reply (a file's last newline) is not content.
+        let kept = buf.trim_end().len();
+        let trimmed_controls = buf[kept..].bytes().filter(|&c| c < 0x20).count() as u32;
+        scan.controls = scan.controls.saturating_sub(trimmed_controls);
+        buf.truncate(kept);
+        strip_dangling_plus(&mut buf);
+        if self.cfg.truncation == Truncation::Drop {
+            return Ok((Str::Dropped, after_mode));
+        }
+        self.repair(
+            RepairKind::ClosedTruncatedString,
+            at,
+            self.pos,
+            "added '\"'",
+        )?;
+        Ok((self.finish_string(buf, scan)?, s.mode))
+    }
+
+    fn finish_string(&mut self, buf: String, scan: StringScan) -> Result<Str> {
+        let nothing_to_log = scan.class.repair_kind().is_none()
+            && scan.controls == 0
+            && scan.bad_escapes == 0
+            && scan.text_quotes == 0
+            && scan.mixed_close.is_none();
+        if nothing_to_log {
+            return Ok(Str::Done(buf));
+        }
+        if scan.is_key {
+            let key = buf.clone();
+            let previous = self.frames.last_mut().and_then(|f| f.key.replace(key));
+            let logged = self.log_string_repairs(&scan);
+            if let Some(f) = self.frames.last_mut() {
+                f.key = previous;
+            }
+            logged?;
+        } else {
+            self.log_string_repairs(&scan)?;
+        }
+        Ok(Str::Done(buf))
+    }
+
+    fn log_string_repairs(&mut self, scan: &StringScan) -> Result<()> {
+        if let Some(kind) = scan.class.repair_kind() {
+            let (at, len) = (scan.open_at, scan.open_len);
+            self.repair(kind, at, at + len, "replaced by '\"'")?;
+        }
+        if let Some(at) = scan.mixed_close {
+            self.repair(
+                RepairKind::SmartQuotes,
+                at,
+                at + 3,
+                "a typographic quote closed the string",
+            )?;
+        }
+        if scan.controls > 0 {
+            let n = scan.controls;
+            let detail = format!("escaped {n} raw control {}", plural(n, "character"));
+            let at = scan.first_control;
+            self.repair(RepairKind::ControlCharacter, at, at + 1, detail)?;
+        }
+        if scan.bad_escapes > 0 {
+            let n = scan.bad_escapes;
+            let what = if n == 1 { "backslash" } else { "backslashes" };
+            let detail = format!("{n} {what} that start no valid escape kept as text");
+            let at = scan.first_bad_escape;
+            self.repair(RepairKind::InvalidEscape, at, at + 2, detail)?;
+        }
+        if scan.text_quotes > 0 {
+            let n = scan.text_quotes;
+            let detail = format!("{n} {} inside the string kept as text", plural(n, "quote"));
+            self.repair(RepairKind::UnescapedQuote, scan.open_at, self.pos, detail)?;
+        }
+        Ok(())
+    }
+
+    /// Decodes the escape at `i` into `buf`. Returns the offset after it and whether it was
+    /// invalid (and repaired); `None` for an escape cut off by the end of the region.
+    fn escape(
+        &mut self,
+        i: usize,
+        buf: &mut String,
+        class: QuoteClass,
+    ) -> Result<Option<(usize, bool)>> {
+        let b = self.b;
+        let end = self.end();
+        if i + 1 >= end {
+            self.check_truncated_escape(i)?;
+            return Ok(None);
+        }
+        let e = b[i + 1];
+        if class == QuoteClass::Escaped && e == b'\\' && b.get(i + 2) == Some(&b'"') {
+            // Inside `\"…\"`, `\\"` is a quote in the text.
+            buf.push('"');
+            return Ok(Some((i + 3, false)));
+        }
+        let simple = match e {
+            b'"' => Some('"'),
+            b'\\' => Some('\\'),
+            b'/' => Some('/'),
+            b'b' => Some('\u{8}'),
+            b'f' => Some('\u{c}'),
+            b'n' => Some('\n'),
+            b'r' => Some('\r'),
+            b't' => Some('\t'),
+            _ => None,
+        };
+        if let Some(ch) = simple {
+            buf.push(ch);
+            return Ok(Some((i + 2, false)));
+        }
+        if e == b'u' {
+            let hex = |at: usize| -> Option<u32> {
+                let h = b.get(at..at + 4)?;
+                if at + 4 > end {
+                    return None;
+                }
+                let s = std::str::from_utf8(h).ok()?;
+                if !s.bytes().all(|x| x.is_ascii_hexdigit()) {
+                    return None;
+                }
+                u32::from_str_radix(s, 16).ok()
+            };
+            let Some(unit) = hex(i + 2) else {
+                // Cut off (`"\u26` at the end) or not hex at all (`C:\users`).
+                let available = &b[i + 2..end.min(i + 6)];
+                if i + 6 > end && available.iter().all(u8::is_ascii_hexdigit) {
+                    self.check_truncated_escape(i)?;
+                    return Ok(None);
+                }
+                self.check_escape_repair(i)?;
+                buf.push('\\');
+                return Ok(Some((i + 1, true)));
+            };
+            if (0xD800..0xDC00).contains(&unit) {
+                if b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') {
+                    if let Some(low) = hex(i + 8) {
+                        if (0xDC00..0xE000).contains(&low) {
+                            let cp = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                            buf.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+                            return Ok(Some((i + 12, false)));
+                        }
+                    }
+                }
+                if i + 6 >= end {
+                    // `"\ud83d` then the end: the pair was cut off.
+                    self.check_truncated_escape(i)?;
+                    return Ok(None);
+                }
+            }
+            // A high surrogate without its low half, or a low one alone.
+            if (0xD800..0xE000).contains(&unit) {
+                self.repair(
+                    RepairKind::InvalidUnicodeEscape,
+                    i,
+                    i + 6,
+                    "lone surrogate became U+FFFD",
+                )?;
+                buf.push('\u{FFFD}');
+                return Ok(Some((i + 6, false)));
+            }
+            buf.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
+            return Ok(Some((i + 6, false)));
+        }
+        self.check_escape_repair(i)?;
+        match e {
+            // `\'` (JavaScript) and a backslash before a raw newline: the escaped character.
+            b'\'' => {
+                buf.push('\'');
+                Ok(Some((i + 2, class != QuoteClass::Single)))
+            }
+            b'\n' => {
+                buf.push('\n');
+                Ok(Some((i + 2, true)))
+            }
+            // `C:\Users\dev`: a backslash that starts no escape is kept literally.
+            _ => {
+                buf.push('\\');
+                Ok(Some((i + 1, true)))
+            }
+        }
+    }
+
+    fn check_escape_repair(&self, i: usize) -> Result<()> {
+        if self.allowed(RepairKind::InvalidEscape) {
+            Ok(())
+        } else {
+            self.fail(i, RepairKind::InvalidEscape.defect())
+        }
+    }
+
+    fn check_truncated_escape(&self, i: usize) -> Result<()> {
+        if self.allowed(RepairKind::ClosedTruncatedString) {
+            Ok(())
+        } else {
+            Err(Fail::Syntax {
+                offset: i,
+                message: Cow::Borrowed(RepairKind::ClosedTruncatedString.defect()),
+                truncated: true,
+            })
+        }
+    }
+}
+
+/// `quote` or `quotes`.
+fn plural(n: u32, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// `"hello +` then the end: the model was concatenating; a trailing `+` is not text.
+fn strip_dangling_plus(buf: &mut String) {
+    if buf.trim_end().ends_with('+') {
+        let kept = buf.trim_end().trim_end_matches('+').trim_end().len();
+        buf.truncate(kept);
+    }
+}
