@@ -579,20 +579,37 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
     if let Some(found) = leading {
         return Ok(found);
     }
-    // 2. Any other fence.
-    for block in blocks.iter().filter(|b| !b.preferred) {
+    // 2. Any other fence whose content is a JSON value.
+    let other_fences = || blocks.iter().filter(|b| !b.preferred);
+    for block in other_fences() {
+        if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
+            if scan.starts_block(block, start) {
+                let out = repair::parse_at(text, start, block.region_end, block.fence, config)
+                    .map_err(to_err)?;
+                return Ok(found(out, block.source.clone()));
+            }
+        }
+    }
+    // 3. The first thing in the prose that looks like JSON.
+    if let Some(start) = scan.find_candidate_outside(&blocks, 0) {
+        let out = repair::parse_at(text, start, text.len(), None, config).map_err(to_err)?;
+        return Ok(found(out, Source::Text));
+    }
+    // 4. JSON inside a line of code in a fence (a command's payload): the answer only when
+    // nothing else holds JSON.
+    for block in other_fences() {
         if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
             let out = repair::parse_at(text, start, block.region_end, block.fence, config)
                 .map_err(to_err)?;
             return Ok(found(out, block.source.clone()));
         }
     }
-    // 4. The first thing in the text that looks like JSON; else a reply that starts with a
-    // bracket (`[a, b]`, `{,"a":1}`) is JSON even if its first bytes look odd.
+    // 5. A reply that starts with a bracket (`[a, b]`, `{,"a":1}`) is JSON even if its first
+    // bytes look odd.
     let bracket_start = scan
         .first_content()
         .filter(|&i| matches!(text.as_bytes()[i], b'{' | b'['));
-    if let Some(start) = scan.find_candidate(0, text.len()).or(bracket_start) {
+    if let Some(start) = bracket_start {
         let out = repair::parse_at(text, start, text.len(), None, config).map_err(to_err)?;
         return Ok(found(out, Source::Text));
     }

@@ -35,6 +35,8 @@ pub enum Source {
 #[derive(Debug, Clone)]
 pub(crate) struct Block {
     pub source: Source,
+    /// Where the opening marker starts.
+    pub start: usize,
     /// Where the content starts.
     pub content_start: usize,
     /// Where the content ends by naive pairing (next fence marker or close tag), or the text end.
@@ -127,6 +129,7 @@ impl<'t> Scan<'t> {
                         };
                         return Some(Block {
                             source: Source::ToolCall,
+                            start: i,
                             content_start,
                             content_end,
                             fence: None,
@@ -172,6 +175,7 @@ impl<'t> Scan<'t> {
             source: Source::Fence {
                 label: (!label.is_empty()).then(|| label.to_string()),
             },
+            start: at,
             content_start,
             content_end,
             fence: Some(Fence { byte: c }),
@@ -187,6 +191,29 @@ impl<'t> Scan<'t> {
     /// Every block in the reply, in document order.
     pub(crate) fn blocks(&self) -> Vec<Block> {
         self.blocks_from(0)
+    }
+
+    /// The first `{` or `[` that looks like JSON in the text outside every block (prose), at or
+    /// after `from`.
+    pub(crate) fn find_candidate_outside(&self, blocks: &[Block], from: usize) -> Option<usize> {
+        let mut gap_start = from;
+        for block in blocks {
+            if block.start > gap_start {
+                if let Some(i) = self.find_candidate(gap_start, block.start) {
+                    return Some(i);
+                }
+            }
+            gap_start = gap_start.max(block.after);
+        }
+        self.find_candidate(gap_start, self.text.len())
+    }
+
+    /// The block's content *is* a JSON value: the candidate at `start` is its first non-blank
+    /// content (not a payload inside a shell command or a line of code).
+    pub(crate) fn starts_block(&self, block: &Block, start: usize) -> bool {
+        self.b[block.content_start..start]
+            .iter()
+            .all(|c| c.is_ascii_whitespace())
     }
 
     /// Every block that starts at or after `from`, in document order.
@@ -380,7 +407,8 @@ fn skip_ws(b: &[u8], mut i: usize, end: usize) -> Option<usize> {
     }
 }
 
-/// An unquoted key followed by `:` (`{name: "x"}`, `{注意: なし}`), not a placeholder (`{name}`).
+/// An unquoted key followed by `:` (`{name: "x"}`, `{注意: なし}`), or one that lost only its
+/// opening quote (`{name": "x"}`), not a placeholder (`{name}`).
 fn key_then_colon(b: &[u8], q: usize, end: usize) -> bool {
     let limit = (q + 64).min(end);
     let mut i = q;
@@ -390,6 +418,12 @@ fn key_then_colon(b: &[u8], q: usize, end: usize) -> bool {
             || b[i] >= 0x80)
     {
         i += 1;
+    }
+    if i > q && i + 1 < end && b[i] == b'"' {
+        i += 1;
+        while i < end && b[i] == b' ' {
+            i += 1;
+        }
     }
     i > q && i < end && b[i] == b':'
 }

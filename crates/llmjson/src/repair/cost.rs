@@ -30,8 +30,11 @@ pub(crate) const COMMENT: Cost = 1;
 pub(crate) const TRAILING_COMMA: Cost = 1;
 /// A container left open at the end of the reply (per container).
 pub(crate) const CLOSE_AT_END: Cost = 1;
-/// A string, number or literal cut off by the end of the reply.
+/// A number or literal cut off by the end of the reply.
 pub(crate) const CUT_TOKEN: Cost = 1;
+/// A string cut off by the end of the reply: a strong claim when another reading closes it
+/// (a reply cut exactly after a closer is rare).
+pub(crate) const CUT_STRING: Cost = 3;
 
 // --- value spelling ---------------------------------------------------------------------------
 /// `.5`, `+1`, `0789`: a number JSON does not allow.
@@ -61,11 +64,12 @@ pub(crate) const MISSING_END_QUOTE: Cost = 3;
 /// A word value without quotes; also one that lost only its opening quote.
 pub(crate) const UNQUOTED_VALUE: Cost = 3;
 /// A quote kept as text inside a string value. Charged once per pair of text quotes: what is
-/// unusual is a quoted span inside text (`"He said "yes""`), not each of its two quotes.
+/// unusual is a quoted span inside text (`"He said "yes""`), not each of its two quotes. A
+/// string that closes with a text quote left unpaired pays it again.
 pub(crate) const TEXT_QUOTE: Cost = 3;
 /// Added to [`TEXT_QUOTE`] for a loose text quote: one that opens a quoted span but is followed
-/// by a space or a delimiter (`"07:58",` + `","`), or closes one right after a space. Quotes
-/// kept as text quote something (`"yes"`, `("key: %s"`, `="/docs"`).
+/// by a space or a delimiter (`"07:58",` + `","`). Quotes kept as text quote something
+/// (`"yes"`, `("key: %s"`, `="/docs"`).
 pub(crate) const LOOSE_TEXT_QUOTE: Cost = 4;
 /// A closer with nothing to close, dropped.
 pub(crate) const STRAY_CLOSER: Cost = 4;
@@ -87,10 +91,10 @@ pub(crate) const END_HERE: Cost = 3;
 /// Everything so far was an abandoned draft: start again at the next JSON-looking value.
 pub(crate) const RESTART: Cost = 6;
 /// Per quote or bracket in text that a reading leaves out of the value (after the document
-/// ended, or inside a comment): what looks like JSON should not be thrown away.
+/// ended, or inside a comment), over the next [`WINDOW`] bytes: what looks like JSON should not
+/// be thrown away, and a reading that stops early must not look cheaper than one that reads
+/// on and pays for what it reads.
 pub(crate) const LOST_STRUCTURE: Cost = 3;
-/// At most this many quotes and brackets are counted in one stretch of lost text.
-pub(crate) const LOST_STRUCTURE_CAP: u32 = 8;
 
 // --- the search -------------------------------------------------------------------------------
 /// How far (bytes) the readings at a spot are followed before they are compared.

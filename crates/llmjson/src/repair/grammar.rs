@@ -312,32 +312,7 @@ impl<'t> Ctx<'t> {
             _ => false,
         };
         if prose && !matches!(mode, Mode::Colon) && top != Some(Kind::Call) {
-            let lost = self.lex.lost_structure(pos, (pos + cost::WINDOW).min(self.lex.end));
-            let close = cost::CLOSE_AT_END * Cost::from(depth);
-            out.add(
-                level,
-                succ(
-                    Reading::EndHere,
-                    Some(RepairKind::MissingCloser),
-                    cost::END_HERE + close + lost,
-                    pos,
-                    Mode::Done,
-                )
-                .pop(depth),
-            );
-            if let Some(at) = self.restart_point(pos) {
-                out.add(
-                    level,
-                    succ(
-                        Reading::Restart,
-                        Some(RepairKind::AbandonedDraft),
-                        cost::RESTART,
-                        at,
-                        Mode::Value { after_comma: false },
-                    )
-                    .pop(depth),
-                );
-            }
+            self.prose_readings(&mut out, pos, depth);
         }
         if out.len() == 0 {
             // Whatever else fails, a token can be skipped.
@@ -359,6 +334,48 @@ impl<'t> Ctx<'t> {
             );
         }
         out
+    }
+
+    /// Prose where JSON was expected: the JSON may end here, its containers unclosed (prose
+    /// after an unclosed reply starts on a new line), or what came so far was a draft and the
+    /// answer starts at the next value that looks like JSON.
+    fn prose_readings(&self, out: &mut Succs, pos: usize, depth: u16) {
+        let b = self.b();
+        let mut k = pos;
+        while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\r') {
+            k -= 1;
+        }
+        if k > 0 && b[k - 1] == b'\n' {
+            let lost = self.lex.lost_structure(pos, (pos + cost::WINDOW).min(self.lex.end));
+            let close = cost::CLOSE_AT_END * Cost::from(depth);
+            out.add(
+                self.level,
+                succ(
+                    Reading::EndHere,
+                    Some(RepairKind::MissingCloser),
+                    cost::END_HERE + close + lost,
+                    pos,
+                    Mode::Done,
+                )
+                .pop(depth),
+            );
+        }
+        if let Some(at) = self.restart_point(pos) {
+            // What lies between here and the new value is thrown away: it should be prose
+            // ("-- wait. Final:"), and pays for whatever looks like JSON in it.
+            let skipped = self.lex.lost_structure(pos, at);
+            out.add(
+                self.level,
+                succ(
+                    Reading::Restart,
+                    Some(RepairKind::AbandonedDraft),
+                    cost::RESTART + skipped,
+                    at,
+                    Mode::Value { after_comma: false },
+                )
+                .pop(depth),
+            );
+        }
     }
 
     /// Where a new value that looks like JSON starts, within the window after `pos`.
@@ -1010,16 +1027,17 @@ impl<'t> Ctx<'t> {
         };
         match stop {
             Stop::Quote { len, own: true } => {
-                out.add(level, succ(Reading::CloseString, None, 0, at + len, after));
+                // A text quote left unpaired by the close pays again.
+                let paired = class.paired();
+                let odd = odd && paired;
+                let unpaired = if odd { cost::TEXT_QUOTE } else { 0 };
+                out.add(level, succ(Reading::CloseString, None, unpaired, at + len, after));
                 // A triple-quoted string ends at `"""`, unambiguously.
                 if class != QuoteClass::Triple {
                     let b = self.b();
-                    let loose = if odd {
-                        at > open && is_ws(b[at - 1])
-                    } else {
-                        b.get(at + len)
-                            .is_none_or(|&c| is_ws(c) || matches!(c, b',' | b':' | b'}' | b']'))
-                    };
+                    let loose = !odd
+                        && b.get(at + len)
+                            .is_none_or(|&c| is_ws(c) || matches!(c, b',' | b':' | b'}' | b']'));
                     let cost = if key {
                         cost::TEXT_QUOTE_IN_KEY
                     } else if odd {
@@ -1038,7 +1056,7 @@ impl<'t> Ctx<'t> {
                                 class,
                                 key,
                                 open,
-                                odd: !odd,
+                                odd: paired && !odd,
                             },
                         ),
                     );
@@ -1085,12 +1103,20 @@ impl<'t> Ctx<'t> {
                         );
                     }
                 }
+                let unpaired = if odd && class.paired() {
+                    cost::TEXT_QUOTE
+                } else {
+                    0
+                };
+                // A reply cut inside a string is plausible for text, not for a string that
+                // swallowed what looks like JSON.
+                let swallowed = self.lex.lost_in_string(class, open.max(at.saturating_sub(cost::WINDOW)), at);
                 out.add(
                     level,
                     succ(
                         Reading::CutString,
                         Some(RepairKind::ClosedTruncatedString),
-                        cost::CUT_TOKEN,
+                        cost::CUT_STRING + unpaired + swallowed,
                         at,
                         after,
                     ),

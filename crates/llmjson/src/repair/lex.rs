@@ -201,7 +201,8 @@ impl<'t> Lex<'t> {
                     body_end,
                     end,
                 }) => {
-                    spent += cost::COMMENT + self.lost_structure(body_start, body_end);
+                    spent += cost::COMMENT
+                        + self.lost_structure(body_start, body_end.min(body_start + cost::WINDOW));
                     i = end;
                 }
                 None => break,
@@ -211,7 +212,7 @@ impl<'t> Lex<'t> {
     }
 
     /// What leaving `b[from..to]` out of the value costs: [`cost::LOST_STRUCTURE`] per quote or
-    /// bracket in it, up to a cap.
+    /// bracket in it (callers bound the stretch).
     pub(crate) fn lost_structure(&self, from: usize, to: usize) -> Cost {
         let to = to.min(self.end);
         if from >= to {
@@ -220,7 +221,22 @@ impl<'t> Lex<'t> {
         let n = self.b[from..to]
             .iter()
             .filter(|&&c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']'))
-            .take(cost::LOST_STRUCTURE_CAP as usize)
+            .count() as Cost;
+        n * cost::LOST_STRUCTURE
+    }
+
+    /// What a string of `class` swallowing `b[from..to]` leaves out of the structure:
+    /// [`cost::LOST_STRUCTURE`] per bracket, and per `"` when `"` does not end such a string
+    /// (a `"` in a `"` string was already judged as text or closer).
+    pub(crate) fn lost_in_string(&self, class: QuoteClass, from: usize, to: usize) -> Cost {
+        let to = to.min(self.end);
+        if from >= to {
+            return 0;
+        }
+        let quotes_count = class.closer_at(b"\"", 0).is_none();
+        let n = self.b[from..to]
+            .iter()
+            .filter(|&&c| matches!(c, b'{' | b'}' | b'[' | b']') || (quotes_count && c == b'"'))
             .count() as Cost;
         n * cost::LOST_STRUCTURE
     }
@@ -416,12 +432,11 @@ impl<'t> Lex<'t> {
         };
         loop {
             let next = if s1 == s2 && s2 == s3 {
-                memchr::memchr2(s1, b'\\', &b[i..end])
+                memchr::memchr2(s1, b'\\', &b[i..end]).map_or(end, |k| i + k)
             } else {
-                memchr::memchr3(s1, s2, s3, &b[i..end])
-                    .map(|k| memchr::memchr(b'\\', &b[i..i + k]).unwrap_or(k))
-            }
-            .map_or(end, |k| i + k);
+                let quote = memchr::memchr3(s1, s2, s3, &b[i..end]).map_or(end, |k| i + k);
+                memchr::memchr(b'\\', &b[i..quote]).map_or(quote, |k| i + k)
+            };
             let at = match b[i..next].iter().position(|&c| c < 0x20) {
                 Some(k) => i + k,
                 None => next,

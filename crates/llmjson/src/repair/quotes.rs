@@ -56,6 +56,15 @@ impl QuoteClass {
         }
     }
 
+    /// Quotes kept as text in such a string come in pairs (quoted words: `"He said "yes""`).
+    /// In single-quoted strings a quote kept as text is mostly an apostrophe (`'it's'`).
+    pub(crate) fn paired(self) -> bool {
+        matches!(
+            self,
+            QuoteClass::Double | QuoteClass::SmartDouble | QuoteClass::Escaped
+        )
+    }
+
     /// The repair that using this quote as a delimiter needs (none for `"`).
     pub(crate) fn repair_kind(self) -> Option<RepairKind> {
         match self {

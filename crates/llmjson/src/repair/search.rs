@@ -1,35 +1,57 @@
-//! The decision procedure. At a spot with several readings, each is followed through the next
-//! [`cost::WINDOW`] bytes by a search over the grammar's skeleton (modes and container kinds, no
-//! values): readings fork where the text is ambiguous again, readings that reach the same state
-//! at the same byte merge (the point where they agree, keeping the cheaper), and readings that
-//! already cost more than a finished one are dropped. The cheapest reading wins; ties go to the
-//! reading listed first.
+//! The decision procedure. At a spot with several readings, each is followed through the text
+//! after it by a beam over the grammar's skeleton (modes and container kinds, no values):
+//! readings fork where the text is ambiguous again, readings that reach the same state at the
+//! same byte merge (the point where they agree, keeping the cheaper), and readings that already
+//! cost more than a finished one are dropped. A spot is decided once every reading still
+//! followed is [`cost::WINDOW`] bytes past it: the cheapest path wins (ties go to the reading
+//! listed first at the spot where the paths part), and every choice on that path with enough
+//! text after it is handed to the parser as a plan. Readings that disagree with what was decided
+//! are dropped; when one reading is left, the beam stops until the next ambiguous spot.
 //!
-//! The winning path also decides the spots it passed, so the parser follows it (a *plan*) for
-//! the first half of the window instead of searching again at every quote of a long string.
+//! Spots whose first reading wins clearly (no repair or a cosmetic one, every other reading
+//! costing [`CLEAR_GAP`] more, and the same for the next few spots) are decided without a beam.
 //!
-//! **Invariant: linear time.** A search visits at most [`cost::BEAM`] readings at a time, each
-//! step consumes input or closes a container, and the window is bounded; a budget of steps per
-//! input byte caps the total, after which spots are decided by a short look ahead only.
+//! **Invariant: linear time.** The beam holds at most [`cost::BEAM`] readings, each step
+//! consumes input or closes a container, and the beam never goes back over text it has read:
+//! every token is read at most once per reading in the beam. A budget of steps per input byte
+//! caps the total all the same, after which spots are decided on what the beam has seen.
 
 use super::cost::{self, Cost};
 use super::grammar::{Ctx, Mode, Reading, Stack, Succ, Succs};
 use super::lex::{Kind, Stop};
+use std::collections::VecDeque;
 
-/// Containers a reading may open inside the window before it is cut short.
+/// Containers a reading may open beyond the parser's before it stops being followed.
 const LOCAL_DEPTH: usize = 32;
-/// Steps of the short look ahead used once the budget is spent.
-const SHORT_STEPS: usize = 24;
-/// Tokens a zero-cost reading must read cleanly to be taken without a search.
+/// Spots after a clear winner that must be clear too for the beam to be skipped.
 const CLEAN_STEPS: usize = 4;
+/// The path arena is compacted when it holds this many nodes that can no longer matter.
+const COMPACT_AT: usize = 1 << 16;
 
 /// The open containers of one reading: the parser's own (a prefix of them, as the reading may
-/// have closed some) and the ones the reading opened.
+/// have closed some) and the ones the reading opened, packed two bits each into a word so that
+/// comparing and copying readings costs next to nothing.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct SkelStack {
     real_depth: u32,
-    local: [Kind; LOCAL_DEPTH],
     local_len: u8,
+    local: u64,
+}
+
+fn kind_bits(kind: Kind) -> u64 {
+    match kind {
+        Kind::Object => 0,
+        Kind::Array => 1,
+        Kind::Call => 2,
+    }
+}
+
+fn bits_kind(bits: u64) -> Kind {
+    match bits & 3 {
+        0 => Kind::Object,
+        1 => Kind::Array,
+        _ => Kind::Call,
+    }
 }
 
 struct View<'a> {
@@ -37,28 +59,27 @@ struct View<'a> {
     stack: &'a SkelStack,
 }
 
+impl View<'_> {
+    /// The kind `n` containers below the innermost one (0: the innermost).
+    fn nth_from_top(&self, n: usize) -> Option<Kind> {
+        let s = self.stack;
+        let local = usize::from(s.local_len);
+        if n < local {
+            Some(s.local_kind(local - 1 - n))
+        } else {
+            let k = n - local;
+            (k < s.real_depth as usize).then(|| self.real[s.real_depth as usize - 1 - k])
+        }
+    }
+}
+
 impl Stack for View<'_> {
     fn top(&self) -> Option<Kind> {
-        let s = self.stack;
-        if s.local_len > 0 {
-            Some(s.local[usize::from(s.local_len) - 1])
-        } else if s.real_depth > 0 {
-            Some(self.real[s.real_depth as usize - 1])
-        } else {
-            None
-        }
+        self.nth_from_top(0)
     }
 
     fn below(&self) -> Option<Kind> {
-        let s = self.stack;
-        let local = usize::from(s.local_len);
-        match local {
-            0 if s.real_depth >= 2 => Some(self.real[s.real_depth as usize - 2]),
-            0 => None,
-            1 if s.real_depth >= 1 => Some(self.real[s.real_depth as usize - 1]),
-            1 => None,
-            n => Some(s.local[n - 2]),
-        }
+        self.nth_from_top(1)
     }
 
     fn depth(&self) -> usize {
@@ -67,10 +88,10 @@ impl Stack for View<'_> {
 
     fn open_below(&self, kind: Kind) -> bool {
         let s = self.stack;
-        let local = &s.local[..usize::from(s.local_len)];
+        let local = usize::from(s.local_len);
         let real = &self.real[..s.real_depth as usize];
-        if let Some((_, rest)) = local.split_last() {
-            rest.contains(&kind) || real.contains(&kind)
+        if local > 0 {
+            (0..local - 1).any(|i| s.local_kind(i) == kind) || real.contains(&kind)
         } else if let Some((_, rest)) = real.split_last() {
             rest.contains(&kind)
         } else {
@@ -83,9 +104,13 @@ impl SkelStack {
     fn new(real_depth: usize) -> Self {
         SkelStack {
             real_depth: real_depth as u32,
-            local: [Kind::Object; LOCAL_DEPTH],
             local_len: 0,
+            local: 0,
         }
+    }
+
+    fn local_kind(&self, i: usize) -> Kind {
+        bits_kind(self.local >> (2 * i))
     }
 
     /// Applies a reading's pops and push; `false` if the reading nests too deep to follow.
@@ -93,6 +118,7 @@ impl SkelStack {
         for _ in 0..s.pops {
             if self.local_len > 0 {
                 self.local_len -= 1;
+                self.local &= !(3u64 << (2 * u32::from(self.local_len)));
             } else if self.real_depth > 0 {
                 self.real_depth -= 1;
             }
@@ -101,7 +127,7 @@ impl SkelStack {
             if usize::from(self.local_len) >= LOCAL_DEPTH {
                 return false;
             }
-            self.local[usize::from(self.local_len)] = kind;
+            self.local |= kind_bits(kind) << (2 * u32::from(self.local_len));
             self.local_len += 1;
         }
         true
@@ -115,25 +141,37 @@ struct Hyp {
     mode: Mode,
     stack: SkelStack,
     cost: Cost,
-    /// The index of the first reading it descends from.
-    origin: usize,
     /// The conventions already charged (see [`cost::STYLE`]).
     styles: u8,
-    /// Its last choice in the path arena (`u32::MAX`: none yet).
+    /// Its last choice in the path arena (`NONE`: none since the beam started).
     node: u32,
+    /// Its first choice since the last decision handed to the parser: readings are kept per
+    /// such choice, so that one reading's many variants cannot crowd out another reading.
+    origin: u32,
 }
 
+const NONE: u32 = u32::MAX;
+
 impl Hyp {
+    /// The kind of state it is in: its mode (without details) and its depth.
+    fn niche(&self) -> (u8, u32) {
+        let mode = match self.mode {
+            Mode::Value { .. } => 0,
+            Mode::Key { .. } => 1,
+            Mode::Colon => 2,
+            Mode::Next { .. } => 3,
+            Mode::Str { .. } => 4,
+            Mode::Done => 5,
+        };
+        (mode, self.stack.real_depth + u32::from(self.stack.local_len))
+    }
+
     fn same_state(&self, other: &Hyp) -> bool {
         self.pos == other.pos && self.mode == other.mode && self.stack == other.stack
     }
-
-    fn better_than(&self, other: &Hyp) -> bool {
-        (self.cost, self.origin) < (other.cost, other.origin)
-    }
 }
 
-/// A choice made on the winning path: at byte `at` in `mode`, `reading` was taken.
+/// A choice on a path: at byte `at` in `mode`, `reading` was taken.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Step {
     pub at: usize,
@@ -141,134 +179,482 @@ pub(crate) struct Step {
     pub reading: Reading,
 }
 
+#[derive(Clone, Copy)]
 struct Node {
     parent: u32,
+    /// Choices before it on its path.
+    depth: u32,
+    /// Its index among the readings of its spot (the order readings are listed in).
+    choice: u8,
     step: Step,
 }
 
-/// What the search decided, and the choices it made further on that the parser may follow.
-pub(crate) struct Decision {
-    pub choice: usize,
-    pub plan: Vec<Step>,
-    /// The plan may be followed for spots before this byte.
-    pub trust_until: usize,
+/// The readings being followed ahead of the parser.
+struct Beam {
+    /// The parser's open containers when the beam started (readings see a prefix of them).
+    base: Vec<Kind>,
+    alive: Vec<Hyp>,
+    /// The best reading that finished (the input ended, the document closed, prose began).
+    done: Option<Hyp>,
+    nodes: Vec<Node>,
+    /// The last choice handed to the parser: every reading kept descends from it.
+    root: u32,
+    /// Choices decided and not yet used by the parser.
+    plan: VecDeque<Step>,
 }
 
-/// The search's state across one parse: its step budget.
+/// The decision procedure's state across one parse: the beam, and its step budget.
 pub(crate) struct Searcher {
     budget: usize,
+    beam: Option<Beam>,
 }
 
 impl Searcher {
     pub(crate) fn new(input_len: usize) -> Self {
         Searcher {
             budget: cost::SEARCH_BASE + cost::SEARCH_STEPS_PER_BYTE.saturating_mul(input_len),
+            beam: None,
         }
     }
 
     /// Chooses among the readings `cands` of the spot at `at` in `mode`, the parser's open
-    /// containers being `real` (innermost last).
-    pub(crate) fn decide(
+    /// containers being `real` (innermost last). Returns the index of the chosen reading.
+    pub(crate) fn choose(
         &mut self,
         ctx: &Ctx<'_>,
         real: &[Kind],
         mode: Mode,
         at: usize,
         cands: &Succs,
-    ) -> Decision {
+    ) -> usize {
         if cands.len() <= 1 {
-            return Decision {
-                choice: 0,
-                plan: Vec::new(),
-                trust_until: 0,
-            };
+            return 0;
+        }
+        if self.beam.is_some() {
+            if let Some(choice) = self.from_beam(ctx, mode, at, cands) {
+                return choice;
+            }
+            // The parser is somewhere the beam did not expect: start afresh.
+            self.beam = None;
         }
         if let Some(choice) = clean_choice(ctx, real, cands) {
-            return Decision {
-                choice,
-                plan: Vec::new(),
-                trust_until: 0,
-            };
+            return choice;
         }
-        let (window, steps) = if self.budget > 0 {
-            (cost::WINDOW, usize::MAX)
-        } else {
-            (cost::WINDOW, SHORT_STEPS)
-        };
-        let mut run = Run {
-            ctx,
-            real,
-            horizon: (at + window).min(ctx.lex.end),
-            nodes: Vec::new(),
+        self.start(real, mode, at, cands);
+        let choice = self.from_beam(ctx, mode, at, cands).unwrap_or(0);
+        choice
+    }
+
+    /// Decides one spot on its own (the beam, if any, is dropped: the parser is about to go
+    /// somewhere it did not follow).
+    pub(crate) fn choose_alone(
+        &mut self,
+        ctx: &Ctx<'_>,
+        real: &[Kind],
+        mode: Mode,
+        at: usize,
+        cands: &Succs,
+    ) -> usize {
+        self.beam = None;
+        if cands.len() <= 1 {
+            return 0;
+        }
+        self.start(real, mode, at, cands);
+        let choice = self.from_beam(ctx, mode, at, cands).unwrap_or(0);
+        self.beam = None;
+        choice
+    }
+
+    fn start(&mut self, real: &[Kind], mode: Mode, at: usize, cands: &Succs) {
+        let mut beam = Beam {
+            base: real.to_vec(),
             alive: Vec::with_capacity(cost::BEAM * 2),
-            best: None,
-            best_reached_end: false,
+            done: None,
+            nodes: Vec::new(),
+            root: NONE,
+            plan: VecDeque::new(),
         };
-        let start = SkelStack::new(real.len());
-        for (i, s) in cands.iter().enumerate() {
-            let root = Hyp {
-                pos: at,
-                mode,
-                stack: start,
-                cost: 0,
-                origin: i,
-                styles: 0,
-                node: u32::MAX,
-            };
-            run.follow(&root, &s, at, mode, true);
-        }
-        let mut used = 0usize;
-        while let Some(idx) = run.next_index() {
-            if used >= steps {
-                break;
+        let root = Hyp {
+            pos: at,
+            mode,
+            stack: SkelStack::new(real.len()),
+            cost: 0,
+            styles: 0,
+            node: NONE,
+            origin: NONE,
+        };
+        beam.branch(&root, cands, at, mode);
+        self.beam = Some(beam);
+    }
+
+    /// The beam's choice for this spot: from the plan, or by following the readings further
+    /// and deciding more. `None` when the spot is not on the beam's path.
+    fn from_beam(&mut self, ctx: &Ctx<'_>, mode: Mode, at: usize, cands: &Succs) -> Option<usize> {
+        loop {
+            let beam = self.beam.as_mut()?;
+            while beam.plan.front().is_some_and(|s| s.at < at) {
+                beam.plan.pop_front();
             }
-            used += 1;
-            let h = run.alive.swap_remove(idx);
-            run.expand(h);
-        }
-        self.budget = self.budget.saturating_sub(used);
-        // Readings still being followed when the steps ran out count as they stand.
-        for h in std::mem::take(&mut run.alive) {
-            run.finish(h, 0, false);
-        }
-        let Some(best) = run.best else {
-            return Decision {
-                choice: 0,
-                plan: Vec::new(),
-                trust_until: 0,
-            };
-        };
-        let mut plan = Vec::new();
-        let mut node = best.node;
-        while node != u32::MAX {
-            let n = &run.nodes[node as usize];
-            plan.push(n.step);
-            node = n.parent;
-        }
-        plan.reverse();
-        let trust_until = if run.best_reached_end {
-            usize::MAX
-        } else {
-            at + window / 2
-        };
-        if std::env::var_os("LLMJSON_TRACE").is_some() {
-            eprintln!("decide at {at} {mode:?}: {:?} -> choice {} cost {} plan {:?}", cands.iter().map(|s| (s.reading, s.cost)).collect::<Vec<_>>(), best.origin, best.cost, plan.iter().map(|s| (s.at, s.reading)).collect::<Vec<_>>());
-        }
-        Decision {
-            choice: best.origin,
-            plan,
-            trust_until,
+            if let Some(step) = beam.plan.front().copied() {
+                if step.at != at || step.mode != mode {
+                    return None;
+                }
+                beam.plan.pop_front();
+                return cands.iter().position(|s| s.reading == step.reading);
+            }
+            if beam.alive.is_empty() && beam.done.is_none() {
+                return None;
+            }
+            let target = at.saturating_add(cost::WINDOW);
+            let used = beam.advance(ctx, target, self.budget);
+            self.budget = self.budget.saturating_sub(used);
+            if !beam.commit(ctx, at) {
+                return None;
+            }
         }
     }
 }
 
-/// A reading of cost 0 that reads the next few tokens without any repair, when every other
-/// reading costs something at once, is taken without a search.
+impl Beam {
+    fn view<'a>(&'a self, stack: &'a SkelStack) -> View<'a> {
+        View {
+            real: &self.base,
+            stack,
+        }
+    }
+
+    /// Follows each of `succs`, the readings of the spot at `at` reached by `h`.
+    fn branch(&mut self, h: &Hyp, succs: &Succs, at: usize, mode: Mode) {
+        let record = succs.len() > 1;
+        for (i, s) in succs.iter().enumerate() {
+            let mut child = *h;
+            if record {
+                let depth = if h.node == NONE {
+                    0
+                } else {
+                    self.nodes[h.node as usize].depth + 1
+                };
+                self.nodes.push(Node {
+                    parent: h.node,
+                    depth,
+                    choice: i as u8,
+                    step: Step {
+                        at,
+                        mode,
+                        reading: s.reading,
+                    },
+                });
+                child.node = (self.nodes.len() - 1) as u32;
+                if h.origin == NONE {
+                    child.origin = child.node;
+                }
+            }
+            self.follow(child, &s, mode);
+        }
+    }
+
+    fn follow(&mut self, mut child: Hyp, s: &Succ, mode: Mode) {
+        child.cost += s.cost;
+        if s.style != 0 && child.styles & s.style == 0 {
+            child.styles |= s.style;
+            child.cost += cost::STYLE;
+        }
+        child.pos = s.pos;
+        child.mode = s.mode;
+        if s.reading == Reading::Restart {
+            child.stack = SkelStack::new(0);
+        }
+        if !child.stack.apply(s) {
+            // Nested deeper than the beam follows: it competes as it stands.
+            self.finish(child);
+            return;
+        }
+        match s.reading {
+            Reading::EndOfInput => {
+                let view = self.view(&child.stack);
+                let dangling = matches!(mode, Mode::Colon)
+                    || (matches!(mode, Mode::Value { .. }) && view.top() == Some(Kind::Object));
+                child.cost += cost::CLOSE_AT_END * view.depth() as Cost
+                    + if dangling { cost::CUT_TOKEN } else { 0 };
+                self.finish(child);
+                return;
+            }
+            Reading::EndHere => {
+                self.finish(child);
+                return;
+            }
+            _ => {}
+        }
+        self.insert(child);
+    }
+
+    /// A reading that reached the end of what it can read: it competes as it stands.
+    fn finish(&mut self, h: Hyp) {
+        let better = match self.done {
+            None => true,
+            Some(d) => self.before(&h, &d),
+        };
+        if better {
+            self.done = Some(h);
+        }
+    }
+
+    /// `a` wins over `b`: cheaper, or as cheap and listed first where their paths part.
+    fn before(&self, a: &Hyp, b: &Hyp) -> bool {
+        if a.cost != b.cost {
+            return a.cost < b.cost;
+        }
+        self.path_before(a.node, b.node)
+    }
+
+    /// The path to node `a` takes a reading listed before the path to `b` where they part.
+    fn path_before(&self, mut a: u32, mut b: u32) -> bool {
+        let depth = |n: u32| {
+            if n == NONE {
+                0
+            } else {
+                self.nodes[n as usize].depth + 1
+            }
+        };
+        // Lift the deeper path to the other's depth; if one is a prefix, neither is before.
+        while depth(a) > depth(b) {
+            a = self.nodes[a as usize].parent;
+        }
+        while depth(b) > depth(a) {
+            b = self.nodes[b as usize].parent;
+        }
+        if a == b {
+            return false;
+        }
+        loop {
+            let (pa, pb) = (self.nodes[a as usize].parent, self.nodes[b as usize].parent);
+            if pa == pb {
+                return self.nodes[a as usize].choice < self.nodes[b as usize].choice;
+            }
+            a = pa;
+            b = pb;
+        }
+    }
+
+    /// Branch and bound: a reading that already costs more than a finished one cannot win.
+    fn hopeless(&self, h: &Hyp) -> bool {
+        self.done.is_some_and(|d| h.cost > d.cost)
+    }
+
+    fn insert(&mut self, h: Hyp) {
+        if self.hopeless(&h) {
+            return;
+        }
+        if let Some(i) = self.alive.iter().position(|a| a.same_state(&h)) {
+            if self.before(&h, &self.alive[i]) {
+                self.alive[i] = h;
+            }
+            return;
+        }
+        self.alive.push(h);
+    }
+
+    /// Keeps the readings within [`cost::MARGIN`] of the cheapest, at most [`cost::BEAM`].
+    fn prune(&mut self) {
+        let Some(floor) = self.alive.iter().map(|a| a.cost).min() else {
+            return;
+        };
+        self.alive.retain(|a| a.cost <= floor + cost::MARGIN);
+        if self.alive.len() > cost::BEAM {
+            self.alive.sort_unstable_by_key(|a| (a.cost, a.node));
+            // The cheapest fill the beam, but the best reading of every first choice, and of
+            // every kind of state (mode and depth), keeps its place: a reading cannot be
+            // crowded out by another's many variants.
+            let mut kept = 0;
+            for i in 0..self.alive.len() {
+                let h = self.alive[i];
+                let new_kind = !self.alive[..kept]
+                    .iter()
+                    .any(|a| a.origin == h.origin && a.niche() == h.niche());
+                if kept < cost::BEAM || (new_kind && kept < 2 * cost::BEAM) {
+                    self.alive.swap(kept, i);
+                    kept += 1;
+                }
+            }
+            self.alive.truncate(kept);
+        }
+    }
+
+    /// Follows the readings until each is at `target` or beyond, or finished, or one reading is
+    /// left (nothing to compare), within `budget` steps. Returns the steps used.
+    fn advance(&mut self, ctx: &Ctx<'_>, target: usize, budget: usize) -> usize {
+        let mut used = 0;
+        while used < budget {
+            if self.alive.len() == 1 && self.done.is_none() {
+                break;
+            }
+            let Some(idx) = (0..self.alive.len()).min_by_key(|&i| (self.alive[i].pos, self.alive[i].cost))
+            else {
+                break;
+            };
+            if self.alive[idx].pos >= target {
+                break;
+            }
+            used += 1;
+            let h = self.alive.swap_remove(idx);
+            self.expand(ctx, h);
+            self.prune();
+        }
+        used
+    }
+
+    fn expand(&mut self, ctx: &Ctx<'_>, mut h: Hyp) {
+        if self.hopeless(&h) {
+            return;
+        }
+        let (at, succs) = match h.mode {
+            Mode::Str { class, .. } => {
+                let (at, stop) = ctx.lex.string_stop(h.pos, class);
+                match stop {
+                    Stop::Escape => {
+                        h.pos = at + ctx.lex.escape_len(at, class);
+                        self.insert(h);
+                        return;
+                    }
+                    Stop::Control(_) => {
+                        h.pos = at + 1;
+                        self.insert(h);
+                        return;
+                    }
+                    _ => (at, ctx.in_string(&self.view(&h.stack), h.mode, at, stop)),
+                }
+            }
+            Mode::Done => {
+                h.cost += ctx.lex.lost_structure(h.pos, (h.pos + cost::WINDOW).min(ctx.lex.end));
+                self.finish(h);
+                return;
+            }
+            _ => {
+                let (p, spent) = ctx.lex.skip_trivia(h.pos);
+                h.cost += spent;
+                h.pos = p;
+                (p, ctx.successors(&self.view(&h.stack), h.mode, p))
+            }
+        };
+        let mode = h.mode;
+        self.branch(&h, &succs, at, mode);
+    }
+
+    /// Decides: takes the best path, hands the parser its choices up to the spot at `at` (and
+    /// beyond, as far as they have had [`cost::WINDOW`] / 2 bytes of text after them), and drops
+    /// the readings that disagree. `false` when there was nothing to decide.
+    fn commit(&mut self, ctx: &Ctx<'_>, at: usize) -> bool {
+        let mut best: Option<Hyp> = self.done;
+        for h in &self.alive {
+            if best.is_none_or(|b| self.before(h, &b)) {
+                best = Some(*h);
+            }
+        }
+        let Some(best) = best else {
+            return false;
+        };
+        if std::env::var_os("LLMJSON_TRACE").is_some() {
+            eprintln!("  done {:?}; alive {:?}", self.done.map(|d| (d.pos, d.cost)), self.alive.iter().map(|h| (h.pos, h.cost, h.origin)).collect::<Vec<_>>());
+        }
+        // The best reading's choices since the last commit, first to last.
+        let mut chain = Vec::new();
+        let mut n = best.node;
+        while n != NONE && n != self.root {
+            chain.push(n);
+            n = self.nodes[n as usize].parent;
+        }
+        chain.reverse();
+        let lone = self.alive.len() + usize::from(self.done.is_some()) <= 1;
+        let frontier = self.alive.iter().map(|h| h.pos).min();
+        let limit = match frontier {
+            Some(f) if !lone => f.saturating_sub(cost::WINDOW / 2),
+            _ => usize::MAX,
+        };
+        let mut last = None;
+        for &node in &chain {
+            let step = self.nodes[node as usize].step;
+            if step.at > at && step.at >= limit {
+                break;
+            }
+            self.plan.push_back(step);
+            last = Some(node);
+        }
+        let Some(root) = last else {
+            return false;
+        };
+        self.root = root;
+        let nodes = &self.nodes;
+        let descends = |mut n: u32| {
+            while n != NONE && n > root {
+                n = nodes[n as usize].parent;
+            }
+            n == root
+        };
+        self.alive.retain(|h| descends(h.node));
+        if self.done.is_some_and(|d| !descends(d.node)) {
+            self.done = None;
+        }
+        // Each reading's first choice after the new root.
+        for h in &mut self.alive {
+            let mut n = h.node;
+            let mut origin = NONE;
+            while n != NONE && n != root {
+                origin = n;
+                n = nodes[n as usize].parent;
+            }
+            h.origin = origin;
+        }
+        if lone {
+            // One reading: nothing left to compare until the next ambiguous spot.
+            self.alive.clear();
+            self.done = None;
+        }
+        if std::env::var_os("LLMJSON_TRACE").is_some() {
+            eprintln!("commit at {at}: best cost {} plan {:?}", best.cost, self.plan.iter().map(|s| (s.at, s.reading)).collect::<Vec<_>>());
+        }
+        let _ = ctx;
+        self.compact();
+        true
+    }
+
+    /// Drops the nodes before the last commit (no reading can need them).
+    fn compact(&mut self) {
+        let root = self.root;
+        if root == NONE || (root as usize) < COMPACT_AT {
+            return;
+        }
+        let shift = root;
+        self.nodes.drain(..root as usize);
+        for node in &mut self.nodes {
+            node.parent = if node.parent == NONE || node.parent < shift {
+                NONE
+            } else {
+                node.parent - shift
+            };
+        }
+        let fix = |n: &mut u32| {
+            if *n != NONE {
+                *n = n.saturating_sub(shift);
+            }
+        };
+        for h in &mut self.alive {
+            fix(&mut h.node);
+        }
+        if let Some(d) = &mut self.done {
+            fix(&mut d.node);
+        }
+        self.root = 0;
+    }
+}
+
+/// The reading listed first is taken without a search when it and the spots right after it
+/// are each won by a wide margin: it costs at most a cosmetic repair, every other reading costs
+/// [`CLEAR_GAP`] more at once, and so on for the next [`CLEAN_STEPS`] spots.
 fn clean_choice(ctx: &Ctx<'_>, real: &[Kind], cands: &Succs) -> Option<usize> {
-    let first = cands.get(0);
-    if first.cost != 0 || cands.iter().skip(1).any(|s| s.cost == 0) {
+    if !clear_winner(cands) {
         return None;
     }
+    let first = cands.get(0);
     let mut stack = SkelStack::new(real.len());
     if !stack.apply(&first) {
         return None;
@@ -303,19 +689,16 @@ fn clean_choice(ctx: &Ctx<'_>, real: &[Kind], cands: &Succs) -> Option<usize> {
             }
             _ => {
                 let (p, spent) = ctx.lex.skip_trivia(pos);
-                if spent > 0 {
+                if spent > cost::COMMENT {
                     return None;
                 }
                 ctx.successors(&view, mode, p)
             }
         };
-        if succs.len() == 0 {
+        if !clear_winner(&succs) {
             return None;
         }
         let s = succs.get(0);
-        if s.cost != 0 || s.reading == Reading::CutString {
-            return None;
-        }
         if s.reading == Reading::EndOfInput {
             return Some(0);
         }
@@ -329,170 +712,18 @@ fn clean_choice(ctx: &Ctx<'_>, real: &[Kind], cands: &Succs) -> Option<usize> {
     Some(0)
 }
 
-struct Run<'a, 't> {
-    ctx: &'a Ctx<'t>,
-    real: &'a [Kind],
-    horizon: usize,
-    nodes: Vec<Node>,
-    alive: Vec<Hyp>,
-    best: Option<Hyp>,
-    best_reached_end: bool,
+/// How much more every other reading must cost at once for the first to be a clear winner.
+const CLEAR_GAP: Cost = 3;
+
+/// The first reading costs at most a cosmetic repair and every other at least [`CLEAR_GAP`]
+/// more.
+fn clear_winner(succs: &Succs) -> bool {
+    if succs.len() == 0 {
+        return false;
+    }
+    let first = succs.get(0);
+    first.cost <= cost::TRAILING_COMMA
+        && first.reading != Reading::CutString
+        && succs.iter().skip(1).all(|s| s.cost >= first.cost + CLEAR_GAP)
 }
 
-impl Run<'_, '_> {
-    /// The reading to expand next: the one furthest behind (then the cheapest), so readings
-    /// meet at the same byte and can merge.
-    fn next_index(&self) -> Option<usize> {
-        (0..self.alive.len()).min_by_key(|&i| (self.alive[i].pos, self.alive[i].cost, self.alive[i].origin))
-    }
-
-    /// A reading reached the horizon, the end, or the end of the document: it competes as it
-    /// stands plus `extra`.
-    fn finish(&mut self, mut h: Hyp, extra: Cost, reached_end: bool) {
-        h.cost += extra;
-        if self.best.is_none_or(|b| h.better_than(&b)) {
-            self.best = Some(h);
-            self.best_reached_end = reached_end;
-        }
-    }
-
-    /// Branch and bound: a reading that already costs more than a finished one cannot win.
-    fn hopeless(&self, h: &Hyp) -> bool {
-        self.best.is_some_and(|b| !h.better_than(&b))
-    }
-
-    /// Follows reading `s` taken from `h` at byte `at` in `mode`.
-    fn follow(&mut self, h: &Hyp, s: &Succ, at: usize, mode: Mode, record: bool) {
-        let mut child = *h;
-        child.cost += s.cost;
-        if s.style != 0 && child.styles & s.style == 0 {
-            child.styles |= s.style;
-            child.cost += cost::STYLE;
-        }
-        child.pos = s.pos;
-        child.mode = s.mode;
-        if record {
-            self.nodes.push(Node {
-                parent: h.node,
-                step: Step {
-                    at,
-                    mode,
-                    reading: s.reading,
-                },
-            });
-            child.node = (self.nodes.len() - 1) as u32;
-        }
-        if s.reading == Reading::Restart {
-            child.stack = SkelStack::new(0);
-        }
-        if !child.stack.apply(s) {
-            self.finish(child, 0, false);
-            return;
-        }
-        match s.reading {
-            Reading::EndOfInput => {
-                let depth = child.stack.real_depth + u32::from(child.stack.local_len);
-                let dangling = matches!(mode, Mode::Colon)
-                    || (matches!(mode, Mode::Value { .. }) && View { real: self.real, stack: &child.stack }.top() == Some(Kind::Object));
-                let extra = cost::CLOSE_AT_END * depth + if dangling { cost::CUT_TOKEN } else { 0 };
-                self.finish(child, extra, true);
-                return;
-            }
-            Reading::EndHere => {
-                self.finish(child, 0, true);
-                return;
-            }
-            _ => {}
-        }
-        if child.mode == Mode::Done {
-            let lost = self.ctx.lex.lost_structure(child.pos, self.horizon);
-            self.finish(child, lost, true);
-            return;
-        }
-        self.insert(child);
-    }
-
-    fn insert(&mut self, h: Hyp) {
-        if self.hopeless(&h) {
-            return;
-        }
-        if let Some(same) = self.alive.iter_mut().find(|a| a.same_state(&h)) {
-            if h.better_than(same) {
-                *same = h;
-            }
-            return;
-        }
-        self.alive.push(h);
-        let floor = self.alive.iter().map(|a| a.cost).min().unwrap_or(0);
-        self.alive.retain(|a| a.cost <= floor + cost::MARGIN);
-        if self.alive.len() > cost::BEAM {
-            let worst = (0..self.alive.len())
-                .max_by_key(|&i| (self.alive[i].cost, self.alive[i].origin))
-                .unwrap_or(0);
-            self.alive.swap_remove(worst);
-        }
-    }
-
-    fn expand(&mut self, mut h: Hyp) {
-        if self.hopeless(&h) {
-            return;
-        }
-        if h.pos >= self.horizon {
-            self.finish(h, 0, false);
-            return;
-        }
-        let ctx = self.ctx;
-        let (at, succs) = match h.mode {
-            Mode::Str { class, .. } => {
-                let (at, stop) = ctx.lex.string_stop(h.pos, class);
-                if at >= self.horizon && stop != Stop::End {
-                    self.finish(h, 0, false);
-                    return;
-                }
-                match stop {
-                    Stop::Escape => {
-                        h.pos = at + ctx.lex.escape_len(at, class);
-                        self.insert(h);
-                        return;
-                    }
-                    Stop::Control(_) => {
-                        h.pos = at + 1;
-                        self.insert(h);
-                        return;
-                    }
-                    _ => {
-                        let view = View {
-                            real: self.real,
-                            stack: &h.stack,
-                        };
-                        (at, ctx.in_string(&view, h.mode, at, stop))
-                    }
-                }
-            }
-            Mode::Done => {
-                let lost = ctx.lex.lost_structure(h.pos, self.horizon);
-                self.finish(h, lost, true);
-                return;
-            }
-            _ => {
-                let (p, spent) = ctx.lex.skip_trivia(h.pos);
-                h.cost += spent;
-                h.pos = p;
-                if p >= self.horizon && !ctx.lex.at_end(p) {
-                    self.finish(h, 0, false);
-                    return;
-                }
-                let view = View {
-                    real: self.real,
-                    stack: &h.stack,
-                };
-                (p, ctx.successors(&view, h.mode, p))
-            }
-        };
-        let record = succs.len() > 1;
-        let mode = h.mode;
-        for s in succs.iter() {
-            self.follow(&h, &s, at, mode, record);
-        }
-    }
-}

@@ -22,7 +22,7 @@ mod strings;
 
 use super::grammar::{Ctx, Mode, Stack, Succ, Succs};
 use super::lex::{Kind, Lex, Trivia};
-use super::search::{Searcher, Step};
+use super::search::Searcher;
 use super::RepairKind;
 use crate::{DuplicateKeys, RepairLevel, Schema, Truncation};
 use serde_json::{Map, Value};
@@ -178,9 +178,6 @@ pub(crate) fn parse<'t>(
         unlogged: 0,
         container_path: None,
         searcher: Searcher::new(end.saturating_sub(start)),
-        plan: Vec::new(),
-        plan_next: 0,
-        trust_until: 0,
         json_end: None,
     };
     parser.run()
@@ -206,10 +203,6 @@ struct Parser<'t> {
     /// The innermost open container's id and JSON Pointer, once a repair needed it.
     container_path: Option<(u32, String)>,
     searcher: Searcher,
-    /// Choices the last search made further on, followed while they are trusted.
-    plan: Vec<Step>,
-    plan_next: usize,
-    trust_until: usize,
     /// Where the JSON ended when prose took over (the `EndHere` reading).
     json_end: Option<usize>,
 }
@@ -542,44 +535,36 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// The reading to take among `succs` at `at`: the only one, the one the current plan
-    /// chose, or the search's choice.
+    /// The reading to take among `succs` at `at`: the only one, or the decision procedure's.
     fn choose(&mut self, mode: Mode, at: usize, succs: &Succs) -> Result<Succ> {
         match succs.len() {
-            0 => return Err(self.refusal(at, succs)),
-            1 => return Ok(succs.get(0)),
-            _ => {}
-        }
-        if at < self.trust_until {
-            while self.plan_next < self.plan.len() && self.plan[self.plan_next].at < at {
-                self.plan_next += 1;
-            }
-            let mut k = self.plan_next;
-            while k < self.plan.len() && self.plan[k].at == at {
-                let step = self.plan[k];
-                if step.mode == mode {
-                    if let Some(s) = succs.iter().find(|s| s.reading == step.reading) {
-                        self.plan_next = k + 1;
-                        return Ok(s);
-                    }
-                }
-                k += 1;
+            0 => Err(self.refusal(mode, at, succs)),
+            1 => Ok(succs.get(0)),
+            _ => {
+                let i = self
+                    .searcher
+                    .choose(&self.ctx, &self.kinds, mode, at, succs);
+                Ok(succs.get(i))
             }
         }
-        let decision = self
-            .searcher
-            .decide(&self.ctx, &self.kinds, mode, at, succs);
-        if !decision.plan.is_empty() {
-            self.plan = decision.plan;
-            self.plan_next = 1;
-            self.trust_until = decision.trust_until;
-        }
-        Ok(succs.get(decision.choice))
     }
 
     /// No reading the level allows: the error names the defect of the first refused one.
-    fn refusal(&self, at: usize, succs: &Succs) -> Fail {
+    fn refusal(&self, mode: Mode, at: usize, succs: &Succs) -> Fail {
+        if self.frames.is_empty() && matches!(mode, Mode::Value { .. }) {
+            return Fail::Syntax {
+                offset: at,
+                message: Cow::Borrowed("expected a JSON value"),
+                truncated: false,
+            };
+        }
         match succs.refused().and_then(|s| s.kind) {
+            // A trailing comma is reported where the comma is, not at the closer after it.
+            Some(RepairKind::TrailingComma) => Fail::Syntax {
+                offset: self.frames.last().map_or(at, |f| f.comma_at),
+                message: Cow::Borrowed(RepairKind::TrailingComma.defect()),
+                truncated: false,
+            },
             Some(kind) => Fail::Syntax {
                 offset: at,
                 message: Cow::Borrowed(kind.defect()),

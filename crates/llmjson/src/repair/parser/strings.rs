@@ -287,13 +287,14 @@ impl Parser<'_> {
                         own: true,
                     };
                     let succs = self.ctx.in_string(&Kinds(&self.kinds), mode, q.at, stop);
-                    let d = self.searcher.decide(&self.ctx, &self.kinds, mode, q.at, &succs);
-                    let s = succs.get(d.choice);
+                    let choice =
+                        self.searcher
+                            .choose_alone(&self.ctx, &self.kinds, mode, q.at, &succs);
+                    let s = succs.get(choice);
                     if s.reading == Reading::CloseString {
                         buf.truncate(q.buf_len);
                         scan.text_quotes = q.quotes_before;
                         self.pos = s.pos;
-                        self.plan.clear();
                         return Ok((self.finish_string(buf, scan)?, s.mode));
                     }
                 }
