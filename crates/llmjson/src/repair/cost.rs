@@ -100,9 +100,9 @@ pub(crate) const LOST_STRUCTURE: Cost = 3;
 /// How far (bytes) the readings at a spot are followed before they are compared.
 pub(crate) const WINDOW: usize = 256;
 /// The most readings followed at once.
-pub(crate) const BEAM: usize = 12;
+pub(crate) const BEAM: usize = 8;
 /// Readings that cost this much more than the best one are dropped.
-pub(crate) const MARGIN: Cost = 14;
+pub(crate) const MARGIN: Cost = 8;
 /// Search steps allowed per input byte over the whole parse (plus [`SEARCH_BASE`]): past it,
 /// spots are decided by their next few tokens only, so hostile input stays linear.
 pub(crate) const SEARCH_STEPS_PER_BYTE: usize = 24;

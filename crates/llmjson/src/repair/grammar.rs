@@ -151,24 +151,26 @@ pub(crate) struct Succ {
     pub push: Option<Kind>,
 }
 
-/// The readings of one spot (at most [`Succs::CAP`]).
-#[derive(Debug, Clone, Copy)]
+/// The readings of one spot, in the order they are listed (ties go to the first). A buffer the
+/// caller keeps and the grammar refills, so that no spot allocates.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Succs {
-    items: [Option<Succ>; Succs::CAP],
-    len: usize,
+    items: Vec<Succ>,
     /// The first reading the level does not allow (for the error when none is left).
     pub(crate) first_refused: Option<Succ>,
 }
 
 impl Succs {
-    pub(crate) const CAP: usize = 8;
-
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Succs {
-            items: [None; Succs::CAP],
-            len: 0,
+            items: Vec::with_capacity(8),
             first_refused: None,
         }
+    }
+
+    fn clear(&mut self) {
+        self.items.clear();
+        self.first_refused = None;
     }
 
     fn add(&mut self, level: RepairLevel, s: Succ) {
@@ -178,22 +180,19 @@ impl Succs {
                 return;
             }
         }
-        if self.len < Succs::CAP {
-            self.items[self.len] = Some(s);
-            self.len += 1;
-        }
+        self.items.push(s);
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.len
+        self.items.len()
     }
 
     pub(crate) fn get(&self, i: usize) -> Succ {
-        self.items[i].expect("index within len")
+        self.items[i]
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = Succ> + '_ {
-        self.items[..self.len].iter().flatten().copied()
+        self.items.iter().copied()
     }
 }
 
@@ -288,21 +287,21 @@ impl<'t> Ctx<'t> {
     }
 
     /// The readings of the token at `pos` (after trivia) in `mode`.
-    pub(crate) fn successors(&self, stack: &dyn Stack, mode: Mode, pos: usize) -> Succs {
+    pub(crate) fn successors(&self, stack: &dyn Stack, mode: Mode, pos: usize, out: &mut Succs) {
+        out.clear();
         let tok = self.lex.token_at(pos);
-        let mut out = Succs::new();
         let level = self.level;
         let top = stack.top();
         let depth = stack.depth() as u16;
         if tok == Token::End {
             out.add(level, succ(Reading::EndOfInput, None, 0, pos, Mode::Done));
-            return out;
+            return;
         }
         match mode {
-            Mode::Value { after_comma } => self.value(&mut out, stack, tok, pos, after_comma),
-            Mode::Key { after_comma } => self.key(&mut out, stack, tok, pos, after_comma),
-            Mode::Colon => self.colon(&mut out, tok, pos),
-            Mode::Next { after_string } => self.next(&mut out, stack, tok, pos, after_string),
+            Mode::Value { after_comma } => self.value(out, stack, tok, pos, after_comma),
+            Mode::Key { after_comma } => self.key(out, stack, tok, pos, after_comma),
+            Mode::Colon => self.colon(out, tok, pos),
+            Mode::Next { after_string } => self.next(out, stack, tok, pos, after_string),
             Mode::Str { .. } | Mode::Done => {}
         }
         // Prose where JSON was expected: the JSON may end here, or restart further on.
@@ -312,7 +311,7 @@ impl<'t> Ctx<'t> {
             _ => false,
         };
         if prose && !matches!(mode, Mode::Colon) && top != Some(Kind::Call) {
-            self.prose_readings(&mut out, pos, depth);
+            self.prose_readings(out, pos, depth);
         }
         if out.len() == 0 {
             // Whatever else fails, a token can be skipped.
@@ -333,7 +332,6 @@ impl<'t> Ctx<'t> {
                 ),
             );
         }
-        out
     }
 
     /// Prose where JSON was expected: the JSON may end here, its containers unclosed (prose
@@ -407,6 +405,26 @@ impl<'t> Ctx<'t> {
         );
     }
 
+    /// A quote that opens nothing (followed by a delimiter, a space or the end, as in the
+    /// stutter `",","city"`) may be stray.
+    fn stray_quote(&self, out: &mut Succs, pos: usize, len: usize, mode: Mode) {
+        let opens_nothing = self.b().get(pos + len).is_none_or(|&c| {
+            is_ws(c) || matches!(c, b',' | b':' | b'}' | b']') || self.lex.at_end(pos + len)
+        });
+        if opens_nothing {
+            out.add(
+                self.level,
+                succ(
+                    Reading::StrayQuote,
+                    Some(RepairKind::DroppedGarbage),
+                    cost::STRAY_QUOTE,
+                    pos + len,
+                    mode,
+                ),
+            );
+        }
+    }
+
     fn value(&self, out: &mut Succs, stack: &dyn Stack, tok: Token, pos: usize, after_comma: bool) {
         let level = self.level;
         let top = stack.top();
@@ -421,17 +439,7 @@ impl<'t> Ctx<'t> {
             ),
             Token::Quote(class, len) => {
                 self.string_open(out, class, len, pos, false);
-                let mode = Mode::Value { after_comma };
-                out.add(
-                    level,
-                    succ(
-                        Reading::StrayQuote,
-                        Some(RepairKind::DroppedGarbage),
-                        cost::STRAY_QUOTE,
-                        pos + len,
-                        mode,
-                    ),
-                );
+                self.stray_quote(out, pos, len, Mode::Value { after_comma });
             }
             Token::Number { end } => {
                 let shape = self.lex.number_shape(pos);
@@ -695,16 +703,7 @@ impl<'t> Ctx<'t> {
         match tok {
             Token::Quote(class, len) => {
                 self.string_open(out, class, len, pos, true);
-                out.add(
-                    level,
-                    succ(
-                        Reading::StrayQuote,
-                        Some(RepairKind::DroppedGarbage),
-                        cost::STRAY_QUOTE,
-                        pos + len,
-                        here,
-                    ),
-                );
+                self.stray_quote(out, pos, len, here);
             }
             Token::Word { .. } | Token::Number { .. } => self.bare_key(out, pos),
             Token::Close(Kind::Object) => {
@@ -1008,8 +1007,15 @@ impl<'t> Ctx<'t> {
     }
 
     /// The readings of a spot inside a string (`mode` is `Str`), at a stop found at `at`.
-    pub(crate) fn in_string(&self, stack: &dyn Stack, mode: Mode, at: usize, stop: Stop) -> Succs {
-        let mut out = Succs::new();
+    pub(crate) fn in_string(
+        &self,
+        stack: &dyn Stack,
+        mode: Mode,
+        at: usize,
+        stop: Stop,
+        out: &mut Succs,
+    ) {
+        out.clear();
         let Mode::Str {
             class,
             key,
@@ -1017,7 +1023,7 @@ impl<'t> Ctx<'t> {
             odd,
         } = mode
         else {
-            return out;
+            return;
         };
         let level = self.level;
         let after = if key {
@@ -1089,7 +1095,20 @@ impl<'t> Ctx<'t> {
                 );
             }
             Stop::End => {
-                if !key {
+                if key {
+                    if let Some(split) = self.split_point(open, at, true) {
+                        out.add(
+                            level,
+                            succ(
+                                Reading::SplitString,
+                                Some(RepairKind::MissingEndQuote),
+                                cost::MISSING_END_QUOTE,
+                                split,
+                                after,
+                            ),
+                        );
+                    }
+                } else {
                     if let Some(cut) = self.closers_at_end(stack, open, at) {
                         out.add(
                             level,
@@ -1124,13 +1143,23 @@ impl<'t> Ctx<'t> {
             }
             Stop::Escape | Stop::Control(_) => {}
         }
-        out
     }
 
     /// Where a string missing its closing quote ended, judged from the quote at `at` that
     /// follows it: at a `,` (or, in a key, a `:`) just before the quote, or at a line break.
     fn split_point(&self, open: usize, at: usize, key: bool) -> Option<usize> {
         let b = self.b();
+        if key {
+            // A key that lost its closing quote ends at its first `:` (`{"status: "done"`,
+            // `"tags:["x"`): the reading costs a repair, so a key that does hold a colon
+            // (`"http://x"`) stays whole unless what follows says otherwise.
+            let text = &b[open..at.min(open + cost::WINDOW)];
+            return text
+                .iter()
+                .position(|&c| c == b':')
+                .filter(|&c| c > 0)
+                .map(|c| open + c);
+        }
         let mut k = at;
         let mut newline = false;
         while k > open && is_ws(b[k - 1]) {

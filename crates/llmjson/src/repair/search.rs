@@ -25,8 +25,12 @@ use std::collections::VecDeque;
 const LOCAL_DEPTH: usize = 32;
 /// Spots after a clear winner that must be clear too for the beam to be skipped.
 const CLEAN_STEPS: usize = 4;
-/// The path arena is compacted when it holds this many nodes that can no longer matter.
-const COMPACT_AT: usize = 1 << 16;
+/// The fast path checks this many spots ahead of the ones it vouches for, so that each spot it
+/// vouches for had [`CLEAN_STEPS`] clear spots after it.
+const CLEAN_TRUSTED: usize = 4;
+/// The path arena is compacted once this many nodes (and at least half of it) can no longer
+/// matter: amortised, each node is moved at most once.
+const COMPACT_AT: usize = 4096;
 
 /// The open containers of one reading: the parser's own (a prefix of them, as the reading may
 /// have closed some) and the ones the reading opened, packed two bits each into a word so that
@@ -201,12 +205,23 @@ struct Beam {
     root: u32,
     /// Choices decided and not yet used by the parser.
     plan: VecDeque<Step>,
+    /// Scratch space for a path being handed over.
+    chain: Vec<u32>,
+    /// The readings of the spot being expanded.
+    succs: Succs,
 }
 
 /// The decision procedure's state across one parse: the beam, and its step budget.
 pub(crate) struct Searcher {
     budget: usize,
     beam: Option<Beam>,
+    /// A finished beam, kept for its buffers (a parse may start thousands of beams).
+    spare: Option<Beam>,
+    /// The fast path checked the first readings up to here: spots before it on that path
+    /// with a clear winner need no second look.
+    clean_until: usize,
+    /// Readings of spots the fast path looks at.
+    scratch: Succs,
 }
 
 impl Searcher {
@@ -214,6 +229,16 @@ impl Searcher {
         Searcher {
             budget: cost::SEARCH_BASE + cost::SEARCH_STEPS_PER_BYTE.saturating_mul(input_len),
             beam: None,
+            spare: None,
+            clean_until: 0,
+            scratch: Succs::new(),
+        }
+    }
+
+    /// Stops following readings (their buffers are kept for the next beam).
+    fn drop_beam(&mut self) {
+        if let Some(beam) = self.beam.take() {
+            self.spare = Some(beam);
         }
     }
 
@@ -235,11 +260,18 @@ impl Searcher {
                 return choice;
             }
             // The parser is somewhere the beam did not expect: start afresh.
-            self.beam = None;
+            self.drop_beam();
         }
-        if let Some(choice) = clean_choice(ctx, real, cands) {
-            return choice;
+        if clear_winner(cands) {
+            if at < self.clean_until {
+                return 0;
+            }
+            if let Some(reached) = clean_path(ctx, real, at, cands, &mut self.scratch) {
+                self.clean_until = reached;
+                return 0;
+            }
         }
+        self.clean_until = 0;
         self.start(real, mode, at, cands);
         let choice = self.from_beam(ctx, mode, at, cands).unwrap_or(0);
         choice
@@ -255,25 +287,34 @@ impl Searcher {
         at: usize,
         cands: &Succs,
     ) -> usize {
-        self.beam = None;
+        self.drop_beam();
         if cands.len() <= 1 {
             return 0;
         }
         self.start(real, mode, at, cands);
         let choice = self.from_beam(ctx, mode, at, cands).unwrap_or(0);
-        self.beam = None;
+        self.drop_beam();
         choice
     }
 
     fn start(&mut self, real: &[Kind], mode: Mode, at: usize, cands: &Succs) {
-        let mut beam = Beam {
-            base: real.to_vec(),
+        let mut beam = self.spare.take().unwrap_or_else(|| Beam {
+            base: Vec::new(),
             alive: Vec::with_capacity(cost::BEAM * 2),
             done: None,
             nodes: Vec::new(),
             root: NONE,
             plan: VecDeque::new(),
-        };
+            chain: Vec::new(),
+            succs: Succs::new(),
+        });
+        beam.base.clear();
+        beam.base.extend_from_slice(real);
+        beam.alive.clear();
+        beam.done = None;
+        beam.nodes.clear();
+        beam.root = NONE;
+        beam.plan.clear();
         let root = Hyp {
             pos: at,
             mode,
@@ -507,25 +548,32 @@ impl Beam {
         if self.hopeless(&h) {
             return;
         }
-        let (at, succs) = match h.mode {
+        let mut succs = std::mem::take(&mut self.succs);
+        let at = match h.mode {
             Mode::Str { class, .. } => {
                 let (at, stop) = ctx.lex.string_stop(h.pos, class);
                 match stop {
                     Stop::Escape => {
                         h.pos = at + ctx.lex.escape_len(at, class);
+                        self.succs = succs;
                         self.insert(h);
                         return;
                     }
                     Stop::Control(_) => {
                         h.pos = at + 1;
+                        self.succs = succs;
                         self.insert(h);
                         return;
                     }
-                    _ => (at, ctx.in_string(&self.view(&h.stack), h.mode, at, stop)),
+                    _ => {
+                        ctx.in_string(&self.view(&h.stack), h.mode, at, stop, &mut succs);
+                        at
+                    }
                 }
             }
             Mode::Done => {
                 h.cost += ctx.lex.lost_structure(h.pos, (h.pos + cost::WINDOW).min(ctx.lex.end));
+                self.succs = succs;
                 self.finish(h);
                 return;
             }
@@ -533,11 +581,13 @@ impl Beam {
                 let (p, spent) = ctx.lex.skip_trivia(h.pos);
                 h.cost += spent;
                 h.pos = p;
-                (p, ctx.successors(&self.view(&h.stack), h.mode, p))
+                ctx.successors(&self.view(&h.stack), h.mode, p, &mut succs);
+                p
             }
         };
         let mode = h.mode;
         self.branch(&h, &succs, at, mode);
+        self.succs = succs;
     }
 
     /// Decides: takes the best path, hands the parser its choices up to the spot at `at` (and
@@ -553,11 +603,9 @@ impl Beam {
         let Some(best) = best else {
             return false;
         };
-        if std::env::var_os("LLMJSON_TRACE").is_some() {
-            eprintln!("  done {:?}; alive {:?}", self.done.map(|d| (d.pos, d.cost)), self.alive.iter().map(|h| (h.pos, h.cost, h.origin)).collect::<Vec<_>>());
-        }
         // The best reading's choices since the last commit, first to last.
-        let mut chain = Vec::new();
+        let mut chain = std::mem::take(&mut self.chain);
+        chain.clear();
         let mut n = best.node;
         while n != NONE && n != self.root {
             chain.push(n);
@@ -579,6 +627,7 @@ impl Beam {
             self.plan.push_back(step);
             last = Some(node);
         }
+        self.chain = chain;
         let Some(root) = last else {
             return false;
         };
@@ -609,9 +658,6 @@ impl Beam {
             self.alive.clear();
             self.done = None;
         }
-        if std::env::var_os("LLMJSON_TRACE").is_some() {
-            eprintln!("commit at {at}: best cost {} plan {:?}", best.cost, self.plan.iter().map(|s| (s.at, s.reading)).collect::<Vec<_>>());
-        }
         let _ = ctx;
         self.compact();
         true
@@ -620,7 +666,7 @@ impl Beam {
     /// Drops the nodes before the last commit (no reading can need them).
     fn compact(&mut self) {
         let root = self.root;
-        if root == NONE || (root as usize) < COMPACT_AT {
+        if root == NONE || (root as usize) < COMPACT_AT || (root as usize) * 2 < self.nodes.len() {
             return;
         }
         let shift = root;
@@ -650,10 +696,17 @@ impl Beam {
 /// The reading listed first is taken without a search when it and the spots right after it
 /// are each won by a wide margin: it costs at most a cosmetic repair, every other reading costs
 /// [`CLEAR_GAP`] more at once, and so on for the next [`CLEAN_STEPS`] spots.
-fn clean_choice(ctx: &Ctx<'_>, real: &[Kind], cands: &Succs) -> Option<usize> {
-    if !clear_winner(cands) {
-        return None;
-    }
+///
+/// The check goes up to [`CLEAN_TRUSTED`] spots further, and returns the position before which
+/// every spot on this path had [`CLEAN_STEPS`] clear spots after it (the parser, following the
+/// first readings, needs no second look at them).
+fn clean_path(
+    ctx: &Ctx<'_>,
+    real: &[Kind],
+    at: usize,
+    cands: &Succs,
+    succs: &mut Succs,
+) -> Option<usize> {
     let first = cands.get(0);
     let mut stack = SkelStack::new(real.len());
     if !stack.apply(&first) {
@@ -661,55 +714,75 @@ fn clean_choice(ctx: &Ctx<'_>, real: &[Kind], cands: &Succs) -> Option<usize> {
     }
     let mut pos = first.pos;
     let mut mode = first.mode;
-    let mut steps = 0;
-    while steps < CLEAN_STEPS {
+    // Where each spot on the path is (the spot being decided first).
+    let mut spots = [0usize; CLEAN_STEPS + CLEAN_TRUSTED + 1];
+    spots[0] = at;
+    let mut clear = 0;
+    // `None`: the path goes on; `Some(end)`: it ends cleanly at `end` (nothing left to misread).
+    let mut ended = None;
+    while clear < CLEAN_STEPS + CLEAN_TRUSTED {
         let view = View {
             real,
             stack: &stack,
         };
-        let succs = match mode {
-            // The document ends: clean only if nothing JSON-like is left out after it.
+        let spot = match mode {
             Mode::Done => {
+                // The document ends: clean only if nothing JSON-like is left out after it.
                 let lost = ctx.lex.lost_structure(pos, (pos + cost::WINDOW).min(ctx.lex.end));
-                return (lost == 0).then_some(0);
+                if lost > 0 {
+                    break;
+                }
+                ended = Some(pos);
+                break;
             }
             Mode::Str { class, .. } => {
-                let (at, stop) = ctx.lex.string_stop(pos, class);
+                let (spot, stop) = ctx.lex.string_stop(pos, class);
                 match stop {
                     Stop::Escape => {
-                        pos = at + ctx.lex.escape_len(at, class);
+                        pos = spot + ctx.lex.escape_len(spot, class);
                         continue;
                     }
                     Stop::Control(_) => {
-                        pos = at + 1;
+                        pos = spot + 1;
                         continue;
                     }
-                    _ => ctx.in_string(&view, mode, at, stop),
+                    _ => {
+                        ctx.in_string(&view, mode, spot, stop, succs);
+                        spot
+                    }
                 }
             }
             _ => {
                 let (p, spent) = ctx.lex.skip_trivia(pos);
                 if spent > cost::COMMENT {
-                    return None;
+                    break;
                 }
-                ctx.successors(&view, mode, p)
+                ctx.successors(&view, mode, p, succs);
+                p
             }
         };
-        if !clear_winner(&succs) {
-            return None;
+        if !clear_winner(succs) {
+            break;
         }
         let s = succs.get(0);
+        clear += 1;
+        spots[clear] = spot;
         if s.reading == Reading::EndOfInput {
-            return Some(0);
+            ended = Some(spot + 1);
+            break;
         }
         if !stack.apply(&s) {
-            return None;
+            break;
         }
         pos = s.pos;
         mode = s.mode;
-        steps += 1;
     }
-    Some(0)
+    if let Some(end) = ended {
+        return Some(end);
+    }
+    // Spots 0..=clear - CLEAN_STEPS had enough clear spots after them.
+    let vouched = clear.checked_sub(CLEAN_STEPS)?;
+    Some(spots[vouched + 1].max(at + 1))
 }
 
 /// How much more every other reading must cost at once for the first to be a clear winner.

@@ -178,6 +178,7 @@ pub(crate) fn parse<'t>(
         unlogged: 0,
         container_path: None,
         searcher: Searcher::new(end.saturating_sub(start)),
+        succs: Succs::new(),
         json_end: None,
     };
     parser.run()
@@ -203,6 +204,8 @@ struct Parser<'t> {
     /// The innermost open container's id and JSON Pointer, once a repair needed it.
     container_path: Option<(u32, String)>,
     searcher: Searcher,
+    /// The readings of the current spot (a buffer kept between spots).
+    succs: Succs,
     /// Where the JSON ended when prose took over (the `EndHere` reading).
     json_end: Option<usize>,
 }
@@ -527,11 +530,12 @@ impl<'t> Parser<'t> {
             }
             self.skip_trivia()?;
             let at = self.pos;
-            let succs = self
-                .ctx
-                .successors(&Kinds(&self.kinds), mode, at);
-            let chosen = self.choose(mode, at, &succs)?;
-            mode = self.apply(mode, at, chosen)?;
+            let mut succs = std::mem::take(&mut self.succs);
+            self.ctx
+                .successors(&Kinds(&self.kinds), mode, at, &mut succs);
+            let chosen = self.choose(mode, at, &succs);
+            self.succs = succs;
+            mode = self.apply(mode, at, chosen?)?;
         }
     }
 

@@ -3,7 +3,7 @@
 //! a string the reply's end cut off.
 
 use super::{Fail, Kinds, Parser, Result};
-use crate::repair::grammar::{Mode, Reading, Succ};
+use crate::repair::grammar::{Mode, Reading, Succ, Succs};
 use crate::repair::lex::Stop;
 use crate::repair::quotes::QuoteClass;
 use crate::repair::{cost, RepairKind};
@@ -147,17 +147,19 @@ impl Parser<'_> {
         let mut last_text_quote: Option<TextQuote> = None;
         // Fence markers at line starts inside the string: (count, offset of the last, buf len).
         let mut fences = (0u32, 0usize, 0usize);
+        // A key's first `:` (where it ends if it lost its closing quote): offset and buf length.
+        let mut first_colon: Option<(usize, usize)> = if key { None } else { Some((0, 0)) };
         let text = self.text;
         loop {
             let (stop_at, stop) = self.lex().string_stop(i, class);
             match stop {
                 Stop::End => {
-                    buf.push_str(&text[seg..stop_at]);
+                    copy_segment(&mut buf, text, seg, stop_at, &mut first_colon);
                     self.pos = stop_at;
                     break;
                 }
                 Stop::Escape => {
-                    buf.push_str(&text[seg..stop_at]);
+                    copy_segment(&mut buf, text, seg, stop_at, &mut first_colon);
                     match self.escape(stop_at, &mut buf, class)? {
                         Some((next, bad)) => {
                             if bad {
@@ -174,7 +176,7 @@ impl Parser<'_> {
                     seg = i;
                 }
                 Stop::Control(c) => {
-                    buf.push_str(&text[seg..stop_at]);
+                    copy_segment(&mut buf, text, seg, stop_at, &mut first_colon);
                     if scan.controls == 0 {
                         scan.first_control = stop_at;
                     }
@@ -206,15 +208,14 @@ impl Parser<'_> {
                     }
                 }
                 Stop::Quote { len, own } => {
-                    buf.push_str(&text[seg..stop_at]);
+                    copy_segment(&mut buf, text, seg, stop_at, &mut first_colon);
                     let mode = Mode::Str {
                         class,
                         key,
                         open: content_start,
                         odd,
                     };
-                    let succs = self.ctx.in_string(&Kinds(&self.kinds), mode, stop_at, stop);
-                    let s = self.choose(mode, stop_at, &succs)?;
+                    let s = self.in_string_choice(mode, stop_at, stop)?;
                     match s.reading {
                         Reading::CloseString | Reading::MixedClose => {
                             if s.reading == Reading::MixedClose {
@@ -240,10 +241,16 @@ impl Parser<'_> {
                             seg = i;
                         }
                         Reading::SplitString => {
-                            // The bytes between the split and this quote are a delimiter and
-                            // whitespace, copied as they are: cut them off the text.
-                            let drop = stop_at - s.pos;
-                            buf.truncate(buf.len().saturating_sub(drop));
+                            match first_colon {
+                                // A key ends at its first `:`.
+                                Some((colon, len)) if key && colon == s.pos => buf.truncate(len),
+                                _ => {
+                                    // The bytes between the split and this quote are a
+                                    // delimiter and whitespace, copied as they are.
+                                    let drop = stop_at - s.pos;
+                                    buf.truncate(buf.len().saturating_sub(drop));
+                                }
+                            }
                             let kept = buf.trim_end().len();
                             buf.truncate(kept);
                             self.pos = s.pos;
@@ -258,6 +265,26 @@ impl Parser<'_> {
 
         // The region ended inside the string.
         if key {
+            // A key cut off is dropped, unless it lost its closing quote before its value.
+            let mode = Mode::Str {
+                class,
+                key,
+                open: content_start,
+                odd,
+            };
+            let end = self.end();
+            let s = self.in_string_choice(mode, end, Stop::End)?;
+            if let (Reading::SplitString, Some((colon, len))) = (s.reading, first_colon) {
+                if colon != s.pos {
+                    return Err(Fail::Internal("a key split away from its colon"));
+                }
+                buf.truncate(len);
+                let kept = buf.trim_end().len();
+                buf.truncate(kept);
+                self.pos = s.pos;
+                self.repair(RepairKind::MissingEndQuote, s.pos, s.pos, "added '\"'")?;
+                return Ok((self.finish_string(buf, scan)?, s.mode));
+            }
             return Ok((Str::Dropped, Mode::Colon));
         }
         let after_mode = Mode::Next { after_string: true };
@@ -286,7 +313,9 @@ impl Parser<'_> {
                         len: q.len,
                         own: true,
                     };
-                    let succs = self.ctx.in_string(&Kinds(&self.kinds), mode, q.at, stop);
+                    let mut succs = Succs::new();
+                    self.ctx
+                        .in_string(&Kinds(&self.kinds), mode, q.at, stop, &mut succs);
                     let choice =
                         self.searcher
                             .choose_alone(&self.ctx, &self.kinds, mode, q.at, &succs);
@@ -307,8 +336,7 @@ impl Parser<'_> {
             open: content_start,
             odd,
         };
-        let succs = self.ctx.in_string(&Kinds(&self.kinds), mode, end, Stop::End);
-        let s = self.choose(mode, end, &succs)?;
+        let s = self.in_string_choice(mode, end, Stop::End)?;
         if s.reading == Reading::SplitBeforeClosers {
             let tail = end - s.pos;
             buf.truncate(buf.len().saturating_sub(tail));
@@ -333,6 +361,16 @@ impl Parser<'_> {
             "added '\"'",
         )?;
         Ok((self.finish_string(buf, scan)?, s.mode))
+    }
+
+    /// The reading chosen at a stop inside a string.
+    fn in_string_choice(&mut self, mode: Mode, at: usize, stop: Stop) -> Result<Succ> {
+        let mut succs = std::mem::take(&mut self.succs);
+        self.ctx
+            .in_string(&Kinds(&self.kinds), mode, at, stop, &mut succs);
+        let chosen = self.choose(mode, at, &succs);
+        self.succs = succs;
+        chosen
     }
 
     fn finish_string(&mut self, buf: String, scan: StringScan) -> Result<Str> {
@@ -527,6 +565,24 @@ fn plural(n: u32, word: &str) -> String {
     } else {
         format!("{word}s")
     }
+}
+
+/// Copies the raw text `text[from..to]` (no escapes in it) into the string's buffer, noting
+/// where a key's first `:` lands.
+fn copy_segment(
+    buf: &mut String,
+    text: &str,
+    from: usize,
+    to: usize,
+    first_colon: &mut Option<(usize, usize)>,
+) {
+    let segment = &text[from..to];
+    if first_colon.is_none() {
+        if let Some(k) = memchr::memchr(b':', segment.as_bytes()) {
+            *first_colon = Some((from + k, buf.len() + k));
+        }
+    }
+    buf.push_str(segment);
 }
 
 /// `"hello +` then the end: the model was concatenating; a trailing `+` is not text.
