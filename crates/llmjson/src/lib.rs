@@ -502,6 +502,7 @@ fn config(options: &Options) -> Config<'_> {
         duplicate_keys: options.duplicate_keys,
         // The field is public: clamp here too, not only in the setter.
         max_depth: options.max_depth.clamp(1, MAX_DEPTH_CEILING),
+        only_truncation: false,
     }
 }
 
@@ -541,7 +542,7 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
             // (the callers tried serde_json on it first; llmjson's parser repairs nothing in
             // valid JSON). Otherwise the bracket must look like JSON to be taken.
             let json_like = scan.opens_with_json(start);
-            match repair::parse_once(text, start, text.len(), config) {
+            match repair::parse_at(text, start, text.len(), None, config) {
                 Ok(out)
                     if json_like
                         || (out.repairs.is_empty() && text[out.end..].trim().is_empty()) =>

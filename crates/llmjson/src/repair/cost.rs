@@ -32,9 +32,10 @@ pub(crate) const TRAILING_COMMA: Cost = 1;
 pub(crate) const CLOSE_AT_END: Cost = 1;
 /// A number or literal cut off by the end of the reply.
 pub(crate) const CUT_TOKEN: Cost = 1;
-/// A string cut off by the end of the reply: a strong claim when another reading closes it
-/// (a reply cut exactly after a closer is rare).
-pub(crate) const CUT_STRING: Cost = 3;
+/// A string cut off by the end of the reply, plus [`LOST_STRUCTURE`] for each bracket (and
+/// quote of another kind) it swallowed: a cut is cheap for text, not for a string that ran over
+/// what looks like JSON (a reply cut exactly after a closer is rare).
+pub(crate) const CUT_STRING: Cost = 1;
 
 // --- value spelling ---------------------------------------------------------------------------
 /// `.5`, `+1`, `0789`: a number JSON does not allow.
@@ -64,9 +65,11 @@ pub(crate) const MISSING_END_QUOTE: Cost = 3;
 /// A word value without quotes; also one that lost only its opening quote.
 pub(crate) const UNQUOTED_VALUE: Cost = 3;
 /// A quote kept as text inside a string value. Charged once per pair of text quotes: what is
-/// unusual is a quoted span inside text (`"He said "yes""`), not each of its two quotes. A
-/// string that closes with a text quote left unpaired pays it again.
+/// unusual is a quoted span inside text (`"He said "yes""`), not each of its two quotes.
 pub(crate) const TEXT_QUOTE: Cost = 3;
+/// Added when a string closes with a quote kept as text left unpaired (`"rejected, "python"`
+/// is more likely two strings than one holding a lone quote).
+pub(crate) const UNPAIRED_TEXT_QUOTE: Cost = 1;
 /// Added to [`TEXT_QUOTE`] for a loose text quote: one that opens a quoted span but is followed
 /// by a space or a delimiter (`"07:58",` + `","`). Quotes kept as text quote something
 /// (`"yes"`, `("key: %s"`, `="/docs"`).
@@ -81,13 +84,14 @@ pub(crate) const UNKNOWN_KEY: Cost = 4;
 pub(crate) const MISSING_VALUE: Cost = 5;
 /// A token that fits nowhere, skipped.
 pub(crate) const GARBAGE: Cost = 5;
-/// A quote kept as text inside a key: keys almost never hold quotes.
-pub(crate) const TEXT_QUOTE_IN_KEY: Cost = 9;
 
 // --- the document -----------------------------------------------------------------------------
 /// The JSON ends here, its containers unclosed; what follows is prose (plus [`CLOSE_AT_END`]
 /// per container closed).
 pub(crate) const END_HERE: Cost = 3;
+/// A top-level scalar followed by more than noise (`"The TV has a 24" screen"` read as the
+/// string `The TV has a 24`): a reply that is a scalar is nothing else.
+pub(crate) const TEXT_AFTER_SCALAR: Cost = 10;
 /// Everything so far was an abandoned draft: start again at the next JSON-looking value.
 pub(crate) const RESTART: Cost = 6;
 /// Per quote or bracket in text that a reading leaves out of the value (after the document

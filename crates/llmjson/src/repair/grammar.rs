@@ -7,7 +7,7 @@
 //! text. That is what lets the search follow many readings at once cheaply.
 
 use super::cost::{self, Cost};
-use super::lex::{is_ws, Kind, Lex, Stop, Token};
+use super::lex::{is_ident_byte, is_ws, Kind, Lex, Stop, Token};
 use super::quotes::QuoteClass;
 use super::RepairKind;
 use crate::{RepairLevel, Schema};
@@ -33,6 +33,9 @@ pub(crate) enum Mode {
     },
     /// The top-level value is complete.
     Done,
+    /// The top-level value is complete and was a scalar: the reply is that scalar only if
+    /// nothing but noise follows.
+    ScalarDone,
 }
 
 /// What a reading does (the parser's instruction).
@@ -97,6 +100,8 @@ pub(crate) enum Reading {
     Restart,
     /// The end of the region: close what is open.
     EndOfInput,
+    /// A top-level value ended: nothing follows it but what the reply says after it.
+    EndOfValue,
     // --- inside a string ---
     /// The quote closes the string.
     CloseString,
@@ -158,6 +163,8 @@ pub(crate) struct Succs {
     items: Vec<Succ>,
     /// The first reading the level does not allow (for the error when none is left).
     pub(crate) first_refused: Option<Succ>,
+    /// Readings other than plain JSON and the completion of a cut are refused.
+    only_truncation: bool,
 }
 
 impl Succs {
@@ -165,17 +172,24 @@ impl Succs {
         Succs {
             items: Vec::with_capacity(8),
             first_refused: None,
+            only_truncation: false,
         }
     }
 
-    fn clear(&mut self) {
+    fn clear(&mut self, ctx: &Ctx<'_>) {
         self.items.clear();
         self.first_refused = None;
+        self.only_truncation = ctx.only_truncation;
     }
 
     fn add(&mut self, level: RepairLevel, s: Succ) {
+        // Where a string cut at the end of the reply ended (before the closers that end it)
+        // belongs with the completion of the cut.
+        let completes_cut = |kind: RepairKind| {
+            kind.is_truncation() || s.reading == Reading::SplitBeforeClosers
+        };
         if let Some(kind) = s.kind {
-            if level < kind.min_level() {
+            if level < kind.min_level() || (self.only_truncation && !completes_cut(kind)) {
                 self.first_refused.get_or_insert(s);
                 return;
             }
@@ -212,6 +226,8 @@ pub(crate) trait Stack {
 #[derive(Clone, Copy)]
 pub(crate) struct Ctx<'t> {
     pub lex: Lex<'t>,
+    /// Only readings that are plain JSON or complete a cut-off reply.
+    pub only_truncation: bool,
     pub level: RepairLevel,
     pub schema: Option<&'t Schema>,
 }
@@ -252,6 +268,15 @@ fn inside(kind: Kind) -> Mode {
     }
 }
 
+/// The mode after a scalar value (`ScalarDone` when it was the top-level value).
+pub(crate) fn after_value(depth: usize, after_string: bool) -> Mode {
+    if depth == 0 {
+        Mode::ScalarDone
+    } else {
+        Mode::Next { after_string }
+    }
+}
+
 /// The mode after the innermost container closed (`Done` when it was the last).
 pub(crate) fn after_close(depth_after: usize) -> Mode {
     if depth_after == 0 {
@@ -288,7 +313,7 @@ impl<'t> Ctx<'t> {
 
     /// The readings of the token at `pos` (after trivia) in `mode`.
     pub(crate) fn successors(&self, stack: &dyn Stack, mode: Mode, pos: usize, out: &mut Succs) {
-        out.clear();
+        out.clear(self);
         let tok = self.lex.token_at(pos);
         let level = self.level;
         let top = stack.top();
@@ -302,7 +327,7 @@ impl<'t> Ctx<'t> {
             Mode::Key { after_comma } => self.key(out, stack, tok, pos, after_comma),
             Mode::Colon => self.colon(out, tok, pos),
             Mode::Next { after_string } => self.next(out, stack, tok, pos, after_string),
-            Mode::Str { .. } | Mode::Done => {}
+            Mode::Str { .. } | Mode::Done | Mode::ScalarDone => {}
         }
         // Prose where JSON was expected: the JSON may end here, or restart further on.
         let prose = match tok {
@@ -313,7 +338,10 @@ impl<'t> Ctx<'t> {
         if prose && !matches!(mode, Mode::Colon) && top != Some(Kind::Call) {
             self.prose_readings(out, pos, depth);
         }
-        if out.len() == 0 {
+        // A key with neither its colon nor a value (`{"a",`, `{:2}`): no reading is sound.
+        let keyless = matches!(mode, Mode::Colon)
+            || (matches!(mode, Mode::Key { .. }) && tok == Token::Colon);
+        if out.len() == 0 && !keyless {
             // Whatever else fails, a token can be skipped.
             let end = match tok {
                 Token::Word { end } | Token::Number { end } | Token::Ellipsis { end } => end,
@@ -335,15 +363,17 @@ impl<'t> Ctx<'t> {
     }
 
     /// Prose where JSON was expected: the JSON may end here, its containers unclosed (prose
-    /// after an unclosed reply starts on a new line), or what came so far was a draft and the
-    /// answer starts at the next value that looks like JSON.
+    /// after an unclosed reply starts after a blank line; one line break is more JSON), or what
+    /// came so far was a draft and the answer starts at the next value that looks like JSON.
     fn prose_readings(&self, out: &mut Succs, pos: usize, depth: u16) {
         let b = self.b();
         let mut k = pos;
-        while k > 0 && matches!(b[k - 1], b' ' | b'\t' | b'\r') {
+        let mut newlines = 0;
+        while k > 0 && is_ws(b[k - 1]) {
+            newlines += usize::from(b[k - 1] == b'\n');
             k -= 1;
         }
-        if k > 0 && b[k - 1] == b'\n' {
+        if newlines >= 2 {
             let lost = self.lex.lost_structure(pos, (pos + cost::WINDOW).min(self.lex.end));
             let close = cost::CLOSE_AT_END * Cost::from(depth);
             out.add(
@@ -429,9 +459,7 @@ impl<'t> Ctx<'t> {
         let level = self.level;
         let top = stack.top();
         let b = self.b();
-        let next = Mode::Next {
-            after_string: false,
-        };
+        let next = after_value(stack.depth(), false);
         match tok {
             Token::Open(kind) => out.add(
                 level,
@@ -626,9 +654,7 @@ impl<'t> Ctx<'t> {
                 Some(RepairKind::UnquotedString),
                 cost::UNQUOTED_VALUE,
                 after.max(end),
-                Mode::Next {
-                    after_string: false,
-                },
+                after_value(stack.depth(), false),
             ),
         );
     }
@@ -767,6 +793,7 @@ impl<'t> Ctx<'t> {
                     here,
                 ),
             ),
+            Token::Colon => {}
             Token::Other { len } => {
                 if b[pos] >= 0x80 || b[pos].is_ascii_alphanumeric() {
                     self.bare_key(out, pos);
@@ -854,20 +881,7 @@ impl<'t> Ctx<'t> {
                         value,
                     ),
                 ),
-            Token::Comma | Token::Close(Kind::Object) => out.add(
-                level,
-                succ(
-                    Reading::MissingValue,
-                    Some(RepairKind::MissingValue),
-                    cost::MISSING_VALUE,
-                    pos,
-                    Mode::Next {
-                        after_string: false,
-                    },
-                ),
-            ),
-            Token::Other { len } => self.garbage(out, pos, len, Mode::Colon),
-            _ => self.garbage(out, pos, 1, Mode::Colon),
+            _ => {}
         }
     }
 
@@ -876,6 +890,25 @@ impl<'t> Ctx<'t> {
         let top = stack.top();
         let depth = stack.depth();
         let here = Mode::Next { after_string };
+        if top.is_none() {
+            // After a top-level string: a concatenation, or the end of the value.
+            if tok == Token::Plus && after_string {
+                let (j, _) = self.lex.skip_trivia(pos + 1);
+                out.add(
+                    level,
+                    succ(
+                        Reading::Concatenate,
+                        Some(RepairKind::ConcatenatedStrings),
+                        cost::CONCATENATION,
+                        j,
+                        Mode::Value { after_comma: false },
+                    ),
+                );
+            } else {
+                out.add(level, succ(Reading::EndOfValue, None, 0, pos, Mode::ScalarDone));
+            }
+            return;
+        }
         match tok {
             Token::Comma => match top {
                 Some(Kind::Object) => out.add(
@@ -887,7 +920,7 @@ impl<'t> Ctx<'t> {
                     succ(Reading::Comma, None, 0, pos + 1, Mode::Value { after_comma: true }),
                 ),
                 Some(Kind::Call) => self.garbage(out, pos, 1, here),
-                None => out.add(level, succ(Reading::Comma, None, 0, pos, Mode::Done)),
+                None => {}
             },
             Token::Close(kind) if top == Some(kind) => {
                 out.add(
@@ -1015,7 +1048,7 @@ impl<'t> Ctx<'t> {
         stop: Stop,
         out: &mut Succs,
     ) {
-        out.clear();
+        out.clear(self);
         let Mode::Str {
             class,
             key,
@@ -1028,29 +1061,46 @@ impl<'t> Ctx<'t> {
         let level = self.level;
         let after = if key {
             Mode::Colon
-        } else {
+        } else if stack.depth() == 0 && self.concatenation_follows(at + 1) {
+            // `"a" + "b"` at the top level: the value goes on.
             Mode::Next { after_string: true }
+        } else {
+            after_value(stack.depth(), true)
         };
         match stop {
             Stop::Quote { len, own: true } => {
                 // A text quote left unpaired by the close pays again.
                 let paired = class.paired();
                 let odd = odd && paired;
-                let unpaired = if odd { cost::TEXT_QUOTE } else { 0 };
+                let unpaired = if odd { cost::UNPAIRED_TEXT_QUOTE } else { 0 };
                 out.add(level, succ(Reading::CloseString, None, unpaired, at + len, after));
                 // A triple-quoted string ends at `"""`, unambiguously.
-                if class != QuoteClass::Triple {
+                if class == QuoteClass::Triple {
+                    return;
+                }
+                for split in self.split_points(open, at, key).into_iter().flatten() {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::SplitString,
+                            Some(RepairKind::MissingEndQuote),
+                            cost::MISSING_END_QUOTE,
+                            split,
+                            after,
+                        ),
+                    );
+                }
+                // Keys close at a quote: a key holding a quote is not a thing models write.
+                if !key {
                     let b = self.b();
-                    let loose = !odd
+                    // Quoted spans quote something: an opening quote before a space or a
+                    // delimiter is loose (`"07:58",` + `","`).
+                    let loose = paired
+                        && !odd
                         && b.get(at + len)
                             .is_none_or(|&c| is_ws(c) || matches!(c, b',' | b':' | b'}' | b']'));
-                    let cost = if key {
-                        cost::TEXT_QUOTE_IN_KEY
-                    } else if odd {
-                        0
-                    } else {
-                        cost::TEXT_QUOTE
-                    } + if loose { cost::LOOSE_TEXT_QUOTE } else { 0 };
+                    let cost = if odd { 0 } else { cost::TEXT_QUOTE }
+                        + if loose { cost::LOOSE_TEXT_QUOTE } else { 0 };
                     out.add(
                         level,
                         succ(
@@ -1066,18 +1116,6 @@ impl<'t> Ctx<'t> {
                             },
                         ),
                     );
-                    if let Some(split) = self.split_point(open, at, key) {
-                        out.add(
-                            level,
-                            succ(
-                                Reading::SplitString,
-                                Some(RepairKind::MissingEndQuote),
-                                cost::MISSING_END_QUOTE,
-                                split,
-                                after,
-                            ),
-                        );
-                    }
                 }
             }
             Stop::Quote { len, own: false } => {
@@ -1095,83 +1133,203 @@ impl<'t> Ctx<'t> {
                 );
             }
             Stop::End => {
-                if key {
-                    if let Some(split) = self.split_point(open, at, true) {
-                        out.add(
-                            level,
-                            succ(
-                                Reading::SplitString,
-                                Some(RepairKind::MissingEndQuote),
-                                cost::MISSING_END_QUOTE,
-                                split,
-                                after,
-                            ),
-                        );
-                    }
+                // A reply cut inside a string value is plausible for text, not for a string
+                // that swallowed what looks like JSON. (A key cut off is dropped whole.)
+                let swallowed = if key {
+                    0
                 } else {
-                    if let Some(cut) = self.closers_at_end(stack, open, at) {
-                        out.add(
-                            level,
-                            succ(
-                                Reading::SplitBeforeClosers,
-                                Some(RepairKind::MissingEndQuote),
-                                cost::MISSING_END_QUOTE,
-                                cut,
-                                after,
-                            ),
-                        );
-                    }
-                }
+                    self.lex
+                        .lost_in_string(class, open.max(at.saturating_sub(cost::WINDOW)), at)
+                };
                 let unpaired = if odd && class.paired() {
-                    cost::TEXT_QUOTE
+                    cost::UNPAIRED_TEXT_QUOTE
                 } else {
                     0
                 };
-                // A reply cut inside a string is plausible for text, not for a string that
-                // swallowed what looks like JSON.
-                let swallowed = self.lex.lost_in_string(class, open.max(at.saturating_sub(cost::WINDOW)), at);
+                // A key cut off is dropped (`DroppedTruncatedMember`); a value is closed.
+                let cut_kind = if key {
+                    RepairKind::DroppedTruncatedMember
+                } else {
+                    RepairKind::ClosedTruncatedString
+                };
+                // The string lost its closing quote before what ends the reply: a key before
+                // its `:` and value, a value before the closers.
+                let split = if key {
+                    self.split_points(open, at, true)[0]
+                } else {
+                    self.closers_at_end(stack, open, at)
+                };
+                // A value that ran to the end past the start of a member ended before it.
+                let member = (!key && stack.top() == Some(Kind::Object))
+                    .then(|| self.member_comma(open, at))
+                    .flatten();
+                // At the very end of a reply a cut is the likelier event: listed first.
                 out.add(
                     level,
                     succ(
                         Reading::CutString,
-                        Some(RepairKind::ClosedTruncatedString),
+                        Some(cut_kind),
                         cost::CUT_STRING + unpaired + swallowed,
                         at,
                         after,
                     ),
                 );
+                if let Some(m) = member {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::SplitString,
+                            Some(RepairKind::MissingEndQuote),
+                            cost::MISSING_END_QUOTE,
+                            m,
+                            after,
+                        ),
+                    );
+                }
+                if let Some(split) = split {
+                    let reading = if key {
+                        Reading::SplitString
+                    } else {
+                        Reading::SplitBeforeClosers
+                    };
+                    out.add(
+                        level,
+                        succ(
+                            reading,
+                            Some(RepairKind::MissingEndQuote),
+                            cost::MISSING_END_QUOTE,
+                            split,
+                            after,
+                        ),
+                    );
+                }
             }
             Stop::Escape | Stop::Control(_) => {}
         }
     }
 
-    /// Where a string missing its closing quote ended, judged from the quote at `at` that
-    /// follows it: at a `,` (or, in a key, a `:`) just before the quote, or at a line break.
-    fn split_point(&self, open: usize, at: usize, key: bool) -> Option<usize> {
+    /// `+` and then a quote follow `i` (a concatenation).
+    fn concatenation_follows(&self, i: usize) -> bool {
+        let (plus, _) = self.lex.skip_trivia(i);
+        if self.lex.at_end(plus) || self.b()[plus] != b'+' {
+            return false;
+        }
+        let (q, _) = self.lex.skip_trivia(plus + 1);
+        !self.lex.at_end(q) && QuoteClass::opening_at(self.b(), q).is_some()
+    }
+
+    /// Where a string missing its closing quote may have ended, judged from the quote at `at`
+    /// that follows it (at most two places). A key ends at its first `:`. A value ends at the
+    /// `,` just before the quote (`"a, "b"`), or before a bare key's `word:` after that comma
+    /// (`"a, type: "b"`), or before the closers right before that comma (`"x], "b"`), or at a
+    /// line break (`"a⏎"b"`).
+    fn split_points(&self, open: usize, at: usize, key: bool) -> [Option<usize>; 2] {
         let b = self.b();
         if key {
             // A key that lost its closing quote ends at its first `:` (`{"status: "done"`,
             // `"tags:["x"`): the reading costs a repair, so a key that does hold a colon
             // (`"http://x"`) stays whole unless what follows says otherwise.
             let text = &b[open..at.min(open + cost::WINDOW)];
-            return text
+            let colon = text
                 .iter()
                 .position(|&c| c == b':')
                 .filter(|&c| c > 0)
                 .map(|c| open + c);
+            return [colon, None];
         }
-        let mut k = at;
         let mut newline = false;
-        while k > open && is_ws(b[k - 1]) {
-            newline |= b[k - 1] == b'\n';
-            k -= 1;
+        let mut k = self.back_over_trivia(open, at, &mut newline);
+        // `, type: "b"`: a bare key and its colon stand between the comma and this quote.
+        if k > open && b[k - 1] == b':' {
+            let mut w = self.back_over_trivia(open, k - 1, &mut false);
+            let word_end = w;
+            while w > open && (is_ident_byte(b[w - 1]) || b[w - 1] >= 0x80) {
+                w -= 1;
+            }
+            if w < word_end {
+                let c = self.back_over_trivia(open, w, &mut false);
+                if c > open + 1 && b[c - 1] == b',' {
+                    return [Some(c - 1), None];
+                }
+            }
+            return [None, None];
         }
-        if k > open && (b[k - 1] == b',' || (key && b[k - 1] == b':')) {
-            let d = k - 1;
-            // The text before the delimiter must not itself end the string's content badly.
-            return (d > open).then_some(d);
+        if k > open && b[k - 1] == b',' {
+            let comma = k - 1;
+            if comma == open {
+                return [None, None];
+            }
+            // `"x], "b"`: the string ended before the closers that precede the comma.
+            let mut c = comma;
+            while c > open && (is_ws(b[c - 1]) || matches!(b[c - 1], b'}' | b']')) {
+                c -= 1;
+            }
+            let before_closers = (c < comma && c > open && matches!(b[c], b'}' | b']'))
+                .then_some(c);
+            return [Some(comma), before_closers];
         }
-        (newline && k > open).then_some(k)
+        if newline && k > open {
+            k = self.back_over_trivia(open, k, &mut newline);
+            return [Some(k), None];
+        }
+        [None, None]
+    }
+
+    /// Walks back from `i` over whitespace and block comments, not before `floor`; notes a
+    /// line break on the way.
+    fn back_over_trivia(&self, floor: usize, mut k: usize, newline: &mut bool) -> usize {
+        let b = self.b();
+        loop {
+            while k > floor && is_ws(b[k - 1]) {
+                *newline |= b[k - 1] == b'\n';
+                k -= 1;
+            }
+            // A block comment between the delimiter and the quote (`"abc,/* c */"def"`).
+            if k >= floor + 4 && b[k - 1] == b'/' && b[k - 2] == b'*' {
+                let from = k.saturating_sub(cost::WINDOW).max(floor);
+                match memchr::memmem::rfind(&b[from..k - 2], b"/*") {
+                    Some(c) => k = from + c,
+                    None => return k,
+                }
+            } else {
+                return k;
+            }
+        }
+    }
+
+    /// The first `,` in a string's text (from `open`, within the window) after which a member
+    /// begins: a quoted or bare key and its `:`. Where a value that lost its closing quote and
+    /// ran to the end of the reply really ended (`"search, 'page': 9}` in a single-quoted
+    /// document).
+    fn member_comma(&self, open: usize, end: usize) -> Option<usize> {
+        let b = self.b();
+        let to = end.min(open + cost::WINDOW);
+        let mut i = open;
+        while let Some(k) = memchr::memchr(b',', &b[i..to]) {
+            let comma = i + k;
+            let (q, _) = self.lex.skip_trivia(comma + 1);
+            let key_end = match QuoteClass::opening_at(b, q) {
+                Some((class, len)) => {
+                    let mut e = q + len;
+                    while e < to && class.closer_at(b, e).is_none() && b[e] != b'\n' {
+                        e += 1;
+                    }
+                    class.closer_at(b, e).map(|l| e + l)
+                }
+                None => {
+                    let e = self.lex.word_end(q);
+                    (e > q).then_some(e)
+                }
+            };
+            if let Some(e) = key_end {
+                let (c, _) = self.lex.skip_trivia(e);
+                if c < to && b[c] == b':' && comma > open {
+                    return Some(comma);
+                }
+            }
+            i = comma + 1;
+        }
+        None
     }
 
     /// The string's raw text ends with closers (and whitespace) that close open containers:
@@ -1194,7 +1352,10 @@ impl<'t> Ctx<'t> {
     }
 }
 
-/// A character that can start bare text (a value without quotes).
+/// A character that can start bare text (a value without quotes): anything printable but
+/// JSON's punctuation and quotes (`/a.css/`, `-x`, `#fff`, `@user`, `日本`).
 fn starts_text(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.' | b'_' | b'$') || c >= 0x80
+    c >= 0x80
+        || (c.is_ascii_graphic()
+            && !matches!(c, b',' | b':' | b'{' | b'}' | b'[' | b']' | b'"' | b'\'' | b'`' | b'(' | b')' | b';' | b'='))
 }

@@ -211,6 +211,58 @@ impl<'t> Lex<'t> {
         (i, spent)
     }
 
+    /// What the text after a complete document, from `at`, costs to leave out: nothing for
+    /// another value, its JSON marks for prose (code with `"done": true}` is not prose), and
+    /// when it goes on as the document would (`, "b": 2}`: the closer was premature), what
+    /// [`Lex::lost_structure`] says of the next stretch.
+    pub(crate) fn lost_after_document(&self, at: usize) -> Cost {
+        let (j, _) = self.skip_trivia(at);
+        if self.at_end(j) {
+            return 0;
+        }
+        let to = (j + cost::WINDOW).min(self.end);
+        match self.b[j] {
+            // Another value: a separate answer, not a lost part of this one.
+            b'{' | b'[' => 0,
+            b',' | b':' => self.lost_structure(j, to),
+            // Prose costs nothing; marks that only JSON has (`"key":`, `, "`, closers) do.
+            _ => self.json_marks(j, to) * cost::LOST_STRUCTURE,
+        }
+    }
+
+    /// Marks in `b[from..to]` that JSON has and prose does not: a quote followed by `:`, a comma
+    /// followed by a quote, and closing brackets.
+    fn json_marks(&self, from: usize, to: usize) -> Cost {
+        let b = &self.b[from..to];
+        let next_non_space = |k: usize| b[k..].iter().copied().find(|&c| !is_ws(c));
+        let mut marks = 0;
+        for (k, &c) in b.iter().enumerate() {
+            let mark = match c {
+                b'}' | b']' => true,
+                b'"' => next_non_space(k + 1) == Some(b':'),
+                b',' => next_non_space(k + 1) == Some(b'"'),
+                _ => false,
+            };
+            marks += Cost::from(mark);
+        }
+        marks
+    }
+
+    /// What the text after a top-level scalar, from `at`, costs to leave out: nothing when it
+    /// is only noise (whitespace, comments, `;` or `,`), else [`cost::TEXT_AFTER_SCALAR`].
+    pub(crate) fn lost_after_scalar(&self, mut at: usize) -> Cost {
+        loop {
+            let (j, _) = self.skip_trivia(at);
+            if self.at_end(j) {
+                return 0;
+            }
+            if !matches!(self.b[j], b';' | b',') {
+                return cost::TEXT_AFTER_SCALAR;
+            }
+            at = j + 1;
+        }
+    }
+
     /// What leaving `b[from..to]` out of the value costs: [`cost::LOST_STRUCTURE`] per quote or
     /// bracket in it (callers bound the stretch).
     pub(crate) fn lost_structure(&self, from: usize, to: usize) -> Cost {
@@ -378,6 +430,10 @@ impl<'t> Lex<'t> {
         while j < self.end {
             let c = b[j];
             if matches!(c, b',' | b'}' | b']' | b'\n' | b'\r' | b'"') || self.fence_at(j) {
+                break;
+            }
+            // A comment after a space ends the text (`a /* note */`); `https://` does not.
+            if is_ws(c) && matches!(self.trivia_at(j + 1), Some(Trivia::Comment { .. })) {
                 break;
             }
             if c == b')' && in_call {

@@ -80,6 +80,20 @@ pub(crate) fn parse_at(
             parser::parse(text, start, end, fence, config)
         }
         Ok(out) => Ok(out),
+        // Valid JSON up to where the reply stops: it is read as exactly that, completed. No
+        // reading that repairs something earlier can beat a prefix that needs nothing.
+        Err(Fail::Syntax {
+            truncated: true, ..
+        }) if config.level != RepairLevel::None => {
+            let cut = Config {
+                only_truncation: true,
+                ..config
+            };
+            match parser::parse(text, start, end, fence, cut) {
+                Ok(out) => Ok(out),
+                Err(_) => parser::parse(text, start, end, fence, config),
+            }
+        }
         Err(Fail::Syntax { .. }) if config.level != RepairLevel::None => {
             parser::parse(text, start, end, fence, config)
         }

@@ -165,7 +165,7 @@ impl Hyp {
             Mode::Colon => 2,
             Mode::Next { .. } => 3,
             Mode::Str { .. } => 4,
-            Mode::Done => 5,
+            Mode::Done | Mode::ScalarDone => 5,
         };
         (mode, self.stack.real_depth + u32::from(self.stack.local_len))
     }
@@ -222,6 +222,9 @@ pub(crate) struct Searcher {
     clean_until: usize,
     /// Readings of spots the fast path looks at.
     scratch: Succs,
+    /// The conventions the document has used so far (see [`cost::STYLE`]): charged once per
+    /// document, not once per beam.
+    styles: u8,
 }
 
 impl Searcher {
@@ -232,7 +235,14 @@ impl Searcher {
             spare: None,
             clean_until: 0,
             scratch: Succs::new(),
+            styles: 0,
         }
+    }
+
+    /// The parser took a reading using convention `style` (a [`crate::repair::grammar::style`]
+    /// bit).
+    pub(crate) fn note_style(&mut self, style: u8) {
+        self.styles |= style;
     }
 
     /// Stops following readings (their buffers are kept for the next beam).
@@ -320,7 +330,7 @@ impl Searcher {
             mode,
             stack: SkelStack::new(real.len()),
             cost: 0,
-            styles: 0,
+            styles: self.styles,
             node: NONE,
             origin: NONE,
         };
@@ -571,8 +581,12 @@ impl Beam {
                     }
                 }
             }
-            Mode::Done => {
-                h.cost += ctx.lex.lost_structure(h.pos, (h.pos + cost::WINDOW).min(ctx.lex.end));
+            Mode::Done | Mode::ScalarDone => {
+                h.cost += if h.mode == Mode::Done {
+                    ctx.lex.lost_after_document(h.pos)
+                } else {
+                    ctx.lex.lost_after_scalar(h.pos)
+                };
                 self.succs = succs;
                 self.finish(h);
                 return;
@@ -726,9 +740,13 @@ fn clean_path(
             stack: &stack,
         };
         let spot = match mode {
-            Mode::Done => {
+            Mode::Done | Mode::ScalarDone => {
                 // The document ends: clean only if nothing JSON-like is left out after it.
-                let lost = ctx.lex.lost_structure(pos, (pos + cost::WINDOW).min(ctx.lex.end));
+                let lost = if mode == Mode::Done {
+                    ctx.lex.lost_after_document(pos)
+                } else {
+                    ctx.lex.lost_after_scalar(pos)
+                };
                 if lost > 0 {
                     break;
                 }

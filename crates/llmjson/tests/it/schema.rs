@@ -476,11 +476,14 @@ fn the_schema_error_is_about_the_best_candidate() {
 fn a_quote_before_a_key_the_schema_does_not_know_is_text() {
     let artifact = r#"{"type": "object", "additionalProperties": false,
         "properties": {"path": {"type": "string"}, "content": {"type": "string"}}}"#;
-    // Text whose own quotes look like `", "key": "`: without the schema the string ends there
-    // and "mode" becomes a member (and the rest is lost).
+    // Text whose own quotes look like `", "key": "`: the words after `"fast"` show that it is
+    // text, with or without the schema (nothing is lost either way).
     let reply = r#"{"content": "say "hi", "mode": "fast" to me", "path": "a.py"}"#;
     let unguided = llmjson::parse(reply, &Options::default()).unwrap();
-    assert_eq!(unguided.value["content"], "say \"hi");
+    assert_eq!(
+        unguided.value,
+        json(r#"{"content": "say \"hi\", \"mode\": \"fast\" to me", "path": "a.py"}"#)
+    );
     assert_eq!(
         value(reply, artifact),
         json(r#"{"content": "say \"hi\", \"mode\": \"fast\" to me", "path": "a.py"}"#)

@@ -44,6 +44,7 @@ impl Parser<'_> {
                 self.pos = s.pos;
             }
             Reading::Colon => self.pos = s.pos,
+            Reading::EndOfValue => {}
             Reading::Comma => {
                 if let Some(frame) = self.frames.last_mut() {
                     frame.comma_at = at;

@@ -39,6 +39,9 @@ pub(crate) struct Config<'s> {
     /// cost more, which decides quotes the syntax alone cannot (is `", "name":` the end of a
     /// string, or code inside it?).
     pub schema: Option<&'s Schema>,
+    /// Only the repairs that complete a reply cut off are allowed (the reply is valid JSON up
+    /// to where it stops).
+    pub only_truncation: bool,
 }
 
 /// A fence that ends the region when met where JSON structure is expected (```` ``` ````, `~~~`).
@@ -165,6 +168,7 @@ pub(crate) fn parse<'t>(
         start,
         ctx: Ctx {
             lex,
+            only_truncation: config.only_truncation,
             level: config.level,
             schema: config.schema,
         },
@@ -335,6 +339,9 @@ impl<'t> Parser<'t> {
 
     fn allowed(&self, kind: RepairKind) -> bool {
         self.cfg.level >= kind.min_level()
+            && (!self.cfg.only_truncation
+                || kind.is_truncation()
+                || kind == RepairKind::MissingEndQuote)
     }
 
     /// Logs a repair, or refuses it (a syntax error naming the defect) when the level does not
@@ -525,7 +532,7 @@ impl<'t> Parser<'t> {
             if steps > fuse_limit {
                 return Err(Fail::Internal("the parser stopped making progress"));
             }
-            if mode == Mode::Done {
+            if matches!(mode, Mode::Done | Mode::ScalarDone) {
                 return self.finish();
             }
             self.skip_trivia()?;
@@ -541,24 +548,32 @@ impl<'t> Parser<'t> {
 
     /// The reading to take among `succs` at `at`: the only one, or the decision procedure's.
     fn choose(&mut self, mode: Mode, at: usize, succs: &Succs) -> Result<Succ> {
-        match succs.len() {
-            0 => Err(self.refusal(mode, at, succs)),
-            1 => Ok(succs.get(0)),
+        let chosen = match succs.len() {
+            0 => return Err(self.refusal(mode, at, succs)),
+            1 => succs.get(0),
             _ => {
                 let i = self
                     .searcher
                     .choose(&self.ctx, &self.kinds, mode, at, succs);
-                Ok(succs.get(i))
+                succs.get(i)
             }
-        }
+        };
+        self.searcher.note_style(chosen.style);
+        Ok(chosen)
     }
 
     /// No reading the level allows: the error names the defect of the first refused one.
     fn refusal(&self, mode: Mode, at: usize, succs: &Succs) -> Fail {
-        if self.frames.is_empty() && matches!(mode, Mode::Value { .. }) {
+        let expected = match mode {
+            Mode::Value { .. } if self.frames.is_empty() => Some("expected a JSON value"),
+            Mode::Colon => Some("expected ':' after object key"),
+            Mode::Key { .. } if self.b.get(at) == Some(&b':') => Some("expected an object key"),
+            _ => None,
+        };
+        if let Some(message) = expected {
             return Fail::Syntax {
                 offset: at,
-                message: Cow::Borrowed("expected a JSON value"),
+                message: Cow::Borrowed(message),
                 truncated: false,
             };
         }

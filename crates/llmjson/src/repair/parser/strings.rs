@@ -92,19 +92,22 @@ impl Parser<'_> {
     /// `+` between strings).
     fn concatenation(&mut self, s: &mut String) -> Result<()> {
         loop {
-            let (plus, spent) = self.lex().skip_trivia(self.pos);
-            if spent > 0 || self.lex().at_end(plus) || self.b[plus] != b'+' {
+            let (plus, _) = self.lex().skip_trivia(self.pos);
+            if self.lex().at_end(plus) || self.b[plus] != b'+' {
                 return Ok(());
             }
-            let (q, spent) = self.lex().skip_trivia(plus + 1);
+            let (q, _) = self.lex().skip_trivia(plus + 1);
             let Some((class, _)) = QuoteClass::opening_at(self.b, q) else {
                 return Ok(());
             };
-            if spent > 0 || self.lex().at_end(q) {
+            if self.lex().at_end(q) {
                 return Ok(());
             }
+            // Comments around the `+` are logged like any other.
+            self.skip_trivia()?;
             let start = self.pos;
-            self.pos = q;
+            self.pos = plus + 1;
+            self.skip_trivia()?;
             if let (Str::Done(more), _) = self.scan_string(q, class, false)? {
                 s.push_str(&more);
             }
@@ -147,19 +150,20 @@ impl Parser<'_> {
         let mut last_text_quote: Option<TextQuote> = None;
         // Fence markers at line starts inside the string: (count, offset of the last, buf len).
         let mut fences = (0u32, 0usize, 0usize);
-        // A key's first `:` (where it ends if it lost its closing quote): offset and buf length.
-        let mut first_colon: Option<(usize, usize)> = if key { None } else { Some((0, 0)) };
+        // Where each run of text copied as it is starts, and the buffer's length there: a split
+        // at any position in such a run cuts the buffer at the matching length.
+        let mut runs: Vec<(usize, usize)> = vec![(content_start, 0)];
         let text = self.text;
         loop {
             let (stop_at, stop) = self.lex().string_stop(i, class);
             match stop {
                 Stop::End => {
-                    copy_segment(&mut buf, text, seg, stop_at, &mut first_colon);
+                    buf.push_str(&text[seg..stop_at]);
                     self.pos = stop_at;
                     break;
                 }
                 Stop::Escape => {
-                    copy_segment(&mut buf, text, seg, stop_at, &mut first_colon);
+                    buf.push_str(&text[seg..stop_at]);
                     match self.escape(stop_at, &mut buf, class)? {
                         Some((next, bad)) => {
                             if bad {
@@ -174,9 +178,10 @@ impl Parser<'_> {
                         None => i = end,
                     }
                     seg = i;
+                    runs.push((seg, buf.len()));
                 }
                 Stop::Control(c) => {
-                    copy_segment(&mut buf, text, seg, stop_at, &mut first_colon);
+                    buf.push_str(&text[seg..stop_at]);
                     if scan.controls == 0 {
                         scan.first_control = stop_at;
                     }
@@ -195,6 +200,7 @@ impl Parser<'_> {
                     buf.push(c as char);
                     i = stop_at + 1;
                     seg = i;
+                    runs.push((seg, buf.len()));
                     if c == b'\n' {
                         if let Some(f) = self.lex().fence {
                             let mut k = i;
@@ -208,7 +214,7 @@ impl Parser<'_> {
                     }
                 }
                 Stop::Quote { len, own } => {
-                    copy_segment(&mut buf, text, seg, stop_at, &mut first_colon);
+                    buf.push_str(&text[seg..stop_at]);
                     let mode = Mode::Str {
                         class,
                         key,
@@ -241,21 +247,7 @@ impl Parser<'_> {
                             seg = i;
                         }
                         Reading::SplitString => {
-                            match first_colon {
-                                // A key ends at its first `:`.
-                                Some((colon, len)) if key && colon == s.pos => buf.truncate(len),
-                                _ => {
-                                    // The bytes between the split and this quote are a
-                                    // delimiter and whitespace, copied as they are.
-                                    let drop = stop_at - s.pos;
-                                    buf.truncate(buf.len().saturating_sub(drop));
-                                }
-                            }
-                            let kept = buf.trim_end().len();
-                            buf.truncate(kept);
-                            self.pos = s.pos;
-                            self.repair(RepairKind::MissingEndQuote, s.pos, s.pos, "added '\"'")?;
-                            return Ok((self.finish_string(buf, scan)?, s.mode));
+                            return self.split_string(buf, &runs, scan, s);
                         }
                         _ => return Err(Fail::Internal("not a reading of a quote")),
                     }
@@ -274,20 +266,11 @@ impl Parser<'_> {
             };
             let end = self.end();
             let s = self.in_string_choice(mode, end, Stop::End)?;
-            if let (Reading::SplitString, Some((colon, len))) = (s.reading, first_colon) {
-                if colon != s.pos {
-                    return Err(Fail::Internal("a key split away from its colon"));
-                }
-                buf.truncate(len);
-                let kept = buf.trim_end().len();
-                buf.truncate(kept);
-                self.pos = s.pos;
-                self.repair(RepairKind::MissingEndQuote, s.pos, s.pos, "added '\"'")?;
-                return Ok((self.finish_string(buf, scan)?, s.mode));
+            if s.reading == Reading::SplitString {
+                return self.split_string(buf, &runs, scan, s);
             }
             return Ok((Str::Dropped, Mode::Colon));
         }
-        let after_mode = Mode::Next { after_string: true };
         if self.cfg.level == RepairLevel::Full && class != QuoteClass::Triple {
             // A closing fence inside the string (an odd number of fence lines: code blocks in
             // the text come in pairs) is where the reply's JSON really ended.
@@ -337,13 +320,8 @@ impl Parser<'_> {
             odd,
         };
         let s = self.in_string_choice(mode, end, Stop::End)?;
-        if s.reading == Reading::SplitBeforeClosers {
-            let tail = end - s.pos;
-            buf.truncate(buf.len().saturating_sub(tail));
-            strip_dangling_plus(&mut buf);
-            self.pos = s.pos;
-            self.repair(RepairKind::MissingEndQuote, s.pos, s.pos, "added '\"'")?;
-            return Ok((self.finish_string(buf, scan)?, s.mode));
+        if matches!(s.reading, Reading::SplitBeforeClosers | Reading::SplitString) {
+            return self.split_string(buf, &runs, scan, s);
         }
         // Whitespace at the very end of the reply (a file's last newline) is not content.
         let kept = buf.trim_end().len();
@@ -352,7 +330,7 @@ impl Parser<'_> {
         buf.truncate(kept);
         strip_dangling_plus(&mut buf);
         if self.cfg.truncation == Truncation::Drop {
-            return Ok((Str::Dropped, after_mode));
+            return Ok((Str::Dropped, s.mode));
         }
         self.repair(
             RepairKind::ClosedTruncatedString,
@@ -360,6 +338,32 @@ impl Parser<'_> {
             self.pos,
             "added '\"'",
         )?;
+        Ok((self.finish_string(buf, scan)?, s.mode))
+    }
+
+    /// The string lost its closing quote: it ended at `s.pos`, in a run of text copied as it
+    /// is (`runs`: where each run starts, and the buffer's length there).
+    fn split_string(
+        &mut self,
+        mut buf: String,
+        runs: &[(usize, usize)],
+        scan: StringScan,
+        s: Succ,
+    ) -> Result<(Str, Mode)> {
+        let run = runs.partition_point(|&(raw, _)| raw <= s.pos);
+        let (raw, len) = runs
+            .get(run.wrapping_sub(1))
+            .copied()
+            .ok_or(Fail::Internal("a split before the string"))?;
+        buf.truncate(len + (s.pos - raw));
+        let kept = buf.trim_end().len();
+        buf.truncate(kept);
+        if self.lex().at_end(self.pos) {
+            // Cut off mid-concatenation (`"hello +]`): the `+` is not text.
+            strip_dangling_plus(&mut buf);
+        }
+        self.pos = s.pos;
+        self.repair(RepairKind::MissingEndQuote, s.pos, s.pos, "added '\"'")?;
         Ok((self.finish_string(buf, scan)?, s.mode))
     }
 
@@ -565,24 +569,6 @@ fn plural(n: u32, word: &str) -> String {
     } else {
         format!("{word}s")
     }
-}
-
-/// Copies the raw text `text[from..to]` (no escapes in it) into the string's buffer, noting
-/// where a key's first `:` lands.
-fn copy_segment(
-    buf: &mut String,
-    text: &str,
-    from: usize,
-    to: usize,
-    first_colon: &mut Option<(usize, usize)>,
-) {
-    let segment = &text[from..to];
-    if first_colon.is_none() {
-        if let Some(k) = memchr::memchr(b':', segment.as_bytes()) {
-            *first_colon = Some((from + k, buf.len() + k));
-        }
-    }
-    buf.push_str(segment);
 }
 
 /// `"hello +` then the end: the model was concatenating; a trailing `+` is not text.
