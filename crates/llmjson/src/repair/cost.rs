@@ -92,8 +92,13 @@ pub(crate) const END_HERE: Cost = 3;
 /// A top-level scalar followed by more than noise (`"The TV has a 24" screen"` read as the
 /// string `The TV has a 24`): a reply that is a scalar is nothing else.
 pub(crate) const TEXT_AFTER_SCALAR: Cost = 10;
-/// Everything so far was an abandoned draft: start again at the next JSON-looking value.
+/// Everything so far was an abandoned draft: start again at the next JSON-looking value (plus
+/// [`LOST_STRUCTURE`] for what lies between). A model that rewrites its answer restates it:
+/// when the new value begins as the draft did, the restart costs [`RESTATED_RESTART`].
 pub(crate) const RESTART: Cost = 6;
+/// A restart whose new value begins as the abandoned draft did (`{"a": [1, 2 -- wait. Final:
+/// {"a": [1, 2, 3]}`).
+pub(crate) const RESTATED_RESTART: Cost = 1;
 /// Per quote or bracket in text that a reading leaves out of the value (after the document
 /// ended, or inside a comment), over the next [`WINDOW`] bytes: what looks like JSON should not
 /// be thrown away, and a reading that stops early must not look cheaper than one that reads

@@ -226,6 +226,8 @@ pub(crate) trait Stack {
 #[derive(Clone, Copy)]
 pub(crate) struct Ctx<'t> {
     pub lex: Lex<'t>,
+    /// Where the value being parsed starts (a restart abandons what lies since).
+    pub doc_start: usize,
     /// Only readings that are plain JSON or complete a cut-off reply.
     pub only_truncation: bool,
     pub level: RepairLevel,
@@ -392,18 +394,40 @@ impl<'t> Ctx<'t> {
             // What lies between here and the new value is thrown away: it should be prose
             // ("-- wait. Final:"), and pays for whatever looks like JSON in it.
             let skipped = self.lex.lost_structure(pos, at);
+            let base = if self.restates(at) {
+                cost::RESTATED_RESTART
+            } else {
+                cost::RESTART
+            };
             out.add(
                 self.level,
                 succ(
                     Reading::Restart,
                     Some(RepairKind::AbandonedDraft),
-                    cost::RESTART + skipped,
+                    base + skipped,
                     at,
                     Mode::Value { after_comma: false },
                 )
                 .pop(depth),
             );
         }
+    }
+
+    /// The value at `at` begins as the document being parsed did: its first non-blank bytes
+    /// (at least [`RESTATED_BYTES`] of them) are the draft's.
+    fn restates(&self, at: usize) -> bool {
+        let b = self.b();
+        let draft = b[self.doc_start..at]
+            .iter()
+            .copied()
+            .filter(|c| !is_ws(*c));
+        let again = b[at..self.lex.end].iter().copied().filter(|c| !is_ws(*c));
+        draft
+            .zip(again)
+            .take(RESTATED_BYTES)
+            .take_while(|(x, y)| x == y)
+            .count()
+            >= RESTATED_BYTES
     }
 
     /// Where a new value that looks like JSON starts, within the window after `pos`.
@@ -1332,25 +1356,70 @@ impl<'t> Ctx<'t> {
         None
     }
 
-    /// The string's raw text ends with closers (and whitespace) that close open containers:
-    /// where that run starts (`{"time": "12:20}` cut off).
+    /// Where a string that ran to the end of the reply lost its closing quote before the
+    /// closers that end the document: its raw text ends with closers that fit the open
+    /// containers (`{"time": "12:20}`), maybe followed by a closing fence (`"x}}```"`), or a
+    /// line of its text starts with such a closer and prose follows (`"text⏎}⏎Thanks!`).
     fn closers_at_end(&self, stack: &dyn Stack, open: usize, end: usize) -> Option<usize> {
+        let b = self.b();
+        let mut k = end;
+        while k > open && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        // A fence glued to the closers (`}]```` at the end of a fenced reply).
+        if let Some(f) = self.lex.fence {
+            while k > open && b[k - 1] == f.byte {
+                k -= 1;
+            }
+        }
+        if let Some(split) = self.closers_before(stack, open, k) {
+            return Some(split);
+        }
+        // A closer at the start of a line, then prose: the first such line.
+        let limit = end.min(open + cost::WINDOW);
+        let mut i = open;
+        while let Some(n) = memchr::memchr(b'\n', &b[i..limit]) {
+            let line = i + n;
+            let mut j = line + 1;
+            while j < limit && matches!(b[j], b' ' | b'\t' | b'\r') {
+                j += 1;
+            }
+            if j < limit && matches!(b[j], b'}' | b']') && self.fits(stack, open, line, b[j]) {
+                return Some(line);
+            }
+            i = line + 1;
+        }
+        None
+    }
+
+    /// The raw text `b[open..end]` ends with closers (and whitespace) that fit the open
+    /// containers: where that run starts.
+    fn closers_before(&self, stack: &dyn Stack, open: usize, end: usize) -> Option<usize> {
         let b = self.b();
         let mut k = end;
         while k > open && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']')) {
             k -= 1;
         }
         let first = b[k..end].iter().copied().find(|c| matches!(c, b'}' | b']'))?;
-        let (want, opener) = if first == b'}' {
+        (k > open && self.fits(stack, open, k, first)).then_some(k)
+    }
+
+    /// A closer `c` after the string's text `b[open..upto]` would close the innermost open
+    /// container, and no opener of its kind in that text balances it (`"arr = [1, 2]` cut off:
+    /// the `]` is code).
+    fn fits(&self, stack: &dyn Stack, open: usize, upto: usize, c: u8) -> bool {
+        let (want, opener) = if c == b'}' {
             (Kind::Object, b'{')
         } else {
             (Kind::Array, b'[')
         };
-        // A closer balanced by an opener inside the string (`"arr = [1, 2]` cut off) is text.
-        let balanced = b[open..k].contains(&opener);
-        (stack.top() == Some(want) && !balanced && k > open).then_some(k)
+        stack.top() == Some(want) && !self.b()[open..upto].contains(&opener)
     }
 }
+
+/// How many first non-blank bytes a new value must share with the abandoned draft for the
+/// restart to count as a restatement.
+const RESTATED_BYTES: usize = 8;
 
 /// A character that can start bare text (a value without quotes): anything printable but
 /// JSON's punctuation and quotes (`/a.css/`, `-x`, `#fff`, `@user`, `日本`).

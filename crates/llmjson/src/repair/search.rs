@@ -175,12 +175,14 @@ impl Hyp {
     }
 }
 
-/// A choice on a path: at byte `at` in `mode`, `reading` was taken.
+/// A choice on a path: at byte `at` in `mode`, `reading` was taken, leading to byte `to`
+/// (two readings of one kind may lead to different places: two split points).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Step {
     pub at: usize,
     pub mode: Mode,
     pub reading: Reading,
+    pub to: usize,
 }
 
 #[derive(Clone, Copy)]
@@ -351,7 +353,9 @@ impl Searcher {
                     return None;
                 }
                 beam.plan.pop_front();
-                return cands.iter().position(|s| s.reading == step.reading);
+                return cands
+                    .iter()
+                    .position(|s| s.reading == step.reading && s.pos == step.to);
             }
             if beam.alive.is_empty() && beam.done.is_none() {
                 return None;
@@ -393,6 +397,7 @@ impl Beam {
                         at,
                         mode,
                         reading: s.reading,
+                        to: s.pos,
                     },
                 });
                 child.node = (self.nodes.len() - 1) as u32;

@@ -313,6 +313,7 @@ impl Parser<'_> {
             "skipped a draft the reply abandoned",
         )?;
         self.start = at;
+        self.ctx.doc_start = at;
         self.pos = at;
         Ok(())
     }

@@ -168,6 +168,7 @@ pub(crate) fn parse<'t>(
         start,
         ctx: Ctx {
             lex,
+            doc_start: start,
             only_truncation: config.only_truncation,
             level: config.level,
             schema: config.schema,
