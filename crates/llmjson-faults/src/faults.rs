@@ -79,6 +79,19 @@ pub enum Fault {
     DecoyCodeFence,
     /// A draft inside `<think>` before the answer.
     ThinkDecoy,
+    /// The reply starts inside the object: its `{` is missing (a prefilled brace).
+    MissingOpener,
+    /// An object member's value written as JSON text in a string without escaping
+    /// (`"arguments": "{"city": "Paris"}"`): the value is that text.
+    StringifiedJson,
+    /// Lists written as Python tuples (`(1, 2)`).
+    PythonTuples,
+    /// Member numbers written with thousands separators (`12,345`, `1,299.99`).
+    GroupedNumbers,
+    /// `=` or `=>` for `:`.
+    EqualsColon,
+    /// German low quotes as delimiters (`„a“`).
+    LowQuotes,
 }
 
 impl Fault {
@@ -119,6 +132,12 @@ impl Fault {
         Fault::DraftThenFinal,
         Fault::DecoyCodeFence,
         Fault::ThinkDecoy,
+        Fault::MissingOpener,
+        Fault::StringifiedJson,
+        Fault::PythonTuples,
+        Fault::GroupedNumbers,
+        Fault::EqualsColon,
+        Fault::LowQuotes,
     ];
 
     /// The stable snake_case name.
@@ -160,6 +179,12 @@ impl Fault {
             DraftThenFinal => "draft_then_final",
             DecoyCodeFence => "decoy_code_fence",
             ThinkDecoy => "think_decoy",
+            MissingOpener => "missing_opener",
+            StringifiedJson => "stringified_json",
+            PythonTuples => "python_tuples",
+            GroupedNumbers => "grouped_numbers",
+            EqualsColon => "equals_colon",
+            LowQuotes => "low_quotes",
         }
     }
 
@@ -211,6 +236,8 @@ impl Fault {
                 | Fault::ThinkDecoy
                 | Fault::Truncation
                 | Fault::TruncationComplete
+                | Fault::StringifiedJson
+                | Fault::GroupedNumbers
         )
     }
 }
@@ -284,6 +311,37 @@ fn matching_open(toks: &[Tok], close: usize) -> Option<usize> {
         }
     }
     None
+}
+
+fn matching_close(toks: &[Tok], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (j, t) in toks.iter().enumerate().skip(open) {
+        match t.k {
+            K::Open => depth += 1,
+            K::Close => {
+                depth -= 1;
+                if depth == 0 {
+                    return j;
+                }
+            }
+            _ => {}
+        }
+    }
+    toks.len() - 1
+}
+
+/// The object opening at `open` holds at least one member, only plain scalars (strings without
+/// quotes or backslashes), and no token a fault touched.
+fn plain_object(toks: &[Tok], open: usize) -> bool {
+    let close = matching_close(toks, open);
+    close > open + 1
+        && toks[open + 1..close].iter().any(|t| t.k == K::Key)
+        && toks[open..=close].iter().all(|t| {
+            !t.locked
+                && !matches!(t.k, K::Open if t.text != "{")
+                && !(t.k == K::Open && !std::ptr::eq(t, &toks[open]))
+                && !(matches!(t.k, K::Str | K::Key) && t.content.contains(['"', '\\', '\n', '\t']))
+        })
 }
 
 fn non_empty(toks: &[Tok], close: usize) -> bool {
@@ -683,6 +741,133 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
                 );
                 lock_around(toks, c);
             })
+        }
+        Fault::MissingOpener => {
+            // The root object's `{`, when it comes first and a quoted key follows.
+            let Some(first) = toks.iter().position(|t| t.is_sig()) else {
+                return false;
+            };
+            let ok = toks[first].k == K::Open
+                && toks[first].bracket == b'{'
+                && !toks[first].locked
+                && next_sig(toks, first).is_some_and(|n| standard_key(&toks[n]));
+            if ok {
+                toks[first].text.clear();
+                lock_around(toks, first);
+            }
+            ok
+        }
+        Fault::StringifiedJson => {
+            // An object member's value that is an object of plain scalars, on one line.
+            let cands = unlocked(toks, |i, t| {
+                t.k == K::Open && t.bracket == b'{' && t.parent == b'{' && plain_object(toks, i)
+            });
+            pick_and(toks, rng, &cands, |toks, o, _| {
+                let close = matching_close(toks, o);
+                let compact: String = toks[o..=close]
+                    .iter()
+                    .filter(|t| t.k != K::Ws)
+                    .map(|t| match t.k {
+                        K::Colon => ": ".to_string(),
+                        K::Comma => ", ".to_string(),
+                        _ => t.text.clone(),
+                    })
+                    .collect();
+                toks[o].text = format!("\"{compact}");
+                toks[o].k = K::Str;
+                toks[o].content = compact.clone();
+                for t in &mut toks[o + 1..=close] {
+                    t.text.clear();
+                    t.k = K::Noise;
+                    t.locked = true;
+                }
+                toks[close].text = "\"".into();
+                toks[close].k = K::Noise;
+                lock_around(toks, o);
+            })
+        }
+        Fault::PythonTuples => {
+            let cands = unlocked(toks, |i, t| {
+                t.k == K::Open && t.bracket == b'[' && {
+                    let close = matching_close(toks, i);
+                    let items = (i + 1..close).filter(|&j| toks[j].is_sig() && toks[j].k != K::Comma).count();
+                    items >= 2 && (i + 1..close).all(|j| !toks[j].locked && !matches!(toks[j].k, K::Open))
+                }
+            });
+            if cands.is_empty() {
+                return false;
+            }
+            for &o in &cands {
+                let close = matching_close(toks, o);
+                toks[o].text = "(".into();
+                toks[close].text = ")".into();
+                toks[o].locked = true;
+                toks[close].locked = true;
+            }
+            true
+        }
+        Fault::GroupedNumbers => {
+            let cands = unlocked(toks, |_, t| {
+                t.k == K::Num
+                    && t.parent == b'{'
+                    && t.content.chars().all(|c| c.is_ascii_digit() || c == '.')
+                    && t.content.split('.').next().is_some_and(|i| i.len() >= 4)
+            });
+            if cands.is_empty() {
+                return false;
+            }
+            for &c in &cands {
+                let content = toks[c].content.clone();
+                let (int, frac) = match content.split_once('.') {
+                    Some((i, f)) => (i.to_string(), format!(".{f}")),
+                    None => (content.clone(), String::new()),
+                };
+                let mut grouped = String::new();
+                for (n, ch) in int.chars().enumerate() {
+                    if n > 0 && (int.len() - n) % 3 == 0 {
+                        grouped.push(',');
+                    }
+                    grouped.push(ch);
+                }
+                toks[c].text = format!("{grouped}{frac}");
+                lock_around(toks, c);
+            }
+            true
+        }
+        Fault::EqualsColon => {
+            let cands = unlocked(toks, |_, t| t.k == K::Colon);
+            if cands.is_empty() {
+                return false;
+            }
+            let arrow = rng.chance(0.3);
+            let all = rng.chance(0.6);
+            for (n, &c) in cands.iter().enumerate() {
+                if all || n == 0 || rng.chance(0.3) {
+                    toks[c].text = if arrow { " =>" } else { " =" }.into();
+                    toks[c].locked = true;
+                }
+            }
+            true
+        }
+        Fault::LowQuotes => {
+            let cands = unlocked(toks, |_, t| {
+                (is_value_str(t) || standard_key(t)) && quotable(&t.content, '"')
+            });
+            if cands.is_empty() {
+                return false;
+            }
+            for (n, &c) in cands.iter().enumerate() {
+                if n == 0 || rng.chance(0.5) {
+                    let style = StrStyle {
+                        open: "„",
+                        close: "“",
+                        ..StrStyle::JSON
+                    };
+                    toks[c].text = render_str(&toks[c].content.clone(), style);
+                    toks[c].locked = true;
+                }
+            }
+            true
         }
         Fault::EscapedJson
         | Fault::Truncation

@@ -125,7 +125,12 @@ fn attempt(rng: &mut Rng, primary: Fault, seed: u64, index: usize) -> Option<Cas
         }
     }
     let (mut text, spans) = render(&toks);
-    let mut expected = doc.to_value();
+    let mut expected = if faults.contains(&Fault::StringifiedJson) {
+        // A member's value became the string of its JSON text.
+        truncate::value_after_cut(&toks, &spans, text.len() + 1, Mode::Complete)
+    } else {
+        doc.to_value()
+    };
     let mut truncation_drop = false;
     let cut = faults.iter().find(|f| f.is_cut()).copied();
     if let Some(cut_fault) = cut {

@@ -17,7 +17,7 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// How many cases.
-    #[arg(long, default_value_t = 2100)]
+    #[arg(long, default_value_t = 2460)]
     count: usize,
     /// Only cases made for this class (by name; repeatable).
     #[arg(long = "class")]

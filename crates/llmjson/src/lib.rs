@@ -168,7 +168,7 @@ pub fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
     let mut more = |from: usize, to: usize, region_end: usize, fence, source: &Source| {
         let mut from = from;
         while let Some(start) = scan.find_candidate(from, to) {
-            let out = repair::parse_at(text, start, region_end, fence, config(options))
+            let out = parse_candidate(text, start, region_end, fence, config(options))
                 .map_err(|f| to_error(text, f, options))?;
             from = out.end.max(start + 1);
             results.push(finish(text, found(out, source.clone()), options)?);
@@ -503,12 +503,32 @@ fn config(options: &Options) -> Config<'_> {
         // The field is public: clamp here too, not only in the setter.
         max_depth: options.max_depth.clamp(1, MAX_DEPTH_CEILING),
         only_truncation: false,
+        inside_object: false,
     }
 }
 
 /// The safety guard ignores repairs that discard at most this many non-whitespace bytes: on
 /// tiny inputs a ratio is noise (a 6-byte comment in a 20-byte object is not a destructive edit).
 pub const MIN_GUARDED_BYTES: usize = 32;
+
+/// Parses the value at a candidate start: a line that starts with a quoted key is an object
+/// whose `{` is missing.
+fn parse_candidate(
+    text: &str,
+    start: usize,
+    region_end: usize,
+    fence: Option<repair::Fence>,
+    config: Config<'_>,
+) -> Result<Output, Fail> {
+    if repair::parser_starts_quote(text.as_bytes(), start) {
+        let inside = Config {
+            inside_object: true,
+            ..config
+        };
+        return repair::parse_once(text, start, region_end, inside);
+    }
+    repair::parse_at(text, start, region_end, fence, config)
+}
 
 /// A value found and parsed, before the guard and the log's positions.
 struct Found {
@@ -567,12 +587,26 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
         },
         _ => None,
     };
+    // A reply that begins with `"key":` is an object whose `{` is missing (prefilled).
+    let leading = match (leading, scan.first_content()) {
+        (None, Some(start)) if scan.key_at(start) => {
+            let inside = Config {
+                inside_object: true,
+                ..config
+            };
+            match repair::parse_once(text, start, text.len(), inside) {
+                Ok(out) => Some(found(out, Source::Text)),
+                Err(_) => None,
+            }
+        }
+        (leading, _) => leading,
+    };
     // 1. A ```json fence or a tool-call block is preferred, even over a leading value. Blocks
     // inside the leading value (markdown in its strings) are text: only look after it.
     let blocks = scan.blocks_from(leading.as_ref().map_or(0, |f| f.out.end));
     for block in blocks.iter().filter(|b| b.preferred) {
         if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
-            let out = repair::parse_at(text, start, block.region_end, block.fence, config)
+            let out = parse_candidate(text, start, block.region_end, block.fence, config)
                 .map_err(to_err)?;
             return Ok(found(out, block.source.clone()));
         }
@@ -585,7 +619,7 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
     for block in other_fences() {
         if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
             if scan.starts_block(block, start) {
-                let out = repair::parse_at(text, start, block.region_end, block.fence, config)
+                let out = parse_candidate(text, start, block.region_end, block.fence, config)
                     .map_err(to_err)?;
                 return Ok(found(out, block.source.clone()));
             }
@@ -593,14 +627,14 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
     }
     // 3. The first thing in the prose that looks like JSON.
     if let Some(start) = scan.find_candidate_outside(&blocks, 0) {
-        let out = repair::parse_at(text, start, text.len(), None, config).map_err(to_err)?;
+        let out = parse_candidate(text, start, text.len(), None, config).map_err(to_err)?;
         return Ok(found(out, Source::Text));
     }
     // 4. JSON inside a line of code in a fence (a command's payload): the answer only when
     // nothing else holds JSON.
     for block in other_fences() {
         if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
-            let out = repair::parse_at(text, start, block.region_end, block.fence, config)
+            let out = parse_candidate(text, start, block.region_end, block.fence, config)
                 .map_err(to_err)?;
             return Ok(found(out, block.source.clone()));
         }

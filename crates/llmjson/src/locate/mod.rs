@@ -227,13 +227,21 @@ impl<'t> Scan<'t> {
         out
     }
 
-    /// The first `{` or `[` in `from..to` that looks like the start of JSON.
+    /// The first place in `from..to` where JSON looks like it starts: a `{` or `[` that looks
+    /// like JSON, a `(` that opens a tuple (`("a", "b")`), or a line that starts with a quoted
+    /// key and its `:` (an object whose `{` is missing; see [`Scan::key_at`]).
     pub(crate) fn find_candidate(&self, from: usize, to: usize) -> Option<usize> {
+        let bracket = self.find_bracket(from, to);
+        let key_line = self.find_key_line(from, bracket.unwrap_or(to));
+        key_line.or(bracket)
+    }
+
+    fn find_bracket(&self, from: usize, to: usize) -> Option<usize> {
         let b = self.b;
         let to = to.min(b.len());
         let mut i = from;
         while i < to {
-            i = match memchr::memchr2(b'{', b'[', &b[i..to]) {
+            i = match memchr::memchr3(b'{', b'[', b'(', &b[i..to]) {
                 Some(k) => i + k,
                 None => return None,
             };
@@ -241,12 +249,86 @@ impl<'t> Scan<'t> {
                 i = end;
                 continue;
             }
-            if looks_like_json(b, i, to) {
+            let json = if b[i] == b'(' {
+                looks_like_tuple(b, i, to)
+            } else {
+                looks_like_json(b, i, to)
+            };
+            if json {
                 return Some(i);
             }
             i += 1;
         }
         None
+    }
+
+    /// The first line in `from..to` that starts (after blanks) with a quoted key and its `:`,
+    /// or whose prose goes on into members (`Here it is: "id": 7, "name": "x"}`).
+    fn find_key_line(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let to = to.min(b.len());
+        let mut line = from;
+        loop {
+            let mut i = line;
+            while i < to && matches!(b[i], b' ' | b'\t' | b'\r') {
+                i += 1;
+            }
+            if i < to && self.mask_end(i).is_none() && self.key_at(i) {
+                return Some(i);
+            }
+            let next = memchr::memchr(b'\n', b.get(line..to)?).map(|n| line + n);
+            if let Some(k) = self.members_in_line(i, next.unwrap_or(to)) {
+                return Some(k);
+            }
+            line = next? + 1;
+        }
+    }
+
+    /// In the prose line `from..to`, a quoted key after a space (among the first few quotes)
+    /// followed by more members (`Here it is: "id": 7, "name": "x"}`).
+    fn members_in_line(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let mut i = from;
+        for _ in 0..4 {
+            let k = i + memchr::memchr(b'"', b.get(i..to)?)?;
+            if k > from
+                && b[k - 1].is_ascii_whitespace()
+                && self.key_at(k)
+                && self.mask_end(k).is_none()
+                && self.more_members(k)
+            {
+                return Some(k);
+            }
+            i = k + 1;
+        }
+        None
+    }
+
+    /// After the key at `k`: a value that opens JSON, or a comma and another key soon.
+    fn more_members(&self, k: usize) -> bool {
+        let b = self.b;
+        let limit = (k + 256).min(b.len());
+        let Some(sep) = (k..limit).find(|&j| matches!(b[j], b':' | b'=')) else {
+            return false;
+        };
+        let after = sep + 1 + usize::from(b.get(sep + 1) == Some(&b'>'));
+        let Some(v) = skip_ws(b, after, b.len()) else {
+            return false;
+        };
+        if matches!(b[v], b'{' | b'[') {
+            return looks_like_json(b, v, b.len());
+        }
+        let mut j = v;
+        for _ in 0..8 {
+            let Some(c) = memchr::memchr(b',', &b[j..limit]) else {
+                return false;
+            };
+            j += c + 1;
+            if skip_ws(b, j, limit).is_some_and(|q| self.key_at(q)) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Where the reply starts, skipping whitespace and `<think>` blocks.
@@ -269,6 +351,33 @@ impl<'t> Scan<'t> {
     /// The `{` or `[` at `i` looks like the start of JSON.
     pub(crate) fn opens_with_json(&self, i: usize) -> bool {
         matches!(self.b[i], b'{' | b'[') && looks_like_json(self.b, i, self.b.len())
+    }
+
+    /// A quoted key and its `:` start at `i` (`"name": …`): a reply that begins so is an object
+    /// whose `{` is missing (the brace was prefilled, or lost).
+    pub(crate) fn key_at(&self, i: usize) -> bool {
+        let b = self.b;
+        let Some((class, len)) = crate::repair::parser_quote_class(b, i) else {
+            return false;
+        };
+        let limit = (i + 256).min(b.len());
+        let mut e = i + len;
+        while e < limit && b[e] != b'\n' {
+            if let Some(close) = class.closer_at(b, e) {
+                let mut k = e + close;
+                while k < b.len() && matches!(b[k], b' ' | b'\t') {
+                    k += 1;
+                }
+                // `"name" = "x"` and `"name" => "x"` are keys too; `"a" == "b"` is not.
+                return match b.get(k) {
+                    Some(b':') => true,
+                    Some(b'=') => b.get(k + 1) != Some(&b'='),
+                    _ => false,
+                };
+            }
+            e += 1;
+        }
+        false
     }
 
     /// A scalar (or a JSONP-style call) starts at `i`.
@@ -366,6 +475,7 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
                 p = q;
                 continue;
             }
+            (b'[', b'(') => return looks_like_tuple(b, q, end),
             (b'{', _) => return key_then_colon(b, q, end),
             // `[1]` in prose is a citation; `[[0], [1]]` is not.
             (b'[', b'-' | b'0'..=b'9') => return depth > 0 || !citation(b, q, end),
@@ -380,6 +490,34 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
         }
     }
     true
+}
+
+/// Does the `(` at `p` open a tuple (a value, then a comma: `("a", "b")`, `(1, 2)`), rather
+/// than prose in parentheses?
+fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
+    let Some(q) = skip_ws(b, p + 1, end) else {
+        return false;
+    };
+    let value_end = if let Some((class, len)) = crate::repair::parser_quote_class(b, q) {
+        let limit = (q + 256).min(end);
+        let mut e = q + len;
+        while e < limit && class.closer_at(b, e).is_none() && b[e] != b'\n' {
+            e += 1;
+        }
+        match class.closer_at(b, e) {
+            Some(l) => e + l,
+            None => return false,
+        }
+    } else if b[q].is_ascii_digit() || b[q] == b'-' {
+        let mut e = q + 1;
+        while e < end && (b[e].is_ascii_digit() || b[e] == b'.') {
+            e += 1;
+        }
+        e
+    } else {
+        return false;
+    };
+    skip_ws(b, value_end, end).is_some_and(|c| b[c] == b',')
 }
 
 /// Skips whitespace and short comments.

@@ -40,6 +40,9 @@ pub(crate) const CUT_STRING: Cost = 1;
 // --- value spelling ---------------------------------------------------------------------------
 /// `.5`, `+1`, `0789`: a number JSON does not allow.
 pub(crate) const ODD_NUMBER: Cost = 1;
+/// `1,299.99`: a number with thousands separators (chosen only where the comma cannot
+/// separate two values).
+pub(crate) const GROUPED_NUMBER: Cost = 2;
 /// `...` standing for omitted items.
 pub(crate) const ELLIPSIS: Cost = 1;
 /// `"a" + "b"`.
@@ -67,13 +70,19 @@ pub(crate) const UNQUOTED_VALUE: Cost = 3;
 /// A quote kept as text inside a string value. Charged once per pair of text quotes: what is
 /// unusual is a quoted span inside text (`"He said "yes""`), not each of its two quotes.
 pub(crate) const TEXT_QUOTE: Cost = 3;
+/// [`TEXT_QUOTE`] in a string whose text is itself JSON (`"{"query": "x"}"`: tool arguments
+/// stringified without escaping): its quotes are text by nature.
+pub(crate) const TEXT_QUOTE_IN_JSON_TEXT: Cost = 1;
 /// Added when a string closes with a quote kept as text left unpaired (`"rejected, "python"`
 /// is more likely two strings than one holding a lone quote).
 pub(crate) const UNPAIRED_TEXT_QUOTE: Cost = 1;
 /// Added to [`TEXT_QUOTE`] for a loose text quote: one that opens a quoted span but is followed
-/// by a space or a delimiter (`"07:58",` + `","`). Quotes kept as text quote something
-/// (`"yes"`, `("key: %s"`, `="/docs"`).
+/// by a space or a delimiter (`"07:58",` + `","`), or stands first on its line (`"a,⏎  "b"`).
+/// Quotes kept as text quote something, within a line (`"yes"`, `("key: %s"`, `="/docs"`).
 pub(crate) const LOOSE_TEXT_QUOTE: Cost = 4;
+/// Added for a text quote that closes a quoted span before a `:`, as a key's quote does
+/// (`"x, "b": 1`). Weaker evidence than a loose quote: text does quote a word before a colon.
+pub(crate) const KEYLIKE_TEXT_QUOTE: Cost = 2;
 /// A closer with nothing to close, dropped.
 pub(crate) const STRAY_CLOSER: Cost = 4;
 /// A quote that opens nothing, dropped (`",",` stutters).

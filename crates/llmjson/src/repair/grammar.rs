@@ -49,6 +49,12 @@ pub(crate) enum Reading {
     StrayQuote,
     /// A number (normalised if JSON does not allow it as written).
     Number,
+    /// A number written with thousands separators (`1,299.99`): the separators dropped.
+    GroupedNumber,
+    /// `(` of a Python tuple: a list.
+    OpenTuple,
+    /// `=` (or `=>`) where `:` belongs.
+    ColonLike,
     /// `true`, `false`, `null`, or a literal from Python or JavaScript.
     Literal,
     /// A bare word (or text) used as a string value.
@@ -266,7 +272,7 @@ impl Succ {
 fn inside(kind: Kind) -> Mode {
     match kind {
         Kind::Object => Mode::Key { after_comma: false },
-        Kind::Array | Kind::Call => Mode::Value { after_comma: false },
+        Kind::Array | Kind::Call | Kind::Tuple => Mode::Value { after_comma: false },
     }
 }
 
@@ -510,6 +516,20 @@ impl<'t> Ctx<'t> {
                         (Some(RepairKind::InvalidNumber), cost::ODD_NUMBER)
                     };
                     out.add(level, succ(Reading::Number, kind, cost, end, next));
+                    // `1,299.99`: where a comma cannot separate items (after a key), the
+                    // reading that keeps the number whole is the one that survives.
+                    if let Some(grouped) = self.lex.grouped_number_end(pos) {
+                        out.add(
+                            level,
+                            succ(
+                                Reading::GroupedNumber,
+                                Some(RepairKind::InvalidNumber),
+                                cost::GROUPED_NUMBER,
+                                grouped,
+                                next,
+                            ),
+                        );
+                    }
                 }
             }
             Token::Word { end } => {
@@ -551,7 +571,7 @@ impl<'t> Ctx<'t> {
                 self.unquoted_value(out, stack, pos);
             }
             Token::Comma => match top {
-                Some(Kind::Array) => out.add(
+                Some(Kind::Array | Kind::Tuple) => out.add(
                     level,
                     succ(
                         Reading::ExtraPunctuation,
@@ -593,11 +613,24 @@ impl<'t> Ctx<'t> {
                     out.add(level, succ(Reading::EmptySlot, kind, cost, pos, next));
                 }
                 Some(Kind::Call) => out.add(level, succ(Reading::EmptySlot, None, 0, pos, next)),
+                Some(Kind::Tuple) => {}
                 None => {}
             },
-            Token::RParen if top == Some(Kind::Call) => {
+            Token::RParen if matches!(top, Some(Kind::Call | Kind::Tuple)) => {
                 out.add(level, succ(Reading::EmptySlot, None, 0, pos, next))
             }
+            Token::LParen => out.add(
+                level,
+                succ(
+                    Reading::OpenTuple,
+                    Some(RepairKind::PythonLiteral),
+                    0,
+                    pos + 1,
+                    Mode::Value { after_comma: false },
+                )
+                .push(Kind::Tuple)
+                .styled(style::FOREIGN_LITERALS),
+            ),
             Token::Colon if top == Some(Kind::Object) => out.add(
                 level,
                 succ(
@@ -894,6 +927,20 @@ impl<'t> Ctx<'t> {
         let value = Mode::Value { after_comma: false };
         match tok {
             Token::Colon => out.add(level, succ(Reading::Colon, None, 0, pos + 1, value)),
+            // `{"a" = 1}`, `{"a" => 1}`: another language's `:`.
+            Token::Other { .. } if self.b()[pos] == b'=' => {
+                let len = if self.b().get(pos + 1) == Some(&b'>') { 2 } else { 1 };
+                out.add(
+                    level,
+                    succ(
+                        Reading::ColonLike,
+                        Some(RepairKind::MissingColon),
+                        cost::EXTRA_PUNCTUATION,
+                        pos + len,
+                        value,
+                    ),
+                )
+            }
             Token::Quote(..) | Token::Open(_) | Token::Number { .. } | Token::Word { .. } => out
                 .add(
                     level,
@@ -939,7 +986,7 @@ impl<'t> Ctx<'t> {
                     level,
                     succ(Reading::Comma, None, 0, pos + 1, Mode::Key { after_comma: true }),
                 ),
-                Some(Kind::Array) => out.add(
+                Some(Kind::Array | Kind::Tuple) => out.add(
                     level,
                     succ(Reading::Comma, None, 0, pos + 1, Mode::Value { after_comma: true }),
                 ),
@@ -951,11 +998,12 @@ impl<'t> Ctx<'t> {
                     level,
                     succ(Reading::Close, None, 0, pos + 1, after_close(depth - 1)).pop(1),
                 );
-                if depth == 1 {
-                    // The top-level value closes, but the reply goes on with `, …`: the closer
-                    // may be a stray one in the middle of the document.
+                {
+                    // The container closes, but the reply goes on with `, …`: the closer may be
+                    // a stray one in the middle of it (`{"b": 1}}, "c": 2}`, `[{"id": 1}},`).
                     let (j, _) = self.lex.skip_trivia(pos + 1);
-                    if j < self.lex.end && matches!(self.b()[j], b',' | b':') {
+                    let goes_on = if depth == 1 { &[b',', b':'][..] } else { &[b','][..] };
+                    if j < self.lex.end && goes_on.contains(&self.b()[j]) {
                         out.add(
                             level,
                             succ(
@@ -970,7 +1018,7 @@ impl<'t> Ctx<'t> {
                 }
             }
             Token::Close(kind) if top.is_some() => self.wrong_closer(out, stack, kind, pos, here),
-            Token::RParen if top == Some(Kind::Call) => out.add(
+            Token::RParen if matches!(top, Some(Kind::Call | Kind::Tuple)) => out.add(
                 level,
                 succ(Reading::CloseCall, None, 0, pos + 1, after_close(depth - 1)).pop(1),
             ),
@@ -1017,7 +1065,7 @@ impl<'t> Ctx<'t> {
                 ),
             ),
             Token::Quote(..) | Token::Open(_) | Token::Number { .. } | Token::Word { .. }
-                if matches!(top, Some(Kind::Object | Kind::Array)) =>
+                if matches!(top, Some(Kind::Object | Kind::Array | Kind::Tuple)) =>
             {
                 let mode = if top == Some(Kind::Object) {
                     Mode::Key { after_comma: true }
@@ -1102,13 +1150,14 @@ impl<'t> Ctx<'t> {
                 if class == QuoteClass::Triple {
                     return;
                 }
+                // A split that leaves closers in the text pays for the structure they lose.
                 for split in self.split_points(open, at, key).into_iter().flatten() {
                     out.add(
                         level,
                         succ(
                             Reading::SplitString,
                             Some(RepairKind::MissingEndQuote),
-                            cost::MISSING_END_QUOTE,
+                            cost::MISSING_END_QUOTE + self.lex.unbalanced_closers(open, split),
                             split,
                             after,
                         ),
@@ -1117,14 +1166,36 @@ impl<'t> Ctx<'t> {
                 // Keys close at a quote: a key holding a quote is not a thing models write.
                 if !key {
                     let b = self.b();
-                    // Quoted spans quote something: an opening quote before a space or a
-                    // delimiter is loose (`"07:58",` + `","`).
-                    let loose = paired
-                        && !odd
-                        && b.get(at + len)
-                            .is_none_or(|&c| is_ws(c) || matches!(c, b',' | b':' | b'}' | b']'));
-                    let cost = if odd { 0 } else { cost::TEXT_QUOTE }
-                        + if loose { cost::LOOSE_TEXT_QUOTE } else { 0 };
+                    // Quoted spans quote something, inside a line of text: a text quote
+                    // where JSON puts its quotes is loose. That is an opening quote before a
+                    // space or a delimiter (`"07:58",` + `","`) or first on its line
+                    // (`"a,⏎  "b": 1`), or a closing one before a `:` (`"x, "b": 1`).
+                    // (Not so in text that is code or JSON, which has quotes in such places.)
+                    let json_text = matches!(b.get(open), Some(b'{' | b'['));
+                    let code = || json_text || self.lex.leaves_open(open, at);
+                    let loose = if !paired {
+                        0
+                    } else if odd {
+                        if self.next_non_blank(at + len) == Some(b':') && !code() {
+                            cost::KEYLIKE_TEXT_QUOTE
+                        } else {
+                            0
+                        }
+                    } else if b
+                        .get(at + len)
+                        .is_none_or(|&c| is_ws(c) || matches!(c, b',' | b':' | b'}' | b']'))
+                        || (self.starts_line(open, at) && !code())
+                    {
+                        cost::LOOSE_TEXT_QUOTE
+                    } else {
+                        0
+                    };
+                    let pair = if json_text {
+                        cost::TEXT_QUOTE_IN_JSON_TEXT
+                    } else {
+                        cost::TEXT_QUOTE
+                    };
+                    let cost = if odd { 0 } else { pair } + loose;
                     out.add(
                         level,
                         succ(
@@ -1157,14 +1228,11 @@ impl<'t> Ctx<'t> {
                 );
             }
             Stop::End => {
-                // A reply cut inside a string value is plausible for text, not for a string
-                // that swallowed what looks like JSON. (A key cut off is dropped whole.)
-                let swallowed = if key {
-                    0
-                } else {
-                    self.lex
-                        .lost_in_string(class, open.max(at.saturating_sub(cost::WINDOW)), at)
-                };
+                // A reply cut inside a string is plausible for text, not for a string that
+                // swallowed what looks like JSON (`"score: 1}` is a key that lost its quote).
+                let swallowed = self
+                    .lex
+                    .lost_in_string(class, open.max(at.saturating_sub(cost::WINDOW)), at);
                 let unpaired = if odd && class.paired() {
                     cost::UNPAIRED_TEXT_QUOTE
                 } else {
@@ -1187,17 +1255,22 @@ impl<'t> Ctx<'t> {
                 let member = (!key && stack.top() == Some(Kind::Object))
                     .then(|| self.member_comma(open, at))
                     .flatten();
-                // At the very end of a reply a cut is the likelier event: listed first.
-                out.add(
-                    level,
-                    succ(
-                        Reading::CutString,
-                        Some(cut_kind),
-                        cost::CUT_STRING + unpaired + swallowed,
-                        at,
-                        after,
-                    ),
-                );
+                // At the very end of a reply a cut is the likelier event: listed first. A cut
+                // that swallowed the closers of the whole document is no plain completion: the
+                // truncation-only pass refuses it, and the full search weighs it against the
+                // splits. (`["a", ["]` swallowed one closer of two: still a cut.)
+                if swallowed == 0 || !out.only_truncation || !self.ends_document(stack, open, at) {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::CutString,
+                            Some(cut_kind),
+                            cost::CUT_STRING + unpaired + swallowed,
+                            at,
+                            after,
+                        ),
+                    );
+                }
                 if let Some(m) = member {
                     out.add(
                         level,
@@ -1263,6 +1336,14 @@ impl<'t> Ctx<'t> {
         }
         let mut newline = false;
         let mut k = self.back_over_trivia(open, at, &mut newline);
+        // `"x}, {"b"`: the quote starts the first member of a container opened after a comma.
+        let mut j = k;
+        while j > open && matches!(b[j - 1], b'{' | b'[') {
+            j = self.back_over_trivia(open, j - 1, &mut newline);
+        }
+        if j < k && j > open && b[j - 1] == b',' {
+            k = j;
+        }
         // `, type: "b"`: a bare key and its colon stand between the comma and this quote.
         if k > open && b[k - 1] == b':' {
             let mut w = self.back_over_trivia(open, k - 1, &mut false);
@@ -1288,7 +1369,7 @@ impl<'t> Ctx<'t> {
             while c > open && (is_ws(b[c - 1]) || matches!(b[c - 1], b'}' | b']')) {
                 c -= 1;
             }
-            let before_closers = (c < comma && c > open && matches!(b[c], b'}' | b']'))
+            let before_closers = (c > open && b[c..comma].iter().any(|&x| matches!(x, b'}' | b']')))
                 .then_some(c);
             return [Some(comma), before_closers];
         }
@@ -1375,11 +1456,15 @@ impl<'t> Ctx<'t> {
         if let Some(split) = self.closers_before(stack, open, k) {
             return Some(split);
         }
-        // A closer at the start of a line, then prose: the first such line.
+        // Then prose: the first line that ends with such closers (`"skip]}}⏎⏎Hope this
+        // helps`) or starts with one (`"text⏎}⏎Thanks!`).
         let limit = end.min(open + cost::WINDOW);
         let mut i = open;
         while let Some(n) = memchr::memchr(b'\n', &b[i..limit]) {
             let line = i + n;
+            if let Some(split) = self.closers_before(stack, open, line) {
+                return Some(split);
+            }
             let mut j = line + 1;
             while j < limit && matches!(b[j], b' ' | b'\t' | b'\r') {
                 j += 1;
@@ -1390,6 +1475,41 @@ impl<'t> Ctx<'t> {
             i = line + 1;
         }
         None
+    }
+
+    /// The first byte from `i` on that is not whitespace (within the window).
+    fn next_non_blank(&self, i: usize) -> Option<u8> {
+        let b = self.b();
+        let to = self.lex.end.min(i + cost::WINDOW);
+        b.get(i..to)?.iter().copied().find(|&c| !is_ws(c))
+    }
+
+    /// The byte at `at` is the first non-blank one of its line, a line that starts inside the
+    /// string opened at `open`.
+    fn starts_line(&self, open: usize, at: usize) -> bool {
+        let b = self.b();
+        let floor = open.max(at.saturating_sub(cost::WINDOW));
+        let mut k = at;
+        while k > floor && matches!(b[k - 1], b' ' | b'\t') {
+            k -= 1;
+        }
+        k > floor && matches!(b[k - 1], b'\n' | b'\r')
+    }
+
+    /// The string's raw text `b[open..end]` ends with closers for every open container
+    /// (`"score: 1}`, `"skip]}⏎Thanks`): the document was complete and the string lost its
+    /// closing quote, rather than being cut off.
+    fn ends_document(&self, stack: &dyn Stack, open: usize, end: usize) -> bool {
+        let Some(split) = self.closers_at_end(stack, open, end) else {
+            return false;
+        };
+        let b = self.b();
+        let closers = b[split..end]
+            .iter()
+            .take_while(|&&c| is_ws(c) || matches!(c, b'}' | b']'))
+            .filter(|&&c| matches!(c, b'}' | b']'))
+            .count();
+        closers >= stack.depth()
     }
 
     /// The raw text `b[open..end]` ends with closers (and whitespace) that fit the open

@@ -91,6 +91,8 @@ pub enum RepairKind {
     DroppedGarbage,
     /// A Python triple-quoted string (`"""…"""`) became a JSON string.
     TripleQuotes,
+    /// The reply began inside an object whose `{` is missing (a prefilled brace): it was added.
+    MissingOpener,
     /// A draft the model abandoned before the JSON it then wrote in full was skipped
     /// (`{"a": [1, 2 -- wait. Final: {...}`).
     AbandonedDraft,
@@ -169,6 +171,7 @@ impl RepairKind {
             DroppedGarbage => "dropped_garbage",
             TripleQuotes => "triple_quotes",
             AbandonedDraft => "abandoned_draft",
+            MissingOpener => "missing_opener",
             CoercedNumber => "coerced_number",
             CoercedString => "coerced_string",
             CoercedBoolean => "coerced_boolean",
@@ -227,6 +230,7 @@ impl RepairKind {
         RepairKind::DroppedGarbage,
         RepairKind::TripleQuotes,
         RepairKind::AbandonedDraft,
+        RepairKind::MissingOpener,
         RepairKind::CoercedNumber,
         RepairKind::CoercedString,
         RepairKind::CoercedBoolean,
@@ -302,6 +306,7 @@ impl RepairKind {
             DroppedGarbage => "unexpected character",
             TripleQuotes => "Python triple-quoted string",
             AbandonedDraft => "an abandoned draft before the JSON",
+            MissingOpener => "missing opening brace",
             CoercedNumber => "string where a number is wanted",
             CoercedString => "number or boolean where a string is wanted",
             CoercedBoolean => "string where a boolean is wanted",

@@ -11,8 +11,11 @@ use super::Fence;
 pub(crate) enum Kind {
     Object,
     Array,
-    /// A function-call wrapper such as `ObjectId("…")` or JSONP `callback(…)`: closed by `)`.
+    /// A function-call wrapper such as `ObjectId("…")` or JSONP `callback(…)`: closed by `)`,
+    /// passes its one value through.
     Call,
+    /// A Python tuple `(1, 2)`: a list closed by `)`.
+    Tuple,
 }
 
 /// Whitespace or a comment between tokens.
@@ -277,6 +280,44 @@ impl<'t> Lex<'t> {
         n * cost::LOST_STRUCTURE
     }
 
+    /// [`cost::LOST_STRUCTURE`] per closer in `b[from..to]` (within the window before `to`)
+    /// that no opener before it in that text balances: a closer a string's text would take from
+    /// the structure (`"x]`), where a balanced one is text (`"see [docs]"`).
+    pub(crate) fn unbalanced_closers(&self, from: usize, to: usize) -> Cost {
+        self.bracket_balance(from, to).0 * cost::LOST_STRUCTURE
+    }
+
+    /// `b[from..to]` (within the window before `to`) leaves a bracket open: text that is code or
+    /// JSON (`d = {"a": 1`), where quotes are text by nature.
+    pub(crate) fn leaves_open(&self, from: usize, to: usize) -> bool {
+        self.bracket_balance(from, to).1 > 0
+    }
+
+    /// Closers with no opener before them, and openers left unclosed, in `b[from..to]` (within
+    /// the window before `to`).
+    fn bracket_balance(&self, from: usize, to: usize) -> (Cost, u32) {
+        let to = to.min(self.end);
+        let from = from.max(to.saturating_sub(cost::WINDOW));
+        let (mut braces, mut brackets, mut lost) = (0u32, 0u32, 0);
+        for &c in self.b.get(from..to).unwrap_or_default() {
+            let (depth, opens) = match c {
+                b'{' => (&mut braces, true),
+                b'[' => (&mut brackets, true),
+                b'}' => (&mut braces, false),
+                b']' => (&mut brackets, false),
+                _ => continue,
+            };
+            if opens {
+                *depth += 1;
+            } else if *depth == 0 {
+                lost += 1;
+            } else {
+                *depth -= 1;
+            }
+        }
+        (lost, braces + brackets)
+    }
+
     /// What a string of `class` swallowing `b[from..to]` leaves out of the structure:
     /// [`cost::LOST_STRUCTURE`] per bracket, and per `"` when `"` does not end such a string
     /// (a `"` in a `"` string was already judged as text or closer).
@@ -420,6 +461,36 @@ impl<'t> Lex<'t> {
             exp_digits,
             end: i,
         }
+    }
+
+    /// A number written with thousands separators (`1,299.99`, `12,000`) starting at `i`: where
+    /// it ends, if the groups after the first are all three digits and a terminator follows.
+    pub(crate) fn grouped_number_end(&self, i: usize) -> Option<usize> {
+        let b = self.b;
+        let first = self.number_shape(i);
+        if first.frac_digits.is_some() || first.exp_digits.is_some() || first.int_digits == 0 {
+            return None;
+        }
+        let mut j = first.end;
+        let mut groups = 0;
+        while j + 3 < self.end + 1
+            && b.get(j) == Some(&b',')
+            && b.get(j + 1..j + 4).is_some_and(|g| g.iter().all(u8::is_ascii_digit))
+            && !b.get(j + 4).is_some_and(u8::is_ascii_digit)
+        {
+            j += 4;
+            groups += 1;
+        }
+        if groups == 0 {
+            return None;
+        }
+        if b.get(j) == Some(&b'.') {
+            j += 1;
+            while j < self.end && b[j].is_ascii_digit() {
+                j += 1;
+            }
+        }
+        self.is_terminator(j).then_some(j)
     }
 
     /// Where an unquoted value starting at `i` ends: at a comma, a closer, a line end, a quote

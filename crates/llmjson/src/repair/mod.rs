@@ -14,12 +14,17 @@ mod grammar;
 mod kind;
 mod lex;
 pub(crate) mod parser;
-mod quotes;
+pub(crate) mod quotes;
 mod search;
 
 pub use kind::RepairKind;
 pub(crate) use parser::{Config, Fail, Fence, Output};
 pub(crate) use quotes::is_quote_at as parser_starts_quote;
+
+/// The quote opening a string at `i`, if any (class and length).
+pub(crate) fn parser_quote_class(b: &[u8], i: usize) -> Option<(quotes::QuoteClass, usize)> {
+    quotes::QuoteClass::opening_at(b, i)
+}
 
 use crate::position::PositionCursor;
 use crate::RepairLevel;

@@ -16,7 +16,7 @@ pub(crate) enum QuoteClass {
     Backtick,
     /// `´`: closes at `´` or `'`.
     Acute,
-    /// `“` or `”`: closes at `”`, `“` or `"`.
+    /// `“`, `”` or `„`: closes at `”`, `“` or `"`.
     SmartDouble,
     /// `‘` or `’`: closes at `’`, `‘` or `'`.
     SmartSingle,
@@ -28,6 +28,8 @@ pub(crate) enum QuoteClass {
 
 const LEFT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9C];
 const RIGHT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9D];
+/// `„`, the German low opening quote (closed by `“` or `”`).
+const LOW_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9E];
 const LEFT_SINGLE: [u8; 3] = [0xE2, 0x80, 0x98];
 const RIGHT_SINGLE: [u8; 3] = [0xE2, 0x80, 0x99];
 const ACUTE: [u8; 2] = [0xC2, 0xB4];
@@ -46,7 +48,10 @@ impl QuoteClass {
             b'`' => Some((QuoteClass::Backtick, 1)),
             b'\\' if rest.get(1) == Some(&b'"') => Some((QuoteClass::Escaped, 2)),
             0xC2 if rest.starts_with(&ACUTE) => Some((QuoteClass::Acute, 2)),
-            0xE2 if rest.starts_with(&LEFT_DOUBLE) || rest.starts_with(&RIGHT_DOUBLE) => {
+            0xE2 if rest.starts_with(&LEFT_DOUBLE)
+                || rest.starts_with(&RIGHT_DOUBLE)
+                || rest.starts_with(&LOW_DOUBLE) =>
+            {
                 Some((QuoteClass::SmartDouble, 3))
             }
             0xE2 if rest.starts_with(&LEFT_SINGLE) || rest.starts_with(&RIGHT_SINGLE) => {

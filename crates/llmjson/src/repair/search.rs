@@ -47,6 +47,7 @@ fn kind_bits(kind: Kind) -> u64 {
         Kind::Object => 0,
         Kind::Array => 1,
         Kind::Call => 2,
+        Kind::Tuple => 3,
     }
 }
 
@@ -54,7 +55,8 @@ fn bits_kind(bits: u64) -> Kind {
     match bits & 3 {
         0 => Kind::Object,
         1 => Kind::Array,
-        _ => Kind::Call,
+        2 => Kind::Call,
+        _ => Kind::Tuple,
     }
 }
 

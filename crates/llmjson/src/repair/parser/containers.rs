@@ -14,7 +14,7 @@ fn closer_text(kind: Kind) -> &'static str {
     match kind {
         Kind::Object => "added '}'",
         Kind::Array => "added ']'",
-        Kind::Call => "added ')'",
+        Kind::Call | Kind::Tuple => "added ')'",
     }
 }
 
@@ -29,6 +29,17 @@ impl Parser<'_> {
             }
             Reading::OpenString => return self.string_token(at, s),
             Reading::Number => return self.number(at, s),
+            Reading::GroupedNumber => return self.grouped_number(at, s),
+            Reading::OpenTuple => {
+                self.repair(RepairKind::PythonLiteral, at, at + 1, "a tuple became a list")?;
+                self.open(Kind::Tuple, at)?;
+                self.pos = s.pos;
+            }
+            Reading::ColonLike => {
+                let what = &self.text[at..s.pos];
+                self.repair(RepairKind::MissingColon, at, s.pos, format!("'{what}' read as ':'"))?;
+                self.pos = s.pos;
+            }
             Reading::Literal => return self.literal(at, s),
             Reading::UnquotedValue => return self.unquoted_value(at, s),
             Reading::BareKey => return self.bare_key(at, s),
@@ -143,6 +154,7 @@ impl Parser<'_> {
             Kind::Object => Partial::Object(Map::new()),
             Kind::Array => Partial::Array(Vec::new()),
             Kind::Call => Partial::Pass(None),
+            Kind::Tuple => Partial::Array(Vec::new()),
         };
         self.frames.push(Frame {
             kind,
@@ -353,7 +365,7 @@ impl Parser<'_> {
         while let Some(&kind) = self.kinds.last() {
             let logged = match kind {
                 Kind::Object => Some((RepairKind::ClosedTruncatedObject, "added '}'")),
-                Kind::Array => Some((RepairKind::ClosedTruncatedArray, "added ']'")),
+                Kind::Array | Kind::Tuple => Some((RepairKind::ClosedTruncatedArray, "added ']'")),
                 Kind::Call => None,
             };
             if let Some((kind, detail)) = logged {

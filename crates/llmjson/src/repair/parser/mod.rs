@@ -42,6 +42,8 @@ pub(crate) struct Config<'s> {
     /// Only the repairs that complete a reply cut off are allowed (the reply is valid JSON up
     /// to where it stops).
     pub only_truncation: bool,
+    /// The reply begins inside an object whose `{` is missing (it starts with `"key":`).
+    pub inside_object: bool,
 }
 
 /// A fence that ends the region when met where JSON structure is expected (```` ``` ````, `~~~`).
@@ -186,7 +188,12 @@ pub(crate) fn parse<'t>(
         succs: Succs::new(),
         json_end: None,
     };
-    parser.run()
+    if config.inside_object {
+        parser.open(Kind::Object, start)?;
+        parser.repair(RepairKind::MissingOpener, start, start, "added '{'")?;
+        return parser.run(Mode::Key { after_comma: false });
+    }
+    parser.run(Mode::Value { after_comma: false })
 }
 
 struct Parser<'t> {
@@ -524,10 +531,9 @@ impl<'t> Parser<'t> {
     // ----------------------------------------------------------------------------------------
     // The state machine.
 
-    fn run(&mut self) -> Result<Output> {
+    fn run(&mut self, mut mode: Mode) -> Result<Output> {
         let fuse_limit = 16 * self.end().saturating_sub(self.start) + 64;
         let mut steps = 0usize;
-        let mut mode = Mode::Value { after_comma: false };
         loop {
             steps += 1;
             if steps > fuse_limit {

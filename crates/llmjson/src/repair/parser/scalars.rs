@@ -104,6 +104,21 @@ impl Parser<'_> {
         Ok(s.mode)
     }
 
+    /// `1,299.99`: the thousands separators dropped, the digits kept.
+    pub(super) fn grouped_number(&mut self, at: usize, s: Succ) -> Result<Mode> {
+        let raw = &self.text[at..s.pos];
+        let digits: String = raw.chars().filter(|&c| c != ',').collect();
+        self.pos = s.pos;
+        if self.cut_and_dropped(s.pos) {
+            self.drop_truncated_value(at)?;
+            return Ok(s.mode);
+        }
+        let detail = format!("'{raw}' became {digits}");
+        self.repair(RepairKind::InvalidNumber, at, s.pos, detail)?;
+        self.emit(make_number(&digits))?;
+        Ok(s.mode)
+    }
+
     /// `true`, `None`, `undefined`, `-Infinity`, or the start of one cut off by the end.
     pub(super) fn literal(&mut self, at: usize, s: Succ) -> Result<Mode> {
         let word = &self.text[at..s.pos];
