@@ -39,6 +39,9 @@ pub struct Case {
     pub expected: Value,
     /// The case must be read with `truncation: drop`.
     pub truncation_drop: bool,
+    /// Where the faulted document lies in `input` (the answer, not a draft or a decoy before
+    /// it); `None` when it was escaped into a string.
+    pub document: Option<std::ops::Range<usize>>,
 }
 
 impl Case {
@@ -81,6 +84,7 @@ pub fn case(seed: u64, index: usize) -> Case {
         input: String::new(),
         expected: Value::Null,
         truncation_drop: false,
+        document: None,
     }
 }
 
@@ -215,12 +219,18 @@ fn attempt(rng: &mut Rng, primary: Fault, seed: u64, index: usize) -> Option<Cas
     } else {
         wrap(rng, &text, cut.is_some())
     };
+    let document = if faults.contains(&Fault::EscapedJson) {
+        None
+    } else {
+        input.rfind(text.as_str()).map(|at| at..at + text.len())
+    };
     Some(Case {
         id: format!("{seed}-{index}"),
         faults,
         input,
         expected,
         truncation_drop,
+        document,
     })
 }
 

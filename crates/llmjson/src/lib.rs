@@ -556,6 +556,9 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
     // A value that opens the reply is parsed first: fences and tags *inside* it (markdown in a
     // string value) are text, not blocks.
     let mut leading_error = None;
+    // A bracket at the start that did not look like JSON, read anyway: if the JSON found
+    // later lies inside it, it was the document all along (`[⏎ (⏎ 9⏎ 7⏎ ), [9]]`).
+    let mut enclosing = None;
     let leading = match scan.first_content() {
         Some(start) if matches!(text.as_bytes()[start], b'{' | b'[') => {
             // A reply that is one valid JSON document is exactly that, whatever it looks like
@@ -569,7 +572,10 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
                 {
                     Some(found(out, Source::Text))
                 }
-                Ok(_) => None,
+                Ok(out) => {
+                    enclosing = Some(out);
+                    None
+                }
                 Err(fail) => {
                     if json_like {
                         leading_error = Some(fail);
@@ -625,8 +631,16 @@ fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
             }
         }
     }
+    let inside_enclosing = |start: usize| {
+        enclosing
+            .as_ref()
+            .is_some_and(|e: &Output| e.start <= start && start < e.end)
+    };
     // 3. The first thing in the prose that looks like JSON.
     if let Some(start) = scan.find_candidate_outside(&blocks, 0) {
+        if inside_enclosing(start) {
+            return Ok(found(enclosing.take().ok_or(Error::Internal("enclosing"))?, Source::Text));
+        }
         let out = parse_candidate(text, start, text.len(), None, config).map_err(to_err)?;
         return Ok(found(out, Source::Text));
     }

@@ -318,13 +318,17 @@ impl<'t> Scan<'t> {
         if matches!(b[v], b'{' | b'[') {
             return looks_like_json(b, v, b.len());
         }
+        // The next member may be faulty too: any quoted string, or a bare key and its colon.
         let mut j = v;
         for _ in 0..8 {
             let Some(c) = memchr::memchr(b',', &b[j..limit]) else {
                 return false;
             };
             j += c + 1;
-            if skip_ws(b, j, limit).is_some_and(|q| self.key_at(q)) {
+            let next = skip_ws(b, j, limit).is_some_and(|q| {
+                crate::repair::parser_starts_quote(b, q) || key_then_colon(b, q, limit)
+            });
+            if next {
                 return true;
             }
         }
@@ -368,10 +372,16 @@ impl<'t> Scan<'t> {
                 while k < b.len() && matches!(b[k], b' ' | b'\t') {
                     k += 1;
                 }
-                // `"name" = "x"` and `"name" => "x"` are keys too; `"a" == "b"` is not.
+                // `"name" = "x"` and `"name" => "x"` are keys too; `"a" == "b"` is not. So is
+                // a key that lost its colon before a value only JSON writes (`"name" "x",`).
                 return match b.get(k) {
                     Some(b':') => true,
                     Some(b'=') => b.get(k + 1) != Some(&b'='),
+                    Some(b'{' | b'[') => k > e + close,
+                    Some(&c) if k > e + close && crate::repair::parser_starts_quote(b, k) => {
+                        let _ = c;
+                        value_then_comma(b, k)
+                    }
                     _ => false,
                 };
             }
@@ -484,8 +494,9 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
                     b[q..end].starts_with(lit)
                         && b.get(q + lit.len())
                             .is_none_or(|c| matches!(c, b',' | b']' | b' ' | b'\n' | b'\r' | b'\t'))
-                })
+                }) || bare_first_item(b, q, end)
             }
+            (b'[', _) => return bare_first_item(b, q, end),
             _ => return false,
         }
     }
@@ -498,16 +509,26 @@ fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
     let Some(q) = skip_ws(b, p + 1, end) else {
         return false;
     };
+    let comma_after = |e: usize| skip_ws(b, e, end).is_some_and(|c| b[c] == b',');
     let value_end = if let Some((class, len)) = crate::repair::parser_quote_class(b, q) {
+        // The first of its line's closing quotes followed by a comma (the string may hold
+        // quotes of its own: `("print("hi")", 1)`).
         let limit = (q + 256).min(end);
         let mut e = q + len;
-        while e < limit && class.closer_at(b, e).is_none() && b[e] != b'\n' {
+        while e < limit && b[e] != b'\n' {
+            if let Some(l) = class.closer_at(b, e) {
+                if comma_after(e + l) {
+                    return true;
+                }
+            }
             e += 1;
         }
-        match class.closer_at(b, e) {
-            Some(l) => e + l,
-            None => return false,
-        }
+        return false;
+    } else if let Some(lit) = [&b"true"[..], b"false", b"null", b"True", b"False", b"None"]
+        .iter()
+        .find(|lit| b[q..end].starts_with(lit))
+    {
+        q + lit.len()
     } else if b[q].is_ascii_digit() || b[q] == b'-' {
         let mut e = q + 1;
         while e < end && (b[e].is_ascii_digit() || b[e] == b'.') {
@@ -517,7 +538,7 @@ fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
     } else {
         return false;
     };
-    skip_ws(b, value_end, end).is_some_and(|c| b[c] == b',')
+    comma_after(value_end)
 }
 
 /// Skips whitespace and short comments.
@@ -526,7 +547,9 @@ fn skip_ws(b: &[u8], mut i: usize, end: usize) -> Option<usize> {
         while i < end && b[i].is_ascii_whitespace() {
             i += 1;
         }
-        if i + 1 < end && b[i] == b'/' && b[i + 1] == b'/' {
+        let line_comment = i + 1 < end
+            && ((b[i] == b'/' && b[i + 1] == b'/') || (b[i] == b'#' && matches!(b[i + 1], b' ' | b'\t')));
+        if line_comment {
             // Bounded, like every lookahead here: `{//{//{//…` must stay linear.
             let limit = (i + 256).min(end);
             match b[i..limit].iter().position(|&c| c == b'\n') {
@@ -563,7 +586,44 @@ fn key_then_colon(b: &[u8], q: usize, end: usize) -> bool {
             i += 1;
         }
     }
-    i > q && i < end && b[i] == b':'
+    // `{name = "x"}`, `{name => "x"}` (but not `{a == b}`).
+    i > q && i < end && (b[i] == b':' || (b[i] == b'=' && b.get(i + 1) != Some(&b'=')))
+}
+
+/// A quoted value at `q` followed, on its line, by a `,` (`"x",` after a key that lost its `:`).
+fn value_then_comma(b: &[u8], q: usize) -> bool {
+    let Some((class, len)) = crate::repair::parser_quote_class(b, q) else {
+        return false;
+    };
+    let limit = (q + 256).min(b.len());
+    let mut e = q + len;
+    while e < limit && b[e] != b'\n' {
+        if let Some(close) = class.closer_at(b, e) {
+            return skip_ws(b, e + close, limit).is_some_and(|k| b[k] == b',');
+        }
+        e += 1;
+    }
+    false
+}
+
+/// `[in progress, {"id": 1}]`: a bare word, a comma, then a value only JSON writes (a quote, a
+/// bracket or a number): a list whose first item lost its quotes. (`[note, see below]` is prose.)
+fn bare_first_item(b: &[u8], q: usize, end: usize) -> bool {
+    let limit = (q + 64).min(end);
+    let mut i = q;
+    while i < limit && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'-' | b' ') || b[i] >= 0x80) {
+        i += 1;
+    }
+    // (`[browser", …`: the item lost only its opening quote.)
+    if i > q && i < end && b[i] == b'"' {
+        i += 1;
+    }
+    if i == q || i >= end || b[i] != b',' {
+        return false;
+    }
+    skip_ws(b, i + 1, end).is_some_and(|v| {
+        matches!(b[v], b'{' | b'[' | b'-' | b'0'..=b'9') || crate::repair::parser_starts_quote(b, v)
+    })
 }
 
 /// `[1]`, `[12]`: a citation marker in prose.

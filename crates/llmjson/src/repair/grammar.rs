@@ -1145,7 +1145,17 @@ impl<'t> Ctx<'t> {
                 let paired = class.paired();
                 let odd = odd && paired;
                 let unpaired = if odd { cost::UNPAIRED_TEXT_QUOTE } else { 0 };
-                out.add(level, succ(Reading::CloseString, None, unpaired, at + len, after));
+                // A quote that starts an indented line is where JSON opens its next string
+                // (`"José,⏎  "type": …`), not where text ends (code ends `x = 1⏎"`).
+                let indented = if !key && self.starts_indented_line(open, at) && !self.lex.leaves_open(open, at) {
+                    cost::LOOSE_TEXT_QUOTE
+                } else {
+                    0
+                };
+                out.add(
+                    level,
+                    succ(Reading::CloseString, None, unpaired + indented, at + len, after),
+                );
                 // A triple-quoted string ends at `"""`, unambiguously.
                 if class == QuoteClass::Triple {
                     return;
@@ -1494,6 +1504,11 @@ impl<'t> Ctx<'t> {
             k -= 1;
         }
         k > floor && matches!(b[k - 1], b'\n' | b'\r')
+    }
+
+    /// Like [`Self::starts_line`], on a line indented by at least one blank.
+    fn starts_indented_line(&self, open: usize, at: usize) -> bool {
+        at > open && matches!(self.b()[at - 1], b' ' | b'\t') && self.starts_line(open, at)
     }
 
     /// The string's raw text `b[open..end]` ends with closers for every open container

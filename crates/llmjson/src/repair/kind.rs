@@ -96,6 +96,10 @@ pub enum RepairKind {
     /// A draft the model abandoned before the JSON it then wrote in full was skipped
     /// (`{"a": [1, 2 -- wait. Final: {...}`).
     AbandonedDraft,
+    /// Text after the value that goes on like JSON (`, 4]` after a premature `]`, members after
+    /// a closed object) but could not be read into it was left out. Prose after the JSON is not
+    /// this: it is not part of the located JSON at all.
+    IgnoredTrailingContent,
 
     // --- schema stage: coercions (made only with a schema and coercion on) ---
     /// A string holding a number became the number the schema wants (`"12"` → `12`).
@@ -172,6 +176,7 @@ impl RepairKind {
             TripleQuotes => "triple_quotes",
             AbandonedDraft => "abandoned_draft",
             MissingOpener => "missing_opener",
+            IgnoredTrailingContent => "ignored_trailing_content",
             CoercedNumber => "coerced_number",
             CoercedString => "coerced_string",
             CoercedBoolean => "coerced_boolean",
@@ -231,6 +236,7 @@ impl RepairKind {
         RepairKind::TripleQuotes,
         RepairKind::AbandonedDraft,
         RepairKind::MissingOpener,
+        RepairKind::IgnoredTrailingContent,
         RepairKind::CoercedNumber,
         RepairKind::CoercedString,
         RepairKind::CoercedBoolean,
@@ -307,6 +313,7 @@ impl RepairKind {
             TripleQuotes => "Python triple-quoted string",
             AbandonedDraft => "an abandoned draft before the JSON",
             MissingOpener => "missing opening brace",
+            IgnoredTrailingContent => "JSON-like text after the value",
             CoercedNumber => "string where a number is wanted",
             CoercedString => "number or boolean where a string is wanted",
             CoercedBoolean => "string where a boolean is wanted",

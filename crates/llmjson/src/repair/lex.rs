@@ -204,8 +204,11 @@ impl<'t> Lex<'t> {
                     body_end,
                     end,
                 }) => {
+                    // A comment may quote words (`# the "id" must be unique`); what it must
+                    // not hold is JSON's own marks (`// "b": 2}`).
                     spent += cost::COMMENT
-                        + self.lost_structure(body_start, body_end.min(body_start + cost::WINDOW));
+                        + self.json_marks(body_start, body_end.min(body_start + cost::WINDOW))
+                            * cost::LOST_STRUCTURE;
                     i = end;
                 }
                 None => break,
@@ -227,9 +230,64 @@ impl<'t> Lex<'t> {
         match self.b[j] {
             // Another value: a separate answer, not a lost part of this one.
             b'{' | b'[' => 0,
-            b',' | b':' => self.lost_structure(j, to),
+            b',' | b':' => self.lost_structure(j, to) + self.numbers(j, to) * cost::LOST_STRUCTURE,
             // Prose costs nothing; marks that only JSON has (`"key":`, `, "`, closers) do.
             _ => self.json_marks(j, to) * cost::LOST_STRUCTURE,
+        }
+    }
+
+    /// Numbers in `b[from..to]`: runs of digits that start a word (`, 2001]`).
+    fn numbers(&self, from: usize, to: usize) -> Cost {
+        let b = &self.b[from..to];
+        let starts = (0..b.len()).filter(|&k| {
+            b[k].is_ascii_digit() && (k == 0 || !(b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'.' | b'_')))
+        });
+        starts.count() as Cost
+    }
+
+    /// The text after a complete document at `at` that goes on like JSON and was left out of
+    /// it: from the first byte that is not trivia to the end of that stretch. It goes on like
+    /// JSON when it starts with `,` or `:` (`, "b": 2}`), or holds closers that nothing in it
+    /// opened (`)", "x"]`). The stretch ends at a blank line, a fence, or the region's end;
+    /// `None` when nothing but prose (or nothing) follows.
+    pub(crate) fn trailing_json(&self, at: usize) -> Option<std::ops::Range<usize>> {
+        let (j, _) = self.skip_trivia(at);
+        if self.at_end(j) {
+            return None;
+        }
+        let b = self.b;
+        let continues = matches!(b[j], b',' | b':');
+        let mut depth = 0usize;
+        let mut last_unbalanced = None;
+        let mut last_content = j;
+        let mut k = j;
+        while k < self.end {
+            let c = b[k];
+            if c == b'\n' {
+                // A blank line, or a fence at the start of the next line, ends the stretch.
+                let mut n = k + 1;
+                while n < self.end && matches!(b[n], b' ' | b'\t' | b'\r') {
+                    n += 1;
+                }
+                if n >= self.end || b[n] == b'\n' || b[n..self.end].starts_with(b"```") {
+                    break;
+                }
+            }
+            match c {
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth == 0 => last_unbalanced = Some(k + 1),
+                b'}' | b']' => depth -= 1,
+                _ => {}
+            }
+            if !is_ws(c) {
+                last_content = k + 1;
+            }
+            k += 1;
+        }
+        match last_unbalanced {
+            Some(end) => Some(j..end),
+            None if continues => Some(j..last_content),
+            None => None,
         }
     }
 

@@ -110,3 +110,126 @@ fn fault_scoreboard() {
     assert!(pass * 100 >= total * 97, "below 97% exact overall");
     assert!(weak.is_empty(), "classes below 90%: {weak:?}");
 }
+
+/// Cases for the accounting property, made from seed [`ACCOUNTING_SEED`]
+/// (`LLMJSON_ACCOUNTING_COUNT` and `LLMJSON_ACCOUNTING_SEED` change them).
+const ACCOUNTING_COUNT: usize = 10_000;
+const ACCOUNTING_SEED: u64 = 9;
+
+/// Nothing is lost silently: every word of the faulted document reaches the value, or lies
+/// inside the span of a logged repair (a comment removed, a draft skipped, garbage dropped, a
+/// cut member dropped, trailing content ignored…). Checked on generated cases, whatever value
+/// the parser chose: a wrong reading may fail the scoreboard, but must not hide what it left out.
+#[test]
+fn every_word_reaches_the_value_or_a_logged_repair() {
+    let count = std::env::var("LLMJSON_ACCOUNTING_COUNT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(ACCOUNTING_COUNT);
+    let seed = std::env::var("LLMJSON_ACCOUNTING_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(ACCOUNTING_SEED);
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for case in llmjson_faults::generate(seed, count) {
+        let Some(document) = case.document.clone() else {
+            continue;
+        };
+        let Ok(parsed) = llmjson::parse(&case.input, &options(&case)) else {
+            // A typed error loses nothing silently.
+            continue;
+        };
+        checked += 1;
+        let mut kept = std::collections::HashSet::new();
+        value_words(&parsed.value, &mut kept);
+        // A word may reach the value joined to another (`"José Á" + "lvarez"`).
+        let joined: String = kept.iter().map(String::as_str).collect::<Vec<_>>().join(" ");
+        let unaccounted: Vec<&str> = input_words(&case.input, document)
+            .filter(|(span, word)| {
+                let word = word.to_lowercase();
+                !kept.contains(&word)
+                    && !joined.contains(&word)
+                    && !parsed
+                        .repairs
+                        .iter()
+                        .any(|r| r.span.start <= span.start && span.end <= r.span.end)
+            })
+            .map(|(span, _)| &case.input[span])
+            .collect();
+        if !unaccounted.is_empty() {
+            failures.push(format!(
+                "{} {:?}\n  input: {:?}\n  value: {}\n  log: {:?}\n  lost: {unaccounted:?}",
+                case.id,
+                case.faults.iter().map(|f| f.name()).collect::<Vec<_>>(),
+                case.input,
+                parsed.value,
+                parsed.repairs.iter().map(|r| format!("{} {:?}", r.kind, r.span)).collect::<Vec<_>>()
+            ));
+        }
+    }
+    assert!(checked >= count * 9 / 10 || count < ACCOUNTING_COUNT, "only {checked} cases checked");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} cases lost words without a log line:\n{}",
+        failures.len(),
+        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// The words of `input[range]`: runs of letters, digits and `_`. An escape (`\n`, `\u00e9`)
+/// separates words, as its decoded character does in the value.
+fn input_words(input: &str, range: std::ops::Range<usize>) -> impl Iterator<Item = (std::ops::Range<usize>, String)> + '_ {
+    let text = &input[range.clone()];
+    let mut words = Vec::new();
+    let mut start = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c.is_alphanumeric() || c == '_' {
+            start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = start.take() {
+            words.push((range.start + s..range.start + i, text[s..i].to_string()));
+        }
+        if c == '\\' {
+            // The escaped character, and a `\u` escape's four hex digits, are not a word.
+            if let Some((_, e)) = chars.next() {
+                if e == 'u' {
+                    for _ in 0..4 {
+                        chars.next_if(|(_, h)| h.is_ascii_hexdigit());
+                    }
+                }
+            }
+        }
+    }
+    if let Some(s) = start {
+        words.push((range.start + s..range.end, text[s..].to_string()));
+    }
+    words.into_iter()
+}
+
+/// The lowercased words of every key, string and number in `value`.
+fn value_words(value: &serde_json::Value, out: &mut std::collections::HashSet<String>) {
+    fn add(text: &str, out: &mut std::collections::HashSet<String>) {
+        let words = text.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+        out.extend(words.filter(|w| !w.is_empty()).map(str::to_lowercase));
+    }
+    match value {
+        serde_json::Value::String(s) => add(s, out),
+        // The input may write an exponent without its sign (`6.02e23` is kept as `6.02e+23`).
+        serde_json::Value::Number(n) => {
+            add(&n.to_string(), out);
+            add(&n.to_string().replace("e+", "e"), out);
+        }
+        serde_json::Value::Bool(b) => add(if *b { "true" } else { "false" }, out),
+        serde_json::Value::Null => add("null", out),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| value_words(v, out)),
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                add(k, out);
+                value_words(v, out);
+            }
+        }
+    }
+}

@@ -2,6 +2,7 @@
 
 mod api;
 mod corpus;
+mod decisions;
 mod errors;
 mod faults;
 mod hostile;

@@ -10,6 +10,23 @@ use crate::{DuplicateKeys, RepairLevel};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
+/// Where the quoted string that ends just before `at` (blanks aside) starts: the key of
+/// `["a", "b": 1` is the array's last item. `at` itself when no quote ends there.
+fn quoted_start_before(b: &[u8], at: usize) -> usize {
+    let mut k = at.min(b.len());
+    while k > 0 && is_ws(b[k - 1]) {
+        k -= 1;
+    }
+    if k == 0 || b[k - 1] != b'"' {
+        return at;
+    }
+    let floor = k.saturating_sub(1 + crate::repair::cost::WINDOW);
+    (floor..k - 1).rev().find(|&i| b[i] == b'"' && (i == 0 || b[i - 1] != b'\\')).unwrap_or(at)
+}
+
+/// How far back among an object's keys a duplicate's earlier member is looked for.
+const DUPLICATE_LOOKBACK: usize = 256;
+
 fn closer_text(kind: Kind) -> &'static str {
     match kind {
         Kind::Object => "added '}'",
@@ -156,6 +173,11 @@ impl Parser<'_> {
             Kind::Call => Partial::Pass(None),
             Kind::Tuple => Partial::Array(Vec::new()),
         };
+        let member_spans = if kind == Kind::Object {
+            self.spare_spans.pop().unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         self.frames.push(Frame {
             kind,
             partial,
@@ -164,6 +186,7 @@ impl Parser<'_> {
             key_end: at,
             comma_at: at,
             id,
+            member_spans,
         });
         self.kinds.push(kind);
         Ok(())
@@ -172,6 +195,7 @@ impl Parser<'_> {
     /// Hands a finished value to the enclosing container (or makes it the result).
     pub(super) fn emit(&mut self, value: Value) -> Result<()> {
         let policy = self.cfg.duplicate_keys;
+        let value_end = self.pos;
         let Some(frame) = self.frames.last_mut() else {
             self.root = Some(value);
             return Ok(());
@@ -188,19 +212,35 @@ impl Parser<'_> {
             Partial::Object(map) => {
                 use serde_json::map::Entry;
                 let key = frame.key.take().unwrap_or_default();
+                let member = (frame.key_at, value_end.max(frame.key_end));
+                // The earlier member's place, looked up from the end within a bound (a hostile
+                // object with many keys stays linear; past the bound the entry spans the key).
+                let earlier_index = map.contains_key(&key).then(|| {
+                    map.keys()
+                        .rev()
+                        .take(DUPLICATE_LOOKBACK)
+                        .position(|k| *k == key)
+                        .map(|back| map.len() - 1 - back)
+                });
                 match map.entry(key) {
                     Entry::Vacant(slot) => {
                         slot.insert(value);
+                        frame.member_spans.push(member);
                         None
                     }
                     Entry::Occupied(mut slot) => {
                         let key = slot.key().clone();
+                        let earlier = earlier_index
+                            .flatten()
+                            .and_then(|i| frame.member_spans.get_mut(i));
                         match policy {
+                            // The log entry spans the member whose value was discarded.
                             DuplicateKeys::Last => {
                                 slot.insert(value);
-                                Some((key, "kept the last value"))
+                                let discarded = earlier.map_or(member, |e| std::mem::replace(e, member));
+                                Some((key, discarded, "kept the last value"))
                             }
-                            DuplicateKeys::First => Some((key, "kept the first value")),
+                            DuplicateKeys::First => Some((key, member, "kept the first value")),
                             DuplicateKeys::Error => {
                                 return Err(Fail::DuplicateKey {
                                     offset: frame.key_at,
@@ -212,12 +252,8 @@ impl Parser<'_> {
                 }
             }
         };
-        if let Some((key, detail)) = duplicate {
-            let (key_at, key_end) = self
-                .frames
-                .last()
-                .map_or((0, 0), |f| (f.key_at, f.key_end));
-            self.repair_at_key(&key, RepairKind::DuplicateKey, key_at, key_end, detail)?;
+        if let Some((key, (from, to), detail)) = duplicate {
+            self.repair_at_key(&key, RepairKind::DuplicateKey, from, to, detail)?;
         }
         Ok(())
     }
@@ -229,6 +265,11 @@ impl Parser<'_> {
             .pop()
             .ok_or(Fail::Internal("close without frame"))?;
         self.kinds.pop();
+        if frame.kind == Kind::Object {
+            let mut spans = frame.member_spans;
+            spans.clear();
+            self.spare_spans.push(spans);
+        }
         let value = match frame.partial {
             Partial::Object(map) => Value::Object(map),
             Partial::Array(items) => Value::Array(items),
@@ -253,8 +294,8 @@ impl Parser<'_> {
             .last_mut()
             .ok_or(Fail::Internal("no object around the array"))?;
         frame.key = Some(key);
-        frame.key_at = at;
         frame.key_end = at;
+        frame.key_at = quoted_start_before(self.b, at);
         Ok(())
     }
 

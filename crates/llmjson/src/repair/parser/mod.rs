@@ -136,6 +136,10 @@ struct Frame {
     /// Where the last `,` was read (for logging a trailing comma).
     comma_at: usize,
     id: u32,
+    /// Object: where each member (key to value) lies, in the map's order, so that a duplicate
+    /// key's log entry spans the member it discarded. Taken from and given back to
+    /// `Parser::spare_spans`: objects do not allocate one each.
+    member_spans: Vec<(usize, usize)>,
 }
 
 /// Keys longer than this are cut in logged paths.
@@ -187,6 +191,7 @@ pub(crate) fn parse<'t>(
         searcher: Searcher::new(end.saturating_sub(start)),
         succs: Succs::new(),
         json_end: None,
+        spare_spans: Vec::new(),
     };
     if config.inside_object {
         parser.open(Kind::Object, start)?;
@@ -220,6 +225,8 @@ struct Parser<'t> {
     succs: Succs,
     /// Where the JSON ended when prose took over (the `EndHere` reading).
     json_end: Option<usize>,
+    /// Member-span buffers of closed objects, for the next ones.
+    spare_spans: Vec<Vec<(usize, usize)>>,
 }
 
 /// The parser's open containers, as the grammar sees them.
@@ -609,7 +616,7 @@ impl<'t> Parser<'t> {
         let value = self.root.take().unwrap_or(Value::Null);
         let end = match self.json_end {
             Some(end) => end,
-            None => self.trailing_closers()?,
+            None => self.trailing_closers(value.is_object() || value.is_array())?,
         };
         if self.unlogged > 0 {
             let kind = self
@@ -633,8 +640,9 @@ impl<'t> Parser<'t> {
     }
 
     /// Closers left over after the top-level value (`{"a": 1}}`) belong to it: logged and
-    /// included in its span. Anything else after it is not JSON.
-    fn trailing_closers(&mut self) -> Result<usize> {
+    /// included in its span; so does text after a container that goes on like JSON (logged as
+    /// left out). Anything else after it is not JSON.
+    fn trailing_closers(&mut self, container: bool) -> Result<usize> {
         let end = self.pos;
         if self.cfg.level < RepairLevel::Full {
             return Ok(end);
@@ -649,6 +657,16 @@ impl<'t> Parser<'t> {
             self.repair(RepairKind::ExtraCloser, j, j + 1, "removed")?;
             last = j + 1;
             i = j + 1;
+        }
+        // What goes on like JSON but was not read into the value is part of the located JSON,
+        // left out with a log line (and counted by the safety guard), never dropped silently.
+        // (After a top-level scalar the caller decides: `1, 2, 3` is a list.)
+        let rest = if container { self.lex().trailing_json(last) } else { None };
+        if let Some(rest) = rest {
+            let detail = format!("left out {} bytes after the value", rest.len());
+            self.repair(RepairKind::IgnoredTrailingContent, rest.start, rest.end, detail)?;
+            self.discard(rest.start, rest.end);
+            last = rest.end;
         }
         Ok(last)
     }

@@ -37,6 +37,30 @@ struct StringScan {
     mixed_close: Option<usize>,
 }
 
+/// A run of a string's text copied as it is: where it starts in the input and in the decoded
+/// text, and what the string had logged before it. A split inside the run cuts the text (and
+/// the log) there.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    raw: usize,
+    len: usize,
+    controls: u32,
+    bad_escapes: u32,
+    text_quotes: u32,
+}
+
+impl Run {
+    fn new(raw: usize, len: usize, scan: &StringScan) -> Self {
+        Run {
+            raw,
+            len,
+            controls: scan.controls,
+            bad_escapes: scan.bad_escapes,
+            text_quotes: scan.text_quotes,
+        }
+    }
+}
+
 /// The last quote kept as text, to reconsider when the reply ends inside the string.
 #[derive(Debug, Clone, Copy)]
 struct TextQuote {
@@ -152,7 +176,7 @@ impl Parser<'_> {
         let mut fences = (0u32, 0usize, 0usize);
         // Where each run of text copied as it is starts, and the buffer's length there: a split
         // at any position in such a run cuts the buffer at the matching length.
-        let mut runs: Vec<(usize, usize)> = vec![(content_start, 0)];
+        let mut runs: Vec<Run> = vec![Run::new(content_start, 0, &scan)];
         let text = self.text;
         loop {
             let (stop_at, stop) = self.lex().string_stop(i, class);
@@ -178,7 +202,7 @@ impl Parser<'_> {
                         None => i = end,
                     }
                     seg = i;
-                    runs.push((seg, buf.len()));
+                    runs.push(Run::new(seg, buf.len(), &scan));
                 }
                 Stop::Control(c) => {
                     buf.push_str(&text[seg..stop_at]);
@@ -200,7 +224,7 @@ impl Parser<'_> {
                     buf.push(c as char);
                     i = stop_at + 1;
                     seg = i;
-                    runs.push((seg, buf.len()));
+                    runs.push(Run::new(seg, buf.len(), &scan));
                     if c == b'\n' {
                         if let Some(f) = self.lex().fence {
                             let mut k = i;
@@ -245,6 +269,9 @@ impl Parser<'_> {
                             buf.push_str(&text[stop_at..stop_at + len]);
                             i = stop_at + len;
                             seg = i;
+                            if own {
+                                runs.push(Run::new(seg, buf.len(), &scan));
+                            }
                         }
                         Reading::SplitString => {
                             return self.split_string(buf, &runs, scan, s);
@@ -306,6 +333,12 @@ impl Parser<'_> {
                     if s.reading == Reading::CloseString {
                         buf.truncate(q.buf_len);
                         scan.text_quotes = q.quotes_before;
+                        // Control characters and escapes after it are not in the string.
+                        let run = runs.partition_point(|r| r.raw <= q.at);
+                        if let Some(run) = runs.get(run.wrapping_sub(1)) {
+                            scan.controls = run.controls;
+                            scan.bad_escapes = run.bad_escapes;
+                        }
                         self.pos = s.pos;
                         return Ok((self.finish_string(buf, scan)?, s.mode));
                     }
@@ -342,20 +375,27 @@ impl Parser<'_> {
     }
 
     /// The string lost its closing quote: it ended at `s.pos`, in a run of text copied as it
-    /// is (`runs`: where each run starts, and the buffer's length there).
+    /// is (`runs`).
     fn split_string(
         &mut self,
         mut buf: String,
-        runs: &[(usize, usize)],
-        scan: StringScan,
+        runs: &[Run],
+        mut scan: StringScan,
         s: Succ,
     ) -> Result<(Str, Mode)> {
-        let run = runs.partition_point(|&(raw, _)| raw <= s.pos);
-        let (raw, len) = runs
+        let run = runs.partition_point(|r| r.raw <= s.pos);
+        let run = runs
             .get(run.wrapping_sub(1))
             .copied()
             .ok_or(Fail::Internal("a split before the string"))?;
-        buf.truncate(len + (s.pos - raw));
+        buf.truncate(run.len + (s.pos - run.raw));
+        // What the text after the split held is no longer this string's to log.
+        scan.controls = run.controls;
+        scan.bad_escapes = run.bad_escapes;
+        scan.text_quotes = run.text_quotes;
+        if scan.mixed_close.is_some_and(|at| at >= s.pos) {
+            scan.mixed_close = None;
+        }
         let kept = buf.trim_end().len();
         buf.truncate(kept);
         if self.lex().at_end(self.pos) {

@@ -1,0 +1,273 @@
+//! The decision procedure at ambiguous spots: which quote ends a string, which container a
+//! closer closes, whether a `}` ends the document. Each case is one the cost table decides
+//! (`src/repair/cost.rs`), and each checks the log as well as the value: a repair the value
+//! needed and the log does not show is data changed silently.
+//!
+//! The first fourteen are the rows of issue 9's table, replies that earlier versions garbled or
+//! cut with exit 0.
+
+use crate::support::{json, kinds, parse};
+use llmjson::RepairKind::{self, *};
+
+/// `input` gives `expected`, logging exactly the repairs `log` (in order).
+#[track_caller]
+fn decides(input: &str, expected: &str, log: &[RepairKind]) {
+    let parsed = parse(input);
+    assert_eq!(parsed.value, json(expected), "input: {input:?}");
+    assert_eq!(kinds(&parsed), log, "input: {input:?}\nlog: {:#?}", parsed.repairs);
+}
+
+#[test]
+fn a_wrong_closer_closes_the_array_it_stands_for() {
+    decides(
+        r#"{"tags": ["red", "blue"}, "count": 2, "owner": "ana"}"#,
+        r#"{"tags": ["red", "blue"], "count": 2, "owner": "ana"}"#,
+        &[MismatchedCloser],
+    );
+}
+
+#[test]
+fn a_doubled_closer_in_an_array_is_stray() {
+    decides(
+        r#"[{"id": 1}}, {"id": 2}]"#,
+        r#"[{"id": 1}, {"id": 2}]"#,
+        &[ExtraCloser],
+    );
+}
+
+#[test]
+fn members_after_a_premature_close_are_merged_back() {
+    decides(
+        r#"{"a": "x"}, "b": "y", "c": "z"}"#,
+        r#"{"a": "x", "b": "y", "c": "z"}"#,
+        &[ExtraCloser],
+    );
+}
+
+#[test]
+fn a_key_that_lost_its_quote_ends_at_its_colon() {
+    decides(
+        r#"{"status: "done", "count": 2}"#,
+        r#"{"status": "done", "count": 2}"#,
+        &[MissingEndQuote],
+    );
+}
+
+#[test]
+fn a_typographic_quote_closes_an_ascii_opened_string() {
+    decides(
+        r#"{"reason": "prices go up”, "n": 1}"#,
+        r#"{"reason": "prices go up", "n": 1}"#,
+        &[SmartQuotes],
+    );
+}
+
+#[test]
+fn a_url_in_a_markdown_link_is_text_not_a_comment() {
+    decides(
+        r#"{"note": "see [docs]("https://example.com/x") first", "ok": true}"#,
+        r#"{"note": "see [docs](\"https://example.com/x\") first", "ok": true}"#,
+        &[UnescapedQuote],
+    );
+}
+
+#[test]
+fn strings_without_commas_are_separate_elements() {
+    decides(
+        r#"["a" "b" "c" 1"#,
+        r#"["a", "b", "c", 1]"#,
+        &[MissingComma, MissingComma, MissingComma, ClosedTruncatedArray],
+    );
+}
+
+#[test]
+fn a_stutter_after_a_value_is_dropped() {
+    decides(
+        r#"{"when":"07:58",","city":"Lisboa"}"#,
+        r#"{"when": "07:58", "city": "Lisboa"}"#,
+        &[DroppedGarbage, ExtraComma],
+    );
+}
+
+#[test]
+fn code_with_a_format_string_stays_whole() {
+    decides(
+        r#"{"content": "log("key: %s", k)", "next_actions": ["retry"]}"#,
+        r#"{"content": "log(\"key: %s\", k)", "next_actions": ["retry"]}"#,
+        &[UnescapedQuote],
+    );
+}
+
+#[test]
+fn code_ending_in_a_raw_newline_keeps_its_last_quote() {
+    decides(
+        "{\"path\": \"a.py\", \"content\": \"s = \"x\"\n\"}",
+        r#"{"path": "a.py", "content": "s = \"x\"\n"}"#,
+        &[UnescapedQuote, ControlCharacter],
+    );
+}
+
+#[test]
+fn code_with_a_windows_path_stays_whole() {
+    let parsed = parse(r#"{"snippet": "p = "C:\\Users\\me"\nx = 1", "n": 1}"#);
+    assert_eq!(parsed.value["snippet"], "p = \"C:\\Users\\me\"\nx = 1");
+    assert_eq!(parsed.value["n"], 1);
+    assert_eq!(kinds(&parsed), [UnescapedQuote]);
+}
+
+#[test]
+fn a_key_inside_an_array_closes_the_array() {
+    decides(
+        r#"{"a": [1, 2, "b": 3}"#,
+        r#"{"a": [1, 2], "b": 3}"#,
+        &[MissingCloser],
+    );
+}
+
+#[test]
+fn an_abandoned_draft_is_not_the_answer() {
+    decides(
+        r#"Draft: {"a": [1, 2 -- wait. Final: {"a": [1, 2, 3]}"#,
+        r#"{"a": [1, 2, 3]}"#,
+        &[AbandonedDraft],
+    );
+}
+
+#[test]
+fn json_in_a_shell_command_is_not_the_answer() {
+    decides(
+        "```bash\ncurl -d {\"a\": 1}\n```\nResult: {\"real\": 2}",
+        r#"{"real": 2}"#,
+        &[],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Beyond the table: the same procedure on spots of other kinds.
+
+#[test]
+fn a_doubled_closer_deep_inside_is_stray_and_the_member_after_it_kept() {
+    decides(
+        r#"[{"a": {"b": 1}}, "done": true}, {"id": 2}]"#,
+        r#"[{"a": {"b": 1}, "done": true}, {"id": 2}]"#,
+        &[ExtraCloser],
+    );
+    decides(
+        r#"{"a": {"b": [1, 2]], "c": 3}, "d": 4}"#,
+        r#"{"a": {"b": [1, 2], "c": 3}, "d": 4}"#,
+        &[ExtraCloser],
+    );
+}
+
+#[test]
+fn a_key_that_lost_its_quote_at_the_end_of_the_document_is_kept() {
+    // Not a cut: the closers of the whole document follow it.
+    decides(
+        r#"{"id": 1, "score: -0.001}"#,
+        r#"{"id": 1, "score": -0.001}"#,
+        &[MissingEndQuote],
+    );
+    decides(
+        r#"[{"a": 1, "active: true}]"#,
+        r#"[{"a": 1, "active": true}]"#,
+        &[MissingEndQuote],
+    );
+    // A real cut inside a key drops the key (it has no value yet).
+    decides(
+        r#"{"id": 1, "sco"#,
+        r#"{"id": 1}"#,
+        &[DroppedTruncatedMember, ClosedTruncatedObject],
+    );
+}
+
+#[test]
+fn a_value_that_lost_its_quote_before_closers_and_prose_ends_there() {
+    decides(
+        "{\"a\": [\"skip]}\n\nHope this helps!",
+        r#"{"a": ["skip"]}"#,
+        &[MissingEndQuote],
+    );
+}
+
+#[test]
+fn a_value_that_lost_its_quote_before_a_new_element_ends_before_its_closer() {
+    decides(
+        r#"[{"a": "x}, {"b": 2}]"#,
+        r#"[{"a": "x"}, {"b": 2}]"#,
+        &[MissingEndQuote],
+    );
+    // Blank space between the text and the closer.
+    decides(
+        "{\"t\": [\n    \"a\",\n    \"b\n  ],\n  \"n\": 1\n}",
+        r#"{"t": ["a", "b"], "n": 1}"#,
+        &[MissingEndQuote],
+    );
+}
+
+#[test]
+fn a_quote_that_starts_an_indented_line_opens_the_next_key() {
+    // The split also leaves no trace of the raw newline it cut off in the log.
+    decides(
+        "{\"a\": \"José,\n  \"type: \"retry\", \"n\": 1}",
+        r#"{"a": "José", "type": "retry", "n": 1}"#,
+        &[MissingEndQuote, MissingEndQuote],
+    );
+}
+
+#[test]
+fn python_tuples_become_lists() {
+    decides(
+        r#"{"tags": ("a", "b"), "n": 1}"#,
+        r#"{"tags": ["a", "b"], "n": 1}"#,
+        &[PythonLiteral],
+    );
+}
+
+#[test]
+fn numbers_grouped_with_commas_are_one_number() {
+    decides(
+        r#"{"id": 75,515, "name": "x"}"#,
+        r#"{"id": 75515, "name": "x"}"#,
+        &[InvalidNumber],
+    );
+    // Not when the digits after the comma cannot be a group of three.
+    decides(r#"[75,51, 2]"#, r#"[75, 51, 2]"#, &[]);
+}
+
+#[test]
+fn equals_signs_and_arrows_stand_for_colons() {
+    decides(
+        r#"{"name" = "x", "n" => 2}"#,
+        r#"{"name": "x", "n": 2}"#,
+        &[MissingColon, MissingColon],
+    );
+}
+
+#[test]
+fn low_and_high_quotes_pair_up() {
+    decides(
+        r#"{„name“: „Müller“, "n": 1}"#,
+        r#"{"name": "Müller", "n": 1}"#,
+        &[SmartQuotes, SmartQuotes],
+    );
+}
+
+#[test]
+fn an_object_whose_brace_is_missing_after_prose() {
+    decides(
+        r#"Here it is: "id": 7, "name": "x"}"#,
+        r#"{"id": 7, "name": "x"}"#,
+        &[MissingOpener],
+    );
+    // A quoted word and a colon in prose alone is no object.
+    assert!(llmjson::parse(r#"The field "name": it holds the user's name."#, &Default::default()).is_err());
+}
+
+#[test]
+fn stringified_json_with_unescaped_quotes_stays_one_string() {
+    decides(
+        r#"{"arguments": "{"query": "x", "limit": 3}"}"#,
+        r#"{"arguments": "{\"query\": \"x\", \"limit\": 3}"}"#,
+        &[UnescapedQuote],
+    );
+}
