@@ -100,7 +100,12 @@ fn key(rng: &mut Rng, base: &str) -> String {
 }
 
 fn obj(members: Vec<(&str, Node)>) -> Node {
-    Node::Obj(members.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    Node::Obj(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
 }
 
 /// Renames some keys the way models write them (camelCase, non-ASCII), keeping them unique.
@@ -154,7 +159,10 @@ fn tool_call(rng: &mut Rng) -> Node {
         .to_string();
     let mut args = vec![("query", prose(rng)), ("limit", int(rng, 1, 50))];
     if rng.chance(0.5) {
-        args.push(("filters", obj(vec![("city", s(rng, TextKind::City)), ("tags", tags(rng))])));
+        args.push((
+            "filters",
+            obj(vec![("city", s(rng, TextKind::City)), ("tags", tags(rng))]),
+        ));
     }
     if rng.chance(0.4) {
         args.push(("urgent", Node::Bool(rng.chance(0.5))));
@@ -179,12 +187,22 @@ fn record(rng: &mut Rng) -> Node {
         m.push(("active", Node::Bool(rng.chance(0.5))));
     }
     if rng.chance(0.5) {
-        m.push(("notes", if rng.chance(0.3) { Node::Null } else { prose(rng) }));
+        m.push((
+            "notes",
+            if rng.chance(0.3) {
+                Node::Null
+            } else {
+                prose(rng)
+            },
+        ));
     }
     if rng.chance(0.3) {
         m.push((
             "address",
-            obj(vec![("street", s(rng, TextKind::Plain)), ("zip", s(rng, TextKind::Word))]),
+            obj(vec![
+                ("street", s(rng, TextKind::Plain)),
+                ("zip", s(rng, TextKind::Word)),
+            ]),
         ));
     }
     obj(m)
@@ -197,7 +215,9 @@ fn records(rng: &mut Rng) -> Node {
 
 fn config(rng: &mut Rng, depth: usize) -> Node {
     let n = rng.range(2, 4);
-    let names = ["server", "database", "cache", "features", "logging", "limits", "retry", "ui"];
+    let names = [
+        "server", "database", "cache", "features", "logging", "limits", "retry", "ui",
+    ];
     let mut m = Vec::new();
     for i in 0..n {
         let k = names[(i + rng.below(names.len())) % names.len()];
@@ -223,17 +243,33 @@ fn plan(rng: &mut Rng) -> Node {
                 ("description", prose(rng)),
             ];
             if rng.chance(0.5) {
-                m.push(("args", obj(vec![("path", s(rng, TextKind::Path)), ("retries", int(rng, 0, 5))])));
+                m.push((
+                    "args",
+                    obj(vec![
+                        ("path", s(rng, TextKind::Path)),
+                        ("retries", int(rng, 0, 5)),
+                    ]),
+                ));
             }
             m.push(("done", Node::Bool(rng.chance(0.5))));
             obj(m)
         })
         .collect();
-    obj(vec![("goal", prose(rng)), ("steps", Node::Arr(steps)), ("summary", prose(rng))])
+    obj(vec![
+        ("goal", prose(rng)),
+        ("steps", Node::Arr(steps)),
+        ("summary", prose(rng)),
+    ])
 }
 
 fn artifact(rng: &mut Rng) -> Node {
-    let path = rng.pick(&["src/main.py", "app.js", "query.sql", "run.sh", "lib/util.rs"]);
+    let path = rng.pick(&[
+        "src/main.py",
+        "app.js",
+        "query.sql",
+        "run.sh",
+        "lib/util.rs",
+    ]);
     let mut m = vec![
         ("path", Node::Str(path.to_string())),
         ("content", s(rng, TextKind::Code)),
@@ -250,9 +286,18 @@ fn artifact(rng: &mut Rng) -> Node {
 fn answer(rng: &mut Rng) -> Node {
     let n = rng.range(1, 3);
     let cites = (0..n)
-        .map(|_| obj(vec![("doc", s(rng, TextKind::Word)), ("page", int(rng, 1, 300))]))
+        .map(|_| {
+            obj(vec![
+                ("doc", s(rng, TextKind::Word)),
+                ("page", int(rng, 1, 300)),
+            ])
+        })
         .collect();
-    obj(vec![("answer", prose(rng)), ("citations", Node::Arr(cites)), ("confidence", float(rng))])
+    obj(vec![
+        ("answer", prose(rng)),
+        ("citations", Node::Arr(cites)),
+        ("confidence", float(rng)),
+    ])
 }
 
 fn extraction(rng: &mut Rng) -> Node {
@@ -260,17 +305,18 @@ fn extraction(rng: &mut Rng) -> Node {
     let ents = (0..n)
         .map(|_| {
             let start = rng.below(200) as i64;
-            obj(
-                vec![
-                    ("text", s(rng, TextKind::Name)),
-                    ("type", s(rng, TextKind::Word)),
-                    ("start", Node::Num(start.to_string())),
-                    ("end", Node::Num((start + 5).to_string())),
-                ],
-            )
+            obj(vec![
+                ("text", s(rng, TextKind::Name)),
+                ("type", s(rng, TextKind::Word)),
+                ("start", Node::Num(start.to_string())),
+                ("end", Node::Num((start + 5).to_string())),
+            ])
         })
         .collect();
-    obj(vec![("entities", Node::Arr(ents)), ("language", s(rng, TextKind::Word))])
+    obj(vec![
+        ("entities", Node::Arr(ents)),
+        ("language", s(rng, TextKind::Word)),
+    ])
 }
 
 fn list(rng: &mut Rng) -> Node {
@@ -301,7 +347,10 @@ pub fn document(rng: &mut Rng) -> Node {
         _ => {
             // A long reply: many records under one key.
             let n = rng.range(8, 20);
-            obj(vec![("items", Node::Arr((0..n).map(|_| record(rng)).collect())), ("total", Node::Num(n.to_string()))])
+            obj(vec![
+                ("items", Node::Arr((0..n).map(|_| record(rng)).collect())),
+                ("total", Node::Num(n.to_string())),
+            ])
         }
     };
     vary_keys(&mut doc, rng);

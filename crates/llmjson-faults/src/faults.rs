@@ -249,8 +249,19 @@ fn is_ident(s: &str) -> bool {
 }
 
 const LITERAL_WORDS: &[&str] = &[
-    "true", "false", "null", "True", "False", "None", "undefined", "NaN", "Infinity", "TRUE",
-    "FALSE", "NULL", "Null",
+    "true",
+    "false",
+    "null",
+    "True",
+    "False",
+    "None",
+    "undefined",
+    "NaN",
+    "Infinity",
+    "TRUE",
+    "FALSE",
+    "NULL",
+    "Null",
 ];
 
 /// Reads unambiguously without quotes: words and spaces, no delimiters, not a number or literal.
@@ -260,14 +271,17 @@ fn bare_safe(s: &str) -> bool {
         && t == s
         && !LITERAL_WORDS.contains(&t)
         && !t.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '-' | '+' | '.'))
-        && s.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '_')
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == ' ' || c == '_')
 }
 
 /// Reads unambiguously without its closing quote: one line, no quotes or brackets.
 fn open_end_safe(s: &str) -> bool {
     !s.is_empty()
         && !s.ends_with(|c: char| c.is_whitespace())
-        && !s.contains(['"', '{', '}', '[', ']', '\\', '\n', '\r', '\t', '“', '”', '\''])
+        && !s.contains([
+            '"', '{', '}', '[', ']', '\\', '\n', '\r', '\t', '“', '”', '\'',
+        ])
         && !s.contains("//")
         && !s.contains("/*")
 }
@@ -336,11 +350,12 @@ fn plain_object(toks: &[Tok], open: usize) -> bool {
     let close = matching_close(toks, open);
     close > open + 1
         && toks[open + 1..close].iter().any(|t| t.k == K::Key)
-        && toks[open..=close].iter().all(|t| {
-            !t.locked
-                && !matches!(t.k, K::Open if t.text != "{")
-                && !(t.k == K::Open && !std::ptr::eq(t, &toks[open]))
-                && !(matches!(t.k, K::Str | K::Key) && t.content.contains(['"', '\\', '\n', '\t']))
+        && toks[open..=close].iter().enumerate().all(|(k, t)| {
+            // The object's own `{` is the only opener inside it.
+            let nested = t.k == K::Open && k > 0;
+            let delicate =
+                matches!(t.k, K::Str | K::Key) && t.content.contains(['"', '\\', '\n', '\t']);
+            !t.locked && !nested && !delicate
         })
 }
 
@@ -381,9 +396,13 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
                 };
                 let after = next_sig(toks, n);
                 let nk = toks[n].k;
-                (t.bracket == b'[' && t.parent == b'{' && nk == K::Comma
+                (t.bracket == b'['
+                    && t.parent == b'{'
+                    && nk == K::Comma
                     && after.is_some_and(|a| toks[a].k == K::Key))
-                    || (t.bracket == b'{' && t.parent == b'[' && nk == K::Comma
+                    || (t.bracket == b'{'
+                        && t.parent == b'['
+                        && nk == K::Comma
                         && after.is_some_and(|a| toks[a].k == K::Open && toks[a].bracket == b'{'))
                     || (nk == K::Close && toks[n].bracket != t.bracket)
             });
@@ -565,7 +584,10 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
         }
         Fault::MissingColon => {
             let cands = unlocked(toks, |i, t| {
-                t.k == K::Key && toks.get(i + 1).is_some_and(|c| c.k == K::Colon && !c.locked)
+                t.k == K::Key
+                    && toks
+                        .get(i + 1)
+                        .is_some_and(|c| c.k == K::Colon && !c.locked)
             });
             pick_and(toks, rng, &cands, |toks, k, _| {
                 let spaced = toks.get(k + 2).is_some_and(|t| t.k == K::Ws);
@@ -790,8 +812,11 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
             let cands = unlocked(toks, |i, t| {
                 t.k == K::Open && t.bracket == b'[' && {
                     let close = matching_close(toks, i);
-                    let items = (i + 1..close).filter(|&j| toks[j].is_sig() && toks[j].k != K::Comma).count();
-                    items >= 2 && (i + 1..close).all(|j| !toks[j].locked && !matches!(toks[j].k, K::Open))
+                    let items = (i + 1..close)
+                        .filter(|&j| toks[j].is_sig() && toks[j].k != K::Comma)
+                        .count();
+                    items >= 2
+                        && (i + 1..close).all(|j| !toks[j].locked && !matches!(toks[j].k, K::Open))
                 }
             });
             if cands.is_empty() {

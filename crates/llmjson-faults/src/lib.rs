@@ -90,13 +90,18 @@ pub fn case(seed: u64, index: usize) -> Case {
 
 fn compatible(faults: &[Fault], f: Fault) -> bool {
     let cut = faults.iter().any(|g| g.is_cut());
-    !faults.contains(&f)
-        && f != Fault::EscapedJson
-        && !faults.contains(&Fault::EscapedJson)
-        && !(f.is_wrapper() && faults.iter().any(|g| g.is_wrapper()))
-        && !(f.is_cut() && cut)
-        && !(f.is_cut() && !faults.iter().all(|g| g.survives_cut()))
-        && !(cut && !f.survives_cut())
+    let conflicts = [
+        faults.contains(&f),
+        // An escaped document holds no other fault.
+        f == Fault::EscapedJson || faults.contains(&Fault::EscapedJson),
+        // One wrapper, one cut.
+        f.is_wrapper() && faults.iter().any(|g| g.is_wrapper()),
+        f.is_cut() && cut,
+        // A cut must leave every other fault's meaning clear.
+        f.is_cut() && !faults.iter().all(|g| g.survives_cut()),
+        cut && !f.survives_cut(),
+    ];
+    !conflicts.contains(&true)
 }
 
 fn attempt(rng: &mut Rng, primary: Fault, seed: u64, index: usize) -> Option<Case> {
@@ -191,7 +196,10 @@ fn attempt(rng: &mut Rng, primary: Fault, seed: u64, index: usize) -> Option<Cas
         ];
         let lead = *rng.pick(&["Draft: ", "", "First try:\n"]);
         let connector = *rng.pick(CONNECTORS);
-        format!("{lead}{draft}{connector}{}", wrap_final(rng, &text, cut.is_some()))
+        format!(
+            "{lead}{draft}{connector}{}",
+            wrap_final(rng, &text, cut.is_some())
+        )
     } else if faults.contains(&Fault::DecoyCodeFence) {
         const DECOYS: &[&str] = &[
             "```bash\ncurl -X POST -d {\"a\": 1} https://api.example.com/v1/items\n```",
@@ -203,7 +211,10 @@ fn attempt(rng: &mut Rng, primary: Fault, seed: u64, index: usize) -> Option<Cas
         let decoy = *rng.pick(DECOYS);
         let lead = *rng.pick(&["You can call it like this:\n", "", "Request:\n"]);
         let joint = *rng.pick(&["\nResult: ", "\n\nThe response was:\n", "\nResposta:\n"]);
-        format!("{lead}{decoy}{joint}{}", wrap_final(rng, &text, cut.is_some()))
+        format!(
+            "{lead}{decoy}{joint}{}",
+            wrap_final(rng, &text, cut.is_some())
+        )
     } else if faults.contains(&Fault::ThinkDecoy) {
         let other = doc::document(rng);
         let (draft, _) = render(&tokens(&other, Layout::Compact));
@@ -259,7 +270,13 @@ fn escapable(toks: &[Tok]) -> bool {
 fn wrap(rng: &mut Rng, text: &str, cut: bool) -> String {
     let before = *rng.pick(text::PROSE_BEFORE);
     let after = *rng.pick(text::PROSE_AFTER);
-    let fence_open = *rng.pick(&["```json\n", "```json", "```JSON\n", "``` json\n", "```json\n\n"]);
+    let fence_open = *rng.pick(&[
+        "```json\n",
+        "```json",
+        "```JSON\n",
+        "``` json\n",
+        "```json\n\n",
+    ]);
     let fence_close = *rng.pick(&["\n```", "```", "\n```\n"]);
     match rng.below(20) {
         0..=7 => text.to_string(),

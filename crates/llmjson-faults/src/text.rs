@@ -64,13 +64,23 @@ const PLAIN: &[&str] = &[
 
 const WORDS: &[&str] = &[
     "done", "pending", "active", "approved", "rejected", "draft", "ok", "high", "low", "medium",
-    "python", "shell", "browser", "search", "blue", "green", "admin", "guest", "monthly",
-    "weekly", "en", "pt_BR", "ja", "retry", "skip", "success", "failure", "queued", "north",
+    "python", "shell", "browser", "search", "blue", "green", "admin", "guest", "monthly", "weekly",
+    "en", "pt_BR", "ja", "retry", "skip", "success", "failure", "queued", "north",
 ];
 
 const MULTIWORD_BARE: &[&str] = &[
-    "in progress", "not started", "needs review", "San Francisco", "New York", "dark mode",
-    "very high", "東京", "São Paulo", "Zürich", "Ελλάδα", "Москва",
+    "in progress",
+    "not started",
+    "needs review",
+    "San Francisco",
+    "New York",
+    "dark mode",
+    "very high",
+    "東京",
+    "São Paulo",
+    "Zürich",
+    "Ελλάδα",
+    "Москва",
 ];
 
 /// Text with ASCII double quotes inside, as a model writes it (the quotes are meant as text).
@@ -147,13 +157,34 @@ const URLS: &[&str] = &[
 ];
 
 const NAMES: &[&str] = &[
-    "Ana Souza", "João Silva", "Mary O'Brien", "Li Wei", "山田太郎", "Müller", "Zoë Dupont",
-    "Олег Петров", "Fatima Zahra", "Dvir Cohen", "José Álvarez", "Kim Min-jun", "Ngozi Okafor",
+    "Ana Souza",
+    "João Silva",
+    "Mary O'Brien",
+    "Li Wei",
+    "山田太郎",
+    "Müller",
+    "Zoë Dupont",
+    "Олег Петров",
+    "Fatima Zahra",
+    "Dvir Cohen",
+    "José Álvarez",
+    "Kim Min-jun",
+    "Ngozi Okafor",
 ];
 
 const CITIES: &[&str] = &[
-    "Lisboa", "São Paulo", "Tokyo", "東京", "Berlin", "Zürich", "Москва", "القاهرة", "Paris",
-    "New York", "Mumbai", "Seoul",
+    "Lisboa",
+    "São Paulo",
+    "Tokyo",
+    "東京",
+    "Berlin",
+    "Zürich",
+    "Москва",
+    "القاهرة",
+    "Paris",
+    "New York",
+    "Mumbai",
+    "Seoul",
 ];
 
 /// One line of prose said before or after the JSON, in many languages.

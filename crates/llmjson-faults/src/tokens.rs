@@ -69,11 +69,6 @@ impl Tok {
     pub fn is_sig(&self) -> bool {
         !matches!(self.k, K::Ws | K::Noise)
     }
-
-    /// A scalar value (string, number, literal).
-    pub fn is_scalar(&self) -> bool {
-        matches!(self.k, K::Str | K::Num | K::Lit)
-    }
 }
 
 /// How whitespace is laid out.
@@ -245,7 +240,9 @@ pub fn next_sig(toks: &[Tok], i: usize) -> Option<usize> {
 
 /// The previous token before `i` that carries meaning and is written.
 pub fn prev_sig(toks: &[Tok], i: usize) -> Option<usize> {
-    (0..i).rev().find(|&j| toks[j].is_sig() && !toks[j].text.is_empty())
+    (0..i)
+        .rev()
+        .find(|&j| toks[j].is_sig() && !toks[j].text.is_empty())
 }
 
 /// Locks a token and its written neighbours (no other fault may touch them).

@@ -241,7 +241,11 @@ fn escape_open(before: &str) -> bool {
         }
         let at = b.len() - back;
         if b[at] == b'u' && at >= 1 && b[at - 1] == b'\\' {
-            let run = b[..at - 1].iter().rev().take_while(|&&c| c == b'\\').count();
+            let run = b[..at - 1]
+                .iter()
+                .rev()
+                .take_while(|&&c| c == b'\\')
+                .count();
             if run % 2 == 0 && back <= 4 {
                 return true;
             }

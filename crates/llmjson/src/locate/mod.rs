@@ -12,6 +12,8 @@
 //!
 //! `<think>…</think>` blocks are masked out everywhere: they often hold a decoy draft.
 
+pub(crate) mod choose;
+
 use crate::repair::Fence;
 use serde::Serialize;
 use std::ops::Range;
@@ -548,7 +550,8 @@ fn skip_ws(b: &[u8], mut i: usize, end: usize) -> Option<usize> {
             i += 1;
         }
         let line_comment = i + 1 < end
-            && ((b[i] == b'/' && b[i + 1] == b'/') || (b[i] == b'#' && matches!(b[i + 1], b' ' | b'\t')));
+            && ((b[i] == b'/' && b[i + 1] == b'/')
+                || (b[i] == b'#' && matches!(b[i + 1], b' ' | b'\t')));
         if line_comment {
             // Bounded, like every lookahead here: `{//{//{//…` must stay linear.
             let limit = (i + 256).min(end);
@@ -611,7 +614,9 @@ fn value_then_comma(b: &[u8], q: usize) -> bool {
 fn bare_first_item(b: &[u8], q: usize, end: usize) -> bool {
     let limit = (q + 64).min(end);
     let mut i = q;
-    while i < limit && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'-' | b' ') || b[i] >= 0x80) {
+    while i < limit
+        && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'-' | b' ') || b[i] >= 0x80)
+    {
         i += 1;
     }
     // (`[browser", …`: the item lost only its opening quote.)

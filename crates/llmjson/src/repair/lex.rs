@@ -45,16 +45,24 @@ pub(crate) enum Token {
     /// An opening quote of some class, and its byte length.
     Quote(QuoteClass, usize),
     /// A number (possibly needing normalisation) ending at `end`, followed by a terminator.
-    Number { end: usize },
+    Number {
+        end: usize,
+    },
     /// A run of identifier characters (letters of any script, digits, `_`, `$`).
-    Word { end: usize },
+    Word {
+        end: usize,
+    },
     LParen,
     RParen,
     Plus,
     /// `...` (or a longer run of dots).
-    Ellipsis { end: usize },
+    Ellipsis {
+        end: usize,
+    },
     /// Any other character (its byte length).
-    Other { len: usize },
+    Other {
+        len: usize,
+    },
 }
 
 /// The next spot inside a string that needs attention.
@@ -155,7 +163,8 @@ impl<'t> Lex<'t> {
                 None => (end, end),
             }
         } else {
-            let e = memchr::memchr(b'\n', &b[body_start.min(end)..end]).map_or(end, |k| body_start + k);
+            let e =
+                memchr::memchr(b'\n', &b[body_start.min(end)..end]).map_or(end, |k| body_start + k);
             (e, e)
         };
         Some(Trivia::Comment {
@@ -240,7 +249,9 @@ impl<'t> Lex<'t> {
     fn numbers(&self, from: usize, to: usize) -> Cost {
         let b = &self.b[from..to];
         let starts = (0..b.len()).filter(|&k| {
-            b[k].is_ascii_digit() && (k == 0 || !(b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'.' | b'_')))
+            b[k].is_ascii_digit()
+                && (k == 0
+                    || !(b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'.' | b'_')))
         });
         starts.count() as Cost
     }
@@ -533,7 +544,8 @@ impl<'t> Lex<'t> {
         let mut groups = 0;
         while j + 3 < self.end + 1
             && b.get(j) == Some(&b',')
-            && b.get(j + 1..j + 4).is_some_and(|g| g.iter().all(u8::is_ascii_digit))
+            && b.get(j + 1..j + 4)
+                .is_some_and(|g| g.iter().all(u8::is_ascii_digit))
             && !b.get(j + 4).is_some_and(u8::is_ascii_digit)
         {
             j += 4;
@@ -662,7 +674,9 @@ impl<'t> Lex<'t> {
             Some(b'\\') if class == QuoteClass::Escaped && b.get(i + 2) == Some(&b'"') => 3,
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'\'' | b'\n') => 2,
             Some(b'u') => {
-                let hex = b.get(i + 2..i + 6).filter(|h| h.iter().all(u8::is_ascii_hexdigit));
+                let hex = b
+                    .get(i + 2..i + 6)
+                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit));
                 if hex.is_some() && i + 6 <= self.end {
                     6
                 } else {

@@ -79,9 +79,9 @@ pub(crate) fn parse_at(
         ..config
     };
     match parser::parse(text, start, end, fence, strict) {
-        // A value followed by `,` or `:` closed too early (`{"a": 1}, "b": 2}`): only the
-        // tolerant parse can read on.
-        Ok(out) if config.level != RepairLevel::None && continues(text, out.end, end) => {
+        // A value followed by text that goes on like JSON closed too early (`{"a": 1}, "b":
+        // 2}`): only the tolerant parse can read on (or log what it leaves out).
+        Ok(out) if config.level != RepairLevel::None && goes_on(text, out.end, end, fence) => {
             parser::parse(text, start, end, fence, config)
         }
         Ok(out) => Ok(out),
@@ -106,13 +106,15 @@ pub(crate) fn parse_at(
     }
 }
 
-/// The text after `at` goes on with `,` or `:`, as a document does after a value inside it.
-fn continues(text: &str, at: usize, end: usize) -> bool {
-    let rest = &text.as_bytes()[at.min(end)..end];
-    matches!(
-        rest.iter().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')),
-        Some(b',' | b':')
-    )
+/// The text after `at` goes on like JSON (see [`lex::Lex::trailing_json`]).
+fn goes_on(text: &str, at: usize, end: usize, fence: Option<Fence>) -> bool {
+    let lex = lex::Lex {
+        text,
+        b: text.as_bytes(),
+        end: end.min(text.len()),
+        fence,
+    };
+    lex.trailing_json(at).is_some()
 }
 
 /// Parses one value at `start` in a single pass at the given level (no fast path).

@@ -169,7 +169,10 @@ impl Hyp {
             Mode::Str { .. } => 4,
             Mode::Done | Mode::ScalarDone => 5,
         };
-        (mode, self.stack.real_depth + u32::from(self.stack.local_len))
+        (
+            mode,
+            self.stack.real_depth + u32::from(self.stack.local_len),
+        )
     }
 
     fn same_state(&self, other: &Hyp) -> bool {
@@ -270,7 +273,7 @@ impl Searcher {
             return 0;
         }
         if self.beam.is_some() {
-            if let Some(choice) = self.from_beam(ctx, mode, at, cands) {
+            if let Some(choice) = self.decide(ctx, mode, at, cands) {
                 return choice;
             }
             // The parser is somewhere the beam did not expect: start afresh.
@@ -287,8 +290,7 @@ impl Searcher {
         }
         self.clean_until = 0;
         self.start(real, mode, at, cands);
-        let choice = self.from_beam(ctx, mode, at, cands).unwrap_or(0);
-        choice
+        self.decide(ctx, mode, at, cands).unwrap_or(0)
     }
 
     /// Decides one spot on its own (the beam, if any, is dropped: the parser is about to go
@@ -306,7 +308,7 @@ impl Searcher {
             return 0;
         }
         self.start(real, mode, at, cands);
-        let choice = self.from_beam(ctx, mode, at, cands).unwrap_or(0);
+        let choice = self.decide(ctx, mode, at, cands).unwrap_or(0);
         self.drop_beam();
         choice
     }
@@ -344,7 +346,7 @@ impl Searcher {
 
     /// The beam's choice for this spot: from the plan, or by following the readings further
     /// and deciding more. `None` when the spot is not on the beam's path.
-    fn from_beam(&mut self, ctx: &Ctx<'_>, mode: Mode, at: usize, cands: &Succs) -> Option<usize> {
+    fn decide(&mut self, ctx: &Ctx<'_>, mode: Mode, at: usize, cands: &Succs) -> Option<usize> {
         loop {
             let beam = self.beam.as_mut()?;
             while beam.plan.front().is_some_and(|s| s.at < at) {
@@ -546,7 +548,8 @@ impl Beam {
             if self.alive.len() == 1 && self.done.is_none() {
                 break;
             }
-            let Some(idx) = (0..self.alive.len()).min_by_key(|&i| (self.alive[i].pos, self.alive[i].cost))
+            let Some(idx) =
+                (0..self.alive.len()).min_by_key(|&i| (self.alive[i].pos, self.alive[i].cost))
             else {
                 break;
             };
@@ -822,6 +825,8 @@ fn clear_winner(succs: &Succs) -> bool {
     let first = succs.get(0);
     first.cost <= cost::TRAILING_COMMA
         && first.reading != Reading::CutString
-        && succs.iter().skip(1).all(|s| s.cost >= first.cost + CLEAR_GAP)
+        && succs
+            .iter()
+            .skip(1)
+            .all(|s| s.cost >= first.cost + CLEAR_GAP)
 }
-

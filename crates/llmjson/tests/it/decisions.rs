@@ -14,7 +14,12 @@ use llmjson::RepairKind::{self, *};
 fn decides(input: &str, expected: &str, log: &[RepairKind]) {
     let parsed = parse(input);
     assert_eq!(parsed.value, json(expected), "input: {input:?}");
-    assert_eq!(kinds(&parsed), log, "input: {input:?}\nlog: {:#?}", parsed.repairs);
+    assert_eq!(
+        kinds(&parsed),
+        log,
+        "input: {input:?}\nlog: {:#?}",
+        parsed.repairs
+    );
 }
 
 #[test]
@@ -76,7 +81,12 @@ fn strings_without_commas_are_separate_elements() {
     decides(
         r#"["a" "b" "c" 1"#,
         r#"["a", "b", "c", 1]"#,
-        &[MissingComma, MissingComma, MissingComma, ClosedTruncatedArray],
+        &[
+            MissingComma,
+            MissingComma,
+            MissingComma,
+            ClosedTruncatedArray,
+        ],
     );
 }
 
@@ -260,7 +270,11 @@ fn an_object_whose_brace_is_missing_after_prose() {
         &[MissingOpener],
     );
     // A quoted word and a colon in prose alone is no object.
-    assert!(llmjson::parse(r#"The field "name": it holds the user's name."#, &Default::default()).is_err());
+    assert!(llmjson::parse(
+        r#"The field "name": it holds the user's name."#,
+        &Default::default()
+    )
+    .is_err());
 }
 
 #[test]

@@ -65,7 +65,11 @@ fn fault_scoreboard() {
     let mut by_class: BTreeMap<&str, Tally> = BTreeMap::new();
     let (mut pass, mut total) = (0, 0);
     for case in llmjson_faults::generate(seed, count) {
-        assert!(!case.input.is_empty(), "{}: the generator made no case", case.id);
+        assert!(
+            !case.input.is_empty(),
+            "{}: the generator made no case",
+            case.id
+        );
         let result = run(&case);
         total += 1;
         pass += usize::from(result.is_ok());
@@ -86,7 +90,10 @@ fn fault_scoreboard() {
             );
         }
     }
-    println!("\nfault scoreboard, seed {seed}: {pass}/{total} exact ({:.1}%)", Tally::share(pass, total));
+    println!(
+        "\nfault scoreboard, seed {seed}: {pass}/{total} exact ({:.1}%)",
+        Tally::share(pass, total)
+    );
     println!("{:<28} {:>14} {:>16}", "class", "all cases", "alone");
     for f in Fault::ALL {
         let t = by_class.get(f.name()).copied().unwrap_or_default();
@@ -101,7 +108,10 @@ fn fault_scoreboard() {
             Tally::share(t.alone_pass, t.alone_total)
         );
     }
-    assert!(total >= 2000 || count < FIXED_COUNT, "the fixed set must hold at least 2,000 cases");
+    assert!(
+        total >= 2000 || count < FIXED_COUNT,
+        "the fixed set must hold at least 2,000 cases"
+    );
     let weak: Vec<_> = by_class
         .iter()
         .filter(|(_, t)| t.pass * 100 < t.total * 90)
@@ -144,7 +154,11 @@ fn every_word_reaches_the_value_or_a_logged_repair() {
         let mut kept = std::collections::HashSet::new();
         value_words(&parsed.value, &mut kept);
         // A word may reach the value joined to another (`"José Á" + "lvarez"`).
-        let joined: String = kept.iter().map(String::as_str).collect::<Vec<_>>().join(" ");
+        let joined: String = kept
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" ");
         let unaccounted: Vec<&str> = input_words(&case.input, document)
             .filter(|(span, word)| {
                 let word = word.to_lowercase();
@@ -164,22 +178,37 @@ fn every_word_reaches_the_value_or_a_logged_repair() {
                 case.faults.iter().map(|f| f.name()).collect::<Vec<_>>(),
                 case.input,
                 parsed.value,
-                parsed.repairs.iter().map(|r| format!("{} {:?}", r.kind, r.span)).collect::<Vec<_>>()
+                parsed
+                    .repairs
+                    .iter()
+                    .map(|r| format!("{} {:?}", r.kind, r.span))
+                    .collect::<Vec<_>>()
             ));
         }
     }
-    assert!(checked >= count * 9 / 10 || count < ACCOUNTING_COUNT, "only {checked} cases checked");
+    assert!(
+        checked >= count * 9 / 10 || count < ACCOUNTING_COUNT,
+        "only {checked} cases checked"
+    );
     assert!(
         failures.is_empty(),
         "{} of {checked} cases lost words without a log line:\n{}",
         failures.len(),
-        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 
 /// The words of `input[range]`: runs of letters, digits and `_`. An escape (`\n`, `\u00e9`)
 /// separates words, as its decoded character does in the value.
-fn input_words(input: &str, range: std::ops::Range<usize>) -> impl Iterator<Item = (std::ops::Range<usize>, String)> + '_ {
+fn input_words(
+    input: &str,
+    range: std::ops::Range<usize>,
+) -> impl Iterator<Item = (std::ops::Range<usize>, String)> + '_ {
     let text = &input[range.clone()];
     let mut words = Vec::new();
     let mut start = None;

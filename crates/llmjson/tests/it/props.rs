@@ -161,7 +161,8 @@ proptest! {
 /// `prefix` (a prefix of compact JSON) ends inside a string whose text ends with a closer for
 /// every container open before it.
 fn closes_everything_in_a_string(prefix: &str) -> bool {
-    let (mut depth, mut in_string, mut escaped, mut open_depth, mut closers) = (0, false, false, 0, 0);
+    let (mut depth, mut in_string, mut escaped, mut open_depth, mut closers) =
+        (0, false, false, 0, 0);
     for c in prefix.chars() {
         if in_string {
             match c {
@@ -170,7 +171,13 @@ fn closes_everything_in_a_string(prefix: &str) -> bool {
                 '"' => in_string = false,
                 _ => {}
             }
-            closers = if matches!(c, '}' | ']') { closers + 1 } else if c == ' ' { closers } else { 0 };
+            closers = if matches!(c, '}' | ']') {
+                closers + 1
+            } else if c == ' ' {
+                closers
+            } else {
+                0
+            };
             continue;
         }
         match c {

@@ -21,7 +21,10 @@ fn quoted_start_before(b: &[u8], at: usize) -> usize {
         return at;
     }
     let floor = k.saturating_sub(1 + crate::repair::cost::WINDOW);
-    (floor..k - 1).rev().find(|&i| b[i] == b'"' && (i == 0 || b[i - 1] != b'\\')).unwrap_or(at)
+    (floor..k - 1)
+        .rev()
+        .find(|&i| b[i] == b'"' && (i == 0 || b[i - 1] != b'\\'))
+        .unwrap_or(at)
 }
 
 /// How far back among an object's keys a duplicate's earlier member is looked for.
@@ -48,13 +51,23 @@ impl Parser<'_> {
             Reading::Number => return self.number(at, s),
             Reading::GroupedNumber => return self.grouped_number(at, s),
             Reading::OpenTuple => {
-                self.repair(RepairKind::PythonLiteral, at, at + 1, "a tuple became a list")?;
+                self.repair(
+                    RepairKind::PythonLiteral,
+                    at,
+                    at + 1,
+                    "a tuple became a list",
+                )?;
                 self.open(Kind::Tuple, at)?;
                 self.pos = s.pos;
             }
             Reading::ColonLike => {
                 let what = &self.text[at..s.pos];
-                self.repair(RepairKind::MissingColon, at, s.pos, format!("'{what}' read as ':'"))?;
+                self.repair(
+                    RepairKind::MissingColon,
+                    at,
+                    s.pos,
+                    format!("'{what}' read as ':'"),
+                )?;
                 self.pos = s.pos;
             }
             Reading::Literal => return self.literal(at, s),
@@ -68,7 +81,12 @@ impl Parser<'_> {
                 self.pos = s.pos;
             }
             Reading::StrayQuote => {
-                self.repair(RepairKind::DroppedGarbage, at, s.pos, "a stray quote removed")?;
+                self.repair(
+                    RepairKind::DroppedGarbage,
+                    at,
+                    s.pos,
+                    "a stray quote removed",
+                )?;
                 self.pos = s.pos;
             }
             Reading::Colon => self.pos = s.pos,
@@ -237,7 +255,8 @@ impl Parser<'_> {
                             // The log entry spans the member whose value was discarded.
                             DuplicateKeys::Last => {
                                 slot.insert(value);
-                                let discarded = earlier.map_or(member, |e| std::mem::replace(e, member));
+                                let discarded =
+                                    earlier.map_or(member, |e| std::mem::replace(e, member));
                                 Some((key, discarded, "kept the last value"))
                             }
                             DuplicateKeys::First => Some((key, member, "kept the first value")),

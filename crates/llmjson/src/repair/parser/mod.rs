@@ -487,7 +487,10 @@ impl<'t> Parser<'t> {
         end: usize,
         detail: impl Into<Cow<'static, str>>,
     ) -> Result<()> {
-        let previous = self.frames.last_mut().and_then(|f| f.key.replace(key.to_string()));
+        let previous = self
+            .frames
+            .last_mut()
+            .and_then(|f| f.key.replace(key.to_string()));
         let logged = self.repair(kind, start, end, detail);
         if let Some(f) = self.frames.last_mut() {
             f.key = previous;
@@ -616,7 +619,13 @@ impl<'t> Parser<'t> {
         let value = self.root.take().unwrap_or(Value::Null);
         let end = match self.json_end {
             Some(end) => end,
-            None => self.trailing_closers(value.is_object() || value.is_array())?,
+            None => self.trailing_closers()?,
+        };
+        // (After a top-level scalar the caller decides: `1, 2, 3` is a list.)
+        let end = if value.is_object() || value.is_array() {
+            self.left_out_after(end)?
+        } else {
+            end
         };
         if self.unlogged > 0 {
             let kind = self
@@ -640,9 +649,8 @@ impl<'t> Parser<'t> {
     }
 
     /// Closers left over after the top-level value (`{"a": 1}}`) belong to it: logged and
-    /// included in its span; so does text after a container that goes on like JSON (logged as
-    /// left out). Anything else after it is not JSON.
-    fn trailing_closers(&mut self, container: bool) -> Result<usize> {
+    /// included in its span.
+    fn trailing_closers(&mut self) -> Result<usize> {
         let end = self.pos;
         if self.cfg.level < RepairLevel::Full {
             return Ok(end);
@@ -658,17 +666,28 @@ impl<'t> Parser<'t> {
             last = j + 1;
             i = j + 1;
         }
-        // What goes on like JSON but was not read into the value is part of the located JSON,
-        // left out with a log line (and counted by the safety guard), never dropped silently.
-        // (After a top-level scalar the caller decides: `1, 2, 3` is a list.)
-        let rest = if container { self.lex().trailing_json(last) } else { None };
-        if let Some(rest) = rest {
-            let detail = format!("left out {} bytes after the value", rest.len());
-            self.repair(RepairKind::IgnoredTrailingContent, rest.start, rest.end, detail)?;
-            self.discard(rest.start, rest.end);
-            last = rest.end;
-        }
         Ok(last)
+    }
+
+    /// What goes on like JSON after the value's end but was not read into it is part of the
+    /// located JSON: left out with a log line (and counted by the safety guard), never dropped
+    /// silently. Returns the located JSON's end.
+    fn left_out_after(&mut self, end: usize) -> Result<usize> {
+        if self.cfg.level < RepairLevel::Full {
+            return Ok(end);
+        }
+        let Some(rest) = self.lex().trailing_json(end) else {
+            return Ok(end);
+        };
+        let detail = format!("left out {} bytes after the value", rest.len());
+        self.repair(
+            RepairKind::IgnoredTrailingContent,
+            rest.start,
+            rest.end,
+            detail,
+        )?;
+        self.discard(rest.start, rest.end);
+        Ok(rest.end)
     }
 }
 

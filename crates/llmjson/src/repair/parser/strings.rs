@@ -90,12 +90,7 @@ impl Parser<'_> {
                 }
                 Str::Dropped => {
                     let end = self.end();
-                    self.repair(
-                        RepairKind::DroppedTruncatedMember,
-                        at,
-                        end,
-                        "a key cut off",
-                    )?;
+                    self.repair(RepairKind::DroppedTruncatedMember, at, end, "a key cut off")?;
                 }
             }
             return Ok(after);
@@ -156,7 +151,8 @@ impl Parser<'_> {
         let mut seg = i;
         let (s1, _, _) = class.stop_bytes();
         let mut buf = String::with_capacity(
-            memchr::memchr(s1, &self.b[content_start.min(end)..end]).unwrap_or(end - content_start.min(end)),
+            memchr::memchr(s1, &self.b[content_start.min(end)..end])
+                .unwrap_or(end - content_start.min(end)),
         );
         let mut scan = StringScan {
             open_at: at,
@@ -353,7 +349,10 @@ impl Parser<'_> {
             odd,
         };
         let s = self.in_string_choice(mode, end, Stop::End)?;
-        if matches!(s.reading, Reading::SplitBeforeClosers | Reading::SplitString) {
+        if matches!(
+            s.reading,
+            Reading::SplitBeforeClosers | Reading::SplitString
+        ) {
             return self.split_string(buf, &runs, scan, s);
         }
         // Whitespace at the very end of the reply (a file's last newline) is not content.

@@ -1,0 +1,33 @@
+//! One parse of one benchmark input, for a profiler or an instruction counter. On a shared,
+//! noisy machine instruction counts are the steady measure of a change (timings are for
+//! `cargo bench` and `scripts/bench.py`):
+//!
+//! ```sh
+//! cargo build --release -p llmjson --example profile
+//! FAMILY=broken valgrind --tool=callgrind target/release/examples/profile
+//! ```
+//!
+//! `FAMILY`: `broken` (the default: unquoted keys, quotes, comments, literals), `all` (every
+//! fault at once, in prose and a fence) or `small` (100 short replies, one parse each); `SIZE`:
+//! the input's size in bytes (default 16 KiB).
+
+#[path = "../benches/inputs.rs"]
+mod inputs;
+
+fn main() {
+    let options = llmjson::Options::default();
+    let size = std::env::var("SIZE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(16 << 10);
+    let replies = match std::env::var("FAMILY").as_deref() {
+        Ok("all") => vec![inputs::broken_all(size)],
+        Ok("small") => inputs::small_replies(100),
+        _ => vec![inputs::broken(size)],
+    };
+    let repairs: usize = replies
+        .iter()
+        .map(|r| llmjson::parse(r, &options).map_or(0, |p| p.repairs.len()))
+        .sum();
+    println!("{repairs} repairs");
+}

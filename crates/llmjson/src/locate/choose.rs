@@ -1,0 +1,296 @@
+//! Which candidate in a reply is the answer: a value that opens the reply, a ```` ```json ````
+//! fence or tool-call block, another fence whose content is a value, the first JSON-looking
+//! thing in the prose, JSON in a line of code; a reply that starts with a key is an object whose
+//! brace is missing. Each candidate is parsed to decide (the repair stage says where it ends).
+
+use super::{Scan, Source};
+use crate::pipeline::{config, found, to_error, Found};
+use crate::repair::{self, Config, Fail, Output};
+use crate::{Error, Options, RepairKind, RepairLevel, Value};
+
+/// Parses the value at a candidate start: a line that starts with a quoted key is an object
+/// whose `{` is missing.
+pub(crate) fn parse_candidate(
+    text: &str,
+    start: usize,
+    region_end: usize,
+    fence: Option<repair::Fence>,
+    config: Config<'_>,
+) -> Result<Output, Fail> {
+    if repair::parser_starts_quote(text.as_bytes(), start) {
+        let inside = Config {
+            inside_object: true,
+            ..config
+        };
+        return repair::parse_once(text, start, region_end, inside);
+    }
+    repair::parse_at(text, start, region_end, fence, config)
+}
+
+pub(crate) fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
+    let text = scan.text;
+    let config = config(options);
+    let to_err = |f: Fail| to_error(text, f, options);
+    if options.level == RepairLevel::None {
+        return locate_exact(scan, options);
+    }
+
+    // A value that opens the reply is parsed first: fences and tags *inside* it (markdown in a
+    // string value) are text, not blocks.
+    let mut leading_error = None;
+    // A bracket at the start that did not look like JSON, read anyway: if the JSON found
+    // later lies inside it, it was the document all along (`[⏎ (⏎ 9⏎ 7⏎ ), [9]]`).
+    let mut enclosing = None;
+    let leading = match scan.first_content() {
+        Some(start) if matches!(text.as_bytes()[start], b'{' | b'[') => {
+            // A reply that is one valid JSON document is exactly that, whatever it looks like
+            // (the callers tried serde_json on it first; llmjson's parser repairs nothing in
+            // valid JSON). Otherwise the bracket must look like JSON to be taken.
+            let json_like = scan.opens_with_json(start);
+            match repair::parse_at(text, start, text.len(), None, config) {
+                Ok(out)
+                    if json_like
+                        || (out.repairs.is_empty() && text[out.end..].trim().is_empty()) =>
+                {
+                    Some(found(out, Source::Text))
+                }
+                Ok(out) => {
+                    enclosing = Some(out);
+                    None
+                }
+                Err(fail) => {
+                    if json_like {
+                        leading_error = Some(fail);
+                    }
+                    None
+                }
+            }
+        }
+        Some(start) if scan.is_scalar_at(start) => match leading_scalar(scan, start, config) {
+            Ok(found) => found,
+            Err(fail) => {
+                leading_error = Some(fail);
+                None
+            }
+        },
+        _ => None,
+    };
+    // A reply that begins with `"key":` is an object whose `{` is missing (prefilled).
+    let leading = match (leading, scan.first_content()) {
+        (None, Some(start)) if scan.key_at(start) => {
+            let inside = Config {
+                inside_object: true,
+                ..config
+            };
+            match repair::parse_once(text, start, text.len(), inside) {
+                Ok(out) => Some(found(out, Source::Text)),
+                Err(_) => None,
+            }
+        }
+        (leading, _) => leading,
+    };
+    // 1. A ```json fence or a tool-call block is preferred, even over a leading value. Blocks
+    // inside the leading value (markdown in its strings) are text: only look after it.
+    let blocks = scan.blocks_from(leading.as_ref().map_or(0, |f| f.out.end));
+    for block in blocks.iter().filter(|b| b.preferred) {
+        if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
+            let out = parse_candidate(text, start, block.region_end, block.fence, config)
+                .map_err(to_err)?;
+            return Ok(found(out, block.source.clone()));
+        }
+    }
+    if let Some(found) = leading {
+        return Ok(found);
+    }
+    // 2. Any other fence whose content is a JSON value.
+    let other_fences = || blocks.iter().filter(|b| !b.preferred);
+    for block in other_fences() {
+        if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
+            if scan.starts_block(block, start) {
+                let out = parse_candidate(text, start, block.region_end, block.fence, config)
+                    .map_err(to_err)?;
+                return Ok(found(out, block.source.clone()));
+            }
+        }
+    }
+    let inside_enclosing = |start: usize| {
+        enclosing
+            .as_ref()
+            .is_some_and(|e: &Output| e.start <= start && start < e.end)
+    };
+    // 3. The first thing in the prose that looks like JSON.
+    if let Some(start) = scan.find_candidate_outside(&blocks, 0) {
+        if inside_enclosing(start) {
+            return Ok(found(
+                enclosing.take().ok_or(Error::Internal("enclosing"))?,
+                Source::Text,
+            ));
+        }
+        let out = parse_candidate(text, start, text.len(), None, config).map_err(to_err)?;
+        return Ok(found(out, Source::Text));
+    }
+    // 4. JSON inside a line of code in a fence (a command's payload): the answer only when
+    // nothing else holds JSON.
+    for block in other_fences() {
+        if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
+            let out = parse_candidate(text, start, block.region_end, block.fence, config)
+                .map_err(to_err)?;
+            return Ok(found(out, block.source.clone()));
+        }
+    }
+    // 5. A reply that starts with a bracket (`[a, b]`, `{,"a":1}`) is JSON even if its first
+    // bytes look odd.
+    let bracket_start = scan
+        .first_content()
+        .filter(|&i| matches!(text.as_bytes()[i], b'{' | b'['));
+    if let Some(start) = bracket_start {
+        let out = repair::parse_at(text, start, text.len(), None, config).map_err(to_err)?;
+        return Ok(found(out, Source::Text));
+    }
+    if let Some(fail) = leading_error {
+        return Err(to_err(fail));
+    }
+    Err(no_json(scan))
+}
+
+/// A reply that starts with a scalar is that scalar only if nothing but noise follows (or
+/// several scalars form a list): `3 reasons: {...}` is prose. The fast path may stop early
+/// (`"a" + "b"`, a quote inside the text): then the tolerant parse decides.
+pub(crate) fn leading_scalar(
+    scan: &Scan<'_>,
+    start: usize,
+    config: Config<'_>,
+) -> Result<Option<Found>, Fail> {
+    let text = scan.text;
+    let whole = |out: &Output| scan.only_trailing_noise(out.end, text.len());
+    let out = match repair::parse_at(text, start, text.len(), None, config) {
+        Ok(out) if !whole(&out) => repair::parse_once(text, start, text.len(), config)?,
+        other => other?,
+    };
+    if whole(&out) {
+        return Ok(Some(found(out, Source::Text)));
+    }
+    Ok(scalar_list(scan, start, out, config).map(|list| found(list, Source::Text)))
+}
+
+/// A reply made only of scalars separated by commas or newlines (`1, 2, 3`) is one list.
+pub(crate) fn scalar_list(
+    scan: &Scan<'_>,
+    start: usize,
+    first: Output,
+    config: Config<'_>,
+) -> Option<Output> {
+    let text = scan.text;
+    let b = text.as_bytes();
+    let mut items = vec![first.value];
+    let mut repairs = first.repairs;
+    let mut removed = first.removed;
+    let mut pos = first.end;
+    loop {
+        let mut separated = false;
+        while pos < b.len() && matches!(b[pos], b' ' | b'\t' | b'\r' | b'\n' | b',') {
+            separated |= matches!(b[pos], b',' | b'\n');
+            pos += 1;
+        }
+        if pos >= b.len() {
+            break;
+        }
+        if !separated || !scan.is_scalar_at(pos) {
+            return None;
+        }
+        let out = repair::parse_at(text, pos, text.len(), None, config).ok()?;
+        if matches!(out.value, Value::Object(_) | Value::Array(_)) {
+            return None;
+        }
+        items.push(out.value);
+        repairs.extend(out.repairs);
+        removed += out.removed;
+        pos = out.end;
+    }
+    if config.level < RepairLevel::Full || items.len() < 2 {
+        return None;
+    }
+    repairs.push(repair::parser::RawRepair::at_root(
+        RepairKind::WrappedInArray,
+        start,
+        pos,
+        "several top-level values became an array",
+    ));
+    Some(Output {
+        value: Value::Array(items),
+        start,
+        end: pos,
+        repairs,
+        removed,
+    })
+}
+
+/// Level `none`: the located region (the whole reply, else a block's content) must hold exactly
+/// one JSON value.
+pub(crate) fn locate_exact(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
+    let text = scan.text;
+    let first = scan.first_content().ok_or(Error::Empty)?;
+    // The whole reply first: a valid document may hold fences inside its strings.
+    let whole = exact_in(text, first, text.len(), None, Source::Text, options);
+    if whole.is_ok() {
+        return whole;
+    }
+    let blocks = scan.blocks();
+    let block = blocks
+        .iter()
+        .find(|b| b.preferred)
+        .or_else(|| blocks.first());
+    match block {
+        Some(b) => {
+            let start = text[b.content_start..b.content_end]
+                .find(|c: char| !c.is_ascii_whitespace())
+                .map(|i| b.content_start + i)
+                .ok_or_else(|| no_json(scan))?;
+            exact_in(
+                text,
+                start,
+                b.region_end,
+                b.fence,
+                b.source.clone(),
+                options,
+            )
+        }
+        None => whole,
+    }
+}
+
+pub(crate) fn exact_in(
+    text: &str,
+    start: usize,
+    region_end: usize,
+    fence: Option<repair::Fence>,
+    source: Source,
+    options: &Options,
+) -> Result<Found, Error> {
+    let out = repair::parse_at(text, start, region_end, fence, config(options))
+        .map_err(|f| to_error(text, f, options))?;
+    let rest = text[out.end..region_end].trim_start_matches([' ', '\t', '\n', '\r']);
+    let at_fence = fence.is_some_and(|f| rest.as_bytes().starts_with(&[f.byte; 3]));
+    if !rest.is_empty() && !at_fence {
+        let offset = region_end - rest.len();
+        return Err(to_error(
+            text,
+            Fail::Syntax {
+                offset,
+                message: "unexpected text after the JSON value".into(),
+                truncated: false,
+            },
+            options,
+        ));
+    }
+    Ok(found(out, source))
+}
+
+pub(crate) fn no_json(scan: &Scan<'_>) -> Error {
+    let hint = if scan.has_masks() && scan.json_only_in_masks() {
+        Some("JSON appears only inside a <think> block, which is skipped".to_string())
+    } else {
+        None
+    };
+    Error::NoJson { hint }
+}

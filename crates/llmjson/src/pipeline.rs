@@ -1,0 +1,296 @@
+//! The pipeline behind the public functions: the input checks, serde_json's fast path for a
+//! reply that is one valid document, the locate-and-repair stage (candidates chosen in
+//! [`crate::locate::choose`]), the safety guard, and the turn from internal failures into
+//! [`Error`]s. The schema stage (`crate::schema::stage`) runs on top of it.
+
+use crate::locate::choose::{locate_first, parse_candidate};
+use crate::locate::{Scan, Source};
+use crate::position::{self, Position};
+use crate::repair::{self, Config, Fail, Output};
+use crate::{
+    DuplicateKeys, Error, Options, Parsed, RepairLevel, SyntaxError, Value, DEFAULT_MAX_DEPTH,
+    MAX_DEPTH_CEILING,
+};
+
+/// Locate and repair only (the schema, if any, still guides the parser's quote decisions).
+pub(crate) fn parse_unguided(text: &str, options: &Options) -> Result<Parsed, Error> {
+    parse_with(text, options, FastPath::Try)
+}
+
+/// Whether to try serde_json on the whole reply first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FastPath {
+    Try,
+    /// serde_json already refused this reply.
+    Skip,
+}
+
+pub(crate) fn parse_with(text: &str, options: &Options, fast: FastPath) -> Result<Parsed, Error> {
+    check_input(text, options)?;
+    // The most common reply is one valid document: take it before any scanning.
+    if fast == FastPath::Try {
+        if let Some(found) = serde_whole(text, options) {
+            return finish(text, found, options);
+        }
+    }
+    let scan = Scan::new(text);
+    let found = locate_first(&scan, options)?;
+    finish(text, found, options)
+}
+
+/// Every value in the reply, in order (see [`crate::parse_all`]).
+pub(crate) fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
+    check_input(text, options)?;
+    if let Some(found) = serde_whole(text, options) {
+        return Ok(vec![finish(text, found, options)?]);
+    }
+    let scan = Scan::new(text);
+    let first = locate_first(&scan, options)?;
+    let mut from = first.out.end;
+    let in_blocks = first.source != Source::Text;
+    let mut results = vec![finish(text, first, options)?];
+    if options.level == RepairLevel::None {
+        return Ok(results);
+    }
+    let mut more = |from: usize, to: usize, region_end: usize, fence, source: &Source| {
+        let mut from = from;
+        while let Some(start) = scan.find_candidate(from, to) {
+            let out = parse_candidate(text, start, region_end, fence, config(options))
+                .map_err(|f| to_error(text, f, options))?;
+            from = out.end.max(start + 1);
+            results.push(finish(text, found(out, source.clone()), options)?);
+        }
+        Ok::<usize, Error>(from)
+    };
+    if in_blocks {
+        for block in scan.blocks() {
+            if block.content_end <= from {
+                continue;
+            }
+            let start = from.max(block.content_start);
+            from = more(
+                start,
+                block.content_end,
+                block.region_end,
+                block.fence,
+                &block.source,
+            )?;
+        }
+    } else {
+        more(from, text.len(), text.len(), None, &Source::Text)?;
+    }
+    Ok(results)
+}
+
+/// The fast path's precondition: the default duplicate-key policy (serde_json keeps the last
+/// value and says nothing) and a depth limit no lower than serde_json's own.
+pub(crate) fn serde_fast_path_applies(options: &Options) -> bool {
+    options.duplicate_keys == DuplicateKeys::Last && options.max_depth >= DEFAULT_MAX_DEPTH
+}
+
+/// What serde_json says of the whole reply, checked without building a value.
+pub(crate) enum Whole<'t> {
+    /// One valid JSON document (minus surrounding JSON whitespace).
+    Valid(&'t str),
+    /// serde_json refused it: the fast path cannot apply.
+    Invalid,
+    /// Not checked (policy, size, or a shape serde_json would not judge like llmjson).
+    NotChecked,
+}
+
+pub(crate) fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t> {
+    if text.len() > options.max_size || !serde_fast_path_applies(options) {
+        return Whole::NotChecked;
+    }
+    let doc = text.trim_matches([' ', '\t', '\n', '\r']);
+    if !matches!(doc.as_bytes().first(), Some(b'{' | b'[')) {
+        return Whole::NotChecked;
+    }
+    // serde_json does not check that `\u` surrogates come in pairs when it skips a string;
+    // llmjson's parser does. Such (rare) documents take the full path.
+    let bytes = doc.as_bytes();
+    if memchr::memmem::find(bytes, b"\\ud").is_some()
+        || memchr::memmem::find(bytes, b"\\uD").is_some()
+    {
+        return Whole::NotChecked;
+    }
+    match serde_json::from_str::<serde::de::IgnoredAny>(doc) {
+        // Skipping a value has no depth limit in serde_json: the depth promise is checked here.
+        Ok(_) if nesting_within(bytes, options.max_depth.clamp(1, MAX_DEPTH_CEILING)) => {
+            Whole::Valid(doc)
+        }
+        Ok(_) => Whole::NotChecked,
+        Err(_) => Whole::Invalid,
+    }
+}
+
+/// Containers in valid JSON `bytes` nest at most `limit` deep. Linear; strings are skipped with
+/// a vectorised search.
+pub(crate) fn nesting_within(bytes: &[u8], limit: usize) -> bool {
+    // Most documents have fewer brackets in all than the limit: nothing to walk.
+    if bytecount_openers(bytes) <= limit {
+        return true;
+    }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                // Jump over the string: to its closing quote, past escapes. (The text is valid
+                // JSON; on anything else this still stays in bounds.)
+                i += 1;
+                while let Some(k) = bytes
+                    .get(i..)
+                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                {
+                    i += k;
+                    if bytes[i] == b'"' {
+                        break;
+                    }
+                    i += 2;
+                }
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return false;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    true
+}
+
+pub(crate) fn bytecount_openers(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'[' || b == b'{').count()
+}
+
+/// A reply that is one valid JSON document, parsed by serde_json itself: the fast path for the
+/// most common case. Same features, so the same value (key order, exact digits) llmjson's parser
+/// gives, which JSONTestSuite and the property tests check.
+pub(crate) fn serde_whole(text: &str, options: &Options) -> Option<Found> {
+    let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
+    if !serde_fast_path_applies(options) || !matches!(text.as_bytes().get(start), Some(b'{' | b'['))
+    {
+        return None;
+    }
+    let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
+    let value: Value = serde_json::from_str(&text[start..end]).ok()?;
+    let out = Output {
+        value,
+        start,
+        end,
+        repairs: Vec::new(),
+        removed: 0,
+    };
+    Some(found(out, Source::Text))
+}
+
+pub(crate) fn check_input(text: &str, options: &Options) -> Result<(), Error> {
+    if text.len() > options.max_size {
+        return Err(Error::TooLarge {
+            size: text.len(),
+            limit: options.max_size,
+        });
+    }
+    if text.trim().is_empty() {
+        return Err(Error::Empty);
+    }
+    Ok(())
+}
+
+pub(crate) fn config(options: &Options) -> Config<'_> {
+    Config {
+        schema: options.schema.as_deref(),
+        level: options.level,
+        truncation: options.truncation,
+        duplicate_keys: options.duplicate_keys,
+        // The field is public: clamp here too, not only in the setter.
+        max_depth: options.max_depth.clamp(1, MAX_DEPTH_CEILING),
+        only_truncation: false,
+        inside_object: false,
+    }
+}
+
+/// The safety guard ignores repairs that discard at most this many non-whitespace bytes: on
+/// tiny inputs a ratio is noise (a 6-byte comment in a 20-byte object is not a destructive edit).
+pub const MIN_GUARDED_BYTES: usize = 32;
+
+/// A value found and parsed, before the guard and the log's positions.
+pub(crate) struct Found {
+    pub(crate) start: usize,
+    pub(crate) out: Output,
+    pub(crate) source: Source,
+}
+
+pub(crate) fn found(out: Output, source: Source) -> Found {
+    Found {
+        start: out.start,
+        out,
+        source,
+    }
+}
+
+pub(crate) fn finish(text: &str, found: Found, options: &Options) -> Result<Parsed, Error> {
+    let Found { start, out, source } = found;
+    let span = start..out.end;
+    let located = &text.as_bytes()[span.clone()];
+    let located_bytes = located.len() - repair::parser::json_whitespace(located);
+    if out.removed > MIN_GUARDED_BYTES && located_bytes > 0 {
+        let share = out.removed as f64 / located_bytes as f64;
+        if share > options.max_removed_ratio {
+            return Err(Error::RepairRejected {
+                removed_share: share,
+                limit: options.max_removed_ratio,
+                removed_bytes: out.removed,
+                located_bytes,
+            });
+        }
+    }
+    Ok(Parsed {
+        value: out.value,
+        repairs: repair::finish_log(text, out.repairs),
+        span,
+        source,
+        removed_bytes: out.removed,
+        located_bytes,
+    })
+}
+
+pub(crate) fn to_error(text: &str, fail: Fail, options: &Options) -> Error {
+    match fail {
+        Fail::Syntax {
+            offset,
+            message,
+            truncated,
+        } => {
+            // A cut-off reply is reported just after its last character, not on the empty line
+            // a final newline makes.
+            let offset = if truncated {
+                let clamped = position::floor_char_boundary(text, offset.min(text.len()));
+                text[..clamped].trim_end().len()
+            } else {
+                offset
+            };
+            Error::Syntax(Box::new(SyntaxError::new(
+                text,
+                offset,
+                message.into_owned(),
+                options.level,
+                truncated,
+            )))
+        }
+        Fail::TooDeep { offset } => Error::TooDeep {
+            limit: options.max_depth.clamp(1, MAX_DEPTH_CEILING),
+            position: Position::of(text, offset),
+        },
+        Fail::DuplicateKey { offset, key } => Error::DuplicateKey {
+            key,
+            position: Position::of(text, offset),
+        },
+        Fail::Internal(what) => Error::Internal(what),
+    }
+}

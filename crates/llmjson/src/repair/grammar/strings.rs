@@ -1,0 +1,473 @@
+//! Readings of a spot inside a string: does this quote end it, is it text, did the string
+//! lose its closing quote earlier (and where did it end), or was the reply cut inside it.
+
+use super::{after_value, succ};
+use super::{Ctx, Mode, Reading, Stack, Succs};
+use crate::repair::cost::{self};
+use crate::repair::lex::{is_ident_byte, is_ws, Kind, Stop};
+use crate::repair::quotes::QuoteClass;
+use crate::repair::RepairKind;
+
+impl Ctx<'_> {
+    /// The readings of a spot inside a string (`mode` is `Str`), at a stop found at `at`.
+    pub(crate) fn in_string(
+        &self,
+        stack: &dyn Stack,
+        mode: Mode,
+        at: usize,
+        stop: Stop,
+        out: &mut Succs,
+    ) {
+        out.clear(self);
+        let Mode::Str {
+            class,
+            key,
+            open,
+            odd,
+        } = mode
+        else {
+            return;
+        };
+        let level = self.level;
+        let after = if key {
+            Mode::Colon
+        } else if stack.depth() == 0 && self.concatenation_follows(at + 1) {
+            // `"a" + "b"` at the top level: the value goes on.
+            Mode::Next { after_string: true }
+        } else {
+            after_value(stack.depth(), true)
+        };
+        match stop {
+            Stop::Quote { len, own: true } => {
+                // A text quote left unpaired by the close pays again.
+                let paired = class.paired();
+                let odd = odd && paired;
+                let unpaired = if odd { cost::UNPAIRED_TEXT_QUOTE } else { 0 };
+                // A quote that starts an indented line is where JSON opens its next string
+                // (`"José,⏎  "type": …`), not where text ends (code ends `x = 1⏎"`).
+                let indented = if !key
+                    && self.starts_indented_line(open, at)
+                    && !self.lex.leaves_open(open, at)
+                {
+                    cost::LOOSE_TEXT_QUOTE
+                } else {
+                    0
+                };
+                out.add(
+                    level,
+                    succ(
+                        Reading::CloseString,
+                        None,
+                        unpaired + indented,
+                        at + len,
+                        after,
+                    ),
+                );
+                // A triple-quoted string ends at `"""`, unambiguously.
+                if class == QuoteClass::Triple {
+                    return;
+                }
+                // A split that leaves closers in the text pays for the structure they lose.
+                for split in self.split_points(open, at, key).into_iter().flatten() {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::SplitString,
+                            Some(RepairKind::MissingEndQuote),
+                            cost::MISSING_END_QUOTE + self.lex.unbalanced_closers(open, split),
+                            split,
+                            after,
+                        ),
+                    );
+                }
+                // Keys close at a quote: a key holding a quote is not a thing models write.
+                if !key {
+                    let b = self.b();
+                    // Quoted spans quote something, inside a line of text: a text quote
+                    // where JSON puts its quotes is loose. That is an opening quote before a
+                    // space or a delimiter (`"07:58",` + `","`) or first on its line
+                    // (`"a,⏎  "b": 1`), or a closing one before a `:` (`"x, "b": 1`).
+                    // (Not so in text that is code or JSON, which has quotes in such places.)
+                    let json_text = matches!(b.get(open), Some(b'{' | b'['));
+                    let code = || json_text || self.lex.leaves_open(open, at);
+                    let loose = if !paired {
+                        0
+                    } else if odd {
+                        if self.next_non_blank(at + len) == Some(b':') && !code() {
+                            cost::KEYLIKE_TEXT_QUOTE
+                        } else {
+                            0
+                        }
+                    } else if b
+                        .get(at + len)
+                        .is_none_or(|&c| is_ws(c) || matches!(c, b',' | b':' | b'}' | b']'))
+                        || (self.starts_line(open, at) && !code())
+                    {
+                        cost::LOOSE_TEXT_QUOTE
+                    } else {
+                        0
+                    };
+                    let pair = if json_text {
+                        cost::TEXT_QUOTE_IN_JSON_TEXT
+                    } else {
+                        cost::TEXT_QUOTE
+                    };
+                    let cost = if odd { 0 } else { pair } + loose;
+                    out.add(
+                        level,
+                        succ(
+                            Reading::TextQuote,
+                            Some(RepairKind::UnescapedQuote),
+                            cost,
+                            at + len,
+                            Mode::Str {
+                                class,
+                                key,
+                                open,
+                                odd: paired && !odd,
+                            },
+                        ),
+                    );
+                }
+            }
+            Stop::Quote { len, own: false } => {
+                // A typographic quote inside ASCII-quoted text is ordinary text.
+                out.add(level, succ(Reading::TextQuote, None, 0, at + len, mode));
+                out.add(
+                    level,
+                    succ(
+                        Reading::MixedClose,
+                        Some(RepairKind::SmartQuotes),
+                        cost::MIXED_CLOSE,
+                        at + len,
+                        after,
+                    ),
+                );
+            }
+            Stop::End => {
+                // A reply cut inside a string is plausible for text, not for a string that
+                // swallowed what looks like JSON (`"score: 1}` is a key that lost its quote).
+                let swallowed =
+                    self.lex
+                        .lost_in_string(class, open.max(at.saturating_sub(cost::WINDOW)), at);
+                let unpaired = if odd && class.paired() {
+                    cost::UNPAIRED_TEXT_QUOTE
+                } else {
+                    0
+                };
+                // A key cut off is dropped (`DroppedTruncatedMember`); a value is closed.
+                let cut_kind = if key {
+                    RepairKind::DroppedTruncatedMember
+                } else {
+                    RepairKind::ClosedTruncatedString
+                };
+                // The string lost its closing quote before what ends the reply: a key before
+                // its `:` and value, a value before the closers.
+                let split = if key {
+                    self.split_points(open, at, true)[0]
+                } else {
+                    self.closers_at_end(stack, open, at)
+                };
+                // A value that ran to the end past the start of a member ended before it.
+                let member = (!key && stack.top() == Some(Kind::Object))
+                    .then(|| self.member_comma(open, at))
+                    .flatten();
+                // At the very end of a reply a cut is the likelier event: listed first. A cut
+                // that swallowed the closers of the whole document is no plain completion: the
+                // truncation-only pass refuses it, and the full search weighs it against the
+                // splits. (`["a", ["]` swallowed one closer of two: still a cut.)
+                if swallowed == 0 || !out.only_truncation || !self.ends_document(stack, open, at) {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::CutString,
+                            Some(cut_kind),
+                            cost::CUT_STRING + unpaired + swallowed,
+                            at,
+                            after,
+                        ),
+                    );
+                }
+                if let Some(m) = member {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::SplitString,
+                            Some(RepairKind::MissingEndQuote),
+                            cost::MISSING_END_QUOTE,
+                            m,
+                            after,
+                        ),
+                    );
+                }
+                if let Some(split) = split {
+                    let reading = if key {
+                        Reading::SplitString
+                    } else {
+                        Reading::SplitBeforeClosers
+                    };
+                    out.add(
+                        level,
+                        succ(
+                            reading,
+                            Some(RepairKind::MissingEndQuote),
+                            cost::MISSING_END_QUOTE,
+                            split,
+                            after,
+                        ),
+                    );
+                }
+            }
+            Stop::Escape | Stop::Control(_) => {}
+        }
+    }
+
+    /// `+` and then a quote follow `i` (a concatenation).
+    pub(super) fn concatenation_follows(&self, i: usize) -> bool {
+        let (plus, _) = self.lex.skip_trivia(i);
+        if self.lex.at_end(plus) || self.b()[plus] != b'+' {
+            return false;
+        }
+        let (q, _) = self.lex.skip_trivia(plus + 1);
+        !self.lex.at_end(q) && QuoteClass::opening_at(self.b(), q).is_some()
+    }
+
+    /// Where a string missing its closing quote may have ended, judged from the quote at `at`
+    /// that follows it (at most two places). A key ends at its first `:`. A value ends at the
+    /// `,` just before the quote (`"a, "b"`), or before a bare key's `word:` after that comma
+    /// (`"a, type: "b"`), or before the closers right before that comma (`"x], "b"`), or at a
+    /// line break (`"a⏎"b"`).
+    pub(super) fn split_points(&self, open: usize, at: usize, key: bool) -> [Option<usize>; 2] {
+        let b = self.b();
+        if key {
+            // A key that lost its closing quote ends at its first `:` (`{"status: "done"`,
+            // `"tags:["x"`): the reading costs a repair, so a key that does hold a colon
+            // (`"http://x"`) stays whole unless what follows says otherwise.
+            let text = &b[open..at.min(open + cost::WINDOW)];
+            let colon = text
+                .iter()
+                .position(|&c| c == b':')
+                .filter(|&c| c > 0)
+                .map(|c| open + c);
+            return [colon, None];
+        }
+        let mut newline = false;
+        let mut k = self.back_over_trivia(open, at, &mut newline);
+        // `"x}, {"b"`: the quote starts the first member of a container opened after a comma.
+        let mut j = k;
+        while j > open && matches!(b[j - 1], b'{' | b'[') {
+            j = self.back_over_trivia(open, j - 1, &mut newline);
+        }
+        if j < k && j > open && b[j - 1] == b',' {
+            k = j;
+        }
+        // `, type: "b"`: a bare key and its colon stand between the comma and this quote.
+        if k > open && b[k - 1] == b':' {
+            let mut w = self.back_over_trivia(open, k - 1, &mut false);
+            let word_end = w;
+            while w > open && (is_ident_byte(b[w - 1]) || b[w - 1] >= 0x80) {
+                w -= 1;
+            }
+            if w < word_end {
+                let c = self.back_over_trivia(open, w, &mut false);
+                if c > open + 1 && b[c - 1] == b',' {
+                    return [Some(c - 1), None];
+                }
+            }
+            return [None, None];
+        }
+        if k > open && b[k - 1] == b',' {
+            let comma = k - 1;
+            if comma == open {
+                return [None, None];
+            }
+            // `"x], "b"`: the string ended before the closers that precede the comma.
+            let mut c = comma;
+            while c > open && (is_ws(b[c - 1]) || matches!(b[c - 1], b'}' | b']')) {
+                c -= 1;
+            }
+            let before_closers =
+                (c > open && b[c..comma].iter().any(|&x| matches!(x, b'}' | b']'))).then_some(c);
+            return [Some(comma), before_closers];
+        }
+        if newline && k > open {
+            k = self.back_over_trivia(open, k, &mut newline);
+            return [Some(k), None];
+        }
+        [None, None]
+    }
+
+    /// Walks back from `i` over whitespace and block comments, not before `floor`; notes a
+    /// line break on the way.
+    pub(super) fn back_over_trivia(&self, floor: usize, mut k: usize, newline: &mut bool) -> usize {
+        let b = self.b();
+        loop {
+            while k > floor && is_ws(b[k - 1]) {
+                *newline |= b[k - 1] == b'\n';
+                k -= 1;
+            }
+            // A block comment between the delimiter and the quote (`"abc,/* c */"def"`).
+            if k >= floor + 4 && b[k - 1] == b'/' && b[k - 2] == b'*' {
+                let from = k.saturating_sub(cost::WINDOW).max(floor);
+                match memchr::memmem::rfind(&b[from..k - 2], b"/*") {
+                    Some(c) => k = from + c,
+                    None => return k,
+                }
+            } else {
+                return k;
+            }
+        }
+    }
+
+    /// The first `,` in a string's text (from `open`, within the window) after which a member
+    /// begins: a quoted or bare key and its `:`. Where a value that lost its closing quote and
+    /// ran to the end of the reply really ended (`"search, 'page': 9}` in a single-quoted
+    /// document).
+    pub(super) fn member_comma(&self, open: usize, end: usize) -> Option<usize> {
+        let b = self.b();
+        let to = end.min(open + cost::WINDOW);
+        let mut i = open;
+        while let Some(k) = memchr::memchr(b',', &b[i..to]) {
+            let comma = i + k;
+            let (q, _) = self.lex.skip_trivia(comma + 1);
+            let key_end = match QuoteClass::opening_at(b, q) {
+                Some((class, len)) => {
+                    let mut e = q + len;
+                    while e < to && class.closer_at(b, e).is_none() && b[e] != b'\n' {
+                        e += 1;
+                    }
+                    class.closer_at(b, e).map(|l| e + l)
+                }
+                None => {
+                    let e = self.lex.word_end(q);
+                    (e > q).then_some(e)
+                }
+            };
+            if let Some(e) = key_end {
+                let (c, _) = self.lex.skip_trivia(e);
+                if c < to && b[c] == b':' && comma > open {
+                    return Some(comma);
+                }
+            }
+            i = comma + 1;
+        }
+        None
+    }
+
+    /// Where a string that ran to the end of the reply lost its closing quote before the
+    /// closers that end the document: its raw text ends with closers that fit the open
+    /// containers (`{"time": "12:20}`), maybe followed by a closing fence (`"x}}```"`), or a
+    /// line of its text starts with such a closer and prose follows (`"text⏎}⏎Thanks!`).
+    pub(super) fn closers_at_end(
+        &self,
+        stack: &dyn Stack,
+        open: usize,
+        end: usize,
+    ) -> Option<usize> {
+        let b = self.b();
+        let mut k = end;
+        while k > open && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        // A fence glued to the closers (`}]```` at the end of a fenced reply).
+        if let Some(f) = self.lex.fence {
+            while k > open && b[k - 1] == f.byte {
+                k -= 1;
+            }
+        }
+        if let Some(split) = self.closers_before(stack, open, k) {
+            return Some(split);
+        }
+        // Then prose: the first line that ends with such closers (`"skip]}}⏎⏎Hope this
+        // helps`) or starts with one (`"text⏎}⏎Thanks!`).
+        let limit = end.min(open + cost::WINDOW);
+        let mut i = open;
+        while let Some(n) = memchr::memchr(b'\n', &b[i..limit]) {
+            let line = i + n;
+            if let Some(split) = self.closers_before(stack, open, line) {
+                return Some(split);
+            }
+            let mut j = line + 1;
+            while j < limit && matches!(b[j], b' ' | b'\t' | b'\r') {
+                j += 1;
+            }
+            if j < limit && matches!(b[j], b'}' | b']') && self.fits(stack, open, line, b[j]) {
+                return Some(line);
+            }
+            i = line + 1;
+        }
+        None
+    }
+
+    /// The first byte from `i` on that is not whitespace (within the window).
+    pub(super) fn next_non_blank(&self, i: usize) -> Option<u8> {
+        let b = self.b();
+        let to = self.lex.end.min(i + cost::WINDOW);
+        b.get(i..to)?.iter().copied().find(|&c| !is_ws(c))
+    }
+
+    /// The byte at `at` is the first non-blank one of its line, a line that starts inside the
+    /// string opened at `open`.
+    pub(super) fn starts_line(&self, open: usize, at: usize) -> bool {
+        let b = self.b();
+        let floor = open.max(at.saturating_sub(cost::WINDOW));
+        let mut k = at;
+        while k > floor && matches!(b[k - 1], b' ' | b'\t') {
+            k -= 1;
+        }
+        k > floor && matches!(b[k - 1], b'\n' | b'\r')
+    }
+
+    /// Like [`Self::starts_line`], on a line indented by at least one blank.
+    pub(super) fn starts_indented_line(&self, open: usize, at: usize) -> bool {
+        at > open && matches!(self.b()[at - 1], b' ' | b'\t') && self.starts_line(open, at)
+    }
+
+    /// The string's raw text `b[open..end]` ends with closers for every open container
+    /// (`"score: 1}`, `"skip]}⏎Thanks`): the document was complete and the string lost its
+    /// closing quote, rather than being cut off.
+    pub(super) fn ends_document(&self, stack: &dyn Stack, open: usize, end: usize) -> bool {
+        let Some(split) = self.closers_at_end(stack, open, end) else {
+            return false;
+        };
+        let b = self.b();
+        let closers = b[split..end]
+            .iter()
+            .take_while(|&&c| is_ws(c) || matches!(c, b'}' | b']'))
+            .filter(|&&c| matches!(c, b'}' | b']'))
+            .count();
+        closers >= stack.depth()
+    }
+
+    /// The raw text `b[open..end]` ends with closers (and whitespace) that fit the open
+    /// containers: where that run starts.
+    pub(super) fn closers_before(
+        &self,
+        stack: &dyn Stack,
+        open: usize,
+        end: usize,
+    ) -> Option<usize> {
+        let b = self.b();
+        let mut k = end;
+        while k > open && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']')) {
+            k -= 1;
+        }
+        let first = b[k..end]
+            .iter()
+            .copied()
+            .find(|c| matches!(c, b'}' | b']'))?;
+        (k > open && self.fits(stack, open, k, first)).then_some(k)
+    }
+
+    /// A closer `c` after the string's text `b[open..upto]` would close the innermost open
+    /// container, and no opener of its kind in that text balances it (`"arr = [1, 2]` cut off:
+    /// the `]` is code).
+    pub(super) fn fits(&self, stack: &dyn Stack, open: usize, upto: usize, c: u8) -> bool {
+        let (want, opener) = if c == b'}' {
+            (Kind::Object, b'{')
+        } else {
+            (Kind::Array, b'[')
+        };
+        stack.top() == Some(want) && !self.b()[open..upto].contains(&opener)
+    }
+}

@@ -1,0 +1,696 @@
+//! Readings of a spot outside strings, by what the parser expects there: a value, a key, the
+//! colon after a key, or what follows a value (a comma, a closer, or a fault in their place).
+
+use super::{
+    after_close, after_value, inside, literal_kind, partial_literal, starts_text, style, succ,
+};
+use super::{Ctx, Mode, Reading, Stack, Succs};
+use crate::repair::cost::{self, Cost};
+use crate::repair::lex::{is_ws, Kind, Token};
+use crate::repair::quotes::QuoteClass;
+use crate::repair::RepairKind;
+
+impl Ctx<'_> {
+    pub(super) fn value(
+        &self,
+        out: &mut Succs,
+        stack: &dyn Stack,
+        tok: Token,
+        pos: usize,
+        after_comma: bool,
+    ) {
+        let level = self.level;
+        let top = stack.top();
+        let b = self.b();
+        let next = after_value(stack.depth(), false);
+        match tok {
+            Token::Open(kind) => out.add(
+                level,
+                succ(Reading::Open, None, 0, pos + 1, inside(kind)).push(kind),
+            ),
+            Token::Quote(class, len) => {
+                self.string_open(out, class, len, pos, false);
+                self.stray_quote(out, pos, len, Mode::Value { after_comma });
+            }
+            Token::Number { end } => {
+                let shape = self.lex.number_shape(pos);
+                let lone =
+                    shape.no_digits() && !self.lex.at_end(end) && !self.delimiter_follows(end);
+                if lone {
+                    // `- item`: text, not a number.
+                    self.unquoted_value(out, stack, pos);
+                } else {
+                    let (kind, cost) = if shape.is_valid(b) {
+                        (None, 0)
+                    } else if shape.leading_zero(b) {
+                        (Some(RepairKind::NumberAsString), cost::ODD_NUMBER)
+                    } else if self.lex.at_end(end) {
+                        (Some(RepairKind::CompletedTruncatedValue), cost::CUT_TOKEN)
+                    } else {
+                        (Some(RepairKind::InvalidNumber), cost::ODD_NUMBER)
+                    };
+                    out.add(level, succ(Reading::Number, kind, cost, end, next));
+                    // `1,299.99`: where a comma cannot separate items (after a key), the
+                    // reading that keeps the number whole is the one that survives.
+                    if let Some(grouped) = self.lex.grouped_number_end(pos) {
+                        out.add(
+                            level,
+                            succ(
+                                Reading::GroupedNumber,
+                                Some(RepairKind::InvalidNumber),
+                                cost::GROUPED_NUMBER,
+                                grouped,
+                                next,
+                            ),
+                        );
+                    }
+                }
+            }
+            Token::Word { end } => {
+                let word = &self.lex.text[pos..end];
+                if let (Some(kind), true) = (literal_kind(word), self.lex.is_terminator(end)) {
+                    let style = if kind.is_some() {
+                        style::FOREIGN_LITERALS
+                    } else {
+                        0
+                    };
+                    out.add(
+                        level,
+                        succ(Reading::Literal, kind, 0, end, next).styled(style),
+                    );
+                    return;
+                }
+                if self.lex.at_end(end) && partial_literal(word).is_some() {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::Literal,
+                            Some(RepairKind::CompletedTruncatedValue),
+                            cost::CUT_TOKEN,
+                            end,
+                            next,
+                        ),
+                    );
+                    return;
+                }
+                if b.get(end) == Some(&b'(') && b[pos].is_ascii_alphabetic() {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::FunctionWrapper,
+                            Some(RepairKind::FunctionWrapper),
+                            cost::FUNCTION_WRAPPER,
+                            end + 1,
+                            Mode::Value { after_comma: false },
+                        )
+                        .push(Kind::Call),
+                    );
+                    return;
+                }
+                self.unquoted_value(out, stack, pos);
+            }
+            Token::Comma => match top {
+                Some(Kind::Array | Kind::Tuple) => out.add(
+                    level,
+                    succ(
+                        Reading::ExtraPunctuation,
+                        Some(RepairKind::ExtraComma),
+                        cost::EXTRA_PUNCTUATION,
+                        pos + 1,
+                        Mode::Value { after_comma: true },
+                    ),
+                ),
+                Some(Kind::Object) => out.add(
+                    level,
+                    succ(
+                        Reading::MissingValue,
+                        Some(RepairKind::MissingValue),
+                        cost::MISSING_VALUE,
+                        pos,
+                        next,
+                    ),
+                ),
+                _ => {}
+            },
+            Token::Close(_) => match top {
+                Some(Kind::Object) => out.add(
+                    level,
+                    succ(
+                        Reading::MissingValue,
+                        Some(RepairKind::MissingValue),
+                        cost::MISSING_VALUE,
+                        pos,
+                        next,
+                    ),
+                ),
+                Some(Kind::Array) => {
+                    let (kind, cost) = if after_comma {
+                        (Some(RepairKind::TrailingComma), cost::TRAILING_COMMA)
+                    } else {
+                        (None, 0)
+                    };
+                    out.add(level, succ(Reading::EmptySlot, kind, cost, pos, next));
+                }
+                Some(Kind::Call) => out.add(level, succ(Reading::EmptySlot, None, 0, pos, next)),
+                Some(Kind::Tuple) => {}
+                None => {}
+            },
+            Token::RParen if matches!(top, Some(Kind::Call | Kind::Tuple)) => {
+                out.add(level, succ(Reading::EmptySlot, None, 0, pos, next))
+            }
+            Token::LParen => out.add(
+                level,
+                succ(
+                    Reading::OpenTuple,
+                    Some(RepairKind::PythonLiteral),
+                    0,
+                    pos + 1,
+                    Mode::Value { after_comma: false },
+                )
+                .push(Kind::Tuple)
+                .styled(style::FOREIGN_LITERALS),
+            ),
+            Token::Colon if top == Some(Kind::Object) => out.add(
+                level,
+                succ(
+                    Reading::ExtraPunctuation,
+                    Some(RepairKind::DroppedGarbage),
+                    cost::EXTRA_PUNCTUATION,
+                    pos + 1,
+                    Mode::Value { after_comma },
+                ),
+            ),
+            Token::Ellipsis { end } => out.add(
+                level,
+                succ(
+                    Reading::Ellipsis,
+                    Some(RepairKind::Ellipsis),
+                    cost::ELLIPSIS,
+                    end,
+                    Mode::Value { after_comma },
+                ),
+            ),
+            Token::Other { len } => {
+                if b[pos] == b'-' && self.lex.text[pos..self.lex.end].starts_with("-Infinity") {
+                    let end = pos + 9;
+                    if self.lex.is_terminator(end) {
+                        out.add(
+                            level,
+                            succ(
+                                Reading::Literal,
+                                Some(RepairKind::JavascriptLiteral),
+                                0,
+                                end,
+                                next,
+                            )
+                            .styled(style::FOREIGN_LITERALS),
+                        );
+                        return;
+                    }
+                }
+                if starts_text(b[pos]) {
+                    self.unquoted_value(out, stack, pos);
+                }
+                self.garbage(out, pos, len, Mode::Value { after_comma });
+            }
+            _ => self.garbage(out, pos, 1, Mode::Value { after_comma }),
+        }
+    }
+
+    /// Some delimiter (or the end) follows `i`, after whitespace.
+    pub(super) fn delimiter_follows(&self, i: usize) -> bool {
+        let (j, _) = self.lex.skip_trivia(i);
+        self.lex.at_end(j) || matches!(self.b()[j], b',' | b']' | b'}')
+    }
+
+    pub(super) fn unquoted_value(&self, out: &mut Succs, stack: &dyn Stack, pos: usize) {
+        let lex = &self.lex;
+        let b = self.b();
+        let raw_end = lex.unquoted_value_end(pos, stack.top() == Some(Kind::Call));
+        let mut end = raw_end;
+        while end > pos && is_ws(b[end - 1]) {
+            end -= 1;
+        }
+        if end == pos {
+            return;
+        }
+        // `done",`: the value lost only its opening quote.
+        let mut after = raw_end;
+        if raw_end < lex.end && b[raw_end] == b'"' && raw_end == end {
+            let (j, _) = lex.skip_trivia(raw_end + 1);
+            if lex.at_end(j) || matches!(b[j], b',' | b'}' | b']' | b':') {
+                after = raw_end + 1;
+            }
+        }
+        let _ = after;
+        out.add(
+            self.level,
+            succ(
+                Reading::UnquotedValue,
+                Some(RepairKind::UnquotedString),
+                cost::UNQUOTED_VALUE,
+                after.max(end),
+                after_value(stack.depth(), false),
+            ),
+        );
+    }
+
+    pub(super) fn garbage(&self, out: &mut Succs, pos: usize, len: usize, mode: Mode) {
+        out.add(
+            self.level,
+            succ(
+                Reading::Garbage,
+                Some(RepairKind::DroppedGarbage),
+                cost::GARBAGE,
+                pos + len.max(1),
+                mode,
+            ),
+        );
+    }
+
+    /// The readings of a closer of `kind` at `pos` when the innermost container is another
+    /// kind (or a call): used as the right closer, a closer missing before it, or a stray.
+    pub(super) fn wrong_closer(
+        &self,
+        out: &mut Succs,
+        stack: &dyn Stack,
+        kind: Kind,
+        pos: usize,
+        mode: Mode,
+    ) {
+        let level = self.level;
+        let depth = stack.depth();
+        if stack.top() == Some(Kind::Call) {
+            // `f(x` then a closer: the call lacked its `)`.
+            out.add(
+                level,
+                succ(Reading::MissingCloser, None, 0, pos, after_close(depth - 1)).pop(1),
+            );
+            return;
+        }
+        out.add(
+            level,
+            succ(
+                Reading::Mismatched,
+                Some(RepairKind::MismatchedCloser),
+                cost::MISMATCHED_CLOSER,
+                pos + 1,
+                after_close(depth - 1),
+            )
+            .pop(1),
+        );
+        if stack.open_below(kind) {
+            out.add(
+                level,
+                succ(
+                    Reading::MissingCloser,
+                    Some(RepairKind::MissingCloser),
+                    cost::MISSING_CLOSER,
+                    pos,
+                    after_close(depth - 1),
+                )
+                .pop(1),
+            );
+        }
+        out.add(
+            level,
+            succ(
+                Reading::StrayCloser,
+                Some(RepairKind::ExtraCloser),
+                cost::STRAY_CLOSER,
+                pos + 1,
+                mode,
+            ),
+        );
+    }
+
+    pub(super) fn key(
+        &self,
+        out: &mut Succs,
+        stack: &dyn Stack,
+        tok: Token,
+        pos: usize,
+        after_comma: bool,
+    ) {
+        let level = self.level;
+        let b = self.b();
+        let depth = stack.depth();
+        let here = Mode::Key { after_comma };
+        match tok {
+            Token::Quote(class, len) => {
+                self.string_open(out, class, len, pos, true);
+                self.stray_quote(out, pos, len, here);
+            }
+            Token::Word { .. } | Token::Number { .. } => self.bare_key(out, pos),
+            Token::Close(Kind::Object) => {
+                let (kind, cost) = if after_comma {
+                    (Some(RepairKind::TrailingComma), cost::TRAILING_COMMA)
+                } else {
+                    (None, 0)
+                };
+                out.add(
+                    level,
+                    succ(Reading::Close, kind, cost, pos + 1, after_close(depth - 1)).pop(1),
+                );
+            }
+            Token::Close(kind) => self.wrong_closer(out, stack, kind, pos, here),
+            Token::Comma => out.add(
+                level,
+                succ(
+                    Reading::ExtraPunctuation,
+                    Some(RepairKind::ExtraComma),
+                    cost::EXTRA_PUNCTUATION,
+                    pos + 1,
+                    Mode::Key { after_comma: true },
+                ),
+            ),
+            Token::Open(open) => {
+                if stack.below() == Some(Kind::Array) {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::CloseObjectBeforeItem,
+                            Some(RepairKind::MissingCloser),
+                            cost::MISSING_CLOSER,
+                            pos,
+                            Mode::Value { after_comma: true },
+                        )
+                        .pop(1),
+                    );
+                }
+                if open == Kind::Object && !after_comma {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::ExtraOpener,
+                            Some(RepairKind::ExtraOpener),
+                            cost::EXTRA_PUNCTUATION,
+                            pos + 1,
+                            Mode::Key { after_comma: false },
+                        )
+                        .push(Kind::Object),
+                    );
+                }
+                self.garbage(out, pos, 1, here);
+            }
+            Token::Ellipsis { end } => out.add(
+                level,
+                succ(
+                    Reading::Ellipsis,
+                    Some(RepairKind::Ellipsis),
+                    cost::ELLIPSIS,
+                    end,
+                    here,
+                ),
+            ),
+            Token::Colon => {}
+            Token::Other { len } => {
+                if b[pos] >= 0x80 || b[pos].is_ascii_alphanumeric() {
+                    self.bare_key(out, pos);
+                }
+                self.garbage(out, pos, len, here);
+            }
+            _ => self.garbage(out, pos, 1, here),
+        }
+    }
+
+    pub(super) fn bare_key(&self, out: &mut Succs, pos: usize) {
+        let lex = &self.lex;
+        let b = self.b();
+        let (key_end, stop) = lex.bare_key(pos);
+        if key_end == pos {
+            return;
+        }
+        if lex.at_end(stop) {
+            // The reply ended inside a bare key.
+            out.add(
+                self.level,
+                succ(
+                    Reading::BareKey,
+                    Some(RepairKind::DroppedTruncatedMember),
+                    cost::CUT_TOKEN,
+                    stop,
+                    Mode::Colon,
+                ),
+            );
+            return;
+        }
+        let known = self.key_cost(&lex.text[pos..key_end]);
+        // `{a":"x"}`: the key lost its opening quote only.
+        if stop == key_end && b[stop] == b'"' {
+            let (j, _) = lex.skip_trivia(stop + 1);
+            if j < lex.end && b[j] == b':' {
+                out.add(
+                    self.level,
+                    succ(
+                        Reading::BareKey,
+                        Some(RepairKind::UnquotedKey),
+                        cost::MISSING_END_QUOTE + known,
+                        stop + 1,
+                        Mode::Colon,
+                    ),
+                );
+                return;
+            }
+        }
+        out.add(
+            self.level,
+            succ(
+                Reading::BareKey,
+                Some(RepairKind::UnquotedKey),
+                known,
+                key_end,
+                Mode::Colon,
+            )
+            .styled(style::BARE_KEYS),
+        );
+    }
+
+    /// What the schema thinks of a key: [`cost::UNKNOWN_KEY`] when it names every key it
+    /// allows and not this one.
+    pub(crate) fn key_cost(&self, key: &str) -> Cost {
+        match self.schema {
+            Some(schema) if schema.knows_key(key) == Some(false) => cost::UNKNOWN_KEY,
+            _ => 0,
+        }
+    }
+
+    pub(super) fn colon(&self, out: &mut Succs, tok: Token, pos: usize) {
+        let level = self.level;
+        let value = Mode::Value { after_comma: false };
+        match tok {
+            Token::Colon => out.add(level, succ(Reading::Colon, None, 0, pos + 1, value)),
+            // `{"a" = 1}`, `{"a" => 1}`: another language's `:`.
+            Token::Other { .. } if self.b()[pos] == b'=' => {
+                let len = if self.b().get(pos + 1) == Some(&b'>') {
+                    2
+                } else {
+                    1
+                };
+                out.add(
+                    level,
+                    succ(
+                        Reading::ColonLike,
+                        Some(RepairKind::MissingColon),
+                        cost::EXTRA_PUNCTUATION,
+                        pos + len,
+                        value,
+                    ),
+                )
+            }
+            Token::Quote(..) | Token::Open(_) | Token::Number { .. } | Token::Word { .. } => out
+                .add(
+                    level,
+                    succ(
+                        Reading::MissingColon,
+                        Some(RepairKind::MissingColon),
+                        cost::MISSING_COLON,
+                        pos,
+                        value,
+                    ),
+                ),
+            _ => {}
+        }
+    }
+
+    pub(super) fn next(
+        &self,
+        out: &mut Succs,
+        stack: &dyn Stack,
+        tok: Token,
+        pos: usize,
+        after_string: bool,
+    ) {
+        let level = self.level;
+        let top = stack.top();
+        let depth = stack.depth();
+        let here = Mode::Next { after_string };
+        if top.is_none() {
+            // After a top-level string: a concatenation, or the end of the value.
+            if tok == Token::Plus && after_string {
+                let (j, _) = self.lex.skip_trivia(pos + 1);
+                out.add(
+                    level,
+                    succ(
+                        Reading::Concatenate,
+                        Some(RepairKind::ConcatenatedStrings),
+                        cost::CONCATENATION,
+                        j,
+                        Mode::Value { after_comma: false },
+                    ),
+                );
+            } else {
+                out.add(
+                    level,
+                    succ(Reading::EndOfValue, None, 0, pos, Mode::ScalarDone),
+                );
+            }
+            return;
+        }
+        match tok {
+            Token::Comma => match top {
+                Some(Kind::Object) => out.add(
+                    level,
+                    succ(
+                        Reading::Comma,
+                        None,
+                        0,
+                        pos + 1,
+                        Mode::Key { after_comma: true },
+                    ),
+                ),
+                Some(Kind::Array | Kind::Tuple) => out.add(
+                    level,
+                    succ(
+                        Reading::Comma,
+                        None,
+                        0,
+                        pos + 1,
+                        Mode::Value { after_comma: true },
+                    ),
+                ),
+                Some(Kind::Call) => self.garbage(out, pos, 1, here),
+                None => {}
+            },
+            Token::Close(kind) if top == Some(kind) => {
+                out.add(
+                    level,
+                    succ(Reading::Close, None, 0, pos + 1, after_close(depth - 1)).pop(1),
+                );
+                {
+                    // The container closes, but the reply goes on with `, …`: the closer may be
+                    // a stray one in the middle of it (`{"b": 1}}, "c": 2}`, `[{"id": 1}},`).
+                    let (j, _) = self.lex.skip_trivia(pos + 1);
+                    let goes_on = if depth == 1 {
+                        &[b',', b':'][..]
+                    } else {
+                        &[b','][..]
+                    };
+                    if j < self.lex.end && goes_on.contains(&self.b()[j]) {
+                        out.add(
+                            level,
+                            succ(
+                                Reading::StrayCloser,
+                                Some(RepairKind::ExtraCloser),
+                                cost::STRAY_CLOSER,
+                                pos + 1,
+                                here,
+                            ),
+                        );
+                    }
+                }
+            }
+            Token::Close(kind) if top.is_some() => self.wrong_closer(out, stack, kind, pos, here),
+            Token::RParen if matches!(top, Some(Kind::Call | Kind::Tuple)) => out.add(
+                level,
+                succ(Reading::CloseCall, None, 0, pos + 1, after_close(depth - 1)).pop(1),
+            ),
+            Token::Colon => {
+                if after_string && top == Some(Kind::Array) && stack.below() == Some(Kind::Object) {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::CloseArrayBeforeMember,
+                            Some(RepairKind::MissingCloser),
+                            cost::MISSING_CLOSER,
+                            pos,
+                            Mode::Colon,
+                        )
+                        .pop(1),
+                    );
+                }
+                self.garbage(out, pos, 1, here);
+            }
+            Token::Plus if after_string => {
+                let (j, _) = self.lex.skip_trivia(pos + 1);
+                if QuoteClass::opening_at(self.b(), j).is_some() {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::Concatenate,
+                            Some(RepairKind::ConcatenatedStrings),
+                            cost::CONCATENATION,
+                            j,
+                            Mode::Value { after_comma: false },
+                        ),
+                    );
+                }
+                self.garbage(out, pos, 1, here);
+            }
+            Token::Ellipsis { end } => out.add(
+                level,
+                succ(
+                    Reading::Ellipsis,
+                    Some(RepairKind::Ellipsis),
+                    cost::ELLIPSIS,
+                    end,
+                    here,
+                ),
+            ),
+            Token::Quote(..) | Token::Open(_) | Token::Number { .. } | Token::Word { .. }
+                if matches!(top, Some(Kind::Object | Kind::Array | Kind::Tuple)) =>
+            {
+                let mode = if top == Some(Kind::Object) {
+                    Mode::Key { after_comma: true }
+                } else {
+                    Mode::Value { after_comma: true }
+                };
+                out.add(
+                    level,
+                    succ(
+                        Reading::MissingComma,
+                        Some(RepairKind::MissingComma),
+                        cost::MISSING_COMMA,
+                        pos,
+                        mode,
+                    ),
+                );
+                if let Token::Word { end } = tok {
+                    self.garbage(out, pos, end - pos, here);
+                }
+            }
+            Token::Other { len } if top != Some(Kind::Call) && starts_text(self.b()[pos]) => {
+                let mode = if top == Some(Kind::Object) {
+                    Mode::Key { after_comma: true }
+                } else {
+                    Mode::Value { after_comma: true }
+                };
+                if top.is_some() {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::MissingComma,
+                            Some(RepairKind::MissingComma),
+                            cost::MISSING_COMMA,
+                            pos,
+                            mode,
+                        ),
+                    );
+                }
+                self.garbage(out, pos, len, here);
+            }
+            Token::Other { len } => self.garbage(out, pos, len, here),
+            _ => self.garbage(out, pos, 1, here),
+        }
+    }
+}
