@@ -302,6 +302,18 @@ impl<'t> Lex<'t> {
         }
     }
 
+    /// What a string of `class` pays for its text `b[from..to]` (within the window before
+    /// `to`): nothing for a `"` string (its quotes were judged one by one), else
+    /// [`cost::LOST_STRUCTURE`] per mark of JSON in it (`'docs', "tool": "x"…'`).
+    pub(crate) fn swallowed(&self, class: QuoteClass, from: usize, to: usize) -> Cost {
+        let to = to.min(self.end);
+        let from = from.max(to.saturating_sub(cost::WINDOW));
+        if from >= to || class.closer_at(b"\"", 0).is_some() {
+            return 0;
+        }
+        self.json_marks(from, to) * cost::LOST_STRUCTURE
+    }
+
     /// Marks in `b[from..to]` that JSON has and prose does not: a quote followed by `:`, a comma
     /// followed by a quote, and closing brackets.
     fn json_marks(&self, from: usize, to: usize) -> Cost {

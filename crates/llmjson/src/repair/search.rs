@@ -516,6 +516,9 @@ impl Beam {
 
     /// Keeps the readings within [`cost::MARGIN`] of the cheapest, at most [`cost::BEAM`].
     fn prune(&mut self) {
+        if self.alive.len() <= 1 {
+            return;
+        }
         let Some(floor) = self.alive.iter().map(|a| a.cost).min() else {
             return;
         };

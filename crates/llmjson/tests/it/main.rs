@@ -1,6 +1,7 @@
 //! Integration tests: one module per capability.
 
 mod api;
+mod bench_inputs;
 mod corpus;
 mod decisions;
 mod errors;

@@ -53,12 +53,15 @@ impl Ctx<'_> {
                 } else {
                     0
                 };
+                // A string that does not end at `"` pays for the JSON its text swallowed
+                // (`'docs', "tool": "x"…'`); a `"` string's quotes were judged one by one.
+                let swallowed = self.lex.swallowed(class, open, at);
                 out.add(
                     level,
                     succ(
                         Reading::CloseString,
                         None,
-                        unpaired + indented,
+                        unpaired + indented + swallowed,
                         at + len,
                         after,
                     ),
@@ -74,7 +77,9 @@ impl Ctx<'_> {
                         succ(
                             Reading::SplitString,
                             Some(RepairKind::MissingEndQuote),
-                            cost::MISSING_END_QUOTE + self.lex.unbalanced_closers(open, split),
+                            cost::MISSING_END_QUOTE
+                                + self.lex.unbalanced_closers(open, split)
+                                + self.lex.swallowed(class, open, split),
                             split,
                             after,
                         ),
@@ -91,7 +96,15 @@ impl Ctx<'_> {
                     let json_text = matches!(b.get(open), Some(b'{' | b'['));
                     let code = || json_text || self.lex.leaves_open(open, at);
                     let loose = if !paired {
-                        0
+                        // An apostrophe sits in a word or ends one before a space
+                        // (`students' books`), not before a delimiter (`docs', "tool"`).
+                        if b.get(at + len)
+                            .is_some_and(|&c| matches!(c, b',' | b':' | b'}' | b']'))
+                        {
+                            cost::LOOSE_TEXT_QUOTE
+                        } else {
+                            0
+                        }
                     } else if odd {
                         if self.next_non_blank(at + len) == Some(b':') && !code() {
                             cost::KEYLIKE_TEXT_QUOTE

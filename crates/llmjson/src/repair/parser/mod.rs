@@ -192,6 +192,7 @@ pub(crate) fn parse<'t>(
         succs: Succs::new(),
         json_end: None,
         spare_spans: Vec::new(),
+        spare_runs: Vec::new(),
     };
     if config.inside_object {
         parser.open(Kind::Object, start)?;
@@ -227,6 +228,8 @@ struct Parser<'t> {
     json_end: Option<usize>,
     /// Member-span buffers of closed objects, for the next ones.
     spare_spans: Vec<Vec<(usize, usize)>>,
+    /// The runs buffer of string scans, for the next string.
+    spare_runs: Vec<strings::Run>,
 }
 
 /// The parser's open containers, as the grammar sees them.

@@ -41,7 +41,7 @@ struct StringScan {
 /// text, and what the string had logged before it. A split inside the run cuts the text (and
 /// the log) there.
 #[derive(Debug, Clone, Copy)]
-struct Run {
+pub(super) struct Run {
     raw: usize,
     len: usize,
     controls: u32,
@@ -142,6 +142,21 @@ impl Parser<'_> {
     /// Scans the string whose opening quote is at `at`. Returns its text (or that it was cut
     /// off and is dropped) and the mode after it.
     fn scan_string(&mut self, at: usize, class: QuoteClass, key: bool) -> Result<(Str, Mode)> {
+        // The runs buffer is the parser's, reused from string to string.
+        let mut runs = std::mem::take(&mut self.spare_runs);
+        runs.clear();
+        let result = self.scan_string_with(at, class, key, &mut runs);
+        self.spare_runs = runs;
+        result
+    }
+
+    fn scan_string_with(
+        &mut self,
+        at: usize,
+        class: QuoteClass,
+        key: bool,
+        runs: &mut Vec<Run>,
+    ) -> Result<(Str, Mode)> {
         let open_len = QuoteClass::opening_at(self.b, at)
             .map(|(_, len)| len)
             .ok_or(Fail::Internal("string without quote"))?;
@@ -172,7 +187,7 @@ impl Parser<'_> {
         let mut fences = (0u32, 0usize, 0usize);
         // Where each run of text copied as it is starts, and the buffer's length there: a split
         // at any position in such a run cuts the buffer at the matching length.
-        let mut runs: Vec<Run> = vec![Run::new(content_start, 0, &scan)];
+        runs.push(Run::new(content_start, 0, &scan));
         let text = self.text;
         loop {
             let (stop_at, stop) = self.lex().string_stop(i, class);
@@ -270,7 +285,7 @@ impl Parser<'_> {
                             }
                         }
                         Reading::SplitString => {
-                            return self.split_string(buf, &runs, scan, s);
+                            return self.split_string(buf, runs, scan, s);
                         }
                         _ => return Err(Fail::Internal("not a reading of a quote")),
                     }
@@ -290,7 +305,7 @@ impl Parser<'_> {
             let end = self.end();
             let s = self.in_string_choice(mode, end, Stop::End)?;
             if s.reading == Reading::SplitString {
-                return self.split_string(buf, &runs, scan, s);
+                return self.split_string(buf, runs, scan, s);
             }
             return Ok((Str::Dropped, Mode::Colon));
         }
@@ -353,7 +368,7 @@ impl Parser<'_> {
             s.reading,
             Reading::SplitBeforeClosers | Reading::SplitString
         ) {
-            return self.split_string(buf, &runs, scan, s);
+            return self.split_string(buf, runs, scan, s);
         }
         // Whitespace at the very end of the reply (a file's last newline) is not content.
         let kept = buf.trim_end().len();
