@@ -2,7 +2,6 @@
 //! a wrong answer measures nothing. (`scripts/bench.py` checks the same for every peer.)
 
 #[path = "../../benches/inputs.rs"]
-#[allow(dead_code)]
 mod inputs;
 
 use crate::support::json;
