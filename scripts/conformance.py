@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Scores llmjson and its peers on the shared corpora by the same rules; writes docs/conformance.md.
+"""Scores llmjson and its peers on the shared corpora and on the fault generator's cases, by the
+same rules; writes docs/conformance.md.
 
     python3 scripts/conformance.py [--corpora ../shared/corpora] [--out docs/conformance.md]
+                                   [--fault-seed 20261123] [--fault-count 2460]
 
 Installs the peers into target/peers/ (PyPI json-repair and fast-json-repair in a virtualenv, npm
 jsonrepair), builds the llmjson CLI, runs every tool on every case, and judges every answer with
@@ -14,6 +16,10 @@ the same function:
 - seeds and jsonrepair: `must_fail` passes when the tool refuses; otherwise the tool's value must
   equal the expected value (numbers compared by value). llmjson gets the case's options (level,
   truncation, max_removed_ratio); the peers have no such options and run with their defaults.
+- faults: the generator's cases (crates/llmjson-faults, the seed the Rust scoreboard asserts): the
+  value must equal the document before the faults. Cases of the `truncation` class are read with
+  llmjson's `--truncation drop` (the peers have no such policy and keep what they complete). A
+  per-class table counts every case holding the class, alone or with others.
 - BAML cases carry a JSON Schema of their target type; llmjson gets it (--schema), the peers
   (which take no schema) are scored on their answer to the raw reply. Not scored: schemas with
   BAML-only extensions (x-baml-*), BAML's streaming mode (partial), cases without an expectation.
@@ -40,6 +46,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PEERS = ROOT / "target" / "peers"
 TOOLS = ["llmjson", "llmjson (no schema)", "json_repair", "fast_json_repair", "jsonrepair"]
 CORPORA = ["seeds", "jsonrepair", "jsontestsuite", "baml"]
+# The fault generator's cases, scored like a corpus (made by `llmjson-faults`, not read from disk).
+FAULTS = "faults"
 
 
 def sh(*args: str, **kw) -> subprocess.CompletedProcess:
@@ -78,6 +86,30 @@ def load_cases(corpora: Path) -> list[dict]:
             row["raw"] = raw
             row["corpus"] = name
             cases.append(row)
+    return cases
+
+
+def load_fault_cases(seed: int, count: int) -> list[dict]:
+    """The generator's cases for `seed`, as corpus rows."""
+    out = subprocess.run(
+        ["cargo", "run", "-q", "--release", "-p", "llmjson-faults", "--", "--seed", str(seed), "--count", str(count)],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout
+    cases = []
+    for line in out.split("\n"):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        cases.append({
+            "id": f"faults/{row['id']}",
+            "corpus": FAULTS,
+            "category": row["faults"][0],
+            "faults": row["faults"],
+            "raw": row["input"].encode("utf-8"),
+            "expected_is_json": True,
+            "expected_value": row["expected"],
+            "options": row.get("options") or {},
+        })
     return cases
 
 
@@ -187,17 +219,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpora", default=os.environ.get("LLMJSON_CORPORA", str(ROOT.parent / "shared" / "corpora")))
     ap.add_argument("--out", default=str(ROOT / "docs" / "conformance.md"))
+    ap.add_argument("--fault-seed", type=int, default=20261123)
+    ap.add_argument("--fault-count", type=int, default=2460)
     args = ap.parse_args()
 
     versions = install_peers()
-    cases = load_cases(Path(args.corpora))
+    cases = load_cases(Path(args.corpora)) + load_fault_cases(args.fault_seed, args.fault_count)
     scored = [c for c in cases if applicable(c)]
     py = str(PEERS / "venv" / "bin" / "python")
     runner = str(ROOT / "scripts" / "peers" / "python_runner.py")
+    with_schema = [c for c in scored if (c.get("options") or {}).get("schema") is not None]
+    guided = run_llmjson(scored)
+    # What the schema stage adds: the same CLI, the schema withheld (the same run elsewhere).
+    unguided = {**guided, **run_llmjson(with_schema, use_schema=False)}
     results = {
-        "llmjson": run_llmjson(scored),
-        # What the schema stage adds: the same CLI, the schema withheld.
-        "llmjson (no schema)": run_llmjson(scored, use_schema=False),
+        "llmjson": guided,
+        "llmjson (no schema)": unguided,
         "json_repair": run_batch([py, runner, "json_repair"], scored),
         "fast_json_repair": run_batch([py, runner, "fast_json_repair"], scored),
         "jsonrepair": run_batch(["node", str(ROOT / "scripts" / "peers" / "jsonrepair_runner.js"), str(PEERS)], scored),
@@ -230,7 +267,8 @@ def main() -> None:
         "# Conformance",
         "",
         "llmjson and its peers, scored by the same rules on the same cases: the shared corpora",
-        "(`../shared/corpora`), read in place. Generated by:",
+        "(`../shared/corpora`), read in place, and the fault generator's cases (`faults`: everyday",
+        "model faults, alone and combined, that no corpus was tuned on). Generated by:",
         "",
         "```sh",
         "python3 scripts/conformance.py",
@@ -244,7 +282,7 @@ def main() -> None:
     ]
     all_n = defaultdict(int)
     all_d = 0
-    for corpus in CORPORA:
+    for corpus in CORPORA + [FAULTS]:
         d = totals[corpus]
         if not d:
             lines.append(f"| {corpus} | 0 ({not_applicable[corpus]} not yet applicable) | " + " | ".join("—" for _ in TOOLS) + " |")
@@ -262,8 +300,38 @@ def main() -> None:
         "|---|---:|" + "---:|" * len(TOOLS),
     ]
     for cat in sorted(cat_totals):
+        if cat[0] == FAULTS:
+            continue
         d = cat_totals[cat]
         lines.append(f"| {cat[0]} / {cat[1]} | {d} | " + " | ".join(cell(by_category[t][cat], d) for t in TOOLS) + " |")
+    # The generator's classes: every case holding the class, alone or combined.
+    fault_tools = [t for t in TOOLS if t != "llmjson (no schema)"]
+    class_n = {t: defaultdict(int) for t in fault_tools}
+    class_d = defaultdict(int)
+    for c in scored:
+        if c["corpus"] != FAULTS:
+            continue
+        for f in c["faults"]:
+            class_d[f] += 1
+            for t in fault_tools:
+                class_n[t][f] += judge(c, results[t].get(c["id"]))
+    lines += [
+        "",
+        f"## Fault generator, by class (seed {args.fault_seed}, {args.fault_count} cases)",
+        "",
+        "Every case holding the class, alone or with one or two others. Generated with",
+        "`cargo run -p llmjson-faults -- --seed N`; the Rust scoreboard asserts the same seed",
+        "(`cargo test -p llmjson --test it fault_scoreboard`).",
+        "",
+        "| class | cases | " + " | ".join(fault_tools) + " |",
+        "|---|---:|" + "---:|" * len(fault_tools),
+    ]
+    # In the generator's order of classes (case i is made for class i mod the number of classes).
+    order = list(dict.fromkeys(c["category"] for c in scored if c["corpus"] == FAULTS))
+    order += [f for f in class_d if f not in order]
+    for f in order:
+        d = class_d[f]
+        lines.append(f"| {f} | {d} | " + " | ".join(cell(class_n[t][f], d) for t in fault_tools) + " |")
     lines += [
         "",
         "## Rules",
@@ -276,6 +344,9 @@ def main() -> None:
         "  the expected value, numbers compared by value. llmjson gets each case's options (`level`,",
         "  `truncation`, `max_removed_ratio`); the peers have no such options and use their defaults.",
         "- Output that is not valid JSON fails the case.",
+        "- faults: the value must equal the document before the faults. `truncation` cases are read",
+        "  with llmjson's `--truncation drop` (the peers have no such policy: they keep what they",
+        "  complete, and fail those cases); `truncation_complete` cases expect the completion.",
         "- BAML cases carry a JSON Schema of their target type: llmjson gets it (`--schema`); the",
         "  \"llmjson (no schema)\" column is the same CLI without it (what schema guidance adds); the peers",
         "  cannot take a schema and are scored on what they return for the raw reply. Not scored "
@@ -289,7 +360,7 @@ def main() -> None:
     ]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text("\n".join(lines), encoding="utf-8")
-    print("\n".join(lines[12 : 13 + len(CORPORA) + 2]))
+    print("\n".join(lines[13 : 14 + len(CORPORA) + 3]))
     print(f"written to {args.out}")
 
 
