@@ -24,7 +24,8 @@ pub(crate) type Cost = u32;
 pub(crate) const STYLE: Cost = 2;
 
 // --- cosmetic (allowed at level `conservative`) ---------------------------------------------
-/// A comment; plus [`LOST_STRUCTURE`] for each quote or bracket its body swallows.
+/// A comment; plus [`LOST_STRUCTURE`] for each mark of JSON its body swallows (a closer,
+/// `"key":`, `, "`): a comment may quote words, it should not hold members.
 pub(crate) const COMMENT: Cost = 1;
 /// A comma before a closer.
 pub(crate) const TRAILING_COMMA: Cost = 1;
@@ -77,8 +78,10 @@ pub(crate) const TEXT_QUOTE_IN_JSON_TEXT: Cost = 1;
 /// is more likely two strings than one holding a lone quote).
 pub(crate) const UNPAIRED_TEXT_QUOTE: Cost = 1;
 /// Added to [`TEXT_QUOTE`] for a loose text quote: one that opens a quoted span but is followed
-/// by a space or a delimiter (`"07:58",` + `","`), or stands first on its line (`"a,⏎  "b"`).
-/// Quotes kept as text quote something, within a line (`"yes"`, `("key: %s"`, `="/docs"`).
+/// by a space or a delimiter (`"07:58",` + `","`), or stands first on its line (`"a,⏎  "b"`);
+/// an apostrophe before a delimiter (`'docs', "tool"`); a closing quote first on an indented
+/// line (`"José,⏎  "type": …`). Quotes kept as text quote something, within a line (`"yes"`,
+/// `("key: %s"`, `="/docs"`).
 pub(crate) const LOOSE_TEXT_QUOTE: Cost = 4;
 /// Added for a text quote that closes a quoted span before a `:`, as a key's quote does
 /// (`"x, "b": 1`). Weaker evidence than a loose quote: text does quote a word before a colon.
@@ -108,10 +111,11 @@ pub(crate) const RESTART: Cost = 6;
 /// A restart whose new value begins as the abandoned draft did (`{"a": [1, 2 -- wait. Final:
 /// {"a": [1, 2, 3]}`).
 pub(crate) const RESTATED_RESTART: Cost = 1;
-/// Per quote or bracket in text that a reading leaves out of the value (after the document
-/// ended, or inside a comment), over the next [`WINDOW`] bytes: what looks like JSON should not
-/// be thrown away, and a reading that stops early must not look cheaper than one that reads
-/// on and pays for what it reads.
+/// Per quote, bracket or number in text that a reading leaves out of the value (after the
+/// document ended), per mark of JSON in a comment or in the text of a string that does not end
+/// at `"` (a `'` string swallowing `, "tool": "x"`), and per closer a split string keeps, over
+/// the next [`WINDOW`] bytes: what looks like JSON should not be thrown away, and a reading that
+/// stops early must not look cheaper than one that reads on and pays for what it reads.
 pub(crate) const LOST_STRUCTURE: Cost = 3;
 
 // --- the search -------------------------------------------------------------------------------
