@@ -64,6 +64,9 @@ pub(crate) const MISSING_COLON: Cost = 3;
 pub(crate) const MISSING_CLOSER: Cost = 3;
 /// A closer of the wrong kind used as the right one (`["a", "b"}`).
 pub(crate) const MISMATCHED_CLOSER: Cost = 3;
+/// Added to a closer reading that the layout contradicts: a closer in line with its container's
+/// opening line read as an outer one's, or one further left read as the container's own.
+pub(crate) const MISALIGNED_CLOSER: Cost = 2;
 /// A string that lost its closing quote, ended at the delimiter before the next quote.
 pub(crate) const MISSING_END_QUOTE: Cost = 3;
 /// A word value without quotes; also one that lost only its opening quote.

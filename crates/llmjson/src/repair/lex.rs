@@ -245,6 +245,12 @@ impl<'t> Lex<'t> {
         }
     }
 
+    /// The first byte from `i` (before `to`) that is not a blank is `:`.
+    pub(crate) fn next_is_colon(&self, i: usize, to: usize) -> bool {
+        let to = to.min(self.end).min(i.saturating_add(cost::WINDOW));
+        self.b[i.min(to)..to].iter().find(|c| !is_ws(**c)) == Some(&b':')
+    }
+
     /// Numbers in `b[from..to]`: runs of digits that start a word (`, 2001]`).
     fn numbers(&self, from: usize, to: usize) -> Cost {
         let b = &self.b[from..to];
@@ -295,9 +301,13 @@ impl<'t> Lex<'t> {
             }
             k += 1;
         }
+        // So does a stretch that opens with a quote and holds `"…":` (`":null, "b": 2`).
+        let member_like = b[j] == b'"'
+            && (j + 1..last_content)
+                .any(|k| b[k] == b'"' && self.next_is_colon(k + 1, last_content));
         match last_unbalanced {
             Some(end) => Some(j..end),
-            None if continues => Some(j..last_content),
+            None if continues || member_like => Some(j..last_content),
             None => None,
         }
     }
@@ -312,6 +322,29 @@ impl<'t> Lex<'t> {
             return 0;
         }
         self.json_marks(from, to) * cost::LOST_STRUCTURE
+    }
+
+    /// What a key's text `b[from..to]` (within the window) pays for the JSON punctuation it
+    /// holds: [`cost::LOST_STRUCTURE`] per bracket, quote (of any kind) or `:` followed by a
+    /// blank or a value. A key is a name; `"citations: [{“doc”: …` swallowed members.
+    pub(crate) fn key_marks(&self, from: usize, to: usize) -> Cost {
+        let to = to.min(self.end);
+        let from = from.max(to.saturating_sub(cost::WINDOW));
+        let b = &self.b[from..to.max(from)];
+        let marks = b
+            .iter()
+            .enumerate()
+            .filter(|&(k, &c)| match c {
+                b'{' | b'}' | b'[' | b']' | b'"' => true,
+                // `“ ” „`: E2 80 9C/9D/9E; counted at the lead byte.
+                0xE2 => b.get(k + 1) == Some(&0x80) && matches!(b.get(k + 2), Some(0x9C..=0x9E)),
+                b':' => b
+                    .get(k + 1)
+                    .is_some_and(|&n| is_ws(n) || matches!(n, b'"' | b'[' | b'{')),
+                _ => false,
+            })
+            .count();
+        marks as Cost * cost::LOST_STRUCTURE
     }
 
     /// Marks in `b[from..to]` that JSON has and prose does not: a quote followed by `:`, a comma
@@ -366,6 +399,52 @@ impl<'t> Lex<'t> {
     /// the structure (`"x]`), where a balanced one is text (`"see [docs]"`).
     pub(crate) fn unbalanced_closers(&self, from: usize, to: usize) -> Cost {
         self.bracket_balance(from, to).0 * cost::LOST_STRUCTURE
+    }
+
+    /// The run of closers (and blanks) that ends `b[from..to]` (within the window before `to`):
+    /// the closers in it that nothing earlier in the text opened.
+    pub(crate) fn closing_run(&self, from: usize, to: usize) -> ClosingRun {
+        let to = to.min(self.end);
+        let from = from.max(to.saturating_sub(cost::WINDOW));
+        let b = self.b.get(from..to).unwrap_or_default();
+        let mut run = b.len();
+        while run > 0 && (is_ws(b[run - 1]) || matches!(b[run - 1], b'}' | b']')) {
+            run -= 1;
+        }
+        let (mut braces, mut brackets) = (0u32, 0u32);
+        let mut out = ClosingRun::default();
+        for (k, &c) in b.iter().enumerate() {
+            let unbalanced = match c {
+                b'{' => {
+                    braces += 1;
+                    None
+                }
+                b'[' => {
+                    brackets += 1;
+                    None
+                }
+                b'}' if braces == 0 => Some(Kind::Object),
+                b']' if brackets == 0 => Some(Kind::Array),
+                b'}' => {
+                    braces -= 1;
+                    None
+                }
+                b']' => {
+                    brackets -= 1;
+                    None
+                }
+                _ => None,
+            };
+            if let (Some(kind), true) = (unbalanced, k >= run) {
+                out.count += 1;
+                match out.first {
+                    None => out.first = Some((kind, from + k)),
+                    Some(_) if out.second.is_none() => out.second = Some(kind),
+                    Some(_) => {}
+                }
+            }
+        }
+        out
     }
 
     /// `b[from..to]` (within the window before `to`) leaves a bracket open: text that is code or
@@ -730,4 +809,14 @@ impl NumberShape {
     pub(crate) fn no_digits(&self) -> bool {
         self.int_digits == 0 && self.frac_digits.unwrap_or(0) == 0
     }
+}
+
+/// The closers that end a stretch of text and that nothing in it opened (`"x,{}}]`: two).
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct ClosingRun {
+    pub count: usize,
+    /// The first of them: what it would close, and where it is.
+    pub first: Option<(Kind, usize)>,
+    /// What the second would close.
+    pub second: Option<Kind>,
 }

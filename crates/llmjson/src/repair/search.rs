@@ -62,6 +62,8 @@ fn bits_kind(bits: u64) -> Kind {
 
 struct View<'a> {
     real: &'a [Kind],
+    /// Where the real containers opened.
+    opens: &'a [usize],
     stack: &'a SkelStack,
 }
 
@@ -90,6 +92,15 @@ impl Stack for View<'_> {
 
     fn depth(&self) -> usize {
         self.stack.real_depth as usize + usize::from(self.stack.local_len)
+    }
+
+    fn top_open(&self) -> Option<usize> {
+        let s = self.stack;
+        // Known for the parser's containers only (the readings' own are not tracked).
+        if s.local_len > 0 || s.real_depth == 0 {
+            return None;
+        }
+        self.opens.get(s.real_depth as usize - 1).copied()
     }
 
     fn open_below(&self, kind: Kind) -> bool {
@@ -202,8 +213,10 @@ struct Node {
 
 /// The readings being followed ahead of the parser.
 struct Beam {
-    /// The parser's open containers when the beam started (readings see a prefix of them).
+    /// The parser's open containers when the beam started (readings see a prefix of them),
+    /// and where each opened.
     base: Vec<Kind>,
+    base_opens: Vec<usize>,
     alive: Vec<Hyp>,
     /// The best reading that finished (the input ended, the document closed, prose began).
     done: Option<Hyp>,
@@ -265,6 +278,7 @@ impl Searcher {
         &mut self,
         ctx: &Ctx<'_>,
         real: &[Kind],
+        opens: &[usize],
         mode: Mode,
         at: usize,
         cands: &Succs,
@@ -283,13 +297,13 @@ impl Searcher {
             if at < self.clean_until {
                 return 0;
             }
-            if let Some(reached) = clean_path(ctx, real, at, cands, &mut self.scratch) {
+            if let Some(reached) = clean_path(ctx, real, opens, at, cands, &mut self.scratch) {
                 self.clean_until = reached;
                 return 0;
             }
         }
         self.clean_until = 0;
-        self.start(real, mode, at, cands);
+        self.start(real, opens, mode, at, cands);
         self.decide(ctx, mode, at, cands).unwrap_or(0)
     }
 
@@ -299,6 +313,7 @@ impl Searcher {
         &mut self,
         ctx: &Ctx<'_>,
         real: &[Kind],
+        opens: &[usize],
         mode: Mode,
         at: usize,
         cands: &Succs,
@@ -307,15 +322,16 @@ impl Searcher {
         if cands.len() <= 1 {
             return 0;
         }
-        self.start(real, mode, at, cands);
+        self.start(real, opens, mode, at, cands);
         let choice = self.decide(ctx, mode, at, cands).unwrap_or(0);
         self.drop_beam();
         choice
     }
 
-    fn start(&mut self, real: &[Kind], mode: Mode, at: usize, cands: &Succs) {
+    fn start(&mut self, real: &[Kind], opens: &[usize], mode: Mode, at: usize, cands: &Succs) {
         let mut beam = self.spare.take().unwrap_or_else(|| Beam {
             base: Vec::new(),
+            base_opens: Vec::new(),
             alive: Vec::with_capacity(cost::BEAM * 2),
             done: None,
             nodes: Vec::new(),
@@ -326,6 +342,8 @@ impl Searcher {
         });
         beam.base.clear();
         beam.base.extend_from_slice(real);
+        beam.base_opens.clear();
+        beam.base_opens.extend_from_slice(opens);
         beam.alive.clear();
         beam.done = None;
         beam.nodes.clear();
@@ -378,6 +396,7 @@ impl Beam {
     fn view<'a>(&'a self, stack: &'a SkelStack) -> View<'a> {
         View {
             real: &self.base,
+            opens: &self.base_opens,
             stack,
         }
     }
@@ -730,6 +749,7 @@ impl Beam {
 fn clean_path(
     ctx: &Ctx<'_>,
     real: &[Kind],
+    opens: &[usize],
     at: usize,
     cands: &Succs,
     succs: &mut Succs,
@@ -750,6 +770,7 @@ fn clean_path(
     while clear < CLEAN_STEPS + CLEAN_TRUSTED {
         let view = View {
             real,
+            opens,
             stack: &stack,
         };
         let spot = match mode {

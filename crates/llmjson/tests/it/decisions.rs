@@ -285,3 +285,70 @@ fn stringified_json_with_unescaped_quotes_stays_one_string() {
         &[UnescapedQuote],
     );
 }
+
+#[test]
+fn a_key_that_swallowed_structure_ends_at_its_colon() {
+    // A key is a name: brackets and quotes in it are structure it swallowed.
+    decides(
+        r#"{"citations: [{"id": 1}, {"id": 2}], "n": 1}"#,
+        r#"{"citations": [{"id": 1}, {"id": 2}], "n": 1}"#,
+        &[MissingEndQuote],
+    );
+    // Unless its quote is followed by `:`: then the text is the name, whatever it holds.
+    decides(r#"{"{:{a{": 1, "b": 2}"#, r#"{"{:{a{": 1, "b": 2}"#, &[]);
+}
+
+#[test]
+fn closers_the_text_opened_are_its_own() {
+    // `]` closes the text's `[`; the `}` that nothing in the text opened ends the document.
+    decides(
+        r#"{"a": 1, "cache: [2631]}"#,
+        r#"{"a": 1, "cache": [2631]}"#,
+        &[MissingEndQuote],
+    );
+    decides(
+        r#"{"a": {"b": ",{}}}"#,
+        r#"{"a": {"b": ",{}"}}"#,
+        &[MissingEndQuote],
+    );
+}
+
+#[test]
+fn a_key_no_split_completes_is_a_cut() {
+    decides(
+        r#"{"a": 1, "}ab}"#,
+        r#"{"a": 1}"#,
+        &[DroppedTruncatedMember, ClosedTruncatedObject],
+    );
+    // A reply that stops after a comma is cut there too.
+    decides(
+        r#"{"a": [1, 2],"#,
+        r#"{"a": [1, 2]}"#,
+        &[TrailingComma, ClosedTruncatedObject],
+    );
+}
+
+#[test]
+fn the_layout_says_which_container_a_closer_closes() {
+    // The `}` stands in line with the object's opening line: the array lost its `]`.
+    decides(
+        "{\n  \"a\": {\n    \"b\": [1, 2\n  },\n  \"c\": 3\n}",
+        r#"{"a": {"b": [1, 2]}, "c": 3}"#,
+        &[MissingCloser],
+    );
+    // The `}` stands in line with the array's own line: a wrong closer for it.
+    decides(
+        "{\n  \"a\": [\n    {\"b\": 1},\n    {\"b\": 2}\n  }\n}",
+        r#"{"a": [{"b": 1}, {"b": 2}]}"#,
+        &[MismatchedCloser],
+    );
+}
+
+#[test]
+fn prose_before_a_non_json_start_is_not_an_empty_answer() {
+    // A blank line and then a faulty tuple: a value to read, not a document that ended (as
+    // `null`, with nothing logged) before it began.
+    let parsed = parse("</think>\n\n(0,]");
+    assert_eq!(parsed.value, json("[0]"));
+    assert!(!parsed.repairs.is_empty());
+}

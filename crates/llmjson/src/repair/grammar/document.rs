@@ -20,7 +20,8 @@ impl Ctx<'_> {
             newlines += usize::from(b[k - 1] == b'\n');
             k -= 1;
         }
-        if newlines >= 2 {
+        // With nothing open there is no JSON yet to end (a bare `null` is not a reading).
+        if newlines >= 2 && depth > 0 {
             let lost = self
                 .lex
                 .lost_structure(pos, (pos + cost::WINDOW).min(self.lex.end));

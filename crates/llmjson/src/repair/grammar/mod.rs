@@ -229,6 +229,8 @@ pub(crate) trait Stack {
     fn depth(&self) -> usize;
     /// A container of `kind` is open somewhere below the innermost one.
     fn open_below(&self, kind: Kind) -> bool;
+    /// Where the innermost container opened, when known.
+    fn top_open(&self) -> Option<usize>;
 }
 
 /// What the grammar needs besides the text.

@@ -3,8 +3,8 @@
 
 use super::{after_value, succ};
 use super::{Ctx, Mode, Reading, Stack, Succs};
-use crate::repair::cost::{self};
-use crate::repair::lex::{is_ident_byte, is_ws, Kind, Stop};
+use crate::repair::cost;
+use crate::repair::lex::{is_ident_byte, is_ws, ClosingRun, Kind, Stop};
 use crate::repair::quotes::QuoteClass;
 use crate::repair::RepairKind;
 
@@ -55,7 +55,13 @@ impl Ctx<'_> {
                 };
                 // A string that does not end at `"` pays for the JSON its text swallowed
                 // (`'docs', "tool": "x"…'`); a `"` string's quotes were judged one by one.
-                let swallowed = self.lex.swallowed(class, open, at);
+                // A key is a name: one that holds JSON's punctuation swallowed structure,
+                // unless its quote is followed by `:` (then the text is the name, whatever it is).
+                let swallowed = if key {
+                    self.key_marks(open, at, at + len)
+                } else {
+                    self.lex.swallowed(class, open, at)
+                };
                 out.add(
                     level,
                     succ(
@@ -146,12 +152,17 @@ impl Ctx<'_> {
             Stop::Quote { len, own: false } => {
                 // A typographic quote inside ASCII-quoted text is ordinary text.
                 out.add(level, succ(Reading::TextQuote, None, 0, at + len, mode));
+                let swallowed = if key {
+                    self.key_marks(open, at, at + len)
+                } else {
+                    0
+                };
                 out.add(
                     level,
                     succ(
                         Reading::MixedClose,
                         Some(RepairKind::SmartQuotes),
-                        cost::MIXED_CLOSE,
+                        cost::MIXED_CLOSE + swallowed,
                         at + len,
                         after,
                     ),
@@ -188,8 +199,14 @@ impl Ctx<'_> {
                 // At the very end of a reply a cut is the likelier event: listed first. A cut
                 // that swallowed the closers of the whole document is no plain completion: the
                 // truncation-only pass refuses it, and the full search weighs it against the
-                // splits. (`["a", ["]` swallowed one closer of two: still a cut.)
-                if swallowed == 0 || !out.only_truncation || !self.ends_document(stack, open, at) {
+                // splits. (`["a", ["]` swallowed one closer of two: still a cut; so is a key
+                // that no split completes, `{"}ab}`.)
+                let completes = split.is_some() || member.is_some();
+                if swallowed == 0
+                    || !out.only_truncation
+                    || !completes
+                    || !self.ends_document(stack, open, at)
+                {
                     out.add(
                         level,
                         succ(
@@ -436,14 +453,40 @@ impl Ctx<'_> {
         at > open && matches!(self.b()[at - 1], b' ' | b'\t') && self.starts_line(open, at)
     }
 
+    /// What a key ending at `close` (its quote ends at `after`) pays for the JSON its text holds:
+    /// nothing when a `:` follows the quote, the key marks otherwise.
+    fn key_marks(&self, open: usize, close: usize, after: usize) -> cost::Cost {
+        if self.lex.next_is_colon(after, self.lex.end) {
+            0
+        } else {
+            self.lex.key_marks(open, close)
+        }
+    }
+
     /// The string's raw text `b[open..end]` ends with closers for every open container
     /// (`"score: 1}`, `"skip]}⏎Thanks`): the document was complete and the string lost its
     /// closing quote, rather than being cut off.
     pub(super) fn ends_document(&self, stack: &dyn Stack, open: usize, end: usize) -> bool {
+        let b = self.b();
+        let mut k = end.min(b.len());
+        while k > open && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        if let Some(f) = self.lex.fence {
+            while k > open && b[k - 1] == f.byte {
+                k -= 1;
+            }
+        }
+        // The text ends with a run of closers, as many of them unbalanced by the text as there
+        // are open containers, the first fitting the innermost (`"cache: [2631]}`: the `]` is
+        // the text's own, the `}` closes the object).
+        let run = self.lex.closing_run(open, k);
+        if run.count >= stack.depth() && run_fits(stack, &run).is_some() {
+            return true;
+        }
         let Some(split) = self.closers_at_end(stack, open, end) else {
             return false;
         };
-        let b = self.b();
         let closers = b[split..end]
             .iter()
             .take_while(|&&c| is_ws(c) || matches!(c, b'}' | b']'))
@@ -452,24 +495,16 @@ impl Ctx<'_> {
         closers >= stack.depth()
     }
 
-    /// The raw text `b[open..end]` ends with closers (and whitespace) that fit the open
-    /// containers: where that run starts.
+    /// The raw text `b[open..end]` ends with closers (and whitespace) and the first of them
+    /// that nothing in the text opened closes the innermost open container: where it is
+    /// (`"x,{}}}` ends at the second `}`; `"arr = [1, 2]` cut off has none, the `]` is code).
     pub(super) fn closers_before(
         &self,
         stack: &dyn Stack,
         open: usize,
         end: usize,
     ) -> Option<usize> {
-        let b = self.b();
-        let mut k = end;
-        while k > open && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']')) {
-            k -= 1;
-        }
-        let first = b[k..end]
-            .iter()
-            .copied()
-            .find(|c| matches!(c, b'}' | b']'))?;
-        (k > open && self.fits(stack, open, k, first)).then_some(k)
+        run_fits(stack, &self.lex.closing_run(open, end)).filter(|&at| at > open)
     }
 
     /// A closer `c` after the string's text `b[open..upto]` would close the innermost open
@@ -483,4 +518,12 @@ impl Ctx<'_> {
         };
         stack.top() == Some(want) && !self.b()[open..upto].contains(&opener)
     }
+}
+
+/// The closers of `run` close the innermost open containers in order (the first two are
+/// checked): where the first is.
+fn run_fits(stack: &dyn Stack, run: &ClosingRun) -> Option<usize> {
+    let (kind, at) = run.first?;
+    let second_fits = run.second.is_none() || stack.depth() < 2 || run.second == stack.below();
+    (stack.top() == Some(kind) && second_fits).then_some(at)
 }

@@ -250,7 +250,8 @@ impl Ctx<'_> {
                 Some(RepairKind::UnquotedString),
                 cost::UNQUOTED_VALUE,
                 after.max(end),
-                after_value(stack.depth(), false),
+                // A string all the same (`[in progress, next: 1` may close before `next:`).
+                after_value(stack.depth(), true),
             ),
         );
     }
@@ -288,12 +289,20 @@ impl Ctx<'_> {
             );
             return;
         }
+        // In a laid-out reply a closer lines up with the line that opened its container: one
+        // further left closes an outer container (the innermost lost its closer), one in line
+        // is the innermost's own, of the wrong kind.
+        let (mismatch_indent, missing_indent) = match self.closer_alignment(stack, pos) {
+            Some(std::cmp::Ordering::Less) => (cost::MISALIGNED_CLOSER, 0),
+            Some(std::cmp::Ordering::Equal) => (0, cost::MISALIGNED_CLOSER),
+            _ => (0, 0),
+        };
         out.add(
             level,
             succ(
                 Reading::Mismatched,
                 Some(RepairKind::MismatchedCloser),
-                cost::MISMATCHED_CLOSER,
+                cost::MISMATCHED_CLOSER + mismatch_indent,
                 pos + 1,
                 after_close(depth - 1),
             )
@@ -305,7 +314,7 @@ impl Ctx<'_> {
                 succ(
                     Reading::MissingCloser,
                     Some(RepairKind::MissingCloser),
-                    cost::MISSING_CLOSER,
+                    cost::MISSING_CLOSER + missing_indent,
                     pos,
                     after_close(depth - 1),
                 )
@@ -322,6 +331,37 @@ impl Ctx<'_> {
                 mode,
             ),
         );
+    }
+
+    /// How the closer at `pos` lines up with the line where the innermost container opened:
+    /// `Less` when it stands further left, `Equal` in line. `None` when the closer is not first
+    /// on its line or the container's opening is unknown.
+    fn closer_alignment(&self, stack: &dyn Stack, pos: usize) -> Option<std::cmp::Ordering> {
+        let open = stack.top_open()?;
+        let closer = self.indentation(pos)?;
+        let line_start = self.b()[..open]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |n| n + 1);
+        if open - line_start > cost::WINDOW {
+            return None;
+        }
+        let opener = self.b()[line_start..open]
+            .iter()
+            .take_while(|&&c| matches!(c, b' ' | b'\t'))
+            .count();
+        Some(closer.cmp(&opener))
+    }
+
+    /// The blanks before `pos` on its line, if only blanks precede it there.
+    fn indentation(&self, pos: usize) -> Option<usize> {
+        let b = self.b();
+        let floor = pos.saturating_sub(cost::WINDOW);
+        let mut k = pos;
+        while k > floor && matches!(b[k - 1], b' ' | b'\t') {
+            k -= 1;
+        }
+        (k > 0 && b[k - 1] == b'\n').then_some(pos - k)
     }
 
     pub(super) fn key(

@@ -207,6 +207,7 @@ impl Parser<'_> {
             member_spans,
         });
         self.kinds.push(kind);
+        self.opens.push(at);
         Ok(())
     }
 
@@ -284,6 +285,7 @@ impl Parser<'_> {
             .pop()
             .ok_or(Fail::Internal("close without frame"))?;
         self.kinds.pop();
+        self.opens.pop();
         if frame.kind == Kind::Object {
             let mut spans = frame.member_spans;
             spans.clear();
@@ -373,6 +375,7 @@ impl Parser<'_> {
         let draft = self.start;
         self.frames.clear();
         self.kinds.clear();
+        self.opens.clear();
         self.root = None;
         self.log.clear();
         self.removed = 0;
@@ -406,8 +409,20 @@ impl Parser<'_> {
             (Mode::Value { .. }, Some(Kind::Object)) => {
                 self.drop_dangling_member("a key and ':' without a value", to)?
             }
+            // The reply stopped after a comma: at level `none` that is the end of input too.
             (Mode::Value { after_comma: true }, Some(Kind::Array))
-            | (Mode::Key { after_comma: true }, _) => self.log_trailing_comma()?,
+            | (Mode::Key { after_comma: true }, _) => {
+                self.log_trailing_comma().map_err(|fail| match fail {
+                    Fail::Syntax {
+                        offset, message, ..
+                    } => Fail::Syntax {
+                        offset,
+                        message,
+                        truncated: true,
+                    },
+                    other => other,
+                })?
+            }
             _ => {}
         }
         let open = self.kinds.iter().filter(|&&k| k != Kind::Call).count();

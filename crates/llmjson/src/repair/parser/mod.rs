@@ -182,6 +182,7 @@ pub(crate) fn parse<'t>(
         cfg: config,
         frames: Vec::new(),
         kinds: Vec::new(),
+        opens: Vec::new(),
         root: None,
         log: Vec::new(),
         removed: 0,
@@ -213,6 +214,8 @@ struct Parser<'t> {
     frames: Vec<Frame>,
     /// The frames' kinds, innermost last (what the grammar and the search see).
     kinds: Vec<Kind>,
+    /// Where each frame's container opened, innermost last.
+    opens: Vec<usize>,
     root: Option<Value>,
     log: Vec<RawRepair>,
     removed: usize,
@@ -233,7 +236,7 @@ struct Parser<'t> {
 }
 
 /// The parser's open containers, as the grammar sees them.
-struct Kinds<'a>(&'a [Kind]);
+struct Kinds<'a>(&'a [Kind], &'a [usize]);
 
 impl Stack for Kinds<'_> {
     fn top(&self) -> Option<Kind> {
@@ -249,6 +252,9 @@ impl Stack for Kinds<'_> {
         self.0
             .split_last()
             .is_some_and(|(_, rest)| rest.contains(&kind))
+    }
+    fn top_open(&self) -> Option<usize> {
+        self.1.last().copied()
     }
 }
 
@@ -359,7 +365,9 @@ impl<'t> Parser<'t> {
         self.cfg.level >= kind.min_level()
             && (!self.cfg.only_truncation
                 || kind.is_truncation()
-                || kind == RepairKind::MissingEndQuote)
+                || kind == RepairKind::MissingEndQuote
+                // The reply stopped after a comma (mid-document, the grammar refuses it).
+                || kind == RepairKind::TrailingComma)
     }
 
     /// Logs a repair, or refuses it (a syntax error naming the defect) when the level does not
@@ -559,7 +567,7 @@ impl<'t> Parser<'t> {
             let at = self.pos;
             let mut succs = std::mem::take(&mut self.succs);
             self.ctx
-                .successors(&Kinds(&self.kinds), mode, at, &mut succs);
+                .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut succs);
             let chosen = self.choose(mode, at, &succs);
             self.succs = succs;
             mode = self.apply(mode, at, chosen?)?;
@@ -574,7 +582,7 @@ impl<'t> Parser<'t> {
             _ => {
                 let i = self
                     .searcher
-                    .choose(&self.ctx, &self.kinds, mode, at, succs);
+                    .choose(&self.ctx, &self.kinds, &self.opens, mode, at, succs);
                 succs.get(i)
             }
         };

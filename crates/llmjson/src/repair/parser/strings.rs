@@ -335,11 +335,21 @@ impl Parser<'_> {
                         own: true,
                     };
                     let mut succs = Succs::new();
-                    self.ctx
-                        .in_string(&Kinds(&self.kinds), mode, q.at, stop, &mut succs);
-                    let choice =
-                        self.searcher
-                            .choose_alone(&self.ctx, &self.kinds, mode, q.at, &succs);
+                    self.ctx.in_string(
+                        &Kinds(&self.kinds, &self.opens),
+                        mode,
+                        q.at,
+                        stop,
+                        &mut succs,
+                    );
+                    let choice = self.searcher.choose_alone(
+                        &self.ctx,
+                        &self.kinds,
+                        &self.opens,
+                        mode,
+                        q.at,
+                        &succs,
+                    );
                     let s = succs.get(choice);
                     if s.reading == Reading::CloseString {
                         buf.truncate(q.buf_len);
@@ -425,7 +435,7 @@ impl Parser<'_> {
     fn in_string_choice(&mut self, mode: Mode, at: usize, stop: Stop) -> Result<Succ> {
         let mut succs = std::mem::take(&mut self.succs);
         self.ctx
-            .in_string(&Kinds(&self.kinds), mode, at, stop, &mut succs);
+            .in_string(&Kinds(&self.kinds, &self.opens), mode, at, stop, &mut succs);
         let chosen = self.choose(mode, at, &succs);
         self.succs = succs;
         chosen
