@@ -23,6 +23,139 @@ pub enum Command {
     /// exit 0 when it fits, 1 when it does not (every violation reported), 2 on a usage error
     /// or an unreadable schema.
     Validate(ValidateArgs),
+    /// Check that every non-trivial number of an answer is in the evidence: exit 0 when it is
+    /// grounded, 1 when it is not (or was blocked with --fail-closed), 2 on a usage error.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The answer to check; `-` or nothing reads standard input.
+    pub answer: Option<PathBuf>,
+    /// What to print on standard output: `text` (the answer, or the blocking message when it
+    /// is blocked) or `json` (the whole verification, with every number checked).
+    #[arg(long, value_enum, default_value_t = ReportArg::Text)]
+    pub report: ReportArg,
+    /// Read the answer as JSON (located and repaired like `repair` does) and check its strings
+    /// and numbers, each located by its JSON Pointer.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the diagnostics record (one JSON object) to FILE, or to standard error for `-`.
+    #[arg(long, value_name = "FILE|-")]
+    pub diagnostics: Option<PathBuf>,
+    #[command(flatten)]
+    pub grounding: GroundingArgs,
+}
+
+/// How answers are checked against evidence (verify, and repair/validate with --evidence).
+#[derive(Debug, Args)]
+pub struct GroundingArgs {
+    /// An evidence file (repeat for more): `.json` (numbers and strings), `.csv` (cells by row
+    /// and column), any other as text. Must be UTF-8; at most --max-evidence bytes together.
+    #[arg(long, value_name = "FILE")]
+    pub evidence: Vec<PathBuf>,
+    /// How numbers are spelled: `auto` decides per number where the spelling is unambiguous
+    /// and reports the ambiguous ones (`1,234`); or en, pt-BR, de, es, it, fr.
+    #[arg(long, default_value = "auto", value_parser = locale)]
+    pub locale: llmjson::Locale,
+    /// Block an answer that is not grounded: print the blocking message instead of it.
+    #[arg(long)]
+    pub fail_closed: bool,
+    /// The blocking message's language: en or pt.
+    #[arg(long, default_value = "en", value_parser = language)]
+    pub language: llmjson::Language,
+    /// Treat a percentage and its fraction as one quantity (45% and 0.45).
+    #[arg(long)]
+    pub percent_fraction: bool,
+    /// Check years (1900-2100) like any number (they are skipped by default).
+    #[arg(long)]
+    pub check_years: bool,
+    /// Skip bare integer counts up to this value (default 10; 0 checks every number but 0).
+    #[arg(long, default_value_t = 10)]
+    pub small_counts: u32,
+    /// Refuse evidence larger than this many bytes in total.
+    #[arg(long, default_value_t = llmjson::DEFAULT_MAX_SIZE)]
+    pub max_evidence: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportArg {
+    Text,
+    Json,
+}
+
+fn locale(s: &str) -> Result<llmjson::Locale, String> {
+    s.parse()
+}
+
+fn language(s: &str) -> Result<llmjson::Language, String> {
+    s.parse()
+}
+
+impl GroundingArgs {
+    /// The verify options these flags ask for.
+    pub fn verify_options(&self) -> llmjson::VerifyOptions {
+        let mut options = llmjson::VerifyOptions::default()
+            .locale(self.locale)
+            .language(self.language)
+            .small_counts(llmjson::SmallCounts::UpTo(self.small_counts));
+        if self.fail_closed {
+            options = options.fail_closed();
+        }
+        if self.percent_fraction {
+            options = options.percent(llmjson::PercentForms::Equivalent);
+        }
+        if self.check_years {
+            options = options.years(llmjson::Years::Check);
+        }
+        options
+    }
+
+    /// Reads and indexes the evidence files (a usage error if one cannot be read, is not
+    /// UTF-8, or is not the JSON or CSV its name says).
+    pub fn evidence(&self) -> Result<llmjson::Evidence, Failure> {
+        let mut evidence = llmjson::Evidence::with_locale(self.locale).max_size(self.max_evidence);
+        let mut total = 0u64;
+        for path in &self.evidence {
+            let shown = path.display();
+            let size = std::fs::metadata(path)
+                .map_err(|e| Failure::Usage(format!("cannot read the evidence {shown}: {e}")))?
+                .len();
+            total = total.saturating_add(size);
+            if total > self.max_evidence as u64 {
+                return Err(Failure::Usage(format!(
+                    "the evidence is {total} bytes or more, over the limit of {} bytes \
+                     (--max-evidence)",
+                    self.max_evidence
+                )));
+            }
+            let bytes = std::fs::read(path)
+                .map_err(|e| Failure::Usage(format!("cannot read the evidence {shown}: {e}")))?;
+            let text = std::str::from_utf8(&bytes).map_err(|e| {
+                Failure::Usage(format!(
+                    "the evidence {shown} is not UTF-8 (invalid byte at offset {})",
+                    e.valid_up_to()
+                ))
+            })?;
+            let name = path.display().to_string();
+            let extension = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase);
+            let added = match extension.as_deref() {
+                Some("json") => {
+                    let value: llmjson::Value = serde_json::from_str(text).map_err(|e| {
+                        Failure::Usage(format!("the evidence {shown} is not valid JSON: {e}"))
+                    })?;
+                    evidence.add_json(&name, &value).map(|_| ())
+                }
+                Some("csv") => evidence.add_csv(&name, text).map(|_| ()),
+                _ => evidence.add_text(&name, text).map(|_| ()),
+            };
+            added.map_err(|e| Failure::Usage(format!("the evidence {shown}: {e}")))?;
+        }
+        Ok(evidence)
+    }
 }
 
 #[derive(Debug, Args)]
@@ -101,6 +234,12 @@ pub struct PolicyArgs {
     /// case, …); `validate-only` checks the value as repaired.
     #[arg(long, value_enum, default_value_t = CoercionArg::Fit)]
     pub coercion: CoercionArg,
+    /// Write the diagnostics record (one JSON object) to FILE, or to standard error for `-`.
+    #[arg(long, value_name = "FILE|-")]
+    pub diagnostics: Option<PathBuf>,
+    /// With --evidence: verify the value's numbers against the evidence, last.
+    #[command(flatten)]
+    pub grounding: GroundingArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -185,6 +324,13 @@ impl PolicyArgs {
                 CoercionArg::Fit => Coercion::Fit,
                 CoercionArg::ValidateOnly => Coercion::ValidateOnly,
             });
+        let options = if self.grounding.evidence.is_empty() {
+            options
+        } else {
+            options
+                .evidence(self.grounding.evidence()?)
+                .verify(self.grounding.verify_options())
+        };
         match &self.schema {
             None => Ok(options),
             Some(path) => {

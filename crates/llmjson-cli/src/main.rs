@@ -28,6 +28,8 @@ pub enum Failure {
     Usage(String),
     /// Writing the output failed.
     Io(io::Error),
+    /// Already reported (on standard output or error): exit with this code, printing nothing.
+    Silent(u8),
 }
 
 impl Failure {
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
                     let _ = output::write_error_lines(&mut io::stdout().lock(), &e);
                     return ExitCode::from(1);
                 }
+                Failure::Silent(code) => return ExitCode::from(code),
                 Failure::NoJson(e) => (1, output::error_text(&e)),
                 Failure::Usage(m) => (2, m),
                 Failure::Io(e) => (2, format!("error: {e}")),

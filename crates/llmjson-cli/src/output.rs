@@ -48,6 +48,7 @@ pub fn error_text(error: &llmjson::Error) -> String {
             }
             text
         }
+        llmjson::Error::Grounding { message, .. } => format!("error: answer blocked\n{message}"),
         other => format!("error: {other}"),
     }
 }

@@ -102,6 +102,18 @@ pub enum Error {
         offset: usize,
     },
 
+    /// The answer's numbers are not grounded in the evidence and the verify stage fails closed:
+    /// the value is withheld. The verification says which numbers, with context.
+    #[error("answer blocked ({reason}): {}", .verification.issues.first().map(String::as_str).unwrap_or("not verified"))]
+    Grounding {
+        /// `numeric_grounding_failed` or `no_evidence`.
+        reason: &'static str,
+        /// The blocking message (seed 004's text, in the configured language).
+        message: String,
+        /// What was checked and what failed.
+        verification: Box<crate::Verification>,
+    },
+
     /// A bug guard: the parser stopped making progress. Never expected; please report it.
     #[error("internal error: {0} (please report this input)")]
     Internal(&'static str),
@@ -122,6 +134,7 @@ impl Error {
             Error::InvalidUtf8 { .. } => "invalid_utf8",
             Error::Schema { .. } => "schema",
             Error::InvalidSchema { .. } => "invalid_schema",
+            Error::Grounding { .. } => "grounding",
             Error::Internal(_) => "internal",
         }
     }

@@ -19,6 +19,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod diagnostics;
 mod error;
 mod locate;
 mod options;
@@ -27,7 +28,9 @@ mod position;
 mod repair;
 mod retry;
 mod schema;
+mod verify;
 
+pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics};
 pub use error::{Error, SyntaxError};
 pub use locate::Source;
 pub use options::{
@@ -42,6 +45,11 @@ pub use retry::{
 };
 pub use schema::{Schema, SchemaError};
 pub use serde_json::Value;
+pub use verify::{
+    blocking_message, verify, verify_value, CheckedNumber, Evidence, EvidenceLocation, FailClosed,
+    IssueType, Language, Locale, NumberExample, OnUngrounded, PercentForms, SmallCounts, Verdict,
+    Verification, VerifyOptions, Years, UNMATCHED_EXAMPLES,
+};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
@@ -69,6 +77,8 @@ pub struct Parsed {
     pub removed_bytes: usize,
     /// Non-whitespace bytes of the located JSON text (the safety guard's denominator).
     pub located_bytes: usize,
+    /// The verify stage's result, when [`Options::evidence`] was set.
+    pub verification: Option<Verification>,
 }
 
 impl Parsed {
@@ -113,9 +123,13 @@ pub struct Located<'t> {
 /// [`Error::TooDeep`], [`Error::Syntax`] (a defect the level does not repair),
 /// [`Error::RepairRejected`] (the safety guard), [`Error::DuplicateKey`].
 pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
-    match &options.schema {
+    let parsed = match &options.schema {
         Some(schema) => schema::stage::parse_guided(text, options, schema),
         None => parse_unguided(text, options),
+    }?;
+    match &options.evidence {
+        Some(evidence) => verify::stage(parsed, evidence, &options.verify),
+        None => Ok(parsed),
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Every policy is an enum or a number in [`Options`]; there are no boolean switches in the API.
 
-use crate::Schema;
+use crate::{Evidence, Schema, VerifyOptions};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -120,6 +120,11 @@ pub struct Options {
     pub schema: Option<Arc<Schema>>,
     /// With a schema: whether to fit the value to it first. Default [`Coercion::Fit`].
     pub coercion: Coercion,
+    /// Evidence to verify the value's numbers against: when set, `parse` runs the verify
+    /// stage last (see [`crate::verify_value`]).
+    pub evidence: Option<Arc<Evidence>>,
+    /// How the verify stage reads and judges numbers, and whether it fails closed.
+    pub verify: VerifyOptions,
 }
 
 /// The default size limit: 10 MiB.
@@ -145,6 +150,8 @@ impl Default for Options {
             max_depth: DEFAULT_MAX_DEPTH,
             schema: None,
             coercion: Coercion::Fit,
+            evidence: None,
+            verify: VerifyOptions::default(),
         }
     }
 }
@@ -186,6 +193,16 @@ impl Options {
     /// Sets the schema (a compiled [`Schema`], or an `Arc` of one to share it).
     pub fn schema(mut self, schema: impl Into<Arc<Schema>>) -> Self {
         self.schema = Some(schema.into());
+        self
+    }
+    /// Sets the evidence the verify stage checks the value's numbers against.
+    pub fn evidence(mut self, evidence: impl Into<Arc<Evidence>>) -> Self {
+        self.evidence = Some(evidence.into());
+        self
+    }
+    /// Sets how the verify stage judges numbers (and whether it fails closed).
+    pub fn verify(mut self, verify: VerifyOptions) -> Self {
+        self.verify = verify;
         self
     }
     /// Sets the coercion policy.

@@ -257,6 +257,7 @@ pub(crate) fn finish(text: &str, found: Found, options: &Options) -> Result<Pars
         source,
         removed_bytes: out.removed,
         located_bytes,
+        verification: None,
     })
 }
 

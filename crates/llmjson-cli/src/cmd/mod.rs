@@ -3,10 +3,11 @@
 mod extract;
 mod repair;
 mod validate;
+mod verify;
 
 use crate::args::{Cli, Command};
 use crate::Failure;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 
 pub fn run(cli: Cli) -> Result<(), Failure> {
@@ -14,6 +15,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Repair(args) => repair::run(&args),
         Command::Extract(args) => extract::run(&args),
         Command::Validate(args) => validate::run(&args),
+        Command::Verify(args) => verify::run(&args),
     }
 }
 
@@ -48,4 +50,41 @@ pub fn read_input(file: Option<&Path>, max_size: usize) -> Result<Vec<u8>, Failu
         }
     }
     Ok(bytes)
+}
+
+/// Writes a diagnostics record as one JSON line to `target` (standard error for `-`).
+pub fn write_diagnostics(
+    target: Option<&Path>,
+    diagnostics: &llmjson::Diagnostics,
+) -> Result<(), Failure> {
+    let Some(target) = target else {
+        return Ok(());
+    };
+    let mut line = serde_json::to_string(diagnostics)
+        .map_err(|e| Failure::Usage(format!("cannot write the diagnostics: {e}")))?;
+    line.push('\n');
+    if target == Path::new("-") {
+        std::io::stderr().lock().write_all(line.as_bytes())?;
+    } else {
+        std::fs::write(target, line).map_err(|e| {
+            Failure::Usage(format!(
+                "cannot write the diagnostics to {}: {e}",
+                target.display()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// `parse_bytes`, timed, its diagnostics record written where `--diagnostics` says.
+pub fn parse_recorded(
+    bytes: &[u8],
+    options: &llmjson::Options,
+    target: Option<&Path>,
+) -> Result<llmjson::Parsed, Failure> {
+    let start = std::time::Instant::now();
+    let result = llmjson::parse_bytes(bytes, options);
+    let record = llmjson::Diagnostics::of_parse(&result, options, start.elapsed());
+    write_diagnostics(target, &record)?;
+    Ok(result?)
 }

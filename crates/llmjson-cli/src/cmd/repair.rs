@@ -1,6 +1,6 @@
 //! `llmjson repair`: locate, repair, print the JSON on one line (or `--pretty`).
 
-use super::read_input;
+use super::{parse_recorded, read_input};
 use crate::args::RepairArgs;
 use crate::output::{write_json, write_log};
 use crate::Failure;
@@ -23,7 +23,8 @@ fn repair(args: &RepairArgs) -> Result<(), Failure> {
             llmjson::parse_all(&text, &options)?
         }
     } else {
-        vec![llmjson::parse_bytes(&bytes, &options)?]
+        let target = args.policy.diagnostics.as_deref();
+        vec![parse_recorded(&bytes, &options, target)?]
     };
     if args.log {
         let mut err = std::io::stderr().lock();

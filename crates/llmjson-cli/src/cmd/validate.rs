@@ -1,6 +1,6 @@
 //! `llmjson validate`: does the reply fit the schema? Exit 0 if it does, 1 if not.
 
-use super::read_input;
+use super::{parse_recorded, read_input};
 use crate::args::ValidateArgs;
 use crate::Failure;
 
@@ -12,7 +12,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
         ));
     }
     let bytes = read_input(args.file.as_deref(), options.max_size)?;
-    llmjson::parse_bytes(&bytes, &options)
+    parse_recorded(&bytes, &options, args.policy.diagnostics.as_deref())
         .map(|_| ())
-        .map_err(|e| Failure::NoJson(e).reported_as(args.errors))
+        .map_err(|f| f.reported_as(args.errors))
 }

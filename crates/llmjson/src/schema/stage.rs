@@ -180,6 +180,7 @@ fn combined(located: &[Parsed]) -> Parsed {
         source: located.first().map_or(Source::Text, |p| p.source.clone()),
         removed_bytes: located.iter().map(|p| p.removed_bytes).sum(),
         located_bytes: located.iter().map(|p| p.located_bytes).sum(),
+        verification: None,
     }
 }
 
@@ -192,6 +193,7 @@ fn whole_text(text: &str) -> Parsed {
         source: Source::Text,
         removed_bytes: 0,
         located_bytes: 0,
+        verification: None,
     }
 }
 

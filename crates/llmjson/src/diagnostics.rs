@@ -1,0 +1,296 @@
+//! The diagnostics record: one JSON object per call (parse, repair, validate, verify) with the
+//! same keys on success and on failure, so a log table can hold every call in one schema. The
+//! verification and fail-closed fields carry seed 004's `_diagnostics` names. Field by field in
+//! docs/diagnostics.md.
+
+use crate::verify::{IssueType, NumberExample, Verdict, Verification};
+use crate::{Error, Options, Parsed, Source};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+/// What one call did, and how it ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostics {
+    /// A fresh UUID v4 per call.
+    pub request_id: String,
+    /// The stages that ran, in order (`locate`, `repair`, `coerce`, `validate`, `verify`).
+    pub stages: Vec<&'static str>,
+    /// `ok` (valid as written), `repaired`, or the error's kind (`no_json`, `syntax`, `schema`,
+    /// `grounding`, …); a verify call: `verified` or `not_verified`.
+    pub outcome: &'static str,
+    /// The error's message, when the call failed.
+    pub error: Option<String>,
+    /// Where the JSON was found: `text`, `fence` (with its label: `fence:json`), `tool_call`.
+    pub json_source: Option<String>,
+    /// Byte range of the located JSON in the input.
+    pub json_span: Option<Range<usize>>,
+    /// How many repairs were applied.
+    pub repairs: usize,
+    /// Repairs by kind (`trailing_comma: 2`), coercions included.
+    pub repairs_by_kind: BTreeMap<&'static str, usize>,
+    /// How many of the repairs were schema coercions.
+    pub coercions: usize,
+    /// Schema violations, one message each.
+    pub schema_errors: Vec<String>,
+    /// Whether the answer's numbers are grounded (`null` when verify did not run).
+    pub verification_passed: Option<bool>,
+    /// Non-trivial numbers in the answer.
+    pub verification_numbers_extracted: usize,
+    /// How many the evidence grounds.
+    pub verification_matched: usize,
+    /// How many it does not.
+    pub verification_unmatched: usize,
+    /// The kinds of problem (`not_in_evidence`, `rounding_mismatch`, …).
+    pub verification_issue_types: Vec<IssueType>,
+    /// The first five ungrounded numbers, each with about 30 characters of context.
+    pub verification_unmatched_examples: Vec<NumberExample>,
+    /// Whether the answer was blocked.
+    pub fail_closed_triggered: bool,
+    /// `numeric_grounding_failed` or `no_evidence`, when blocked.
+    pub fail_closed_reason: Option<&'static str>,
+    /// `verification`, when blocked.
+    pub fail_closed_stage: Option<&'static str>,
+    /// Wall time of the call, in milliseconds.
+    pub latency_ms: f64,
+}
+
+impl Diagnostics {
+    fn blank(elapsed: Duration) -> Self {
+        Diagnostics {
+            request_id: uuid::Uuid::new_v4().to_string(),
+            stages: Vec::new(),
+            outcome: "ok",
+            error: None,
+            json_source: None,
+            json_span: None,
+            repairs: 0,
+            repairs_by_kind: BTreeMap::new(),
+            coercions: 0,
+            schema_errors: Vec::new(),
+            verification_passed: None,
+            verification_numbers_extracted: 0,
+            verification_matched: 0,
+            verification_unmatched: 0,
+            verification_issue_types: Vec::new(),
+            verification_unmatched_examples: Vec::new(),
+            fail_closed_triggered: false,
+            fail_closed_reason: None,
+            fail_closed_stage: None,
+            latency_ms: elapsed.as_secs_f64() * 1000.0,
+        }
+    }
+
+    /// The record of a [`crate::parse`] call that returned `result` after `elapsed`.
+    pub fn of_parse(result: &Result<Parsed, Error>, options: &Options, elapsed: Duration) -> Self {
+        let mut d = Diagnostics::blank(elapsed);
+        let schema = options.schema.is_some();
+        let verify = options.evidence.is_some();
+        match result {
+            Ok(parsed) => {
+                d.stages = stages(schema, verify, Reached::All);
+                d.outcome = if parsed.is_repaired() {
+                    "repaired"
+                } else {
+                    "ok"
+                };
+                d.json_source = Some(source_name(&parsed.source));
+                d.json_span = Some(parsed.span.clone());
+                d.count_repairs(parsed);
+                if let Some(v) = &parsed.verification {
+                    d.verification(v);
+                }
+            }
+            Err(e) => {
+                d.outcome = e.kind();
+                d.error = Some(e.to_string());
+                d.stages = stages(schema, verify, reached(e));
+                match e {
+                    Error::Schema { errors, .. } => {
+                        d.schema_errors = errors.iter().map(|s| s.to_string()).collect();
+                    }
+                    Error::Grounding {
+                        reason,
+                        verification,
+                        ..
+                    } => {
+                        d.verification(verification);
+                        d.fail_closed(reason);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        d
+    }
+
+    /// The record of a [`crate::verify`] call.
+    pub fn of_verify(result: &Result<Verdict, Error>, elapsed: Duration) -> Self {
+        let mut d = Diagnostics::blank(elapsed);
+        d.stages = vec!["verify"];
+        match result {
+            Ok(verdict) => {
+                d.outcome = if verdict.verification.verified {
+                    "verified"
+                } else {
+                    "not_verified"
+                };
+                d.verification(&verdict.verification);
+                if let Some(f) = &verdict.fail_closed {
+                    d.fail_closed(f.reason);
+                }
+            }
+            Err(e) => {
+                d.outcome = e.kind();
+                d.error = Some(e.to_string());
+            }
+        }
+        d
+    }
+
+    fn count_repairs(&mut self, parsed: &Parsed) {
+        self.repairs = parsed.repairs.len();
+        for r in &parsed.repairs {
+            *self.repairs_by_kind.entry(r.kind.as_str()).or_default() += 1;
+            self.coercions += usize::from(r.kind.is_coercion());
+        }
+    }
+
+    fn verification(&mut self, v: &Verification) {
+        self.verification_passed = Some(v.verified);
+        self.verification_numbers_extracted = v.numbers_extracted;
+        self.verification_matched = v.matched;
+        self.verification_unmatched = v.unmatched;
+        self.verification_issue_types = v.issue_types.clone();
+        self.verification_unmatched_examples = v.unmatched_examples.clone();
+    }
+
+    fn fail_closed(&mut self, reason: &'static str) {
+        self.fail_closed_triggered = true;
+        self.fail_closed_reason = Some(reason);
+        self.fail_closed_stage = Some("verification");
+    }
+
+    /// The record as one JSON object.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// How far a failed call got.
+enum Reached {
+    Locate,
+    Repair,
+    Validate,
+    All,
+}
+
+fn reached(e: &Error) -> Reached {
+    match e {
+        Error::Empty
+        | Error::NoJson { .. }
+        | Error::TooLarge { .. }
+        | Error::InvalidUtf8 { .. } => Reached::Locate,
+        Error::Schema { .. } | Error::InvalidSchema { .. } | Error::Deserialize { .. } => {
+            Reached::Validate
+        }
+        Error::Grounding { .. } => Reached::All,
+        _ => Reached::Repair,
+    }
+}
+
+fn stages(schema: bool, verify: bool, reached: Reached) -> Vec<&'static str> {
+    let mut out = vec!["locate"];
+    if matches!(reached, Reached::Locate) {
+        return out;
+    }
+    out.push("repair");
+    if matches!(reached, Reached::Repair) {
+        return out;
+    }
+    if schema {
+        out.extend(["coerce", "validate"]);
+    }
+    if verify && matches!(reached, Reached::All) {
+        out.push("verify");
+    }
+    out
+}
+
+fn source_name(source: &Source) -> String {
+    match source {
+        Source::Text => "text".to_string(),
+        Source::ToolCall => "tool_call".to_string(),
+        Source::Fence { label: None } => "fence".to_string(),
+        Source::Fence { label: Some(l) } => format!("fence:{l}"),
+    }
+}
+
+/// [`crate::parse`], timed, with its diagnostics record (on success and on failure alike).
+pub fn parse_diagnosed(text: &str, options: &Options) -> (Result<Parsed, Error>, Diagnostics) {
+    let start = Instant::now();
+    let result = crate::parse(text, options);
+    let d = Diagnostics::of_parse(&result, options, start.elapsed());
+    (result, d)
+}
+
+/// [`crate::verify`], timed, with its diagnostics record.
+pub fn verify_diagnosed(
+    answer: &str,
+    evidence: &crate::Evidence,
+    options: &crate::VerifyOptions,
+) -> (Result<Verdict, Error>, Diagnostics) {
+    let start = Instant::now();
+    let result = crate::verify(answer, evidence, options);
+    let d = Diagnostics::of_verify(&result, start.elapsed());
+    (result, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Evidence, VerifyOptions};
+    use std::sync::Arc;
+
+    #[test]
+    fn the_same_keys_on_success_and_on_failure() {
+        let options = Options::default();
+        let (_, ok) = parse_diagnosed("{'a': 1,}", &options);
+        let (_, failed) = parse_diagnosed("no json here", &options);
+        let keys = |d: &Diagnostics| {
+            d.to_json()
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(keys(&ok), keys(&failed));
+        assert_eq!(ok.outcome, "repaired");
+        assert_eq!(ok.repairs_by_kind.get("trailing_comma"), Some(&1));
+        assert_eq!(failed.outcome, "no_json");
+        assert_eq!(failed.stages, ["locate"]);
+        assert_ne!(ok.request_id, failed.request_id);
+        assert_eq!(ok.request_id.len(), 36);
+    }
+
+    #[test]
+    fn a_blocked_answer_records_the_seed_fields() {
+        let mut evidence = Evidence::new();
+        evidence.add_text("lab", "Sample A: 41.8 MPa").unwrap();
+        let options = Options::default()
+            .evidence(Arc::new(evidence))
+            .verify(VerifyOptions::default().fail_closed());
+        let (result, d) = parse_diagnosed(r#"{"answer": "A reached 44.1 MPa"}"#, &options);
+        assert!(matches!(result, Err(Error::Grounding { .. })));
+        assert_eq!(d.outcome, "grounding");
+        assert_eq!(d.stages, ["locate", "repair", "verify"]);
+        assert_eq!(d.verification_passed, Some(false));
+        assert_eq!(d.verification_unmatched, 1);
+        assert_eq!(d.verification_unmatched_examples[0].path, "/answer");
+        assert!(d.fail_closed_triggered);
+        assert_eq!(d.fail_closed_reason, Some("numeric_grounding_failed"));
+        assert_eq!(d.fail_closed_stage, Some("verification"));
+    }
+}

@@ -1,0 +1,747 @@
+//! The verify stage: numeric grounding of an answer against its evidence, failing closed.
+//!
+//! Every non-trivial number the answer states (in its text, or in a JSON value's strings and
+//! numbers) must be in the evidence: the same quantity in any locale's spelling, or a more
+//! precise one the answer rounded. An answer with a number the evidence does not hold is not
+//! verified; with [`OnUngrounded::FailClosed`] it is replaced by a blocking message that names
+//! the numbers, each with about 30 characters of context.
+//!
+//! Deterministic and linear: the answer's numbers are extracted in one pass, the evidence's are
+//! indexed once ([`Evidence`]), and each answer number is a hash lookup (a binary search when
+//! only a rounding can ground it).
+
+mod decimal;
+mod evidence;
+mod extract;
+
+pub use evidence::{Evidence, EvidenceLocation};
+
+use crate::Error;
+use evidence::Lookup;
+use extract::{Class, Found, Readings, Rule};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::ops::Range;
+
+/// How numbers are spelled: which mark is the decimal one and which groups thousands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Locale {
+    /// Each number decides where its spelling is unambiguous (`1,234.5`, `12,5`, `1.5`); where
+    /// it is not (`1,234`, `1.500`) both readings are kept and the ambiguity is reported.
+    #[default]
+    Auto,
+    /// `1,234.5`.
+    En,
+    /// `1.234,5` (also de, es, it).
+    #[serde(rename = "pt-BR")]
+    Pt,
+    /// `1 234,5` with a (narrow) no-break or a plain space.
+    Fr,
+}
+
+impl std::str::FromStr for Locale {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let lower = s.to_ascii_lowercase();
+        let lang = lower.split(['-', '_']).next().unwrap_or_default();
+        match lang {
+            "auto" => Ok(Locale::Auto),
+            "en" => Ok(Locale::En),
+            "pt" | "de" | "es" | "it" | "nl" | "id" => Ok(Locale::Pt),
+            "fr" => Ok(Locale::Fr),
+            _ => Err(format!(
+                "unknown locale '{s}' (expected auto, en, pt-BR, de, es, it or fr)"
+            )),
+        }
+    }
+}
+
+/// Counts too small to check: integers up to this value with no decimals, unit, currency or
+/// `%` ("3 samples", "2 steps"). `UpTo(0)` checks every number but zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SmallCounts {
+    /// Skip counts up to this value.
+    UpTo(u32),
+}
+
+impl Default for SmallCounts {
+    fn default() -> Self {
+        SmallCounts::UpTo(10)
+    }
+}
+
+/// Four-digit years (1900-2100, bare): skipped by default, like dates and times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Years {
+    /// A year is a date, not a quantity.
+    #[default]
+    Skip,
+    /// A year must be in the evidence like any number.
+    Check,
+}
+
+/// Whether `45%` and `0.45` are the same quantity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PercentForms {
+    /// A percentage is grounded by the same percentage (or the bare number) only.
+    #[default]
+    Distinct,
+    /// `45%` is also grounded by `0.45`, and `0.45` by `45%`.
+    Equivalent,
+}
+
+/// What an answer that is not grounded becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnUngrounded {
+    /// The answer is returned with the verification (the caller decides).
+    #[default]
+    Report,
+    /// The answer is replaced by the blocking message (fail closed).
+    FailClosed,
+}
+
+/// The language of the blocking message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Language {
+    /// English.
+    #[default]
+    En,
+    /// Portuguese.
+    Pt,
+}
+
+impl std::str::FromStr for Language {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().split(['-', '_']).next() {
+            Some("en") => Ok(Language::En),
+            Some("pt") => Ok(Language::Pt),
+            _ => Err(format!(
+                "unknown message language '{s}' (expected en or pt)"
+            )),
+        }
+    }
+}
+
+/// How [`verify`] reads and judges numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct VerifyOptions {
+    /// How the answer's numbers are spelled.
+    pub locale: Locale,
+    /// Counts too small to check.
+    pub small_counts: SmallCounts,
+    /// Whether years are checked.
+    pub years: Years,
+    /// Whether a percentage and its fraction are one quantity.
+    pub percent: PercentForms,
+    /// Report, or fail closed.
+    pub on_ungrounded: OnUngrounded,
+    /// The blocking message's language.
+    pub language: Language,
+    /// The largest answer accepted, in bytes (checked before work).
+    pub max_size: usize,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            locale: Locale::Auto,
+            small_counts: SmallCounts::default(),
+            years: Years::Skip,
+            percent: PercentForms::Distinct,
+            on_ungrounded: OnUngrounded::Report,
+            language: Language::En,
+            max_size: crate::DEFAULT_MAX_SIZE,
+        }
+    }
+}
+
+impl VerifyOptions {
+    /// The same options, failing closed.
+    pub fn fail_closed(mut self) -> Self {
+        self.on_ungrounded = OnUngrounded::FailClosed;
+        self
+    }
+    /// The same options with `locale`.
+    pub fn locale(mut self, locale: Locale) -> Self {
+        self.locale = locale;
+        self
+    }
+    /// The same options with the blocking message in `language`.
+    pub fn language(mut self, language: Language) -> Self {
+        self.language = language;
+        self
+    }
+    /// The same options with percentages and fractions as one quantity (or not).
+    pub fn percent(mut self, percent: PercentForms) -> Self {
+        self.percent = percent;
+        self
+    }
+    /// The same options with the small-count threshold.
+    pub fn small_counts(mut self, small_counts: SmallCounts) -> Self {
+        self.small_counts = small_counts;
+        self
+    }
+    /// The same options checking (or skipping) years.
+    pub fn years(mut self, years: Years) -> Self {
+        self.years = years;
+        self
+    }
+}
+
+/// Why a number is not grounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IssueType {
+    /// The evidence does not state the number.
+    NotInEvidence,
+    /// The evidence states it less precisely (`12.3` for an answer of `12.34`).
+    RoundingMismatch,
+    /// The evidence states the value in another unit.
+    UnitMismatch,
+    /// The number's decimal mark is ambiguous and neither reading is in the evidence.
+    AmbiguousLocale,
+    /// There is no evidence at all.
+    NoEvidence,
+}
+
+impl IssueType {
+    /// The snake_case name used in results and diagnostics.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IssueType::NotInEvidence => "not_in_evidence",
+            IssueType::RoundingMismatch => "rounding_mismatch",
+            IssueType::UnitMismatch => "unit_mismatch",
+            IssueType::AmbiguousLocale => "ambiguous_locale",
+            IssueType::NoEvidence => "no_evidence",
+        }
+    }
+
+    fn explain(self) -> &'static str {
+        match self {
+            IssueType::NotInEvidence => "not in the evidence",
+            IssueType::RoundingMismatch => "the evidence states it less precisely",
+            IssueType::UnitMismatch => "the evidence states this value in another unit",
+            IssueType::AmbiguousLocale => {
+                "its decimal mark is ambiguous and neither reading is in the evidence"
+            }
+            IssueType::NoEvidence => "there is no evidence",
+        }
+    }
+}
+
+/// A number of the answer, with about 30 characters of context.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NumberExample {
+    /// The number as the answer wrote it (with its sign, currency, unit).
+    pub number: String,
+    /// About 30 characters around it, on character boundaries, blanks collapsed.
+    pub context: String,
+    /// JSON Pointer to the string or number holding it (`""` for a text answer).
+    pub path: String,
+    /// Byte range in the answer text (for a JSON value, within the string at `path`).
+    pub span: Range<usize>,
+}
+
+/// One checked number: its reading(s), and what the evidence says.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckedNumber {
+    /// Where it is, as written.
+    #[serde(flatten)]
+    pub at: NumberExample,
+    /// The value(s) it was read as (`.` decimal mark): two when the spelling is ambiguous.
+    pub readings: Vec<String>,
+    /// Its unit, currency code or `%`, normalised.
+    pub unit: Option<String>,
+    /// Whether the evidence grounds it.
+    pub matched: bool,
+    /// Why not, when not.
+    pub issue: Option<IssueType>,
+    /// Where the evidence states it, when it does.
+    pub evidence: Option<EvidenceLocation>,
+}
+
+/// The verification of one answer: the seed's fields, and every number checked.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verification {
+    /// Every non-trivial number is grounded (and there is evidence).
+    pub verified: bool,
+    /// One sentence per problem.
+    pub issues: Vec<String>,
+    /// Non-trivial numbers in the answer.
+    pub numbers_extracted: usize,
+    /// How many of them the evidence grounds.
+    pub matched: usize,
+    /// How many it does not.
+    pub unmatched: usize,
+    /// Numbers skipped as trivial (list markers, small counts, years, dates, names).
+    pub skipped: usize,
+    /// The kinds of problem found, each once, in a fixed order.
+    pub issue_types: Vec<IssueType>,
+    /// The first five ungrounded numbers.
+    pub unmatched_examples: Vec<NumberExample>,
+    /// Numbers whose spelling was ambiguous (`1,234`) and which the evidence grounded under one
+    /// reading: never decided silently.
+    pub ambiguous: Vec<NumberExample>,
+    /// Every non-trivial number, in the answer's order.
+    pub numbers: Vec<CheckedNumber>,
+}
+
+/// Why an answer was blocked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FailClosed {
+    /// `numeric_grounding_failed` or `no_evidence`.
+    pub reason: &'static str,
+    /// The stage that blocked it: `verification`.
+    pub stage: &'static str,
+}
+
+/// What [`verify`] returns: the verification, and the text to deliver.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The answer, or (failing closed) the blocking message.
+    pub output: String,
+    /// Set when the answer was blocked.
+    pub fail_closed: Option<FailClosed>,
+    /// The verification.
+    pub verification: Verification,
+}
+
+/// How many unmatched numbers the result and the blocking message show.
+pub const UNMATCHED_EXAMPLES: usize = 5;
+/// Characters of context on each side of a number.
+const CONTEXT_SIDE: usize = 15;
+
+/// Verifies the numbers of a text answer against `evidence`.
+///
+/// `Err` only for input refused before work (an answer over `max_size`); an ungrounded answer
+/// is a [`Verdict`] with `verified: false` (and, failing closed, the blocking message).
+pub fn verify(
+    answer: &str,
+    evidence: &Evidence,
+    options: &VerifyOptions,
+) -> Result<Verdict, Error> {
+    if answer.len() > options.max_size {
+        return Err(Error::TooLarge {
+            size: answer.len(),
+            limit: options.max_size,
+        });
+    }
+    let mut check = Check::new(evidence, options);
+    check.text(answer, "");
+    let verification = check.finish(evidence);
+    Ok(verdict(answer.to_string(), verification, options))
+}
+
+/// Verifies the numbers of a JSON value (its strings and numbers; keys are names) against
+/// `evidence`: each number carries its JSON Pointer.
+pub fn verify_value(
+    value: &Value,
+    evidence: &Evidence,
+    options: &VerifyOptions,
+) -> Result<Verification, Error> {
+    let mut check = Check::new(evidence, options);
+    let mut stack: Vec<(String, &Value)> = vec![(String::new(), value)];
+    let mut size = 0usize;
+    while let Some((path, v)) = stack.pop() {
+        match v {
+            Value::String(s) => {
+                size += s.len();
+                check.text(s, &path);
+            }
+            Value::Number(n) => check.json_number(&n.to_string(), &path),
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate().rev() {
+                    stack.push((format!("{path}/{i}"), item));
+                }
+            }
+            Value::Object(map) => {
+                for (k, item) in map.iter().rev() {
+                    let key = k.replace('~', "~0").replace('/', "~1");
+                    stack.push((format!("{path}/{key}"), item));
+                }
+            }
+            Value::Bool(_) | Value::Null => {}
+        }
+        if size > options.max_size {
+            return Err(Error::TooLarge {
+                size,
+                limit: options.max_size,
+            });
+        }
+    }
+    Ok(check.finish(evidence))
+}
+
+/// The verify stage of [`crate::parse`]: the value's numbers against the evidence; failing
+/// closed, an ungrounded value becomes [`Error::Grounding`].
+pub(crate) fn stage(
+    mut parsed: crate::Parsed,
+    evidence: &Evidence,
+    options: &VerifyOptions,
+) -> Result<crate::Parsed, Error> {
+    let verification = verify_value(&parsed.value, evidence, options)?;
+    if let (OnUngrounded::FailClosed, Some(reason)) =
+        (options.on_ungrounded, fail_reason(&verification))
+    {
+        return Err(Error::Grounding {
+            reason,
+            message: blocking_message(&verification, options.language),
+            verification: Box::new(verification),
+        });
+    }
+    parsed.verification = Some(verification);
+    Ok(parsed)
+}
+
+impl Verdict {
+    /// The verdict on `answer` given its `verification`: the answer itself, or (failing closed
+    /// and not grounded) the blocking message.
+    pub fn of(answer: String, verification: Verification, options: &VerifyOptions) -> Verdict {
+        verdict(answer, verification, options)
+    }
+}
+
+/// The verdict for `verification` of `answer`: the answer itself, or the blocking message.
+pub(crate) fn verdict(
+    answer: String,
+    verification: Verification,
+    options: &VerifyOptions,
+) -> Verdict {
+    let reason = fail_reason(&verification);
+    match (options.on_ungrounded, reason) {
+        (OnUngrounded::FailClosed, Some(reason)) => Verdict {
+            output: blocking_message(&verification, options.language),
+            fail_closed: Some(FailClosed {
+                reason,
+                stage: "verification",
+            }),
+            verification,
+        },
+        _ => Verdict {
+            output: answer,
+            fail_closed: None,
+            verification,
+        },
+    }
+}
+
+/// Why a verification fails, if it does: `no_evidence` or `numeric_grounding_failed`.
+pub(crate) fn fail_reason(v: &Verification) -> Option<&'static str> {
+    if v.verified {
+        None
+    } else if v.issue_types.contains(&IssueType::NoEvidence) {
+        Some("no_evidence")
+    } else {
+        Some("numeric_grounding_failed")
+    }
+}
+
+/// The message that replaces a blocked answer (seed 004's text).
+pub fn blocking_message(v: &Verification, language: Language) -> String {
+    let list = v
+        .unmatched_examples
+        .iter()
+        .map(|e| format!("\"{}\" (…{}…)", e.number, e.context))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let no_evidence = v.issue_types.contains(&IssueType::NoEvidence);
+    match (language, no_evidence) {
+        (Language::En, true) => "NO EVIDENCE: the answer cannot be verified because no evidence \
+             was given.\n\nThe answer was blocked to avoid unverifiable information."
+            .to_string(),
+        (Language::Pt, true) => "SEM EVIDÊNCIAS: a resposta não pode ser verificada porque \
+             nenhuma evidência foi fornecida.\n\nA resposta foi bloqueada para evitar informações \
+             não verificáveis."
+            .to_string(),
+        (Language::En, false) => format!(
+            "VERIFICATION FAILED: {} number(s) in the answer do not match the evidence.\n\n\
+             Numbers without evidence: {list}\n\n\
+             The answer was blocked to avoid unverifiable information.\n\
+             To investigate, ask about the specific experiment or source directly.",
+            v.unmatched
+        ),
+        (Language::Pt, false) => format!(
+            "VERIFICAÇÃO FALHOU: {} número(s) na resposta não correspondem às evidências.\n\n\
+             Números sem evidência: {list}\n\n\
+             A resposta foi bloqueada para evitar informações não verificáveis.\n\
+             Para investigar, pergunte diretamente sobre o experimento ou a fonte específica.",
+            v.unmatched
+        ),
+    }
+}
+
+/// One verification in progress.
+struct Check<'e> {
+    evidence: &'e Evidence,
+    options: &'e VerifyOptions,
+    rule: Rule,
+    found: Vec<Found>,
+    numbers: Vec<CheckedNumber>,
+    ambiguous: Vec<NumberExample>,
+    skipped: usize,
+}
+
+impl<'e> Check<'e> {
+    fn new(evidence: &'e Evidence, options: &'e VerifyOptions) -> Self {
+        Check {
+            evidence,
+            options,
+            rule: Rule {
+                small_counts: options.small_counts,
+                years: options.years,
+            },
+            found: Vec::new(),
+            numbers: Vec::new(),
+            ambiguous: Vec::new(),
+            skipped: 0,
+        }
+    }
+
+    fn text(&mut self, text: &str, path: &str) {
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        extract::scan(text, self.options.locale, Some(self.rule), &mut found);
+        for f in &found {
+            self.number(text, path, f);
+        }
+        self.found = found;
+    }
+
+    /// A JSON number of the answer: its exact digits, read with `.` as the mark.
+    fn json_number(&mut self, digits: &str, path: &str) {
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        extract::scan(digits, Locale::En, Some(self.rule), &mut found);
+        for f in &found {
+            self.number(digits, path, f);
+        }
+        self.found = found;
+    }
+
+    fn number(&mut self, text: &str, path: &str, f: &Found) {
+        if let Class::Trivial(_) = f.class {
+            self.skipped += 1;
+            return;
+        }
+        let at = NumberExample {
+            number: text[f.span.clone()].to_string(),
+            context: context(text, f.span.clone()),
+            path: path.to_string(),
+            span: f.span.clone(),
+        };
+        let mut issue = None;
+        let mut evidence = None;
+        let mut grounded_readings = 0;
+        for reading in f.readings.iter() {
+            match self.ground(reading, f.unit) {
+                Lookup::Found(id) => {
+                    grounded_readings += 1;
+                    evidence.get_or_insert_with(|| self.evidence.location(id));
+                }
+                Lookup::OtherUnit => {
+                    issue = Some(IssueType::UnitMismatch);
+                }
+                Lookup::LessPrecise => {
+                    issue.get_or_insert(IssueType::RoundingMismatch);
+                }
+                Lookup::Absent => {}
+            }
+        }
+        let ambiguous = matches!(f.readings, Readings::Ambiguous(..));
+        let matched = grounded_readings > 0;
+        if matched && ambiguous && grounded_readings == 1 {
+            self.ambiguous.push(at.clone());
+        }
+        let issue = if matched {
+            None
+        } else if self.evidence.is_empty() {
+            Some(IssueType::NoEvidence)
+        } else {
+            Some(issue.unwrap_or(if ambiguous {
+                IssueType::AmbiguousLocale
+            } else {
+                IssueType::NotInEvidence
+            }))
+        };
+        self.numbers.push(CheckedNumber {
+            at,
+            readings: f.readings.iter().map(decimal::Decimal::plain).collect(),
+            unit: f.unit.map(str::to_string),
+            matched,
+            issue,
+            evidence,
+        });
+    }
+
+    /// One reading against the evidence, and its percent/fraction twin when configured.
+    fn ground(&self, reading: decimal::Decimal, unit: Option<&str>) -> Lookup {
+        let direct = self.evidence.lookup(reading, unit);
+        if matches!(direct, Lookup::Found(_)) || self.options.percent == PercentForms::Distinct {
+            return direct;
+        }
+        let twin = if unit == Some("%") {
+            self.evidence.lookup(reading.shifted(-2), None)
+        } else if unit.is_none() && reading.to_f64().abs() <= 1.0 {
+            self.evidence.lookup(reading.shifted(2), Some("%"))
+        } else {
+            Lookup::Absent
+        };
+        match twin {
+            Lookup::Found(_) => twin,
+            _ => direct,
+        }
+    }
+
+    fn finish(self, evidence: &Evidence) -> Verification {
+        let unmatched: Vec<&CheckedNumber> = self.numbers.iter().filter(|n| !n.matched).collect();
+        let mut issue_types: Vec<IssueType> = unmatched.iter().filter_map(|n| n.issue).collect();
+        if evidence.is_empty() {
+            issue_types.push(IssueType::NoEvidence);
+        }
+        issue_types.sort();
+        issue_types.dedup();
+        let mut issues: Vec<String> = unmatched
+            .iter()
+            .map(|n| {
+                let why = n.issue.unwrap_or(IssueType::NotInEvidence).explain();
+                let at = if n.at.path.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {}", n.at.path)
+                };
+                format!("\"{}\"{at} (…{}…): {why}", n.at.number, n.at.context)
+            })
+            .collect();
+        if evidence.is_empty() && unmatched.is_empty() {
+            issues.push("there is no evidence to verify the answer against".to_string());
+        }
+        let unmatched_examples = unmatched
+            .iter()
+            .take(UNMATCHED_EXAMPLES)
+            .map(|n| n.at.clone())
+            .collect();
+        let matched = self.numbers.len() - unmatched.len();
+        Verification {
+            verified: unmatched.is_empty() && !evidence.is_empty(),
+            issues,
+            numbers_extracted: self.numbers.len(),
+            matched,
+            unmatched: unmatched.len(),
+            skipped: self.skipped,
+            issue_types,
+            unmatched_examples,
+            ambiguous: self.ambiguous,
+            numbers: self.numbers,
+        }
+    }
+}
+
+/// About 30 characters around `span`: up to 15 on each side plus the number, on character
+/// boundaries, line breaks and runs of blanks collapsed to one space.
+fn context(text: &str, span: Range<usize>) -> String {
+    let before: Vec<char> = text[..span.start]
+        .chars()
+        .rev()
+        .take(CONTEXT_SIDE)
+        .collect();
+    let after = text[span.end..].chars().take(CONTEXT_SIDE);
+    let raw: String = before
+        .into_iter()
+        .rev()
+        .chain(text[span].chars())
+        .chain(after)
+        .collect();
+    raw.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn evidence(text: &str) -> Evidence {
+        let mut e = Evidence::new();
+        e.add_text("e", text).unwrap();
+        e
+    }
+
+    fn verified(answer: &str, ev: &str) -> bool {
+        verify(answer, &evidence(ev), &VerifyOptions::default())
+            .unwrap()
+            .verification
+            .verified
+    }
+
+    #[test]
+    fn same_quantity_in_any_spelling_grounds() {
+        assert!(verified("Strength was 41.8 MPa.", "resistência: 41,8 MPa"));
+        assert!(verified("Revenue: R$ 1.234,56", "total 1234.56 BRL"));
+        assert!(verified("about 12.3 mm", "measured 12.34 mm"));
+        assert!(!verified("exactly 12.34 mm", "measured 12.3 mm"));
+        assert!(verified("$3.2M in sales", "sales of $3,215,000"));
+        assert!(!verified("12.7 kg", "12.7 mm"));
+        assert!(verified("1,234 units", "1.234 unidades"));
+    }
+
+    #[test]
+    fn an_unmatched_number_fails_closed_with_context() {
+        let ev = evidence("Sample A: 41.8 MPa. Sample B: 38.2 MPa.");
+        let verdict = verify(
+            "Sample A reached 41.8 MPa and sample B 39.5 MPa, a clear gain.",
+            &ev,
+            &VerifyOptions::default().fail_closed(),
+        )
+        .unwrap();
+        let v = &verdict.verification;
+        assert!(!v.verified);
+        assert_eq!((v.numbers_extracted, v.matched, v.unmatched), (2, 1, 1));
+        assert_eq!(v.issue_types, [IssueType::NotInEvidence]);
+        assert_eq!(v.unmatched_examples[0].number, "39.5 MPa");
+        assert_eq!(
+            v.unmatched_examples[0].context,
+            "a and sample B 39.5 MPa, a clear gain."
+        );
+        assert!(verdict
+            .output
+            .starts_with("VERIFICATION FAILED: 1 number(s)"));
+        assert!(verdict.output.contains("39.5 MPa"));
+        assert_eq!(
+            verdict.fail_closed,
+            Some(FailClosed {
+                reason: "numeric_grounding_failed",
+                stage: "verification"
+            })
+        );
+    }
+
+    #[test]
+    fn no_evidence_and_no_numbers() {
+        let none = Evidence::new();
+        let v = verify("It rose 12.5%.", &none, &VerifyOptions::default()).unwrap();
+        assert!(!v.verification.verified);
+        assert_eq!(v.verification.issue_types, [IssueType::NoEvidence]);
+        let v = verify(
+            "Nothing to count here.",
+            &evidence("x"),
+            &VerifyOptions::default(),
+        )
+        .unwrap();
+        assert!(v.verification.verified);
+        assert_eq!(v.verification.numbers_extracted, 0);
+    }
+
+    #[test]
+    fn context_respects_character_boundaries() {
+        let text = "日本語の文章では数値が 12.5 キログラムと書かれている場合があります";
+        let found = text.find("12.5").unwrap();
+        let c = context(text, found..found + 4);
+        assert!(c.contains("12.5") && c.chars().count() <= 34);
+    }
+}
