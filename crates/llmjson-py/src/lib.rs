@@ -149,6 +149,122 @@ fn parse<'py>(
     )
 }
 
+/// Evidence to verify answers against: texts, JSON documents and CSV files, indexed as added.
+#[pyclass(name = "Evidence", module = "llmjson._llmjson")]
+struct PyEvidence {
+    inner: std::sync::RwLock<llmjson::Evidence>,
+}
+
+#[pymethods]
+impl PyEvidence {
+    /// Empty evidence whose numbers are read with `locale`.
+    #[new]
+    #[pyo3(signature = (*, locale="auto", max_size=llmjson::DEFAULT_MAX_SIZE))]
+    fn new(locale: &str, max_size: usize) -> PyResult<Self> {
+        let locale: llmjson::Locale = locale.parse().map_err(PyValueError::new_err)?;
+        Ok(PyEvidence {
+            inner: std::sync::RwLock::new(
+                llmjson::Evidence::with_locale(locale).max_size(max_size),
+            ),
+        })
+    }
+
+    fn add_text(&self, py: Python<'_>, name: &str, text: &str) -> PyResult<()> {
+        self.with(py, |e| e.add_text(name, text).map(|_| ()))
+    }
+
+    /// Adds a JSON document given as JSON text.
+    fn add_json(&self, py: Python<'_>, name: &str, document: &str) -> PyResult<()> {
+        let value: Value = serde_json::from_str(document)
+            .map_err(|e| PyValueError::new_err(format!("the evidence {name} is not JSON: {e}")))?;
+        self.with(py, |e| e.add_json(name, &value).map(|_| ()))
+    }
+
+    fn add_csv(&self, py: Python<'_>, name: &str, text: &str) -> PyResult<()> {
+        self.with(py, |e| e.add_csv(name, text).map(|_| ()))
+    }
+
+    /// Whether there is no evidence at all.
+    fn is_empty(&self) -> bool {
+        self.inner.read().map(|e| e.is_empty()).unwrap_or(true)
+    }
+
+    /// How many numbers the evidence states.
+    fn numbers(&self) -> usize {
+        self.inner.read().map(|e| e.numbers()).unwrap_or(0)
+    }
+}
+
+impl PyEvidence {
+    fn with(
+        &self,
+        py: Python<'_>,
+        add: impl FnOnce(&mut llmjson::Evidence) -> Result<(), Error>,
+    ) -> PyResult<()> {
+        let mut guard = self
+            .inner
+            .write()
+            .map_err(|_| PyValueError::new_err("the evidence is unusable after a failed call"))?;
+        add(&mut guard).map_err(|e| native_error(py, &e))
+    }
+}
+
+/// Verifies `answer` (a text, or with `as_json` a JSON value's text) against `evidence`:
+/// returns (output, fail_closed_reason, verification as JSON text). The GIL is released.
+#[pyfunction]
+#[pyo3(signature = (answer, evidence, *, as_json=false, locale="auto", small_counts=10,
+    check_years=false, percent_fraction=false, fail_closed=false, language="en",
+    max_size=llmjson::DEFAULT_MAX_SIZE))]
+#[allow(clippy::too_many_arguments)]
+fn verify(
+    py: Python<'_>,
+    answer: &str,
+    evidence: &PyEvidence,
+    as_json: bool,
+    locale: &str,
+    small_counts: u32,
+    check_years: bool,
+    percent_fraction: bool,
+    fail_closed: bool,
+    language: &str,
+    max_size: usize,
+) -> PyResult<(String, Option<&'static str>, String)> {
+    let mut options = llmjson::VerifyOptions::default()
+        .locale(locale.parse().map_err(PyValueError::new_err)?)
+        .language(language.parse().map_err(PyValueError::new_err)?)
+        .small_counts(llmjson::SmallCounts::UpTo(small_counts));
+    options.max_size = max_size;
+    if check_years {
+        options = options.years(llmjson::Years::Check);
+    }
+    if percent_fraction {
+        options = options.percent(llmjson::PercentForms::Equivalent);
+    }
+    if fail_closed {
+        options = options.fail_closed();
+    }
+    let guard = evidence
+        .inner
+        .read()
+        .map_err(|_| PyValueError::new_err("the evidence is unusable after a failed call"))?;
+    let evidence: &llmjson::Evidence = &guard;
+    let verdict = py.detach(|| {
+        if as_json {
+            let value: Value = serde_json::from_str(answer).map_err(|e| Error::NoJson {
+                hint: Some(e.to_string()),
+            })?;
+            let v = llmjson::verify_value(&value, evidence, &options)?;
+            Ok(llmjson::Verdict::of(answer.to_string(), v, &options))
+        } else {
+            llmjson::verify(answer, evidence, &options)
+        }
+    });
+    let verdict = verdict.map_err(|e| native_error(py, &e))?;
+    let json = serde_json::to_string(&verdict.verification)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((verdict.output, verdict.fail_closed.map(|f| f.reason), json))
+}
+
 /// Whether `text` is exactly one valid JSON document (checked without building a value; the
 /// GIL is released meanwhile).
 #[pyfunction]
@@ -409,6 +525,8 @@ fn native_error(py: Python<'_>, error: &Error) -> PyErr {
 #[pymodule]
 fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySchema>()?;
+    m.add_class::<PyEvidence>()?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(repair_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(schema_feedback, m)?)?;

@@ -26,6 +26,7 @@ def test_each_call_counts_once_in_its_outcome():
         "parse_fail": 1,
         "repair_rejected": 1,
         "schema_fail": 1,
+        "verify_fail": 0,
     }
     assert snap["calls"] == 8 and snap["retry"] == 0
     assert snap["latency_total_s"] > 0 and snap["latency_max_s"] <= snap["latency_total_s"]

@@ -24,6 +24,7 @@ from ._llmjson import is_valid_document as _is_valid_document
 from ._llmjson import parse as _native_parse
 from .errors import (
     EmptyResponseError,
+    GroundingError,
     InputTooLargeError,
     JSONParseError,
     JSONRepairFailed,
@@ -34,6 +35,16 @@ from .errors import (
     from_native,
 )
 from .retry import parse_with_retries, parse_with_retries_async
+from .verify import (
+    Evidence,
+    EvidenceLike,
+    NumberExample,
+    VerifyResult,
+    as_evidence,
+    blank_diagnostics,
+    record_verification,
+    verify,
+)
 
 __all__ = [
     "__version__",
@@ -49,6 +60,10 @@ __all__ = [
     "parse_with_retries_async",
     "metrics",
     "DIAGNOSTICS_SCHEMA_VERSION",
+    "verify",
+    "Evidence",
+    "VerifyResult",
+    "NumberExample",
     *errors.__all__,
 ]
 
@@ -89,6 +104,8 @@ class ParseResult:
     value: Any
     repairs: list[Repair]
     diagnostics: dict[str, Any]
+    verification: VerifyResult | None = None
+    """The verify stage's result, when ``evidence`` was given."""
 
     @property
     def repaired(self) -> bool:
@@ -173,13 +190,55 @@ def _diagnostics(
     request_id: str | None,
     level: str,
 ) -> dict[str, Any]:
-    return {
+    record = {
         "schema_version": DIAGNOSTICS_SCHEMA_VERSION,
-        "request_id": request_id,
         "level": level,
-        "stages": stages,
         "input_chars": len(text),
+        "outcome": None,
+        "error": None,
+        "failed_stage": None,
+        "latency_ms": None,
     }
+    record.update(blank_diagnostics(request_id, stages))
+    return record
+
+
+@dataclass(frozen=True, slots=True)
+class _Grounding:
+    """The verify stage of ``parse``: the value's numbers against the evidence."""
+
+    evidence: Evidence
+    fail_closed: bool
+    locale: str
+    language: str
+
+    def check(self, value: Any, diagnostics: dict[str, Any], started: float) -> VerifyResult:
+        result = verify(
+            value,
+            self.evidence,
+            locale=self.locale,  # type: ignore[arg-type]
+            fail_closed=self.fail_closed,
+            language=self.language,  # type: ignore[arg-type]
+        )
+        diagnostics["stages"] = [*diagnostics.get("stages", []), "verify"]
+        record_verification(diagnostics, result)
+        if result.fail_closed_triggered:
+            diagnostics["outcome"] = "grounding"
+            diagnostics["failed_stage"] = "verify"
+            diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
+            metrics.record("verify_fail", time.perf_counter() - started)
+            raise GroundingError(result.output, result=result, diagnostics=diagnostics)
+        return result
+
+
+def _grounding(
+    evidence: EvidenceLike | None, fail_closed: bool, locale: str, language: str
+) -> _Grounding | None:
+    if evidence is None:
+        if fail_closed:
+            raise ValueError("fail_closed needs evidence")
+        return None
+    return _Grounding(as_evidence(evidence, locale), fail_closed, locale, language)
 
 
 def _run(
@@ -197,6 +256,7 @@ def _run(
     all_values: bool = False,
     value_only: bool = False,
     request_id: str | None = None,
+    grounding: _Grounding | None = None,
 ) -> ParseResult:
     """The one path every public function takes: parse, convert, validate, count. With
     ``value_only`` the caller keeps only ``.value``: a valid reply skips building diagnostics."""
@@ -217,10 +277,14 @@ def _run(
             # The most common reply: one valid document, nothing to repair.
             value, span = fast
             elapsed = time.perf_counter() - started
-            metrics.record("ok", elapsed)
             diagnostics: dict[str, Any] = {}
-            if not value_only:
+            verification = None
+            if grounding is not None or not value_only:
                 diagnostics = _diagnostics(text, ["locate", "repair"], request_id=request_id, level=level)
+            if grounding is not None:
+                verification = grounding.check(value, diagnostics, started)
+            metrics.record("ok", elapsed)
+            if not value_only:
                 diagnostics.update(
                     outcome="ok",
                     repairs=0,
@@ -232,7 +296,7 @@ def _run(
                     removed_share=0.0,
                     latency_ms=elapsed * 1000,
                 )
-            return ParseResult([value] if all_values else value, [], diagnostics)
+            return ParseResult([value] if all_values else value, [], diagnostics, verification)
     stages = ["locate", "repair"] + (["coerce", "validate"] if compiled is not None else [])
     diagnostics = _diagnostics(text, stages, request_id=request_id, level=level)
     try:
@@ -263,6 +327,7 @@ def _run(
         metrics.record(metrics.outcome_of_error_kind(error.kind), time.perf_counter() - started)
         raise error from None
     repairs = _repairs(raw)
+    verification = grounding.check(value, diagnostics, started) if grounding is not None else None
     if model is not None:
         stages.append("model")
         value = _validate_model(model, value, diagnostics, started)
@@ -283,7 +348,7 @@ def _run(
         latency_ms=elapsed * 1000,
     )
     metrics.record(outcome, elapsed)
-    return ParseResult(value, repairs, diagnostics)
+    return ParseResult(value, repairs, diagnostics, verification)
 
 
 def _without_lone_surrogates(text: str) -> str:
@@ -375,9 +440,15 @@ def parse(
     duplicate_keys: DuplicateKeysPolicy = "last",
     coercion: CoercionPolicy = "fit",
     request_id: str | None = None,
+    evidence: EvidenceLike | None = None,
+    fail_closed: bool = False,
+    locale: str = "auto",
+    language: Literal["en", "pt"] = "en",
 ) -> ParseResult:
     """Locates the JSON in a model's reply, repairs it, and (with ``schema`` or ``model``) fits it
-    to the schema and validates it.
+    to the schema and validates it. With ``evidence``, the value's numbers are then verified
+    against it (``.verification``); with ``fail_closed`` an ungrounded value raises
+    ``GroundingError`` instead.
 
     ``schema`` is a JSON Schema (dict or JSON text) or an ``llmjson.Schema``; ``model`` a
     Pydantic v2 model class, whose JSON Schema guides the repair and which validates the result
@@ -395,6 +466,7 @@ def parse(
         duplicate_keys=duplicate_keys,
         coercion=coercion,
         request_id=request_id,
+        grounding=_grounding(evidence, fail_closed, locale, language),
     )
 
 

@@ -5,6 +5,8 @@ from typing import Any, final
 __all__ = [
     "DEFAULT_MAX_DEPTH",
     "DEFAULT_MAX_SIZE",
+    "Evidence",
+    "verify",
     "feedback_message",
     "is_valid_document",
     "NativeError",
@@ -58,3 +60,29 @@ def is_valid_document(text: str) -> bool: ...
 def schema_feedback(violations: list[str]) -> str: ...
 def feedback_message(attempt: int, budget: int, body: str, repeated: bool) -> str: ...
 def truncation_feedback() -> tuple[str, str | None]: ...
+
+@final
+class Evidence:
+    """Evidence to verify answers against, indexed as it is added."""
+
+    def __new__(cls, *, locale: str = "auto", max_size: int = ...) -> Evidence: ...
+    def add_text(self, name: str, text: str) -> None: ...
+    def add_json(self, name: str, document: str) -> None: ...
+    def add_csv(self, name: str, text: str) -> None: ...
+    def is_empty(self) -> bool: ...
+    def numbers(self) -> int: ...
+
+def verify(
+    answer: str,
+    evidence: Evidence,
+    *,
+    as_json: bool = False,
+    locale: str = "auto",
+    small_counts: int = 10,
+    check_years: bool = False,
+    percent_fraction: bool = False,
+    fail_closed: bool = False,
+    language: str = "en",
+    max_size: int = ...,
+) -> tuple[str, str | None, str]:
+    """``(output, fail_closed_reason, verification as JSON text)``."""

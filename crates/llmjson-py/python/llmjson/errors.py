@@ -15,6 +15,7 @@ __all__ = [
     "JSONRepairFailed",
     "JSONSchemaError",
     "SchemaViolation",
+    "GroundingError",
 ]
 
 
@@ -92,6 +93,20 @@ class JSONRepairFailed(LLMJSONError):
     @property
     def removed_share(self) -> float:
         return float(self.diagnostics.get("removed_share", 0.0))
+
+
+class GroundingError(LLMJSONError):
+    """The answer's numbers are not grounded in the evidence and the call fails closed.
+
+    ``result`` is the verification (which numbers, with context); ``message`` the blocking
+    message (seed 004's text in the chosen language); ``reason`` is ``numeric_grounding_failed``
+    or ``no_evidence``.
+    """
+
+    def __init__(self, message: str, *, result: Any, diagnostics: dict[str, Any]) -> None:
+        super().__init__(message, kind="grounding", diagnostics=diagnostics)
+        self.result = result
+        self.reason: str = result.fail_closed_reason or "numeric_grounding_failed"
 
 
 @dataclass(frozen=True, slots=True)

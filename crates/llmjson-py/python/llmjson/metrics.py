@@ -19,7 +19,7 @@ from typing import TypedDict
 __all__ = ["snapshot", "reset", "Snapshot", "OUTCOMES"]
 
 #: Every outcome counted. ``no_json`` includes empty replies.
-OUTCOMES = ("ok", "repaired", "no_json", "parse_fail", "repair_rejected", "schema_fail")
+OUTCOMES = ("ok", "repaired", "no_json", "parse_fail", "repair_rejected", "schema_fail", "verify_fail")
 
 
 class Snapshot(TypedDict):
@@ -29,6 +29,7 @@ class Snapshot(TypedDict):
     parse_fail: int
     repair_rejected: int
     schema_fail: int
+    verify_fail: int
     retry: int
     calls: int
     latency_total_s: float
@@ -46,6 +47,7 @@ _OUTCOME_OF_KIND = {
     "no_json": "no_json",
     "repair_rejected": "repair_rejected",
     "schema": "schema_fail",
+    "grounding": "verify_fail",
 }
 
 
@@ -70,6 +72,7 @@ def snapshot() -> Snapshot:
             parse_fail=_counts["parse_fail"],
             repair_rejected=_counts["repair_rejected"],
             schema_fail=_counts["schema_fail"],
+            verify_fail=_counts["verify_fail"],
             retry=_counts["retry"],
             calls=_counts["calls"],
             latency_total_s=_latency_total,

@@ -475,10 +475,11 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
             return Right::Ordinal(after_glued);
         }
         if let Some(unit) = unit_named(g) {
+            let (unit, end) = per_unit(text, unit, after_glued);
             return Right::Unit {
                 unit: Some(unit),
                 scale: 0,
-                end: after_glued,
+                end,
             };
         }
         let scale = match g {
@@ -551,16 +552,42 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
         };
     }
     match unit_named(&word) {
-        Some(unit) => Right::Unit {
-            unit: Some(unit),
-            scale: 0,
-            end,
-        },
+        Some(unit) => {
+            let (unit, end) = per_unit(text, unit, end);
+            Right::Unit {
+                unit: Some(unit),
+                scale: 0,
+                end,
+            }
+        }
         None => Right::Unit {
             unit: None,
             scale: 0,
             end: j,
         },
+    }
+}
+
+/// `mg per kg`, `mg por kg`, `km/h`: a unit divided by the unit that follows, when that makes
+/// a known compound unit.
+fn per_unit(text: &str, unit: &'static str, end: usize) -> (&'static str, usize) {
+    let rest = &text[end..];
+    let Some(tail) = ["/", " per ", " por ", " / "]
+        .iter()
+        .find_map(|sep| rest.strip_prefix(sep))
+    else {
+        return (unit, end);
+    };
+    let word: String = tail
+        .chars()
+        .take_while(|c| c.is_alphabetic() || matches!(c, '²' | '³'))
+        .take(6)
+        .collect();
+    match unit_named(&format!("{unit}/{word}")) {
+        Some(compound) if !word.is_empty() => {
+            (compound, end + (rest.len() - tail.len()) + word.len())
+        }
+        _ => (unit, end),
     }
 }
 

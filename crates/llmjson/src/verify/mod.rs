@@ -189,6 +189,11 @@ impl VerifyOptions {
         self.small_counts = small_counts;
         self
     }
+    /// The same options with a limit on the answer's size, in bytes.
+    pub fn max_size(mut self, bytes: usize) -> Self {
+        self.max_size = bytes;
+        self
+    }
     /// The same options checking (or skipping) years.
     pub fn years(mut self, years: Years) -> Self {
         self.years = years;

@@ -15,3 +15,4 @@ mod retry;
 mod schema;
 mod support;
 mod truncation;
+mod verify;

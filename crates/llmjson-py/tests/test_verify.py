@@ -1,0 +1,92 @@
+"""The verify stage from Python: typed results, fail-closed parse, diagnostics on every call."""
+
+import json
+
+import pytest
+
+import llmjson
+from llmjson import Evidence, GroundingError, LLMJSONError
+
+IDER_EVIDENCE = (
+    "Experimento 12, aba Resistência\n"
+    "Amostra A (PP + 2% talco): resistência à tração 41,8 MPa; alongamento 12,4 %.\n"
+    "Amostra B (PP + 5% talco): resistência à tração 38,2 MPa; alongamento 9,1 %.\n"
+)
+
+
+def test_a_grounded_answer_is_verified_with_every_number_located():
+    result = llmjson.verify("Sample B reached 38.2 MPa and 9.1 % elongation.", IDER_EVIDENCE)
+    assert result.verified
+    assert (result.numbers_extracted, result.matched, result.unmatched) == (2, 2, 0)
+    assert result.numbers[0]["evidence"]["text"] == "38,2 MPa"
+    assert result.output.startswith("Sample B")
+    assert result.diagnostics["verification_passed"] is True
+    assert result.diagnostics["fail_closed_triggered"] is False
+
+
+def test_an_unmatched_number_blocks_the_answer_in_portuguese():
+    result = llmjson.verify(
+        "A amostra B atingiu 39,5 MPa.", IDER_EVIDENCE, fail_closed=True, language="pt"
+    )
+    assert not result.verified
+    assert result.issue_types == ["not_in_evidence"]
+    example = result.unmatched_examples[0]
+    assert example.number == "39,5 MPa"
+    assert "39,5 MPa" in example.context
+    assert result.output.startswith("VERIFICAÇÃO FALHOU: 1 número(s)")
+    assert result.fail_closed_reason == "numeric_grounding_failed"
+    assert result.fail_closed_stage == "verification"
+    d = result.diagnostics
+    assert d["fail_closed_triggered"] and d["verification_unmatched"] == 1
+    assert d["verification_unmatched_examples"][0]["number"] == "39,5 MPa"
+
+
+def test_parse_with_evidence_fails_closed_with_a_grounding_error():
+    reply = '```json\n{"answer": "B reached 39.5 MPa", "sample": "B"}\n```'
+    with pytest.raises(GroundingError) as info:
+        llmjson.parse(reply, evidence=IDER_EVIDENCE, fail_closed=True)
+    error = info.value
+    assert isinstance(error, LLMJSONError) and error.kind == "grounding"
+    assert error.reason == "numeric_grounding_failed"
+    assert error.result.unmatched_examples[0].path == "/answer"
+    assert error.diagnostics["stages"] == ["locate", "repair", "verify"]
+    assert error.diagnostics["fail_closed_stage"] == "verification"
+    # Reported, not raised, without fail_closed.
+    result = llmjson.parse(reply, evidence=IDER_EVIDENCE)
+    assert result.verification is not None and not result.verification.verified
+
+
+def test_diagnostics_have_the_same_keys_with_and_without_failure():
+    ok = llmjson.parse('{"a": 41.8}', evidence=IDER_EVIDENCE).diagnostics
+    with pytest.raises(LLMJSONError) as info:
+        llmjson.parse("no json at all")
+    for key in ("request_id", "verification_passed", "fail_closed_reason", "latency_ms", "outcome"):
+        assert key in ok and key in info.value.diagnostics
+    assert ok["verification_passed"] is True
+
+
+def test_evidence_kinds_and_bad_input():
+    ev = Evidence()
+    ev.add_json("table", {"rows": [{"x": 12.5}]})
+    ev.add_csv("sheet", "name,value\nA,1.234,5\n")
+    ev.add_text("note", "total R$ 1.234,56")
+    assert ev.numbers >= 3
+    assert llmjson.verify("x = 12.5 and R$ 1.234,56", ev).verified
+    assert llmjson.verify({"x": 12.5, "n": 3}, ev).verified
+    assert Evidence().is_empty
+    empty = llmjson.verify("it costs 12.5", Evidence(), fail_closed=True)
+    assert empty.fail_closed_reason == "no_evidence"
+    nothing = llmjson.verify("No numbers here.", "some evidence")
+    assert nothing.verified and nothing.numbers_extracted == 0
+    with pytest.raises(llmjson.InputTooLargeError):
+        llmjson.verify("1" * 100, "x", max_size=10)
+
+
+def test_evidence_files(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe 12")
+    with pytest.raises(ValueError, match="not UTF-8"):
+        Evidence().add_file(bad)
+    good = tmp_path / "data.json"
+    good.write_text(json.dumps({"v": 44.1}))
+    assert llmjson.verify("v is 44.1", Evidence().add_file(good)).verified

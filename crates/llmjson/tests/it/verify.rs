@@ -1,0 +1,264 @@
+//! The verify stage on the labelled set `tests/verify/cases.jsonl` (written for it, English and
+//! Portuguese, every number form, adversarial pairs): precision and recall of "not grounded",
+//! the confusion table that docs/verify.md shows. Then the API's promises one by one.
+
+use llmjson::{verify, Evidence, IssueType, Locale, VerifyOptions};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn cases() -> Vec<Value> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/verify/cases.jsonl");
+    let text = std::fs::read_to_string(&path).expect("tests/verify/cases.jsonl");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+fn judged(case: &Value) -> bool {
+    let locale: Locale = case["locale"].as_str().unwrap_or("auto").parse().unwrap();
+    let mut evidence = Evidence::with_locale(locale);
+    evidence
+        .add_text("evidence", case["evidence"].as_str().unwrap())
+        .unwrap();
+    let options = VerifyOptions::default().locale(locale);
+    verify(case["answer"].as_str().unwrap(), &evidence, &options)
+        .unwrap()
+        .verification
+        .verified
+}
+
+#[test]
+fn labelled_set_precision_and_recall_of_not_grounded() {
+    let cases = cases();
+    assert!(cases.len() >= 150, "{} cases", cases.len());
+    let (mut tp, mut fp, mut tn, mut fn_) = (0, 0, 0, 0);
+    let mut wrong = Vec::new();
+    for case in &cases {
+        let grounded = case["grounded"].as_bool().unwrap();
+        let verified = judged(case);
+        match (grounded, verified) {
+            (false, false) => tp += 1,
+            (true, false) => fp += 1,
+            (true, true) => tn += 1,
+            (false, true) => fn_ += 1,
+        }
+        if grounded != verified {
+            wrong.push(format!(
+                "  {}: answer {:?} evidence {:?} (labelled {}, judged {})",
+                case["id"].as_str().unwrap(),
+                case["answer"].as_str().unwrap(),
+                case["evidence"].as_str().unwrap(),
+                if grounded { "grounded" } else { "not grounded" },
+                if verified { "grounded" } else { "not grounded" },
+            ));
+        }
+    }
+    let precision = tp as f64 / (tp + fp).max(1) as f64;
+    let recall = tp as f64 / (tp + fn_).max(1) as f64;
+    println!(
+        "verify labelled set: {} cases\n\
+         | labelled \\ judged | not grounded | grounded |\n\
+         |---|---:|---:|\n\
+         | not grounded | {tp} | {fn_} |\n\
+         | grounded | {fp} | {tn} |\n\
+         precision of not grounded {:.1}%, recall {:.1}%",
+        cases.len(),
+        precision * 100.0,
+        recall * 100.0
+    );
+    for w in &wrong {
+        println!("{w}");
+    }
+    assert!(precision >= 0.98, "precision {precision:.3}");
+    assert!(recall >= 0.95, "recall {recall:.3}");
+}
+
+fn text_evidence(text: &str) -> Evidence {
+    let mut e = Evidence::new();
+    e.add_text("evidence", text).unwrap();
+    e
+}
+
+#[test]
+fn the_seed_ider_answer_is_blocked_with_its_unmatched_measurement() {
+    let evidence = text_evidence(
+        "Experimento 12 (aba Resistência): amostra A 41,8 MPa; amostra B 38,2 MPa; \
+         alongamento A 12,4 %, B 9,1 %.",
+    );
+    let answer = "A amostra A atingiu 41,8 MPa e a B 39,5 MPa; o alongamento de A foi 12,4 %.";
+    let options = VerifyOptions::default()
+        .fail_closed()
+        .language(llmjson::Language::Pt);
+    let verdict = verify(answer, &evidence, &options).unwrap();
+    let v = &verdict.verification;
+    assert_eq!((v.numbers_extracted, v.matched, v.unmatched), (3, 2, 1));
+    assert_eq!(v.issue_types, [IssueType::NotInEvidence]);
+    assert_eq!(v.unmatched_examples[0].number, "39,5 MPa");
+    assert_eq!(
+        v.unmatched_examples[0].context,
+        "41,8 MPa e a B 39,5 MPa; o alongamento"
+    );
+    assert!(verdict
+        .output
+        .starts_with("VERIFICAÇÃO FALHOU: 1 número(s)"));
+    let blocked = verdict.fail_closed.as_ref().unwrap();
+    assert_eq!(
+        (blocked.reason, blocked.stage),
+        ("numeric_grounding_failed", "verification")
+    );
+}
+
+#[test]
+fn each_issue_type_is_named() {
+    let evidence = text_evidence("Mass 12.3 g. Length 12.7 mm. Sold 1243 units.");
+    let issue = |answer: &str| {
+        let v = verify(answer, &evidence, &VerifyOptions::default())
+            .unwrap()
+            .verification;
+        v.issue_types
+    };
+    assert_eq!(issue("Mass 12.34 g."), [IssueType::RoundingMismatch]);
+    assert_eq!(issue("Length 12.7 kg."), [IssueType::UnitMismatch]);
+    assert_eq!(issue("Sold 1,234 units."), [IssueType::AmbiguousLocale]);
+    assert_eq!(issue("It weighs 99.5 g."), [IssueType::NotInEvidence]);
+    assert_eq!(
+        verify(
+            "It weighs 99.5 g.",
+            &Evidence::new(),
+            &VerifyOptions::default()
+        )
+        .unwrap()
+        .verification
+        .issue_types,
+        [IssueType::NoEvidence]
+    );
+}
+
+#[test]
+fn an_ambiguous_number_grounded_under_one_reading_is_reported() {
+    let evidence = text_evidence("Sold 1234 units.");
+    let v = verify("We sold 1,234 units.", &evidence, &VerifyOptions::default())
+        .unwrap()
+        .verification;
+    assert!(v.verified);
+    assert_eq!(v.ambiguous.len(), 1);
+    assert_eq!(v.numbers[0].readings, ["1234", "1.234"]);
+    // A fixed locale decides instead.
+    let en = VerifyOptions::default().locale(Locale::Pt);
+    assert!(
+        !verify("We sold 1,234 units.", &evidence, &en)
+            .unwrap()
+            .verification
+            .verified
+    );
+}
+
+#[test]
+fn json_and_csv_evidence_locate_their_numbers() {
+    let mut evidence = Evidence::new();
+    evidence
+        .add_json(
+            "results.json",
+            &serde_json::json!({"samples": [{"id": "B", "mpa": 38.2}]}),
+        )
+        .unwrap();
+    evidence
+        .add_csv("sheet.csv", "sample,elongation\nA,\"12,4\"\nB,\"9,1\"\n")
+        .unwrap();
+    let v = verify(
+        "B: 38.2 MPa, elongation 9.1%.",
+        &evidence,
+        &VerifyOptions::default(),
+    )
+    .unwrap()
+    .verification;
+    assert!(v.verified, "{:#?}", v.issues);
+    let first = v.numbers[0].evidence.as_ref().unwrap();
+    assert_eq!(first.path.as_deref(), Some("/samples/0/mpa"));
+    let second = v.numbers[1].evidence.as_ref().unwrap();
+    assert_eq!(
+        (second.row, second.column.as_deref()),
+        (Some(2), Some("elongation"))
+    );
+}
+
+#[test]
+fn a_json_answer_is_verified_value_by_value() {
+    let evidence = text_evidence("Strength 41.8 MPa; price R$ 12,50.");
+    let value =
+        serde_json::json!({"summary": "41.8 MPa", "price": 12.5, "steps": 3, "extra": 77.7});
+    let v = llmjson::verify_value(&value, &evidence, &VerifyOptions::default()).unwrap();
+    assert_eq!((v.matched, v.unmatched, v.skipped), (2, 1, 1));
+    assert_eq!(v.unmatched_examples[0].path, "/extra");
+}
+
+#[test]
+fn parse_runs_verify_last_and_fails_closed() {
+    let options = llmjson::Options::default()
+        .evidence(text_evidence("Strength 41.8 MPa."))
+        .verify(VerifyOptions::default().fail_closed());
+    let ok = llmjson::parse("```json\n{\"mpa\": 41.8}\n```", &options).unwrap();
+    assert!(ok.verification.unwrap().verified);
+    let err = llmjson::parse("{\"mpa\": 44.1,}", &options).unwrap_err();
+    assert_eq!(err.kind(), "grounding");
+    match err {
+        llmjson::Error::Grounding {
+            reason,
+            message,
+            verification,
+        } => {
+            assert_eq!(reason, "numeric_grounding_failed");
+            assert!(message.starts_with("VERIFICATION FAILED"));
+            assert_eq!(verification.unmatched_examples[0].path, "/mpa");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn limits_and_bad_input_are_refused_before_work() {
+    let small = VerifyOptions::default().max_size(8);
+    assert!(matches!(
+        verify("123456789", &text_evidence("1"), &small),
+        Err(llmjson::Error::TooLarge { size: 9, limit: 8 })
+    ));
+    let mut evidence = Evidence::new().max_size(10);
+    assert!(evidence.add_text("a", "12345").is_ok());
+    assert!(matches!(
+        evidence.add_text("b", "123456"),
+        Err(llmjson::Error::TooLarge { .. })
+    ));
+    assert!(matches!(
+        Evidence::new().add_bytes("bad", b"12 \xff 3"),
+        Err(llmjson::Error::InvalidUtf8 { offset: 3 })
+    ));
+    let v = verify(
+        "No numbers at all.",
+        &text_evidence("x"),
+        &VerifyOptions::default(),
+    )
+    .unwrap()
+    .verification;
+    assert!(v.verified && v.numbers_extracted == 0);
+}
+
+#[test]
+fn hostile_inputs_stay_linear_and_never_panic() {
+    // A megabyte of digits and separators: one pass each side.
+    let digits = "1,2.3 4\u{a0}5-6–7e8%".repeat(50_000);
+    let evidence = text_evidence(&digits);
+    let v = verify(&digits, &evidence, &VerifyOptions::default()).unwrap();
+    assert!(v.verification.numbers_extracted > 0);
+    for text in [
+        "",
+        "-",
+        "1e99999",
+        "9".repeat(5000).as_str(),
+        "R$",
+        "€-",
+        "१२३",
+    ] {
+        let _ = verify(text, &evidence, &VerifyOptions::default()).unwrap();
+    }
+}
