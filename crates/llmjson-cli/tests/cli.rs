@@ -333,3 +333,117 @@ fn validate_exits_zero_one_or_two() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("invalid schema: the schema is not JSON"));
 }
+
+fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("llmjson-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn verify_blocks_the_seed_answer_and_exits_one() {
+    let evidence = example("ider/evidence.txt");
+    let answer = example("ider/answer.txt");
+    let out = llmjson(
+        &[
+            "verify",
+            "--evidence",
+            &evidence,
+            "--fail-closed",
+            "--language",
+            "pt",
+            &answer,
+        ],
+        "",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("VERIFICAÇÃO FALHOU: 2 número(s)"),
+        "{text}"
+    );
+    assert!(text.contains("\"36,9 MPa\"") && text.contains("\"1,91 GPa\""));
+}
+
+#[test]
+fn verify_exits_zero_on_a_grounded_answer_and_reports_json() {
+    let evidence = example("ider/evidence.txt");
+    let out = llmjson(
+        &["verify", "--evidence", &evidence, "--report", "json"],
+        "A variante B teve 38,2 MPa e 9,1 % de alongamento.",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["verification"]["verified"], true);
+    assert_eq!(report["verification"]["matched"], 2);
+}
+
+#[test]
+fn verify_without_fail_closed_prints_the_answer_and_the_issues() {
+    let evidence = example("ider/evidence.txt");
+    let out = llmjson(
+        &["verify", "--evidence", &evidence, "--diagnostics", "-"],
+        "B reached 36.9 MPa.",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "B reached 36.9 MPa.\n");
+    let err = stderr(&out);
+    assert!(err.contains("not grounded: \"36.9 MPa\""), "{err}");
+    let record: serde_json::Value = serde_json::from_str(err.lines().next().unwrap()).unwrap();
+    assert_eq!(record["verification_unmatched"], 1);
+    assert_eq!(record["fail_closed_triggered"], false);
+}
+
+#[test]
+fn verify_refuses_bad_evidence_with_a_usage_error() {
+    let bad = temp_file("bad-evidence.txt", b"12 \xff 3");
+    let out = llmjson(&["verify", "--evidence", &bad], "12", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is not UTF-8"), "{}", stderr(&out));
+    let out = llmjson(&["verify"], "12", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let big = temp_file("big-evidence.txt", "1 ".repeat(600).as_bytes());
+    let out = llmjson(
+        &["verify", "--evidence", &big, "--max-evidence", "1000"],
+        "1",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("over the limit"), "{}", stderr(&out));
+}
+
+#[test]
+fn repair_writes_a_diagnostics_record_and_fails_closed_with_evidence() {
+    let evidence = temp_file("lab.csv", b"sample,mpa\nA,41.8\nB,38.2\n");
+    let record = temp_file("record.json", b"");
+    let out = llmjson(
+        &["repair", "--evidence", &evidence, "--diagnostics", &record],
+        "{'sample': 'B', 'mpa': 38.2,}",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let d: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(d["outcome"], "repaired");
+    assert_eq!(
+        d["stages"],
+        serde_json::json!(["locate", "repair", "verify"])
+    );
+    assert_eq!(d["verification_passed"], true);
+    let out = llmjson(
+        &["repair", "--evidence", &evidence, "--fail-closed"],
+        "{\"sample\": \"B\", \"mpa\": 39.9}",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("VERIFICATION FAILED"),
+        "{}",
+        stderr(&out)
+    );
+}

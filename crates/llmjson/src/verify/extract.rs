@@ -245,6 +245,9 @@ fn readings(
     locale: Locale,
     negative: bool,
 ) -> Option<Readings> {
+    if seps.is_empty() {
+        return Decimal::from_digits(&b[s..j], 0, negative, 0).map(Readings::One);
+    }
     let read = |group: Sep, decimal: &[Sep]| -> Option<Decimal> {
         conventional(b, s, j, seps, group, decimal, negative)
     };
@@ -404,6 +407,19 @@ fn left_context(text: &str, s: usize, before: Option<char>) -> (Option<usize>, b
 /// A currency written before the number (`R$ 1.234,56`, `€12,50`, `USD 40`): where it starts
 /// and its code.
 fn currency_before(text: &str, at: usize) -> Option<(usize, &'static str)> {
+    let b = text.as_bytes();
+    let mut k = at;
+    if k > 0 && b[k - 1] == b' ' {
+        k -= 1;
+    } else if k > 1 && b[k - 2..k] == [0xC2, 0xA0] {
+        k -= 2;
+    }
+    // Every symbol and code ends in one of these bytes: most numbers stop here.
+    if k == 0
+        || !(matches!(b[k - 1], b'$' | 0xAC | 0xA3 | 0xA5 | 0xB9) || b[k - 1].is_ascii_uppercase())
+    {
+        return None;
+    }
     let head = &text[..at];
     let head = head
         .strip_suffix(' ')
@@ -456,18 +472,16 @@ enum Right {
 /// What follows the digits at `j`.
 fn right_context(text: &str, j: usize, currency: bool) -> Right {
     let rest = &text[j..];
-    let glued: String = rest
-        .chars()
-        .take_while(|&c| c.is_alphabetic() || matches!(c, '°' | 'º' | 'ª' | 'µ' | '²' | '³' | '%'))
-        .take(12)
-        .collect();
+    let glued = word_prefix(rest, 12, |c| {
+        c.is_alphabetic() || matches!(c, '°' | 'º' | 'ª' | 'µ' | '²' | '³' | '%')
+    });
     let after_glued = j + glued.len();
     if !glued.is_empty() {
         // More digits right after the letters: a name (`3D5`, `2x4`, `A4B2`).
         if text[after_glued..].starts_with(|c: char| c.is_ascii_digit()) {
             return Right::Identifier(skip_word(text, after_glued));
         }
-        let g = glued.as_str();
+        let g = glued;
         if matches!(
             g,
             "st" | "nd" | "rd" | "th" | "º" | "ª" | "o" | "a" | "ª." | "º."
@@ -515,11 +529,9 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
         };
     };
     let gap = rest.len() - spaced.len();
-    let word: String = spaced
-        .chars()
-        .take_while(|&c| c.is_alphabetic() || matches!(c, '°' | 'º' | 'µ' | '²' | '³' | '%' | '/'))
-        .take(14)
-        .collect();
+    let word = word_prefix(spaced, 14, |c| {
+        c.is_alphabetic() || matches!(c, '°' | 'º' | 'µ' | '²' | '³' | '%' | '/')
+    });
     let boundary = !spaced[word.len()..].starts_with(|c: char| c.is_alphanumeric());
     if word.is_empty() || !boundary {
         return Right::Unit {
@@ -529,7 +541,7 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
         };
     }
     let end = j + gap + word.len();
-    if let Some(scale) = scale_word(&word) {
+    if let Some(scale) = scale_word(word) {
         // `R$ 1,2 bilhão`, `3 million users`.
         return Right::Unit {
             unit: None,
@@ -537,7 +549,7 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
             end,
         };
     }
-    if matches!(word.as_str(), "percent" | "pct" | "porcento") {
+    if matches!(word, "percent" | "pct" | "porcento") {
         return Right::Unit {
             unit: Some("%"),
             scale: 0,
@@ -551,7 +563,7 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
             end: end + " cento".len(),
         };
     }
-    match unit_named(&word) {
+    match unit_named(word) {
         Some(unit) => {
             let (unit, end) = per_unit(text, unit, end);
             Right::Unit {
@@ -591,6 +603,19 @@ fn per_unit(text: &str, unit: &'static str, end: usize) -> (&'static str, usize)
     }
 }
 
+/// The longest prefix of `s` made of at most `max` characters that satisfy `keep`.
+fn word_prefix(s: &str, max: usize, keep: impl Fn(char) -> bool) -> &str {
+    let end = s
+        .char_indices()
+        .take(max)
+        .find(|&(_, c)| !keep(c))
+        .map_or_else(
+            || s.char_indices().nth(max).map_or(s.len(), |(k, _)| k),
+            |(k, _)| k,
+        );
+    &s[..end]
+}
+
 fn scale_word(w: &str) -> Option<i32> {
     Some(match w {
         "thousand" | "mil" => 3,
@@ -601,82 +626,106 @@ fn scale_word(w: &str) -> Option<i32> {
     })
 }
 
-/// Units a quantity can be stated in, normalised (aliases map to one spelling).
+/// Units a quantity can be stated in, each spelling with its normal form, sorted by spelling
+/// (bytes) for a binary search.
+const UNITS: &[(&str, &str)] = &[
+    ("%", "%"),
+    ("A", "A"),
+    ("GB", "GB"),
+    ("GHz", "GHz"),
+    ("GPa", "GPa"),
+    ("Hz", "Hz"),
+    ("J", "J"),
+    ("K", "K"),
+    ("KB", "kB"),
+    ("L", "L"),
+    ("MB", "MB"),
+    ("MHz", "MHz"),
+    ("MPa", "MPa"),
+    ("MW", "MW"),
+    ("N", "N"),
+    ("Pa", "Pa"),
+    ("TB", "TB"),
+    ("V", "V"),
+    ("W", "W"),
+    ("bar", "bar"),
+    ("cal", "cal"),
+    ("cm", "cm"),
+    ("dB", "dB"),
+    ("ft", "ft"),
+    ("g", "g"),
+    ("g/L", "g/L"),
+    ("g/cm3", "g/cm³"),
+    ("g/cm³", "g/cm³"),
+    ("h", "h"),
+    ("in", "in"),
+    ("kB", "kB"),
+    ("kHz", "kHz"),
+    ("kJ", "kJ"),
+    ("kN", "kN"),
+    ("kPa", "kPa"),
+    ("kW", "kW"),
+    ("kWh", "kWh"),
+    ("kcal", "kcal"),
+    ("kg", "kg"),
+    ("kg/m3", "kg/m³"),
+    ("kg/m³", "kg/m³"),
+    ("km", "km"),
+    ("km/h", "km/h"),
+    ("l", "L"),
+    ("lb", "lb"),
+    ("lbs", "lb"),
+    ("m", "m"),
+    ("m/s", "m/s"),
+    ("m2", "m²"),
+    ("m3", "m³"),
+    ("mA", "mA"),
+    ("mL", "mL"),
+    ("mV", "mV"),
+    ("mg", "mg"),
+    ("mg/L", "mg/L"),
+    ("mg/kg", "mg/kg"),
+    ("min", "min"),
+    ("ml", "mL"),
+    ("mm", "mm"),
+    ("mmol", "mmol"),
+    ("mol", "mol"),
+    ("mph", "mph"),
+    ("ms", "ms"),
+    ("m²", "m²"),
+    ("m³", "m³"),
+    ("nm", "nm"),
+    ("ppb", "ppb"),
+    ("ppm", "ppm"),
+    ("psi", "psi"),
+    ("rpm", "rpm"),
+    ("s", "s"),
+    ("t", "t"),
+    ("uL", "µL"),
+    ("ug", "µg"),
+    ("um", "µm"),
+    ("x", "x"),
+    ("°", "°"),
+    ("°C", "°C"),
+    ("°F", "°F"),
+    ("µL", "µL"),
+    ("µg", "µg"),
+    ("µm", "µm"),
+    ("º", "°"),
+    ("ºC", "°C"),
+    ("ºF", "°F"),
+    ("μL", "µL"),
+    ("μg", "µg"),
+    ("μm", "µm"),
+    ("℃", "°C"),
+];
+
+/// The normal form of a unit's spelling (`ºC` → `°C`, `ml` → `mL`), if it is one.
 fn unit_named(w: &str) -> Option<&'static str> {
-    Some(match w {
-        "%" => "%",
-        "°C" | "ºC" | "℃" => "°C",
-        "°F" | "ºF" => "°F",
-        "°" | "º" => "°",
-        "K" => "K",
-        "mm" => "mm",
-        "cm" => "cm",
-        "m" => "m",
-        "km" => "km",
-        "µm" | "um" | "μm" => "µm",
-        "nm" => "nm",
-        "in" => "in",
-        "ft" => "ft",
-        "kg" => "kg",
-        "g" => "g",
-        "mg" => "mg",
-        "µg" | "ug" | "μg" => "µg",
-        "t" => "t",
-        "lb" | "lbs" => "lb",
-        "L" | "l" => "L",
-        "mL" | "ml" => "mL",
-        "µL" | "uL" | "μL" => "µL",
-        "s" => "s",
-        "ms" => "ms",
-        "min" => "min",
-        "h" => "h",
-        "Pa" => "Pa",
-        "kPa" => "kPa",
-        "MPa" => "MPa",
-        "GPa" => "GPa",
-        "bar" => "bar",
-        "psi" => "psi",
-        "N" => "N",
-        "kN" => "kN",
-        "J" => "J",
-        "kJ" => "kJ",
-        "W" => "W",
-        "kW" => "kW",
-        "MW" => "MW",
-        "kWh" => "kWh",
-        "V" => "V",
-        "mV" => "mV",
-        "A" => "A",
-        "mA" => "mA",
-        "Hz" => "Hz",
-        "kHz" => "kHz",
-        "MHz" => "MHz",
-        "GHz" => "GHz",
-        "rpm" => "rpm",
-        "ppm" => "ppm",
-        "ppb" => "ppb",
-        "mol" => "mol",
-        "mmol" => "mmol",
-        "dB" => "dB",
-        "kcal" => "kcal",
-        "cal" => "cal",
-        "GB" => "GB",
-        "MB" => "MB",
-        "KB" | "kB" => "kB",
-        "TB" => "TB",
-        "x" => "x",
-        "mg/L" => "mg/L",
-        "g/L" => "g/L",
-        "mg/kg" => "mg/kg",
-        "g/cm³" | "g/cm3" => "g/cm³",
-        "kg/m³" | "kg/m3" => "kg/m³",
-        "m/s" => "m/s",
-        "km/h" => "km/h",
-        "mph" => "mph",
-        "m²" | "m2" => "m²",
-        "m³" | "m3" => "m³",
-        _ => return None,
-    })
+    UNITS
+        .binary_search_by(|(spelling, _)| spelling.as_bytes().cmp(w.as_bytes()))
+        .ok()
+        .map(|i| UNITS[i].1)
 }
 
 /// `1.5e-3`'s exponent at `j`: its value and length.
@@ -922,6 +971,16 @@ mod tests {
         assert_eq!(kinds("the 2nd and 3º"), ["Ordinal", "Ordinal"]);
         assert_eq!(kinds("15/03/2024 15.03.2024"), ["Date", "Date"]);
         assert_eq!(kinds("5 kg"), ["quantity"]);
+    }
+
+    #[test]
+    fn the_unit_table_is_sorted_for_its_binary_search() {
+        assert!(UNITS
+            .windows(2)
+            .all(|w| w[0].0.as_bytes() < w[1].0.as_bytes()));
+        assert_eq!(unit_named("ºC"), Some("°C"));
+        assert_eq!(unit_named("ml"), Some("mL"));
+        assert_eq!(unit_named("parsecs"), None);
     }
 
     #[test]

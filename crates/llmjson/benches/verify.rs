@@ -1,0 +1,90 @@
+//! The verify stage at the size the issue names: a 20 KB answer against 1 MB of evidence (a lab
+//! report with a number every few words). Three measurements: indexing the evidence, verifying
+//! against evidence already indexed, and both (what one call on fresh evidence costs).
+//!
+//! ```sh
+//! cargo bench -p llmjson --bench verify
+//! ```
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use llmjson::{verify, Evidence, VerifyOptions};
+use std::hint::black_box;
+
+/// A report line in the style of seed 004's measurements; `i` varies every number.
+fn line(i: usize) -> String {
+    format!(
+        "Amostra {i}: resistência {}.{} MPa, alongamento {},{} %, custo R$ {}.{:03},{:02}, lote L-{i}.\n",
+        30 + i % 20,
+        i % 10,
+        5 + i % 15,
+        i % 10,
+        1 + i % 9,
+        i % 1000,
+        i % 100
+    )
+}
+
+fn evidence_text(bytes: usize) -> String {
+    let mut out = String::with_capacity(bytes + 128);
+    let mut i = 0;
+    while out.len() < bytes {
+        out.push_str(&line(i));
+        i += 1;
+    }
+    out
+}
+
+/// An answer quoting numbers from the evidence (every tenth line), with prose between.
+fn answer_text(bytes: usize) -> String {
+    let mut out = String::with_capacity(bytes + 256);
+    let mut i = 0;
+    while out.len() < bytes {
+        out.push_str(&format!(
+            "Segundo o relatório, a amostra {i} atingiu {}.{} MPa com alongamento de {},{} %. ",
+            30 + i % 20,
+            i % 10,
+            5 + i % 15,
+            i % 10
+        ));
+        i += 10;
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let evidence_src = evidence_text(1 << 20);
+    let answer = answer_text(20 << 10);
+    let options = VerifyOptions::default();
+    let mut evidence = Evidence::new();
+    evidence.add_text("report", &evidence_src).unwrap();
+    let verdict = verify(&answer, &evidence, &options).unwrap();
+    assert!(
+        verdict.verification.verified,
+        "{:?}",
+        verdict.verification.issues.first()
+    );
+
+    let mut group = c.benchmark_group("verify 20KB answer, 1MB evidence");
+    group.sample_size(20);
+    group.bench_function("index the evidence", |b| {
+        b.iter(|| {
+            let mut e = Evidence::new();
+            e.add_text("report", black_box(&evidence_src)).unwrap();
+            e
+        })
+    });
+    group.bench_function("verify (evidence indexed)", |b| {
+        b.iter(|| verify(black_box(&answer), &evidence, &options).unwrap())
+    });
+    group.bench_function("index and verify", |b| {
+        b.iter(|| {
+            let mut e = Evidence::new();
+            e.add_text("report", black_box(&evidence_src)).unwrap();
+            verify(black_box(&answer), &e, &options).unwrap()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
