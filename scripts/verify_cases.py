@@ -181,6 +181,8 @@ ADVERSARIAL: list[tuple[str, str, str, str, bool, str | None]] = [
     ("scale-wrong", "en", "Market size: 2.4 billion dollars.", "The market is worth $2.4M.", False, None),
     ("csv-style-evidence", "pt", "amostra;resistencia\nA;41,8\nB;38,2", "A amostra B teve 38,2 MPa.", True, None),
     ("number-glued-to-word", "en", "pressure 2.5bar", "The pressure was 2.5 bar.", True, None),
+    ("citation-markers-are-skipped", "en", "Strength 41.8 MPa (lab report, table 2).",
+     "The strength was 41.8 MPa [12], as confirmed in [3, 14].", True, None),
     ("exponent-vs-plain", "en", "Rate 0.00034 per hour.", "The rate was 3.4e-4 per hour.", True, None),
     ("exponent-vs-plain-wrong", "en", "Rate 0.00034 per hour.", "The rate was 3.4e-3 per hour.", False, None),
 ]

@@ -111,6 +111,7 @@ pub(crate) fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t
     let bytes = doc.as_bytes();
     if memchr::memmem::find(bytes, b"\\ud").is_some()
         || memchr::memmem::find(bytes, b"\\uD").is_some()
+        || memchr::memmem::find(bytes, SERDE_NUMBER_KEY.as_bytes()).is_some()
     {
         return Whole::NotChecked;
     }
@@ -178,6 +179,9 @@ pub(crate) fn serde_whole(text: &str, options: &Options) -> Option<Found> {
         return None;
     }
     let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
+    if memchr::memmem::find(text.as_bytes(), SERDE_NUMBER_KEY.as_bytes()).is_some() {
+        return None;
+    }
     let value: Value = serde_json::from_str(&text[start..end]).ok()?;
     let out = Output {
         value,
@@ -187,6 +191,29 @@ pub(crate) fn serde_whole(text: &str, options: &Options) -> Option<Found> {
         removed: 0,
     };
     Some(found(out, Source::Text))
+}
+
+/// The key serde_json's arbitrary-precision numbers are carried under: an object holding it is
+/// read back as a number (`{"$serde_json::private::Number": "12"}` is 12), so llmjson refuses it
+/// rather than return a value that changes on its way out.
+const SERDE_NUMBER_KEY: &str = "$serde_json::private::Number";
+
+/// Some object in `value` has the key `key` (explicit stack: no recursion).
+fn holds_key(value: &Value, key: &str) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if map.contains_key(key) {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 pub(crate) fn check_input(text: &str, options: &Options) -> Result<(), Error> {
@@ -239,6 +266,20 @@ pub(crate) fn finish(text: &str, found: Found, options: &Options) -> Result<Pars
     let span = start..out.end;
     let located = &text.as_bytes()[span.clone()];
     let located_bytes = located.len() - repair::parser::json_whitespace(located);
+    if let Some(at) = memchr::memmem::find(located, SERDE_NUMBER_KEY.as_bytes()) {
+        if holds_key(&out.value, SERDE_NUMBER_KEY) {
+            return Err(Error::Syntax(Box::new(SyntaxError::new(
+                text,
+                start + at.saturating_sub(1),
+                format!(
+                    "the key \"{SERDE_NUMBER_KEY}\" is reserved: serde_json reads an object \
+                     holding it as a number, so the value could not be returned as it is"
+                ),
+                options.level,
+                false,
+            ))));
+        }
+    }
     if out.removed > MIN_GUARDED_BYTES && located_bytes > 0 {
         let share = out.removed as f64 / located_bytes as f64;
         if share > options.max_removed_ratio {

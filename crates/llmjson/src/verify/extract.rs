@@ -783,6 +783,14 @@ fn classify(
     if list_marker(text, start, j) && integer && unit.is_none() {
         return Class::Trivial(Trivial::ListMarker);
     }
+    // A citation marker (`[12]`, `[3, 4]`) points at a source; it states no quantity.
+    let cited = start > 0
+        && matches!(b[start - 1], b'[' | b',' | b' ')
+        && matches!(b.get(j), Some(b']' | b','))
+        && citation(b, start, j);
+    if cited && integer && unit.is_none() {
+        return Class::Trivial(Trivial::Identifier);
+    }
     if decorated || unit.is_some() || start != s {
         return Class::Quantity;
     }
@@ -799,6 +807,21 @@ fn classify(
         return Class::Trivial(Trivial::SmallCount);
     }
     Class::Quantity
+}
+
+/// `b[start..j]` sits inside square brackets that hold only integers, commas and blanks
+/// (`[12]`, `[3, 4]`), within a few bytes.
+fn citation(b: &[u8], start: usize, j: usize) -> bool {
+    let inside = |c: &u8| c.is_ascii_digit() || matches!(c, b',' | b' ' | b'-');
+    let open = b[start.saturating_sub(16)..start]
+        .iter()
+        .rposition(|c| !inside(c))
+        .map(|k| start.saturating_sub(16) + k);
+    let close = b[j..b.len().min(j + 16)]
+        .iter()
+        .position(|c| !inside(c))
+        .map(|k| j + k);
+    matches!((open, close), (Some(o), Some(c)) if b[o] == b'[' && b[c] == b']')
 }
 
 /// The number at `start..j` numbers a list item: first on its line (after blanks or a bullet)
@@ -971,6 +994,10 @@ mod tests {
         assert_eq!(kinds("the 2nd and 3º"), ["Ordinal", "Ordinal"]);
         assert_eq!(kinds("15/03/2024 15.03.2024"), ["Date", "Date"]);
         assert_eq!(kinds("5 kg"), ["quantity"]);
+        assert_eq!(
+            kinds("as shown [12] and [3, 14]; 15 [a]"),
+            ["Identifier", "Identifier", "Identifier", "quantity"]
+        );
     }
 
     #[test]

@@ -111,3 +111,24 @@ fn fuzz_deep_brackets_then_junk_output_is_readable_by_serde_json() {
         }
     }
 }
+
+/// Fuzz finding (output_valid): serde_json's arbitrary-precision numbers travel as an object
+/// with one magic key, so such an object in a reply came back as a number (`"12"` → 12) or as
+/// a value serde_json cannot read back. It is refused, wherever it is; as text it is kept.
+#[test]
+fn fuzz_serde_json_number_key_is_refused_not_changed() {
+    for input in [
+        r#"{"$serde_json::private::Number": "12"}"#,
+        r#"{"$serde_json::private::Number"[1,"#,
+        r#"{'a': [{"$serde_json::private::Number": 1}]}"#,
+    ] {
+        let e = llmjson::parse(input, &Options::default()).unwrap_err();
+        assert!(e.to_string().contains("is reserved"), "{input}: {e}");
+        assert!(llmjson::repair_to_string(input, &Options::default()).is_err());
+    }
+    let text = r#"{"note": "$serde_json::private::Number is a key"}"#;
+    assert_eq!(
+        parse(text).value["note"],
+        "$serde_json::private::Number is a key"
+    );
+}
