@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../fuzz"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(never_panic differential output_valid guided)
+[ ${#targets[@]} -gt 0 ] || targets=(never_panic differential output_valid guided verify)
 for target in "${targets[@]}"; do
   mkdir -p "corpus/$target"
   cp -n seeds/* "corpus/$target/" 2>/dev/null || true

@@ -1,0 +1,33 @@
+//! The verify stage never panics and stays within its input: the first byte splits the data
+//! into an answer and evidence (texts, and the same bytes as CSV and, when they parse, JSON),
+//! verified under every locale; every reported span lies on character boundaries of the answer.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use llmjson::{verify, Evidence, Locale, VerifyOptions};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&split, rest)) = data.split_first() else { return };
+    let at = (split as usize * rest.len()) / 256;
+    let (answer, evidence) = rest.split_at(at);
+    let (Ok(answer), Ok(evidence)) = (std::str::from_utf8(answer), std::str::from_utf8(evidence))
+    else {
+        return;
+    };
+    for locale in [Locale::Auto, Locale::En, Locale::Pt, Locale::Fr] {
+        let mut ev = Evidence::with_locale(locale);
+        ev.add_text("t", evidence).unwrap();
+        let _ = ev.add_csv("c", evidence);
+        if let Ok(value) = serde_json::from_str::<serde_json::Value>(evidence) {
+            ev.add_json("j", &value).unwrap();
+        }
+        let options = VerifyOptions::default().locale(locale).fail_closed();
+        let verdict = verify(answer, &ev, &options).unwrap();
+        let v = &verdict.verification;
+        assert_eq!(v.matched + v.unmatched, v.numbers_extracted);
+        assert_eq!(v.verified, v.unmatched == 0 && !ev.is_empty());
+        for n in &v.numbers {
+            assert!(answer.is_char_boundary(n.at.span.start) && answer.is_char_boundary(n.at.span.end));
+            assert!(n.at.span.start < n.at.span.end);
+        }
+    }
+});
