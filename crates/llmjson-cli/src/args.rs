@@ -274,6 +274,7 @@ pub enum LevelArg {
 pub enum TruncationArg {
     Complete,
     Drop,
+    DropElement,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -311,6 +312,7 @@ impl PolicyArgs {
             .truncation(match self.truncation {
                 TruncationArg::Complete => Truncation::Complete,
                 TruncationArg::Drop => Truncation::Drop,
+                TruncationArg::DropElement => Truncation::DropElement,
             })
             .max_removed_ratio(self.max_removed_ratio)
             .duplicate_keys(match self.duplicate_keys {

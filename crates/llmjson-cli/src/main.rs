@@ -28,6 +28,16 @@ pub enum Failure {
     Usage(String),
     /// Writing the output failed.
     Io(io::Error),
+    /// The input is larger than the limit (its exact size unknown: reading stopped there).
+    Oversized {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// The same, reported as JSON Lines on standard output.
+    OversizedReported {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// Already reported (on standard output or error): exit with this code, printing nothing.
     Silent(u8),
 }
@@ -37,6 +47,9 @@ impl Failure {
     pub fn reported_as(self, format: args::LogFormat) -> Failure {
         match (self, format) {
             (Failure::NoJson(e), args::LogFormat::Json) => Failure::NoJsonReported(e),
+            (Failure::Oversized { limit }, args::LogFormat::Json) => {
+                Failure::OversizedReported { limit }
+            }
             (other, _) => other,
         }
     }
@@ -66,6 +79,13 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
                 Failure::Silent(code) => return ExitCode::from(code),
+                Failure::Oversized { limit } => (1, format!("error: {}", oversized(limit))),
+                Failure::OversizedReported { limit } => {
+                    let line =
+                        serde_json::json!({"kind": "too_large", "message": oversized(limit)});
+                    let _ = writeln!(io::stdout().lock(), "{line}");
+                    return ExitCode::from(1);
+                }
                 Failure::NoJson(e) => (1, output::error_text(&e)),
                 Failure::Usage(m) => (2, m),
                 Failure::Io(e) => (2, format!("error: {e}")),
@@ -74,4 +94,8 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+fn oversized(limit: usize) -> String {
+    format!("input is more than {limit} bytes, over the limit of {limit} bytes")
 }

@@ -113,6 +113,24 @@ fn policies_from_flags() {
 }
 
 #[test]
+fn an_oversized_stream_is_refused_without_stating_a_wrong_size() {
+    // 8 bytes on standard input, a limit of 3: reading stops at 4, so the size is unknown.
+    let out = llmjson(&["repair", "--max-size", "3"], "{\"a\":1}\n", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "llmjson: error: input is more than 3 bytes, over the limit of 3 bytes\n"
+    );
+    let out = llmjson(
+        &["repair", "--max-size", "3", "--errors", "json"],
+        "{\"a\":1}\n",
+        &[],
+    );
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["kind"], "too_large");
+}
+
+#[test]
 fn an_oversized_file_is_refused_by_its_real_size() {
     let out = llmjson(
         &["repair", "--max-size", "100", &example("code-artifact.txt")],

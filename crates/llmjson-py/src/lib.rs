@@ -81,7 +81,14 @@ fn parse<'py>(
         .truncation(match truncation {
             "complete" => Truncation::Complete,
             "drop" => Truncation::Drop,
-            other => return Err(bad_choice("truncation", other, "complete, drop")),
+            "drop_element" => Truncation::DropElement,
+            other => {
+                return Err(bad_choice(
+                    "truncation",
+                    other,
+                    "complete, drop, drop_element",
+                ))
+            }
         })
         .max_removed_ratio(max_removed_ratio)
         .max_size(max_size)

@@ -73,6 +73,17 @@ pub enum Truncation {
     /// Keep only what was written completely: the last member whose value was cut (a string,
     /// number or literal that did not end) is removed, then the open containers are closed.
     Drop,
+    /// Like `Drop`, and an array element the reply cut off is left out whole (a plan cut inside
+    /// its last step keeps the complete steps only: a strict schema then still fits). With a
+    /// schema, `Drop` falls back to this reading when the member-drop does not validate.
+    DropElement,
+}
+
+impl Truncation {
+    /// Whether a value that was cut is left out (rather than completed).
+    pub fn drops(self) -> bool {
+        matches!(self, Truncation::Drop | Truncation::DropElement)
+    }
 }
 
 /// What to do when an object has the same key twice.

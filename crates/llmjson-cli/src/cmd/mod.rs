@@ -49,6 +49,11 @@ pub fn read_input(file: Option<&Path>, max_size: usize) -> Result<Vec<u8>, Failu
                 .map_err(|e| Failure::Usage(format!("cannot read standard input: {e}")))?;
         }
     }
+    // More than the limit arrived on a stream: its real size is unknown (reading on would defeat
+    // the limit), so the message says "more than", never a wrong number.
+    if bytes.len() > max_size {
+        return Err(Failure::Oversized { limit: max_size });
+    }
     Ok(bytes)
 }
 

@@ -71,7 +71,7 @@ __all__ = [
 DIAGNOSTICS_SCHEMA_VERSION = 1
 
 Level = Literal["none", "conservative", "full"]
-TruncationPolicy = Literal["complete", "drop"]
+TruncationPolicy = Literal["complete", "drop", "drop_element"]
 DuplicateKeysPolicy = Literal["last", "first", "error"]
 CoercionPolicy = Literal["fit", "validate_only"]
 
@@ -264,7 +264,7 @@ def _run(
         raise TypeError(f"expected str, got {type(text).__name__}")
     started = time.perf_counter()
     _check_choice("level", level, ("none", "conservative", "full"))
-    _check_choice("truncation", truncation, ("complete", "drop"))
+    _check_choice("truncation", truncation, ("complete", "drop", "drop_element"))
     _check_choice("duplicate_keys", duplicate_keys, ("last", "first", "error"))
     _check_choice("coercion", coercion, ("fit", "validate_only"))
     level = _kill_switch_level(level)

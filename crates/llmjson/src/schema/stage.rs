@@ -4,7 +4,9 @@
 use super::coerce::{self, Coerced};
 use super::Schema;
 use crate::position::PositionCursor;
-use crate::{Coercion, Error, Options, Parsed, Position, Repair, RepairLevel, Source, Value};
+use crate::{
+    Coercion, Error, Options, Parsed, Position, Repair, RepairLevel, Source, Truncation, Value,
+};
 
 /// One reading of the reply.
 struct Candidate {
@@ -53,6 +55,16 @@ pub(crate) fn parse_guided(
                 return first;
             }
             let mut all = crate::parse_all(text, options).unwrap_or_else(|_| vec![parsed.clone()]);
+            // A reply cut inside an array element, under `drop`: the element left out whole is
+            // a reading too (tried after the member-drop; a strict schema may want it).
+            if options.truncation == Truncation::Drop && parsed.is_truncated() {
+                let whole = options.clone().truncation(Truncation::DropElement);
+                if let Ok(p) = crate::parse_unguided(text, &whole) {
+                    if p.value != parsed.value {
+                        all.insert(1.min(all.len()), p);
+                    }
+                }
+            }
             if parsed.source != Source::Text {
                 // The first value came from a fence or a tool-call block: bare JSON before or
                 // after the blocks is a candidate too (a draft before the fence, a correction

@@ -150,3 +150,60 @@ fn the_log_says_what_was_closed() {
     let paths: Vec<_> = parsed.repairs.iter().map(|r| r.path.as_str()).collect();
     assert_eq!(paths, ["/a/0/b", "/a/0", "/a", ""]);
 }
+
+/// Seed 000 with a strict model: a plan cut inside its last step. `drop` removes the cut member
+/// (the corpus's expectation); `drop_element` leaves the cut step out whole; with a schema,
+/// `drop` falls back to that reading when the member-drop does not validate.
+#[test]
+fn a_step_cut_off_is_left_out_whole_when_asked_or_when_the_schema_needs_it() {
+    let cut = r#"{"steps": [{"id": 1, "tool": "a"}, {"id": 2, "tool": "b"#;
+    let member = parse_with(cut, &Options::default().truncation(Truncation::Drop));
+    assert_eq!(
+        member.value,
+        json(r#"{"steps": [{"id": 1, "tool": "a"}, {"id": 2}]}"#)
+    );
+    let element = parse_with(cut, &Options::default().truncation(Truncation::DropElement));
+    assert_eq!(
+        element.value,
+        json(r#"{"steps": [{"id": 1, "tool": "a"}]}"#)
+    );
+    assert_eq!(
+        kinds(&element),
+        [
+            RepairKind::DroppedTruncatedMember,
+            RepairKind::ClosedTruncatedArray,
+            RepairKind::ClosedTruncatedObject
+        ]
+    );
+    assert_eq!(element.repairs[0].path, "/steps/1");
+    // Only the outermost cut element goes; nested arrays inside it with it.
+    let nested = r#"{"plan": {"steps": [{"x": 1}, {"x": [2, 3"#;
+    let dropped = parse_with(
+        nested,
+        &Options::default().truncation(Truncation::DropElement),
+    );
+    assert_eq!(dropped.value, json(r#"{"plan": {"steps": [{"x": 1}]}}"#));
+    let schema = llmjson::Schema::from_json(
+        r#"{"type": "object", "properties": {"steps": {"type": "array", "items": {"type": "object",
+            "required": ["id", "tool"], "properties": {"id": {"type": "integer"},
+            "tool": {"type": "string"}}}}}}"#,
+    )
+    .unwrap();
+    let options = Options::default()
+        .truncation(Truncation::Drop)
+        .schema(schema);
+    assert_eq!(
+        parse_with(cut, &options).value,
+        json(r#"{"steps": [{"id": 1, "tool": "a"}]}"#)
+    );
+}
+
+/// At level `none` a reply that stops after a comma is a cut, not a trailing comma: the
+/// feedback advises raising the token limit.
+#[test]
+fn a_reply_stopping_after_a_comma_is_truncated_at_level_none() {
+    for cut in ["[1, 2,", "{\"a\": 1,", "{\"a\": [1,"] {
+        let e = llmjson::parse(cut, &Options::strict()).unwrap_err();
+        assert!(e.is_truncation(), "{cut}: {e}");
+    }
+}

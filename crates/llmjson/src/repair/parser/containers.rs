@@ -6,7 +6,7 @@ use super::{Fail, Frame, Parser, Partial, Result};
 use crate::repair::grammar::{Mode, Reading, Succ};
 use crate::repair::lex::{is_ws, Kind};
 use crate::repair::RepairKind;
-use crate::{DuplicateKeys, RepairLevel};
+use crate::{DuplicateKeys, RepairLevel, Truncation};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -299,6 +299,40 @@ impl Parser<'_> {
         self.emit(value)
     }
 
+    /// The outermost array whose last element is a container the reply cut off: that element
+    /// is discarded (logged as a dropped member over its text). Whether one was.
+    fn drop_cut_element(&mut self) -> Result<bool> {
+        let Some(array) = (0..self.frames.len().saturating_sub(1))
+            .find(|&i| matches!(self.frames[i].kind, Kind::Array | Kind::Tuple))
+        else {
+            return Ok(false);
+        };
+        let element_at = self.opens[array + 1];
+        while self.frames.len() > array + 1 {
+            let frame = self
+                .frames
+                .pop()
+                .ok_or(Fail::Internal("drop without frame"))?;
+            self.kinds.pop();
+            self.opens.pop();
+            if frame.kind == Kind::Object {
+                let mut spans = frame.member_spans;
+                spans.clear();
+                self.spare_spans.push(spans);
+            }
+        }
+        // Repairs inside the element went with it: its one entry spans them all.
+        self.log.retain(|r| r.start < element_at);
+        let end = self.end();
+        self.repair(
+            RepairKind::DroppedTruncatedMember,
+            element_at,
+            end,
+            "the element was cut off",
+        )?;
+        Ok(true)
+    }
+
     /// `{"a": [1, "b": 2}`: the array lacked `]` before `"b"`, which is the next member's key.
     fn close_array_before_member(&mut self, at: usize) -> Result<()> {
         self.repair(RepairKind::MissingCloser, at, at, "added ']'")?;
@@ -404,6 +438,18 @@ impl Parser<'_> {
             });
         }
         let to = self.end();
+        // Under `drop`, an array element the reply cut off is left out whole (seed 000: a plan
+        // cut inside its last step keeps the complete steps only); the outermost such element.
+        let dropped_element =
+            self.cfg.truncation == Truncation::DropElement && self.drop_cut_element()?;
+        let mode = if dropped_element {
+            Mode::Next {
+                after_string: false,
+            }
+        } else {
+            mode
+        };
+        let top = self.kinds.last().copied();
         match (mode, top) {
             (Mode::Colon, _) => self.drop_dangling_member("a key without a value", to)?,
             (Mode::Value { .. }, Some(Kind::Object)) => {

@@ -33,7 +33,7 @@ impl Parser<'_> {
     /// A scalar inside a container that reaches the region's end may have been cut: under the
     /// `drop` policy it is not kept.
     fn cut_and_dropped(&self, end: usize) -> bool {
-        self.cfg.truncation == Truncation::Drop && !self.frames.is_empty() && self.lex().at_end(end)
+        self.cfg.truncation.drops() && !self.frames.is_empty() && self.lex().at_end(end)
     }
 
     pub(super) fn number(&mut self, at: usize, s: Succ) -> Result<Mode> {

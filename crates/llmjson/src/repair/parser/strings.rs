@@ -7,7 +7,7 @@ use crate::repair::grammar::{Mode, Reading, Succ, Succs};
 use crate::repair::lex::Stop;
 use crate::repair::quotes::QuoteClass;
 use crate::repair::{cost, RepairKind};
-use crate::{RepairLevel, Truncation};
+use crate::RepairLevel;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -386,7 +386,7 @@ impl Parser<'_> {
         scan.controls = scan.controls.saturating_sub(trimmed_controls);
         buf.truncate(kept);
         strip_dangling_plus(&mut buf);
-        if self.cfg.truncation == Truncation::Drop {
+        if self.cfg.truncation.drops() {
             return Ok((Str::Dropped, s.mode));
         }
         self.repair(
