@@ -19,7 +19,7 @@ pub enum Command {
     Repair(RepairArgs),
     /// Locate the JSON in a reply and print its text untouched.
     Extract(ExtractArgs),
-    /// Check a reply against a JSON Schema (after repair and coercion, unless turned off):
+    /// Check a reply against a JSON Schema (after repair; coercion only with --coercion fit):
     /// exit 0 when it fits, 1 when it does not (every violation reported), 2 on a usage error
     /// or an unreadable schema.
     Validate(ValidateArgs),
@@ -171,8 +171,8 @@ pub struct RepairArgs {
     /// Print the repair log to standard error.
     #[arg(long)]
     pub log: bool,
-    /// Format of the repair log: `human`, or `json` (one JSON object per line).
-    #[arg(long, value_enum, default_value_t = LogFormat::Human)]
+    /// Format of the repair log: `human`, or `json` (one JSON object per line). Needs --log.
+    #[arg(long, value_enum, default_value_t = LogFormat::Human, requires = "log")]
     pub log_format: LogFormat,
     /// How to report a failure: `human` (standard error), or `json` (JSON Lines on standard
     /// output, one object per schema violation or one for any other error).
@@ -223,17 +223,18 @@ pub struct PolicyArgs {
     /// Refuse inputs larger than this many bytes.
     #[arg(long, default_value_t = llmjson::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
-    /// Refuse containers nested deeper than this (default: serde_json's own limit).
-    #[arg(long, default_value_t = llmjson::DEFAULT_MAX_DEPTH)]
+    /// Refuse containers nested deeper than this (1 to 1024; default: serde_json's own limit).
+    #[arg(long, default_value_t = llmjson::DEFAULT_MAX_DEPTH, value_parser = depth)]
     pub max_depth: usize,
     /// A JSON Schema file (drafts 7 and 2020-12): guides the repair, coerces the value to it,
     /// and refuses a value that does not fit.
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
     /// With a schema: `fit` coerces the value to it first (numeric strings to numbers, enum
-    /// case, …); `validate-only` checks the value as repaired.
-    #[arg(long, value_enum, default_value_t = CoercionArg::Fit)]
-    pub coercion: CoercionArg,
+    /// case, …); `validate-only` checks the value as repaired. Default: `fit` for repair,
+    /// `validate-only` for validate (a validator reports what is there).
+    #[arg(long, value_enum)]
+    pub coercion: Option<CoercionArg>,
     /// Write the diagnostics record (one JSON object) to FILE, or to standard error for `-`.
     #[arg(long, value_name = "FILE|-")]
     pub diagnostics: Option<PathBuf>,
@@ -246,6 +247,20 @@ pub struct PolicyArgs {
 pub enum CoercionArg {
     Fit,
     ValidateOnly,
+}
+
+fn depth(s: &str) -> Result<usize, String> {
+    let d: usize = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number"))?;
+    if (1..=llmjson::MAX_DEPTH_CEILING).contains(&d) {
+        Ok(d)
+    } else {
+        Err(format!(
+            "{d} is not between 1 and {}",
+            llmjson::MAX_DEPTH_CEILING
+        ))
+    }
 }
 
 fn ratio(s: &str) -> Result<f64, String> {
@@ -298,6 +313,11 @@ impl PolicyArgs {
     /// The library options; reads and compiles the schema file, if any (a usage error if it
     /// cannot be read or is not a valid schema).
     pub fn options(&self) -> Result<Options, Failure> {
+        self.options_coercing(Coercion::Fit)
+    }
+
+    /// The library options, with `default` coercion unless `--coercion` says otherwise.
+    pub fn options_coercing(&self, default: Coercion) -> Result<Options, Failure> {
         let level = if repair_disabled_by_env() {
             RepairLevel::None
         } else {
@@ -323,8 +343,9 @@ impl PolicyArgs {
             .max_size(self.max_size)
             .max_depth(self.max_depth)
             .coercion(match self.coercion {
-                CoercionArg::Fit => Coercion::Fit,
-                CoercionArg::ValidateOnly => Coercion::ValidateOnly,
+                Some(CoercionArg::Fit) => Coercion::Fit,
+                Some(CoercionArg::ValidateOnly) => Coercion::ValidateOnly,
+                None => default,
             });
         let options = if self.grounding.evidence.is_empty() {
             options
@@ -343,6 +364,34 @@ impl PolicyArgs {
                     .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
                 Ok(options.schema(schema))
             }
+        }
+    }
+}
+
+impl PolicyArgs {
+    /// Refuses flags that would do nothing in `command` (a silent no-op misleads).
+    pub fn refuse_unused(&self, command: &str, all: bool, schema: bool) -> Result<(), Failure> {
+        let mut unused = Vec::new();
+        if self.all && !all {
+            unused.push("--all");
+        }
+        if !schema {
+            if self.schema.is_some() {
+                unused.push("--schema");
+            }
+            if self.coercion.is_some() {
+                unused.push("--coercion");
+            }
+            if !self.grounding.evidence.is_empty() {
+                unused.push("--evidence");
+            }
+        }
+        match unused.as_slice() {
+            [] => Ok(()),
+            flags => Err(Failure::Usage(format!(
+                "{} does nothing with {command}",
+                flags.join(", ")
+            ))),
         }
     }
 }

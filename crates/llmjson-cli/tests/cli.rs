@@ -465,3 +465,54 @@ fn repair_writes_a_diagnostics_record_and_fails_closed_with_evidence() {
         stderr(&out)
     );
 }
+
+#[test]
+fn validate_reports_what_is_there_without_coercing() {
+    let schema = temp_file(
+        "strict.schema.json",
+        br#"{"type": "object", "properties": {"version": {"type": "string"}},
+             "additionalProperties": false}"#,
+    );
+    let reply = r#"{"version": 1, "extra": true}"#;
+    let out = llmjson(&["validate", "--schema", &schema], reply, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("2 violations") && err.contains("'extra' is not allowed"),
+        "{err}"
+    );
+    // `repair --schema` still fits by default; validate fits only when asked.
+    let out = llmjson(&["repair", "--schema", &schema], reply, &[]);
+    assert_eq!(stdout(&out), "{\"version\":\"1\"}\n");
+    let out = llmjson(
+        &["validate", "--schema", &schema, "--coercion", "fit"],
+        reply,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn flags_that_would_do_nothing_are_refused() {
+    let schema = temp_file("any.schema.json", b"{}");
+    for args in [
+        vec!["validate", "--all", "--schema", schema.as_str()],
+        vec!["extract", "--schema", schema.as_str()],
+        vec!["repair", "--log-format", "json"],
+        vec!["repair", "--max-depth", "2000"],
+        vec!["repair", "--max-depth", "0"],
+    ] {
+        let out = llmjson(&args, "{\"a\": 1}", &[]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn extract_all_prints_json_lines() {
+    let out = llmjson(
+        &["extract", "--all"],
+        "one:\n{\n  \"a\": 1\n}\ntwo: [1,\n 2] and {'b': 2}\n",
+        &[],
+    );
+    assert_eq!(stdout(&out), "{\"a\":1}\n[1,2]\n{'b': 2}\n");
+}

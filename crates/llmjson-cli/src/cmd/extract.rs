@@ -3,16 +3,27 @@
 use super::read_input;
 use crate::args::ExtractArgs;
 use crate::Failure;
+
 use std::io::Write;
 
 pub fn run(args: &ExtractArgs) -> Result<(), Failure> {
+    args.policy.refuse_unused("extract", true, false)?;
     let options = args.policy.options()?;
     let bytes = read_input(args.file.as_deref(), options.max_size)?;
     let text = String::from_utf8_lossy(&bytes);
     let mut out = std::io::stdout().lock();
     if args.policy.all {
+        // JSON Lines: one value per line. A value written over several lines is printed
+        // compact (its own text when that is valid JSON, otherwise as repaired).
         for parsed in llmjson::parse_all(&text, &options)? {
-            out.write_all(&text.as_bytes()[parsed.span])?;
+            let located = &text[parsed.span.clone()];
+            if !located.contains(['\n', '\r']) {
+                out.write_all(located.as_bytes())?;
+            } else {
+                let value = serde_json::from_str::<llmjson::Value>(located).unwrap_or(parsed.value);
+                serde_json::to_writer(&mut out, &value)
+                    .map_err(|e| Failure::Io(std::io::Error::other(e)))?;
+            }
             out.write_all(b"\n")?;
         }
     } else {

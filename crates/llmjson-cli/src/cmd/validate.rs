@@ -5,7 +5,11 @@ use crate::args::ValidateArgs;
 use crate::Failure;
 
 pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
-    let options = args.policy.options()?;
+    args.policy.refuse_unused("validate", false, true)?;
+    // A validator reports what is there: no coercion unless asked for.
+    let options = args
+        .policy
+        .options_coercing(llmjson::Coercion::ValidateOnly)?;
     if options.schema.is_none() {
         return Err(Failure::Usage(
             "validate needs a schema: --schema FILE".to_string(),
