@@ -93,7 +93,7 @@ def test_options_are_passed_through():
     with pytest.raises(ValueError, match="level must be one of"):
         llmjson.parse("{}", level="lenient")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        llmjson.parse(b"{}")  # type: ignore[arg-type]
+        llmjson.parse(42)  # type: ignore[call-overload]
 
 
 def test_the_kill_switch_forces_level_none(monkeypatch):

@@ -15,7 +15,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Generic, Literal, TypeVar, overload
 
 from . import errors, metrics
 from ._llmjson import DEFAULT_MAX_SIZE, NativeError, __version__
@@ -34,7 +34,8 @@ from .errors import (
     SchemaViolation,
     from_native,
 )
-from .retry import parse_with_retries, parse_with_retries_async
+from .errors import InvalidSchemaError
+from .retry import Attempt, RetriesExhausted, parse_with_retries, parse_with_retries_async
 from .verify import (
     Evidence,
     EvidenceLike,
@@ -57,6 +58,10 @@ __all__ = [
     "load",
     "from_file",
     "parse_with_retries",
+    "parse_all",
+    "RetriesExhausted",
+    "Attempt",
+    "InvalidSchemaError",
     "parse_with_retries_async",
     "metrics",
     "DIAGNOSTICS_SCHEMA_VERSION",
@@ -97,11 +102,27 @@ class Repair:
         return f"{self.line}:{self.column} {self.kind} at {self.path or '(root)'}: {self.detail}"
 
 
-@dataclass(frozen=True, slots=True)
-class ParseResult:
-    """A successful parse: the value (or the model instance), every repair, the diagnostics."""
+T = TypeVar("T")
 
-    value: Any
+#: The repair kinds that complete or cut a reply the model stopped early (Rust's
+#: ``RepairKind::is_truncation``).
+TRUNCATION_KINDS = frozenset(
+    {
+        "closed_truncated_object",
+        "closed_truncated_array",
+        "closed_truncated_string",
+        "completed_truncated_value",
+        "dropped_truncated_member",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ParseResult(Generic[T]):
+    """A successful parse: the value (or, with ``model=P``, the ``P`` instance: the result is
+    ``ParseResult[P]`` to a type checker), every repair, the diagnostics."""
+
+    value: T
     repairs: list[Repair]
     diagnostics: dict[str, Any]
     verification: VerifyResult | None = None
@@ -111,6 +132,12 @@ class ParseResult:
     def repaired(self) -> bool:
         """At least one repair or coercion was needed."""
         return bool(self.repairs)
+
+    @property
+    def truncated(self) -> bool:
+        """The reply was cut off (the model stopped at its token limit) and was completed or
+        cut back: the value may lack what the model meant to write last."""
+        return any(r.kind in TRUNCATION_KINDS for r in self.repairs)
 
 
 def _kill_switch_level(level: str) -> str:
@@ -242,7 +269,7 @@ def _grounding(
 
 
 def _run(
-    text: str,
+    text: str | bytes,
     *,
     schema: Any = None,
     model: Any = None,
@@ -257,11 +284,26 @@ def _run(
     value_only: bool = False,
     request_id: str | None = None,
     grounding: _Grounding | None = None,
-) -> ParseResult:
+) -> ParseResult[Any]:
     """The one path every public function takes: parse, convert, validate, count. With
     ``value_only`` the caller keeps only ``.value``: a valid reply skips building diagnostics."""
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        data = bytes(text)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            if _kill_switch_level(level) == "none":
+                utf8_error = JSONParseError(
+                    f"input is not valid UTF-8 at byte {e.start}", kind="invalid_utf8"
+                )
+                utf8_error.locate(data.decode("utf-8", "replace"), e.start, None, None)
+                raise utf8_error from None
+            # Bytes that are not UTF-8 become U+FFFD, as in Rust's parse_bytes.
+            text = data.decode("utf-8", "replace")
     if not isinstance(text, str):
-        raise TypeError(f"expected str, got {type(text).__name__}")
+        raise TypeError(f"expected str or bytes, got {type(text).__name__}")
+    if not 0.0 <= max_removed_ratio <= 1.0:  # NaN fails both comparisons
+        raise ValueError(f"max_removed_ratio must be between 0 and 1, got {max_removed_ratio!r}")
     started = time.perf_counter()
     _check_choice("level", level, ("none", "conservative", "full"))
     _check_choice("truncation", truncation, ("complete", "drop", "drop_element"))
@@ -321,7 +363,7 @@ def _run(
             native_result = call(text)
         value, raw, span, source, removed, located, repair_count = native_result
     except NativeError as native:
-        error = from_native(native, diagnostics)
+        error = from_native(native, diagnostics, doc=text)
         diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
         diagnostics["failed_stage"] = _stage_of(error.kind)
         metrics.record(metrics.outcome_of_error_kind(error.kind), time.perf_counter() - started)
@@ -428,8 +470,44 @@ def _validate_model(model: Any, value: Any, diagnostics: dict[str, Any], started
         ) from None
 
 
+@overload
 def parse(
-    text: str,
+    text: str | bytes,
+    *,
+    schema: Any = None,
+    model: type[T],
+    level: Level = "full",
+    truncation: TruncationPolicy = "complete",
+    max_removed_ratio: float = 0.3,
+    max_size: int = DEFAULT_MAX_SIZE,
+    duplicate_keys: DuplicateKeysPolicy = "last",
+    coercion: CoercionPolicy = "fit",
+    request_id: str | None = None,
+    evidence: EvidenceLike | None = None,
+    fail_closed: bool = False,
+    locale: str = "auto",
+    language: Literal["en", "pt"] = "en",
+) -> ParseResult[T]: ...
+@overload
+def parse(
+    text: str | bytes,
+    *,
+    schema: Any = None,
+    model: None = None,
+    level: Level = "full",
+    truncation: TruncationPolicy = "complete",
+    max_removed_ratio: float = 0.3,
+    max_size: int = DEFAULT_MAX_SIZE,
+    duplicate_keys: DuplicateKeysPolicy = "last",
+    coercion: CoercionPolicy = "fit",
+    request_id: str | None = None,
+    evidence: EvidenceLike | None = None,
+    fail_closed: bool = False,
+    locale: str = "auto",
+    language: Literal["en", "pt"] = "en",
+) -> ParseResult[Any]: ...
+def parse(
+    text: str | bytes,
     *,
     schema: Any = None,
     model: Any = None,
@@ -444,7 +522,7 @@ def parse(
     fail_closed: bool = False,
     locale: str = "auto",
     language: Literal["en", "pt"] = "en",
-) -> ParseResult:
+) -> ParseResult[Any]:
     """Locates the JSON in a model's reply, repairs it, and (with ``schema`` or ``model``) fits it
     to the schema and validates it. With ``evidence``, the value's numbers are then verified
     against it (``.verification``); with ``fail_closed`` an ungrounded value raises
@@ -467,6 +545,44 @@ def parse(
         coercion=coercion,
         request_id=request_id,
         grounding=_grounding(evidence, fail_closed, locale, language),
+    )
+
+
+def parse_all(
+    text: str | bytes,
+    *,
+    schema: Any = None,
+    level: Level = "full",
+    truncation: TruncationPolicy = "complete",
+    max_removed_ratio: float = 0.3,
+    max_size: int = DEFAULT_MAX_SIZE,
+    duplicate_keys: DuplicateKeysPolicy = "last",
+    coercion: CoercionPolicy = "fit",
+    request_id: str | None = None,
+) -> ParseResult[list[Any]]:
+    """Every JSON value in the reply, in order, as ``.value`` (a list); the repairs of all of
+    them. With ``schema``, each value is fitted to it and validated."""
+    if schema is not None:
+        values = []
+        repairs: list[Repair] = []
+        located = _run(text, level=level, truncation=truncation, max_removed_ratio=max_removed_ratio,
+                       max_size=max_size, duplicate_keys=duplicate_keys, all_values=True,
+                       request_id=request_id)
+        for value in located.value:
+            one = _run(json.dumps(value), schema=schema, coercion=coercion, level=level)
+            values.append(one.value)
+            repairs.extend(one.repairs)
+        return ParseResult(values, located.repairs + repairs, located.diagnostics)
+    return _run(
+        text,
+        level=level,
+        truncation=truncation,
+        max_removed_ratio=max_removed_ratio,
+        max_size=max_size,
+        duplicate_keys=duplicate_keys,
+        coercion=coercion,
+        all_values=True,
+        request_id=request_id,
     )
 
 

@@ -3,6 +3,7 @@ per reason a reply gave no usable JSON. Each carries the call's diagnostics."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ __all__ = [
     "JSONSchemaError",
     "SchemaViolation",
     "GroundingError",
+    "InvalidSchemaError",
 ]
 
 
@@ -41,7 +43,9 @@ class LLMJSONError(ValueError):
         feedback: str | None = None,
         advice: str | None = None,
     ) -> None:
-        super().__init__(message)
+        # ValueError's own init: a subclass may also be a json.JSONDecodeError, whose init
+        # wants (msg, doc, pos); `_DecodeError` fills those in itself.
+        ValueError.__init__(self, message)
         self.message = message
         self.kind = kind
         self.diagnostics = diagnostics or {}
@@ -54,7 +58,33 @@ class LLMJSONError(ValueError):
         return bool(self.diagnostics.get("truncated"))
 
 
-class NoJSONError(LLMJSONError):
+class _DecodeError(LLMJSONError, json.JSONDecodeError):
+    """An error that is also a ``json.JSONDecodeError``: code written for ``json.loads`` (and
+    json_repair users) catches it, and finds ``msg``, ``doc``, ``pos``, ``lineno``, ``colno``."""
+
+    def __init__(self, message: str, **kwargs: Any) -> None:
+        LLMJSONError.__init__(self, message, **kwargs)
+        self.msg = message
+        self.doc = ""
+        self.pos = 0
+        self.lineno = 1
+        self.colno = 1
+
+    def locate(self, doc: str, pos: int | None, lineno: int | None, colno: int | None) -> None:
+        """Where in ``doc`` (the reply) the error is: character offset, 1-based line and column."""
+        self.doc = doc
+        self.pos = pos if pos is not None else 0
+        self.lineno = lineno or doc.count("\n", 0, self.pos) + 1
+        self.colno = colno or self.pos - (doc.rfind("\n", 0, self.pos) + 1) + 1
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.message,), self.__dict__)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class NoJSONError(_DecodeError):
     """The reply holds no JSON at all."""
 
 
@@ -66,7 +96,7 @@ class InputTooLargeError(LLMJSONError):
     """The reply is over the size limit; it was refused before any parsing."""
 
 
-class JSONParseError(LLMJSONError):
+class JSONParseError(_DecodeError):
     """The JSON has a defect the repair level does not repair (or nests too deep, repeats a key
     under ``duplicate_keys="error"``, ...). ``line`` and ``column`` are 1-based; ``excerpt`` is
     the line with a caret under the spot."""
@@ -87,12 +117,17 @@ class JSONParseError(LLMJSONError):
         return str(excerpt) if excerpt is not None else None
 
 
-class JSONRepairFailed(LLMJSONError):
+class JSONRepairFailed(_DecodeError):
     """The repair would discard more of the JSON text than the safety guard allows."""
 
     @property
     def removed_share(self) -> float:
         return float(self.diagnostics.get("removed_share", 0.0))
+
+
+class InvalidSchemaError(LLMJSONError):
+    """The schema given is not a valid JSON Schema: the caller's bug, raised before any parse
+    (and before any model call in ``parse_with_retries``)."""
 
 
 class GroundingError(LLMJSONError):
@@ -158,11 +193,11 @@ _BY_KIND: dict[str, type[LLMJSONError]] = {
     "duplicate_key": JSONParseError,
     "invalid_utf8": JSONParseError,
     "repair_rejected": JSONRepairFailed,
-    "invalid_schema": LLMJSONError,
+    "invalid_schema": InvalidSchemaError,
 }
 
 
-def from_native(error: BaseException, diagnostics: dict[str, Any]) -> LLMJSONError:
+def from_native(error: BaseException, diagnostics: dict[str, Any], doc: str | None = None) -> LLMJSONError:
     """The native module's ``NativeError(kind, message, details)`` as the matching exception."""
     kind, message, details = error.args
     diagnostics.update(details)
@@ -182,4 +217,9 @@ def from_native(error: BaseException, diagnostics: dict[str, Any]) -> LLMJSONErr
             advice=advice,
         )
     cls = _BY_KIND.get(kind, LLMJSONError)
-    return cls(message, kind=kind, diagnostics=diagnostics, feedback=feedback, advice=advice)
+    result = cls(message, kind=kind, diagnostics=diagnostics, feedback=feedback, advice=advice)
+    if isinstance(result, _DecodeError) and doc is not None:
+        offset = details.get("offset")
+        pos = len(doc.encode("utf-8")[:offset].decode("utf-8", "ignore")) if offset is not None else 0
+        result.locate(doc, pos, details.get("line") or None, details.get("column") or None)
+    return result

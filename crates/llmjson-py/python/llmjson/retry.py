@@ -63,7 +63,7 @@ class _Loop:
     def feedback(self) -> str | None:
         return self.attempts[-1].feedback if self.attempts else None
 
-    def judge(self, reply: Any) -> "ParseResult | None":
+    def judge(self, reply: Any) -> "ParseResult[Any] | None":
         """Parses one reply; on failure records the attempt with its feedback and returns None."""
         from . import parse
 
@@ -87,6 +87,14 @@ class _Loop:
         return result
 
 
+def _check_schema(model: Any, schema: Any) -> None:
+    """An invalid schema is the caller's bug: ``InvalidSchemaError`` now, before any model call
+    (the model cannot fix it, and every attempt would be spent telling it so)."""
+    from . import _schema_of
+
+    _schema_of(schema if schema is not None else model)
+
+
 def _reply_text(reply: Any) -> tuple[str, bool]:
     """A reply is a ``str``, or ``(text, hit_token_limit)`` when the caller knows the model
     stopped at its output limit (``finish_reason == "length"``)."""
@@ -103,7 +111,7 @@ def parse_with_retries(
     schema: Any = None,
     max_retries: int = 2,
     **options: Any,
-) -> "ParseResult":
+) -> "ParseResult[Any]":
     """Calls ``generate(feedback)`` until its reply parses (and fits ``model``/``schema``), at
     most ``1 + max_retries`` times. ``generate`` gets ``None`` first, then the feedback about
     the previous reply; it returns the reply text, or ``(text, hit_token_limit)``.
@@ -111,6 +119,7 @@ def parse_with_retries(
     Returns the ``ParseResult`` (``diagnostics["attempts"]`` says how many it took); raises
     ``RetriesExhausted`` with every attempt when the budget runs out.
     """
+    _check_schema(model, schema)
     loop = _Loop(budget=1 + max(0, max_retries), options=dict(options, model=model, schema=schema))
     for number in range(loop.budget):
         if number > 0:
@@ -128,8 +137,9 @@ async def parse_with_retries_async(
     schema: Any = None,
     max_retries: int = 2,
     **options: Any,
-) -> "ParseResult":
+) -> "ParseResult[Any]":
     """``parse_with_retries`` for an ``async def generate(feedback)``."""
+    _check_schema(model, schema)
     loop = _Loop(budget=1 + max(0, max_retries), options=dict(options, model=model, schema=schema))
     for number in range(loop.budget):
         if number > 0:

@@ -1,0 +1,62 @@
+"""Issue 11's rough edges as a new user meets them from Python."""
+
+import json
+import pickle
+
+import pytest
+
+import llmjson
+
+
+def test_parse_errors_are_json_decode_errors_with_their_fields():
+    reply = '{"a": 1,\n "b": 1 2 ]]'
+    with pytest.raises(json.JSONDecodeError) as info:
+        llmjson.parse(reply, level="none")
+    e = info.value
+    assert isinstance(e, llmjson.JSONParseError)
+    assert e.doc == reply
+    assert (e.lineno, e.colno) == (2, 9)
+    assert reply[e.pos] == "2"
+    assert e.msg == str(e)
+    again = pickle.loads(pickle.dumps(e))
+    assert isinstance(again, json.JSONDecodeError) and again.pos == e.pos
+    with pytest.raises(json.JSONDecodeError):
+        llmjson.loads("")
+    with pytest.raises(json.JSONDecodeError):
+        llmjson.parse("no json here")
+
+
+@pytest.mark.parametrize("ratio", [1.5, -0.1, float("nan")])
+def test_max_removed_ratio_out_of_range_is_refused(ratio):
+    with pytest.raises(ValueError, match="max_removed_ratio"):
+        llmjson.parse("[1]", max_removed_ratio=ratio)
+
+
+def test_bytes_input_and_parse_all_and_truncated():
+    assert llmjson.parse(b'{"a": 1,}').value == {"a": 1}
+    assert llmjson.parse(b'{"a": "caf\xff"}').value == {"a": "caf\ufffd"}
+    with pytest.raises(json.JSONDecodeError):
+        llmjson.parse(b'{"a": "caf\xff"}', level="none")
+    both = llmjson.parse_all('first {"a": 1} then {"b": 2}')
+    assert both.value == [{"a": 1}, {"b": 2}]
+    assert llmjson.parse('{"a": [1, 2').truncated
+    assert not llmjson.parse('{"a": [1, 2]}').truncated
+
+
+def test_retries_exhausted_is_exported_and_an_invalid_schema_calls_no_model():
+    assert issubclass(llmjson.RetriesExhausted, llmjson.LLMJSONError)
+    calls = []
+
+    def generate(feedback):
+        calls.append(feedback)
+        return '{"a": 1}'
+
+    with pytest.raises(llmjson.InvalidSchemaError):
+        llmjson.parse_with_retries(generate, schema={"type": 12})
+    assert calls == []
+
+
+def test_drop_element_policy():
+    cut = '{"steps": [{"id": 1, "tool": "a"}, {"id": 2, "tool": "b'
+    assert llmjson.parse(cut, truncation="drop").value == {"steps": [{"id": 1, "tool": "a"}, {"id": 2}]}
+    assert llmjson.parse(cut, truncation="drop_element").value == {"steps": [{"id": 1, "tool": "a"}]}
