@@ -3,8 +3,8 @@
 //! `cargo bench` and `scripts/bench.py`):
 //!
 //! ```sh
-//! cargo build --release -p llmjson --example profile
-//! FAMILY=broken valgrind --tool=callgrind target/release/examples/profile
+//! cargo build --profile profiling -p llmjson --example profile
+//! FAMILY=broken valgrind --tool=callgrind target/profiling/examples/profile
 //! ```
 //!
 //! `FAMILY`: `broken` (the default: unquoted keys, quotes, comments, literals), `all` (every
