@@ -516,3 +516,22 @@ fn extract_all_prints_json_lines() {
     );
     assert_eq!(stdout(&out), "{\"a\":1}\n[1,2]\n{'b': 2}\n");
 }
+
+#[test]
+fn the_kill_switch_is_strict_mode_with_a_schema_too() {
+    let schema = temp_file(
+        "kill.schema.json",
+        br#"{"type": "object", "properties": {"version": {"type": "string"}},
+             "additionalProperties": false}"#,
+    );
+    let reply = r#"{"version": 1, "extra": true}"#;
+    let out = llmjson(&["repair", "--schema", &schema], reply, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = llmjson(
+        &["repair", "--schema", &schema],
+        reply,
+        &[("LLMJSON_REPAIR", "0")],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("2 violations"), "{}", stderr(&out));
+}

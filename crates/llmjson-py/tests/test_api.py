@@ -104,6 +104,11 @@ def test_the_kill_switch_forces_level_none(monkeypatch):
     assert llmjson.loads('{"a": 1}') == {"a": 1}
     with pytest.raises(JSONParseError):
         llmjson.parse("{'a': 1}", level="full")
+    # Strict mode validates without coercing (seed 001: json.loads, then the schema).
+    schema = {"type": "object", "properties": {"version": {"type": "string"}}, "additionalProperties": False}
+    with pytest.raises(JSONSchemaError) as info:
+        llmjson.parse('{"version": 1, "extra": true}', schema=schema)
+    assert len(info.value.errors) == 2
 
 
 def test_schema_coerces_and_validates():

@@ -50,9 +50,17 @@ pub(crate) fn parse_guided(
     let first = crate::parse_unguided(text, options);
     let located = match &first {
         Ok(parsed) => {
-            // Valid as it is: nothing to choose or coerce.
+            // Valid as it is: nothing to choose or coerce. Strict mode takes the value as it
+            // is, valid or not: no other candidate, no coercion.
             if schema.is_valid(&parsed.value) {
                 return first;
+            }
+            if options.level == RepairLevel::None {
+                return Err(Error::Schema {
+                    errors: schema.validate(&parsed.value).err().unwrap_or_default(),
+                    value: Box::new(parsed.value.clone()),
+                    truncated: parsed.is_truncated(),
+                });
             }
             let mut all = crate::parse_all(text, options).unwrap_or_else(|_| vec![parsed.clone()]);
             // A reply cut inside an array element, under `drop`: the element left out whole is
@@ -75,7 +83,8 @@ pub(crate) fn parse_guided(
         }
         Err(_) => Vec::new(),
     };
-    let fit = options.coercion == Coercion::Fit;
+    // Strict mode (level `none`, the kill switch) is parse-then-validate: nothing is coerced.
+    let fit = options.coercion == Coercion::Fit && options.level != RepairLevel::None;
     let has_json = !located.is_empty();
     let all_as_list = (located.len() > 1).then(|| combined(&located));
     let mut candidates: Vec<Candidate> = located

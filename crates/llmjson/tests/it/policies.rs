@@ -167,3 +167,28 @@ fn options_builder_clamps_values() {
     );
     assert!("lenient".parse::<RepairLevel>().is_err());
 }
+
+/// Strict mode (level `none`, what `LLMJSON_REPAIR=0` forces) is parse-then-validate: the
+/// located JSON read as it is, validated, nothing coerced, no other candidate tried.
+#[test]
+fn strict_mode_validates_without_coercing() {
+    let schema = std::sync::Arc::new(
+        llmjson::Schema::from_json(
+            r#"{"type": "object", "properties": {"version": {"type": "string"}},
+                "additionalProperties": false}"#,
+        )
+        .unwrap(),
+    );
+    let reply = r#"{"version": 1, "extra": true}"#;
+    let fitted = llmjson::parse(reply, &Options::default().schema(schema.clone())).unwrap();
+    assert_eq!(fitted.value, serde_json::json!({"version": "1"}));
+    let strict = Options::strict().schema(schema);
+    match llmjson::parse(reply, &strict) {
+        Err(llmjson::Error::Schema { errors, .. }) => assert_eq!(errors.len(), 2),
+        other => panic!("{other:?}"),
+    }
+    // A later value that would fit is not a candidate either.
+    let two = "{\"version\": 2}\nor rather {\"version\": \"2\"}";
+    assert!(llmjson::parse(two, &strict).is_err());
+    assert!(llmjson::parse(r#"{"version": "1"}"#, &strict).is_ok());
+}
