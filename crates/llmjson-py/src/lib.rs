@@ -117,7 +117,7 @@ fn parse<'py>(
             llmjson::parse(text, &options).map(|p| vec![p])
         }
     });
-    let parsed = result.map_err(|e| native_error(py, &e))?;
+    let parsed = result.map_err(|e| parse_error(py, &e, text, &options))?;
     let (Some(first), Some(last)) = (parsed.first(), parsed.last()) else {
         return Err(PyValueError::new_err("no value"));
     };
@@ -466,14 +466,37 @@ impl<'py, 'v> Converter<'py, 'v> {
 
 /// The library's error as `NativeError(kind, message, details)`.
 fn native_error(py: Python<'_>, error: &Error) -> PyErr {
+    native_error_diagnosed(py, error, None)
+}
+
+/// The error of a failed parse of `reply`: diagnosed from the reply itself (an escaping failure
+/// is read from its repair log), with the failure envelope in the details.
+fn parse_error(py: Python<'_>, error: &Error, reply: &str, options: &Options) -> PyErr {
+    let reply = llmjson::Reply::from(reply);
+    let diagnosis = py.detach(|| llmjson::diagnose(&reply, options, error));
+    native_error_diagnosed(py, error, Some(diagnosis))
+}
+
+fn native_error_diagnosed(
+    py: Python<'_>,
+    error: &Error,
+    diagnosis: Option<llmjson::Diagnosis>,
+) -> PyErr {
     let details = PyDict::new(py);
     let filled: PyResult<()> = (|| {
         // What a retry tells the model (the Python retry loop adds the attempt header).
-        let failure = llmjson::failure_of(error, false);
-        let (feedback, advice) = llmjson::feedback_body(failure, error);
-        details.set_item("failure", failure.as_str())?;
+        let diagnosis = diagnosis.unwrap_or_else(|| llmjson::Diagnosis {
+            failure: llmjson::failure_of(error, false),
+            escaping: Vec::new(),
+        });
+        let (feedback, advice) = diagnosis.feedback(error);
+        details.set_item("failure", diagnosis.failure.as_str())?;
         details.set_item("feedback", feedback)?;
         details.set_item("advice", advice)?;
+        // The envelope's request id is filled in by the Python layer (its own or the caller's).
+        let envelope = serde_json::to_value(diagnosis.envelope(error, ""))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        details.set_item("envelope", to_python(py, &envelope)?)?;
         if let Some(p) = error.position() {
             details.set_item("offset", p.offset)?;
             details.set_item("line", p.line)?;

@@ -60,3 +60,25 @@ def test_drop_element_policy():
     cut = '{"steps": [{"id": 1, "tool": "a"}, {"id": 2, "tool": "b'
     assert llmjson.parse(cut, truncation="drop").value == {"steps": [{"id": 1, "tool": "a"}, {"id": 2}]}
     assert llmjson.parse(cut, truncation="drop_element").value == {"steps": [{"id": 1, "tool": "a"}]}
+
+
+def test_an_escaping_failure_has_an_envelope_naming_the_rule():
+    reply = '{"path": "a.py", "content": "print("hi")\n", "n": 1}'
+    with pytest.raises(llmjson.LLMJSONError) as info:
+        llmjson.parse(reply, level="conservative", request_id="req-7")
+    envelope = info.value.envelope()
+    assert envelope["status"] == "FAIL"
+    assert envelope["summary"].startswith("invalid JSON — probably an escaping problem")
+    assert envelope["request_id"] == "req-7"
+    assert "escaping rule" in envelope["next_actions"][0]
+    assert set(envelope) >= {"status", "summary", "errors", "next_actions", "request_id"}
+    assert r"a double quote as \"" in info.value.feedback
+    # The retry loop sends that feedback.
+    seen = []
+
+    def generate(feedback):
+        seen.append(feedback)
+        return reply if len(seen) == 1 else '{"path": "a.py", "content": "ok", "n": 1}'
+
+    llmjson.parse_with_retries(generate, level="conservative")
+    assert "must be escaped" in seen[1]

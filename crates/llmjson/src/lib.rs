@@ -40,8 +40,9 @@ pub use options::{
 pub use position::Position;
 pub use repair::{Repair, RepairKind};
 pub use retry::{
-    failure_of, feedback_body, feedback_for, feedback_message, retry, schema_feedback, Attempt,
-    Failure, Feedback, Reply, RetryError, Success,
+    diagnose, escaping_feedback, failure_of, feedback_body, feedback_for, feedback_message, retry,
+    schema_feedback, Attempt, Diagnosis, Envelope, Failure, Feedback, Reply, RetryError, Success,
+    ESCAPING_RULE,
 };
 pub use schema::{Schema, SchemaError};
 pub use serde_json::Value;

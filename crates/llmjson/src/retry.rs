@@ -6,7 +6,7 @@
 //! attempt, so no two retries send the same text. A reply cut off by the token limit is its own
 //! outcome, with advice to raise the limit or ask for less, not a generic "fix your JSON".
 
-use crate::{parse, Error, Options, Parsed};
+use crate::{parse, Error, Options, Parsed, Repair, RepairKind};
 use std::fmt;
 
 /// A model's reply, and whether the caller knows it stopped at its output token limit (for
@@ -61,6 +61,9 @@ pub enum Failure {
     RepairRejected,
     /// The JSON does not fit the schema.
     Schema,
+    /// The JSON is invalid because strings hold characters they should have escaped (a `"` in
+    /// code, a raw newline or tab, a lone backslash): read from the reply's own repair log.
+    Escaping,
     /// Anything else (too large, too deep, duplicate keys, …).
     Other,
 }
@@ -75,6 +78,7 @@ impl Failure {
             Failure::Syntax => "syntax",
             Failure::RepairRejected => "repair_rejected",
             Failure::Schema => "schema",
+            Failure::Escaping => "escaping",
             Failure::Other => "other",
         }
     }
@@ -213,7 +217,8 @@ where
                 return Ok(Success { parsed, attempts });
             }
             Err(error) => {
-                let feedback = feedback_for(number, max_attempts, &reply, &error, previous);
+                let feedback =
+                    feedback_for(number, max_attempts, &reply, &error, options, previous);
                 attempts.push(Attempt {
                     reply: reply.text,
                     feedback: Some(feedback),
@@ -235,10 +240,12 @@ pub fn feedback_for(
     budget: usize,
     reply: &Reply,
     error: &Error,
+    options: &Options,
     previous: Option<&Feedback>,
 ) -> Feedback {
-    let failure = failure_of(error, reply.hit_token_limit);
-    let (body, advice) = feedback_body(failure, error);
+    let diagnosis = diagnose(reply, options, error);
+    let (body, advice) = diagnosis.feedback(error);
+    let failure = diagnosis.failure;
     let repeated = previous.is_some_and(|p| p.failure == failure);
     Feedback {
         attempt,
@@ -296,6 +303,7 @@ pub fn feedback_body(failure: Failure, error: &Error) -> (String, Option<String>
                 ),
             )
         }
+        (Failure::Escaping, _) => (escaping_feedback(&[]), None),
         (_, Error::Schema { errors, .. }) => {
             let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
             (schema_feedback(&lines), None)
@@ -358,5 +366,200 @@ fn error_is_truncation(error: &Error) -> bool {
         Error::Syntax(syntax) => syntax.truncated,
         Error::Schema { truncated, .. } => *truncated,
         _ => false,
+    }
+}
+
+/// The rule a model breaks when its strings hold code, paths or quotations unescaped.
+pub const ESCAPING_RULE: &str = "inside a JSON string, write a double quote as \\\", a newline \
+     as \\n, a backslash as \\\\ and a tab as \\t";
+
+/// Feedback for an escaping failure: the rule, and where the reply broke it.
+pub fn escaping_feedback(defects: &[Repair]) -> String {
+    let mut places: Vec<String> = defects
+        .iter()
+        .take(LISTED_ERRORS)
+        .map(|r| {
+            let path = if r.path.is_empty() { "(root)" } else { &r.path };
+            format!(
+                "- line {} column {} ({path}): {}",
+                r.line,
+                r.column,
+                escaping_defect(r.kind)
+            )
+        })
+        .collect();
+    if defects.len() > LISTED_ERRORS {
+        places.push(format!("- and {} more", defects.len() - LISTED_ERRORS));
+    }
+    let places = if places.is_empty() {
+        String::new()
+    } else {
+        format!(" Where:\n{}\n", places.join("\n"))
+    };
+    format!(
+        "Your reply is not valid JSON: string values hold characters that must be escaped \
+         ({ESCAPING_RULE}).{places} Reply with the corrected JSON only."
+    )
+}
+
+fn escaping_defect(kind: RepairKind) -> &'static str {
+    match kind {
+        RepairKind::UnescapedQuote => "an unescaped double quote",
+        RepairKind::ControlCharacter => "a raw newline, tab or control character",
+        RepairKind::InvalidEscape => "a backslash that starts no valid escape",
+        RepairKind::InvalidUnicodeEscape => "an invalid \\u escape",
+        _ => "a character to escape",
+    }
+}
+
+/// Why a reply failed, read from the reply itself as well as from the error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnosis {
+    /// The failure.
+    pub failure: Failure,
+    /// For an escaping failure, where the reply's strings hold what they should have escaped
+    /// (the repair log of the reply read with every repair).
+    pub escaping: Vec<Repair>,
+}
+
+/// Diagnoses a failed reply: [`failure_of`], except that a syntax error, a refused repair or
+/// "no JSON" whose reply, read with every repair, shows strings holding unescaped quotes, raw
+/// control characters or invalid escapes is an escaping failure.
+pub fn diagnose(reply: &Reply, options: &Options, error: &Error) -> Diagnosis {
+    let failure = failure_of(error, reply.hit_token_limit);
+    if !matches!(
+        failure,
+        Failure::Syntax | Failure::RepairRejected | Failure::NoJson
+    ) {
+        return Diagnosis {
+            failure,
+            escaping: Vec::new(),
+        };
+    }
+    let mut full = Options::default()
+        .max_size(options.max_size)
+        .max_depth(options.max_depth)
+        .max_removed_ratio(1.0);
+    full.truncation = options.truncation;
+    let escaping: Vec<Repair> = match parse(&reply.text, &full) {
+        Ok(parsed) => parsed
+            .repairs
+            .into_iter()
+            .filter(|r| r.kind.is_escaping())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    Diagnosis {
+        failure: if escaping.is_empty() {
+            failure
+        } else {
+            Failure::Escaping
+        },
+        escaping,
+    }
+}
+
+impl Diagnosis {
+    /// The feedback for the model and the advice for the caller ([`feedback_body`], with the
+    /// escaping places when that is the failure).
+    pub fn feedback(&self, error: &Error) -> (String, Option<String>) {
+        match self.failure {
+            Failure::Escaping => (escaping_feedback(&self.escaping), None),
+            failure => feedback_body(failure, error),
+        }
+    }
+
+    /// The failure envelope (seed 002's `FAIL` shape) for `error`, under `request_id`.
+    pub fn envelope(&self, error: &Error, request_id: impl Into<String>) -> Envelope {
+        let errors: Vec<String> = match (self.failure, error) {
+            (Failure::Escaping, _) => self
+                .escaping
+                .iter()
+                .map(|r| format!("{}:{} {}", r.line, r.column, escaping_defect(r.kind)))
+                .collect(),
+            (_, Error::Schema { errors, .. }) => errors.iter().map(ToString::to_string).collect(),
+            (_, other) => vec![other.to_string()],
+        };
+        let summary = match (self.failure, error) {
+            (Failure::Escaping, _) => format!(
+                "invalid JSON — probably an escaping problem: {} place(s) in string values hold \
+                 characters that must be escaped",
+                self.escaping.len()
+            ),
+            (Failure::Truncated, _) => {
+                "the reply was cut off before the JSON was complete (output token limit)".into()
+            }
+            (Failure::Empty, _) => "empty response".into(),
+            (Failure::NoJson, _) => "no JSON in the response".into(),
+            (Failure::Syntax, Error::Syntax(s)) => format!(
+                "invalid JSON: {} at line {} column {}",
+                s.message, s.position.line, s.position.column
+            ),
+            (Failure::RepairRejected, _) => {
+                "the repair would discard too much of the reply (the safety guard)".into()
+            }
+            (Failure::Schema, Error::Schema { errors, .. }) => {
+                format!(
+                    "the JSON does not fit the schema ({} violations)",
+                    errors.len()
+                )
+            }
+            (_, other) => other.to_string(),
+        };
+        let (feedback, advice) = self.feedback(error);
+        let mut next_actions = Vec::new();
+        match self.failure {
+            Failure::Escaping => next_actions.push(format!(
+                "retry with feedback naming the escaping rule ({ESCAPING_RULE})"
+            )),
+            Failure::Truncated => next_actions.push(
+                "raise the output token limit (max_tokens) or ask for less content, then retry"
+                    .to_string(),
+            ),
+            Failure::Schema => next_actions.push(
+                "retry with the schema violations as feedback (a different prompt each time)"
+                    .to_string(),
+            ),
+            Failure::Other => next_actions.push("check the input and the options".to_string()),
+            _ => next_actions.push("retry with the feedback (a different prompt each time)".into()),
+        }
+        if let Some(advice) = advice {
+            next_actions.push(advice);
+        }
+        Envelope {
+            status: "FAIL",
+            summary,
+            failure: self.failure,
+            errors,
+            next_actions,
+            feedback,
+            request_id: request_id.into(),
+        }
+    }
+}
+
+/// What a pipeline returns when nothing worked: seed 002's `FAIL` envelope, as one JSON object.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Envelope {
+    /// Always `FAIL`.
+    pub status: &'static str,
+    /// One line: what went wrong ("invalid JSON — probably an escaping problem: …").
+    pub summary: String,
+    /// The failure's stable name.
+    pub failure: Failure,
+    /// Each error: violations, escaping places, or the error's message.
+    pub errors: Vec<String>,
+    /// What to do next (retry with which feedback, raise which limit).
+    pub next_actions: Vec<String>,
+    /// The feedback a retry would send the model.
+    pub feedback: String,
+    /// The call's request id.
+    pub request_id: String,
+}
+
+impl Failure {
+    /// The envelope for a failed `reply` (diagnosed with [`diagnose`]), under a fresh UUID v4.
+    pub fn envelope(reply: &Reply, options: &Options, error: &Error) -> Envelope {
+        diagnose(reply, options, error).envelope(error, uuid::Uuid::new_v4().to_string())
     }
 }

@@ -57,6 +57,24 @@ class LLMJSONError(ValueError):
         """The reply was cut off (for example at the model's output token limit)."""
         return bool(self.diagnostics.get("truncated"))
 
+    def envelope(self) -> dict[str, Any]:
+        """Seed 002's failure envelope: ``{"status": "FAIL", "summary", "errors",
+        "next_actions", "request_id"}`` (plus ``failure`` and ``feedback``). An escaping
+        failure — a string holding an unescaped quote, a raw newline, a lone backslash — says
+        so and names the escaping rule, read from the reply's own repair log."""
+        envelope = dict(self.diagnostics.get("envelope") or {})
+        if not envelope:
+            envelope = {
+                "status": "FAIL",
+                "summary": self.message,
+                "failure": self.kind,
+                "errors": [self.message],
+                "next_actions": [a for a in (self.advice,) if a],
+                "feedback": self.feedback,
+            }
+        envelope["request_id"] = self.diagnostics.get("request_id") or ""
+        return envelope
+
 
 class _DecodeError(LLMJSONError, json.JSONDecodeError):
     """An error that is also a ``json.JSONDecodeError``: code written for ``json.loads`` (and

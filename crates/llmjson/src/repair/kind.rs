@@ -351,6 +351,16 @@ impl RepairKind {
         )
     }
 
+    /// The repair fixed a character a string should have escaped: a `"`, a raw control
+    /// character, a lone backslash, a bad `\u` escape.
+    pub fn is_escaping(self) -> bool {
+        use RepairKind::*;
+        matches!(
+            self,
+            UnescapedQuote | ControlCharacter | InvalidEscape | InvalidUnicodeEscape
+        )
+    }
+
     /// The repair is the completion of a reply that was cut off.
     pub fn is_truncation(self) -> bool {
         use RepairKind::*;

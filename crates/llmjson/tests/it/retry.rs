@@ -193,3 +193,42 @@ fn syntax_feedback_names_line_column_and_shows_the_spot() {
     assert!(message.contains("at line 2 column 4"), "{message}");
     assert!(message.contains("{'id': 's1'}\n   ^"), "{message}");
 }
+
+/// Seed 002: code with unescaped quotes in a string value. When that makes the attempt fail
+/// (here at level conservative), the failure is an escaping failure, read from the reply's own
+/// repair log, and the feedback and the envelope name the escaping rule and the places.
+#[test]
+fn an_escaping_failure_is_diagnosed_from_the_reply_and_enveloped() {
+    let reply = "{\"path\": \"a.py\", \"content\": \"print(\"hi\")\n\", \"n\": 1}";
+    let options = llmjson::Options::default().level(llmjson::RepairLevel::Conservative);
+    let error = llmjson::parse(reply, &options).unwrap_err();
+    let diagnosis = llmjson::diagnose(&reply.into(), &options, &error);
+    assert_eq!(diagnosis.failure, llmjson::Failure::Escaping);
+    assert!(!diagnosis.escaping.is_empty());
+    let (feedback, _) = diagnosis.feedback(&error);
+    assert!(feedback.contains(r#"a double quote as \""#), "{feedback}");
+    assert!(feedback.contains(r"a newline as \n"), "{feedback}");
+    assert!(feedback.contains("line 1 column"), "{feedback}");
+    let envelope = diagnosis.envelope(&error, "req-1");
+    let json = serde_json::to_value(&envelope).unwrap();
+    assert_eq!(json["status"], "FAIL");
+    assert!(json["summary"]
+        .as_str()
+        .unwrap()
+        .starts_with("invalid JSON — probably an escaping problem"));
+    assert!(json["next_actions"][0]
+        .as_str()
+        .unwrap()
+        .contains("escaping rule"));
+    assert_eq!(json["request_id"], "req-1");
+    for key in ["status", "summary", "errors", "next_actions", "request_id"] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+    // A failure with nothing to escape keeps its own kind.
+    let cut = llmjson::parse("{\"a\": [1, 2", &llmjson::Options::strict()).unwrap_err();
+    let envelope =
+        llmjson::Failure::envelope(&"{\"a\": [1, 2".into(), &llmjson::Options::strict(), &cut);
+    assert_eq!(envelope.failure, llmjson::Failure::Truncated);
+    assert!(envelope.next_actions[0].contains("token limit"));
+    assert_eq!(envelope.request_id.len(), 36);
+}
