@@ -26,6 +26,8 @@ pub enum Failure {
     NoJsonReported(llmjson::Error),
     /// Bad arguments or unreadable input: exit 2.
     Usage(String),
+    /// The same, reported as a JSON line on standard output.
+    UsageReported(String),
     /// Writing the output failed.
     Io(io::Error),
     /// The input is larger than the limit (its exact size unknown: reading stopped there).
@@ -50,6 +52,7 @@ impl Failure {
             (Failure::Oversized { limit }, args::LogFormat::Json) => {
                 Failure::OversizedReported { limit }
             }
+            (Failure::Usage(m), args::LogFormat::Json) => Failure::UsageReported(m),
             (other, _) => other,
         }
     }
@@ -82,9 +85,14 @@ fn main() -> ExitCode {
                 Failure::Oversized { limit } => (1, format!("error: {}", oversized(limit))),
                 Failure::OversizedReported { limit } => {
                     let line =
-                        serde_json::json!({"kind": "too_large", "message": oversized(limit)});
+                        output::error_line("too_large", &oversized(limit), None, None, None, None);
                     let _ = writeln!(io::stdout().lock(), "{line}");
                     return ExitCode::from(1);
+                }
+                Failure::UsageReported(m) => {
+                    let line = output::error_line("usage", &m, None, None, None, None);
+                    let _ = writeln!(io::stdout().lock(), "{line}");
+                    return ExitCode::from(2);
                 }
                 Failure::NoJson(e) => (1, output::error_text(&e)),
                 Failure::Usage(m) => (2, m),

@@ -53,22 +53,65 @@ pub fn error_text(error: &llmjson::Error) -> String {
     }
 }
 
-/// A library error as JSON Lines: one object per schema violation, or one for the error.
+/// A library error as JSON Lines: one object per schema violation, or one for the error. Every
+/// line has the same keys (`kind`, `message`, `line`, `column`, `offset`, `path`, `keyword`,
+/// `schema_path`), `null` where they do not apply.
 pub fn write_error_lines(out: &mut impl Write, error: &llmjson::Error) -> io::Result<()> {
     match error {
         llmjson::Error::Schema { errors, .. } => {
             for e in errors {
-                serde_json::to_writer(&mut *out, e)?;
+                let line = error_line(
+                    "schema",
+                    &e.message,
+                    None,
+                    Some(&e.instance_path),
+                    Some(&e.keyword),
+                    Some(&e.schema_path),
+                );
+                serde_json::to_writer(&mut *out, &line)?;
                 out.write_all(b"\n")?;
             }
         }
         other => {
-            let line = serde_json::json!({"kind": other.kind(), "message": other.to_string()});
+            let line = error_line(
+                other.kind(),
+                &other.to_string(),
+                other.position(),
+                None,
+                None,
+                None,
+            );
             serde_json::to_writer(&mut *out, &line)?;
             out.write_all(b"\n")?;
         }
     }
     out.flush()
+}
+
+/// One error as the JSON object every `--errors json` line is.
+pub fn error_line(
+    kind: &str,
+    message: &str,
+    position: Option<llmjson::Position>,
+    path: Option<&str>,
+    keyword: Option<&str>,
+    schema_path: Option<&str>,
+) -> serde_json::Value {
+    // Position 0:0 means "a byte offset without a line" (invalid UTF-8).
+    let (line, column) = match position {
+        Some(p) if p.line > 0 => (Some(p.line), Some(p.column)),
+        _ => (None, None),
+    };
+    serde_json::json!({
+        "kind": kind,
+        "message": message,
+        "line": line,
+        "column": column,
+        "offset": position.map(|p| p.offset),
+        "path": path,
+        "keyword": keyword,
+        "schema_path": schema_path,
+    })
 }
 
 pub fn write_log(out: &mut impl Write, repairs: &[Repair], format: LogFormat) -> io::Result<()> {

@@ -320,7 +320,8 @@ fn validate_exits_zero_one_or_two() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 3);
-    assert_eq!(lines[1]["instance_path"], "/steps/0/tool");
+    assert_eq!(lines[1]["path"], "/steps/0/tool");
+    assert_eq!(lines[1]["kind"], "schema");
     assert_eq!(lines[1]["keyword"], "enum");
     assert_eq!(
         lines[1]["schema_path"],
@@ -333,10 +334,36 @@ fn validate_exits_zero_one_or_two() {
         &[],
     );
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(
-        stdout(&out),
-        "{\"kind\":\"no_json\",\"message\":\"no JSON in the response\"}\n"
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["kind"], "no_json");
+    assert_eq!(line["message"], "no JSON in the response");
+    // One shape for every error: the same keys, positions as fields.
+    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&line), keys(&lines[0]));
+    let out = llmjson(
+        &["repair", "--level", "none", "--errors", "json"],
+        "{\"a\": 1,\n \"b\": 2,}",
+        &[],
     );
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(
+        (
+            line["kind"].as_str(),
+            line["line"].as_u64(),
+            line["column"].as_u64()
+        ),
+        (Some("syntax"), Some(2), Some(8))
+    );
+    assert_eq!(keys(&line), keys(&lines[0]));
+    // A usage error (exit 2) is a JSON line too.
+    let out = llmjson(
+        &["validate", "--schema", "/no/such.json", "--errors", "json"],
+        good,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["kind"], "usage");
 
     // Usage errors: no schema, an unreadable one, an invalid one.
     assert_eq!(llmjson(&["validate"], good, &[]).status.code(), Some(2));

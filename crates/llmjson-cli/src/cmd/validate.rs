@@ -5,6 +5,10 @@ use crate::args::ValidateArgs;
 use crate::Failure;
 
 pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
+    validate(args).map_err(|f| f.reported_as(args.errors))
+}
+
+fn validate(args: &ValidateArgs) -> Result<(), Failure> {
     args.policy.refuse_unused("validate", false, true)?;
     // A validator reports what is there: no coercion unless asked for.
     let options = args
@@ -16,7 +20,5 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
         ));
     }
     let bytes = read_input(args.file.as_deref(), options.max_size)?;
-    parse_recorded(&bytes, &options, args.policy.diagnostics.as_deref())
-        .map(|_| ())
-        .map_err(|f| f.reported_as(args.errors))
+    parse_recorded(&bytes, &options, args.policy.diagnostics.as_deref()).map(|_| ())
 }
