@@ -238,9 +238,34 @@ pub struct PolicyArgs {
     /// Write the diagnostics record (one JSON object) to FILE, or to standard error for `-`.
     #[arg(long, value_name = "FILE|-")]
     pub diagnostics: Option<PathBuf>,
+    /// Exit 1 (the value still printed) when the reply was cut off and completed
+    /// (`truncated`), or when anything was repaired (`repaired`, which includes truncation).
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
     /// With --evidence: verify the value's numbers against the evidence, last.
     #[command(flatten)]
     pub grounding: GroundingArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Truncated,
+    Repaired,
+}
+
+impl FailOn {
+    /// Why `parsed` fails this check, if it does.
+    pub fn refuses(self, parsed: &llmjson::Parsed) -> Option<&'static str> {
+        match self {
+            FailOn::Truncated if parsed.is_truncated() => {
+                Some("the reply was cut off and completed (--fail-on truncated)")
+            }
+            FailOn::Repaired if parsed.is_repaired() => {
+                Some("the reply needed repair (--fail-on repaired)")
+            }
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -374,6 +399,9 @@ impl PolicyArgs {
         let mut unused = Vec::new();
         if self.all && !all {
             unused.push("--all");
+        }
+        if self.fail_on.is_some() && command == "extract" {
+            unused.push("--fail-on");
         }
         if !schema {
             if self.schema.is_some() {

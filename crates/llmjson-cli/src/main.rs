@@ -40,6 +40,8 @@ pub enum Failure {
         /// The limit, in bytes.
         limit: usize,
     },
+    /// The value was printed, but a `--fail-on` check refused it: exit 1 with the reason.
+    Refused(&'static str),
     /// Already reported (on standard output or error): exit with this code, printing nothing.
     Silent(u8),
 }
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
                 Failure::Silent(code) => return ExitCode::from(code),
+                Failure::Refused(why) => (1, why.to_string()),
                 Failure::Oversized { limit } => (1, format!("error: {}", oversized(limit))),
                 Failure::OversizedReported { limit } => {
                     let line =

@@ -562,3 +562,20 @@ fn the_kill_switch_is_strict_mode_with_a_schema_too() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("2 violations"), "{}", stderr(&out));
 }
+
+#[test]
+fn fail_on_tells_a_script_what_happened() {
+    let cut = "{\"a\": [1, 2";
+    let out = llmjson(&["repair", "--fail-on", "truncated"], cut, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "{\"a\":[1,2]}\n");
+    assert!(stderr(&out).contains("cut off"), "{}", stderr(&out));
+    let out = llmjson(&["repair", "--fail-on", "truncated"], "{'a': 1}", &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = llmjson(&["repair", "--fail-on", "repaired"], "{'a': 1}", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = llmjson(&["repair", "--fail-on", "repaired"], "{\"a\": 1}", &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = llmjson(&["extract", "--fail-on", "repaired"], "{\"a\": 1}", &[]);
+    assert_eq!(out.status.code(), Some(2));
+}

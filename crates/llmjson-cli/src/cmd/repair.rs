@@ -32,7 +32,23 @@ fn repair(args: &RepairArgs) -> Result<(), Failure> {
             write_log(&mut err, &p.repairs, args.log_format)?;
         }
     }
-    let value = if args.policy.all {
+    let refused = args
+        .policy
+        .fail_on
+        .and_then(|check| parsed.iter().find_map(|p| check.refuses(p)));
+    let value = value_of(parsed, args.policy.all);
+    let mut out = std::io::stdout().lock();
+    write_json(&mut out, &value, args.pretty, args.ascii)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    match refused {
+        Some(why) => Err(Failure::Refused(why)),
+        None => Ok(()),
+    }
+}
+
+fn value_of(parsed: Vec<llmjson::Parsed>, all: bool) -> Value {
+    if all {
         Value::Array(parsed.into_iter().map(|p| p.value).collect())
     } else {
         parsed
@@ -40,10 +56,5 @@ fn repair(args: &RepairArgs) -> Result<(), Failure> {
             .next()
             .map(|p| p.value)
             .unwrap_or(Value::Null)
-    };
-    let mut out = std::io::stdout().lock();
-    write_json(&mut out, &value, args.pretty, args.ascii)?;
-    out.write_all(b"\n")?;
-    out.flush()?;
-    Ok(())
+    }
 }

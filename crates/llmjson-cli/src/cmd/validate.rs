@@ -20,5 +20,9 @@ fn validate(args: &ValidateArgs) -> Result<(), Failure> {
         ));
     }
     let bytes = read_input(args.file.as_deref(), options.max_size)?;
-    parse_recorded(&bytes, &options, args.policy.diagnostics.as_deref()).map(|_| ())
+    let parsed = parse_recorded(&bytes, &options, args.policy.diagnostics.as_deref())?;
+    match args.policy.fail_on.and_then(|check| check.refuses(&parsed)) {
+        Some(why) => Err(Failure::Refused(why)),
+        None => Ok(()),
+    }
 }
