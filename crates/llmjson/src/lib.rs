@@ -145,7 +145,10 @@ pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
 /// # Errors
 /// As [`parse`]; an error in any value fails the call.
 pub fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
-    pipeline::parse_all(text, options)
+    match &options.schema {
+        Some(schema) => schema::stage::parse_all_guided(text, options, schema),
+        None => pipeline::parse_all(text, options),
+    }
 }
 
 /// Like [`parse`], for bytes that may not be UTF-8. At level `none` invalid UTF-8 is an

@@ -62,7 +62,8 @@ pub(crate) fn parse_guided(
                     truncated: parsed.is_truncated(),
                 });
             }
-            let mut all = crate::parse_all(text, options).unwrap_or_else(|_| vec![parsed.clone()]);
+            let mut all =
+                crate::pipeline::parse_all(text, options).unwrap_or_else(|_| vec![parsed.clone()]);
             // A reply cut inside an array element, under `drop`: the element left out whole is
             // a reading too (tried after the member-drop; a strict schema may want it).
             if options.truncation == Truncation::Drop && parsed.is_truncated() {
@@ -169,7 +170,7 @@ fn bare_values_around(text: &str, options: &Options, located: &[Parsed]) -> Vec<
         if part.trim().is_empty() {
             continue;
         }
-        if let Ok(values) = crate::parse_all(part, options) {
+        if let Ok(values) = crate::pipeline::parse_all(part, options) {
             found.extend(values.into_iter().map(|p| shifted(text, p, from)));
         }
     }
@@ -177,6 +178,26 @@ fn bare_values_around(text: &str, options: &Options, located: &[Parsed]) -> Vec<
 }
 
 /// A value parsed from `text[offset..]`, with its spans and positions moved into `text`.
+/// Every value in the reply, each fitted to `schema` and validated (`parse_all` with a schema):
+/// the first that does not fit is the error.
+pub(crate) fn parse_all_guided(
+    text: &str,
+    options: &Options,
+    schema: &Schema,
+) -> Result<Vec<Parsed>, Error> {
+    let located = crate::pipeline::parse_all(text, options)?;
+    let mut out = Vec::with_capacity(located.len());
+    for value in located {
+        let span = value.span.clone();
+        // Only this value's text: the guided parse may not wander to a neighbour.
+        let guided = parse_guided(&text[span.clone()], options, schema)?;
+        let mut guided = shifted(text, guided, span.start);
+        guided.source = value.source;
+        out.push(guided);
+    }
+    Ok(out)
+}
+
 fn shifted(text: &str, mut parsed: Parsed, offset: usize) -> Parsed {
     parsed.span = parsed.span.start + offset..parsed.span.end + offset;
     // The log is in text order: one forward walk gives every line and column.

@@ -654,3 +654,25 @@ fn bare_json_around_a_fence_is_a_candidate_too() {
     let reply = "Draft: {\"a\": 1}\n```json\n[\"not it\"]\n```";
     assert_eq!(value(reply, object), json(r#"{"a": 1}"#));
 }
+
+/// `parse_all` (and `repair --all`) with a schema fits and validates every value, not only the
+/// first: a value that does not fit is the error.
+#[test]
+fn every_value_is_fitted_and_validated_with_all() {
+    let schema = llmjson::Schema::from_json(
+        r#"{"type": "object", "properties": {"version": {"type": "string"}}}"#,
+    )
+    .unwrap();
+    let options = llmjson::Options::default().schema(schema);
+    let both = llmjson::parse_all("{\"version\": 1}\nand {\"version\": \"2\"}", &options).unwrap();
+    let values: Vec<_> = both.iter().map(|p| p.value.clone()).collect();
+    assert_eq!(
+        values,
+        [serde_json::json!({"version": "1"}), serde_json::json!({"version": "2"})]
+    );
+    assert_eq!(both[1].span.start, 19);
+    assert!(matches!(
+        llmjson::parse_all("{\"version\": 1}\nand {\"version\": [2]}", &options),
+        Err(llmjson::Error::Schema { .. })
+    ));
+}
