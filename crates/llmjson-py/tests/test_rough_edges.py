@@ -82,3 +82,11 @@ def test_an_escaping_failure_has_an_envelope_naming_the_rule():
 
     llmjson.parse_with_retries(generate, level="conservative")
     assert "must be escaped" in seen[1]
+
+
+def test_parse_all_with_a_schema_fits_every_value():
+    schema = {"type": "object", "properties": {"version": {"type": "string"}}}
+    result = llmjson.parse_all('{"version": 1}\nand {"version": "2"}', schema=schema)
+    assert result.value == [{"version": "1"}, {"version": "2"}]
+    with pytest.raises(llmjson.JSONSchemaError):
+        llmjson.parse_all('{"version": 1}\nand {"version": [2]}', schema=schema)

@@ -562,19 +562,9 @@ def parse_all(
 ) -> ParseResult[list[Any]]:
     """Every JSON value in the reply, in order, as ``.value`` (a list); the repairs of all of
     them. With ``schema``, each value is fitted to it and validated."""
-    if schema is not None:
-        values = []
-        repairs: list[Repair] = []
-        located = _run(text, level=level, truncation=truncation, max_removed_ratio=max_removed_ratio,
-                       max_size=max_size, duplicate_keys=duplicate_keys, all_values=True,
-                       request_id=request_id)
-        for value in located.value:
-            one = _run(json.dumps(value), schema=schema, coercion=coercion, level=level)
-            values.append(one.value)
-            repairs.extend(one.repairs)
-        return ParseResult(values, located.repairs + repairs, located.diagnostics)
     return _run(
         text,
+        schema=schema,
         level=level,
         truncation=truncation,
         max_removed_ratio=max_removed_ratio,
