@@ -90,3 +90,11 @@ def test_parse_all_with_a_schema_fits_every_value():
     assert result.value == [{"version": "1"}, {"version": "2"}]
     with pytest.raises(llmjson.JSONSchemaError):
         llmjson.parse_all('{"version": 1}\nand {"version": [2]}', schema=schema)
+
+
+@pytest.mark.parametrize("reply", ["it is not true.", "Yes and no"])
+def test_prose_negation_and_ambiguity_are_not_answers(reply):
+    with pytest.raises(llmjson.JSONSchemaError) as info:
+        llmjson.parse(reply, schema={"type": "boolean"})
+    assert "negates" in str(info.value) or "ambiguous" in str(info.value)
+    assert llmjson.parse("It is true.", schema={"type": "boolean"}).value is True

@@ -690,10 +690,14 @@ fn fit_boolean(value: Value, path: &str, prose: bool) -> Coerced {
         "true" | "yes" => (Some(true), COST_SCALAR),
         "false" | "no" => (Some(false), COST_SCALAR),
         _ if prose => {
-            let lower = text.to_ascii_lowercase();
-            match (has_word(&lower, "true"), has_word(&lower, "false")) {
-                (true, false) => (Some(true), COST_FROM_PROSE),
-                (false, true) => (Some(false), COST_FROM_PROSE),
+            // A negated mention names nothing ("it is not true" is no answer `true`).
+            let lower = text.to_lowercase();
+            let plain = |w: &str| mention(&lower, w) == Mention::Plain;
+            let negated = |w: &str| mention(&lower, w) == Mention::Negated;
+            match (plain("true"), plain("false")) {
+                (true, false) if !negated("false") => (Some(true), COST_FROM_PROSE),
+                (false, true) if !negated("true") => (Some(false), COST_FROM_PROSE),
+                // Both named, or the one named only after a negator: no answer.
                 _ => (None, 0),
             }
         }
@@ -755,27 +759,35 @@ fn match_option<'o>(text: &str, options: &'o [Value], prose: bool) -> Option<(&'
     if !prose {
         return None;
     }
-    let mentioned = |fold: bool| -> Vec<&'o Value> {
+    // Every option the text mentions, negated or not: two mentioned is ambiguous ("ONE is
+    // right, not TWO" names two); one mentioned only after a negator names nothing.
+    let mentioned = |fold: bool| -> Vec<(&'o Value, Mention)> {
         let haystack = if fold {
             text.to_ascii_lowercase()
         } else {
             text.to_string()
         };
         strings()
-            .filter(|o| {
+            .filter_map(|o| {
                 let s = o.as_str().unwrap_or_default();
                 let needle = if fold {
                     s.to_ascii_lowercase()
                 } else {
                     s.to_string()
                 };
-                !needle.trim().is_empty() && has_word(&haystack, needle.trim())
+                if needle.trim().is_empty() {
+                    return None;
+                }
+                match mention(&haystack, needle.trim()) {
+                    Mention::Absent => None,
+                    m => Some((o, m)),
+                }
             })
             .collect()
     };
     for fold in [false, true] {
         match mentioned(fold).as_slice() {
-            [only] => return Some((only, COST_FROM_PROSE)),
+            [(only, Mention::Plain)] => return Some((only, COST_FROM_PROSE)),
             [] => continue,
             _ => return None,
         }
@@ -833,8 +845,20 @@ fn renamed<'p>(
 }
 
 /// `word` occurs in `text` with no letter or digit on either side.
-fn has_word(text: &str, word: &str) -> bool {
+/// Words that negate what follows them within a few words ("not true", "isn't positive",
+/// "não é verdade").
+const NEGATORS: &[&str] = &[
+    "not", "no", "never", "isn't", "isnt", "aren't", "wasn't", "weren't", "don't", "doesn't",
+    "didn't", "cannot", "can't", "nor", "neither", "não", "nao", "nem", "nunca", "jamais",
+];
+
+/// How far back (in words) a negator still negates.
+const NEGATION_REACH: usize = 3;
+
+/// Whether `text` mentions `word` as a whole word, and whether every mention is negated.
+fn mention(text: &str, word: &str) -> Mention {
     let mut from = 0;
+    let (mut plain, mut negated) = (false, false);
     while let Some(k) = text[from..].find(word) {
         let at = from + k;
         let end = at + word.len();
@@ -842,14 +866,94 @@ fn has_word(text: &str, word: &str) -> bool {
         let after = text[end..].chars().next();
         let boundary = |c: Option<char>| !c.is_some_and(char::is_alphanumeric);
         if boundary(before) && boundary(after) {
-            return true;
+            let words = text[..at]
+                .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+                .filter(|w| !w.is_empty())
+                .rev()
+                .take(NEGATION_REACH);
+            if words
+                .map(|w| w.replace('’', "'").to_lowercase())
+                .any(|w| NEGATORS.contains(&w.as_str()))
+            {
+                negated = true;
+            } else {
+                plain = true;
+            }
         }
         from = at + word.len().max(1);
         if from > text.len() || !text.is_char_boundary(from) {
             break;
         }
     }
-    false
+    match (plain, negated) {
+        (true, _) => Mention::Plain,
+        (false, true) => Mention::Negated,
+        (false, false) => Mention::Absent,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mention {
+    Absent,
+    Plain,
+    /// Only ever mentioned after a negator: the text does not name it as the answer.
+    Negated,
+}
+
+/// Why a reply in prose names no single answer where a boolean or an enum value is wanted: it
+/// names two, or negates the one it names. `None` when it names none (or one, plainly).
+pub(crate) fn prose_ambiguity(root: &Value, text: &str) -> Option<String> {
+    let lower = text.to_lowercase();
+    let wants = |t: &str| root.get("type").is_some_and(|v| type_includes(v, t));
+    let mut named: Vec<String> = Vec::new();
+    let mut negated: Vec<String> = Vec::new();
+    let mut look = |word: &str, shown: &str| match mention(&lower, word) {
+        Mention::Plain => named.push(shown.to_string()),
+        Mention::Negated => negated.push(shown.to_string()),
+        Mention::Absent => {}
+    };
+    if wants("boolean") {
+        for (word, shown) in [
+            ("true", "true"),
+            ("yes", "yes"),
+            ("sim", "sim"),
+            ("false", "false"),
+            ("no", "no"),
+            ("não", "não"),
+        ] {
+            look(word, shown);
+        }
+    }
+    if let Some(Value::Array(options)) = root.get("enum") {
+        for option in options.iter().filter_map(Value::as_str) {
+            if !option.trim().is_empty() {
+                look(&option.to_lowercase(), option);
+            }
+        }
+    }
+    if named.len() + negated.len() > 1 {
+        let all: Vec<String> = named.iter().chain(&negated).cloned().collect();
+        return Some(format!(
+            "the reply names {} — ambiguous, no single answer",
+            quoted_list(&all)
+        ));
+    }
+    if named.is_empty() && !negated.is_empty() {
+        return Some(format!(
+            "the reply negates {} (\"not …\") and names no answer",
+            quoted_list(&negated)
+        ));
+    }
+    None
+}
+
+fn quoted_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|i| format!("'{i}'")).collect();
+    match quoted.as_slice() {
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [] => String::new(),
+    }
 }
 
 /// Spaces, quotes, markdown emphasis and a final sentence mark around a scalar.

@@ -150,7 +150,24 @@ pub(crate) fn parse_guided(
                 truncated: candidate.parsed.is_truncated(),
             })
         }
-        (None, Err(error)) => Err(error),
+        // Prose where a boolean or an enum value is wanted, naming two answers or negating the
+        // one it names: an ambiguity, said as such (not "no JSON").
+        (None, Err(error)) => match (fit && !has_json)
+            .then(|| coerce::prose_ambiguity(schema.document(), text))
+            .flatten()
+        {
+            Some(message) => Err(Error::Schema {
+                errors: vec![super::SchemaError {
+                    instance_path: String::new(),
+                    schema_path: String::new(),
+                    keyword: "ambiguous".to_string(),
+                    message,
+                }],
+                value: Box::new(Value::String(text.to_string())),
+                truncated: false,
+            }),
+            None => Err(error),
+        },
         (None, Ok(_)) => Err(Error::Internal("no candidate to validate")),
     }
 }

@@ -214,9 +214,10 @@ fn an_ambiguous_enum_match_is_an_error_not_a_guess() {
     let err = llmjson::parse("ONE is right, not TWO", &with(category)).unwrap_err();
     assert_eq!(
         err.kind(),
-        "no_json",
+        "schema",
         "prose naming two options gives no answer"
     );
+    assert!(err.to_string().contains("ambiguous"), "{err}");
     assert_eq!(value("The answer is two.", category), json(r#""TWO""#));
 }
 
@@ -668,11 +669,42 @@ fn every_value_is_fitted_and_validated_with_all() {
     let values: Vec<_> = both.iter().map(|p| p.value.clone()).collect();
     assert_eq!(
         values,
-        [serde_json::json!({"version": "1"}), serde_json::json!({"version": "2"})]
+        [
+            serde_json::json!({"version": "1"}),
+            serde_json::json!({"version": "2"})
+        ]
     );
     assert_eq!(both[1].span.start, 19);
     assert!(matches!(
         llmjson::parse_all("{\"version\": 1}\nand {\"version\": [2]}", &options),
         Err(llmjson::Error::Schema { .. })
     ));
+}
+
+/// An answer in prose that negates the value it names, or names two, is not read as that
+/// value: it is an ambiguity, reported as one (not as "no JSON").
+#[test]
+fn prose_answers_respect_negation_and_report_ambiguity() {
+    let boolean = llmjson::Options::default()
+        .schema(llmjson::Schema::from_json(r#"{"type": "boolean"}"#).unwrap());
+    let enumerated = llmjson::Options::default().schema(
+        llmjson::Schema::from_json(r#"{"enum": ["POSITIVE", "NEGATIVE", "NEUTRAL"]}"#).unwrap(),
+    );
+    let ambiguous = |text: &str, options: &llmjson::Options| match llmjson::parse(text, options) {
+        Err(llmjson::Error::Schema { errors, .. }) => errors[0].message.clone(),
+        other => panic!("{text}: {other:?}"),
+    };
+    assert!(ambiguous("It is not true.", &boolean).contains("negates 'true'"));
+    assert!(ambiguous("Yes and no", &boolean).contains("'yes' and 'no'"));
+    assert!(ambiguous("It is not positive.", &enumerated).contains("negates 'POSITIVE'"));
+    assert!(ambiguous("Positive or negative?", &enumerated).contains("ambiguous"));
+    assert_eq!(llmjson::parse("It is true.", &boolean).unwrap().value, true);
+    assert_eq!(
+        llmjson::parse("It is positive.", &enumerated)
+            .unwrap()
+            .value,
+        "POSITIVE"
+    );
+    // Naming two, one of them negated, is still two: no guess.
+    assert!(ambiguous("Not negative at all: positive.", &enumerated).contains("ambiguous"));
 }
