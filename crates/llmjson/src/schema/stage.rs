@@ -4,9 +4,7 @@
 use super::coerce::{self, Coerced};
 use super::Schema;
 use crate::position::PositionCursor;
-use crate::{
-    Coercion, Error, Options, Parsed, Position, Repair, RepairLevel, Source, Truncation, Value,
-};
+use crate::{Coercion, Error, Options, Parsed, Repair, RepairLevel, Source, Truncation, Value};
 
 /// One reading of the reply.
 struct Candidate {
@@ -263,17 +261,182 @@ fn with_coercions(text: &str, mut parsed: Parsed, coerced: Coerced) -> Parsed {
     if coerced.steps.is_empty() {
         return parsed;
     }
-    let at = parsed.span.start;
-    let position = Position::of(text, at);
-    parsed
-        .repairs
-        .extend(coerced.steps.into_iter().map(|step| Repair {
+    // Each coercion points at the value it changed (found by its path in the located text),
+    // or, for a value the text does not hold (a filled default), at the nearest holder.
+    let start = parsed.span.start;
+    let located = &text[parsed.span.clone()];
+    let wanted: Vec<&str> = coerced.steps.iter().map(|s| s.path.as_str()).collect();
+    let places = value_places(located, &wanted);
+    let mut steps: Vec<(usize, _)> = coerced
+        .steps
+        .into_iter()
+        .map(|step| {
+            (
+                start + nearest_place(&places, &step.path).unwrap_or(0),
+                step,
+            )
+        })
+        .collect();
+    // In text order, so one forward walk gives every line and column.
+    steps.sort_by_key(|(at, _)| *at);
+    let mut cursor = PositionCursor::new(text);
+    for (at, step) in steps {
+        let position = cursor.seek(at);
+        parsed.repairs.push(Repair {
             kind: step.kind,
             span: at..at,
             line: position.line,
             column: position.column,
             path: step.path,
             detail: step.detail,
-        }));
+        });
+    }
+    parsed.repairs.sort_by_key(|r| r.span.start);
     parsed
+}
+
+/// Where the value at `path` (or at its nearest ancestor the text holds) starts.
+fn nearest_place(places: &std::collections::HashMap<String, usize>, path: &str) -> Option<usize> {
+    let mut p = path;
+    loop {
+        if let Some(&at) = places.get(p) {
+            return Some(at);
+        }
+        let cut = p.rfind('/')?;
+        p = &p[..cut];
+    }
+}
+
+/// The start offsets (in `json`) of the values at the `wanted` JSON Pointers and their
+/// ancestors, found in one forward walk of the text (strings skipped with their escapes; a
+/// text the walk cannot follow just yields fewer places).
+fn value_places(json: &str, wanted: &[&str]) -> std::collections::HashMap<String, usize> {
+    use std::collections::{HashMap, HashSet};
+    let mut targets: HashSet<&str> = HashSet::new();
+    for w in wanted {
+        let mut p = *w;
+        targets.insert(p);
+        while let Some(cut) = p.rfind('/') {
+            p = &p[..cut];
+            targets.insert(p);
+        }
+    }
+    enum Frame {
+        Object {
+            path_len: usize,
+            key: Option<String>,
+        },
+        Array {
+            path_len: usize,
+            index: usize,
+        },
+    }
+    let b = json.as_bytes();
+    let mut places = HashMap::new();
+    let mut path = String::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut expect_value = true;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        // Where a value starts: record the path it has.
+        if expect_value && !matches!(c, b']' | b'}' | b',' | b':') {
+            let mut full = path.clone();
+            match stack.last() {
+                Some(Frame::Object { key: Some(k), .. }) => {
+                    full.push('/');
+                    full.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                }
+                Some(Frame::Array { index, .. }) => {
+                    full.push('/');
+                    full.push_str(&index.to_string());
+                }
+                _ => {}
+            }
+            if targets.contains(full.as_str()) {
+                places.entry(full.clone()).or_insert(i);
+            }
+            expect_value = false;
+            match c {
+                b'{' => {
+                    stack.push(Frame::Object {
+                        path_len: path.len(),
+                        key: None,
+                    });
+                    path = full;
+                    i += 1;
+                    continue;
+                }
+                b'[' => {
+                    stack.push(Frame::Array {
+                        path_len: path.len(),
+                        index: 0,
+                    });
+                    path = full;
+                    expect_value = true;
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        match c {
+            b'"' => {
+                let end = string_end(b, i);
+                if let Some(Frame::Object { key, .. }) = stack.last_mut() {
+                    if key.is_none() {
+                        let raw = &json[i..end.min(json.len())];
+                        *key = Some(
+                            serde_json::from_str::<String>(raw)
+                                .unwrap_or_else(|_| raw.trim_matches('"').to_string()),
+                        );
+                    }
+                }
+                i = end;
+            }
+            b':' => {
+                expect_value = true;
+                i += 1;
+            }
+            b',' => {
+                match stack.last_mut() {
+                    Some(Frame::Array { index, .. }) => {
+                        *index += 1;
+                        expect_value = true;
+                    }
+                    Some(Frame::Object { key, .. }) => *key = None,
+                    None => {}
+                }
+                i += 1;
+            }
+            b'}' | b']' => {
+                match stack.pop() {
+                    Some(Frame::Object { path_len, .. } | Frame::Array { path_len, .. }) => {
+                        path.truncate(path_len);
+                    }
+                    None => break,
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    places
+}
+
+/// The end (one past the closing quote) of the string starting at `at`, escapes skipped.
+fn string_end(b: &[u8], at: usize) -> usize {
+    let mut k = at + 1;
+    while k < b.len() {
+        match b[k] {
+            b'\\' => k += 2,
+            b'"' => return k + 1,
+            _ => k += 1,
+        }
+    }
+    b.len()
 }

@@ -708,3 +708,37 @@ fn prose_answers_respect_negation_and_report_ambiguity() {
     // Naming two, one of them negated, is still two: no guess.
     assert!(ambiguous("Not negative at all: positive.", &enumerated).contains("ambiguous"));
 }
+
+/// Each coercion's log entry points at the value it changed, not at where the JSON starts.
+#[test]
+fn coercions_point_at_the_value_they_changed() {
+    let schema = llmjson::Schema::from_json(
+        r#"{"type": "object", "properties": {"version": {"type": "string"},
+            "steps": {"type": "array", "items": {"type": "object",
+            "properties": {"id": {"type": "integer"}}}}}}"#,
+    )
+    .unwrap();
+    let reply =
+        "{\"name\": \"x\",\n \"version\": 1,\n \"steps\": [{\"id\": \"7\"}, {\"id\": \"8\"}]}";
+    let parsed = llmjson::parse(reply, &llmjson::Options::default().schema(schema)).unwrap();
+    let places: Vec<(String, usize, usize, &str)> = parsed
+        .repairs
+        .iter()
+        .map(|r| {
+            (
+                r.path.clone(),
+                r.line,
+                r.column,
+                &reply[r.span.start..r.span.start + 1],
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            ("/version".to_string(), 2, 13, "1"),
+            ("/steps/0/id".to_string(), 3, 19, "\""),
+            ("/steps/1/id".to_string(), 3, 32, "\""),
+        ]
+    );
+}
