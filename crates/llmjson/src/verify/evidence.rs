@@ -195,44 +195,21 @@ impl Evidence {
     pub fn add_json(&mut self, name: &str, value: &Value) -> Result<&mut Self, Error> {
         let approx = serde_json::to_string(value).map_or(0, |s| s.len());
         let source = self.admit(name, approx)?;
-        let mut stack: Vec<(String, &Value)> = vec![(String::new(), value)];
-        while let Some((path, v)) = stack.pop() {
-            match v {
-                Value::Number(n) => {
-                    let text = n.to_string();
-                    self.substance += text.len();
-                    let p: Box<str> = path.into();
-                    self.index_text(&text, |span, written| Place::Json {
-                        source,
-                        path: p.clone(),
-                        text: written.into(),
-                        span,
-                    });
-                }
-                Value::String(s) => {
-                    self.substance += substance(s);
-                    let p: Box<str> = path.into();
-                    self.index_text(s, |span, written| Place::Json {
-                        source,
-                        path: p.clone(),
-                        text: written.into(),
-                        span,
-                    });
-                }
-                Value::Array(items) => {
-                    for (i, item) in items.iter().enumerate().rev() {
-                        stack.push((format!("{path}/{i}"), item));
-                    }
-                }
-                Value::Object(map) => {
-                    for (k, item) in map.iter().rev() {
-                        let key = k.replace('~', "~0").replace('/', "~1");
-                        stack.push((format!("{path}/{key}"), item));
-                    }
-                }
-                Value::Bool(_) | Value::Null => {}
-            }
-        }
+        super::walk_leaves(value, |path, leaf| {
+            let (text, counted) = match leaf {
+                super::Leaf::Number(digits) => (digits, digits.len()),
+                super::Leaf::Text(s) => (s, substance(s)),
+            };
+            self.substance += counted;
+            let p: Box<str> = path.into();
+            self.index_text(text, |span, written| Place::Json {
+                source,
+                path: p.clone(),
+                text: written.into(),
+                span,
+            });
+            Ok(())
+        })?;
         Ok(self)
     }
 

@@ -353,15 +353,45 @@ pub fn verify_value(
     options: &VerifyOptions,
 ) -> Result<Verification, Error> {
     let mut check = Check::new(evidence, options);
-    let mut stack: Vec<(String, &Value)> = vec![(String::new(), value)];
     let mut size = 0usize;
+    walk_leaves(value, |path, leaf| {
+        match leaf {
+            Leaf::Text(s) => {
+                size += s.len();
+                check.text(s, path);
+            }
+            Leaf::Number(digits) => check.json_number(digits, path),
+        }
+        if size > options.max_size {
+            return Err(Error::TooLarge {
+                size,
+                limit: options.max_size,
+            });
+        }
+        Ok(())
+    })?;
+    Ok(check.finish(evidence))
+}
+
+/// A leaf of a JSON value that can state numbers.
+pub(crate) enum Leaf<'v> {
+    /// A string's text.
+    Text(&'v str),
+    /// A number's exact digits.
+    Number(&'v str),
+}
+
+/// Visits every string and number of `value` in document order, with its JSON Pointer (keys
+/// are names, not text: they are not visited). An explicit stack: no recursion.
+pub(crate) fn walk_leaves<'v>(
+    value: &'v Value,
+    mut visit: impl FnMut(&str, Leaf<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut stack: Vec<(String, &'v Value)> = vec![(String::new(), value)];
     while let Some((path, v)) = stack.pop() {
         match v {
-            Value::String(s) => {
-                size += s.len();
-                check.text(s, &path);
-            }
-            Value::Number(n) => check.json_number(&n.to_string(), &path),
+            Value::String(s) => visit(&path, Leaf::Text(s))?,
+            Value::Number(n) => visit(&path, Leaf::Number(&n.to_string()))?,
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate().rev() {
                     stack.push((format!("{path}/{i}"), item));
@@ -375,14 +405,8 @@ pub fn verify_value(
             }
             Value::Bool(_) | Value::Null => {}
         }
-        if size > options.max_size {
-            return Err(Error::TooLarge {
-                size,
-                limit: options.max_size,
-            });
-        }
     }
-    Ok(check.finish(evidence))
+    Ok(())
 }
 
 /// The verify stage of [`crate::parse`]: the value's numbers against the evidence; failing

@@ -280,10 +280,22 @@ impl Parser<'_> {
 
     /// Closes the innermost frame and hands its value up.
     pub(super) fn close_top(&mut self) -> Result<()> {
+        let partial = self.pop_frame()?;
+        let value = match partial {
+            Partial::Object(map) => Value::Object(map),
+            Partial::Array(items) => Value::Array(items),
+            Partial::Pass(slot) => slot.unwrap_or(Value::Null),
+        };
+        self.emit(value)
+    }
+
+    /// Removes the innermost frame (its member-span buffer goes back to the spares): what it
+    /// held so far.
+    fn pop_frame(&mut self) -> Result<Partial> {
         let frame = self
             .frames
             .pop()
-            .ok_or(Fail::Internal("close without frame"))?;
+            .ok_or(Fail::Internal("pop without frame"))?;
         self.kinds.pop();
         self.opens.pop();
         if frame.kind == Kind::Object {
@@ -291,12 +303,7 @@ impl Parser<'_> {
             spans.clear();
             self.spare_spans.push(spans);
         }
-        let value = match frame.partial {
-            Partial::Object(map) => Value::Object(map),
-            Partial::Array(items) => Value::Array(items),
-            Partial::Pass(slot) => slot.unwrap_or(Value::Null),
-        };
-        self.emit(value)
+        Ok(frame.partial)
     }
 
     /// The outermost array whose last element is a container the reply cut off: that element
@@ -309,17 +316,7 @@ impl Parser<'_> {
         };
         let element_at = self.opens[array + 1];
         while self.frames.len() > array + 1 {
-            let frame = self
-                .frames
-                .pop()
-                .ok_or(Fail::Internal("drop without frame"))?;
-            self.kinds.pop();
-            self.opens.pop();
-            if frame.kind == Kind::Object {
-                let mut spans = frame.member_spans;
-                spans.clear();
-                self.spare_spans.push(spans);
-            }
+            self.pop_frame()?;
         }
         // Repairs inside the element went with it: its one entry spans them all.
         self.log.retain(|r| r.start < element_at);
