@@ -262,3 +262,68 @@ fn hostile_inputs_stay_linear_and_never_panic() {
         let _ = verify(text, &evidence, &VerifyOptions::default()).unwrap();
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Generated: any quantity, spelled in one locale in the answer and in another in the evidence,
+// is grounded; the same with one digit changed is not.
+
+use proptest::prelude::*;
+
+/// `digits` (an integer of hundredths or less) spelled with `decimals` places in `style`:
+/// 0 en `1,234.50`, 1 pt `1.234,50`, 2 fr `1 234,50` (NBSP), 3 plain `1234.50`.
+fn spell(units: u64, decimals: u32, style: u8) -> String {
+    let scale = 10u64.pow(decimals);
+    let (int, frac) = (units / scale, units % scale);
+    let (group, mark) = match style {
+        0 => (",", "."),
+        1 => (".", ","),
+        2 => ("\u{a0}", ","),
+        _ => ("", "."),
+    };
+    let digits = int.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push_str(group);
+        }
+        grouped.push(c);
+    }
+    if decimals > 0 {
+        grouped.push_str(mark);
+        grouped.push_str(&format!("{frac:0width$}", width = decimals as usize));
+    }
+    grouped
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_quantity_in_any_spelling_is_grounded_and_a_changed_one_is_not(
+        units in 11u64..5_000_000_000,
+        decimals in 0u32..3,
+        answer_style in 0u8..4,
+        evidence_style in 0u8..4,
+        unit in prop::sample::select(vec!["", " kg", " MPa", "%", " °C", " mm"]),
+        flip in 0usize..12,
+    ) {
+        // Decimals make every spelling unambiguous (a group has three digits, a fraction fewer).
+        let answer_number = spell(units, decimals, answer_style);
+        let evidence_number = spell(units, decimals, evidence_style);
+        let evidence = text_evidence(&format!("Measured value: {evidence_number}{unit} (run 7)."));
+        let answer = format!("The report gives {answer_number}{unit} for this sample.");
+        let v = verify(&answer, &evidence, &VerifyOptions::default()).unwrap().verification;
+        prop_assert!(v.verified, "{answer:?} vs {evidence_number:?}: {:?}", v.issues);
+        prop_assert_eq!(v.numbers_extracted, 1);
+
+        // One digit changed (not the leading one): a different quantity.
+        let digits = units.to_string();
+        let at = 1 + flip % (digits.len() - 1);
+        let old = digits.as_bytes()[at] - b'0';
+        let new = (old + 1 + (flip as u8 % 8)) % 10;
+        let changed: u64 = format!("{}{}{}", &digits[..at], new, &digits[at + 1..]).parse().unwrap();
+        let wrong = format!("The report gives {}{unit} for this sample.", spell(changed, decimals, answer_style));
+        let v = verify(&wrong, &evidence, &VerifyOptions::default()).unwrap().verification;
+        prop_assert!(!v.verified, "{wrong:?} grounded by {evidence_number:?}");
+    }
+}
