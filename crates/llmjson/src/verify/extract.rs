@@ -248,6 +248,25 @@ fn readings(
     if seps.is_empty() {
         return Decimal::from_digits(&b[s..j], 0, negative, 0).map(Readings::One);
     }
+    // The commonest spelling: one mark not followed by exactly three digits is a decimal mark
+    // in every convention that reads it (`41.8`, `12,50`); a space can be no decimal mark.
+    if let [(at, sep)] = *seps {
+        let after = j - at - sep_len(b, at);
+        if after != 3 {
+            if sep == Sep::Space {
+                return None;
+            }
+            let mut digits = [0u8; 64];
+            let (int, frac) = (&b[s..at], &b[at + 1..j]);
+            if int.len() + frac.len() <= digits.len() {
+                digits[..int.len()].copy_from_slice(int);
+                digits[int.len()..int.len() + frac.len()].copy_from_slice(frac);
+                let n = int.len() + frac.len();
+                return Decimal::from_digits(&digits[..n], frac.len(), negative, 0)
+                    .map(Readings::One);
+            }
+        }
+    }
     let read = |group: Sep, decimal: &[Sep]| -> Option<Decimal> {
         conventional(b, s, j, seps, group, decimal, negative)
     };
