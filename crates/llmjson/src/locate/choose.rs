@@ -3,7 +3,7 @@
 //! thing in the prose, JSON in a line of code; a reply that starts with a key is an object whose
 //! brace is missing. Each candidate is parsed to decide (the repair stage says where it ends).
 
-use super::{Scan, Source};
+use super::{Block, Scan, Source};
 use crate::pipeline::{config, found, to_error, Found};
 use crate::repair::{self, Config, Fail, Output};
 use crate::{Error, Options, RepairKind, RepairLevel, Value};
@@ -93,7 +93,7 @@ pub(crate) fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, 
     // inside the leading value (markdown in its strings) are text: only look after it.
     let blocks = scan.blocks_from(leading.as_ref().map_or(0, |f| f.out.end));
     for block in blocks.iter().filter(|b| b.preferred) {
-        if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
+        if let Some(start) = block_candidate(scan, block, config) {
             let out = parse_candidate(text, start, block.region_end, block.fence, config)
                 .map_err(to_err)?;
             return Ok(found(out, block.source.clone()));
@@ -105,7 +105,7 @@ pub(crate) fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, 
     // 2. Any other fence whose content is a JSON value.
     let other_fences = || blocks.iter().filter(|b| !b.preferred);
     for block in other_fences() {
-        if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
+        if let Some(start) = block_candidate(scan, block, config) {
             if scan.starts_block(block, start) {
                 let out = parse_candidate(text, start, block.region_end, block.fence, config)
                     .map_err(to_err)?;
@@ -132,7 +132,7 @@ pub(crate) fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, 
     // 4. JSON inside a line of code in a fence (a command's payload): the answer only when
     // nothing else holds JSON.
     for block in other_fences() {
-        if let Some(start) = scan.find_candidate(block.content_start, block.content_end) {
+        if let Some(start) = block_candidate(scan, block, config) {
             let out = parse_candidate(text, start, block.region_end, block.fence, config)
                 .map_err(to_err)?;
             return Ok(found(out, block.source.clone()));
@@ -151,6 +151,23 @@ pub(crate) fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, 
         return Err(to_err(fail));
     }
     Err(no_json(scan))
+}
+
+/// Where the value in `block` starts: the first thing that looks like JSON, unless the block
+/// opens with a bracket whose value encloses it (`[(3 3), (2, 6)]` is the list, not its second
+/// item) — the rule the reply's own leading bracket follows, so nothing before the value in the
+/// block is left out unseen.
+fn block_candidate(scan: &Scan<'_>, block: &Block, config: Config<'_>) -> Option<usize> {
+    let candidate = scan.find_candidate(block.content_start, block.content_end)?;
+    let b = scan.text.as_bytes();
+    let first = (block.content_start..candidate).find(|&i| !b[i].is_ascii_whitespace());
+    let Some(first) = first.filter(|&i| matches!(b[i], b'{' | b'[')) else {
+        return Some(candidate);
+    };
+    match parse_candidate(scan.text, first, block.region_end, block.fence, config) {
+        Ok(out) if out.end > candidate => Some(first),
+        _ => Some(candidate),
+    }
 }
 
 /// A reply that starts with a scalar is that scalar only if nothing but noise follows (or

@@ -375,15 +375,13 @@ impl<'t> Scan<'t> {
                     k += 1;
                 }
                 // `"name" = "x"` and `"name" => "x"` are keys too; `"a" == "b"` is not. So is
-                // a key that lost its colon before a value only JSON writes (`"name" "x",`).
+                // a key that lost its colon before a value and a comma (`"name" "x",`,
+                // `"id" 49872,`).
                 return match b.get(k) {
                     Some(b':') => true,
                     Some(b'=') => b.get(k + 1) != Some(&b'='),
                     Some(b'{' | b'[') => k > e + close,
-                    Some(&c) if k > e + close && crate::repair::parser_starts_quote(b, k) => {
-                        let _ = c;
-                        value_then_comma(b, k)
-                    }
+                    Some(_) if k > e + close => value_then_comma(b, k),
                     _ => false,
                 };
             }
@@ -491,12 +489,16 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
             (b'{', _) => return key_then_colon(b, q, end),
             // `[1]` in prose is a citation; `[[0], [1]]` is not.
             (b'[', b'-' | b'0'..=b'9') => return depth > 0 || !citation(b, q, end),
-            (b'[', b't' | b'f' | b'n') => {
-                return [&b"true"[..], b"false", b"null"].iter().any(|lit| {
-                    b[q..end].starts_with(lit)
-                        && b.get(q + lit.len())
-                            .is_none_or(|c| matches!(c, b',' | b']' | b' ' | b'\n' | b'\r' | b'\t'))
-                }) || bare_first_item(b, q, end)
+            // A literal the parser reads (`true`, `None`, `undefined`, `NaN`), then a delimiter.
+            (b'[', c) if c.is_ascii_alphabetic() => {
+                let word_end = (q..end.min(q + 16))
+                    .find(|&k| !b[k].is_ascii_alphanumeric())
+                    .unwrap_or(end.min(q + 16));
+                let literal = std::str::from_utf8(&b[q..word_end])
+                    .is_ok_and(crate::repair::is_literal)
+                    && b.get(word_end)
+                        .is_none_or(|c| matches!(c, b',' | b']' | b' ' | b'\n' | b'\r' | b'\t'));
+                return literal || bare_first_item(b, q, end);
             }
             (b'[', _) => return bare_first_item(b, q, end),
             _ => return false,
@@ -596,7 +598,19 @@ fn key_then_colon(b: &[u8], q: usize, end: usize) -> bool {
 /// A quoted value at `q` followed, on its line, by a `,` (`"x",` after a key that lost its `:`).
 fn value_then_comma(b: &[u8], q: usize) -> bool {
     let Some((class, len)) = crate::repair::parser_quote_class(b, q) else {
-        return false;
+        // A number or a literal (`"id" 49872,`, `"ok" true,`).
+        let end = (q..b.len().min(q + 32))
+            .find(|&k| !(b[k].is_ascii_alphanumeric() || matches!(b[k], b'.' | b'-' | b'+')))
+            .unwrap_or(b.len().min(q + 32));
+        let Ok(word) = std::str::from_utf8(&b[q..end]) else {
+            return false;
+        };
+        let number = word
+            .trim_start_matches('-')
+            .starts_with(|c: char| c.is_ascii_digit())
+            && word.parse::<f64>().is_ok();
+        return (number || crate::repair::is_literal(word))
+            && skip_ws(b, end, b.len().min(end + 16)).is_some_and(|k| b[k] == b',');
     };
     let limit = (q + 256).min(b.len());
     let mut e = q + len;

@@ -18,7 +18,7 @@ pub(crate) mod quotes;
 mod search;
 
 pub use kind::RepairKind;
-pub(crate) use parser::{Config, Fail, Fence, Output};
+pub(crate) use parser::{is_literal, Config, Fail, Fence, Output};
 pub(crate) use quotes::is_quote_at as parser_starts_quote;
 
 /// The quote opening a string at `i`, if any (class and length).

@@ -352,3 +352,76 @@ fn prose_before_a_non_json_start_is_not_an_empty_answer() {
     assert_eq!(parsed.value, json("[0]"));
     assert!(!parsed.repairs.is_empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Found with a fault seed never used before (31337) and the accounting property at new seeds.
+
+#[test]
+fn a_doubled_closer_the_layout_contradicts_is_stray() {
+    // The second `}` would close `retry`, but its line stands further right than `retry`'s, and
+    // the members after it (and the `}` in line with `retry`) say `retry` goes on.
+    decides(
+        "{\n    \"retry\": {\n        \"cache\": {\n            \"a\": 1\n        }},\n        \"server\": null\n    },\n    \"ui\": 2\n}",
+        r#"{"retry": {"cache": {"a": 1}, "server": null}, "ui": 2}"#,
+        &[ExtraCloser],
+    );
+}
+
+#[test]
+fn a_key_that_lost_its_quote_ends_at_an_equals_sign_too() {
+    decides(
+        r#"{"text = "Ana Souza", "n" = 1}"#,
+        r#"{"text": "Ana Souza", "n": 1}"#,
+        &[MissingEndQuote, MissingColon, MissingColon],
+    );
+}
+
+#[test]
+fn a_typographic_quote_before_a_delimiter_ends_the_string() {
+    let parsed =
+        parse("[\n    \"הפגישה נדחתה למחר”,\n    null,\n    true,\n    “en”,\n    3031\n]");
+    assert_eq!(
+        parsed.value,
+        json(r#"["הפגישה נדחתה למחר", null, true, "en", 3031]"#)
+    );
+    let parsed =
+        parse(r#"{"id": 84326, "name": "Ngozi Okafor“, "city": "Москва", "active": false}"#);
+    assert_eq!(
+        parsed.value,
+        json(r#"{"id": 84326, "name": "Ngozi Okafor", "city": "Москва", "active": false}"#)
+    );
+}
+
+#[test]
+fn a_fenced_list_whose_first_item_looks_odd_is_read_whole() {
+    decides(
+        "```\n[(3 3), (2, 6)]\n```",
+        "[[3, 3], [2, 6]]",
+        &[PythonLiteral, MissingComma, PythonLiteral],
+    );
+}
+
+#[test]
+fn a_list_opening_with_a_javascript_literal_is_json_in_prose() {
+    let parsed = parse(
+        "You can call it like this:\n```js\nfetch(url, {method: \"POST\", body: JSON.stringify({id: 7})})\n```\n\nThe response was:\n[\n  undefined,\n  false,\n  3.14\n]",
+    );
+    assert_eq!(parsed.value, json("[null, false, 3.14]"));
+}
+
+#[test]
+fn an_object_missing_its_brace_and_its_first_colon() {
+    decides(
+        "\n  \"id\" 49872,\n  \"name\": \"x\"\n}",
+        r#"{"id": 49872, "name": "x"}"#,
+        &[MissingOpener, MissingColon],
+    );
+}
+
+#[test]
+fn a_draft_restated_with_other_quotes_is_still_a_restatement() {
+    let parsed = parse(
+        "Draft: [\n\t\"Müller\",\n\tnull,\n\t4773\n\nActually, let me fix that:\n[\n\t„Müller“,\n\tnull,\n\t4773,\n\tfalse\n}",
+    );
+    assert_eq!(parsed.value, json(r#"["Müller", null, 4773, false]"#));
+}

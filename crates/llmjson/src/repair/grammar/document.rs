@@ -61,12 +61,26 @@ impl Ctx<'_> {
         }
     }
 
-    /// The value at `at` begins as the document being parsed did: its first non-blank bytes
-    /// (at least [`RESTATED_BYTES`] of them) are the draft's.
+    /// The value at `at` begins as the document being parsed did: its first non-blank
+    /// characters (at least [`RESTATED_BYTES`] of them) are the draft's, whatever quotes each
+    /// writes (`["Müller"` restated as `[„Müller“`).
     pub(super) fn restates(&self, at: usize) -> bool {
-        let b = self.b();
-        let draft = b[self.doc_start..at].iter().copied().filter(|c| !is_ws(*c));
-        let again = b[at..self.lex.end].iter().copied().filter(|c| !is_ws(*c));
+        let text = self.lex.text;
+        let (Some(draft), Some(again)) = (
+            text.get(self.doc_start..at),
+            text.get(at..self.lex.end.min(text.len())),
+        ) else {
+            return false;
+        };
+        let normal = |c: char| {
+            if matches!(c, '\'' | '`' | '“' | '”' | '„' | '‘' | '’' | '«' | '»') {
+                '"'
+            } else {
+                c
+            }
+        };
+        let draft = draft.chars().filter(|c| !c.is_whitespace()).map(normal);
+        let again = again.chars().filter(|c| !c.is_whitespace()).map(normal);
         draft
             .zip(again)
             .take(RESTATED_BYTES)

@@ -150,8 +150,19 @@ impl Ctx<'_> {
                 }
             }
             Stop::Quote { len, own: false } => {
-                // A typographic quote inside ASCII-quoted text is ordinary text.
-                out.add(level, succ(Reading::TextQuote, None, 0, at + len, mode));
+                // A typographic quote inside ASCII-quoted text is ordinary text, unless it
+                // stands right before a delimiter, where JSON ends its strings (`"東京“, "tags"`):
+                // as text there it is loose, like an apostrophe before a delimiter.
+                let loose = if self
+                    .b()
+                    .get(at + len)
+                    .is_some_and(|&c| matches!(c, b',' | b':' | b'}' | b']'))
+                {
+                    cost::LOOSE_TEXT_QUOTE
+                } else {
+                    0
+                };
+                out.add(level, succ(Reading::TextQuote, None, loose, at + len, mode));
                 let swallowed = if key {
                     self.key_marks(open, at, at + len)
                 } else {
@@ -271,12 +282,13 @@ impl Ctx<'_> {
         let b = self.b();
         if key {
             // A key that lost its closing quote ends at its first `:` (`{"status: "done"`,
-            // `"tags:["x"`): the reading costs a repair, so a key that does hold a colon
-            // (`"http://x"`) stays whole unless what follows says otherwise.
+            // `"tags:["x"`), or at the `=` another language writes for it (`"text = "Ana"`,
+            // which the colon readings accept): the reading costs a repair, so a key that does
+            // hold a colon (`"http://x"`) stays whole unless what follows says otherwise.
             let text = &b[open..at.min(open + cost::WINDOW)];
             let colon = text
                 .iter()
-                .position(|&c| c == b':')
+                .position(|&c| c == b':' || c == b'=')
                 .filter(|&c| c > 0)
                 .map(|c| open + c);
             return [colon, None];

@@ -334,11 +334,17 @@ impl Ctx<'_> {
     }
 
     /// How the closer at `pos` lines up with the line where the innermost container opened:
-    /// `Less` when it stands further left, `Equal` in line. `None` when the closer is not first
-    /// on its line or the container's opening is unknown.
+    /// `Less` when its line stands further left, `Equal` in line, `Greater` further right.
+    /// `None` when the closer is not first on its line (after other closers: `}},` starts a
+    /// line with two) or the container's opening is unknown.
     fn closer_alignment(&self, stack: &dyn Stack, pos: usize) -> Option<std::cmp::Ordering> {
         let open = stack.top_open()?;
-        let closer = self.indentation(pos)?;
+        let b = self.b();
+        let mut run = pos;
+        while run > pos.saturating_sub(cost::WINDOW) && matches!(b[run - 1], b'}' | b']') {
+            run -= 1;
+        }
+        let closer = self.indentation(run)?;
         let line_start = self.b()[..open]
             .iter()
             .rposition(|&c| c == b'\n')
@@ -351,6 +357,16 @@ impl Ctx<'_> {
             .take_while(|&&c| matches!(c, b' ' | b'\t'))
             .count();
         Some(closer.cmp(&opener))
+    }
+
+    /// What the layout says against closing the innermost container at `pos`: a closer whose
+    /// line does not line up with the container's opening line pays
+    /// [`cost::MISALIGNED_CLOSER`] (`}},` where the second `}` is stray and the members go on).
+    fn misaligned_close(&self, stack: &dyn Stack, pos: usize) -> Cost {
+        match self.closer_alignment(stack, pos) {
+            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Greater) => cost::MISALIGNED_CLOSER,
+            _ => 0,
+        }
     }
 
     /// The blanks before `pos` on its line, if only blanks precede it there.
@@ -388,6 +404,7 @@ impl Ctx<'_> {
                 } else {
                     (None, 0)
                 };
+                let cost = cost + self.misaligned_close(stack, pos);
                 out.add(
                     level,
                     succ(Reading::Close, kind, cost, pos + 1, after_close(depth - 1)).pop(1),
@@ -613,9 +630,17 @@ impl Ctx<'_> {
                 None => {}
             },
             Token::Close(kind) if top == Some(kind) => {
+                let misaligned = self.misaligned_close(stack, pos);
                 out.add(
                     level,
-                    succ(Reading::Close, None, 0, pos + 1, after_close(depth - 1)).pop(1),
+                    succ(
+                        Reading::Close,
+                        None,
+                        misaligned,
+                        pos + 1,
+                        after_close(depth - 1),
+                    )
+                    .pop(1),
                 );
                 {
                     // The container closes, but the reply goes on with `, …`: the closer may be

@@ -18,6 +18,7 @@
 
 mod containers;
 mod scalars;
+pub(crate) use scalars::is_literal;
 mod strings;
 
 use super::grammar::{Ctx, Mode, Stack, Succ, Succs};

@@ -18,6 +18,11 @@ fn make_number(raw: &str) -> Value {
     }
 }
 
+/// Whether `word` is a literal the parser reads (JSON's, Python's, JavaScript's).
+pub(crate) fn is_literal(word: &str) -> bool {
+    literal_value(word).is_some()
+}
+
 fn literal_value(word: &str) -> Option<Value> {
     match word {
         "true" | "True" | "TRUE" => Some(Value::Bool(true)),
