@@ -488,6 +488,17 @@ enum Right {
     Ordinal(usize),
 }
 
+impl Right {
+    /// Nothing that belongs to the number follows: it ends at `end`.
+    fn nothing(end: usize) -> Right {
+        Right::Unit {
+            unit: None,
+            scale: 0,
+            end,
+        }
+    }
+}
+
 /// What follows the digits at `j`.
 fn right_context(text: &str, j: usize, currency: bool) -> Right {
     let rest = &text[j..];
@@ -522,16 +533,9 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
             "mi" if currency => 6,
             _ => 0,
         };
-        if scale != 0 {
-            return Right::Unit {
-                unit: None,
-                scale,
-                end: after_glued,
-            };
-        }
         return Right::Unit {
             unit: None,
-            scale: 0,
+            scale,
             end: after_glued,
         };
     }
@@ -541,11 +545,7 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
         .or_else(|| rest.strip_prefix('\u{a0}'))
         .or_else(|| rest.strip_prefix('\u{202f}'));
     let Some(spaced) = spaced else {
-        return Right::Unit {
-            unit: None,
-            scale: 0,
-            end: j,
-        };
+        return Right::nothing(j);
     };
     let gap = rest.len() - spaced.len();
     let word = word_prefix(spaced, 14, |c| {
@@ -553,11 +553,7 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
     });
     let boundary = !spaced[word.len()..].starts_with(|c: char| c.is_alphanumeric());
     if word.is_empty() || !boundary {
-        return Right::Unit {
-            unit: None,
-            scale: 0,
-            end: j,
-        };
+        return Right::nothing(j);
     }
     let end = j + gap + word.len();
     if let Some(scale) = scale_word(word) {
@@ -591,11 +587,7 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
                 end,
             }
         }
-        None => Right::Unit {
-            unit: None,
-            scale: 0,
-            end: j,
-        },
+        None => Right::nothing(j),
     }
 }
 

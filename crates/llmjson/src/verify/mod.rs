@@ -342,7 +342,7 @@ pub fn verify(
     let mut check = Check::new(evidence, options);
     check.text(answer, "");
     let verification = check.finish(evidence);
-    Ok(verdict(answer.to_string(), verification, options))
+    Ok(Verdict::of(answer.to_string(), verification, options))
 }
 
 /// Verifies the numbers of a JSON value (its strings and numbers; keys are names) against
@@ -434,31 +434,21 @@ impl Verdict {
     /// The verdict on `answer` given its `verification`: the answer itself, or (failing closed
     /// and not grounded) the blocking message.
     pub fn of(answer: String, verification: Verification, options: &VerifyOptions) -> Verdict {
-        verdict(answer, verification, options)
-    }
-}
-
-/// The verdict for `verification` of `answer`: the answer itself, or the blocking message.
-pub(crate) fn verdict(
-    answer: String,
-    verification: Verification,
-    options: &VerifyOptions,
-) -> Verdict {
-    let reason = fail_reason(&verification);
-    match (options.on_ungrounded, reason) {
-        (OnUngrounded::FailClosed, Some(reason)) => Verdict {
-            output: blocking_message(&verification, options.language),
-            fail_closed: Some(FailClosed {
-                reason,
-                stage: "verification",
-            }),
-            verification,
-        },
-        _ => Verdict {
-            output: answer,
-            fail_closed: None,
-            verification,
-        },
+        match (options.on_ungrounded, fail_reason(&verification)) {
+            (OnUngrounded::FailClosed, Some(reason)) => Verdict {
+                output: blocking_message(&verification, options.language),
+                fail_closed: Some(FailClosed {
+                    reason,
+                    stage: "verification",
+                }),
+                verification,
+            },
+            _ => Verdict {
+                output: answer,
+                fail_closed: None,
+                verification,
+            },
+        }
     }
 }
 

@@ -104,9 +104,7 @@ impl Ctx<'_> {
                     let loose = if !paired {
                         // An apostrophe sits in a word or ends one before a space
                         // (`students' books`), not before a delimiter (`docs', "tool"`).
-                        if b.get(at + len)
-                            .is_some_and(|&c| matches!(c, b',' | b':' | b'}' | b']'))
-                        {
+                        if self.delimiter_at(at + len) {
                             cost::LOOSE_TEXT_QUOTE
                         } else {
                             0
@@ -117,9 +115,8 @@ impl Ctx<'_> {
                         } else {
                             0
                         }
-                    } else if b
-                        .get(at + len)
-                        .is_none_or(|&c| is_ws(c) || matches!(c, b',' | b':' | b'}' | b']'))
+                    } else if b.get(at + len).is_none_or(|&c| is_ws(c))
+                        || self.delimiter_at(at + len)
                         || (self.starts_line(open, at) && !code())
                     {
                         cost::LOOSE_TEXT_QUOTE
@@ -153,11 +150,7 @@ impl Ctx<'_> {
                 // A typographic quote inside ASCII-quoted text is ordinary text, unless it
                 // stands right before a delimiter, where JSON ends its strings (`"東京“, "tags"`):
                 // as text there it is loose, like an apostrophe before a delimiter.
-                let loose = if self
-                    .b()
-                    .get(at + len)
-                    .is_some_and(|&c| matches!(c, b',' | b':' | b'}' | b']'))
-                {
+                let loose = if self.delimiter_at(at + len) {
                     cost::LOOSE_TEXT_QUOTE
                 } else {
                     0
@@ -463,6 +456,13 @@ impl Ctx<'_> {
     /// Like [`Self::starts_line`], on a line indented by at least one blank.
     pub(super) fn starts_indented_line(&self, open: usize, at: usize) -> bool {
         at > open && matches!(self.b()[at - 1], b' ' | b'\t') && self.starts_line(open, at)
+    }
+
+    /// A delimiter JSON ends strings before (`,` `:` `}` `]`) stands at `i`.
+    fn delimiter_at(&self, i: usize) -> bool {
+        self.b()
+            .get(i)
+            .is_some_and(|&c| matches!(c, b',' | b':' | b'}' | b']'))
     }
 
     /// What a key ending at `close` (its quote ends at `after`) pays for the JSON its text holds:

@@ -242,7 +242,6 @@ impl Ctx<'_> {
                 after = raw_end + 1;
             }
         }
-        let _ = after;
         out.add(
             self.level,
             succ(
