@@ -2,7 +2,8 @@
 //! at level `none` llmjson accepts nothing serde_json rejects.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use llmjson::{Options, RepairKind, RepairLevel, Value};
+use llmjson::{Options, RepairKind, RepairLevel};
+use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -14,7 +15,12 @@ fuzz_target!(|data: &[u8]| {
             for level in [RepairLevel::None, RepairLevel::Conservative, RepairLevel::Full] {
                 let parsed = llmjson::parse(text, &Options::default().level(level))
                     .unwrap_or_else(|e| panic!("valid JSON refused at {level:?}: {e}"));
-                assert_eq!(parsed.value, expected, "value differs at {level:?}");
+                // serde_json (default features) holds numbers as f64: compared after the same
+                // conversion. llmjson's exact digits must survive its own writer and reader.
+                assert_eq!(Value::from(&parsed.value), expected, "value differs at {level:?}");
+                let written = parsed.value.to_json();
+                let back: llmjson::Value = written.parse().expect("own output reads back");
+                assert_eq!(back.to_json(), written);
                 assert!(
                     parsed.repairs.iter().all(|r| r.kind == RepairKind::DuplicateKey),
                     "repairs on valid JSON at {level:?}: {:?}",

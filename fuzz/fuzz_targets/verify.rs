@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         let mut ev = Evidence::with_locale(locale);
         ev.add_text("t", evidence).unwrap();
         let _ = ev.add_csv("c", evidence);
-        if let Ok(value) = serde_json::from_str::<serde_json::Value>(evidence) {
+        if let Ok(value) = evidence.parse::<llmjson::Value>() {
             ev.add_json("j", &value).unwrap();
         }
         let options = VerifyOptions::default().locale(locale).fail_closed();

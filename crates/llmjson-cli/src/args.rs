@@ -144,7 +144,7 @@ impl GroundingArgs {
                 .map(str::to_ascii_lowercase);
             let added = match extension.as_deref() {
                 Some("json") => {
-                    let value: llmjson::Value = serde_json::from_str(text).map_err(|e| {
+                    let value: llmjson::Value = text.parse().map_err(|e| {
                         Failure::Usage(format!("the evidence {shown} is not valid JSON: {e}"))
                     })?;
                     evidence.add_json(&name, &value).map(|_| ())

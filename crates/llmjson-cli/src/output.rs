@@ -2,29 +2,21 @@
 
 use crate::args::LogFormat;
 use llmjson::{Repair, Value};
-use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 use std::io::{self, Write};
 
-/// Writes `value` compact or pretty, optionally with every non-ASCII character escaped.
+/// Writes `value` compact or pretty, optionally with every non-ASCII character escaped (exact
+/// digits, key order as written: the library's writer).
 pub fn write_json(
     out: &mut impl Write,
     value: &Value,
     pretty: bool,
     ascii: bool,
 ) -> io::Result<()> {
-    let result = match (pretty, ascii) {
-        (false, false) => serde_json::to_writer(&mut *out, value),
-        (true, false) => serde_json::to_writer_pretty(&mut *out, value),
-        (false, true) => write_with(out, value, AsciiFormatter(CompactFormatter)),
-        (true, true) => write_with(out, value, AsciiFormatter(PrettyFormatter::new())),
-    };
-    result.map_err(io::Error::from)
-}
-
-fn write_with<F: Formatter>(out: &mut impl Write, value: &Value, f: F) -> serde_json::Result<()> {
-    use serde::Serialize;
-    let mut ser = serde_json::Serializer::with_formatter(out, f);
-    value.serialize(&mut ser)
+    out.write_all(
+        value
+            .to_json_styled(llmjson::Style { pretty, ascii })
+            .as_bytes(),
+    )
 }
 
 /// The repair log: `human` is one line per repair; `json` is one JSON object per line with the
@@ -127,74 +119,18 @@ pub fn write_log(out: &mut impl Write, repairs: &[Repair], format: LogFormat) ->
     Ok(())
 }
 
-/// Wraps a formatter so that string contents are written with non-ASCII escaped (`\u00e9`,
-/// surrogate pairs above the BMP).
-struct AsciiFormatter<F>(F);
-
-impl<F: Formatter> Formatter for AsciiFormatter<F> {
-    fn write_string_fragment<W: ?Sized + Write>(
-        &mut self,
-        w: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        let mut start = 0;
-        for (i, ch) in fragment.char_indices() {
-            if ch.is_ascii() {
-                continue;
-            }
-            w.write_all(&fragment.as_bytes()[start..i])?;
-            let mut units = [0u16; 2];
-            for unit in ch.encode_utf16(&mut units) {
-                write!(w, "\\u{unit:04x}")?;
-            }
-            start = i + ch.len_utf8();
-        }
-        w.write_all(&fragment.as_bytes()[start..])
-    }
-    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.begin_array(w)
-    }
-    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.end_array(w)
-    }
-    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.0.begin_array_value(w, first)
-    }
-    fn end_array_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.end_array_value(w)
-    }
-    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.begin_object(w)
-    }
-    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.end_object(w)
-    }
-    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.0.begin_object_key(w, first)
-    }
-    fn end_object_key<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.end_object_key(w)
-    }
-    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.begin_object_value(w)
-    }
-    fn end_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.end_object_value(w)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn ascii_escapes_non_ascii_including_astral() {
-        let v: Value = serde_json::from_str(r#"{"k":"é😀a"}"#).unwrap();
+        let v: Value = r#"{"k":"é😀a", "n": 1.50}"#.parse().unwrap();
         let mut out = Vec::new();
         write_json(&mut out, &v, false, true).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            r#"{"k":"\u00e9\ud83d\ude00a"}"#
+            r#"{"k":"\u00e9\ud83d\ude00a","n":1.50}"#
         );
     }
 }

@@ -42,7 +42,8 @@ impl PySchema {
 
     /// Every violation of the schema by the JSON text `value`, as (path, keyword, message).
     fn validate(&self, value: &str) -> PyResult<Vec<(String, String, String)>> {
-        let value: Value = serde_json::from_str(value)
+        let value: Value = value
+            .parse()
             .map_err(|e| PyValueError::new_err(format!("not JSON: {e}")))?;
         Ok(match self.inner.validate(&value) {
             Ok(()) => Vec::new(),
@@ -182,7 +183,8 @@ impl PyEvidence {
 
     /// Adds a JSON document given as JSON text.
     fn add_json(&self, py: Python<'_>, name: &str, document: &str) -> PyResult<()> {
-        let value: Value = serde_json::from_str(document)
+        let value: Value = document
+            .parse()
             .map_err(|e| PyValueError::new_err(format!("the evidence {name} is not JSON: {e}")))?;
         self.with(py, |e| e.add_json(name, &value).map(|_| ()))
     }
@@ -257,7 +259,7 @@ fn verify(
     let evidence: &llmjson::Evidence = &guard;
     let verdict = py.detach(|| {
         if as_json {
-            let value: Value = serde_json::from_str(answer).map_err(|e| Error::NoJson {
+            let value: Value = answer.parse().map_err(|e: Error| Error::NoJson {
                 hint: Some(e.to_string()),
             })?;
             let v = llmjson::verify_value(&value, evidence, &options)?;
@@ -388,7 +390,7 @@ fn bad_choice(name: &str, got: &str, allowed: &str) -> PyErr {
     PyValueError::new_err(format!("{name} must be one of {allowed}; got {got:?}"))
 }
 
-/// A `serde_json::Value` as the Python object `json.loads` would give: dict (ordered), list,
+/// An `llmjson::Value` as the Python object `json.loads` would give: dict (ordered), list,
 /// str, int (any size), float, bool, None.
 fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
     Converter {
@@ -496,7 +498,7 @@ fn native_error_diagnosed(
         // The envelope's request id is filled in by the Python layer (its own or the caller's).
         let envelope = serde_json::to_value(diagnosis.envelope(error, ""))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        details.set_item("envelope", to_python(py, &envelope)?)?;
+        details.set_item("envelope", to_python(py, &Value::from(envelope))?)?;
         if let Some(p) = error.position() {
             details.set_item("offset", p.offset)?;
             details.set_item("line", p.line)?;

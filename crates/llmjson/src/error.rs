@@ -82,7 +82,7 @@ pub enum Error {
         /// Every violation, in the order the validator found them.
         errors: Vec<SchemaError>,
         /// The value that was validated (after repair and coercion).
-        value: Box<serde_json::Value>,
+        value: Box<crate::Value>,
         /// The reply was cut off and completed: the violations may only say that it is
         /// incomplete (a retry should ask for less, or raise the token limit).
         truncated: bool,

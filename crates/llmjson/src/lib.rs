@@ -28,6 +28,7 @@ mod position;
 mod repair;
 mod retry;
 mod schema;
+mod value;
 mod verify;
 
 pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics};
@@ -45,7 +46,12 @@ pub use retry::{
     ESCAPING_RULE,
 };
 pub use schema::{Schema, SchemaError};
-pub use serde_json::Value;
+pub use value::{DeserializeError, Map, Number, NumberError, Style, Value};
+
+/// The iterators and entries of [`Map`].
+pub mod map {
+    pub use crate::value::{Entry, IntoIter, Iter, IterMut, OccupiedEntry, VacantEntry};
+}
 pub use verify::{
     blocking_message, verify, verify_value, CheckedNumber, Evidence, EvidenceLocation, FailClosed,
     IssueType, Language, Locale, NumberExample, OnUngrounded, PercentForms, SmallCounts, Verdict,
@@ -201,8 +207,7 @@ pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> 
         if parsed.repairs.is_empty() {
             return Ok(text[parsed.span].to_string());
         }
-        return serde_json::to_string(&parsed.value)
-            .map_err(|_| Error::Internal("serialisation failed"));
+        return Ok(parsed.value.to_json());
     }
     let fast = match valid_whole_text(text, options) {
         Whole::Valid(copy) => return Ok(copy.to_string()),
@@ -213,7 +218,7 @@ pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> 
     if parsed.repairs.is_empty() {
         return Ok(text[parsed.span].to_string());
     }
-    serde_json::to_string(&parsed.value).map_err(|_| Error::Internal("serialisation failed"))
+    Ok(parsed.value.to_json())
 }
 
 /// Whether `text` is exactly one valid JSON document (RFC 8259, surrounding whitespace allowed)
@@ -268,8 +273,15 @@ pub fn from_str_with<T: serde::de::DeserializeOwned>(
     text: &str,
     options: &Options,
 ) -> Result<T, Error> {
-    let parsed = parse(text, options)?;
-    serde_path_to_error::deserialize(parsed.value).map_err(|e| {
+    from_value(parse(text, options)?.value)
+}
+
+/// Deserialises a [`Value`] into `T` (no serde_json value in between).
+///
+/// # Errors
+/// [`Error::Deserialize`] with the JSON path of the value that did not fit.
+pub fn from_value<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, Error> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
         let path = pointer_of(e.path());
         Error::Deserialize {
             path,

@@ -8,7 +8,7 @@ use crate::locate::{Scan, Source};
 use crate::position::{self, Position};
 use crate::repair::{self, Config, Fail, Output};
 use crate::{
-    DuplicateKeys, Error, Options, Parsed, RepairLevel, SyntaxError, Value, DEFAULT_MAX_DEPTH,
+    DuplicateKeys, Error, Options, Parsed, RepairLevel, SyntaxError, DEFAULT_MAX_DEPTH,
     MAX_DEPTH_CEILING,
 };
 
@@ -17,11 +17,11 @@ pub(crate) fn parse_unguided(text: &str, options: &Options) -> Result<Parsed, Er
     parse_with(text, options, FastPath::Try)
 }
 
-/// Whether to try serde_json on the whole reply first.
+/// Whether to try the strict reader on the whole reply first.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FastPath {
     Try,
-    /// serde_json already refused this reply.
+    /// serde_json's check already refused this reply.
     Skip,
 }
 
@@ -29,7 +29,7 @@ pub(crate) fn parse_with(text: &str, options: &Options, fast: FastPath) -> Resul
     check_input(text, options)?;
     // The most common reply is one valid document: take it before any scanning.
     if fast == FastPath::Try {
-        if let Some(found) = serde_whole(text, options) {
+        if let Some(found) = strict_whole(text, options) {
             return finish(text, found, options);
         }
     }
@@ -41,7 +41,7 @@ pub(crate) fn parse_with(text: &str, options: &Options, fast: FastPath) -> Resul
 /// Every value in the reply, in order (see [`crate::parse_all`]).
 pub(crate) fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
     check_input(text, options)?;
-    if let Some(found) = serde_whole(text, options) {
+    if let Some(found) = strict_whole(text, options) {
         return Ok(vec![finish(text, found, options)?]);
     }
     let scan = Scan::new(text);
@@ -111,7 +111,6 @@ pub(crate) fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t
     let bytes = doc.as_bytes();
     if memchr::memmem::find(bytes, b"\\ud").is_some()
         || memchr::memmem::find(bytes, b"\\uD").is_some()
-        || memchr::memmem::find(bytes, SERDE_NUMBER_KEY.as_bytes()).is_some()
     {
         return Whole::NotChecked;
     }
@@ -169,20 +168,21 @@ pub(crate) fn bytecount_openers(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == b'[' || b == b'{').count()
 }
 
-/// A reply that is one valid JSON document, parsed by serde_json itself: the fast path for the
-/// most common case. Same features, so the same value (key order, exact digits) llmjson's parser
-/// gives, which JSONTestSuite and the property tests check.
-pub(crate) fn serde_whole(text: &str, options: &Options) -> Option<Found> {
+/// A reply that is one valid JSON document, read by the strict reader in one pass: the fast
+/// path for the most common case. It gives the value llmjson's tolerant parser gives (key order,
+/// exact digits), which JSONTestSuite and the property tests check; anything it does not accept
+/// takes the tolerant path.
+pub(crate) fn strict_whole(text: &str, options: &Options) -> Option<Found> {
     let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
-    if !serde_fast_path_applies(options) || !matches!(text.as_bytes().get(start), Some(b'{' | b'['))
-    {
+    if !matches!(text.as_bytes().get(start), Some(b'{' | b'[')) {
         return None;
     }
     let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
-    if memchr::memmem::find(text.as_bytes(), SERDE_NUMBER_KEY.as_bytes()).is_some() {
-        return None;
-    }
-    let value: Value = serde_json::from_str(&text[start..end]).ok()?;
+    let value = crate::value::parse::document(
+        &text[start..end],
+        options.max_depth.clamp(1, MAX_DEPTH_CEILING),
+        options.duplicate_keys,
+    )?;
     let out = Output {
         value,
         start,
@@ -191,29 +191,6 @@ pub(crate) fn serde_whole(text: &str, options: &Options) -> Option<Found> {
         removed: 0,
     };
     Some(found(out, Source::Text))
-}
-
-/// The key serde_json's arbitrary-precision numbers are carried under: an object holding it is
-/// read back as a number (`{"$serde_json::private::Number": "12"}` is 12), so llmjson refuses it
-/// rather than return a value that changes on its way out.
-const SERDE_NUMBER_KEY: &str = "$serde_json::private::Number";
-
-/// Some object in `value` has the key `key` (explicit stack: no recursion).
-fn holds_key(value: &Value, key: &str) -> bool {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(map) => {
-                if map.contains_key(key) {
-                    return true;
-                }
-                stack.extend(map.values());
-            }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    false
 }
 
 pub(crate) fn check_input(text: &str, options: &Options) -> Result<(), Error> {
@@ -266,20 +243,6 @@ pub(crate) fn finish(text: &str, found: Found, options: &Options) -> Result<Pars
     let span = start..out.end;
     let located = &text.as_bytes()[span.clone()];
     let located_bytes = located.len() - repair::parser::json_whitespace(located);
-    if let Some(at) = memchr::memmem::find(located, SERDE_NUMBER_KEY.as_bytes()) {
-        if holds_key(&out.value, SERDE_NUMBER_KEY) {
-            return Err(Error::Syntax(Box::new(SyntaxError::new(
-                text,
-                start + at.saturating_sub(1),
-                format!(
-                    "the key \"{SERDE_NUMBER_KEY}\" is reserved: serde_json reads an object \
-                     holding it as a number, so the value could not be returned as it is"
-                ),
-                options.level,
-                false,
-            ))));
-        }
-    }
     if out.removed > MIN_GUARDED_BYTES && located_bytes > 0 {
         let share = out.removed as f64 / located_bytes as f64;
         if share > options.max_removed_ratio {

@@ -20,9 +20,8 @@ pub fn run(args: &ExtractArgs) -> Result<(), Failure> {
             if !located.contains(['\n', '\r']) {
                 out.write_all(located.as_bytes())?;
             } else {
-                let value = serde_json::from_str::<llmjson::Value>(located).unwrap_or(parsed.value);
-                serde_json::to_writer(&mut out, &value)
-                    .map_err(|e| Failure::Io(std::io::Error::other(e)))?;
+                let value = located.parse::<llmjson::Value>().unwrap_or(parsed.value);
+                out.write_all(value.to_json().as_bytes())?;
             }
             out.write_all(b"\n")?;
         }

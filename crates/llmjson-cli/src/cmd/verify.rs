@@ -27,7 +27,7 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
         // The answer is a model's JSON reply: locate and repair it, then check its values.
         llmjson::parse(answer, &llmjson::Options::default()).and_then(|parsed| {
             let verification = llmjson::verify_value(&parsed.value, &evidence, &options)?;
-            let text = serde_json::to_string(&parsed.value).unwrap_or_default();
+            let text = parsed.value.to_json();
             Ok(llmjson::Verdict::of(text, verification, &options))
         })
     } else {

@@ -27,8 +27,8 @@
 //!   value the text names (`The answer is **True**`); two different ones are ambiguous.
 
 use super::type_includes;
+use crate::value::{Map, Number, Value};
 use crate::RepairKind;
-use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
 /// One coercion, before positions are attached.
@@ -111,7 +111,7 @@ const REF_LIMIT: usize = 32;
 /// Values nested deeper than this are left as they are.
 const DEPTH_LIMIT: usize = 256;
 
-static NO_PROPERTIES: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+static NO_PROPERTIES: std::sync::LazyLock<Map> = std::sync::LazyLock::new(Map::new);
 
 /// Fits `value` to the schema `root`. With `prose`, the value is the reply's whole text, and
 /// scalars may be found inside it.
@@ -249,7 +249,7 @@ impl<'s> Coercer<'s> {
         &mut self,
         value: Value,
         ty: &str,
-        map: &'s Map<String, Value>,
+        map: &'s Map,
         path: &mut String,
         prose: bool,
         depth: usize,
@@ -268,7 +268,7 @@ impl<'s> Coercer<'s> {
     fn fit_object(
         &mut self,
         value: Value,
-        map: &'s Map<String, Value>,
+        map: &'s Map,
         path: &mut String,
         depth: usize,
     ) -> Coerced {
@@ -329,7 +329,7 @@ impl<'s> Coercer<'s> {
         // Declared names the reply wrote exactly: a near-miss key never takes their place.
         let exact: Vec<String> = object
             .keys()
-            .filter(|k| properties.contains_key(*k))
+            .filter(|k| properties.contains_key(k))
             .cloned()
             .collect();
         for (key, member) in object {
@@ -409,7 +409,7 @@ impl<'s> Coercer<'s> {
     fn fit_array(
         &mut self,
         value: Value,
-        map: &'s Map<String, Value>,
+        map: &'s Map,
         path: &mut String,
         prose: bool,
         depth: usize,
@@ -478,7 +478,7 @@ impl<'s> Coercer<'s> {
     fn decoded(
         &mut self,
         container: Value,
-        map: &'s Map<String, Value>,
+        map: &'s Map,
         path: &mut String,
         depth: usize,
     ) -> Coerced {
@@ -565,7 +565,7 @@ impl<'s> Coercer<'s> {
 }
 
 /// The types a schema node wants: its `type`, else what its keywords imply.
-fn types_of(map: &Map<String, Value>) -> Vec<&str> {
+fn types_of(map: &Map) -> Vec<&str> {
     match map.get("type") {
         Some(Value::String(t)) => vec![t.as_str()],
         Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
@@ -641,13 +641,7 @@ fn fit_string(value: Value, path: &str) -> Coerced {
     }
 }
 
-fn fit_number(
-    value: Value,
-    integer: bool,
-    map: &Map<String, Value>,
-    path: &str,
-    prose: bool,
-) -> Coerced {
+fn fit_number(value: Value, integer: bool, map: &Map, path: &str, prose: bool) -> Coerced {
     match value {
         Value::Number(ref n) => {
             if !integer || is_integral(n) {
@@ -826,9 +820,9 @@ pub(crate) fn name_key(name: &str) -> String {
 /// and the reply did not also write it exactly.
 fn renamed<'p>(
     key: &str,
-    properties: &'p Map<String, Value>,
+    properties: &'p Map,
     exact: &[String],
-    out: &Map<String, Value>,
+    out: &Map,
 ) -> Option<(&'p String, &'p Value)> {
     let wanted = name_key(key);
     if wanted.is_empty() {
@@ -1003,7 +997,7 @@ fn number_in(text: &str, integer: bool, maximum: Option<f64>) -> Option<Number> 
     if integer {
         written = integral_digits(&written)?;
     }
-    serde_json::from_str::<Number>(&written).ok()
+    written.parse::<Number>().ok()
 }
 
 /// The object or array a string holds as its whole content (repaired if need be), if any.

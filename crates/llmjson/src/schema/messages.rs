@@ -7,6 +7,16 @@ use serde_json::Value;
 /// Values quoted in messages are cut to this many characters.
 const QUOTE_LIMIT: usize = 60;
 
+/// The first member a "not allowed" error names.
+pub(super) fn unexpected_member<'e>(error: &'e jsonschema::ValidationError<'_>) -> Option<&'e str> {
+    match &error.kind {
+        Kind::AdditionalProperties { unexpected } | Kind::UnevaluatedProperties { unexpected } => {
+            unexpected.first().map(String::as_str)
+        }
+        _ => None,
+    }
+}
+
 pub(super) fn schema_error(error: &jsonschema::ValidationError<'_>) -> SchemaError {
     let schema_path = error.schema_path.as_str().to_string();
     let keyword = schema_path

@@ -9,9 +9,9 @@ pub(crate) mod coerce;
 mod messages;
 pub(crate) mod stage;
 
+use crate::value::Value;
 use crate::Error;
 use serde::Serialize;
-use serde_json::Value;
 use std::any::TypeId;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -32,7 +32,10 @@ use std::sync::{Arc, LazyLock, Mutex};
 /// # Ok::<(), llmjson::Error>(())
 /// ```
 pub struct Schema {
-    document: Value,
+    /// The document as given, for `jsonschema` and for [`Schema::document`].
+    document: serde_json::Value,
+    /// The same document as llmjson's value: what coercion walks.
+    walk: Value,
     validator: jsonschema::Validator,
     /// Every property name the schema declares (as [`coerce::name_key`]s), for the parser's
     /// quote decisions.
@@ -47,8 +50,13 @@ impl Schema {
     ///
     /// # Errors
     /// [`Error::InvalidSchema`] when the document is not a valid JSON Schema.
-    pub fn new(document: Value) -> Result<Schema, Error> {
-        if let Some(at) = left_recursion(&document) {
+    pub fn new(document: serde_json::Value) -> Result<Schema, Error> {
+        let walk = Value::from(document.clone());
+        Schema::compile(document, walk)
+    }
+
+    fn compile(document: serde_json::Value, walk: Value) -> Result<Schema, Error> {
+        if let Some(at) = left_recursion(&walk) {
             return Err(Error::InvalidSchema {
                 message: format!(
                     "the schema at '{at}' refers back to itself without descending into the \
@@ -62,9 +70,10 @@ impl Schema {
         })?;
         let mut property_names = HashSet::new();
         let mut closed = true;
-        collect_names(&document, &mut property_names, &mut closed, 0);
+        collect_names(&walk, &mut property_names, &mut closed, 0);
         Ok(Schema {
             document,
+            walk,
             validator,
             property_names,
             closed,
@@ -79,7 +88,14 @@ impl Schema {
         let document = serde_json::from_str(text).map_err(|e| Error::InvalidSchema {
             message: format!("the schema is not JSON: {e}"),
         })?;
-        Schema::new(document)
+        // Read again by llmjson's own reader: coercion then sees the properties in written order.
+        let walk = crate::value::parse::document(
+            text,
+            crate::MAX_DEPTH_CEILING,
+            crate::DuplicateKeys::Last,
+        )
+        .unwrap_or_else(|| Value::from(serde_json::Value::clone(&document)));
+        Schema::compile(document, walk)
     }
 
     /// The schema of a Rust type, derived with `schemars` (draft 2020-12).
@@ -92,8 +108,13 @@ impl Schema {
     }
 
     /// The schema document.
-    pub fn document(&self) -> &Value {
+    pub fn document(&self) -> &serde_json::Value {
         &self.document
+    }
+
+    /// The schema document as llmjson's value (what coercion walks).
+    pub(crate) fn walk(&self) -> &Value {
+        &self.walk
     }
 
     /// Validates a value, reporting every error (not only the first).
@@ -102,11 +123,29 @@ impl Schema {
     /// Every violation, each with the instance's JSON Pointer, the schema keyword, and a message
     /// that can be sent back to the model as it is.
     pub fn validate(&self, value: &Value) -> Result<(), Vec<SchemaError>> {
-        let errors: Vec<SchemaError> = self
+        let instance = serde_json::Value::from(value);
+        // In the order the reply wrote the values (a container before what it holds; a member
+        // that is not allowed where it was written), not in the order serde_json's sorted maps
+        // hand them to the validator.
+        let mut keyed: Vec<(Vec<usize>, SchemaError)> = self
             .validator
-            .iter_errors(value)
-            .map(|e| messages::schema_error(&e))
+            .iter_errors(&instance)
+            .map(|e| {
+                let mut order = written_order(value, e.instance_path.as_str());
+                if let Some(member) = messages::unexpected_member(&e) {
+                    if let Some(i) = value
+                        .pointer(e.instance_path.as_str())
+                        .and_then(Value::as_object)
+                        .and_then(|map| map.get_index_of(member))
+                    {
+                        order.push(i);
+                    }
+                }
+                (order, messages::schema_error(&e))
+            })
             .collect();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        let errors: Vec<SchemaError> = keyed.into_iter().map(|(_, e)| e).collect();
         if errors.is_empty() {
             Ok(())
         } else {
@@ -116,7 +155,7 @@ impl Schema {
 
     /// The value is valid (no report built).
     pub fn is_valid(&self, value: &Value) -> bool {
-        self.validator.is_valid(value)
+        self.validator.is_valid(&serde_json::Value::from(value))
     }
 
     /// Whether `key` can be a key somewhere in a valid value (up to case and word separators,
@@ -247,6 +286,30 @@ fn escape_pointer(key: &str) -> String {
 
 /// Schemas nested deeper than this are not walked for names (the validator still checks them).
 const NAME_DEPTH_LIMIT: usize = 64;
+
+/// Where the value at `pointer` was written: the member or element index at each step. A
+/// parent sorts before its children; a path the value does not have sorts after its parent.
+fn written_order(value: &Value, pointer: &str) -> Vec<usize> {
+    let mut order = Vec::new();
+    let mut at = Some(value);
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        let (index, next) = match at {
+            Some(Value::Object(map)) => match map.get_index_of(&token) {
+                Some(i) => (i, map.get_index(i).map(|(_, v)| v)),
+                None => (usize::MAX, None),
+            },
+            Some(Value::Array(items)) => match token.parse::<usize>() {
+                Ok(i) => (i, items.get(i)),
+                Err(_) => (usize::MAX, None),
+            },
+            _ => (usize::MAX, None),
+        };
+        order.push(index);
+        at = next;
+    }
+    order
+}
 
 /// Gathers the names of `properties` everywhere in the document, and whether every object
 /// schema is closed (`additionalProperties: false` and no pattern properties).

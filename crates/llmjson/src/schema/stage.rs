@@ -119,7 +119,7 @@ pub(crate) fn parse_guided(
         let prose = !whole || !has_json;
         let value = candidate.parsed.value.clone();
         let coerced = if fit {
-            coerce::coerce(schema.document(), value, prose)
+            coerce::coerce(schema.walk(), value, prose)
         } else {
             Coerced::fits(value)
         };
@@ -151,7 +151,7 @@ pub(crate) fn parse_guided(
         // Prose where a boolean or an enum value is wanted, naming two answers or negating the
         // one it names: an ambiguity, said as such (not "no JSON").
         (None, Err(error)) => match (fit && !has_json)
-            .then(|| coerce::prose_ambiguity(schema.document(), text))
+            .then(|| coerce::prose_ambiguity(schema.walk(), text))
             .flatten()
         {
             Some(message) => Err(Error::Schema {

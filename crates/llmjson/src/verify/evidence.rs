@@ -4,9 +4,9 @@
 use super::decimal::Decimal;
 use super::extract::{self, Found};
 use super::Locale;
+use crate::value::Value;
 use crate::Error;
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -193,7 +193,7 @@ impl Evidence {
     /// Adds a JSON document: its numbers as numbers, its strings as text (keys are names,
     /// not evidence).
     pub fn add_json(&mut self, name: &str, value: &Value) -> Result<&mut Self, Error> {
-        let approx = serde_json::to_string(value).map_or(0, |s| s.len());
+        let approx = value.to_json().len();
         let source = self.admit(name, approx)?;
         super::walk_leaves(value, |path, leaf| {
             let (text, counted) = match leaf {

@@ -16,11 +16,11 @@ mod extract;
 
 pub use evidence::{Evidence, EvidenceLocation};
 
+use crate::value::Value;
 use crate::Error;
 use evidence::Lookup;
 use extract::{Class, Found, Readings, Rule};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::ops::Range;
 
 /// How numbers are spelled: which mark is the decimal one and which groups thousands.

@@ -102,3 +102,32 @@ fn the_depth_limit_holds_on_every_fast_path() {
     assert_eq!(llmjson::repair_to_string(&deep, &options).unwrap(), deep);
     assert!(llmjson::parse(&deep, &options).is_ok());
 }
+
+/// Depending on llmjson leaves serde_json as its users know it: no `arbitrary_precision` (an
+/// untagged enum holding a float deserialises; `1.50` reads as the f64 1.5) and no
+/// `preserve_order` (a `serde_json::Map` iterates in key order). Features unify across a build,
+/// so this test, built with the whole workspace, fails if any crate here turns either on.
+#[test]
+fn serde_json_keeps_its_default_number_and_map_behaviour() {
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    #[serde(untagged)]
+    enum Amount {
+        Exact(f64),
+        Text(String),
+    }
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Line {
+        #[serde(flatten)]
+        rest: std::collections::BTreeMap<String, Amount>,
+    }
+    let line: Line = serde_json::from_str(r#"{"price": 1.50, "note": "x"}"#).unwrap();
+    assert_eq!(line.rest["price"], Amount::Exact(1.5));
+    let number: serde_json::Value = serde_json::from_str("1.50").unwrap();
+    assert_eq!(number.to_string(), "1.5");
+    let map: serde_json::Value = serde_json::from_str(r#"{"b": 1, "a": 2}"#).unwrap();
+    let keys: Vec<&String> = map.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["a", "b"]);
+    // llmjson's own value keeps what serde_json's default drops.
+    let ours = llmjson::parse(r#"{"b": 1.50, "a": 2}"#, &Options::default()).unwrap();
+    assert_eq!(ours.value.to_string(), r#"{"b":1.50,"a":2}"#);
+}

@@ -239,22 +239,22 @@ fn input_words(
 }
 
 /// The lowercased words of every key, string and number in `value`.
-fn value_words(value: &serde_json::Value, out: &mut std::collections::HashSet<String>) {
+fn value_words(value: &llmjson::Value, out: &mut std::collections::HashSet<String>) {
     fn add(text: &str, out: &mut std::collections::HashSet<String>) {
         let words = text.split(|c: char| !(c.is_alphanumeric() || c == '_'));
         out.extend(words.filter(|w| !w.is_empty()).map(str::to_lowercase));
     }
     match value {
-        serde_json::Value::String(s) => add(s, out),
+        llmjson::Value::String(s) => add(s, out),
         // The input may write an exponent without its sign (`6.02e23` is kept as `6.02e+23`).
-        serde_json::Value::Number(n) => {
+        llmjson::Value::Number(n) => {
             add(&n.to_string(), out);
             add(&n.to_string().replace("e+", "e"), out);
         }
-        serde_json::Value::Bool(b) => add(if *b { "true" } else { "false" }, out),
-        serde_json::Value::Null => add("null", out),
-        serde_json::Value::Array(items) => items.iter().for_each(|v| value_words(v, out)),
-        serde_json::Value::Object(map) => {
+        llmjson::Value::Bool(b) => add(if *b { "true" } else { "false" }, out),
+        llmjson::Value::Null => add("null", out),
+        llmjson::Value::Array(items) => items.iter().for_each(|v| value_words(v, out)),
+        llmjson::Value::Object(map) => {
             for (k, v) in map {
                 add(k, out);
                 value_words(v, out);

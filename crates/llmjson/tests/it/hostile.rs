@@ -113,22 +113,21 @@ fn fuzz_deep_brackets_then_junk_output_is_readable_by_serde_json() {
 }
 
 /// Fuzz finding (output_valid): serde_json's arbitrary-precision numbers travel as an object
-/// with one magic key, so such an object in a reply came back as a number (`"12"` → 12) or as
-/// a value serde_json cannot read back. It is refused, wherever it is; as text it is kept.
+/// with one magic key, so while llmjson's value was serde_json's, such an object in a reply came
+/// back as a number (`"12"` → 12) and had to be refused. llmjson's own value holds it as the
+/// object it is and writes it back unchanged.
 #[test]
-fn fuzz_serde_json_number_key_is_refused_not_changed() {
-    for input in [
-        r#"{"$serde_json::private::Number": "12"}"#,
-        r#"{"$serde_json::private::Number"[1,"#,
+fn fuzz_serde_json_number_key_is_an_ordinary_key() {
+    let input = r#"{"$serde_json::private::Number": "12"}"#;
+    let parsed = parse(input);
+    assert!(parsed.value.is_object());
+    assert_eq!(parsed.value.to_json(), input.replace(": ", ":"));
+    let repaired = llmjson::repair_to_string(
         r#"{'a': [{"$serde_json::private::Number": 1}]}"#,
-    ] {
-        let e = llmjson::parse(input, &Options::default()).unwrap_err();
-        assert!(e.to_string().contains("is reserved"), "{input}: {e}");
-        assert!(llmjson::repair_to_string(input, &Options::default()).is_err());
-    }
-    let text = r#"{"note": "$serde_json::private::Number is a key"}"#;
-    assert_eq!(
-        parse(text).value["note"],
-        "$serde_json::private::Number is a key"
-    );
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(repaired, r#"{"a":[{"$serde_json::private::Number":1}]}"#);
+    let back: serde_json::Value = serde_json::from_str(&repaired).unwrap();
+    assert!(back["a"][0].is_object());
 }

@@ -10,7 +10,7 @@ fn json_value() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(|n| Value::Number(n.into())),
         any::<f64>()
             .prop_filter("finite", |f| f.is_finite())
-            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+            .prop_map(|f| llmjson::Number::from_f64(f).map_or(Value::Null, Value::Number)),
         any::<String>().prop_map(Value::String),
         "[a-z\"\\\\{}\\[\\]:,` \n]{0,12}".prop_map(Value::String),
     ];
@@ -60,9 +60,13 @@ fn jsonish_text() -> impl Strategy<Value = String> {
 /// Every successful parse yields a value whose text parses back to the same value.
 fn assert_output_is_valid(input: &str, options: &Options) {
     if let Ok(parsed) = llmjson::parse(input, options) {
-        let text = serde_json::to_string(&parsed.value).expect("serialises");
-        let back: Value = serde_json::from_str(&text).expect("output parses");
-        assert_eq!(back, parsed.value);
+        let text = parsed.value.to_json();
+        // Valid to an independent reader, and exactly the same value read back (digits too).
+        let independent: serde_json::Value = serde_json::from_str(&text).expect("output parses");
+        assert!(crate::corpus::same_value(&parsed.value, &independent));
+        let back = llmjson::parse(&text, &Options::default().level(RepairLevel::None))
+            .expect("output reads back strictly");
+        assert_eq!(back.value.to_json(), text);
         assert!(parsed.span.start <= parsed.span.end && parsed.span.end <= input.len());
         for r in &parsed.repairs {
             assert!(
@@ -71,8 +75,9 @@ fn assert_output_is_valid(input: &str, options: &Options) {
             );
         }
         let repaired = llmjson::repair_to_string(input, options).expect("same input repairs");
-        let reparsed: Value = serde_json::from_str(&repaired).expect("repaired text parses");
-        assert_eq!(reparsed, parsed.value);
+        let reparsed: serde_json::Value =
+            serde_json::from_str(&repaired).expect("repaired text parses");
+        assert!(crate::corpus::same_value(&parsed.value, &reparsed));
     }
 }
 
@@ -94,9 +99,9 @@ proptest! {
     #[test]
     fn valid_json_comes_out_identical_with_no_repairs(value in json_value(), pretty in any::<bool>()) {
         let text = if pretty {
-            serde_json::to_string_pretty(&value).unwrap()
+            value.to_json_pretty()
         } else {
-            serde_json::to_string(&value).unwrap()
+            value.to_json()
         };
         for level in [RepairLevel::None, RepairLevel::Conservative, RepairLevel::Full] {
             let parsed = llmjson::parse(&text, &Options::default().level(level));
@@ -109,7 +114,7 @@ proptest! {
 
     #[test]
     fn valid_json_in_a_fence_with_prose_comes_out_identical(value in json_value()) {
-        let doc = serde_json::to_string_pretty(&value).unwrap();
+        let doc = value.to_json_pretty();
         let reply = format!("Here you go:\n```json\n{doc}\n```\nAnything else?");
         if value.is_object() || value.is_array() {
             let parsed = llmjson::parse(&reply, &Options::default()).unwrap();
@@ -136,7 +141,7 @@ proptest! {
 
     #[test]
     fn every_prefix_of_a_valid_document_parses(value in json_value()) {
-        let text = serde_json::to_string(&value).unwrap();
+        let text = value.to_json();
         if !(value.is_object() || value.is_array()) || text.len() > 400 {
             return Ok(());
         }
@@ -243,7 +248,7 @@ proptest! {
             if !options.schema.as_ref().unwrap().is_valid(&value) {
                 continue;
             }
-            let text = serde_json::to_string(&value).unwrap();
+            let text = value.to_json();
             let parsed = llmjson::parse(&text, &options).unwrap();
             prop_assert_eq!(&parsed.value, &value);
             prop_assert!(parsed.repairs.is_empty());
@@ -253,7 +258,7 @@ proptest! {
     #[test]
     fn with_a_schema_any_value_coerces_or_is_refused_with_errors(value in json_value(), index in 0..SCHEMAS.len()) {
         let options = schema_options(index);
-        let text = serde_json::to_string(&value).unwrap();
+        let text = value.to_json();
         match llmjson::parse(&text, &options) {
             Ok(parsed) => prop_assert!(options.schema.as_ref().unwrap().is_valid(&parsed.value)),
             Err(llmjson::Error::Schema { errors, .. }) => prop_assert!(!errors.is_empty()),

@@ -219,11 +219,17 @@ fn numbers_keep_their_exact_digits() {
     let parsed =
         parse("{\"big\": 123456789012345678901234567890, \"f\": 1.10, \"e\": 1E6, \"n\": -0}");
     assert_eq!(parsed.repairs, []);
-    let text = serde_json::to_string(&parsed.value).unwrap();
-    // Digits are kept exactly; serde_json writes an exponent in its own notation.
+    let text = parsed.value.to_json();
+    // Digits are kept exactly, the exponent as written.
     assert_eq!(
         text,
-        r#"{"big":123456789012345678901234567890,"f":1.10,"e":1e+6,"n":-0}"#
+        r#"{"big":123456789012345678901234567890,"f":1.10,"e":1E6,"n":-0}"#
+    );
+    // The same through the tolerant path (a repair elsewhere in the document).
+    let repaired = parse("{'big': 123456789012345678901234567890, 'e': 1E6, 'n': -0.0}");
+    assert_eq!(
+        repaired.value.to_json(),
+        r#"{"big":123456789012345678901234567890,"e":1E6,"n":-0.0}"#
     );
     check("[.5, +1, 2., 0789]", r#"[0.5, 1, 2.0, "0789"]"#);
 }

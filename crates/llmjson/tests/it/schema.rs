@@ -2,8 +2,8 @@
 //! choice, schema-guided quotes, typed results.
 
 use crate::support::json;
+use llmjson::Value;
 use llmjson::{Coercion, Error, Options, Parsed, RepairKind, Schema};
-use serde_json::Value;
 
 fn schema(document: &str) -> Schema {
     Schema::from_json(document).expect("test schema compiles")

@@ -160,7 +160,7 @@ fn json_and_csv_evidence_locate_their_numbers() {
     evidence
         .add_json(
             "results.json",
-            &serde_json::json!({"samples": [{"id": "B", "mpa": 38.2}]}),
+            &llmjson::Value::from(serde_json::json!({"samples": [{"id": "B", "mpa": 38.2}]})),
         )
         .unwrap();
     evidence
@@ -186,8 +186,9 @@ fn json_and_csv_evidence_locate_their_numbers() {
 #[test]
 fn a_json_answer_is_verified_value_by_value() {
     let evidence = text_evidence("Strength 41.8 MPa; price R$ 12,50.");
-    let value =
-        serde_json::json!({"summary": "41.8 MPa", "price": 12.5, "steps": 3, "extra": 77.7});
+    let value = llmjson::Value::from(
+        serde_json::json!({"summary": "41.8 MPa", "price": 12.5, "steps": 3, "extra": 77.7}),
+    );
     let v = llmjson::verify_value(&value, &evidence, &VerifyOptions::default()).unwrap();
     assert_eq!((v.matched, v.unmatched, v.skipped), (2, 1, 1));
     assert_eq!(v.unmatched_examples[0].path, "/extra");

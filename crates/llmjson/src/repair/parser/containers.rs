@@ -6,8 +6,8 @@ use super::{Fail, Frame, Parser, Partial, Result};
 use crate::repair::grammar::{Mode, Reading, Succ};
 use crate::repair::lex::{is_ws, Kind};
 use crate::repair::RepairKind;
+use crate::value::{Map, Value};
 use crate::{DuplicateKeys, RepairLevel, Truncation};
-use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// Where the quoted string that ends just before `at` (blanks aside) starts: the key of
@@ -229,7 +229,7 @@ impl Parser<'_> {
                 None
             }
             Partial::Object(map) => {
-                use serde_json::map::Entry;
+                use crate::value::Entry;
                 let key = frame.key.take().unwrap_or_default();
                 let member = (frame.key_at, value_end.max(frame.key_end));
                 // The earlier member's place, looked up from the end within a bound (a hostile

@@ -25,8 +25,8 @@ use super::grammar::{Ctx, Mode, Stack, Succ, Succs};
 use super::lex::{Kind, Lex, Trivia};
 use super::search::Searcher;
 use super::RepairKind;
+use crate::value::{Map, Value};
 use crate::{DuplicateKeys, RepairLevel, Schema, Truncation};
-use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// What the parser needs from the options.
@@ -120,7 +120,7 @@ type Result<T> = std::result::Result<T, Fail>;
 
 #[derive(Debug)]
 enum Partial {
-    Object(Map<String, Value>),
+    Object(Map),
     Array(Vec<Value>),
     /// Passes its one value through: a function-call wrapper, or the outer brace of `{{…}}`.
     Pass(Option<Value>),

@@ -6,8 +6,8 @@ use super::{Fail, Parser, Result};
 use crate::repair::grammar::{partial_literal, Mode, Succ};
 use crate::repair::lex::Kind;
 use crate::repair::RepairKind;
+use crate::value::{Number, Value};
 use crate::Truncation;
-use serde_json::{Number, Value};
 use std::borrow::Cow;
 use std::str::FromStr;
 

@@ -7,8 +7,8 @@ use crate::repair::grammar::{Mode, Reading, Succ, Succs};
 use crate::repair::lex::Stop;
 use crate::repair::quotes::QuoteClass;
 use crate::repair::{cost, RepairKind};
+use crate::value::Value;
 use crate::RepairLevel;
-use serde_json::Value;
 use std::borrow::Cow;
 
 /// What a string scan produced.

@@ -1,0 +1,150 @@
+use super::*;
+use serde::Deserialize;
+use serde_json::json;
+
+fn sample() -> Value {
+    let mut map = Map::new();
+    map.insert("z".into(), Value::from(1u8));
+    map.insert("a".into(), Value::Number("1.50".parse().unwrap()));
+    map.insert("s".into(), Value::String("q\"\\\n\u{1}é".into()));
+    map.insert(
+        "l".into(),
+        Value::from(vec![Value::Null, Value::Bool(false)]),
+    );
+    map.insert("e".into(), Value::Object(Map::new()));
+    map.insert(
+        "b".into(),
+        Value::Number("123456789012345678901234567890".parse().unwrap()),
+    );
+    Value::Object(map)
+}
+
+#[test]
+fn writes_exact_digits_in_key_order() {
+    assert_eq!(
+        sample().to_string(),
+        r#"{"z":1,"a":1.50,"s":"q\"\\\n\u0001é","l":[null,false],"e":{},"b":123456789012345678901234567890}"#
+    );
+}
+
+#[test]
+fn pretty_is_serde_json_s_layout() {
+    let v = Value::from(json!({"a": [1, {"b": []}], "c": {}}));
+    let ours = format!("{v:#}");
+    let theirs = serde_json::to_string_pretty(&json!({"a": [1, {"b": []}], "c": {}})).unwrap();
+    assert_eq!(ours, theirs);
+}
+
+#[test]
+fn strings_escape_as_serde_json_does() {
+    for s in [
+        "plain",
+        "quote\" back\\ nl\n cr\r tab\t bs\u{8} ff\u{c}",
+        "\u{0}\u{1f}\u{7f}",
+        "日本語 😀",
+    ] {
+        assert_eq!(Value::from(s).to_json(), serde_json::to_string(s).unwrap());
+    }
+}
+
+#[test]
+fn serde_json_round_trip_keeps_what_default_serde_json_holds() {
+    let j = json!({"b": 1, "a": [true, null, -3, 2.5, "x"], "n": u64::MAX});
+    let v = Value::from(j.clone());
+    assert_eq!(v, j);
+    assert_eq!(serde_json::Value::from(v.clone()), j);
+    // Serialize goes through serde's data model: integers exact, floats as f64.
+    assert_eq!(serde_json::to_value(&v).unwrap(), j);
+}
+
+#[test]
+fn numbers_beyond_f64_convert_to_the_nearest_finite() {
+    let v = Value::Number("1e400".parse().unwrap());
+    assert_eq!(serde_json::Value::from(&v), json!(f64::MAX));
+    assert_eq!(v.to_string(), "1e400");
+}
+
+#[test]
+fn deserialises_typed_values_without_serde_json() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    enum Kind {
+        Plain,
+        Wrapped(u8),
+        Pair(u8, u8),
+        Named { x: i32 },
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Step {
+        id: String,
+        ratio: f64,
+        big: u64,
+        maybe: Option<bool>,
+        missing: Option<bool>,
+        kinds: Vec<Kind>,
+        by_number: std::collections::BTreeMap<u32, String>,
+        #[serde(flatten)]
+        rest: std::collections::BTreeMap<String, Value>,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(untagged)]
+    enum Either {
+        Float(f64),
+        Text(String),
+    }
+    let v = Value::from(json!({
+        "id": "s1", "ratio": 0.25, "big": u64::MAX, "maybe": null,
+        "kinds": ["Plain", {"Wrapped": 3}, {"Pair": [1, 2]}, {"Named": {"x": -4}}],
+        "by_number": {"7": "seven"},
+        "extra": [1.50]
+    }));
+    let step: Step = crate::from_value(v).unwrap();
+    assert_eq!(step.id, "s1");
+    assert_eq!(step.big, u64::MAX);
+    assert_eq!(step.maybe, None);
+    assert_eq!(
+        step.kinds,
+        [
+            Kind::Plain,
+            Kind::Wrapped(3),
+            Kind::Pair(1, 2),
+            Kind::Named { x: -4 }
+        ]
+    );
+    assert_eq!(step.by_number[&7], "seven");
+    assert_eq!(step.rest["extra"], Value::from(json!([1.5])));
+    let either: Vec<Either> = crate::from_value(Value::from(json!([1.5, "a"]))).unwrap();
+    assert_eq!(either, [Either::Float(1.5), Either::Text("a".into())]);
+}
+
+#[test]
+fn deserialise_errors_say_what_did_not_fit() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Pair(u8, u8);
+    let err = crate::from_value::<u8>(Value::from("x")).unwrap_err();
+    assert!(err.to_string().contains("expected u8"), "{err}");
+    assert!(crate::from_value::<Pair>(Value::from(json!([1, 2, 3]))).is_err());
+    assert!(crate::from_value::<u64>(Value::Number("1e400".parse().unwrap())).is_err());
+}
+
+#[test]
+fn value_deserialises_from_serde_json_text() {
+    let v: Value = serde_json::from_str(r#"{"b": [1, 2.5, "x", null], "a": true}"#).unwrap();
+    assert_eq!(v, json!({"b": [1, 2.5, "x", null], "a": true}));
+}
+
+#[test]
+fn indexing_and_pointers_never_panic() {
+    let v = sample();
+    assert_eq!(v["l"][1], false);
+    assert!(v["missing"]["deeper"][3].is_null());
+    assert!(v[7].is_null());
+    assert_eq!(v.pointer("/l/0"), Some(&Value::Null));
+    assert_eq!(v.pointer("/l/01"), None);
+    assert_eq!(
+        v.pointer("/a"),
+        Some(&Value::Number("1.5".parse().unwrap()))
+    );
+    assert_eq!(v.pointer("a"), None);
+    assert_eq!(v.pointer(""), Some(&v));
+}
