@@ -7,7 +7,8 @@
 //! FAMILY=broken valgrind --tool=callgrind target/profiling/examples/profile
 //! ```
 //!
-//! `FAMILY`: `broken` (the default: unquoted keys, quotes, comments, literals), `all` (every
+//! `FAMILY`: `broken` (the default: unquoted keys, quotes, comments, literals), `valid`, `serde`
+//! (serde_json on the valid twin), `all` (every
 //! fault at once, in prose and a fence) or `small` (100 short replies, one parse each); `SIZE`:
 //! the input's size in bytes (default 16 KiB).
 
@@ -22,6 +23,14 @@ fn main() {
         .unwrap_or(16 << 10);
     let replies = match std::env::var("FAMILY").as_deref() {
         Ok("all") => vec![inputs::broken_all(size)],
+        Ok("valid") => vec![inputs::valid(size)],
+        Ok("serde") => {
+            // The baseline: serde_json building its own value from the valid twin.
+            let valid = inputs::valid(size);
+            let v: serde_json::Value = serde_json::from_str(&valid).unwrap_or_default();
+            println!("{}", v.is_object());
+            return;
+        }
         Ok("small") => inputs::small_replies(100),
         _ => vec![inputs::broken(size)],
     };

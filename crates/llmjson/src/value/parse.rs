@@ -14,6 +14,8 @@ pub(crate) fn document(text: &str, max_depth: usize, duplicates: DuplicateKeys) 
         i: 0,
         depth_left: max_depth,
         duplicates,
+        items: Vec::new(),
+        members: Vec::new(),
     };
     reader.skip_ws();
     let value = reader.value()?;
@@ -27,6 +29,10 @@ struct Reader<'t> {
     i: usize,
     depth_left: usize,
     duplicates: DuplicateKeys,
+    /// Elements of the open arrays, innermost last.
+    items: Vec<Value>,
+    /// Members of the open objects, innermost last.
+    members: Vec<(String, Value)>,
 }
 
 impl Reader<'_> {
@@ -73,16 +79,19 @@ impl Reader<'_> {
 
     fn array(&mut self) -> Option<Value> {
         self.enter()?;
-        let mut items = Vec::new();
         if self.peek() == Some(b']') {
             self.i += 1;
             self.depth_left += 1;
-            return Some(Value::Array(items));
+            return Some(Value::Array(Vec::new()));
         }
+        // Elements gather on a shared stack and move into a vector of the exact size (no
+        // growth reallocations per array).
+        let base = self.items.len();
         loop {
-            items.push(self.value()?);
+            let item = self.value()?;
+            self.items.push(item);
             if self.closed_after_item(b']')? {
-                return Some(Value::Array(items));
+                return Some(Value::Array(self.items.drain(base..).collect()));
             }
         }
     }
@@ -106,12 +115,13 @@ impl Reader<'_> {
 
     fn object(&mut self) -> Option<Value> {
         self.enter()?;
-        let mut map = Map::new();
         if self.peek() == Some(b'}') {
             self.i += 1;
             self.depth_left += 1;
-            return Some(Value::Object(map));
+            return Some(Value::Object(Map::new()));
         }
+        // Members gather on a shared stack; the map is built once at the right size.
+        let base = self.members.len();
         loop {
             if self.peek()? != b'"' {
                 return None;
@@ -124,34 +134,36 @@ impl Reader<'_> {
             self.i += 1;
             self.skip_ws();
             let value = self.value()?;
+            self.members.push((key, value));
+            if self.closed_after_item(b'}')? {
+                break;
+            }
+        }
+        let count = self.members.len() - base;
+        let mut map = Map::with_capacity(count);
+        for (key, value) in self.members.drain(base..) {
             // Last wins at the first one's place, as serde_json and `json.loads` do; the other
             // policies are the tolerant path's (it logs the duplicate).
             if map.insert(key, value).is_some() && self.duplicates != DuplicateKeys::Last {
                 return None;
             }
-            if self.closed_after_item(b'}')? {
-                return Some(Value::Object(map));
-            }
         }
+        Some(Value::Object(map))
     }
 
     /// A string starting at its opening quote; escapes decoded, control characters refused,
     /// `\u` surrogates only in pairs.
     fn string(&mut self) -> Option<String> {
         let start = self.i + 1;
-        let mut i = start;
+        let mut i = skip_plain(self.b, start);
         // The common case: no escape before the closing quote, copied in one piece.
-        loop {
-            let &c = self.b.get(i)?;
-            match c {
-                b'"' => {
-                    self.i = i + 1;
-                    return Some(self.text[start..i].to_string());
-                }
-                b'\\' => break,
-                0..=0x1f => return None,
-                _ => i += 1,
+        match *self.b.get(i)? {
+            b'"' => {
+                self.i = i + 1;
+                return Some(self.text[start..i].to_string());
             }
+            b'\\' => {}
+            _ => return None,
         }
         let mut out = String::with_capacity(i - start + 16);
         out.push_str(&self.text[start..i]);
@@ -202,7 +214,7 @@ impl Reader<'_> {
                     run = i;
                 }
                 0..=0x1f => return None,
-                _ => i += 1,
+                _ => i = skip_plain(self.b, i + 1),
             }
         }
     }
@@ -222,6 +234,38 @@ impl Reader<'_> {
         self.i = end;
         Some(Value::Number(Number::from_scanned(&self.text[start..end], integer)))
     }
+}
+
+/// The first byte at or after `i` that a string cannot hold as it is: a quote, a backslash or a
+/// control character (or `b.len()`). Eight bytes at a time, as serde_json scans.
+#[inline]
+fn skip_plain(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // A byte is flagged when it equals '"' or '\\' or is below 0x20 (the lowest flagged
+        // byte is exact: borrows only run towards higher bytes).
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let backslash = x ^ (ONES * u64::from(b'\\'));
+        let flagged = (quote.wrapping_sub(ONES) & !quote
+            | backslash.wrapping_sub(ONES) & !backslash
+            | x.wrapping_sub(ONES * 0x20) & !x)
+            & HIGH;
+        if flagged != 0 {
+            return i + (flagged.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
@@ -276,6 +320,20 @@ mod tests {
                 serde_json::from_str::<serde_json::Value>(text).is_err(),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn the_plain_run_ends_at_the_first_special_byte_wherever_it_is() {
+        for len in 0..20 {
+            for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+                let mut b = vec![b'a'; len];
+                b.extend_from_slice(&[0xc3, 0xa9]); // é: high bytes are plain
+                b.push(special);
+                b.extend_from_slice(b"\"zz\\");
+                assert_eq!(skip_plain(&b, 0), len + 2, "{len} {special}");
+            }
+            assert_eq!(skip_plain(&vec![b' '; len], 0), len);
         }
     }
 
