@@ -282,6 +282,95 @@ fn is_valid_document(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<boo
     Ok(py.detach(|| llmjson::is_valid_document(text)))
 }
 
+/// `text` as Python objects when it is one valid JSON document (nested at most the default
+/// depth), read in one pass by the library's strict reader straight into Python objects (no
+/// validation pass before, no Rust value in between); `None` otherwise (the full path decides).
+#[pyfunction]
+fn read_valid_document<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyString>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let text = text.to_str()?;
+    let mut sink = PythonSink {
+        py,
+        keys: Vec::new(),
+    };
+    match llmjson::sink::read_valid(text, llmjson::DEFAULT_MAX_DEPTH, &mut sink) {
+        Ok(value) => Ok(Some(value)),
+        Err(llmjson::sink::Refused::Invalid) => Ok(None),
+        Err(llmjson::sink::Refused::Sink(e)) => Err(e),
+    }
+}
+
+/// Builds what `json.loads` builds: dict (ordered; a repeated key keeps its first place and its
+/// last value), list, str, int (any size), float, bool, None.
+struct PythonSink<'py> {
+    py: Python<'py>,
+    /// Keys repeat (every step of a plan has "id", "tool", …): the first [`KEY_CACHE`] distinct
+    /// keys are kept as Python strings and reused.
+    keys: Vec<(Box<str>, Bound<'py, PyString>)>,
+}
+
+impl<'py> llmjson::sink::Sink for PythonSink<'py> {
+    type Value = Bound<'py, PyAny>;
+    type Key = Bound<'py, PyString>;
+    type Error = PyErr;
+
+    fn null(&mut self) -> PyResult<Self::Value> {
+        Ok(self.py.None().into_bound(self.py))
+    }
+    fn bool(&mut self, value: bool) -> PyResult<Self::Value> {
+        Ok(value.into_pyobject(self.py)?.to_owned().into_any())
+    }
+    fn number(&mut self, text: &str, integer: bool) -> PyResult<Self::Value> {
+        python_number(self.py, text, integer)
+    }
+    fn string(&mut self, value: std::borrow::Cow<'_, str>) -> PyResult<Self::Value> {
+        Ok(PyString::new(self.py, &value).into_any())
+    }
+    fn key(&mut self, key: std::borrow::Cow<'_, str>) -> PyResult<Self::Key> {
+        if let Some((_, cached)) = self.keys.iter().find(|(k, _)| **k == *key) {
+            return Ok(cached.clone());
+        }
+        let fresh = PyString::new(self.py, &key);
+        if self.keys.len() < KEY_CACHE {
+            self.keys.push((key.into(), fresh.clone()));
+        }
+        Ok(fresh)
+    }
+    fn array(&mut self, items: std::vec::Drain<'_, Self::Value>) -> PyResult<Self::Value> {
+        Ok(PyList::new(self.py, items)?.into_any())
+    }
+    fn object(
+        &mut self,
+        members: std::vec::Drain<'_, (Self::Key, Self::Value)>,
+    ) -> PyResult<Self::Value> {
+        let dict = PyDict::new(self.py);
+        for (key, value) in members {
+            dict.set_item(key, value)?;
+        }
+        Ok(dict.into_any())
+    }
+}
+
+/// A JSON number as `json.loads` makes it: integer text an `int` of any size, anything else a
+/// `float` (beyond its range, infinite).
+fn python_number<'py>(py: Python<'py>, text: &str, integer: bool) -> PyResult<Bound<'py, PyAny>> {
+    if integer {
+        if text.len() <= 18 {
+            if let Ok(small) = text.parse::<i64>() {
+                return Ok(small.into_pyobject(py)?.into_any());
+            }
+        }
+        // Beyond 64 bits: Python ints have no limit.
+        return py.get_type::<pyo3::types::PyInt>().call1((text,));
+    }
+    let float: f64 = text
+        .parse()
+        .map_err(|_| PyValueError::new_err("number out of range"))?;
+    Ok(float.into_pyobject(py)?.into_any())
+}
+
 /// The retry feedback for schema violations given as `path: message` lines.
 #[pyfunction]
 fn schema_feedback(violations: Vec<String>) -> String {
@@ -426,26 +515,7 @@ impl<'py, 'v> Converter<'py, 'v> {
         Ok(match value {
             Value::Null => py.None().into_bound(py),
             Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-            Value::Number(n) => {
-                if let Some(i) = n.as_i64() {
-                    i.into_pyobject(py)?.into_any()
-                } else if let Some(u) = n.as_u64() {
-                    u.into_pyobject(py)?.into_any()
-                } else {
-                    let digits = n.to_string();
-                    if digits.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
-                        // An integer beyond 64 bits: Python ints have no limit.
-                        py.get_type::<pyo3::types::PyInt>().call1((digits,))?
-                    } else {
-                        // Beyond f64's range the float is infinite, as `json.loads` makes it.
-                        let float = n.as_f64().or_else(|| digits.parse::<f64>().ok());
-                        float
-                            .ok_or_else(|| PyValueError::new_err("number out of range"))?
-                            .into_pyobject(py)?
-                            .into_any()
-                    }
-                }
-            }
+            Value::Number(n) => python_number(py, &n.to_text(), n.is_integer_text())?,
             Value::String(s) => PyString::new(py, s).into_any(),
             Value::Array(items) => {
                 let list = PyList::empty(py);
@@ -564,6 +634,7 @@ fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema_feedback, m)?)?;
     m.add_function(wrap_pyfunction!(feedback_message, m)?)?;
     m.add_function(wrap_pyfunction!(is_valid_document, m)?)?;
+    m.add_function(wrap_pyfunction!(read_valid_document, m)?)?;
     m.add_function(wrap_pyfunction!(truncation_feedback, m)?)?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add("DEFAULT_MAX_SIZE", llmjson::DEFAULT_MAX_SIZE)?;

@@ -110,3 +110,44 @@ def test_every_json_repair_argument_is_accepted():
     assert json_repair.repair_json("[1,", chunk_length=10, stream_stable=True, **kwargs) == "[1]"
     assert json_repair.loads("[1,", stream_stable=True, **kwargs) == [1]
     assert json_repair.load(io.StringIO("[1,"), chunk_length=10, **kwargs) == [1]
+
+
+VALID_DOCUMENTS = [
+    '{"a": 1, "b": [true, false, null], "c": {"d": "e"}}',
+    '[1, -0, 1.50, 1e400, -1e-7, 123456789012345678901234567890, -9223372036854775809]',
+    '{"k": "\\u00e9\\ud83d\\ude00 \\" \\\\ \\/ \\b\\f\\n\\r\\t", "é": "日本語"}',
+    '{"dup": 1, "other": 2, "dup": 3}',
+    '  \n[[], {}, [[{}]], ""]  \n',
+    '{"steps": [' + ", ".join('{"id": "s%d", "tool": "shell"}' % i for i in range(200)) + "]}",
+]
+
+
+@pytest.mark.parametrize("text", VALID_DOCUMENTS)
+def test_a_valid_document_loads_exactly_as_json_loads_reads_it(text):
+    expected = json.loads(text)
+    value = llmjson.loads(text)
+    assert value == expected or (value != value and expected != expected)
+    # Same types too: ints stay ints (any size), floats floats, key order kept.
+    assert json.dumps(value) == json.dumps(expected)
+    assert llmjson.loads(text, logging=True) == (expected, [])
+
+
+def test_the_valid_fast_path_is_counted():
+    before = llmjson.metrics.snapshot()["ok"]
+    llmjson.loads('{"a": 1}')
+    assert llmjson.metrics.snapshot()["ok"] == before + 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [('{"a": "\\ud800"}', {"a": "\ufffd"}), ("[1,]", [1]), ('{"a": NaN}', {"a": None})],
+)
+def test_what_the_strict_reader_refuses_takes_the_full_path(text, expected):
+    # A lone surrogate is replaced, a trailing comma removed, NaN read as null: the full path's
+    # decisions, not json.loads's.
+    assert llmjson.loads(text) == expected
+
+
+def test_a_document_nested_deeper_than_the_limit_is_refused_not_read():
+    with pytest.raises(ValueError, match="nesting deeper than 127"):
+        llmjson.loads("[" * 200 + "]" * 200)

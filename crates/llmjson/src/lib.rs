@@ -48,6 +48,12 @@ pub use retry::{
 pub use schema::{Schema, SchemaError};
 pub use value::{DeserializeError, Map, Number, NumberError, Style, Value};
 
+/// The strict reader and what it builds into: llmjson's [`Value`] ([`sink::ValueSink`]) or any
+/// other representation (the Python package builds Python objects with it).
+pub mod sink {
+    pub use crate::value::parse::{read_valid, Refused, Sink, ValueSink};
+}
+
 /// The iterators and entries of [`Map`].
 pub mod map {
     pub use crate::value::{Entry, IntoIter, Iter, IterMut, OccupiedEntry, VacantEntry};

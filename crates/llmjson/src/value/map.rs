@@ -3,7 +3,23 @@
 use super::Value;
 use indexmap::IndexMap;
 
-type Inner = IndexMap<String, Value, ahash::RandomState>;
+type Inner = IndexMap<String, Value, KeyHasher>;
+
+/// The hasher of every map: ahash with keys drawn once per process (a reply cannot choose
+/// colliding keys without knowing them), and no per-map state, so a map costs no more than its
+/// table (`Value` stays small).
+#[derive(Clone, Copy, Default)]
+struct KeyHasher;
+
+static KEYS: std::sync::OnceLock<ahash::RandomState> = std::sync::OnceLock::new();
+
+impl std::hash::BuildHasher for KeyHasher {
+    type Hasher = ahash::AHasher;
+    #[inline]
+    fn build_hasher(&self) -> ahash::AHasher {
+        KEYS.get_or_init(ahash::RandomState::new).build_hasher()
+    }
+}
 
 /// A JSON object's members, in the order they were written.
 #[derive(Clone, Default, PartialEq)]
@@ -20,7 +36,7 @@ impl Map {
     /// An empty map with room for `n` members.
     pub fn with_capacity(n: usize) -> Map {
         Map {
-            inner: Inner::with_capacity_and_hasher(n, ahash::RandomState::new()),
+            inner: Inner::with_capacity_and_hasher(n, KeyHasher),
         }
     }
 

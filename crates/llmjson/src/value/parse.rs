@@ -1,41 +1,156 @@
-//! The strict reader: one valid JSON document (RFC 8259) straight to a [`Value`] in one pass —
-//! the fast path for the commonest reply. Anything it does not accept (a defect, a nesting
-//! deeper than allowed, a duplicate key the policy does not settle silently) returns `None` and
-//! the reply takes the tolerant path, which says why.
+//! The strict reader: one valid JSON document (RFC 8259) read in one pass and handed to a
+//! [`Sink`] — llmjson's [`Value`] (the fast path for the commonest reply), or another
+//! representation (the Python package builds Python objects straight from it). Anything it does
+//! not accept (a defect, a nesting deeper than allowed, a duplicate key the policy does not
+//! settle silently) is [`Refused::Invalid`], and the reply takes the tolerant path, which says
+//! why.
 
 use super::{Map, Number, Value};
 use crate::DuplicateKeys;
+use std::borrow::Cow;
 
-/// Reads `text` (one document, no surrounding whitespace needed but allowed).
-pub(crate) fn document(text: &str, max_depth: usize, duplicates: DuplicateKeys) -> Option<Value> {
+/// What the strict reader builds, one value at a time: scalars as they are read, containers
+/// from their finished contents (elements and members in written order).
+pub trait Sink {
+    /// A built value.
+    type Value;
+    /// A built object key.
+    type Key;
+    /// Why the sink could not build something (the read stops with [`Refused::Sink`]).
+    type Error;
+    /// `null`.
+    fn null(&mut self) -> Result<Self::Value, Self::Error>;
+    /// `true` or `false`.
+    fn bool(&mut self, value: bool) -> Result<Self::Value, Self::Error>;
+    /// A number as written (valid JSON number text); `integer` when it has no fraction and no
+    /// exponent.
+    fn number(&mut self, text: &str, integer: bool) -> Result<Self::Value, Self::Error>;
+    /// A string, escapes decoded (borrowed from the input when it had none).
+    fn string(&mut self, value: Cow<'_, str>) -> Result<Self::Value, Self::Error>;
+    /// An object key, escapes decoded.
+    fn key(&mut self, key: Cow<'_, str>) -> Result<Self::Key, Self::Error>;
+    /// An array from its elements.
+    fn array(
+        &mut self,
+        items: std::vec::Drain<'_, Self::Value>,
+    ) -> Result<Self::Value, Self::Error>;
+    /// An object from its members (a key may repeat: the sink decides).
+    fn object(
+        &mut self,
+        members: std::vec::Drain<'_, (Self::Key, Self::Value)>,
+    ) -> Result<Self::Value, Self::Error>;
+}
+
+/// Why [`read_valid`] gave no value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused<E> {
+    /// The text is not one valid JSON document nested at most `max_depth` deep.
+    Invalid,
+    /// The sink refused.
+    Sink(E),
+}
+
+/// Reads `text`, one valid JSON document (surrounding JSON whitespace allowed), into `sink`, in
+/// one pass: no validation pass before, no value in between.
+///
+/// ```
+/// use llmjson::sink::{read_valid, Refused, ValueSink};
+/// let value = read_valid(r#" {"a": [1.50, "x"]} "#, 128, &mut ValueSink::default()).unwrap();
+/// assert_eq!(value.to_string(), r#"{"a":[1.50,"x"]}"#);
+/// assert_eq!(read_valid("{'a': 1}", 128, &mut ValueSink::default()), Err(Refused::Invalid));
+/// ```
+///
+/// # Errors
+/// [`Refused::Invalid`] for anything but one valid document within the depth;
+/// [`Refused::Sink`] when the sink fails.
+pub fn read_valid<S: Sink>(
+    text: &str,
+    max_depth: usize,
+    sink: &mut S,
+) -> Result<S::Value, Refused<S::Error>> {
     let mut reader = Reader {
         text,
         b: text.as_bytes(),
         i: 0,
         depth_left: max_depth,
-        duplicates,
+        sink,
         items: Vec::new(),
         members: Vec::new(),
     };
     reader.skip_ws();
     let value = reader.value()?;
     reader.skip_ws();
-    (reader.i == reader.b.len()).then_some(value)
+    if reader.i == reader.b.len() {
+        Ok(value)
+    } else {
+        Err(Refused::Invalid)
+    }
 }
 
-struct Reader<'t> {
+/// Reads `text` into llmjson's [`Value`] (`None`: take the tolerant path).
+pub(crate) fn document(text: &str, max_depth: usize, duplicates: DuplicateKeys) -> Option<Value> {
+    read_valid(text, max_depth, &mut ValueSink { duplicates }).ok()
+}
+
+/// The [`Sink`] that builds llmjson's [`Value`]. A repeated key keeps the last value at the first
+/// one's place (as serde_json and `json.loads` do) under [`DuplicateKeys::Last`]; under the other
+/// policies it refuses, and the tolerant path applies the policy and logs the duplicate.
+#[derive(Debug, Clone, Default)]
+pub struct ValueSink {
+    /// The duplicate-key policy.
+    pub duplicates: DuplicateKeys,
+}
+
+impl Sink for ValueSink {
+    type Value = Value;
+    type Key = String;
+    /// A duplicate key under a policy other than `last`.
+    type Error = ();
+
+    fn null(&mut self) -> Result<Value, ()> {
+        Ok(Value::Null)
+    }
+    fn bool(&mut self, value: bool) -> Result<Value, ()> {
+        Ok(Value::Bool(value))
+    }
+    fn number(&mut self, text: &str, integer: bool) -> Result<Value, ()> {
+        Ok(Value::Number(Number::from_scanned(text, integer)))
+    }
+    fn string(&mut self, value: Cow<'_, str>) -> Result<Value, ()> {
+        Ok(Value::String(value.into_owned()))
+    }
+    fn key(&mut self, key: Cow<'_, str>) -> Result<String, ()> {
+        Ok(key.into_owned())
+    }
+    fn array(&mut self, items: std::vec::Drain<'_, Value>) -> Result<Value, ()> {
+        Ok(Value::Array(items.collect()))
+    }
+    fn object(&mut self, members: std::vec::Drain<'_, (String, Value)>) -> Result<Value, ()> {
+        let mut map = Map::with_capacity(members.len());
+        for (key, value) in members {
+            if map.insert(key, value).is_some() && self.duplicates != DuplicateKeys::Last {
+                return Err(());
+            }
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+struct Reader<'t, 's, S: Sink> {
     text: &'t str,
     b: &'t [u8],
     i: usize,
     depth_left: usize,
-    duplicates: DuplicateKeys,
+    sink: &'s mut S,
     /// Elements of the open arrays, innermost last.
-    items: Vec<Value>,
+    items: Vec<S::Value>,
     /// Members of the open objects, innermost last.
-    members: Vec<(String, Value)>,
+    members: Vec<(S::Key, S::Value)>,
 }
 
-impl Reader<'_> {
+type Read<T, E> = Result<T, Refused<E>>;
+
+impl<'t, S: Sink> Reader<'t, '_, S> {
     #[inline]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
@@ -48,136 +163,148 @@ impl Reader<'_> {
         self.b.get(self.i).copied()
     }
 
-    fn value(&mut self) -> Option<Value> {
-        match self.peek()? {
-            b'{' => self.object(),
-            b'[' => self.array(),
-            b'"' => self.string().map(Value::String),
-            b't' => self.literal(b"true", Value::Bool(true)),
-            b'f' => self.literal(b"false", Value::Bool(false)),
-            b'n' => self.literal(b"null", Value::Null),
-            b'-' | b'0'..=b'9' => self.number(),
-            _ => None,
-        }
+    fn value(&mut self) -> Read<S::Value, S::Error> {
+        let built = match self.peek() {
+            Some(b'{') => return self.object(),
+            Some(b'[') => return self.array(),
+            Some(b'"') => {
+                let text = self.string().ok_or(Refused::Invalid)?;
+                self.sink.string(text)
+            }
+            Some(b't') => {
+                self.literal(b"true")?;
+                self.sink.bool(true)
+            }
+            Some(b'f') => {
+                self.literal(b"false")?;
+                self.sink.bool(false)
+            }
+            Some(b'n') => {
+                self.literal(b"null")?;
+                self.sink.null()
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let start = self.i;
+                let (end, integer) = super::number::scan(self.b, start).ok_or(Refused::Invalid)?;
+                self.i = end;
+                self.sink.number(&self.text[start..end], integer)
+            }
+            _ => return Err(Refused::Invalid),
+        };
+        built.map_err(Refused::Sink)
     }
 
-    fn literal(&mut self, word: &[u8], value: Value) -> Option<Value> {
+    fn literal(&mut self, word: &[u8]) -> Read<(), S::Error> {
         if self.b[self.i..].starts_with(word) {
             self.i += word.len();
-            Some(value)
+            Ok(())
         } else {
-            None
+            Err(Refused::Invalid)
         }
     }
 
-    fn enter(&mut self) -> Option<()> {
-        self.depth_left = self.depth_left.checked_sub(1)?;
+    /// Past an opening bracket: `true` when the container is empty (its closer consumed too).
+    fn enter(&mut self, closer: u8) -> Read<bool, S::Error> {
+        self.depth_left = self.depth_left.checked_sub(1).ok_or(Refused::Invalid)?;
         self.i += 1;
         self.skip_ws();
-        Some(())
-    }
-
-    fn array(&mut self) -> Option<Value> {
-        self.enter()?;
-        if self.peek() == Some(b']') {
+        if self.peek() == Some(closer) {
             self.i += 1;
             self.depth_left += 1;
-            return Some(Value::Array(Vec::new()));
+            return Ok(true);
         }
-        // Elements gather on a shared stack and move into a vector of the exact size (no
-        // growth reallocations per array).
+        Ok(false)
+    }
+
+    fn array(&mut self) -> Read<S::Value, S::Error> {
+        // Elements gather on a shared stack and move into the container at its exact size.
         let base = self.items.len();
-        loop {
-            let item = self.value()?;
-            self.items.push(item);
-            if self.closed_after_item(b']')? {
-                return Some(Value::Array(self.items.drain(base..).collect()));
+        if !self.enter(b']')? {
+            loop {
+                let item = self.value()?;
+                self.items.push(item);
+                if self.closed_after_item(b']')? {
+                    break;
+                }
             }
         }
+        self.sink
+            .array(self.items.drain(base..))
+            .map_err(Refused::Sink)
     }
 
     /// After an element or member: a comma (more follow) or the container's closer.
     #[inline]
-    fn closed_after_item(&mut self, closer: u8) -> Option<bool> {
+    fn closed_after_item(&mut self, closer: u8) -> Read<bool, S::Error> {
         self.skip_ws();
-        let next = self.peek()?;
+        let next = self.peek().ok_or(Refused::Invalid)?;
         self.i += 1;
         if next == b',' {
             self.skip_ws();
-            Some(false)
+            Ok(false)
         } else if next == closer {
             self.depth_left += 1;
-            Some(true)
+            Ok(true)
         } else {
-            None
+            Err(Refused::Invalid)
         }
     }
 
-    fn object(&mut self) -> Option<Value> {
-        self.enter()?;
-        if self.peek() == Some(b'}') {
-            self.i += 1;
-            self.depth_left += 1;
-            return Some(Value::Object(Map::new()));
-        }
-        // Members gather on a shared stack; the map is built once at the right size.
+    fn object(&mut self) -> Read<S::Value, S::Error> {
         let base = self.members.len();
-        loop {
-            if self.peek()? != b'"' {
-                return None;
-            }
-            let key = self.string()?;
-            self.skip_ws();
-            if self.peek()? != b':' {
-                return None;
-            }
-            self.i += 1;
-            self.skip_ws();
-            let value = self.value()?;
-            self.members.push((key, value));
-            if self.closed_after_item(b'}')? {
-                break;
-            }
-        }
-        let count = self.members.len() - base;
-        let mut map = Map::with_capacity(count);
-        for (key, value) in self.members.drain(base..) {
-            // Last wins at the first one's place, as serde_json and `json.loads` do; the other
-            // policies are the tolerant path's (it logs the duplicate).
-            if map.insert(key, value).is_some() && self.duplicates != DuplicateKeys::Last {
-                return None;
+        if !self.enter(b'}')? {
+            loop {
+                if self.peek() != Some(b'"') {
+                    return Err(Refused::Invalid);
+                }
+                let text = self.string().ok_or(Refused::Invalid)?;
+                let key = self.sink.key(text).map_err(Refused::Sink)?;
+                self.skip_ws();
+                if self.peek() != Some(b':') {
+                    return Err(Refused::Invalid);
+                }
+                self.i += 1;
+                self.skip_ws();
+                let value = self.value()?;
+                self.members.push((key, value));
+                if self.closed_after_item(b'}')? {
+                    break;
+                }
             }
         }
-        Some(Value::Object(map))
+        self.sink
+            .object(self.members.drain(base..))
+            .map_err(Refused::Sink)
     }
 
     /// A string starting at its opening quote; escapes decoded, control characters refused,
-    /// `\u` surrogates only in pairs.
-    fn string(&mut self) -> Option<String> {
+    /// `\u` surrogates only in pairs. Borrowed from the input when it has no escape.
+    fn string(&mut self) -> Option<Cow<'t, str>> {
+        let text = self.text;
         let start = self.i + 1;
         let mut i = skip_plain(self.b, start);
-        // The common case: no escape before the closing quote, copied in one piece.
+        // The common case: no escape before the closing quote.
         match *self.b.get(i)? {
             b'"' => {
                 self.i = i + 1;
-                return Some(self.text[start..i].to_string());
+                return Some(Cow::Borrowed(&text[start..i]));
             }
             b'\\' => {}
             _ => return None,
         }
         let mut out = String::with_capacity(i - start + 16);
-        out.push_str(&self.text[start..i]);
+        out.push_str(&text[start..i]);
         let mut run = i;
         loop {
             let &c = self.b.get(i)?;
             match c {
                 b'"' => {
-                    out.push_str(&self.text[run..i]);
+                    out.push_str(&text[run..i]);
                     self.i = i + 1;
-                    return Some(out);
+                    return Some(Cow::Owned(out));
                 }
                 b'\\' => {
-                    out.push_str(&self.text[run..i]);
+                    out.push_str(&text[run..i]);
                     let &e = self.b.get(i + 1)?;
                     i += 2;
                     match e {
@@ -226,13 +353,6 @@ impl Reader<'_> {
             code = code * 16 + (d as char).to_digit(16)?;
         }
         Some(code)
-    }
-
-    fn number(&mut self) -> Option<Value> {
-        let start = self.i;
-        let (end, integer) = super::number::scan(self.b, start)?;
-        self.i = end;
-        Some(Value::Number(Number::from_scanned(&self.text[start..end], integer)))
     }
 }
 
