@@ -1,30 +1,26 @@
-//! An object: keys in the order the reply wrote them, looked up by hash.
+//! An object: members in the order the reply wrote them, in one vector. Small objects (most of
+//! a model's: a step, an argument list) are searched in place; past [`INDEXED_FROM`] members a
+//! hash index is kept beside them, so a hostile object with many keys stays linear to build.
 
 use super::Value;
-use indexmap::IndexMap;
+use hashbrown::HashTable;
 
-type Inner = IndexMap<String, Value, KeyHasher>;
+/// From this many members on, lookups go through a hash index.
+const INDEXED_FROM: usize = 12;
 
-/// The hasher of every map: ahash with keys drawn once per process (a reply cannot choose
-/// colliding keys without knowing them), and no per-map state, so a map costs no more than its
-/// table (`Value` stays small).
-#[derive(Clone, Copy, Default)]
-struct KeyHasher;
-
+/// Keys drawn once per process: a reply cannot choose colliding keys without knowing them.
 static KEYS: std::sync::OnceLock<ahash::RandomState> = std::sync::OnceLock::new();
 
-impl std::hash::BuildHasher for KeyHasher {
-    type Hasher = ahash::AHasher;
-    #[inline]
-    fn build_hasher(&self) -> ahash::AHasher {
-        KEYS.get_or_init(ahash::RandomState::new).build_hasher()
-    }
+fn hash_of(key: &str) -> u64 {
+    KEYS.get_or_init(ahash::RandomState::new).hash_one(key)
 }
 
 /// A JSON object's members, in the order they were written.
-#[derive(Clone, Default, PartialEq)]
+#[derive(Clone, Default)]
 pub struct Map {
-    inner: Inner,
+    entries: Vec<(String, Value)>,
+    /// Positions in `entries` by key hash; present once the map has [`INDEXED_FROM`] members.
+    index: Option<Box<HashTable<usize>>>,
 }
 
 impl Map {
@@ -36,98 +32,148 @@ impl Map {
     /// An empty map with room for `n` members.
     pub fn with_capacity(n: usize) -> Map {
         Map {
-            inner: Inner::with_capacity_and_hasher(n, KeyHasher),
+            entries: Vec::with_capacity(n),
+            index: None,
         }
     }
 
     /// The number of members.
     pub fn len(&self) -> usize {
-        self.inner.len()
+        self.entries.len()
     }
 
     /// No members.
     pub fn is_empty(&self) -> bool {
-        self.inner.is_empty()
-    }
-
-    /// The value of `key`.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.inner.get(key)
-    }
-
-    /// The value of `key`, mutably.
-    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.inner.get_mut(key)
-    }
-
-    /// The key as stored and its value.
-    pub fn get_key_value(&self, key: &str) -> Option<(&String, &Value)> {
-        self.inner.get_key_value(key)
+        self.entries.is_empty()
     }
 
     /// The position of `key` (in written order).
     pub fn get_index_of(&self, key: &str) -> Option<usize> {
-        self.inner.get_index_of(key)
+        match &self.index {
+            Some(index) => index
+                .find(hash_of(key), |&i| self.entries[i].0 == key)
+                .copied(),
+            None => self.entries.iter().position(|(k, _)| k == key),
+        }
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.get_index_of(key).map(|i| &self.entries[i].1)
+    }
+
+    /// The value of `key`, mutably.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        let i = self.get_index_of(key)?;
+        Some(&mut self.entries[i].1)
+    }
+
+    /// The key as stored and its value.
+    pub fn get_key_value(&self, key: &str) -> Option<(&String, &Value)> {
+        self.get_index(self.get_index_of(key)?)
     }
 
     /// The member at position `index` (in written order).
     pub fn get_index(&self, index: usize) -> Option<(&String, &Value)> {
-        self.inner.get_index(index)
+        self.entries.get(index).map(|(k, v)| (k, v))
     }
 
     /// Whether `key` is a member.
     pub fn contains_key(&self, key: &str) -> bool {
-        self.inner.contains_key(key)
+        self.get_index_of(key).is_some()
     }
 
     /// Sets `key` to `value`. A new key goes last; an existing key keeps its place and its old
     /// value is returned.
     pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
-        self.inner.insert(key, value)
+        match self.get_index_of(&key) {
+            Some(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
+            None => {
+                self.push(key, value);
+                None
+            }
+        }
     }
 
-    /// Removes `key`, keeping the order of the others.
+    /// Appends a member known to be new.
+    fn push(&mut self, key: String, value: Value) -> usize {
+        let at = self.entries.len();
+        if let Some(index) = &mut self.index {
+            let entries = &self.entries;
+            index.insert_unique(hash_of(&key), at, |&i| hash_of(&entries[i].0));
+        }
+        self.entries.push((key, value));
+        if self.index.is_none() && self.entries.len() >= INDEXED_FROM {
+            self.reindex();
+        }
+        at
+    }
+
+    /// Rebuilds the index from the entries (after a removal shifted positions).
+    fn reindex(&mut self) {
+        if self.entries.len() < INDEXED_FROM {
+            self.index = None;
+            return;
+        }
+        let mut table = HashTable::with_capacity(self.entries.len());
+        for (i, (key, _)) in self.entries.iter().enumerate() {
+            let entries = &self.entries;
+            table.insert_unique(hash_of(key), i, |&j| hash_of(&entries[j].0));
+        }
+        self.index = Some(Box::new(table));
+    }
+
+    /// Removes `key`, keeping the order of the others (linear in the map's size).
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.inner.shift_remove(key)
+        let i = self.get_index_of(key)?;
+        let (_, value) = self.entries.remove(i);
+        if self.index.is_some() {
+            self.reindex();
+        }
+        Some(value)
     }
 
     /// Keeps the members for which `keep` is true, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
-        self.inner.retain(|k, v| keep(k, v));
+        let before = self.entries.len();
+        self.entries.retain_mut(|(k, v)| keep(k, v));
+        if self.entries.len() != before && self.index.is_some() {
+            self.reindex();
+        }
     }
 
     /// The members in order.
     pub fn iter(&self) -> Iter<'_> {
-        Iter(self.inner.iter())
+        Iter(self.entries.iter())
     }
 
     /// The members in order, values mutable.
     pub fn iter_mut(&mut self) -> IterMut<'_> {
-        IterMut(self.inner.iter_mut())
+        IterMut(self.entries.iter_mut())
     }
 
     /// The keys in order.
     pub fn keys(&self) -> impl ExactSizeIterator<Item = &String> + DoubleEndedIterator {
-        self.inner.keys()
+        self.entries.iter().map(|(k, _)| k)
     }
 
     /// The values in order.
     pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> + DoubleEndedIterator {
-        self.inner.values()
+        self.entries.iter().map(|(_, v)| v)
     }
 
     /// The values in order, mutable.
     pub fn values_mut(
         &mut self,
     ) -> impl ExactSizeIterator<Item = &mut Value> + DoubleEndedIterator {
-        self.inner.values_mut()
+        self.entries.iter_mut().map(|(_, v)| v)
     }
 
     /// The entry for `key`, to read or fill in one lookup.
     pub fn entry(&mut self, key: String) -> Entry<'_> {
-        match self.inner.entry(key) {
-            indexmap::map::Entry::Occupied(e) => Entry::Occupied(OccupiedEntry(e)),
-            indexmap::map::Entry::Vacant(e) => Entry::Vacant(VacantEntry(e)),
+        match self.get_index_of(&key) {
+            Some(index) => Entry::Occupied(OccupiedEntry { map: self, index }),
+            None => Entry::Vacant(VacantEntry { map: self, key }),
         }
     }
 }
@@ -141,37 +187,45 @@ pub enum Entry<'a> {
 }
 
 /// An existing member.
-pub struct OccupiedEntry<'a>(indexmap::map::OccupiedEntry<'a, String, Value>);
+pub struct OccupiedEntry<'a> {
+    map: &'a mut Map,
+    index: usize,
+}
+
 /// A key that is not a member yet.
-pub struct VacantEntry<'a>(indexmap::map::VacantEntry<'a, String, Value>);
+pub struct VacantEntry<'a> {
+    map: &'a mut Map,
+    key: String,
+}
 
 impl<'a> OccupiedEntry<'a> {
     /// The member's key.
     pub fn key(&self) -> &String {
-        self.0.key()
+        &self.map.entries[self.index].0
     }
     /// The member's value.
     pub fn get(&self) -> &Value {
-        self.0.get()
+        &self.map.entries[self.index].1
     }
     /// The member's value, mutably.
     pub fn get_mut(&mut self) -> &mut Value {
-        self.0.get_mut()
+        &mut self.map.entries[self.index].1
     }
     /// Replaces the value in place (the member keeps its position); returns the old one.
     pub fn insert(&mut self, value: Value) -> Value {
-        self.0.insert(value)
+        std::mem::replace(self.get_mut(), value)
     }
     /// The member's value, for the entry's lifetime.
     pub fn into_mut(self) -> &'a mut Value {
-        self.0.into_mut()
+        &mut self.map.entries[self.index].1
     }
 }
 
 impl<'a> VacantEntry<'a> {
     /// Adds the member last.
     pub fn insert(self, value: Value) -> &'a mut Value {
-        self.0.insert(value)
+        let at = self.map.push(self.key, value);
+        &mut self.map.entries[at].1
     }
 }
 
@@ -186,16 +240,16 @@ impl<'a> Entry<'a> {
 }
 
 /// The members of a [`Map`] in order.
-pub struct Iter<'a>(indexmap::map::Iter<'a, String, Value>);
+pub struct Iter<'a>(std::slice::Iter<'a, (String, Value)>);
 /// The members of a [`Map`] in order, values mutable.
-pub struct IterMut<'a>(indexmap::map::IterMut<'a, String, Value>);
+pub struct IterMut<'a>(std::slice::IterMut<'a, (String, Value)>);
 /// The members of a [`Map`] in order, owned.
-pub struct IntoIter(indexmap::map::IntoIter<String, Value>);
+pub struct IntoIter(std::vec::IntoIter<(String, Value)>);
 
 impl<'a> Iterator for Iter<'a> {
     type Item = (&'a String, &'a Value);
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.next()
+        self.0.next().map(|(k, v)| (k, v))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.0.size_hint()
@@ -203,7 +257,7 @@ impl<'a> Iterator for Iter<'a> {
 }
 impl DoubleEndedIterator for Iter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        self.0.next_back()
+        self.0.next_back().map(|(k, v)| (k, v))
     }
 }
 impl ExactSizeIterator for Iter<'_> {}
@@ -211,7 +265,7 @@ impl ExactSizeIterator for Iter<'_> {}
 impl<'a> Iterator for IterMut<'a> {
     type Item = (&'a String, &'a mut Value);
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.next()
+        self.0.next().map(|(k, v)| (&*k, v))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.0.size_hint()
@@ -238,7 +292,7 @@ impl IntoIterator for Map {
     type Item = (String, Value);
     type IntoIter = IntoIter;
     fn into_iter(self) -> IntoIter {
-        IntoIter(self.inner.into_iter())
+        IntoIter(self.entries.into_iter())
     }
 }
 
@@ -268,13 +322,22 @@ impl FromIterator<(String, Value)> for Map {
 
 impl Extend<(String, Value)> for Map {
     fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, iter: I) {
-        self.inner.extend(iter);
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
+    }
+}
+
+impl PartialEq for Map {
+    /// The same members, whatever their order (as serde_json compares objects).
+    fn eq(&self, other: &Map) -> bool {
+        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
     }
 }
 
 impl std::fmt::Debug for Map {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map().entries(self.inner.iter()).finish()
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
@@ -282,5 +345,78 @@ impl std::ops::Index<&str> for Map {
     type Output = Value;
     fn index(&self, key: &str) -> &Value {
         self.get(key).unwrap_or(&super::NULL)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Insert(u8, u8),
+        Remove(u8),
+        Retain(u8),
+        Entry(u8, u8),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        // Keys from a small alphabet repeat often; enough of them to cross the index threshold.
+        prop_oneof![
+            4 => (0..40u8, any::<u8>()).prop_map(|(k, v)| Op::Insert(k, v)),
+            1 => (0..40u8).prop_map(Op::Remove),
+            1 => (1..5u8).prop_map(Op::Retain),
+            2 => (0..40u8, any::<u8>()).prop_map(|(k, v)| Op::Entry(k, v)),
+        ]
+    }
+
+    proptest! {
+        /// The map behaves as an insertion-ordered map (indexmap's shift semantics are the
+        /// model) across the index threshold, in both directions.
+        #[test]
+        fn behaves_like_an_ordered_map(ops in prop::collection::vec(op(), 0..200)) {
+            let mut ours = Map::new();
+            let mut model: indexmap::IndexMap<String, u8> = indexmap::IndexMap::new();
+            for op in ops {
+                match op {
+                    Op::Insert(k, v) => {
+                        let old = ours.insert(format!("k{k}"), Value::from(v));
+                        let old_model = model.insert(format!("k{k}"), v);
+                        prop_assert_eq!(old.is_some(), old_model.is_some());
+                    }
+                    Op::Remove(k) => {
+                        let gone = ours.remove(&format!("k{k}"));
+                        prop_assert_eq!(gone.is_some(), model.shift_remove(&format!("k{k}")).is_some());
+                    }
+                    Op::Retain(m) => {
+                        ours.retain(|k, _| k.len() % usize::from(m) != 0);
+                        model.retain(|k, _| k.len() % usize::from(m) != 0);
+                    }
+                    Op::Entry(k, v) => {
+                        let slot = ours.entry(format!("k{k}")).or_insert(Value::from(v));
+                        *slot = Value::from(v);
+                        model.insert(format!("k{k}"), v);
+                    }
+                }
+                prop_assert_eq!(ours.len(), model.len());
+                for (i, (k, v)) in model.iter().enumerate() {
+                    prop_assert_eq!(ours.get_index_of(k), Some(i));
+                    prop_assert_eq!(ours.get(k), Some(&Value::from(*v)));
+                    prop_assert_eq!(ours.get_index(i).map(|(k, _)| k.as_str()), Some(k.as_str()));
+                }
+                prop_assert!(!ours.contains_key("absent"));
+            }
+        }
+    }
+
+    #[test]
+    fn many_distinct_keys_stay_linear_to_build() {
+        // 200,000 members: quadratic lookups would take minutes.
+        let map: Map = (0..200_000)
+            .map(|i| (format!("key{i}"), Value::from(i)))
+            .collect();
+        assert_eq!(map.len(), 200_000);
+        assert_eq!(map.get("key199999"), Some(&Value::from(199_999)));
     }
 }
