@@ -131,3 +131,74 @@ fn serde_json_keeps_its_default_number_and_map_behaviour() {
     let ours = llmjson::parse(r#"{"b": 1.50, "a": 2}"#, &Options::default()).unwrap();
     assert_eq!(ours.value.to_string(), r#"{"b":1.50,"a":2}"#);
 }
+
+/// A sink of one's own: the strict reader hands it every value in written order, and a sink's
+/// refusal stops the read with that refusal.
+#[test]
+fn a_custom_sink_sees_every_value_in_order_and_can_refuse() {
+    use llmjson::sink::{read_valid, Refused, Sink};
+    use std::borrow::Cow;
+    use std::vec::Drain;
+
+    /// Writes an outline ("{a:[1,x]}") and refuses any string equal to "stop".
+    struct Outline;
+    impl Sink for Outline {
+        type Value = String;
+        type Key = String;
+        type Error = &'static str;
+        fn null(&mut self) -> Result<String, &'static str> {
+            Ok("~".into())
+        }
+        fn bool(&mut self, b: bool) -> Result<String, &'static str> {
+            Ok(if b { "T" } else { "F" }.into())
+        }
+        fn number(&mut self, text: &str, integer: bool) -> Result<String, &'static str> {
+            Ok(format!("{text}{}", if integer { "i" } else { "f" }))
+        }
+        fn string(&mut self, s: Cow<'_, str>) -> Result<String, &'static str> {
+            if s == "stop" {
+                return Err("stop");
+            }
+            Ok(s.into_owned())
+        }
+        fn key(&mut self, k: Cow<'_, str>) -> Result<String, &'static str> {
+            Ok(k.into_owned())
+        }
+        fn array(&mut self, items: Drain<'_, String>) -> Result<String, &'static str> {
+            Ok(format!("[{}]", items.collect::<Vec<_>>().join(",")))
+        }
+        fn object(&mut self, members: Drain<'_, (String, String)>) -> Result<String, &'static str> {
+            let parts: Vec<String> = members.map(|(k, v)| format!("{k}:{v}")).collect();
+            Ok(format!("{{{}}}", parts.join(",")))
+        }
+    }
+    let text = r#"{"a": [1, -2.5e3, "x\n", null, true], "b": {}, "a": []}"#;
+    assert_eq!(
+        read_valid(text, 8, &mut Outline),
+        Ok("{a:[1i,-2.5e3f,x\n,~,T],b:{},a:[]}".to_string())
+    );
+    assert_eq!(
+        read_valid(r#"["go", "stop"]"#, 8, &mut Outline),
+        Err(Refused::Sink("stop"))
+    );
+    assert_eq!(
+        read_valid("[[[1]]]", 2, &mut Outline),
+        Err(Refused::Invalid)
+    );
+    assert_eq!(
+        read_valid("[1] [2]", 8, &mut Outline),
+        Err(Refused::Invalid)
+    );
+}
+
+#[test]
+fn a_value_parses_strictly_and_says_where_it_is_not_json() {
+    let v: Value = " [1, {\"k\": \"v\"}] ".parse().unwrap();
+    assert_eq!(v.to_string(), r#"[1,{"k":"v"}]"#);
+    let err = "{\"a\": 1,\n \"b\": }".parse::<Value>().unwrap_err();
+    let position = err.position().expect("a position");
+    assert_eq!((position.line, position.column), (2, 7), "{err}");
+    assert!("[1] trailing".parse::<Value>().is_err());
+    assert!("Sure: {\"a\": 1}".parse::<Value>().is_err());
+    assert!(matches!("".parse::<Value>(), Err(llmjson::Error::Empty)));
+}
