@@ -2,7 +2,7 @@
 //! debug-build test stays quick; timing is measured by `examples/scaling.rs`, never here.
 
 use crate::support::{error, parse};
-use llmjson::{Error, Options};
+use llmjson::{Error, Options, RepairLevel};
 
 const MB: usize = 1 << 20;
 
@@ -130,4 +130,19 @@ fn fuzz_serde_json_number_key_is_an_ordinary_key() {
     assert_eq!(repaired, r#"{"a":[{"$serde_json::private::Number":1}]}"#);
     let back: serde_json::Value = serde_json::from_str(&repaired).unwrap();
     assert!(back["a"][0].is_object());
+}
+
+/// Fuzz finding (differential, after issue 12): serde_json with default features refuses a
+/// number beyond f64's range (`445e9444`); it is valid JSON, and llmjson keeps its digits at
+/// every level, bare or inside a document.
+#[test]
+fn fuzz_numbers_beyond_f64_keep_their_digits() {
+    for level in [RepairLevel::None, RepairLevel::Full] {
+        let options = Options::default().level(level);
+        let bare = llmjson::parse("445e9444", &options).unwrap();
+        assert_eq!(bare.value.to_json(), "445e9444");
+        let inside = llmjson::parse("[-1e400, 2E+999]", &options).unwrap();
+        assert_eq!(inside.value.to_json(), "[-1e400,2E+999]");
+        assert_eq!(inside.value[0].as_f64(), None);
+    }
 }
