@@ -51,7 +51,7 @@ pub use value::{DeserializeError, Map, Number, NumberError, Style, Value};
 /// The strict reader and what it builds into: llmjson's [`Value`] ([`sink::ValueSink`]) or any
 /// other representation (the Python package builds Python objects with it).
 pub mod sink {
-    pub use crate::value::parse::{read_valid, Refused, Sink, ValueSink};
+    pub use crate::value::parse::{read_valid, CheckSink, Refused, Sink, ValueSink};
 }
 
 /// The iterators and entries of [`Map`].
@@ -72,7 +72,7 @@ pub struct ReadmeDoctests;
 pub use pipeline::MIN_GUARDED_BYTES;
 
 pub(crate) use pipeline::parse_unguided;
-use pipeline::{nesting_within, parse_with, valid_whole_text, FastPath, Whole};
+use pipeline::{parse_with, valid_whole_text, FastPath, Whole};
 use std::ops::Range;
 
 /// The result of one parse: the value, every repair made, and where the JSON was found.
@@ -227,9 +227,10 @@ pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> 
     Ok(parsed.value.to_json())
 }
 
-/// Whether `text` is exactly one valid JSON document (RFC 8259, surrounding whitespace allowed)
-/// nested at most [`DEFAULT_MAX_DEPTH`] deep, checked without building a value: a cheap test for
-/// "nothing to locate or repair" under the default options.
+/// Whether `text` is exactly one valid JSON document (RFC 8259, surrounding whitespace allowed;
+/// `\u` surrogates only in pairs) nested at most [`DEFAULT_MAX_DEPTH`] deep, checked in one pass
+/// without building a value: a cheap test for "nothing to locate or repair" under the default
+/// options.
 ///
 /// ```
 /// assert!(llmjson::is_valid_document(" {\"a\": [1, 2]}\n"));
@@ -237,8 +238,7 @@ pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> 
 /// assert!(!llmjson::is_valid_document("Sure: {\"a\": 1}"));
 /// ```
 pub fn is_valid_document(text: &str) -> bool {
-    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
-        && nesting_within(text.as_bytes(), DEFAULT_MAX_DEPTH)
+    sink::read_valid(text, DEFAULT_MAX_DEPTH, &mut sink::CheckSink).is_ok()
 }
 
 /// Locates the first JSON value and returns its text untouched (nothing is repaired; the

@@ -7,10 +7,7 @@ use crate::locate::choose::{locate_first, parse_candidate};
 use crate::locate::{Scan, Source};
 use crate::position::{self, Position};
 use crate::repair::{self, Config, Fail, Output};
-use crate::{
-    DuplicateKeys, Error, Options, Parsed, RepairLevel, SyntaxError, DEFAULT_MAX_DEPTH,
-    MAX_DEPTH_CEILING,
-};
+use crate::{DuplicateKeys, Error, Options, Parsed, RepairLevel, SyntaxError, MAX_DEPTH_CEILING};
 
 /// Locate and repair only (the schema, if any, still guides the parser's quote decisions).
 pub(crate) fn parse_unguided(text: &str, options: &Options) -> Result<Parsed, Error> {
@@ -21,7 +18,7 @@ pub(crate) fn parse_unguided(text: &str, options: &Options) -> Result<Parsed, Er
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FastPath {
     Try,
-    /// serde_json's check already refused this reply.
+    /// The strict check already refused this reply.
     Skip,
 }
 
@@ -82,90 +79,35 @@ pub(crate) fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Er
     Ok(results)
 }
 
-/// The fast path's precondition: the default duplicate-key policy (serde_json keeps the last
-/// value and says nothing) and a depth limit no lower than serde_json's own.
-pub(crate) fn serde_fast_path_applies(options: &Options) -> bool {
-    options.duplicate_keys == DuplicateKeys::Last && options.max_depth >= DEFAULT_MAX_DEPTH
+/// Returning a valid reply's text as it is needs the default duplicate-key policy (the last
+/// value wins and nothing is said; under the others a repeated key changes the output).
+fn copy_applies(options: &Options) -> bool {
+    options.duplicate_keys == DuplicateKeys::Last
 }
 
-/// What serde_json says of the whole reply, checked without building a value.
+/// What the strict reader says of the whole reply, checked without building a value.
 pub(crate) enum Whole<'t> {
     /// One valid JSON document (minus surrounding JSON whitespace).
     Valid(&'t str),
-    /// serde_json refused it: the fast path cannot apply.
+    /// The strict reader refused it: the fast path cannot apply.
     Invalid,
-    /// Not checked (policy, size, or a shape serde_json would not judge like llmjson).
+    /// Not checked (policy, size, or not a container: the full path decides).
     NotChecked,
 }
 
 pub(crate) fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t> {
-    if text.len() > options.max_size || !serde_fast_path_applies(options) {
+    if text.len() > options.max_size || !copy_applies(options) {
         return Whole::NotChecked;
     }
     let doc = text.trim_matches([' ', '\t', '\n', '\r']);
     if !matches!(doc.as_bytes().first(), Some(b'{' | b'[')) {
         return Whole::NotChecked;
     }
-    // serde_json does not check that `\u` surrogates come in pairs when it skips a string;
-    // llmjson's parser does. Such (rare) documents take the full path.
-    let bytes = doc.as_bytes();
-    if memchr::memmem::find(bytes, b"\\ud").is_some()
-        || memchr::memmem::find(bytes, b"\\uD").is_some()
-    {
-        return Whole::NotChecked;
-    }
-    match serde_json::from_str::<serde::de::IgnoredAny>(doc) {
-        // Skipping a value has no depth limit in serde_json: the depth promise is checked here.
-        Ok(_) if nesting_within(bytes, options.max_depth.clamp(1, MAX_DEPTH_CEILING)) => {
-            Whole::Valid(doc)
-        }
-        Ok(_) => Whole::NotChecked,
+    let depth = options.max_depth.clamp(1, MAX_DEPTH_CEILING);
+    match crate::sink::read_valid(doc, depth, &mut crate::sink::CheckSink) {
+        Ok(()) => Whole::Valid(doc),
         Err(_) => Whole::Invalid,
     }
-}
-
-/// Containers in valid JSON `bytes` nest at most `limit` deep. Linear; strings are skipped with
-/// a vectorised search.
-pub(crate) fn nesting_within(bytes: &[u8], limit: usize) -> bool {
-    // Most documents have fewer brackets in all than the limit: nothing to walk.
-    if bytecount_openers(bytes) <= limit {
-        return true;
-    }
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                // Jump over the string: to its closing quote, past escapes. (The text is valid
-                // JSON; on anything else this still stays in bounds.)
-                i += 1;
-                while let Some(k) = bytes
-                    .get(i..)
-                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
-                {
-                    i += k;
-                    if bytes[i] == b'"' {
-                        break;
-                    }
-                    i += 2;
-                }
-            }
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return false;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        i += 1;
-    }
-    true
-}
-
-pub(crate) fn bytecount_openers(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'[' || b == b'{').count()
 }
 
 /// A reply that is one valid JSON document, read by the strict reader in one pass: the fast

@@ -136,6 +136,39 @@ impl Sink for ValueSink {
     }
 }
 
+/// The [`Sink`] that builds nothing: [`read_valid`] with it is a one-pass validity check (depth
+/// and `\u` surrogate pairs included) that allocates only for a string with escapes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CheckSink;
+
+impl Sink for CheckSink {
+    type Value = ();
+    type Key = ();
+    type Error = std::convert::Infallible;
+
+    fn null(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    fn bool(&mut self, _: bool) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    fn number(&mut self, _: &str, _: bool) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    fn string(&mut self, _: Cow<'_, str>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    fn key(&mut self, _: Cow<'_, str>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    fn array(&mut self, _: std::vec::Drain<'_, ()>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    fn object(&mut self, _: std::vec::Drain<'_, ((), ())>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
 struct Reader<'t, 's, S: Sink> {
     text: &'t str,
     b: &'t [u8],
