@@ -283,14 +283,19 @@ fn is_valid_document(py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<boo
 }
 
 /// `text` as Python objects when it is one valid JSON document (nested at most the default
-/// depth), read in one pass by the library's strict reader straight into Python objects (no
-/// validation pass before, no Rust value in between); `None` otherwise (the full path decides).
+/// depth, at most `max_size` bytes of UTF-8), read in one pass by the library's strict reader
+/// straight into Python objects (no validation pass before, no Rust value in between); `None`
+/// otherwise (the full path decides, and says why).
 #[pyfunction]
 fn read_valid_document<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyString>,
+    max_size: usize,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
     let text = text.to_str()?;
+    if text.len() > max_size {
+        return Ok(None);
+    }
     let mut sink = PythonSink {
         py,
         keys: Vec::new(),

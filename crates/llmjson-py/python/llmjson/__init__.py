@@ -412,10 +412,10 @@ def _valid_document(text: str, max_size: int) -> tuple[Any, tuple[int, int]] | N
     defect, cheaply, and takes the full path; so do lone surrogate escapes, which llmjson
     replaces)."""
     start = len(text) - len(text.lstrip(_WHITESPACE))
-    if start >= len(text) or text[start] not in "{[" or len(text) * 4 > max_size:
+    if start >= len(text) or text[start] not in "{[":
         return None
     try:
-        value = _read_valid_document(text)
+        value = _read_valid_document(text, max_size)
     except UnicodeEncodeError:  # lone surrogates in the str itself: the full path replaces them
         return None
     if value is None:
