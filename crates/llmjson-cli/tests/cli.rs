@@ -493,13 +493,14 @@ fn repair_writes_a_diagnostics_record_and_fails_closed_with_evidence() {
     );
 }
 
+/// An object whose only property is a string `version`.
+const VERSION_ONLY_SCHEMA: &[u8] =
+    br#"{"type": "object", "properties": {"version": {"type": "string"}},
+     "additionalProperties": false}"#;
+
 #[test]
 fn validate_reports_what_is_there_without_coercing() {
-    let schema = temp_file(
-        "strict.schema.json",
-        br#"{"type": "object", "properties": {"version": {"type": "string"}},
-             "additionalProperties": false}"#,
-    );
+    let schema = temp_file("strict.schema.json", VERSION_ONLY_SCHEMA);
     let reply = r#"{"version": 1, "extra": true}"#;
     let out = llmjson(&["validate", "--schema", &schema], reply, &[]);
     assert_eq!(out.status.code(), Some(1));
@@ -546,11 +547,7 @@ fn extract_all_prints_json_lines() {
 
 #[test]
 fn the_kill_switch_is_strict_mode_with_a_schema_too() {
-    let schema = temp_file(
-        "kill.schema.json",
-        br#"{"type": "object", "properties": {"version": {"type": "string"}},
-             "additionalProperties": false}"#,
-    );
+    let schema = temp_file("kill.schema.json", VERSION_ONLY_SCHEMA);
     let reply = r#"{"version": 1, "extra": true}"#;
     let out = llmjson(&["repair", "--schema", &schema], reply, &[]);
     assert_eq!(out.status.code(), Some(0));

@@ -298,7 +298,7 @@ fn read_valid_document<'py>(
     }
     let mut sink = PythonSink {
         py,
-        keys: Vec::new(),
+        keys: KeyCache::default(),
     };
     match llmjson::sink::read_valid(text, llmjson::DEFAULT_MAX_DEPTH, &mut sink) {
         Ok(value) => Ok(Some(value)),
@@ -311,9 +311,7 @@ fn read_valid_document<'py>(
 /// last value), list, str, int (any size), float, bool, None.
 struct PythonSink<'py> {
     py: Python<'py>,
-    /// Keys repeat (every step of a plan has "id", "tool", …): the first [`KEY_CACHE`] distinct
-    /// keys are kept as Python strings and reused.
-    keys: Vec<(Box<str>, Bound<'py, PyString>)>,
+    keys: KeyCache<'py>,
 }
 
 impl<'py> llmjson::sink::Sink for PythonSink<'py> {
@@ -334,14 +332,7 @@ impl<'py> llmjson::sink::Sink for PythonSink<'py> {
         Ok(PyString::new(self.py, &value).into_any())
     }
     fn key(&mut self, key: std::borrow::Cow<'_, str>) -> PyResult<Self::Key> {
-        if let Some((_, cached)) = self.keys.iter().find(|(k, _)| **k == *key) {
-            return Ok(cached.clone());
-        }
-        let fresh = PyString::new(self.py, &key);
-        if self.keys.len() < KEY_CACHE {
-            self.keys.push((key.into(), fresh.clone()));
-        }
-        Ok(fresh)
+        Ok(self.keys.get(self.py, &key))
     }
     fn array(&mut self, items: std::vec::Drain<'_, Self::Value>) -> PyResult<Self::Value> {
         Ok(PyList::new(self.py, items)?.into_any())
@@ -489,38 +480,48 @@ fn bad_choice(name: &str, got: &str, allowed: &str) -> PyErr {
 fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
     Converter {
         py,
-        keys: Vec::new(),
+        keys: KeyCache::default(),
     }
     .convert(value)
 }
 
-/// Keys repeat (every step of a plan has "id", "tool", …): this many distinct keys are kept as
-/// Python strings and reused, which saves an allocation and a hash per member.
+/// Keys repeat (every step of a plan has "id", "tool", …): the first [`KEY_CACHE`] distinct keys
+/// are kept as Python strings and reused, which saves an allocation and a hash per member.
+#[derive(Default)]
+struct KeyCache<'py>(Vec<(Box<str>, Bound<'py, PyString>)>);
+
 const KEY_CACHE: usize = 64;
 
-struct Converter<'py, 'v> {
-    py: Python<'py>,
-    keys: Vec<(&'v str, Bound<'py, PyString>)>,
-}
-
-impl<'py, 'v> Converter<'py, 'v> {
-    fn key(&mut self, key: &'v str) -> Bound<'py, PyString> {
-        if let Some((_, cached)) = self.keys.iter().find(|(k, _)| *k == key) {
+impl<'py> KeyCache<'py> {
+    fn get(&mut self, py: Python<'py>, key: &str) -> Bound<'py, PyString> {
+        if let Some((_, cached)) = self.0.iter().find(|(k, _)| **k == *key) {
             return cached.clone();
         }
-        let fresh = PyString::new(self.py, key);
-        if self.keys.len() < KEY_CACHE {
-            self.keys.push((key, fresh.clone()));
+        let fresh = PyString::new(py, key);
+        if self.0.len() < KEY_CACHE {
+            self.0.push((key.into(), fresh.clone()));
         }
         fresh
     }
+}
 
-    fn convert(&mut self, value: &'v Value) -> PyResult<Bound<'py, PyAny>> {
+struct Converter<'py> {
+    py: Python<'py>,
+    keys: KeyCache<'py>,
+}
+
+impl<'py> Converter<'py> {
+    fn convert(&mut self, value: &Value) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
         Ok(match value {
             Value::Null => py.None().into_bound(py),
             Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-            Value::Number(n) => python_number(py, &n.to_text(), n.is_integer_text())?,
+            // Integers the value holds as integers need no text.
+            Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => i.into_pyobject(py)?.into_any(),
+                (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+                _ => python_number(py, &n.to_text(), n.is_integer_text())?,
+            },
             Value::String(s) => PyString::new(py, s).into_any(),
             Value::Array(items) => {
                 let list = PyList::empty(py);
@@ -532,7 +533,7 @@ impl<'py, 'v> Converter<'py, 'v> {
             Value::Object(map) => {
                 let dict = PyDict::new(py);
                 for (k, v) in map {
-                    let key = self.key(k);
+                    let key = self.keys.get(py, k);
                     dict.set_item(key, self.convert(v)?)?;
                 }
                 dict.into_any()

@@ -292,8 +292,7 @@ const NAME_DEPTH_LIMIT: usize = 64;
 fn written_order(value: &Value, pointer: &str) -> Vec<usize> {
     let mut order = Vec::new();
     let mut at = Some(value);
-    for token in pointer.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
+    for token in crate::value::pointer_tokens(pointer).into_iter().flatten() {
         let (index, next) = match at {
             Some(Value::Object(map)) => match map.get_index_of(&token) {
                 Some(i) => (i, map.get_index(i).map(|(_, v)| v)),

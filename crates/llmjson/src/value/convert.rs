@@ -6,14 +6,11 @@ impl From<&serde_json::Number> for Number {
     fn from(n: &serde_json::Number) -> Number {
         // serde_json writes every number it holds as valid JSON (with `arbitrary_precision`, in a
         // build that turned it on, the exact digits).
-        let text = n.to_string();
-        if super::is_json_number(text.as_bytes()) {
-            Number::from_json_text(&text)
-        } else {
+        n.to_string().parse().unwrap_or_else(|_| {
             n.as_f64()
                 .and_then(Number::from_f64)
                 .unwrap_or_else(|| Number::from(0u8))
-        }
+        })
     }
 }
 

@@ -19,8 +19,6 @@ pub use number::{Number, NumberError};
 pub use serde_impl::DeserializeError;
 pub use write::Style;
 
-pub(crate) use number::is_json_number;
-
 /// Any JSON value.
 ///
 /// ```
@@ -147,13 +145,8 @@ impl Value {
     /// The value at a JSON Pointer (RFC 6901): `""` is the whole value, `"/a/0"` a member's
     /// first element.
     pub fn pointer(&self, pointer: &str) -> Option<&Value> {
-        if pointer.is_empty() {
-            return Some(self);
-        }
-        let rest = pointer.strip_prefix('/')?;
         let mut at = self;
-        for token in rest.split('/') {
-            let token = token.replace("~1", "/").replace("~0", "~");
+        for token in pointer_tokens(pointer)? {
             at = match at {
                 Value::Object(map) => map.get(&token)?,
                 Value::Array(items) => {
@@ -245,6 +238,20 @@ impl std::str::FromStr for Value {
             Err(e) => Err(e),
         }
     }
+}
+
+/// The reference tokens of a JSON Pointer (RFC 6901), unescaped: none for `""` (the whole
+/// value); `None` when the pointer does not start with `/`.
+pub(crate) fn pointer_tokens(pointer: &str) -> Option<impl Iterator<Item = String> + '_> {
+    let rest = match pointer {
+        "" => None,
+        _ => Some(pointer.strip_prefix('/')?),
+    };
+    Some(
+        rest.into_iter()
+            .flat_map(|r| r.split('/'))
+            .map(|t| t.replace("~1", "/").replace("~0", "~")),
+    )
 }
 
 /// What can index a [`Value`]: `&str` (an object's key) or `usize` (an array's position).

@@ -33,14 +33,8 @@ enum Repr {
 pub struct NumberError(pub String);
 
 impl Number {
-    /// From text already known to follow the JSON number grammar (the parsers' path: no second
-    /// validation).
-    pub(crate) fn from_json_text(text: &str) -> Number {
-        let integer = !text.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
-        Number::from_scanned(text, integer)
-    }
-
-    /// From JSON number text whose shape [`scan`] already found.
+    /// From JSON number text whose shape [`scan`] already found (`integer`: no fraction, no
+    /// exponent).
     #[inline]
     pub(crate) fn from_scanned(text: &str, integer: bool) -> Number {
         if integer && text.len() <= 20 {
@@ -212,20 +206,14 @@ impl std::str::FromStr for Number {
 
     /// Parses text that follows the JSON number grammar exactly.
     fn from_str(text: &str) -> Result<Number, NumberError> {
-        if is_json_number(text.as_bytes()) {
-            Ok(Number::from_json_text(text))
-        } else {
-            Err(NumberError(text.to_string()))
+        match scan(text.as_bytes(), 0) {
+            Some((end, integer)) if end == text.len() => Ok(Number::from_scanned(text, integer)),
+            _ => Err(NumberError(text.to_string())),
         }
     }
 }
 
-/// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, the whole of `b`.
-pub(crate) fn is_json_number(b: &[u8]) -> bool {
-    scan(b, 0).is_some_and(|(end, _)| end == b.len())
-}
-
-/// The JSON number starting at `start`: where it ends, and whether it is written as an integer
+/// The JSON number (`-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`) starting at `start`: where it ends, and whether it is written as an integer
 /// (no fraction, no exponent). `None` when no valid number starts there.
 #[inline]
 pub(crate) fn scan(b: &[u8], start: usize) -> Option<(usize, bool)> {
@@ -351,7 +339,7 @@ mod tests {
             -0.0,
         ] {
             let number = Number::from_f64(x).unwrap();
-            assert!(is_json_number(number.to_string().as_bytes()), "{number}");
+            assert!(number.to_string().parse::<Number>().is_ok(), "{number}");
             assert_eq!(number.as_f64(), Some(x), "{number}");
         }
         assert_eq!(Number::from_f64(2.0).unwrap().to_string(), "2.0");

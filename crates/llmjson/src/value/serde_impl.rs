@@ -104,10 +104,10 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::from(n))
     }
     fn visit_i128<E>(self, n: i128) -> Result<Value, E> {
-        Ok(Value::Number(Number::from_json_text(&n.to_string())))
+        Ok(Value::Number(Number::from_scanned(&n.to_string(), true)))
     }
     fn visit_u128<E>(self, n: u128) -> Result<Value, E> {
-        Ok(Value::Number(Number::from_json_text(&n.to_string())))
+        Ok(Value::Number(Number::from_scanned(&n.to_string(), true)))
     }
     fn visit_f64<E>(self, f: f64) -> Result<Value, E> {
         Ok(Value::from(f))
