@@ -18,6 +18,25 @@ pub(crate) mod quotes;
 mod search;
 
 pub use kind::RepairKind;
+
+/// Whether the parser takes its shortcuts: the fast lane over valid stretches, the fast path's
+/// strict skip of valid strings, and the readings it vouched for (each must leave every
+/// outcome as it is; the unit test `parser::lane::tests` turns them off to compare).
+#[cfg(not(test))]
+#[inline(always)]
+pub(crate) fn shortcuts() -> bool {
+    true
+}
+
+#[cfg(test)]
+thread_local! {
+    pub(crate) static SHORTCUTS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+#[cfg(test)]
+pub(crate) fn shortcuts() -> bool {
+    SHORTCUTS.with(std::cell::Cell::get)
+}
 pub(crate) use parser::{is_literal, Config, Fail, Fence, Output};
 pub(crate) use quotes::is_quote_at as parser_starts_quote;
 

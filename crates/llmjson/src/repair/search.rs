@@ -17,8 +17,11 @@
 //! caps the total all the same, after which spots are decided on what the beam has seen.
 
 use super::cost::{self, Cost};
-use super::grammar::{Ctx, Mode, Reading, Stack, Succ, Succs};
+use super::grammar::{after_value, Ctx, Mode, Reading, Stack, Succ, Succs};
 use super::lex::{Kind, Stop};
+use super::parser::valid_after;
+use super::quotes::QuoteClass;
+use crate::value::parse::string_end;
 use std::collections::VecDeque;
 
 /// Containers a reading may open beyond the parser's before it stops being followed.
@@ -27,7 +30,7 @@ const LOCAL_DEPTH: usize = 32;
 const CLEAN_STEPS: usize = 4;
 /// The fast path checks this many spots ahead of the ones it vouches for, so that each spot it
 /// vouches for had [`CLEAN_STEPS`] clear spots after it.
-const CLEAN_TRUSTED: usize = 4;
+const CLEAN_TRUSTED: usize = 12;
 /// The path arena is compacted once this many nodes (and at least half of it) can no longer
 /// matter: amortised, each node is moved at most once.
 const COMPACT_AT: usize = 4096;
@@ -242,6 +245,9 @@ pub(crate) struct Searcher {
     clean_until: usize,
     /// Readings of spots the fast path looks at.
     scratch: Succs,
+    /// The first readings of the spots the fast path vouched for, in order: the parser takes
+    /// them without asking the grammar again (closers excepted: see [`Searcher::planned`]).
+    vouched: VecDeque<Vouched>,
     /// The conventions the document has used so far (see [`cost::STYLE`]): charged once per
     /// document, not once per beam.
     styles: u8,
@@ -255,8 +261,20 @@ impl Searcher {
             spare: None,
             clean_until: 0,
             scratch: Succs::new(),
+            vouched: VecDeque::new(),
             styles: 0,
         }
+    }
+
+    /// The reading the fast path vouched for at `at` in `mode`, if it walked there. A closer's
+    /// readings are not kept: the layout charges them by where the parser's own containers
+    /// opened, which the walk does not know for the containers it opened itself.
+    pub(crate) fn planned(&mut self, mode: Mode, at: usize) -> Option<Succ> {
+        while self.vouched.front().is_some_and(|v| v.at < at) {
+            self.vouched.pop_front();
+        }
+        let next = self.vouched.front()?;
+        (next.at == at && next.mode == mode).then_some(next.reading)
     }
 
     /// The parser took a reading using convention `style` (a [`crate::repair::grammar::style`]
@@ -293,18 +311,58 @@ impl Searcher {
             // The parser is somewhere the beam did not expect: start afresh.
             self.drop_beam();
         }
-        if clear_winner(cands) {
-            if at < self.clean_until {
-                return 0;
-            }
-            if let Some(reached) = clean_path(ctx, real, opens, at, cands, &mut self.scratch) {
-                self.clean_until = reached;
-                return 0;
-            }
+        if self.vouches(ctx, real, opens, at, cands) {
+            return 0;
         }
         self.clean_until = 0;
+        self.vouched.clear();
         self.start(real, opens, mode, at, cands);
         self.decide(ctx, mode, at, cands).unwrap_or(0)
+    }
+
+    /// No beam is following the text: the parser's next spots are decided one by one.
+    pub(crate) fn idle(&self) -> bool {
+        self.beam.is_none()
+    }
+
+    /// The first of `cands`, the readings of the spot at `at`, wins clearly and so do those of
+    /// the next spots: the spot needs no beam.
+    pub(crate) fn vouches(
+        &mut self,
+        ctx: &Ctx<'_>,
+        real: &[Kind],
+        opens: &[usize],
+        at: usize,
+        cands: &Succs,
+    ) -> bool {
+        if !clear_winner(cands) {
+            return false;
+        }
+        if at < self.clean_until {
+            return true;
+        }
+        self.vouched.clear();
+        match clean_path(
+            ctx,
+            real,
+            opens,
+            at,
+            cands,
+            &mut self.scratch,
+            &mut self.vouched,
+        ) {
+            Some(reached) => {
+                self.clean_until = reached;
+                while self.vouched.back().is_some_and(|v| v.at >= reached) {
+                    self.vouched.pop_back();
+                }
+                true
+            }
+            None => {
+                self.vouched.clear();
+                false
+            }
+        }
     }
 
     /// Decides one spot on its own (the beam, if any, is dropped: the parser is about to go
@@ -753,6 +811,7 @@ fn clean_path(
     at: usize,
     cands: &Succs,
     succs: &mut Succs,
+    vouched: &mut VecDeque<Vouched>,
 ) -> Option<usize> {
     let first = cands.get(0);
     let mut stack = SkelStack::new(real.len());
@@ -787,7 +846,29 @@ fn clean_path(
                 ended = Some(pos);
                 break;
             }
-            Mode::Str { class, .. } => {
+            Mode::Str {
+                class, key, open, ..
+            } => {
+                if pos == open && class == QuoteClass::Double && super::shortcuts() {
+                    // A valid string followed by what a valid document has there: its closing
+                    // quote is a clear spot, found at the strict reader's speed.
+                    let lex = &ctx.lex;
+                    let valid = open
+                        .checked_sub(1)
+                        .and_then(|quote| string_end(lex.text, quote, lex.end))
+                        .filter(|&end| valid_after(lex.b, end, lex.end, key, view.top()).is_some());
+                    if let Some(end) = valid {
+                        clear += 1;
+                        spots[clear] = end - 1;
+                        pos = end;
+                        mode = if key {
+                            Mode::Colon
+                        } else {
+                            after_value(view.depth(), true)
+                        };
+                        continue;
+                    }
+                }
                 let (spot, stop) = ctx.lex.string_stop(pos, class);
                 match stop {
                     Stop::Escape => {
@@ -819,6 +900,13 @@ fn clean_path(
         let s = succs.get(0);
         clear += 1;
         spots[clear] = spot;
+        if !matches!(ctx.lex.b.get(spot), Some(b'}' | b']' | b')')) && super::shortcuts() {
+            vouched.push_back(Vouched {
+                at: spot,
+                mode,
+                reading: s,
+            });
+        }
         if s.reading == Reading::EndOfInput {
             ended = Some(spot + 1);
             break;
@@ -835,6 +923,13 @@ fn clean_path(
     // Spots 0..=clear - CLEAN_STEPS had enough clear spots after them.
     let vouched = clear.checked_sub(CLEAN_STEPS)?;
     Some(spots[vouched + 1].max(at + 1))
+}
+
+/// A spot the fast path vouched for, and its reading.
+struct Vouched {
+    at: usize,
+    mode: Mode,
+    reading: Succ,
 }
 
 /// How much more every other reading must cost at once for the first to be a clear winner.

@@ -68,15 +68,7 @@ pub fn read_valid<S: Sink>(
     max_depth: usize,
     sink: &mut S,
 ) -> Result<S::Value, Refused<S::Error>> {
-    let mut reader = Reader {
-        text,
-        b: text.as_bytes(),
-        i: 0,
-        depth_left: max_depth,
-        sink,
-        items: Vec::new(),
-        members: Vec::new(),
-    };
+    let mut reader = Reader::within(text, 0, text.len(), max_depth, sink);
     reader.skip_ws();
     let value = reader.value()?;
     reader.skip_ws();
@@ -85,6 +77,61 @@ pub fn read_valid<S: Sink>(
     } else {
         Err(Refused::Invalid)
     }
+}
+
+/// What the strict reader read from the middle of a reply (the tolerant parser's fast lane).
+pub(crate) enum Prefix<T> {
+    /// A valid value or key, and the offset just after it.
+    Read(T, usize),
+    /// Not valid JSON from there: how far the reader got (what the attempt cost).
+    Refused { reached: usize },
+}
+
+/// Reads one valid JSON value that starts exactly at `at` and lies before `limit`, into llmjson's
+/// [`Value`], nested at most `max_depth` deep. What follows it is not looked at.
+pub(crate) fn value_at(
+    text: &str,
+    at: usize,
+    limit: usize,
+    max_depth: usize,
+    duplicates: DuplicateKeys,
+) -> Prefix<Value> {
+    let mut sink = ValueSink { duplicates };
+    let mut reader = Reader::within(text, at, limit, max_depth, &mut sink);
+    match reader.value() {
+        Ok(value) => Prefix::Read(value, reader.i),
+        Err(_) => Prefix::Refused {
+            reached: reader.i.max(at + 1),
+        },
+    }
+}
+
+/// Reads one valid JSON string that starts exactly at `at` (its opening quote) and ends before
+/// `limit`: its text and the offset after its closing quote.
+pub(crate) fn string_at(text: &str, at: usize, limit: usize) -> Prefix<String> {
+    let mut sink = CheckSink;
+    let mut reader = Reader::within(text, at, limit, 0, &mut sink);
+    if reader.peek() != Some(b'"') {
+        return Prefix::Refused { reached: at + 1 };
+    }
+    match reader.string() {
+        Some(key) => Prefix::Read(key.into_owned(), reader.i),
+        None => Prefix::Refused {
+            reached: reader.i.max(at + 1),
+        },
+    }
+}
+
+/// Where the valid JSON string whose opening quote is at `at` ends (just after its closing
+/// quote, before `limit`); `None` if it is not one. Nothing is decoded or allocated.
+pub(crate) fn string_end(text: &str, at: usize, limit: usize) -> Option<usize> {
+    if at >= limit || text.as_bytes().get(at) != Some(&b'"') {
+        return None;
+    }
+    let mut sink = CheckSink;
+    let reader = Reader::within(text, at, limit, 0, &mut sink);
+    let mut i = at + 1;
+    reader.string_body::<false>(&mut i).map(|_| i + 1)
 }
 
 /// Reads `text` into llmjson's [`Value`] (`None`: take the tolerant path).
@@ -183,7 +230,21 @@ struct Reader<'t, 's, S: Sink> {
 
 type Read<T, E> = Result<T, Refused<E>>;
 
-impl<'t, S: Sink> Reader<'t, '_, S> {
+impl<'t, 's, S: Sink> Reader<'t, 's, S> {
+    /// A reader standing at `at` that sees the text only up to `limit`.
+    fn within(text: &'t str, at: usize, limit: usize, max_depth: usize, sink: &'s mut S) -> Self {
+        let b = text.as_bytes();
+        Reader {
+            text,
+            b: &b[..limit.min(b.len())],
+            i: at,
+            depth_left: max_depth,
+            sink,
+            items: Vec::new(),
+            members: Vec::new(),
+        }
+    }
+
     #[inline]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
@@ -311,70 +372,87 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
     }
 
     /// A string starting at its opening quote; escapes decoded, control characters refused,
-    /// `\u` surrogates only in pairs. Borrowed from the input when it has no escape.
+    /// `\u` surrogates only in pairs. Borrowed from the input when it has no escape. When it
+    /// refuses, the reader stands where the string went wrong (what a failed read cost).
     fn string(&mut self) -> Option<Cow<'t, str>> {
+        let mut i = self.i + 1;
+        let read = self.string_body::<true>(&mut i);
+        self.i = if read.is_some() { i + 1 } else { i };
+        read
+    }
+
+    /// The string whose content starts at `*i`; `*i` ends at its closing quote, or where it was
+    /// refused. `BUILD`: decode it (otherwise only check it, and return an empty text).
+    #[inline]
+    fn string_body<const BUILD: bool>(&self, i: &mut usize) -> Option<Cow<'t, str>> {
         let text = self.text;
-        let start = self.i + 1;
-        let mut i = skip_plain(self.b, start);
+        let start = *i;
+        *i = skip_plain(self.b, start);
         // The common case: no escape before the closing quote.
-        match *self.b.get(i)? {
-            b'"' => {
-                self.i = i + 1;
-                return Some(Cow::Borrowed(&text[start..i]));
-            }
+        match *self.b.get(*i)? {
+            b'"' => return Some(Cow::Borrowed(&text[start..*i])),
             b'\\' => {}
             _ => return None,
         }
-        let mut out = String::with_capacity(i - start + 16);
-        out.push_str(&text[start..i]);
-        let mut run = i;
+        let mut out = String::new();
+        if BUILD {
+            out.reserve(*i - start + 16);
+            out.push_str(&text[start..*i]);
+        }
+        let mut run = *i;
         loop {
-            let &c = self.b.get(i)?;
+            let &c = self.b.get(*i)?;
             match c {
                 b'"' => {
-                    out.push_str(&text[run..i]);
-                    self.i = i + 1;
+                    if BUILD {
+                        out.push_str(&text[run..*i]);
+                    }
                     return Some(Cow::Owned(out));
                 }
                 b'\\' => {
-                    out.push_str(&text[run..i]);
-                    let &e = self.b.get(i + 1)?;
-                    i += 2;
-                    match e {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
+                    if BUILD {
+                        out.push_str(&text[run..*i]);
+                    }
+                    let &e = self.b.get(*i + 1)?;
+                    *i += 2;
+                    let decoded = match e {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
                         b'u' => {
-                            let first = self.hex4(i)?;
-                            i += 4;
+                            let first = self.hex4(*i)?;
+                            *i += 4;
                             let code = match first {
                                 0xD800..=0xDBFF => {
-                                    if self.b.get(i..i + 2)? != b"\\u" {
+                                    if self.b.get(*i..*i + 2)? != b"\\u" {
                                         return None;
                                     }
-                                    let second = self.hex4(i + 2)?;
+                                    let second = self.hex4(*i + 2)?;
                                     if !(0xDC00..=0xDFFF).contains(&second) {
                                         return None;
                                     }
-                                    i += 6;
+                                    *i += 6;
                                     0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
                                 }
                                 0xDC00..=0xDFFF => return None,
                                 c => c,
                             };
-                            out.push(char::from_u32(code)?);
+                            char::from_u32(code)?
                         }
                         _ => return None,
+                    };
+                    if BUILD {
+                        out.push(decoded);
                     }
-                    run = i;
+                    run = *i;
                 }
                 0..=0x1f => return None,
-                _ => i = skip_plain(self.b, i + 1),
+                _ => *i = skip_plain(self.b, *i + 1),
             }
         }
     }

@@ -17,6 +17,8 @@
 //! member…). The property tests check this on generated faulted documents.
 
 mod containers;
+mod lane;
+pub(crate) use lane::valid_after;
 mod scalars;
 pub(crate) use scalars::is_literal;
 mod strings;
@@ -195,6 +197,7 @@ pub(crate) fn parse<'t>(
         json_end: None,
         spare_spans: Vec::new(),
         spare_runs: Vec::new(),
+        lane_budget: lane::lane_budget(end.saturating_sub(start)),
     };
     if config.inside_object {
         parser.open(Kind::Object, start)?;
@@ -234,6 +237,8 @@ struct Parser<'t> {
     spare_spans: Vec<Vec<(usize, usize)>>,
     /// The runs buffer of string scans, for the next string.
     spare_runs: Vec<strings::Run>,
+    /// What the fast lane may still spend on attempts it does not take (`lane.rs`).
+    lane_budget: usize,
 }
 
 /// The parser's open containers, as the grammar sees them.
@@ -566,6 +571,15 @@ impl<'t> Parser<'t> {
             }
             self.skip_trivia()?;
             let at = self.pos;
+            if let Some(next) = self.fast_lane(mode, at)? {
+                mode = next;
+                continue;
+            }
+            if let Some(vouched) = self.searcher.planned(mode, at) {
+                self.searcher.note_style(vouched.style);
+                mode = self.apply(mode, at, vouched)?;
+                continue;
+            }
             let mut succs = std::mem::take(&mut self.succs);
             self.ctx
                 .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut succs);

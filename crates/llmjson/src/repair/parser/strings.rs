@@ -433,6 +433,10 @@ impl Parser<'_> {
 
     /// The reading chosen at a stop inside a string.
     fn in_string_choice(&mut self, mode: Mode, at: usize, stop: Stop) -> Result<Succ> {
+        if let Some(vouched) = self.searcher.planned(mode, at) {
+            self.searcher.note_style(vouched.style);
+            return Ok(vouched);
+        }
         let mut succs = std::mem::take(&mut self.succs);
         self.ctx
             .in_string(&Kinds(&self.kinds, &self.opens), mode, at, stop, &mut succs);
