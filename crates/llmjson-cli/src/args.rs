@@ -26,6 +26,93 @@ pub enum Command {
     /// Check that every non-trivial number of an answer is in the evidence: exit 0 when it is
     /// grounded, 1 when it is not (or was blocked with --fail-closed), 2 on a usage error.
     Verify(VerifyArgs),
+    /// Read many replies (JSON Lines records, or files) and write one JSON Lines result per
+    /// record, in input order, in parallel: exit 0 when every record gave a value, 1 when some
+    /// did not (see --fail-on), 2 on a usage error or an unreachable database, 130 when
+    /// interrupted (what was stored is kept: rerun with --resume).
+    Batch(BatchArgs),
+    /// Write one self-contained HTML report (outcomes, repairs, failures, latency, the worst
+    /// replies) of a run stored with `batch --db`.
+    Report(ReportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Inputs: JSON Lines files (`.jsonl`, `.ndjson`: one record per line), other files (one
+    /// reply each, the path as its id), or directories (every file inside, in name order).
+    /// Nothing or `-` reads JSON Lines from standard input.
+    pub inputs: Vec<PathBuf>,
+    /// How to read a file: `auto` (JSON Lines for .jsonl/.ndjson and standard input, a whole
+    /// reply otherwise), `jsonl`, or `text` (every file is one reply).
+    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    pub input_format: InputFormat,
+    /// The field of a JSON Lines record that holds its id (missing: `FILE:LINE`).
+    #[arg(long, default_value = "id")]
+    pub id_field: String,
+    /// The field of a JSON Lines record that holds the reply (a record may also carry its own
+    /// `schema` and `evidence`).
+    #[arg(long, default_value = "reply")]
+    pub reply_field: String,
+    /// Write the results to FILE instead of standard output (appended to with --resume).
+    #[arg(long, short, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Exit 1 when any record failed (`any`), or only on usage errors (`none`).
+    #[arg(long, value_enum, default_value_t = BatchFailOn::Any)]
+    pub fail_on: BatchFailOn,
+    /// No progress bar and no summary on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print the one-line summary even when standard error is not a terminal.
+    #[arg(long, conflicts_with = "quiet")]
+    pub summary: bool,
+    /// Store the run and every result: `sqlite:PATH` (created if missing) or
+    /// `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE`.
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// Continue the stored run RUN (a number, or `last` for the latest unfinished one): records
+    /// already stored are skipped. The inputs and options must be the run's own.
+    #[arg(long, value_name = "RUN", requires = "db")]
+    pub resume: Option<String>,
+    /// Write Prometheus text exposition (llmjson_replies_total, …) to FILE at the end.
+    #[arg(long, value_name = "FILE")]
+    pub metrics: Option<PathBuf>,
+    /// Also rewrite the metrics file every SECONDS while the run goes on.
+    #[arg(long, value_name = "SECONDS", requires = "metrics")]
+    pub metrics_interval: Option<u64>,
+    /// Worker threads (default: one per core).
+    #[arg(long, short)]
+    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub parse: ParseArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    Auto,
+    Jsonl,
+    Text,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BatchFailOn {
+    None,
+    Any,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The store: `sqlite:PATH` or `postgresql://…`.
+    #[arg(long, value_name = "URL")]
+    pub db: String,
+    /// The run to report (default: the latest).
+    #[arg(long, value_name = "ID")]
+    pub run: Option<i64>,
+    /// Where to write the HTML file.
+    #[arg(long, short, value_name = "FILE")]
+    pub out: PathBuf,
+    /// How many of the worst replies to show.
+    #[arg(long, default_value_t = 20)]
+    pub worst: usize,
 }
 
 #[derive(Debug, Args)]
@@ -202,9 +289,26 @@ pub struct ExtractArgs {
     pub policy: PolicyArgs,
 }
 
-/// Options shared by the commands that locate and parse.
+/// Options shared by the commands that locate and parse one reply.
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
+    #[command(flatten)]
+    pub parse: ParseArgs,
+    /// Every JSON value in the reply, as one array.
+    #[arg(long)]
+    pub all: bool,
+    /// Write the diagnostics record (one JSON object) to FILE, or to standard error for `-`.
+    #[arg(long, value_name = "FILE|-")]
+    pub diagnostics: Option<PathBuf>,
+    /// Exit 1 (the value still printed) when the reply was cut off and completed
+    /// (`truncated`), or when anything was repaired (`repaired`, which includes truncation).
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+}
+
+/// How a reply is parsed: the library's options (every command that parses, batch included).
+#[derive(Debug, Args)]
+pub struct ParseArgs {
     /// How much may be repaired. `LLMJSON_REPAIR=0` in the environment forces `none`.
     #[arg(long, value_enum, default_value_t = LevelArg::Full)]
     pub level: LevelArg,
@@ -217,9 +321,6 @@ pub struct PolicyArgs {
     /// What to do with a key that appears twice in an object.
     #[arg(long, value_enum, default_value_t = DuplicateArg::Last)]
     pub duplicate_keys: DuplicateArg,
-    /// Every JSON value in the reply, as one array.
-    #[arg(long)]
-    pub all: bool,
     /// Refuse inputs larger than this many bytes.
     #[arg(long, default_value_t = llmjson::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
@@ -235,13 +336,6 @@ pub struct PolicyArgs {
     /// `validate-only` for validate (a validator reports what is there).
     #[arg(long, value_enum)]
     pub coercion: Option<CoercionArg>,
-    /// Write the diagnostics record (one JSON object) to FILE, or to standard error for `-`.
-    #[arg(long, value_name = "FILE|-")]
-    pub diagnostics: Option<PathBuf>,
-    /// Exit 1 (the value still printed) when the reply was cut off and completed
-    /// (`truncated`), or when anything was repaired (`repaired`, which includes truncation).
-    #[arg(long, value_enum)]
-    pub fail_on: Option<FailOn>,
     /// With --evidence: verify the value's numbers against the evidence, last.
     #[command(flatten)]
     pub grounding: GroundingArgs,
@@ -338,9 +432,16 @@ impl PolicyArgs {
     /// The library options; reads and compiles the schema file, if any (a usage error if it
     /// cannot be read or is not a valid schema).
     pub fn options(&self) -> Result<Options, Failure> {
-        self.options_coercing(Coercion::Fit)
+        self.parse.options_coercing(Coercion::Fit)
     }
 
+    /// The library options, with `default` coercion unless `--coercion` says otherwise.
+    pub fn options_coercing(&self, default: Coercion) -> Result<Options, Failure> {
+        self.parse.options_coercing(default)
+    }
+}
+
+impl ParseArgs {
     /// The library options, with `default` coercion unless `--coercion` says otherwise.
     pub fn options_coercing(&self, default: Coercion) -> Result<Options, Failure> {
         let level = if repair_disabled_by_env() {
@@ -404,13 +505,13 @@ impl PolicyArgs {
             unused.push("--fail-on");
         }
         if !schema {
-            if self.schema.is_some() {
+            if self.parse.schema.is_some() {
                 unused.push("--schema");
             }
-            if self.coercion.is_some() {
+            if self.parse.coercion.is_some() {
                 unused.push("--coercion");
             }
-            if !self.grounding.evidence.is_empty() {
+            if !self.parse.grounding.evidence.is_empty() {
                 unused.push("--evidence");
             }
         }

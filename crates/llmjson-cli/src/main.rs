@@ -7,6 +7,7 @@
 mod args;
 mod cmd;
 mod output;
+mod store;
 
 /// The parser allocates a string per key and value and a map per object: mimalloc's small-object
 /// paths are much faster than glibc's for that (the library leaves the allocator to its users).

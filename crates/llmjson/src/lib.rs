@@ -22,6 +22,7 @@
 mod diagnostics;
 mod error;
 mod locate;
+pub mod metrics;
 mod options;
 mod pipeline;
 mod position;

@@ -1,7 +1,9 @@
 //! One module per subcommand; `run` dispatches.
 
+mod batch;
 mod extract;
 mod repair;
+mod report;
 mod validate;
 mod verify;
 
@@ -16,6 +18,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Extract(args) => extract::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Batch(args) => batch::run(&args),
+        Command::Report(args) => report::run(&args),
     }
 }
 

@@ -1,0 +1,19 @@
+//! Many replies at once: the engine behind `llmjson batch` and Python's `llmjson.batch`.
+//!
+//! A run reads records ([`Record`]: a JSON Lines line or a whole file), sends each through the
+//! library's pipeline in parallel ([`process_all`], rayon, results in input order), and gives
+//! one [`Processed`] per record: the value or the failure, the repair log, the diagnostics
+//! record, and its share of the [`llmjson::metrics::Metrics`]. A record that cannot be read is
+//! that record's failure; the run goes on. I/O (files, the store, the terminal) is the
+//! caller's: this crate only reads lines from a `BufRead` with a bound on their length
+//! ([`LineReader`]).
+
+mod lines;
+mod process;
+mod record;
+
+pub use lines::{Line, LineReader};
+pub use process::{
+    process, process_all, process_and_render, Context, Failure, Processed, Rendered, EXCERPT_CHARS,
+};
+pub use record::{Fields, Input, Record};

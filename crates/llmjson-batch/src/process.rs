@@ -1,0 +1,491 @@
+//! One record through the pipeline, and the result line it becomes.
+
+use crate::record::{Input, Record};
+use llmjson::metrics::{Metrics, Outcome};
+use llmjson::{Diagnostics, Error, Evidence, Options, Repair, Schema, Value};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What every record of a run shares: the options, and the compiled per-record schemas.
+pub struct Context {
+    options: Options,
+    schemas: Mutex<HashMap<String, Arc<Schema>>>,
+}
+
+/// Distinct per-record schemas kept compiled; past this, the cache starts over (a run usually
+/// has a handful, and a compile costs far more than a parse).
+const SCHEMA_CACHE: usize = 64;
+
+impl Context {
+    /// A context whose records are parsed with `options` (a record's own `schema` and
+    /// `evidence` replace the options' for that record).
+    pub fn new(options: Options) -> Self {
+        Context {
+            options,
+            schemas: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The options every record starts from.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    fn schema(&self, document: &serde_json::Value) -> Result<Arc<Schema>, Error> {
+        let key = document.to_string();
+        if let Some(schema) = self.lock().get(&key) {
+            return Ok(Arc::clone(schema));
+        }
+        let schema = Arc::new(Schema::new(document.clone())?);
+        let mut cache = self.lock();
+        if cache.len() >= SCHEMA_CACHE {
+            cache.clear();
+        }
+        cache.insert(key, Arc::clone(&schema));
+        Ok(schema)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Schema>>> {
+        // A panic while holding the lock cannot leave the map half-written (insert and clear
+        // are whole), so a poisoned lock is still a good cache.
+        self.schemas
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn options_for(
+        &self,
+        schema: Option<&serde_json::Value>,
+        evidence: Option<&serde_json::Value>,
+    ) -> Result<Options, Error> {
+        let mut options = self.options.clone();
+        if let Some(document) = schema {
+            options = options.schema(self.schema(document)?);
+        }
+        if let Some(evidence) = evidence {
+            let evidence = record_evidence(evidence, &options)?;
+            options = options.evidence(evidence);
+        }
+        Ok(options)
+    }
+}
+
+/// A record's evidence: a text, an array (texts, or JSON values), or any other JSON value.
+fn record_evidence(value: &serde_json::Value, options: &Options) -> Result<Evidence, Error> {
+    let mut evidence = Evidence::with_locale(options.verify.locale).max_size(options.max_size);
+    let mut add = |name: &str, item: &serde_json::Value| -> Result<(), Error> {
+        match item {
+            serde_json::Value::String(text) => evidence.add_text(name, text).map(|_| ()),
+            other => evidence
+                .add_json(name, &Value::from(other.clone()))
+                .map(|_| ()),
+        }
+    };
+    match value {
+        serde_json::Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                add(&format!("evidence[{i}]"), item)?;
+            }
+        }
+        other => add("evidence", other)?,
+    }
+    Ok(evidence)
+}
+
+/// Why a record gave no value.
+#[derive(Debug, Clone, Serialize)]
+pub struct Failure {
+    /// The error's kind: the library's (`no_json`, `syntax`, `schema`, …) or the record's
+    /// (`invalid_utf8`, `too_large`, `bad_record`, `missing_field`).
+    pub kind: &'static str,
+    /// The message.
+    pub message: String,
+    /// 1-based line in the reply, when the error has a place.
+    pub line: Option<usize>,
+    /// 1-based column in the reply, when the error has a place.
+    pub column: Option<usize>,
+    /// Why the verify stage blocked the answer, when it did.
+    #[serde(skip)]
+    pub fail_closed: Option<&'static str>,
+}
+
+impl Failure {
+    fn of(error: &Error) -> Self {
+        let (line, column) = match error.position() {
+            Some(p) if p.line > 0 => (Some(p.line), Some(p.column)),
+            _ => (None, None),
+        };
+        Failure {
+            kind: error.kind(),
+            message: error.to_string(),
+            line,
+            column,
+            fail_closed: match error {
+                Error::Grounding { reason, .. } => Some(reason),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// One record's result.
+#[derive(Debug, Clone)]
+pub struct Processed {
+    /// The record's place in the run.
+    pub seq: u64,
+    /// The record's id.
+    pub id: serde_json::Value,
+    /// The value, when one came out.
+    pub value: Option<Value>,
+    /// Every repair (empty on failure).
+    pub repairs: Vec<Repair>,
+    /// Why no value came out.
+    pub failure: Option<Failure>,
+    /// The pipeline's diagnostics record (`None` for a record that could not be read: nothing
+    /// ran).
+    pub diagnostics: Option<Diagnostics>,
+    /// The reply was cut off and completed.
+    pub truncated: bool,
+    /// Time spent in the pipeline.
+    pub elapsed: Duration,
+    /// The reply's first [`EXCERPT_CHARS`] characters (for a report's worst replies).
+    pub excerpt: String,
+}
+
+/// How much of each reply a result keeps for reports.
+pub const EXCERPT_CHARS: usize = 600;
+
+impl Processed {
+    /// `ok`, `repaired`, or the failure's kind.
+    pub fn outcome(&self) -> &'static str {
+        match &self.failure {
+            Some(f) => f.kind,
+            None if self
+                .repairs
+                .iter()
+                .any(|r| r.kind != llmjson::RepairKind::DuplicateKey) =>
+            {
+                "repaired"
+            }
+            None => "ok",
+        }
+    }
+
+    /// Whether a value came out.
+    pub fn ok(&self) -> bool {
+        self.failure.is_none()
+    }
+
+    /// Adds this result to `metrics`.
+    pub fn count(&self, metrics: &mut Metrics) {
+        match &self.failure {
+            Some(failure) => {
+                metrics.count_reply(Outcome::Failed, self.elapsed);
+                metrics.count_failure(failure.kind);
+                if let Some(reason) = failure.fail_closed {
+                    metrics.count_fail_closed(reason);
+                }
+            }
+            None => {
+                let outcome = if self.outcome() == "repaired" {
+                    Outcome::Repaired
+                } else {
+                    Outcome::Ok
+                };
+                metrics.count_reply(outcome, self.elapsed);
+                for repair in &self.repairs {
+                    metrics.count_repair(repair.kind.as_str());
+                }
+                if self.truncated {
+                    metrics.truncated += 1;
+                }
+            }
+        }
+    }
+
+    /// The result as JSON texts: the output line and the pieces a store keeps.
+    pub fn render(&self) -> Rendered {
+        let value = self.value.as_ref().map(Value::to_json);
+        let repairs = serde_json::to_string(&self.repairs).unwrap_or_else(|_| "[]".into());
+        let diagnostics = match &self.diagnostics {
+            Some(d) => serde_json::to_string(d).unwrap_or_else(|_| "null".into()),
+            None => "null".to_string(),
+        };
+        let error = match &self.failure {
+            Some(f) => serde_json::to_string(f).unwrap_or_else(|_| "null".into()),
+            None => "null".to_string(),
+        };
+        let id = self.id.to_string();
+        let line = format!(
+            "{{\"seq\":{},\"id\":{id},\"ok\":{},\"outcome\":\"{}\",\"value\":{},\"repairs\":{repairs},\"error\":{error},\"diagnostics\":{diagnostics}}}\n",
+            self.seq,
+            self.ok(),
+            self.outcome(),
+            value.as_deref().unwrap_or("null"),
+        );
+        Rendered {
+            line,
+            value,
+            repairs,
+            diagnostics,
+        }
+    }
+}
+
+/// A result as JSON texts.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The JSON Lines result, with its newline.
+    pub line: String,
+    /// The value's JSON text.
+    pub value: Option<String>,
+    /// The repair log as a JSON array.
+    pub repairs: String,
+    /// The diagnostics record as a JSON object (`null` for an unreadable record).
+    pub diagnostics: String,
+}
+
+/// Runs one record through the pipeline.
+pub fn process(record: Record, context: &Context) -> Processed {
+    let start = Instant::now();
+    let (text, schema, evidence) = match record.input {
+        Input::Unreadable { kind, message } => {
+            return Processed {
+                seq: record.seq,
+                id: record.id,
+                value: None,
+                repairs: Vec::new(),
+                failure: Some(Failure {
+                    kind,
+                    message,
+                    line: None,
+                    column: None,
+                    fail_closed: None,
+                }),
+                diagnostics: None,
+                truncated: false,
+                elapsed: start.elapsed(),
+                excerpt: String::new(),
+            }
+        }
+        Input::Reply {
+            text,
+            schema,
+            evidence,
+        } => (text, schema, evidence),
+    };
+    let options = context.options_for(schema.as_ref(), evidence.as_ref());
+    let result = match &options {
+        Ok(options) => llmjson::parse(&text, options),
+        Err(e) => Err(clone_setup_error(e)),
+    };
+    let elapsed = start.elapsed();
+    let diagnostics = Diagnostics::of_parse(
+        &result,
+        options.as_ref().unwrap_or(&context.options),
+        elapsed,
+    );
+    let excerpt = excerpt(&text);
+    match result {
+        Ok(parsed) => Processed {
+            seq: record.seq,
+            id: record.id,
+            truncated: parsed.is_truncated(),
+            value: Some(parsed.value),
+            repairs: parsed.repairs,
+            failure: None,
+            diagnostics: Some(diagnostics),
+            elapsed,
+            excerpt,
+        },
+        Err(error) => Processed {
+            seq: record.seq,
+            id: record.id,
+            value: None,
+            repairs: Vec::new(),
+            failure: Some(Failure::of(&error)),
+            diagnostics: Some(diagnostics),
+            truncated: false,
+            elapsed,
+            excerpt,
+        },
+    }
+}
+
+/// A record's schema or evidence failed to build: the error that becomes its failure.
+fn clone_setup_error(error: &Error) -> Error {
+    match error {
+        Error::InvalidSchema { message } => Error::InvalidSchema {
+            message: format!("the record's schema: {message}"),
+        },
+        other => Error::InvalidSchema {
+            message: format!("the record's evidence: {other}"),
+        },
+    }
+}
+
+fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// Runs every record, in parallel over the rayon pool, and returns the results in input order.
+pub fn process_all(records: Vec<Record>, context: &Context) -> Vec<Processed> {
+    use rayon::prelude::*;
+    records
+        .into_par_iter()
+        .map(|record| process(record, context))
+        .collect()
+}
+
+/// [`process_all`], each result also rendered (in the workers, where the time is spread).
+pub fn process_and_render(records: Vec<Record>, context: &Context) -> Vec<(Processed, Rendered)> {
+    use rayon::prelude::*;
+    records
+        .into_par_iter()
+        .map(|record| {
+            let processed = process(record, context);
+            let rendered = processed.render();
+            (processed, rendered)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lines::Line;
+    use crate::record::Fields;
+
+    fn run(lines: &[&str], options: Options) -> Vec<Processed> {
+        let records = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                Record::from_line(
+                    i as u64,
+                    "t",
+                    i as u64 + 1,
+                    Line::Bytes(l.as_bytes().to_vec()),
+                    &Fields::default(),
+                )
+            })
+            .collect();
+        process_all(records, &Context::new(options))
+    }
+
+    fn line(p: &Processed) -> serde_json::Value {
+        serde_json::from_str(&p.render().line).expect("the result line is JSON")
+    }
+
+    #[test]
+    fn results_come_back_in_input_order_with_their_outcomes() {
+        let out = run(
+            &[
+                r#"{"id": "a", "reply": "{\"x\": 1}"}"#,
+                r#"{"id": "b", "reply": "```json\n{'x': 2,}\n```"}"#,
+                r#"{"id": "c", "reply": ""}"#,
+                r#"not a record"#,
+            ],
+            Options::default(),
+        );
+        let outcomes: Vec<_> = out.iter().map(Processed::outcome).collect();
+        assert_eq!(outcomes, ["ok", "repaired", "empty", "bad_record"]);
+        let b = line(&out[1]);
+        assert_eq!(b["id"], "b");
+        assert_eq!(b["value"], serde_json::json!({"x": 2}));
+        assert_eq!(b["repairs"][0]["kind"], "single_quotes");
+        assert_eq!(b["diagnostics"]["outcome"], "repaired");
+        let c = line(&out[2]);
+        assert_eq!(c["ok"], false);
+        assert_eq!(c["error"]["kind"], "empty");
+        assert_eq!(c["value"], serde_json::Value::Null);
+        let d = line(&out[3]);
+        assert_eq!(d["id"], "t:4");
+        assert_eq!(d["diagnostics"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_syntax_error_has_its_line_and_column() {
+        let out = run(
+            &[r#"{"reply": "{\n  \"a\": 1 \"b\""}"#],
+            Options::default().level(llmjson::RepairLevel::None),
+        );
+        let value = line(&out[0]);
+        assert_eq!(value["error"]["kind"], "syntax");
+        assert_eq!(value["error"]["line"], 2);
+        assert!(value["error"]["column"].as_u64().is_some());
+    }
+
+    #[test]
+    fn a_records_schema_coerces_and_a_bad_one_is_its_error() {
+        let out = run(
+            &[
+                r#"{"reply": "{\"n\": \"5\"}", "schema": {"type": "object", "properties": {"n": {"type": "integer"}}}}"#,
+                r#"{"reply": "{\"n\": 5}", "schema": {"type": 12}}"#,
+            ],
+            Options::default(),
+        );
+        assert_eq!(out[0].value, Some("{\"n\": 5}".parse().unwrap()));
+        assert_eq!(out[1].outcome(), "invalid_schema");
+        assert!(out[1]
+            .failure
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("record's schema"));
+    }
+
+    #[test]
+    fn a_records_evidence_fails_closed_on_an_ungrounded_number() {
+        let options = Options::default().verify(llmjson::VerifyOptions::default().fail_closed());
+        let out = run(
+            &[
+                r#"{"reply": "{\"revenue\": 4817}", "evidence": ["Revenue was 4817 units."]}"#,
+                r#"{"reply": "{\"revenue\": 9999}", "evidence": "Revenue was 4817 units."}"#,
+            ],
+            options,
+        );
+        assert_eq!(out[0].outcome(), "ok");
+        assert_eq!(out[1].outcome(), "grounding");
+        let mut metrics = Metrics::default();
+        for p in &out {
+            p.count(&mut metrics);
+        }
+        assert_eq!(metrics.fail_closed["numeric_grounding_failed"], 1);
+    }
+
+    #[test]
+    fn counting_results_equals_counting_the_library_calls() {
+        let replies = ["{\"a\": 1}", "{'a': [1, 2", "", "nothing", "[1,,2]"];
+        let lines: Vec<String> = replies
+            .iter()
+            .map(|r| serde_json::json!({ "reply": r }).to_string())
+            .collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let mut from_batch = Metrics::default();
+        for p in run(&refs, Options::default()) {
+            p.count(&mut from_batch);
+        }
+        let mut direct = Metrics::default();
+        for r in replies {
+            direct.record(&llmjson::parse(r, &Options::default()), Duration::ZERO);
+        }
+        // Latency differs; everything else is the same.
+        from_batch.latency_counts = direct.latency_counts;
+        from_batch.latency_sum = direct.latency_sum;
+        assert_eq!(from_batch, direct);
+    }
+
+    #[test]
+    fn the_excerpt_is_cut_on_a_character_boundary() {
+        let long = "é".repeat(EXCERPT_CHARS + 5);
+        let cut = excerpt(&long);
+        assert_eq!(cut.chars().count(), EXCERPT_CHARS + 1);
+        assert_eq!(excerpt("short"), "short");
+    }
+}

@@ -1,0 +1,255 @@
+//! One input record: a JSON Lines line (`{"id": …, "reply": "…", "schema": …, "evidence": …}`)
+//! or a whole text file, read into what the pipeline needs, or into the reason it cannot be.
+
+use crate::lines::Line;
+
+/// Which fields of a JSON Lines record hold the id and the reply.
+#[derive(Debug, Clone)]
+pub struct Fields {
+    /// The id's field (default `id`).
+    pub id: String,
+    /// The reply's field (default `reply`).
+    pub reply: String,
+}
+
+impl Default for Fields {
+    fn default() -> Self {
+        Fields {
+            id: "id".to_string(),
+            reply: "reply".to_string(),
+        }
+    }
+}
+
+/// A record, numbered by its place in the run.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// Its place in the run (0-based, over every input in order): what `--resume` counts.
+    pub seq: u64,
+    /// The record's id: its id field, else `source:line` (a file's path for a text file).
+    pub id: serde_json::Value,
+    /// The reply, or why the record could not be read.
+    pub input: Input,
+}
+
+/// What a record holds.
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// A reply to parse, with the record's own schema and evidence, if any.
+    Reply {
+        /// The model's reply.
+        text: String,
+        /// A JSON Schema for this record only.
+        schema: Option<serde_json::Value>,
+        /// Evidence for this record only: a text, an array of texts, or JSON.
+        evidence: Option<serde_json::Value>,
+    },
+    /// The record could not be read: the reason, as an error kind and a message.
+    Unreadable {
+        /// `invalid_utf8`, `too_large`, `bad_record` or `missing_field`.
+        kind: &'static str,
+        /// What was wrong, and where.
+        message: String,
+    },
+}
+
+impl Record {
+    /// A record from one JSON Lines line (`line_number` 1-based, in `source`).
+    pub fn from_line(
+        seq: u64,
+        source: &str,
+        line_number: u64,
+        line: Line,
+        fields: &Fields,
+    ) -> Self {
+        let fallback_id = || serde_json::Value::String(format!("{source}:{line_number}"));
+        let unreadable = |kind, message| Record {
+            seq,
+            id: fallback_id(),
+            input: Input::Unreadable { kind, message },
+        };
+        let bytes = match line {
+            Line::TooLong(length) => {
+                return unreadable(
+                    "too_large",
+                    format!("the record is {length} bytes, over the line limit"),
+                )
+            }
+            Line::Bytes(bytes) => bytes,
+        };
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let offset = e.utf8_error().valid_up_to();
+                return unreadable(
+                    "invalid_utf8",
+                    format!("the record is not UTF-8 (invalid byte at offset {offset})"),
+                );
+            }
+        };
+        let mut object = match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(serde_json::Value::Object(object)) => object,
+            Ok(other) => {
+                return unreadable(
+                    "bad_record",
+                    format!(
+                        "the record is a JSON {}, not an object",
+                        json_type_name(&other)
+                    ),
+                )
+            }
+            Err(e) => {
+                return unreadable(
+                    "bad_record",
+                    format!("the record is not JSON: {e} (a JSON Lines record is strict JSON)"),
+                )
+            }
+        };
+        let id = match object.remove(&fields.id) {
+            Some(serde_json::Value::Null) | None => fallback_id(),
+            Some(id) => id,
+        };
+        let input = match object.remove(&fields.reply) {
+            Some(serde_json::Value::String(text)) => Input::Reply {
+                text,
+                schema: object.remove("schema").filter(|s| !s.is_null()),
+                evidence: object.remove("evidence").filter(|e| !e.is_null()),
+            },
+            Some(other) => Input::Unreadable {
+                kind: "bad_record",
+                message: format!(
+                    "the field {:?} is a JSON {}, not a string",
+                    fields.reply,
+                    json_type_name(&other)
+                ),
+            },
+            None => Input::Unreadable {
+                kind: "missing_field",
+                message: format!("the record has no {:?} field", fields.reply),
+            },
+        };
+        Record { seq, id, input }
+    }
+
+    /// A record from a whole file (its path as the id): the reply is its text; bytes that are
+    /// not UTF-8 are an unreadable record, like a JSON Lines line.
+    pub fn from_file(seq: u64, path: &str, bytes: Vec<u8>) -> Self {
+        let id = serde_json::Value::String(path.to_string());
+        let input = match String::from_utf8(bytes) {
+            Ok(text) => Input::Reply {
+                text,
+                schema: None,
+                evidence: None,
+            },
+            Err(e) => Input::Unreadable {
+                kind: "invalid_utf8",
+                message: format!(
+                    "the file is not UTF-8 (invalid byte at offset {})",
+                    e.utf8_error().valid_up_to()
+                ),
+            },
+        };
+        Record { seq, id, input }
+    }
+}
+
+fn json_type_name(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "boolean",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(line: &[u8]) -> Record {
+        Record::from_line(
+            7,
+            "in.jsonl",
+            8,
+            Line::Bytes(line.to_vec()),
+            &Fields::default(),
+        )
+    }
+
+    fn unreadable(record: &Record) -> (&'static str, String) {
+        match &record.input {
+            Input::Unreadable { kind, message } => (kind, message.clone()),
+            Input::Reply { .. } => panic!("read: {record:?}"),
+        }
+    }
+
+    #[test]
+    fn a_record_gives_its_id_reply_schema_and_evidence() {
+        let r = read(
+            br#"{"id": 12, "reply": "{'a': 1}", "schema": {"type": "object"}, "evidence": "a 1"}"#,
+        );
+        assert_eq!(r.seq, 7);
+        assert_eq!(r.id, serde_json::json!(12));
+        match r.input {
+            Input::Reply {
+                text,
+                schema,
+                evidence,
+            } => {
+                assert_eq!(text, "{'a': 1}");
+                assert_eq!(schema, Some(serde_json::json!({"type": "object"})));
+                assert_eq!(evidence, Some(serde_json::json!("a 1")));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn without_an_id_the_record_is_named_by_its_place() {
+        assert_eq!(
+            read(br#"{"reply": "x"}"#).id,
+            serde_json::json!("in.jsonl:8")
+        );
+        assert_eq!(
+            read(br#"{"id": null, "reply": "x"}"#).id,
+            serde_json::json!("in.jsonl:8")
+        );
+    }
+
+    #[test]
+    fn configured_fields_are_read() {
+        let fields = Fields {
+            id: "request".into(),
+            reply: "output".into(),
+        };
+        let r = Record::from_line(
+            0,
+            "-",
+            1,
+            Line::Bytes(br#"{"request": "r1", "output": "[1]"}"#.to_vec()),
+            &fields,
+        );
+        assert_eq!(r.id, serde_json::json!("r1"));
+        assert!(matches!(r.input, Input::Reply { ref text, .. } if text == "[1]"));
+    }
+
+    #[test]
+    fn each_unreadable_record_says_why() {
+        assert_eq!(unreadable(&read(b"{\"id\": 1}")).0, "missing_field");
+        assert_eq!(unreadable(&read(br#"{"reply": 3}"#)).0, "bad_record");
+        assert_eq!(unreadable(&read(b"[1]")).0, "bad_record");
+        let (kind, message) = unreadable(&read(b"{'reply': 'x'}"));
+        assert_eq!(kind, "bad_record");
+        assert!(message.contains("line 1 column 2"), "{message}");
+        let (kind, message) = unreadable(&read(b"{\"reply\": \"\xff\"}"));
+        assert_eq!(kind, "invalid_utf8");
+        assert!(message.contains("offset 11"), "{message}");
+        let long = Record::from_line(0, "f", 1, Line::TooLong(20_000_000), &Fields::default());
+        assert_eq!(unreadable(&long).0, "too_large");
+        let file = Record::from_file(3, "dir/a.txt", b"\xc3(".to_vec());
+        assert_eq!(unreadable(&file).0, "invalid_utf8");
+        assert_eq!(file.id, serde_json::json!("dir/a.txt"));
+    }
+}
