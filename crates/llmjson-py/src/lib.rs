@@ -9,6 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::sync::Arc;
 
+mod batch;
+
 /// The parser allocates a string per key and value and a map per object: mimalloc's small-object
 /// paths are much faster than glibc's for that (the library itself leaves the choice to its
 /// user; this extension module is such a user).
@@ -56,7 +58,7 @@ impl PySchema {
 }
 
 /// Parses `text`: returns (value, repairs, span, source, removed_bytes, located_bytes,
-/// repair_count). Repairs are (kind, start, end, line, column, path, detail) tuples, built only
+/// repair_count, repair_kinds). Repairs are (kind, start, end, line, column, path, detail) tuples, built only
 /// when asked for (the count is always there).
 #[pyfunction]
 #[pyo3(signature = (text, *, level="full", truncation="complete", max_removed_ratio=0.3,
@@ -77,37 +79,16 @@ fn parse<'py>(
     with_repairs: bool,
     all: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let mut options = Options::default()
-        .level(parse_level(level)?)
-        .truncation(match truncation {
-            "complete" => Truncation::Complete,
-            "drop" => Truncation::Drop,
-            "drop_element" => Truncation::DropElement,
-            other => {
-                return Err(bad_choice(
-                    "truncation",
-                    other,
-                    "complete, drop, drop_element",
-                ))
-            }
-        })
-        .max_removed_ratio(max_removed_ratio)
-        .max_size(max_size)
-        .max_depth(max_depth)
-        .duplicate_keys(match duplicate_keys {
-            "last" => DuplicateKeys::Last,
-            "first" => DuplicateKeys::First,
-            "error" => DuplicateKeys::Error,
-            other => return Err(bad_choice("duplicate_keys", other, "last, first, error")),
-        })
-        .coercion(match coercion {
-            "fit" => Coercion::Fit,
-            "validate_only" => Coercion::ValidateOnly,
-            other => return Err(bad_choice("coercion", other, "fit, validate_only")),
-        });
-    if let Some(schema) = schema {
-        options.schema = Some(Arc::clone(&schema.inner));
-    }
+    let options = options_from(
+        level,
+        truncation,
+        max_removed_ratio,
+        max_size,
+        max_depth,
+        duplicate_keys,
+        schema,
+        coercion,
+    )?;
     // Refuse an oversized input before copying or scanning it.
     let text = text.to_str()?;
     // The GIL is released while Rust parses: other Python threads run meanwhile.
@@ -143,6 +124,11 @@ fn parse<'py>(
     let removed: usize = parsed.iter().map(|p| p.removed_bytes).sum();
     let located: usize = parsed.iter().map(|p| p.located_bytes).sum();
     let count: usize = parsed.iter().map(|p| p.repairs.len()).sum();
+    // The kinds always (for the metrics), even when the log itself is not built.
+    let kinds: Vec<&str> = parsed
+        .iter()
+        .flat_map(|p| p.repairs.iter().map(|r| r.kind.as_str()))
+        .collect();
     PyTuple::new(
         py,
         [
@@ -153,8 +139,55 @@ fn parse<'py>(
             removed.into_pyobject(py)?.into_any(),
             located.into_pyobject(py)?.into_any(),
             count.into_pyobject(py)?.into_any(),
+            PyList::new(py, kinds)?.into_any(),
         ],
     )
+}
+
+/// The library's options from the keyword arguments every parsing function takes.
+#[allow(clippy::too_many_arguments)]
+fn options_from(
+    level: &str,
+    truncation: &str,
+    max_removed_ratio: f64,
+    max_size: usize,
+    max_depth: usize,
+    duplicate_keys: &str,
+    schema: Option<&PySchema>,
+    coercion: &str,
+) -> PyResult<Options> {
+    let mut options = Options::default()
+        .level(parse_level(level)?)
+        .truncation(match truncation {
+            "complete" => Truncation::Complete,
+            "drop" => Truncation::Drop,
+            "drop_element" => Truncation::DropElement,
+            other => {
+                return Err(bad_choice(
+                    "truncation",
+                    other,
+                    "complete, drop, drop_element",
+                ))
+            }
+        })
+        .max_removed_ratio(max_removed_ratio)
+        .max_size(max_size)
+        .max_depth(max_depth)
+        .duplicate_keys(match duplicate_keys {
+            "last" => DuplicateKeys::Last,
+            "first" => DuplicateKeys::First,
+            "error" => DuplicateKeys::Error,
+            other => return Err(bad_choice("duplicate_keys", other, "last, first, error")),
+        })
+        .coercion(match coercion {
+            "fit" => Coercion::Fit,
+            "validate_only" => Coercion::ValidateOnly,
+            other => return Err(bad_choice("coercion", other, "fit, validate_only")),
+        });
+    if let Some(schema) = schema {
+        options.schema = Some(Arc::clone(&schema.inner));
+    }
+    Ok(options)
 }
 
 /// Evidence to verify answers against: texts, JSON documents and CSV files, indexed as added.
@@ -633,6 +666,9 @@ fn native_error_diagnosed(
 #[pymodule]
 fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySchema>()?;
+    m.add_class::<batch::PyMetrics>()?;
+    m.add_function(wrap_pyfunction!(batch::batch_chunk, m)?)?;
+    m.add("METRIC_NAMES", llmjson::metrics::NAMES.to_vec())?;
     m.add_class::<PyEvidence>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;

@@ -36,3 +36,63 @@ def test_reset():
     llmjson.loads("[1]")
     llmjson.metrics.reset()
     assert llmjson.metrics.snapshot()["calls"] == 0
+
+
+def _series(text: str) -> dict[str, float]:
+    out = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            out[name] = float(value)
+    return out
+
+
+def test_prometheus_text_uses_the_rust_names_and_counts_every_outcome():
+    llmjson.loads('{"a": 1}')
+    llmjson.loads('{"a": [1, 2')
+    llmjson.parse("{'a': 1,}")
+    with pytest.raises(llmjson.NoJSONError):
+        llmjson.loads("no json")
+    with pytest.raises(llmjson.JSONRepairFailed):
+        llmjson.parse('{"a": 1 /* ' + "x " * 100 + "*/}")
+    text = llmjson.metrics.prometheus()
+    for name in llmjson.metrics.NAMES:
+        assert f"# TYPE {name} " in text
+    assert llmjson.metrics.NAMES[0] == "llmjson_replies_total"
+    s = _series(text)
+    assert s['llmjson_replies_total{outcome="ok"}'] == 1
+    assert s['llmjson_replies_total{outcome="repaired"}'] == 2
+    assert s['llmjson_replies_total{outcome="failed"}'] == 2
+    assert s['llmjson_failures_total{kind="no_json"}'] == 1
+    assert s["llmjson_guard_rejections_total"] == 1
+    assert s["llmjson_truncated_total"] == 1
+    # loads builds no repair log, and its repairs are counted all the same.
+    assert s['llmjson_repairs_total{kind="single_quotes"}'] == 1
+    assert s['llmjson_repairs_total{kind="trailing_comma"}'] == 1
+    assert s["llmjson_latency_seconds_count"] == 5
+    llmjson.metrics.reset()
+    assert _series(llmjson.metrics.prometheus())["llmjson_latency_seconds_count"] == 0
+
+
+def test_a_blocked_answer_counts_its_fail_closed_reason():
+    with pytest.raises(llmjson.GroundingError):
+        llmjson.parse('{"revenue": 9999}', evidence=["Revenue was 4817."], fail_closed=True)
+    s = _series(llmjson.metrics.prometheus())
+    assert s['llmjson_fail_closed_total{reason="numeric_grounding_failed"}'] == 1
+    assert s['llmjson_failures_total{kind="grounding"}'] == 1
+
+
+def test_prometheus_client_scrapes_the_same_counters():
+    prometheus_client = pytest.importorskip("prometheus_client")
+    registry = prometheus_client.CollectorRegistry()
+    llmjson.metrics.register(registry)
+    llmjson.metrics.register(registry)  # twice: no duplicate error
+    llmjson.loads("{'a': 1}")
+    with pytest.raises(llmjson.EmptyResponseError):
+        llmjson.loads("")
+    scraped = _series(prometheus_client.generate_latest(registry).decode())
+    assert scraped['llmjson_replies_total{outcome="repaired"}'] == 1
+    assert scraped['llmjson_failures_total{kind="empty"}'] == 1
+    assert scraped['llmjson_repairs_total{kind="single_quotes"}'] == 1
+    assert scraped["llmjson_latency_seconds_count"] == 2
+    assert scraped['llmjson_latency_seconds_bucket{le="+Inf"}'] == 2

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any, Generic, Literal, TypeVar, overload
 
 from . import errors, metrics
+from .batch import BatchError, BatchResult, batch
 from ._llmjson import DEFAULT_MAX_SIZE, NativeError, __version__
 from ._llmjson import Schema as _NativeSchema
 from ._llmjson import read_valid_document as _read_valid_document
@@ -64,6 +65,9 @@ __all__ = [
     "InvalidSchemaError",
     "parse_with_retries_async",
     "metrics",
+    "batch",
+    "BatchResult",
+    "BatchError",
     "DIAGNOSTICS_SCHEMA_VERSION",
     "verify",
     "Evidence",
@@ -253,7 +257,12 @@ class _Grounding:
             diagnostics["outcome"] = "grounding"
             diagnostics["failed_stage"] = "verify"
             diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
-            metrics.record("verify_fail", time.perf_counter() - started)
+            metrics.record(
+                "verify_fail",
+                time.perf_counter() - started,
+                error_kind="grounding",
+                fail_closed=result.fail_closed_reason,
+            )
             raise GroundingError(result.output, result=result, diagnostics=diagnostics)
         return result
 
@@ -361,12 +370,14 @@ def _run(
             text = _without_lone_surrogates(text)
             diagnostics["replaced_lone_surrogates"] = True
             native_result = call(text)
-        value, raw, span, source, removed, located, repair_count = native_result
+        value, raw, span, source, removed, located, repair_count, repair_kinds = native_result
     except NativeError as native:
         error = from_native(native, diagnostics, doc=text)
         diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
         diagnostics["failed_stage"] = _stage_of(error.kind)
-        metrics.record(metrics.outcome_of_error_kind(error.kind), time.perf_counter() - started)
+        metrics.record(
+            metrics.outcome_of_error_kind(error.kind), time.perf_counter() - started, error_kind=error.kind
+        )
         raise error from None
     repairs = _repairs(raw)
     verification = grounding.check(value, diagnostics, started) if grounding is not None else None
@@ -389,7 +400,12 @@ def _run(
         removed_share=(removed / located) if located else 0.0,
         latency_ms=elapsed * 1000,
     )
-    metrics.record(outcome, elapsed)
+    metrics.record(
+        outcome,
+        elapsed,
+        repair_kinds=repair_kinds,
+        truncated=any(k in TRUNCATION_KINDS for k in repair_kinds),
+    )
     return ParseResult(value, repairs, diagnostics, verification)
 
 

@@ -17,6 +17,9 @@ __all__ = [
     "repair_kinds",
     "schema_feedback",
     "truncation_feedback",
+    "METRIC_NAMES",
+    "Metrics",
+    "batch_chunk",
 ]
 
 __version__: str
@@ -55,6 +58,7 @@ def parse(
     int,
     int,
     int,
+    list[str],
 ]: ...
 def repair_kinds() -> list[str]: ...
 def is_valid_document(text: str) -> bool: ...
@@ -88,3 +92,55 @@ def verify(
     max_size: int = ...,
 ) -> tuple[str, str | None, str]:
     """``(output, fail_closed_reason, verification as JSON text)``."""
+
+METRIC_NAMES: list[str]
+
+@final
+class Metrics:
+    def __init__(self) -> None: ...
+    def count(
+        self,
+        outcome: str,
+        seconds: float,
+        *,
+        failure_kind: str | None = None,
+        repair_kinds: list[str] = ...,
+        truncated: bool = False,
+        fail_closed: str | None = None,
+    ) -> None: ...
+    def count_retry(self) -> None: ...
+    def reset(self) -> None: ...
+    def prometheus(self) -> str: ...
+    def families(self) -> dict[str, Any]: ...
+
+def batch_chunk(
+    lines: list[str],
+    *,
+    first_seq: int,
+    source: str,
+    id_field: str,
+    reply_field: str,
+    level: str,
+    truncation: str,
+    max_removed_ratio: float,
+    max_size: int,
+    max_depth: int,
+    duplicate_keys: str,
+    schema: Schema | None,
+    coercion: str,
+) -> list[
+    tuple[
+        int,
+        Any,
+        bool,
+        str,
+        Any,
+        str,
+        tuple[str, str, int | None, int | None] | None,
+        str | None,
+        bool,
+        str | None,
+        list[str],
+        float,
+    ]
+]: ...

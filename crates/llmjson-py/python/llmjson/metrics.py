@@ -7,16 +7,36 @@
 1
 
 Every call of ``parse``, ``loads``, ``load``, ``from_file`` and ``repair_json`` counts once, in
-exactly one outcome; ``retry`` counts the attempts after the first in ``parse_with_retries``.
-Latency covers the whole call (parsing, conversion to Python objects, Pydantic validation).
+exactly one outcome, and so does every record of ``batch``; ``retry`` counts the attempts after
+the first in ``parse_with_retries``. Latency covers the whole call (parsing, conversion to Python
+objects, Pydantic validation); for a batch record, its time in the pipeline.
+
+The same counters, with the names Rust and ``llmjson batch --metrics`` use
+(``llmjson_replies_total{outcome}``, ``llmjson_repairs_total{kind}``,
+``llmjson_failures_total{kind}``, ``llmjson_guard_rejections_total``, ``llmjson_truncated_total``,
+``llmjson_fail_closed_total{reason}``, ``llmjson_retries_total``, ``llmjson_latency_seconds``), are
+written by :func:`prometheus` and exported by :func:`register` to ``prometheus_client``:
+
+>>> "llmjson_replies_total{outcome=\"repaired\"} 1" in llmjson.metrics.prometheus()
+True
 """
 
 from __future__ import annotations
 
 import threading
-from typing import TypedDict
+from collections.abc import Iterable, Iterator
+from typing import Any, TypedDict
 
-__all__ = ["snapshot", "reset", "Snapshot", "OUTCOMES"]
+from ._llmjson import METRIC_NAMES
+from ._llmjson import Metrics as _NativeMetrics
+
+__all__ = ["snapshot", "reset", "Snapshot", "OUTCOMES", "NAMES", "prometheus", "register"]
+
+#: The Prometheus metric names, the same as Rust's ``llmjson::metrics::NAMES``.
+NAMES: tuple[str, ...] = tuple(METRIC_NAMES)
+
+# The Prometheus counters (Rust's `Metrics`, behind its own lock).
+_prometheus = _NativeMetrics()
 
 #: Every outcome counted. ``no_json`` includes empty replies.
 OUTCOMES = ("ok", "repaired", "no_json", "parse_fail", "repair_rejected", "schema_fail", "verify_fail")
@@ -60,6 +80,7 @@ def reset() -> None:
             _counts[name] = 0
         _latency_total = 0.0
         _latency_max = 0.0
+        _prometheus.reset()
 
 
 def snapshot() -> Snapshot:
@@ -80,7 +101,25 @@ def snapshot() -> Snapshot:
         )
 
 
-def record(outcome: str, seconds: float) -> None:
+# The error kind an outcome counts under when the caller gives none.
+_KIND_OF_OUTCOME = {
+    "no_json": "no_json",
+    "parse_fail": "syntax",
+    "repair_rejected": "repair_rejected",
+    "schema_fail": "schema",
+    "verify_fail": "grounding",
+}
+
+
+def record(
+    outcome: str,
+    seconds: float,
+    *,
+    error_kind: str | None = None,
+    repair_kinds: Iterable[str] = (),
+    truncated: bool = False,
+    fail_closed: str | None = None,
+) -> None:
     """Counts one call (internal)."""
     global _latency_total, _latency_max
     with _lock:
@@ -89,12 +128,78 @@ def record(outcome: str, seconds: float) -> None:
         _latency_total += seconds
         if seconds > _latency_max:
             _latency_max = seconds
+    if outcome in ("ok", "repaired"):
+        _prometheus.count(outcome, seconds, repair_kinds=list(repair_kinds), truncated=truncated)
+    else:
+        _prometheus.count(
+            "failed",
+            seconds,
+            failure_kind=error_kind or _KIND_OF_OUTCOME.get(outcome, outcome),
+            fail_closed=fail_closed,
+        )
 
 
 def record_retry() -> None:
     """Counts one retry (internal)."""
     with _lock:
         _counts["retry"] += 1
+    _prometheus.count_retry()
+
+
+def prometheus() -> str:
+    """The counters in Prometheus text exposition format (what ``llmjson batch --metrics``
+    writes), for a ``/metrics`` endpoint or a node-exporter textfile."""
+    return _prometheus.prometheus()
+
+
+class _Collector:
+    """A ``prometheus_client`` collector reading the counters at each scrape."""
+
+    def collect(self) -> Iterator[Any]:
+        from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
+
+        f = _prometheus.families()
+        replies = CounterMetricFamily(NAMES[0], "Replies read, by outcome.", labels=["outcome"])
+        for outcome in ("ok", "repaired", "failed"):
+            replies.add_metric([outcome], f[outcome])
+        yield replies
+        for name, key, label, text in (
+            (NAMES[1], "repairs", "kind", "Repairs applied, by kind."),
+            (NAMES[2], "failures", "kind", "Replies that gave no value, by error kind."),
+            (NAMES[5], "fail_closed", "reason", "Answers blocked by the verify stage, by reason."),
+        ):
+            family = CounterMetricFamily(name, text, labels=[label])
+            for value, n in sorted(f[key].items()):
+                family.add_metric([value], n)
+            yield family
+        for name, key, text in (
+            (NAMES[3], "guard_rejections", "Repairs refused by the safety guard."),
+            (NAMES[4], "truncated", "Replies cut off and completed."),
+            (NAMES[6], "retries", "Attempts after the first in a retry loop."),
+        ):
+            yield CounterMetricFamily(name, text, value=f[key])
+        buckets = [(repr(bound), n) for bound, n in f["latency_buckets"]]
+        buckets.append(("+Inf", f["latency_count"]))
+        yield HistogramMetricFamily(
+            NAMES[7], "Time per reply, in seconds.", buckets=buckets, sum_value=f["latency_sum"]
+        )
+
+
+_registered: set[int] = set()
+
+
+def register(registry: Any = None) -> None:
+    """Exports the counters to ``prometheus_client`` (its default registry, or ``registry``).
+    Needs the ``prometheus_client`` package; registering twice with one registry does nothing."""
+    try:
+        from prometheus_client import REGISTRY
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("llmjson.metrics.register needs prometheus_client (pip install prometheus-client)") from e
+    target = REGISTRY if registry is None else registry
+    if id(target) in _registered:
+        return
+    target.register(_Collector())
+    _registered.add(id(target))
 
 
 def outcome_of_error_kind(kind: str) -> str:

@@ -1,0 +1,218 @@
+//! `llmjson.batch` (records in chunks, parsed in parallel with the GIL released, by the same
+//! engine as `llmjson batch`) and the Prometheus counters behind `llmjson.metrics`.
+
+use crate::{options_from, to_python, PySchema};
+use llmjson::metrics::{Metrics, Outcome};
+use llmjson::Value;
+use llmjson_batch::{Context, Fields, Line, Record};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Parses a chunk of JSON Lines records (each a JSON object text) in parallel. Returns one tuple
+/// per record, in order: (seq, id, ok, outcome, value, repairs_json, error, diagnostics_json,
+/// truncated, fail_closed_reason, repair_kinds, seconds); `error` is (kind, message, line,
+/// column) or None.
+#[pyfunction]
+#[pyo3(signature = (lines, *, first_seq, source, id_field, reply_field, level, truncation,
+    max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion))]
+#[allow(clippy::too_many_arguments)]
+pub fn batch_chunk<'py>(
+    py: Python<'py>,
+    lines: Vec<String>,
+    first_seq: u64,
+    source: &str,
+    id_field: String,
+    reply_field: String,
+    level: &str,
+    truncation: &str,
+    max_removed_ratio: f64,
+    max_size: usize,
+    max_depth: usize,
+    duplicate_keys: &str,
+    schema: Option<&PySchema>,
+    coercion: &str,
+) -> PyResult<Bound<'py, PyList>> {
+    let options = options_from(
+        level,
+        truncation,
+        max_removed_ratio,
+        max_size,
+        max_depth,
+        duplicate_keys,
+        schema,
+        coercion,
+    )?;
+    let fields = Fields {
+        id: id_field,
+        reply: reply_field,
+    };
+    let processed = py.detach(|| {
+        let records = lines
+            .into_iter()
+            .enumerate()
+            .map(|(i, line)| {
+                let seq = first_seq + i as u64;
+                Record::from_line(
+                    seq,
+                    source,
+                    seq + 1,
+                    Line::Bytes(line.into_bytes()),
+                    &fields,
+                )
+            })
+            .collect();
+        llmjson_batch::process_all(records, &Context::new(options))
+    });
+    let out = PyList::empty(py);
+    for p in processed {
+        let rendered = p.render();
+        let error = match &p.failure {
+            Some(f) => (f.kind, f.message.as_str(), f.line, f.column)
+                .into_pyobject(py)?
+                .into_any(),
+            None => py.None().into_bound(py),
+        };
+        let value = match &p.value {
+            Some(v) => to_python(py, v)?,
+            None => py.None().into_bound(py),
+        };
+        let kinds: Vec<&str> = p.repairs.iter().map(|r| r.kind.as_str()).collect();
+        let item = PyTuple::new(
+            py,
+            [
+                p.seq.into_pyobject(py)?.into_any(),
+                to_python(py, &Value::from(p.id.clone()))?,
+                p.ok().into_pyobject(py)?.to_owned().into_any(),
+                p.outcome().into_pyobject(py)?.into_any(),
+                value,
+                rendered.repairs.into_pyobject(py)?.into_any(),
+                error,
+                match &p.diagnostics {
+                    Some(_) => rendered.diagnostics.into_pyobject(py)?.into_any(),
+                    None => py.None().into_bound(py),
+                },
+                p.truncated.into_pyobject(py)?.to_owned().into_any(),
+                p.failure
+                    .as_ref()
+                    .and_then(|f| f.fail_closed)
+                    .into_pyobject(py)?
+                    .into_any(),
+                PyList::new(py, kinds)?.into_any(),
+                p.elapsed.as_secs_f64().into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        out.append(item)?;
+    }
+    Ok(out)
+}
+
+/// The process's Prometheus counters (`llmjson::metrics::Metrics` behind a lock).
+#[pyclass(frozen, name = "Metrics", module = "llmjson._llmjson")]
+#[derive(Default)]
+pub struct PyMetrics {
+    inner: Mutex<Metrics>,
+}
+
+impl PyMetrics {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Metrics> {
+        // Each update is whole under the lock: a poisoned lock still holds good counts.
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[pymethods]
+impl PyMetrics {
+    #[new]
+    fn new() -> Self {
+        PyMetrics::default()
+    }
+
+    /// Counts one reply: `outcome` is ok, repaired or failed.
+    #[pyo3(signature = (outcome, seconds, *, failure_kind=None, repair_kinds=Vec::new(),
+        truncated=false, fail_closed=None))]
+    fn count(
+        &self,
+        outcome: &str,
+        seconds: f64,
+        failure_kind: Option<&str>,
+        repair_kinds: Vec<String>,
+        truncated: bool,
+        fail_closed: Option<&str>,
+    ) -> PyResult<()> {
+        let outcome = match outcome {
+            "ok" => Outcome::Ok,
+            "repaired" => Outcome::Repaired,
+            "failed" => Outcome::Failed,
+            other => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "outcome must be ok, repaired or failed; got {other:?}"
+                )))
+            }
+        };
+        let mut m = self.lock();
+        m.count_reply(outcome, Duration::from_secs_f64(seconds.max(0.0)));
+        if let Some(kind) = failure_kind {
+            m.count_failure(kind);
+        }
+        for kind in &repair_kinds {
+            m.count_repair(kind);
+        }
+        if truncated {
+            m.truncated += 1;
+        }
+        if let Some(reason) = fail_closed {
+            m.count_fail_closed(reason);
+        }
+        Ok(())
+    }
+
+    /// Counts one retry.
+    fn count_retry(&self) {
+        self.lock().retries += 1;
+    }
+
+    /// Sets every counter to zero.
+    fn reset(&self) {
+        *self.lock() = Metrics::default();
+    }
+
+    /// The counters in Prometheus text exposition format.
+    fn prometheus(&self) -> String {
+        self.lock().to_prometheus()
+    }
+
+    /// The counters as a dict: ok, repaired, failed, repairs, failures, guard_rejections,
+    /// truncated, fail_closed, retries, latency_buckets [(upper bound, cumulative count)],
+    /// latency_sum, latency_count.
+    fn families<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let m = self.lock().clone();
+        let replies = m.replies();
+        let d = PyDict::new(py);
+        d.set_item("ok", m.ok)?;
+        d.set_item("repaired", m.repaired)?;
+        d.set_item("failed", m.failed)?;
+        d.set_item("repairs", m.repairs.into_pyobject(py)?)?;
+        d.set_item("failures", m.failures.into_pyobject(py)?)?;
+        d.set_item("guard_rejections", m.guard_rejections)?;
+        d.set_item("truncated", m.truncated)?;
+        d.set_item("fail_closed", m.fail_closed.into_pyobject(py)?)?;
+        d.set_item("retries", m.retries)?;
+        let mut cumulative = 0;
+        let buckets: Vec<(f64, u64)> = llmjson::metrics::LATENCY_BUCKETS
+            .iter()
+            .zip(m.latency_counts)
+            .map(|(bound, n)| {
+                cumulative += n;
+                (*bound, cumulative)
+            })
+            .collect();
+        d.set_item("latency_buckets", buckets)?;
+        d.set_item("latency_sum", m.latency_sum)?;
+        d.set_item("latency_count", replies)?;
+        Ok(d)
+    }
+}
