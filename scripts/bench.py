@@ -68,6 +68,9 @@ def fmt_time(s: float) -> str:
     return f"{s:.2f} s"
 
 
+BATCH_MARKER = "<!-- batch: written by scripts/bench_batch.py -->"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks.md"))
@@ -236,6 +239,12 @@ def main() -> None:
         "- Library-only figures (criterion, peak memory): [benchmarks-library.md](benchmarks-library.md).",
         "",
     ]
+    # The batch section belongs to scripts/bench_batch.py: kept as it is.
+    previous = Path(args.out).read_text(encoding="utf-8") if Path(args.out).exists() else ""
+    marker = previous.find(BATCH_MARKER)
+    if marker >= 0:
+        out.append(previous[marker:].rstrip("\n"))
+        out.append("")
     Path(args.out).write_text("\n".join(out), encoding="utf-8")
     print("\n".join(out))
 

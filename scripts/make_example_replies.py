@@ -6,15 +6,22 @@ empty reply, a refusal, a reply cut off by the token limit. Deterministic (fixed
 once, the output is committed:
 
     cargo build --release -p llmjson-faults && python3 scripts/make_example_replies.py
+
+`--count N --out FILE` writes a larger set of the same mix (the batch benchmark's input).
 """
 
+import argparse
 import json
 import random
 import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COUNT = 300
+parser = argparse.ArgumentParser()
+parser.add_argument("--count", type=int, default=300)
+parser.add_argument("--out", type=Path, default=ROOT / "examples/replies.jsonl")
+args = parser.parse_args()
+COUNT = args.count
 
 cases = [
     json.loads(line)
@@ -52,6 +59,7 @@ for i, case in enumerate(cases):
     records.append(
         {"id": f"req-{i + 1:04d}", "model": rng.choice(["model-a", "model-b"]), "reply": reply}
     )
-out = ROOT / "examples/replies.jsonl"
-out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
-print(f"wrote {len(records)} records to {out.relative_to(ROOT)}")
+args.out.write_text(
+    "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8"
+)
+print(f"wrote {len(records)} records to {args.out}")

@@ -16,4 +16,4 @@ pub use lines::{Line, LineReader};
 pub use process::{
     process, process_all, process_and_render, Context, Failure, Processed, Rendered, EXCERPT_CHARS,
 };
-pub use record::{Fields, Input, Record};
+pub use record::{Fields, Input, Pending, Record};

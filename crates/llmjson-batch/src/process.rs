@@ -1,10 +1,12 @@
 //! One record through the pipeline, and the result line it becomes.
 
-use crate::record::{Input, Record};
+use crate::record::{Fields, Input, Pending, Record};
 use llmjson::metrics::{Metrics, Outcome};
 use llmjson::{Diagnostics, Error, Evidence, Options, Repair, Schema, Value};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -205,26 +207,50 @@ impl Processed {
         }
     }
 
-    /// The result as JSON texts: the output line and the pieces a store keeps.
+    /// The result as its JSON Lines text, which holds the pieces a store keeps.
     pub fn render(&self) -> Rendered {
-        let value = self.value.as_ref().map(Value::to_json);
-        let repairs = serde_json::to_string(&self.repairs).unwrap_or_else(|_| "[]".into());
-        let diagnostics = match &self.diagnostics {
-            Some(d) => serde_json::to_string(d).unwrap_or_else(|_| "null".into()),
-            None => "null".to_string(),
-        };
-        let error = match &self.failure {
-            Some(f) => serde_json::to_string(f).unwrap_or_else(|_| "null".into()),
-            None => "null".to_string(),
-        };
-        let id = self.id.to_string();
-        let line = format!(
-            "{{\"seq\":{},\"id\":{id},\"ok\":{},\"outcome\":\"{}\",\"value\":{},\"repairs\":{repairs},\"error\":{error},\"diagnostics\":{diagnostics}}}\n",
-            self.seq,
+        let mut line = String::with_capacity(512 + self.excerpt.len());
+        let _ = write!(line, "{{\"seq\":{},\"id\":", self.seq);
+        line.push_str(&json(&self.id));
+        let _ = write!(
+            line,
+            ",\"ok\":{},\"outcome\":\"{}\",\"value\":",
             self.ok(),
-            self.outcome(),
-            value.as_deref().unwrap_or("null"),
+            self.outcome()
         );
+        let value = match &self.value {
+            Some(v) => {
+                let start = line.len();
+                v.write_json(&mut line);
+                Some(start..line.len())
+            }
+            None => {
+                line.push_str("null");
+                None
+            }
+        };
+        line.push_str(",\"repairs\":");
+        let start = line.len();
+        line.push_str(&json(&self.repairs));
+        let repairs = start..line.len();
+        line.push_str(",\"error\":");
+        match &self.failure {
+            Some(f) => line.push_str(&json(f)),
+            None => line.push_str("null"),
+        }
+        line.push_str(",\"diagnostics\":");
+        let diagnostics = match &self.diagnostics {
+            Some(d) => {
+                let start = line.len();
+                line.push_str(&json(d));
+                Some(start..line.len())
+            }
+            None => {
+                line.push_str("null");
+                None
+            }
+        };
+        line.push_str("}\n");
         Rendered {
             line,
             value,
@@ -234,17 +260,36 @@ impl Processed {
     }
 }
 
-/// A result as JSON texts.
+/// A part of a result line as JSON (none can fail: plain data with string keys).
+fn json<T: Serialize + ?Sized>(part: &T) -> String {
+    serde_json::to_string(part).unwrap_or_else(|_| "null".into())
+}
+
+/// A result as its JSON Lines text, with where its parts are in it.
 #[derive(Debug, Clone)]
 pub struct Rendered {
     /// The JSON Lines result, with its newline.
     pub line: String,
+    value: Option<Range<usize>>,
+    repairs: Range<usize>,
+    diagnostics: Option<Range<usize>>,
+}
+
+impl Rendered {
     /// The value's JSON text.
-    pub value: Option<String>,
+    pub fn value(&self) -> Option<&str> {
+        self.value.clone().map(|r| &self.line[r])
+    }
+
     /// The repair log as a JSON array.
-    pub repairs: String,
-    /// The diagnostics record as a JSON object (`null` for an unreadable record).
-    pub diagnostics: String,
+    pub fn repairs(&self) -> &str {
+        &self.line[self.repairs.clone()]
+    }
+
+    /// The diagnostics record as a JSON object (`None` for an unreadable record).
+    pub fn diagnostics(&self) -> Option<&str> {
+        self.diagnostics.clone().map(|r| &self.line[r])
+    }
 }
 
 /// Runs one record through the pipeline.
@@ -333,22 +378,27 @@ fn excerpt(text: &str) -> String {
     }
 }
 
-/// Runs every record, in parallel over the rayon pool, and returns the results in input order.
-pub fn process_all(records: Vec<Record>, context: &Context) -> Vec<Processed> {
+/// Decodes and runs every record, in parallel over the rayon pool, and returns the results in
+/// input order.
+pub fn process_all(records: Vec<Pending>, fields: &Fields, context: &Context) -> Vec<Processed> {
     use rayon::prelude::*;
     records
         .into_par_iter()
-        .map(|record| process(record, context))
+        .map(|pending| process(pending.decode(fields), context))
         .collect()
 }
 
 /// [`process_all`], each result also rendered (in the workers, where the time is spread).
-pub fn process_and_render(records: Vec<Record>, context: &Context) -> Vec<(Processed, Rendered)> {
+pub fn process_and_render(
+    records: Vec<Pending>,
+    fields: &Fields,
+    context: &Context,
+) -> Vec<(Processed, Rendered)> {
     use rayon::prelude::*;
     records
         .into_par_iter()
-        .map(|record| {
-            let processed = process(record, context);
+        .map(|pending| {
+            let processed = process(pending.decode(fields), context);
             let rendered = processed.render();
             (processed, rendered)
         })
@@ -359,23 +409,20 @@ pub fn process_and_render(records: Vec<Record>, context: &Context) -> Vec<(Proce
 mod tests {
     use super::*;
     use crate::lines::Line;
-    use crate::record::Fields;
 
     fn run(lines: &[&str], options: Options) -> Vec<Processed> {
+        let source: std::sync::Arc<str> = "t".into();
         let records = lines
             .iter()
             .enumerate()
-            .map(|(i, l)| {
-                Record::from_line(
-                    i as u64,
-                    "t",
-                    i as u64 + 1,
-                    Line::Bytes(l.as_bytes().to_vec()),
-                    &Fields::default(),
-                )
+            .map(|(i, l)| Pending::Line {
+                seq: i as u64,
+                source: source.clone(),
+                line_number: i as u64 + 1,
+                line: Line::Bytes(l.as_bytes().to_vec()),
             })
             .collect();
-        process_all(records, &Context::new(options))
+        process_all(records, &Fields::default(), &Context::new(options))
     }
 
     fn line(p: &Processed) -> serde_json::Value {

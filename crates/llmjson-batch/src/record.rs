@@ -21,6 +21,64 @@ impl Default for Fields {
     }
 }
 
+/// A record as read, not yet decoded: decoding a JSON Lines record (a strict JSON parse of
+/// the whole line) is left to the parallel workers, so the reading thread only splits lines.
+#[derive(Debug)]
+pub enum Pending {
+    /// A JSON Lines line.
+    Line {
+        /// Its place in the run.
+        seq: u64,
+        /// Where it comes from (a path, or `-`), for the ids of records without one.
+        source: std::sync::Arc<str>,
+        /// Its 1-based line number in `source`.
+        line_number: u64,
+        /// The line.
+        line: Line,
+    },
+    /// A record already read (a whole file).
+    Record(Record),
+}
+
+impl Pending {
+    /// Its place in the run.
+    pub fn seq(&self) -> u64 {
+        match self {
+            Pending::Line { seq, .. } => *seq,
+            Pending::Record(record) => record.seq,
+        }
+    }
+
+    /// Roughly how many bytes it holds (what bounds a chunk).
+    pub fn size(&self) -> usize {
+        match self {
+            Pending::Line {
+                line: Line::Bytes(bytes),
+                ..
+            } => bytes.len(),
+            Pending::Line { .. } => 0,
+            Pending::Record(Record {
+                input: Input::Reply { text, .. },
+                ..
+            }) => text.len(),
+            Pending::Record(_) => 0,
+        }
+    }
+
+    /// The record, decoded.
+    pub fn decode(self, fields: &Fields) -> Record {
+        match self {
+            Pending::Line {
+                seq,
+                source,
+                line_number,
+                line,
+            } => Record::from_line(seq, &source, line_number, line, fields),
+            Pending::Record(record) => record,
+        }
+    }
+}
+
 /// A record, numbered by its place in the run.
 #[derive(Debug, Clone)]
 pub struct Record {

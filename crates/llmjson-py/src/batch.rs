@@ -4,7 +4,7 @@
 use crate::{options_from, to_python, PySchema};
 use llmjson::metrics::{Metrics, Outcome};
 use llmjson::Value;
-use llmjson_batch::{Context, Fields, Line, Record};
+use llmjson_batch::{Context, Fields, Line, Pending};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::sync::Mutex;
@@ -48,22 +48,22 @@ pub fn batch_chunk<'py>(
         id: id_field,
         reply: reply_field,
     };
+    let source: std::sync::Arc<str> = source.into();
     let processed = py.detach(|| {
         let records = lines
             .into_iter()
             .enumerate()
             .map(|(i, line)| {
                 let seq = first_seq + i as u64;
-                Record::from_line(
+                Pending::Line {
                     seq,
-                    source,
-                    seq + 1,
-                    Line::Bytes(line.into_bytes()),
-                    &fields,
-                )
+                    source: source.clone(),
+                    line_number: seq + 1,
+                    line: Line::Bytes(line.into_bytes()),
+                }
             })
             .collect();
-        llmjson_batch::process_all(records, &Context::new(options))
+        llmjson_batch::process_all(records, &fields, &Context::new(options))
     });
     let out = PyList::empty(py);
     for p in processed {
@@ -87,12 +87,9 @@ pub fn batch_chunk<'py>(
                 p.ok().into_pyobject(py)?.to_owned().into_any(),
                 p.outcome().into_pyobject(py)?.into_any(),
                 value,
-                rendered.repairs.into_pyobject(py)?.into_any(),
+                rendered.repairs().into_pyobject(py)?.into_any(),
                 error,
-                match &p.diagnostics {
-                    Some(_) => rendered.diagnostics.into_pyobject(py)?.into_any(),
-                    None => py.None().into_bound(py),
-                },
+                rendered.diagnostics().into_pyobject(py)?.into_any(),
                 p.truncated.into_pyobject(py)?.to_owned().into_any(),
                 p.failure
                     .as_ref()

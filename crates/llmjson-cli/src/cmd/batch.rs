@@ -10,7 +10,7 @@ use crate::store::{self, Store, Stored};
 use crate::Failure;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use llmjson::metrics::Metrics;
-use llmjson_batch::{Context, Fields, Line, LineReader, Processed, Record, Rendered};
+use llmjson_batch::{Context, Fields, Line, LineReader, Pending, Processed, Record, Rendered};
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
@@ -87,15 +87,29 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     };
     let writing = std::thread::spawn(move || writer.run(receiver));
 
+    // Reading (this thread's helper) splits records off the input; the pool decodes, parses
+    // and renders them; the writer stores and writes. Each hand-over holds at most two chunks.
     let context = Context::new(options.clone());
     let fields = Fields {
         id: args.id_field.clone(),
         reply: args.reply_field.clone(),
     };
     let line_limit = options.max_size.saturating_add(LINE_OVERHEAD);
-    let mut reader = Records::new(sources, fields, line_limit, options.max_size, bytes_read);
-    let read_result = feed(&mut reader, &stored, &pool, &context, &sender);
+    let skipped = stored.len();
+    let reader = Records::new(sources, line_limit, options.max_size, bytes_read);
+    let (chunk_sender, chunks) = mpsc::sync_channel::<Vec<Pending>>(2);
+    let reading = std::thread::spawn(move || read_chunks(reader, &stored, &chunk_sender));
+    for chunk in chunks {
+        let results = pool.install(|| llmjson_batch::process_and_render(chunk, &fields, &context));
+        if sender.send(results).is_err() {
+            // The writer stopped (its error is reported below).
+            break;
+        }
+    }
     drop(sender);
+    let read_result = reading
+        .join()
+        .unwrap_or_else(|_| Err(Failure::Usage("the reader panicked".into())));
     let written = writing.join().unwrap_or_else(|_| Written {
         store: None,
         metrics: Metrics::default(),
@@ -131,7 +145,7 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     if !args.quiet && (args.summary || io::stderr().is_terminal()) {
         eprintln!(
             "llmjson: {}",
-            summary(&metrics, started.elapsed(), run_id, stored.len())
+            summary(&metrics, started.elapsed(), run_id, skipped)
         );
     }
     if interrupted {
@@ -146,42 +160,29 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     }
 }
 
-/// Reads every record, skipping the stored ones, and sends each chunk parsed.
-fn feed(
-    reader: &mut Records,
+/// Reads every record, skipping the stored ones, and sends them in chunks (bounded by count
+/// and bytes). Stops early on Ctrl-C, or when the chunks are no longer taken.
+fn read_chunks(
+    mut reader: Records,
     stored: &Stored,
-    pool: &rayon::ThreadPool,
-    context: &Context,
-    sender: &mpsc::SyncSender<Vec<(Processed, Rendered)>>,
+    sender: &mpsc::SyncSender<Vec<Pending>>,
 ) -> Result<(), Failure> {
     loop {
         let mut chunk = Vec::with_capacity(CHUNK_RECORDS);
         let mut bytes = 0;
         while chunk.len() < CHUNK_RECORDS && bytes < CHUNK_BYTES && !STOP.load(Ordering::Relaxed) {
-            let Some(record) = reader.next_record()? else {
+            let Some(pending) = reader.next_pending()? else {
                 break;
             };
-            if stored.contains(record.seq) {
+            if stored.contains(pending.seq()) {
                 continue;
             }
-            bytes += record_size(&record);
-            chunk.push(record);
+            bytes += pending.size();
+            chunk.push(pending);
         }
-        if chunk.is_empty() {
+        if chunk.is_empty() || sender.send(chunk).is_err() {
             return Ok(());
         }
-        let results = pool.install(|| llmjson_batch::process_and_render(chunk, context));
-        if sender.send(results).is_err() {
-            // The writer stopped (its error is reported by the caller).
-            return Ok(());
-        }
-    }
-}
-
-fn record_size(record: &Record) -> usize {
-    match &record.input {
-        llmjson_batch::Input::Reply { text, .. } => text.len(),
-        llmjson_batch::Input::Unreadable { message, .. } => message.len(),
     }
 }
 
@@ -338,14 +339,13 @@ fn file_source(path: PathBuf, size: u64, format: InputFormat) -> Source {
 }
 
 /// The JSON Lines source being read: its lines, its name, the last line's number.
-type OpenLines = (LineReader<Box<dyn BufRead + Send>>, String, u64);
+type OpenLines = (LineReader<Box<dyn BufRead + Send>>, Arc<str>, u64);
 
 /// The records of every source, in order, numbered.
 struct Records {
     sources: VecDeque<Source>,
     current: Option<OpenLines>,
     seq: u64,
-    fields: Fields,
     line_limit: usize,
     max_size: usize,
     bytes_read: Arc<AtomicU64>,
@@ -354,7 +354,6 @@ struct Records {
 impl Records {
     fn new(
         sources: Vec<Source>,
-        fields: Fields,
         line_limit: usize,
         max_size: usize,
         bytes_read: Arc<AtomicU64>,
@@ -363,7 +362,6 @@ impl Records {
             sources: sources.into(),
             current: None,
             seq: 0,
-            fields,
             line_limit,
             max_size,
             bytes_read,
@@ -375,7 +373,7 @@ impl Records {
         self.seq - 1
     }
 
-    fn next_record(&mut self) -> Result<Option<Record>, Failure> {
+    fn next_pending(&mut self) -> Result<Option<Pending>, Failure> {
         loop {
             if let Some((lines, name, number)) = &mut self.current {
                 let line = lines
@@ -389,20 +387,19 @@ impl Records {
                             Line::TooLong(n) => *n,
                         };
                         self.bytes_read.fetch_add(length + 1, Ordering::Relaxed);
-                        let (name, number) = (name.clone(), *number);
+                        let (source, line_number) = (Arc::clone(name), *number);
                         // A blank line is no record (JSON Lines allows a trailing one).
                         if matches!(&line, Line::Bytes(b) if b.iter().all(u8::is_ascii_whitespace))
                         {
                             continue;
                         }
                         let seq = self.next_seq();
-                        return Ok(Some(Record::from_line(
+                        return Ok(Some(Pending::Line {
                             seq,
-                            &name,
-                            number,
+                            source,
+                            line_number,
                             line,
-                            &self.fields,
-                        )));
+                        }));
                     }
                     None => self.current = None,
                 }
@@ -424,14 +421,14 @@ impl Records {
                         Box::new(BufReader::with_capacity(1 << 16, file));
                     self.current = Some((
                         LineReader::new(input, self.line_limit),
-                        path.display().to_string(),
+                        path.display().to_string().into(),
                         0,
                     ));
                 }
                 Source::Whole(path, size) => {
                     self.bytes_read.fetch_add(size, Ordering::Relaxed);
                     let seq = self.next_seq();
-                    return Ok(Some(self.whole(seq, &path, size)?));
+                    return Ok(Some(Pending::Record(self.whole(seq, &path, size)?)));
                 }
             }
         }

@@ -170,12 +170,9 @@ impl<'a> Row<'a> {
             outcome: processed.outcome(),
             error_kind: processed.failure.as_ref().map(|f| f.kind),
             error_message: processed.failure.as_ref().map(|f| f.message.as_str()),
-            value: rendered.value.as_deref(),
-            repairs: &rendered.repairs,
-            diagnostics: processed
-                .diagnostics
-                .as_ref()
-                .map(|_| rendered.diagnostics.as_str()),
+            value: rendered.value(),
+            repairs: rendered.repairs(),
+            diagnostics: rendered.diagnostics(),
             latency_ms: processed.elapsed.as_secs_f64() * 1000.0,
             excerpt: &processed.excerpt,
         }

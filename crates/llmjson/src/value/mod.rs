@@ -179,6 +179,11 @@ impl Value {
     pub fn to_json(&self) -> String {
         self.to_json_styled(Style::default())
     }
+    /// Appends the compact JSON to `out` (what [`Value::to_json`] returns, without a new
+    /// string: for writers that build one line of many parts).
+    pub fn write_json(&self, out: &mut String) {
+        write::write(self, out, Style::default());
+    }
     /// JSON indented by two spaces, as serde_json's pretty printer writes it.
     pub fn to_json_pretty(&self) -> String {
         self.to_json_styled(Style {
