@@ -145,33 +145,31 @@ impl Record {
                 );
             }
         };
-        let mut object = match serde_json::from_str::<serde_json::Value>(&text) {
-            Ok(serde_json::Value::Object(object)) => object,
-            Ok(other) => {
-                return unreadable(
+        // Only the fields a record uses are kept; the others are skipped unread.
+        let fields_read = {
+            let mut de = serde_json::Deserializer::from_str(&text);
+            serde::de::DeserializeSeed::deserialize(RecordSeed(fields), &mut de)
+                .and_then(|read| de.end().map(|()| read))
+        };
+        let read =
+            match fields_read {
+                Ok(read) => read,
+                Err(e) => return unreadable(
                     "bad_record",
                     format!(
-                        "the record is a JSON {}, not an object",
-                        json_type_name(&other)
+                        "the record is not a JSON object: {e} (a JSON Lines record is strict JSON)"
                     ),
-                )
-            }
-            Err(e) => {
-                return unreadable(
-                    "bad_record",
-                    format!("the record is not JSON: {e} (a JSON Lines record is strict JSON)"),
-                )
-            }
-        };
-        let id = match object.remove(&fields.id) {
+                ),
+            };
+        let id = match read.id {
             Some(serde_json::Value::Null) | None => fallback_id(),
             Some(id) => id,
         };
-        let input = match object.remove(&fields.reply) {
+        let input = match read.reply {
             Some(serde_json::Value::String(text)) => Input::Reply {
                 text,
-                schema: object.remove("schema").filter(|s| !s.is_null()),
-                evidence: object.remove("evidence").filter(|e| !e.is_null()),
+                schema: read.schema.filter(|s| !s.is_null()),
+                evidence: read.evidence.filter(|e| !e.is_null()),
             },
             Some(other) => Input::Unreadable {
                 kind: "bad_record",
@@ -208,6 +206,55 @@ impl Record {
             },
         };
         Record { seq, id, input }
+    }
+}
+
+/// The fields of a record the pipeline uses.
+#[derive(Default)]
+struct RecordFields {
+    id: Option<serde_json::Value>,
+    reply: Option<serde_json::Value>,
+    schema: Option<serde_json::Value>,
+    evidence: Option<serde_json::Value>,
+}
+
+/// Reads a record object keeping only its id, reply, schema and evidence (a repeated field:
+/// the last, as a JSON object reader keeps it).
+struct RecordSeed<'f>(&'f Fields);
+
+impl<'de> serde::de::DeserializeSeed<'de> for RecordSeed<'_> {
+    type Value = RecordFields;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<RecordFields, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for RecordSeed<'_> {
+    type Value = RecordFields;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RecordFields, A::Error> {
+        let mut read = RecordFields::default();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let slot = if key == self.0.reply {
+                &mut read.reply
+            } else if key == self.0.id {
+                &mut read.id
+            } else if key == "schema" {
+                &mut read.schema
+            } else if key == "evidence" {
+                &mut read.evidence
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+                continue;
+            };
+            *slot = Some(map.next_value()?);
+        }
+        Ok(read)
     }
 }
 
