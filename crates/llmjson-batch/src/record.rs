@@ -151,16 +151,17 @@ impl Record {
             serde::de::DeserializeSeed::deserialize(RecordSeed(fields), &mut de)
                 .and_then(|read| de.end().map(|()| read))
         };
-        let read =
-            match fields_read {
-                Ok(read) => read,
-                Err(e) => return unreadable(
+        let read = match fields_read {
+            Ok(read) => read,
+            Err(e) => {
+                return unreadable(
                     "bad_record",
                     format!(
                         "the record is not a JSON object: {e} (a JSON Lines record is strict JSON)"
                     ),
-                ),
-            };
+                )
+            }
+        };
         let id = match read.id {
             Some(serde_json::Value::Null) | None => fallback_id(),
             Some(id) => id,

@@ -165,7 +165,12 @@ fn bar_chart(id: &str, title: &str, rows: &[(String, u64)], colour: &str) -> Str
     );
     for (i, (label, value)) in rows.iter().enumerate() {
         let y = 4.0 + row_height * i as f64;
-        let width = (*value as f64 / max as f64 * bar_width).max(1.0);
+        // A count of 0 draws no bar; any other count at least a pixel.
+        let width = if *value == 0 {
+            0.0
+        } else {
+            (*value as f64 / max as f64 * bar_width).max(1.0)
+        };
         let _ = write!(
             svg,
             "<g class=\"bar\" data-label=\"{label}\" data-value=\"{value}\">\
@@ -312,12 +317,13 @@ fn render(run: &RunInfo, summary: &Summary) -> String {
         html.push_str("</li>");
     }
     html.push_str("</ol></section>");
-    // Checks, once the page is laid out, that every bar has a width: a browser test reads the
-    // count from the body's data-rendered-bars (headless --dump-dom).
+    // Checks, once the page is laid out, that every bar of a count above 0 has a width: a
+    // browser test reads the count from the body's data-rendered-bars (headless --dump-dom).
     html.push_str(
         "<script>addEventListener('load',function(){var n=0;\
          document.querySelectorAll('g.bar rect').forEach(function(r){\
-         if(r.getBBox().width>0)n++;});document.body.dataset.renderedBars=n;});</script>",
+         if(r.parentNode.dataset.value==='0'||r.getBBox().width>0)n++;});\
+         document.body.dataset.renderedBars=n;});</script>",
     );
     html.push_str("</body></html>\n");
     html
