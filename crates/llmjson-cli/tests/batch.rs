@@ -738,3 +738,43 @@ fn postgres_logs_are_jsonb() {
         "repaired"
     );
 }
+
+#[test]
+fn metrics_are_rewritten_while_the_run_goes_on() {
+    let dir = scratch("metrics-interval");
+    let metrics = dir.join("m.prom");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llmjson"))
+        .args(["batch", "--metrics", metrics.to_str().unwrap()])
+        .args(["--metrics-interval", "0", "--out", "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // One full chunk (1,024 records) and a part of the next; the input stays open.
+    stdin.write_all(records(1500).as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mid_run = loop {
+        if let Ok(text) = std::fs::read_to_string(&metrics) {
+            break text;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no metrics file while the run goes on"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        mid_run.contains("llmjson_latency_seconds_count 1024\n"),
+        "{mid_run}"
+    );
+    drop(stdin);
+    child.wait().unwrap();
+    let last = std::fs::read_to_string(&metrics).unwrap();
+    assert!(
+        last.contains("llmjson_latency_seconds_count 1500\n"),
+        "{last}"
+    );
+}
