@@ -1,7 +1,7 @@
 //! One record through the pipeline, and the result line it becomes.
 
 use crate::record::{Fields, Input, Pending, Record};
-use llmjson::metrics::{Metrics, Outcome};
+use llmjson::metrics::{Ending, Metrics};
 use llmjson::{Diagnostics, Error, Evidence, Options, Repair, Schema, Value};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -148,6 +148,8 @@ pub struct Processed {
     /// The pipeline's diagnostics record (`None` for a record that could not be read: nothing
     /// ran).
     pub diagnostics: Option<Diagnostics>,
+    /// At least one repair was made ([`llmjson::Parsed::is_repaired`]).
+    pub repaired: bool,
     /// The reply was cut off and completed.
     pub truncated: bool,
     /// Time spent in the pipeline.
@@ -182,29 +184,18 @@ impl Processed {
 
     /// Adds this result to `metrics`.
     pub fn count(&self, metrics: &mut Metrics) {
-        match &self.failure {
-            Some(failure) => {
-                metrics.count_reply(Outcome::Failed, self.elapsed);
-                metrics.count_failure(failure.kind);
-                if let Some(reason) = failure.fail_closed {
-                    metrics.count_fail_closed(reason);
-                }
-            }
-            None => {
-                let outcome = if self.outcome() == "repaired" {
-                    Outcome::Repaired
-                } else {
-                    Outcome::Ok
-                };
-                metrics.count_reply(outcome, self.elapsed);
-                for repair in &self.repairs {
-                    metrics.count_repair(repair.kind.as_str());
-                }
-                if self.truncated {
-                    metrics.truncated += 1;
-                }
-            }
-        }
+        let ending = match &self.failure {
+            Some(failure) => Ending::Failed {
+                kind: failure.kind,
+                fail_closed: failure.fail_closed,
+            },
+            None => Ending::Value {
+                repaired: self.repaired,
+                repair_kinds: self.repairs.iter().map(|r| r.kind.as_str()),
+                truncated: self.truncated,
+            },
+        };
+        metrics.count(ending, self.elapsed);
     }
 
     /// The result as its JSON Lines text, which holds the pieces a store keeps.
@@ -310,6 +301,7 @@ pub fn process(record: Record, context: &Context) -> Processed {
                     fail_closed: None,
                 }),
                 diagnostics: None,
+                repaired: false,
                 truncated: false,
                 elapsed: start.elapsed(),
                 excerpt: String::new(),
@@ -337,6 +329,7 @@ pub fn process(record: Record, context: &Context) -> Processed {
         Ok(parsed) => Processed {
             seq: record.seq,
             id: record.id,
+            repaired: parsed.is_repaired(),
             truncated: parsed.is_truncated(),
             value: Some(parsed.value),
             repairs: parsed.repairs,
@@ -352,6 +345,7 @@ pub fn process(record: Record, context: &Context) -> Processed {
             repairs: Vec::new(),
             failure: Some(Failure::of(&error)),
             diagnostics: Some(diagnostics),
+            repaired: false,
             truncated: false,
             elapsed,
             excerpt,

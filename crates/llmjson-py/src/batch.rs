@@ -2,7 +2,7 @@
 //! engine as `llmjson batch`) and the Prometheus counters behind `llmjson.metrics`.
 
 use crate::{options_from, to_python, PySchema};
-use llmjson::metrics::{Metrics, Outcome};
+use llmjson::metrics::{Ending, Metrics};
 use llmjson::Value;
 use llmjson_batch::{Context, Fields, Line, Pending};
 use pyo3::prelude::*;
@@ -140,30 +140,23 @@ impl PyMetrics {
         truncated: bool,
         fail_closed: Option<&str>,
     ) -> PyResult<()> {
-        let outcome = match outcome {
-            "ok" => Outcome::Ok,
-            "repaired" => Outcome::Repaired,
-            "failed" => Outcome::Failed,
-            other => {
+        let kinds = repair_kinds.iter().map(String::as_str);
+        let ending = match (outcome, failure_kind) {
+            ("ok" | "repaired", None) => Ending::Value {
+                repaired: outcome == "repaired",
+                repair_kinds: kinds,
+                truncated,
+            },
+            ("failed", Some(kind)) => Ending::Failed { kind, fail_closed },
+            _ => {
                 return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                    "outcome must be ok, repaired or failed; got {other:?}"
+                    "outcome must be ok or repaired (without a failure kind) or failed (with \
+                     one); got {outcome:?} and {failure_kind:?}"
                 )))
             }
         };
-        let mut m = self.lock();
-        m.count_reply(outcome, Duration::from_secs_f64(seconds.max(0.0)));
-        if let Some(kind) = failure_kind {
-            m.count_failure(kind);
-        }
-        for kind in &repair_kinds {
-            m.count_repair(kind);
-        }
-        if truncated {
-            m.truncated += 1;
-        }
-        if let Some(reason) = fail_closed {
-            m.count_fail_closed(reason);
-        }
+        self.lock()
+            .count(ending, Duration::from_secs_f64(seconds.max(0.0)));
         Ok(())
     }
 

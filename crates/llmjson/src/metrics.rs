@@ -56,18 +56,29 @@ pub const LATENCY_BUCKETS: [f64; 12] = [
     1.0,
 ];
 
-/// How one reply ended, for [`Metrics::count_reply`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// Valid as written.
-    Ok,
-    /// A value came out after at least one repair.
-    Repaired,
+/// How one reply ended, as the counters see it: what [`Metrics::count`] takes from a caller
+/// that holds no `Result<Parsed, Error>` (a batch result, a stored row, Python).
+#[derive(Debug, Clone, Copy)]
+pub enum Ending<'a, K> {
+    /// A value came out.
+    Value {
+        /// After at least one repair ([`Parsed::is_repaired`]).
+        repaired: bool,
+        /// The kind of every repair, coercions included.
+        repair_kinds: K,
+        /// The reply was cut off and completed.
+        truncated: bool,
+    },
     /// No value came out.
-    Failed,
+    Failed {
+        /// The error's kind.
+        kind: &'a str,
+        /// Why the verify stage blocked the answer, when it did.
+        fail_closed: Option<&'a str>,
+    },
 }
 
-/// The counters: add with [`Metrics::record`] (or the `count_*` pieces), combine with
+/// The counters: add with [`Metrics::record`] (or [`Metrics::count`]), combine with
 /// [`Metrics::merge`], write with [`Metrics::to_prometheus`].
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Metrics {
@@ -104,59 +115,64 @@ impl Metrics {
     /// Counts one reply: its outcome, repairs, failure, truncation and time.
     pub fn record(&mut self, result: &Result<Parsed, Error>, elapsed: Duration) {
         match result {
-            Ok(parsed) => {
-                let outcome = if parsed.is_repaired() {
-                    Outcome::Repaired
-                } else {
-                    Outcome::Ok
-                };
-                self.count_reply(outcome, elapsed);
-                for repair in &parsed.repairs {
-                    self.count_repair(repair.kind.as_str());
-                }
-                if parsed.is_truncated() {
-                    self.truncated += 1;
-                }
-            }
+            Ok(parsed) => self.count(
+                Ending::Value {
+                    repaired: parsed.is_repaired(),
+                    repair_kinds: parsed.repairs.iter().map(|r| r.kind.as_str()),
+                    truncated: parsed.is_truncated(),
+                },
+                elapsed,
+            ),
             Err(error) => {
-                self.count_reply(Outcome::Failed, elapsed);
-                self.count_failure(error.kind());
-                if let Error::Grounding { reason, .. } = error {
-                    self.count_fail_closed(reason);
-                }
+                let ending: Ending<'_, [&str; 0]> = Ending::Failed {
+                    kind: error.kind(),
+                    fail_closed: match error {
+                        Error::Grounding { reason, .. } => Some(reason),
+                        _ => None,
+                    },
+                };
+                self.count(ending, elapsed);
             }
         }
     }
 
-    /// Counts one reply's outcome and time (the other counters are separate).
-    pub fn count_reply(&mut self, outcome: Outcome, elapsed: Duration) {
-        match outcome {
-            Outcome::Ok => self.ok += 1,
-            Outcome::Repaired => self.repaired += 1,
-            Outcome::Failed => self.failed += 1,
+    /// Counts one reply that ended as `ending`, after `elapsed`.
+    pub fn count<'a, K: IntoIterator<Item = &'a str>>(
+        &mut self,
+        ending: Ending<'a, K>,
+        elapsed: Duration,
+    ) {
+        match ending {
+            Ending::Value {
+                repaired,
+                repair_kinds,
+                truncated,
+            } => {
+                if repaired {
+                    self.repaired += 1;
+                } else {
+                    self.ok += 1;
+                }
+                for kind in repair_kinds {
+                    bump(&mut self.repairs, kind);
+                }
+                self.truncated += u64::from(truncated);
+            }
+            Ending::Failed { kind, fail_closed } => {
+                self.failed += 1;
+                bump(&mut self.failures, kind);
+                if kind == "repair_rejected" {
+                    self.guard_rejections += 1;
+                }
+                if let Some(reason) = fail_closed {
+                    bump(&mut self.fail_closed, reason);
+                }
+            }
         }
         let seconds = elapsed.as_secs_f64();
         let bucket = LATENCY_BUCKETS.partition_point(|&bound| bound < seconds);
         self.latency_counts[bucket] += 1;
         self.latency_sum += seconds;
-    }
-
-    /// Counts one repair of `kind`.
-    pub fn count_repair(&mut self, kind: &str) {
-        bump(&mut self.repairs, kind);
-    }
-
-    /// Counts one failure of `kind` (a guard rejection is also counted as one).
-    pub fn count_failure(&mut self, kind: &str) {
-        bump(&mut self.failures, kind);
-        if kind == "repair_rejected" {
-            self.guard_rejections += 1;
-        }
-    }
-
-    /// Counts one answer blocked for `reason`.
-    pub fn count_fail_closed(&mut self, reason: &str) {
-        bump(&mut self.fail_closed, reason);
     }
 
     /// Adds every counter of `other`.
@@ -343,9 +359,18 @@ mod tests {
     #[test]
     fn latency_lands_in_the_first_bucket_that_holds_it() {
         let mut m = Metrics::default();
-        m.count_reply(Outcome::Ok, Duration::from_micros(10));
-        m.count_reply(Outcome::Ok, Duration::from_micros(11));
-        m.count_reply(Outcome::Ok, Duration::from_secs(5));
+        for elapsed in [
+            Duration::from_micros(10),
+            Duration::from_micros(11),
+            Duration::from_secs(5),
+        ] {
+            let ending = Ending::Value {
+                repaired: false,
+                repair_kinds: [],
+                truncated: false,
+            };
+            m.count(ending, elapsed);
+        }
         assert_eq!(m.latency_counts[0], 1, "10 µs is within le=0.00001");
         assert_eq!(m.latency_counts[1], 1);
         assert_eq!(m.latency_counts[LATENCY_BUCKETS.len()], 1, "past 1 s");

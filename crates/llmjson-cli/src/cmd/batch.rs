@@ -262,7 +262,7 @@ fn settings(args: &BatchArgs) -> serde_json::Value {
 /// One place records come from.
 enum Source {
     Stdin,
-    Lines(PathBuf),
+    Lines(PathBuf, u64),
     Whole(PathBuf, u64),
 }
 
@@ -270,8 +270,7 @@ impl Source {
     fn size(&self) -> Option<u64> {
         match self {
             Source::Stdin => None,
-            Source::Lines(path) => std::fs::metadata(path).ok().map(|m| m.len()),
-            Source::Whole(_, size) => Some(*size),
+            Source::Lines(_, size) | Source::Whole(_, size) => Some(*size),
         }
     }
 }
@@ -332,7 +331,7 @@ fn file_source(path: PathBuf, size: u64, format: InputFormat) -> Source {
             .is_some_and(|e| e.eq_ignore_ascii_case("jsonl") || e.eq_ignore_ascii_case("ndjson")),
     };
     if lines {
-        Source::Lines(path)
+        Source::Lines(path, size)
     } else {
         Source::Whole(path, size)
     }
@@ -413,7 +412,7 @@ impl Records {
                         Box::new(BufReader::with_capacity(1 << 16, io::stdin()));
                     self.current = Some((LineReader::new(input, self.line_limit), "-".into(), 0));
                 }
-                Source::Lines(path) => {
+                Source::Lines(path, _) => {
                     let file = File::open(&path).map_err(|e| {
                         Failure::Usage(format!("cannot read {}: {e}", path.display()))
                     })?;

@@ -5,7 +5,7 @@
 use crate::args::ReportArgs;
 use crate::store::{self, RunInfo, StoredResult};
 use crate::Failure;
-use llmjson::metrics::{Metrics, Outcome, LATENCY_BUCKETS};
+use llmjson::metrics::{Ending, Metrics, LATENCY_BUCKETS};
 use std::collections::{BTreeMap, BinaryHeap};
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -92,25 +92,26 @@ impl Summary {
     fn add(&mut self, result: StoredResult) {
         let latency = Duration::from_secs_f64(result.latency_ms.max(0.0) / 1000.0);
         let log: Vec<serde_json::Value> = serde_json::from_str(&result.repairs).unwrap_or_default();
-        let outcome = match result.outcome.as_str() {
-            _ if !result.ok => Outcome::Failed,
-            "ok" => Outcome::Ok,
-            _ => Outcome::Repaired,
-        };
-        self.metrics.count_reply(outcome, latency);
-        if result.ok {
-            for repair in &log {
-                if let Some(kind) = repair.get("kind").and_then(|k| k.as_str()) {
-                    self.metrics.count_repair(kind);
-                }
+        let valid_as_written = result.ok && result.outcome == "ok";
+        let kinds = log
+            .iter()
+            .filter_map(|repair| repair.get("kind").and_then(|k| k.as_str()));
+        let ending = if result.ok {
+            // The report shows no truncation count: a stored row does not say it apart.
+            Ending::Value {
+                repaired: !valid_as_written,
+                repair_kinds: kinds,
+                truncated: false,
             }
         } else {
-            self.metrics.count_failure(&result.outcome);
-            if result.outcome == "grounding" {
-                self.failed_closed += 1;
+            self.failed_closed += u64::from(result.outcome == "grounding");
+            Ending::Failed {
+                kind: &result.outcome,
+                fail_closed: None,
             }
-        }
-        if outcome == Outcome::Ok || self.keep == 0 {
+        };
+        self.metrics.count(ending, latency);
+        if valid_as_written || self.keep == 0 {
             return;
         }
         let ranked = Ranked {

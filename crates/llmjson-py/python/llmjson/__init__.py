@@ -311,14 +311,8 @@ def _run(
             text = data.decode("utf-8", "replace")
     if not isinstance(text, str):
         raise TypeError(f"expected str or bytes, got {type(text).__name__}")
-    if not 0.0 <= max_removed_ratio <= 1.0:  # NaN fails both comparisons
-        raise ValueError(f"max_removed_ratio must be between 0 and 1, got {max_removed_ratio!r}")
+    level = _checked_level(level, truncation, duplicate_keys, coercion, max_removed_ratio)
     started = time.perf_counter()
-    _check_choice("level", level, ("none", "conservative", "full"))
-    _check_choice("truncation", truncation, ("complete", "drop", "drop_element"))
-    _check_choice("duplicate_keys", duplicate_keys, ("last", "first", "error"))
-    _check_choice("coercion", coercion, ("fit", "validate_only"))
-    level = _kill_switch_level(level)
     if model is not None and schema is None:
         schema = model
     compiled = _schema_of(schema)
@@ -412,6 +406,20 @@ def _run(
 def _without_lone_surrogates(text: str) -> str:
     """``text`` with every surrogate code point (which UTF-8 cannot hold) replaced by U+FFFD."""
     return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
+def _checked_level(
+    level: str, truncation: str, duplicate_keys: str, coercion: str, max_removed_ratio: float
+) -> str:
+    """Checks the policy arguments every parsing call takes; returns the level in force (the
+    kill switch may force ``none``)."""
+    if not 0.0 <= max_removed_ratio <= 1.0:  # NaN fails both comparisons
+        raise ValueError(f"max_removed_ratio must be between 0 and 1, got {max_removed_ratio!r}")
+    _check_choice("level", level, ("none", "conservative", "full"))
+    _check_choice("truncation", truncation, ("complete", "drop", "drop_element"))
+    _check_choice("duplicate_keys", duplicate_keys, ("last", "first", "error"))
+    _check_choice("coercion", coercion, ("fit", "validate_only"))
+    return _kill_switch_level(level)
 
 
 def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:

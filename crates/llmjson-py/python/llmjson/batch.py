@@ -102,14 +102,9 @@ def batch(
     own. The other options are :func:`llmjson.parse`'s. The input is read ``chunk_size``
     records at a time, so an iterator of any length runs in bounded memory.
     """
-    from . import _check_choice, _kill_switch_level, _schema_of
+    from . import _checked_level, _schema_of
 
-    _check_choice("level", level, ("none", "conservative", "full"))
-    _check_choice("truncation", truncation, ("complete", "drop", "drop_element"))
-    _check_choice("duplicate_keys", duplicate_keys, ("last", "first", "error"))
-    _check_choice("coercion", coercion, ("fit", "validate_only"))
-    if not 0.0 <= max_removed_ratio <= 1.0:
-        raise ValueError(f"max_removed_ratio must be between 0 and 1, got {max_removed_ratio!r}")
+    level = _checked_level(level, truncation, duplicate_keys, coercion, max_removed_ratio)
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, got {chunk_size!r}")
     compiled = _schema_of(schema)
@@ -117,7 +112,7 @@ def batch(
         source="records",
         id_field=id_field,
         reply_field=reply_field,
-        level=_kill_switch_level(level),
+        level=level,
         truncation=truncation,
         max_removed_ratio=max_removed_ratio,
         max_size=max_size,
