@@ -200,7 +200,9 @@ impl Processed {
 
     /// The result as its JSON Lines text, which holds the pieces a store keeps.
     pub fn render(&self) -> Rendered {
-        let mut line = String::with_capacity(512 + self.excerpt.len());
+        // The value is about as long as the reply, the diagnostics record under 1 KB: one
+        // allocation for most lines.
+        let mut line = String::with_capacity(1024 + 2 * self.excerpt.len());
         let _ = write!(line, "{{\"seq\":{},\"id\":", self.seq);
         line.push_str(&json(&self.id));
         let _ = write!(
@@ -222,7 +224,7 @@ impl Processed {
         };
         line.push_str(",\"repairs\":");
         let start = line.len();
-        line.push_str(&json(&self.repairs));
+        Repair::write_log_json(&self.repairs, &mut line);
         let repairs = start..line.len();
         line.push_str(",\"error\":");
         match &self.failure {
@@ -233,7 +235,7 @@ impl Processed {
         let diagnostics = match &self.diagnostics {
             Some(d) => {
                 let start = line.len();
-                line.push_str(&json(d));
+                d.write_json(&mut line);
                 Some(start..line.len())
             }
             None => {
@@ -382,7 +384,10 @@ pub fn process_all(records: Vec<Pending>, fields: &Fields, context: &Context) ->
         .collect()
 }
 
-/// [`process_all`], each result also rendered (in the workers, where the time is spread).
+/// [`process_all`], each result also rendered (in the workers, where the time is spread). The
+/// value is then in the rendered line ([`Rendered::value`]) only: [`Processed::value`] is
+/// `None`, its tree freed by the worker that built it (a free from another thread costs the
+/// allocator more).
 pub fn process_and_render(
     records: Vec<Pending>,
     fields: &Fields,
@@ -392,8 +397,9 @@ pub fn process_and_render(
     records
         .into_par_iter()
         .map(|pending| {
-            let processed = process(pending.decode(fields), context);
+            let mut processed = process(pending.decode(fields), context);
             let rendered = processed.render();
+            processed.value = None;
             (processed, rendered)
         })
         .collect()

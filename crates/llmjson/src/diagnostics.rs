@@ -57,6 +57,66 @@ pub struct Diagnostics {
 }
 
 impl Diagnostics {
+    /// Appends the record as compact JSON, byte for byte what `serde_json::to_string` gives,
+    /// without serde's generic path: a batch writes one per reply.
+    pub fn write_json(&self, out: &mut String) {
+        use crate::value::write::{write_array, Members};
+        let mut m = Members::open(out);
+        m.str("request_id", &self.request_id);
+        m.strs("stages", self.stages.iter().copied());
+        m.str("outcome", self.outcome);
+        m.opt_str("error", self.error.as_deref());
+        m.opt_str("json_source", self.json_source.as_deref());
+        match &self.json_span {
+            Some(span) => m.range("json_span", span),
+            None => m.key("json_span").push_str("null"),
+        }
+        m.usize("repairs", self.repairs);
+        let by_kind = m.key("repairs_by_kind");
+        let mut kinds = Members::open(by_kind);
+        for (kind, count) in &self.repairs_by_kind {
+            kinds.usize(kind, *count);
+        }
+        kinds.close();
+        m.usize("coercions", self.coercions);
+        m.strs(
+            "schema_errors",
+            self.schema_errors.iter().map(String::as_str),
+        );
+        match self.verification_passed {
+            Some(passed) => m.bool("verification_passed", passed),
+            None => m.key("verification_passed").push_str("null"),
+        }
+        m.usize(
+            "verification_numbers_extracted",
+            self.verification_numbers_extracted,
+        );
+        m.usize("verification_matched", self.verification_matched);
+        m.usize("verification_unmatched", self.verification_unmatched);
+        m.strs(
+            "verification_issue_types",
+            self.verification_issue_types.iter().map(|t| t.as_str()),
+        );
+        let examples = m.key("verification_unmatched_examples");
+        write_array(
+            examples,
+            &self.verification_unmatched_examples,
+            |example, out| {
+                let mut e = Members::open(out);
+                e.str("number", &example.number);
+                e.str("context", &example.context);
+                e.str("path", &example.path);
+                e.range("span", &example.span);
+                e.close();
+            },
+        );
+        m.bool("fail_closed_triggered", self.fail_closed_triggered);
+        m.opt_str("fail_closed_reason", self.fail_closed_reason);
+        m.opt_str("fail_closed_stage", self.fail_closed_stage);
+        m.f64("latency_ms", self.latency_ms);
+        m.close();
+    }
+
     fn blank(elapsed: Duration) -> Self {
         Diagnostics {
             request_id: uuid::Uuid::new_v4().to_string(),
@@ -292,5 +352,48 @@ mod tests {
         assert!(d.fail_closed_triggered);
         assert_eq!(d.fail_closed_reason, Some("numeric_grounding_failed"));
         assert_eq!(d.fail_closed_stage, Some("verification"));
+    }
+
+    /// What the hand-written writers give, against serde_json's text of the same record.
+    fn assert_written_as_serde(d: &Diagnostics, repairs: &[crate::Repair], case: &str) {
+        let mut written = String::new();
+        d.write_json(&mut written);
+        assert_eq!(written, serde_json::to_string(d).unwrap(), "{case}");
+        let mut written = String::new();
+        crate::Repair::write_log_json(repairs, &mut written);
+        assert_eq!(written, serde_json::to_string(repairs).unwrap(), "{case}");
+    }
+
+    #[test]
+    fn write_json_is_serdes_text_on_generated_replies_and_every_stage() {
+        let options = Options::default();
+        for case in llmjson_faults::generate(91, 800) {
+            let (result, d) = parse_diagnosed(&case.input, &options);
+            let repairs = result.map(|p| p.repairs).unwrap_or_default();
+            assert_written_as_serde(&d, &repairs, &case.input);
+        }
+        // Schema errors, a verification with unmatched examples, odd latencies, keys and
+        // strings that need escaping.
+        let schema = crate::Schema::new(serde_json::json!({
+            "type": "object",
+            "properties": {"n": {"type": "integer"}, "s\"q": {"type": "string"}},
+            "required": ["n", "s\"q"]
+        }))
+        .unwrap();
+        let with_schema = Options::default().schema(Arc::new(schema));
+        let (_, d) = parse_diagnosed("```json\n{'n': \"x\\u0001\", }\n```", &with_schema);
+        assert!(!d.schema_errors.is_empty());
+        assert_written_as_serde(&d, &[], "schema");
+        let mut evidence = Evidence::new();
+        evidence.add_text("lab", "Sample A: 41.8 MPa").unwrap();
+        let verify = Options::default()
+            .evidence(Arc::new(evidence))
+            .verify(VerifyOptions::default().fail_closed());
+        let (_, mut d) = parse_diagnosed(r#"{"answer": "A \"reached\" 44.1 MPa, 12%"}"#, &verify);
+        assert!(!d.verification_unmatched_examples.is_empty());
+        for latency in [0.0, 1e-7, 123456.789, f64::NAN, f64::INFINITY] {
+            d.latency_ms = latency;
+            assert_written_as_serde(&d, &[], "verify");
+        }
     }
 }

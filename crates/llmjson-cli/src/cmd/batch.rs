@@ -1,9 +1,10 @@
 //! `llmjson batch`: many replies in, one JSON Lines result per record out, in input order.
 //!
 //! Three parts run at once: this thread reads records into chunks (bounded by count and bytes),
-//! the rayon pool parses and renders a chunk, and a writer thread stores the previous chunk
-//! (one transaction), writes its lines, counts it and draws the progress. A channel of two
-//! chunks between them bounds memory whatever the input's length.
+//! the rayon pool parses and renders a chunk, and a writer thread stores the previous chunks
+//! (one transaction each, over one connection per worker with PostgreSQL:
+//! `store::inserters`), writes their lines in order once committed, counts them and draws the
+//! progress. Channels of two chunks between them bound memory whatever the input's length.
 
 use crate::args::{BatchArgs, BatchFailOn, InputFormat};
 use crate::store::{self, Store, Stored};
@@ -23,6 +24,8 @@ use std::time::{Duration, Instant};
 const CHUNK_RECORDS: usize = 1024;
 /// …and at most this many bytes of replies.
 const CHUNK_BYTES: usize = 16 << 20;
+/// A run stores over at most this many connections at once.
+const MAX_CONNECTIONS: usize = 4;
 /// A JSON Lines record may be this much longer than --max-size (its field names and escapes).
 const LINE_OVERHEAD: usize = 64 << 10;
 
@@ -59,6 +62,22 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
         .num_threads(args.jobs.unwrap_or(0))
         .build()
         .map_err(|e| Failure::Usage(format!("cannot start the worker threads: {e}")))?;
+    // As many connections as workers (at most four): a server converts `jsonb` in one process
+    // per connection. Opened before any work, like the first.
+    let inserters = match (store, run_id) {
+        (Some(store), Some(id)) => {
+            let extra = pool.current_num_threads().clamp(1, MAX_CONNECTIONS) - 1;
+            let mut stores = vec![];
+            stores.extend(
+                store
+                    .more_connections(extra)
+                    .map_err(|e| Failure::Usage(e.0))?,
+            );
+            stores.insert(0, store);
+            Some(store::Inserters::start(stores, id))
+        }
+        _ => None,
+    };
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             // A second Ctrl-C: leave now (every committed chunk is already safe).
@@ -75,8 +94,7 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     let (sender, receiver) = mpsc::sync_channel::<Vec<(Processed, Rendered)>>(2);
     let writer = Writer {
         output,
-        store,
-        run_id,
+        inserters,
         metrics: Metrics::default(),
         metrics_file: args.metrics.clone(),
         metrics_every: args.metrics_interval.map(Duration::from_secs),
@@ -532,8 +550,7 @@ impl WriteError {
 
 struct Writer {
     output: Box<dyn Write + Send>,
-    store: Option<Box<dyn Store>>,
-    run_id: Option<i64>,
+    inserters: Option<store::Inserters>,
     metrics: Metrics,
     metrics_file: Option<PathBuf>,
     metrics_every: Option<Duration>,
@@ -555,7 +572,7 @@ impl Writer {
     fn run(mut self, chunks: mpsc::Receiver<Vec<(Processed, Rendered)>>) -> Written {
         let error = self.write_all(chunks).err();
         Written {
-            store: self.store,
+            store: self.inserters.take().and_then(store::Inserters::finish),
             metrics: self.metrics,
             error,
         }
@@ -565,28 +582,64 @@ impl Writer {
         &mut self,
         chunks: mpsc::Receiver<Vec<(Processed, Rendered)>>,
     ) -> Result<(), WriteError> {
+        // The first chunk a store refused: nothing more is submitted, but the chunks already
+        // in flight that commit are still written (what is stored is what the output holds).
+        let mut refused = None;
         for chunk in chunks {
             // Stored first: with a store, it is the record of truth, and what it committed is
-            // what --resume skips.
-            if let (Some(store), Some(id)) = (self.store.as_mut(), self.run_id) {
-                store.insert(id, &chunk).map_err(WriteError::Store)?;
-            }
-            for (processed, rendered) in &chunk {
-                self.output
-                    .write_all(rendered.line.as_bytes())
-                    .map_err(WriteError::Output)?;
-                processed.count(&mut self.metrics);
-            }
-            self.output.flush().map_err(WriteError::Output)?;
-            self.show_progress();
-            if let (Some(path), Some(every)) = (&self.metrics_file, self.metrics_every) {
-                if self.last_metrics.elapsed() >= every {
-                    write_metrics(path, &self.metrics).map_err(WriteError::Metrics)?;
-                    self.last_metrics = Instant::now();
+            // what --resume skips. The chunks commit side by side and are written in order.
+            let Some(inserters) = self.inserters.as_mut() else {
+                self.write_chunk(&chunk)?;
+                continue;
+            };
+            inserters.submit(chunk).map_err(WriteError::Store)?;
+            if inserters.busy() {
+                if let Some(Err(e)) = self.write_committed()? {
+                    refused = Some(e);
+                    break;
                 }
             }
         }
-        self.output.flush().map_err(WriteError::Output)
+        while let Some(done) = self.write_committed()? {
+            if let Err(e) = done {
+                refused.get_or_insert(e);
+            }
+        }
+        self.output.flush().map_err(WriteError::Output)?;
+        refused.map_or(Ok(()), |e| Err(WriteError::Store(e)))
+    }
+
+    /// Waits for the oldest chunk in flight and writes it if it was committed (`None` when no
+    /// chunk is in flight).
+    fn write_committed(&mut self) -> Result<Option<Result<(), store::StoreError>>, WriteError> {
+        let Some(done) = self.inserters.as_mut().and_then(|i| i.oldest()) else {
+            return Ok(None);
+        };
+        Ok(Some(match done {
+            Ok(chunk) => {
+                self.write_chunk(&chunk)?;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }))
+    }
+
+    fn write_chunk(&mut self, chunk: &[(Processed, Rendered)]) -> Result<(), WriteError> {
+        for (processed, rendered) in chunk {
+            self.output
+                .write_all(rendered.line.as_bytes())
+                .map_err(WriteError::Output)?;
+            processed.count(&mut self.metrics);
+        }
+        self.output.flush().map_err(WriteError::Output)?;
+        self.show_progress();
+        if let (Some(path), Some(every)) = (&self.metrics_file, self.metrics_every) {
+            if self.last_metrics.elapsed() >= every {
+                write_metrics(path, &self.metrics).map_err(WriteError::Metrics)?;
+                self.last_metrics = Instant::now();
+            }
+        }
+        Ok(())
     }
 
     fn show_progress(&self) {

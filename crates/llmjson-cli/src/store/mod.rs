@@ -4,10 +4,12 @@
 //! Each call of [`Store::insert`] is one transaction: what was committed survives an interrupted
 //! or killed run, and `--resume` skips it.
 
+mod inserters;
 mod migrations;
 mod postgres;
 mod sqlite;
 
+pub use inserters::Inserters;
 use llmjson_batch::{Processed, Rendered};
 use std::collections::HashSet;
 use std::fmt;
@@ -94,6 +96,12 @@ pub trait Store: Send {
     fn latest_run(&mut self, unfinished_only: bool) -> StoreResult<Option<i64>>;
     /// Which records of the run are already stored.
     fn stored(&mut self, run: i64) -> StoreResult<Stored>;
+    /// Up to `n` more connections to the same database, for inserts side by side (none where
+    /// writers take turns anyway, as in SQLite).
+    fn more_connections(&self, n: usize) -> StoreResult<Vec<Box<dyn Store>>> {
+        let _ = n;
+        Ok(Vec::new())
+    }
     /// Stores results, in one transaction.
     fn insert(&mut self, run: i64, results: &[(Processed, Rendered)]) -> StoreResult<()>;
     /// Sets the run's status and its counts (from what is stored, so a resumed run counts

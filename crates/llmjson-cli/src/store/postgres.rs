@@ -25,6 +25,12 @@ fn failed<E: std::fmt::Display>(what: &str, url: &str) -> impl Fn(E) -> StoreErr
 
 impl Postgres {
     pub fn open(url: &str) -> StoreResult<Self> {
+        let mut store = Postgres::connect(url)?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn connect(url: &str) -> StoreResult<Self> {
         let mut config: postgres::Config = url
             .parse()
             .map_err(failed::<postgres::Error>("not a PostgreSQL URL", url))?;
@@ -35,12 +41,10 @@ impl Postgres {
         let client = config
             .connect(NoTls)
             .map_err(failed::<postgres::Error>("cannot connect", url))?;
-        let mut store = Postgres {
+        Ok(Postgres {
             client,
             url: url.to_string(),
-        };
-        store.migrate()?;
-        Ok(store)
+        })
     }
 
     fn migrate(&mut self) -> StoreResult<()> {
@@ -180,6 +184,12 @@ impl Store for Postgres {
             seqs.push(u64::try_from(row.get::<_, i64>(0)).unwrap_or(0));
         }
         Ok(Stored::from_sorted(seqs))
+    }
+
+    fn more_connections(&self, n: usize) -> StoreResult<Vec<Box<dyn Store>>> {
+        (0..n)
+            .map(|_| Ok(Box::new(Postgres::connect(&self.url)?) as Box<dyn Store>))
+            .collect()
     }
 
     fn insert(&mut self, run: i64, results: &[(Processed, Rendered)]) -> StoreResult<()> {

@@ -69,6 +69,26 @@ pub struct Repair {
     pub detail: Cow<'static, str>,
 }
 
+impl Repair {
+    /// Appends the repair as compact JSON, byte for byte what `serde_json::to_string` gives
+    /// (see [`crate::Diagnostics::write_json`]).
+    pub fn write_json(&self, out: &mut String) {
+        let mut m = crate::value::write::Members::open(out);
+        m.str("kind", self.kind.as_str());
+        m.range("span", &self.span);
+        m.usize("line", self.line);
+        m.usize("column", self.column);
+        m.str("path", &self.path);
+        m.str("detail", &self.detail);
+        m.close();
+    }
+
+    /// Appends a repair log as a compact JSON array (what `serde_json::to_string` gives).
+    pub fn write_log_json(repairs: &[Repair], out: &mut String) {
+        crate::value::write::write_array(out, repairs, Repair::write_json);
+    }
+}
+
 impl std::fmt::Display for Repair {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let path = if self.path.is_empty() {

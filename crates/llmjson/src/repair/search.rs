@@ -261,7 +261,9 @@ impl Searcher {
             spare: None,
             clean_until: 0,
             scratch: Succs::new(),
-            vouched: VecDeque::new(),
+            // A clean path holds at most this many: one allocation per parse, not a growth
+            // at every doubling.
+            vouched: VecDeque::with_capacity(CLEAN_STEPS + CLEAN_TRUSTED + 1),
             styles: 0,
         }
     }

@@ -12,7 +12,7 @@ mod map;
 mod number;
 pub(crate) mod parse;
 mod serde_impl;
-mod write;
+pub(crate) mod write;
 
 pub use map::{Entry, IntoIter, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
 pub use number::{Number, NumberError};

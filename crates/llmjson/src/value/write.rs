@@ -16,12 +16,20 @@ pub struct Style {
 /// control characters; with `ascii`, every non-ASCII character too).
 fn write_string(s: &str, out: &mut String, ascii: bool) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
     let mut run = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
+    // Most bytes are written as they are: skip over them before looking at one closely.
+    let plain = |b: u8| b >= 0x20 && b != b'"' && b != b'\\' && (b < 0x80 || !ascii);
+    loop {
+        while i < bytes.len() && plain(bytes[i]) {
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
         let escape: &str = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -65,6 +73,101 @@ fn write_string(s: &str, out: &mut String, ascii: bool) {
     out.push('"');
 }
 
+/// Writes one compact JSON object member by member, byte for byte as serde_json writes a
+/// struct: for the records written once per reply (diagnostics, the repair log), where
+/// serde's generic path costs more than the parse it describes.
+pub(crate) struct Members<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl<'a> Members<'a> {
+    pub(crate) fn open(out: &'a mut String) -> Self {
+        out.push('{');
+        Members { out, first: true }
+    }
+
+    /// Starts the member `key` (a name that needs no escaping: a field's, a repair kind's)
+    /// and returns where its value is to be written.
+    pub(crate) fn key(&mut self, key: &str) -> &mut String {
+        debug_assert!(key.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\'));
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        self.out.push('"');
+        self.out.push_str(key);
+        self.out.push_str("\":");
+        self.out
+    }
+
+    pub(crate) fn str(&mut self, key: &str, value: &str) {
+        write_string(value, self.key(key), false);
+    }
+
+    pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) {
+        match value {
+            Some(value) => self.str(key, value),
+            None => self.key(key).push_str("null"),
+        }
+    }
+
+    pub(crate) fn usize(&mut self, key: &str, value: usize) {
+        self.key(key).push_str(itoa::Buffer::new().format(value));
+    }
+
+    pub(crate) fn bool(&mut self, key: &str, value: bool) {
+        self.key(key).push_str(if value { "true" } else { "false" });
+    }
+
+    /// A range as serde writes one: `{"start":…,"end":…}`.
+    pub(crate) fn range(&mut self, key: &str, value: &std::ops::Range<usize>) {
+        let mut range = Members::open(self.key(key));
+        range.usize("start", value.start);
+        range.usize("end", value.end);
+        range.close();
+    }
+
+    /// Strings as a JSON array.
+    pub(crate) fn strs<'s>(&mut self, key: &str, values: impl IntoIterator<Item = &'s str>) {
+        write_array(self.key(key), values, |value, out| {
+            write_string(value, out, false)
+        });
+    }
+
+    /// A float as serde_json writes an `f64` (`null` when not finite).
+    pub(crate) fn f64(&mut self, key: &str, value: f64) {
+        use std::fmt::Write as _;
+        let out = self.key(key);
+        match serde_json::Number::from_f64(value) {
+            Some(number) => {
+                let _ = write!(out, "{number}");
+            }
+            None => out.push_str("null"),
+        }
+    }
+
+    pub(crate) fn close(self) {
+        self.out.push('}');
+    }
+}
+
+/// Appends a compact JSON array, each item written by `each`.
+pub(crate) fn write_array<I: IntoIterator>(
+    out: &mut String,
+    items: I,
+    mut each: impl FnMut(I::Item, &mut String),
+) {
+    out.push('[');
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        each(item, out);
+    }
+    out.push(']');
+}
+
 pub(super) fn write(value: &Value, out: &mut String, style: Style) {
     if style.pretty {
         pretty(value, out, 0, style.ascii);
@@ -80,16 +183,7 @@ fn compact(value: &Value, out: &mut String, ascii: bool) {
         Value::Bool(false) => out.push_str("false"),
         Value::Number(n) => n.write_to(out),
         Value::String(s) => write_string(s, out, ascii),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                compact(item, out, ascii);
-            }
-            out.push(']');
-        }
+        Value::Array(items) => write_array(out, items, |item, out| compact(item, out, ascii)),
         Value::Object(map) => {
             out.push('{');
             for (i, (key, item)) in map.iter().enumerate() {
