@@ -47,6 +47,60 @@ fn strings_escape_as_serde_json_does() {
     }
 }
 
+/// JSON for `s`, one character at a time: the rule the word-at-a-time writer must keep.
+fn escaped_by_hand(s: &str, ascii: bool) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || (ascii && !c.is_ascii()) => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[test]
+fn every_character_that_needs_an_escape_is_found_at_every_place_in_a_word() {
+    let special = [
+        '"', '\\', '\n', '\u{0}', '\u{1f}', '\u{8}', ' ', '~', '\u{7f}', 'é', '😀', '\u{ffff}',
+    ];
+    for c in special {
+        for at in 0..20 {
+            for len in [at, 20, 33] {
+                let mut s: String = "abcdefghijklmnopqrstuvwxyz0123456789"
+                    .chars()
+                    .take(len)
+                    .collect();
+                s.insert(at.min(s.len()), c);
+                for ascii in [false, true] {
+                    let ours = Value::from(s.as_str()).to_json_styled(crate::Style {
+                        pretty: false,
+                        ascii,
+                    });
+                    assert_eq!(ours, escaped_by_hand(&s, ascii), "{s:?} ascii={ascii}");
+                }
+                assert_eq!(
+                    Value::from(s.as_str()).to_json(),
+                    serde_json::to_string(&s).unwrap()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn serde_json_round_trip_keeps_what_default_serde_json_holds() {
     let j = json!({"b": 1, "a": [true, null, -3, 2.5, "x"], "n": u64::MAX});

@@ -12,6 +12,22 @@ pub struct Style {
     pub ascii: bool,
 }
 
+/// None of the eight bytes of `word` needs an escape (no control character, quote or
+/// backslash; with `ascii`, no byte past ASCII). The classic zero-byte test: a byte `b` of
+/// `word ^ c` is zero where `b == c`, and `x - 0x01…` borrows into the high bit only where a
+/// byte of `x` is below 1 (or below 0x20 for `x - 0x20…`), found in one step for all eight.
+/// A borrow can flag a byte next to a true hit, never one in a word without a hit.
+fn plain_word(word: u64, ascii: bool) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGH;
+    let control = below(word, 0x20);
+    let quote = below(word ^ (ONES * u64::from(b'"')), 1);
+    let backslash = below(word ^ (ONES * u64::from(b'\\')), 1);
+    let high = if ascii { word & HIGH } else { 0 };
+    control | quote | backslash | high == 0
+}
+
 /// Appends `s` as a JSON string literal, escaped as serde_json escapes (`"`, `\`, and the
 /// control characters; with `ascii`, every non-ASCII character too).
 fn write_string(s: &str, out: &mut String, ascii: bool) {
@@ -24,6 +40,13 @@ fn write_string(s: &str, out: &mut String, ascii: bool) {
     // Most bytes are written as they are: skip over them before looking at one closely.
     let plain = |b: u8| b >= 0x20 && b != b'"' && b != b'\\' && (b < 0x80 || !ascii);
     loop {
+        while let Some(word) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            if !plain_word(word, ascii) {
+                break;
+            }
+            i += 8;
+        }
         while i < bytes.len() && plain(bytes[i]) {
             i += 1;
         }
