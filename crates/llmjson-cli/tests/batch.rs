@@ -379,6 +379,87 @@ fn postgres_url(name: &str) -> Option<String> {
     Some(format!("{base}/{database}"))
 }
 
+#[test]
+fn postgres_stores_over_the_connections_the_server_allows() {
+    let Some(url) = postgres_url("conns") else {
+        return;
+    };
+    let dir = scratch("pg-conns");
+    let input = write(&dir, "in.jsonl", records(5000));
+    let out_path = dir.join("o.jsonl");
+    // Four workers, four connections: every chunk committed and written in input order.
+    let out = llmjson(
+        &[
+            "batch",
+            &input,
+            "--db",
+            &url,
+            "--jobs",
+            "4",
+            "--fail-on",
+            "none",
+            "--out",
+            out_path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        query_count(
+            &url,
+            "SELECT count(DISTINCT seq) FROM results WHERE run_id = 1"
+        ),
+        5000
+    );
+    let seqs: Vec<u64> = std::fs::read_to_string(&out_path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["seq"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(seqs, (0..5000).collect::<Vec<_>>());
+    // A role the server lets open one connection only: the run goes over that one.
+    let role = format!("llmjson_one_{}", std::process::id());
+    let (base, database) = url.rsplit_once('/').unwrap();
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    admin
+        .batch_execute(&format!(
+            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} LOGIN CONNECTION LIMIT 1; \
+             GRANT ALL ON ALL TABLES IN SCHEMA public TO {role}; \
+             GRANT ALL ON SCHEMA public TO {role}; \
+             GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO {role}"
+        ))
+        .unwrap();
+    let scheme_end = base.find("://").unwrap() + 3;
+    let host = &base[base.rfind('@').map_or(scheme_end, |at| at + 1)..];
+    let limited = format!("{}{role}@{host}/{database}", &base[..scheme_end]);
+    let out = llmjson(
+        &[
+            "batch",
+            &input,
+            "--db",
+            &limited,
+            "--jobs",
+            "4",
+            "--fail-on",
+            "none",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        query_count(
+            &url,
+            "SELECT count(DISTINCT seq) FROM results WHERE run_id = 2"
+        ),
+        5000
+    );
+    drop(admin);
+}
+
 /// Counts in the store, by SQL the two dialects share.
 fn query_count(url: &str, sql: &str) -> i64 {
     try_count(url, sql).unwrap_or_else(|e| panic!("{sql}: {e}"))
