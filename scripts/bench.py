@@ -68,7 +68,10 @@ def fmt_time(s: float) -> str:
     return f"{s:.2f} s"
 
 
-BATCH_MARKER = "<!-- batch: written by scripts/bench_batch.py -->"
+SECTION_MARKERS = (
+    "<!-- batch: written by scripts/bench_batch.py -->",
+    "<!-- node: written by crates/llmjson-node/bench/compare.js -->",
+)
 
 
 def main() -> None:
@@ -239,9 +242,11 @@ def main() -> None:
         "- Library-only figures (criterion, peak memory): [benchmarks-library.md](benchmarks-library.md).",
         "",
     ]
-    # The batch section belongs to scripts/bench_batch.py: kept as it is.
+    # The sections other scripts write (batch: scripts/bench_batch.py; Node:
+    # crates/llmjson-node/bench/compare.js) are kept as they are.
     previous = Path(args.out).read_text(encoding="utf-8") if Path(args.out).exists() else ""
-    marker = previous.find(BATCH_MARKER)
+    found = [i for i in (previous.find(m) for m in SECTION_MARKERS) if i >= 0]
+    marker = min(found, default=-1)
     if marker >= 0:
         out.append(previous[marker:].rstrip("\n"))
         out.append("")

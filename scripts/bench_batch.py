@@ -180,7 +180,10 @@ def main() -> None:
     target = Path(args.out)
     previous = target.read_text(encoding="utf-8") if target.exists() else ""
     head = previous[: previous.find(MARKER)] if MARKER in previous else previous
-    target.write_text(head.rstrip("\n") + "\n\n" + "\n".join(out), encoding="utf-8")
+    # Sections other scripts write after this one (each starts with its own marker) stay.
+    after = previous.find("\n<!-- ", previous.find(MARKER) + 1) if MARKER in previous else -1
+    rest = previous[after:] if after >= 0 else ""
+    target.write_text(head.rstrip("\n") + "\n\n" + "\n".join(out) + rest, encoding="utf-8")
     print("\n".join(out))
 
 

@@ -4,7 +4,7 @@
 //! docs/diagnostics.md.
 
 use crate::verify::{IssueType, NumberExample, Verdict, Verification};
-use crate::{Error, Options, Parsed, Source};
+use crate::{Error, Options, Parsed};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -155,7 +155,7 @@ impl Diagnostics {
                 } else {
                     "ok"
                 };
-                d.json_source = Some(source_name(&parsed.source));
+                d.json_source = Some(parsed.source.to_string());
                 d.json_span = Some(parsed.span.clone());
                 d.count_repairs(parsed);
                 if let Some(v) = &parsed.verification {
@@ -276,15 +276,6 @@ fn stages(schema: bool, verify: bool, reached: Reached) -> Vec<&'static str> {
         out.push("verify");
     }
     out
-}
-
-fn source_name(source: &Source) -> String {
-    match source {
-        Source::Text => "text".to_string(),
-        Source::ToolCall => "tool_call".to_string(),
-        Source::Fence { label: None } => "fence".to_string(),
-        Source::Fence { label: Some(l) } => format!("fence:{l}"),
-    }
 }
 
 /// [`crate::parse`], timed, with its diagnostics record (on success and on failure alike).

@@ -33,6 +33,19 @@ pub enum Source {
     Text,
 }
 
+/// The name diagnostics and the bindings give a source: `text`, `tool_call`, `fence`, or
+/// `fence:LABEL`.
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Text => f.write_str("text"),
+            Source::ToolCall => f.write_str("tool_call"),
+            Source::Fence { label: None } => f.write_str("fence"),
+            Source::Fence { label: Some(l) } => write!(f, "fence:{l}"),
+        }
+    }
+}
+
 /// A block that may hold JSON: a fence or a tool-call tag pair.
 #[derive(Debug, Clone)]
 pub(crate) struct Block {

@@ -1,0 +1,129 @@
+'use strict';
+// llmjson against jsonrepair (npm) and JSON.parse, in one process, one run: 1 MB broken, 1 MB
+// valid, and 10,000 small replies (examples/replies.jsonl, round and round) one call at a time.
+// Writes the Node section of docs/benchmarks.md (from its marker on).
+//
+//   cd crates/llmjson-node && npm install && node bench/compare.js
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+const llmjson = require('llmjson');
+const dropIn = require('llmjson/jsonrepair');
+const { jsonrepair } = require('jsonrepair');
+
+const ROOT = path.resolve(__dirname, '../../..');
+const MARKER = '<!-- node: written by crates/llmjson-node/bench/compare.js -->';
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+
+/** Median milliseconds of `runs` calls (after one warm-up). */
+function time(fn, runs) {
+  fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    fn();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+function records(n) {
+  const out = [];
+  for (let i = 0; out.length < n * 40; i++) {
+    out.push(`{"id": ${i}, "name": "item ${i}", "tags": ["a", "b"], "score": ${(i % 97) / 7}, "ok": ${i % 2 === 0}}`);
+  }
+  return out;
+}
+
+// 1 MB: the same records, valid; and broken the way models break them (single quotes,
+// unquoted keys, trailing commas, a comment, Python constants), cut off at the end.
+const valid = '[' + records(600).join(',\n') + ']';
+const validMB = valid.slice(0, valid.lastIndexOf('}', 1 << 20) + 1) + ']';
+let broken = '';
+for (let i = 0; broken.length < 1 << 20; i++) {
+  broken += `{'id': ${i}, name: 'item ${i}', tags: ['a', 'b',], ok: ${i % 2 ? 'True' : 'None'}}, // row ${i}\n`;
+}
+broken = '[\n' + broken + "{'id': -1, 'name': 'cut";
+
+const rows = [];
+const RUNS = 15;
+const jsonParse = time(() => JSON.parse(validMB), RUNS);
+const theirsValid = time(() => jsonrepair(validMB), RUNS);
+const oursValid = time(() => llmjson.parse(validMB), RUNS);
+const dropInValid = time(() => dropIn.jsonrepair(validMB), RUNS);
+const theirsBroken = time(() => jsonrepair(broken), 5);
+const oursBroken = time(() => llmjson.parse(broken), RUNS);
+const dropInBroken = time(() => dropIn.jsonrepair(broken), RUNS);
+
+// The values agree (the broken one read back from jsonrepair's text).
+const agree = JSON.stringify(JSON.parse(jsonrepair(broken))) === JSON.stringify(llmjson.parse(broken).value);
+
+const replies = fs
+  .readFileSync(path.join(ROOT, 'examples/replies.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l).reply);
+function perCall(fn) {
+  const times = [];
+  for (let i = 0; i < 10_000; i++) {
+    const reply = replies[i % replies.length];
+    const start = performance.now();
+    try {
+      fn(reply);
+    } catch {
+      // a refusal: an error is an answer too
+    }
+    times.push((performance.now() - start) * 1000);
+  }
+  return [median(times), quantile(times, 0.99)];
+}
+perCall((r) => llmjson.parse(r));
+const oursSmall = perCall((r) => llmjson.parse(r));
+const theirsSmall = perCall((r) => JSON.parse(jsonrepair(r)));
+const dropInSmall = perCall((r) => JSON.parse(dropIn.jsonrepair(r)));
+
+const ms = (x) => `${x.toFixed(2)} ms`;
+const us = (x) => `${x.toFixed(1)} µs`;
+const out = [
+  MARKER,
+  '',
+  '## Node.js (`llmjson` npm package)',
+  '',
+  `Node ${process.version}, ${os.cpus().length} cores, ${os.arch()}; one process, one run, medians of ${RUNS} calls ` +
+    '(5 for jsonrepair on the broken MB). Command: `cd crates/llmjson-node && npm install && node bench/compare.js`.',
+  '',
+  '| input | JSON.parse | jsonrepair (npm) | llmjson `parse` | llmjson `jsonrepair` drop-in | parse vs jsonrepair | parse vs JSON.parse |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+  `| valid, ${(validMB.length / 1e6).toFixed(2)} MB | ${ms(jsonParse)} | ${ms(theirsValid)} | ${ms(oursValid)} | ${ms(dropInValid)} | ${(theirsValid / oursValid).toFixed(1)}× faster | ${(oursValid / jsonParse).toFixed(2)}× the time |`,
+  `| broken, ${(broken.length / 1e6).toFixed(2)} MB | fails | ${ms(theirsBroken)} | ${ms(oursBroken)} | ${ms(dropInBroken)} | ${(theirsBroken / oursBroken).toFixed(1)}× faster | |`,
+  '',
+  `The broken MB: single quotes, unquoted keys, trailing commas, comments, Python constants, cut off at the end; both read it to the same value: ${agree ? 'yes' : 'NO'}.`,
+  '',
+  `10,000 small replies (examples/replies.jsonl, ${replies.length} replies round and round; refusals throw), one call at a time, to a JavaScript value:`,
+  '',
+  '| | median | p99 |',
+  '|---|---:|---:|',
+  `| llmjson \`parse\` (value, repair log, diagnostics) | ${us(oursSmall[0])} | ${us(oursSmall[1])} |`,
+  `| llmjson drop-in \`jsonrepair\` + JSON.parse | ${us(dropInSmall[0])} | ${us(dropInSmall[1])} |`,
+  `| jsonrepair (npm) + JSON.parse | ${us(theirsSmall[0])} | ${us(theirsSmall[1])} |`,
+  '',
+];
+const target = path.join(ROOT, 'docs/benchmarks.md');
+const previous = fs.readFileSync(target, 'utf8');
+const at = previous.indexOf(MARKER);
+const head = at >= 0 ? previous.slice(0, at) : previous;
+// Sections written after this one by other scripts keep their place.
+const rest = at >= 0 ? previous.slice(at).split('\n<!-- ').slice(1).map((s) => '<!-- ' + s).join('\n') : '';
+fs.writeFileSync(target, head.replace(/\n*$/, '\n\n') + out.join('\n') + (rest ? '\n' + rest : ''));
+console.log(out.join('\n'));

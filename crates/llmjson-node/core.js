@@ -1,0 +1,305 @@
+'use strict';
+// parse, parseAll, repair, extract and schemas over the native module. Values cross from Rust
+// as compact JSON and become JavaScript values with JSON.parse (V8's own parser is the fastest
+// way to build them); a reply that is already one valid document is checked natively without
+// building anything and handed to JSON.parse whole.
+
+const native = require('./llmjson.node');
+const { fromNative, InvalidSchemaError, JSONSchemaError } = require('./errors');
+
+const DEFAULTS = Object.freeze({
+  level: 'full',
+  truncation: 'complete',
+  maxRemovedRatio: 0.3,
+  duplicateKeys: 'last',
+  maxSize: 10 * 1024 * 1024,
+  maxDepth: 127,
+  coercion: 'fit',
+});
+
+const OPTION_NAMES = new Set([...Object.keys(DEFAULTS), 'schema']);
+
+const CHOICES = {
+  level: ['none', 'conservative', 'full'],
+  truncation: ['complete', 'drop', 'drop_element'],
+  duplicateKeys: ['last', 'first', 'error'],
+  coercion: ['fit', 'validate_only'],
+};
+
+function checkedOptions(options) {
+  if (options === undefined || options === null) return DEFAULTS;
+  if (typeof options !== 'object') throw new TypeError('options must be an object');
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) throw new TypeError(`unknown option ${JSON.stringify(name)}`);
+  }
+  const o = { ...DEFAULTS, ...options };
+  // Checked here, not only natively: a valid reply never reaches the native options.
+  for (const [name, allowed] of Object.entries(CHOICES)) {
+    if (!allowed.includes(o[name])) {
+      throw new TypeError(`${name}: unknown value ${JSON.stringify(o[name])} (expected ${allowed.join(', ')})`);
+    }
+  }
+  for (const name of ['maxRemovedRatio', 'maxSize', 'maxDepth']) {
+    if (typeof o[name] !== 'number' || !(o[name] >= 0)) {
+      throw new TypeError(`${name}: expected a number ≥ 0, got ${JSON.stringify(o[name])}`);
+    }
+  }
+  return o;
+}
+
+// Built once: most calls pass no options.
+let defaultNative;
+
+function nativeOptions(o) {
+  if (o === DEFAULTS) return (defaultNative ??= buildNativeOptions(DEFAULTS));
+  return buildNativeOptions(o);
+}
+
+function buildNativeOptions(o) {
+  return {
+    level: o.level,
+    truncation: o.truncation,
+    maxRemovedRatio: o.maxRemovedRatio,
+    duplicateKeys: o.duplicateKeys,
+    maxSize: o.maxSize,
+    maxDepth: o.maxDepth,
+    coercion: o.coercion,
+  };
+}
+
+function checkedText(text) {
+  if (typeof text !== 'string') {
+    throw new TypeError(`expected the reply as a string, got ${text === null ? 'null' : typeof text}`);
+  }
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas: a JSON Schema object (or its text), or a Zod schema (converted to JSON Schema with
+// zod-to-json-schema, or with Zod 4's own toJSONSchema). Compiled once per schema object.
+
+const compiledObjects = new WeakMap();
+const compiledTexts = new Map();
+const TEXT_CACHE = 64;
+
+function isZod(schema) {
+  return schema !== null && typeof schema === 'object' && typeof schema.safeParse === 'function';
+}
+
+function optionalRequire(name) {
+  try {
+    return require(name);
+  } catch (error) {
+    if (error && error.code === 'MODULE_NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+function zodJsonSchema(schema) {
+  // Zod 4 converts its own schemas; zod-to-json-schema converts Zod 3's.
+  if (schema._zod) {
+    const zod = optionalRequire('zod');
+    if (zod && typeof zod.toJSONSchema === 'function') {
+      return zod.toJSONSchema(schema, { unrepresentable: 'any' });
+    }
+  }
+  const converter = optionalRequire('zod-to-json-schema');
+  if (!converter) {
+    throw new InvalidSchemaError(
+      'a Zod schema needs the zod-to-json-schema package (npm install zod-to-json-schema)',
+      { kind: 'invalid_schema' },
+    );
+  }
+  return converter.zodToJsonSchema(schema, { $refStrategy: 'none' });
+}
+
+function compile(text) {
+  try {
+    return new native.Schema(text);
+  } catch (error) {
+    throw new InvalidSchemaError(`invalid schema: ${error.message}`, { kind: 'invalid_schema' });
+  }
+}
+
+/** The compiled schema, and the Zod schema to run after, for an option's `schema`. */
+function compiledSchema(schema) {
+  if (schema === undefined || schema === null) return { compiled: null, zod: null };
+  if (typeof schema === 'string') {
+    let compiled = compiledTexts.get(schema);
+    if (!compiled) {
+      if (compiledTexts.size >= TEXT_CACHE) compiledTexts.clear();
+      compiled = compile(schema);
+      compiledTexts.set(schema, compiled);
+    }
+    return { compiled, zod: null };
+  }
+  if (typeof schema !== 'object') {
+    throw new InvalidSchemaError('schema must be a JSON Schema object, its JSON text, or a Zod schema', {
+      kind: 'invalid_schema',
+    });
+  }
+  let compiled = compiledObjects.get(schema);
+  if (!compiled) {
+    compiled = compile(JSON.stringify(isZod(schema) ? zodJsonSchema(schema) : schema));
+    compiledObjects.set(schema, compiled);
+  }
+  return { compiled, zod: isZod(schema) ? schema : null };
+}
+
+/** A JSON Pointer from a Zod issue's path. */
+function pointer(path) {
+  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+/** Runs the Zod schema on the coerced value: its transforms and defaults apply. */
+function zodChecked(zod, value, diagnose) {
+  const checked = zod.safeParse(value);
+  if (checked.success) return checked.data;
+  const errors = checked.error.issues.map((issue) => ({
+    path: pointer(issue.path),
+    keyword: issue.code,
+    message: issue.message,
+  }));
+  const listed = errors.map((e) => `${e.path || '(root)'}: ${e.message}`).join('; ');
+  throw new JSONSchemaError(`the JSON does not fit the schema: ${listed}`, {
+    errors,
+    value,
+    failure: 'schema',
+    feedback: native.schemaFeedback(errors.map((e) => `${e.path || '(root)'}: ${e.message}`)),
+    diagnostics: diagnose(),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const NO_REPAIRS = Object.freeze([]);
+
+
+function isJsonSpace(c) {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+/**
+ * What `parse` returns. The repair log and the diagnostics record come from Rust as JSON text
+ * and are read when first asked for: most callers only want the value.
+ */
+class ParseResult {
+  #repairs;
+  #repairsJson;
+  #diagnostics;
+  #diagnose;
+
+  constructor(value, out, diagnose) {
+    this.value = value;
+    this.source = out.source;
+    this.span = [out.start, out.end];
+    this.repaired = out.repaired;
+    this.truncated = out.truncated;
+    this.#repairsJson = out.repairs;
+    this.#diagnose = diagnose;
+  }
+
+  /** Every repair: { kind, start, end, line, column, path, detail }. */
+  get repairs() {
+    if (this.#repairs === undefined) {
+      this.#repairs = this.#repairsJson === '[]' ? NO_REPAIRS : JSON.parse(this.#repairsJson);
+    }
+    return this.#repairs;
+  }
+
+  /** The diagnostics record (the same keys on success and on failure). */
+  get diagnostics() {
+    if (this.#diagnostics === undefined) this.#diagnostics = this.#diagnose();
+    return this.#diagnostics;
+  }
+
+  toJSON() {
+    const { value, source, span, repaired, truncated } = this;
+    return { value, repairs: this.repairs, diagnostics: this.diagnostics, source, span, repaired, truncated };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')]() {
+    return this.toJSON();
+  }
+}
+
+/**
+ * Parses the first JSON value in a model's reply, repairing what the level allows.
+ * Returns { value, repairs, diagnostics, source, span, repaired, truncated }.
+ */
+function parse(text, options) {
+  checkedText(text);
+  const o = checkedOptions(options);
+  const { compiled, zod } = compiledSchema(o.schema);
+  const opts = nativeOptions(o);
+  const out = native.parse(text, opts, compiled, false, false, true);
+  // The diagnostics record of a success is made when first read, by the full path run again
+  // (most callers never read it; its latency is that run's).
+  const diagnose = () => JSON.parse(native.parse(text, opts, compiled, false, true, false).diagnostics);
+  if (out.valid) {
+    // One valid document: nothing to locate or repair, read by V8's parser (the options are
+    // the ones under which it reads as JSON.parse reads it).
+    const value = JSON.parse(text);
+    let start = 0;
+    let end = text.length;
+    while (start < end && isJsonSpace(text.charCodeAt(start))) start++;
+    while (end > start && isJsonSpace(text.charCodeAt(end - 1))) end--;
+    Object.assign(out, { start, end });
+    return new ParseResult(value, out, diagnose);
+  }
+  if (out.error) throw fromNative(out.error, JSON.parse(out.diagnostics));
+  let value = JSON.parse(out.json);
+  if (zod) value = zodChecked(zod, value, diagnose);
+  return new ParseResult(value, out, diagnose);
+}
+
+/** Every JSON value in the reply, in order: { values, repairs, span }. */
+function parseAll(text, options) {
+  checkedText(text);
+  const o = checkedOptions(options);
+  const { compiled, zod } = compiledSchema(o.schema);
+  const out = native.parse(text, nativeOptions(o), compiled, true, false, false);
+  if (out.error) throw fromNative(out.error, null);
+  let values = JSON.parse(out.json);
+  if (zod) values = values.map((v) => zodChecked(zod, v, () => null));
+  return { values, repairs: JSON.parse(out.repairs), span: [out.start, out.end] };
+}
+
+/** The first JSON value as JSON text: valid JSON exactly as written, repaired JSON compact. */
+function repair(text, options) {
+  checkedText(text);
+  const o = checkedOptions(options);
+  const { compiled } = compiledSchema(o.schema);
+  const out = native.repair(text, nativeOptions(o), compiled);
+  if (out.error) throw fromNative(out.error, null);
+  return out.json;
+}
+
+/** The first JSON value's text, untouched (nothing repaired): { text, span, source }. */
+function extract(text, options) {
+  checkedText(text);
+  const o = checkedOptions(options);
+  const out = native.extract(text, nativeOptions(o));
+  if (out.error) throw fromNative(out.error, null);
+  return { text: out.json, span: [out.start, out.end], source: out.source };
+}
+
+/** A compiled JSON Schema, reusable across calls. */
+class Schema {
+  constructor(document) {
+    this.document = typeof document === 'string' ? JSON.parse(document) : document;
+    this.native = compile(typeof document === 'string' ? document : JSON.stringify(document));
+    compiledObjects.set(this, this.native);
+  }
+
+  /** The violations of a value: [{ path, keyword, message }], empty when it fits. */
+  validate(value) {
+    return this.native.validate(JSON.stringify(value));
+  }
+
+  isValid(value) {
+    return this.validate(value).length === 0;
+  }
+}
+
+module.exports = { parse, parseAll, repair, extract, Schema, ParseResult, DEFAULTS, native };

@@ -1,0 +1,194 @@
+// Types of the llmjson package (hand-written; `tsc --noEmit` checks them against the uses in
+// test/types.ts). napi's generated types of the private native module go to native.d.ts.
+
+export type RepairLevel = 'none' | 'conservative' | 'full';
+export type Truncation = 'complete' | 'drop' | 'drop_element';
+export type DuplicateKeys = 'last' | 'first' | 'error';
+export type Coercion = 'fit' | 'validate_only';
+
+/** A JSON Schema document. */
+export type JSONSchema = { [keyword: string]: unknown } | boolean;
+
+/** Anything with Zod's shape: its output type is what `parse` returns. */
+export interface ZodLike<Output = unknown> {
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true; data: Output }
+    | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; code: string; message: string }> } };
+  readonly _output: Output;
+}
+
+/** A schema option: a JSON Schema (object or text), a compiled `Schema`, or a Zod schema. */
+export type SchemaOption = JSONSchema | string | Schema | ZodLike;
+
+export interface Options {
+  /** How much to repair (default `full`; `none` is the strict kill-switch). */
+  level?: RepairLevel;
+  /** What to do with a reply cut off mid-value (default `complete`). */
+  truncation?: Truncation;
+  /** The safety guard: the share of the located text a repair may discard (default 0.3). */
+  maxRemovedRatio?: number;
+  /** What a repeated key means (default `last`, as JSON.parse). */
+  duplicateKeys?: DuplicateKeys;
+  /** Inputs over this many bytes of UTF-8 are refused (default 10 MiB). */
+  maxSize?: number;
+  /** The deepest nesting accepted (default 127). */
+  maxDepth?: number;
+  /** Coerce the value to the schema (`fit`, the default) or only validate it. */
+  coercion?: Coercion;
+  /** Validate (and coerce) the value against this schema. */
+  schema?: SchemaOption;
+}
+
+export interface Repair {
+  /** The kind of repair (`trailing_comma`, `smart_quotes`, …: see `repairKinds()`). */
+  kind: string;
+  /** Where the repaired text starts and ends (JavaScript string indices). */
+  start: number;
+  end: number;
+  /** 1-based line and column (characters) of `start`. */
+  line: number;
+  column: number;
+  /** JSON Pointer to the value the repair is about. */
+  path: string;
+  /** What was done. */
+  detail: string;
+}
+
+/** The diagnostics record: the same keys on success and on failure (offsets in UTF-8 bytes). */
+export interface Diagnostics {
+  request_id: string;
+  stages: string[];
+  outcome: string;
+  error: string | null;
+  json_source: string | null;
+  json_span: { start: number; end: number } | null;
+  repairs: number;
+  repairs_by_kind: Record<string, number>;
+  coercions: number;
+  schema_errors: string[];
+  verification_passed: boolean | null;
+  verification_numbers_extracted: number;
+  verification_matched: number;
+  verification_unmatched: number;
+  verification_issue_types: string[];
+  verification_unmatched_examples: Array<{ number: string; context: string; path: string; span: { start: number; end: number } }>;
+  fail_closed_triggered: boolean;
+  fail_closed_reason: string | null;
+  fail_closed_stage: string | null;
+  latency_ms: number;
+}
+
+export interface ParseResult<T> {
+  value: T;
+  /** Every repair (read from the native result when first asked for). */
+  readonly repairs: Repair[];
+  /** The diagnostics record (made when first asked for; its latency is that run's). */
+  readonly diagnostics: Diagnostics;
+  /** Where the JSON was: `text`, `fence`, `fence:json`, `tool_call`. */
+  source: string;
+  /** The JSON's place in the reply (JavaScript string indices). */
+  span: [number, number];
+  /** At least one repair changed the value. */
+  repaired: boolean;
+  /** The reply was cut off and completed. */
+  truncated: boolean;
+}
+
+export interface ParseAllResult<T> {
+  values: T[];
+  repairs: Repair[];
+  span: [number, number];
+}
+
+/** Parses the first JSON value of a model's reply, typed as the Zod schema's output. */
+export function parse<Z extends ZodLike>(text: string, options: Options & { schema: Z }): ParseResult<Z['_output']>;
+/** Parses the first JSON value of a model's reply (give `T` for a JSON Schema's type). */
+export function parse<T = unknown>(text: string, options?: Options): ParseResult<T>;
+/** Every JSON value in the reply, in order. */
+export function parseAll<Z extends ZodLike>(text: string, options: Options & { schema: Z }): ParseAllResult<Z['_output']>;
+export function parseAll<T = unknown>(text: string, options?: Options): ParseAllResult<T>;
+/** The first JSON value as JSON text: valid JSON as written, repaired JSON compact. */
+export function repair(text: string, options?: Options): string;
+/** The first JSON value's text, untouched. */
+export function extract(text: string, options?: Omit<Options, 'schema'>): { text: string; span: [number, number]; source: string };
+
+/** A compiled JSON Schema, reusable across calls. */
+export class Schema {
+  constructor(document: JSONSchema | string);
+  readonly document: JSONSchema;
+  validate(value: unknown): Array<{ path: string; keyword: string; message: string }>;
+  isValid(value: unknown): boolean;
+}
+
+export interface RetryOptions extends Options {
+  /** Retries after the first attempt (default 2). */
+  maxRetries?: number;
+}
+
+export interface Attempt {
+  reply: string;
+  error: LLMJSONError | null;
+  feedback: string | null;
+}
+
+/** A reply: its text, or the text and whether the model hit its token limit. */
+export type Reply = string | { text: string; hitTokenLimit?: boolean };
+
+/**
+ * Calls `generate(feedback, attempt)` until its reply parses (and fits the schema). `feedback`
+ * is null the first time, then says what was wrong with the previous reply.
+ */
+export function parseWithRetries<Z extends ZodLike>(
+  generate: (feedback: string | null, attempt: number) => Reply | Promise<Reply>,
+  options: RetryOptions & { schema: Z },
+): Promise<ParseResult<Z['_output']> & { attempts: number }>;
+export function parseWithRetries<T = unknown>(
+  generate: (feedback: string | null, attempt: number) => Reply | Promise<Reply>,
+  options?: RetryOptions,
+): Promise<ParseResult<T> & { attempts: number }>;
+
+export class LLMJSONError extends Error {
+  /** The error's kind: `empty`, `no_json`, `too_large`, `syntax`, `schema`, … */
+  readonly kind: string;
+  /** 1-based line and column (characters), when the error has a place. */
+  readonly line: number | null;
+  readonly column: number | null;
+  /** The place as a JavaScript string index. */
+  readonly position: number | null;
+  /** The line holding the place, and a caret under it. */
+  readonly excerpt: string | null;
+  /** The reply was cut off. */
+  readonly truncated: boolean;
+  /** The failure's name for retries. */
+  readonly failure: string;
+  /** What a retry would tell the model about this reply. */
+  readonly feedback: string | null;
+  /** Advice for the caller (raise the token limit, …). */
+  advice: string | null;
+  readonly diagnostics: Diagnostics | null;
+}
+export class NoJSONError extends LLMJSONError {}
+export class EmptyResponseError extends NoJSONError {}
+export class InputTooLargeError extends LLMJSONError {}
+export class JSONParseError extends LLMJSONError {}
+export class JSONRepairFailed extends LLMJSONError {}
+export class InvalidSchemaError extends LLMJSONError {}
+export class JSONSchemaError extends LLMJSONError {
+  /** Each way the value does not fit. */
+  readonly errors: Array<{ path: string; keyword: string; message: string }>;
+  /** The value that was read. */
+  readonly value: unknown;
+}
+export class RetriesExhausted extends LLMJSONError {
+  readonly attempts: Attempt[];
+  readonly lastReply: string | null;
+  readonly errors: LLMJSONError[];
+}
+
+export const DEFAULTS: Readonly<Required<Omit<Options, 'schema'>>>;
+/** Every repair kind's name. */
+export function repairKinds(): string[];
+/** The version of the Rust library inside. */
+export const version: string;

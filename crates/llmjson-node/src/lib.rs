@@ -1,0 +1,501 @@
+//! The private native module of the npm package `llmjson` (`llmjson.node`): the library's
+//! pipeline for JavaScript. The package's JavaScript layer (`index.js`) is the public API: it
+//! turns options into [`NativeOptions`], builds values with `JSON.parse` from the compact JSON
+//! returned here (V8's own parser is the fastest way to make JavaScript objects), and throws
+//! the typed errors from [`NativeError`].
+//!
+//! Offsets given to JavaScript are UTF-16 code units (what JavaScript string indices count),
+//! not the library's UTF-8 bytes.
+
+use llmjson::{Coercion, Diagnostics, DuplicateKeys, Error, Options, Truncation};
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The options every call takes (the JavaScript layer fills in the defaults it documents).
+#[napi(object)]
+pub struct NativeOptions {
+    /// `none`, `conservative` or `full`.
+    pub level: Option<String>,
+    /// `complete`, `drop` or `drop_element`.
+    pub truncation: Option<String>,
+    /// The safety guard's limit: the share of the located text a repair may discard.
+    pub max_removed_ratio: Option<f64>,
+    /// `last`, `first` or `error`.
+    pub duplicate_keys: Option<String>,
+    /// Inputs longer than this many bytes of UTF-8 are refused.
+    pub max_size: Option<f64>,
+    /// The deepest nesting accepted.
+    pub max_depth: Option<u32>,
+    /// `fit` or `validate_only`.
+    pub coercion: Option<String>,
+}
+
+/// A compiled JSON Schema.
+#[napi]
+pub struct Schema {
+    inner: Arc<llmjson::Schema>,
+}
+
+#[napi]
+impl Schema {
+    /// Compiles a schema from its JSON text.
+    #[napi(constructor)]
+    pub fn new(document: String) -> Result<Self> {
+        let document: serde_json::Value = serde_json::from_str(&document)
+            .map_err(|e| invalid(format!("the schema is not JSON: {e}")))?;
+        let inner = llmjson::Schema::new(document).map_err(|e| invalid(e.to_string()))?;
+        Ok(Schema {
+            inner: Arc::new(inner),
+        })
+    }
+
+    /// The violations of a value (its JSON text), none when it fits.
+    #[napi]
+    pub fn validate(&self, value: String) -> Result<Vec<Violation>> {
+        let value: llmjson::Value = value
+            .parse()
+            .map_err(|e| invalid(format!("not JSON: {e}")))?;
+        Ok(match self.inner.validate(&value) {
+            Ok(()) => Vec::new(),
+            Err(errors) => errors.iter().map(violation).collect(),
+        })
+    }
+}
+
+/// One way a value does not fit a schema.
+#[napi(object)]
+pub struct Violation {
+    /// JSON Pointer to the value at fault (`""` for the root).
+    pub path: String,
+    /// The keyword that failed (`type`, `required`, …).
+    pub keyword: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn violation(e: &llmjson::SchemaError) -> Violation {
+    Violation {
+        path: e.instance_path.clone(),
+        keyword: e.keyword.clone(),
+        message: e.message.clone(),
+    }
+}
+
+/// One repair as JavaScript sees it: its span in UTF-16 code units.
+#[derive(serde::Serialize)]
+struct JsRepair<'a> {
+    kind: &'static str,
+    start: u32,
+    end: u32,
+    line: usize,
+    column: usize,
+    path: &'a str,
+    detail: &'a str,
+}
+
+/// Why no value came out: what the JavaScript layer turns into a typed error.
+#[napi(object)]
+pub struct NativeError {
+    /// The library's error kind (`empty`, `no_json`, `syntax`, `schema`, …).
+    pub kind: String,
+    /// The error's message.
+    pub message: String,
+    /// Where, when the error has a place: 1-based line and column (in characters), and the
+    /// offset in UTF-16 code units.
+    pub line: Option<u32>,
+    /// See `line`.
+    pub column: Option<u32>,
+    /// See `line`.
+    pub position: Option<u32>,
+    /// The line holding the spot and a caret under it.
+    pub excerpt: Option<String>,
+    /// The reply was cut off.
+    pub truncated: bool,
+    /// What a schema refused.
+    pub schema_errors: Vec<Violation>,
+    /// The value a schema refused (compact JSON).
+    pub value: Option<String>,
+    /// The failure's name for retries (`no_json`, `truncated`, `schema`, …).
+    pub failure: String,
+    /// What a retry tells the model about this reply (the attempt header is added by the
+    /// retry loop).
+    pub feedback: String,
+    /// Advice for the caller (raise the token limit, …), when there is some.
+    pub advice: Option<String>,
+}
+
+/// What one call gives back.
+#[napi(object)]
+pub struct Outcome {
+    /// The value as compact JSON (for `parseAll`, an array of the values), or the repaired or
+    /// extracted text; `None` on failure.
+    pub json: Option<String>,
+    /// Every repair, in the order of the text: a JSON array of `{kind, start, end, line,
+    /// column, path, detail}` (read by JavaScript only when asked for).
+    pub repairs: String,
+    /// Where the JSON was (UTF-16 code units): from the first value's start to the last one's
+    /// end.
+    pub start: u32,
+    /// See `start`.
+    pub end: u32,
+    /// Where it was found: `text`, `fence:json`, `tool_call`, …
+    pub source: String,
+    /// At least one repair changed the value ([`llmjson::Parsed::is_repaired`]).
+    pub repaired: bool,
+    /// The reply was cut off and completed.
+    pub truncated: bool,
+    /// The reply is one valid JSON document, to be read as it is (`json` is not set): with
+    /// `valid_as_is`, when nothing (schema, duplicate-key policy) asks for more.
+    pub valid: bool,
+    /// The diagnostics record as JSON (when asked for).
+    pub diagnostics: Option<String>,
+    /// Why no value came out.
+    pub error: Option<NativeError>,
+}
+
+impl Outcome {
+    /// Nothing yet: no value, no repairs, no error (each call fills in what it has).
+    fn blank() -> Self {
+        Outcome {
+            json: None,
+            repairs: NO_REPAIRS.to_string(),
+            start: 0,
+            end: 0,
+            source: String::new(),
+            repaired: false,
+            truncated: false,
+            valid: false,
+            diagnostics: None,
+            error: None,
+        }
+    }
+}
+
+const NO_REPAIRS: &str = "[]";
+
+fn invalid(message: String) -> napi::Error {
+    napi::Error::new(Status::InvalidArg, message)
+}
+
+fn choice<T>(
+    name: &str,
+    value: Option<&str>,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>> {
+    value
+        .map(|v| parse(v).ok_or_else(|| invalid(format!("{name}: unknown value {v:?}"))))
+        .transpose()
+}
+
+fn options_from(native: &NativeOptions, schema: Option<&Schema>) -> Result<Options> {
+    let mut options = Options::default();
+    if let Some(level) = choice("level", native.level.as_deref(), |v| v.parse().ok())? {
+        options = options.level(level);
+    }
+    let truncation = choice("truncation", native.truncation.as_deref(), |v| match v {
+        "complete" => Some(Truncation::Complete),
+        "drop" => Some(Truncation::Drop),
+        "drop_element" => Some(Truncation::DropElement),
+        _ => None,
+    })?;
+    if let Some(truncation) = truncation {
+        options = options.truncation(truncation);
+    }
+    let duplicates = choice(
+        "duplicateKeys",
+        native.duplicate_keys.as_deref(),
+        |v| match v {
+            "last" => Some(DuplicateKeys::Last),
+            "first" => Some(DuplicateKeys::First),
+            "error" => Some(DuplicateKeys::Error),
+            _ => None,
+        },
+    )?;
+    if let Some(duplicates) = duplicates {
+        options = options.duplicate_keys(duplicates);
+    }
+    let coercion = choice("coercion", native.coercion.as_deref(), |v| match v {
+        "fit" => Some(Coercion::Fit),
+        "validate_only" => Some(Coercion::ValidateOnly),
+        _ => None,
+    })?;
+    if let Some(coercion) = coercion {
+        options = options.coercion(coercion);
+    }
+    if let Some(ratio) = native.max_removed_ratio {
+        options = options.max_removed_ratio(ratio);
+    }
+    if let Some(size) = native.max_size {
+        // NaN is refused too.
+        if size.is_nan() || size < 0.0 {
+            return Err(invalid(format!("maxSize: {size} is not a size")));
+        }
+        // Saturates: a limit past usize::MAX is no limit.
+        options = options.max_size(size as usize);
+    }
+    if let Some(depth) = native.max_depth {
+        options = options.max_depth(depth as usize);
+    }
+    if let Some(schema) = schema {
+        options.schema = Some(Arc::clone(&schema.inner));
+    }
+    Ok(options)
+}
+
+/// Byte offsets of one text as UTF-16 offsets, walking forward (and starting over for an
+/// offset behind the last one asked).
+struct Utf16Offsets<'t> {
+    text: &'t str,
+    byte: usize,
+    unit: usize,
+}
+
+impl<'t> Utf16Offsets<'t> {
+    fn new(text: &'t str) -> Self {
+        Utf16Offsets {
+            text,
+            byte: 0,
+            unit: 0,
+        }
+    }
+
+    fn of(&mut self, byte: usize) -> u32 {
+        let byte = floor_boundary(self.text, byte.min(self.text.len()));
+        if byte < self.byte {
+            self.byte = 0;
+            self.unit = 0;
+        }
+        self.unit += self.text[self.byte..byte]
+            .chars()
+            .map(char::len_utf16)
+            .sum::<usize>();
+        self.byte = byte;
+        u32::try_from(self.unit).unwrap_or(u32::MAX)
+    }
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while at > 0 && !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn small(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn native_error(text: &str, error: &Error, options: &Options) -> NativeError {
+    let diagnosis = llmjson::diagnose(&llmjson::Reply::from(text), options, error);
+    let (feedback, advice) = diagnosis.feedback(error);
+    let position = error.position().filter(|p| p.line > 0);
+    let (excerpt, truncated) = match error {
+        Error::Syntax(e) => (Some(e.excerpt.clone()), e.truncated),
+        _ => (None, false),
+    };
+    let (schema_errors, value) = match error {
+        Error::Schema { errors, value, .. } => (
+            errors.iter().map(violation).collect(),
+            Some(value.to_json()),
+        ),
+        _ => (Vec::new(), None),
+    };
+    NativeError {
+        kind: error.kind().to_string(),
+        message: error.to_string(),
+        line: position.map(|p| small(p.line)),
+        column: position.map(|p| small(p.column)),
+        position: position.map(|p| Utf16Offsets::new(text).of(p.offset)),
+        excerpt,
+        truncated,
+        schema_errors,
+        value,
+        failure: diagnosis.failure.as_str().to_string(),
+        feedback,
+        advice,
+    }
+}
+
+fn failed(text: &str, error: &Error, options: &Options, diagnostics: Option<String>) -> Outcome {
+    Outcome {
+        diagnostics,
+        error: Some(native_error(text, error, options)),
+        ..Outcome::blank()
+    }
+}
+
+/// Parses the first JSON value of `text` (every value with `all`), with the diagnostics record
+/// when it fails or `diagnose` asks for it. With `valid_as_is`, a reply
+/// that is one valid JSON document, under options that read it as JSON.parse does (no schema,
+/// the last of repeated keys), only says so: JavaScript's own parser builds it fastest.
+#[napi]
+pub fn parse(
+    text: String,
+    options: NativeOptions,
+    schema: Option<&Schema>,
+    all: bool,
+    diagnose: bool,
+    valid_as_is: bool,
+) -> Result<Outcome> {
+    let options = options_from(&options, schema)?;
+    if valid_as_is
+        && !all
+        && options.schema.is_none()
+        && options.duplicate_keys == DuplicateKeys::Last
+        && text.len() <= options.max_size
+        && llmjson::sink::read_valid(&text, options.max_depth, &mut llmjson::sink::CheckSink)
+            .is_ok()
+    {
+        return Ok(Outcome {
+            source: "text".to_string(),
+            valid: true,
+            ..Outcome::blank()
+        });
+    }
+    let (result, diagnostics) = if all {
+        (llmjson::parse_all(&text, &options), None)
+    } else {
+        let started = Instant::now();
+        let result = llmjson::parse(&text, &options);
+        let elapsed = started.elapsed();
+        // A failure always carries its record (the error's `diagnostics`); a success only when
+        // asked (JavaScript asks when its `diagnostics` is first read).
+        let diagnostics = (diagnose || result.is_err()).then(|| {
+            let mut json = String::new();
+            Diagnostics::of_parse(&result, &options, elapsed).write_json(&mut json);
+            json
+        });
+        (result.map(|p| vec![p]), diagnostics)
+    };
+    let parsed = match result {
+        Ok(parsed) => parsed,
+        Err(error) => return Ok(failed(&text, &error, &options, diagnostics)),
+    };
+    let (Some(first), Some(last)) = (parsed.first(), parsed.last()) else {
+        return Err(napi::Error::from_reason("no value"));
+    };
+    let json = if all {
+        let mut json = String::from("[");
+        for (i, p) in parsed.iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            p.value.write_json(&mut json);
+        }
+        json.push(']');
+        json
+    } else {
+        first.value.to_json()
+    };
+    let mut offsets = Utf16Offsets::new(&text);
+    let start = offsets.of(first.span.start);
+    let end = offsets.of(last.span.end);
+    let repairs: Vec<JsRepair<'_>> = parsed
+        .iter()
+        .flat_map(|p| p.repairs.iter())
+        .map(|r| JsRepair {
+            kind: r.kind.as_str(),
+            start: offsets.of(r.span.start),
+            end: offsets.of(r.span.end),
+            line: r.line,
+            column: r.column,
+            path: &r.path,
+            detail: &r.detail,
+        })
+        .collect();
+    let repairs =
+        serde_json::to_string(&repairs).map_err(|e| napi::Error::from_reason(e.to_string()))?;
+    Ok(Outcome {
+        json: Some(json),
+        repairs,
+        start,
+        end,
+        source: if all {
+            "text".to_string()
+        } else {
+            first.source.to_string()
+        },
+        repaired: parsed.iter().any(llmjson::Parsed::is_repaired),
+        truncated: parsed.iter().any(llmjson::Parsed::is_truncated),
+        diagnostics,
+        ..Outcome::blank()
+    })
+}
+
+/// The first JSON value of `text` as JSON text: valid JSON exactly as written, repaired JSON
+/// compact.
+#[napi]
+pub fn repair(text: String, options: NativeOptions, schema: Option<&Schema>) -> Result<Outcome> {
+    let options = options_from(&options, schema)?;
+    Ok(match llmjson::repair_to_string(&text, &options) {
+        Ok(json) => Outcome {
+            json: Some(json),
+            ..Outcome::blank()
+        },
+        Err(error) => failed(&text, &error, &options, None),
+    })
+}
+
+/// The first JSON value's text, untouched, and where it was.
+#[napi]
+pub fn extract(text: String, options: NativeOptions) -> Result<Outcome> {
+    let options = options_from(&options, None)?;
+    Ok(match llmjson::extract(&text, &options) {
+        Ok(located) => {
+            let mut offsets = Utf16Offsets::new(&text);
+            Outcome {
+                json: Some(located.text.to_string()),
+                start: offsets.of(located.span.start),
+                end: offsets.of(located.span.end),
+                source: located.source.to_string(),
+                ..Outcome::blank()
+            }
+        }
+        Err(error) => failed(&text, &error, &options, None),
+    })
+}
+
+/// Whether `text` is exactly one valid JSON document nested at most `max_depth` deep (checked
+/// without building a value).
+#[napi]
+pub fn is_valid_document(text: String, max_depth: u32) -> bool {
+    llmjson::sink::read_valid(&text, max_depth as usize, &mut llmjson::sink::CheckSink).is_ok()
+}
+
+/// The retry feedback for violations of a schema (the same text as Rust and Python).
+#[napi]
+pub fn schema_feedback(violations: Vec<String>) -> String {
+    llmjson::schema_feedback(&violations)
+}
+
+/// The feedback message of a retry (the same text as Rust and Python).
+#[napi]
+pub fn feedback_message(attempt: u32, budget: u32, body: String, repeated: bool) -> String {
+    llmjson::feedback_message(attempt as usize, budget as usize, &body, repeated)
+}
+
+/// The feedback for a cut-off reply, and the hint that goes with it.
+#[napi]
+pub fn truncation_feedback() -> Vec<String> {
+    let (body, hint) = llmjson::feedback_body(llmjson::Failure::Truncated, &Error::Empty);
+    let mut out = vec![body];
+    out.extend(hint);
+    out
+}
+
+/// Every repair kind's name.
+#[napi]
+pub fn repair_kinds() -> Vec<&'static str> {
+    llmjson::RepairKind::ALL
+        .iter()
+        .map(|k| k.as_str())
+        .collect()
+}
+
+/// The library's version.
+#[napi]
+pub fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}

@@ -1,0 +1,88 @@
+'use strict';
+// The drop-in: `llmjson/jsonrepair` against the jsonrepair package on the faults its README
+// documents, one example each. Both outputs are read back with JSON.parse and compared (llmjson
+// writes repaired JSON compact; jsonrepair keeps the input's layout).
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const ours = require('llmjson/jsonrepair');
+const theirs = require('jsonrepair');
+
+// One input per item of jsonrepair's feature list (its README, "Features").
+const DOCUMENTED = {
+  'missing quotes around keys': '{name: "John", age: 30}',
+  'missing escape characters': '{"text": "He said "hi" to me"}',
+  'missing commas': '{"a": 1 "b": 2}',
+  'missing closing brackets': '{"a": [1, 2, 3',
+  'truncated JSON': '{"items": [{"id": 1}, {"id": 2, "name": "Wid',
+  'single quotes': "{'name': 'John'}",
+  'special quote characters': '{“name”: “John”}',
+  'special white space': '{"a":\u00a01,\u2003"b": 2}',
+  'Python constants': '{"a": None, "b": True, "c": False}',
+  'trailing commas': '{"a": [1, 2, 3,],}',
+  'comments': '{/* block */ "a": 1, // line\n "b": 2}',
+  'fenced code blocks': '```json\n{"a": 1}\n```',
+  'ellipsis': '[1, 2, 3, ...]',
+  'JSONP notation': 'callback({"a": 1});',
+  'escaped string': '{\\"stringified\\": \\"content\\"}',
+  'MongoDB data types': '{"n": NumberLong("2"), "d": ISODate("2012-12-19T06:01:17.171Z")}',
+  'string concatenation': '{"text": "long text" + "more text on next line"}',
+};
+
+// Documented features where llmjson chose differently, and why (also in
+// crates/llmjson/tests/conformance/expected_failures.txt).
+const DIFFERENT = {
+  // first-value-wins: several top-level values give the first one (seed 003); jsonrepair
+  // wraps them in an array.
+  'newline delimited JSON': '{"a": 1}\n{"b": 2}',
+};
+
+for (const [feature, input] of Object.entries(DOCUMENTED)) {
+  test(`the drop-in repairs ${feature} as jsonrepair does`, () => {
+    const expected = JSON.parse(theirs.jsonrepair(input));
+    assert.deepEqual(JSON.parse(ours.jsonrepair(input)), expected, input);
+  });
+}
+
+test('newline-delimited JSON: the first value, where jsonrepair makes an array', () => {
+  const input = DIFFERENT['newline delimited JSON'];
+  assert.deepEqual(JSON.parse(theirs.jsonrepair(input)), [{ a: 1 }, { b: 2 }]);
+  assert.deepEqual(JSON.parse(ours.jsonrepair(input)), { a: 1 });
+});
+
+test("the README's example", () => {
+  assert.equal(ours.jsonrepair("{name: 'John'}"), '{"name":"John"}');
+});
+
+test('valid JSON comes back exactly as given, layout and all', () => {
+  const input = '{\n  "a" : [1, 2.50, 1e3],\n  "b": "x"\n}\n';
+  assert.equal(ours.jsonrepair(input), input);
+  assert.equal(theirs.jsonrepair(input), input);
+});
+
+test('an input it cannot repair throws JSONRepairError with a message and a position', () => {
+  assert.throws(() => theirs.jsonrepair(''), theirs.JSONRepairError);
+  // prose-is-not-json: jsonrepair makes prose a list of strings; a refusal or an explanation
+  // handed on as data would be a wrong answer, not an error (seed 003: "no JSON in the response").
+  assert.deepEqual(JSON.parse(theirs.jsonrepair('no json at all, sorry')), ['no json at all', 'sorry']);
+  for (const input of ['', 'no json at all, sorry']) {
+    assert.throws(
+      () => ours.jsonrepair(input),
+      (error) => {
+        assert.ok(error instanceof ours.JSONRepairError);
+        assert.ok(error instanceof Error);
+        assert.equal(typeof error.position, 'number');
+        assert.match(error.message, / at position \d+$/);
+        return true;
+      },
+    );
+  }
+  assert.throws(() => ours.jsonrepair(42), TypeError);
+});
+
+test('no size limit, as jsonrepair: 12 MB of broken JSON is repaired', () => {
+  const input = '[' + '{"a": 1, "b": "xyz",},'.repeat(600_000) + ']';
+  assert.ok(input.length > 12_000_000);
+  const value = JSON.parse(ours.jsonrepair(input));
+  assert.equal(value.length, 600_000);
+});

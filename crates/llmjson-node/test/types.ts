@@ -1,0 +1,71 @@
+// Type checks only (`tsc --noEmit`): a wrong declaration fails the build, not a run.
+import { z } from 'zod';
+import {
+  parse,
+  parseAll,
+  repair,
+  extract,
+  parseWithRetries,
+  Schema,
+  LLMJSONError,
+  JSONSchemaError,
+  RetriesExhausted,
+  type ParseResult,
+  type Repair,
+} from '../index.js';
+import { jsonrepair, JSONRepairError } from '../jsonrepair.js';
+
+/** Compiles only when A and B are the same type. */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+function assertType<T extends true>(_: T): void {}
+
+const Plan = z.object({ steps: z.array(z.object({ id: z.number(), action: z.string() })) });
+const typed = parse('{"steps": []}', { schema: Plan });
+assertType<Equal<typeof typed.value, { steps: { id: number; action: string }[] }>>(true);
+
+const untyped = parse('{"a": 1}');
+assertType<Equal<typeof untyped.value, unknown>>(true);
+const explicit = parse<{ a: number }>('{"a": 1}', { schema: { type: 'object' }, level: 'conservative' });
+assertType<Equal<typeof explicit.value, { a: number }>>(true);
+const repairs: Repair[] = explicit.repairs;
+const span: [number, number] = explicit.span;
+const outcome: string = explicit.diagnostics.outcome;
+
+const all = parseAll('[1] [2]');
+assertType<Equal<typeof all.values, unknown[]>>(true);
+const text: string = repair("{'a': 1}", { truncation: 'drop' });
+const found: { text: string; source: string } = extract('Sure: {"a": 1}');
+const fixed: string = jsonrepair('{a: 1}');
+
+async function retries(): Promise<ParseResult<{ steps: { id: number; action: string }[] }> & { attempts: number }> {
+  return parseWithRetries(async (feedback) => (feedback === null ? '{"steps": [' : '{"steps": []}'), {
+    schema: Plan,
+    maxRetries: 1,
+  });
+}
+
+try {
+  parse('');
+} catch (error) {
+  if (error instanceof JSONSchemaError) {
+    const paths: string[] = error.errors.map((e) => e.path);
+  } else if (error instanceof RetriesExhausted) {
+    const replies: (string | null)[] = [error.lastReply];
+  } else if (error instanceof LLMJSONError) {
+    const where: number | null = error.line;
+    const kind: string = error.kind;
+  } else if (error instanceof JSONRepairError) {
+    const position: number = error.position;
+  }
+}
+
+const schema = new Schema({ type: 'object', required: ['a'] });
+const ok: boolean = schema.isValid({ a: 1 });
+parse('{"a": 1}', { schema });
+
+// @ts-expect-error: an unknown level is a type error.
+parse('{}', { level: 'lenient' });
+// @ts-expect-error: the reply must be a string.
+parse(42);
+
+export { retries, text, found, fixed, repairs, span, outcome, ok };
