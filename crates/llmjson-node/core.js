@@ -74,6 +74,13 @@ function checkedText(text) {
   return text;
 }
 
+/** The reply as a string, or as bytes (a Buffer or Uint8Array: UTF-8, bad bytes repaired). */
+function checkedInput(input) {
+  if (typeof input === 'string' || Buffer.isBuffer(input)) return input;
+  if (input instanceof Uint8Array) return Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  throw new TypeError(`expected the reply as a string or bytes, got ${input === null ? 'null' : typeof input}`);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Schemas: a JSON Schema object (or its text), or a Zod schema (converted to JSON Schema with
 // zod-to-json-schema, or with Zod 4's own toJSONSchema). Compiled once per schema object.
@@ -224,15 +231,15 @@ class ParseResult {
 }
 
 /**
- * Parses the first JSON value in a model's reply, repairing what the level allows.
- * Returns { value, repairs, diagnostics, source, span, repaired, truncated }.
+ * Parses the first JSON value in a model's reply (a string, or bytes), repairing what the level
+ * allows. Returns { value, repairs, diagnostics, source, span, repaired, truncated }.
  */
-function parse(text, options) {
-  checkedText(text);
+function parse(input, options) {
+  const text = checkedInput(input);
   const o = checkedOptions(options);
   const { compiled, zod } = compiledSchema(o.schema);
   const opts = nativeOptions(o);
-  const out = native.parse(text, opts, compiled, false, false, true);
+  const out = native.parse(text, opts, compiled, false, false, typeof text === 'string');
   // The diagnostics record of a success is made when first read, by the full path run again
   // (most callers never read it; its latency is that run's).
   const diagnose = () => JSON.parse(native.parse(text, opts, compiled, false, true, false).diagnostics);

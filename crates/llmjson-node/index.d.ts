@@ -102,10 +102,14 @@ export interface ParseAllResult<T> {
   span: [number, number];
 }
 
-/** Parses the first JSON value of a model's reply, typed as the Zod schema's output. */
-export function parse<Z extends ZodLike>(text: string, options: Options & { schema: Z }): ParseResult<Z['_output']>;
+/**
+ * Parses the first JSON value of a model's reply, typed as the Zod schema's output. The reply
+ * is a string, or bytes (UTF-8; bytes that are not become U+FFFD, an `invalid_utf8` repair, or
+ * an error at level `none`).
+ */
+export function parse<Z extends ZodLike>(text: string | Uint8Array, options: Options & { schema: Z }): ParseResult<Z['_output']>;
 /** Parses the first JSON value of a model's reply (give `T` for a JSON Schema's type). */
-export function parse<T = unknown>(text: string, options?: Options): ParseResult<T>;
+export function parse<T = unknown>(text: string | Uint8Array, options?: Options): ParseResult<T>;
 /** Every JSON value in the reply, in order. */
 export function parseAll<Z extends ZodLike>(text: string, options: Options & { schema: Z }): ParseAllResult<Z['_output']>;
 export function parseAll<T = unknown>(text: string, options?: Options): ParseAllResult<T>;

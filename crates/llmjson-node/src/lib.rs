@@ -332,7 +332,7 @@ fn failed(text: &str, error: &Error, options: &Options, diagnostics: Option<Stri
 /// the last of repeated keys), only says so: JavaScript's own parser builds it fastest.
 #[napi]
 pub fn parse(
-    text: String,
+    input: Either<String, Buffer>,
     options: NativeOptions,
     schema: Option<&Schema>,
     all: bool,
@@ -340,13 +340,30 @@ pub fn parse(
     valid_as_is: bool,
 ) -> Result<Outcome> {
     let options = options_from(&options, schema)?;
+    // Bytes that are not UTF-8 go through `parse_bytes` (an error at level `none`, else U+FFFD
+    // and an `invalid_utf8` repair); offsets then count in the decoded text.
+    let decoded;
+    let (text, from_bytes) = match &input {
+        Either::A(text) => (text.as_str(), None),
+        Either::B(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => (text, None),
+            Err(_) if all => {
+                return Err(invalid(
+                    "parseAll takes a string, or bytes that are UTF-8".to_string(),
+                ))
+            }
+            Err(_) => {
+                decoded = String::from_utf8_lossy(bytes).into_owned();
+                (decoded.as_str(), Some(bytes.as_ref()))
+            }
+        },
+    };
     if valid_as_is
         && !all
         && options.schema.is_none()
         && options.duplicate_keys == DuplicateKeys::Last
         && text.len() <= options.max_size
-        && llmjson::sink::read_valid(&text, options.max_depth, &mut llmjson::sink::CheckSink)
-            .is_ok()
+        && llmjson::sink::read_valid(text, options.max_depth, &mut llmjson::sink::CheckSink).is_ok()
     {
         return Ok(Outcome {
             source: "text".to_string(),
@@ -355,10 +372,13 @@ pub fn parse(
         });
     }
     let (result, diagnostics) = if all {
-        (llmjson::parse_all(&text, &options), None)
+        (llmjson::parse_all(text, &options), None)
     } else {
         let started = Instant::now();
-        let result = llmjson::parse(&text, &options);
+        let result = match from_bytes {
+            Some(bytes) => llmjson::parse_bytes(bytes, &options),
+            None => llmjson::parse(text, &options),
+        };
         let elapsed = started.elapsed();
         // A failure always carries its record (the error's `diagnostics`); a success only when
         // asked (JavaScript asks when its `diagnostics` is first read).
@@ -371,7 +391,7 @@ pub fn parse(
     };
     let parsed = match result {
         Ok(parsed) => parsed,
-        Err(error) => return Ok(failed(&text, &error, &options, diagnostics)),
+        Err(error) => return Ok(failed(text, &error, &options, diagnostics)),
     };
     let (Some(first), Some(last)) = (parsed.first(), parsed.last()) else {
         return Err(napi::Error::from_reason("no value"));
@@ -389,7 +409,7 @@ pub fn parse(
     } else {
         first.value.to_json()
     };
-    let mut offsets = Utf16Offsets::new(&text);
+    let mut offsets = Utf16Offsets::new(text);
     let start = offsets.of(first.span.start);
     let end = offsets.of(last.span.end);
     let repairs: Vec<JsRepair<'_>> = parsed

@@ -138,3 +138,13 @@ test('hostile inputs give a value or a typed error, never a crash', () => {
   }
   assert.throws(() => parse('['.repeat(100000)), llmjson.LLMJSONError);
 });
+
+test('bytes: UTF-8 as text; bad bytes repaired (logged) or, at level none, an error', () => {
+  assert.deepEqual(parse(Buffer.from('{"a": "é"}')).value, { a: 'é' });
+  assert.deepEqual(parse(new TextEncoder().encode("{'a': 1}")).value, { a: 1 });
+  const bad = Buffer.concat([Buffer.from('{"a": "x'), Buffer.from([0xff]), Buffer.from('y"}')]);
+  const r = parse(bad);
+  assert.deepEqual(r.value, { a: 'x\ufffdy' });
+  assert.ok(r.repairs.some((x) => x.kind === 'invalid_utf8'));
+  assert.throws(() => parse(bad, { level: 'none' }), (e) => e.kind === 'invalid_utf8');
+});

@@ -57,3 +57,44 @@ test('an invalid schema throws before the model is called', async () => {
   );
   assert.equal(called, false);
 });
+
+// The same script and the same expected text as the Python test
+// (crates/llmjson-py/tests/test_retry.py) and the Rust one (tests/it/retry.rs).
+const SCHEMA = {
+  type: 'object',
+  properties: { id: { type: 'string' }, tool: { enum: ['python', 'shell'] } },
+  required: ['id', 'tool'],
+};
+
+test('the feedback text is the Rust and Python one, word for word', async () => {
+  const feedback = [];
+  const replies = ['{"id": "s1", "tool": "perl"}', '{"id": "s1", "tool": "shell"}'];
+  const r = await llmjson.parseWithRetries((f, attempt) => {
+    feedback.push(f);
+    return replies[attempt - 1];
+  }, { schema: SCHEMA });
+  assert.deepEqual(r.value, { id: 's1', tool: 'shell' });
+  assert.equal(r.attempts, 2);
+  assert.equal(
+    feedback[1],
+    "Attempt 1 of 3 failed. Your JSON does not match the required schema:\n" +
+      "- /tool: 'perl' is not one of 'python', 'shell'\n" +
+      'Reply with the corrected JSON only.',
+  );
+});
+
+test('a repeated failure says so; the budget is kept', async () => {
+  const feedback = [];
+  const replies = ['no json', 'still none', '{"id": 1}', 'x'];
+  await assert.rejects(
+    llmjson.parseWithRetries((f, attempt) => {
+      feedback.push(f);
+      return replies[attempt - 1];
+    }, { schema: SCHEMA, maxRetries: 2 }),
+    llmjson.RetriesExhausted,
+  );
+  assert.equal(feedback.length, 3, '1 + maxRetries attempts');
+  const sent = feedback.filter(Boolean);
+  assert.equal(new Set(sent).size, sent.length);
+  assert.ok(sent[1].endsWith('(The previous attempt failed the same way.)'), sent[1]);
+});

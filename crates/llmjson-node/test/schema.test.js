@@ -59,3 +59,11 @@ test('a Zod schema: converted, coerced, then Zod’s own parse (its transforms a
     (e) => e instanceof llmjson.JSONSchemaError && e.errors.some((v) => v.path === '/steps/0/id'),
   );
 });
+
+test('a Zod 3 schema goes through zod-to-json-schema', () => {
+  const { z: z3 } = require('zod/v3');
+  const Plan = z3.object({ steps: z3.array(z3.object({ id: z3.number().int(), done: z3.boolean() })) });
+  const r = llmjson.parse('{"steps": [{"id": "2", "done": "true"}]}', { schema: Plan });
+  assert.deepEqual(r.value, { steps: [{ id: 2, done: true }] });
+  assert.throws(() => llmjson.parse('{"steps": [{"id": "two"}]}', { schema: Plan }), llmjson.JSONSchemaError);
+});
