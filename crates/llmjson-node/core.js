@@ -294,8 +294,9 @@ function extract(text, options) {
 /** A compiled JSON Schema, reusable across calls. */
 class Schema {
   constructor(document) {
-    this.document = typeof document === 'string' ? JSON.parse(document) : document;
+    // Compiled first: text that is not JSON is an InvalidSchemaError, not a SyntaxError.
     this.native = compile(typeof document === 'string' ? document : JSON.stringify(document));
+    this.document = typeof document === 'string' ? JSON.parse(document) : document;
     compiledObjects.set(this, this.native);
   }
 

@@ -1,28 +1,28 @@
 'use strict';
 // llmjson for Node.js: turns what a language model wrote into JSON a program can trust, or
 // throws a typed error that says why it cannot. The engine is the Rust library (llmjson.node).
+// Each export is its own `exports.name =` line: that is what lets an ES module import them by
+// name (Node finds a CommonJS module's names by reading such lines).
 
 const core = require('./core');
 const errors = require('./errors');
 const retry = require('./retry');
 
-module.exports = {
-  parse: core.parse,
-  parseAll: core.parseAll,
-  repair: core.repair,
-  extract: core.extract,
-  Schema: core.Schema,
-  DEFAULTS: core.DEFAULTS,
-  parseWithRetries: retry.parseWithRetries,
-  RetriesExhausted: retry.RetriesExhausted,
-  LLMJSONError: errors.LLMJSONError,
-  NoJSONError: errors.NoJSONError,
-  EmptyResponseError: errors.EmptyResponseError,
-  InputTooLargeError: errors.InputTooLargeError,
-  JSONParseError: errors.JSONParseError,
-  JSONRepairFailed: errors.JSONRepairFailed,
-  InvalidSchemaError: errors.InvalidSchemaError,
-  JSONSchemaError: errors.JSONSchemaError,
-  repairKinds: core.native.repairKinds,
-  version: core.native.version(),
-};
+exports.parse = core.parse;
+exports.parseAll = core.parseAll;
+exports.repair = core.repair;
+exports.extract = core.extract;
+exports.Schema = core.Schema;
+exports.DEFAULTS = core.DEFAULTS;
+exports.parseWithRetries = retry.parseWithRetries;
+exports.RetriesExhausted = retry.RetriesExhausted;
+exports.LLMJSONError = errors.LLMJSONError;
+exports.NoJSONError = errors.NoJSONError;
+exports.EmptyResponseError = errors.EmptyResponseError;
+exports.InputTooLargeError = errors.InputTooLargeError;
+exports.JSONParseError = errors.JSONParseError;
+exports.JSONRepairFailed = errors.JSONRepairFailed;
+exports.InvalidSchemaError = errors.InvalidSchemaError;
+exports.JSONSchemaError = errors.JSONSchemaError;
+exports.repairKinds = core.native.repairKinds;
+exports.version = core.native.version();

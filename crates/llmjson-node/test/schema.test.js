@@ -47,6 +47,7 @@ test('the schema as text, and as a compiled Schema', () => {
 test('an invalid schema is an InvalidSchemaError', () => {
   assert.throws(() => llmjson.parse('{}', { schema: { type: 'no-such-type' } }), llmjson.InvalidSchemaError);
   assert.throws(() => llmjson.parse('{}', { schema: 42 }), llmjson.InvalidSchemaError);
+  assert.throws(() => new llmjson.Schema('{not json'), llmjson.InvalidSchemaError);
 });
 
 test('a Zod schema: converted, coerced, then Zod’s own parse (its transforms apply)', () => {
