@@ -230,16 +230,16 @@ class ParseResult {
   }
 }
 
-/**
- * Parses the first JSON value in a model's reply (a string, or bytes), repairing what the level
- * allows. Returns { value, repairs, diagnostics, source, span, repaired, truncated }.
- */
-function parse(input, options) {
+/** What parse and parseAsync share: the options checked and made native once. */
+function prepared(input, options) {
   const text = checkedInput(input);
   const o = checkedOptions(options);
   const { compiled, zod } = compiledSchema(o.schema);
-  const opts = nativeOptions(o);
-  const out = native.parse(text, opts, compiled, false, false, typeof text === 'string');
+  return { text, opts: nativeOptions(o), compiled, zod, validAsIs: typeof text === 'string' };
+}
+
+/** The result (or the typed error) of a native parse of the first value. */
+function finished({ text, opts, compiled, zod }, out) {
   // The diagnostics record of a success is made when first read, by the full path run again
   // (most callers never read it; its latency is that run's).
   const diagnose = () => JSON.parse(native.parse(text, opts, compiled, false, true, false).diagnostics);
@@ -258,6 +258,21 @@ function parse(input, options) {
   let value = JSON.parse(out.json);
   if (zod) value = zodChecked(zod, value, diagnose);
   return new ParseResult(value, out, diagnose);
+}
+
+/**
+ * Parses the first JSON value in a model's reply (a string, or bytes), repairing what the level
+ * allows. Returns { value, repairs, diagnostics, source, span, repaired, truncated }.
+ */
+function parse(input, options) {
+  const call = prepared(input, options);
+  return finished(call, native.parse(call.text, call.opts, call.compiled, false, false, call.validAsIs));
+}
+
+/** `parse` on the libuv thread pool: the event loop goes on while Rust parses. */
+async function parseAsync(input, options) {
+  const call = prepared(input, options);
+  return finished(call, await native.parseAsync(call.text, call.opts, call.compiled, false, call.validAsIs));
 }
 
 /** Every JSON value in the reply, in order: { values, repairs, span }. */
@@ -310,4 +325,4 @@ class Schema {
   }
 }
 
-module.exports = { parse, parseAll, repair, extract, Schema, ParseResult, DEFAULTS, native };
+module.exports = { parse, parseAsync, parseAll, repair, extract, Schema, ParseResult, DEFAULTS, native };

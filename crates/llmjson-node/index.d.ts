@@ -110,6 +110,9 @@ export interface ParseAllResult<T> {
 export function parse<Z extends ZodLike>(text: string | Uint8Array, options: Options & { schema: Z }): ParseResult<Z['_output']>;
 /** Parses the first JSON value of a model's reply (give `T` for a JSON Schema's type). */
 export function parse<T = unknown>(text: string | Uint8Array, options?: Options): ParseResult<T>;
+/** `parse` on the libuv thread pool: the event loop goes on while Rust parses. */
+export function parseAsync<Z extends ZodLike>(text: string | Uint8Array, options: Options & { schema: Z }): Promise<ParseResult<Z['_output']>>;
+export function parseAsync<T = unknown>(text: string | Uint8Array, options?: Options): Promise<ParseResult<T>>;
 /** Every JSON value in the reply, in order. */
 export function parseAll<Z extends ZodLike>(text: string, options: Options & { schema: Z }): ParseAllResult<Z['_output']>;
 export function parseAll<T = unknown>(text: string, options?: Options): ParseAllResult<T>;

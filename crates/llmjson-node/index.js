@@ -9,6 +9,7 @@ const errors = require('./errors');
 const retry = require('./retry');
 
 exports.parse = core.parse;
+exports.parseAsync = core.parseAsync;
 exports.parseAll = core.parseAll;
 exports.repair = core.repair;
 exports.extract = core.extract;

@@ -326,6 +326,46 @@ fn failed(text: &str, error: &Error, options: &Options, diagnostics: Option<Stri
     }
 }
 
+/// What a parse reads: text, or bytes that may not be UTF-8.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    Text(&'a str),
+    Bytes(&'a [u8]),
+}
+
+/// An input owned, for a parse on another thread.
+enum OwnedInput {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl OwnedInput {
+    fn of(input: Either<String, Buffer>) -> Self {
+        match input {
+            Either::A(text) => OwnedInput::Text(text),
+            Either::B(bytes) => OwnedInput::Bytes(bytes.to_vec()),
+        }
+    }
+
+    fn borrowed(&self) -> Input<'_> {
+        match self {
+            OwnedInput::Text(text) => Input::Text(text),
+            OwnedInput::Bytes(bytes) => Input::Bytes(bytes),
+        }
+    }
+}
+
+/// Which parse, and what it gives back.
+#[derive(Clone, Copy)]
+struct Call {
+    /// Every value, not only the first.
+    all: bool,
+    /// The diagnostics record even on success.
+    diagnose: bool,
+    /// A valid document only says so (see [`parse`]).
+    valid_as_is: bool,
+}
+
 /// Parses the first JSON value of `text` (every value with `all`), with the diagnostics record
 /// when it fails or `diagnose` asks for it. With `valid_as_is`, a reply
 /// that is one valid JSON document, under options that read it as JSON.parse does (no schema,
@@ -340,12 +380,70 @@ pub fn parse(
     valid_as_is: bool,
 ) -> Result<Outcome> {
     let options = options_from(&options, schema)?;
+    let input = match &input {
+        Either::A(text) => Input::Text(text),
+        Either::B(bytes) => Input::Bytes(bytes),
+    };
+    let call = Call {
+        all,
+        diagnose,
+        valid_as_is,
+    };
+    run_parse(input, &options, call)
+}
+
+/// [`parse`] of the first value on the libuv thread pool: the event loop goes on meanwhile.
+#[napi]
+pub fn parse_async(
+    input: Either<String, Buffer>,
+    options: NativeOptions,
+    schema: Option<&Schema>,
+    diagnose: bool,
+    valid_as_is: bool,
+) -> Result<AsyncTask<ParseTask>> {
+    Ok(AsyncTask::new(ParseTask {
+        input: OwnedInput::of(input),
+        options: options_from(&options, schema)?,
+        call: Call {
+            all: false,
+            diagnose,
+            valid_as_is,
+        },
+    }))
+}
+
+/// A parse run by [`parse_async`].
+pub struct ParseTask {
+    input: OwnedInput,
+    options: Options,
+    call: Call,
+}
+
+impl Task for ParseTask {
+    type Output = Outcome;
+    type JsValue = Outcome;
+
+    fn compute(&mut self) -> Result<Outcome> {
+        run_parse(self.input.borrowed(), &self.options, self.call)
+    }
+
+    fn resolve(&mut self, _env: Env, output: Outcome) -> Result<Outcome> {
+        Ok(output)
+    }
+}
+
+fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Outcome> {
+    let Call {
+        all,
+        diagnose,
+        valid_as_is,
+    } = call;
     // Bytes that are not UTF-8 go through `parse_bytes` (an error at level `none`, else U+FFFD
     // and an `invalid_utf8` repair); offsets then count in the decoded text.
     let decoded;
-    let (text, from_bytes) = match &input {
-        Either::A(text) => (text.as_str(), None),
-        Either::B(bytes) => match std::str::from_utf8(bytes) {
+    let (text, from_bytes) = match input {
+        Input::Text(text) => (text, None),
+        Input::Bytes(bytes) => match std::str::from_utf8(bytes) {
             Ok(text) => (text, None),
             Err(_) if all => {
                 return Err(invalid(
@@ -354,7 +452,7 @@ pub fn parse(
             }
             Err(_) => {
                 decoded = String::from_utf8_lossy(bytes).into_owned();
-                (decoded.as_str(), Some(bytes.as_ref()))
+                (decoded.as_str(), Some(bytes))
             }
         },
     };
@@ -372,26 +470,26 @@ pub fn parse(
         });
     }
     let (result, diagnostics) = if all {
-        (llmjson::parse_all(text, &options), None)
+        (llmjson::parse_all(text, options), None)
     } else {
         let started = Instant::now();
         let result = match from_bytes {
-            Some(bytes) => llmjson::parse_bytes(bytes, &options),
-            None => llmjson::parse(text, &options),
+            Some(bytes) => llmjson::parse_bytes(bytes, options),
+            None => llmjson::parse(text, options),
         };
         let elapsed = started.elapsed();
         // A failure always carries its record (the error's `diagnostics`); a success only when
         // asked (JavaScript asks when its `diagnostics` is first read).
         let diagnostics = (diagnose || result.is_err()).then(|| {
             let mut json = String::new();
-            Diagnostics::of_parse(&result, &options, elapsed).write_json(&mut json);
+            Diagnostics::of_parse(&result, options, elapsed).write_json(&mut json);
             json
         });
         (result.map(|p| vec![p]), diagnostics)
     };
     let parsed = match result {
         Ok(parsed) => parsed,
-        Err(error) => return Ok(failed(text, &error, &options, diagnostics)),
+        Err(error) => return Ok(failed(text, &error, options, diagnostics)),
     };
     let (Some(first), Some(last)) = (parsed.first(), parsed.last()) else {
         return Err(napi::Error::from_reason("no value"));

@@ -148,3 +148,21 @@ test('bytes: UTF-8 as text; bad bytes repaired (logged) or, at level none, an er
   assert.ok(r.repairs.some((x) => x.kind === 'invalid_utf8'));
   assert.throws(() => parse(bad, { level: 'none' }), (e) => e.kind === 'invalid_utf8');
 });
+
+test('parseAsync: the same results and errors, and the event loop runs meanwhile', async () => {
+  const reply = 'Sure: ```json\n{"a": [1, 2,], b: \'x\'}\n```';
+  const [sync, async_] = [parse(reply), await llmjson.parseAsync(reply)];
+  assert.deepEqual(async_.toJSON().value, sync.value);
+  assert.deepEqual(async_.repairs, sync.repairs);
+  assert.deepEqual((await llmjson.parseAsync('[1, 2]')).value, [1, 2]);
+  await assert.rejects(llmjson.parseAsync('no json'), llmjson.NoJSONError);
+  await assert.rejects(llmjson.parseAsync(42), TypeError);
+  // A large broken reply: timers fire while it is parsed.
+  const big = '[' + "{'k': 1, v: [1, 2,],},".repeat(100_000) + ']';
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  const r = await llmjson.parseAsync(big);
+  clearInterval(timer);
+  assert.equal(r.value.length, 100_000);
+  assert.ok(ticks > 0, 'the event loop ran during the parse');
+});

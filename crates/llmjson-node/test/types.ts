@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   parse,
   parseAll,
+  parseAsync,
   repair,
   extract,
   parseWithRetries,
@@ -31,6 +32,7 @@ const repairs: Repair[] = explicit.repairs;
 const span: [number, number] = explicit.span;
 const outcome: string = explicit.diagnostics.outcome;
 
+const later: Promise<ParseResult<{ steps: { id: number; action: string }[] }>> = parseAsync('{}', { schema: Plan });
 const all = parseAll('[1] [2]');
 assertType<Equal<typeof all.values, unknown[]>>(true);
 const text: string = repair("{'a': 1}", { truncation: 'drop' });
@@ -68,4 +70,4 @@ parse('{}', { level: 'lenient' });
 // @ts-expect-error: the reply must be a string.
 parse(42);
 
-export { retries, text, found, fixed, repairs, span, outcome, ok };
+export { retries, text, found, fixed, repairs, span, outcome, ok, later };
