@@ -9,8 +9,9 @@
 //!
 //! `FAMILY`: `broken` (the default: unquoted keys, quotes, comments, literals), `valid`, `serde`
 //! (serde_json on the valid twin), `all` (every
-//! fault at once, in prose and a fence) or `small` (100 short replies, one parse each); `SIZE`:
-//! the input's size in bytes (default 16 KiB).
+//! fault at once, in prose and a fence), `small` (100 short replies, one parse each) or `file`
+//! (the `reply` of every JSON Lines record in the file `REPLIES`, e.g. examples/replies.jsonl);
+//! `SIZE`: the input's size in bytes (default 16 KiB).
 
 #[path = "../benches/inputs.rs"]
 mod inputs;
@@ -32,6 +33,14 @@ fn main() {
             return;
         }
         Ok("small") => inputs::small_replies(100),
+        Ok("file") => {
+            let path = std::env::var("REPLIES").unwrap_or_else(|_| "examples/replies.jsonl".into());
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            text.lines()
+                .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+                .filter_map(|record| record["reply"].as_str().map(str::to_string))
+                .collect()
+        }
         _ => vec![inputs::broken(size)],
     };
     let repairs: usize = replies

@@ -79,6 +79,12 @@ pub(crate) enum Stop {
     Quote { len: usize, own: bool },
 }
 
+/// Whether trivia can start with `c`: JSON whitespace, a comment's `/` or `#`, or the first
+/// byte of a non-ASCII character (a special space). Any other byte starts a token.
+fn starts_trivia(c: u8) -> bool {
+    is_ws(c) || c == b'/' || c == b'#' || c >= 0x80
+}
+
 pub(crate) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
@@ -176,6 +182,9 @@ impl<'t> Lex<'t> {
 
     /// Whitespace or a comment at `i`.
     pub(crate) fn trivia_at(&self, i: usize) -> Option<Trivia> {
+        if self.b.get(i).is_some_and(|&c| !starts_trivia(c)) {
+            return None;
+        }
         if i >= self.end {
             return None;
         }
@@ -204,6 +213,10 @@ impl<'t> Lex<'t> {
 
     /// Skips trivia from `i`: where the next token starts, and what the comments on the way cost.
     pub(crate) fn skip_trivia(&self, mut i: usize) -> (usize, Cost) {
+        // Most spots start with a token: nothing to skip.
+        if self.b.get(i).is_some_and(|&c| !starts_trivia(c)) {
+            return (i, 0);
+        }
         let mut spent = 0;
         while !self.at_end(i) {
             match self.trivia_at(i) {
