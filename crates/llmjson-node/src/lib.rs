@@ -1,8 +1,8 @@
 //! The private native module of the npm package `llmjson` (`llmjson.node`): the library's
-//! pipeline for JavaScript. The package's JavaScript layer (`index.js`) is the public API: it
-//! turns options into [`NativeOptions`], builds values with `JSON.parse` from the compact JSON
-//! returned here (V8's own parser is the fastest way to make JavaScript objects), and throws
-//! the typed errors from [`NativeError`].
+//! pipeline for JavaScript. The package's JavaScript layer (`index.js` over `core.js`) is the
+//! public API: it turns options into [`NativeOptions`], builds values with `JSON.parse` from the
+//! compact JSON returned here (V8's own parser is the fastest way to make JavaScript objects),
+//! and throws the typed errors from [`NativeError`].
 //!
 //! Offsets given to JavaScript are UTF-16 code units (what JavaScript string indices count),
 //! not the library's UTF-8 bytes.
@@ -272,7 +272,7 @@ impl<'t> Utf16Offsets<'t> {
             .map(char::len_utf16)
             .sum::<usize>();
         self.byte = byte;
-        u32::try_from(self.unit).unwrap_or(u32::MAX)
+        small(self.unit)
     }
 }
 
@@ -283,6 +283,7 @@ fn floor_boundary(text: &str, mut at: usize) -> usize {
     at
 }
 
+/// A count for JavaScript (saturating: no reply has four billion lines).
 fn small(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }

@@ -67,13 +67,11 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     let inserters = match (store, run_id) {
         (Some(store), Some(id)) => {
             let extra = pool.current_num_threads().clamp(1, MAX_CONNECTIONS) - 1;
-            let mut stores = vec![];
-            stores.extend(
-                store
-                    .more_connections(extra)
-                    .map_err(|e| Failure::Usage(e.0))?,
-            );
-            stores.insert(0, store);
+            let more = store
+                .more_connections(extra)
+                .map_err(|e| Failure::Usage(e.0))?;
+            let mut stores = vec![store];
+            stores.extend(more);
             Some(store::Inserters::start(stores, id))
         }
         _ => None,
