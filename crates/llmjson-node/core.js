@@ -44,6 +44,9 @@ function checkedOptions(options) {
       throw new TypeError(`${name}: expected a number ≥ 0, got ${JSON.stringify(o[name])}`);
     }
   }
+  if (!Number.isInteger(o.maxDepth) && o.maxDepth !== Infinity) {
+    throw new TypeError(`maxDepth: expected a whole number, got ${o.maxDepth}`);
+  }
   return o;
 }
 
@@ -62,7 +65,8 @@ function buildNativeOptions(o) {
     maxRemovedRatio: o.maxRemovedRatio,
     duplicateKeys: o.duplicateKeys,
     maxSize: o.maxSize,
-    maxDepth: o.maxDepth,
+    // The native side takes a u32; any depth past the library's ceiling is the ceiling.
+    maxDepth: Math.min(o.maxDepth, 0xffffffff),
     coercion: o.coercion,
   };
 }

@@ -104,6 +104,10 @@ test('bad arguments are TypeErrors or a clear message, not a crash', () => {
   assert.throws(() => parse('{}', { level: 'lenient' }), /level: unknown value "lenient"/);
   assert.throws(() => parse('{}', { maxSize: -1 }), /maxSize/);
   assert.throws(() => parse('{}', { maxDepth: 'deep' }), /maxDepth/);
+  assert.throws(() => parse('{}', { maxDepth: 1.5 }), /maxDepth: expected a whole number/);
+  // Past the library's ceiling is the ceiling, not a number wrapped around to 0.
+  assert.deepEqual(parse('{a: [[1]]}', { maxDepth: 2 ** 40 }).value, { a: [[1]] });
+  assert.deepEqual(parse('{a: [[1]]}', { maxDepth: Infinity, maxSize: Infinity }).value, { a: [[1]] });
 });
 
 test('parseAll, repair and extract', () => {
