@@ -151,7 +151,17 @@ function compiledSchema(schema) {
   }
   let compiled = compiledObjects.get(schema);
   if (!compiled) {
-    compiled = compile(JSON.stringify(isZod(schema) ? zodJsonSchema(schema) : schema));
+    let text;
+    try {
+      text = JSON.stringify(isZod(schema) ? zodJsonSchema(schema) : schema);
+    } catch (error) {
+      if (error instanceof InvalidSchemaError) throw error;
+      // A Zod schema its converter refuses, or an object JSON cannot hold (a cycle).
+      throw new InvalidSchemaError(`the schema cannot be written as JSON Schema: ${error.message}`, {
+        kind: 'invalid_schema',
+      });
+    }
+    compiled = compile(text);
     compiledObjects.set(schema, compiled);
   }
   return { compiled, zod: isZod(schema) ? schema : null };

@@ -48,6 +48,9 @@ test('an invalid schema is an InvalidSchemaError', () => {
   assert.throws(() => llmjson.parse('{}', { schema: { type: 'no-such-type' } }), llmjson.InvalidSchemaError);
   assert.throws(() => llmjson.parse('{}', { schema: 42 }), llmjson.InvalidSchemaError);
   assert.throws(() => new llmjson.Schema('{not json'), llmjson.InvalidSchemaError);
+  const cyclic = { type: 'object' };
+  cyclic.properties = { self: cyclic };
+  assert.throws(() => llmjson.parse('{}', { schema: cyclic }), llmjson.InvalidSchemaError);
 });
 
 test('a Zod schema: converted, coerced, then Zod’s own parse (its transforms apply)', () => {
