@@ -357,17 +357,65 @@ pub fn document(rng: &mut Rng) -> Node {
     doc
 }
 
-/// A document that holds at least one string of `kind` (placed in an ordinary field).
+/// Python's shapes for [`crate::Fault::PythonContainers`]: a list of pairs (tuples of tuples)
+/// and a list of distinct words (a set), as a member of the document.
+pub fn add_python_shapes(rng: &mut Rng, doc: &mut Node) {
+    let value = if rng.chance(0.5) {
+        let n = rng.range(1, 4);
+        Node::Arr(
+            (0..n)
+                .map(|_| Node::Arr(vec![s(rng, TextKind::Word), int(rng, 0, 99)]))
+                .collect(),
+        )
+    } else {
+        let mut words: Vec<String> = Vec::new();
+        for _ in 0..rng.range(2, 4) {
+            let w = text(rng, TextKind::Word);
+            if !words.contains(&w) {
+                words.push(w);
+            }
+        }
+        Node::Arr(words.into_iter().map(Node::Str).collect())
+    };
+    let key = *rng.pick(&["pairs", "tags", "colors", "options", "counts"]);
+    match doc {
+        Node::Obj(members) if !members.iter().any(|(k, _)| k == key) => {
+            let at = rng.below(members.len() + 1);
+            members.insert(at, (key.to_string(), value));
+        }
+        Node::Arr(items) => {
+            let at = rng.below(items.len() + 1);
+            items.insert(at, value);
+        }
+        _ => {}
+    }
+}
+
+/// A document that holds at least one string of `kind` (placed in an ordinary field); for
+/// the strings that are hard to write in single quotes, one to three of them.
 pub fn document_with(rng: &mut Rng, kind: TextKind) -> Node {
     let mut doc = document(rng);
+    let n = if kind == TextKind::SingleQuotedHard {
+        rng.range(1, 3)
+    } else {
+        1
+    };
+    for _ in 0..n {
+        add_text(rng, &mut doc, kind);
+    }
+    doc
+}
+
+fn add_text(rng: &mut Rng, doc: &mut Node, kind: TextKind) {
     let content = text(rng, kind);
     let field = match kind {
         TextKind::Code | TextKind::CodeNoQuotes => "content",
         TextKind::Quoted => "note",
         TextKind::Multiline => "body",
+        TextKind::SingleQuotedHard => *rng.pick(&["snippet", "note", "payload", "path"]),
         _ => "value",
     };
-    match &mut doc {
+    match doc {
         Node::Obj(members) => {
             let at = rng.below(members.len() + 1);
             let mut k = field.to_string();
@@ -382,5 +430,4 @@ pub fn document_with(rng: &mut Rng, kind: TextKind) -> Node {
         }
         _ => {}
     }
-    doc
 }

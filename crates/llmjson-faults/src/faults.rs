@@ -92,6 +92,33 @@ pub enum Fault {
     EqualsColon,
     /// German low quotes as delimiters (`„a“`).
     LowQuotes,
+    /// Every string as Python's `repr` writes it (`'print("x")\n'`, `'it\'s'`, `"it's"`), and
+    /// `True`, `False`, `None`: a document printed from Python.
+    PythonRepr,
+    /// Every string in JavaScript's single quotes (`'it\'s'`, `'say "hi"'`), keys mostly bare.
+    JsSingleQuotes,
+    /// Comments of prose, in several scripts and lengths, at line ends or on lines of their own.
+    ProseComment,
+    /// Comments holding quotes (`// the "id" must be unique`, `# don't rename 'status'`).
+    QuotedComment,
+    /// A member or item commented out (`// "age": 31,`, `/* 3, */`): the value leaves it out.
+    CommentedOut,
+    /// A comment after a container's last value, before its closer, running over the closer on
+    /// a one-line layout (`"fast" // default }`).
+    CommentAfterValue,
+    /// Python tuples nested (`(("a", 1), ("b", 2))`), sets (`{'red', 'blue'}`), a scalar in
+    /// parentheses (`(5)`).
+    PythonContainers,
+    /// Full-width `：` and `，` as structure (`{"名前"："花子"，"年齢"：30}`).
+    FullwidthPunctuation,
+    /// The JSON in inline-code backticks (`` `{"status": "ok"}` ``).
+    InlineCode,
+    /// Digit separators and the minus sign U+2212 in numbers (`250_000`, `−12.5`).
+    DigitSeparators,
+    /// In a laid-out document, a string value that lost its closing quote at the end of its line.
+    OpenStringAtLineEnd,
+    /// In a laid-out document, a closer written twice (`]]` where the layout shows one).
+    ExtraCloserPretty,
 }
 
 impl Fault {
@@ -138,7 +165,82 @@ impl Fault {
         Fault::GroupedNumbers,
         Fault::EqualsColon,
         Fault::LowQuotes,
+        Fault::PythonRepr,
+        Fault::JsSingleQuotes,
+        Fault::ProseComment,
+        Fault::QuotedComment,
+        Fault::CommentedOut,
+        Fault::CommentAfterValue,
+        Fault::PythonContainers,
+        Fault::FullwidthPunctuation,
+        Fault::InlineCode,
+        Fault::DigitSeparators,
+        Fault::OpenStringAtLineEnd,
+        Fault::ExtraCloserPretty,
     ];
+
+    /// How often models write this fault, relative to the others (a rough share of the faults
+    /// seen in real replies): the scoreboard's cases follow these weights, so its overall figure
+    /// is what a user meets, not an average over classes.
+    pub fn weight(self) -> usize {
+        use Fault::*;
+        match self {
+            // The conventions models fall into whole documents at a time.
+            PythonRepr | ProseComment | TrailingComma => 3,
+            JsSingleQuotes | QuotedComment | CommentAfterValue | LineComment | SingleQuotes
+            | PythonLiterals | UnquotedKeys | Truncation | TruncationComplete | MissingCloserEnd
+            | UnescapedQuotes | CodeInString | RawNewlines => 2,
+            _ => 1,
+        }
+    }
+
+    /// Every class as often as its weight, interleaved: case `i` of a seed is made for class
+    /// `schedule()[i % len]`.
+    pub fn schedule() -> Vec<Fault> {
+        let most = Fault::ALL.iter().map(|f| f.weight()).max().unwrap_or(1);
+        let mut out = Vec::new();
+        for round in 0..most {
+            out.extend(Fault::ALL.iter().copied().filter(|f| f.weight() > round));
+        }
+        out
+    }
+
+    /// The same string-writing convention touches every string: two of them do not mix, nor
+    /// does one with a fault that writes a single string its own way.
+    pub fn writes_strings(self) -> bool {
+        use Fault::*;
+        matches!(
+            self,
+            PythonRepr
+                | JsSingleQuotes
+                | SingleQuotes
+                | SmartQuotes
+                | SmartQuoteMixed
+                | LowQuotes
+                | UnescapedQuotes
+                | CodeInString
+                | RawNewlines
+                | ConcatenatedStrings
+                | StringifiedJson
+                | ValueMissingCloseQuote
+                | ValueMissingOpenQuote
+                | KeyMissingOpenQuote
+                | KeyMissingCloseQuote
+                | OpenStringAtLineEnd
+                | EscapedJson
+        )
+    }
+
+    /// A whole-document convention (see [`Fault::writes_strings`]).
+    pub fn is_convention(self) -> bool {
+        matches!(self, Fault::PythonRepr | Fault::JsSingleQuotes)
+    }
+
+    /// The value is not the document's: read it from the faulted tokens (a member commented
+    /// out is not in it; a stringified member is a string).
+    pub fn changes_value(self) -> bool {
+        matches!(self, Fault::StringifiedJson | Fault::CommentedOut)
+    }
 
     /// The stable snake_case name.
     pub fn name(self) -> &'static str {
@@ -185,6 +287,18 @@ impl Fault {
             GroupedNumbers => "grouped_numbers",
             EqualsColon => "equals_colon",
             LowQuotes => "low_quotes",
+            PythonRepr => "python_repr",
+            JsSingleQuotes => "js_single_quotes",
+            ProseComment => "prose_comment",
+            QuotedComment => "quoted_comment",
+            CommentedOut => "commented_out",
+            CommentAfterValue => "comment_after_value",
+            PythonContainers => "python_containers",
+            FullwidthPunctuation => "fullwidth_punctuation",
+            InlineCode => "inline_code",
+            DigitSeparators => "digit_separators",
+            OpenStringAtLineEnd => "open_string_at_line_end",
+            ExtraCloserPretty => "extra_closer_pretty",
         }
     }
 
@@ -201,20 +315,36 @@ impl Fault {
             Fault::RawNewlines => Some(TextKind::Multiline),
             Fault::UnquotedValues => Some(TextKind::BareWords),
             Fault::ValueMissingOpenQuote => Some(TextKind::Word),
+            Fault::PythonRepr | Fault::JsSingleQuotes => Some(TextKind::SingleQuotedHard),
             _ => None,
         }
     }
 
     /// The fault needs one member per line.
     pub fn needs_lines(self) -> bool {
-        matches!(self, Fault::MissingCommaNewline | Fault::HashComment)
+        matches!(
+            self,
+            Fault::MissingCommaNewline
+                | Fault::HashComment
+                | Fault::OpenStringAtLineEnd
+                | Fault::ExtraCloserPretty
+        )
+    }
+
+    /// The fault needs the document on one line (inline code does not span lines).
+    pub fn needs_one_line(self) -> bool {
+        matches!(self, Fault::InlineCode)
     }
 
     /// Applied to the whole reply, not to tokens (it goes alone or with token faults only).
     pub fn is_wrapper(self) -> bool {
         matches!(
             self,
-            Fault::DraftThenFinal | Fault::DecoyCodeFence | Fault::ThinkDecoy | Fault::EscapedJson
+            Fault::DraftThenFinal
+                | Fault::DecoyCodeFence
+                | Fault::ThinkDecoy
+                | Fault::EscapedJson
+                | Fault::InlineCode
         )
     }
 
@@ -238,11 +368,15 @@ impl Fault {
                 | Fault::TruncationComplete
                 | Fault::StringifiedJson
                 | Fault::GroupedNumbers
+                | Fault::InlineCode
+                | Fault::CommentedOut
+                | Fault::DigitSeparators
+                | Fault::PythonContainers
         )
     }
 }
 
-fn is_ident(s: &str) -> bool {
+pub(crate) fn is_ident(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -276,7 +410,7 @@ fn bare_safe(s: &str) -> bool {
 }
 
 /// Reads unambiguously without its closing quote: one line, no quotes or brackets.
-fn open_end_safe(s: &str) -> bool {
+pub(crate) fn open_end_safe(s: &str) -> bool {
     !s.is_empty()
         && !s.ends_with(|c: char| c.is_whitespace())
         && !s.contains([
@@ -291,21 +425,21 @@ fn quotable(s: &str, quote: char) -> bool {
     !s.contains(['"', '\\', '\n', '\r', '\t', '“', '”', '‘', '’', quote])
 }
 
-fn unlocked(toks: &[Tok], pred: impl Fn(usize, &Tok) -> bool) -> Vec<usize> {
+pub(crate) fn unlocked(toks: &[Tok], pred: impl Fn(usize, &Tok) -> bool) -> Vec<usize> {
     (0..toks.len())
         .filter(|&i| !toks[i].locked && pred(i, &toks[i]))
         .collect()
 }
 
-fn is_value_str(t: &Tok) -> bool {
+pub(crate) fn is_value_str(t: &Tok) -> bool {
     t.k == K::Str && t.text.starts_with('"') && t.text.ends_with('"') && t.text.len() >= 2
 }
 
-fn standard_key(t: &Tok) -> bool {
+pub(crate) fn standard_key(t: &Tok) -> bool {
     t.k == K::Key && t.text.starts_with('"') && t.text.ends_with('"')
 }
 
-fn insert(toks: &mut Vec<Tok>, at: usize, text: &str, like: usize) {
+pub(crate) fn insert(toks: &mut Vec<Tok>, at: usize, text: &str, like: usize) {
     let mut t = toks[like].clone();
     t.k = K::Noise;
     t.text = text.to_string();
@@ -327,7 +461,7 @@ fn matching_open(toks: &[Tok], close: usize) -> Option<usize> {
     None
 }
 
-fn matching_close(toks: &[Tok], open: usize) -> usize {
+pub(crate) fn matching_close(toks: &[Tok], open: usize) -> usize {
     let mut depth = 0usize;
     for (j, t) in toks.iter().enumerate().skip(open) {
         match t.k {
@@ -894,7 +1028,19 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
             }
             true
         }
+        Fault::PythonRepr
+        | Fault::JsSingleQuotes
+        | Fault::ProseComment
+        | Fault::QuotedComment
+        | Fault::CommentedOut
+        | Fault::CommentAfterValue
+        | Fault::PythonContainers
+        | Fault::FullwidthPunctuation
+        | Fault::DigitSeparators
+        | Fault::OpenStringAtLineEnd
+        | Fault::ExtraCloserPretty => crate::written::apply(fault, toks, rng),
         Fault::EscapedJson
+        | Fault::InlineCode
         | Fault::Truncation
         | Fault::TruncationComplete
         | Fault::DraftThenFinal
@@ -903,7 +1049,7 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
     }
 }
 
-fn pick_and(
+pub(crate) fn pick_and(
     toks: &mut Vec<Tok>,
     rng: &mut Rng,
     cands: &[usize],

@@ -17,10 +17,12 @@ mod rng;
 mod text;
 mod tokens;
 mod truncate;
+mod written;
 
 pub use doc::Node;
 pub use faults::Fault;
 pub use rng::Rng;
+pub use written::{js_single, python_repr};
 
 use serde_json::Value;
 use tokens::{render, tokens, Layout, Tok, K};
@@ -62,14 +64,35 @@ impl Case {
     }
 }
 
-/// `count` cases for `seed`; case `i` is made for class `Fault::ALL[i % classes]`.
+/// `count` cases for `seed`; case `i` is made for class `Fault::schedule()[i % len]` (each
+/// class as often as its [`Fault::weight`]).
 pub fn generate(seed: u64, count: usize) -> Vec<Case> {
-    (0..count).map(|i| case(seed, i)).collect()
+    let schedule = Fault::schedule();
+    (0..count)
+        .map(|i| case_for(seed, i, schedule[i % schedule.len()]))
+        .collect()
 }
 
 /// Case `index` of `seed`.
 pub fn case(seed: u64, index: usize) -> Case {
-    let primary = Fault::ALL[index % Fault::ALL.len()];
+    let schedule = Fault::schedule();
+    case_for(seed, index, schedule[index % schedule.len()])
+}
+
+/// A class picked by weight (for the faults a case gets besides its own).
+fn weighted(rng: &mut Rng) -> Fault {
+    let total: usize = Fault::ALL.iter().map(|f| f.weight()).sum();
+    let mut at = rng.below(total);
+    for &f in Fault::ALL {
+        if at < f.weight() {
+            return f;
+        }
+        at -= f.weight();
+    }
+    Fault::ALL[0]
+}
+
+fn case_for(seed: u64, index: usize, primary: Fault) -> Case {
     let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0xD134_2543_DE82_EF95));
     for _ in 0..200 {
         if let Some(case) = attempt(&mut rng, primary, seed, index) {
@@ -100,6 +123,12 @@ fn compatible(faults: &[Fault], f: Fault) -> bool {
         // A cut must leave every other fault's meaning clear.
         f.is_cut() && !faults.iter().all(|g| g.survives_cut()),
         cut && !f.survives_cut(),
+        // A document-wide convention writes every string: nothing else writes one.
+        f.writes_strings() && faults.iter().any(|g| g.is_convention()),
+        f.is_convention() && faults.iter().any(|g| g.writes_strings()),
+        // One line, or laid out over lines.
+        f.needs_one_line() && faults.iter().any(|g| g.needs_lines()),
+        f.needs_lines() && faults.iter().any(|g| g.needs_one_line()),
     ];
     !conflicts.contains(&true)
 }
@@ -112,30 +141,38 @@ fn attempt(rng: &mut Rng, primary: Fault, seed: u64, index: usize) -> Option<Cas
         _ => 2,
     };
     for _ in 0..extra {
-        let f = *rng.pick(Fault::ALL);
+        let f = weighted(rng);
         if compatible(&faults, f) {
             faults.push(f);
         }
     }
-    let doc = match faults.iter().find_map(|f| f.needs_text()) {
+    let mut doc = match faults.iter().find_map(|f| f.needs_text()) {
         Some(kind) => doc::document_with(rng, kind),
         None => doc::document(rng),
     };
-    let layout = if faults.iter().any(|f| f.needs_lines()) {
+    if faults.contains(&Fault::PythonContainers) {
+        doc::add_python_shapes(rng, &mut doc);
+    }
+    let layout = if faults.iter().any(|f| f.needs_one_line()) {
+        *rng.pick(&[Layout::Compact, Layout::Spaced, Layout::Spaced])
+    } else if faults.iter().any(|f| f.needs_lines()) {
         *rng.pick(&[Layout::Pretty(2), Layout::Pretty(4), Layout::Pretty(0)])
     } else {
         Layout::random(rng)
     };
     let clean = tokens(&doc, layout);
     let mut toks = clean.clone();
-    for &f in &faults {
+    // A convention is how the whole document was written: it comes first, the slips after.
+    let mut order = faults.clone();
+    order.sort_by_key(|f| !f.is_convention());
+    for &f in &order {
         if !f.is_wrapper() && !f.is_cut() && !faults::apply(f, &mut toks, rng) {
             return None;
         }
     }
     let (mut text, spans) = render(&toks);
-    let mut expected = if faults.contains(&Fault::StringifiedJson) {
-        // A member's value became the string of its JSON text.
+    let mut expected = if faults.iter().any(|f| f.changes_value()) {
+        // A member's value became the string of its JSON text, or a member was commented out.
         truncate::value_after_cut(&toks, &spans, text.len() + 1, Mode::Complete)
     } else {
         doc.to_value()
@@ -215,6 +252,18 @@ fn attempt(rng: &mut Rng, primary: Fault, seed: u64, index: usize) -> Option<Cas
             "{lead}{decoy}{joint}{}",
             wrap_final(rng, &text, cut.is_some())
         )
+    } else if faults.contains(&Fault::InlineCode) {
+        // JSON in inline-code backticks, alone or in a sentence.
+        let (lead, tail) = *rng.pick(&[
+            ("", ""),
+            ("", ""),
+            ("Result: ", ""),
+            ("The answer is ", "."),
+            ("Here it is: ", " — let me know."),
+            ("結果: ", ""),
+            ("Resposta: ", "\n"),
+        ]);
+        format!("{lead}`{text}`{tail}")
     } else if faults.contains(&Fault::ThinkDecoy) {
         let other = doc::document(rng);
         let (draft, _) = render(&tokens(&other, Layout::Compact));

@@ -234,6 +234,8 @@ pub enum TextKind {
     Name,
     /// A city.
     City,
+    /// Code, JSON, paths, speech and apostrophes: hard to write in single quotes.
+    SingleQuotedHard,
 }
 
 /// A content of the given kind.
@@ -250,9 +252,99 @@ pub fn text(rng: &mut Rng, kind: TextKind) -> String {
         TextKind::Url => URLS,
         TextKind::Name => NAMES,
         TextKind::City => CITIES,
+        TextKind::SingleQuotedHard => SINGLE_QUOTED_HARD,
     };
     rng.pick(pool).to_string()
 }
+
+/// What models put in strings that Python's `repr` or JavaScript write in single quotes: code,
+/// JSON, Windows paths, quoted speech, apostrophes, backslashes, line breaks and tabs. These are
+/// the contents that make a single-quoted string hard to read (`'print("x")\n'`, `'it\'s'`,
+/// `'payload = \'{"a": 1}\''`).
+const SINGLE_QUOTED_HARD: &[&str] = &[
+    "print(\"x\")\n",
+    "He said \"no\"",
+    "it's",
+    "payload = '{\"a\": 1}'",
+    "{\"a\": 1, \"b\": [1, 2]}",
+    "[{\"id\": 7, \"ok\": true}]",
+    "C:\\Users\\me\\report.txt",
+    "Don't use \"eval\" here",
+    "echo \"it's done\"",
+    "re.compile(r\"\\d+\")",
+    "l'été est chaud",
+    "Mary O'Brien",
+    "line one\nline two",
+    "tab\there",
+    "{'nested': 'python dict'}",
+    "<a href=\"/docs\">docs</a>",
+    "json.dumps({\"k\": \"v\"})",
+    "const s = 'single';",
+    "msg = \"Hello, \" + name",
+    "ends with a backslash \\",
+    "he said: \"it's fine\"",
+    "d['key'] = \"value\"\nprint(d)",
+    "if x == 'a':\n    return \"b\"\n",
+    "SELECT * FROM t WHERE name = 'Ana';",
+    "{\"query\": \"weather\", \"limit\": 5}",
+    "'quoted' at both ends'",
+    "O cliente disse \"obrigado\", não 'valeu'",
+    "彼は\"はい\"と言った",
+    "a\\b\\c",
+    "x = {'a': [1, 2], 'b': None}",
+];
+
+/// Prose that models write in comments: notes, explanations, translations, in several scripts
+/// and lengths (a word, a sentence, a paragraph that is most of a small reply). Apostrophes
+/// and other punctuation occur as prose has them.
+const COMMENT_PROSE: &[&str] = &[
+    "TODO",
+    "optional",
+    "in UTC",
+    "ISO 8601",
+    "valores em reais",
+    "単位: 円",
+    "не менять",
+    "facultatif",
+    "필수 항목",
+    "必填字段",
+    "default",
+    "can be null",
+    "the id must be unique across all records",
+    "Aqui está o plano revisado conforme solicitado",
+    "ここはユーザーが後で変更できます",
+    "Это значение по умолчанию для продакшена",
+    "Ce champ est rempli automatiquement par le système",
+    "don't change this, it's computed server-side",
+    "l'utilisateur peut le modifier à tout moment",
+    "El campo es opcional; si falta, se usa el valor por defecto",
+    "Note: these values come from the Q3 report and may change after the audit is finished. If you need the final numbers, ask finance; until then treat them as estimates, not commitments.",
+    "Explicação: cada passo depende do anterior. Se um passo falhar, o plano deve ser revisado antes de continuar, e o usuário precisa aprovar a nova versão. Os tempos estão em minutos e incluem a revisão.",
+    "説明：このフィールドはシステムによって自動的に設定されます。ユーザーが手動で変更した場合、次回の同期で上書きされる可能性があります。変更が必要な場合は管理者に連絡してください。",
+    "这个配置用于生产环境。修改之前请先在测试环境中验证，并通知运维团队。所有数值的单位都是毫秒，除非另有说明。",
+    "Пояснение: список отсортирован по приоритету, первые три пункта обязательны, остальные можно отложить до следующего релиза, если не хватит времени.",
+    "I kept the structure you asked for, but I'm not sure about the second step: the tool it uses may not exist in your environment, so you might want to replace it with a shell command.",
+];
+
+/// Comments that hold quotes: quoted words, apostrophes, a quoted key in prose (`"this":`),
+/// a list of quoted values (`"a", "b"`): marks that JSON also has, written as prose.
+const COMMENT_QUOTED: &[&str] = &[
+    "the \"id\" must be unique",
+    "set \"mode\" to \"fast\" in production",
+    "don't rename 'status'",
+    "use \"ISO\" dates, e.g. \"2026-01-31\"",
+    "値は \"円\" 単位",
+    "o campo \"nome\" é obrigatório",
+    "\"fast\" is the default; \"safe\" is slower",
+    "he said \"it's fine\", so we keep it",
+    "' is an apostrophe, \" a quote",
+    "wrapped like \"this\": see the docs",
+    "values: \"a\", \"b\" or \"c\"",
+    "l'ordre compte : \"premier\" avant \"second\"",
+    "it's the user's \"primary\" key",
+    "`code` and 'single' and \"double\"",
+    "「重要」: don't remove",
+];
 
 /// A comment's text (may hold quotes, slashes and non-ASCII text).
 pub fn comment(rng: &mut Rng) -> String {
@@ -267,6 +359,13 @@ pub fn comment(rng: &mut Rng) -> String {
         "optional field",
     ];
     rng.pick(COMMENTS).to_string()
+}
+
+
+/// A prose comment's text (`quoted`: one that holds quotes).
+pub fn comment_text(rng: &mut Rng, quoted: bool) -> String {
+    let pool = if quoted { COMMENT_QUOTED } else { COMMENT_PROSE };
+    rng.pick(pool).to_string()
 }
 
 /// Whether `content` is one of the source-code contents.

@@ -36,7 +36,7 @@ pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics};
 pub use error::{Error, SyntaxError};
 pub use locate::Source;
 pub use options::{
-    Coercion, DuplicateKeys, Options, RepairLevel, Truncation, DEFAULT_MAX_DEPTH,
+    Coercion, DuplicateKeys, GuardComments, Options, RepairLevel, Truncation, DEFAULT_MAX_DEPTH,
     DEFAULT_MAX_REMOVED_RATIO, DEFAULT_MAX_SIZE, MAX_DEPTH_CEILING,
 };
 pub use position::Position;

@@ -100,6 +100,35 @@ pub enum DuplicateKeys {
     Error,
 }
 
+/// Which comments the safety guard counts as discarded text.
+///
+/// Seed 001's guard exists to stop repairs that throw data away. A comment of prose loses
+/// nothing when it is removed, however long it is (models annotate JSON, often at length and
+/// in the user's language); a member or value the model commented out is data. By default only
+/// the latter counts; every comment is logged either way (kind `comment`, with its span).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GuardComments {
+    /// Only comments that hold JSON data (`// "age": 31,`, `/* 3, */`) count.
+    #[default]
+    Data,
+    /// Every comment's text counts, as the letter of seed 001's guard has it.
+    All,
+}
+
+impl std::str::FromStr for GuardComments {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "data" => Ok(GuardComments::Data),
+            "all" => Ok(GuardComments::All),
+            other => Err(format!(
+                "unknown comment policy '{other}' (expected data or all)"
+            )),
+        }
+    }
+}
+
 /// The options of one call. Build with [`Options::default`] and the setters.
 ///
 /// ```
@@ -118,6 +147,9 @@ pub struct Options {
     /// discard before the result is refused. Default 0.3. See `ARCHITECTURE.md` ("Safety guard")
     /// for exactly what counts; 1.0 turns the guard off.
     pub max_removed_ratio: f64,
+    /// Which comments the safety guard counts. Default [`GuardComments::Data`]: commented-out
+    /// members and values, not prose.
+    pub guard_comments: GuardComments,
     /// What to do with duplicate keys. Default: [`DuplicateKeys::Last`].
     pub duplicate_keys: DuplicateKeys,
     /// Inputs longer than this many bytes are refused before any work. Default 10 MiB.
@@ -156,6 +188,7 @@ impl Default for Options {
             level: RepairLevel::Full,
             truncation: Truncation::Complete,
             max_removed_ratio: DEFAULT_MAX_REMOVED_RATIO,
+            guard_comments: GuardComments::Data,
             duplicate_keys: DuplicateKeys::Last,
             max_size: DEFAULT_MAX_SIZE,
             max_depth: DEFAULT_MAX_DEPTH,
@@ -189,6 +222,11 @@ impl Options {
         } else {
             ratio.clamp(0.0, 1.0)
         };
+        self
+    }
+    /// Sets which comments the safety guard counts.
+    pub fn guard_comments(mut self, policy: GuardComments) -> Self {
+        self.guard_comments = policy;
         self
     }
     /// Sets the duplicate-key policy.

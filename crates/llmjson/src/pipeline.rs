@@ -158,6 +158,7 @@ pub(crate) fn config(options: &Options) -> Config<'_> {
         max_depth: options.max_depth.clamp(1, MAX_DEPTH_CEILING),
         only_truncation: false,
         inside_object: false,
+        guard_comments: options.guard_comments,
     }
 }
 

@@ -126,7 +126,10 @@ pub(crate) fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, 
                 Source::Text,
             ));
         }
-        let out = parse_candidate(text, start, text.len(), None, config).map_err(to_err)?;
+        // JSON in inline code (`` `{"status": "ok"}` ``) ends where the code does.
+        let region_end =
+            crate::locate::inline_code_end(text.as_bytes(), start).unwrap_or(text.len());
+        let out = parse_candidate(text, start, region_end, None, config).map_err(to_err)?;
         return Ok(found(out, Source::Text));
     }
     // 4. JSON inside a line of code in a fence (a command's payload): the answer only when

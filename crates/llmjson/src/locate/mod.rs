@@ -411,6 +411,10 @@ impl<'t> Scan<'t> {
     fn scalar_kind_at(&self, i: usize) -> Option<usize> {
         let b = self.b;
         let c = b[i];
+        // `` `{"status": "ok"}` ``: JSON in inline code, not a string in backticks.
+        if c == b'`' && inline_code_json(b, i) {
+            return None;
+        }
         if crate::repair::parser_starts_quote(b, i) || c.is_ascii_digit() || c == b'-' || c == b'.'
         {
             return Some(i);
@@ -526,6 +530,21 @@ fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
     let Some(q) = skip_ws(b, p + 1, end) else {
         return false;
     };
+    // `(("a", 1), ("b", 2))`, `([1, 2], …)`: judged by the first item, a few levels deep.
+    let mut q = q;
+    for _ in 0..4 {
+        match b[q] {
+            b'(' if looks_like_tuple(b, q, (q + 256).min(end)) => return true,
+            b'{' | b'[' if looks_like_json(b, q, end) => return true,
+            b'(' => {
+                let Some(next) = skip_ws(b, q + 1, end) else {
+                    return false;
+                };
+                q = next;
+            }
+            _ => break,
+        }
+    }
     let comma_after = |e: usize| skip_ws(b, e, end).is_some_and(|c| b[c] == b',');
     let value_end = if let Some((class, len)) = crate::repair::parser_quote_class(b, q) {
         // The first of its line's closing quotes followed by a comma (the string may hold
@@ -556,6 +575,34 @@ fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
         return false;
     };
     comma_after(value_end)
+}
+
+/// The backtick at `i` opens inline code that holds JSON: one backtick (not a fence), then a
+/// bracket that looks like JSON.
+pub(crate) fn inline_code_json(b: &[u8], i: usize) -> bool {
+    let single = b.get(i) == Some(&b'`')
+        && b.get(i + 1) != Some(&b'`')
+        && (i == 0 || b[i - 1] != b'`');
+    single
+        && match b.get(i + 1) {
+            Some(b'{' | b'[') => looks_like_json(b, i + 1, b.len()),
+            Some(b'(') => looks_like_tuple(b, i + 1, b.len()),
+            _ => false,
+        }
+}
+
+/// Where inline code that opens with a backtick just before `start` ends: the last backtick on
+/// its line (its strings may hold backticks of their own). `None` when `start` is not in inline
+/// code.
+pub(crate) fn inline_code_end(b: &[u8], start: usize) -> Option<usize> {
+    let opener = start.checked_sub(1)?;
+    if !inline_code_json(b, opener) {
+        return None;
+    }
+    let line_end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |k| start + k);
+    let close = memchr::memrchr(b'`', &b[start..line_end]).map(|k| start + k)?;
+    // A fence on the line is not an inline-code closer.
+    (close > start && b.get(close + 1) != Some(&b'`') && b[close - 1] != b'`').then_some(close)
 }
 
 /// Skips whitespace and short comments.

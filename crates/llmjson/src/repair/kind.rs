@@ -100,6 +100,8 @@ pub enum RepairKind {
     /// a closed object) but could not be read into it was left out. Prose after the JSON is not
     /// this: it is not part of the located JSON at all.
     IgnoredTrailingContent,
+    /// Full-width punctuation used as JSON's (`：` for `:`, `，` for `,`, as CJK models write).
+    FullwidthPunctuation,
 
     // --- schema stage: coercions (made only with a schema and coercion on) ---
     /// A string holding a number became the number the schema wants (`"12"` → `12`).
@@ -177,6 +179,7 @@ impl RepairKind {
             AbandonedDraft => "abandoned_draft",
             MissingOpener => "missing_opener",
             IgnoredTrailingContent => "ignored_trailing_content",
+            FullwidthPunctuation => "fullwidth_punctuation",
             CoercedNumber => "coerced_number",
             CoercedString => "coerced_string",
             CoercedBoolean => "coerced_boolean",
@@ -237,6 +240,7 @@ impl RepairKind {
         RepairKind::AbandonedDraft,
         RepairKind::MissingOpener,
         RepairKind::IgnoredTrailingContent,
+        RepairKind::FullwidthPunctuation,
         RepairKind::CoercedNumber,
         RepairKind::CoercedString,
         RepairKind::CoercedBoolean,
@@ -314,6 +318,7 @@ impl RepairKind {
             AbandonedDraft => "an abandoned draft before the JSON",
             MissingOpener => "missing opening brace",
             IgnoredTrailingContent => "JSON-like text after the value",
+            FullwidthPunctuation => "full-width punctuation ('：' or '，') used as JSON's",
             CoercedNumber => "string where a number is wanted",
             CoercedString => "number or boolean where a string is wanted",
             CoercedBoolean => "string where a boolean is wanted",

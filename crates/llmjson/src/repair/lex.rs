@@ -16,6 +16,20 @@ pub(crate) enum Kind {
     Call,
     /// A Python tuple `(1, 2)`: a list closed by `)`.
     Tuple,
+    /// A Python set `{'red', 'blue'}`: a list closed by `}`.
+    Set,
+}
+
+impl Kind {
+    /// The closer `c` (`}`, `]`) ends a container of this kind.
+    pub(crate) fn closed_by(self, closer: Kind) -> bool {
+        self == closer || (self == Kind::Set && closer == Kind::Object)
+    }
+
+    /// A list in the value: an array, a tuple or a set.
+    pub(crate) fn is_list(self) -> bool {
+        matches!(self, Kind::Array | Kind::Tuple | Kind::Set)
+    }
 }
 
 /// Whitespace or a comment between tokens.
@@ -42,6 +56,10 @@ pub(crate) enum Token {
     Close(Kind),
     Comma,
     Colon,
+    /// `，` (U+FF0C), written for `,` by CJK models (3 bytes).
+    WideComma,
+    /// `：` (U+FF1A), written for `:` (3 bytes).
+    WideColon,
     /// An opening quote of some class, and its byte length.
     Quote(QuoteClass, usize),
     /// A number (possibly needing normalisation) ending at `end`, followed by a terminator.
@@ -104,6 +122,18 @@ pub(crate) fn is_special_space(c: char) -> bool {
 
 const LEFT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9C];
 const RIGHT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9D];
+/// `，` and `：`: full-width comma and colon.
+pub(crate) const WIDE_COMMA: [u8; 3] = [0xEF, 0xBC, 0x8C];
+pub(crate) const WIDE_COLON: [u8; 3] = [0xEF, 0xBC, 0x9A];
+/// `−` (U+2212), the minus sign of typeset text.
+pub(crate) const MINUS_SIGN: [u8; 3] = [0xE2, 0x88, 0x92];
+
+/// A full-width comma or colon starts at `i`.
+pub(crate) fn wide_punctuation_at(b: &[u8], i: usize) -> bool {
+    b.get(i) == Some(&0xEF)
+        && b.get(i + 1) == Some(&0xBC)
+        && matches!(b.get(i + 2), Some(0x8C | 0x9A))
+}
 
 /// The bytes one parse reads, and where its region ends.
 #[derive(Clone, Copy)]
@@ -171,6 +201,7 @@ impl<'t> Lex<'t> {
         } else {
             let e =
                 memchr::memchr(b'\n', &b[body_start.min(end)..end]).map_or(end, |k| body_start + k);
+            let e = self.line_comment_end(body_start, e);
             (e, e)
         };
         Some(Trivia::Comment {
@@ -178,6 +209,31 @@ impl<'t> Lex<'t> {
             body_end: body_end.max(body_start).min(end),
             end: stop.max(body_start).min(end),
         })
+    }
+
+    /// Where a `//` or `#` comment whose line ends at `line_end` really ends: before the first
+    /// closer in it that stands after a blank and that nothing in the comment opened
+    /// (`"mode": "fast" // default }, "n": 2}` on one line: the comment is `default`, the `}`
+    /// closes the object). A note does not close brackets it never opened; a member the model
+    /// commented out keeps its own (`// "tags": ["a"]`).
+    fn line_comment_end(&self, body_start: usize, line_end: usize) -> usize {
+        let b = &self.b[body_start..line_end];
+        let mut depth = 0u32;
+        for (k, &c) in b.iter().enumerate() {
+            match c {
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth > 0 => depth -= 1,
+                b'}' | b']' if k > 0 && is_ws(b[k - 1]) => {
+                    let mut e = body_start + k;
+                    while e > body_start && is_ws(self.b[e - 1]) {
+                        e -= 1;
+                    }
+                    return e;
+                }
+                _ => {}
+            }
+        }
+        line_end
     }
 
     /// Whitespace or a comment at `i`.
@@ -327,14 +383,45 @@ impl<'t> Lex<'t> {
 
     /// What a string of `class` pays for its text `b[from..to]` (within the window before
     /// `to`): nothing for a `"` string (its quotes were judged one by one), else
-    /// [`cost::LOST_STRUCTURE`] per mark of JSON in it (`'docs', "tool": "x"…'`).
+    /// [`cost::LOST_STRUCTURE`] per mark of JSON in it that stands outside the brackets the
+    /// text itself opened (`'docs', "tool": "x"…'`). JSON the text holds whole
+    /// (`'{"a": 1, "b": [1, 2]}'`, `'payload = {"a": 1}'`) is the string's own content: its
+    /// marks are inside its brackets and cost nothing, or a string holding JSON would pay
+    /// more to end where it ends than to swallow the document after it.
     pub(crate) fn swallowed(&self, class: QuoteClass, from: usize, to: usize) -> Cost {
         let to = to.min(self.end);
         let from = from.max(to.saturating_sub(cost::WINDOW));
         if from >= to || class.closer_at(b"\"", 0).is_some() {
             return 0;
         }
-        self.json_marks(from, to) * cost::LOST_STRUCTURE
+        self.loose_json_marks(from, to) * cost::LOST_STRUCTURE
+    }
+
+    /// Like [`Lex::json_marks`], counting only the marks outside any bracket opened in
+    /// `b[from..to]` (a closer with no opener there counts too).
+    fn loose_json_marks(&self, from: usize, to: usize) -> Cost {
+        let b = &self.b[from..to];
+        let next_non_space = |k: usize| b[k..].iter().copied().find(|&c| !is_ws(c));
+        let mut depth = 0u32;
+        let mut marks = 0;
+        for (k, &c) in b.iter().enumerate() {
+            let mark = match c {
+                b'{' | b'[' => {
+                    depth += 1;
+                    false
+                }
+                b'}' | b']' if depth > 0 => {
+                    depth -= 1;
+                    false
+                }
+                b'}' | b']' => true,
+                b'"' => depth == 0 && next_non_space(k + 1) == Some(b':'),
+                b',' => depth == 0 && next_non_space(k + 1) == Some(b'"'),
+                _ => false,
+            };
+            marks += Cost::from(mark);
+        }
+        marks
     }
 
     /// What a key's text `b[from..to]` (within the window) pays for the JSON punctuation it
@@ -531,6 +618,8 @@ impl<'t> Lex<'t> {
                 }
                 Token::Ellipsis { end: e }
             }
+            0xEF if b[i..self.end].starts_with(&WIDE_COMMA) => Token::WideComma,
+            0xEF if b[i..self.end].starts_with(&WIDE_COLON) => Token::WideColon,
             _ => {
                 if let Some((class, len)) = QuoteClass::opening_at(b, i) {
                     return Token::Quote(class, len);
@@ -580,6 +669,7 @@ impl<'t> Lex<'t> {
             || matches!(c, b',' | b'}' | b']' | b')' | b';' | b'{' | b'[' | b'"')
             || (c == b'/' && matches!(self.b.get(i + 1), Some(b'/' | b'*')))
             || (c >= 0x80 && self.char_at(i).is_some_and(is_special_space))
+            || wide_punctuation_at(self.b, i)
     }
 
     /// A number starting at `i` (sign, digits, fraction, exponent), if one ends at a terminator.
@@ -667,6 +757,57 @@ impl<'t> Lex<'t> {
         self.is_terminator(j).then_some(j)
     }
 
+    /// A number written with `_` between its digits (`250_000`, as Python and Rust write them)
+    /// or with the minus sign U+2212 of typeset text (`−12.5`) starting at `i`: where it ends,
+    /// if a terminator follows.
+    pub(crate) fn spelled_number_end(&self, i: usize) -> Option<usize> {
+        let b = &self.b[..self.end];
+        let mut j = i;
+        let mut spelled = false;
+        if b[j..].starts_with(&MINUS_SIGN) {
+            j += MINUS_SIGN.len();
+            spelled = true;
+        } else if b.get(j) == Some(&b'-') {
+            j += 1;
+        }
+        // Digits, with single underscores between them.
+        let digits = |j: &mut usize, spelled: &mut bool| {
+            let start = *j;
+            while *j < b.len() {
+                if b[*j].is_ascii_digit() {
+                    *j += 1;
+                } else if b[*j] == b'_'
+                    && *j > start
+                    && b.get(*j + 1).is_some_and(u8::is_ascii_digit)
+                {
+                    *spelled = true;
+                    *j += 1;
+                } else {
+                    break;
+                }
+            }
+            *j > start
+        };
+        if !digits(&mut j, &mut spelled) {
+            return None;
+        }
+        if b.get(j) == Some(&b'.') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
+            j += 1;
+            digits(&mut j, &mut spelled);
+        }
+        if matches!(b.get(j), Some(b'e' | b'E')) {
+            let mut k = j + 1;
+            if matches!(b.get(k), Some(b'+' | b'-')) {
+                k += 1;
+            }
+            if b.get(k).is_some_and(u8::is_ascii_digit) {
+                j = k;
+                digits(&mut j, &mut spelled);
+            }
+        }
+        (spelled && self.is_terminator(j)).then_some(j)
+    }
+
     /// Where an unquoted value starting at `i` ends: at a comma, a closer, a line end, a quote
     /// (and a `)` inside a call), before trailing whitespace.
     pub(crate) fn unquoted_value_end(&self, i: usize, in_call: bool) -> usize {
@@ -684,6 +825,20 @@ impl<'t> Lex<'t> {
             if c == b')' && in_call {
                 break;
             }
+            // `花子，"年齢"：30`: a full-width comma before the next member's quote.
+            if wide_punctuation_at(b, j) {
+                let (q, _) = self.skip_trivia(j + 3);
+                let key_follows = q < self.end
+                    && (QuoteClass::opening_at(b, q).is_some() || {
+                        let (_, stop) = self.bare_key(q);
+                        stop > q
+                            && stop < self.end
+                            && (b[stop] == b':' || b[stop..].starts_with(&WIDE_COLON))
+                    });
+                if key_follows {
+                    break;
+                }
+            }
             j += if c < 0x80 { 1 } else { self.char_len_at(j) };
         }
         j
@@ -699,6 +854,7 @@ impl<'t> Lex<'t> {
             let c = b[j];
             if matches!(c, b':' | b',' | b'{' | b'}' | b'[' | b']' | b'\n' | b'\r')
                 || QuoteClass::opening_at(b, j).is_some()
+                || wide_punctuation_at(b, j)
                 || self.fence_at(j)
             {
                 break;
@@ -708,7 +864,7 @@ impl<'t> Lex<'t> {
             }
             j += if c < 0x80 { 1 } else { self.char_len_at(j) };
         }
-        let key_end = if j < self.end && b[j] == b':' {
+        let key_end = if j < self.end && (b[j] == b':' || b[j..].starts_with(&WIDE_COLON)) {
             let mut k = j;
             while k > i && matches!(b[k - 1], b' ' | b'\t') {
                 k -= 1;

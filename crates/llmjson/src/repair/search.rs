@@ -36,30 +36,36 @@ const CLEAN_TRUSTED: usize = 12;
 const COMPACT_AT: usize = 4096;
 
 /// The open containers of one reading: the parser's own (a prefix of them, as the reading may
-/// have closed some) and the ones the reading opened, packed two bits each into a word so that
-/// comparing and copying readings costs next to nothing.
+/// have closed some) and the ones the reading opened, packed three bits each into a word so
+/// that comparing and copying readings costs next to nothing.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct SkelStack {
     real_depth: u32,
     local_len: u8,
-    local: u64,
+    local: u128,
 }
 
-fn kind_bits(kind: Kind) -> u64 {
+/// Bits per container kind in [`SkelStack::local`].
+const KIND_BITS: u32 = 3;
+const KIND_MASK: u128 = (1 << KIND_BITS) - 1;
+
+fn kind_bits(kind: Kind) -> u128 {
     match kind {
         Kind::Object => 0,
         Kind::Array => 1,
         Kind::Call => 2,
         Kind::Tuple => 3,
+        Kind::Set => 4,
     }
 }
 
-fn bits_kind(bits: u64) -> Kind {
-    match bits & 3 {
+fn bits_kind(bits: u128) -> Kind {
+    match bits & KIND_MASK {
         0 => Kind::Object,
         1 => Kind::Array,
         2 => Kind::Call,
-        _ => Kind::Tuple,
+        3 => Kind::Tuple,
+        _ => Kind::Set,
     }
 }
 
@@ -130,7 +136,7 @@ impl SkelStack {
     }
 
     fn local_kind(&self, i: usize) -> Kind {
-        bits_kind(self.local >> (2 * i))
+        bits_kind(self.local >> (KIND_BITS * i as u32))
     }
 
     /// Applies a reading's pops and push; `false` if the reading nests too deep to follow.
@@ -138,7 +144,7 @@ impl SkelStack {
         for _ in 0..s.pops {
             if self.local_len > 0 {
                 self.local_len -= 1;
-                self.local &= !(3u64 << (2 * u32::from(self.local_len)));
+                self.local &= !(KIND_MASK << (KIND_BITS * u32::from(self.local_len)));
             } else if self.real_depth > 0 {
                 self.real_depth -= 1;
             }
@@ -147,7 +153,7 @@ impl SkelStack {
             if usize::from(self.local_len) >= LOCAL_DEPTH {
                 return false;
             }
-            self.local |= kind_bits(kind) << (2 * u32::from(self.local_len));
+            self.local |= kind_bits(kind) << (KIND_BITS * u32::from(self.local_len));
             self.local_len += 1;
         }
         true
@@ -709,6 +715,22 @@ impl Beam {
         let Some(best) = best else {
             return false;
         };
+        if std::env::var_os("LLMJSON_TRACE").is_some() {
+            let path = |mut n: u32| {
+                let mut steps = Vec::new();
+                while n != NONE && n != self.root {
+                    let s = self.nodes[n as usize].step;
+                    steps.push(format!("{}:{:?}->{}", s.at, s.reading, s.to));
+                    n = self.nodes[n as usize].parent;
+                }
+                steps.reverse();
+                steps.join(" ")
+            };
+            eprintln!("commit at {at}: best cost {} [{}]", best.cost, path(best.node));
+            for h in self.alive.iter().chain(self.done.iter()) {
+                eprintln!("   cost {} pos {} {:?} [{}]", h.cost, h.pos, h.mode, path(h.node));
+            }
+        }
         // The best reading's choices since the last commit, first to last.
         let mut chain = std::mem::take(&mut self.chain);
         chain.clear();

@@ -1,7 +1,8 @@
 //! The fault generator's scoreboard: replies with known faults (`llmjson-faults`), scored by
 //! value against what a careful reader takes from them.
 //!
-//! The fixed-seed set runs in CI and must stay at ≥ 97% exact overall and ≥ 90% in every class.
+//! The fixed-seed set runs in CI and must stay at ≥ 97% exact overall and ≥ 95% in every class.
+//! Classes come as often as their weight says models make them (`Fault::weight`).
 //! `LLMJSON_FAULT_SEED=<n>` runs another seed and prints every failing case (so does
 //! `LLMJSON_FAULT_SHOW=1` for the fixed seed); `LLMJSON_FAULT_COUNT` changes the number of cases.
 
@@ -12,8 +13,11 @@ use std::collections::BTreeMap;
 
 /// The fixed seed asserted in CI.
 const FIXED_SEED: u64 = 20_261_123;
-/// Cases in the fixed set: 60 made for each class.
-const FIXED_COUNT: usize = 60 * 41;
+/// Cases in the fixed set: 60 rounds of the weighted schedule (60 cases made for each class of
+/// weight 1).
+fn fixed_count() -> usize {
+    60 * Fault::schedule().len()
+}
 
 fn options(case: &Case) -> Options {
     let options = Options::default();
@@ -59,7 +63,7 @@ fn fault_scoreboard() {
     let count = std::env::var("LLMJSON_FAULT_COUNT")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(FIXED_COUNT);
+        .unwrap_or_else(fixed_count);
     let show = seed.is_some() || std::env::var_os("LLMJSON_FAULT_SHOW").is_some();
     let seed = seed.unwrap_or(FIXED_SEED);
     let mut by_class: BTreeMap<&str, Tally> = BTreeMap::new();
@@ -109,16 +113,16 @@ fn fault_scoreboard() {
         );
     }
     assert!(
-        total >= 2000 || count < FIXED_COUNT,
+        total >= 2000 || count < fixed_count(),
         "the fixed set must hold at least 2,000 cases"
     );
     let weak: Vec<_> = by_class
         .iter()
-        .filter(|(_, t)| t.pass * 100 < t.total * 90)
+        .filter(|(_, t)| t.pass * 100 < t.total * 95)
         .map(|(name, t)| format!("{name} {:.1}%", Tally::share(t.pass, t.total)))
         .collect();
     assert!(pass * 100 >= total * 97, "below 97% exact overall");
-    assert!(weak.is_empty(), "classes below 90%: {weak:?}");
+    assert!(weak.is_empty(), "classes below 95%: {weak:?}");
 }
 
 /// Cases for the accounting property, made from seed [`ACCOUNTING_SEED`]

@@ -57,6 +57,9 @@ pub(crate) enum Reading {
     GroupedNumber,
     /// `(` of a Python tuple: a list.
     OpenTuple,
+    /// `,` or `}` after the first key of an object: the object is a Python set (`{'a', 'b'}`),
+    /// a list whose first item is that key. Reads nothing: the token is read again.
+    SetItem,
     /// `=` (or `=>`) where `:` belongs.
     ColonLike,
     /// `true`, `false`, `null`, or a literal from Python or JavaScript.
@@ -136,6 +139,7 @@ pub(crate) mod style {
     pub(crate) const TRIPLE_QUOTES: u8 = 8;
     pub(crate) const BARE_KEYS: u8 = 16;
     pub(crate) const FOREIGN_LITERALS: u8 = 32;
+    pub(crate) const FULLWIDTH: u8 = 64;
 }
 
 fn quote_style(class: QuoteClass) -> u8 {
@@ -277,7 +281,7 @@ impl Succ {
 fn inside(kind: Kind) -> Mode {
     match kind {
         Kind::Object => Mode::Key { after_comma: false },
-        Kind::Array | Kind::Call | Kind::Tuple => Mode::Value { after_comma: false },
+        Kind::Array | Kind::Call | Kind::Tuple | Kind::Set => Mode::Value { after_comma: false },
     }
 }
 
@@ -338,7 +342,7 @@ impl<'t> Ctx<'t> {
         match mode {
             Mode::Value { after_comma } => self.value(out, stack, tok, pos, after_comma),
             Mode::Key { after_comma } => self.key(out, stack, tok, pos, after_comma),
-            Mode::Colon => self.colon(out, tok, pos),
+            Mode::Colon => self.colon(out, stack, tok, pos),
             Mode::Next { after_string } => self.next(out, stack, tok, pos, after_string),
             Mode::Str { .. } | Mode::Done | Mode::ScalarDone => {}
         }
@@ -360,7 +364,7 @@ impl<'t> Ctx<'t> {
                 Token::Word { end } | Token::Number { end } | Token::Ellipsis { end } => end,
                 Token::Other { len } => pos + len,
                 Token::Quote(_, len) => pos + len,
-                _ => pos + 1,
+                _ => pos + self.lex.char_len_at(pos),
             };
             out.add(
                 level,

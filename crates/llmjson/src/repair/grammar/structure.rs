@@ -93,6 +93,18 @@ impl Ctx<'_> {
                     );
                     return;
                 }
+                if let Some(spelled) = self.lex.spelled_number_end(pos) {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::GroupedNumber,
+                            Some(RepairKind::InvalidNumber),
+                            cost::GROUPED_NUMBER,
+                            spelled,
+                            next,
+                        ),
+                    );
+                }
                 if b.get(end) == Some(&b'(') && b[pos].is_ascii_alphabetic() {
                     out.add(
                         level,
@@ -110,7 +122,7 @@ impl Ctx<'_> {
                 self.unquoted_value(out, stack, pos);
             }
             Token::Comma => match top {
-                Some(Kind::Array | Kind::Tuple) => out.add(
+                Some(Kind::Array | Kind::Tuple | Kind::Set) => out.add(
                     level,
                     succ(
                         Reading::ExtraPunctuation,
@@ -143,7 +155,7 @@ impl Ctx<'_> {
                         next,
                     ),
                 ),
-                Some(Kind::Array) => {
+                Some(Kind::Array | Kind::Set) => {
                     let (kind, cost) = if after_comma {
                         (Some(RepairKind::TrailingComma), cost::TRAILING_COMMA)
                     } else {
@@ -191,6 +203,18 @@ impl Ctx<'_> {
                 ),
             ),
             Token::Other { len } => {
+                if let Some(spelled) = self.lex.spelled_number_end(pos) {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::GroupedNumber,
+                            Some(RepairKind::InvalidNumber),
+                            cost::GROUPED_NUMBER,
+                            spelled,
+                            next,
+                        ),
+                    );
+                }
                 if b[pos] == b'-' && self.lex.text[pos..self.lex.end].starts_with("-Infinity") {
                     let end = pos + 9;
                     if self.lex.is_terminator(end) {
@@ -262,7 +286,8 @@ impl Ctx<'_> {
                 Reading::Garbage,
                 Some(RepairKind::DroppedGarbage),
                 cost::GARBAGE,
-                pos + len.max(1),
+                // Whole characters only (`：` is three bytes).
+                pos + len.max(self.lex.char_len_at(pos)),
                 mode,
             ),
         );
@@ -531,11 +556,79 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn colon(&self, out: &mut Succs, tok: Token, pos: usize) {
+    /// The key that ends just before `pos` (blanks aside) is the first thing in its object:
+    /// `{'red'` before a `,` is the first item of a set. A quoted key is walked back to its
+    /// opening quote, a bare one over its word (within the window).
+    fn first_key_before(&self, pos: usize) -> bool {
+        let b = self.b();
+        let floor = pos.saturating_sub(cost::WINDOW);
+        let mut k = pos;
+        while k > floor && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        if k == floor {
+            return false;
+        }
+        let last = b[k - 1];
+        if matches!(last, b'"' | b'\'') {
+            k -= 1;
+            loop {
+                if k == floor {
+                    return false;
+                }
+                k -= 1;
+                if b[k] == last && (k == 0 || b[k - 1] != b'\\') {
+                    break;
+                }
+            }
+        } else if last.is_ascii_alphanumeric() || last == b'_' || last == b'.' || last == b'-' {
+            while k > floor && (b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'_' | b'.' | b'-')) {
+                k -= 1;
+            }
+        } else {
+            return false;
+        }
+        while k > floor && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        k > 0 && b[k - 1] == b'{'
+    }
+
+    pub(super) fn colon(&self, out: &mut Succs, stack: &dyn Stack, tok: Token, pos: usize) {
         let level = self.level;
         let value = Mode::Value { after_comma: false };
         match tok {
             Token::Colon => out.add(level, succ(Reading::Colon, None, 0, pos + 1, value)),
+            // `{"名前"："花子"}`: a CJK model's full-width colon.
+            Token::WideColon => out.add(
+                level,
+                succ(
+                    Reading::ColonLike,
+                    Some(RepairKind::FullwidthPunctuation),
+                    0,
+                    pos + 3,
+                    value,
+                )
+                .styled(style::FULLWIDTH),
+            ),
+            // `{'red', 'blue'}`: the first "key" of a Python set.
+            Token::Comma | Token::Close(Kind::Object)
+                if stack.top() == Some(Kind::Object) && self.first_key_before(pos) =>
+            {
+                out.add(
+                    level,
+                    succ(
+                        Reading::SetItem,
+                        Some(RepairKind::PythonLiteral),
+                        0,
+                        pos,
+                        Mode::Next { after_string: true },
+                    )
+                    .pop(1)
+                    .push(Kind::Set)
+                    .styled(style::FOREIGN_LITERALS),
+                )
+            }
             // `{"a" = 1}`, `{"a" => 1}`: another language's `:`.
             Token::Other { .. } if self.b()[pos] == b'=' => {
                 let len = if self.b().get(pos + 1) == Some(&b'>') {
@@ -615,7 +708,7 @@ impl Ctx<'_> {
                         Mode::Key { after_comma: true },
                     ),
                 ),
-                Some(Kind::Array | Kind::Tuple) => out.add(
+                Some(Kind::Array | Kind::Tuple | Kind::Set) => out.add(
                     level,
                     succ(
                         Reading::Comma,
@@ -628,7 +721,26 @@ impl Ctx<'_> {
                 Some(Kind::Call) => self.garbage(out, pos, 1, here),
                 None => {}
             },
-            Token::Close(kind) if top == Some(kind) => {
+            // `"花子"，"年齢"`: a CJK model's full-width comma.
+            Token::WideComma if top != Some(Kind::Call) => {
+                let mode = if top == Some(Kind::Object) {
+                    Mode::Key { after_comma: true }
+                } else {
+                    Mode::Value { after_comma: true }
+                };
+                out.add(
+                    level,
+                    succ(
+                        Reading::Comma,
+                        Some(RepairKind::FullwidthPunctuation),
+                        0,
+                        pos + 3,
+                        mode,
+                    )
+                    .styled(style::FULLWIDTH),
+                );
+            }
+            Token::Close(kind) if top.is_some_and(|t| t.closed_by(kind)) => {
                 let misaligned = self.misaligned_close(stack, pos);
                 out.add(
                     level,
@@ -712,7 +824,10 @@ impl Ctx<'_> {
                 ),
             ),
             Token::Quote(..) | Token::Open(_) | Token::Number { .. } | Token::Word { .. }
-                if matches!(top, Some(Kind::Object | Kind::Array | Kind::Tuple)) =>
+                if matches!(
+                    top,
+                    Some(Kind::Object | Kind::Array | Kind::Tuple | Kind::Set)
+                ) =>
             {
                 let mode = if top == Some(Kind::Object) {
                     Mode::Key { after_comma: true }

@@ -32,7 +32,7 @@ const DUPLICATE_LOOKBACK: usize = 256;
 
 fn closer_text(kind: Kind) -> &'static str {
     match kind {
-        Kind::Object => "added '}'",
+        Kind::Object | Kind::Set => "added '}'",
         Kind::Array => "added ']'",
         Kind::Call | Kind::Tuple => "added ')'",
     }
@@ -63,13 +63,14 @@ impl Parser<'_> {
             Reading::ColonLike => {
                 let what = &self.text[at..s.pos];
                 self.repair(
-                    RepairKind::MissingColon,
+                    s.kind.unwrap_or(RepairKind::MissingColon),
                     at,
                     s.pos,
                     format!("'{what}' read as ':'"),
                 )?;
                 self.pos = s.pos;
             }
+            Reading::SetItem => self.set_from_first_key(at)?,
             Reading::Literal => return self.literal(at, s),
             Reading::UnquotedValue => return self.unquoted_value(at, s),
             Reading::BareKey => return self.bare_key(at, s),
@@ -92,6 +93,9 @@ impl Parser<'_> {
             Reading::Colon => self.pos = s.pos,
             Reading::EndOfValue => {}
             Reading::Comma => {
+                if let Some(kind) = s.kind {
+                    self.repair(kind, at, s.pos, "read as ','")?;
+                }
                 if let Some(frame) = self.frames.last_mut() {
                     frame.comma_at = at;
                 }
@@ -102,7 +106,9 @@ impl Parser<'_> {
                     self.log_trailing_comma()?;
                 }
                 self.pos = s.pos;
-                self.close_top()?;
+                if !self.close_parenthesised()? {
+                    self.close_top()?;
+                }
             }
             Reading::Mismatched => {
                 self.repair(
@@ -189,7 +195,7 @@ impl Parser<'_> {
             Kind::Object => Partial::Object(Map::new()),
             Kind::Array => Partial::Array(Vec::new()),
             Kind::Call => Partial::Pass(None),
-            Kind::Tuple => Partial::Array(Vec::new()),
+            Kind::Tuple | Kind::Set => Partial::Array(Vec::new()),
         };
         let member_spans = if kind == Kind::Object {
             self.spare_spans.pop().unwrap_or_default()
@@ -310,7 +316,7 @@ impl Parser<'_> {
     /// is discarded (logged as a dropped member over its text). Whether one was.
     fn drop_cut_element(&mut self) -> Result<bool> {
         let Some(array) = (0..self.frames.len().saturating_sub(1))
-            .find(|&i| matches!(self.frames[i].kind, Kind::Array | Kind::Tuple))
+            .find(|&i| self.frames[i].kind.is_list())
         else {
             return Ok(false);
         };
@@ -328,6 +334,62 @@ impl Parser<'_> {
             "the element was cut off",
         )?;
         Ok(true)
+    }
+
+    /// `(5)` closed by its `)`: one item and no comma is a value in parentheses, not a tuple
+    /// (Python's `(5)` is `5`; `(5,)` is a tuple). Whether it was one (and is now closed).
+    fn close_parenthesised(&mut self) -> Result<bool> {
+        let Some(frame) = self.frames.last() else {
+            return Ok(false);
+        };
+        let open = self.opens.last().copied().unwrap_or(frame.key_at);
+        let single = frame.kind == Kind::Tuple
+            && frame.comma_at == open
+            && matches!(&frame.partial, Partial::Array(items) if items.len() == 1);
+        if !single {
+            return Ok(false);
+        }
+        let Partial::Array(mut items) = self.pop_frame()? else {
+            return Err(Fail::Internal("a tuple without items"));
+        };
+        let value = items.pop().unwrap_or(Value::Null);
+        // The log said a tuple became a list at the `(`; it was parentheses.
+        if let Some(entry) = self
+            .log
+            .iter_mut()
+            .rev()
+            .take(crate::repair::cost::WINDOW)
+            .find(|r| r.start == open && r.kind == RepairKind::PythonLiteral)
+        {
+            entry.detail = Cow::Borrowed("parentheses around a value removed");
+            entry.end = self.pos;
+        }
+        self.emit(value)?;
+        Ok(true)
+    }
+
+    /// `{'red', 'blue'}`: the object was a Python set. It becomes a list (closed by `}`) whose
+    /// first item is the "key" read so far: a string, or the number or literal a bare key spelled.
+    fn set_from_first_key(&mut self, at: usize) -> Result<()> {
+        let (open, key, key_at) = match self.frames.last_mut() {
+            Some(frame) if frame.kind == Kind::Object => {
+                (frame.key_at, frame.key.take().unwrap_or_default(), frame.key_at)
+            }
+            _ => return Err(Fail::Internal("a set without its object")),
+        };
+        let open = self.opens.last().copied().unwrap_or(open);
+        self.pop_frame()?;
+        self.repair(RepairKind::PythonLiteral, open, at, "a set became a list")?;
+        self.open(Kind::Set, open)?;
+        let quoted = crate::repair::quotes::is_quote_at(self.b, key_at);
+        let item = if quoted {
+            Value::String(key)
+        } else if let Ok(n) = key.parse::<crate::value::Number>() {
+            Value::Number(n)
+        } else {
+            super::scalars::literal_or_string(key)
+        };
+        self.emit(item)
     }
 
     /// `{"a": [1, "b": 2}`: the array lacked `]` before `"b"`, which is the next member's key.
@@ -484,6 +546,7 @@ impl Parser<'_> {
             let logged = match kind {
                 Kind::Object => Some((RepairKind::ClosedTruncatedObject, "added '}'")),
                 Kind::Array | Kind::Tuple => Some((RepairKind::ClosedTruncatedArray, "added ']'")),
+                Kind::Set => Some((RepairKind::ClosedTruncatedArray, "added '}'")),
                 Kind::Call => None,
             };
             if let Some((kind, detail)) = logged {

@@ -16,6 +16,7 @@
 //! value or lies inside the span of a logged repair (a comment, a skipped token, a dropped
 //! member…). The property tests check this on generated faulted documents.
 
+mod comments;
 mod containers;
 mod lane;
 pub(crate) use lane::valid_after;
@@ -28,7 +29,7 @@ use super::lex::{Kind, Lex, Trivia};
 use super::search::Searcher;
 use super::RepairKind;
 use crate::value::{Map, Value};
-use crate::{DuplicateKeys, RepairLevel, Schema, Truncation};
+use crate::{DuplicateKeys, GuardComments, RepairLevel, Schema, Truncation};
 use std::borrow::Cow;
 
 /// What the parser needs from the options.
@@ -47,6 +48,8 @@ pub(crate) struct Config<'s> {
     pub only_truncation: bool,
     /// The reply begins inside an object whose `{` is missing (it starts with `"key":`).
     pub inside_object: bool,
+    /// Which comments the safety guard counts.
+    pub guard_comments: GuardComments,
 }
 
 /// A fence that ends the region when met where JSON structure is expected (```` ``` ````, `~~~`).
@@ -545,8 +548,19 @@ impl<'t> Parser<'t> {
                     body_end,
                     end,
                 }) => {
-                    self.repair(RepairKind::Comment, self.pos, end, "removed")?;
-                    self.discard(body_start, body_end);
+                    // Prose loses nothing when it goes; a member commented out is data, and
+                    // the safety guard counts it (see `GuardComments`).
+                    let data = self.cfg.guard_comments == GuardComments::Data
+                        && comments::holds_data(&self.text[body_start..body_end]);
+                    let detail = if data {
+                        "removed a comment holding JSON data"
+                    } else {
+                        "removed"
+                    };
+                    self.repair(RepairKind::Comment, self.pos, end, detail)?;
+                    if data || self.cfg.guard_comments == GuardComments::All {
+                        self.discard(body_start, body_end);
+                    }
                     self.pos = end;
                 }
                 None => break,

@@ -23,6 +23,11 @@ pub(crate) fn is_literal(word: &str) -> bool {
     literal_value(word).is_some()
 }
 
+/// A bare word as a value: its literal, or the word as a string.
+pub(super) fn literal_or_string(word: String) -> Value {
+    literal_value(&word).unwrap_or(Value::String(word))
+}
+
 fn literal_value(word: &str) -> Option<Value> {
     match word {
         "true" | "True" | "TRUE" => Some(Value::Bool(true)),
@@ -107,10 +112,15 @@ impl Parser<'_> {
         Ok(s.mode)
     }
 
-    /// `1,299.99`: the thousands separators dropped, the digits kept.
+    /// `1,299.99`, `250_000`, `−12.5`: the separators dropped, the typographic minus made
+    /// JSON's, the digits kept.
     pub(super) fn grouped_number(&mut self, at: usize, s: Succ) -> Result<Mode> {
         let raw = &self.text[at..s.pos];
-        let digits: String = raw.chars().filter(|&c| c != ',').collect();
+        let digits: String = raw
+            .chars()
+            .filter(|&c| c != ',' && c != '_')
+            .map(|c| if c == '\u{2212}' { '-' } else { c })
+            .collect();
         self.pos = s.pos;
         if self.cut_and_dropped(s.pos) {
             self.drop_truncated_value(at)?;
