@@ -331,6 +331,21 @@ impl Fault {
         )
     }
 
+    /// The fault may put a line break in a one-line document (a comment that ends its line).
+    pub fn breaks_lines(self) -> bool {
+        matches!(
+            self,
+            Fault::LineComment
+                | Fault::HashComment
+                | Fault::ProseComment
+                | Fault::QuotedComment
+                | Fault::CommentedOut
+                | Fault::CommentAfterValue
+                | Fault::RawNewlines
+                | Fault::CodeInString
+        )
+    }
+
     /// The fault needs the document on one line (inline code does not span lines).
     pub fn needs_one_line(self) -> bool {
         matches!(self, Fault::InlineCode)

@@ -127,8 +127,12 @@ fn compatible(faults: &[Fault], f: Fault) -> bool {
         f.writes_strings() && faults.iter().any(|g| g.is_convention()),
         f.is_convention() && faults.iter().any(|g| g.writes_strings()),
         // One line, or laid out over lines.
-        f.needs_one_line() && faults.iter().any(|g| g.needs_lines()),
+        f.needs_one_line() && faults.iter().any(|g| g.needs_lines() || g.breaks_lines()),
         f.needs_lines() && faults.iter().any(|g| g.needs_one_line()),
+        f.breaks_lines() && faults.iter().any(|g| g.needs_one_line()),
+        // Inline code holds a short, whole value.
+        f == Fault::InlineCode && faults.contains(&Fault::MissingOpener),
+        f == Fault::MissingOpener && faults.contains(&Fault::InlineCode),
     ];
     !conflicts.contains(&true)
 }

@@ -399,31 +399,36 @@ fn python_containers(toks: &mut [Tok], rng: &mut Rng) -> bool {
             let o = *rng.pick(&nested);
             let close = matching_close(toks, o);
             for j in o..=close {
-                if matches!(toks[j].k, K::Open | K::Close) {
-                    let opening = toks[j].k == K::Open;
-                    // A tuple of one item keeps a comma: `(5,)`.
-                    let inner_close = if opening { matching_close(toks, j) } else { j };
-                    let items = if opening {
-                        toks[j + 1..inner_close]
-                            .iter()
-                            .filter(|t| t.is_sig() && t.k != K::Comma)
-                            .count()
-                    } else {
-                        0
-                    };
-                    toks[j].text = if opening { "(" } else { ")" }.into();
-                    if opening && items == 1 {
-                        if let Some(item) = next_sig(toks, j) {
-                            let last = if toks[item].k == K::Open {
-                                matching_close(toks, item)
-                            } else {
-                                item
-                            };
-                            toks[last].text.push(',');
-                        }
-                    }
+                match toks[j].k {
+                    K::Open => toks[j].text = "(".into(),
+                    K::Close => toks[j].text = ")".into(),
+                    _ => {}
                 }
                 toks[j].locked = true;
+            }
+            // A tuple of one item keeps a comma: `(5,)`, `(("a", 1),)`.
+            for j in o..=close {
+                if toks[j].k != K::Open {
+                    continue;
+                }
+                let inner_close = matching_close(toks, j);
+                // Its items: what stands one level inside it (an inner container by its opener).
+                let top_items: Vec<usize> = (j + 1..inner_close)
+                    .filter(|&i| {
+                        toks[i].is_sig()
+                            && !matches!(toks[i].k, K::Comma | K::Close)
+                            && toks[i].depth == toks[j].depth + 1
+                    })
+                    .collect();
+                if top_items.len() == 1 {
+                    let item = top_items[0];
+                    let last = if toks[item].k == K::Open {
+                        matching_close(toks, item)
+                    } else {
+                        item
+                    };
+                    toks[last].text.push(',');
+                }
             }
             lock_around(toks, o);
             lock_around(toks, close);

@@ -338,7 +338,8 @@ mod tests {
     #[test]
     fn a_guard_rejection_is_a_failure_and_its_own_counter() {
         let mut m = Metrics::default();
-        let reply = format!("{{\"a\": 1, /* {} */ \"b\": 2}}", "x".repeat(60));
+        // A member commented out is data: the guard counts it (prose would not be counted).
+        let reply = format!("{{\"a\": 1, /* \"c\": \"{}\", */ \"b\": 2}}", "x".repeat(60));
         let result = crate::parse(&reply, &Options::default());
         assert!(matches!(result, Err(Error::RepairRejected { .. })));
         m.record(&result, Duration::ZERO);

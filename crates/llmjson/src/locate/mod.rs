@@ -392,6 +392,8 @@ impl<'t> Scan<'t> {
                 // `"id" 49872,`).
                 return match b.get(k) {
                     Some(b':') => true,
+                    // A CJK model's full-width colon.
+                    Some(0xEF) => b[k..].starts_with(&crate::repair::lex::WIDE_COLON),
                     Some(b'=') => b.get(k + 1) != Some(&b'='),
                     Some(b'{' | b'[') => k > e + close,
                     Some(_) if k > e + close => value_then_comma(b, k),
@@ -503,6 +505,10 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
                 continue;
             }
             (b'[', b'(') => return looks_like_tuple(b, q, end),
+            // A comment too long to look past (`[ /* a paragraph */ 1, 3]`): prose does not
+            // open a bracket to comment in it.
+            (b'{' | b'[', b'/') => return matches!(b.get(q + 1), Some(b'/' | b'*')),
+            (b'{' | b'[', b'#') => return matches!(b.get(q + 1), Some(b' ' | b'\t')),
             (b'{', _) => return key_then_colon(b, q, end),
             // `[1]` in prose is a citation; `[[0], [1]]` is not.
             (b'[', b'-' | b'0'..=b'9') => return depth > 0 || !citation(b, q, end),
@@ -615,17 +621,18 @@ fn skip_ws(b: &[u8], mut i: usize, end: usize) -> Option<usize> {
             && ((b[i] == b'/' && b[i + 1] == b'/')
                 || (b[i] == b'#' && matches!(b[i + 1], b' ' | b'\t')));
         if line_comment {
-            // Bounded, like every lookahead here: `{//{//{//…` must stay linear.
+            // Bounded, like every lookahead here: `{//{//{//…` must stay linear. A comment
+            // longer than that is where the look stops (callers judge the comment itself).
             let limit = (i + 256).min(end);
             match b[i..limit].iter().position(|&c| c == b'\n') {
                 Some(k) => i += k,
-                None => return None,
+                None => return Some(i),
             }
         } else if i + 1 < end && b[i] == b'/' && b[i + 1] == b'*' {
             let limit = (i + 256).min(end);
             match b[i + 2..limit].windows(2).position(|w| w == b"*/") {
                 Some(k) => i = i + 2 + k + 2,
-                None => return None,
+                None => return Some(i),
             }
         } else {
             return (i < end).then_some(i);

@@ -104,6 +104,9 @@ pub(crate) const GARBAGE: Cost = 5;
 /// The JSON ends here, its containers unclosed; what follows is prose (plus [`CLOSE_AT_END`]
 /// per container closed).
 pub(crate) const END_HERE: Cost = 3;
+/// Added to [`END_HERE`] when the prose follows a single line break, not a blank line
+/// (`…"concluir"⏎Hope this helps`): a line of its own may still be JSON, a blank line rarely is.
+pub(crate) const PROSE_AFTER_ONE_LINE_BREAK: Cost = 2;
 /// A top-level scalar followed by more than noise (`"The TV has a 24" screen"` read as the
 /// string `The TV has a 24`): a reply that is a scalar is nothing else.
 pub(crate) const TEXT_AFTER_SCALAR: Cost = 10;
@@ -111,6 +114,13 @@ pub(crate) const TEXT_AFTER_SCALAR: Cost = 10;
 /// [`LOST_STRUCTURE`] for what lies between). A model that rewrites its answer restates it:
 /// when the new value begins as the draft did, the restart costs [`RESTATED_RESTART`].
 pub(crate) const RESTART: Cost = 6;
+/// Added to [`RESTART`] per mark of the draft it throws away (a `,`, `:` or opening bracket:
+/// about two per member): a restart must cost in proportion to the document it discards, or
+/// a misreading late in a long reply would make dropping everything before it cheap. Counted
+/// over the draft's last [`WINDOW`] bytes, or over the values the parser has read, whichever
+/// is more. A restart that restates the draft throws nothing away and pays only
+/// [`RESTATED_RESTART`].
+pub(crate) const DRAFT_MARK: Cost = 1;
 /// A restart whose new value begins as the abandoned draft did (`{"a": [1, 2 -- wait. Final:
 /// {"a": [1, 2, 3]}`).
 pub(crate) const RESTATED_RESTART: Cost = 1;

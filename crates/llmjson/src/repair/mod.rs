@@ -12,7 +12,7 @@
 mod cost;
 mod grammar;
 mod kind;
-mod lex;
+pub(crate) mod lex;
 pub(crate) mod parser;
 pub(crate) mod quotes;
 mod search;

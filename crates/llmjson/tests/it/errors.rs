@@ -115,12 +115,12 @@ fn conservative_names_the_repair_it_will_not_make() {
 
 #[test]
 fn safety_guard_message_gives_the_removed_share() {
-    let input = format!("{{\"a\": 1, /* {} */ \"b\": 2}}", "x".repeat(200));
+    let input = format!("{{\"a\": 1, /* \"c\": \"{}\", */ \"b\": 2}}", "x".repeat(200));
     let err = error(&input);
     assert_eq!(
         err.to_string(),
-        "repair rejected by the safety guard: it would discard 92.2% of the located JSON text \
-         (200 of 217 non-whitespace bytes), over the limit of 30.0%"
+        "repair rejected by the safety guard: it would discard 92.4% of the located JSON text \
+         (207 of 224 non-whitespace bytes), over the limit of 30.0%"
     );
     let Error::RepairRejected {
         removed_share,

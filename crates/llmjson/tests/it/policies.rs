@@ -1,7 +1,7 @@
 //! Policies: repair levels, the safety guard, duplicate keys, limits.
 
 use crate::support::{check_with, error_with, json, kinds, parse_with};
-use llmjson::{DuplicateKeys, Error, Options, RepairKind, RepairLevel};
+use llmjson::{DuplicateKeys, Error, GuardComments, Options, RepairKind, RepairLevel};
 
 /// One input per repair kind, with the lowest level that accepts it.
 const BY_LEVEL: &[(&str, RepairLevel)] = &[
@@ -66,23 +66,27 @@ fn conservative_repairs_only_cosmetic_kinds() {
 }
 
 #[test]
-fn the_guard_counts_comments_and_skipped_text_only() {
-    // A comment's text counts (not its markers); a small comment passes.
-    let small = parse_with("{\"a\": 1, /* ok */ \"b\": 2}", &Options::default());
-    assert_eq!(small.removed_bytes, 2);
-    assert_eq!(small.located_bytes, 19);
+fn the_guard_counts_commented_out_data_and_skipped_text_only() {
+    // A comment holding JSON data counts (its text, not its markers); a small one passes.
+    let small = parse_with("{\"a\": 1, /* 3 */ \"b\": 2}", &Options::default());
+    assert_eq!(small.removed_bytes, 1);
+    assert_eq!(small.located_bytes, 18);
     // Truncation drops are the caller's policy and do not count.
     let cut = parse_with(
         "{\"a\": 1, \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\":",
         &Options::default(),
     );
     assert_eq!(cut.removed_bytes, 0);
-    // A big comment in a small object is refused at 0.3, accepted with the guard off.
-    let input = format!("{{\"a\": 1, /* {} */ \"b\": 2}}", "x".repeat(60));
+    // A big member commented out of a small object is refused at 0.3, accepted with the
+    // guard off.
+    let input = format!(
+        "{{\"a\": 1, /* \"c\": \"{}\", */ \"b\": 2}}",
+        "x".repeat(60)
+    );
     assert!(matches!(
         error_with(&input, &Options::default()),
         Error::RepairRejected {
-            removed_bytes: 60,
+            removed_bytes: 67,
             ..
         }
     ));
@@ -93,6 +97,42 @@ fn the_guard_counts_comments_and_skipped_text_only() {
     );
     // Below the 32-byte floor, ratios on tiny inputs are ignored.
     check_with("[1,/*abcdefghijklmnop*/2]", &Options::default(), "[1, 2]");
+}
+
+#[test]
+fn prose_comments_are_logged_but_not_counted_unless_every_comment_is() {
+    // Models annotate JSON at length: removing prose loses nothing (seed 001's guard read by
+    // its purpose). The comment is still in the log, with its span.
+    let note = "this value comes from the Q3 report and may change after the audit";
+    let input = format!("{{\"a\": 1, // {note}\n \"b\": 2}}");
+    let parsed = parse_with(&input, &Options::default());
+    assert_eq!(parsed.value, json(r#"{"a": 1, "b": 2}"#));
+    assert_eq!(parsed.removed_bytes, 0);
+    assert_eq!(kinds(&parsed), [RepairKind::Comment]);
+    let comment = &parsed.repairs[0];
+    assert_eq!(&input[comment.span.clone()], format!("// {note}"));
+    assert_eq!(comment.detail, "removed");
+    // The letter of the seed: every comment counts.
+    let strict = Options::default().guard_comments(GuardComments::All);
+    assert!(matches!(
+        error_with(&input, &strict),
+        Error::RepairRejected { .. }
+    ));
+    // A comment that quotes words is still prose; one that holds a member is data.
+    let quoted = parse_with(
+        "{\"a\": 1, /* the \"id\" must be unique, values: \"x\", \"y\" or \"z\" */ \"b\": 2}",
+        &Options::default(),
+    );
+    assert_eq!(quoted.removed_bytes, 0);
+    let data = parse_with(
+        "{\"a\": 1,\n  // \"age\": 31,\n  \"b\": 2, \"c\": \"a string long enough to dilute it\"}",
+        &Options::default(),
+    );
+    assert_eq!(data.removed_bytes, "\"age\":31,".len());
+    assert_eq!(
+        data.repairs[0].detail,
+        "removed a comment holding JSON data"
+    );
 }
 
 #[test]

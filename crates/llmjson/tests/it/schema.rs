@@ -422,7 +422,7 @@ fn callers_can_tell_each_failure_apart() {
     assert_eq!(kind("I cannot help with that."), "no_json");
     assert_eq!(
         kind(&format!(
-            "{{\"objective\": \"x\", /* {} */ \"steps\": []}}",
+            "{{\"objective\": \"x\", /* \"notes\": \"{}\", */ \"steps\": []}}",
             "why ".repeat(40)
         )),
         "repair_rejected"

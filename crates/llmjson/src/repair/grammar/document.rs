@@ -21,17 +21,31 @@ impl Ctx<'_> {
             k -= 1;
         }
         // With nothing open there is no JSON yet to end (a bare `null` is not a reading).
-        if newlines >= 2 && depth > 0 {
+        // Prose after an unclosed reply mostly starts after a blank line; after one line
+        // break it pays more (the line may be more JSON: a bare key, a missing comma).
+        // A document written on one line that a line break follows has ended: the next line
+        // is prose (`{"a": 1, "b": "x"⏎Note: the dates are in UTC.`). In a document laid out
+        // over lines, a line of its own is more JSON unless a blank line comes first.
+        let laid_out = || {
+            let from = self.doc_start.max(k.saturating_sub(cost::WINDOW)).min(k);
+            memchr::memrchr(b'\n', &b[from..k]).is_some()
+        };
+        if (newlines >= 2 || (newlines == 1 && !laid_out())) && depth > 0 {
             let lost = self
                 .lex
                 .lost_structure(pos, (pos + cost::WINDOW).min(self.lex.end));
             let close = cost::CLOSE_AT_END * Cost::from(depth);
+            let one_line_break = if newlines == 1 {
+                cost::PROSE_AFTER_ONE_LINE_BREAK
+            } else {
+                0
+            };
             out.add(
                 self.level,
                 succ(
                     Reading::EndHere,
                     Some(RepairKind::MissingCloser),
-                    cost::END_HERE + close + lost,
+                    cost::END_HERE + close + lost + one_line_break,
                     pos,
                     Mode::Done,
                 )
@@ -42,10 +56,10 @@ impl Ctx<'_> {
             // What lies between here and the new value is thrown away: it should be prose
             // ("-- wait. Final:"), and pays for whatever looks like JSON in it.
             let skipped = self.lex.lost_structure(pos, at);
-            let base = if self.restates(at) {
+            let base = if self.restates(at, pos) {
                 cost::RESTATED_RESTART
             } else {
-                cost::RESTART
+                cost::RESTART + cost::DRAFT_MARK * self.draft_marks(pos)
             };
             out.add(
                 self.level,
@@ -61,32 +75,49 @@ impl Ctx<'_> {
         }
     }
 
-    /// The value at `at` begins as the document being parsed did: its first non-blank
-    /// characters (at least [`RESTATED_BYTES`] of them) are the draft's, whatever quotes each
-    /// writes (`["Müller"` restated as `[„Müller“`).
-    pub(super) fn restates(&self, at: usize) -> bool {
+    /// The value at `at` restates the draft that ends at `pos`: the draft (its first
+    /// [`cost::WINDOW`] characters, blanks and quotes aside, whatever quotes each writes:
+    /// `{"goal":` restated as `{goal:`, `["Müller"` as `[„Müller“`) is, for the most part, how
+    /// the new value begins. A model that rewrites its answer restates it; a fragment of JSON
+    /// in a later string begins like the document at most for a few characters.
+    pub(super) fn restates(&self, at: usize, pos: usize) -> bool {
         let text = self.lex.text;
         let (Some(draft), Some(again)) = (
-            text.get(self.doc_start..at),
+            text.get(self.doc_start..pos.max(self.doc_start)),
             text.get(at..self.lex.end.min(text.len())),
         ) else {
             return false;
         };
-        let normal = |c: char| {
-            if matches!(c, '\'' | '`' | '“' | '”' | '„' | '‘' | '’' | '«' | '»') {
-                '"'
-            } else {
-                c
-            }
+        // Quotes and escapes aside: a restatement may change its quoting.
+        let noise = |c: &char| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '"' | '\'' | '`' | '\\' | '“' | '”' | '„' | '‘' | '’' | '«' | '»'
+                )
         };
-        let draft = draft.chars().filter(|c| !c.is_whitespace()).map(normal);
-        let again = again.chars().filter(|c| !c.is_whitespace()).map(normal);
-        draft
-            .zip(again)
-            .take(RESTATED_BYTES)
-            .take_while(|(x, y)| x == y)
-            .count()
-            >= RESTATED_BYTES
+        let normal = |s: &'_ str| {
+            s.chars()
+                .filter(|c| !noise(c))
+                .map(|c| c.to_ascii_lowercase())
+                .take(cost::WINDOW)
+                .collect::<Vec<char>>()
+        };
+        let (draft, again) = (normal(draft), normal(again));
+        let share = restated_share(&draft, &again);
+        share >= RESTATED_BYTES.min(draft.len()).max(RESTATED_MIN) && share * 5 >= draft.len() * 4
+    }
+
+    /// The marks of JSON a restart at `pos` would throw away: `,`, `:` and opening brackets in
+    /// the draft's last [`cost::WINDOW`] bytes, or the values the parser has read since the
+    /// document began, whichever is more.
+    fn draft_marks(&self, pos: usize) -> cost::Cost {
+        let from = self.doc_start.max(pos.saturating_sub(cost::WINDOW));
+        let seen = self.b()[from..pos.max(from)]
+            .iter()
+            .filter(|&&c| matches!(c, b',' | b':' | b'{' | b'['))
+            .count();
+        (seen as cost::Cost).max(self.draft_values)
     }
 
     /// Where a new value that looks like JSON starts, within the window after `pos`.
@@ -108,3 +139,41 @@ impl Ctx<'_> {
 /// How many first non-blank bytes a new value must share with the abandoned draft for the
 /// restart to count as a restatement.
 const RESTATED_BYTES: usize = 8;
+/// A draft shorter than that restates when all of it does, if it is at least this long.
+const RESTATED_MIN: usize = 4;
+
+/// How far ahead the alignment of a draft and its restatement looks to get back in step after
+/// a difference (a comment the final added, a comma the draft had).
+const RESYNC: usize = 48;
+/// How many characters must agree for the two to be back in step.
+const RESYNC_RUN: usize = 4;
+
+/// How many characters of `draft` its restatement `again` repeats, in order: a greedy
+/// alignment that, where the two differ, skips what one of them added (up to [`RESYNC`]
+/// characters) until [`RESYNC_RUN`] characters agree again, or else steps over one character
+/// of each (a value the final changed). Linear in the draft (bounded work per difference).
+fn restated_share(draft: &[char], again: &[char]) -> usize {
+    let run_at = |i: usize, j: usize| {
+        i + RESYNC_RUN <= draft.len()
+            && j + RESYNC_RUN <= again.len()
+            && draft[i..i + RESYNC_RUN] == again[j..j + RESYNC_RUN]
+    };
+    let (mut i, mut j, mut matched) = (0, 0, 0);
+    while i < draft.len() && j < again.len() {
+        if draft[i] == again[j] {
+            matched += 1;
+            i += 1;
+            j += 1;
+            continue;
+        }
+        if let Some(skip) = (1..=RESYNC).find(|&k| run_at(i, j + k)) {
+            j += skip;
+        } else if let Some(skip) = (1..=RESYNC).find(|&k| run_at(i + k, j)) {
+            i += skip;
+        } else {
+            i += 1;
+            j += 1;
+        }
+    }
+    matched
+}

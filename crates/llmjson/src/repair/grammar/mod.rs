@@ -243,6 +243,8 @@ pub(crate) struct Ctx<'t> {
     pub lex: Lex<'t>,
     /// Where the value being parsed starts (a restart abandons what lies since).
     pub doc_start: usize,
+    /// Values the parser has read since `doc_start` (what a restart would throw away).
+    pub draft_values: u32,
     /// Only readings that are plain JSON or complete a cut-off reply.
     pub only_truncation: bool,
     pub level: RepairLevel,

@@ -6,7 +6,7 @@ use super::{
 };
 use super::{Ctx, Mode, Reading, Stack, Succs};
 use crate::repair::cost::{self, Cost};
-use crate::repair::lex::{is_ws, Kind, Token};
+use crate::repair::lex::{is_ws, Kind, Token, WIDE_COLON};
 use crate::repair::quotes::QuoteClass;
 use crate::repair::RepairKind;
 
@@ -520,7 +520,7 @@ impl Ctx<'_> {
         // `{a":"x"}`: the key lost its opening quote only.
         if stop == key_end && b[stop] == b'"' {
             let (j, _) = lex.skip_trivia(stop + 1);
-            if j < lex.end && b[j] == b':' {
+            if j < lex.end && (b[j] == b':' || b[j..lex.end].starts_with(&WIDE_COLON)) {
                 out.add(
                     self.level,
                     succ(
@@ -558,7 +558,7 @@ impl Ctx<'_> {
 
     /// The key that ends just before `pos` (blanks aside) is the first thing in its object:
     /// `{'red'` before a `,` is the first item of a set. A quoted key is walked back to its
-    /// opening quote, a bare one over its word (within the window).
+    /// opening quote, a number over its digits (within the window).
     fn first_key_before(&self, pos: usize) -> bool {
         let b = self.b();
         let floor = pos.saturating_sub(cost::WINDOW);
@@ -581,9 +581,14 @@ impl Ctx<'_> {
                     break;
                 }
             }
-        } else if last.is_ascii_alphanumeric() || last == b'_' || last == b'.' || last == b'-' {
-            while k > floor && (b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'_' | b'.' | b'-')) {
+        } else if last.is_ascii_digit() {
+            // A set of numbers (`{1, 2, 3}`); a bare word is no Python value.
+            let end = k;
+            while k > floor && (b[k - 1].is_ascii_digit() || matches!(b[k - 1], b'.' | b'-')) {
                 k -= 1;
+            }
+            if self.lex.number_end(k) != Some(end) {
+                return false;
             }
         } else {
             return false;
@@ -592,6 +597,40 @@ impl Ctx<'_> {
             k -= 1;
         }
         k > 0 && b[k - 1] == b'{'
+    }
+
+    /// After the first item of a set and its comma, at `i`: another item follows, itself
+    /// followed by `,` or `}` (`{'a', 'b'}`), not a key and its colon (`{"a", "b": 1}`).
+    fn set_goes_on(&self, i: usize) -> bool {
+        let lex = &self.lex;
+        let b = self.b();
+        let (q, _) = lex.skip_trivia(i);
+        if lex.at_end(q) {
+            return false;
+        }
+        let item_end = match lex.token_at(q) {
+            Token::Quote(class, len) => {
+                let limit = lex.end.min(q + cost::WINDOW);
+                let mut e = q + len;
+                loop {
+                    if e >= limit || b[e] == b'\n' {
+                        return false;
+                    }
+                    if b[e] == b'\\' {
+                        e += 2;
+                        continue;
+                    }
+                    if let Some(l) = class.closer_at(b, e) {
+                        break e + l;
+                    }
+                    e += 1;
+                }
+            }
+            Token::Number { end } => end,
+            _ => return false,
+        };
+        let (after, _) = lex.skip_trivia(item_end);
+        after < lex.end && matches!(b[after], b',' | b'}')
     }
 
     pub(super) fn colon(&self, out: &mut Succs, stack: &dyn Stack, tok: Token, pos: usize) {
@@ -613,7 +652,9 @@ impl Ctx<'_> {
             ),
             // `{'red', 'blue'}`: the first "key" of a Python set.
             Token::Comma | Token::Close(Kind::Object)
-                if stack.top() == Some(Kind::Object) && self.first_key_before(pos) =>
+                if stack.top() == Some(Kind::Object)
+                    && self.first_key_before(pos)
+                    && (tok != Token::Comma || self.set_goes_on(pos + 1)) =>
             {
                 out.add(
                     level,

@@ -219,6 +219,7 @@ impl Parser<'_> {
 
     /// Hands a finished value to the enclosing container (or makes it the result).
     pub(super) fn emit(&mut self, value: Value) -> Result<()> {
+        self.ctx.draft_values = self.ctx.draft_values.saturating_add(1);
         let policy = self.cfg.duplicate_keys;
         let value_end = self.pos;
         let Some(frame) = self.frames.last_mut() else {
@@ -482,6 +483,7 @@ impl Parser<'_> {
         )?;
         self.start = at;
         self.ctx.doc_start = at;
+        self.ctx.draft_values = 0;
         self.pos = at;
         Ok(())
     }

@@ -181,6 +181,7 @@ pub(crate) fn parse<'t>(
         ctx: Ctx {
             lex,
             doc_start: start,
+            draft_values: 0,
             only_truncation: config.only_truncation,
             level: config.level,
             schema: config.schema,
