@@ -357,3 +357,92 @@ fn wrap_final(rng: &mut Rng, text: &str, cut: bool) -> String {
         text.to_string()
     }
 }
+
+/// A large reply (about `size` bytes): a plan-like object whose `items` are many generated
+/// documents, written in one convention throughout (JSON, Python's `repr` or JavaScript) with
+/// the hard strings of that convention, and a fault in about one item of eight. What the
+/// scoreboard cannot show: that a misreading deep in a long reply costs that item at most,
+/// never the document.
+#[derive(Debug, Clone)]
+pub struct LargeCase {
+    /// `<seed>-large-<size>`.
+    pub id: String,
+    /// The reply.
+    pub input: String,
+    /// The value a careful reader takes from it.
+    pub expected: Value,
+    /// The faults applied (each touches one item, or the string a convention writes).
+    pub faults: Vec<Fault>,
+}
+
+/// Token faults that stay within one spot of a document (no wrapper, cut or convention).
+fn local_faults() -> Vec<Fault> {
+    Fault::ALL
+        .iter()
+        .copied()
+        .filter(|f| {
+            !f.is_wrapper()
+                && !f.is_cut()
+                && !f.is_convention()
+                && !f.needs_lines()
+                && !matches!(f, Fault::MissingOpener | Fault::PrematureClose | Fault::MissingCloserEnd)
+        })
+        .collect()
+}
+
+/// A large case of about `size` bytes for `seed`.
+pub fn large_case(seed: u64, size: usize) -> LargeCase {
+    let mut rng = Rng::new(seed ^ (size as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let convention = *rng.pick(&[None, None, Some(Fault::PythonRepr), Some(Fault::JsSingleQuotes)]);
+    let layout = if rng.chance(0.5) {
+        Layout::Pretty(2)
+    } else {
+        Layout::Spaced
+    };
+    // Items until the rendered document reaches the size.
+    let mut items = Vec::new();
+    let mut approx = 0;
+    while approx < size {
+        let item = match convention {
+            Some(c) => doc::document_with(&mut rng, c.needs_text().unwrap_or(text::TextKind::Plain)),
+            None => doc::document(&mut rng),
+        };
+        approx += render(&tokens(&item, layout)).0.len() + 4;
+        items.push(item);
+    }
+    let n = items.len();
+    let doc = Node::Obj(vec![
+        ("objective".to_string(), Node::Str("Migrate the archive".to_string())),
+        ("items".to_string(), Node::Arr(items)),
+        ("total".to_string(), Node::Num(n.to_string())),
+    ]);
+    let mut toks = tokens(&doc, layout);
+    let mut faults = Vec::new();
+    if let Some(c) = convention {
+        if faults::apply(c, &mut toks, &mut rng) {
+            faults.push(c);
+        }
+    }
+    let local = local_faults();
+    for _ in 0..(n / 8).max(1) {
+        let f = *rng.pick(&local);
+        // The same fault may come back in another item; other conflicts hold.
+        let others: Vec<Fault> = faults.iter().copied().filter(|&g| g != f).collect();
+        if compatible(&others, f) && faults::apply(f, &mut toks, &mut rng) {
+            faults.push(f);
+        }
+    }
+    let (text, spans) = render(&toks);
+    let expected = truncate::value_after_cut(&toks, &spans, text.len() + 1, Mode::Complete);
+    let input = if rng.chance(0.5) {
+        format!("Here is the plan:\n```json\n{text}\n```\nLet me know if it needs changes.")
+    } else {
+        text
+    };
+    LargeCase {
+        id: format!("{seed}-large-{size}"),
+        input,
+        expected,
+        faults,
+    }
+}

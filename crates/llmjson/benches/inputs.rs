@@ -12,14 +12,22 @@ const STEP: &str = r#"{"id": "s12", "title": "Normalise the 日本語 documents"
 const STEP_BROKEN: &str = r#"{id: "s12", 'title': 'Normalise the 日本語 documents', "tool": "python", // runs in the sandbox
  "depends_on": ["s10", "s11",], "params": {"retries": 3, "timeout_s": 12.5, "dry_run": False, "owner": None,}, "code": "def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n    return doc\n", "expected_output": "a list of {\"path\", \"title\"} records",}"#;
 
-/// A step with everything at once: smart quotes, unescaped quotes in code, raw newlines.
-const STEP_ALL: &str = "{“id”: “s12”, title: 'Normalise the 日本語 documents', \"tool\": \"python\" \"depends_on\": [\"s10\" \"s11\",], /* params */ \"params\": {\"retries\": 3, \"dry_run\": False,}, \"code\": \"def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n\", \"ok\": True,}";
+/// A step with everything at once: smart quotes, unescaped quotes in code, raw newlines, a
+/// missing comma, trailing commas, a comment holding quotes, and strings as Python's `repr`
+/// writes them (single quotes around code and JSON with `"` unescaped, `\'` and `\\` escapes).
+const STEP_ALL: &str = "{“id”: “s12”, title: 'Normalise the 日本語 documents', \"tool\": \"python\" \"depends_on\": [\"s10\" \"s11\",], /* the \"params\" apply to every run */ \"params\": {\"retries\": 3, \"dry_run\": False,}, 'snippet': 'print(\"x\")\\n', 'payload': 'payload = \\'{\"a\": 1}\\'', \"code\": \"def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n\", 'path': 'C:\\\\Users\\\\me', \"ok\": True,}";
 
 /// What `STEP_ALL` means, as valid JSON: the expected value of the all-faults family.
-const STEP_ALL_VALID: &str = r#"{"id": "s12", "title": "Normalise the 日本語 documents", "tool": "python", "depends_on": ["s10", "s11"], "params": {"retries": 3, "dry_run": false}, "code": "def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n", "ok": true}"#;
+const STEP_ALL_VALID: &str = r#"{"id": "s12", "title": "Normalise the 日本語 documents", "tool": "python", "depends_on": ["s10", "s11"], "params": {"retries": 3, "dry_run": false}, "snippet": "print(\"x\")\n", "payload": "payload = '{\"a\": 1}'", "code": "def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n", "path": "C:\\Users\\me", "ok": true}"#;
+
+/// How many steps make a plan of about `size` bytes, its wrapping included: a "10 MB" input
+/// stays within the default 10 MiB size limit.
+fn steps_for(step: &str, size: usize) -> usize {
+    (size.saturating_sub(256) / (step.len() + 2)).max(1)
+}
 
 fn plan(step: &str, size: usize) -> String {
-    let n = (size / (step.len() + 2)).max(1);
+    let n = steps_for(step, size);
     let mut out = String::with_capacity(size + 64);
     out.push_str("{\"objective\": \"Migrate the archive\", \"steps\": [");
     for i in 0..n {
@@ -52,14 +60,14 @@ pub fn broken_all(size: usize) -> String {
 /// The valid JSON that `broken_all(size)` stands for.
 pub fn broken_all_expected(size: usize) -> String {
     // Same number of steps as `broken_all`: sized by the broken step's length.
-    let n = (size / (STEP_ALL.len() + 2)).max(1);
+    let n = steps_for(STEP_ALL, size);
     let steps = vec![STEP_ALL_VALID; n].join(",\n");
     format!("{{\"objective\": \"Migrate the archive\", \"steps\": [{steps}]}}")
 }
 
 /// The valid JSON that `broken(size)` stands for.
 pub fn broken_expected(size: usize) -> String {
-    let n = (size / (STEP_BROKEN.len() + 2)).max(1);
+    let n = steps_for(STEP_BROKEN, size);
     let steps = vec![STEP; n].join(",\n");
     format!("{{\"objective\": \"Migrate the archive\", \"steps\": [{steps}]}}")
 }

@@ -41,9 +41,10 @@ pub(crate) const CUT_STRING: Cost = 1;
 // --- value spelling ---------------------------------------------------------------------------
 /// `.5`, `+1`, `0789`: a number JSON does not allow.
 pub(crate) const ODD_NUMBER: Cost = 1;
-/// `1,299.99`: a number with thousands separators (chosen only where the comma cannot
-/// separate two values).
-pub(crate) const GROUPED_NUMBER: Cost = 2;
+/// `1,299.99`: a number with thousands separators, besides its convention (charged once per
+/// document): more than a leading-zero item, so that where the comma can separate two values
+/// (`[1,000]`) it does.
+pub(crate) const GROUPED_NUMBER: Cost = 1;
 /// `...` standing for omitted items.
 pub(crate) const ELLIPSIS: Cost = 1;
 /// `"a" + "b"`.

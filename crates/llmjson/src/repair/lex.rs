@@ -135,6 +135,46 @@ pub(crate) fn wide_punctuation_at(b: &[u8], i: usize) -> bool {
         && matches!(b.get(i + 2), Some(0x8C | 0x9A))
 }
 
+/// A member starts at `n` in `b`: a key (quoted in any quotes, on one line, or a bare word)
+/// followed by `:` or `：` (`'tags':`, `"name" :`, `name:`).
+pub(crate) fn member_starts(b: &[u8], n: usize) -> bool {
+    let limit = b.len().min(n + 64);
+    let key_end = match QuoteClass::opening_at(b, n) {
+        Some((class, len)) => {
+            let mut e = n + len;
+            loop {
+                if e >= limit || b[e] == b'\n' {
+                    return false;
+                }
+                if let Some(l) = class.closer_at(b, e) {
+                    break e + l;
+                }
+                e += 1;
+            }
+        }
+        None => {
+            let mut e = n;
+            while e < limit && (is_ident_byte(b[e]) || b[e] >= 0x80) && !wide_punctuation_at(b, e)
+            {
+                e += 1;
+            }
+            if e == n {
+                return false;
+            }
+            e
+        }
+    };
+    let mut c = key_end;
+    while c < limit && matches!(b[c], b' ' | b'\t') {
+        c += 1;
+    }
+    // `:`, `：`, or the `=` / `=>` other languages write for it (not `==`).
+    c < b.len()
+        && (b[c] == b':'
+            || b[c..].starts_with(&WIDE_COLON)
+            || (b[c] == b'=' && b.get(c + 1) != Some(&b'=') && c > key_end))
+}
+
 /// The bytes one parse reads, and where its region ends.
 #[derive(Clone, Copy)]
 pub(crate) struct Lex<'t> {
@@ -309,6 +349,9 @@ impl<'t> Lex<'t> {
             // Another value: a separate answer, not a lost part of this one.
             b'{' | b'[' => 0,
             b',' | b':' => self.lost_structure(j, to) + self.numbers(j, to) * cost::LOST_STRUCTURE,
+            _ if wide_punctuation_at(self.b, j) => {
+                self.lost_structure(j, to) + self.numbers(j, to) * cost::LOST_STRUCTURE
+            }
             // Prose costs nothing; marks that only JSON has (`"key":`, `, "`, closers) do.
             _ => self.json_marks(j, to) * cost::LOST_STRUCTURE,
         }
@@ -342,7 +385,7 @@ impl<'t> Lex<'t> {
             return None;
         }
         let b = self.b;
-        let continues = matches!(b[j], b',' | b':');
+        let continues = matches!(b[j], b',' | b':') || wide_punctuation_at(b, j);
         let mut depth = 0usize;
         let mut last_unbalanced = None;
         let mut last_content = j;
@@ -382,26 +425,53 @@ impl<'t> Lex<'t> {
     }
 
     /// What a string of `class` pays for its text `b[from..to]` (within the window before
-    /// `to`): nothing for a `"` string (its quotes were judged one by one), else
-    /// [`cost::LOST_STRUCTURE`] per mark of JSON in it that stands outside the brackets the
-    /// text itself opened (`'docs', "tool": "x"…'`). JSON the text holds whole
-    /// (`'{"a": 1, "b": [1, 2]}'`, `'payload = {"a": 1}'`) is the string's own content: its
-    /// marks are inside its brackets and cost nothing, or a string holding JSON would pay
-    /// more to end where it ends than to swallow the document after it.
+    /// `to`): [`cost::LOST_STRUCTURE`] per mark of JSON structure in it that stands outside the
+    /// brackets the text itself opened. The marks: a closer nothing in the text opened; a comma
+    /// (or `，`) followed by a key and its colon, in any quotes or none (`, 'tags': `,
+    /// `, name: `), or by an opening bracket (`}, {`: the next item of a list); and in a string
+    /// that does not end at `"`, a `"` before a colon or after a
+    /// comma (`'docs', "tool": "x"…'`; in a `"` string each `"` was judged as it came). JSON the
+    /// text holds whole (`'{"a": 1, "b": [1, 2]}'`, `"d = {'a': 1, 'b': 2}"`) is the string's
+    /// own content: its marks are inside its brackets and cost nothing, or a string holding JSON
+    /// would pay more to end where it ends than to swallow the document after it.
     pub(crate) fn swallowed(&self, class: QuoteClass, from: usize, to: usize) -> Cost {
         let to = to.min(self.end);
         let from = from.max(to.saturating_sub(cost::WINDOW));
-        if from >= to || class.closer_at(b"\"", 0).is_some() {
+        if from >= to {
             return 0;
         }
-        self.loose_json_marks(from, to) * cost::LOST_STRUCTURE
+        let double = class.closer_at(b"\"", 0).is_some();
+        self.loose_marks(double, from, to) * cost::LOST_STRUCTURE
     }
 
-    /// Like [`Lex::json_marks`], counting only the marks outside any bracket opened in
-    /// `b[from..to]` (a closer with no opener there counts too).
-    fn loose_json_marks(&self, from: usize, to: usize) -> Cost {
+    /// What keeping the quote at `to` as text costs a string of `class` opened at `from`: the
+    /// marks [`Lex::swallowed`] counts outside the text's brackets, between the string's
+    /// previous quote (or its start) and this one. A string that runs on pays as it goes for the
+    /// structure it swallows, not only where it finally closes: otherwise a reading that keeps
+    /// quoting on, and closes beyond the stretch compared, would look cheap.
+    pub(crate) fn swallowed_since(&self, class: QuoteClass, from: usize, to: usize) -> Cost {
+        let to = to.min(self.end);
+        let from = from.max(to.saturating_sub(cost::WINDOW));
+        if from >= to {
+            return 0;
+        }
+        // The string's previous stop: a quote that could have closed it.
+        let b = self.b;
+        let stop_at = |k: usize| {
+            class.closer_at(b, k).is_some()
+                || (class == QuoteClass::Double
+                    && (b[k..].starts_with(&LEFT_DOUBLE) || b[k..].starts_with(&RIGHT_DOUBLE)))
+        };
+        let previous = (from..to).rev().find(|&k| stop_at(k)).map_or(from, |k| k + 1);
+        let double = class.closer_at(b"\"", 0).is_some();
+        self.marks_outside(double, from, to, previous) * cost::LOST_STRUCTURE
+    }
+
+    /// The marks outside every bracket of `b[from..to]` (closers nothing there opened
+    /// included) that stand at or after `after`.
+    fn marks_outside(&self, double: bool, from: usize, to: usize, after: usize) -> Cost {
         let b = &self.b[from..to];
-        let next_non_space = |k: usize| b[k..].iter().copied().find(|&c| !is_ws(c));
+        let next_non_space = |k: usize| b[k..].iter().position(|&c| !is_ws(c)).map(|n| k + n);
         let mut depth = 0u32;
         let mut marks = 0;
         for (k, &c) in b.iter().enumerate() {
@@ -415,13 +485,62 @@ impl<'t> Lex<'t> {
                     false
                 }
                 b'}' | b']' => true,
-                b'"' => depth == 0 && next_non_space(k + 1) == Some(b':'),
-                b',' => depth == 0 && next_non_space(k + 1) == Some(b'"'),
+                _ if depth > 0 => false,
+                b'"' if !double => next_non_space(k + 1).is_some_and(|n| b[n] == b':'),
+                b',' | 0xEF if c == b',' || wide_punctuation_at(b, k) => {
+                    let width = if c == b',' { 1 } else { 3 };
+                    next_non_space(k + width).is_some_and(|n| {
+                        (!double && b[n] == b'"')
+                            || matches!(b[n], b'{' | b'[')
+                            || member_starts(b, n)
+                    })
+                }
                 _ => false,
             };
-            marks += Cost::from(mark);
+            marks += Cost::from(mark && from + k >= after);
         }
         marks
+    }
+
+    /// The marks [`Lex::swallowed`] counts in `b[from..to]`. Marks inside a bracket the text
+    /// opened and closed are the text's own; inside one it left open they count (`{'id': 7,
+    /// 'name': „Mary` swallowed the start of an object).
+    fn loose_marks(&self, double: bool, from: usize, to: usize) -> Cost {
+        let b = &self.b[from..to];
+        let next_non_space = |k: usize| b[k..].iter().position(|&c| !is_ws(c)).map(|n| k + n);
+        // Marks counted at each open bracket's level (level 0: outside any); a closer drops
+        // its level's marks. The window bounds the depth tracked.
+        let mut levels: Vec<Cost> = vec![0];
+        let mut k = 0;
+        while k < b.len() {
+            let c = b[k];
+            let mark = match c {
+                b'{' | b'[' => {
+                    levels.push(0);
+                    false
+                }
+                b'}' | b']' if levels.len() > 1 => {
+                    levels.pop();
+                    false
+                }
+                b'}' | b']' => true,
+                b'"' if !double => next_non_space(k + 1).is_some_and(|n| b[n] == b':'),
+                b',' | 0xEF if c == b',' || wide_punctuation_at(b, k) => {
+                    let width = if c == b',' { 1 } else { 3 };
+                    next_non_space(k + width).is_some_and(|n| {
+                        (!double && b[n] == b'"')
+                            || matches!(b[n], b'{' | b'[')
+                            || member_starts(b, n)
+                    })
+                }
+                _ => false,
+            };
+            if let Some(level) = levels.last_mut() {
+                *level += Cost::from(mark);
+            }
+            k += 1;
+        }
+        levels.iter().sum()
     }
 
     /// What a key's text `b[from..to]` (within the window) pays for the JSON punctuation it
@@ -458,6 +577,7 @@ impl<'t> Lex<'t> {
                 b'}' | b']' => true,
                 b'"' => next_non_space(k + 1) == Some(b':'),
                 b',' => next_non_space(k + 1) == Some(b'"'),
+                0xEF if b[k..].starts_with(&WIDE_COMMA) => next_non_space(k + 3) == Some(b'"'),
                 _ => false,
             };
             marks += Cost::from(mark);
@@ -472,6 +592,10 @@ impl<'t> Lex<'t> {
             let (j, _) = self.skip_trivia(at);
             if self.at_end(j) {
                 return 0;
+            }
+            if self.b[j..self.end].starts_with(&WIDE_COMMA) {
+                at = j + WIDE_COMMA.len();
+                continue;
             }
             if !matches!(self.b[j], b';' | b',') {
                 return cost::TEXT_AFTER_SCALAR;

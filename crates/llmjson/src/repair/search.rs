@@ -168,7 +168,7 @@ struct Hyp {
     stack: SkelStack,
     cost: Cost,
     /// The conventions already charged (see [`cost::STYLE`]).
-    styles: u8,
+    styles: u16,
     /// Its last choice in the path arena (`NONE`: none since the beam started).
     node: u32,
     /// Its first choice since the last decision handed to the parser: readings are kept per
@@ -256,7 +256,7 @@ pub(crate) struct Searcher {
     vouched: VecDeque<Vouched>,
     /// The conventions the document has used so far (see [`cost::STYLE`]): charged once per
     /// document, not once per beam.
-    styles: u8,
+    styles: u16,
 }
 
 impl Searcher {
@@ -287,7 +287,7 @@ impl Searcher {
 
     /// The parser took a reading using convention `style` (a [`crate::repair::grammar::style`]
     /// bit).
-    pub(crate) fn note_style(&mut self, style: u8) {
+    pub(crate) fn note_style(&mut self, style: u16) {
         self.styles |= style;
     }
 

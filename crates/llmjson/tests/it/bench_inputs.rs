@@ -19,11 +19,20 @@ fn gives(reply: &str, expected: &str) {
 
 #[test]
 fn each_benchmark_family_gives_its_valid_twin() {
-    for size in [1 << 10, 3000, 16 << 10, 64 << 10] {
+    for size in [1 << 10, 3000, 16 << 10, 64 << 10, 1 << 20] {
         gives(&inputs::broken(size), &inputs::broken_expected(size));
         gives(
             &inputs::broken_all(size),
             &inputs::broken_all_expected(size),
+        );
+    }
+    // The 10 MB inputs take seconds in a debug build: `LLMJSON_BENCH_10MB=1` adds them
+    // (scripts/bench.py checks every size's value on every run).
+    if std::env::var_os("LLMJSON_BENCH_10MB").is_some() {
+        gives(&inputs::broken(10 << 20), &inputs::broken_expected(10 << 20));
+        gives(
+            &inputs::broken_all(10 << 20),
+            &inputs::broken_all_expected(10 << 20),
         );
     }
     for (reply, expected) in inputs::small_replies_with_expected(60) {

@@ -266,3 +266,54 @@ fn value_words(value: &llmjson::Value, out: &mut std::collections::HashSet<Strin
         }
     }
 }
+
+/// Large replies (64 KB to 1 MB; `LLMJSON_LARGE_COUNT` runs more of each size): a misreading
+/// deep in a long reply may cost the item it is in, never the document. Every member of the
+/// document is kept, its `items` list keeps its length, and no more items differ from what
+/// they mean than there were faults.
+#[test]
+fn no_reading_discards_a_long_document() {
+    let count: u64 = std::env::var("LLMJSON_LARGE_COUNT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    let mut exact = 0;
+    let mut total = 0;
+    for size in [64 << 10, 256 << 10, 1 << 20] {
+        for seed in 0..count {
+            let case = llmjson_faults::large_case(seed, size);
+            let parsed = llmjson::parse(&case.input, &Options::default())
+                .unwrap_or_else(|e| panic!("{}: {e} (faults {:?})", case.id, case.faults));
+            total += 1;
+            let expected = case.expected.as_object().expect("an object");
+            let got = parsed.value.as_object().unwrap_or_else(|| {
+                panic!("{}: the document became {:.300}", case.id, parsed.value.to_string())
+            });
+            for key in expected.keys() {
+                assert!(got.contains_key(key), "{}: lost the member {key}", case.id);
+            }
+            let want = expected["items"].as_array().expect("items");
+            let have = got["items"].as_array().expect("items is a list");
+            assert_eq!(
+                have.len(),
+                want.len(),
+                "{}: the items list changed length (faults {:?})",
+                case.id,
+                case.faults
+            );
+            let wrong = have
+                .iter()
+                .zip(want)
+                .filter(|(h, w)| !crate::corpus::same_value(h, w))
+                .count();
+            assert!(
+                wrong <= case.faults.len(),
+                "{}: {wrong} items differ, {} faults",
+                case.id,
+                case.faults.len()
+            );
+            exact += usize::from(crate::corpus::same_value(&parsed.value, &case.expected));
+        }
+    }
+    println!("large replies exact: {exact}/{total}");
+}

@@ -133,16 +133,19 @@ pub(crate) enum Reading {
 
 /// Conventions other than JSON's, charged once per reading (see [`cost::STYLE`]).
 pub(crate) mod style {
-    pub(crate) const SINGLE_QUOTES: u8 = 1;
-    pub(crate) const SMART_QUOTES: u8 = 2;
-    pub(crate) const ESCAPED_QUOTES: u8 = 4;
-    pub(crate) const TRIPLE_QUOTES: u8 = 8;
-    pub(crate) const BARE_KEYS: u8 = 16;
-    pub(crate) const FOREIGN_LITERALS: u8 = 32;
-    pub(crate) const FULLWIDTH: u8 = 64;
+    pub(crate) const SINGLE_QUOTES: u16 = 1;
+    pub(crate) const SMART_QUOTES: u16 = 2;
+    pub(crate) const ESCAPED_QUOTES: u16 = 4;
+    pub(crate) const TRIPLE_QUOTES: u16 = 8;
+    pub(crate) const BARE_KEYS: u16 = 16;
+    pub(crate) const FOREIGN_LITERALS: u16 = 32;
+    pub(crate) const FULLWIDTH: u16 = 64;
+    pub(crate) const SPELLED_NUMBERS: u16 = 128;
+    pub(crate) const EQUALS_COLON: u16 = 256;
+    pub(crate) const GROUPED_NUMBERS: u16 = 512;
 }
 
-fn quote_style(class: QuoteClass) -> u8 {
+fn quote_style(class: QuoteClass) -> u16 {
     match class {
         QuoteClass::Double => 0,
         QuoteClass::Single | QuoteClass::Backtick | QuoteClass::Acute => style::SINGLE_QUOTES,
@@ -161,7 +164,7 @@ pub(crate) struct Succ {
     /// What it costs, besides its convention.
     pub cost: Cost,
     /// The convention it uses (a [`style`] bit, 0 for none), charged once per reading.
-    pub style: u8,
+    pub style: u16,
     /// Where reading goes on.
     pub pos: usize,
     pub mode: Mode,
@@ -265,7 +268,7 @@ fn succ(reading: Reading, kind: Option<RepairKind>, cost: Cost, pos: usize, mode
 }
 
 impl Succ {
-    fn styled(mut self, style: u8) -> Self {
+    fn styled(mut self, style: u16) -> Self {
         self.style = style;
         self
     }
@@ -399,7 +402,10 @@ impl<'t> Ctx<'t> {
     /// stutter `",","city"`) may be stray.
     fn stray_quote(&self, out: &mut Succs, pos: usize, len: usize, mode: Mode) {
         let opens_nothing = self.b().get(pos + len).is_none_or(|&c| {
-            is_ws(c) || matches!(c, b',' | b':' | b'}' | b']') || self.lex.at_end(pos + len)
+            is_ws(c)
+                || matches!(c, b',' | b':' | b'}' | b']')
+                || self.lex.at_end(pos + len)
+                || super::lex::wide_punctuation_at(self.b(), pos + len)
         });
         if opens_nothing {
             out.add(

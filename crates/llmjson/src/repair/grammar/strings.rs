@@ -4,7 +4,10 @@
 use super::{after_value, succ};
 use super::{Ctx, Mode, Reading, Stack, Succs};
 use crate::repair::cost;
-use crate::repair::lex::{is_ident_byte, is_ws, ClosingRun, Kind, Stop};
+use crate::repair::lex::{
+    is_ident_byte, is_ws, member_starts, wide_punctuation_at, ClosingRun, Kind, Stop, WIDE_COLON,
+    WIDE_COMMA,
+};
 use crate::repair::quotes::QuoteClass;
 use crate::repair::RepairKind;
 
@@ -60,7 +63,7 @@ impl Ctx<'_> {
                 let swallowed = if key {
                     self.key_marks(open, at, at + len)
                 } else {
-                    self.lex.swallowed(class, open, at)
+                    self.swallowed_by_value(class, open, at)
                 };
                 out.add(
                     level,
@@ -77,7 +80,14 @@ impl Ctx<'_> {
                     return;
                 }
                 // A split that leaves closers in the text pays for the structure they lose.
-                for split in self.split_points(open, at, key).into_iter().flatten() {
+                // Besides the places just before this quote, a value string may have ended at
+                // the first comma its text puts before a member (`"Seoul, 'tags': [], …"`).
+                let splits = self.split_points(open, at, key);
+                let member = (!key)
+                    .then(|| self.member_comma(open, at))
+                    .flatten()
+                    .filter(|m| !splits.contains(&Some(*m)));
+                for split in splits.into_iter().flatten().chain(member) {
                     out.add(
                         level,
                         succ(
@@ -128,7 +138,10 @@ impl Ctx<'_> {
                     } else {
                         cost::TEXT_QUOTE
                     };
-                    let cost = if odd { 0 } else { pair } + loose;
+                    // Running on past this quote swallows what came since the last one.
+                    let cost = if odd { 0 } else { pair }
+                        + loose
+                        + self.lex.swallowed_since(class, open, at);
                     out.add(
                         level,
                         succ(
@@ -155,11 +168,12 @@ impl Ctx<'_> {
                 } else {
                     0
                 };
+                let loose = loose + self.lex.swallowed_since(class, open, at);
                 out.add(level, succ(Reading::TextQuote, None, loose, at + len, mode));
                 let swallowed = if key {
                     self.key_marks(open, at, at + len)
                 } else {
-                    0
+                    self.swallowed_by_value(class, open, at)
                 };
                 out.add(
                     level,
@@ -171,6 +185,22 @@ impl Ctx<'_> {
                         after,
                     ),
                 );
+                // Or the string ended long before, at the comma before a member its text
+                // swallowed (`"Seoul, 'tags': [], … „Mary“`).
+                if let Some(m) = (!key).then(|| self.member_comma(open, at)).flatten() {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::SplitString,
+                            Some(RepairKind::MissingEndQuote),
+                            cost::MISSING_END_QUOTE
+                                + self.lex.unbalanced_closers(open, m)
+                                + self.lex.swallowed(class, open, m),
+                            m,
+                            after,
+                        ),
+                    );
+                }
             }
             Stop::End => {
                 // A reply cut inside a string is plausible for text, not for a string that
@@ -240,12 +270,19 @@ impl Ctx<'_> {
                     } else {
                         Reading::SplitBeforeClosers
                     };
+                    // Ending before the closers keeps the rest of the text in the string: it
+                    // pays for the members that text swallowed (`"Seoul, 'tags': [], 'y': 1}`).
+                    let swallowed = if key {
+                        0
+                    } else {
+                        self.lex.swallowed(class, open, split)
+                    };
                     out.add(
                         level,
                         succ(
                             reading,
                             Some(RepairKind::MissingEndQuote),
-                            cost::MISSING_END_QUOTE,
+                            cost::MISSING_END_QUOTE + swallowed,
                             split,
                             after,
                         ),
@@ -281,7 +318,10 @@ impl Ctx<'_> {
             let text = &b[open..at.min(open + cost::WINDOW)];
             let colon = text
                 .iter()
-                .position(|&c| c == b':' || c == b'=')
+                .enumerate()
+                .position(|(k, &c)| {
+                    c == b':' || c == b'=' || text[k..].starts_with(&WIDE_COLON)
+                })
                 .filter(|&c| c > 0)
                 .map(|c| open + c);
             return [colon, None];
@@ -293,26 +333,25 @@ impl Ctx<'_> {
         while j > open && matches!(b[j - 1], b'{' | b'[') {
             j = self.back_over_trivia(open, j - 1, &mut newline);
         }
-        if j < k && j > open && b[j - 1] == b',' {
+        if j < k && j > open && comma_before(b, open, j).is_some() {
             k = j;
         }
         // `, type: "b"`: a bare key and its colon stand between the comma and this quote.
-        if k > open && b[k - 1] == b':' {
-            let mut w = self.back_over_trivia(open, k - 1, &mut false);
+        if let Some(colon) = colon_before(b, open, k) {
+            let mut w = self.back_over_trivia(open, colon, &mut false);
             let word_end = w;
             while w > open && (is_ident_byte(b[w - 1]) || b[w - 1] >= 0x80) {
                 w -= 1;
             }
             if w < word_end {
                 let c = self.back_over_trivia(open, w, &mut false);
-                if c > open + 1 && b[c - 1] == b',' {
-                    return [Some(c - 1), None];
+                if let Some(comma) = comma_before(b, open + 1, c) {
+                    return [Some(comma), None];
                 }
             }
             return [None, None];
         }
-        if k > open && b[k - 1] == b',' {
-            let comma = k - 1;
+        if let Some(comma) = comma_before(b, open, k) {
             if comma == open {
                 return [None, None];
             }
@@ -361,30 +400,30 @@ impl Ctx<'_> {
     pub(super) fn member_comma(&self, open: usize, end: usize) -> Option<usize> {
         let b = self.b();
         let to = end.min(open + cost::WINDOW);
-        let mut i = open;
-        while let Some(k) = memchr::memchr(b',', &b[i..to]) {
-            let comma = i + k;
-            let (q, _) = self.lex.skip_trivia(comma + 1);
-            let key_end = match QuoteClass::opening_at(b, q) {
-                Some((class, len)) => {
-                    let mut e = q + len;
-                    while e < to && class.closer_at(b, e).is_none() && b[e] != b'\n' {
-                        e += 1;
-                    }
-                    class.closer_at(b, e).map(|l| e + l)
+        // Commas inside brackets the text opened are the text's own (`"d = {'a': 1, 'b': 2}"`).
+        let mut depth = 0u32;
+        let mut k = open;
+        while k < to {
+            let width = match b[k] {
+                b'{' | b'[' => {
+                    depth += 1;
+                    0
                 }
-                None => {
-                    let e = self.lex.word_end(q);
-                    (e > q).then_some(e)
+                b'}' | b']' => {
+                    depth = depth.saturating_sub(1);
+                    0
                 }
+                b',' => 1,
+                0xEF if wide_punctuation_at(b, k) => 3,
+                _ => 0,
             };
-            if let Some(e) = key_end {
-                let (c, _) = self.lex.skip_trivia(e);
-                if c < to && b[c] == b':' && comma > open {
-                    return Some(comma);
+            if width > 0 && depth == 0 && k > open {
+                let (q, _) = self.lex.skip_trivia(k + width);
+                if q < to && member_starts(b, q) {
+                    return Some(k);
                 }
             }
-            i = comma + 1;
+            k += 1;
         }
         None
     }
@@ -458,11 +497,20 @@ impl Ctx<'_> {
         at > open && matches!(self.b()[at - 1], b' ' | b'\t') && self.starts_line(open, at)
     }
 
-    /// A delimiter JSON ends strings before (`,` `:` `}` `]`) stands at `i`.
+    /// A delimiter JSON ends strings before (`,` `:` `}` `]`, or a full-width `，` `：`) stands
+    /// at `i`.
     fn delimiter_at(&self, i: usize) -> bool {
         self.b()
             .get(i)
             .is_some_and(|&c| matches!(c, b',' | b':' | b'}' | b']'))
+            || wide_punctuation_at(self.b(), i)
+    }
+
+    /// What a value string that ends at `at` pays for the structure its text swallowed (see
+    /// [`crate::repair::lex::Lex::swallowed`]): `"D:\\data"，1]}}，'ui'：'x'}”` ran over the
+    /// ends of three containers and a member. Text has brackets; it closes only what it opened.
+    fn swallowed_by_value(&self, class: QuoteClass, open: usize, at: usize) -> cost::Cost {
+        self.lex.swallowed(class, open, at)
     }
 
     /// What a key ending at `close` (its quote ends at `after`) pays for the JSON its text holds:
@@ -529,6 +577,28 @@ impl Ctx<'_> {
             (Kind::Array, b'[')
         };
         stack.top() == Some(want) && !self.b()[open..upto].contains(&opener)
+    }
+}
+
+/// Where a `,` (or a full-width `，`) ends just before `k`, not before `floor`.
+fn comma_before(b: &[u8], floor: usize, k: usize) -> Option<usize> {
+    if k > floor && b[k - 1] == b',' {
+        Some(k - 1)
+    } else if k >= floor + WIDE_COMMA.len() && b[..k].ends_with(&WIDE_COMMA) {
+        Some(k - WIDE_COMMA.len())
+    } else {
+        None
+    }
+}
+
+/// Where a `:` (or a full-width `：`) ends just before `k`, not before `floor`.
+fn colon_before(b: &[u8], floor: usize, k: usize) -> Option<usize> {
+    if k > floor && b[k - 1] == b':' {
+        Some(k - 1)
+    } else if k >= floor + WIDE_COLON.len() && b[..k].ends_with(&WIDE_COLON) {
+        Some(k - WIDE_COLON.len())
+    } else {
+        None
     }
 }
 

@@ -6,7 +6,7 @@ use super::{
 };
 use super::{Ctx, Mode, Reading, Stack, Succs};
 use crate::repair::cost::{self, Cost};
-use crate::repair::lex::{is_ws, Kind, Token, WIDE_COLON};
+use crate::repair::lex::{is_ws, wide_punctuation_at, Kind, Token, WIDE_COLON, WIDE_COMMA};
 use crate::repair::quotes::QuoteClass;
 use crate::repair::RepairKind;
 
@@ -61,7 +61,8 @@ impl Ctx<'_> {
                                 cost::GROUPED_NUMBER,
                                 grouped,
                                 next,
-                            ),
+                            )
+                            .styled(style::GROUPED_NUMBERS),
                         );
                     }
                 }
@@ -99,10 +100,11 @@ impl Ctx<'_> {
                         succ(
                             Reading::GroupedNumber,
                             Some(RepairKind::InvalidNumber),
-                            cost::GROUPED_NUMBER,
+                            0,
                             spelled,
                             next,
-                        ),
+                        )
+                        .styled(style::SPELLED_NUMBERS),
                     );
                 }
                 if b.get(end) == Some(&b'(') && b[pos].is_ascii_alphabetic() {
@@ -209,10 +211,11 @@ impl Ctx<'_> {
                         succ(
                             Reading::GroupedNumber,
                             Some(RepairKind::InvalidNumber),
-                            cost::GROUPED_NUMBER,
+                            0,
                             spelled,
                             next,
-                        ),
+                        )
+                        .styled(style::SPELLED_NUMBERS),
                     );
                 }
                 if b[pos] == b'-' && self.lex.text[pos..self.lex.end].starts_with("-Infinity") {
@@ -244,7 +247,9 @@ impl Ctx<'_> {
     /// Some delimiter (or the end) follows `i`, after whitespace.
     pub(super) fn delimiter_follows(&self, i: usize) -> bool {
         let (j, _) = self.lex.skip_trivia(i);
-        self.lex.at_end(j) || matches!(self.b()[j], b',' | b']' | b'}')
+        self.lex.at_end(j)
+            || matches!(self.b()[j], b',' | b']' | b'}')
+            || wide_punctuation_at(self.b(), j)
     }
 
     pub(super) fn unquoted_value(&self, out: &mut Succs, stack: &dyn Stack, pos: usize) {
@@ -262,7 +267,10 @@ impl Ctx<'_> {
         let mut after = raw_end;
         if raw_end < lex.end && b[raw_end] == b'"' && raw_end == end {
             let (j, _) = lex.skip_trivia(raw_end + 1);
-            if lex.at_end(j) || matches!(b[j], b',' | b'}' | b']' | b':') {
+            if lex.at_end(j)
+                || matches!(b[j], b',' | b'}' | b']' | b':')
+                || wide_punctuation_at(b, j)
+            {
                 after = raw_end + 1;
             }
         }
@@ -630,7 +638,8 @@ impl Ctx<'_> {
             _ => return false,
         };
         let (after, _) = lex.skip_trivia(item_end);
-        after < lex.end && matches!(b[after], b',' | b'}')
+        after < lex.end
+            && (matches!(b[after], b',' | b'}') || b[after..lex.end].starts_with(&WIDE_COMMA))
     }
 
     pub(super) fn colon(&self, out: &mut Succs, stack: &dyn Stack, tok: Token, pos: usize) {
@@ -677,15 +686,17 @@ impl Ctx<'_> {
                 } else {
                     1
                 };
+                // Another language's convention: charged once per document, like a quote style.
                 out.add(
                     level,
                     succ(
                         Reading::ColonLike,
                         Some(RepairKind::MissingColon),
-                        cost::EXTRA_PUNCTUATION,
+                        0,
                         pos + len,
                         value,
-                    ),
+                    )
+                    .styled(style::EQUALS_COLON),
                 )
             }
             Token::Quote(..) | Token::Open(_) | Token::Number { .. } | Token::Word { .. } => out
@@ -782,6 +793,15 @@ impl Ctx<'_> {
                 );
             }
             Token::Close(kind) if top.is_some_and(|t| t.closed_by(kind)) => {
+                // The container closes, but the reply goes on with `, …`: the closer may be a
+                // stray one in the middle of it (`{"b": 1}}, "c": 2}`, `[{"id": 1}},`).
+                let (j, _) = self.lex.skip_trivia(pos + 1);
+                let b = self.b();
+                let goes_on = j < self.lex.end
+                    && (b[j] == b','
+                        || b[j..self.lex.end].starts_with(&WIDE_COMMA)
+                        || (depth == 1
+                            && (b[j] == b':' || b[j..self.lex.end].starts_with(&WIDE_COLON))));
                 let misaligned = self.misaligned_close(stack, pos);
                 out.add(
                     level,
@@ -794,27 +814,17 @@ impl Ctx<'_> {
                     )
                     .pop(1),
                 );
-                {
-                    // The container closes, but the reply goes on with `, …`: the closer may be
-                    // a stray one in the middle of it (`{"b": 1}}, "c": 2}`, `[{"id": 1}},`).
-                    let (j, _) = self.lex.skip_trivia(pos + 1);
-                    let goes_on = if depth == 1 {
-                        &[b',', b':'][..]
-                    } else {
-                        &[b','][..]
-                    };
-                    if j < self.lex.end && goes_on.contains(&self.b()[j]) {
-                        out.add(
-                            level,
-                            succ(
-                                Reading::StrayCloser,
-                                Some(RepairKind::ExtraCloser),
-                                cost::STRAY_CLOSER,
-                                pos + 1,
-                                here,
-                            ),
-                        );
-                    }
+                if goes_on {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::StrayCloser,
+                            Some(RepairKind::ExtraCloser),
+                            cost::STRAY_CLOSER,
+                            pos + 1,
+                            here,
+                        ),
+                    );
                 }
             }
             Token::Close(kind) if top.is_some() => self.wrong_closer(out, stack, kind, pos, here),
@@ -914,3 +924,4 @@ impl Ctx<'_> {
         }
     }
 }
+

@@ -352,6 +352,17 @@ fn about_container(kind: RepairKind) -> bool {
     )
 }
 
+/// Repairs that leave text out of the value (each happens a bounded number of times per parse:
+/// at the document's end, at a restart, at the reply's cut).
+fn discards(kind: RepairKind) -> bool {
+    matches!(
+        kind,
+        RepairKind::IgnoredTrailingContent
+            | RepairKind::AbandonedDraft
+            | RepairKind::DroppedTruncatedMember
+    )
+}
+
 /// Runs of the same repair in the same container (a thousand commas, a long garbage token)
 /// become one entry, so the log stays proportional to the structure.
 fn merges_runs(kind: RepairKind) -> bool {
@@ -410,7 +421,8 @@ impl<'t> Parser<'t> {
                 }
             }
         }
-        if self.log.len() >= LOG_LIMIT {
+        // Past the limit, what discards text is still logged: a full log must not hide a loss.
+        if self.log.len() >= LOG_LIMIT && !discards(kind) {
             self.unlogged += 1;
             return Ok(());
         }
