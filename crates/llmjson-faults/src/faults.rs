@@ -231,6 +231,38 @@ impl Fault {
         )
     }
 
+    /// A slip at one spot (a lost quote or closer, a doubled one, a missing comma), not a habit
+    /// a reply keeps throughout (a quote style, comments, literals).
+    pub fn is_slip(self) -> bool {
+        use Fault::*;
+        matches!(
+            self,
+            MissingCloserEnd
+                | MissingCloserInner
+                | ExtraCloser
+                | ExtraCloserPretty
+                | WrongCloser
+                | PrematureClose
+                | KeyMissingOpenQuote
+                | KeyMissingCloseQuote
+                | ValueMissingOpenQuote
+                | ValueMissingCloseQuote
+                | OpenStringAtLineEnd
+                | SmartQuoteMixed
+                | UnescapedQuotes
+                | CodeInString
+                | MissingColon
+                | DoubledPunctuation
+                | Stutter
+                | MissingCommaInline
+                | MissingCommaNewline
+                | StringifiedJson
+                | CommentedOut
+                | ConcatenatedStrings
+                | UnquotedValues
+        )
+    }
+
     /// A whole-document convention (see [`Fault::writes_strings`]).
     pub fn is_convention(self) -> bool {
         matches!(self, Fault::PythonRepr | Fault::JsSingleQuotes)

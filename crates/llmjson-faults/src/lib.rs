@@ -360,9 +360,10 @@ fn wrap_final(rng: &mut Rng, text: &str, cut: bool) -> String {
 
 /// A large reply (about `size` bytes): a plan-like object whose `items` are many generated
 /// documents, written in one convention throughout (JSON, Python's `repr` or JavaScript) with
-/// the hard strings of that convention, and a fault in about one item of eight. What the
-/// scoreboard cannot show: that a misreading deep in a long reply costs that item at most,
-/// never the document.
+/// the hard strings of that convention, up to three other habits of the whole reply (comments,
+/// literals, full-width punctuation, …) and a handful of slips anywhere in it (a lost quote, a
+/// doubled closer, a missing comma). What the scoreboard cannot show: that a misreading deep in
+/// a long reply costs that item at most, never the document.
 #[derive(Debug, Clone)]
 pub struct LargeCase {
     /// `<seed>-large-<size>`.
@@ -423,10 +424,19 @@ pub fn large_case(seed: u64, size: usize) -> LargeCase {
             faults.push(c);
         }
     }
-    let local = local_faults();
-    for _ in 0..(n / 8).max(1) {
-        let f = *rng.pick(&local);
-        // The same fault may come back in another item; other conflicts hold.
+    // A model's habits hold through a reply (quotes, comments, literals: whole-document
+    // faults, up to three of them); its slips are a handful, anywhere in it.
+    let (habits, slips): (Vec<Fault>, Vec<Fault>) =
+        local_faults().into_iter().partition(|f| !f.is_slip());
+    for _ in 0..rng.range(0, 3) {
+        let f = *rng.pick(&habits);
+        if compatible(&faults, f) && faults::apply(f, &mut toks, &mut rng) {
+            faults.push(f);
+        }
+    }
+    for _ in 0..rng.range(1, 6) {
+        let f = *rng.pick(&slips);
+        // The same slip may come back in another item; other conflicts hold.
         let others: Vec<Fault> = faults.iter().copied().filter(|&g| g != f).collect();
         if compatible(&others, f) && faults::apply(f, &mut toks, &mut rng) {
             faults.push(f);

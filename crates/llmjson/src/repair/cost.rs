@@ -68,6 +68,10 @@ pub(crate) const MISMATCHED_CLOSER: Cost = 3;
 /// Added to a closer reading that the layout contradicts: a closer in line with its container's
 /// opening line read as an outer one's, or one further left read as the container's own.
 pub(crate) const MISALIGNED_CLOSER: Cost = 2;
+/// Added to a reading that closes a list of objects at a closer after which the next item
+/// begins as the list's first item did (`}}}, {"id": …` in a list of `{"id": …}`): the model's
+/// records go on, so the closer is more likely doubled than the list ended.
+pub(crate) const LIST_GOES_ON: Cost = 2;
 /// A string that lost its closing quote, ended at the delimiter before the next quote.
 pub(crate) const MISSING_END_QUOTE: Cost = 3;
 /// A word value without quotes; also one that lost only its opening quote.

@@ -489,10 +489,11 @@ impl<'t> Lex<'t> {
                 b'"' if !double => next_non_space(k + 1).is_some_and(|n| b[n] == b':'),
                 b',' | 0xEF if c == b',' || wide_punctuation_at(b, k) => {
                     let width = if c == b',' { 1 } else { 3 };
+                    // (In a `"` string, a `"`-quoted key's quotes were judged as they came.)
                     next_non_space(k + width).is_some_and(|n| {
                         (!double && b[n] == b'"')
                             || matches!(b[n], b'{' | b'[')
-                            || member_starts(b, n)
+                            || (member_starts(b, n) && !(double && b[n] == b'"'))
                     })
                 }
                 _ => false,
@@ -527,10 +528,11 @@ impl<'t> Lex<'t> {
                 b'"' if !double => next_non_space(k + 1).is_some_and(|n| b[n] == b':'),
                 b',' | 0xEF if c == b',' || wide_punctuation_at(b, k) => {
                     let width = if c == b',' { 1 } else { 3 };
+                    // (In a `"` string, a `"`-quoted key's quotes were judged as they came.)
                     next_non_space(k + width).is_some_and(|n| {
                         (!double && b[n] == b'"')
                             || matches!(b[n], b'{' | b'[')
-                            || member_starts(b, n)
+                            || (member_starts(b, n) && !(double && b[n] == b'"'))
                     })
                 }
                 _ => false,

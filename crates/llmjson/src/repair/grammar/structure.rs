@@ -6,7 +6,9 @@ use super::{
 };
 use super::{Ctx, Mode, Reading, Stack, Succs};
 use crate::repair::cost::{self, Cost};
-use crate::repair::lex::{is_ws, wide_punctuation_at, Kind, Token, WIDE_COLON, WIDE_COMMA};
+use crate::repair::lex::{
+    is_ws, member_starts, wide_punctuation_at, Kind, Token, WIDE_COLON, WIDE_COMMA,
+};
 use crate::repair::quotes::QuoteClass;
 use crate::repair::RepairKind;
 
@@ -329,12 +331,20 @@ impl Ctx<'_> {
             Some(std::cmp::Ordering::Equal) => (0, cost::MISALIGNED_CLOSER),
             _ => (0, 0),
         };
+        // A list of records goes on after this closer when the next item begins as its first
+        // did (`}}}, {"id": 2, …` in a list of `{"id": …}`): closing the list here is the
+        // misreading a doubled closer invites.
+        let list_goes_on = if stack.top() == Some(Kind::Array) && self.next_item_restates_list(stack, pos) {
+            cost::LIST_GOES_ON
+        } else {
+            0
+        };
         out.add(
             level,
             succ(
                 Reading::Mismatched,
                 Some(RepairKind::MismatchedCloser),
-                cost::MISMATCHED_CLOSER + mismatch_indent,
+                cost::MISMATCHED_CLOSER + mismatch_indent + list_goes_on,
                 pos + 1,
                 after_close(depth - 1),
             )
@@ -346,7 +356,7 @@ impl Ctx<'_> {
                 succ(
                     Reading::MissingCloser,
                     Some(RepairKind::MissingCloser),
-                    cost::MISSING_CLOSER + missing_indent,
+                    cost::MISSING_CLOSER + missing_indent + list_goes_on,
                     pos,
                     after_close(depth - 1),
                 )
@@ -363,6 +373,120 @@ impl Ctx<'_> {
                 mode,
             ),
         );
+    }
+
+    /// The innermost container is a list whose first item is an object, and after the closer
+    /// at `pos` a `,` and an object follow that shares at least two of its first three keys with
+    /// that item (or begins with the same key): the next record of the same list. Bounded: a few
+    /// hundred bytes are looked at.
+    fn next_item_restates_list(&self, stack: &dyn Stack, pos: usize) -> bool {
+        let Some(open) = stack.top_open() else {
+            return false;
+        };
+        let b = self.b();
+        if b.get(open) != Some(&b'[') {
+            return false;
+        }
+        let first = self.first_keys(open + 1);
+        if first.is_empty() {
+            return false;
+        }
+        let (c, _) = self.lex.skip_trivia(pos + 1);
+        let comma = if b.get(c) == Some(&b',') {
+            1
+        } else if b[c.min(b.len())..].starts_with(&WIDE_COMMA) {
+            WIDE_COMMA.len()
+        } else {
+            return false;
+        };
+        let next = self.first_keys(c + comma);
+        let shared = next.iter().filter(|k| first.contains(k)).count();
+        !next.is_empty() && (next[0] == first[0] || shared >= 2)
+    }
+
+    /// The first (up to three) keys of the object that starts at `from` (after blanks), as
+    /// written between their quotes. Values are stepped over: strings to their closing quote,
+    /// containers to their balancing closer, within a bound.
+    fn first_keys(&self, from: usize) -> Vec<&[u8]> {
+        let b = self.b();
+        let lex = &self.lex;
+        let limit = lex.end.min(from + 4 * cost::WINDOW);
+        let mut keys = Vec::with_capacity(3);
+        let (o, _) = lex.skip_trivia(from);
+        if o >= limit || b[o] != b'{' {
+            return keys;
+        }
+        let mut i = o + 1;
+        while keys.len() < 3 && i < limit {
+            let (k, _) = lex.skip_trivia(i);
+            if k >= limit {
+                break;
+            }
+            // The key.
+            let key_end = match crate::repair::quotes::QuoteClass::opening_at(b, k) {
+                Some((class, len)) => {
+                    let start = k + len;
+                    let Some(e) = (start..limit.min(start + 64)).find(|&e| class.closer_at(b, e).is_some())
+                    else {
+                        break;
+                    };
+                    keys.push(&b[start..e]);
+                    e + class.closer_at(b, e).unwrap_or(1)
+                }
+                None => {
+                    let e = lex.word_end(k);
+                    if e == k {
+                        break;
+                    }
+                    keys.push(&b[k..e]);
+                    e
+                }
+            };
+            // Its value: to the comma that ends the member, at this object's level.
+            let mut depth = 0u32;
+            let mut j = key_end;
+            let mut quote: Option<(crate::repair::quotes::QuoteClass, usize)> = None;
+            while j < limit {
+                if let Some((class, _)) = quote {
+                    if b[j] == b'\\' {
+                        j += 2;
+                        continue;
+                    }
+                    if let Some(l) = class.closer_at(b, j) {
+                        quote = None;
+                        j += l;
+                        continue;
+                    }
+                    j += 1;
+                    continue;
+                }
+                match b[j] {
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' if depth == 0 => return keys,
+                    b'}' | b']' => depth -= 1,
+                    // A comma ends the member when a member follows it (`81,523, "b":` has
+                    // one inside a grouped number).
+                    b',' if depth == 0 && member_starts(b, lex.skip_trivia(j + 1).0) => break,
+                    0xEF if depth == 0
+                        && b[j..].starts_with(&WIDE_COMMA)
+                        && member_starts(b, lex.skip_trivia(j + 3).0) =>
+                    {
+                        break
+                    }
+                    _ => {
+                        if let Some(q) = crate::repair::quotes::QuoteClass::opening_at(b, j) {
+                            quote = Some(q);
+                            j += q.1;
+                            continue;
+                        }
+                    }
+                }
+                j += 1;
+            }
+            // Past the comma (one byte, or the three of `，`).
+            i = j + if b[j.min(b.len() - 1)] == b',' { 1 } else { WIDE_COMMA.len() };
+        }
+        keys
     }
 
     /// How the closer at `pos` lines up with the line where the innermost container opened:

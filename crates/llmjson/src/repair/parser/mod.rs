@@ -352,14 +352,15 @@ fn about_container(kind: RepairKind) -> bool {
     )
 }
 
-/// Repairs that leave text out of the value (each happens a bounded number of times per parse:
-/// at the document's end, at a restart, at the reply's cut).
+/// Repairs that leave text out of the value (at the document's end, at a restart, at the
+/// reply's cut, a duplicate key's discarded member).
 fn discards(kind: RepairKind) -> bool {
     matches!(
         kind,
         RepairKind::IgnoredTrailingContent
             | RepairKind::AbandonedDraft
             | RepairKind::DroppedTruncatedMember
+            | RepairKind::DuplicateKey
     )
 }
 
@@ -421,8 +422,9 @@ impl<'t> Parser<'t> {
                 }
             }
         }
-        // Past the limit, what discards text is still logged: a full log must not hide a loss.
-        if self.log.len() >= LOG_LIMIT && !discards(kind) {
+        // Past the limit, what discards text is still logged (up to as many again): a full log
+        // must not hide a loss.
+        if self.log.len() >= LOG_LIMIT && (!discards(kind) || self.log.len() >= 2 * LOG_LIMIT) {
             self.unlogged += 1;
             return Ok(());
         }
