@@ -15,15 +15,18 @@ const DEFAULTS = Object.freeze({
   maxSize: 10 * 1024 * 1024,
   maxDepth: 127,
   coercion: 'fit',
+  guardComments: 'data',
+  failClosed: true,
 });
 
-const OPTION_NAMES = new Set([...Object.keys(DEFAULTS), 'schema']);
+const OPTION_NAMES = new Set([...Object.keys(DEFAULTS), 'schema', 'evidence']);
 
 const CHOICES = {
   level: ['none', 'conservative', 'full'],
   truncation: ['complete', 'drop', 'drop_element'],
   duplicateKeys: ['last', 'first', 'error'],
   coercion: ['fit', 'validate_only'],
+  guardComments: ['data', 'all'],
 };
 
 function checkedOptions(options) {
@@ -47,6 +50,16 @@ function checkedOptions(options) {
   if (!Number.isInteger(o.maxDepth) && o.maxDepth !== Infinity) {
     throw new TypeError(`maxDepth: expected a whole number, got ${o.maxDepth}`);
   }
+  if (typeof o.failClosed !== 'boolean') {
+    throw new TypeError(`failClosed: expected true or false, got ${JSON.stringify(o.failClosed)}`);
+  }
+  if (o.evidence !== undefined && o.evidence !== null) {
+    const texts = typeof o.evidence === 'string' ? [o.evidence] : o.evidence;
+    if (!Array.isArray(texts) || !texts.every((t) => typeof t === 'string')) {
+      throw new TypeError('evidence: expected a string or an array of strings');
+    }
+    o.evidence = texts;
+  }
   return o;
 }
 
@@ -68,6 +81,9 @@ function buildNativeOptions(o) {
     // The native side takes a u32; any depth past the library's ceiling is the ceiling.
     maxDepth: Math.min(o.maxDepth, 0xffffffff),
     coercion: o.coercion,
+    guardComments: o.guardComments,
+    evidence: o.evidence ?? undefined,
+    failClosed: o.failClosed,
   };
 }
 
@@ -216,6 +232,9 @@ class ParseResult {
     this.span = [out.start, out.end];
     this.repaired = out.repaired;
     this.truncated = out.truncated;
+    // With evidence: the check of the value's numbers (an ungrounded value only gets here
+    // with `failClosed: false`).
+    this.verification = out.verification ? JSON.parse(out.verification) : null;
     this.#repairsJson = out.repairs;
     this.#diagnose = diagnose;
   }
@@ -235,8 +254,8 @@ class ParseResult {
   }
 
   toJSON() {
-    const { value, source, span, repaired, truncated } = this;
-    return { value, repairs: this.repairs, diagnostics: this.diagnostics, source, span, repaired, truncated };
+    const { value, source, span, repaired, truncated, verification } = this;
+    return { value, repairs: this.repairs, diagnostics: this.diagnostics, source, span, repaired, truncated, verification };
   }
 
   [Symbol.for('nodejs.util.inspect.custom')]() {
@@ -249,7 +268,9 @@ function prepared(input, options) {
   const text = checkedInput(input);
   const o = checkedOptions(options);
   const { compiled, zod } = compiledSchema(o.schema);
-  return { text, opts: nativeOptions(o), compiled, zod, validAsIs: typeof text === 'string' };
+  // A valid document is handed to JSON.parse whole, unless its numbers must be verified.
+  const validAsIs = typeof text === 'string' && !o.evidence;
+  return { text, opts: nativeOptions(o), compiled, zod, validAsIs };
 }
 
 /** The result (or the typed error) of a native parse of the first value. */

@@ -43,6 +43,18 @@ class JSONSchemaError extends LLMJSONError {
   }
 }
 
+/**
+ * The value's numbers are not in the evidence and the call fails closed (the default with
+ * evidence): `message` is the blocking message, `verification` says which numbers and where.
+ */
+class GroundingError extends LLMJSONError {
+  constructor(message, fields = {}) {
+    super(message, { kind: 'grounding', ...fields });
+    this.reason = fields.reason ?? 'numeric_grounding_failed';
+    this.verification = fields.verification ?? null;
+  }
+}
+
 const byKind = {
   empty: EmptyResponseError,
   no_json: NoJSONError,
@@ -68,6 +80,13 @@ function fromNative(native, diagnostics) {
     advice: native.advice ?? null,
     diagnostics: diagnostics ?? null,
   };
+  if (native.kind === 'grounding') {
+    return new GroundingError(native.message, {
+      ...fields,
+      reason: native.reason ?? undefined,
+      verification: native.verification ? JSON.parse(native.verification) : null,
+    });
+  }
   if (native.kind === 'schema') {
     return new JSONSchemaError(native.message, {
       ...fields,
@@ -88,5 +107,6 @@ module.exports = {
   JSONRepairFailed,
   InvalidSchemaError,
   JSONSchemaError,
+  GroundingError,
   fromNative,
 };

@@ -39,6 +39,32 @@ export interface Options {
   coercion?: Coercion;
   /** Validate (and coerce) the value against this schema. */
   schema?: SchemaOption;
+  /**
+   * Which comments the safety guard counts: `data` (the default: members or values the model
+   * commented out) or `all` (every comment, the letter of the seed's guard).
+   */
+  guardComments?: GuardComments;
+  /** Evidence texts the value's numbers are verified against (the verify stage runs last). */
+  evidence?: string | string[];
+  /**
+   * With evidence: an ungrounded value throws `GroundingError` (the default, `true`) or is
+   * returned with its `verification` (`false`).
+   */
+  failClosed?: boolean;
+}
+
+export type GuardComments = 'data' | 'all';
+
+/** The check of a value's numbers against the evidence. */
+export interface Verification {
+  verified: boolean;
+  issues: string[];
+  numbers_extracted: number;
+  matched: number;
+  unmatched: number;
+  issue_types: string[];
+  unmatched_examples: Array<{ number: string; context: string; path: string; span: { start: number; end: number } }>;
+  [field: string]: unknown;
 }
 
 export interface Repair {
@@ -94,6 +120,8 @@ export interface ParseResult<T> {
   repaired: boolean;
   /** The reply was cut off and completed. */
   truncated: boolean;
+  /** With evidence: the check of the value's numbers (`null` without). */
+  verification: Verification | null;
 }
 
 export interface ParseAllResult<T> {
@@ -188,13 +216,20 @@ export class JSONSchemaError extends LLMJSONError {
   /** The value that was read. */
   readonly value: unknown;
 }
+/** The value's numbers are not in the evidence, and the call failed closed. */
+export class GroundingError extends LLMJSONError {
+  /** `numeric_grounding_failed` or `no_evidence`. */
+  readonly reason: string;
+  /** Which numbers were not grounded, with context. */
+  readonly verification: Verification | null;
+}
 export class RetriesExhausted extends LLMJSONError {
   readonly attempts: Attempt[];
   readonly lastReply: string | null;
   readonly errors: LLMJSONError[];
 }
 
-export const DEFAULTS: Readonly<Required<Omit<Options, 'schema'>>>;
+export const DEFAULTS: Readonly<Required<Omit<Options, 'schema' | 'evidence'>>>;
 /** Every repair kind's name. */
 export function repairKinds(): string[];
 /** The version of the Rust library inside. */

@@ -25,5 +25,6 @@ exports.JSONParseError = errors.JSONParseError;
 exports.JSONRepairFailed = errors.JSONRepairFailed;
 exports.InvalidSchemaError = errors.InvalidSchemaError;
 exports.JSONSchemaError = errors.JSONSchemaError;
+exports.GroundingError = errors.GroundingError;
 exports.repairKinds = core.native.repairKinds;
 exports.version = core.native.version();

@@ -24,7 +24,7 @@ pub enum Command {
     /// or an unreadable schema.
     Validate(ValidateArgs),
     /// Check that every non-trivial number of an answer is in the evidence: exit 0 when it is
-    /// grounded, 1 when it is not (or was blocked with --fail-closed), 2 on a usage error.
+    /// grounded, 1 when it is not (blocked, or reported with --report-only), 2 on a usage error.
     Verify(VerifyArgs),
     /// Read many replies (JSON Lines records, or files) and write one JSON Lines result per
     /// record, in input order, in parallel: exit 0 when every record gave a value, 1 when some
@@ -145,9 +145,14 @@ pub struct GroundingArgs {
     /// and reports the ambiguous ones (`1,234`); or en, pt-BR, de, es, it, fr.
     #[arg(long, default_value = "auto", value_parser = locale)]
     pub locale: llmjson::Locale,
-    /// Block an answer that is not grounded: print the blocking message instead of it.
-    #[arg(long)]
+    /// Block an answer that is not grounded: print the blocking message instead of it. The
+    /// default (seed 004's hard rule); the flag is accepted for scripts that spell it out.
+    #[arg(long, conflicts_with = "report_only")]
     pub fail_closed: bool,
+    /// Report an answer that is not grounded instead of blocking it: print it, with the
+    /// unmatched numbers on standard error (exit 1).
+    #[arg(long)]
+    pub report_only: bool,
     /// The blocking message's language: en or pt.
     #[arg(long, default_value = "en", value_parser = language)]
     pub language: llmjson::Language,
@@ -163,6 +168,15 @@ pub struct GroundingArgs {
     /// Refuse evidence larger than this many bytes in total.
     #[arg(long, default_value_t = llmjson::DEFAULT_MAX_SIZE)]
     pub max_evidence: usize,
+}
+
+/// Which comments the safety guard counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GuardCommentsArg {
+    /// Comments holding JSON data only.
+    Data,
+    /// Every comment.
+    All,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -186,8 +200,8 @@ impl GroundingArgs {
             .locale(self.locale)
             .language(self.language)
             .small_counts(llmjson::SmallCounts::UpTo(self.small_counts));
-        if self.fail_closed {
-            options = options.fail_closed();
+        if self.report_only {
+            options = options.report_only();
         }
         if self.percent_fraction {
             options = options.percent(llmjson::PercentForms::Equivalent);
@@ -318,6 +332,10 @@ pub struct ParseArgs {
     /// Refuse a repair that discards more than this share (0–1) of the located JSON text.
     #[arg(long, default_value_t = llmjson::DEFAULT_MAX_REMOVED_RATIO, value_parser = ratio)]
     pub max_removed_ratio: f64,
+    /// Which comments that guard counts: `data` (members or values the model commented out;
+    /// prose loses nothing when removed) or `all` (every comment, the letter of seed 001).
+    #[arg(long, value_enum, default_value_t = GuardCommentsArg::Data)]
+    pub guard_comments: GuardCommentsArg,
     /// What to do with a key that appears twice in an object.
     #[arg(long, value_enum, default_value_t = DuplicateArg::Last)]
     pub duplicate_keys: DuplicateArg,
@@ -461,6 +479,10 @@ impl ParseArgs {
                 TruncationArg::DropElement => Truncation::DropElement,
             })
             .max_removed_ratio(self.max_removed_ratio)
+            .guard_comments(match self.guard_comments {
+                GuardCommentsArg::Data => llmjson::GuardComments::Data,
+                GuardCommentsArg::All => llmjson::GuardComments::All,
+            })
             .duplicate_keys(match self.duplicate_keys {
                 DuplicateArg::Last => DuplicateKeys::Last,
                 DuplicateArg::First => DuplicateKeys::First,

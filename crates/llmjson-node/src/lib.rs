@@ -30,6 +30,12 @@ pub struct NativeOptions {
     pub max_depth: Option<u32>,
     /// `fit` or `validate_only`.
     pub coercion: Option<String>,
+    /// Which comments the safety guard counts: `data` (the default) or `all`.
+    pub guard_comments: Option<String>,
+    /// Evidence texts the value's numbers are verified against (the verify stage runs last).
+    pub evidence: Option<Vec<String>>,
+    /// With evidence: block an ungrounded value (the default, `true`) or only report it.
+    pub fail_closed: Option<bool>,
 }
 
 /// A compiled JSON Schema.
@@ -124,6 +130,11 @@ pub struct NativeError {
     pub feedback: String,
     /// Advice for the caller (raise the token limit, …), when there is some.
     pub advice: Option<String>,
+    /// A grounding failure: the verification that failed (JSON) and why
+    /// (`numeric_grounding_failed` or `no_evidence`).
+    pub verification: Option<String>,
+    /// See `verification`.
+    pub reason: Option<String>,
 }
 
 /// What one call gives back.
@@ -151,6 +162,8 @@ pub struct Outcome {
     pub valid: bool,
     /// The diagnostics record as JSON (when asked for).
     pub diagnostics: Option<String>,
+    /// The verification of the value's numbers against the evidence, as JSON (with evidence).
+    pub verification: Option<String>,
     /// Why no value came out.
     pub error: Option<NativeError>,
 }
@@ -168,6 +181,7 @@ impl Outcome {
             truncated: false,
             valid: false,
             diagnostics: None,
+            verification: None,
             error: None,
         }
     }
@@ -241,6 +255,25 @@ fn options_from(native: &NativeOptions, schema: Option<&Schema>) -> Result<Optio
     if let Some(schema) = schema {
         options.schema = Some(Arc::clone(&schema.inner));
     }
+    let guard = choice("guardComments", native.guard_comments.as_deref(), |v| {
+        v.parse::<llmjson::GuardComments>().ok()
+    })?;
+    if let Some(guard) = guard {
+        options = options.guard_comments(guard);
+    }
+    if let Some(texts) = &native.evidence {
+        let mut evidence = llmjson::Evidence::new();
+        for (i, text) in texts.iter().enumerate() {
+            evidence
+                .add_text(&format!("evidence[{i}]"), text)
+                .map_err(|e| invalid(format!("evidence: {e}")))?;
+        }
+        options = options.evidence(evidence);
+    }
+    if native.fail_closed == Some(false) {
+        let verify = options.verify.clone().report_only();
+        options = options.verify(verify);
+    }
     Ok(options)
 }
 
@@ -305,7 +338,11 @@ fn native_error(text: &str, error: &Error, options: &Options) -> NativeError {
     };
     NativeError {
         kind: error.kind().to_string(),
-        message: error.to_string(),
+        // A blocked answer's message is the blocking message (seed 004's text).
+        message: match error {
+            Error::Grounding { message, .. } => message.clone(),
+            _ => error.to_string(),
+        },
         line: position.map(|p| small(p.line)),
         column: position.map(|p| small(p.column)),
         position: position.map(|p| Utf16Offsets::new(text).of(p.offset)),
@@ -316,6 +353,14 @@ fn native_error(text: &str, error: &Error, options: &Options) -> NativeError {
         failure: diagnosis.failure.as_str().to_string(),
         feedback,
         advice,
+        verification: match error {
+            Error::Grounding { verification, .. } => serde_json::to_string(verification).ok(),
+            _ => None,
+        },
+        reason: match error {
+            Error::Grounding { reason, .. } => Some((*reason).to_string()),
+            _ => None,
+        },
     }
 }
 
@@ -460,6 +505,7 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Outcome>
     if valid_as_is
         && !all
         && options.schema.is_none()
+        && options.evidence.is_none()
         && options.duplicate_keys == DuplicateKeys::Last
         && text.len() <= options.max_size
         && llmjson::sink::read_valid(text, options.max_depth, &mut llmjson::sink::CheckSink).is_ok()
@@ -539,6 +585,10 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Outcome>
         repaired: parsed.iter().any(llmjson::Parsed::is_repaired),
         truncated: parsed.iter().any(llmjson::Parsed::is_truncated),
         diagnostics,
+        verification: first
+            .verification
+            .as_ref()
+            .and_then(|v| serde_json::to_string(v).ok()),
         ..Outcome::blank()
     })
 }

@@ -16,7 +16,8 @@ use std::time::Duration;
 /// column) or None.
 #[pyfunction]
 #[pyo3(signature = (lines, *, first_seq, source, id_field, reply_field, level, truncation,
-    max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion))]
+    max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion,
+    guard_comments="data"))]
 #[allow(clippy::too_many_arguments)]
 pub fn batch_chunk<'py>(
     py: Python<'py>,
@@ -33,6 +34,7 @@ pub fn batch_chunk<'py>(
     duplicate_keys: &str,
     schema: Option<&PySchema>,
     coercion: &str,
+    guard_comments: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let options = options_from(
         level,
@@ -43,7 +45,8 @@ pub fn batch_chunk<'py>(
         duplicate_keys,
         schema,
         coercion,
-    )?;
+    )?
+    .guard_comments(crate::parse_guard_comments(guard_comments)?);
     let fields = Fields {
         id: id_field,
         reply: reply_field,

@@ -63,7 +63,8 @@ impl PySchema {
 #[pyfunction]
 #[pyo3(signature = (text, *, level="full", truncation="complete", max_removed_ratio=0.3,
     max_size=llmjson::DEFAULT_MAX_SIZE, max_depth=llmjson::DEFAULT_MAX_DEPTH,
-    duplicate_keys="last", schema=None, coercion="fit", with_repairs=true, all=false))]
+    duplicate_keys="last", schema=None, coercion="fit", with_repairs=true, all=false,
+    guard_comments="data"))]
 #[allow(clippy::too_many_arguments)]
 fn parse<'py>(
     py: Python<'py>,
@@ -78,6 +79,7 @@ fn parse<'py>(
     coercion: &str,
     with_repairs: bool,
     all: bool,
+    guard_comments: &str,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let options = options_from(
         level,
@@ -88,7 +90,8 @@ fn parse<'py>(
         duplicate_keys,
         schema,
         coercion,
-    )?;
+    )?
+    .guard_comments(parse_guard_comments(guard_comments)?);
     // Refuse an oversized input before copying or scanning it.
     let text = text.to_str()?;
     // The GIL is released while Rust parses: other Python threads run meanwhile.
@@ -142,6 +145,12 @@ fn parse<'py>(
             PyList::new(py, kinds)?.into_any(),
         ],
     )
+}
+
+/// The guard's comment policy by name (`data` or `all`).
+pub(crate) fn parse_guard_comments(name: &str) -> PyResult<llmjson::GuardComments> {
+    name.parse()
+        .map_err(|_| bad_choice("guard_comments", name, "data, all"))
 }
 
 /// The library's options from the keyword arguments every parsing function takes.
@@ -255,7 +264,7 @@ impl PyEvidence {
 /// returns (output, fail_closed_reason, verification as JSON text). The GIL is released.
 #[pyfunction]
 #[pyo3(signature = (answer, evidence, *, as_json=false, locale="auto", small_counts=10,
-    check_years=false, percent_fraction=false, fail_closed=false, language="en",
+    check_years=false, percent_fraction=false, fail_closed=true, language="en",
     max_size=llmjson::DEFAULT_MAX_SIZE))]
 #[allow(clippy::too_many_arguments)]
 fn verify(
@@ -282,9 +291,11 @@ fn verify(
     if percent_fraction {
         options = options.percent(llmjson::PercentForms::Equivalent);
     }
-    if fail_closed {
-        options = options.fail_closed();
-    }
+    options = if fail_closed {
+        options.fail_closed()
+    } else {
+        options.report_only()
+    };
     let guard = evidence
         .inner
         .read()

@@ -74,7 +74,8 @@ def test_each_failure_has_its_own_exception_with_diagnostics():
     assert isinstance(e, ValueError) and isinstance(e, LLMJSONError)
 
     with pytest.raises(JSONRepairFailed) as guard:
-        llmjson.parse('{"a": 1, /* ' + "a long aside " * 10 + '*/ "b": 2}')
+        # A member the model commented out is data: the guard counts it (prose it would not).
+        llmjson.parse('{"a": 1, /* "c": "' + "a long aside " * 10 + '", */ "b": 2}')
     assert guard.value.removed_share > 0.3
 
     with pytest.raises(InputTooLargeError):

@@ -15,7 +15,7 @@ def test_each_call_counts_once_in_its_outcome():
     with pytest.raises(llmjson.JSONParseError):
         llmjson.parse("{'a'}", level="none")
     with pytest.raises(llmjson.JSONRepairFailed):
-        llmjson.parse('{"a": 1 /* ' + "x " * 100 + "*/}")
+        llmjson.parse('{"a": 1 /* "b": "' + "x " * 100 + '", */}')
     with pytest.raises(llmjson.JSONSchemaError):
         llmjson.parse('{"a": 1}', schema={"type": "integer"})
     snap = llmjson.metrics.snapshot()
@@ -54,7 +54,7 @@ def test_prometheus_text_uses_the_rust_names_and_counts_every_outcome():
     with pytest.raises(llmjson.NoJSONError):
         llmjson.loads("no json")
     with pytest.raises(llmjson.JSONRepairFailed):
-        llmjson.parse('{"a": 1 /* ' + "x " * 100 + "*/}")
+        llmjson.parse('{"a": 1 /* "b": "' + "x " * 100 + '", */}')
     text = llmjson.metrics.prometheus()
     for name in llmjson.metrics.NAMES:
         assert f"# TYPE {name} " in text

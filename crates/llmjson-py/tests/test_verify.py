@@ -43,16 +43,17 @@ def test_an_unmatched_number_blocks_the_answer_in_portuguese():
 
 def test_parse_with_evidence_fails_closed_with_a_grounding_error():
     reply = '```json\n{"answer": "B reached 39.5 MPa", "sample": "B"}\n```'
+    # Seed 004's hard rule is the default: no flag needed to block.
     with pytest.raises(GroundingError) as info:
-        llmjson.parse(reply, evidence=IDER_EVIDENCE, fail_closed=True)
+        llmjson.parse(reply, evidence=IDER_EVIDENCE)
     error = info.value
     assert isinstance(error, LLMJSONError) and error.kind == "grounding"
     assert error.reason == "numeric_grounding_failed"
     assert error.result.unmatched_examples[0].path == "/answer"
     assert error.diagnostics["stages"] == ["locate", "repair", "verify"]
     assert error.diagnostics["fail_closed_stage"] == "verification"
-    # Reported, not raised, without fail_closed.
-    result = llmjson.parse(reply, evidence=IDER_EVIDENCE)
+    # Reported, not raised, when the caller opts out.
+    result = llmjson.parse(reply, evidence=IDER_EVIDENCE, fail_closed=False)
     assert result.verification is not None and not result.verification.verified
 
 
@@ -74,7 +75,7 @@ def test_evidence_kinds_and_bad_input():
     assert llmjson.verify("x = 12.5 and R$ 1.234,56", ev).verified
     assert llmjson.verify({"x": 12.5, "n": 3}, ev).verified
     assert Evidence().is_empty
-    empty = llmjson.verify("it costs 12.5", Evidence(), fail_closed=True)
+    empty = llmjson.verify("it costs 12.5", Evidence())
     assert empty.fail_closed_reason == "no_evidence"
     nothing = llmjson.verify("No numbers here.", "some evidence")
     assert nothing.verified and nothing.numbers_extracted == 0
@@ -90,3 +91,24 @@ def test_evidence_files(tmp_path):
     good = tmp_path / "data.json"
     good.write_text(json.dumps({"v": 44.1}))
     assert llmjson.verify("v is 44.1", Evidence().add_file(good)).verified
+
+
+def test_verify_blocks_by_default_and_reports_when_asked():
+    blocked = llmjson.verify("B reached 36.9 MPa.", IDER_EVIDENCE)
+    assert blocked.fail_closed_triggered
+    assert blocked.output.startswith("VERIFICATION FAILED")
+    reported = llmjson.verify("B reached 36.9 MPa.", IDER_EVIDENCE, fail_closed=False)
+    assert not reported.verified and not reported.fail_closed_triggered
+    assert reported.output == "B reached 36.9 MPa."
+
+
+def test_prose_comments_are_not_counted_by_the_guard_unless_asked():
+    from llmjson import JSONRepairFailed
+
+    note = "this value comes from the Q3 report and may change after the audit"
+    reply = '{"a": 1, // ' + note + '\n "b": 2}'
+    assert llmjson.parse(reply).value == {"a": 1, "b": 2}
+    with pytest.raises(JSONRepairFailed):
+        llmjson.parse(reply, guard_comments="all")
+    with pytest.raises(ValueError):
+        llmjson.parse(reply, guard_comments="some")

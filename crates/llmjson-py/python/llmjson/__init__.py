@@ -82,6 +82,7 @@ DIAGNOSTICS_SCHEMA_VERSION = 1
 Level = Literal["none", "conservative", "full"]
 TruncationPolicy = Literal["complete", "drop", "drop_element"]
 DuplicateKeysPolicy = Literal["last", "first", "error"]
+GuardCommentsPolicy = Literal["data", "all"]
 CoercionPolicy = Literal["fit", "validate_only"]
 
 
@@ -271,8 +272,6 @@ def _grounding(
     evidence: EvidenceLike | None, fail_closed: bool, locale: str, language: str
 ) -> _Grounding | None:
     if evidence is None:
-        if fail_closed:
-            raise ValueError("fail_closed needs evidence")
         return None
     return _Grounding(as_evidence(evidence, locale), fail_closed, locale, language)
 
@@ -285,6 +284,7 @@ def _run(
     level: str = "full",
     truncation: str = "complete",
     max_removed_ratio: float = 0.3,
+    guard_comments: str = "data",
     max_size: int = DEFAULT_MAX_SIZE,
     duplicate_keys: str = "last",
     coercion: str = "fit",
@@ -350,6 +350,7 @@ def _run(
             level=level,
             truncation=truncation,
             max_removed_ratio=max_removed_ratio,
+            guard_comments=guard_comments,
             max_size=max_size,
             duplicate_keys=duplicate_keys,
             schema=compiled._native if compiled is not None else None,
@@ -493,12 +494,13 @@ def parse(
     level: Level = "full",
     truncation: TruncationPolicy = "complete",
     max_removed_ratio: float = 0.3,
+    guard_comments: GuardCommentsPolicy = "data",
     max_size: int = DEFAULT_MAX_SIZE,
     duplicate_keys: DuplicateKeysPolicy = "last",
     coercion: CoercionPolicy = "fit",
     request_id: str | None = None,
     evidence: EvidenceLike | None = None,
-    fail_closed: bool = False,
+    fail_closed: bool = True,
     locale: str = "auto",
     language: Literal["en", "pt"] = "en",
 ) -> ParseResult[T]: ...
@@ -511,12 +513,13 @@ def parse(
     level: Level = "full",
     truncation: TruncationPolicy = "complete",
     max_removed_ratio: float = 0.3,
+    guard_comments: GuardCommentsPolicy = "data",
     max_size: int = DEFAULT_MAX_SIZE,
     duplicate_keys: DuplicateKeysPolicy = "last",
     coercion: CoercionPolicy = "fit",
     request_id: str | None = None,
     evidence: EvidenceLike | None = None,
-    fail_closed: bool = False,
+    fail_closed: bool = True,
     locale: str = "auto",
     language: Literal["en", "pt"] = "en",
 ) -> ParseResult[Any]: ...
@@ -528,19 +531,22 @@ def parse(
     level: Level = "full",
     truncation: TruncationPolicy = "complete",
     max_removed_ratio: float = 0.3,
+    guard_comments: GuardCommentsPolicy = "data",
     max_size: int = DEFAULT_MAX_SIZE,
     duplicate_keys: DuplicateKeysPolicy = "last",
     coercion: CoercionPolicy = "fit",
     request_id: str | None = None,
     evidence: EvidenceLike | None = None,
-    fail_closed: bool = False,
+    fail_closed: bool = True,
     locale: str = "auto",
     language: Literal["en", "pt"] = "en",
 ) -> ParseResult[Any]:
     """Locates the JSON in a model's reply, repairs it, and (with ``schema`` or ``model``) fits it
     to the schema and validates it. With ``evidence``, the value's numbers are then verified
-    against it (``.verification``); with ``fail_closed`` an ungrounded value raises
-    ``GroundingError`` instead.
+    against it (``.verification``): an ungrounded value raises ``GroundingError`` (seed 004's
+    hard rule; ``fail_closed=False`` returns it with its verification instead).
+    ``guard_comments`` says which comments the safety guard counts: ``"data"`` (members or
+    values the model commented out; prose loses nothing) or ``"all"``.
 
     ``schema`` is a JSON Schema (dict or JSON text) or an ``llmjson.Schema``; ``model`` a
     Pydantic v2 model class, whose JSON Schema guides the repair and which validates the result
@@ -554,6 +560,7 @@ def parse(
         level=level,
         truncation=truncation,
         max_removed_ratio=max_removed_ratio,
+        guard_comments=guard_comments,
         max_size=max_size,
         duplicate_keys=duplicate_keys,
         coercion=coercion,
@@ -569,6 +576,7 @@ def parse_all(
     level: Level = "full",
     truncation: TruncationPolicy = "complete",
     max_removed_ratio: float = 0.3,
+    guard_comments: GuardCommentsPolicy = "data",
     max_size: int = DEFAULT_MAX_SIZE,
     duplicate_keys: DuplicateKeysPolicy = "last",
     coercion: CoercionPolicy = "fit",
@@ -582,6 +590,7 @@ def parse_all(
         level=level,
         truncation=truncation,
         max_removed_ratio=max_removed_ratio,
+        guard_comments=guard_comments,
         max_size=max_size,
         duplicate_keys=duplicate_keys,
         coercion=coercion,

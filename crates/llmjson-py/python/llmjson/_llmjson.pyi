@@ -50,6 +50,7 @@ def parse(
     coercion: str = "fit",
     with_repairs: bool = True,
     all: bool = False,
+    guard_comments: str = "data",
 ) -> tuple[
     Any,
     list[tuple[str, int, int, int, int, str, str]],
@@ -87,7 +88,7 @@ def verify(
     small_counts: int = 10,
     check_years: bool = False,
     percent_fraction: bool = False,
-    fail_closed: bool = False,
+    fail_closed: bool = True,
     language: str = "en",
     max_size: int = ...,
 ) -> tuple[str, str | None, str]:
@@ -128,6 +129,7 @@ def batch_chunk(
     duplicate_keys: str,
     schema: Schema | None,
     coercion: str,
+    guard_comments: str = "data",
 ) -> list[
     tuple[
         int,

@@ -147,7 +147,7 @@ def verify(
     evidence: EvidenceLike,
     *,
     locale: LocaleName = "auto",
-    fail_closed: bool = False,
+    fail_closed: bool = True,
     language: Literal["en", "pt"] = "en",
     percent_fraction: bool = False,
     check_years: bool = False,
@@ -156,8 +156,9 @@ def verify(
     request_id: str | None = None,
 ) -> VerifyResult:
     """Checks that every non-trivial number of ``answer`` (a text, or a JSON value: its strings
-    and numbers) is in ``evidence``. Never raises for an ungrounded answer: the result says so
-    (and, with ``fail_closed``, its ``output`` is the blocking message)."""
+    and numbers) is in ``evidence``. Never raises for an ungrounded answer: the result says so,
+    and its ``output`` is the blocking message (seed 004's hard rule; with
+    ``fail_closed=False`` it is the answer)."""
     started = time.perf_counter()
     as_json = not isinstance(answer, str)
     text = json.dumps(answer) if as_json else answer

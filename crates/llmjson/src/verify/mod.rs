@@ -95,13 +95,16 @@ pub enum PercentForms {
 }
 
 /// What an answer that is not grounded becomes.
+///
+/// Seed 004's hard rule is the default: an answer with numbers the evidence does not support
+/// is not delivered. Reporting only is the caller's explicit choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OnUngrounded {
     /// The answer is returned with the verification (the caller decides).
-    #[default]
     Report,
-    /// The answer is replaced by the blocking message (fail closed).
+    /// The answer is replaced by the blocking message (fail closed). The default.
+    #[default]
     FailClosed,
 }
 
@@ -156,7 +159,7 @@ impl Default for VerifyOptions {
             small_counts: SmallCounts::default(),
             years: Years::Skip,
             percent: PercentForms::Distinct,
-            on_ungrounded: OnUngrounded::Report,
+            on_ungrounded: OnUngrounded::FailClosed,
             language: Language::En,
             max_size: crate::DEFAULT_MAX_SIZE,
         }
@@ -164,9 +167,15 @@ impl Default for VerifyOptions {
 }
 
 impl VerifyOptions {
-    /// The same options, failing closed.
+    /// The same options, failing closed (the default).
     pub fn fail_closed(mut self) -> Self {
         self.on_ungrounded = OnUngrounded::FailClosed;
+        self
+    }
+    /// The same options, reporting an ungrounded answer instead of blocking it: the caller
+    /// receives the answer and its verification, and decides.
+    pub fn report_only(mut self) -> Self {
+        self.on_ungrounded = OnUngrounded::Report;
         self
     }
     /// The same options with `locale`.
