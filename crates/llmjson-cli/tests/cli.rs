@@ -93,7 +93,10 @@ fn policies_from_flags() {
     );
     let out = llmjson(&["repair", "--level", "conservative"], "{'a': 1}", &[]);
     assert_eq!(out.status.code(), Some(1));
-    let comment = format!("{{\"a\": 1, /* \"c\": \"{}\", */ \"b\": 2}}", "x".repeat(40));
+    let comment = format!(
+        "{{\"a\": 1, /* \"c\": \"{}\", */ \"b\": 2}}",
+        "x".repeat(40)
+    );
     assert_eq!(llmjson(&["repair"], &comment, &[]).status.code(), Some(1));
     assert_eq!(
         llmjson(&["repair", "--max-removed-ratio", "0.9"], &comment, &[])
@@ -440,11 +443,18 @@ fn verify_exits_zero_on_a_grounded_answer_and_reports_json() {
 fn verify_fails_closed_by_default_and_reports_only_when_asked() {
     let evidence = example("ider/evidence.txt");
     // Seed 004's hard rule: without flags, an ungrounded answer never reaches standard output.
-    let out = llmjson(&["verify", "--evidence", &evidence], "B reached 36.9 MPa.", &[]);
+    let out = llmjson(
+        &["verify", "--evidence", &evidence],
+        "B reached 36.9 MPa.",
+        &[],
+    );
     assert_eq!(out.status.code(), Some(1));
     // (The blocking message quotes about 30 characters around each unmatched number.)
     let shown = stdout(&out);
-    assert!(shown.starts_with("VERIFICATION FAILED: 1 number(s)"), "{shown}");
+    assert!(
+        shown.starts_with("VERIFICATION FAILED: 1 number(s)"),
+        "{shown}"
+    );
     assert!(shown.contains("The answer was blocked"), "{shown}");
     assert!(shown.contains("\"36.9 MPa\""), "{shown}");
     let out = llmjson(

@@ -188,8 +188,8 @@ impl Fault {
             // The conventions models fall into whole documents at a time.
             PythonRepr | ProseComment | TrailingComma => 3,
             JsSingleQuotes | QuotedComment | CommentAfterValue | LineComment | SingleQuotes
-            | PythonLiterals | UnquotedKeys | Truncation | TruncationComplete | MissingCloserEnd
-            | UnescapedQuotes | CodeInString | RawNewlines => 2,
+            | PythonLiterals | UnquotedKeys | Truncation | TruncationComplete
+            | MissingCloserEnd | UnescapedQuotes | CodeInString | RawNewlines => 2,
             _ => 1,
         }
     }

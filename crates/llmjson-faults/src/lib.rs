@@ -386,7 +386,10 @@ fn local_faults() -> Vec<Fault> {
                 && !f.is_cut()
                 && !f.is_convention()
                 && !f.needs_lines()
-                && !matches!(f, Fault::MissingOpener | Fault::PrematureClose | Fault::MissingCloserEnd)
+                && !matches!(
+                    f,
+                    Fault::MissingOpener | Fault::PrematureClose | Fault::MissingCloserEnd
+                )
         })
         .collect()
 }
@@ -394,7 +397,12 @@ fn local_faults() -> Vec<Fault> {
 /// A large case of about `size` bytes for `seed`.
 pub fn large_case(seed: u64, size: usize) -> LargeCase {
     let mut rng = Rng::new(seed ^ (size as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let convention = *rng.pick(&[None, None, Some(Fault::PythonRepr), Some(Fault::JsSingleQuotes)]);
+    let convention = *rng.pick(&[
+        None,
+        None,
+        Some(Fault::PythonRepr),
+        Some(Fault::JsSingleQuotes),
+    ]);
     let layout = if rng.chance(0.5) {
         Layout::Pretty(2)
     } else {
@@ -405,7 +413,9 @@ pub fn large_case(seed: u64, size: usize) -> LargeCase {
     let mut approx = 0;
     while approx < size {
         let item = match convention {
-            Some(c) => doc::document_with(&mut rng, c.needs_text().unwrap_or(text::TextKind::Plain)),
+            Some(c) => {
+                doc::document_with(&mut rng, c.needs_text().unwrap_or(text::TextKind::Plain))
+            }
             None => doc::document(&mut rng),
         };
         approx += render(&tokens(&item, layout)).0.len() + 4;
@@ -413,7 +423,10 @@ pub fn large_case(seed: u64, size: usize) -> LargeCase {
     }
     let n = items.len();
     let doc = Node::Obj(vec![
-        ("objective".to_string(), Node::Str("Migrate the archive".to_string())),
+        (
+            "objective".to_string(),
+            Node::Str("Migrate the archive".to_string()),
+        ),
         ("items".to_string(), Node::Arr(items)),
         ("total".to_string(), Node::Num(n.to_string())),
     ]);

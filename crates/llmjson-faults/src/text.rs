@@ -361,10 +361,13 @@ pub fn comment(rng: &mut Rng) -> String {
     rng.pick(COMMENTS).to_string()
 }
 
-
 /// A prose comment's text (`quoted`: one that holds quotes).
 pub fn comment_text(rng: &mut Rng, quoted: bool) -> String {
-    let pool = if quoted { COMMENT_QUOTED } else { COMMENT_PROSE };
+    let pool = if quoted {
+        COMMENT_QUOTED
+    } else {
+        COMMENT_PROSE
+    };
     rng.pick(pool).to_string()
 }
 

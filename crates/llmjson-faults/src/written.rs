@@ -28,7 +28,9 @@ pub fn python_repr(content: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\'' if quote == '\'' => out.push_str("\\'"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -175,7 +177,9 @@ fn prose_comments(toks: &mut Vec<Tok>, rng: &mut Rng, quoted: bool) -> bool {
     let n = rng.range(1, 3);
     let mut placed = false;
     // Python-style documents comment with `#`.
-    let hash = toks.iter().any(|t| t.text.starts_with('\'') || t.text == "True");
+    let hash = toks
+        .iter()
+        .any(|t| t.text.starts_with('\'') || t.text == "True");
     for _ in 0..n {
         let cands = unlocked(toks, |i, t| {
             matches!(t.k, K::Open | K::Comma)
@@ -222,7 +226,7 @@ fn solid(toks: &[Tok]) -> usize {
 /// A member (or an item) the model commented out: `// "age": 31,`, `/* "a": 1, "b": 2, */`,
 /// `[1, 2, /* 3, */ 4]`. The value is the document without it. Only members small enough that
 /// leaving them out is not most of the reply (the safety guard counts commented-out data).
-fn commented_out(toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
+fn commented_out(toks: &mut [Tok], rng: &mut Rng) -> bool {
     let total = solid(toks);
     // Each candidate: its first token, its last (the comma after it, or the value).
     let spans: Vec<(usize, usize)> = (0..toks.len())
@@ -272,10 +276,19 @@ fn commented_out(toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
     let (first, last) = *rng.pick(&spans);
     let one_line = toks[first..=last].iter().all(|t| !t.text.contains('\n'));
     let own_line = first > 0 && line_break_ws(toks, first - 1).is_some();
-    let hash = toks.iter().any(|t| t.text.starts_with('\'') || t.text == "True");
+    let hash = toks
+        .iter()
+        .any(|t| t.text.starts_with('\'') || t.text == "True");
     let (open, close) = if one_line && own_line && rng.chance(0.7) {
         // The whole line commented out, as editors do.
-        (if hash { "# " } else { *rng.pick(&["// ", "// ", "# "]) }, "")
+        (
+            if hash {
+                "# "
+            } else {
+                *rng.pick(&["// ", "// ", "# "])
+            },
+            "",
+        )
     } else {
         ("/* ", " */")
     };
@@ -287,7 +300,7 @@ fn commented_out(toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
     }
     toks[first].text = format!("{open}{}", toks[first].text);
     toks[last].text = format!("{}{close}", toks[last].text);
-    if close.is_empty() && !line_break_ws(toks, last + 1).is_some() {
+    if close.is_empty() && line_break_ws(toks, last + 1).is_none() {
         // A line comment must end its line.
         toks[last].text.push('\n');
     }
@@ -371,11 +384,7 @@ fn python_containers(toks: &mut [Tok], rng: &mut Rng) -> bool {
             .enumerate()
             .all(|(a, x)| items[..a].iter().all(|y| y.content != x.content));
         // A set holds hashable scalars: strings and numbers, each once (no literals).
-        items.len() >= 2
-            && distinct
-            && toks[i + 1..close]
-                .iter()
-                .all(|t| !matches!(t.k, K::Lit))
+        items.len() >= 2 && distinct && toks[i + 1..close].iter().all(|t| !matches!(t.k, K::Lit))
     });
     let scalars: Vec<usize> = unlocked(toks, |i, t| {
         matches!(t.k, K::Num | K::Str)
@@ -398,13 +407,13 @@ fn python_containers(toks: &mut [Tok], rng: &mut Rng) -> bool {
         0 => {
             let o = *rng.pick(&nested);
             let close = matching_close(toks, o);
-            for j in o..=close {
-                match toks[j].k {
-                    K::Open => toks[j].text = "(".into(),
-                    K::Close => toks[j].text = ")".into(),
+            for t in &mut toks[o..=close] {
+                match t.k {
+                    K::Open => t.text = "(".into(),
+                    K::Close => t.text = ")".into(),
                     _ => {}
                 }
-                toks[j].locked = true;
+                t.locked = true;
             }
             // A tuple of one item keeps a comma: `(5,)`, `(("a", 1),)`.
             for j in o..=close {
@@ -466,7 +475,10 @@ fn fullwidth(toks: &mut [Tok], rng: &mut Rng) -> bool {
         toks[i].text = wide.into();
         toks[i].locked = true;
         // Full-width punctuation carries its own space: models drop the ASCII one after it.
-        if toks.get(i + 1).is_some_and(|w| w.k == K::Ws && w.text == " ") && !toks[i + 1].locked
+        if toks
+            .get(i + 1)
+            .is_some_and(|w| w.k == K::Ws && w.text == " ")
+            && !toks[i + 1].locked
         {
             toks[i + 1].text.clear();
         }

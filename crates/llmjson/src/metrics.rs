@@ -339,7 +339,10 @@ mod tests {
     fn a_guard_rejection_is_a_failure_and_its_own_counter() {
         let mut m = Metrics::default();
         // A member commented out is data: the guard counts it (prose would not be counted).
-        let reply = format!("{{\"a\": 1, /* \"c\": \"{}\", */ \"b\": 2}}", "x".repeat(60));
+        let reply = format!(
+            "{{\"a\": 1, /* \"c\": \"{}\", */ \"b\": 2}}",
+            "x".repeat(60)
+        );
         let result = crate::parse(&reply, &Options::default());
         assert!(matches!(result, Err(Error::RepairRejected { .. })));
         m.record(&result, Duration::ZERO);

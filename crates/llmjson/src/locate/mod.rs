@@ -586,9 +586,8 @@ fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
 /// The backtick at `i` opens inline code that holds JSON: one backtick (not a fence), then a
 /// bracket that looks like JSON.
 pub(crate) fn inline_code_json(b: &[u8], i: usize) -> bool {
-    let single = b.get(i) == Some(&b'`')
-        && b.get(i + 1) != Some(&b'`')
-        && (i == 0 || b[i - 1] != b'`');
+    let single =
+        b.get(i) == Some(&b'`') && b.get(i + 1) != Some(&b'`') && (i == 0 || b[i - 1] != b'`');
     single
         && match b.get(i + 1) {
             Some(b'{' | b'[') => looks_like_json(b, i + 1, b.len()),

@@ -154,8 +154,7 @@ pub(crate) fn member_starts(b: &[u8], n: usize) -> bool {
         }
         None => {
             let mut e = n;
-            while e < limit && (is_ident_byte(b[e]) || b[e] >= 0x80) && !wide_punctuation_at(b, e)
-            {
+            while e < limit && (is_ident_byte(b[e]) || b[e] >= 0x80) && !wide_punctuation_at(b, e) {
                 e += 1;
             }
             if e == n {
@@ -173,6 +172,25 @@ pub(crate) fn member_starts(b: &[u8], n: usize) -> bool {
         && (b[c] == b':'
             || b[c..].starts_with(&WIDE_COLON)
             || (b[c] == b'=' && b.get(c + 1) != Some(&b'=') && c > key_end))
+}
+
+/// Whether `b[k]` (not a bracket) is a mark of JSON structure in a string's text: a `"` before a
+/// colon, in a string that does not end at `"`; a comma (or `，`) before a key and its colon, an
+/// opening bracket or, in such a string, a `"`. (In a `"` string, a `"`-quoted key's quotes were
+/// judged as they came.)
+fn mark_at(b: &[u8], k: usize, double: bool) -> bool {
+    let next_non_space = |k: usize| b[k..].iter().position(|&c| !is_ws(c)).map(|n| k + n);
+    let width = match b[k] {
+        b'"' if !double => return next_non_space(k + 1).is_some_and(|n| b[n] == b':'),
+        b',' => 1,
+        0xEF if wide_punctuation_at(b, k) => WIDE_COMMA.len(),
+        _ => return false,
+    };
+    next_non_space(k + width).is_some_and(|n| {
+        matches!(b[n], b'{' | b'[')
+            || (b[n] == b'"' && !double)
+            || (b[n] != b'"' && member_starts(b, n))
+    })
 }
 
 /// The bytes one parse reads, and where its region ends.
@@ -441,7 +459,7 @@ impl<'t> Lex<'t> {
             return 0;
         }
         let double = class.closer_at(b"\"", 0).is_some();
-        self.loose_marks(double, from, to) * cost::LOST_STRUCTURE
+        self.marks(double, from, to, to).0 * cost::LOST_STRUCTURE
     }
 
     /// What keeping the quote at `to` as text costs a string of `class` opened at `from`: the
@@ -462,59 +480,26 @@ impl<'t> Lex<'t> {
                 || (class == QuoteClass::Double
                     && (b[k..].starts_with(&LEFT_DOUBLE) || b[k..].starts_with(&RIGHT_DOUBLE)))
         };
-        let previous = (from..to).rev().find(|&k| stop_at(k)).map_or(from, |k| k + 1);
+        let previous = (from..to)
+            .rev()
+            .find(|&k| stop_at(k))
+            .map_or(from, |k| k + 1);
         let double = class.closer_at(b"\"", 0).is_some();
-        self.marks_outside(double, from, to, previous) * cost::LOST_STRUCTURE
+        self.marks(double, from, to, previous).1 * cost::LOST_STRUCTURE
     }
 
-    /// The marks outside every bracket of `b[from..to]` (closers nothing there opened
-    /// included) that stand at or after `after`.
-    fn marks_outside(&self, double: bool, from: usize, to: usize, after: usize) -> Cost {
+    /// The marks [`Lex::swallowed`] counts in `b[from..to]`, two ways: those inside no bracket
+    /// the text closed again (marks inside a bracket the text opened and closed are its own;
+    /// inside one it left open they count: `{'id': 7, 'name': „Mary` swallowed the start of
+    /// an object), and those outside every bracket (closers nothing there opened included) at
+    /// or after `after`.
+    fn marks(&self, double: bool, from: usize, to: usize, after: usize) -> (Cost, Cost) {
         let b = &self.b[from..to];
-        let next_non_space = |k: usize| b[k..].iter().position(|&c| !is_ws(c)).map(|n| k + n);
-        let mut depth = 0u32;
-        let mut marks = 0;
-        for (k, &c) in b.iter().enumerate() {
-            let mark = match c {
-                b'{' | b'[' => {
-                    depth += 1;
-                    false
-                }
-                b'}' | b']' if depth > 0 => {
-                    depth -= 1;
-                    false
-                }
-                b'}' | b']' => true,
-                _ if depth > 0 => false,
-                b'"' if !double => next_non_space(k + 1).is_some_and(|n| b[n] == b':'),
-                b',' | 0xEF if c == b',' || wide_punctuation_at(b, k) => {
-                    let width = if c == b',' { 1 } else { 3 };
-                    // (In a `"` string, a `"`-quoted key's quotes were judged as they came.)
-                    next_non_space(k + width).is_some_and(|n| {
-                        (!double && b[n] == b'"')
-                            || matches!(b[n], b'{' | b'[')
-                            || (member_starts(b, n) && !(double && b[n] == b'"'))
-                    })
-                }
-                _ => false,
-            };
-            marks += Cost::from(mark && from + k >= after);
-        }
-        marks
-    }
-
-    /// The marks [`Lex::swallowed`] counts in `b[from..to]`. Marks inside a bracket the text
-    /// opened and closed are the text's own; inside one it left open they count (`{'id': 7,
-    /// 'name': „Mary` swallowed the start of an object).
-    fn loose_marks(&self, double: bool, from: usize, to: usize) -> Cost {
-        let b = &self.b[from..to];
-        let next_non_space = |k: usize| b[k..].iter().position(|&c| !is_ws(c)).map(|n| k + n);
         // Marks counted at each open bracket's level (level 0: outside any); a closer drops
         // its level's marks. The window bounds the depth tracked.
         let mut levels: Vec<Cost> = vec![0];
-        let mut k = 0;
-        while k < b.len() {
-            let c = b[k];
+        let mut outside = 0;
+        for (k, &c) in b.iter().enumerate() {
             let mark = match c {
                 b'{' | b'[' => {
                     levels.push(0);
@@ -525,24 +510,16 @@ impl<'t> Lex<'t> {
                     false
                 }
                 b'}' | b']' => true,
-                b'"' if !double => next_non_space(k + 1).is_some_and(|n| b[n] == b':'),
-                b',' | 0xEF if c == b',' || wide_punctuation_at(b, k) => {
-                    let width = if c == b',' { 1 } else { 3 };
-                    // (In a `"` string, a `"`-quoted key's quotes were judged as they came.)
-                    next_non_space(k + width).is_some_and(|n| {
-                        (!double && b[n] == b'"')
-                            || matches!(b[n], b'{' | b'[')
-                            || (member_starts(b, n) && !(double && b[n] == b'"'))
-                    })
-                }
-                _ => false,
+                _ => mark_at(b, k, double),
             };
-            if let Some(level) = levels.last_mut() {
-                *level += Cost::from(mark);
+            if mark {
+                if let Some(level) = levels.last_mut() {
+                    *level += 1;
+                }
+                outside += Cost::from(levels.len() == 1 && from + k >= after);
             }
-            k += 1;
         }
-        levels.iter().sum()
+        (levels.iter().sum(), outside)
     }
 
     /// What a key's text `b[from..to]` (within the window) pays for the JSON punctuation it

@@ -715,22 +715,6 @@ impl Beam {
         let Some(best) = best else {
             return false;
         };
-        if std::env::var_os("LLMJSON_TRACE").is_some() {
-            let path = |mut n: u32| {
-                let mut steps = Vec::new();
-                while n != NONE && n != self.root {
-                    let s = self.nodes[n as usize].step;
-                    steps.push(format!("{}:{:?}->{}", s.at, s.reading, s.to));
-                    n = self.nodes[n as usize].parent;
-                }
-                steps.reverse();
-                steps.join(" ")
-            };
-            eprintln!("commit at {at}: best cost {} [{}]", best.cost, path(best.node));
-            for h in self.alive.iter().chain(self.done.iter()) {
-                eprintln!("   cost {} pos {} {:?} [{}]", h.cost, h.pos, h.mode, path(h.node));
-            }
-        }
         // The best reading's choices since the last commit, first to last.
         let mut chain = std::mem::take(&mut self.chain);
         chain.clear();

@@ -29,7 +29,10 @@ fn each_benchmark_family_gives_its_valid_twin() {
     // The 10 MB inputs take seconds in a debug build: `LLMJSON_BENCH_10MB=1` adds them
     // (scripts/bench.py checks every size's value on every run).
     if std::env::var_os("LLMJSON_BENCH_10MB").is_some() {
-        gives(&inputs::broken(10 << 20), &inputs::broken_expected(10 << 20));
+        gives(
+            &inputs::broken(10 << 20),
+            &inputs::broken_expected(10 << 20),
+        );
         gives(
             &inputs::broken_all(10 << 20),
             &inputs::broken_all_expected(10 << 20),

@@ -115,7 +115,10 @@ fn conservative_names_the_repair_it_will_not_make() {
 
 #[test]
 fn safety_guard_message_gives_the_removed_share() {
-    let input = format!("{{\"a\": 1, /* \"c\": \"{}\", */ \"b\": 2}}", "x".repeat(200));
+    let input = format!(
+        "{{\"a\": 1, /* \"c\": \"{}\", */ \"b\": 2}}",
+        "x".repeat(200)
+    );
     let err = error(&input);
     assert_eq!(
         err.to_string(),

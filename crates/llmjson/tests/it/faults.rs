@@ -287,7 +287,11 @@ fn no_reading_discards_a_long_document() {
             total += 1;
             let expected = case.expected.as_object().expect("an object");
             let got = parsed.value.as_object().unwrap_or_else(|| {
-                panic!("{}: the document became {:.300}", case.id, parsed.value.to_string())
+                panic!(
+                    "{}: the document became {:.300}",
+                    case.id,
+                    parsed.value.to_string()
+                )
             });
             for key in expected.keys() {
                 assert!(got.contains_key(key), "{}: lost the member {key}", case.id);

@@ -319,9 +319,7 @@ impl Ctx<'_> {
             let colon = text
                 .iter()
                 .enumerate()
-                .position(|(k, &c)| {
-                    c == b':' || c == b'=' || text[k..].starts_with(&WIDE_COLON)
-                })
+                .position(|(k, &c)| c == b':' || c == b'=' || text[k..].starts_with(&WIDE_COLON))
                 .filter(|&c| c > 0)
                 .map(|c| open + c);
             return [colon, None];

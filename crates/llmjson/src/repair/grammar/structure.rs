@@ -334,11 +334,12 @@ impl Ctx<'_> {
         // A list of records goes on after this closer when the next item begins as its first
         // did (`}}}, {"id": 2, …` in a list of `{"id": …}`): closing the list here is the
         // misreading a doubled closer invites.
-        let list_goes_on = if stack.top() == Some(Kind::Array) && self.next_item_restates_list(stack, pos) {
-            cost::LIST_GOES_ON
-        } else {
-            0
-        };
+        let list_goes_on =
+            if stack.top() == Some(Kind::Array) && self.next_item_restates_list(stack, pos) {
+                cost::LIST_GOES_ON
+            } else {
+                0
+            };
         out.add(
             level,
             succ(
@@ -426,7 +427,8 @@ impl Ctx<'_> {
             let key_end = match crate::repair::quotes::QuoteClass::opening_at(b, k) {
                 Some((class, len)) => {
                     let start = k + len;
-                    let Some(e) = (start..limit.min(start + 64)).find(|&e| class.closer_at(b, e).is_some())
+                    let Some(e) =
+                        (start..limit.min(start + 64)).find(|&e| class.closer_at(b, e).is_some())
                     else {
                         break;
                     };
@@ -484,7 +486,11 @@ impl Ctx<'_> {
                 j += 1;
             }
             // Past the comma (one byte, or the three of `，`).
-            i = j + if b[j.min(b.len() - 1)] == b',' { 1 } else { WIDE_COMMA.len() };
+            i = j + if b[j.min(b.len() - 1)] == b',' {
+                1
+            } else {
+                WIDE_COMMA.len()
+            };
         }
         keys
     }
@@ -1048,4 +1054,3 @@ impl Ctx<'_> {
         }
     }
 }
-

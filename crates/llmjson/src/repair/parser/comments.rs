@@ -22,8 +22,10 @@ pub(super) fn holds_data(body: &str) -> bool {
         return false;
     };
     // Data starts with a quote, a bracket, a digit, a sign or a word (a bare key, a literal).
-    let starts_like_data = matches!(first, b'"' | b'\'' | b'{' | b'[' | b'(' | b'-' | b'0'..=b'9')
-        || first.is_ascii_alphabetic()
+    let starts_like_data = matches!(
+        first,
+        b'"' | b'\'' | b'{' | b'[' | b'(' | b'-' | b'0'..=b'9'
+    ) || first.is_ascii_alphabetic()
         || first == b'_';
     if !starts_like_data {
         return false;

@@ -316,8 +316,8 @@ impl Parser<'_> {
     /// The outermost array whose last element is a container the reply cut off: that element
     /// is discarded (logged as a dropped member over its text). Whether one was.
     fn drop_cut_element(&mut self) -> Result<bool> {
-        let Some(array) = (0..self.frames.len().saturating_sub(1))
-            .find(|&i| self.frames[i].kind.is_list())
+        let Some(array) =
+            (0..self.frames.len().saturating_sub(1)).find(|&i| self.frames[i].kind.is_list())
         else {
             return Ok(false);
         };
@@ -373,9 +373,11 @@ impl Parser<'_> {
     /// first item is the "key" read so far: a string, or the number or literal a bare key spelled.
     fn set_from_first_key(&mut self, at: usize) -> Result<()> {
         let (open, key, key_at) = match self.frames.last_mut() {
-            Some(frame) if frame.kind == Kind::Object => {
-                (frame.key_at, frame.key.take().unwrap_or_default(), frame.key_at)
-            }
+            Some(frame) if frame.kind == Kind::Object => (
+                frame.key_at,
+                frame.key.take().unwrap_or_default(),
+                frame.key_at,
+            ),
             _ => return Err(Fail::Internal("a set without its object")),
         };
         let open = self.opens.last().copied().unwrap_or(open);

@@ -440,11 +440,6 @@ impl Parser<'_> {
         let mut succs = std::mem::take(&mut self.succs);
         self.ctx
             .in_string(&Kinds(&self.kinds, &self.opens), mode, at, stop, &mut succs);
-        if std::env::var_os("LLMJSON_TRACE").is_some() {
-            for s in succs.iter() {
-                eprintln!("  at {at} {:?} cost {} -> {}", s.reading, s.cost, s.pos);
-            }
-        }
         let chosen = self.choose(mode, at, &succs);
         self.succs = succs;
         chosen
