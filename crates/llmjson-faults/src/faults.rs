@@ -592,20 +592,7 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
                 lock_around(toks, c);
             })
         }
-        Fault::ExtraCloser => {
-            let cands = unlocked(toks, |i, t| {
-                t.k == K::Close
-                    && match next_sig(toks, i) {
-                        Some(n) => toks[n].k == K::Comma,
-                        None => true,
-                    }
-            });
-            pick_and(toks, rng, &cands, |toks, c, _| {
-                let text = toks[c].text.clone();
-                lock_around(toks, c);
-                insert(toks, c + 1, &text, c);
-            })
-        }
+        Fault::ExtraCloser => extra_closer(toks, rng, false),
         Fault::WrongCloser => {
             let cands = unlocked(toks, |i, t| t.k == K::Close && non_empty(toks, i));
             pick_and(toks, rng, &cands, |toks, c, _| {
@@ -1094,6 +1081,25 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
         | Fault::DecoyCodeFence
         | Fault::ThinkDecoy => false,
     }
+}
+
+/// A closer written twice, before a comma or at the end (`[{"id": 1}}, …`); `first_on_line`:
+/// only a closer that starts its line (`]]` where the layout shows one).
+pub(crate) fn extra_closer(toks: &mut Vec<Tok>, rng: &mut Rng, first_on_line: bool) -> bool {
+    let cands = unlocked(toks, |i, t| {
+        t.k == K::Close
+            && (!first_on_line
+                || (i > 0 && toks[i - 1].k == K::Ws && toks[i - 1].text.starts_with('\n')))
+            && match next_sig(toks, i) {
+                Some(n) => toks[n].k == K::Comma,
+                None => true,
+            }
+    });
+    pick_and(toks, rng, &cands, |toks, c, _| {
+        let text = toks[c].text.clone();
+        lock_around(toks, c);
+        insert(toks, c + 1, &text, c);
+    })
 }
 
 pub(crate) fn pick_and(

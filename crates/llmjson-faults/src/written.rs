@@ -71,7 +71,7 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
         Fault::FullwidthPunctuation => fullwidth(toks, rng),
         Fault::DigitSeparators => digit_separators(toks, rng),
         Fault::OpenStringAtLineEnd => open_string_at_line_end(toks, rng),
-        Fault::ExtraCloserPretty => extra_closer_pretty(toks, rng),
+        Fault::ExtraCloserPretty => crate::faults::extra_closer(toks, rng, true),
         _ => false,
     }
 }
@@ -551,23 +551,5 @@ fn open_string_at_line_end(toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
         toks[c].text = text[..text.len() - 1].to_string();
         toks[c].open_ended = true;
         lock_around(toks, c);
-    })
-}
-
-/// In a laid-out document, a closer written twice (`]]` where the layout shows one).
-fn extra_closer_pretty(toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
-    let cands = unlocked(toks, |i, t| {
-        t.k == K::Close
-            && i > 0
-            && line_break_ws(toks, i - 1).is_some()
-            && match next_sig(toks, i) {
-                Some(n) => toks[n].k == K::Comma,
-                None => true,
-            }
-    });
-    pick_and(toks, rng, &cands, |toks, c, _| {
-        let text = toks[c].text.clone();
-        lock_around(toks, c);
-        insert(toks, c + 1, &text, c);
     })
 }

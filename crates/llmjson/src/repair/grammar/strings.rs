@@ -88,18 +88,7 @@ impl Ctx<'_> {
                     .flatten()
                     .filter(|m| !splits.contains(&Some(*m)));
                 for split in splits.into_iter().flatten().chain(member) {
-                    out.add(
-                        level,
-                        succ(
-                            Reading::SplitString,
-                            Some(RepairKind::MissingEndQuote),
-                            cost::MISSING_END_QUOTE
-                                + self.lex.unbalanced_closers(open, split)
-                                + self.lex.swallowed(class, open, split),
-                            split,
-                            after,
-                        ),
-                    );
+                    self.split_at(out, class, open, split, after);
                 }
                 // Keys close at a quote: a key holding a quote is not a thing models write.
                 if !key {
@@ -188,18 +177,7 @@ impl Ctx<'_> {
                 // Or the string ended long before, at the comma before a member its text
                 // swallowed (`"Seoul, 'tags': [], … „Mary“`).
                 if let Some(m) = (!key).then(|| self.member_comma(open, at)).flatten() {
-                    out.add(
-                        level,
-                        succ(
-                            Reading::SplitString,
-                            Some(RepairKind::MissingEndQuote),
-                            cost::MISSING_END_QUOTE
-                                + self.lex.unbalanced_closers(open, m)
-                                + self.lex.swallowed(class, open, m),
-                            m,
-                            after,
-                        ),
-                    );
+                    self.split_at(out, class, open, m, after);
                 }
             }
             Stop::End => {
@@ -291,6 +269,24 @@ impl Ctx<'_> {
             }
             Stop::Escape | Stop::Control(_) => {}
         }
+    }
+
+    /// The reading that the string opened at `open` lost its closing quote and ended at
+    /// `split`: a repair, plus what the text up to there swallowed (a split that leaves closers
+    /// in the text pays for the structure they lose).
+    fn split_at(&self, out: &mut Succs, class: QuoteClass, open: usize, split: usize, after: Mode) {
+        out.add(
+            self.level,
+            succ(
+                Reading::SplitString,
+                Some(RepairKind::MissingEndQuote),
+                cost::MISSING_END_QUOTE
+                    + self.lex.unbalanced_closers(open, split)
+                    + self.lex.swallowed(class, open, split),
+                split,
+                after,
+            ),
+        );
     }
 
     /// `+` and then a quote follow `i` (a concatenation).

@@ -96,19 +96,7 @@ impl Ctx<'_> {
                     );
                     return;
                 }
-                if let Some(spelled) = self.lex.spelled_number_end(pos) {
-                    out.add(
-                        level,
-                        succ(
-                            Reading::GroupedNumber,
-                            Some(RepairKind::InvalidNumber),
-                            0,
-                            spelled,
-                            next,
-                        )
-                        .styled(style::SPELLED_NUMBERS),
-                    );
-                }
+                self.spelled_number(out, pos, next);
                 if b.get(end) == Some(&b'(') && b[pos].is_ascii_alphabetic() {
                     out.add(
                         level,
@@ -207,19 +195,7 @@ impl Ctx<'_> {
                 ),
             ),
             Token::Other { len } => {
-                if let Some(spelled) = self.lex.spelled_number_end(pos) {
-                    out.add(
-                        level,
-                        succ(
-                            Reading::GroupedNumber,
-                            Some(RepairKind::InvalidNumber),
-                            0,
-                            spelled,
-                            next,
-                        )
-                        .styled(style::SPELLED_NUMBERS),
-                    );
-                }
+                self.spelled_number(out, pos, next);
                 if b[pos] == b'-' && self.lex.text[pos..self.lex.end].starts_with("-Infinity") {
                     let end = pos + 9;
                     if self.lex.is_terminator(end) {
@@ -243,6 +219,24 @@ impl Ctx<'_> {
                 self.garbage(out, pos, len, Mode::Value { after_comma });
             }
             _ => self.garbage(out, pos, 1, Mode::Value { after_comma }),
+        }
+    }
+
+    /// `250_000`, `−12.5`: a number spelled with digit separators or the typographic minus (a
+    /// convention, charged once per document).
+    fn spelled_number(&self, out: &mut Succs, pos: usize, next: Mode) {
+        if let Some(spelled) = self.lex.spelled_number_end(pos) {
+            out.add(
+                self.level,
+                succ(
+                    Reading::GroupedNumber,
+                    Some(RepairKind::InvalidNumber),
+                    0,
+                    spelled,
+                    next,
+                )
+                .styled(style::SPELLED_NUMBERS),
+            );
         }
     }
 
