@@ -174,6 +174,14 @@ pub(crate) fn member_starts(b: &[u8], n: usize) -> bool {
             || (b[c] == b'=' && b.get(c + 1) != Some(&b'=') && c > key_end))
 }
 
+/// Whether `b` holds a byte a mark needs (a closer, a comma, a full-width comma, or in a string
+/// that does not end at `"`, a `"`).
+fn may_hold_marks(b: &[u8], double: bool) -> bool {
+    memchr::memchr3(b',', b'}', b']', b).is_some()
+        || memchr::memchr(0xEF, b).is_some()
+        || (!double && memchr::memchr(b'"', b).is_some())
+}
+
 /// Whether `b[k]` (not a bracket) is a mark of JSON structure in a string's text: a `"` before a
 /// colon, in a string that does not end at `"`; a comma (or `，`) before a key and its colon, an
 /// opening bracket or, in such a string, a `"`. (In a `"` string, a `"`-quoted key's quotes were
@@ -269,6 +277,51 @@ impl<'t> Lex<'t> {
         })
     }
 
+    /// The comment with body `b[from..to]`, ending at `end`, is data the model commented out
+    /// (`/* "tags": ["a", "b"], */`, `// "zip": "ja"` on a line of its own): it ends where its
+    /// form says (a `*/`, or a line break for a line comment), it starts with a member or an item
+    /// (a quoted token followed by `:`, `,` or nothing; a bracket), and it closes no bracket it
+    /// did not open. Prose that quotes a word (`/* "fast" is the default */`) is not.
+    fn commented_out(&self, from: usize, to: usize, end: usize) -> bool {
+        let b = self.b;
+        let block = from >= 2 && b.get(from - 2..from) == Some(b"/*".as_slice());
+        let terminated = if block {
+            end == to + 2
+        } else {
+            b.get(end) == Some(&b'\n')
+        };
+        let to = to.min(from + cost::WINDOW);
+        let Some(first) = (from..to).find(|&k| !is_ws(b[k])) else {
+            return false;
+        };
+        let starts_data = match b[first] {
+            b'{' | b'[' => true,
+            q @ (b'"' | b'\'') => memchr::memchr(q, &b[first + 1..to]).is_some_and(|k| {
+                let after = first + 1 + k + 1;
+                b[after..to]
+                    .iter()
+                    .find(|c| !is_ws(**c))
+                    .is_none_or(|c| matches!(c, b':' | b','))
+            }),
+            _ => false,
+        };
+        if !terminated || !starts_data {
+            return false;
+        }
+        let mut depth = 0usize;
+        for &c in &b[first..to] {
+            match c {
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => match depth.checked_sub(1) {
+                    Some(d) => depth = d,
+                    None => return false,
+                },
+                _ => {}
+            }
+        }
+        true
+    }
+
     /// Where a `//` or `#` comment whose line ends at `line_end` really ends: before the first
     /// closer in it that stands after a blank and that nothing in the comment opened
     /// (`"mode": "fast" // default }, "n": 2}` on one line: the comment is `default`, the `}`
@@ -341,10 +394,15 @@ impl<'t> Lex<'t> {
                     end,
                 }) => {
                     // A comment may quote words (`# the "id" must be unique`); what it must
-                    // not hold is JSON's own marks (`// "b": 2}`).
-                    spent += cost::COMMENT
-                        + self.json_marks(body_start, body_end.min(body_start + cost::WINDOW))
-                            * cost::LOST_STRUCTURE;
+                    // not hold is JSON's own marks (`// "b": 2}`), unless the model commented
+                    // them out on purpose: then they are a draft it abandoned, and pay as one.
+                    let to = body_end.min(body_start + cost::WINDOW);
+                    let per_mark = if self.commented_out(body_start, body_end, end) {
+                        cost::DRAFT_MARK
+                    } else {
+                        cost::LOST_STRUCTURE
+                    };
+                    spent += cost::COMMENT + self.json_marks(body_start, to) * per_mark;
                     i = end;
                 }
                 None => break,
@@ -475,16 +533,31 @@ impl<'t> Lex<'t> {
         }
         // The string's previous stop: a quote that could have closed it.
         let b = self.b;
+        let double = class.closer_at(b"\"", 0).is_some();
+        let (s1, s2, s3) = class.stop_bytes();
+        let s3 = if class == QuoteClass::Double {
+            0xE2
+        } else {
+            s3
+        };
         let stop_at = |k: usize| {
             class.closer_at(b, k).is_some()
                 || (class == QuoteClass::Double
                     && (b[k..].starts_with(&LEFT_DOUBLE) || b[k..].starts_with(&RIGHT_DOUBLE)))
         };
-        let previous = (from..to)
-            .rev()
-            .find(|&k| stop_at(k))
-            .map_or(from, |k| k + 1);
-        let double = class.closer_at(b"\"", 0).is_some();
+        let mut previous = from;
+        let mut k = to;
+        while let Some(p) = memchr::memrchr3(s1, s2, s3, &b[from..k]) {
+            if stop_at(from + p) {
+                previous = from + p + 1;
+                break;
+            }
+            k = from + p;
+        }
+        // Only the text since then can hold a mark not yet paid for.
+        if !may_hold_marks(&b[previous..to], double) {
+            return 0;
+        }
         self.marks(double, from, to, previous).1 * cost::LOST_STRUCTURE
     }
 
@@ -495,31 +568,46 @@ impl<'t> Lex<'t> {
     /// or after `after`.
     fn marks(&self, double: bool, from: usize, to: usize, after: usize) -> (Cost, Cost) {
         let b = &self.b[from..to];
+        // Most text holds none of the bytes a mark needs: found at memchr's speed.
+        if !may_hold_marks(b, double) {
+            return (0, 0);
+        }
+        // Without a closer, brackets cannot drop a mark: when no comma or quote is one (the
+        // commas of prose), there is nothing to count, and no walk is needed.
+        if memchr::memchr2(b'}', b']', b).is_none()
+            && !memchr::memchr3_iter(b',', b'"', 0xEF, b).any(|k| mark_at(b, k, double))
+        {
+            return (0, 0);
+        }
         // Marks counted at each open bracket's level (level 0: outside any); a closer drops
-        // its level's marks. The window bounds the depth tracked.
-        let mut levels: Vec<Cost> = vec![0];
+        // its level's marks. Brackets nested deeper than the levels kept share the last one.
+        const LEVELS: usize = 32;
+        let mut levels = [0 as Cost; LEVELS];
+        let mut depth = 0usize;
         let mut outside = 0;
         for (k, &c) in b.iter().enumerate() {
             let mark = match c {
                 b'{' | b'[' => {
-                    levels.push(0);
+                    depth += 1;
+                    if depth < LEVELS {
+                        levels[depth] = 0;
+                    }
                     false
                 }
-                b'}' | b']' if levels.len() > 1 => {
-                    levels.pop();
+                b'}' | b']' if depth > 0 => {
+                    depth -= 1;
                     false
                 }
                 b'}' | b']' => true,
-                _ => mark_at(b, k, double),
+                b',' | b'"' | 0xEF => mark_at(b, k, double),
+                _ => false,
             };
             if mark {
-                if let Some(level) = levels.last_mut() {
-                    *level += 1;
-                }
-                outside += Cost::from(levels.len() == 1 && from + k >= after);
+                levels[depth.min(LEVELS - 1)] += 1;
+                outside += Cost::from(depth == 0 && from + k >= after);
             }
         }
-        (levels.iter().sum(), outside)
+        (levels[..=depth.min(LEVELS - 1)].iter().sum(), outside)
     }
 
     /// What a key's text `b[from..to]` (within the window) pays for the JSON punctuation it

@@ -425,3 +425,207 @@ fn a_draft_restated_with_other_quotes_is_still_a_restatement() {
     );
     assert_eq!(parsed.value, json(r#"["Müller", null, 4773, false]"#));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 23: the forms the generator did not write, and costs that grow with what a reading
+// throws away. Each case is one the issue reported, or its nearest generated sibling.
+
+/// `input` gives `expected` (the log is checked by the cases that need it).
+#[track_caller]
+fn gives(input: &str, expected: &str) {
+    let parsed = parse(input);
+    assert_eq!(
+        parsed.value,
+        json(expected),
+        "input: {input:?}\nlog: {:#?}",
+        parsed.repairs
+    );
+}
+
+#[test]
+fn python_repr_strings_hold_code_json_and_escapes() {
+    gives(
+        "{'snippet': 'print(\"x\")\\n', 'said': 'He said \"no\"', 'it': 'it\\'s',\n \
+         'payload': 'payload = \\'{\"a\": 1}\\'', 'doc': '{\"a\": 1, \"b\": [1, 2]}',\n \
+         'path': 'C:\\\\Users\\\\me', 'n': True}",
+        r#"{"snippet": "print(\"x\")\n", "said": "He said \"no\"", "it": "it's",
+            "payload": "payload = '{\"a\": 1}'", "doc": "{\"a\": 1, \"b\": [1, 2]}",
+            "path": "C:\\Users\\me", "n": true}"#,
+    );
+}
+
+#[test]
+fn a_single_quoted_string_holding_json_ends_at_its_own_quote() {
+    // The close pays nothing for JSON the text holds whole; before, it paid for every mark
+    // and the string ran on to an apostrophe at the end, swallowing the members.
+    gives(
+        r#"{'payload': '{"a": 1, "b": [1, 2]}', 'server': True, 'note': "it's"}"#,
+        r#"{"payload": "{\"a\": 1, \"b\": [1, 2]}", "server": true, "note": "it's"}"#,
+    );
+}
+
+#[test]
+fn a_comment_holding_quotes_is_a_comment() {
+    gives(
+        "{\n  \"name\": \"Ana\",\n  /* \"age\": 31,\n  \"city\": \"Lisboa\", */\n  \"id\": 7\n}",
+        r#"{"name": "Ana", "id": 7}"#,
+    );
+    gives(
+        "{\"a\": 1, // the \"id\" must be unique, values: \"x\", \"y\"\n \"b\": 2}",
+        r#"{"a": 1, "b": 2}"#,
+    );
+}
+
+#[test]
+fn a_line_comment_before_a_closer_on_its_line_ends_there() {
+    decides(
+        r#"{"cfg": {"mode": "fast" // default }, "n": 2}"#,
+        r#"{"cfg": {"mode": "fast"}, "n": 2}"#,
+        &[Comment],
+    );
+    gives(r#"[[7, 2, 9 # note ], [3, 8]]"#, "[[7, 2, 9], [3, 8]]");
+}
+
+#[test]
+fn python_tuples_sets_and_parentheses() {
+    gives(r#"(("a", 1), ("b", 2))"#, r#"[["a", 1], ["b", 2]]"#);
+    gives("{'red', 'blue'}", r#"["red", "blue"]"#);
+    gives(
+        "{'x': {'red', 'blue'}, 'n': {1, 2, 3}}",
+        r#"{"x": ["red", "blue"], "n": [1, 2, 3]}"#,
+    );
+    gives(
+        r#"{"x": (5), "y": ("a"), "z": (5,)}"#,
+        r#"{"x": 5, "y": "a", "z": [5]}"#,
+    );
+    // A key without its value is not a set.
+    assert!(llmjson::parse(r#"{"a","#, &llmjson::Options::default()).is_err());
+}
+
+#[test]
+fn full_width_punctuation_is_structure_outside_strings_and_text_inside() {
+    decides(
+        r#"{"名前"："花子"，"年齢"：30}"#,
+        r#"{"名前": "花子", "年齢": 30}"#,
+        &[
+            FullwidthPunctuation,
+            FullwidthPunctuation,
+            FullwidthPunctuation,
+        ],
+    );
+    gives("{名前：花子，年齢：30}", r#"{"名前": "花子", "年齢": 30}"#);
+    gives(r#"{"a"："今天，我们：走"}"#, r#"{"a": "今天，我们：走"}"#);
+}
+
+#[test]
+fn inline_code_holds_json() {
+    gives("`{\"status\": \"ok\"}`", r#"{"status": "ok"}"#);
+    gives(
+        "Result: `{'name': 'x', 'path': '[{\"id\": 7, \"ok\": true}]'}`.",
+        r#"{"name": "x", "path": "[{\"id\": 7, \"ok\": true}]"}"#,
+    );
+}
+
+#[test]
+fn digit_separators_and_the_minus_sign() {
+    gives(
+        "{\"n\": 250_000, \"t\": \u{2212}12.5, \"u\": \u{2212}1_000.25}",
+        r#"{"n": 250000, "t": -12.5, "u": -1000.25}"#,
+    );
+}
+
+#[test]
+fn a_string_that_lost_its_quote_ends_before_the_members_it_would_swallow() {
+    gives(
+        "{'a': \"Seoul, 'tags': [], 'x': „Mary O'Brien“, 'y': 1}",
+        r#"{"a": "Seoul", "tags": [], "x": "Mary O'Brien", "y": 1}"#,
+    );
+    gives(
+        "{'a': \"Seoul, 'tags'：[]，'x'：„Mary O'Brien“，'y'：1}",
+        r#"{"a": "Seoul", "tags": [], "x": "Mary O'Brien", "y": 1}"#,
+    );
+}
+
+#[test]
+fn a_restart_pays_for_the_draft_it_discards() {
+    // A misreading late in a document does not make dropping everything before it cheap:
+    // the key that lost its quote before a full-width colon is read, the members kept.
+    let reply = "{\"id\"：27218，\"city\"：\"Paris\"，\"score\"：0.82，notes\"：null，\
+                 \"address\"：{\"street\"：\"Rua A\"，\"zip\"：\"1\"}}";
+    let parsed = parse(reply);
+    assert_eq!(
+        parsed.value,
+        json(
+            r#"{"id": 27218, "city": "Paris", "score": 0.82, "notes": null,
+                 "address": {"street": "Rua A", "zip": "1"}}"#
+        )
+    );
+    assert!(!kinds(&parsed).contains(&AbandonedDraft));
+    // A draft the final restates, with a comment added and its keys unquoted, is abandoned.
+    gives(
+        "Draft: {\"entities\": [{\"text\": \"Li\", \"type\": \"low\", \"start\": 175}],\n\n\
+         Actually, let me fix that:\n{entities: [{text: \"Li\", type: \"low\", /* see spec */ \
+         start: 175, end: 180}], language: \"blue\"}",
+        r#"{"entities": [{"text": "Li", "type": "low", "start": 175, "end": 180}],
+            "language": "blue"}"#,
+    );
+}
+
+#[test]
+fn prose_after_a_one_line_document_ends_it() {
+    gives(
+        "{\"id\":69211,\"name\":\"Li Wei\" \"notes\":\"ok\"\nNote: the dates are in UTC.",
+        r#"{"id": 69211, "name": "Li Wei", "notes": "ok"}"#,
+    );
+    // In a laid-out document the next line is more JSON.
+    gives(
+        "{\n  \"firstName\": \"John\"\n  lastName: Smith",
+        r#"{"firstName": "John", "lastName": "Smith"}"#,
+    );
+}
+
+#[test]
+fn a_doubled_closer_in_a_list_of_records_leaves_the_list_open() {
+    gives(
+        "{\"items\": [{\"id\": 1, \"a\": {\"x\": 1}}}, {\"id\": 2, \"a\": {\"x\": 2}}], \"total\": 2}",
+        r#"{"items": [{"id": 1, "a": {"x": 1}}, {"id": 2, "a": {"x": 2}}], "total": 2}"#,
+    );
+}
+
+/// A member the model commented out is a draft it abandoned: removing it pays per mark as a
+/// restart does, not as structure lost by accident. Priced as lost structure, a comment holding
+/// four list items cost more than reading the string before it as running on over `", /* "`,
+/// which corrupted that string (`"Cairo\", /* "`) and brought the member back.
+#[test]
+fn a_commented_out_member_does_not_make_the_string_before_it_run_on() {
+    use llmjson::Options;
+    // The guard off: the reading itself is under test here.
+    let no_guard = Options::default().max_removed_ratio(1.0);
+    for (input, expected) in [
+        (
+            r#"{"city": "Cairo", /* "tags": ["python", "Zürich", "Mumbai", "high"], */ "score": -0.001, "active": false}"#,
+            r#"{"city": "Cairo", "score": -0.001, "active": false}"#,
+        ),
+        (
+            "{\n  \"name\": \"Mary\",\n  \"city\": \"São Paulo\",\n  /* \"tags\": [\"rejected\", \"failure\", \"search\", \"ja\"], */\n  \"score\": 6.02e23\n}",
+            r#"{"name": "Mary", "city": "São Paulo", "score": 6.02e23}"#,
+        ),
+        (
+            "{\n  \"id\": 7,\n  \"description\": \"João Silva\",\n  // \"args\": {\"path\": \"C:\\\\App\\\\config.ini\", \"retries\": 1, \"mode\": \"fast\"},\n  \"done\": true\n}",
+            r#"{"id": 7, "description": "João Silva", "done": true}"#,
+        ),
+    ] {
+        let parsed = crate::support::parse_with(input, &no_guard);
+        assert_eq!(parsed.value, json(expected), "input: {input:?}");
+        assert!(
+            kinds(&parsed).iter().all(|k| *k == Comment),
+            "input: {input:?}\nlog: {:#?}",
+            parsed.repairs
+        );
+        // By default the guard counts commented-out data as discarded: refused or the same
+        // value, never the string run on.
+        if let Ok(parsed) = llmjson::parse(input, &Options::default()) {
+            assert_eq!(parsed.value, json(expected), "input: {input:?}");
+        }
+    }
+}

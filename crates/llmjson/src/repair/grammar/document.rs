@@ -88,6 +88,11 @@ impl Ctx<'_> {
         ) else {
             return false;
         };
+        // Most restart points are not restatements (a value inside the document, JSON in a
+        // string): their first key or item differs, and that is seen without the alignment.
+        if !self.begins_alike(pos, at) {
+            return false;
+        }
         // Quotes and escapes aside: a restatement may change its quoting.
         let noise = |c: &char| {
             c.is_whitespace()
@@ -108,15 +113,49 @@ impl Ctx<'_> {
         share >= RESTATED_BYTES.min(draft.len()).max(RESTATED_MIN) && share * 5 >= draft.len() * 4
     }
 
+    /// The draft (from the document's start to `pos`) and the value at `at` open with the same
+    /// bracket and the same first key or item (its first characters, blanks, quotes and
+    /// comments aside): a restatement's cheap precondition.
+    fn begins_alike(&self, pos: usize, at: usize) -> bool {
+        let b = self.b();
+        let (start, end) = (self.doc_start, pos.max(self.doc_start));
+        if start >= end || b.get(start) != b.get(at) {
+            return false;
+        }
+        let first = |from: usize, to: usize| {
+            let (k, _) = self.lex.skip_trivia(from + 1);
+            let to = crate::position::floor_char_boundary(self.lex.text, to.min(self.lex.end));
+            let text = self.lex.text.get(k.min(to)..to).unwrap_or_default();
+            text.chars()
+                .filter(|&c| letter_or_digit(c))
+                .take(BEGINS_ALIKE_CHARS)
+                .map(|c| c.to_ascii_lowercase())
+        };
+        let drafted = first(start, end);
+        let again = first(at, at + cost::WINDOW);
+        let mut any = false;
+        for (x, y) in drafted.zip(again) {
+            if x != y {
+                return false;
+            }
+            any = true;
+        }
+        any
+    }
+
     /// The marks of JSON a restart at `pos` would throw away: `,`, `:` and opening brackets in
     /// the draft's last [`cost::WINDOW`] bytes, or the values the parser has read since the
     /// document began, whichever is more.
     fn draft_marks(&self, pos: usize) -> cost::Cost {
+        // Past this many, a restart is out of the running anyway: no need to count the text.
+        const ENOUGH: cost::Cost = 64;
+        if self.draft_values >= ENOUGH {
+            return self.draft_values;
+        }
         let from = self.doc_start.max(pos.saturating_sub(cost::WINDOW));
-        let seen = self.b()[from..pos.max(from)]
-            .iter()
-            .filter(|&&c| matches!(c, b',' | b':' | b'{' | b'['))
-            .count();
+        let draft = &self.b()[from..pos.max(from)];
+        let seen = memchr::memchr3_iter(b',', b':', b'{', draft).count()
+            + memchr::memchr_iter(b'[', draft).count();
         (seen as cost::Cost).max(self.draft_values)
     }
 
@@ -139,6 +178,18 @@ impl Ctx<'_> {
 /// How many first non-blank bytes a new value must share with the abandoned draft for the
 /// restart to count as a restatement.
 const RESTATED_BYTES: usize = 8;
+/// How many first letters or digits of a draft's first key or item a restatement repeats.
+const BEGINS_ALIKE_CHARS: usize = 6;
+
+/// A letter or digit, for comparing the first words of two values: outside ASCII, anything but
+/// the punctuation blocks (general, CJK and full-width), without Unicode's tables (this runs
+/// at every restart point).
+fn letter_or_digit(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
+    !matches!(c, '\u{a0}'..='\u{bf}' | '\u{2000}'..='\u{206f}' | '\u{3000}'..='\u{303f}' | '\u{ff00}'..='\u{ff0f}' | '\u{ff1a}'..='\u{ff20}')
+}
 /// A draft shorter than that restates when all of it does, if it is at least this long.
 const RESTATED_MIN: usize = 4;
 

@@ -353,7 +353,11 @@ impl<'t> Ctx<'t> {
         }
         // Prose where JSON was expected: the JSON may end here, or restart further on.
         let prose = match tok {
-            Token::Word { end } => literal_kind(&self.lex.text[pos..end]).is_none(),
+            // A bare key and its colon on one line (`title: 'x'`) is a member, not prose.
+            Token::Word { end } => {
+                literal_kind(&self.lex.text[pos..end]).is_none()
+                    && !(matches!(mode, Mode::Key { .. }) && self.member_on_line(pos))
+            }
             Token::Other { .. } | Token::Plus | Token::LParen | Token::RParen => true,
             _ => false,
         };
@@ -382,6 +386,25 @@ impl<'t> Ctx<'t> {
                 ),
             );
         }
+    }
+
+    /// A bare key at `pos`, its colon (or `=`, `：`), and a value on the same line.
+    fn member_on_line(&self, pos: usize) -> bool {
+        let b = self.b();
+        if !super::lex::member_starts(b, pos) {
+            return false;
+        }
+        let (_, stop) = self.lex.bare_key(pos);
+        let colon = if stop < self.lex.end && b[stop..].starts_with(&super::lex::WIDE_COLON) {
+            3
+        } else {
+            1
+        };
+        let mut v = stop + colon;
+        while v < self.lex.end && matches!(b[v], b' ' | b'\t' | b'>') {
+            v += 1;
+        }
+        v < self.lex.end && !matches!(b[v], b'\n' | b'\r')
     }
 
     fn string_open(&self, out: &mut Succs, class: QuoteClass, len: usize, pos: usize, key: bool) {

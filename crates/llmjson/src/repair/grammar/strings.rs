@@ -393,7 +393,9 @@ impl Ctx<'_> {
     /// document).
     pub(super) fn member_comma(&self, open: usize, end: usize) -> Option<usize> {
         let b = self.b();
-        let to = end.min(open + cost::WINDOW);
+        let to = end.min(open + cost::WINDOW).max(open);
+        // Most strings hold no comma at all.
+        memchr::memchr2(b',', 0xEF, &b[open..to])?;
         // Commas inside brackets the text opened are the text's own (`"d = {'a': 1, 'b': 2}"`).
         let mut depth = 0u32;
         let mut k = open;

@@ -30,6 +30,21 @@ pub(super) fn holds_data(body: &str) -> bool {
     if !starts_like_data {
         return false;
     }
+    // Prose starts with a word and a blank (`the "id" must …`); data with a word starts a
+    // member (`timeout: 30`) or is a literal (`None`, `true,`).
+    if first.is_ascii_alphabetic() || first == b'_' {
+        let word = text
+            .bytes()
+            .position(|c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b'$'))
+            .unwrap_or(text.len());
+        let after = text[word..].trim_start_matches([' ', '\t']);
+        let member = after.starts_with([':', '=']) || after.starts_with('：');
+        let literal = crate::repair::parser::is_literal(&text[..word])
+            && (after.is_empty() || after.starts_with(','));
+        if !member && !literal {
+            return false;
+        }
+    }
     if text.len() > READ_LIMIT {
         return !first.is_ascii_alphabetic();
     }
