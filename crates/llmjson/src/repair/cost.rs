@@ -25,7 +25,10 @@ pub(crate) const STYLE: Cost = 2;
 
 // --- cosmetic (allowed at level `conservative`) ---------------------------------------------
 /// A comment; plus [`LOST_STRUCTURE`] for each mark of JSON its body swallows (a closer,
-/// `"key":`, `, "`): a comment may quote words, it should not hold members.
+/// `"key":`, `, "`): a comment may quote words, it should not hold members. A comment that is
+/// data commented out on purpose (ended by `*/` or a line break, starting with a member or an
+/// item, closing nothing it did not open) pays [`DRAFT_MARK`] per mark instead: the model
+/// abandoned it as it abandons a draft.
 pub(crate) const COMMENT: Cost = 1;
 /// A comma before a closer.
 pub(crate) const TRAILING_COMMA: Cost = 1;
