@@ -537,10 +537,11 @@ fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
         return false;
     };
     // `(("a", 1), ("b", 2))`, `([1, 2], …)`: judged by the first item, a few levels deep.
+    // Descending, not recursing: a recursion at every level as well as the descent would try
+    // `((((((…` exponentially often.
     let mut q = q;
     for _ in 0..4 {
         match b[q] {
-            b'(' if looks_like_tuple(b, q, (q + 256).min(end)) => return true,
             b'{' | b'[' if looks_like_json(b, q, end) => return true,
             b'(' => {
                 let Some(next) = skip_ws(b, q + 1, end) else {

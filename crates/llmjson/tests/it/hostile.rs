@@ -146,3 +146,22 @@ fn fuzz_numbers_beyond_f64_keep_their_digits() {
         assert_eq!(inside.value[0].as_f64(), None);
     }
 }
+
+/// Found by the fuzzer: judging whether `(` opens a Python tuple recursed at every level as
+/// well as descending, so each further `(` multiplied the work (64 bytes took 22 s). A megabyte
+/// of parentheses, nested, in runs and after prose, must finish.
+#[test]
+fn nested_parentheses_are_judged_in_linear_time() {
+    let fuzzed = format!("\n}}, /* {} c */ .c({} *", "\0".repeat(16), "(".repeat(32));
+    assert!(llmjson::parse(&fuzzed, &Options::default()).is_err());
+    for input in [
+        "(".repeat(MB),
+        format!(
+            "see {}",
+            "((((((((((((((((((((((((((((((( x ".repeat(MB / 34)
+        ),
+        format!("{}1, 2{}", "(".repeat(10_000), ")".repeat(10_000)),
+    ] {
+        let _ = llmjson::parse(&input, &Options::default());
+    }
+}
