@@ -629,3 +629,25 @@ fn a_commented_out_member_does_not_make_the_string_before_it_run_on() {
         }
     }
 }
+
+/// A string that lost its closing quote at the end of its line, before lines that hold values
+/// (a literal, a number), ends at that line's comma: it does not run on over the values to the
+/// comma before the next quote.
+#[test]
+fn an_open_string_at_a_line_end_does_not_swallow_the_values_below_it() {
+    decides(
+        "[\n    \"Note: the key expires on 2026-12-01,\n    false,\n    \"ファイル\"\n]",
+        r#"["Note: the key expires on 2026-12-01", false, "ファイル"]"#,
+        &[MissingEndQuote],
+    );
+    decides(
+        "{\"a\": [\n  null,\n  \"Die Lieferung,\n  73,\n  4996\n ],\n \"b\": 1}",
+        r#"{"a": [null, "Die Lieferung", 73, 4996], "b": 1}"#,
+        &[MissingEndQuote],
+    );
+    // A letter with line breaks and its closing quote keeps them.
+    gives(
+        "{\"letter\": \"Dear Ana,\nthanks for all,\n\", \"b\": 1}",
+        r#"{"letter": "Dear Ana,\nthanks for all,\n", "b": 1}"#,
+    );
+}

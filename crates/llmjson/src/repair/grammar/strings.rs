@@ -304,7 +304,7 @@ impl Ctx<'_> {
     /// `,` just before the quote (`"a, "b"`), or before a bare key's `word:` after that comma
     /// (`"a, type: "b"`), or before the closers right before that comma (`"x], "b"`), or at a
     /// line break (`"a⏎"b"`).
-    pub(super) fn split_points(&self, open: usize, at: usize, key: bool) -> [Option<usize>; 2] {
+    pub(super) fn split_points(&self, open: usize, at: usize, key: bool) -> [Option<usize>; 3] {
         let b = self.b();
         if key {
             // A key that lost its closing quote ends at its first `:` (`{"status: "done"`,
@@ -318,7 +318,7 @@ impl Ctx<'_> {
                 .position(|(k, &c)| c == b':' || c == b'=' || text[k..].starts_with(&WIDE_COLON))
                 .filter(|&c| c > 0)
                 .map(|c| open + c);
-            return [colon, None];
+            return [colon, None, None];
         }
         let mut newline = false;
         let mut k = self.back_over_trivia(open, at, &mut newline);
@@ -340,14 +340,14 @@ impl Ctx<'_> {
             if w < word_end {
                 let c = self.back_over_trivia(open, w, &mut false);
                 if let Some(comma) = comma_before(b, open + 1, c) {
-                    return [Some(comma), None];
+                    return [Some(comma), None, None];
                 }
             }
-            return [None, None];
+            return [None, None, None];
         }
         if let Some(comma) = comma_before(b, open, k) {
             if comma == open {
-                return [None, None];
+                return [None, None, None];
             }
             // `"x], "b"`: the string ended before the closers that precede the comma.
             let mut c = comma;
@@ -356,13 +356,29 @@ impl Ctx<'_> {
             }
             let before_closers =
                 (c > open && b[c..comma].iter().any(|&x| matches!(x, b'}' | b']'))).then_some(c);
-            return [Some(comma), before_closers];
+            // `"a,⏎    false,⏎    "b"`: a string that lost its quote at the end of its first
+            // line, before lines of values; listed first, it wins where the values read clean.
+            let line = self.first_line_comma(open, comma);
+            return match line {
+                Some(l) => [Some(l), Some(comma), before_closers],
+                None => [Some(comma), before_closers, None],
+            };
         }
         if newline && k > open {
             k = self.back_over_trivia(open, k, &mut newline);
-            return [Some(k), None];
+            return [Some(k), None, None];
         }
-        [None, None]
+        [None, None, None]
+    }
+
+    /// The comma that ends the first line of the text from `open` (within [`cost::WINDOW`]),
+    /// when that line break comes before `before`.
+    fn first_line_comma(&self, open: usize, before: usize) -> Option<usize> {
+        let b = self.b();
+        let to = before.min(open + cost::WINDOW);
+        let line_end = open + memchr::memchr(b'\n', b.get(open..to)?)?;
+        let last = (open..line_end).rev().find(|&k| !is_ws(b[k]))?;
+        (b[last] == b',' && last > open && last < before).then_some(last)
     }
 
     /// Walks back from `i` over whitespace and block comments, not before `floor`; notes a
