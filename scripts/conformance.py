@@ -3,7 +3,7 @@
 same rules; writes docs/conformance.md.
 
     python3 scripts/conformance.py [--corpora ../shared/corpora] [--out docs/conformance.md]
-                                   [--fault-seed 20261123] [--fault-count 2460]
+                                   [--fault-seed 20261123] [--fault-count N]
 
 Installs the peers into target/peers/ (PyPI json-repair and fast-json-repair in a virtualenv, npm
 jsonrepair), builds the llmjson CLI, runs every tool on every case, and judges every answer with
@@ -92,7 +92,8 @@ def load_cases(corpora: Path) -> list[dict]:
 def load_fault_cases(seed: int, count: int) -> list[dict]:
     """The generator's cases for `seed`, as corpus rows."""
     out = subprocess.run(
-        ["cargo", "run", "-q", "--release", "-p", "llmjson-faults", "--", "--seed", str(seed), "--count", str(count)],
+        ["cargo", "run", "-q", "--release", "-p", "llmjson-faults", "--", "--seed", str(seed)]
+        + ([] if count is None else ["--count", str(count)]),
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout
     cases = []
@@ -220,7 +221,8 @@ def main() -> None:
     ap.add_argument("--corpora", default=os.environ.get("LLMJSON_CORPORA", str(ROOT.parent / "shared" / "corpora")))
     ap.add_argument("--out", default=str(ROOT / "docs" / "conformance.md"))
     ap.add_argument("--fault-seed", type=int, default=20261123)
-    ap.add_argument("--fault-count", type=int, default=2460)
+    ap.add_argument("--fault-count", type=int, default=None,
+                    help="default: the scoreboard's fixed set")
     args = ap.parse_args()
 
     versions = install_peers()
@@ -306,6 +308,7 @@ def main() -> None:
         lines.append(f"| {cat[0]} / {cat[1]} | {d} | " + " | ".join(cell(by_category[t][cat], d) for t in TOOLS) + " |")
     # The generator's classes: every case holding the class, alone or combined.
     fault_tools = [t for t in TOOLS if t != "llmjson (no schema)"]
+    n_faults = sum(1 for c in cases if c["corpus"] == FAULTS)
     class_n = {t: defaultdict(int) for t in fault_tools}
     class_d = defaultdict(int)
     for c in scored:
@@ -317,7 +320,7 @@ def main() -> None:
                 class_n[t][f] += judge(c, results[t].get(c["id"]))
     lines += [
         "",
-        f"## Fault generator, by class (seed {args.fault_seed}, {args.fault_count} cases)",
+        f"## Fault generator, by class (seed {args.fault_seed}, {n_faults} cases)",
         "",
         "Every case holding the class, alone or with one or two others. Generated with",
         "`cargo run -p llmjson-faults -- --seed N`; the Rust scoreboard asserts the same seed",

@@ -64,6 +64,12 @@ impl Case {
     }
 }
 
+/// Cases in the fixed set the scoreboard scores: 60 rounds of the weighted schedule (60 cases
+/// made for each class of weight 1).
+pub fn fixed_count() -> usize {
+    60 * Fault::schedule().len()
+}
+
 /// `count` cases for `seed`; case `i` is made for class `Fault::schedule()[i % len]` (each
 /// class as often as its [`Fault::weight`]).
 pub fn generate(seed: u64, count: usize) -> Vec<Case> {

@@ -16,9 +16,9 @@ struct Args {
     /// The seed (the same seed always gives the same cases).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// How many cases.
-    #[arg(long, default_value_t = 2460)]
-    count: usize,
+    /// How many cases (by default the scoreboard's fixed set: 60 rounds of the schedule).
+    #[arg(long)]
+    count: Option<usize>,
     /// Only cases made for this class (by name; repeatable).
     #[arg(long = "class")]
     classes: Vec<String>,
@@ -47,7 +47,10 @@ fn main() -> std::process::ExitCode {
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    for case in llmjson_faults::generate(args.seed, args.count) {
+    for case in llmjson_faults::generate(
+        args.seed,
+        args.count.unwrap_or_else(llmjson_faults::fixed_count),
+    ) {
         if !wanted.is_empty() && !wanted.contains(&case.faults[0]) {
             continue;
         }

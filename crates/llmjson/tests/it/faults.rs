@@ -13,11 +13,7 @@ use std::collections::BTreeMap;
 
 /// The fixed seed asserted in CI.
 const FIXED_SEED: u64 = 20_261_123;
-/// Cases in the fixed set: 60 rounds of the weighted schedule (60 cases made for each class of
-/// weight 1).
-fn fixed_count() -> usize {
-    60 * Fault::schedule().len()
-}
+use llmjson_faults::fixed_count;
 
 fn options(case: &Case) -> Options {
     let options = Options::default();
