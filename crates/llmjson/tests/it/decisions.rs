@@ -645,6 +645,12 @@ fn an_open_string_at_a_line_end_does_not_swallow_the_values_below_it() {
         r#"{"a": [null, "Die Lieferung", 73, 4996], "b": 1}"#,
         &[MissingEndQuote],
     );
+    // The same as the last item: nothing but values and the closer follow.
+    decides(
+        "[\n\t1819,\n\t\"failure,\n\tnull\n]",
+        r#"[1819, "failure", null]"#,
+        &[MissingEndQuote],
+    );
     // A letter with line breaks and its closing quote keeps them.
     gives(
         "{\"letter\": \"Dear Ana,\nthanks for all,\n\", \"b\": 1}",

@@ -242,6 +242,15 @@ impl Ctx<'_> {
                         ),
                     );
                 }
+                // `"a,⏎    null⏎]`: as at a quote, the string may have lost its quote at the
+                // end of its first line, before lines of values.
+                if let Some(line) = (!key)
+                    .then(|| self.first_line_comma(open, at))
+                    .flatten()
+                    .filter(|l| member != Some(*l))
+                {
+                    self.split_at(out, class, open, line, after);
+                }
                 if let Some(split) = split {
                     let reading = if key {
                         Reading::SplitString
