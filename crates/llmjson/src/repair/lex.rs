@@ -305,21 +305,7 @@ impl<'t> Lex<'t> {
             }),
             _ => false,
         };
-        if !terminated || !starts_data {
-            return false;
-        }
-        let mut depth = 0usize;
-        for &c in &b[first..to] {
-            match c {
-                b'{' | b'[' => depth += 1,
-                b'}' | b']' => match depth.checked_sub(1) {
-                    Some(d) => depth = d,
-                    None => return false,
-                },
-                _ => {}
-            }
-        }
-        true
+        terminated && starts_data && self.bracket_balance(first, to).0 == 0
     }
 
     /// Where a `//` or `#` comment whose line ends at `line_end` really ends: before the first
