@@ -19,23 +19,49 @@ mod search;
 
 pub use kind::RepairKind;
 
-/// Whether the parser takes its shortcuts: the fast lane over valid stretches, the fast path's
-/// strict skip of valid strings, and the readings it vouched for (each must leave every
-/// outcome as it is; the unit test `parser::lane::tests` turns them off to compare).
+/// The parser's shortcuts: ways to reach the decision the search would make without asking it
+/// spot by spot. Each must leave every outcome (value and full repair log) as it is; the unit
+/// tests in `parser::lane::tests` turn each off in turn and compare, and
+/// `scripts/outcomes.sh` compares whole commits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shortcut {
+    /// The fast lane: a valid value or key read by the strict reader in one go.
+    Lane = 1,
+    /// The convention lane: the fast lane also reads comments, bare keys, single quotes,
+    /// Python literals and trailing commas where their reading is certain (`conventions.rs`).
+    Conventions = 2,
+    /// The clear path's strict skip of a valid string (`search.rs`).
+    StringSkip = 4,
+    /// The parser takes the readings the clear path vouched for without asking the grammar.
+    Vouched = 8,
+}
+
+#[cfg(test)]
+impl Shortcut {
+    pub(crate) const ALL: [Shortcut; 4] = [
+        Shortcut::Lane,
+        Shortcut::Conventions,
+        Shortcut::StringSkip,
+        Shortcut::Vouched,
+    ];
+}
+
+/// Whether the parser takes `shortcut` (always, outside tests).
 #[cfg(not(test))]
 #[inline(always)]
-pub(crate) fn shortcuts() -> bool {
+pub(crate) fn shortcut(_shortcut: Shortcut) -> bool {
     true
 }
 
 #[cfg(test)]
 thread_local! {
-    pub(crate) static SHORTCUTS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    /// The shortcuts turned off (a mask of [`Shortcut`] bits).
+    pub(crate) static SHORTCUTS_OFF: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]
-pub(crate) fn shortcuts() -> bool {
-    SHORTCUTS.with(std::cell::Cell::get)
+pub(crate) fn shortcut(shortcut: Shortcut) -> bool {
+    SHORTCUTS_OFF.with(|off| off.get() & shortcut as u8 == 0)
 }
 pub(crate) use parser::{is_literal, Config, Fail, Fence, Output};
 pub(crate) use quotes::is_quote_at as parser_starts_quote;

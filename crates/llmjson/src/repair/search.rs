@@ -857,7 +857,10 @@ fn clean_path(
             Mode::Str {
                 class, key, open, ..
             } => {
-                if pos == open && class == QuoteClass::Double && super::shortcuts() {
+                if pos == open
+                    && class == QuoteClass::Double
+                    && super::shortcut(super::Shortcut::StringSkip)
+                {
                     // A valid string followed by what a valid document has there: its closing
                     // quote is a clear spot, found at the strict reader's speed.
                     let lex = &ctx.lex;
@@ -908,7 +911,9 @@ fn clean_path(
         let s = succs.get(0);
         clear += 1;
         spots[clear] = spot;
-        if !matches!(ctx.lex.b.get(spot), Some(b'}' | b']' | b')')) && super::shortcuts() {
+        if !matches!(ctx.lex.b.get(spot), Some(b'}' | b']' | b')'))
+            && super::shortcut(super::Shortcut::Vouched)
+        {
             vouched.push_back(Vouched {
                 at: spot,
                 mode,

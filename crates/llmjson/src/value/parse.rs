@@ -106,6 +106,27 @@ pub(crate) fn value_at(
     }
 }
 
+/// [`value_at`] accepting what `accept` does besides JSON; `accept` is handed back (what it
+/// logged is the caller's).
+pub(crate) fn value_accepting<'t, A: Accept<'t>>(
+    text: &'t str,
+    at: usize,
+    limit: usize,
+    max_depth: usize,
+    duplicates: DuplicateKeys,
+    accept: A,
+) -> (Prefix<Value>, A) {
+    let mut sink = ValueSink { duplicates };
+    let mut reader = Reader::accepting(text, at, limit, max_depth, &mut sink, accept);
+    let read = match reader.value() {
+        Ok(value) => Prefix::Read(value, reader.i),
+        Err(_) => Prefix::Refused {
+            reached: reader.i.max(at + 1),
+        },
+    };
+    (read, reader.accept)
+}
+
 /// Reads one valid JSON string that starts exactly at `at` (its opening quote) and ends before
 /// `limit`: its text and the offset after its closing quote.
 pub(crate) fn string_at(text: &str, at: usize, limit: usize) -> Prefix<String> {
@@ -216,7 +237,70 @@ impl Sink for CheckSink {
     }
 }
 
-struct Reader<'t, 's, S: Sink> {
+/// What the reader accepts besides JSON. The strict reader is [`Json`]: it accepts nothing
+/// more, and every hook compiles away (`LAX` is false). The tolerant parser's convention lane
+/// (`repair/parser/lane.rs`) accepts the conventions models write whole replies in (comments,
+/// bare keys, single quotes, Python literals, trailing commas) where their reading is certain,
+/// and logs each one: one reader, generic over what it accepts, rather than a second parser.
+///
+/// Every hook that returns `None` or `false` refuses the form, and the read stops there.
+pub(crate) trait Accept<'t> {
+    /// Whether any hook below is called.
+    const LAX: bool;
+    /// At `at`, a `/` or `#` where a token is expected: where the next token starts, if the
+    /// trivia there (comments and blanks) is accepted.
+    fn trivia(&mut self, _at: usize) -> Option<usize> {
+        None
+    }
+    /// A key without quotes at `at`: where it ends.
+    fn bare_key(&mut self, _at: usize) -> Option<usize> {
+        None
+    }
+    /// A single-quoted string whose quote is at `at`: where its closing quote is.
+    fn single_quoted(&mut self, _at: usize, _key: bool) -> Option<usize> {
+        None
+    }
+    /// A literal of another language at `at` (`True`, `None`): where it ends, and its value
+    /// (`Some(bool)`, or `None` for null).
+    fn foreign_literal(&mut self, _at: usize) -> Option<(usize, Option<bool>)> {
+        None
+    }
+    /// The `,` at `comma` comes right before its container's closer.
+    fn trailing_comma(&mut self, _comma: usize) -> bool {
+        false
+    }
+    /// A value starts.
+    fn value(&mut self) {}
+    /// A container opened (`object`: an object).
+    fn opened(&mut self, _object: bool) {}
+    /// The innermost container closed.
+    fn closed(&mut self) {}
+    /// An array's next item starts.
+    fn item(&mut self) {}
+    /// An object's key was read (its form, and where it stands). A `Cow` so that a key
+    /// borrowed from the input is kept borrowed (`&str` would lose the input's lifetime).
+    #[allow(clippy::ptr_arg)]
+    fn key(&mut self, _key: &Cow<'t, str>, _form: KeyForm, _at: usize, _end: usize) -> bool {
+        true
+    }
+}
+
+/// How an object key was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeyForm {
+    Json,
+    Bare,
+    SingleQuoted,
+}
+
+/// Plain JSON: the strict reader.
+pub(crate) struct Json;
+
+impl Accept<'_> for Json {
+    const LAX: bool = false;
+}
+
+pub(crate) struct Reader<'t, 's, S: Sink, A: Accept<'t> = Json> {
     text: &'t str,
     b: &'t [u8],
     i: usize,
@@ -226,13 +310,30 @@ struct Reader<'t, 's, S: Sink> {
     items: Vec<S::Value>,
     /// Members of the open objects, innermost last.
     members: Vec<(S::Key, S::Value)>,
+    /// What it accepts besides JSON.
+    pub(crate) accept: A,
 }
 
 type Read<T, E> = Result<T, Refused<E>>;
 
-impl<'t, 's, S: Sink> Reader<'t, 's, S> {
-    /// A reader standing at `at` that sees the text only up to `limit`.
+impl<'t, 's, S: Sink> Reader<'t, 's, S, Json> {
+    /// A strict reader standing at `at` that sees the text only up to `limit`.
     fn within(text: &'t str, at: usize, limit: usize, max_depth: usize, sink: &'s mut S) -> Self {
+        Reader::accepting(text, at, limit, max_depth, sink, Json)
+    }
+}
+
+impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
+    /// A reader standing at `at` that sees the text only up to `limit` and accepts what
+    /// `accept` does besides JSON.
+    pub(crate) fn accepting(
+        text: &'t str,
+        at: usize,
+        limit: usize,
+        max_depth: usize,
+        sink: &'s mut S,
+        accept: A,
+    ) -> Self {
         let b = text.as_bytes();
         Reader {
             text,
@@ -242,6 +343,7 @@ impl<'t, 's, S: Sink> Reader<'t, 's, S> {
             sink,
             items: Vec::new(),
             members: Vec::new(),
+            accept,
         }
     }
 
@@ -250,6 +352,11 @@ impl<'t, 's, S: Sink> Reader<'t, 's, S> {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
             self.i += 1;
         }
+        if A::LAX && matches!(self.peek(), Some(b'/' | b'#')) {
+            if let Some(next) = self.accept.trivia(self.i) {
+                self.i = next;
+            }
+        }
     }
 
     #[inline]
@@ -257,7 +364,10 @@ impl<'t, 's, S: Sink> Reader<'t, 's, S> {
         self.b.get(self.i).copied()
     }
 
-    fn value(&mut self) -> Read<S::Value, S::Error> {
+    pub(crate) fn value(&mut self) -> Read<S::Value, S::Error> {
+        if A::LAX {
+            self.accept.value();
+        }
         let built = match self.peek() {
             Some(b'{') => return self.object(),
             Some(b'[') => return self.array(),
@@ -283,7 +393,33 @@ impl<'t, 's, S: Sink> Reader<'t, 's, S> {
                 self.i = end;
                 self.sink.number(&self.text[start..end], integer)
             }
+            Some(c) if A::LAX => return self.convention_value(c),
             _ => return Err(Refused::Invalid),
+        };
+        built.map_err(Refused::Sink)
+    }
+
+    /// A value JSON does not allow, in a convention the reader accepts.
+    #[cold]
+    fn convention_value(&mut self, c: u8) -> Read<S::Value, S::Error> {
+        let at = self.i;
+        let built = match c {
+            b'\'' => {
+                let close = self
+                    .accept
+                    .single_quoted(at, false)
+                    .ok_or(Refused::Invalid)?;
+                self.i = close + 1;
+                self.sink.string(Cow::Borrowed(&self.text[at + 1..close]))
+            }
+            _ => {
+                let (end, value) = self.accept.foreign_literal(at).ok_or(Refused::Invalid)?;
+                self.i = end;
+                match value {
+                    Some(b) => self.sink.bool(b),
+                    None => self.sink.null(),
+                }
+            }
         };
         built.map_err(Refused::Sink)
     }
@@ -301,10 +437,16 @@ impl<'t, 's, S: Sink> Reader<'t, 's, S> {
     fn enter(&mut self, closer: u8) -> Read<bool, S::Error> {
         self.depth_left = self.depth_left.checked_sub(1).ok_or(Refused::Invalid)?;
         self.i += 1;
+        if A::LAX {
+            self.accept.opened(closer == b'}');
+        }
         self.skip_ws();
         if self.peek() == Some(closer) {
             self.i += 1;
             self.depth_left += 1;
+            if A::LAX {
+                self.accept.closed();
+            }
             return Ok(true);
         }
         Ok(false)
@@ -315,6 +457,9 @@ impl<'t, 's, S: Sink> Reader<'t, 's, S> {
         let base = self.items.len();
         if !self.enter(b']')? {
             loop {
+                if A::LAX {
+                    self.accept.item();
+                }
                 let item = self.value()?;
                 self.items.push(item);
                 if self.closed_after_item(b']')? {
@@ -334,10 +479,20 @@ impl<'t, 's, S: Sink> Reader<'t, 's, S> {
         let next = self.peek().ok_or(Refused::Invalid)?;
         self.i += 1;
         if next == b',' {
+            let comma = self.i - 1;
             self.skip_ws();
+            if A::LAX && self.peek() == Some(closer) && self.accept.trailing_comma(comma) {
+                self.i += 1;
+                self.depth_left += 1;
+                self.accept.closed();
+                return Ok(true);
+            }
             Ok(false)
         } else if next == closer {
             self.depth_left += 1;
+            if A::LAX {
+                self.accept.closed();
+            }
             Ok(true)
         } else {
             Err(Refused::Invalid)
@@ -348,10 +503,18 @@ impl<'t, 's, S: Sink> Reader<'t, 's, S> {
         let base = self.members.len();
         if !self.enter(b'}')? {
             loop {
-                if self.peek() != Some(b'"') {
+                let text = if self.peek() == Some(b'"') {
+                    let at = self.i;
+                    let text = self.string().ok_or(Refused::Invalid)?;
+                    if A::LAX && !self.accept.key(&text, KeyForm::Json, at, self.i) {
+                        return Err(Refused::Invalid);
+                    }
+                    text
+                } else if A::LAX {
+                    self.convention_key()?
+                } else {
                     return Err(Refused::Invalid);
-                }
-                let text = self.string().ok_or(Refused::Invalid)?;
+                };
                 let key = self.sink.key(text).map_err(Refused::Sink)?;
                 self.skip_ws();
                 if self.peek() != Some(b':') {
@@ -369,6 +532,28 @@ impl<'t, 's, S: Sink> Reader<'t, 's, S> {
         self.sink
             .object(self.members.drain(base..))
             .map_err(Refused::Sink)
+    }
+
+    /// A key JSON does not allow, in a convention the reader accepts.
+    #[cold]
+    fn convention_key(&mut self) -> Read<Cow<'t, str>, S::Error> {
+        let at = self.i;
+        let (text, form, end) = if self.peek() == Some(b'\'') {
+            let close = self
+                .accept
+                .single_quoted(at, true)
+                .ok_or(Refused::Invalid)?;
+            (&self.text[at + 1..close], KeyForm::SingleQuoted, close + 1)
+        } else {
+            let end = self.accept.bare_key(at).ok_or(Refused::Invalid)?;
+            (&self.text[at..end], KeyForm::Bare, end)
+        };
+        let text = Cow::Borrowed(text);
+        if !self.accept.key(&text, form, at, end) {
+            return Err(Refused::Invalid);
+        }
+        self.i = end;
+        Ok(text)
     }
 
     /// A string starting at its opening quote; escapes decoded, control characters refused,

@@ -16,11 +16,15 @@
 //! Otherwise the spot is read as before. **Linear time:** a refused attempt is charged what it
 //! read against a budget of twice the input; past it, the lane closes.
 
+use super::conventions::{Conventions, Event, PARSER_CONTAINER};
 use super::{Kinds, Parser, Result};
 use crate::repair::cost::WINDOW;
 use crate::repair::grammar::{after_value, Mode};
 use crate::repair::lex::{is_ws, Kind};
-use crate::value::parse::{string_at, value_at, Prefix};
+use crate::repair::{shortcut, Shortcut};
+use crate::value::parse::{string_at, value_accepting, value_at, Prefix};
+use crate::RepairLevel;
+use std::borrow::Cow;
 
 /// What the lane may spend on refused attempts: this many times the input, plus a base.
 const LANE_BUDGET_PER_BYTE: usize = 2;
@@ -56,7 +60,9 @@ pub(crate) fn valid_after(
 /// that does not (`misaligned_close`: the layout says it closes something else), so only then
 /// is the plain reading of every spot in the stretch free. Stricter than the grammar where the
 /// grammar gives up (very long lines): the lane then just does not take the stretch.
-fn layout_agrees(b: &[u8], at: usize, end: usize) -> bool {
+///
+/// `opaque` (sorted) are the comments and single-quoted strings the stretch holds: stepped over.
+fn layout_agrees(b: &[u8], at: usize, end: usize, opaque: &[(usize, usize)]) -> bool {
     let blanks = |from: usize| {
         b[from..end]
             .iter()
@@ -76,7 +82,17 @@ fn layout_agrees(b: &[u8], at: usize, end: usize) -> bool {
     let mut openers: Vec<Option<usize>> = Vec::new();
     let mut run_start = at;
     let mut i = at;
+    let mut opaque = opaque.iter().peekable();
     while i < end {
+        if let Some(&&(from, to)) = opaque.peek() {
+            if i >= from {
+                opaque.next();
+                if i == from {
+                    i = to;
+                    continue;
+                }
+            }
+        }
         match b[i] {
             b'"' => {
                 // A valid string: its end is the next quote no backslash escapes.
@@ -133,8 +149,15 @@ impl Parser<'_> {
         let (Some(&top), Some(&first)) = (self.kinds.last(), self.b.get(at)) else {
             return Ok(None);
         };
-        let opens_value = first == b'"' || (!key && matches!(first, b'{' | b'['));
-        if !crate::repair::shortcuts()
+        // Forms outside JSON are read where their reading is certain (`conventions.rs`): at the
+        // level that repairs them, with no schema to price keys.
+        let lax = shortcut(Shortcut::Conventions)
+            && self.cfg.level == RepairLevel::Full
+            && !self.cfg.only_truncation
+            && self.cfg.schema.is_none();
+        let opens_value =
+            first == b'"' || (!key && (matches!(first, b'{' | b'[') || (lax && first == b'\'')));
+        if !shortcut(Shortcut::Lane)
             || !opens_value
             || !matches!(top, Kind::Object | Kind::Array)
             || self.lane_budget == 0
@@ -143,16 +166,41 @@ impl Parser<'_> {
             return Ok(None);
         }
         let limit = self.end();
+        let mut logged = None;
         let (read, end) = if key {
             match string_at(self.text, at, limit) {
                 Prefix::Read(k, end) => (Read::Key(k), end),
+                Prefix::Refused { reached } => return Ok(self.refused(at, reached)),
+            }
+        } else if lax {
+            let depth_left = self.cfg.max_depth.saturating_sub(self.frames.len());
+            let duplicates = self.cfg.duplicate_keys;
+            let lex = self.ctx.lex;
+            let conventions = Conventions::new(
+                &lex,
+                self.cfg.guard_comments,
+                self.frames.len(),
+                self.next_id,
+            );
+            let (read, conventions) =
+                value_accepting(self.text, at, limit, depth_left, duplicates, conventions);
+            match read {
+                Prefix::Read(v, end)
+                    if first == b'"'
+                        || first == b'\''
+                        || layout_agrees(self.b, at, end, &conventions.opaque) =>
+                {
+                    logged = Some(conventions.into_log());
+                    (Read::Value(v), end)
+                }
+                Prefix::Read(_, end) => return Ok(self.refused(at, end)),
                 Prefix::Refused { reached } => return Ok(self.refused(at, reached)),
             }
         } else {
             let depth_left = self.cfg.max_depth.saturating_sub(self.frames.len());
             let duplicates = self.cfg.duplicate_keys;
             match value_at(self.text, at, limit, depth_left, duplicates) {
-                Prefix::Read(v, end) if first == b'"' || layout_agrees(self.b, at, end) => {
+                Prefix::Read(v, end) if first == b'"' || layout_agrees(self.b, at, end, &[]) => {
                     (Read::Value(v), end)
                 }
                 Prefix::Read(_, end) => return Ok(self.refused(at, end)),
@@ -163,7 +211,7 @@ impl Parser<'_> {
         let after = if key {
             Mode::Colon
         } else {
-            after_value(self.kinds.len(), first == b'"')
+            after_value(self.kinds.len(), matches!(first, b'"' | b'\''))
         };
         let vouched = valid_after(self.b, end, limit, key, Some(top))
             .is_some_and(|next| self.vouched(after, next));
@@ -179,9 +227,57 @@ impl Parser<'_> {
                     frame.key_end = end;
                 }
             }
-            Read::Value(v) => self.emit(v)?,
+            Read::Value(v) => {
+                if let Some(log) = logged {
+                    self.replay(log)?;
+                }
+                self.emit(v)?;
+            }
         }
         Ok(Some(after))
+    }
+
+    /// Logs what the convention lane read, as the parser would have spot by spot.
+    fn replay(&mut self, log: ConventionLog) -> Result<()> {
+        self.searcher.note_style(log.styles);
+        // `emit` counts the lane's value itself.
+        self.ctx.draft_values = self
+            .ctx
+            .draft_values
+            .saturating_add(log.values.saturating_sub(1));
+        self.next_id = log.next_id;
+        if log.events.is_empty() {
+            return Ok(());
+        }
+        #[cfg(test)]
+        CONVENTION_STRETCHES.with(|n| n.set(n.get() + 1));
+        let prefix = self.path(false);
+        let top = self.frames.last().map_or(0, |f| f.id);
+        for event in log.events {
+            let container = if event.container == PARSER_CONTAINER {
+                top
+            } else {
+                event.container
+            };
+            let relative = log
+                .paths
+                .get(event.path.0..event.path.1)
+                .unwrap_or_default();
+            let mut path = String::with_capacity(prefix.len() + relative.len());
+            path.push_str(&prefix);
+            path.push_str(relative);
+            self.log_repair(
+                event.kind,
+                event.start..event.end,
+                Cow::Borrowed(event.detail),
+                container,
+                Some(path),
+            )?;
+            if let Some((start, end)) = event.discard {
+                self.discard(start, end);
+            }
+        }
+        Ok(())
     }
 
     /// Whether the spot at `at` in `mode` (after trivia-free text) wins clearly.
@@ -209,14 +305,30 @@ impl Parser<'_> {
     }
 }
 
+/// What the convention lane logged, for [`Parser::replay`].
+pub(super) struct ConventionLog {
+    pub events: Vec<Event>,
+    pub paths: String,
+    pub styles: u16,
+    pub values: u32,
+    pub next_id: u32,
+}
+
 enum Read {
     Key(String),
     Value(crate::value::Value),
 }
 
 #[cfg(test)]
+thread_local! {
+    /// Stretches the convention lane read that needed a repair (tests check it fires).
+    pub(super) static CONVENTION_STRETCHES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
 mod tests {
-    use crate::repair::SHORTCUTS;
+    use super::CONVENTION_STRETCHES;
+    use crate::repair::{Shortcut, SHORTCUTS_OFF};
     use crate::{Options, Truncation};
 
     /// Everything a caller sees of one parse.
@@ -227,33 +339,131 @@ mod tests {
         }
     }
 
-    /// The outcome with the shortcuts and without them.
+    /// The outcome with the shortcuts in `off` turned off.
+    fn outcome_without(text: &str, options: &Options, off: u8) -> String {
+        SHORTCUTS_OFF.with(|mask| mask.set(off));
+        let outcome = outcome(text, options);
+        SHORTCUTS_OFF.with(|mask| mask.set(0));
+        outcome
+    }
+
+    /// The outcome with every shortcut and without any.
     fn with_and_without(text: &str, options: &Options) -> (String, String) {
-        SHORTCUTS.with(|on| on.set(true));
-        let with = outcome(text, options);
-        SHORTCUTS.with(|on| on.set(false));
-        let without = outcome(text, options);
-        SHORTCUTS.with(|on| on.set(true));
+        let with = outcome_without(text, options, 0);
+        let without = outcome_without(text, options, u8::MAX);
         (with, without)
+    }
+
+    /// The options a generated case is scored with.
+    fn options_for(case: &llmjson_faults::Case) -> Options {
+        if case.truncation_drop {
+            Options::default().truncation(Truncation::Drop)
+        } else {
+            Options::default()
+        }
+    }
+
+    /// Every case's outcome is the same with the shortcuts in `off` turned off.
+    fn assert_unchanged_without(cases: &[llmjson_faults::Case], off: u8) {
+        for case in cases {
+            let options = options_for(case);
+            let with = outcome_without(&case.input, &options, 0);
+            let without = outcome_without(&case.input, &options, off);
+            assert_eq!(
+                with, without,
+                "off {off:#b}, case {}: {:?}",
+                case.id, case.input
+            );
+        }
+    }
+
+    /// How many stretches the convention lane read, with repairs, in parsing `text`.
+    fn convention_stretches(text: &str) -> usize {
+        CONVENTION_STRETCHES.with(|n| n.set(0));
+        let _ = crate::parse(text, &Options::default());
+        CONVENTION_STRETCHES.with(std::cell::Cell::get)
+    }
+
+    #[test]
+    fn each_shortcut_alone_changes_no_outcome_on_generated_faults() {
+        // A seed of its own, and every class: each shortcut off in turn against all on.
+        let cases = llmjson_faults::generate(90210, 1500);
+        for shortcut in Shortcut::ALL {
+            assert_unchanged_without(&cases, shortcut as u8);
+        }
+    }
+
+    #[test]
+    fn the_convention_lane_reads_a_reply_written_in_conventions_whole() {
+        // Every form it accepts, nested: one stretch, and the outcome of the spot-by-spot parse.
+        let text = "{\"plan\": [{id: 's1', 'tool': 'python', // runs in the sandbox\n  \"ok\": True, \"owner\": None, \"tags\": ['a', 'b',], /* prose */ \"n\": 2,}, {id: 's2', \"ok\": False,},]}";
+        let (with, without) = with_and_without(text, &Options::default());
+        assert_eq!(with, without);
+        assert!(with.starts_with(r#"{"plan":[{"id":"s1","tool":"python","ok":true,"owner":null,"tags":["a","b"],"n":2},{"id":"s2","ok":false}]}"#), "{with}");
+        assert_eq!(convention_stretches(text), 1);
+        // Read with the lane off, the same reply takes none.
+        SHORTCUTS_OFF.with(|mask| mask.set(Shortcut::Conventions as u8));
+        let off = convention_stretches(text);
+        SHORTCUTS_OFF.with(|mask| mask.set(0));
+        assert_eq!(off, 0);
+    }
+
+    #[test]
+    fn forms_whose_reading_is_contested_are_left_to_the_search() {
+        // Each holds a form the lane must not read whole: an apostrophe, JSON inside single
+        // quotes, a comment holding members, two comments in a row, a bare key whose value is on
+        // the next line, a closer out of line after a trailing comma, a word that only looks
+        // like a literal, nesting past the depth where paths are abbreviated.
+        let deep = format!("{{\"a\": {}1{}}}", "[".repeat(40), ",]".repeat(40));
+        let cases = [
+            "{\"a\": ['it's', 'fine'], \"b\": 1}",
+            "{\"a\": {'q': '{\"x\": 1}', \"b\": 2}}",
+            "{\"a\": {\"b\": 1, // \"c\": 2,\n \"d\": 3}}",
+            "{\"a\": {\"b\": 1, // one\n // two\n \"d\": 3}}",
+            "{\"a\": {key:\n 'v', \"d\": 3}}",
+            "{\n  \"a\": {\n    \"b\": 1,\n      }\n}",
+            "{\"a\": {\"b\": Nonesuch, \"c\": True}}",
+            "{\"a\": ['x, \"y\": z', 'w']}",
+            deep.as_str(),
+            "{\"a\": ['x\", \"y'], \"b\": 1}",
+            "{\"a\": {'k': 'v, \"b\": 2'}}",
+            "{\"a\": ['x', 'y}'], \"b\": 1}",
+            "{\"a\": ['x', 'y]', 'z'], \"b\": 1}",
+            "{\"a\": {\"k\": 'v', 'w': '\"x\": 1, \"y'}, \"b\": 1}",
+            "{\"a\": [{'id': 1, 'name': 'x, \"city\": y'}, {'id': 2}]}",
+            "{\"a\": {\"x\": 1, // \"b\": 2}\n \"y\": 2}, \"z\": 3}",
+            "{\"a\": {\"x\": 1, /* \"b\": [2, 3], */ \"y\": 2}, \"z\": 3}",
+            "{\"a\": [1, 2, // 3, 4]\n 5], \"z\": 3}",
+            "{\"a\": {\"x\": 1 // }, \"b\": {\n, \"y\": 2}, \"z\": 3}",
+            "{\"a\": ['x', 'y, \"b\": [1, 2], \"c\": {\"d', 'e'], \"f\": 1}",
+            "{\"a\": {'k': 'v', \"b\": 'w}, \"c\": 2'}, \"d\": 3}",
+            "{\"q\": ['say \"a\", \"b\"', 'c'], \"n\": 1}",
+        ];
+        // A member commented out in a laid-out list, beside a trailing comma (the generator's
+        // `commented_out`): priced as a draft, more than the one comment a clear spot allows.
+        let commented_out = llmjson_faults::generate(90210, 430)
+            .pop()
+            .map(|case| case.input)
+            .unwrap_or_default();
+        assert!(commented_out.contains("/* {"), "{commented_out}");
+        for text in cases.into_iter().chain([commented_out.as_str()]) {
+            let (with, without) = with_and_without(text, &Options::default());
+            assert_eq!(with, without, "{text:?}");
+            for shortcut in Shortcut::ALL {
+                assert_eq!(
+                    with,
+                    outcome_without(text, &Options::default(), shortcut as u8),
+                    "{shortcut:?}: {text:?}"
+                );
+            }
+        }
     }
 
     #[test]
     fn the_shortcuts_change_no_outcome_on_generated_faults() {
         // Seeds the fault scoreboard does not use: cases nobody looked at.
         for seed in [7, 5150661] {
-            for case in llmjson_faults::generate(seed, 2460) {
-                let options = if case.truncation_drop {
-                    Options::default().truncation(Truncation::Drop)
-                } else {
-                    Options::default()
-                };
-                let (with, without) = with_and_without(&case.input, &options);
-                assert_eq!(
-                    with, without,
-                    "case {} (seed {seed}): {:?}",
-                    case.id, case.input
-                );
-            }
+            assert_unchanged_without(&llmjson_faults::generate(seed, 2460), u8::MAX);
         }
     }
 
@@ -266,10 +476,10 @@ mod tests {
         let (with, without) = with_and_without(text, &options);
         assert_eq!(with, without);
         assert!(with.starts_with(r#"{"retry":{"cache":{"a":1},"server":null},"ui":2}"#));
-        assert!(!super::layout_agrees(text.as_bytes(), 15, 65));
+        assert!(!super::layout_agrees(text.as_bytes(), 15, 65, &[]));
         // Lined up, the same stretch is taken.
         let aligned = "{\n    \"cache\": {\n        \"a\": 1\n    }\n}";
-        assert!(super::layout_agrees(aligned.as_bytes(), 15, 37));
+        assert!(super::layout_agrees(aligned.as_bytes(), 15, 37, &[]));
     }
 
     #[test]

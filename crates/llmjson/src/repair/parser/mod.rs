@@ -18,6 +18,7 @@
 
 mod comments;
 mod containers;
+mod conventions;
 mod lane;
 pub(crate) use lane::valid_after;
 mod scalars;
@@ -299,24 +300,31 @@ fn has_segment(frame: &Frame) -> bool {
 /// member; a key longer than [`PATH_KEY_LIMIT`] is cut and ends in `…`).
 fn push_segment(out: &mut String, frame: &Frame) {
     match &frame.partial {
-        Partial::Array(items) => {
-            out.push('/');
-            out.push_str(itoa::Buffer::new().format(items.len()));
-        }
+        Partial::Array(items) => push_index_segment(out, items.len()),
         Partial::Object(_) => {
-            let Some(key) = frame.key.as_deref() else {
-                return;
-            };
-            out.push('/');
-            if key.len() > PATH_KEY_LIMIT {
-                let cut = crate::position::floor_char_boundary(key, PATH_KEY_LIMIT);
-                json_pointer_escape(out, &key[..cut]);
-                out.push('…');
-            } else {
-                json_pointer_escape(out, key);
+            if let Some(key) = frame.key.as_deref() {
+                push_key_segment(out, key);
             }
         }
         Partial::Pass(_) => {}
+    }
+}
+
+/// Appends `/n`, an array item's segment.
+fn push_index_segment(out: &mut String, n: usize) {
+    out.push('/');
+    out.push_str(itoa::Buffer::new().format(n));
+}
+
+/// Appends `/key`, escaped, cut past [`PATH_KEY_LIMIT`] bytes (ending in `…`).
+fn push_key_segment(out: &mut String, key: &str) {
+    out.push('/');
+    if key.len() > PATH_KEY_LIMIT {
+        let cut = crate::position::floor_char_boundary(key, PATH_KEY_LIMIT);
+        json_pointer_escape(out, &key[..cut]);
+        out.push('…');
+    } else {
+        json_pointer_escape(out, key);
     }
 }
 
@@ -401,6 +409,21 @@ impl<'t> Parser<'t> {
         end: usize,
         detail: impl Into<Cow<'static, str>>,
     ) -> Result<()> {
+        let container = self.frames.last().map_or(0, |f| f.id);
+        self.log_repair(kind, start..end, detail.into(), container, None)
+    }
+
+    /// Logs a repair made in container `container`; its path is `path`, or (`None`) the one
+    /// the open frames give.
+    fn log_repair(
+        &mut self,
+        kind: RepairKind,
+        span: std::ops::Range<usize>,
+        detail: Cow<'static, str>,
+        container: u32,
+        path: Option<String>,
+    ) -> Result<()> {
+        let (start, end) = (span.start, span.end);
         if !self.allowed(kind) {
             return Err(Fail::Syntax {
                 offset: start,
@@ -408,7 +431,6 @@ impl<'t> Parser<'t> {
                 truncated: kind.is_truncation(),
             });
         }
-        let container = self.frames.last().map_or(0, |f| f.id);
         if merges_runs(kind) {
             let b = self.b;
             if let Some(last) = self.log.last_mut() {
@@ -428,13 +450,16 @@ impl<'t> Parser<'t> {
             self.unlogged += 1;
             return Ok(());
         }
-        let path = self.path(about_container(kind));
+        let path = match path {
+            Some(path) => path,
+            None => self.path(about_container(kind)),
+        };
         self.log.push(RawRepair {
             kind,
             start,
             end,
             path,
-            detail: detail.into(),
+            detail,
             count: 1,
             container,
         });
@@ -563,17 +588,10 @@ impl<'t> Parser<'t> {
                     body_end,
                     end,
                 }) => {
-                    // Prose loses nothing when it goes; a member commented out is data, and
-                    // the safety guard counts it (see `GuardComments`).
-                    let data = self.cfg.guard_comments == GuardComments::Data
-                        && comments::holds_data(&self.text[body_start..body_end]);
-                    let detail = if data {
-                        "removed a comment holding JSON data"
-                    } else {
-                        "removed"
-                    };
+                    let body = &self.text[body_start..body_end];
+                    let (detail, counted) = comments::judge(self.cfg.guard_comments, body);
                     self.repair(RepairKind::Comment, self.pos, end, detail)?;
-                    if data || self.cfg.guard_comments == GuardComments::All {
+                    if counted {
                         self.discard(body_start, body_end);
                     }
                     self.pos = end;

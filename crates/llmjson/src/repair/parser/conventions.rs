@@ -1,0 +1,344 @@
+//! The convention lane's rules: which forms outside JSON the strict reader may read in one pass
+//! (`value::parse::Accept`), because the decision procedure would read them so too, and what each
+//! logs. The fast lane (`lane.rs`) reads a stretch with them and replays the log.
+//!
+//! A form is accepted only where its plain reading is certain: its reading costs at most a
+//! cosmetic repair ([`cost::TRAILING_COMMA`], [`cost::COMMENT`]) or nothing but its convention,
+//! and every other reading of the spot costs at least the clear gap more (the rule the search
+//! applies to a spot before it skips the beam, `search.rs`: `clear_winner`). The conditions
+//! below are what makes that so, read off the cost table:
+//!
+//! | form | accepted when | why the plain reading is certain |
+//! |---|---|---|
+//! | comment | the trivia between two tokens prices at most [`cost::COMMENT`] ([`Lex::skip_trivia`]: one comment holding no JSON mark) and holds no odd space | the search itself breaks its clear path on more |
+//! | bare key | `word:`, the word `[A-Za-z_][A-Za-z0-9_]*`, not a literal, its value on the same line | one reading (`BareKey`, cost 0); no prose reading (`member_on_line`) |
+//! | `'…'` string | no `'` `"` `` ` `` `\` `,` bracket, control byte or full-width form inside | closing costs 0 (no mark swallowed: [`Lex::swallowed`] finds none); a text quote or a split costs at least [`cost::TEXT_QUOTE`] / [`cost::MISSING_END_QUOTE`] |
+//! | `True` `False` `None` | followed by a terminator | one reading (`Literal`, cost 0) |
+//! | trailing comma | `,` then the closer (blanks or one comment between) | one reading, [`cost::TRAILING_COMMA`] |
+//!
+//! Closers the layout disputes make the lane refuse the stretch (`lane.rs`: `layout_agrees`,
+//! with the comments and quoted strings recorded here skipped), and what follows the stretch
+//! must win clearly as for a valid one. Paths are kept as segments relative to the lane's value
+//! and joined to the parser's when the log is replayed; past the depth where the parser would
+//! abbreviate a path, the lane refuses.
+
+use super::{comments, push_index_segment, push_key_segment, PATH_DEPTH_LIMIT};
+use crate::repair::cost;
+use crate::repair::grammar::style;
+use crate::repair::lex::{member_starts, Lex, Trivia};
+use crate::repair::RepairKind;
+use crate::value::parse::{Accept, KeyForm};
+use crate::GuardComments;
+use std::borrow::Cow;
+
+/// The innermost container of a logged repair is the parser's own (a scalar read by the lane).
+pub(super) const PARSER_CONTAINER: u32 = u32::MAX;
+
+/// One repair the lane made, to be logged by the parser.
+pub(super) struct Event {
+    pub kind: RepairKind,
+    pub start: usize,
+    pub end: usize,
+    pub detail: &'static str,
+    /// JSON Pointer relative to the lane's value: a range of [`Conventions::paths`].
+    pub path: (usize, usize),
+    pub container: u32,
+    /// The text the safety guard counts as discarded.
+    pub discard: Option<(usize, usize)>,
+}
+
+/// A container the lane opened: its id, and the segment of its current member or item.
+struct Open<'t> {
+    id: u32,
+    object: bool,
+    key: Option<Cow<'t, str>>,
+    items: usize,
+}
+
+/// The forms the convention lane accepts, and what it logged while reading.
+pub(super) struct Conventions<'a, 't> {
+    lex: &'a Lex<'t>,
+    guard: GuardComments,
+    /// The parser's open containers.
+    outer_depth: usize,
+    pub next_id: u32,
+    open: Vec<Open<'t>>,
+    pub events: Vec<Event>,
+    /// The events' relative paths, one after the other (one buffer, not a string each).
+    pub paths: String,
+    /// Comments and quoted strings read: the layout check steps over them.
+    pub opaque: Vec<(usize, usize)>,
+    /// The conventions used (see [`cost::STYLE`]).
+    pub styles: u16,
+    /// Values read (containers included).
+    pub values: u32,
+}
+
+impl<'a, 't> Conventions<'a, 't> {
+    pub(super) fn new(
+        lex: &'a Lex<'t>,
+        guard: GuardComments,
+        outer_depth: usize,
+        next_id: u32,
+    ) -> Self {
+        Conventions {
+            lex,
+            guard,
+            outer_depth,
+            next_id,
+            open: Vec::new(),
+            events: Vec::new(),
+            paths: String::new(),
+            opaque: Vec::new(),
+            styles: 0,
+            values: 0,
+        }
+    }
+
+    /// The parser would abbreviate the path of a repair here: the lane does not log it.
+    fn too_deep(&self) -> bool {
+        self.outer_depth + self.open.len() > PATH_DEPTH_LIMIT
+    }
+
+    /// Appends the path of the first `n` open containers' current members, relative to the
+    /// lane's value, to [`Conventions::paths`]: its range there.
+    fn path(&mut self, n: usize) -> (usize, usize) {
+        let start = self.paths.len();
+        for open in &self.open[..n] {
+            if open.object {
+                if let Some(key) = open.key.as_deref() {
+                    push_key_segment(&mut self.paths, key);
+                }
+            } else {
+                push_index_segment(&mut self.paths, open.items.saturating_sub(1));
+            }
+        }
+        (start, self.paths.len())
+    }
+
+    /// Logs a repair about the innermost container (`about_container`), or about its current
+    /// member or item.
+    fn log(
+        &mut self,
+        kind: RepairKind,
+        span: (usize, usize),
+        detail: &'static str,
+        about_container: bool,
+    ) -> bool {
+        if self.too_deep() {
+            return false;
+        }
+        let n = self.open.len();
+        let (upto, container) = match self.open.last() {
+            Some(open) if about_container => (n - 1, open.id),
+            Some(open) => (n, open.id),
+            None if about_container => return false,
+            None => (0, PARSER_CONTAINER),
+        };
+        let path = self.path(upto);
+        self.events.push(Event {
+            kind,
+            start: span.0,
+            end: span.1,
+            detail,
+            path,
+            container,
+            discard: None,
+        });
+        true
+    }
+
+    /// What the lane logged, and what the parser must know after it.
+    pub(super) fn into_log(self) -> super::lane::ConventionLog {
+        super::lane::ConventionLog {
+            events: self.events,
+            paths: self.paths,
+            styles: self.styles,
+            values: self.values,
+            next_id: self.next_id,
+        }
+    }
+
+    fn comment(&mut self, at: usize, body: (usize, usize), end: usize) -> bool {
+        let (detail, counted) = comments::judge(self.guard, &self.lex.text[body.0..body.1]);
+        if !self.log(RepairKind::Comment, (at, end), detail, true) {
+            return false;
+        }
+        if counted {
+            if let Some(event) = self.events.last_mut() {
+                event.discard = Some(body);
+            }
+        }
+        self.opaque.push((at, end));
+        true
+    }
+}
+
+/// The text of a single-quoted string may hold this byte and leave its close certain.
+fn plain_in_single_quotes(c: u8) -> bool {
+    !matches!(
+        c,
+        b'\'' | b'"' | b'`' | b'\\' | b',' | b'{' | b'}' | b'[' | b']' | 0xEF | 0..=0x1f
+    )
+}
+
+impl<'t> Accept<'t> for Conventions<'_, 't> {
+    const LAX: bool = true;
+
+    fn trivia(&mut self, at: usize) -> Option<usize> {
+        let lex = self.lex;
+        let (next, spent) = lex.skip_trivia(at);
+        if next == at || spent > cost::COMMENT {
+            return None;
+        }
+        let mut i = at;
+        while i < next {
+            match lex.trivia_at(i) {
+                Some(Trivia::Space { end }) => i = end,
+                Some(Trivia::Comment {
+                    body_start,
+                    body_end,
+                    end,
+                }) => {
+                    if !self.comment(i, (body_start, body_end), end) {
+                        return None;
+                    }
+                    i = end;
+                }
+                _ => return None,
+            }
+        }
+        Some(next)
+    }
+
+    fn bare_key(&mut self, at: usize) -> Option<usize> {
+        let lex = self.lex;
+        let b = &lex.b[..lex.end];
+        if !b
+            .get(at)
+            .is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_')
+        {
+            return None;
+        }
+        let mut end = at + 1;
+        while b
+            .get(end)
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        {
+            end += 1;
+        }
+        let mut colon = end;
+        while matches!(b.get(colon), Some(b' ' | b'\t')) {
+            colon += 1;
+        }
+        if b.get(colon) != Some(&b':') || crate::repair::parser::is_literal(&lex.text[at..end]) {
+            return None;
+        }
+        // Its value on the same line (no prose reading of the word), and the grammar's own
+        // extent of the key.
+        let mut v = colon + 1;
+        while matches!(b.get(v), Some(b' ' | b'\t' | b'>')) {
+            v += 1;
+        }
+        let same_line = b.get(v).is_some_and(|&c| c != b'\n' && c != b'\r');
+        (same_line && member_starts(lex.b, at) && lex.bare_key(at) == (end, colon)).then_some(end)
+    }
+
+    fn single_quoted(&mut self, at: usize, key: bool) -> Option<usize> {
+        let lex = self.lex;
+        let b = &lex.b[..lex.end];
+        let len = b[at + 1..]
+            .iter()
+            .position(|&c| !plain_in_single_quotes(c))?;
+        let close = at + 1 + len;
+        if b.get(close) != Some(&b'\'') {
+            return None;
+        }
+        if !key
+            && !self.log(
+                RepairKind::SingleQuotes,
+                (at, at + 1),
+                "replaced by '\"'",
+                false,
+            )
+        {
+            return None;
+        }
+        self.styles |= style::SINGLE_QUOTES;
+        self.opaque.push((at, close + 1));
+        Some(close)
+    }
+
+    fn foreign_literal(&mut self, at: usize) -> Option<(usize, Option<bool>)> {
+        let rest = &self.lex.b[at..self.lex.end];
+        let (len, value, detail) = if rest.starts_with(b"True") {
+            (4, Some(true), "'True' became true")
+        } else if rest.starts_with(b"False") {
+            (5, Some(false), "'False' became false")
+        } else if rest.starts_with(b"None") {
+            (4, None, "'None' became null")
+        } else {
+            return None;
+        };
+        let end = at + len;
+        if !self.lex.is_terminator(end)
+            || !self.log(RepairKind::PythonLiteral, (at, end), detail, false)
+        {
+            return None;
+        }
+        self.styles |= style::FOREIGN_LITERALS;
+        Some((end, value))
+    }
+
+    fn trailing_comma(&mut self, comma: usize) -> bool {
+        self.log(
+            RepairKind::TrailingComma,
+            (comma, comma + 1),
+            "removed",
+            true,
+        )
+    }
+
+    fn value(&mut self) {
+        self.values = self.values.saturating_add(1);
+    }
+
+    fn opened(&mut self, object: bool) {
+        self.open.push(Open {
+            id: self.next_id,
+            object,
+            key: None,
+            items: 0,
+        });
+        self.next_id = self.next_id.wrapping_add(1);
+    }
+
+    fn closed(&mut self) {
+        self.open.pop();
+    }
+
+    fn item(&mut self) {
+        if let Some(open) = self.open.last_mut() {
+            open.items += 1;
+        }
+    }
+
+    fn key(&mut self, key: &Cow<'t, str>, form: KeyForm, at: usize, end: usize) -> bool {
+        if let Some(open) = self.open.last_mut() {
+            open.key = Some(key.clone());
+        }
+        match form {
+            KeyForm::Json => true,
+            KeyForm::Bare => {
+                self.styles |= style::BARE_KEYS;
+                self.log(RepairKind::UnquotedKey, (at, end), "quoted", false)
+            }
+            KeyForm::SingleQuoted => self.log(
+                RepairKind::SingleQuotes,
+                (at, at + 1),
+                "replaced by '\"'",
+                false,
+            ),
+        }
+    }
+}
