@@ -11,7 +11,8 @@
 //! (serde_json on the valid twin), `all` (every
 //! fault at once, in prose and a fence), `small` (100 short replies, one parse each) or `file`
 //! (the `reply` of every JSON Lines record in the file `REPLIES`, e.g. examples/replies.jsonl);
-//! `SIZE`: the input's size in bytes (default 16 KiB).
+//! `SIZE`: the input's size in bytes (default 16 KiB); `REPEAT`: parse it this many times (a
+//! small input's cost is mostly per parse).
 
 #[path = "../benches/inputs.rs"]
 mod inputs;
@@ -43,8 +44,14 @@ fn main() {
         }
         _ => vec![inputs::broken(size)],
     };
+    let repeat = std::env::var("REPEAT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1usize);
     let repairs: usize = replies
         .iter()
+        .cycle()
+        .take(replies.len() * repeat)
         .map(|r| llmjson::parse(r, &options).map_or(0, |p| p.repairs.len()))
         .sum();
     println!("{repairs} repairs");

@@ -150,7 +150,7 @@ pub(crate) fn string_end(text: &str, at: usize, limit: usize) -> Option<usize> {
         return None;
     }
     let mut sink = CheckSink;
-    let reader = Reader::within(text, at, limit, 0, &mut sink);
+    let mut reader = Reader::within(text, at, limit, 0, &mut sink);
     let mut i = at + 1;
     reader.string_body::<false>(&mut i).map(|_| i + 1)
 }
@@ -312,6 +312,8 @@ pub(crate) struct Reader<'t, 's, S: Sink, A: Accept<'t> = Json> {
     members: Vec<(S::Key, S::Value)>,
     /// What it accepts besides JSON.
     pub(crate) accept: A,
+    /// Where strings with escapes are decoded.
+    scratch: String,
 }
 
 type Read<T, E> = Result<T, Refused<E>>;
@@ -344,6 +346,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
             items: Vec::new(),
             members: Vec::new(),
             accept,
+            scratch: String::new(),
         }
     }
 
@@ -569,7 +572,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     /// The string whose content starts at `*i`; `*i` ends at its closing quote, or where it was
     /// refused. `BUILD`: decode it (otherwise only check it, and return an empty text).
     #[inline]
-    fn string_body<const BUILD: bool>(&self, i: &mut usize) -> Option<Cow<'t, str>> {
+    fn string_body<const BUILD: bool>(&mut self, i: &mut usize) -> Option<Cow<'t, str>> {
         let text = self.text;
         let start = *i;
         *i = skip_plain(self.b, start);
@@ -579,11 +582,22 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
             b'\\' => {}
             _ => return None,
         }
-        let mut out = String::new();
+        // Decoded into the reader's scratch buffer, then copied once at its exact size (as
+        // serde_json does): a long string with escapes does not grow its own buffer step by step.
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
         if BUILD {
-            out.reserve(*i - start + 16);
             out.push_str(&text[start..*i]);
         }
+        let read = self.decode_rest::<BUILD>(i, &mut out);
+        let owned = read.map(|()| Cow::Owned(out.as_str().to_owned()));
+        self.scratch = out;
+        owned
+    }
+
+    /// The rest of a string with escapes, from the first backslash at `*i`, decoded into `out`.
+    fn decode_rest<const BUILD: bool>(&self, i: &mut usize, out: &mut String) -> Option<()> {
+        let text = self.text;
         let mut run = *i;
         loop {
             let &c = self.b.get(*i)?;
@@ -592,7 +606,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
                     if BUILD {
                         out.push_str(&text[run..*i]);
                     }
-                    return Some(Cow::Owned(out));
+                    return Some(());
                 }
                 b'\\' => {
                     if BUILD {

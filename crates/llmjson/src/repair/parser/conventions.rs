@@ -55,6 +55,18 @@ struct Open<'t> {
     items: usize,
 }
 
+/// What the lane records while reading: kept by the parser from one stretch to the next, so
+/// that a stretch allocates nothing once the buffers have grown.
+#[derive(Default)]
+pub(super) struct LaneBuffers<'t> {
+    open: Vec<Open<'t>>,
+    pub events: Vec<Event>,
+    /// The events' relative paths, one after the other (one buffer, not a string each).
+    pub paths: String,
+    /// Comments and quoted strings read: the layout check steps over them.
+    pub opaque: Vec<(usize, usize)>,
+}
+
 /// The forms the convention lane accepts, and what it logged while reading.
 pub(super) struct Conventions<'a, 't> {
     lex: &'a Lex<'t>,
@@ -62,12 +74,7 @@ pub(super) struct Conventions<'a, 't> {
     /// The parser's open containers.
     outer_depth: usize,
     pub next_id: u32,
-    open: Vec<Open<'t>>,
-    pub events: Vec<Event>,
-    /// The events' relative paths, one after the other (one buffer, not a string each).
-    pub paths: String,
-    /// Comments and quoted strings read: the layout check steps over them.
-    pub opaque: Vec<(usize, usize)>,
+    pub buf: LaneBuffers<'t>,
     /// The conventions used (see [`cost::STYLE`]).
     pub styles: u16,
     /// Values read (containers included).
@@ -80,16 +87,20 @@ impl<'a, 't> Conventions<'a, 't> {
         guard: GuardComments,
         outer_depth: usize,
         next_id: u32,
+        mut buf: LaneBuffers<'t>,
     ) -> Self {
+        buf.open.clear();
+        buf.events.clear();
+        buf.paths.clear();
+        // Room for a stretch's paths at once (the buffer is kept for the next stretches).
+        buf.paths.reserve(256);
+        buf.opaque.clear();
         Conventions {
             lex,
             guard,
             outer_depth,
             next_id,
-            open: Vec::new(),
-            events: Vec::new(),
-            paths: String::new(),
-            opaque: Vec::new(),
+            buf,
             styles: 0,
             values: 0,
         }
@@ -97,23 +108,23 @@ impl<'a, 't> Conventions<'a, 't> {
 
     /// The parser would abbreviate the path of a repair here: the lane does not log it.
     fn too_deep(&self) -> bool {
-        self.outer_depth + self.open.len() > PATH_DEPTH_LIMIT
+        self.outer_depth + self.buf.open.len() > PATH_DEPTH_LIMIT
     }
 
     /// Appends the path of the first `n` open containers' current members, relative to the
     /// lane's value, to [`Conventions::paths`]: its range there.
     fn path(&mut self, n: usize) -> (usize, usize) {
-        let start = self.paths.len();
-        for open in &self.open[..n] {
+        let start = self.buf.paths.len();
+        for open in &self.buf.open[..n] {
             if open.object {
                 if let Some(key) = open.key.as_deref() {
-                    push_key_segment(&mut self.paths, key);
+                    push_key_segment(&mut self.buf.paths, key);
                 }
             } else {
-                push_index_segment(&mut self.paths, open.items.saturating_sub(1));
+                push_index_segment(&mut self.buf.paths, open.items.saturating_sub(1));
             }
         }
-        (start, self.paths.len())
+        (start, self.buf.paths.len())
     }
 
     /// Logs a repair about the innermost container (`about_container`), or about its current
@@ -128,15 +139,15 @@ impl<'a, 't> Conventions<'a, 't> {
         if self.too_deep() {
             return false;
         }
-        let n = self.open.len();
-        let (upto, container) = match self.open.last() {
+        let n = self.buf.open.len();
+        let (upto, container) = match self.buf.open.last() {
             Some(open) if about_container => (n - 1, open.id),
             Some(open) => (n, open.id),
             None if about_container => return false,
             None => (0, PARSER_CONTAINER),
         };
         let path = self.path(upto);
-        self.events.push(Event {
+        self.buf.events.push(Event {
             kind,
             start: span.0,
             end: span.1,
@@ -149,10 +160,9 @@ impl<'a, 't> Conventions<'a, 't> {
     }
 
     /// What the lane logged, and what the parser must know after it.
-    pub(super) fn into_log(self) -> super::lane::ConventionLog {
+    pub(super) fn into_log(self) -> super::lane::ConventionLog<'t> {
         super::lane::ConventionLog {
-            events: self.events,
-            paths: self.paths,
+            buf: self.buf,
             styles: self.styles,
             values: self.values,
             next_id: self.next_id,
@@ -165,11 +175,11 @@ impl<'a, 't> Conventions<'a, 't> {
             return false;
         }
         if counted {
-            if let Some(event) = self.events.last_mut() {
+            if let Some(event) = self.buf.events.last_mut() {
                 event.discard = Some(body);
             }
         }
-        self.opaque.push((at, end));
+        self.buf.opaque.push((at, end));
         true
     }
 }
@@ -265,7 +275,7 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
             return None;
         }
         self.styles |= style::SINGLE_QUOTES;
-        self.opaque.push((at, close + 1));
+        self.buf.opaque.push((at, close + 1));
         Some(close)
     }
 
@@ -304,7 +314,7 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
     }
 
     fn opened(&mut self, object: bool) {
-        self.open.push(Open {
+        self.buf.open.push(Open {
             id: self.next_id,
             object,
             key: None,
@@ -314,17 +324,17 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
     }
 
     fn closed(&mut self) {
-        self.open.pop();
+        self.buf.open.pop();
     }
 
     fn item(&mut self) {
-        if let Some(open) = self.open.last_mut() {
+        if let Some(open) = self.buf.open.last_mut() {
             open.items += 1;
         }
     }
 
     fn key(&mut self, key: &Cow<'t, str>, form: KeyForm, at: usize, end: usize) -> bool {
-        if let Some(open) = self.open.last_mut() {
+        if let Some(open) = self.buf.open.last_mut() {
             open.key = Some(key.clone());
         }
         match form {

@@ -16,7 +16,7 @@
 //! Otherwise the spot is read as before. **Linear time:** a refused attempt is charged what it
 //! read against a budget of twice the input; past it, the lane closes.
 
-use super::conventions::{Conventions, Event, PARSER_CONTAINER};
+use super::conventions::{Conventions, LaneBuffers, PARSER_CONTAINER};
 use super::{Kinds, Parser, Result};
 use crate::repair::cost::WINDOW;
 use crate::repair::grammar::{after_value, Mode};
@@ -63,6 +63,18 @@ pub(crate) fn valid_after(
 ///
 /// `opaque` (sorted) are the comments and single-quoted strings the stretch holds: stepped over.
 fn layout_agrees(b: &[u8], at: usize, end: usize, opaque: &[(usize, usize)]) -> bool {
+    // Only a closer first on its line is judged. The stretch opens with a bracket, so its first
+    // line has none; when no later line starts with one, nothing is to be judged (a line inside
+    // a comment that does only sends it to the full check).
+    let closer_first_on_a_line = memchr::memchr_iter(b'\n', &b[at..end]).any(|n| {
+        b[at + n + 1..end]
+            .iter()
+            .find(|&&c| c != b' ' && c != b'\t')
+            .is_some_and(|&c| c == b'}' || c == b']')
+    });
+    if !closer_first_on_a_line {
+        return true;
+    }
     let blanks = |from: usize| {
         b[from..end]
             .iter()
@@ -137,7 +149,7 @@ pub(super) fn lane_budget(len: usize) -> usize {
         .saturating_add(LANE_BUDGET_BASE)
 }
 
-impl Parser<'_> {
+impl<'t> Parser<'t> {
     /// Reads the valid value or key at `at` in one go, when the decision procedure would read it
     /// the same way: the mode after it, or `None` to read the spot as usual.
     pub(super) fn fast_lane(&mut self, mode: Mode, at: usize) -> Result<Option<Mode>> {
@@ -181,20 +193,28 @@ impl Parser<'_> {
                 self.cfg.guard_comments,
                 self.frames.len(),
                 self.next_id,
+                std::mem::take(&mut self.lane_buffers),
             );
             let (read, conventions) =
                 value_accepting(self.text, at, limit, depth_left, duplicates, conventions);
+            let log = conventions.into_log();
             match read {
                 Prefix::Read(v, end)
                     if first == b'"'
                         || first == b'\''
-                        || layout_agrees(self.b, at, end, &conventions.opaque) =>
+                        || layout_agrees(self.b, at, end, &log.buf.opaque) =>
                 {
-                    logged = Some(conventions.into_log());
+                    logged = Some(log);
                     (Read::Value(v), end)
                 }
-                Prefix::Read(_, end) => return Ok(self.refused(at, end)),
-                Prefix::Refused { reached } => return Ok(self.refused(at, reached)),
+                Prefix::Read(_, end) => {
+                    self.lane_buffers = log.buf;
+                    return Ok(self.refused(at, end));
+                }
+                Prefix::Refused { reached } => {
+                    self.lane_buffers = log.buf;
+                    return Ok(self.refused(at, reached));
+                }
             }
         } else {
             let depth_left = self.cfg.max_depth.saturating_sub(self.frames.len());
@@ -216,6 +236,9 @@ impl Parser<'_> {
         let vouched = valid_after(self.b, end, limit, key, Some(top))
             .is_some_and(|next| self.vouched(after, next));
         if !vouched {
+            if let Some(log) = logged {
+                self.lane_buffers = log.buf;
+            }
             return Ok(self.refused(at, end));
         }
         self.pos = end;
@@ -238,7 +261,7 @@ impl Parser<'_> {
     }
 
     /// Logs what the convention lane read, as the parser would have spot by spot.
-    fn replay(&mut self, log: ConventionLog) -> Result<()> {
+    fn replay(&mut self, log: ConventionLog<'t>) -> Result<()> {
         self.searcher.note_style(log.styles);
         // `emit` counts the lane's value itself.
         self.ctx.draft_values = self
@@ -246,20 +269,27 @@ impl Parser<'_> {
             .draft_values
             .saturating_add(log.values.saturating_sub(1));
         self.next_id = log.next_id;
-        if log.events.is_empty() {
+        let mut buf = log.buf;
+        let logged = self.replay_events(&mut buf);
+        self.lane_buffers = buf;
+        logged
+    }
+
+    fn replay_events(&mut self, buf: &mut LaneBuffers<'t>) -> Result<()> {
+        if buf.events.is_empty() {
             return Ok(());
         }
         #[cfg(test)]
         CONVENTION_STRETCHES.with(|n| n.set(n.get() + 1));
         let prefix = self.path(false);
         let top = self.frames.last().map_or(0, |f| f.id);
-        for event in log.events {
+        for event in buf.events.drain(..) {
             let container = if event.container == PARSER_CONTAINER {
                 top
             } else {
                 event.container
             };
-            let relative = log
+            let relative = buf
                 .paths
                 .get(event.path.0..event.path.1)
                 .unwrap_or_default();
@@ -306,9 +336,8 @@ impl Parser<'_> {
 }
 
 /// What the convention lane logged, for [`Parser::replay`].
-pub(super) struct ConventionLog {
-    pub events: Vec<Event>,
-    pub paths: String,
+pub(super) struct ConventionLog<'t> {
+    pub buf: LaneBuffers<'t>,
     pub styles: u16,
     pub values: u32,
     pub next_id: u32,

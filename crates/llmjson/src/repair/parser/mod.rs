@@ -203,6 +203,7 @@ pub(crate) fn parse<'t>(
         spare_spans: Vec::new(),
         spare_runs: Vec::new(),
         lane_budget: lane::lane_budget(end.saturating_sub(start)),
+        lane_buffers: conventions::LaneBuffers::default(),
     };
     if config.inside_object {
         parser.open(Kind::Object, start)?;
@@ -244,6 +245,8 @@ struct Parser<'t> {
     spare_runs: Vec<strings::Run>,
     /// What the fast lane may still spend on attempts it does not take (`lane.rs`).
     lane_budget: usize,
+    /// The convention lane's buffers, kept from one stretch to the next.
+    lane_buffers: conventions::LaneBuffers<'t>,
 }
 
 /// The parser's open containers, as the grammar sees them.
