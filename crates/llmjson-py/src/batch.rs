@@ -116,6 +116,18 @@ pub struct PyMetrics {
 }
 
 impl PyMetrics {
+    /// Counts one reply that gave a value.
+    pub(crate) fn record(&self, parsed: &llmjson::ParsedValue, elapsed: Duration) {
+        self.lock().count(
+            Ending::Value {
+                repaired: parsed.is_repaired(),
+                repair_kinds: parsed.repairs.iter().map(|(kind, _)| kind.as_str()),
+                truncated: parsed.is_truncated(),
+            },
+            elapsed,
+        );
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Metrics> {
         // Each update is whole under the lock: a poisoned lock still holds good counts.
         self.inner

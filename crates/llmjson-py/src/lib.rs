@@ -674,6 +674,31 @@ fn native_error_diagnosed(
 }
 
 /// The native module.
+/// The value alone, for `loads` and the other calls that keep nothing else: parsed with the
+/// default policies at `level`, converted to Python objects, and counted in `metrics` (the
+/// Prometheus counters: outcome, repair kinds, truncation, and the time of the parse and the
+/// conversion). No log, span or diagnostics are built. Returns the value and whether it was
+/// repaired. A failure raises as `parse` does and is not counted: the caller's full path
+/// counts it, with its diagnostics.
+#[pyfunction]
+#[pyo3(signature = (text, metrics, *, level="full"))]
+fn parse_value<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyString>,
+    metrics: &batch::PyMetrics,
+    level: &str,
+) -> PyResult<(Bound<'py, PyAny>, bool)> {
+    let started = std::time::Instant::now();
+    let options = llmjson::Options::default().level(parse_level(level)?);
+    let text = text.to_str()?;
+    let parsed = py
+        .detach(|| llmjson::parse_value(text, &options))
+        .map_err(|e| parse_error(py, &e, text, &options))?;
+    let value = to_python(py, &parsed.value)?;
+    metrics.record(&parsed, started.elapsed());
+    Ok((value, parsed.is_repaired()))
+}
+
 #[pymodule]
 fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySchema>()?;
@@ -683,6 +708,7 @@ fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEvidence>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_value, m)?)?;
     m.add_function(wrap_pyfunction!(repair_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(schema_feedback, m)?)?;
     m.add_function(wrap_pyfunction!(feedback_message, m)?)?;

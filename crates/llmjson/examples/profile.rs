@@ -12,7 +12,8 @@
 //! fault at once, in prose and a fence), `small` (100 short replies, one parse each) or `file`
 //! (the `reply` of every JSON Lines record in the file `REPLIES`, e.g. examples/replies.jsonl);
 //! `SIZE`: the input's size in bytes (default 16 KiB); `REPEAT`: parse it this many times (a
-//! small input's cost is mostly per parse).
+//! small input's cost is mostly per parse); `VALUE_ONLY=1`: `llmjson::parse_value` (no log
+//! paths or positions) instead of `llmjson::parse`.
 
 #[path = "../benches/inputs.rs"]
 mod inputs;
@@ -44,6 +45,7 @@ fn main() {
         }
         _ => vec![inputs::broken(size)],
     };
+    let value_only = std::env::var_os("VALUE_ONLY").is_some();
     let repeat = std::env::var("REPEAT")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -52,7 +54,13 @@ fn main() {
         .iter()
         .cycle()
         .take(replies.len() * repeat)
-        .map(|r| llmjson::parse(r, &options).map_or(0, |p| p.repairs.len()))
+        .map(|r| {
+            if value_only {
+                llmjson::parse_value(r, &options).map_or(0, |p| p.repairs.len())
+            } else {
+                llmjson::parse(r, &options).map_or(0, |p| p.repairs.len())
+            }
+        })
         .sum();
     println!("{repairs} repairs");
 }

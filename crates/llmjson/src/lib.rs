@@ -73,7 +73,7 @@ pub struct ReadmeDoctests;
 pub use pipeline::MIN_GUARDED_BYTES;
 
 pub(crate) use pipeline::parse_unguided;
-use pipeline::{parse_with, valid_whole_text, FastPath, Whole};
+use pipeline::{parse_with, valid_whole_text, Detail, FastPath, Whole};
 use std::ops::Range;
 
 /// The result of one parse: the value, every repair made, and where the JSON was found.
@@ -144,6 +144,57 @@ pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
     match &options.evidence {
         Some(evidence) => verify::stage(parsed, evidence, &options.verify),
         None => Ok(parsed),
+    }
+}
+
+/// [`parse`] for a caller that keeps only the value (a drop-in for `json.loads`): the same
+/// value and the same errors, with the kind and span of every repair made but none of the
+/// log's JSON paths, lines or columns, which are not computed.
+///
+/// ```
+/// let parsed = llmjson::parse_value("{'a': [1, 2,]}", &llmjson::Options::default()).unwrap();
+/// assert_eq!(parsed.value.to_string(), r#"{"a":[1,2]}"#);
+/// assert!(parsed.is_repaired());
+/// ```
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_value(text: &str, options: &Options) -> Result<ParsedValue, Error> {
+    let parsed = if options.schema.is_some() || options.evidence.is_some() {
+        parse(text, options)?
+    } else {
+        parse_with(text, options, FastPath::Try, Detail::Kinds)?
+    };
+    Ok(ParsedValue {
+        value: parsed.value,
+        repairs: parsed
+            .repairs
+            .iter()
+            .map(|r| (r.kind, r.span.clone()))
+            .collect(),
+    })
+}
+
+/// The result of [`parse_value`]: the value, and the kind and span of every repair made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedValue {
+    /// The value.
+    pub value: Value,
+    /// What each repair was, and where (byte range in the input), in the order of the text.
+    pub repairs: Vec<(RepairKind, Range<usize>)>,
+}
+
+impl ParsedValue {
+    /// Something was repaired (as [`Parsed::is_repaired`]).
+    pub fn is_repaired(&self) -> bool {
+        self.repairs
+            .iter()
+            .any(|(kind, _)| *kind != RepairKind::DuplicateKey)
+    }
+
+    /// The reply was cut off (as [`Parsed::is_truncated`]).
+    pub fn is_truncated(&self) -> bool {
+        self.repairs.iter().any(|(kind, _)| kind.is_truncation())
     }
 }
 
@@ -221,7 +272,7 @@ pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> 
         Whole::Invalid => FastPath::Skip,
         Whole::NotChecked => FastPath::Try,
     };
-    let parsed = parse_with(text, options, fast)?;
+    let parsed = parse_with(text, options, fast, Detail::Kinds)?;
     if parsed.repairs.is_empty() {
         return Ok(text[parsed.span].to_string());
     }

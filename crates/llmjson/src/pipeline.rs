@@ -11,7 +11,16 @@ use crate::{DuplicateKeys, Error, Options, Parsed, RepairLevel, SyntaxError, MAX
 
 /// Locate and repair only (the schema, if any, still guides the parser's quote decisions).
 pub(crate) fn parse_unguided(text: &str, options: &Options) -> Result<Parsed, Error> {
-    parse_with(text, options, FastPath::Try)
+    parse_with(text, options, FastPath::Try, Detail::Log)
+}
+
+/// What a caller keeps of the repair log.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Detail {
+    /// Every entry whole: kind, span, JSON path, line and column.
+    Log,
+    /// Kinds and spans only (a caller that keeps the value): no path or position is computed.
+    Kinds,
 }
 
 /// Whether to try the strict reader on the whole reply first.
@@ -22,40 +31,50 @@ pub(crate) enum FastPath {
     Skip,
 }
 
-pub(crate) fn parse_with(text: &str, options: &Options, fast: FastPath) -> Result<Parsed, Error> {
+pub(crate) fn parse_with(
+    text: &str,
+    options: &Options,
+    fast: FastPath,
+    detail: Detail,
+) -> Result<Parsed, Error> {
     check_input(text, options)?;
     // The most common reply is one valid document: take it before any scanning.
     if fast == FastPath::Try {
         if let Some(found) = strict_whole(text, options) {
-            return finish(text, found, options);
+            return finish(text, found, options, detail);
         }
     }
     let scan = Scan::new(text);
-    let found = locate_first(&scan, options)?;
-    finish(text, found, options)
+    let found = locate_first(&scan, options, detail)?;
+    finish(text, found, options, detail)
 }
 
 /// Every value in the reply, in order (see [`crate::parse_all`]).
 pub(crate) fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
     check_input(text, options)?;
     if let Some(found) = strict_whole(text, options) {
-        return Ok(vec![finish(text, found, options)?]);
+        return Ok(vec![finish(text, found, options, Detail::Log)?]);
     }
     let scan = Scan::new(text);
-    let first = locate_first(&scan, options)?;
+    let first = locate_first(&scan, options, Detail::Log)?;
     let mut from = first.out.end;
     let in_blocks = first.source != Source::Text;
-    let mut results = vec![finish(text, first, options)?];
+    let mut results = vec![finish(text, first, options, Detail::Log)?];
     if options.level == RepairLevel::None {
         return Ok(results);
     }
     let mut more = |from: usize, to: usize, region_end: usize, fence, source: &Source| {
         let mut from = from;
         while let Some(start) = scan.find_candidate(from, to) {
-            let out = parse_candidate(text, start, region_end, fence, config(options))
+            let out = parse_candidate(text, start, region_end, fence, config(options, Detail::Log))
                 .map_err(|f| to_error(text, f, options))?;
             from = out.end.max(start + 1);
-            results.push(finish(text, found(out, source.clone()), options)?);
+            results.push(finish(
+                text,
+                found(out, source.clone()),
+                options,
+                Detail::Log,
+            )?);
         }
         Ok::<usize, Error>(from)
     };
@@ -148,8 +167,9 @@ pub(crate) fn check_input(text: &str, options: &Options) -> Result<(), Error> {
     Ok(())
 }
 
-pub(crate) fn config(options: &Options) -> Config<'_> {
+pub(crate) fn config(options: &Options, detail: Detail) -> Config<'_> {
     Config {
+        paths: detail == Detail::Log,
         schema: options.schema.as_deref(),
         level: options.level,
         truncation: options.truncation,
@@ -181,7 +201,12 @@ pub(crate) fn found(out: Output, source: Source) -> Found {
     }
 }
 
-pub(crate) fn finish(text: &str, found: Found, options: &Options) -> Result<Parsed, Error> {
+pub(crate) fn finish(
+    text: &str,
+    found: Found,
+    options: &Options,
+    detail: Detail,
+) -> Result<Parsed, Error> {
     let Found { start, out, source } = found;
     let span = start..out.end;
     let located = &text.as_bytes()[span.clone()];
@@ -199,7 +224,10 @@ pub(crate) fn finish(text: &str, found: Found, options: &Options) -> Result<Pars
     }
     Ok(Parsed {
         value: out.value,
-        repairs: repair::finish_log(text, out.repairs),
+        repairs: match detail {
+            Detail::Log => repair::finish_log(text, out.repairs),
+            Detail::Kinds => repair::kinds_only(out.repairs),
+        },
         span,
         source,
         removed_bytes: out.removed,

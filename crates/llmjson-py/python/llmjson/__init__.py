@@ -23,6 +23,7 @@ from ._llmjson import DEFAULT_MAX_SIZE, NativeError, __version__
 from ._llmjson import Schema as _NativeSchema
 from ._llmjson import read_valid_document as _read_valid_document
 from ._llmjson import parse as _native_parse
+from ._llmjson import parse_value as _native_parse_value
 from .errors import (
     EmptyResponseError,
     GroundingError,
@@ -642,6 +643,19 @@ def _loads(
             return (fast[0], []) if logging else fast[0]
     level: Level = "none" if strict else "full"
     want_all = compat == "json_repair"
+    if not logging and not want_all and schema is None and type(json_str) is str:
+        # The value alone: no log, span or diagnostics to build. A failure takes the full path
+        # below, which raises it with its diagnostics and counts it.
+        started = time.perf_counter()
+        try:
+            value, repaired = _native_parse_value(
+                json_str, metrics._prometheus, level=_kill_switch_level(level)
+            )
+        except (NativeError, UnicodeEncodeError):
+            pass
+        else:
+            metrics.record_outcome("repaired" if repaired else "ok", time.perf_counter() - started)
+            return value
     try:
         result = _run(
             json_str,

@@ -14,6 +14,7 @@ __all__ = [
     "Schema",
     "__version__",
     "parse",
+    "parse_value",
     "repair_kinds",
     "schema_feedback",
     "truncation_feedback",
@@ -37,6 +38,7 @@ class Schema:
     def validate(self, value: str) -> list[tuple[str, str, str]]:
         """Every violation by the JSON text ``value``, as ``(path, keyword, message)``."""
 
+def parse_value(text: str, metrics: Metrics, *, level: str = "full") -> tuple[Any, bool]: ...
 def parse(
     text: str,
     *,

@@ -111,6 +111,18 @@ _KIND_OF_OUTCOME = {
 }
 
 
+def record_outcome(outcome: str, seconds: float) -> None:
+    """Counts one call here only: its Prometheus counters were counted by the native module
+    (internal)."""
+    global _latency_total, _latency_max
+    with _lock:
+        _counts[outcome] = _counts.get(outcome, 0) + 1
+        _counts["calls"] += 1
+        _latency_total += seconds
+        if seconds > _latency_max:
+            _latency_max = seconds
+
+
 def record(
     outcome: str,
     seconds: float,
@@ -121,13 +133,7 @@ def record(
     fail_closed: str | None = None,
 ) -> None:
     """Counts one call (internal)."""
-    global _latency_total, _latency_max
-    with _lock:
-        _counts[outcome] = _counts.get(outcome, 0) + 1
-        _counts["calls"] += 1
-        _latency_total += seconds
-        if seconds > _latency_max:
-            _latency_max = seconds
+    record_outcome(outcome, seconds)
     if outcome in ("ok", "repaired"):
         _prometheus.count(outcome, seconds, repair_kinds=list(repair_kinds), truncated=truncated)
     else:

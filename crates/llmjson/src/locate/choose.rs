@@ -4,7 +4,7 @@
 //! brace is missing. Each candidate is parsed to decide (the repair stage says where it ends).
 
 use super::{Block, Scan, Source};
-use crate::pipeline::{config, found, to_error, Found};
+use crate::pipeline::{config, found, to_error, Detail, Found};
 use crate::repair::{self, Config, Fail, Output};
 use crate::{Error, Options, RepairKind, RepairLevel, Value};
 
@@ -27,12 +27,16 @@ pub(crate) fn parse_candidate(
     repair::parse_at(text, start, region_end, fence, config)
 }
 
-pub(crate) fn locate_first(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
+pub(crate) fn locate_first(
+    scan: &Scan<'_>,
+    options: &Options,
+    detail: Detail,
+) -> Result<Found, Error> {
     let text = scan.text;
-    let config = config(options);
+    let config = config(options, detail);
     let to_err = |f: Fail| to_error(text, f, options);
     if options.level == RepairLevel::None {
-        return locate_exact(scan, options);
+        return locate_exact(scan, options, detail);
     }
 
     // A value that opens the reply is parsed first: fences and tags *inside* it (markdown in a
@@ -247,11 +251,15 @@ pub(crate) fn scalar_list(
 
 /// Level `none`: the located region (the whole reply, else a block's content) must hold exactly
 /// one JSON value.
-pub(crate) fn locate_exact(scan: &Scan<'_>, options: &Options) -> Result<Found, Error> {
+pub(crate) fn locate_exact(
+    scan: &Scan<'_>,
+    options: &Options,
+    detail: Detail,
+) -> Result<Found, Error> {
     let text = scan.text;
     let first = scan.first_content().ok_or(Error::Empty)?;
     // The whole reply first: a valid document may hold fences inside its strings.
-    let whole = exact_in(text, first, text.len(), None, Source::Text, options);
+    let whole = exact_in(text, first, text.len(), None, Source::Text, options, detail);
     if whole.is_ok() {
         return whole;
     }
@@ -273,6 +281,7 @@ pub(crate) fn locate_exact(scan: &Scan<'_>, options: &Options) -> Result<Found, 
                 b.fence,
                 b.source.clone(),
                 options,
+                detail,
             )
         }
         None => whole,
@@ -286,8 +295,9 @@ pub(crate) fn exact_in(
     fence: Option<repair::Fence>,
     source: Source,
     options: &Options,
+    detail: Detail,
 ) -> Result<Found, Error> {
-    let out = repair::parse_at(text, start, region_end, fence, config(options))
+    let out = repair::parse_at(text, start, region_end, fence, config(options, detail))
         .map_err(|f| to_error(text, f, options))?;
     let rest = text[out.end..region_end].trim_start_matches([' ', '\t', '\n', '\r']);
     let at_fence = fence.is_some_and(|f| rest.as_bytes().starts_with(&[f.byte; 3]));

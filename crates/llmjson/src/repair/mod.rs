@@ -192,6 +192,23 @@ pub(crate) fn parse_once(
     parser::parse(text, start, end, None, config)
 }
 
+/// Raw repairs as public ones with their kinds and spans only (no path, line or column: see
+/// `pipeline::Detail::Kinds`).
+pub(crate) fn kinds_only(mut raw: Vec<parser::RawRepair>) -> Vec<Repair> {
+    // In the order of the text, as the full log is.
+    raw.sort_by_key(|r| r.start);
+    raw.into_iter()
+        .map(|r| Repair {
+            kind: r.kind,
+            span: r.start..r.end.max(r.start),
+            line: 0,
+            column: 0,
+            path: r.path,
+            detail: r.detail,
+        })
+        .collect()
+}
+
 /// Turns raw repairs into public ones, computing lines and columns in one forward walk.
 pub(crate) fn finish_log(text: &str, mut raw: Vec<parser::RawRepair>) -> Vec<Repair> {
     raw.sort_by_key(|r| r.start);

@@ -266,10 +266,10 @@ impl Searcher {
             beam: None,
             spare: None,
             clean_until: 0,
-            scratch: Succs::new(),
-            // A clean path holds at most this many: one allocation per parse, not a growth
-            // at every doubling.
-            vouched: VecDeque::with_capacity(CLEAN_STEPS + CLEAN_TRUSTED + 1),
+            scratch: Succs::default(),
+            // Room is made at the first clean path (a parse that fails at its first defect,
+            // as the strict attempt before a repair does, never needs it).
+            vouched: VecDeque::new(),
             styles: 0,
         }
     }
@@ -350,6 +350,9 @@ impl Searcher {
             return true;
         }
         self.vouched.clear();
+        // A clean path holds at most this many: one allocation per parse, not a growth at
+        // every doubling.
+        self.vouched.reserve(CLEAN_STEPS + CLEAN_TRUSTED + 1);
         match clean_path(
             ctx,
             real,

@@ -202,3 +202,38 @@ fn a_value_parses_strictly_and_says_where_it_is_not_json() {
     assert!("Sure: {\"a\": 1}".parse::<Value>().is_err());
     assert!(matches!("".parse::<Value>(), Err(llmjson::Error::Empty)));
 }
+
+#[test]
+fn parse_value_gives_what_parse_gives_without_the_log_details() {
+    // Generated faults of every class, at every level, and the hard inputs the shortcuts meet:
+    // the same value or the same error, and the same kinds and spans, as `parse`.
+    let levels = [
+        Options::default(),
+        Options::default().level(llmjson::RepairLevel::Conservative),
+        Options::strict(),
+    ];
+    let mut repaired = 0;
+    for case in llmjson_faults::generate(424242, 1200) {
+        for options in &levels {
+            let full = llmjson::parse(&case.input, options);
+            let lean = llmjson::parse_value(&case.input, options);
+            match (full, lean) {
+                (Ok(full), Ok(lean)) => {
+                    assert_eq!(full.value, lean.value, "{}: {:?}", case.id, case.input);
+                    let spans: Vec<_> = full
+                        .repairs
+                        .iter()
+                        .map(|r| (r.kind, r.span.clone()))
+                        .collect();
+                    assert_eq!(spans, lean.repairs, "{}: {:?}", case.id, case.input);
+                    assert_eq!(full.is_repaired(), lean.is_repaired());
+                    assert_eq!(full.is_truncated(), lean.is_truncated());
+                    repaired += usize::from(lean.is_repaired());
+                }
+                (Err(full), Err(lean)) => assert_eq!(full.to_string(), lean.to_string()),
+                (full, lean) => panic!("{}: {full:?} but {lean:?}", case.id),
+            }
+        }
+    }
+    assert!(repaired > 1000, "the cases must need repairs: {repaired}");
+}

@@ -67,6 +67,7 @@ pub(super) fn holds_data(body: &str) -> bool {
 /// `text` parses with no repair but a convention's.
 fn reads_clean(text: &str) -> bool {
     let config = Config {
+        paths: false,
         level: RepairLevel::Full,
         truncation: Truncation::Complete,
         duplicate_keys: DuplicateKeys::Last,

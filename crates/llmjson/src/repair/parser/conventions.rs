@@ -74,6 +74,8 @@ pub(super) struct Conventions<'a, 't> {
     /// The parser's open containers.
     outer_depth: usize,
     pub next_id: u32,
+    /// The log's entries need their paths.
+    paths: bool,
     pub buf: LaneBuffers<'t>,
     /// The conventions used (see [`cost::STYLE`]).
     pub styles: u16,
@@ -87,6 +89,7 @@ impl<'a, 't> Conventions<'a, 't> {
         guard: GuardComments,
         outer_depth: usize,
         next_id: u32,
+        paths: bool,
         mut buf: LaneBuffers<'t>,
     ) -> Self {
         buf.open.clear();
@@ -100,6 +103,7 @@ impl<'a, 't> Conventions<'a, 't> {
             guard,
             outer_depth,
             next_id,
+            paths,
             buf,
             styles: 0,
             values: 0,
@@ -146,7 +150,7 @@ impl<'a, 't> Conventions<'a, 't> {
             None if about_container => return false,
             None => (0, PARSER_CONTAINER),
         };
-        let path = self.path(upto);
+        let path = if self.paths { self.path(upto) } else { (0, 0) };
         self.buf.events.push(Event {
             kind,
             start: span.0,

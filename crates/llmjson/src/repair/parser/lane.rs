@@ -193,6 +193,7 @@ impl<'t> Parser<'t> {
                 self.cfg.guard_comments,
                 self.frames.len(),
                 self.next_id,
+                self.cfg.paths,
                 std::mem::take(&mut self.lane_buffers),
             );
             let (read, conventions) =
@@ -281,7 +282,11 @@ impl<'t> Parser<'t> {
         }
         #[cfg(test)]
         CONVENTION_STRETCHES.with(|n| n.set(n.get() + 1));
-        let prefix = self.path(false);
+        let prefix = if self.cfg.paths {
+            self.path(false)
+        } else {
+            String::new()
+        };
         let top = self.frames.last().map_or(0, |f| f.id);
         for event in buf.events.drain(..) {
             let container = if event.container == PARSER_CONTAINER {
@@ -289,19 +294,22 @@ impl<'t> Parser<'t> {
             } else {
                 event.container
             };
-            let relative = buf
-                .paths
-                .get(event.path.0..event.path.1)
-                .unwrap_or_default();
-            let mut path = String::with_capacity(prefix.len() + relative.len());
-            path.push_str(&prefix);
-            path.push_str(relative);
+            let path = self.cfg.paths.then(|| {
+                let relative = buf
+                    .paths
+                    .get(event.path.0..event.path.1)
+                    .unwrap_or_default();
+                let mut path = String::with_capacity(prefix.len() + relative.len());
+                path.push_str(&prefix);
+                path.push_str(relative);
+                path
+            });
             self.log_repair(
                 event.kind,
                 event.start..event.end,
                 Cow::Borrowed(event.detail),
                 container,
-                Some(path),
+                path,
             )?;
             if let Some((start, end)) = event.discard {
                 self.discard(start, end);

@@ -51,6 +51,8 @@ pub(crate) struct Config<'s> {
     pub inside_object: bool,
     /// Which comments the safety guard counts.
     pub guard_comments: GuardComments,
+    /// The log's entries need their JSON paths (a caller that keeps only the value does not).
+    pub paths: bool,
 }
 
 /// A fence that ends the region when met where JSON structure is expected (```` ``` ````, `~~~`).
@@ -455,7 +457,8 @@ impl<'t> Parser<'t> {
         }
         let path = match path {
             Some(path) => path,
-            None => self.path(about_container(kind)),
+            None if self.cfg.paths => self.path(about_container(kind)),
+            None => String::new(),
         };
         self.log.push(RawRepair {
             kind,
