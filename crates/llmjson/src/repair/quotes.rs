@@ -27,7 +27,8 @@ pub(crate) enum QuoteClass {
 }
 
 const LEFT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9C];
-const RIGHT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9D];
+/// `”`.
+pub(crate) const RIGHT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9D];
 /// `„`, the German low opening quote (closed by `“` or `”`).
 const LOW_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9E];
 const LEFT_SINGLE: [u8; 3] = [0xE2, 0x80, 0x98];

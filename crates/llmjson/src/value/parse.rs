@@ -256,8 +256,8 @@ pub(crate) trait Accept<'t> {
     fn bare_key(&mut self, _at: usize) -> Option<usize> {
         None
     }
-    /// A single-quoted string whose quote is at `at`: where its closing quote is.
-    fn single_quoted(&mut self, _at: usize, _key: bool) -> Option<usize> {
+    /// A string in other quotes (single, typographic) whose opening quote is at `at`.
+    fn quoted(&mut self, _at: usize, _key: bool) -> Option<Quoted> {
         None
     }
     /// A literal of another language at `at` (`True`, `None`): where it ends, and its value
@@ -285,12 +285,26 @@ pub(crate) trait Accept<'t> {
     }
 }
 
+/// A string in quotes JSON does not use, as [`Accept::quoted`] found it.
+#[derive(Debug, Clone)]
+pub(crate) struct Quoted {
+    /// Its text, between the quotes.
+    pub content: std::ops::Range<usize>,
+    /// Just after its closing quote.
+    pub end: usize,
+    /// Its text holds backslash escapes (JSON's, and `\'`), to decode.
+    pub escapes: bool,
+}
+
 /// How an object key was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum KeyForm {
     Json,
     Bare,
-    SingleQuoted,
+    /// In other quotes, the opening one `len` bytes long.
+    Quoted {
+        len: usize,
+    },
 }
 
 /// Plain JSON: the strict reader.
@@ -407,13 +421,11 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     fn convention_value(&mut self, c: u8) -> Read<S::Value, S::Error> {
         let at = self.i;
         let built = match c {
-            b'\'' => {
-                let close = self
-                    .accept
-                    .single_quoted(at, false)
-                    .ok_or(Refused::Invalid)?;
-                self.i = close + 1;
-                self.sink.string(Cow::Borrowed(&self.text[at + 1..close]))
+            b'\'' | 0xE2 => {
+                let quoted = self.accept.quoted(at, false).ok_or(Refused::Invalid)?;
+                self.i = quoted.end;
+                let text = quoted_text(self.text, &quoted);
+                self.sink.string(text)
             }
             _ => {
                 let (end, value) = self.accept.foreign_literal(at).ok_or(Refused::Invalid)?;
@@ -541,17 +553,15 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     #[cold]
     fn convention_key(&mut self) -> Read<Cow<'t, str>, S::Error> {
         let at = self.i;
-        let (text, form, end) = if self.peek() == Some(b'\'') {
-            let close = self
-                .accept
-                .single_quoted(at, true)
-                .ok_or(Refused::Invalid)?;
-            (&self.text[at + 1..close], KeyForm::SingleQuoted, close + 1)
+        let (text, form, end) = if matches!(self.peek(), Some(b'\'' | 0xE2)) {
+            let quoted = self.accept.quoted(at, true).ok_or(Refused::Invalid)?;
+            let len = quoted.content.start - at;
+            let text = quoted_text(self.text, &quoted);
+            (text, KeyForm::Quoted { len }, quoted.end)
         } else {
             let end = self.accept.bare_key(at).ok_or(Refused::Invalid)?;
-            (&self.text[at..end], KeyForm::Bare, end)
+            (Cow::Borrowed(&self.text[at..end]), KeyForm::Bare, end)
         };
-        let text = Cow::Borrowed(text);
         if !self.accept.key(&text, form, at, end) {
             return Err(Refused::Invalid);
         }
@@ -664,6 +674,32 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
         }
         Some(code)
     }
+}
+
+/// The text of a string in other quotes, its escapes (JSON's, and `\'`) decoded.
+fn quoted_text<'t>(text: &'t str, quoted: &Quoted) -> Cow<'t, str> {
+    let raw = &text[quoted.content.clone()];
+    if !quoted.escapes {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// The first byte at or after `i` that a string cannot hold as it is: a quote, a backslash or a

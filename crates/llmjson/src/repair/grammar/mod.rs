@@ -145,7 +145,7 @@ pub(crate) mod style {
     pub(crate) const GROUPED_NUMBERS: u16 = 512;
 }
 
-fn quote_style(class: QuoteClass) -> u16 {
+pub(crate) fn quote_style(class: QuoteClass) -> u16 {
     match class {
         QuoteClass::Double => 0,
         QuoteClass::Single | QuoteClass::Backtick | QuoteClass::Acute => style::SINGLE_QUOTES,

@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | comment | the trivia between two tokens prices at most [`cost::COMMENT`] ([`Lex::skip_trivia`]: one comment holding no JSON mark) and holds no odd space | the search itself breaks its clear path on more |
 //! | bare key | `word:`, the word `[A-Za-z_][A-Za-z0-9_]*`, not a literal, its value on the same line | one reading (`BareKey`, cost 0); no prose reading (`member_on_line`) |
-//! | `'…'` string | no `'` `"` `` ` `` `\` `,` bracket, control byte or full-width form inside | closing costs 0 (no mark swallowed: [`Lex::swallowed`] finds none); a text quote or a split costs at least [`cost::TEXT_QUOTE`] / [`cost::MISSING_END_QUOTE`] |
+//! | `'…'` or `“…”` string | no control byte, no quote of its kind inside, only JSON's escapes and `\'`; its text swallows no JSON mark ([`Lex::swallowed`] is 0; a key: no mark, or its colon follows) | closing costs 0; a text quote or a split costs at least [`cost::TEXT_QUOTE`] / [`cost::MISSING_END_QUOTE`] |
 //! | `True` `False` `None` | followed by a terminator | one reading (`Literal`, cost 0) |
 //! | trailing comma | `,` then the closer (blanks or one comment between) | one reading, [`cost::TRAILING_COMMA`] |
 //!
@@ -24,10 +24,11 @@
 
 use super::{comments, push_index_segment, push_key_segment, PATH_DEPTH_LIMIT};
 use crate::repair::cost;
-use crate::repair::grammar::style;
+use crate::repair::grammar::quote_style;
 use crate::repair::lex::{member_starts, Lex, Trivia};
+use crate::repair::quotes::{QuoteClass, RIGHT_DOUBLE};
 use crate::repair::RepairKind;
-use crate::value::parse::{Accept, KeyForm};
+use crate::value::parse::{Accept, KeyForm, Quoted};
 use crate::GuardComments;
 use std::borrow::Cow;
 
@@ -188,14 +189,6 @@ impl<'a, 't> Conventions<'a, 't> {
     }
 }
 
-/// The text of a single-quoted string may hold this byte and leave its close certain.
-fn plain_in_single_quotes(c: u8) -> bool {
-    !matches!(
-        c,
-        b'\'' | b'"' | b'`' | b'\\' | b',' | b'{' | b'}' | b'[' | b']' | 0xEF | 0..=0x1f
-    )
-}
-
 impl<'t> Accept<'t> for Conventions<'_, 't> {
     const LAX: bool = true;
 
@@ -258,29 +251,72 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         (same_line && member_starts(lex.b, at) && lex.bare_key(at) == (end, colon)).then_some(end)
     }
 
-    fn single_quoted(&mut self, at: usize, key: bool) -> Option<usize> {
+    fn quoted(&mut self, at: usize, key: bool) -> Option<Quoted> {
         let lex = self.lex;
         let b = &lex.b[..lex.end];
-        let len = b[at + 1..]
-            .iter()
-            .position(|&c| !plain_in_single_quotes(c))?;
-        let close = at + 1 + len;
-        if b.get(close) != Some(&b'\'') {
+        let (class, open_len) = QuoteClass::opening_at(b, at)?;
+        if !matches!(class, QuoteClass::Single | QuoteClass::SmartDouble) {
+            return None;
+        }
+        let content = at + open_len;
+        let mut escapes = false;
+        let mut i = content;
+        let (close, close_len) = loop {
+            let &c = b.get(i)?;
+            match c {
+                b'\'' if class == QuoteClass::Single => break (i, 1),
+                b'\\' => {
+                    // JSON's escapes and `\'`: decoded as the parser decodes them, none logged.
+                    if !matches!(
+                        b.get(i + 1),
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'\'')
+                    ) {
+                        return None;
+                    }
+                    escapes = true;
+                    i += 2;
+                }
+                0..=0x1f => return None,
+                // A `"` would close a typographic string too.
+                b'"' if class == QuoteClass::SmartDouble => return None,
+                0xE2 if class == QuoteClass::SmartDouble && class.closer_at(b, i).is_some() => {
+                    // `”` closes it; `“` or `„` inside would be a quote kept as text.
+                    if b[i..].starts_with(&RIGHT_DOUBLE) {
+                        break (i, 3);
+                    }
+                    return None;
+                }
+                _ => i += 1,
+            }
+        };
+        // The close costs nothing only when the text swallowed no JSON mark (a key: none, or
+        // its colon follows).
+        let end = close + close_len;
+        let free = if key {
+            lex.key_marks(content, close) == 0 || lex.next_is_colon(end, lex.end)
+        } else {
+            lex.swallowed(class, content, close) == 0
+        };
+        if !free {
             return None;
         }
         if !key
             && !self.log(
-                RepairKind::SingleQuotes,
-                (at, at + 1),
+                class.repair_kind()?,
+                (at, content),
                 "replaced by '\"'",
                 false,
             )
         {
             return None;
         }
-        self.styles |= style::SINGLE_QUOTES;
-        self.buf.opaque.push((at, close + 1));
-        Some(close)
+        self.styles |= quote_style(class);
+        self.buf.opaque.push((at, end));
+        Some(Quoted {
+            content: content..close,
+            end,
+            escapes,
+        })
     }
 
     fn foreign_literal(&mut self, at: usize) -> Option<(usize, Option<bool>)> {
@@ -300,7 +336,7 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         {
             return None;
         }
-        self.styles |= style::FOREIGN_LITERALS;
+        self.styles |= crate::repair::grammar::style::FOREIGN_LITERALS;
         Some((end, value))
     }
 
@@ -344,15 +380,17 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         match form {
             KeyForm::Json => true,
             KeyForm::Bare => {
-                self.styles |= style::BARE_KEYS;
+                self.styles |= crate::repair::grammar::style::BARE_KEYS;
                 self.log(RepairKind::UnquotedKey, (at, end), "quoted", false)
             }
-            KeyForm::SingleQuoted => self.log(
-                RepairKind::SingleQuotes,
-                (at, at + 1),
-                "replaced by '\"'",
-                false,
-            ),
+            KeyForm::Quoted { len } => {
+                let kind = if len == 1 {
+                    RepairKind::SingleQuotes
+                } else {
+                    RepairKind::SmartQuotes
+                };
+                self.log(kind, (at, at + len), "replaced by '\"'", false)
+            }
         }
     }
 }

@@ -167,8 +167,8 @@ impl<'t> Parser<'t> {
             && self.cfg.level == RepairLevel::Full
             && !self.cfg.only_truncation
             && self.cfg.schema.is_none();
-        let opens_value =
-            first == b'"' || (!key && (matches!(first, b'{' | b'[') || (lax && first == b'\'')));
+        let opens_value = first == b'"'
+            || (!key && (matches!(first, b'{' | b'[') || (lax && matches!(first, b'\'' | 0xE2))));
         if !shortcut(Shortcut::Lane)
             || !opens_value
             || !matches!(top, Kind::Object | Kind::Array)
@@ -201,8 +201,7 @@ impl<'t> Parser<'t> {
             let log = conventions.into_log();
             match read {
                 Prefix::Read(v, end)
-                    if first == b'"'
-                        || first == b'\''
+                    if matches!(first, b'"' | b'\'' | 0xE2)
                         || layout_agrees(self.b, at, end, &log.buf.opaque) =>
                 {
                     logged = Some(log);
@@ -232,7 +231,7 @@ impl<'t> Parser<'t> {
         let after = if key {
             Mode::Colon
         } else {
-            after_value(self.kinds.len(), matches!(first, b'"' | b'\''))
+            after_value(self.kinds.len(), matches!(first, b'"' | b'\'' | 0xE2))
         };
         let vouched = valid_after(self.b, end, limit, key, Some(top))
             .is_some_and(|next| self.vouched(after, next));
@@ -438,6 +437,13 @@ mod tests {
         assert_eq!(with, without);
         assert!(with.starts_with(r#"{"plan":[{"id":"s1","tool":"python","ok":true,"owner":null,"tags":["a","b"],"n":2},{"id":"s2","ok":false}]}"#), "{with}");
         assert_eq!(convention_stretches(text), 1);
+        // Strings as Python's repr and typographic quotes write them: escapes, `\'`, `"` and
+        // JSON held whole inside.
+        let repr = "{\"steps\": [{“id”: “s1”, 'snippet': 'print(\"x\")\\n', 'payload': 'p = \\'{\"a\": 1}\\'', 'path': 'C:\\\\Users'}]}";
+        let (with, without) = with_and_without(repr, &Options::default());
+        assert_eq!(with, without);
+        assert!(with.starts_with(r#"{"steps":[{"id":"s1","snippet":"print(\"x\")\n","payload":"p = '{\"a\": 1}'","path":"C:\\Users"}]}"#), "{with}");
+        assert_eq!(convention_stretches(repr), 1);
         // Read with the lane off, the same reply takes none.
         SHORTCUTS_OFF.with(|mask| mask.set(Shortcut::Conventions as u8));
         let off = convention_stretches(text);
