@@ -48,8 +48,9 @@ fn generate(dir: &Path) {
     // Small replies: a deterministic mix of faults, 0.5–4 KB each, with their expected values.
     let mut lines = String::new();
     for (reply, expected) in inputs::small_replies_with_expected(10_000) {
-        let expected: Value = serde_json::from_str(&expected).expect("expected parses");
-        lines.push_str(&json!({"input": reply, "expected": expected}).to_string());
+        let value: Value = serde_json::from_str(&expected).expect("expected parses");
+        // `valid`: the valid twin as written, serde_json's baseline for this reply.
+        lines.push_str(&json!({"input": reply, "expected": value, "valid": expected}).to_string());
         lines.push('\n');
     }
     std::fs::write(dir.join("replies.jsonl"), lines).expect("write replies");
@@ -118,12 +119,25 @@ fn run(dir: &Path) {
     }
     // Per-reply latency over the small replies: median and p99 of the best of 3 rounds.
     let text = std::fs::read_to_string(dir.join("replies.jsonl")).expect("replies");
-    let cases: Vec<(String, Value)> = text
+    let records: Vec<Value> = text
         .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).expect("reply line");
+        .map(|l| serde_json::from_str(l).expect("reply line"))
+        .collect();
+    let cases: Vec<(String, Value)> = records
+        .iter()
+        .map(|v| {
             (
                 v["input"].as_str().unwrap_or_default().to_string(),
+                v["expected"].clone(),
+            )
+        })
+        .collect();
+    // The baseline: serde_json reading each reply's valid twin into its `Value`.
+    let twins: Vec<(String, Value)> = records
+        .iter()
+        .map(|v| {
+            (
+                v["valid"].as_str().unwrap_or_default().to_string(),
                 v["expected"].clone(),
             )
         })
@@ -153,6 +167,12 @@ fn run(dir: &Path) {
             json!({"tool": tool, "input": "replies", "median": times[times.len() / 2], "p99": times[times.len() * 99 / 100], "correct": correct, "count": cases.len()})
         );
     }
+    latency(
+        &twins,
+        "serde_json (valid twin)",
+        &|s| serde_json::from_str::<Value>(s).ok(),
+        &|v| v,
+    );
     latency(
         &cases,
         "llmjson (library, value)",
