@@ -317,8 +317,13 @@ impl<'t> Parser<'t> {
         Ok(())
     }
 
-    /// Whether the spot at `at` in `mode` (after trivia-free text) wins clearly.
+    /// Whether the spot at `at` in `mode` (after trivia-free text) wins clearly. With every
+    /// repair refused there is nothing to win against: JSON's grammar gives each spot one
+    /// reading at most, so no reading inside the stretch has a rival a later spot could favour.
     fn vouched(&mut self, mode: Mode, at: usize) -> bool {
+        if self.cfg.level == RepairLevel::None {
+            return true;
+        }
         if self.searcher.planned(mode, at).is_some() {
             return true;
         }

@@ -648,6 +648,12 @@ impl<'t> Parser<'t> {
             0 => return Err(self.refusal(mode, at, succs)),
             1 => succs.get(0),
             _ => {
+                // JSON's grammar is deterministic: with every repair refused, a spot has one
+                // reading at most (the fast lane relies on it, `lane.rs`).
+                debug_assert!(
+                    self.cfg.level != RepairLevel::None,
+                    "two plain readings at {at}"
+                );
                 let i = self
                     .searcher
                     .choose(&self.ctx, &self.kinds, &self.opens, mode, at, succs);
