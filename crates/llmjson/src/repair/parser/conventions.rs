@@ -48,19 +48,24 @@ pub(super) struct Event {
     pub discard: Option<(usize, usize)>,
 }
 
-/// A container the lane opened: its id, and the segment of its current member or item.
-struct Open<'t> {
+/// A container the lane opened: its id, its items so far (in an array), and where its segment
+/// starts in [`LaneBuffers::current`].
+struct Open {
     id: u32,
-    object: bool,
-    key: Option<Cow<'t, str>>,
     items: usize,
+    base: usize,
 }
 
 /// What the lane records while reading: kept by the parser from one stretch to the next, so
 /// that a stretch allocates nothing once the buffers have grown.
 #[derive(Default)]
 pub(super) struct LaneBuffers<'t> {
-    open: Vec<Open<'t>>,
+    open: Vec<Open>,
+    /// The path of the open containers' current members, relative to the lane's value, kept up
+    /// to date as keys and items come (a repair's path is a copy of a prefix of it).
+    current: String,
+    /// Keys borrowed from the input (the reader's lifetime).
+    _text: std::marker::PhantomData<&'t str>,
     pub events: Vec<Event>,
     /// The events' relative paths, one after the other (one buffer, not a string each).
     pub paths: String,
@@ -94,6 +99,7 @@ impl<'a, 't> Conventions<'a, 't> {
         mut buf: LaneBuffers<'t>,
     ) -> Self {
         buf.open.clear();
+        buf.current.clear();
         buf.events.clear();
         buf.paths.clear();
         // Room for a stretch's paths at once (the buffer is kept for the next stretches).
@@ -117,19 +123,26 @@ impl<'a, 't> Conventions<'a, 't> {
     }
 
     /// Appends the path of the first `n` open containers' current members, relative to the
-    /// lane's value, to [`Conventions::paths`]: its range there.
+    /// lane's value, to [`LaneBuffers::paths`]: its range there.
     fn path(&mut self, n: usize) -> (usize, usize) {
+        let len = match self.buf.open.get(n) {
+            Some(open) => open.base,
+            None => self.buf.current.len(),
+        };
         let start = self.buf.paths.len();
-        for open in &self.buf.open[..n] {
-            if open.object {
-                if let Some(key) = open.key.as_deref() {
-                    push_key_segment(&mut self.buf.paths, key);
-                }
-            } else {
-                push_index_segment(&mut self.buf.paths, open.items.saturating_sub(1));
-            }
-        }
+        self.buf.paths.push_str(&self.buf.current[..len]);
         (start, self.buf.paths.len())
+    }
+
+    /// The innermost container's current member is now `segment` (written by `write`).
+    fn set_segment(&mut self, write: impl FnOnce(&mut String)) {
+        if !self.paths {
+            return;
+        }
+        if let Some(open) = self.buf.open.last() {
+            self.buf.current.truncate(open.base);
+            write(&mut self.buf.current);
+        }
     }
 
     /// Logs a repair about the innermost container (`about_container`), or about its current
@@ -353,30 +366,32 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         self.values = self.values.saturating_add(1);
     }
 
-    fn opened(&mut self, object: bool) {
+    fn opened(&mut self, _object: bool) {
         self.buf.open.push(Open {
             id: self.next_id,
-            object,
-            key: None,
             items: 0,
+            base: self.buf.current.len(),
         });
         self.next_id = self.next_id.wrapping_add(1);
     }
 
     fn closed(&mut self) {
-        self.buf.open.pop();
+        if let Some(open) = self.buf.open.pop() {
+            self.buf.current.truncate(open.base);
+        }
     }
 
     fn item(&mut self) {
-        if let Some(open) = self.buf.open.last_mut() {
-            open.items += 1;
-        }
+        let Some(open) = self.buf.open.last_mut() else {
+            return;
+        };
+        open.items += 1;
+        let index = open.items - 1;
+        self.set_segment(|path| push_index_segment(path, index));
     }
 
     fn key(&mut self, key: &Cow<'t, str>, form: KeyForm, at: usize, end: usize) -> bool {
-        if let Some(open) = self.buf.open.last_mut() {
-            open.key = Some(key.clone());
-        }
+        self.set_segment(|path| push_key_segment(path, key));
         match form {
             KeyForm::Json => true,
             KeyForm::Bare => {

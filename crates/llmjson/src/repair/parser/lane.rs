@@ -158,9 +158,13 @@ impl<'t> Parser<'t> {
             Mode::Key { .. } => true,
             _ => return Ok(None),
         };
-        let (Some(&top), Some(&first)) = (self.kinds.last(), self.b.get(at)) else {
+        let Some(&first) = self.b.get(at) else {
             return Ok(None);
         };
+        // The top-level value itself, when it is a container: what follows it is the end of the
+        // document, which the clean path accepts when it leaves nothing JSON-like out.
+        let top = self.kinds.last().copied();
+        let root = top.is_none() && !key && matches!(first, b'{' | b'[');
         // Forms outside JSON are read where their reading is certain (`conventions.rs`): at the
         // level that repairs them, with no schema to price keys.
         let lax = shortcut(Shortcut::Conventions)
@@ -171,7 +175,7 @@ impl<'t> Parser<'t> {
             || (!key && (matches!(first, b'{' | b'[') || (lax && matches!(first, b'\'' | 0xE2))));
         if !shortcut(Shortcut::Lane)
             || !opens_value
-            || !matches!(top, Kind::Object | Kind::Array)
+            || !(root || matches!(top, Some(Kind::Object | Kind::Array)))
             || self.lane_budget == 0
             || !self.searcher.idle()
         {
@@ -227,14 +231,20 @@ impl<'t> Parser<'t> {
                 Prefix::Refused { reached } => return Ok(self.refused(at, reached)),
             }
         };
-        // What follows must be what a valid document has there, and win clearly.
-        let after = if key {
+        // What follows must be what a valid document has there, and win clearly: after the
+        // top-level value, the end of the document as the clean path judges it (`search.rs`).
+        let after = if root {
+            Mode::Done
+        } else if key {
             Mode::Colon
         } else {
             after_value(self.kinds.len(), matches!(first, b'"' | b'\'' | 0xE2))
         };
-        let vouched = valid_after(self.b, end, limit, key, Some(top))
-            .is_some_and(|next| self.vouched(after, next));
+        let vouched = if root {
+            self.lex().lost_after_document(end) == 0
+        } else {
+            valid_after(self.b, end, limit, key, top).is_some_and(|next| self.vouched(after, next))
+        };
         if !vouched {
             if let Some(log) = logged {
                 self.lane_buffers = log.buf;
