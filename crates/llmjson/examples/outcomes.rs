@@ -9,7 +9,8 @@
 //!
 //! The inputs: the fault generator's fixed set for `SEEDS` seeds (default 5: 21,600 cases, each
 //! read with the options the scoreboard uses), `LARGE` long replies per size (default 2, 64 KB
-//! and 1 MB), the benchmark families at 1 KB and 64 KB, and every case of the shared corpora
+//! and 1 MB), the benchmark families at 1 KB and 64 KB, repeated keys in replies that need repair
+//! under each duplicate-key policy (a shape the generator does not write), and every case of the shared corpora
 //! (`LLMJSON_CORPORA`, default `../shared/corpora`) read with default options and at level
 //! `none`.
 
@@ -17,7 +18,7 @@
 mod inputs;
 
 use base64::Engine;
-use llmjson::{Options, RepairLevel, Truncation};
+use llmjson::{DuplicateKeys, Options, RepairLevel, Truncation};
 use std::io::Write;
 
 const SEEDS: [u64; 8] = [20_261_123, 4242, 9001, 31337, 7, 99, 2024, 65537];
@@ -84,6 +85,27 @@ fn main() -> std::io::Result<()> {
                 &input,
                 &Options::default(),
             );
+            w.write_all(line.as_bytes())?;
+        }
+    }
+    // Shapes the generator does not write: repeated keys in replies that need repair, at every
+    // depth and in every convention, under each policy (the parser logs them; a lane must not
+    // read them silently).
+    let repeated = [
+        "{\"a\": 1, \"a\": 2,}",
+        "Here: {\"x\": {\"a\": 1, \"a\": 2}, \"b\": 1,}",
+        "{\"x\": {'a': 1, 'a': 2,}, \"y\": [{\"k\": 1, \"k\": 1}]}",
+        "{a: 1, b: {c: 2, c: 3}, // note\n}",
+        "[{\"id\": 1, \"id\": 2}, {'id': 3,},]",
+    ];
+    for (n, input) in repeated.iter().enumerate() {
+        for (tag, policy) in [
+            ("last", DuplicateKeys::Last),
+            ("first", DuplicateKeys::First),
+            ("error", DuplicateKeys::Error),
+        ] {
+            let options = Options::default().duplicate_keys(policy);
+            outcome(&mut line, &format!("repeated-{n}-{tag}"), input, &options);
             w.write_all(line.as_bytes())?;
         }
     }

@@ -23,8 +23,12 @@ use crate::repair::grammar::{after_value, Mode};
 use crate::repair::lex::{is_ws, Kind};
 use crate::repair::{shortcut, Shortcut};
 use crate::value::parse::{string_at, value_accepting, value_at, Prefix};
-use crate::RepairLevel;
+use crate::{DuplicateKeys, RepairLevel};
 use std::borrow::Cow;
+
+/// A repeated key inside a stretch ends the attempt, whatever the policy: the parser applies
+/// the policy and logs the duplicate (`DuplicateKey`), which the strict reader does not.
+const LANE_DUPLICATES: DuplicateKeys = DuplicateKeys::Error;
 
 /// What the lane may spend on refused attempts: this many times the input, plus a base.
 const LANE_BUDGET_PER_BYTE: usize = 2;
@@ -190,7 +194,7 @@ impl<'t> Parser<'t> {
             }
         } else if lax {
             let depth_left = self.cfg.max_depth.saturating_sub(self.frames.len());
-            let duplicates = self.cfg.duplicate_keys;
+            let duplicates = LANE_DUPLICATES;
             let lex = self.ctx.lex;
             let conventions = Conventions::new(
                 &lex,
@@ -222,7 +226,7 @@ impl<'t> Parser<'t> {
             }
         } else {
             let depth_left = self.cfg.max_depth.saturating_sub(self.frames.len());
-            let duplicates = self.cfg.duplicate_keys;
+            let duplicates = LANE_DUPLICATES;
             match value_at(self.text, at, limit, depth_left, duplicates) {
                 Prefix::Read(v, end) if first == b'"' || layout_agrees(self.b, at, end, &[]) => {
                     (Read::Value(v), end)
@@ -496,6 +500,9 @@ mod tests {
             "{\"a\": ['x', 'y, \"b\": [1, 2], \"c\": {\"d', 'e'], \"f\": 1}",
             "{\"a\": {'k': 'v', \"b\": 'w}, \"c\": 2'}, \"d\": 3}",
             "{\"q\": ['say \"a\", \"b\"', 'c'], \"n\": 1}",
+            // A repeated key: the parser logs it (and applies the policy); the reader would not.
+            "Here: {\"x\": {\"a\": 1, \"a\": 2}, \"b\": 1,}",
+            "{\"x\": {'a': 1, 'a': 2,}, \"y\": [{\"k\": 1, \"k\": 1}]}",
         ];
         // A member commented out in a laid-out list, beside a trailing comma (the generator's
         // `commented_out`): priced as a draft, more than the one comment a clear spot allows.
