@@ -196,7 +196,9 @@ pub(crate) fn parse_once(
 /// `pipeline::Detail::Kinds`).
 pub(crate) fn kinds_only(mut raw: Vec<parser::RawRepair>) -> Vec<Repair> {
     // In the order of the text, as the full log is.
-    raw.sort_by_key(|r| r.start);
+    if !raw.is_sorted_by_key(|r| r.start) {
+        raw.sort_by_key(|r| r.start);
+    }
     raw.into_iter()
         .map(|r| Repair {
             kind: r.kind,
@@ -211,7 +213,10 @@ pub(crate) fn kinds_only(mut raw: Vec<parser::RawRepair>) -> Vec<Repair> {
 
 /// Turns raw repairs into public ones, computing lines and columns in one forward walk.
 pub(crate) fn finish_log(text: &str, mut raw: Vec<parser::RawRepair>) -> Vec<Repair> {
-    raw.sort_by_key(|r| r.start);
+    // Mostly in order already (the lanes replay in reading order): no sort, no scratch buffer.
+    if !raw.is_sorted_by_key(|r| r.start) {
+        raw.sort_by_key(|r| r.start);
+    }
     let mut cursor = PositionCursor::new(text);
     raw.into_iter()
         .map(|r| {

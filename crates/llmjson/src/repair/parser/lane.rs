@@ -301,6 +301,7 @@ impl<'t> Parser<'t> {
             String::new()
         };
         let top = self.frames.last().map_or(0, |f| f.id);
+        self.log.reserve(buf.events.len());
         for event in buf.events.drain(..) {
             let container = if event.container == PARSER_CONTAINER {
                 top
