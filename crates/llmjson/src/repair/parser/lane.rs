@@ -1,17 +1,22 @@
-//! The fast lane: a stretch of a broken reply that is valid JSON is read by the strict reader
-//! (`value/parse.rs`: eight bytes at a time, no readings, no decisions) instead of spot by spot.
+//! The fast lane: a stretch of a broken reply that is valid JSON, or written in a convention
+//! whose reading is certain (`conventions.rs`), is read by the strict reader (`value/parse.rs`:
+//! eight bytes at a time, no readings, no decisions) instead of spot by spot.
 //!
-//! Most of a broken reply is valid: the faults are local (a comment here, an unquoted key
-//! there). Where the parser expects a value (or a key) inside a container and no beam is
-//! following the text, it asks the strict reader for one valid value (or key) starting there.
-//! The stretch is taken only when the decision procedure would have read it the same way:
+//! Most of a broken reply is valid or written in one convention: the faults are local (a comment
+//! here, an unquoted key there). Where the parser expects a value (or a key) inside a container,
+//! or the top-level container, and no beam is following the text, it asks the strict reader for
+//! one value (or key) starting there. The stretch is taken only when the decision procedure
+//! would have read it the same way:
 //!
-//! - inside it every spot has its plain reading at no cost, and every other reading costs more
-//!   (a valid stretch needs no repair), so no other path through it is cheaper;
+//! - inside it every spot has its plain reading, at no cost or at a convention's (each form the
+//!   convention lane accepts is one whose every other reading costs the clear gap more), so no
+//!   other path through it is cheaper;
 //! - what follows it is what a valid document has there (`,` or the container's closer after a
 //!   value, `:` after a key), and the spot there wins clearly, with the next spots after it
 //!   (the same evidence the decision procedure asks of a clear spot): a fault further on cannot
-//!   make a reading that departs inside the stretch cheaper.
+//!   make a reading that departs inside the stretch cheaper. After the top-level container, the
+//!   document's end, judged as the clean path judges it (nothing JSON-like left out);
+//! - it holds no repeated key (the parser logs those) and no closer the layout disputes.
 //!
 //! Otherwise the spot is read as before. **Linear time:** a refused attempt is charged what it
 //! read against a budget of twice the input; past it, the lane closes.
