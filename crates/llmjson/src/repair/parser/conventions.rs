@@ -48,24 +48,32 @@ pub(super) struct Event {
     pub discard: Option<(usize, usize)>,
 }
 
-/// A container the lane opened: its id, its items so far (in an array), and where its segment
-/// starts in [`LaneBuffers::current`].
-struct Open {
+/// A container the lane opened: its id, its items so far (in an array), where its segment
+/// starts in [`LaneBuffers::current`], and its current member's segment, written there only
+/// when a path needs it (a child opens, a repair is logged).
+struct Open<'t> {
     id: u32,
     items: usize,
     base: usize,
+    segment: Segment<'t>,
+    written: bool,
+}
+
+/// A container's current member: none yet, a key, or an item's index.
+enum Segment<'t> {
+    None,
+    Key(Cow<'t, str>),
+    Index(usize),
 }
 
 /// What the lane records while reading: kept by the parser from one stretch to the next, so
 /// that a stretch allocates nothing once the buffers have grown.
 #[derive(Default)]
 pub(super) struct LaneBuffers<'t> {
-    open: Vec<Open>,
-    /// The path of the open containers' current members, relative to the lane's value, kept up
-    /// to date as keys and items come (a repair's path is a copy of a prefix of it).
+    open: Vec<Open<'t>>,
+    /// The path of the open containers' current members, relative to the lane's value (the
+    /// innermost one's written only when needed): a repair's path is a copy of a prefix of it.
     current: String,
-    /// Keys borrowed from the input (the reader's lifetime).
-    _text: std::marker::PhantomData<&'t str>,
     pub events: Vec<Event>,
     /// The events' relative paths, one after the other (one buffer, not a string each).
     pub paths: String,
@@ -127,22 +135,43 @@ impl<'a, 't> Conventions<'a, 't> {
     fn path(&mut self, n: usize) -> (usize, usize) {
         let len = match self.buf.open.get(n) {
             Some(open) => open.base,
-            None => self.buf.current.len(),
+            None => {
+                self.write_innermost();
+                self.buf.current.len()
+            }
         };
         let start = self.buf.paths.len();
         self.buf.paths.push_str(&self.buf.current[..len]);
         (start, self.buf.paths.len())
     }
 
-    /// The innermost container's current member is now `segment` (written by `write`).
-    fn set_segment(&mut self, write: impl FnOnce(&mut String)) {
+    /// The innermost container's current member is `segment` (written when a path needs it).
+    fn set_segment(&mut self, segment: Segment<'t>) {
         if !self.paths {
             return;
         }
-        if let Some(open) = self.buf.open.last() {
-            self.buf.current.truncate(open.base);
-            write(&mut self.buf.current);
+        if let Some(open) = self.buf.open.last_mut() {
+            open.segment = segment;
+            open.written = false;
         }
+    }
+
+    /// Writes the innermost container's current segment into the current path.
+    fn write_innermost(&mut self) {
+        let LaneBuffers { open, current, .. } = &mut self.buf;
+        let Some(open) = open.last_mut() else {
+            return;
+        };
+        if open.written {
+            return;
+        }
+        current.truncate(open.base);
+        match &open.segment {
+            Segment::None => {}
+            Segment::Key(key) => push_key_segment(current, key),
+            Segment::Index(n) => push_index_segment(current, *n),
+        }
+        open.written = true;
     }
 
     /// Logs a repair about the innermost container (`about_container`), or about its current
@@ -367,10 +396,16 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
     }
 
     fn opened(&mut self, _object: bool) {
+        // Its path starts with its parent's current member.
+        if self.paths {
+            self.write_innermost();
+        }
         self.buf.open.push(Open {
             id: self.next_id,
             items: 0,
             base: self.buf.current.len(),
+            segment: Segment::None,
+            written: true,
         });
         self.next_id = self.next_id.wrapping_add(1);
     }
@@ -387,11 +422,11 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         };
         open.items += 1;
         let index = open.items - 1;
-        self.set_segment(|path| push_index_segment(path, index));
+        self.set_segment(Segment::Index(index));
     }
 
     fn key(&mut self, key: &Cow<'t, str>, form: KeyForm, at: usize, end: usize) -> bool {
-        self.set_segment(|path| push_key_segment(path, key));
+        self.set_segment(Segment::Key(key.clone()));
         match form {
             KeyForm::Json => true,
             KeyForm::Bare => {
