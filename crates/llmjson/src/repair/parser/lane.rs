@@ -506,6 +506,14 @@ mod tests {
             "{\"a\": ['x', 'y, \"b\": [1, 2], \"c\": {\"d', 'e'], \"f\": 1}",
             "{\"a\": {'k': 'v', \"b\": 'w}, \"c\": 2'}, \"d\": 3}",
             "{\"q\": ['say \"a\", \"b\"', 'c'], \"n\": 1}",
+            // Edges of the quoted forms: empty, triple, typographic pairs of the other kind,
+            // escapes the lane does not read, a string the reply's end cuts.
+            "{\"a\": '', \"b\": ['', 'x'], 'c': ''}",
+            "{\"a\": '''triple''', \"b\": 1}",
+            "{“a”: “x”, “b”: “y“, “c”: \"z\"}",
+            "{\"a\": [“x”, 'y'], \"b\": {'c':'d','e':None}}",
+            "{\"a\": 'it\\'s', \"b\": 'C:\\temp', \"c\": '\\u00e9'}",
+            "{\"a\": {'b': 'cut",
             // A repeated key: the parser logs it (and applies the policy); the reader would not.
             "Here: {\"x\": {\"a\": 1, \"a\": 2}, \"b\": 1,}",
             "{\"x\": {'a': 1, 'a': 2,}, \"y\": [{\"k\": 1, \"k\": 1}]}",
