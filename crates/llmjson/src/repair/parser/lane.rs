@@ -454,6 +454,20 @@ mod tests {
         }
     }
 
+    /// The same comparison on as many fixed sets as asked, for a change to the shortcuts:
+    /// `LLMJSON_SHORTCUT_SEEDS=11,12,13 cargo test --release -p llmjson --lib -- --ignored
+    /// shortcuts_on_many_seeds`.
+    #[test]
+    #[ignore = "minutes in a debug build; run on demand"]
+    fn shortcuts_on_many_seeds() {
+        let seeds = std::env::var("LLMJSON_SHORTCUT_SEEDS").unwrap_or_else(|_| "11,12,13".into());
+        for seed in seeds.split(',').filter_map(|s| s.trim().parse().ok()) {
+            let cases = llmjson_faults::generate(seed, llmjson_faults::fixed_count());
+            assert_unchanged_without(&cases, u8::MAX);
+            assert_unchanged_without(&cases, Shortcut::Conventions as u8);
+        }
+    }
+
     #[test]
     fn the_convention_lane_reads_a_reply_written_in_conventions_whole() {
         // Every form it accepts, nested: one stretch, and the outcome of the spot-by-spot parse.
