@@ -379,26 +379,31 @@ impl<'t> Lex<'t> {
                     body_end,
                     end,
                 }) => {
-                    // A comment may quote words (`# the "id" must be unique`); what it must
-                    // not hold is JSON's own marks (`// "b": 2}`), unless the model commented
-                    // them out on purpose: then they are a draft it abandoned, and pay as one.
-                    let to = body_end.min(body_start + cost::WINDOW);
-                    // Most comments hold no mark: then what kind of comment it is costs nothing.
-                    let marks = self.json_marks(body_start, to);
-                    let per_mark = if marks == 0 {
-                        0
-                    } else if self.commented_out(body_start, body_end, end) {
-                        cost::DRAFT_MARK
-                    } else {
-                        cost::LOST_STRUCTURE
-                    };
-                    spent += cost::COMMENT + marks * per_mark;
+                    spent += self.comment_cost(body_start, body_end, end);
                     i = end;
                 }
                 None => break,
             }
         }
         (i, spent)
+    }
+
+    /// What the comment whose body is `b[body_start..body_end]` (ending at `end`) costs. A
+    /// comment may quote words (`# the "id" must be unique`); what it must not hold is JSON's own
+    /// marks (`// "b": 2}`), unless the model commented them out on purpose: then they are a
+    /// draft it abandoned, and pay as one.
+    pub(crate) fn comment_cost(&self, body_start: usize, body_end: usize, end: usize) -> Cost {
+        let to = body_end.min(body_start + cost::WINDOW);
+        // Most comments hold no mark: then what kind of comment it is costs nothing.
+        let marks = self.json_marks(body_start, to);
+        let per_mark = if marks == 0 {
+            0
+        } else if self.commented_out(body_start, body_end, end) {
+            cost::DRAFT_MARK
+        } else {
+            cost::LOST_STRUCTURE
+        };
+        cost::COMMENT + marks * per_mark
     }
 
     /// What the text after a complete document, from `at`, costs to leave out: nothing for

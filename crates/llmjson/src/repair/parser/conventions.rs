@@ -235,13 +235,12 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
     const LAX: bool = true;
 
     fn trivia(&mut self, at: usize) -> Option<usize> {
+        // What `Lex::skip_trivia` walks and prices, in one walk: blanks and at most what one
+        // plain comment costs; an odd space is a repair of its own.
         let lex = self.lex;
-        let (next, spent) = lex.skip_trivia(at);
-        if next == at || spent > cost::COMMENT {
-            return None;
-        }
+        let mut spent = 0;
         let mut i = at;
-        while i < next {
+        while !lex.at_end(i) {
             match lex.trivia_at(i) {
                 Some(Trivia::Space { end }) => i = end,
                 Some(Trivia::Comment {
@@ -249,15 +248,17 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
                     body_end,
                     end,
                 }) => {
-                    if !self.comment(i, (body_start, body_end), end) {
+                    spent += lex.comment_cost(body_start, body_end, end);
+                    if spent > cost::COMMENT || !self.comment(i, (body_start, body_end), end) {
                         return None;
                     }
                     i = end;
                 }
-                _ => return None,
+                Some(Trivia::SpecialSpace { .. }) => return None,
+                None => break,
             }
         }
-        Some(next)
+        (i > at).then_some(i)
     }
 
     fn bare_key(&mut self, at: usize) -> Option<usize> {
