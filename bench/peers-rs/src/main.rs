@@ -123,25 +123,19 @@ fn run(dir: &Path) {
         .lines()
         .map(|l| serde_json::from_str(l).expect("reply line"))
         .collect();
-    let cases: Vec<(String, Value)> = records
-        .iter()
-        .map(|v| {
-            (
-                v["input"].as_str().unwrap_or_default().to_string(),
-                v["expected"].clone(),
-            )
-        })
-        .collect();
-    // The baseline: serde_json reading each reply's valid twin into its `Value`.
-    let twins: Vec<(String, Value)> = records
-        .iter()
-        .map(|v| {
-            (
-                v["valid"].as_str().unwrap_or_default().to_string(),
-                v["expected"].clone(),
-            )
-        })
-        .collect();
+    // Each reply's text in `field` with its expected value: the broken reply (`input`), or its
+    // valid twin (`valid`, serde_json's baseline).
+    let pairs = |field: &str| -> Vec<(String, Value)> {
+        records
+            .iter()
+            .map(|v| {
+                let text = v[field].as_str().unwrap_or_default().to_string();
+                (text, v["expected"].clone())
+            })
+            .collect()
+    };
+    let cases = pairs("input");
+    let twins = pairs("valid");
     // Only the call is timed; its result is checked after (peers give text, parsed then).
     fn latency<R>(
         cases: &[(String, Value)],

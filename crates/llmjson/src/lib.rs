@@ -98,14 +98,12 @@ pub struct Parsed {
 impl Parsed {
     /// The value needed at least one repair.
     pub fn is_repaired(&self) -> bool {
-        self.repairs
-            .iter()
-            .any(|r| r.kind != RepairKind::DuplicateKey)
+        repaired(self.repairs.iter().map(|r| r.kind))
     }
 
     /// The reply was cut off (it ended inside a string, object or array).
     pub fn is_truncated(&self) -> bool {
-        self.repairs.iter().any(|r| r.kind.is_truncation())
+        truncated(self.repairs.iter().map(|r| r.kind))
     }
 
     /// The share of the located JSON text the repair discarded (0.0–1.0).
@@ -187,15 +185,24 @@ pub struct ParsedValue {
 impl ParsedValue {
     /// Something was repaired (as [`Parsed::is_repaired`]).
     pub fn is_repaired(&self) -> bool {
-        self.repairs
-            .iter()
-            .any(|(kind, _)| *kind != RepairKind::DuplicateKey)
+        repaired(self.repairs.iter().map(|(kind, _)| *kind))
     }
 
     /// The reply was cut off (as [`Parsed::is_truncated`]).
     pub fn is_truncated(&self) -> bool {
-        self.repairs.iter().any(|(kind, _)| kind.is_truncation())
+        truncated(self.repairs.iter().map(|(kind, _)| *kind))
     }
+}
+
+/// A log of these kinds repaired something: a duplicate key applied under its policy is not a
+/// repair of the text.
+fn repaired(mut kinds: impl Iterator<Item = RepairKind>) -> bool {
+    kinds.any(|kind| kind != RepairKind::DuplicateKey)
+}
+
+/// A log of these kinds completed a reply that was cut off.
+fn truncated(mut kinds: impl Iterator<Item = RepairKind>) -> bool {
+    kinds.any(RepairKind::is_truncation)
 }
 
 /// Like [`parse`], but returns every JSON value in the reply, in order. The first is the one

@@ -115,7 +115,14 @@ impl Metrics {
     /// Counts one reply: its outcome, repairs, failure, truncation and time.
     pub fn record(&mut self, result: &Result<Parsed, Error>, elapsed: Duration) {
         match result {
-            Ok(parsed) => self.record_value(parsed, elapsed),
+            Ok(parsed) => self.count(
+                Ending::Value {
+                    repaired: parsed.is_repaired(),
+                    repair_kinds: parsed.repairs.iter().map(|r| r.kind.as_str()),
+                    truncated: parsed.is_truncated(),
+                },
+                elapsed,
+            ),
             Err(error) => {
                 let ending: Ending<'_, [&str; 0]> = Ending::Failed {
                     kind: error.kind(),
@@ -127,18 +134,6 @@ impl Metrics {
                 self.count(ending, elapsed);
             }
         }
-    }
-
-    /// Counts one reply that gave a value: ok or repaired, its repairs, truncation and time.
-    pub fn record_value(&mut self, parsed: &Parsed, elapsed: Duration) {
-        self.count(
-            Ending::Value {
-                repaired: parsed.is_repaired(),
-                repair_kinds: parsed.repairs.iter().map(|r| r.kind.as_str()),
-                truncated: parsed.is_truncated(),
-            },
-            elapsed,
-        );
     }
 
     /// Counts one reply that ended as `ending`, after `elapsed`.

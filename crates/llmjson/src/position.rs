@@ -67,17 +67,19 @@ impl<'a> PositionCursor<'a> {
     }
 }
 
-/// How many bytes continue a UTF-8 sequence (`10xxxxxx`). Counted in byte lanes: a chunk of 255
-/// bytes cannot overflow a `u8` per lane, and the compiler vectorises the inner loop.
+/// How many bytes continue a UTF-8 sequence (`10xxxxxx`).
 fn continuation_bytes(bytes: &[u8]) -> usize {
+    count_bytes(bytes, |b| (b as i8) < -64)
+}
+
+/// How many of `bytes` are `wanted`. Counted in byte lanes: a chunk of 255 bytes cannot overflow
+/// a `u8` per lane, and the compiler vectorises the inner loop (the parser counts JSON
+/// whitespace on every parse with it, the log its columns).
+#[inline]
+pub(crate) fn count_bytes(bytes: &[u8], wanted: impl Fn(u8) -> bool) -> usize {
     bytes
         .chunks(255)
-        .map(|chunk| {
-            let n = chunk
-                .iter()
-                .fold(0u8, |n, &b| n + u8::from((b as i8) < -64));
-            usize::from(n)
-        })
+        .map(|chunk| usize::from(chunk.iter().fold(0u8, |n, &b| n + u8::from(wanted(b)))))
         .sum()
 }
 

@@ -96,14 +96,7 @@ pub(crate) fn value_at(
     max_depth: usize,
     duplicates: DuplicateKeys,
 ) -> Prefix<Value> {
-    let mut sink = ValueSink { duplicates };
-    let mut reader = Reader::within(text, at, limit, max_depth, &mut sink);
-    match reader.value() {
-        Ok(value) => Prefix::Read(value, reader.i),
-        Err(_) => Prefix::Refused {
-            reached: reader.i.max(at + 1),
-        },
-    }
+    value_accepting(text, at, limit, max_depth, duplicates, Json).0
 }
 
 /// [`value_at`] accepting what `accept` does besides JSON; `accept` is handed back (what it
@@ -271,8 +264,8 @@ pub(crate) trait Accept<'t> {
     }
     /// A value starts.
     fn value(&mut self) {}
-    /// A container opened (`object`: an object).
-    fn opened(&mut self, _object: bool) {}
+    /// A container opened.
+    fn opened(&mut self) {}
     /// The innermost container closed.
     fn closed(&mut self) {}
     /// An array's next item starts.
@@ -314,7 +307,7 @@ impl Accept<'_> for Json {
     const LAX: bool = false;
 }
 
-pub(crate) struct Reader<'t, 's, S: Sink, A: Accept<'t> = Json> {
+struct Reader<'t, 's, S: Sink, A: Accept<'t> = Json> {
     text: &'t str,
     b: &'t [u8],
     i: usize,
@@ -325,7 +318,7 @@ pub(crate) struct Reader<'t, 's, S: Sink, A: Accept<'t> = Json> {
     /// Members of the open objects, innermost last.
     members: Vec<(S::Key, S::Value)>,
     /// What it accepts besides JSON.
-    pub(crate) accept: A,
+    accept: A,
     /// Where strings with escapes are decoded.
     scratch: String,
 }
@@ -342,7 +335,7 @@ impl<'t, 's, S: Sink> Reader<'t, 's, S, Json> {
 impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     /// A reader standing at `at` that sees the text only up to `limit` and accepts what
     /// `accept` does besides JSON.
-    pub(crate) fn accepting(
+    fn accepting(
         text: &'t str,
         at: usize,
         limit: usize,
@@ -381,7 +374,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
         self.b.get(self.i).copied()
     }
 
-    pub(crate) fn value(&mut self) -> Read<S::Value, S::Error> {
+    fn value(&mut self) -> Read<S::Value, S::Error> {
         if A::LAX {
             self.accept.value();
         }
@@ -453,7 +446,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
         self.depth_left = self.depth_left.checked_sub(1).ok_or(Refused::Invalid)?;
         self.i += 1;
         if A::LAX {
-            self.accept.opened(closer == b'}');
+            self.accept.opened();
         }
         self.skip_ws();
         if self.peek() == Some(closer) {

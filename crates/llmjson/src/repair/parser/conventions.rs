@@ -396,7 +396,7 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         self.values = self.values.saturating_add(1);
     }
 
-    fn opened(&mut self, _object: bool) {
+    fn opened(&mut self) {
         // Its path starts with its parent's current member.
         if self.paths {
             self.write_innermost();

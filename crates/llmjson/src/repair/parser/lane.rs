@@ -197,47 +197,47 @@ impl<'t> Parser<'t> {
                 Prefix::Read(k, end) => (Read::Key(k), end),
                 Prefix::Refused { reached } => return Ok(self.refused(at, reached)),
             }
-        } else if lax {
+        } else {
             let depth_left = self.cfg.max_depth.saturating_sub(self.frames.len());
-            let duplicates = LANE_DUPLICATES;
-            let lex = self.ctx.lex;
-            let conventions = Conventions::new(
-                &lex,
-                self.cfg.guard_comments,
-                self.frames.len(),
-                self.next_id,
-                self.cfg.paths,
-                std::mem::take(&mut self.lane_buffers),
-            );
-            let (read, conventions) =
-                value_accepting(self.text, at, limit, depth_left, duplicates, conventions);
-            let log = conventions.into_log();
+            let (read, log) = if lax {
+                let lex = self.ctx.lex;
+                let conventions = Conventions::new(
+                    &lex,
+                    self.cfg.guard_comments,
+                    self.frames.len(),
+                    self.next_id,
+                    self.cfg.paths,
+                    std::mem::take(&mut self.lane_buffers),
+                );
+                let (read, conventions) = value_accepting(
+                    self.text,
+                    at,
+                    limit,
+                    depth_left,
+                    LANE_DUPLICATES,
+                    conventions,
+                );
+                (read, Some(conventions.into_log()))
+            } else {
+                let read = value_at(self.text, at, limit, depth_left, LANE_DUPLICATES);
+                (read, None)
+            };
+            // The layout check steps over the comments and quoted strings the stretch holds.
             match read {
                 Prefix::Read(v, end)
                     if matches!(first, b'"' | b'\'' | 0xE2)
-                        || layout_agrees(self.b, at, end, &log.buf.opaque) =>
+                        || layout_agrees(
+                            self.b,
+                            at,
+                            end,
+                            log.as_ref().map_or(&[][..], |l| &l.buf.opaque),
+                        ) =>
                 {
-                    logged = Some(log);
+                    logged = log;
                     (Read::Value(v), end)
                 }
-                Prefix::Read(_, end) => {
-                    self.lane_buffers = log.buf;
-                    return Ok(self.refused(at, end));
-                }
-                Prefix::Refused { reached } => {
-                    self.lane_buffers = log.buf;
-                    return Ok(self.refused(at, reached));
-                }
-            }
-        } else {
-            let depth_left = self.cfg.max_depth.saturating_sub(self.frames.len());
-            let duplicates = LANE_DUPLICATES;
-            match value_at(self.text, at, limit, depth_left, duplicates) {
-                Prefix::Read(v, end) if first == b'"' || layout_agrees(self.b, at, end, &[]) => {
-                    (Read::Value(v), end)
-                }
-                Prefix::Read(_, end) => return Ok(self.refused(at, end)),
-                Prefix::Refused { reached } => return Ok(self.refused(at, reached)),
+                Prefix::Read(_, end) => return Ok(self.refused_with(at, end, log)),
+                Prefix::Refused { reached } => return Ok(self.refused_with(at, reached, log)),
             }
         };
         // What follows must be what a valid document has there, and win clearly: after the
@@ -255,10 +255,7 @@ impl<'t> Parser<'t> {
             valid_after(self.b, end, limit, key, top).is_some_and(|next| self.vouched(after, next))
         };
         if !vouched {
-            if let Some(log) = logged {
-                self.lane_buffers = log.buf;
-            }
-            return Ok(self.refused(at, end));
+            return Ok(self.refused_with(at, end, logged));
         }
         self.pos = end;
         match read {
@@ -356,6 +353,20 @@ impl<'t> Parser<'t> {
                 .vouches(&self.ctx, &self.kinds, &self.opens, at, &succs);
         self.succs = succs;
         vouched
+    }
+
+    /// A convention-lane attempt not taken: its buffers are kept for the next, and what it
+    /// read is charged.
+    fn refused_with<T>(
+        &mut self,
+        at: usize,
+        reached: usize,
+        log: Option<ConventionLog<'t>>,
+    ) -> Option<T> {
+        if let Some(log) = log {
+            self.lane_buffers = log.buf;
+        }
+        self.refused(at, reached)
     }
 
     /// An attempt that read up to `reached` and was not taken: charged to the budget.

@@ -274,22 +274,9 @@ impl Stack for Kinds<'_> {
     }
 }
 
-/// How many bytes are JSON whitespace. Runs on every parse (the guard's denominator), so it
-/// counts in byte lanes: chunks of 255 bytes cannot overflow a `u8` per lane, and the compiler
-/// vectorises the inner loop.
+/// How many bytes are JSON whitespace (the guard's denominator, on every parse).
 pub(crate) fn json_whitespace(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(255)
-        .map(|chunk| {
-            let n = chunk.iter().fold(0u8, |n, &b| {
-                n + u8::from(b == b' ')
-                    + u8::from(b == b'\n')
-                    + u8::from(b == b'\r')
-                    + u8::from(b == b'\t')
-            });
-            usize::from(n)
-        })
-        .sum()
+    crate::position::count_bytes(bytes, |b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
 }
 
 /// A frame contributes a pointer segment when it is an array, or an object inside a member.
