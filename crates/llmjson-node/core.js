@@ -4,7 +4,7 @@
 // way to build them); a reply that is already one valid document is checked natively without
 // building anything and handed to JSON.parse whole.
 
-const native = require('./llmjson.node');
+const native = require('./native').load();
 const { fromNative, InvalidSchemaError, JSONSchemaError } = require('./errors');
 
 const DEFAULTS = Object.freeze({

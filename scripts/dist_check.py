@@ -1,0 +1,249 @@
+"""Installs what scripts/dist.sh wrote to dist/ the way a user without Rust would, and runs each.
+
+Every install and run happens with no cargo, rustc or rustup on PATH (and CARGO_HOME and
+RUSTUP_HOME pointing at empty folders), in fresh places under a temporary folder, without
+downloading anything (pip's and npm's offline settings):
+
+- the README's "Install" commands, run as written beside a `dist` folder;
+- the Python wheel in a new virtualenv: its tags (abi3, manylinux_2_17 as `auditwheel show`
+  reads the binary), its size, `llmjson.__version__`, the README's first Python example;
+- the npm tarball in an empty project: its install script must use the prebuilt addon (no
+  build), `package.json`'s version, the README's first Node example;
+- the CLI archive unpacked: `llmjson --version`, the README's first command on the example the
+  archive carries; its SHA-256 file and SHA256SUMS;
+- the sdist holds the Rust sources it builds from;
+- one version everywhere: the cargo workspace's, in the CHANGELOG, the npm package.json of this
+  checkout, and every artifact.
+
+With --source-build (cargo is then needed), the npm tarball is also installed with
+LLMJSON_BUILD_FROM_SOURCE=1: its install script builds the addon from the Rust sources it
+carries, as it does where no prebuilt addon fits the platform.
+
+Usage: python3 scripts/dist_check.py [DIST] [--source-build]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import tomllib
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TRIPLE = "x86_64-unknown-linux-gnu"
+WHEEL_SIZE_LIMIT = 5 * 1024 * 1024
+RUST_TOOLS = ("cargo", "rustc", "rustup")
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def check(condition: bool, message: str) -> None:
+    if not condition:
+        raise CheckFailed(message)
+
+
+def workspace_version() -> str:
+    manifest = tomllib.loads((ROOT / "Cargo.toml").read_text(encoding="utf-8"))
+    return manifest["workspace"]["package"]["version"]
+
+
+def readme_blocks(language: str) -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(rf"```{language}\n(.*?)```\n", readme, flags=re.S)
+
+
+def install_commands() -> list[str]:
+    """The commands of the README's first block under "## Install": the prebuilt files."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Install\n", 1)
+    check(len(section) == 2, "the README has no '## Install' section")
+    block = re.search(r"```sh\n(.*?)```", section[1], flags=re.S)
+    check(block is not None, "the README's Install section has no sh block")
+    return [line.split("#", 1)[0].strip() for line in block.group(1).splitlines() if line.split("#", 1)[0].strip()]
+
+
+def rustless_env(home: Path) -> dict[str, str]:
+    """This process's environment with no Rust toolchain reachable, and installers offline."""
+    keep = [d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not any((Path(d) / t).exists() for t in RUST_TOOLS)]
+    env = dict(os.environ)
+    env.update(
+        PATH=os.pathsep.join(keep),
+        CARGO_HOME=str(home / "no-cargo"),
+        RUSTUP_HOME=str(home / "no-rustup"),
+        PIP_NO_INDEX="1",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        npm_config_offline="true",
+        npm_config_audit="false",
+        npm_config_fund="false",
+        npm_config_update_notifier="false",
+    )
+    for name in ("RUSTC", "RUSTC_WRAPPER", "CARGO", "CARGO_TARGET_DIR", "LLMJSON_BUILD_FROM_SOURCE"):
+        env.pop(name, None)
+    for tool in RUST_TOOLS:
+        check(shutil.which(tool, path=env["PATH"]) is None, f"{tool} is still on the PATH of the rustless environment")
+    return env
+
+
+def run(args: list[str] | str, env: dict[str, str], cwd: Path, **kw) -> subprocess.CompletedProcess:
+    result = subprocess.run(args, env=env, cwd=cwd, capture_output=True, text=True, shell=isinstance(args, str), **kw)
+    if result.returncode != 0:
+        raise CheckFailed(f"`{args if isinstance(args, str) else ' '.join(args)}` failed ({result.returncode}):\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    return result
+
+
+def one(dist: Path, pattern: str) -> Path:
+    found = sorted(dist.glob(pattern))
+    check(len(found) == 1, f"expected one {pattern} in {dist}, found {[f.name for f in found]}")
+    return found[0]
+
+
+def check_sums(dist: Path, cli: Path) -> None:
+    sums = (dist / "SHA256SUMS").read_text(encoding="utf-8").split("\n")
+    listed = {}
+    for line in filter(None, sums):
+        digest, name = line.split(maxsplit=1)
+        listed[name] = digest
+    artifacts = [p for p in dist.glob("llmjson-*") if not p.name.endswith(".sha256")]
+    check(sorted(listed) == sorted(p.name for p in artifacts), f"SHA256SUMS lists {sorted(listed)}, dist holds {sorted(p.name for p in artifacts)}")
+    for path in artifacts:
+        check(hashlib.sha256(path.read_bytes()).hexdigest() == listed[path.name], f"{path.name}: its SHA-256 is not the one SHA256SUMS gives")
+    own = (dist / f"{cli.name}.sha256").read_text(encoding="utf-8").split()
+    check(own == [listed[cli.name], cli.name], f"{cli.name}.sha256 does not hold the archive's SHA-256")
+
+
+def check_wheel(wheel: Path, version: str) -> str:
+    # PEP 427 name: the abi3 tag is what makes one file serve every CPython from 3.11.
+    check(wheel.name.startswith(f"llmjson-{version}-cp311-abi3-"), f"the wheel is not abi3 for CPython 3.11+: {wheel.name}")
+    check("manylinux_2_17_x86_64" in wheel.name, f"the wheel is not manylinux_2_17 (manylinux2014): {wheel.name}")
+    size = wheel.stat().st_size
+    check(size < WHEEL_SIZE_LIMIT, f"the wheel is {size} bytes, over {WHEEL_SIZE_LIMIT}")
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        check(any(n.startswith("llmjson/_llmjson") and n.endswith(".so") for n in names), "the wheel has no native module")
+        check("llmjson/py.typed" in names, "the wheel lacks py.typed")
+    auditwheel = shutil.which("auditwheel") or str(ROOT / "target/dist-tools/bin/auditwheel")
+    if Path(auditwheel).exists():
+        shown = subprocess.run([auditwheel, "show", str(wheel)], capture_output=True, text=True)
+        text = " ".join(shown.stdout.split())
+        check(shown.returncode == 0 and 'consistent with the following platform tag: "manylinux_2_17_x86_64"' in text,
+              f"auditwheel does not accept the wheel as manylinux_2_17_x86_64:\n{shown.stdout}{shown.stderr}")
+        audited = "auditwheel: manylinux_2_17_x86_64"
+    else:
+        raise CheckFailed("auditwheel is not installed (scripts/dist.sh installs it in target/dist-tools)")
+    return f"wheel {size / 1e6:.2f} MB, {audited}"
+
+
+def check_sdist(sdist: Path, version: str) -> None:
+    with tarfile.open(sdist) as t:
+        names = t.getnames()
+    top = f"llmjson-{version}"
+    for needed in ("pyproject.toml", "crates/llmjson/src/lib.rs", "crates/llmjson-py/src/lib.rs", "Cargo.lock"):
+        check(f"{top}/{needed}" in names or any(n.endswith("/" + needed) for n in names), f"the sdist lacks {needed}")
+
+
+def main(argv: list[str]) -> int:
+    source_build = "--source-build" in argv
+    args = [a for a in argv if not a.startswith("--")]
+    dist = Path(args[0] if args else ROOT / "dist").resolve()
+    version = workspace_version()
+    report = []
+
+    # One version everywhere.
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    check(re.search(rf"^## \[{re.escape(version)}\]", changelog, flags=re.M) is not None, f"CHANGELOG.md has no section for {version}")
+    node_package = json.loads((ROOT / "crates/llmjson-node/package.json").read_text(encoding="utf-8"))
+    check(node_package["version"] == version, f"crates/llmjson-node/package.json says {node_package['version']}, the workspace {version}")
+
+    wheel = one(dist, f"llmjson-{version}-*.whl")
+    sdist = one(dist, f"llmjson-{version}.tar.gz")
+    npm = one(dist, f"llmjson-{version}.tgz")
+    cli = one(dist, f"llmjson-{version}-{TRIPLE}.tar.gz")
+    check_sums(dist, cli)
+    report.append(check_wheel(wheel, version))
+    check_sdist(sdist, version)
+
+    with tempfile.TemporaryDirectory(prefix="llmjson-dist-") as tmp:
+        home = Path(tmp)
+        env = rustless_env(home)
+        venv = home / "venv"
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=env)
+        env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
+        env["VIRTUAL_ENV"] = str(venv)
+        user = home / "user"
+        user.mkdir()
+        (user / "dist").symlink_to(dist)
+
+        # The README's Install commands, as written, from a folder beside `dist`.
+        timings = {}
+        for command in install_commands():
+            started = time.monotonic()
+            run(command, env, user)
+            timings[command.split()[0]] = time.monotonic() - started
+        report.append("README install: " + ", ".join(f"{tool} {secs:.1f} s" for tool, secs in timings.items()))
+
+        # Python: the wheel in the fresh virtualenv.
+        py = str(venv / "bin" / "python")
+        got = run([py, "-c", "import llmjson; print(llmjson.__version__)"], env, home).stdout.strip()
+        check(got == version, f"llmjson.__version__ is {got}, not {version}")
+        run([py, "-c", readme_blocks("python")[0]], env, home)
+
+        # Node: installed by the README's command into `user`; the prebuilt addon, no build.
+        package = user / "node_modules" / "llmjson"
+        check((package / "llmjson.linux-x64-gnu.node").exists(), "the npm package has no prebuilt addon")
+        check(not (package / "llmjson.node").exists(), "npm install built the addon instead of using the prebuilt one")
+        check(not (package / "rust" / "target").exists(), "npm install ran cargo")
+        got = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
+        check(got == version, f"the npm package's version is {got}, not {version}")
+        got = run(["node", "-p", "require('llmjson').version"], env, user).stdout.strip()
+        check(got == version, f"the npm package's addon says version {got}, not {version}")
+        node_example = "const assert = require('node:assert/strict');\n" + readme_blocks("js")[0]
+        run(["node", "-e", node_example], env, user)
+
+        # The CLI: unpacked by the README's command into `user`.
+        folder = user / f"llmjson-{version}-{TRIPLE}"
+        binary = folder / "llmjson"
+        got = run([str(binary), "--version"], env, folder).stdout.strip()
+        check(got == f"llmjson {version}", f"`llmjson --version` says {got!r}")
+        out = run([str(binary), "repair", "--log", "examples/truncated-plan.txt"], env, folder)
+        value = json.loads(out.stdout)
+        check(isinstance(value, dict) and "dataModel" in value, f"the CLI's repair printed {out.stdout[:200]!r}")
+        check("closed_truncated_object" in out.stderr, "the CLI's repair log is missing")
+        report.append(f"CLI {binary.stat().st_size / 1e6:.1f} MB")
+
+        if source_build:
+            # Where no prebuilt addon fits, the install script builds from the Rust sources the
+            # tarball carries: forced here, with cargo back on PATH.
+            project = home / "source-build"
+            project.mkdir()
+            (project / "package.json").write_text('{"name": "consumer", "version": "1.0.0", "private": true}')
+            build_env = dict(os.environ, LLMJSON_BUILD_FROM_SOURCE="1")
+            started = time.monotonic()
+            run(["npm", "install", str(npm), "--no-audit", "--no-fund", "--loglevel=error"], build_env, project)
+            built = project / "node_modules" / "llmjson"
+            check((built / "llmjson.node").exists(), "LLMJSON_BUILD_FROM_SOURCE=1 did not build the addon")
+            check(not (built / "rust" / "target").exists(), "the source build left its target folder in node_modules")
+            out = run(["node", "-e", "const l = require('llmjson'); console.log(JSON.stringify(l.parse('{a: 1,}').value))"], build_env, project)
+            check(json.loads(out.stdout) == {"a": 1}, f"the addon built from source answered {out.stdout!r}")
+            report.append(f"npm source build {time.monotonic() - started:.0f} s")
+
+    print(f"dist check: llmjson {version}, installed and run with no Rust toolchain: " + "; ".join(report))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except CheckFailed as e:
+        print(f"dist check FAILED: {e}", file=sys.stderr)
+        sys.exit(1)
