@@ -6,7 +6,9 @@ downloading anything (pip's and npm's offline settings):
 
 - the README's "Install" commands, run as written beside a `dist` folder;
 - the Python wheel in a new virtualenv: its tags (abi3, manylinux_2_17 as `auditwheel show`
-  reads the binary), its size, `llmjson.__version__`, the README's first Python example;
+  reads the binary), its size, `llmjson.__version__`, the README's first Python example; the
+  same file in a virtualenv of every other CPython from 3.11 found on the machine (PATH,
+  pyenv), and refused by older ones;
 - the npm tarball in an empty project: its install script must use the prebuilt addon (no
   build), `package.json`'s version, the README's first Node example;
 - the CLI archive unpacked: `llmjson --version`, the README's first command on the example the
@@ -144,6 +146,50 @@ def check_wheel(wheel: Path, version: str) -> str:
     return f"wheel {size / 1e6:.2f} MB, {audited}"
 
 
+def other_cpythons() -> dict[tuple[int, int], Path]:
+    """CPython interpreters on this machine besides the one running this (python3.N on PATH or
+    under pyenv's versions folder), by version."""
+    found: dict[tuple[int, int], Path] = {}
+    places = []
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    if pyenv.is_dir():
+        places += sorted(v / "bin" for v in pyenv.iterdir())
+    # (pyenv's shims run the selected version, whatever their name says.)
+    places += [Path(d) for d in os.environ.get("PATH", "").split(os.pathsep) if d and "shims" not in Path(d).parts]
+    for place in places:
+        for minor in range(8, 20):
+            exe = place / f"python3.{minor}"
+            if (3, minor) not in found and exe.is_file() and os.access(exe, os.X_OK) and (3, minor) != sys.version_info[:2]:
+                found[(3, minor)] = exe
+    return found
+
+
+def check_wheel_across_pythons(wheel: Path, env: dict[str, str], home: Path) -> str:
+    """The one abi3 wheel installs and runs on every other CPython from 3.11 found here, and the
+    newest CPython older than 3.11 refuses it (the tag says so, before any code runs)."""
+    tried, refused = [], []
+    found = other_cpythons()
+    # Every newer one, and the newest older one (each virtualenv costs seconds).
+    older = [v for v in found if v < (3, 11)]
+    chosen = {v: exe for v, exe in found.items() if v >= (3, 11) or v == max(older, default=None)}
+    for (major, minor), exe in sorted(chosen.items()):
+        venv = home / f"venv{major}{minor}"
+        made = subprocess.run([str(exe), "-m", "venv", str(venv)], env=env, capture_output=True, text=True)
+        if made.returncode != 0:
+            print(f"dist check: {exe} cannot make a virtualenv, not tried ({made.stderr.strip()[-200:]})", file=sys.stderr)
+            continue
+        pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", str(wheel)], env=env, capture_output=True, text=True)
+        if minor >= 11:
+            check(pip.returncode == 0, f"the wheel does not install on CPython {major}.{minor}:\n{pip.stdout[-2000:]}{pip.stderr[-2000:]}")
+            out = run([str(venv / "bin" / "python"), "-c", "import llmjson; print(llmjson.loads(\"{'a': [1, 2,], b: True}\"))"], env, home)
+            check(out.stdout.strip() == "{'a': [1, 2], 'b': True}", f"CPython {major}.{minor}: {out.stdout!r}")
+            tried.append(f"{major}.{minor}")
+        else:
+            check(pip.returncode != 0, f"CPython {major}.{minor} installed a wheel made for 3.11 and later")
+            refused.append(f"{major}.{minor}")
+    return f"the same wheel on CPython {', '.join(tried) or 'no other version'} (refused by {', '.join(refused) or 'none older found'})"
+
+
 def check_sdist(sdist: Path, version: str) -> None:
     with tarfile.open(sdist) as t:
         names = t.getnames()
@@ -197,6 +243,7 @@ def main(argv: list[str]) -> int:
         got = run([py, "-c", "import llmjson; print(llmjson.__version__)"], env, home).stdout.strip()
         check(got == version, f"llmjson.__version__ is {got}, not {version}")
         run([py, "-c", readme_blocks("python")[0]], env, home)
+        report.append(check_wheel_across_pythons(wheel, env, home))
 
         # Node: installed by the README's command into `user`; the prebuilt addon, no build.
         package = user / "node_modules" / "llmjson"
