@@ -436,16 +436,6 @@ pub enum DuplicateArg {
     Error,
 }
 
-/// The kill switch: `LLMJSON_REPAIR=0` (or `false`, `off`, `no`) forces level `none`.
-pub fn repair_disabled_by_env() -> bool {
-    std::env::var("LLMJSON_REPAIR").is_ok_and(|v| {
-        matches!(
-            v.trim().to_ascii_lowercase().as_str(),
-            "0" | "false" | "off" | "no"
-        )
-    })
-}
-
 impl PolicyArgs {
     /// The library options; reads and compiles the schema file, if any (a usage error if it
     /// cannot be read or is not a valid schema).
@@ -462,7 +452,7 @@ impl PolicyArgs {
 impl ParseArgs {
     /// The library options, with `default` coercion unless `--coercion` says otherwise.
     pub fn options_coercing(&self, default: Coercion) -> Result<Options, Failure> {
-        let level = if repair_disabled_by_env() {
+        let level = if llmjson::repair_disabled_by_env() {
             RepairLevel::None
         } else {
             match self.level {

@@ -108,32 +108,82 @@ pub fn batch_chunk<'py>(
     Ok(out)
 }
 
-/// The process's Prometheus counters (`llmjson::metrics::Metrics` behind a lock).
+/// The process's counters: the Prometheus ones (`llmjson::metrics::Metrics`) and the outcomes
+/// `llmjson.metrics.snapshot()` reports, each behind its own lock. Both live here so that a
+/// call made in one native step (`loads_value`) counts itself without returning to Python.
 #[pyclass(frozen, name = "Metrics", module = "llmjson._llmjson")]
 #[derive(Default)]
 pub struct PyMetrics {
     inner: Mutex<Metrics>,
+    outcomes: Mutex<Outcomes>,
+}
+
+/// The outcomes of `llmjson.metrics.snapshot()`, in its order: every call counts in one.
+pub(crate) const OUTCOMES: [&str; 7] = [
+    "ok",
+    "repaired",
+    "no_json",
+    "parse_fail",
+    "repair_rejected",
+    "schema_fail",
+    "verify_fail",
+];
+
+/// Calls by outcome, retries, and the calls' latency.
+#[derive(Default, Clone)]
+struct Outcomes {
+    counts: [u64; OUTCOMES.len()],
+    retry: u64,
+    calls: u64,
+    latency_total: f64,
+    latency_max: f64,
 }
 
 impl PyMetrics {
-    /// Counts one reply that gave a value.
+    /// Counts one call that gave a parsed value, in both sets of counters.
     pub(crate) fn record(&self, parsed: &llmjson::ParsedValue, elapsed: Duration) {
+        let repaired = parsed.is_repaired();
         self.lock().count(
             Ending::Value {
-                repaired: parsed.is_repaired(),
+                repaired,
                 repair_kinds: parsed.repairs.iter().map(|(kind, _)| kind.as_str()),
                 truncated: parsed.is_truncated(),
             },
             elapsed,
         );
+        self.record_outcome(usize::from(repaired), elapsed.as_secs_f64());
+    }
+
+    /// Counts one call whose reply was one valid document, in both sets of counters.
+    pub(crate) fn record_valid(&self, elapsed: Duration) {
+        self.lock().count(
+            Ending::Value {
+                repaired: false,
+                repair_kinds: std::iter::empty(),
+                truncated: false,
+            },
+            elapsed,
+        );
+        self.record_outcome(0, elapsed.as_secs_f64());
+    }
+
+    /// Counts one call in `outcome` (an index into [`OUTCOMES`]).
+    pub(crate) fn record_outcome(&self, outcome: usize, seconds: f64) {
+        let mut o = lock(&self.outcomes);
+        o.counts[outcome] += 1;
+        o.calls += 1;
+        o.latency_total += seconds;
+        o.latency_max = o.latency_max.max(seconds);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Metrics> {
-        // Each update is whole under the lock: a poisoned lock still holds good counts.
-        self.inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.inner)
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Each update is whole under the lock: a poisoned lock still holds good counts.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[pymethods]
@@ -175,14 +225,41 @@ impl PyMetrics {
         Ok(())
     }
 
-    /// Counts one retry.
+    /// Counts one call in `outcome` (one of `OUTCOMES`) for `llmjson.metrics.snapshot()`.
+    fn count_outcome(&self, outcome: &str, seconds: f64) -> PyResult<()> {
+        let Some(i) = OUTCOMES.iter().position(|&o| o == outcome) else {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "outcome must be one of {OUTCOMES:?}; got {outcome:?}"
+            )));
+        };
+        self.record_outcome(i, seconds.max(0.0));
+        Ok(())
+    }
+
+    /// Counts one retry, in both sets of counters.
     fn count_retry(&self) {
         self.lock().retries += 1;
+        lock(&self.outcomes).retry += 1;
     }
 
     /// Sets every counter to zero.
     fn reset(&self) {
         *self.lock() = Metrics::default();
+        *lock(&self.outcomes) = Outcomes::default();
+    }
+
+    /// The outcome counters as `llmjson.metrics.snapshot()` returns them.
+    fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let o = lock(&self.outcomes).clone();
+        let d = PyDict::new(py);
+        for (name, n) in OUTCOMES.iter().zip(o.counts) {
+            d.set_item(name, n)?;
+        }
+        d.set_item("retry", o.retry)?;
+        d.set_item("calls", o.calls)?;
+        d.set_item("latency_total_s", o.latency_total)?;
+        d.set_item("latency_max_s", o.latency_max)?;
+        Ok(d)
     }
 
     /// The counters in Prometheus text exposition format.

@@ -336,7 +336,16 @@ fn read_valid_document<'py>(
     text: &Bound<'py, PyString>,
     max_size: usize,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let text = text.to_str()?;
+    read_valid(py, text.to_str()?, max_size)
+}
+
+/// `text` as Python objects when it is one valid JSON document within `max_size`; `None`
+/// otherwise.
+fn read_valid<'py>(
+    py: Python<'py>,
+    text: &str,
+    max_size: usize,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
     if text.len() > max_size {
         return Ok(None);
     }
@@ -673,32 +682,52 @@ fn native_error_diagnosed(
     NativeError::new_err((error.kind(), error.to_string(), details.unbind()))
 }
 
-/// The native module.
-/// The value alone, for `loads` and the other calls that keep nothing else: parsed with the
-/// default policies at `level`, converted to Python objects, and counted in `metrics` (the
-/// Prometheus counters: outcome, repair kinds, truncation, and the time of the parse and the
-/// conversion). No log, span or diagnostics are built. Returns the value and whether it was
-/// repaired. A failure raises as `parse` does and is not counted: the caller's full path
-/// counts it, with its diagnostics.
+/// `loads` when only the value is wanted, in one native call: a reply that is one valid document
+/// (a list or an object) read straight into Python objects, otherwise parsed with the default
+/// policies at `level` (`none` while the kill switch is set) and converted; the call counted in
+/// `metrics`, both the Prometheus counters and the outcomes (the time covers the parse and the
+/// conversion). No log, span or diagnostics are built. A failure raises as `parse` does and is
+/// not counted: the caller's full path raises it again, with its diagnostics, and counts it.
 #[pyfunction]
 #[pyo3(signature = (text, metrics, *, level="full"))]
-fn parse_value<'py>(
+fn loads_value<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyString>,
     metrics: &batch::PyMetrics,
     level: &str,
-) -> PyResult<(Bound<'py, PyAny>, bool)> {
+) -> PyResult<Bound<'py, PyAny>> {
     let started = std::time::Instant::now();
-    let options = llmjson::Options::default().level(parse_level(level)?);
     let text = text.to_str()?;
+    let first = text
+        .bytes()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+    if matches!(first, Some(b'{' | b'[')) {
+        if let Some(value) = read_valid(py, text, llmjson::DEFAULT_MAX_SIZE)? {
+            metrics.record_valid(started.elapsed());
+            return Ok(value);
+        }
+    }
+    let level = if llmjson::repair_disabled_by_env() {
+        llmjson::RepairLevel::None
+    } else {
+        parse_level(level)?
+    };
+    let options = llmjson::Options::default().level(level);
     let parsed = py
         .detach(|| llmjson::parse_value(text, &options))
         .map_err(|e| parse_error(py, &e, text, &options))?;
     let value = to_python(py, &parsed.value)?;
     metrics.record(&parsed, started.elapsed());
-    Ok((value, parsed.is_repaired()))
+    Ok(value)
 }
 
+/// The operator's kill switch (`LLMJSON_REPAIR=0`, read now): the library's own rule.
+#[pyfunction]
+fn repair_disabled() -> bool {
+    llmjson::repair_disabled_by_env()
+}
+
+/// The native module.
 #[pymodule]
 fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySchema>()?;
@@ -708,7 +737,8 @@ fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEvidence>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
-    m.add_function(wrap_pyfunction!(parse_value, m)?)?;
+    m.add_function(wrap_pyfunction!(loads_value, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_disabled, m)?)?;
     m.add_function(wrap_pyfunction!(repair_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(schema_feedback, m)?)?;
     m.add_function(wrap_pyfunction!(feedback_message, m)?)?;

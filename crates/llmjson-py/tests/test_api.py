@@ -97,6 +97,16 @@ def test_options_are_passed_through():
         llmjson.parse(42)  # type: ignore[call-overload]
 
 
+@pytest.mark.parametrize("setting, disabled", [("0", True), (" Off ", True), ("FALSE", True), ("no", True), ("1", False), ("", False), ("yes", False)])
+def test_the_kill_switch_spellings(monkeypatch, setting, disabled):
+    monkeypatch.setenv("LLMJSON_REPAIR", setting)
+    if disabled:
+        with pytest.raises(JSONParseError):
+            llmjson.loads("{'a': 1}")
+    else:
+        assert llmjson.loads("{'a': 1}") == {"a": 1}
+
+
 def test_the_kill_switch_forces_level_none(monkeypatch):
     assert llmjson.loads("{'a': 1}") == {"a": 1}
     monkeypatch.setenv("LLMJSON_REPAIR", "0")

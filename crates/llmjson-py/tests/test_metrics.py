@@ -96,3 +96,28 @@ def test_prometheus_client_scrapes_the_same_counters():
     assert scraped['llmjson_repairs_total{kind="single_quotes"}'] == 1
     assert scraped["llmjson_latency_seconds_count"] == 2
     assert scraped['llmjson_latency_seconds_bucket{le="+Inf"}'] == 2
+
+
+def test_counts_from_many_threads_are_exact():
+    # The counters live in the native module behind its locks; loads counts itself there
+    # without the GIL held around the parse.
+    from concurrent.futures import ThreadPoolExecutor
+
+    def work(i: int) -> None:
+        for _ in range(250):
+            llmjson.loads('{"a": 1}' if i % 2 else "{'a': 1,}")
+            llmjson.metrics.record_retry()
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(work, range(8)))
+    snap = llmjson.metrics.snapshot()
+    assert (snap["ok"], snap["repaired"], snap["calls"], snap["retry"]) == (1000, 1000, 2000, 2000)
+    s = _series(llmjson.metrics.prometheus())
+    assert s['llmjson_replies_total{outcome="repaired"}'] == 1000
+    assert s["llmjson_retries_total"] == 2000
+
+
+def test_an_unknown_outcome_is_refused():
+    with pytest.raises(ValueError, match="outcome must be one of"):
+        llmjson.metrics.record_outcome("fine", 0.1)
+    assert llmjson.metrics.snapshot()["calls"] == 0

@@ -36,8 +36,9 @@ pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics};
 pub use error::{Error, SyntaxError};
 pub use locate::Source;
 pub use options::{
-    Coercion, DuplicateKeys, GuardComments, Options, RepairLevel, Truncation, DEFAULT_MAX_DEPTH,
-    DEFAULT_MAX_REMOVED_RATIO, DEFAULT_MAX_SIZE, MAX_DEPTH_CEILING,
+    repair_disabled_by_env, Coercion, DuplicateKeys, GuardComments, Options, RepairLevel,
+    Truncation, DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO, DEFAULT_MAX_SIZE, KILL_SWITCH_VAR,
+    MAX_DEPTH_CEILING,
 };
 pub use position::Position;
 pub use repair::{Repair, RepairKind};

@@ -170,6 +170,21 @@ pub struct Options {
     pub verify: VerifyOptions,
 }
 
+/// The environment variable of the operator's kill switch ([`repair_disabled_by_env`]).
+pub const KILL_SWITCH_VAR: &str = "LLMJSON_REPAIR";
+
+/// The operator's kill switch: `LLMJSON_REPAIR=0` (or `false`, `off`, `no`, in any case) in the
+/// environment forces [`RepairLevel::None`] in the CLI and the Python package, without a
+/// deploy. Read at each call, so that setting it takes effect at once.
+pub fn repair_disabled_by_env() -> bool {
+    std::env::var(KILL_SWITCH_VAR).is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "0" | "false" | "off" | "no"
+        )
+    })
+}
+
 /// The default size limit: 10 MiB.
 pub const DEFAULT_MAX_SIZE: usize = 10 * 1024 * 1024;
 /// The default nesting limit: serde_json's own (it reads at most 127 levels), so text llmjson

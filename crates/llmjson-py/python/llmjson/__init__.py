@@ -22,8 +22,9 @@ from .batch import BatchError, BatchResult, batch
 from ._llmjson import DEFAULT_MAX_SIZE, NativeError, __version__
 from ._llmjson import Schema as _NativeSchema
 from ._llmjson import read_valid_document as _read_valid_document
+from ._llmjson import repair_disabled as _repair_disabled
 from ._llmjson import parse as _native_parse
-from ._llmjson import parse_value as _native_parse_value
+from ._llmjson import loads_value as _native_loads_value
 from .errors import (
     EmptyResponseError,
     GroundingError,
@@ -148,10 +149,7 @@ class ParseResult(Generic[T]):
 
 def _kill_switch_level(level: str) -> str:
     """``LLMJSON_REPAIR=0`` (or false/off/no) forces level ``none``: an operator's kill switch."""
-    value = os.environ.get("LLMJSON_REPAIR")
-    if value is not None and value.strip().lower() in ("0", "false", "off", "no"):
-        return "none"
-    return level
+    return "none" if _repair_disabled() else level
 
 
 class Schema:
@@ -633,29 +631,26 @@ def _loads(
     schema: Any,
     compat: Compat,
 ) -> Any:
-    if schema is None and type(json_str) is str:
-        # One valid document (the commonest reply) is the same value at every level and in
-        # every compatibility mode: read straight into Python objects, counted, nothing else.
-        started = time.perf_counter()
-        fast = _valid_document(json_str, DEFAULT_MAX_SIZE)
-        if fast is not None:
-            metrics.record("ok", time.perf_counter() - started)
-            return (fast[0], []) if logging else fast[0]
     level: Level = "none" if strict else "full"
     want_all = compat == "json_repair"
-    if not logging and not want_all and schema is None and type(json_str) is str:
-        # The value alone: no log, span or diagnostics to build. A failure takes the full path
-        # below, which raises it with its diagnostics and counts it.
-        started = time.perf_counter()
-        try:
-            value, repaired = _native_parse_value(
-                json_str, metrics._prometheus, level=_kill_switch_level(level)
-            )
-        except (NativeError, UnicodeEncodeError):
-            pass
+    if schema is None and type(json_str) is str:
+        if not logging and not want_all:
+            # The value alone, in one native call that counts itself: a valid document read
+            # straight into Python objects, else the value with no log, span or diagnostics. A
+            # failure takes the full path below, which raises it with its diagnostics and
+            # counts it.
+            try:
+                return _native_loads_value(json_str, metrics._prometheus, level=level)
+            except (NativeError, UnicodeEncodeError):
+                pass
         else:
-            metrics.record_outcome("repaired" if repaired else "ok", time.perf_counter() - started)
-            return value
+            # One valid document (the commonest reply) is the same value at every level and
+            # in every compatibility mode: read straight into Python objects, counted.
+            started = time.perf_counter()
+            fast = _valid_document(json_str, DEFAULT_MAX_SIZE)
+            if fast is not None:
+                metrics.record("ok", time.perf_counter() - started)
+                return (fast[0], []) if logging else fast[0]
     try:
         result = _run(
             json_str,

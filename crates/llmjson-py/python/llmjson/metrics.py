@@ -23,9 +23,8 @@ True
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Iterator
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from ._llmjson import METRIC_NAMES
 from ._llmjson import Metrics as _NativeMetrics
@@ -35,7 +34,9 @@ __all__ = ["snapshot", "reset", "Snapshot", "OUTCOMES", "NAMES", "prometheus", "
 #: The Prometheus metric names, the same as Rust's ``llmjson::metrics::NAMES``.
 NAMES: tuple[str, ...] = tuple(METRIC_NAMES)
 
-# The Prometheus counters (Rust's `Metrics`, behind its own lock).
+# Every counter lives in the native module, behind its locks: the Prometheus ones (Rust's
+# `Metrics`) and the outcomes of `snapshot`, so that a call answered in one native step
+# (`loads`) counts itself there.
 _prometheus = _NativeMetrics()
 
 #: Every outcome counted. ``no_json`` includes empty replies.
@@ -56,11 +57,6 @@ class Snapshot(TypedDict):
     latency_max_s: float
 
 
-_lock = threading.Lock()
-_counts: dict[str, int] = {}
-_latency_total = 0.0
-_latency_max = 0.0
-
 # The error kinds of the native module, by outcome.
 _OUTCOME_OF_KIND = {
     "empty": "no_json",
@@ -73,32 +69,12 @@ _OUTCOME_OF_KIND = {
 
 def reset() -> None:
     """Sets every counter to zero."""
-    global _latency_total, _latency_max
-    with _lock:
-        _counts.clear()
-        for name in (*OUTCOMES, "retry", "calls"):
-            _counts[name] = 0
-        _latency_total = 0.0
-        _latency_max = 0.0
-        _prometheus.reset()
+    _prometheus.reset()
 
 
 def snapshot() -> Snapshot:
     """The counters now: outcomes, retries, calls, and latency totals in seconds."""
-    with _lock:
-        return Snapshot(
-            ok=_counts["ok"],
-            repaired=_counts["repaired"],
-            no_json=_counts["no_json"],
-            parse_fail=_counts["parse_fail"],
-            repair_rejected=_counts["repair_rejected"],
-            schema_fail=_counts["schema_fail"],
-            verify_fail=_counts["verify_fail"],
-            retry=_counts["retry"],
-            calls=_counts["calls"],
-            latency_total_s=_latency_total,
-            latency_max_s=_latency_max,
-        )
+    return cast(Snapshot, _prometheus.outcomes())
 
 
 # The error kind an outcome counts under when the caller gives none.
@@ -112,15 +88,8 @@ _KIND_OF_OUTCOME = {
 
 
 def record_outcome(outcome: str, seconds: float) -> None:
-    """Counts one call here only: its Prometheus counters were counted by the native module
-    (internal)."""
-    global _latency_total, _latency_max
-    with _lock:
-        _counts[outcome] = _counts.get(outcome, 0) + 1
-        _counts["calls"] += 1
-        _latency_total += seconds
-        if seconds > _latency_max:
-            _latency_max = seconds
+    """Counts one call in the outcomes only (internal)."""
+    _prometheus.count_outcome(outcome, seconds)
 
 
 def record(
@@ -147,8 +116,6 @@ def record(
 
 def record_retry() -> None:
     """Counts one retry (internal)."""
-    with _lock:
-        _counts["retry"] += 1
     _prometheus.count_retry()
 
 
@@ -211,6 +178,3 @@ def register(registry: Any = None) -> None:
 def outcome_of_error_kind(kind: str) -> str:
     """The outcome an error kind counts as (internal)."""
     return _OUTCOME_OF_KIND.get(kind, "parse_fail")
-
-
-reset()
