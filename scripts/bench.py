@@ -168,9 +168,9 @@ def main() -> None:
     out.append("")
 
     # The harness issue's targets, checked against this run.
-    def ratios(family: str, tool: str = "llmjson (library, value)") -> list[float]:
+    def ratios(family: str, tool: str = "llmjson (library, value)", sizes: list[str] = SIZES) -> list[float]:
         found = []
-        for size in SIZES:
+        for size in sizes:
             r, base = docs.get((tool, f"{family}-{size}")), docs.get(("serde_json (valid twin)", f"{family}-{size}"))
             if r and base and r.get("seconds") and r["correct"]:
                 found.append(r["seconds"] / base["seconds"])
@@ -183,7 +183,9 @@ def main() -> None:
     checks = [
         ("valid → value", ratios("valid"), 1.05),
         ("valid → text", ratios("valid", "llmjson (library, text)"), 0.5),
-        ("broken → value", ratios("broken"), 2.0),
+        # The speed issue's target names these sizes: a 1 KB input is one step of the plan,
+        # which measures the per-parse costs (the small replies' rows below) more than parsing.
+        ("broken → value, 64 KB–10 MB", ratios("broken", sizes=["64KB", "1MB", "10MB"]), 2.0),
         ("every fault at once → value", ratios("all-faults"), 5.0),
     ]
     out += ["## Targets", "", "| measure | llmjson in this run | target | met |", "|---|---:|---:|:---:|"]
