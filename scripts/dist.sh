@@ -57,8 +57,25 @@ tar -C "$STAGE" -czf "$OUT/$CLI.tar.gz" "$CLI"
 echo "== the npm package: prebuilt linux-x64-gnu addon, and the Rust sources for other platforms"
 NPM="$STAGE/npm"
 mkdir -p "$NPM"
-(cd crates/llmjson-node && cp index.js index.d.ts core.js errors.js retry.js jsonrepair.js \
-  jsonrepair.d.ts native.js install.js package.json "$NPM/")
+# The files package.json lists (what `npm pack` of the folder would take), with the version
+# written in; the addon, prebuilt, in place of a source build.
+"$PYTHON" - crates/llmjson-node "$NPM" "$VERSION" <<'PY'
+import json, shutil, sys
+from pathlib import Path
+source, stage, version = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+package = json.loads((source / "package.json").read_text(encoding="utf-8"))
+for name in package["files"]:
+    if name != "llmjson.node":
+        shutil.copy2(source / name, stage / name)
+package["version"] = version
+package.pop("private", None)
+package["files"] = [f for f in package["files"] if f != "llmjson.node"] + [
+    "llmjson.linux-x64-gnu.node", "rust/", "CHANGELOG.md", "LICENSE-MIT", "LICENSE-APACHE"]
+# A user's install needs none of the development tools, and runs only the install script.
+package.pop("devDependencies", None)
+package["scripts"] = {"install": package["scripts"]["install"]}
+(stage / "package.json").write_text(json.dumps(package, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+PY
 cp README.md LICENSE-MIT LICENSE-APACHE CHANGELOG.md "$NPM/"
 cp "$BIN/libllmjson_node.so" "$NPM/llmjson.linux-x64-gnu.node"
 # The Rust sources of the addon, as a workspace of their own: the crates' manifests without
@@ -67,22 +84,6 @@ cp "$BIN/libllmjson_node.so" "$NPM/llmjson.linux-x64-gnu.node"
 cp Cargo.lock "$NPM/rust/Cargo.lock"
 # cargo drops the lock entries of the crates left out (offline: every crate is already known).
 (cd "$NPM/rust" && cargo metadata --offline --format-version 1 >/dev/null)
-"$PYTHON" - "$NPM/package.json" "$VERSION" <<'PY'
-import json, sys
-path, version = sys.argv[1], sys.argv[2]
-with open(path, encoding="utf-8") as f:
-    package = json.load(f)
-package["version"] = version
-package.pop("private", None)
-package["files"] = [f for f in package["files"] if f != "llmjson.node"] + [
-    "llmjson.linux-x64-gnu.node", "rust/", "CHANGELOG.md", "LICENSE-MIT", "LICENSE-APACHE"]
-# A user's install needs none of the development tools, and runs only the install script.
-package.pop("devDependencies", None)
-package["scripts"] = {"install": package["scripts"]["install"]}
-with open(path, "w", encoding="utf-8") as f:
-    json.dump(package, f, indent=2, ensure_ascii=False)
-    f.write("\n")
-PY
 (cd "$NPM" && npm pack --silent --pack-destination "$OUT" >/dev/null)
 
 (cd "$OUT" && sha256sum llmjson-* | grep -v '\.sha256$' > SHA256SUMS)

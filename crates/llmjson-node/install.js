@@ -5,13 +5,13 @@
 // the Rust sources it carries under rust/. LLMJSON_BUILD_FROM_SOURCE=1 builds even where a
 // prebuilt addon would load.
 
-const { execSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const native = require('./native');
 
 function prebuiltLoads() {
-  const prebuilt = native.candidates()[1];
+  const prebuilt = [...native.candidates()][1];
   if (!fs.existsSync(prebuilt)) return false;
   try {
     require(prebuilt);
@@ -25,13 +25,12 @@ function prebuiltLoads() {
 function build() {
   const vendored = path.join(__dirname, 'rust', 'llmjson-node', 'Cargo.toml');
   const fromTarball = fs.existsSync(vendored);
-  const manifest = fromTarball ? ` --manifest-path ${JSON.stringify(vendored)}` : '';
+  const args = ['--yes', '-p', '@napi-rs/cli@3', 'napi', 'build', '--release', '--output-dir', '.', '--dts', 'native.d.ts'];
+  if (fromTarball) args.push('--manifest-path', vendored);
   // The folder's own dev copy of @napi-rs/cli, or one npx fetches from npm: a linked folder's
-  // dependencies are not installed yet when its install script runs.
-  execSync(`npx --yes -p @napi-rs/cli@3 napi build --release --output-dir . --dts native.d.ts${manifest}`, {
-    cwd: __dirname,
-    stdio: 'inherit',
-  });
+  // dependencies are not installed yet when its install script runs. (npx is a .cmd script on
+  // Windows, which only a shell runs.)
+  execFileSync('npx', args, { cwd: __dirname, stdio: 'inherit', shell: process.platform === 'win32' });
   // The build's intermediate files are hundreds of megabytes a node_modules folder should not keep.
   if (fromTarball && !process.env.CARGO_TARGET_DIR) {
     fs.rmSync(path.join(__dirname, 'rust', 'target'), { recursive: true, force: true });

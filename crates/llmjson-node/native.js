@@ -7,21 +7,35 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** The platform name of a prebuilt addon that can run here, or null where none could. */
-function platform() {
-  const { platform: os, arch } = process;
-  if (os !== 'linux') return `${os}-${arch}`;
-  // glibc and musl addons do not load in each other's processes: Node's report says which
-  // C library it runs on (glibcVersionRuntime is absent under musl).
-  const header = process.report && typeof process.report.getReport === 'function'
-    ? process.report.getReport().header
-    : {};
-  return `linux-${arch}-${header.glibcVersionRuntime ? 'gnu' : 'musl'}`;
+let platformName = null;
+
+/** glibc and musl addons do not load in each other's processes. `ldd` names musl on a musl
+ * system (a quick read); where there is none, Node's report says (glibcVersionRuntime is
+ * absent under musl; building the report takes milliseconds). */
+function isMusl() {
+  try {
+    return fs.readFileSync('/usr/bin/ldd', 'latin1').includes('musl');
+  } catch {
+    return !process.report.getReport().header.glibcVersionRuntime;
+  }
 }
 
-/** The addon files that may serve this machine, most preferred first. */
-function candidates(dir = __dirname) {
-  return [path.join(dir, 'llmjson.node'), path.join(dir, `llmjson.${platform()}.node`)];
+/** The platform name of the prebuilt addon that would run here (`linux-x64-gnu`, …). */
+function platform() {
+  if (platformName === null) {
+    const { platform: os, arch } = process;
+    let libc = '';
+    if (os === 'linux') libc = isMusl() ? '-musl' : '-gnu';
+    platformName = `${os}-${arch}${libc}`;
+  }
+  return platformName;
+}
+
+/** The addon files that may serve this machine, most preferred first (lazily: the platform is
+ * worked out only when no source build is there). */
+function* candidates(dir = __dirname) {
+  yield path.join(dir, 'llmjson.node');
+  yield path.join(dir, `llmjson.${platform()}.node`);
 }
 
 /** Loads the first candidate that exists; the error says what was looked for. */

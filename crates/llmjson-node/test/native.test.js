@@ -31,7 +31,7 @@ test('the platform names the C library on Linux', () => {
 });
 
 test('a source build is preferred, then the prebuilt addon for this platform', () => {
-  const [first, second] = native.candidates('/pkg');
+  const [first, second] = [...native.candidates('/pkg')];
   assert.equal(first, path.join('/pkg', 'llmjson.node'));
   assert.equal(second, path.join('/pkg', `llmjson.${native.platform()}.node`));
 });
