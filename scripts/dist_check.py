@@ -94,6 +94,10 @@ def rustless_env(home: Path) -> dict[str, str]:
         env.pop(name, None)
     for tool in RUST_TOOLS:
         check(shutil.which(tool, path=env["PATH"]) is None, f"{tool} is still on the PATH of the rustless environment")
+    for tool in ("node", "npm", "tar", "sh"):
+        check(shutil.which(tool, path=env["PATH"]) is not None,
+              f"{tool} is lost with the folders that hold a Rust toolchain ({shutil.which(tool)}): "
+              "install the toolchain apart from it (rustup's ~/.cargo/bin) to run this check")
     return env
 
 
