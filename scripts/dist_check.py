@@ -238,8 +238,13 @@ def main(argv: list[str]) -> int:
         timings = {}
         for command in install_commands():
             started = time.monotonic()
-            run(command, env, user)
-            timings[command.split()[0]] = time.monotonic() - started
+            out = run(command, env, user)
+            tool = command.split()[0]
+            if tool in ("pip", "npm", "tar"):
+                timings[tool] = time.monotonic() - started
+            if "llmjson repair" in command:
+                # The README's example reply, repaired by the unpacked command.
+                check(json.loads(out.stdout).get("title") == "Project workspace", f"the README's CLI example printed {out.stdout[:200]!r}")
         report.append("README install: " + ", ".join(f"{tool} {secs:.1f} s" for tool, secs in timings.items()))
 
         # Python: the wheel in the fresh virtualenv.
