@@ -223,3 +223,44 @@ def test_hostile_inputs_give_typed_errors_or_values():
     assert llmjson.loads(huge)["n"] == 1
     with pytest.raises(InputTooLargeError):
         llmjson.loads("[" + "1," * 6_000_000 + "1]")
+
+
+def _answer(call):
+    try:
+        return ("value", call())
+    except LLMJSONError as e:
+        return ("error", type(e).__name__, e.kind)
+
+
+def test_loads_answers_as_parse_does_and_counts_each_call_once():
+    # loads without a log is one native call (valid read, parse, conversion, counting); it must
+    # give parse's value, or raise parse's error, on every reply, and count each call once.
+    import json
+    from pathlib import Path
+
+    replies = [
+        json.loads(line)["reply"]
+        for line in (Path(__file__).resolve().parents[3] / "examples" / "replies.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    replies += [
+        '{"a": 1}',
+        ' \n\t[1, 2]\r\n',
+        '"just a string"',
+        "42",
+        "\ufeff{'a': 1}",
+        "",
+        "   ",
+        "no json here",
+        "{'a': 'x\ud800'}",
+        '{"a": 1, "a": 2}',
+        "[1, 2",
+        "{a: True, b: None, /* c */ d: 'e',}",
+        "x" * 10 + '{"k": "' + "v" * 1000 + '"}',
+    ]
+    for reply in replies:
+        for strict, level in ((False, "full"), (True, "none")):
+            calls = llmjson.metrics.snapshot()["calls"]
+            lean = _answer(lambda: llmjson.loads(reply, strict=strict))
+            assert llmjson.metrics.snapshot()["calls"] == calls + 1, reply
+            full = _answer(lambda: llmjson.parse(reply, level=level).value)
+            assert lean == full, reply
