@@ -129,6 +129,26 @@ pub(crate) const OUTCOMES: [&str; 7] = [
     "verify_fail",
 ];
 
+/// [`OUTCOMES`]' indices of the outcomes a value counts in (checked when compiling).
+const OK: usize = 0;
+const REPAIRED: usize = 1;
+const _: () = assert!(same(OUTCOMES[OK], "ok") && same(OUTCOMES[REPAIRED], "repaired"));
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Calls by outcome, retries, and the calls' latency.
 #[derive(Default, Clone)]
 struct Outcomes {
@@ -142,29 +162,36 @@ struct Outcomes {
 impl PyMetrics {
     /// Counts one call that gave a parsed value, in both sets of counters.
     pub(crate) fn record(&self, parsed: &llmjson::ParsedValue, elapsed: Duration) {
-        let repaired = parsed.is_repaired();
-        self.lock().count(
-            Ending::Value {
-                repaired,
-                repair_kinds: parsed.repairs.iter().map(|(kind, _)| kind.as_str()),
-                truncated: parsed.is_truncated(),
-            },
+        self.record_value(
+            parsed.is_repaired(),
+            parsed.repairs.iter().map(|(kind, _)| kind.as_str()),
+            parsed.is_truncated(),
             elapsed,
         );
-        self.record_outcome(usize::from(repaired), elapsed.as_secs_f64());
     }
 
     /// Counts one call whose reply was one valid document, in both sets of counters.
     pub(crate) fn record_valid(&self, elapsed: Duration) {
+        self.record_value(false, std::iter::empty(), false, elapsed);
+    }
+
+    fn record_value<'k>(
+        &self,
+        repaired: bool,
+        repair_kinds: impl Iterator<Item = &'k str>,
+        truncated: bool,
+        elapsed: Duration,
+    ) {
         self.lock().count(
             Ending::Value {
-                repaired: false,
-                repair_kinds: std::iter::empty(),
-                truncated: false,
+                repaired,
+                repair_kinds,
+                truncated,
             },
             elapsed,
         );
-        self.record_outcome(0, elapsed.as_secs_f64());
+        let outcome = if repaired { REPAIRED } else { OK };
+        self.record_outcome(outcome, elapsed.as_secs_f64());
     }
 
     /// Counts one call in `outcome` (an index into [`OUTCOMES`]).

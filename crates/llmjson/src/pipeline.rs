@@ -224,10 +224,7 @@ pub(crate) fn finish(
     }
     Ok(Parsed {
         value: out.value,
-        repairs: match detail {
-            Detail::Log => repair::finish_log(text, out.repairs),
-            Detail::Kinds => repair::kinds_only(out.repairs),
-        },
+        repairs: repair::finish_log(text, out.repairs, detail == Detail::Log),
         span,
         source,
         removed_bytes: out.removed,

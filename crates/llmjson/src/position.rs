@@ -166,6 +166,8 @@ fn display_width(ch: char) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn continuation_bytes_are_counted_in_every_lane_and_chunk() {
         // Longer than a chunk, with one- to four-byte characters at every offset.
@@ -173,11 +175,9 @@ mod tests {
         for start in 0..8 {
             let bytes = &text.as_bytes()[start..];
             let naive = bytes.iter().filter(|&&b| b & 0xC0 == 0x80).count();
-            assert_eq!(super::continuation_bytes(bytes), naive);
+            assert_eq!(continuation_bytes(bytes), naive);
         }
     }
-
-    use super::*;
 
     #[test]
     fn positions_count_characters_not_bytes() {

@@ -192,35 +192,25 @@ pub(crate) fn parse_once(
     parser::parse(text, start, end, None, config)
 }
 
-/// Raw repairs as public ones with their kinds and spans only (no path, line or column: see
-/// `pipeline::Detail::Kinds`).
-pub(crate) fn kinds_only(mut raw: Vec<parser::RawRepair>) -> Vec<Repair> {
-    // In the order of the text, as the full log is.
-    if !raw.is_sorted_by_key(|r| r.start) {
-        raw.sort_by_key(|r| r.start);
-    }
-    raw.into_iter()
-        .map(|r| Repair {
-            kind: r.kind,
-            span: r.start..r.end.max(r.start),
-            line: 0,
-            column: 0,
-            path: r.path,
-            detail: r.detail,
-        })
-        .collect()
-}
-
-/// Turns raw repairs into public ones, computing lines and columns in one forward walk.
-pub(crate) fn finish_log(text: &str, mut raw: Vec<parser::RawRepair>) -> Vec<Repair> {
+/// Turns raw repairs into public ones, in the order of the text. With `positions`, lines and
+/// columns are computed in one forward walk; without (a caller that keeps kinds and spans only,
+/// `pipeline::Detail::Kinds`), they are left at 0.
+pub(crate) fn finish_log(
+    text: &str,
+    mut raw: Vec<parser::RawRepair>,
+    positions: bool,
+) -> Vec<Repair> {
     // Mostly in order already (the lanes replay in reading order): no sort, no scratch buffer.
     if !raw.is_sorted_by_key(|r| r.start) {
         raw.sort_by_key(|r| r.start);
     }
-    let mut cursor = PositionCursor::new(text);
+    let mut cursor = positions.then(|| PositionCursor::new(text));
     raw.into_iter()
         .map(|r| {
-            let pos = cursor.seek(r.start);
+            let (line, column) = cursor.as_mut().map_or((0, 0), |c| {
+                let pos = c.seek(r.start);
+                (pos.line, pos.column)
+            });
             let detail = if r.count > 1 {
                 Cow::Owned(format!("{} (x{})", r.detail, r.count))
             } else {
@@ -229,8 +219,8 @@ pub(crate) fn finish_log(text: &str, mut raw: Vec<parser::RawRepair>) -> Vec<Rep
             Repair {
                 kind: r.kind,
                 span: r.start..r.end.max(r.start),
-                line: pos.line,
-                column: pos.column,
+                line,
+                column,
                 path: r.path,
                 detail,
             }
