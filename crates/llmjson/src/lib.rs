@@ -29,6 +29,7 @@ mod position;
 mod repair;
 mod retry;
 mod schema;
+mod stream;
 mod value;
 mod verify;
 
@@ -48,6 +49,7 @@ pub use retry::{
     ESCAPING_RULE,
 };
 pub use schema::{Schema, SchemaError};
+pub use stream::{Event, Finished, Snapshot, StreamParser, StreamStats, PROVISIONAL_LAG};
 pub use value::{DeserializeError, Map, Number, NumberError, Style, Value};
 
 /// The strict reader and what it builds into: llmjson's [`Value`] ([`sink::ValueSink`]) or any

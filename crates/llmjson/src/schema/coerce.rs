@@ -126,6 +126,24 @@ pub(crate) fn coerce(root: &Value, value: Value, prose: bool) -> Coerced {
     coercer.fit(value, root, &mut path, prose, 0)
 }
 
+/// Follows `$ref`s (local ones: `#`, `#/$defs/…`, `#/definitions/…`); an external or broken
+/// reference, or a chain longer than [`REF_LIMIT`], reads as `true` (anything goes).
+pub(crate) fn resolve_ref<'s>(root: &'s Value, mut node: &'s Value) -> &'s Value {
+    for _ in 0..REF_LIMIT {
+        let Some(reference) = node.get("$ref").and_then(Value::as_str) else {
+            return node;
+        };
+        let Some(pointer) = reference.strip_prefix('#') else {
+            return &Value::Bool(true);
+        };
+        match root.pointer(&percent_decode(pointer)) {
+            Some(target) => node = target,
+            None => return &Value::Bool(true),
+        }
+    }
+    &Value::Bool(true)
+}
+
 struct Coercer<'s> {
     root: &'s Value,
     work: usize,
@@ -148,21 +166,8 @@ fn node_count(value: &Value) -> usize {
 }
 
 impl<'s> Coercer<'s> {
-    /// Follows `$ref`s (local ones: `#`, `#/$defs/…`, `#/definitions/…`).
-    fn resolve(&self, mut node: &'s Value) -> &'s Value {
-        for _ in 0..REF_LIMIT {
-            let Some(reference) = node.get("$ref").and_then(Value::as_str) else {
-                return node;
-            };
-            let Some(pointer) = reference.strip_prefix('#') else {
-                return &Value::Bool(true);
-            };
-            match self.root.pointer(&percent_decode(pointer)) {
-                Some(target) => node = target,
-                None => return &Value::Bool(true),
-            }
-        }
-        &Value::Bool(true)
+    fn resolve(&self, node: &'s Value) -> &'s Value {
+        resolve_ref(self.root, node)
     }
 
     fn fit(

@@ -9,7 +9,7 @@
 
 mod convert;
 mod map;
-mod number;
+pub(crate) mod number;
 pub(crate) mod parse;
 mod serde_impl;
 pub(crate) mod write;

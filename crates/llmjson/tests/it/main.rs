@@ -13,6 +13,7 @@ mod props;
 mod repair;
 mod retry;
 mod schema;
+mod stream;
 mod support;
 mod truncation;
 mod verify;

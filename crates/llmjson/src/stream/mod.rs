@@ -1,0 +1,372 @@
+//! Streaming: a reply read while it arrives.
+//!
+//! [`StreamParser`] holds the text fed so far and a live reader (`reader.rs`) that reads each
+//! new chunk once, building the partial value (`tree.rs`) and its [`Event`]s: what a chat UI or
+//! a tool-call router shows while the model is still writing. [`StreamParser::finish`] runs the
+//! one-shot pipeline once over the whole reply — the decision procedure needs the text after a
+//! spot to decide it, and a later fence or a restated draft can change which value is the
+//! answer — so the final result is [`crate::parse`]'s, byte for byte, and every path the stream
+//! showed as complete but the final parse reads otherwise is reported as an [`Event::Revised`].
+//! Total work is linear: each byte is read once live and once at the end.
+
+mod reader;
+mod tree;
+
+use crate::{Error, Options, Parsed, Position, Value};
+use reader::{Reader, Stop};
+use std::time::{Duration, Instant};
+use tree::Tree;
+
+pub use tree::LAG as PROVISIONAL_LAG;
+
+/// What happened in the stream since the caller last asked. Paths are JSON Pointers (RFC 6901:
+/// `""` is the whole value, `/steps/0/title` a member of an element).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// An object's key was read; its value comes next at `path`.
+    KeyStarted {
+        /// The member's pointer.
+        path: String,
+    },
+    /// An array got a new element at `path` (its index is the pointer's last token).
+    ElementAppended {
+        /// The element's pointer.
+        path: String,
+    },
+    /// The string at `path` grew by `text` (at most one event per string per feed).
+    StringGrew {
+        /// The string's pointer.
+        path: String,
+        /// The new text, escapes decoded.
+        text: String,
+    },
+    /// The value at `path` is complete (its closing quote, bracket or delimiter arrived).
+    ValueCompleted {
+        /// The value's pointer.
+        path: String,
+    },
+    /// A value shown as complete before is read otherwise now: a repeated key replaced it, or
+    /// the final parse (at [`StreamParser::finish`]) reads it differently.
+    Revised {
+        /// The pointer of the highest value that changed.
+        path: String,
+    },
+    /// With a schema: the object at `path` closed without `property`, which the schema
+    /// requires: it can no longer appear there.
+    RequiredMissing {
+        /// The object's pointer.
+        path: String,
+        /// The missing property.
+        property: String,
+    },
+}
+
+/// The value so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    /// The partial value, closed the way [`Options::truncation`] says (an open string kept or
+    /// dropped, open containers closed); `None` before the JSON starts. With a schema in the
+    /// options, complete values are coerced to it (the open string or number is left as is).
+    pub value: Option<Value>,
+    /// Pointers of the values that are complete: the largest ones (everything inside a complete
+    /// value is complete too).
+    pub complete: Vec<String>,
+    /// Pointers a later byte may still change: the open values, those read with a guess (a
+    /// quote inside a string, a missing comma, a closer that does not match, skipped text) and
+    /// the last value completed in each open container when it ended less than
+    /// [`PROVISIONAL_LAG`] bytes ago. Sorted.
+    pub provisional: Vec<String>,
+    /// The value's root closed (the final parse may still read the reply otherwise).
+    pub done: bool,
+}
+
+impl Snapshot {
+    /// Whether the value at `pointer` is complete and settled: inside a complete value, and
+    /// no provisional value is it or inside it.
+    pub fn is_settled(&self, pointer: &str) -> bool {
+        let covers = |outer: &str, inner: &str| {
+            inner == outer
+                || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
+        };
+        self.complete.iter().any(|c| covers(c, pointer))
+            && !self.provisional.iter().any(|p| covers(pointer, p))
+    }
+}
+
+/// Counts of a streamed parse, for the diagnostics record.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct StreamStats {
+    /// Chunks fed.
+    pub chunks: usize,
+    /// Bytes fed.
+    pub bytes: usize,
+    /// From the parser's creation to the first complete value (a scalar, a string or a
+    /// container), when one completed.
+    pub first_value: Option<Duration>,
+}
+
+/// Parses a reply while it arrives: [`feed`](Self::feed) chunks, take
+/// [`snapshot`](Self::snapshot)s and [`events`](Self::events) at any time, and
+/// [`finish`](Self::finish) when the stream ends.
+///
+/// ```
+/// use llmjson::{Event, Options, StreamParser};
+///
+/// let mut stream = StreamParser::new(Options::default());
+/// stream.feed("Sure! ```json\n{\"steps\": [{\"id\": 1, \"title\": \"Boil wa")?;
+/// let snapshot = stream.snapshot();
+/// assert_eq!(snapshot.value.unwrap()["steps"][0]["title"], "Boil wa");
+/// assert!(snapshot.complete.contains(&"/steps/0/id".to_string()));
+/// stream.feed("ter\"}, {\"id\": 2}]}\n```")?;
+/// assert!(stream.events().contains(&Event::ValueCompleted { path: "/steps/1".into() }));
+/// let parsed = stream.finish()?;
+/// assert_eq!(parsed, llmjson::parse(
+///     "Sure! ```json\n{\"steps\": [{\"id\": 1, \"title\": \"Boil water\"}, {\"id\": 2}]}\n```",
+///     &Options::default(),
+/// )?);
+/// # Ok::<(), llmjson::Error>(())
+/// ```
+pub struct StreamParser {
+    options: Options,
+    text: String,
+    /// The start of a UTF-8 character split across [`feed_bytes`](Self::feed_bytes) calls.
+    partial_char: Vec<u8>,
+    reader: Reader,
+    tree: Tree,
+    stats: StreamStats,
+    created: Instant,
+    /// A limit the stream went over: every later call returns it.
+    failed: Option<Limit>,
+}
+
+impl StreamParser {
+    /// A parser for one reply, with the options [`crate::parse`] would take.
+    pub fn new(options: Options) -> StreamParser {
+        let depth = options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
+        let tree = Tree::new(depth, options.schema.clone(), true);
+        StreamParser {
+            options,
+            text: String::new(),
+            partial_char: Vec::new(),
+            reader: Reader::new(),
+            tree,
+            stats: StreamStats::default(),
+            created: Instant::now(),
+            failed: None,
+        }
+    }
+
+    /// Stops recording [`Event`]s (a caller that only takes snapshots saves their cost);
+    /// [`events`](Self::events) then returns nothing. `RequiredMissing` needs events on.
+    pub fn without_events(mut self) -> StreamParser {
+        self.tree.events = None;
+        self
+    }
+
+    /// Reads the next chunk of the reply. Work is proportional to the chunk (and to the token
+    /// it completes), never to the text before it.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] once the reply goes over [`Options::max_size`], [`Error::TooDeep`]
+    /// once it nests deeper than [`Options::max_depth`] — the errors [`crate::parse`] gives,
+    /// raised as the bytes arrive; every later call returns the same error.
+    pub fn feed(&mut self, chunk: &str) -> Result<(), Error> {
+        if let Some(limit) = &self.failed {
+            return Err(limit.error());
+        }
+        if !self.partial_char.is_empty() {
+            // Bytes of a character that never completed: what `parse_bytes` would refuse.
+            let held = std::mem::take(&mut self.partial_char);
+            self.text.push_str(&String::from_utf8_lossy(&held));
+        }
+        self.push(chunk)
+    }
+
+    /// Reads the next chunk as bytes: a UTF-8 character split between chunks is held until its
+    /// last byte arrives. Invalid UTF-8 is read as U+FFFD.
+    ///
+    /// # Errors
+    /// As [`feed`](Self::feed).
+    pub fn feed_bytes(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        if let Some(limit) = &self.failed {
+            return Err(limit.error());
+        }
+        let mut bytes = std::mem::take(&mut self.partial_char);
+        bytes.extend_from_slice(chunk);
+        // The longest prefix that is whole characters; a tail that could still become one
+        // (at most 3 bytes of a valid start) waits for the next chunk.
+        let cut = match std::str::from_utf8(&bytes) {
+            Ok(_) => bytes.len(),
+            Err(e) if e.error_len().is_none() => e.valid_up_to(),
+            Err(_) => bytes.len(),
+        };
+        self.partial_char = bytes.split_off(cut);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        self.push(&text)
+    }
+
+    fn push(&mut self, chunk: &str) -> Result<(), Error> {
+        self.stats.chunks += 1;
+        self.stats.bytes += chunk.len();
+        if self.text.len() + chunk.len() > self.options.max_size {
+            return self.fail(Limit::Size {
+                size: self.text.len() + chunk.len(),
+                limit: self.options.max_size,
+            });
+        }
+        self.text.push_str(chunk);
+        if let Stop::TooDeep(at) = self.reader.run(&self.text, &mut self.tree) {
+            let limit = self.options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
+            return self.fail(Limit::Depth {
+                limit,
+                position: Position::of(&self.text, at),
+            });
+        }
+        if self.stats.first_value.is_none() && self.tree.completed > 0 {
+            self.stats.first_value = Some(self.created.elapsed());
+        }
+        Ok(())
+    }
+
+    fn fail(&mut self, limit: Limit) -> Result<(), Error> {
+        let error = limit.error();
+        self.failed = Some(limit);
+        Err(error)
+    }
+
+    /// The value so far, with which paths are complete and which may still change. Costs about
+    /// what building the value once does (the partial value is copied and closed).
+    pub fn snapshot(&self) -> Snapshot {
+        let pending = self.reader.pending(&self.text);
+        let closed = self
+            .tree
+            .close_snapshot(pending, self.options.truncation, self.text.len());
+        let value = match (&self.options.schema, closed.value) {
+            (Some(schema), Some(value)) if self.options.coercion == crate::Coercion::Fit => {
+                let leaf = closed
+                    .open_leaf
+                    .as_deref()
+                    .and_then(|p| value.pointer(p).cloned());
+                let mut coerced = crate::schema::coerce::coerce(schema.walk(), value, false).value;
+                // The open string or number is not coerced: "12" may be "123" next.
+                if let (Some(pointer), Some(leaf)) = (&closed.open_leaf, leaf) {
+                    if let Some(slot) = pointer_mut(&mut coerced, pointer) {
+                        *slot = leaf;
+                    }
+                }
+                Some(coerced)
+            }
+            (_, value) => value,
+        };
+        Snapshot {
+            value,
+            complete: closed.complete,
+            provisional: closed.provisional,
+            done: self.tree.is_done(),
+        }
+    }
+
+    /// The events since the last call, in order.
+    pub fn events(&mut self) -> Vec<Event> {
+        self.tree
+            .events
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// The text fed so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Chunks and bytes fed, and the time to the first complete value.
+    pub fn stats(&self) -> StreamStats {
+        self.stats
+    }
+
+    /// Ends the stream: the result [`crate::parse`] gives for the whole reply (the same value,
+    /// repair log and errors).
+    ///
+    /// # Errors
+    /// As [`crate::parse`]; a limit the stream went over is returned again.
+    pub fn finish(self) -> Result<Parsed, Error> {
+        self.finish_with_events().result
+    }
+
+    /// Ends the stream, and says where the final parse reads a value the stream showed as
+    /// complete otherwise ([`Event::Revised`], after the events not yet taken).
+    pub fn finish_with_events(mut self) -> Finished {
+        let result = match self.failed.take() {
+            Some(limit) => Err(limit.error()),
+            None => {
+                if !self.partial_char.is_empty() {
+                    let held = std::mem::take(&mut self.partial_char);
+                    self.text.push_str(&String::from_utf8_lossy(&held));
+                }
+                crate::parse(&self.text, &self.options)
+            }
+        };
+        let mut events = self.events();
+        let final_value = result.as_ref().ok().map(|p| &p.value);
+        if self.tree.has_started() {
+            events.extend(
+                self.tree
+                    .revisions(final_value)
+                    .into_iter()
+                    .map(|path| Event::Revised { path }),
+            );
+        }
+        Finished {
+            result,
+            events,
+            stats: self.stats,
+        }
+    }
+}
+
+/// What [`StreamParser::finish_with_events`] returns.
+#[derive(Debug)]
+pub struct Finished {
+    /// What [`crate::parse`] gives for the whole reply.
+    pub result: Result<Parsed, Error>,
+    /// The events not taken yet, then one `Revised` per value the stream showed as complete
+    /// that the final parse reads otherwise (or leaves out).
+    pub events: Vec<Event>,
+    /// Chunks, bytes, time to the first complete value.
+    pub stats: StreamStats,
+}
+
+/// A limit the stream went over.
+#[derive(Debug, Clone)]
+enum Limit {
+    Size { size: usize, limit: usize },
+    Depth { limit: usize, position: Position },
+}
+
+impl Limit {
+    fn error(&self) -> Error {
+        match self {
+            Limit::Size { size, limit } => Error::TooLarge {
+                size: *size,
+                limit: *limit,
+            },
+            Limit::Depth { limit, position } => Error::TooDeep {
+                limit: *limit,
+                position: *position,
+            },
+        }
+    }
+}
+
+fn pointer_mut<'v>(value: &'v mut Value, pointer: &str) -> Option<&'v mut Value> {
+    let mut node = value;
+    for token in crate::value::pointer_tokens(pointer)? {
+        node = match node {
+            Value::Object(map) => map.get_mut(&token)?,
+            Value::Array(items) => items.get_mut(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}

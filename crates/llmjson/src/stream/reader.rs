@@ -1,0 +1,983 @@
+//! The live reader: reads the text as it arrives, once, and tells the tree what it read. It
+//! locates as it goes (prose, `<think>` blocks and fence lines before the JSON are skipped; a
+//! fence's closing line ends the value) and reads the forms models write — strict JSON, comments,
+//! trailing and missing commas, single-quoted and typographic strings, bare keys, Python
+//! literals, raw line breaks in strings. A spot it reads with a guess (a quote inside a string,
+//! a closer that does not match, text it skips) marks the value provisional.
+//!
+//! It never looks back: each call continues where the last stopped. Where a decision needs a
+//! byte that has not arrived (what follows a quote, the end of a number or a word, the rest of
+//! an escape or a fence line), it stops *before* that token and reads it again on the next
+//! call: a bounded rescan (a token, or the blanks after a quote), never the text before it.
+//! The final value does not come from here: `StreamParser::finish` runs the decision procedure
+//! once over the whole reply, and the tree reports where it reads a value differently.
+
+use super::tree::{Pending, Tree};
+use crate::repair::quotes::QuoteClass;
+use crate::value::number;
+use crate::{Number, Value};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Before the JSON: prose, a fence's opening line.
+    Locate,
+    /// Inside `<think>…</think>`.
+    Think,
+    /// Reading the value.
+    Json,
+    /// The value ended (its root closed, or its fence did): the rest is left to `finish`.
+    Ended,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Value,
+    Key,
+    Colon,
+    Next,
+    Str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Trivia {
+    Line,
+    Block,
+}
+
+/// An open string.
+#[derive(Debug)]
+struct Str {
+    /// The quote that opened it (which quotes close it).
+    class: QuoteClass,
+    key: bool,
+    /// The text so far, escapes decoded.
+    buf: String,
+    /// How much of `buf` the events have reported.
+    reported: usize,
+}
+
+/// Why the reader stopped.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Stop {
+    /// It needs more text.
+    More,
+    /// Nesting went over the limit at this offset.
+    TooDeep(usize),
+}
+
+#[derive(Debug)]
+pub(super) struct Reader {
+    pub pos: usize,
+    phase: Phase,
+    mode: Mode,
+    trivia: Option<Trivia>,
+    /// Inside a fence: its marker byte (`` ` `` or `~`) and length.
+    fence: Option<(u8, usize)>,
+    string: Option<Str>,
+    /// Where the value started.
+    pub start: Option<usize>,
+}
+
+impl Reader {
+    pub fn new() -> Reader {
+        Reader {
+            pos: 0,
+            phase: Phase::Locate,
+            mode: Mode::Value,
+            trivia: None,
+            fence: None,
+            string: None,
+            start: None,
+        }
+    }
+
+    /// Reads as far as `text` allows.
+    pub fn run(&mut self, text: &str, tree: &mut Tree) -> Stop {
+        let stop = loop {
+            let progress = match self.phase {
+                Phase::Locate => self.locate(text, tree),
+                Phase::Think => self.think(text),
+                Phase::Json => self.json(text, tree),
+                Phase::Ended => break Stop::More,
+            };
+            match progress {
+                Ok(true) => continue,
+                Ok(false) => break Stop::More,
+                Err(stop) => break stop,
+            }
+        };
+        self.report_growth(tree);
+        stop
+    }
+
+    /// The open string's new text, as one event per call.
+    fn report_growth(&mut self, tree: &mut Tree) {
+        if let Some(s) = &mut self.string {
+            if !s.key && s.buf.len() > s.reported && tree.events.is_some() {
+                let path = tree.next_pointer();
+                let text = s.buf[s.reported..].to_owned();
+                s.reported = s.buf.len();
+                if let Some(events) = &mut tree.events {
+                    events.push(super::Event::StringGrew { path, text });
+                }
+            }
+        }
+    }
+
+    /// The value cut off where the text ends, if there is one (for a snapshot).
+    pub fn pending(&self, text: &str) -> Pending {
+        if self.phase != Phase::Json {
+            return Pending::None;
+        }
+        if let Some(s) = &self.string {
+            return if s.key {
+                Pending::None
+            } else {
+                Pending::Value(Value::String(s.buf.clone()))
+            };
+        }
+        if self.mode != Mode::Value || self.trivia.is_some() {
+            return Pending::None;
+        }
+        let rest = text[self.pos..].trim_start_matches(is_blank);
+        let bytes = rest.as_bytes();
+        match bytes.first() {
+            Some(b'-' | b'+' | b'.' | b'0'..=b'9') => {
+                let token = rest.trim_end_matches(['e', 'E', '+', '-']);
+                let token = token.strip_prefix('+').unwrap_or(token);
+                let mut token = token.to_owned();
+                if token.ends_with('.') {
+                    token.push('0');
+                }
+                if token.starts_with('.') || token.starts_with("-.") {
+                    token.insert(token.len() - token.trim_start_matches('-').len(), '0');
+                }
+                match number::scan(token.as_bytes(), 0) {
+                    Some((end, integer)) if end == token.len() => {
+                        Pending::Value(Value::Number(Number::from_scanned(&token, integer)))
+                    }
+                    _ => Pending::None,
+                }
+            }
+            // A string whose opening quote arrived alone (it may be `"""`).
+            Some(b'"' | b'\'') => Pending::Value(Value::String(String::new())),
+            Some(b'a'..=b'z' | b'A'..=b'Z') => {
+                let word = rest;
+                literal_prefix(word).map_or(Pending::None, Pending::Value)
+            }
+            _ => Pending::None,
+        }
+    }
+
+    fn locate(&mut self, text: &str, tree: &mut Tree) -> Result<bool, Stop> {
+        let bytes = text.as_bytes();
+        while self.pos < bytes.len() {
+            let at = self.pos;
+            match bytes[at] {
+                b'<' => match prefix_state(&text[at..], "<think>") {
+                    Prefix::Yes => {
+                        self.pos += "<think>".len();
+                        self.phase = Phase::Think;
+                        return Ok(true);
+                    }
+                    Prefix::Maybe => return Ok(false),
+                    Prefix::No => self.pos += 1,
+                },
+                marker @ (b'`' | b'~') if at_line_start(bytes, at) => {
+                    let run = bytes[at..].iter().take_while(|&&b| b == marker).count();
+                    if at + run == bytes.len() {
+                        return Ok(false);
+                    }
+                    if run < 3 {
+                        self.pos += run;
+                        continue;
+                    }
+                    // The whole fence line is needed: its end is where the content starts.
+                    let Some(newline) = bytes[at..].iter().position(|&b| b == b'\n') else {
+                        return Ok(false);
+                    };
+                    self.pos = at + newline + 1;
+                    self.fence = match self.fence {
+                        // A closing line with nothing read: the fence held no JSON.
+                        Some(_) => None,
+                        None => Some((marker, run)),
+                    };
+                }
+                b'{' | b'[' => match looks_like_json(&bytes[at..], self.fence.is_some()) {
+                    Prefix::Yes => {
+                        let object = bytes[at] == b'{';
+                        self.start = Some(at);
+                        self.phase = Phase::Json;
+                        self.pos += 1;
+                        if !tree.open(object) {
+                            return Err(Stop::TooDeep(at));
+                        }
+                        self.mode = if object { Mode::Key } else { Mode::Value };
+                        return Ok(true);
+                    }
+                    Prefix::Maybe => return Ok(false),
+                    Prefix::No => self.pos += 1,
+                },
+                b'"' | b'\'' | 0xE2 if at_line_start(bytes, at) => match key_line(&bytes[at..]) {
+                    // `"steps": [` first on a line: an object whose `{` the reply left out.
+                    Prefix::Yes => {
+                        self.start = Some(at);
+                        self.phase = Phase::Json;
+                        if !tree.open(true) {
+                            return Err(Stop::TooDeep(at));
+                        }
+                        tree.contest();
+                        self.mode = Mode::Key;
+                        return Ok(true);
+                    }
+                    Prefix::Maybe => return Ok(false),
+                    Prefix::No => self.pos += 1,
+                },
+                _ => self.pos += 1,
+            }
+        }
+        Ok(false)
+    }
+
+    fn think(&mut self, text: &str) -> Result<bool, Stop> {
+        const END: &str = "</think>";
+        match text[self.pos..].find(END) {
+            Some(at) => {
+                self.pos += at + END.len();
+                self.phase = Phase::Locate;
+                Ok(true)
+            }
+            None => {
+                // Keep the last bytes: the end tag may be arriving in pieces.
+                let keep = text.len().saturating_sub(END.len() - 1).max(self.pos);
+                self.pos = floor_char_boundary(text, keep);
+                Ok(false)
+            }
+        }
+    }
+
+    fn json(&mut self, text: &str, tree: &mut Tree) -> Result<bool, Stop> {
+        let bytes = text.as_bytes();
+        loop {
+            if let Some(trivia) = self.trivia {
+                if !self.skip_trivia(bytes, trivia) {
+                    return Ok(false);
+                }
+            }
+            if self.mode == Mode::Str {
+                if !self.read_string(text, tree) {
+                    return Ok(false);
+                }
+                continue;
+            }
+            while self.pos < bytes.len() && is_blank_byte(bytes[self.pos]) {
+                self.pos += 1;
+            }
+            let at = self.pos;
+            let Some(&b) = bytes.get(at) else {
+                return Ok(false);
+            };
+            match b {
+                b'/' => match bytes.get(at + 1) {
+                    None => return Ok(false),
+                    Some(b'/') => {
+                        self.trivia = Some(Trivia::Line);
+                        self.pos += 2;
+                        continue;
+                    }
+                    Some(b'*') => {
+                        self.trivia = Some(Trivia::Block);
+                        self.pos += 2;
+                        continue;
+                    }
+                    Some(_) => {}
+                },
+                b'#' if self.mode != Mode::Str => {
+                    self.trivia = Some(Trivia::Line);
+                    self.pos += 1;
+                    continue;
+                }
+                b'`' if self.fence.is_some_and(|(m, _)| m == b'`') && at_line_start(bytes, at) => {
+                    // The fence closes: the value ends here, cut off.
+                    self.phase = Phase::Ended;
+                    return Ok(true);
+                }
+                b'~' if self.fence.is_some_and(|(m, _)| m == b'~') && at_line_start(bytes, at) => {
+                    self.phase = Phase::Ended;
+                    return Ok(true);
+                }
+                _ => {}
+            }
+            let done = match self.mode {
+                Mode::Value => self.value(text, tree)?,
+                Mode::Key => self.key(text, tree)?,
+                Mode::Colon => {
+                    if b == b'=' && bytes.get(at + 1) == Some(&b'>') {
+                        self.pos += 2;
+                    } else if b == b'=' && at + 1 == bytes.len() {
+                        return Ok(false);
+                    } else if b == b':' || b == b'=' {
+                        self.pos += 1;
+                    } else if text[at..].starts_with('：') {
+                        self.pos += '：'.len_utf8();
+                    } else if is_prefix_of_multibyte(&bytes[at..], "：") {
+                        return Ok(false);
+                    } else {
+                        tree.contest();
+                    }
+                    self.mode = Mode::Value;
+                    true
+                }
+                Mode::Next => self.next(text, tree),
+                Mode::Str => true,
+            };
+            if !done {
+                return Ok(false);
+            }
+            if tree.is_done() {
+                self.phase = Phase::Ended;
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Skips a comment; false when its end has not arrived.
+    fn skip_trivia(&mut self, bytes: &[u8], trivia: Trivia) -> bool {
+        match trivia {
+            Trivia::Line => match bytes[self.pos..].iter().position(|&b| b == b'\n') {
+                Some(at) => self.pos += at + 1,
+                None => {
+                    self.pos = bytes.len();
+                    return false;
+                }
+            },
+            Trivia::Block => match find(&bytes[self.pos..], b"*/") {
+                Some(at) => self.pos += at + 2,
+                None => {
+                    // Keep a trailing `*`: the `/` may come next.
+                    self.pos = bytes.len().saturating_sub(1).max(self.pos);
+                    return false;
+                }
+            },
+        }
+        self.trivia = None;
+        true
+    }
+
+    /// After `mode` was read, what comes next in the innermost container.
+    fn after_value(&mut self) {
+        self.mode = Mode::Next;
+    }
+
+    fn element_mode(tree: &Tree) -> Mode {
+        if tree.in_object() {
+            Mode::Key
+        } else {
+            Mode::Value
+        }
+    }
+
+    /// A value is expected. False when the token at `pos` has not all arrived.
+    fn value(&mut self, text: &str, tree: &mut Tree) -> Result<bool, Stop> {
+        let bytes = text.as_bytes();
+        let at = self.pos;
+        let b = bytes[at];
+        match b {
+            b'{' | b'[' => {
+                if !tree.open(b == b'{') {
+                    return Err(Stop::TooDeep(at));
+                }
+                self.pos += 1;
+                self.mode = if b == b'{' { Mode::Key } else { Mode::Value };
+            }
+            b'}' | b']' => {
+                if tree.has_key() {
+                    // `"a": }`: the key gets no value.
+                    tree.contest();
+                }
+                self.close(b, tree);
+            }
+            b',' => {
+                self.pos += 1;
+                tree.contest();
+            }
+            b'-' | b'+' | b'.' | b'0'..=b'9' => return Ok(self.number(text, tree)),
+            b if b.is_ascii_alphabetic() || b == b'_' || b == b'$' => {
+                return Ok(self.word(text, tree))
+            }
+            _ => match opening_quote(&bytes[at..]) {
+                Quote::Opens(class, len) => self.open_string(class, len, false, tree),
+                Quote::Maybe => return Ok(false),
+                Quote::No => self.skip_char(text, tree),
+            },
+        }
+        Ok(true)
+    }
+
+    fn key(&mut self, text: &str, tree: &mut Tree) -> Result<bool, Stop> {
+        let bytes = text.as_bytes();
+        let at = self.pos;
+        match opening_quote(&bytes[at..]) {
+            Quote::Opens(class, len) => {
+                self.open_string(class, len, true, tree);
+                return Ok(true);
+            }
+            Quote::Maybe => return Ok(false),
+            Quote::No => {}
+        }
+        match bytes[at] {
+            b'}' | b']' => self.close(bytes[at], tree),
+            b',' => {
+                self.pos += 1;
+            }
+            b'{' | b'[' => {
+                // A value where a key belongs: read it (the tree keeps it under "").
+                tree.contest();
+                self.mode = Mode::Value;
+            }
+            b if is_word_byte(b) => {
+                let len = bytes[at..].iter().take_while(|&&b| is_word_byte(b)).count();
+                if at + len == bytes.len() {
+                    return Ok(false);
+                }
+                tree.key(text[at..at + len].to_owned());
+                self.pos += len;
+                self.mode = Mode::Colon;
+            }
+            _ => self.skip_char(text, tree),
+        }
+        Ok(true)
+    }
+
+    /// After a value.
+    fn next(&mut self, text: &str, tree: &mut Tree) -> bool {
+        let bytes = text.as_bytes();
+        let at = self.pos;
+        match bytes[at] {
+            b',' => {
+                self.pos += 1;
+                self.mode = Self::element_mode(tree);
+            }
+            b'}' | b']' => self.close(bytes[at], tree),
+            b'"' | b'\'' | b'{' | b'[' | b'-' | b'0'..=b'9' => {
+                // A missing comma.
+                tree.contest();
+                self.mode = Self::element_mode(tree);
+            }
+            b if b.is_ascii_alphabetic() => {
+                tree.contest();
+                self.mode = Self::element_mode(tree);
+            }
+            _ => {
+                if text[at..].starts_with('，') {
+                    self.pos += '，'.len_utf8();
+                    self.mode = Self::element_mode(tree);
+                } else if is_prefix_of_multibyte(&bytes[at..], "，") {
+                    return false;
+                } else {
+                    self.skip_char(text, tree);
+                }
+            }
+        }
+        true
+    }
+
+    /// Skips one character the reader cannot place.
+    fn skip_char(&mut self, text: &str, tree: &mut Tree) {
+        let len = text[self.pos..].chars().next().map_or(1, char::len_utf8);
+        self.pos += len;
+        tree.contest();
+    }
+
+    /// A closer: of the innermost container, or (a guess) of an outer one of its kind; a closer
+    /// nothing opened is skipped.
+    fn close(&mut self, closer: u8, tree: &mut Tree) {
+        let object = closer == b'}';
+        self.pos += 1;
+        let depth = tree.depth();
+        let found = tree.open_kinds().rev().position(|k| k == object);
+        match found {
+            Some(0) => tree.close(self.pos),
+            Some(n) if n < depth => {
+                tree.contest();
+                for _ in 0..=n {
+                    tree.close(self.pos);
+                }
+            }
+            _ => {
+                tree.contest();
+                return;
+            }
+        }
+        self.after_value();
+    }
+
+    fn open_string(&mut self, class: QuoteClass, open_len: usize, key: bool, tree: &mut Tree) {
+        self.pos += open_len;
+        if !key {
+            tree.string_starts();
+        }
+        self.string = Some(Str {
+            class,
+            key,
+            buf: String::new(),
+            reported: 0,
+        });
+        self.mode = Mode::Str;
+    }
+
+    /// Reads the open string as far as the text goes; false when it needs more.
+    fn read_string(&mut self, text: &str, tree: &mut Tree) -> bool {
+        let bytes = text.as_bytes();
+        let Some(s) = &mut self.string else {
+            self.mode = Mode::Next;
+            return true;
+        };
+        let (a, b, c) = s.class.stop_bytes();
+        loop {
+            let run = bytes[self.pos..]
+                .iter()
+                .position(|&x| x == a || x == b || x == c || x == b'\\')
+                .unwrap_or(bytes.len() - self.pos);
+            s.buf.push_str(&text[self.pos..self.pos + run]);
+            self.pos += run;
+            let at = self.pos;
+            let Some(&byte) = bytes.get(at) else {
+                return false;
+            };
+            // A multi-byte quote (or `\"`) must have arrived whole to be judged.
+            if bytes.len() - at < 3 && (byte >= 0x80 || byte == b'\\') {
+                return false;
+            }
+            let Some(close_len) = s.class.closer_at(bytes, at) else {
+                if byte == b'\\' {
+                    match decode_escape(&bytes[at..]) {
+                        Escape::Char(ch, len) => {
+                            s.buf.push(ch);
+                            self.pos += len;
+                        }
+                        Escape::Incomplete => return false,
+                    }
+                } else {
+                    let len = text[at..].chars().next().map_or(1, char::len_utf8);
+                    s.buf.push_str(&text[at..at + len]);
+                    self.pos += len;
+                }
+                continue;
+            };
+            let after = at + close_len;
+            // What follows the quote says whether it closes: a delimiter, a line break, the end
+            // of the fence; otherwise it is a quote inside the text (a guess).
+            let mut next = after;
+            let mut newline = false;
+            while next < bytes.len() && is_blank_byte(bytes[next]) {
+                newline |= bytes[next] == b'\n';
+                next += 1;
+            }
+            let Some(&follow) = bytes.get(next) else {
+                return false;
+            };
+            let closes = match follow {
+                b',' | b'}' | b']' | b':' | b'/' | b'#' => true,
+                // `"x" "b": 1`: a comma missing before the next string.
+                b'"' | b'\'' => next > after,
+                b'`' | b'~' => newline,
+                // A key's quote closes it unless a word goes on right after it (`"steps" [`,
+                // `"goal" => …`: a colon missing or spelt otherwise).
+                _ if s.key => newline || next > after || !is_word_byte(follow),
+                _ => newline,
+            } || text[next..].starts_with('，')
+                || text[next..].starts_with('：');
+            if !closes {
+                s.buf.push_str(&text[at..after]);
+                self.pos = after;
+                tree.contest();
+                continue;
+            }
+            self.pos = after;
+            let Some(done) = self.string.take() else {
+                return true;
+            };
+            if done.key {
+                tree.key(done.buf);
+                self.mode = Mode::Colon;
+            } else {
+                if tree.events.is_some() && done.buf.len() > done.reported {
+                    let path = tree.next_pointer();
+                    if let Some(events) = &mut tree.events {
+                        events.push(super::Event::StringGrew {
+                            path,
+                            text: done.buf[done.reported..].to_owned(),
+                        });
+                    }
+                }
+                tree.scalar(Value::String(done.buf), after, true);
+                self.after_value();
+            }
+            return true;
+        }
+    }
+
+    /// A number; false when its end has not arrived.
+    fn number(&mut self, text: &str, tree: &mut Tree) -> bool {
+        let bytes = text.as_bytes();
+        let at = self.pos;
+        let len = bytes[at..]
+            .iter()
+            .take_while(|&&b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'_'))
+            .count();
+        if at + len == bytes.len() {
+            return false;
+        }
+        // `"id": 89,570,`: digit groups, in an object (where `,5` cannot start a member).
+        let digits = text[at..at + len].trim_start_matches('-');
+        if tree.in_object()
+            && (1..=3).contains(&digits.len())
+            && digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            let mut end = at + len;
+            let mut grouped = String::new();
+            loop {
+                let group = &bytes[end..];
+                if group.first() != Some(&b',') {
+                    break;
+                }
+                let tail = group.get(1..5).unwrap_or(&group[1..]);
+                let three = tail
+                    .iter()
+                    .take(3)
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                if tail.len() < 4 && three == tail.len() {
+                    return false;
+                }
+                if three < 3 || tail[3].is_ascii_digit() {
+                    break;
+                }
+                grouped.push_str(std::str::from_utf8(&tail[..3]).unwrap_or_default());
+                end += 4;
+            }
+            if !grouped.is_empty() {
+                let mut token = text[at..at + len].to_owned();
+                token.push_str(&grouped);
+                self.pos = end;
+                tree.contest();
+                tree.scalar(
+                    Value::Number(Number::from_scanned(&token, true)),
+                    end,
+                    false,
+                );
+                self.after_value();
+                return true;
+            }
+        }
+        let token = &text[at..at + len];
+        self.pos += len;
+        let value = match number::scan(bytes, at) {
+            Some((end, integer)) if end == at + len => {
+                Value::Number(Number::from_scanned(token, integer))
+            }
+            _ => {
+                tree.contest();
+                lenient_number(token).unwrap_or_else(|| Value::String(token.to_owned()))
+            }
+        };
+        tree.scalar(value, self.pos, false);
+        self.after_value();
+        true
+    }
+
+    /// A word in a value's place: a literal, or bare text up to the next delimiter.
+    fn word(&mut self, text: &str, tree: &mut Tree) -> bool {
+        let bytes = text.as_bytes();
+        let at = self.pos;
+        let len = bytes[at..].iter().take_while(|&&b| is_word_byte(b)).count();
+        if at + len == bytes.len() {
+            return false;
+        }
+        let value = match &text[at..at + len] {
+            "true" | "True" => Some(Value::Bool(true)),
+            "false" | "False" => Some(Value::Bool(false)),
+            "null" | "None" | "undefined" => Some(Value::Null),
+            _ => None,
+        };
+        if let Some(value) = value {
+            self.pos += len;
+            tree.scalar(value, self.pos, false);
+            self.after_value();
+            return true;
+        }
+        // Bare text: up to a delimiter or the end of the line.
+        let Some(end) = bytes[at..]
+            .iter()
+            .position(|&b| matches!(b, b',' | b'}' | b']' | b'\n'))
+        else {
+            return false;
+        };
+        let word = text[at..at + end].trim_end();
+        tree.contest();
+        self.pos += end;
+        tree.scalar(Value::String(word.to_owned()), self.pos, false);
+        self.after_value();
+        true
+    }
+}
+
+/// `+1`, `.5`, `5.`, `1_000`: the spellings the repair parser reads as numbers.
+fn lenient_number(token: &str) -> Option<Value> {
+    let mut t: String = token.chars().filter(|&c| c != '_').collect();
+    if let Some(rest) = t.strip_prefix('+') {
+        t = rest.to_owned();
+    }
+    if t.ends_with('.') {
+        t.push('0');
+    }
+    let digits = t.trim_start_matches('-').len();
+    if t[t.len() - digits..].starts_with('.') {
+        t.insert(t.len() - digits, '0');
+    }
+    match number::scan(t.as_bytes(), 0) {
+        Some((end, integer)) if end == t.len() => {
+            Some(Value::Number(Number::from_scanned(&t, integer)))
+        }
+        _ => None,
+    }
+}
+
+/// A literal the text so far starts (`tru` → `true`), for a snapshot under `complete`.
+fn literal_prefix(word: &str) -> Option<Value> {
+    [
+        ("true", Value::Bool(true)),
+        ("True", Value::Bool(true)),
+        ("false", Value::Bool(false)),
+        ("False", Value::Bool(false)),
+        ("null", Value::Null),
+        ("None", Value::Null),
+    ]
+    .into_iter()
+    .find(|(name, _)| name.starts_with(word))
+    .map(|(_, v)| v)
+}
+
+enum Escape {
+    Char(char, usize),
+    Incomplete,
+}
+
+/// Decodes the escape at the start of `b` (which starts with `\`).
+fn decode_escape(b: &[u8]) -> Escape {
+    let Some(&e) = b.get(1) else {
+        return Escape::Incomplete;
+    };
+    let c = match e {
+        b'n' => '\n',
+        b't' => '\t',
+        b'r' => '\r',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'u' => return decode_unicode(b),
+        b'"' | b'\\' | b'/' | b'\'' => e as char,
+        // Any other escaped ASCII character is itself; before a multi-byte one the backslash
+        // is kept as written.
+        _ if e.is_ascii() => e as char,
+        _ => return Escape::Char('\\', 1),
+    };
+    Escape::Char(c, 2)
+}
+
+fn hex4(b: &[u8]) -> Option<u32> {
+    let s = std::str::from_utf8(b.get(..4)?).ok()?;
+    u32::from_str_radix(s, 16).ok()
+}
+
+fn decode_unicode(b: &[u8]) -> Escape {
+    if b.len() < 6 {
+        return if b[2..].iter().all(u8::is_ascii_hexdigit) {
+            Escape::Incomplete
+        } else {
+            Escape::Char('u', 2)
+        };
+    }
+    let Some(high) = hex4(&b[2..]) else {
+        return Escape::Char('u', 2);
+    };
+    if (0xD800..0xDC00).contains(&high) {
+        // A high surrogate: its low half may be on its way.
+        let rest = &b[6..];
+        let want = b"\\u";
+        if rest.len() < 6 && rest.iter().zip(want).all(|(a, w)| a == w) {
+            let hex = rest.get(2..).unwrap_or(&[]);
+            if hex.iter().all(u8::is_ascii_hexdigit) {
+                return Escape::Incomplete;
+            }
+        }
+        if rest.starts_with(want) {
+            if let Some(low) = hex4(&rest[2..]).filter(|l| (0xDC00..0xE000).contains(l)) {
+                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                return Escape::Char(char::from_u32(code).unwrap_or('\u{FFFD}'), 12);
+            }
+        }
+        return Escape::Char('\u{FFFD}', 6);
+    }
+    Escape::Char(char::from_u32(high).unwrap_or('\u{FFFD}'), 6)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+fn is_blank_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn is_blank(c: char) -> bool {
+    c.is_whitespace()
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-') || b >= 0x80
+}
+
+fn at_line_start(bytes: &[u8], at: usize) -> bool {
+    bytes[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| b == b' ' || b == b'\t')
+}
+
+fn floor_char_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Prefix {
+    Yes,
+    No,
+    /// Not decided: the text ends first.
+    Maybe,
+}
+
+fn prefix_state(text: &str, want: &str) -> Prefix {
+    if text.starts_with(want) {
+        Prefix::Yes
+    } else if want.starts_with(text) {
+        Prefix::Maybe
+    } else {
+        Prefix::No
+    }
+}
+
+fn is_prefix_of_multibyte(bytes: &[u8], want: &str) -> bool {
+    bytes.len() < want.len() && want.as_bytes().starts_with(bytes)
+}
+
+enum Quote {
+    Opens(QuoteClass, usize),
+    No,
+    /// The text ends inside what may be a longer opener (`"""`, `“`, `\"`).
+    Maybe,
+}
+
+/// The quote opening a string at the start of `b`, once enough of it has arrived.
+fn opening_quote(b: &[u8]) -> Quote {
+    let Some(&first) = b.first() else {
+        return Quote::Maybe;
+    };
+    let longest = match first {
+        b'"' => 3,
+        0xE2 => 3,
+        0xC2 | b'\\' => 2,
+        _ => 1,
+    };
+    if b.len() < longest
+        && (first == b'"' && b.iter().all(|&x| x == b'"') || first >= 0x80 || first == b'\\')
+    {
+        return Quote::Maybe;
+    }
+    match QuoteClass::opening_at(b, 0) {
+        Some((class, len)) => Quote::Opens(class, len),
+        None => Quote::No,
+    }
+}
+
+/// Whether a line starting with a quote is a key and its colon.
+fn key_line(b: &[u8]) -> Prefix {
+    let Some((class, len)) = QuoteClass::opening_at(b, 0) else {
+        return if b.len() < 3 {
+            Prefix::Maybe
+        } else {
+            Prefix::No
+        };
+    };
+    let mut i = len;
+    loop {
+        match b.get(i) {
+            None => return Prefix::Maybe,
+            Some(b'\n') => return Prefix::No,
+            Some(_) => {}
+        }
+        if let Some(close) = class.closer_at(b, i) {
+            i += close;
+            break;
+        }
+        i += 1;
+        if i > 256 {
+            return Prefix::No;
+        }
+    }
+    while b.get(i).is_some_and(|&x| x == b' ' || x == b'\t') {
+        i += 1;
+    }
+    match b.get(i) {
+        None => Prefix::Maybe,
+        Some(b':') => Prefix::Yes,
+        Some(_) => Prefix::No,
+    }
+}
+
+/// Whether a bracket in prose opens JSON: `{` before a quote, `}` or a key and its colon; `[`
+/// before a value. Inside a fence any bracket does.
+fn looks_like_json(bytes: &[u8], in_fence: bool) -> Prefix {
+    if in_fence {
+        return Prefix::Yes;
+    }
+    let open = bytes[0];
+    let mut i = 1;
+    while i < bytes.len() && is_blank_byte(bytes[i]) {
+        i += 1;
+        if i > 64 {
+            return Prefix::Yes;
+        }
+    }
+    let Some(&b) = bytes.get(i) else {
+        return Prefix::Maybe;
+    };
+    if open == b'[' {
+        return match b {
+            b'{' | b'[' | b'"' | b'\'' | b']' | b'-' | b'0'..=b'9' => Prefix::Yes,
+            b't' | b'f' | b'n' | b'T' | b'F' | b'N' => Prefix::Yes,
+            0xE2 => Prefix::Yes,
+            _ => Prefix::No,
+        };
+    }
+    match b {
+        b'"' | b'\'' | b'}' | b'\\' | 0xE2 => Prefix::Yes,
+        b if is_word_byte(b) => {
+            let len = bytes[i..].iter().take_while(|&&b| is_word_byte(b)).count();
+            let mut j = i + len;
+            while j < bytes.len() && (bytes[j] == b' ' || bytes[j] == b'\t') {
+                j += 1;
+            }
+            match bytes.get(j) {
+                None => Prefix::Maybe,
+                Some(b':') => Prefix::Yes,
+                Some(_) => Prefix::No,
+            }
+        }
+        _ => Prefix::No,
+    }
+}

@@ -1,0 +1,524 @@
+//! The value a stream has shown so far: the containers still open (an explicit stack, as the
+//! repair parser keeps them), the root once it closed, and the events each change makes.
+//! Nothing here reads text: the reader (`reader.rs`) says what it read, the tree builds it.
+
+use super::Event;
+use crate::schema::Schema;
+use crate::{Map, Truncation, Value};
+use std::sync::Arc;
+
+/// Where a value sits in its parent.
+#[derive(Debug, Clone)]
+pub(super) enum Segment {
+    Root,
+    Key(String),
+    Index(usize),
+}
+
+#[derive(Debug, Clone)]
+enum Container {
+    /// An object and the key whose value is being read, if any.
+    Object {
+        map: Map,
+        key: Option<String>,
+    },
+    Array(Vec<Value>),
+}
+
+#[derive(Debug, Clone)]
+struct Frame {
+    container: Container,
+    segment: Segment,
+    /// This container's JSON Pointer.
+    pointer: String,
+    /// Where this container's last complete child ended (for the provisional lag).
+    last_end: Option<usize>,
+}
+
+/// How far back from the end of the text a completed value is still shown as provisional: the
+/// repair parser's decisions look this far ahead (`repair::cost::WINDOW`).
+pub const LAG: usize = 256;
+
+/// The partial value.
+#[derive(Debug, Default)]
+pub(super) struct Tree {
+    frames: Vec<Frame>,
+    root: Option<Value>,
+    /// Where the root closed.
+    root_end: usize,
+    /// Events since the caller last took them; `None` when nobody asked for events.
+    pub events: Option<Vec<Event>>,
+    /// Pointers of values the reader read with a guess (a spot where readings compete).
+    contested: Vec<String>,
+    /// Values completed so far.
+    pub completed: usize,
+    pub schema: Option<Arc<Schema>>,
+    max_depth: usize,
+}
+
+/// What is open in the reader beyond the tree: a string, number or literal not ended yet.
+pub(super) enum Pending {
+    None,
+    /// A value cut off: kept under [`Truncation::Complete`], dropped otherwise.
+    Value(Value),
+}
+
+/// The snapshot's parts, before the public type wraps them.
+pub(super) struct Closed {
+    pub value: Option<Value>,
+    pub complete: Vec<String>,
+    pub provisional: Vec<String>,
+    /// The open string or number in the snapshot, if kept (the schema leaves it as it is).
+    pub open_leaf: Option<String>,
+}
+
+impl Tree {
+    pub fn new(max_depth: usize, schema: Option<Arc<Schema>>, events: bool) -> Tree {
+        Tree {
+            max_depth,
+            schema,
+            events: events.then(Vec::new),
+            ..Tree::default()
+        }
+    }
+
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.root.is_some()
+    }
+
+    pub fn has_started(&self) -> bool {
+        self.root.is_some() || !self.frames.is_empty()
+    }
+
+    /// Whether the innermost open container is an object.
+    pub fn in_object(&self) -> bool {
+        matches!(
+            self.frames.last().map(|f| &f.container),
+            Some(Container::Object { .. })
+        )
+    }
+
+    pub fn in_array(&self) -> bool {
+        matches!(
+            self.frames.last().map(|f| &f.container),
+            Some(Container::Array(_))
+        )
+    }
+
+    /// Whether an open object waits for a value of a key it read.
+    pub fn has_key(&self) -> bool {
+        matches!(
+            self.frames.last().map(|f| &f.container),
+            Some(Container::Object { key: Some(_), .. })
+        )
+    }
+
+    fn push_event(&mut self, event: impl FnOnce(&Tree) -> Event) {
+        if self.events.is_some() {
+            let event = event(self);
+            if let Some(events) = &mut self.events {
+                events.push(event);
+            }
+        }
+    }
+
+    /// Where the next value goes: its segment in the innermost container.
+    fn next_segment(&self) -> Segment {
+        match self.frames.last().map(|f| &f.container) {
+            None => Segment::Root,
+            Some(Container::Array(items)) => Segment::Index(items.len()),
+            Some(Container::Object { key, .. }) => Segment::Key(key.clone().unwrap_or_default()),
+        }
+    }
+
+    /// The pointer of the value being read in the innermost container.
+    pub fn next_pointer(&self) -> String {
+        let segment = self.next_segment();
+        child_pointer(self.frames.last().map_or("", |f| &f.pointer), &segment)
+    }
+
+    /// Marks the value being read (or the innermost container, when none is) as read with a
+    /// guess.
+    pub fn contest(&mut self) {
+        let pointer = if self.frames.is_empty() {
+            String::new()
+        } else {
+            self.next_pointer()
+        };
+        if self.contested.last() != Some(&pointer) {
+            self.contested.push(pointer);
+        }
+    }
+
+    /// A value starts in the innermost container (an array announces its new element).
+    fn starting(&mut self) {
+        if self.in_array() {
+            self.push_event(|t| Event::ElementAppended {
+                path: t.next_pointer(),
+            });
+        }
+    }
+
+    /// Opens a container. Returns false when it would nest deeper than the limit.
+    pub fn open(&mut self, object: bool) -> bool {
+        if self.frames.len() >= self.max_depth {
+            return false;
+        }
+        if self.in_object() && !self.has_key() {
+            // A value with no key (`{[1]}`): the reader guessed; it keeps it under "".
+            self.set_key(String::new());
+        }
+        self.starting();
+        let segment = self.next_segment();
+        let pointer = child_pointer(self.frames.last().map_or("", |f| &f.pointer), &segment);
+        let container = if object {
+            Container::Object {
+                map: Map::new(),
+                key: None,
+            }
+        } else {
+            Container::Array(Vec::new())
+        };
+        self.frames.push(Frame {
+            container,
+            segment,
+            pointer,
+            last_end: None,
+        });
+        true
+    }
+
+    fn set_key(&mut self, name: String) {
+        if let Some(Frame {
+            container: Container::Object { key, .. },
+            ..
+        }) = self.frames.last_mut()
+        {
+            *key = Some(name);
+        }
+    }
+
+    /// An object key was read: its value comes next.
+    pub fn key(&mut self, name: String) {
+        self.set_key(name);
+        self.push_event(|t| Event::KeyStarted {
+            path: t.next_pointer(),
+        });
+    }
+
+    /// A string value starts (its growth is reported by the reader).
+    pub fn string_starts(&mut self) {
+        if self.in_object() && !self.has_key() {
+            self.set_key(String::new());
+        }
+        self.starting();
+    }
+
+    /// A scalar was read whole and ends at `end`.
+    pub fn scalar(&mut self, value: Value, end: usize, announced: bool) {
+        if !announced {
+            if self.in_object() && !self.has_key() {
+                self.set_key(String::new());
+            }
+            self.starting();
+        }
+        self.complete(value, end);
+    }
+
+    /// Puts a complete value in its place.
+    fn complete(&mut self, value: Value, end: usize) {
+        self.completed += 1;
+        self.push_event(|t| Event::ValueCompleted {
+            path: t.next_pointer(),
+        });
+        let Some(frame) = self.frames.last_mut() else {
+            self.root = Some(value);
+            self.root_end = end;
+            return;
+        };
+        frame.last_end = Some(end);
+        match &mut frame.container {
+            Container::Array(items) => items.push(value),
+            Container::Object { map, key } => {
+                let name = key.take().unwrap_or_default();
+                let pointer = self
+                    .events
+                    .is_some()
+                    .then(|| child_pointer(&frame.pointer, &Segment::Key(name.clone())));
+                if map.insert(name, value).is_some() {
+                    // A repeated key: the value shown before is replaced.
+                    if let (Some(events), Some(path)) = (&mut self.events, pointer) {
+                        events.push(Event::Revised { path });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The innermost container closed at `end`.
+    pub fn close(&mut self, end: usize) {
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        let value = match frame.container {
+            Container::Array(items) => Value::Array(items),
+            Container::Object { map, .. } => {
+                self.check_required(&frame.pointer, &frame.segment, &map);
+                Value::Object(map)
+            }
+        };
+        if let Some(parent) = self.frames.last_mut() {
+            // The parent's pending key went into this frame's segment; restore it to insert.
+            if let (Container::Object { key, .. }, Segment::Key(name)) =
+                (&mut parent.container, &frame.segment)
+            {
+                *key = Some(name.clone());
+            }
+        }
+        self.complete(value, end);
+    }
+
+    /// Whether an open container of this kind is on the stack (for a closer that does not
+    /// match the innermost one).
+    pub fn open_kinds(&self) -> impl DoubleEndedIterator<Item = bool> + '_ {
+        self.frames
+            .iter()
+            .map(|f| matches!(f.container, Container::Object { .. }))
+    }
+
+    /// With a schema: an object closed; say which required properties it lacks (they can no
+    /// longer appear).
+    fn check_required(&mut self, pointer: &str, own: &Segment, map: &Map) {
+        let Some(schema) = &self.schema else { return };
+        if self.events.is_none() {
+            return;
+        }
+        let root = schema.walk();
+        let mut node = crate::schema::coerce::resolve_ref(root, root);
+        let path = self.frames.iter().map(|f| &f.segment).chain([own]);
+        for segment in path {
+            let next = match segment {
+                Segment::Root => continue,
+                Segment::Key(key) => node
+                    .get("properties")
+                    .and_then(|p| p.get(key.as_str()))
+                    .or_else(|| node.get("additionalProperties").filter(|v| v.is_object())),
+                Segment::Index(i) => node
+                    .get("prefixItems")
+                    .and_then(|p| p.get(*i))
+                    .or_else(|| node.get("items").filter(|v| v.is_object())),
+            };
+            let Some(next) = next else { return };
+            node = crate::schema::coerce::resolve_ref(root, next);
+        }
+        let Some(required) = node.get("required").and_then(Value::as_array) else {
+            return;
+        };
+        let missing: Vec<String> = required
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|name| !map.contains_key(name))
+            .map(str::to_owned)
+            .collect();
+        for property in missing {
+            self.push_event(|_| Event::RequiredMissing {
+                path: pointer.to_owned(),
+                property,
+            });
+        }
+    }
+
+    /// The value so far, closed the way `truncation` says, with the pointers of its complete
+    /// and provisional values. `text_len` is how much text the reader has seen.
+    pub fn close_snapshot(
+        &self,
+        pending: Pending,
+        truncation: Truncation,
+        text_len: usize,
+    ) -> Closed {
+        let mut complete = Vec::new();
+        let mut provisional = Vec::new();
+        if let Some(root) = &self.root {
+            complete.push(String::new());
+            if text_len.saturating_sub(self.root_end) < LAG {
+                provisional.push(String::new());
+            }
+            provisional.extend(self.contested.iter().cloned());
+            provisional.sort();
+            provisional.dedup();
+            return Closed {
+                value: Some(root.clone()),
+                complete,
+                provisional,
+                open_leaf: None,
+            };
+        }
+        if self.frames.is_empty() {
+            return Closed {
+                value: None,
+                complete,
+                provisional,
+                open_leaf: None,
+            };
+        }
+        // Under `DropElement`, the outermost open element of an array is left out whole.
+        let keep = match truncation {
+            Truncation::DropElement => (1..self.frames.len())
+                .find(|&i| matches!(self.frames[i - 1].container, Container::Array(_)))
+                .unwrap_or(self.frames.len()),
+            _ => self.frames.len(),
+        };
+        let mut child = match pending {
+            Pending::Value(v)
+                if truncation == Truncation::Complete && keep == self.frames.len() =>
+            {
+                Some(v)
+            }
+            _ => None,
+        };
+        let open_leaf = child.is_some().then(|| self.next_pointer());
+        for (i, frame) in self.frames[..keep].iter().enumerate().rev() {
+            // Complete children of an open container: each is complete; recent ones are
+            // provisional (a later byte may still turn the reading around).
+            let lagging = frame
+                .last_end
+                .is_some_and(|end| text_len.saturating_sub(end) < LAG);
+            match &frame.container {
+                Container::Array(items) => {
+                    for index in 0..items.len() {
+                        complete.push(child_pointer(&frame.pointer, &Segment::Index(index)));
+                    }
+                    if lagging && !items.is_empty() {
+                        provisional.push(child_pointer(
+                            &frame.pointer,
+                            &Segment::Index(items.len() - 1),
+                        ));
+                    }
+                }
+                Container::Object { map, .. } => {
+                    for key in map.keys() {
+                        complete.push(child_pointer(&frame.pointer, &Segment::Key(key.clone())));
+                    }
+                    if let (true, Some((key, _))) = (lagging, map.get_index(map.len().max(1) - 1)) {
+                        provisional.push(child_pointer(&frame.pointer, &Segment::Key(key.clone())));
+                    }
+                }
+            }
+            provisional.push(frame.pointer.clone());
+            let mut container = frame.container.clone();
+            let inner_segment = self.frames.get(i + 1).map(|f| &f.segment);
+            match (&mut container, child.take()) {
+                (Container::Array(items), Some(v)) => items.push(v),
+                (Container::Object { map, key }, Some(v)) => {
+                    let name = match inner_segment {
+                        Some(Segment::Key(name)) if i + 1 < keep => Some(name.clone()),
+                        _ => key.clone(),
+                    };
+                    if let Some(name) = name {
+                        map.insert(name, v);
+                    }
+                }
+                _ => {}
+            }
+            child = Some(match container {
+                Container::Array(items) => Value::Array(items),
+                Container::Object { map, .. } => Value::Object(map),
+            });
+        }
+        if let Some(leaf) = &open_leaf {
+            provisional.push(leaf.clone());
+        }
+        provisional.extend(self.contested.iter().cloned());
+        provisional.sort();
+        provisional.dedup();
+        Closed {
+            value: child,
+            complete,
+            provisional,
+            open_leaf,
+        }
+    }
+
+    /// The paths this stream showed as complete whose value the final parse reads otherwise:
+    /// what the `Revised` events report at the end.
+    pub fn revisions(&self, final_value: Option<&Value>) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(root) = &self.root {
+            compare(root, final_value, String::new(), &mut out);
+            return out;
+        }
+        for frame in &self.frames {
+            let here = final_value.and_then(|v| v.pointer(&frame.pointer));
+            match &frame.container {
+                Container::Array(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        let path = child_pointer(&frame.pointer, &Segment::Index(i));
+                        compare(item, here.and_then(|h| h.get(i)), path, &mut out);
+                    }
+                }
+                Container::Object { map, .. } => {
+                    for (key, item) in map.iter() {
+                        let path = child_pointer(&frame.pointer, &Segment::Key(key.clone()));
+                        compare(item, here.and_then(|h| h.get(key.as_str())), path, &mut out);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Reports the highest paths where `shown` (complete) and the final value differ.
+fn compare(shown: &Value, last: Option<&Value>, path: String, out: &mut Vec<String>) {
+    let Some(last) = last else {
+        out.push(path);
+        return;
+    };
+    if shown == last {
+        return;
+    }
+    match (shown, last) {
+        (Value::Object(a), Value::Object(b))
+            if a.len() == b.len() && a.keys().zip(b.keys()).all(|(x, y)| x == y) =>
+        {
+            for (key, value) in a.iter() {
+                let child = child_pointer(&path, &Segment::Key(key.clone()));
+                compare(value, b.get(key.as_str()), child, out);
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                compare(x, Some(y), child_pointer(&path, &Segment::Index(i)), out);
+            }
+        }
+        _ => out.push(path),
+    }
+}
+
+/// `parent` + `/` + the segment, escaped as RFC 6901 says.
+pub(super) fn child_pointer(parent: &str, segment: &Segment) -> String {
+    let mut out = String::with_capacity(parent.len() + 8);
+    out.push_str(parent);
+    match segment {
+        Segment::Root => {}
+        Segment::Index(i) => {
+            out.push('/');
+            out.push_str(&i.to_string());
+        }
+        Segment::Key(key) => {
+            out.push('/');
+            for c in key.chars() {
+                match c {
+                    '~' => out.push_str("~0"),
+                    '/' => out.push_str("~1"),
+                    c => out.push(c),
+                }
+            }
+        }
+    }
+    out
+}

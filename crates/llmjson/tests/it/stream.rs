@@ -1,0 +1,557 @@
+//! Streaming (`StreamParser`): fed in chunks of every size, a reply gives what `parse` gives,
+//! and what the snapshots showed as settled is what the final value holds, or an event says
+//! otherwise.
+
+use llmjson::{Error, Event, Options, Snapshot, StreamParser, Truncation, Value};
+
+/// What one streamed run showed.
+#[derive(Default, Debug, Clone, Copy)]
+pub struct Agreement {
+    /// Settled paths shown in snapshots.
+    pub claims: usize,
+    /// Of those, the ones the final value reads otherwise (each reported by a `Revised` event).
+    pub revised: usize,
+}
+
+impl std::ops::AddAssign for Agreement {
+    fn add_assign(&mut self, other: Agreement) {
+        self.claims += other.claims;
+        self.revised += other.revised;
+    }
+}
+
+fn same_outcome(a: &Result<llmjson::Parsed, Error>, b: &Result<llmjson::Parsed, Error>) -> bool {
+    match (a, b) {
+        (Ok(x), Ok(y)) => x == y,
+        (Err(x), Err(y)) => x.to_string() == y.to_string(),
+        _ => false,
+    }
+}
+
+/// Covers: `inner` is `outer` or inside it.
+fn covers(outer: &str, inner: &str) -> bool {
+    inner == outer || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
+}
+
+/// Feeds `input` in `chunk`-byte pieces (cut anywhere, UTF-8 characters included), taking a
+/// snapshot every `every` chunks; checks the invariants and returns the agreement.
+pub fn stream_check(
+    input: &[u8],
+    options: &Options,
+    chunk: usize,
+    every: usize,
+) -> Result<Agreement, String> {
+    let one_shot = match std::str::from_utf8(input) {
+        Ok(text) => llmjson::parse(text, options),
+        Err(_) => llmjson::parse(&String::from_utf8_lossy(input), options),
+    };
+    let mut stream = StreamParser::new(options.clone());
+    let mut snapshots: Vec<Snapshot> = Vec::new();
+    let mut events = Vec::new();
+    let mut fed_error = None;
+    for (i, piece) in input.chunks(chunk.max(1)).enumerate() {
+        if let Err(e) = stream.feed_bytes(piece) {
+            fed_error = Some(e);
+            break;
+        }
+        if i % every.max(1) == 0 {
+            snapshots.push(stream.snapshot());
+        }
+        events.extend(stream.events());
+    }
+    snapshots.push(stream.snapshot());
+    let finished = stream.finish_with_events();
+    events.extend(finished.events);
+    if let Some(e) = &fed_error {
+        // A limit met while feeding is the one-shot parse's error too.
+        match &one_shot {
+            Err(o) if o.kind() == e.kind() => return Ok(Agreement::default()),
+            other => return Err(format!("fed: {e}; one-shot: {other:?}")),
+        }
+    }
+    if !same_outcome(&finished.result, &one_shot) {
+        return Err(format!(
+            "finish differs from parse: {:?} vs {:?}",
+            finished.result.as_ref().map(|p| p.value.to_string()),
+            one_shot.as_ref().map(|p| p.value.to_string())
+        ));
+    }
+    let revised: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Revised { path } => Some(path.as_str()),
+            _ => None,
+        })
+        .collect();
+    let final_value = finished.result.as_ref().ok().map(|p| &p.value);
+    let mut agreement = Agreement::default();
+    for snapshot in &snapshots {
+        let Some(value) = &snapshot.value else {
+            continue;
+        };
+        for path in &snapshot.complete {
+            if !snapshot.is_settled(path) || options.schema.is_some() {
+                continue;
+            }
+            agreement.claims += 1;
+            let shown = value.pointer(path);
+            let last = final_value.and_then(|v| v.pointer(path));
+            if shown != last {
+                agreement.revised += 1;
+                if std::env::var_os("LLMJSON_STREAM_DEBUG").is_some() {
+                    eprintln!(
+                        "REVISED {path}: shown {} final {}\n   input {:?}",
+                        shown.map(|v| v.to_string()).unwrap_or_default(),
+                        last.map(|v| v.to_string()).unwrap_or_default(),
+                        String::from_utf8_lossy(&input[..input.len().min(300)])
+                    );
+                }
+                if !revised.iter().any(|r| covers(r, path) || covers(path, r)) {
+                    return Err(format!(
+                        "snapshot showed {path} as {shown:?}, the final value has {last:?}, \
+                         and no Revised event says so"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(agreement)
+}
+
+fn check_all_sizes(input: &str, options: &Options) {
+    for chunk in [1, 2, 3, 5, 8, 64, input.len().max(1)] {
+        if let Err(e) = stream_check(input.as_bytes(), options, chunk, 1) {
+            panic!("chunk {chunk}: {e}\ninput: {input:?}");
+        }
+    }
+}
+
+fn feed_all(input: &str, chunk: usize) -> StreamParser {
+    let mut stream = StreamParser::new(Options::default());
+    for piece in input.as_bytes().chunks(chunk) {
+        stream.feed_bytes(piece).expect("fed");
+    }
+    stream
+}
+
+fn value(text: &str) -> Value {
+    llmjson::parse(text, &Options::default())
+        .expect("valid")
+        .value
+}
+
+#[test]
+fn a_plan_cut_anywhere_shows_its_complete_steps() {
+    let reply = "Here is the plan:\n```json\n{\"steps\": [{\"id\": 1, \"title\": \"Boil water\"}, \
+                 {\"id\": 2, \"title\": \"Add pasta\"}], \"done\": false}\n```\nEnjoy!";
+    let mut stream = StreamParser::new(Options::default());
+    let cut = reply.find("Add").expect("in reply");
+    stream.feed(&reply[..cut + 2]).expect("fed");
+    let snapshot = stream.snapshot();
+    assert_eq!(
+        snapshot.value,
+        Some(value(
+            r#"{"steps": [{"id": 1, "title": "Boil water"}, {"id": 2, "title": "Ad"}]}"#
+        ))
+    );
+    assert!(snapshot.complete.contains(&"/steps/0".to_string()));
+    assert!(snapshot.provisional.contains(&"/steps/1/title".to_string()));
+    assert!(!snapshot.done);
+    stream.feed(&reply[cut + 2..]).expect("fed");
+    assert!(stream.snapshot().done);
+    check_all_sizes(reply, &Options::default());
+}
+
+#[test]
+fn truncation_policy_closes_snapshots() {
+    let text = r#"{"steps": [{"id": 1}, {"id": 2, "title": "Ad"#;
+    let snap = |t: Truncation| {
+        let mut s = StreamParser::new(Options::default().truncation(t));
+        s.feed(text).expect("fed");
+        s.snapshot().value.expect("started")
+    };
+    assert_eq!(
+        snap(Truncation::Complete),
+        value(r#"{"steps": [{"id": 1}, {"id": 2, "title": "Ad"}]}"#)
+    );
+    assert_eq!(
+        snap(Truncation::Drop),
+        value(r#"{"steps": [{"id": 1}, {"id": 2}]}"#)
+    );
+    assert_eq!(
+        snap(Truncation::DropElement),
+        value(r#"{"steps": [{"id": 1}]}"#)
+    );
+    // A snapshot under each policy is what `parse` gives for the same text.
+    for t in [
+        Truncation::Complete,
+        Truncation::Drop,
+        Truncation::DropElement,
+    ] {
+        let one_shot = llmjson::parse(text, &Options::default().truncation(t)).expect("parses");
+        assert_eq!(snap(t), one_shot.value, "{t:?}");
+    }
+}
+
+#[test]
+fn partial_numbers_and_literals_follow_the_policy() {
+    for (text, complete) in [
+        (r#"{"a": 12"#, r#"{"a": 12}"#),
+        (r#"{"a": 2."#, r#"{"a": 2.0}"#),
+        (r#"{"a": tr"#, r#"{"a": true}"#),
+        (r#"{"a": nu"#, r#"{"a": null}"#),
+        (r#"{"a": "x\u00"#, r#"{"a": "x"}"#),
+        (r#"{"a": "#, r#"{}"#),
+        (r#"{"a"#, r#"{}"#),
+    ] {
+        let mut s = StreamParser::new(Options::default());
+        s.feed(text).expect("fed");
+        assert_eq!(s.snapshot().value, Some(value(complete)), "{text}");
+        let mut s = StreamParser::new(Options::default().truncation(Truncation::Drop));
+        s.feed(text).expect("fed");
+        assert_eq!(s.snapshot().value, Some(value("{}")), "drop: {text}");
+    }
+}
+
+#[test]
+fn events_say_what_happened() {
+    let mut stream = StreamParser::new(Options::default());
+    stream.feed(r#"{"name": "Ad"#).expect("fed");
+    assert_eq!(
+        stream.events(),
+        [
+            Event::KeyStarted {
+                path: "/name".into()
+            },
+            Event::StringGrew {
+                path: "/name".into(),
+                text: "Ad".into()
+            },
+        ]
+    );
+    stream
+        .feed(r#"a", "tags": ["x", {"a/b": 1}]}"#)
+        .expect("fed");
+    let events = stream.events();
+    let completed: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ValueCompleted { path } => Some(path.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        completed,
+        ["/name", "/tags/0", "/tags/1/a~1b", "/tags/1", "/tags", ""]
+    );
+    assert!(events.contains(&Event::ElementAppended {
+        path: "/tags/1".into()
+    }));
+    assert!(events.contains(&Event::StringGrew {
+        path: "/name".into(),
+        text: "a".into()
+    }));
+    assert!(stream.events().is_empty(), "events are taken once");
+}
+
+#[test]
+fn a_repeated_key_is_revised_at_once() {
+    let mut stream = StreamParser::new(Options::default());
+    stream.feed(r#"{"a": 1, "a": 2}"#).expect("fed");
+    assert!(stream
+        .events()
+        .contains(&Event::Revised { path: "/a".into() }));
+}
+
+#[test]
+fn prose_think_and_fences_arriving_in_pieces_are_skipped() {
+    let reply = "<think>maybe {\"a\": 0} is it?</think>\nSure, see {this}: here it is\n\
+                 ~~~json\n{'a': 1, b: True, // note\n \"c\": [1, 2,],}\n~~~\ntrailing {\"z\": 9}";
+    for chunk in 1..=9 {
+        let stream = feed_all(reply, chunk);
+        let snapshot = stream.snapshot();
+        assert_eq!(
+            snapshot.value,
+            Some(value(r#"{"a": 1, "b": true, "c": [1, 2]}"#)),
+            "chunk {chunk}"
+        );
+        assert!(snapshot.done);
+    }
+    check_all_sizes(reply, &Options::default());
+}
+
+#[test]
+fn a_fence_closing_mid_value_ends_it() {
+    let reply = "```json\n{\"a\": [1, 2\n```\nThat is all.";
+    for chunk in 1..=5 {
+        let stream = feed_all(reply, chunk);
+        assert_eq!(
+            stream.snapshot().value,
+            Some(value(r#"{"a": [1, 2]}"#)),
+            "chunk {chunk}"
+        );
+    }
+    check_all_sizes(reply, &Options::default());
+}
+
+#[test]
+fn split_characters_and_escapes() {
+    let reply =
+        "{\"city\": \"東京\", \"emoji\": \"\\ud83d\\ude00 ok\", \"q\": “smart”, \"é\": 'l\\'été'}";
+    for chunk in 1..=13 {
+        let stream = feed_all(reply, chunk);
+        assert_eq!(
+            stream.snapshot().value,
+            Some(value(
+                r#"{"city": "東京", "emoji": "😀 ok", "q": "smart", "é": "l'été"}"#
+            )),
+            "chunk {chunk}"
+        );
+    }
+    // Cut inside the surrogate pair: nothing half-decoded is shown.
+    let mut stream = StreamParser::new(Options::default());
+    stream.feed(r#"{"e": "x\ud83d\ude"#).expect("fed");
+    assert_eq!(stream.snapshot().value, Some(value(r#"{"e": "x"}"#)));
+    // Cut inside a UTF-8 character.
+    let mut stream = StreamParser::new(Options::default());
+    let bytes = "{\"c\": \"東".as_bytes();
+    stream.feed_bytes(&bytes[..bytes.len() - 1]).expect("fed");
+    assert_eq!(stream.snapshot().value, Some(value(r#"{"c": ""}"#)));
+    stream.feed_bytes(&bytes[bytes.len() - 1..]).expect("fed");
+    assert_eq!(stream.snapshot().value, Some(value(r#"{"c": "東"}"#)));
+    check_all_sizes(reply, &Options::default());
+}
+
+#[test]
+fn a_quote_inside_a_string_is_provisional_until_settled() {
+    let reply = r#"{"code": "print("hi")", "n": 1}"#;
+    let mut stream = StreamParser::new(Options::default());
+    stream
+        .feed(&reply[..reply.find("hi").expect("in")])
+        .expect("fed");
+    assert!(stream.snapshot().provisional.contains(&"/code".to_string()));
+    check_all_sizes(reply, &Options::default());
+}
+
+#[test]
+fn limits_are_checked_as_bytes_arrive() {
+    let mut stream = StreamParser::new(Options::default().max_size(10));
+    stream.feed("{\"a\": ").expect("under the limit");
+    let error = stream.feed("\"0123456789\"}").expect_err("over");
+    assert!(matches!(
+        error,
+        Error::TooLarge {
+            size: 19,
+            limit: 10
+        }
+    ));
+    assert!(matches!(stream.feed("x"), Err(Error::TooLarge { .. })));
+    assert!(matches!(stream.finish(), Err(Error::TooLarge { .. })));
+
+    let deep = "[".repeat(200);
+    let mut stream = StreamParser::new(Options::default());
+    let error = deep
+        .as_bytes()
+        .chunks(7)
+        .find_map(|c| stream.feed_bytes(c).err())
+        .expect("too deep");
+    let one_shot = llmjson::parse(&deep, &Options::default()).expect_err("too deep");
+    assert_eq!(error.to_string(), one_shot.to_string());
+}
+
+#[test]
+fn memory_is_the_text_and_the_value() {
+    // 10 MiB arriving in 4 KiB chunks: the depth stays bounded, every feed is accepted.
+    let item = r#"{"id": 12345, "title": "a step of the plan", "tags": ["x", "y"]}, "#;
+    let mut stream = StreamParser::new(Options::default()).without_events();
+    stream.feed("{\"steps\": [").expect("fed");
+    let chunk = item.repeat(4096 / item.len());
+    let mut fed = 0;
+    while fed + chunk.len() < 10 * 1024 * 1024 - 64 {
+        stream.feed(&chunk).expect("under the limit");
+        fed += chunk.len();
+    }
+    assert!(stream.events().is_empty());
+    let snapshot = stream.snapshot();
+    let steps = snapshot.value.expect("started")["steps"]
+        .as_array()
+        .expect("array")
+        .len();
+    assert_eq!(steps, fed / item.len());
+    assert!(stream.feed(&chunk).is_err(), "over 10 MiB");
+}
+
+#[test]
+fn hostile_inputs_never_panic() {
+    for text in [
+        "",
+        "{",
+        "[",
+        "\"",
+        "{\"",
+        "{'",
+        "{“",
+        "```",
+        "```json\n",
+        "<think>",
+        "<thi",
+        "\\u",
+        "{\"a\": \"\\",
+        "{\"a\": \"\\u12",
+        "{\"a\": \"\\ud800\\u",
+        "}}]]",
+        "{]",
+        "[}",
+        "{\"a\" \"b\"",
+        "{a b c}",
+        "{,,,}",
+        "[,,,]",
+        "{\"a\": -}",
+        "{\"a\": 1e}",
+        "{\"a\": ...}",
+        "/*",
+        "{/*",
+        "{//",
+        "{#",
+        "{\"a\"：1，\"b\"：2}",
+        "{'a': 'it's'}",
+        "[\"a\" \"b\"]",
+    ] {
+        check_all_sizes(text, &Options::default());
+    }
+}
+
+#[test]
+fn schema_streaming_reports_missing_required_properties() {
+    let schema = llmjson::Schema::new(serde_json::json!({
+        "type": "object",
+        "properties": {
+            "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}},
+            "count": {"type": "integer"}
+        },
+        "required": ["steps"],
+        "$defs": {"step": {
+            "type": "object",
+            "properties": {"id": {"type": "integer"}, "title": {"type": "string"}},
+            "required": ["id", "title"]
+        }}
+    }))
+    .expect("schema");
+    let options = Options::default().schema(schema);
+    let mut stream = StreamParser::new(options.clone());
+    stream
+        .feed(r#"{"count": "3", "steps": [{"id": "1", "title": "a"}, {"id": 2}, {"title": "12"#)
+        .expect("fed");
+    let events = stream.events();
+    assert!(events.contains(&Event::RequiredMissing {
+        path: "/steps/1".into(),
+        property: "title".into()
+    }));
+    let snapshot = stream.snapshot();
+    let value = snapshot.value.expect("started");
+    // Complete values are coerced; the open string is left as it is.
+    assert_eq!(value["count"], 3);
+    assert_eq!(value["steps"][0]["id"], 1);
+    assert_eq!(value["steps"][2]["title"], "12");
+    stream.feed("\"}]}").expect("fed");
+    let finished = stream.finish_with_events();
+    assert_eq!(
+        finished.result.map(|p| p.value).map_err(|e| e.kind()),
+        llmjson::parse(
+            r#"{"count": "3", "steps": [{"id": "1", "title": "a"}, {"id": 2}, {"title": "12"}]}"#,
+            &options
+        )
+        .map(|p| p.value)
+        .map_err(|e| e.kind())
+    );
+    assert!(finished.events.contains(&Event::RequiredMissing {
+        path: "/steps/2".into(),
+        property: "id".into()
+    }));
+}
+
+#[test]
+fn stats_count_chunks_and_the_first_value() {
+    let mut stream = StreamParser::new(Options::default());
+    stream.feed("Sure: ").expect("fed");
+    assert_eq!(stream.stats().first_value, None);
+    stream.feed("[1, ").expect("fed");
+    stream.feed("2]").expect("fed");
+    let stats = stream.stats();
+    assert_eq!((stats.chunks, stats.bytes), (3, 12));
+    assert!(stats.first_value.is_some());
+}
+
+/// Chunk sizes and how often to snapshot at each (every chunk at the larger sizes; snapshots
+/// cost the value, so at 1 byte every 16th).
+const SIZES: [(usize, usize); 5] = [(1, 16), (3, 8), (16, 1), (64, 1), (usize::MAX, 1)];
+
+fn print_agreement(name: &str, a: Agreement) {
+    let share = if a.claims == 0 {
+        0.0
+    } else {
+        100.0 * a.revised as f64 / a.claims as f64
+    };
+    println!(
+        "{name}: {} settled paths shown, {} revised at the end ({share:.2}%)",
+        a.claims, a.revised
+    );
+}
+
+#[test]
+fn every_corpus_case_streams_as_it_parses() {
+    for corpus in ["seeds", "jsonrepair", "jsontestsuite", "baml"] {
+        let Some(cases) = crate::corpus::load(corpus) else {
+            return;
+        };
+        let mut agreement = Agreement::default();
+        for case in &cases {
+            if case.not_applicable.is_some() {
+                continue;
+            }
+            for (chunk, every) in SIZES {
+                match stream_check(&case.input, &case.options, chunk, every) {
+                    Ok(a) => agreement += a,
+                    Err(e) => panic!("{corpus} {} (chunk {chunk}): {e}", case.id),
+                }
+            }
+        }
+        print_agreement(corpus, agreement);
+    }
+}
+
+#[test]
+fn generated_replies_stream_as_they_parse() {
+    let count = std::env::var("LLMJSON_STREAM_COUNT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(600);
+    let seed = std::env::var("LLMJSON_FAULT_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_261_125);
+    let mut agreement = Agreement::default();
+    let mut by_class: std::collections::BTreeMap<&str, Agreement> = Default::default();
+    for case in llmjson_faults::generate(seed, count) {
+        let options = if case.truncation_drop {
+            Options::default().truncation(Truncation::Drop)
+        } else {
+            Options::default()
+        };
+        for (chunk, every) in [(1, 16), (7, 2), (64, 1)] {
+            match stream_check(case.input.as_bytes(), &options, chunk, every) {
+                Ok(a) => {
+                    agreement += a;
+                    *by_class.entry(case.faults[0].name()).or_default() += a;
+                }
+                Err(e) => panic!("{} (chunk {chunk}): {e}", case.id),
+            }
+        }
+    }
+    print_agreement("generated replies", agreement);
+    if std::env::var_os("LLMJSON_STREAM_SHOW").is_some() {
+        for (class, a) in by_class {
+            print_agreement(class, a);
+        }
+    }
+}
