@@ -13,7 +13,8 @@
 //! (the `reply` of every JSON Lines record in the file `REPLIES`, e.g. examples/replies.jsonl);
 //! `SIZE`: the input's size in bytes (default 16 KiB); `REPEAT`: parse it this many times (a
 //! small input's cost is mostly per parse); `VALUE_ONLY=1`: `llmjson::parse_value` (no log
-//! paths or positions) instead of `llmjson::parse`.
+//! paths or positions) instead of `llmjson::parse`; `CHUNK=n`: stream it in `n`-byte chunks
+//! (`StreamParser`, no events) instead.
 
 #[path = "../benches/inputs.rs"]
 mod inputs;
@@ -50,6 +51,19 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1usize);
+    if let Some(chunk) = std::env::var("CHUNK")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        for reply in &replies {
+            let mut stream = llmjson::StreamParser::new(options.clone()).without_events();
+            for piece in reply.as_bytes().chunks(chunk.max(1)) {
+                let _ = stream.feed_bytes(piece);
+            }
+            println!("{:?}", stream.finish().map(|p| p.repairs.len()));
+        }
+        return;
+    }
     let repairs: usize = replies
         .iter()
         .cycle()

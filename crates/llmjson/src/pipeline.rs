@@ -7,7 +7,9 @@ use crate::locate::choose::{locate_first, parse_candidate};
 use crate::locate::{Scan, Source};
 use crate::position::{self, Position};
 use crate::repair::{self, Config, Fail, Output};
-use crate::{DuplicateKeys, Error, Options, Parsed, RepairLevel, SyntaxError, MAX_DEPTH_CEILING};
+use crate::{
+    DuplicateKeys, Error, Options, Parsed, RepairLevel, SyntaxError, Value, MAX_DEPTH_CEILING,
+};
 
 /// Locate and repair only (the schema, if any, still guides the parser's quote decisions).
 pub(crate) fn parse_unguided(text: &str, options: &Options) -> Result<Parsed, Error> {
@@ -152,6 +154,40 @@ pub(crate) fn strict_whole(text: &str, options: &Options) -> Option<Found> {
         removed: 0,
     };
     Some(found(out, Source::Text))
+}
+
+/// [`crate::parse`]'s result for a reply a caller already read into `value` as one document
+/// (the stream's live reader, with no guess made): when the strict reader accepts the whole
+/// text — checked without building — the fast path would give this value, which the caller
+/// has. The value comes back when anything else could apply (a schema, evidence, another
+/// duplicate-key policy, text the strict reader refuses).
+pub(crate) fn strict_whole_read(
+    text: &str,
+    options: &Options,
+    value: Value,
+) -> Result<Result<Parsed, Error>, Value> {
+    if options.schema.is_some() || options.evidence.is_some() || !copy_applies(options) {
+        return Err(value);
+    }
+    if let Err(e) = check_input(text, options) {
+        return Ok(Err(e));
+    }
+    let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
+    let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
+    let depth = options.max_depth.clamp(1, MAX_DEPTH_CEILING);
+    if !matches!(text.as_bytes().get(start), Some(b'{' | b'['))
+        || crate::sink::read_valid(&text[start..end], depth, &mut crate::sink::CheckSink).is_err()
+    {
+        return Err(value);
+    }
+    let out = Output {
+        value,
+        start,
+        end,
+        repairs: Vec::new(),
+        removed: 0,
+    };
+    Ok(finish(text, found(out, Source::Text), options, Detail::Log))
 }
 
 pub(crate) fn check_input(text: &str, options: &Options) -> Result<(), Error> {

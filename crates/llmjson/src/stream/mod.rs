@@ -137,7 +137,14 @@ pub struct StreamParser {
     created: Instant,
     /// A limit the stream went over: every later call returns it.
     failed: Option<Limit>,
+    /// How much of the text the live reader was given.
+    read_to: usize,
 }
+
+/// The live reader runs once this many bytes arrived since it last ran (and whenever events,
+/// stats or the end are asked for): a reply arriving a few bytes at a time costs one short read
+/// per 64 bytes, not one per chunk. A snapshot reads the rest with a copy of the reader.
+const CATCH_UP: usize = 64;
 
 impl StreamParser {
     /// A parser for one reply, with the options [`crate::parse`] would take.
@@ -153,6 +160,7 @@ impl StreamParser {
             stats: StreamStats::default(),
             created: Instant::now(),
             failed: None,
+            read_to: 0,
         }
     }
 
@@ -191,18 +199,71 @@ impl StreamParser {
         if let Some(limit) = &self.failed {
             return Err(limit.error());
         }
-        let mut bytes = std::mem::take(&mut self.partial_char);
-        bytes.extend_from_slice(chunk);
-        // The longest prefix that is whole characters; a tail that could still become one
-        // (at most 3 bytes of a valid start) waits for the next chunk.
-        let cut = match std::str::from_utf8(&bytes) {
-            Ok(_) => bytes.len(),
-            Err(e) if e.error_len().is_none() => e.valid_up_to(),
-            Err(_) => bytes.len(),
+        if self.partial_char.is_empty() && chunk.len() <= 16 && chunk.is_ascii() {
+            // The common case of a token-sized chunk: nothing to validate or hold back.
+            return self.push_ascii(chunk);
+        }
+        let mut chunk = chunk;
+        // First the character the last chunk left unfinished, from this chunk's first bytes.
+        let mut held = [0u8; 4];
+        let mut head = 0;
+        while !self.partial_char.is_empty() {
+            let Some((&byte, rest)) = chunk.split_first() else {
+                // Still not finished: counted as a chunk all the same.
+                self.stats.chunks += 1;
+                return Ok(());
+            };
+            self.partial_char.push(byte);
+            chunk = rest;
+            match std::str::from_utf8(&self.partial_char) {
+                Ok(_) => {
+                    head = self.partial_char.len();
+                    held[..head].copy_from_slice(&self.partial_char);
+                    self.partial_char.clear();
+                }
+                Err(e) if e.error_len().is_some() || self.partial_char.len() == 4 => {
+                    // Not a character after all: replaced, as `parse_bytes` reads invalid UTF-8.
+                    let lossy = String::from_utf8_lossy(&self.partial_char).into_owned();
+                    head = lossy.len().min(4);
+                    held[..head].copy_from_slice(&lossy.as_bytes()[..head]);
+                    self.partial_char.clear();
+                }
+                Err(_) => {}
+            }
+        }
+        // A character cut at the chunk's end waits for the next chunk; the rest is read now
+        // (invalid bytes as U+FFFD, as `parse_bytes` reads them).
+        let (body, tail) = chunk.split_at(chunk.len() - unfinished_tail(chunk));
+        let whole = match std::str::from_utf8(body) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(body),
         };
-        self.partial_char = bytes.split_off(cut);
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        self.push(&text)
+        self.partial_char.extend_from_slice(tail);
+        match (head, whole) {
+            (0, text) => self.push(&text),
+            (n, text) => {
+                let mut joined = String::from_utf8_lossy(&held[..n]).into_owned();
+                joined.push_str(&text);
+                self.push(&joined)
+            }
+        }
+    }
+
+    fn push_ascii(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        self.stats.chunks += 1;
+        self.stats.bytes += chunk.len();
+        if self.text.len() + chunk.len() > self.options.max_size {
+            return self.fail(Limit::Size {
+                size: self.text.len() + chunk.len(),
+                limit: self.options.max_size,
+            });
+        }
+        self.text.extend(chunk.iter().map(|&b| char::from(b)));
+        if self.text.len() - self.read_to >= CATCH_UP {
+            self.catch_up()
+        } else {
+            Ok(())
+        }
     }
 
     fn push(&mut self, chunk: &str) -> Result<(), Error> {
@@ -215,6 +276,19 @@ impl StreamParser {
             });
         }
         self.text.push_str(chunk);
+        if self.text.len() - self.read_to >= CATCH_UP {
+            self.catch_up()
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Runs the live reader over the text not read yet.
+    fn catch_up(&mut self) -> Result<(), Error> {
+        if self.failed.is_some() || self.read_to == self.text.len() {
+            return Ok(());
+        }
+        self.read_to = self.text.len();
         if let Stop::TooDeep(at) = self.reader.run(&self.text, &mut self.tree) {
             let limit = self.options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
             return self.fail(Limit::Depth {
@@ -237,10 +311,18 @@ impl StreamParser {
     /// The value so far, with which paths are complete and which may still change. Costs about
     /// what building the value once does (the partial value is copied and closed).
     pub fn snapshot(&self) -> Snapshot {
-        let pending = self.reader.pending(&self.text);
-        let closed = self
-            .tree
-            .close_snapshot(pending, self.options.truncation, self.text.len());
+        let closed = if self.read_to == self.text.len() || self.failed.is_some() {
+            let pending = self.reader.pending(&self.text);
+            self.tree
+                .close_snapshot(pending, self.options.truncation, self.text.len())
+        } else {
+            // The last few chunks are not read yet: a copy of the reader reads them.
+            let mut reader = self.reader.clone();
+            let mut tree = self.tree.copy_quiet();
+            let _ = reader.run(&self.text, &mut tree);
+            let pending = reader.pending(&self.text);
+            tree.close_snapshot(pending, self.options.truncation, self.text.len())
+        };
         let value = match (&self.options.schema, closed.value) {
             (Some(schema), Some(value)) if self.options.coercion == crate::Coercion::Fit => {
                 let leaf = closed
@@ -262,12 +344,14 @@ impl StreamParser {
             value,
             complete: closed.complete,
             provisional: closed.provisional,
-            done: self.tree.is_done(),
+            done: closed.done,
         }
     }
 
     /// The events since the last call, in order.
     pub fn events(&mut self) -> Vec<Event> {
+        // A limit met here is returned by the next `feed` and by `finish`.
+        let _ = self.catch_up();
         self.tree
             .events
             .as_mut()
@@ -281,7 +365,8 @@ impl StreamParser {
     }
 
     /// Chunks and bytes fed, and the time to the first complete value.
-    pub fn stats(&self) -> StreamStats {
+    pub fn stats(&mut self) -> StreamStats {
+        let _ = self.catch_up();
         self.stats
     }
 
@@ -297,6 +382,7 @@ impl StreamParser {
     /// Ends the stream, and says where the final parse reads a value the stream showed as
     /// complete otherwise ([`Event::Revised`], after the events not yet taken).
     pub fn finish_with_events(mut self) -> Finished {
+        let _ = self.catch_up();
         let result = match self.failed.take() {
             Some(limit) => Err(limit.error()),
             None => {
@@ -304,7 +390,32 @@ impl StreamParser {
                     let held = std::mem::take(&mut self.partial_char);
                     self.text.push_str(&String::from_utf8_lossy(&held));
                 }
-                crate::parse(&self.text, &self.options)
+                let whole = self.reader.start == Some(leading_blanks(&self.text));
+                let clean_root = if whole {
+                    self.tree.take_clean_root()
+                } else {
+                    None
+                };
+                match clean_root {
+                    // One valid document, read whole without a guess: if the strict reader
+                    // agrees (checked without building a value), the stream's value is parse's.
+                    Some(value) => {
+                        match crate::pipeline::strict_whole_read(&self.text, &self.options, value) {
+                            Ok(result) => {
+                                return Finished {
+                                    result,
+                                    events: self.events(),
+                                    stats: self.stats,
+                                };
+                            }
+                            Err(value) => {
+                                self.tree.put_root(value);
+                                crate::parse(&self.text, &self.options)
+                            }
+                        }
+                    }
+                    _ => crate::parse(&self.text, &self.options),
+                }
             }
         };
         let mut events = self.events();
@@ -369,4 +480,26 @@ fn pointer_mut<'v>(value: &'v mut Value, pointer: &str) -> Option<&'v mut Value>
         };
     }
     Some(node)
+}
+
+/// How many bytes at the end of `bytes` start a UTF-8 character that is not finished there.
+fn unfinished_tail(bytes: &[u8]) -> usize {
+    for back in 1..=bytes.len().min(3) {
+        let byte = bytes[bytes.len() - back];
+        if byte & 0xC0 == 0x80 {
+            continue; // a continuation byte: look further back for the lead
+        }
+        let needs = match byte {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => return 0,
+        };
+        return if needs > back { back } else { 0 };
+    }
+    0
+}
+
+fn leading_blanks(text: &str) -> usize {
+    text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len()
 }

@@ -45,14 +45,18 @@ enum Trivia {
 }
 
 /// An open string.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Str {
     /// The quote that opened it (which quotes close it).
     class: QuoteClass,
     key: bool,
-    /// The text so far, escapes decoded.
+    /// Where its text starts.
+    start: usize,
+    /// While no escape was met, the text is the reply's own (`text[start..pos]`) and nothing
+    /// is copied until the string closes; after one, the text so far, escapes decoded.
+    plain: bool,
     buf: String,
-    /// How much of `buf` the events have reported.
+    /// How much of the text the events have reported.
     reported: usize,
 }
 
@@ -65,7 +69,7 @@ pub(super) enum Stop {
     TooDeep(usize),
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Reader {
     pub pos: usize,
     phase: Phase,
@@ -76,6 +80,17 @@ pub(super) struct Reader {
     string: Option<Str>,
     /// Where the value started.
     pub start: Option<usize>,
+}
+
+impl Str {
+    /// The string's text so far (`pos`: where the reader stopped in it).
+    fn content<'t>(&'t self, text: &'t str, pos: usize) -> &'t str {
+        if self.plain {
+            &text[self.start..pos]
+        } else {
+            &self.buf
+        }
+    }
 }
 
 impl Reader {
@@ -106,17 +121,19 @@ impl Reader {
                 Err(stop) => break stop,
             }
         };
-        self.report_growth(tree);
+        self.report_growth(text, tree);
         stop
     }
 
     /// The open string's new text, as one event per call.
-    fn report_growth(&mut self, tree: &mut Tree) {
+    fn report_growth(&mut self, text: &str, tree: &mut Tree) {
         if let Some(s) = &mut self.string {
-            if !s.key && s.buf.len() > s.reported && tree.events.is_some() {
+            let content = s.content(text, self.pos);
+            if !s.key && content.len() > s.reported && tree.events.is_some() {
                 let path = tree.next_pointer();
-                let text = s.buf[s.reported..].to_owned();
-                s.reported = s.buf.len();
+                let new = content[s.reported..].to_owned();
+                s.reported = content.len();
+                let text = new;
                 if let Some(events) = &mut tree.events {
                     events.push(super::Event::StringGrew { path, text });
                 }
@@ -133,7 +150,7 @@ impl Reader {
             return if s.key {
                 Pending::None
             } else {
-                Pending::Value(Value::String(s.buf.clone()))
+                Pending::Value(Value::String(s.content(text, self.pos).to_owned()))
             };
         }
         if self.mode != Mode::Value || self.trivia.is_some() {
@@ -192,11 +209,14 @@ impl Reader {
                         self.pos += run;
                         continue;
                     }
-                    // The whole fence line is needed: its end is where the content starts.
-                    let Some(newline) = bytes[at..].iter().position(|&b| b == b'\n') else {
+                    // The whole fence line is needed: its end is where the content starts
+                    // (or its bracket: "```json{" puts the JSON on the fence's line).
+                    let info = &bytes[at + run..];
+                    let Some(end) = info.iter().position(|&b| matches!(b, b'\n' | b'{' | b'['))
+                    else {
                         return Ok(false);
                     };
-                    self.pos = at + newline + 1;
+                    self.pos = at + run + end + usize::from(info[end] == b'\n');
                     self.fence = match self.fence {
                         // A closing line with nothing read: the fence held no JSON.
                         Some(_) => None,
@@ -520,6 +540,8 @@ impl Reader {
         self.string = Some(Str {
             class,
             key,
+            start: self.pos,
+            plain: true,
             buf: String::new(),
             reported: 0,
         });
@@ -539,7 +561,9 @@ impl Reader {
                 .iter()
                 .position(|&x| x == a || x == b || x == c || x == b'\\')
                 .unwrap_or(bytes.len() - self.pos);
-            s.buf.push_str(&text[self.pos..self.pos + run]);
+            if !s.plain {
+                s.buf.push_str(&text[self.pos..self.pos + run]);
+            }
             self.pos += run;
             let at = self.pos;
             let Some(&byte) = bytes.get(at) else {
@@ -553,6 +577,10 @@ impl Reader {
                 if byte == b'\\' {
                     match decode_escape(&bytes[at..]) {
                         Escape::Char(ch, len) => {
+                            if s.plain {
+                                s.buf.push_str(&text[s.start..at]);
+                                s.plain = false;
+                            }
                             s.buf.push(ch);
                             self.pos += len;
                         }
@@ -560,7 +588,9 @@ impl Reader {
                     }
                 } else {
                     let len = text[at..].chars().next().map_or(1, char::len_utf8);
-                    s.buf.push_str(&text[at..at + len]);
+                    if !s.plain {
+                        s.buf.push_str(&text[at..at + len]);
+                    }
                     self.pos += len;
                 }
                 continue;
@@ -589,29 +619,36 @@ impl Reader {
             } || text[next..].starts_with('，')
                 || text[next..].starts_with('：');
             if !closes {
-                s.buf.push_str(&text[at..after]);
+                if !s.plain {
+                    s.buf.push_str(&text[at..after]);
+                }
                 self.pos = after;
                 tree.contest();
                 continue;
             }
-            self.pos = after;
             let Some(done) = self.string.take() else {
                 return true;
             };
+            let content = if done.plain {
+                text[done.start..at].to_owned()
+            } else {
+                done.buf
+            };
+            self.pos = after;
             if done.key {
-                tree.key(done.buf);
+                tree.key(content);
                 self.mode = Mode::Colon;
             } else {
-                if tree.events.is_some() && done.buf.len() > done.reported {
+                if tree.events.is_some() && content.len() > done.reported {
                     let path = tree.next_pointer();
                     if let Some(events) = &mut tree.events {
                         events.push(super::Event::StringGrew {
                             path,
-                            text: done.buf[done.reported..].to_owned(),
+                            text: content[done.reported..].to_owned(),
                         });
                     }
                 }
-                tree.scalar(Value::String(done.buf), after, true);
+                tree.scalar(Value::String(content), after, true);
                 self.after_value();
             }
             return true;
@@ -965,7 +1002,7 @@ fn looks_like_json(bytes: &[u8], in_fence: bool) -> Prefix {
         };
     }
     match b {
-        b'"' | b'\'' | b'}' | b'\\' | 0xE2 => Prefix::Yes,
+        b'"' | b'\'' | b'}' | b'\\' | b'/' | 0xE2 => Prefix::Yes,
         b if is_word_byte(b) => {
             let len = bytes[i..].iter().take_while(|&&b| is_word_byte(b)).count();
             let mut j = i + len;

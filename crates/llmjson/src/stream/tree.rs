@@ -8,10 +8,9 @@ use crate::{Map, Truncation, Value};
 use std::sync::Arc;
 
 /// Where a value sits in its parent.
-#[derive(Debug, Clone)]
-pub(super) enum Segment {
-    Root,
-    Key(String),
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Segment<'a> {
+    Key(&'a str),
     Index(usize),
 }
 
@@ -25,14 +24,23 @@ enum Container {
     Array(Vec<Value>),
 }
 
+/// An open container. Where it sits needs no field: its parent's pending key, or its parent's
+/// length (the element being read), says so while it is open.
 #[derive(Debug, Clone)]
 struct Frame {
     container: Container,
-    segment: Segment,
-    /// This container's JSON Pointer.
-    pointer: String,
     /// Where this container's last complete child ended (for the provisional lag).
     last_end: Option<usize>,
+}
+
+impl Frame {
+    /// Where the value being read in this container goes.
+    fn next_segment(&self) -> Segment<'_> {
+        match &self.container {
+            Container::Array(items) => Segment::Index(items.len()),
+            Container::Object { key, .. } => Segment::Key(key.as_deref().unwrap_or_default()),
+        }
+    }
 }
 
 /// How far back from the end of the text a completed value is still shown as provisional: the
@@ -40,7 +48,7 @@ struct Frame {
 pub const LAG: usize = 256;
 
 /// The partial value.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Tree {
     frames: Vec<Frame>,
     root: Option<Value>,
@@ -70,6 +78,7 @@ pub(super) struct Closed {
     pub provisional: Vec<String>,
     /// The open string or number in the snapshot, if kept (the schema leaves it as it is).
     pub open_leaf: Option<String>,
+    pub done: bool,
 }
 
 impl Tree {
@@ -82,8 +91,36 @@ impl Tree {
         }
     }
 
+    /// A copy without the events (for a snapshot that reads ahead on its own).
+    pub fn copy_quiet(&self) -> Tree {
+        Tree {
+            frames: self.frames.clone(),
+            root: self.root.clone(),
+            root_end: self.root_end,
+            events: None,
+            contested: self.contested.clone(),
+            completed: self.completed,
+            schema: None,
+            max_depth: self.max_depth,
+        }
+    }
+
     pub fn depth(&self) -> usize {
         self.frames.len()
+    }
+
+    /// The root, when it closed and nothing in it was read with a guess (for `finish`'s
+    /// shortcut: a clean read of a valid document is the strict reader's).
+    pub fn take_clean_root(&mut self) -> Option<Value> {
+        if self.contested.is_empty() && self.frames.is_empty() {
+            self.root.take()
+        } else {
+            None
+        }
+    }
+
+    pub fn put_root(&mut self, value: Value) {
+        self.root = Some(value);
     }
 
     pub fn is_done(&self) -> bool {
@@ -126,19 +163,18 @@ impl Tree {
         }
     }
 
-    /// Where the next value goes: its segment in the innermost container.
-    fn next_segment(&self) -> Segment {
-        match self.frames.last().map(|f| &f.container) {
-            None => Segment::Root,
-            Some(Container::Array(items)) => Segment::Index(items.len()),
-            Some(Container::Object { key, .. }) => Segment::Key(key.clone().unwrap_or_default()),
+    /// The pointer of the open container at `depth` (0: the root).
+    fn pointer_of(&self, depth: usize) -> String {
+        let mut out = String::new();
+        for parent in &self.frames[..depth.min(self.frames.len())] {
+            push_segment(&mut out, parent.next_segment());
         }
+        out
     }
 
     /// The pointer of the value being read in the innermost container.
     pub fn next_pointer(&self) -> String {
-        let segment = self.next_segment();
-        child_pointer(self.frames.last().map_or("", |f| &f.pointer), &segment)
+        self.pointer_of(self.frames.len())
     }
 
     /// Marks the value being read (or the innermost container, when none is) as read with a
@@ -173,8 +209,6 @@ impl Tree {
             self.set_key(String::new());
         }
         self.starting();
-        let segment = self.next_segment();
-        let pointer = child_pointer(self.frames.last().map_or("", |f| &f.pointer), &segment);
         let container = if object {
             Container::Object {
                 map: Map::new(),
@@ -185,8 +219,6 @@ impl Tree {
         };
         self.frames.push(Frame {
             container,
-            segment,
-            pointer,
             last_end: None,
         });
         true
@@ -235,6 +267,12 @@ impl Tree {
         self.push_event(|t| Event::ValueCompleted {
             path: t.next_pointer(),
         });
+        let pointer = match (&self.events, self.frames.last()) {
+            (Some(_), Some(f)) if matches!(f.container, Container::Object { .. }) => {
+                Some(self.next_pointer())
+            }
+            _ => None,
+        };
         let Some(frame) = self.frames.last_mut() else {
             self.root = Some(value);
             self.root_end = end;
@@ -245,10 +283,6 @@ impl Tree {
             Container::Array(items) => items.push(value),
             Container::Object { map, key } => {
                 let name = key.take().unwrap_or_default();
-                let pointer = self
-                    .events
-                    .is_some()
-                    .then(|| child_pointer(&frame.pointer, &Segment::Key(name.clone())));
                 if map.insert(name, value).is_some() {
                     // A repeated key: the value shown before is replaced.
                     if let (Some(events), Some(path)) = (&mut self.events, pointer) {
@@ -267,18 +301,10 @@ impl Tree {
         let value = match frame.container {
             Container::Array(items) => Value::Array(items),
             Container::Object { map, .. } => {
-                self.check_required(&frame.pointer, &frame.segment, &map);
+                self.check_required(&map);
                 Value::Object(map)
             }
         };
-        if let Some(parent) = self.frames.last_mut() {
-            // The parent's pending key went into this frame's segment; restore it to insert.
-            if let (Container::Object { key, .. }, Segment::Key(name)) =
-                (&mut parent.container, &frame.segment)
-            {
-                *key = Some(name.clone());
-            }
-        }
         self.complete(value, end);
     }
 
@@ -292,24 +318,22 @@ impl Tree {
 
     /// With a schema: an object closed; say which required properties it lacks (they can no
     /// longer appear).
-    fn check_required(&mut self, pointer: &str, own: &Segment, map: &Map) {
+    fn check_required(&mut self, map: &Map) {
         let Some(schema) = &self.schema else { return };
         if self.events.is_none() {
             return;
         }
         let root = schema.walk();
         let mut node = crate::schema::coerce::resolve_ref(root, root);
-        let path = self.frames.iter().map(|f| &f.segment).chain([own]);
-        for segment in path {
+        for segment in self.frames.iter().map(Frame::next_segment) {
             let next = match segment {
-                Segment::Root => continue,
                 Segment::Key(key) => node
                     .get("properties")
-                    .and_then(|p| p.get(key.as_str()))
+                    .and_then(|p| p.get(key))
                     .or_else(|| node.get("additionalProperties").filter(|v| v.is_object())),
                 Segment::Index(i) => node
                     .get("prefixItems")
-                    .and_then(|p| p.get(*i))
+                    .and_then(|p| p.get(i))
                     .or_else(|| node.get("items").filter(|v| v.is_object())),
             };
             let Some(next) = next else { return };
@@ -324,9 +348,10 @@ impl Tree {
             .filter(|name| !map.contains_key(name))
             .map(str::to_owned)
             .collect();
+        let pointer = self.next_pointer();
         for property in missing {
             self.push_event(|_| Event::RequiredMissing {
-                path: pointer.to_owned(),
+                path: pointer.clone(),
                 property,
             });
         }
@@ -355,6 +380,7 @@ impl Tree {
                 complete,
                 provisional,
                 open_leaf: None,
+                done: true,
             };
         }
         if self.frames.is_empty() {
@@ -363,6 +389,7 @@ impl Tree {
                 complete,
                 provisional,
                 open_leaf: None,
+                done: false,
             };
         }
         // Under `DropElement`, the outermost open element of an array is left out whole.
@@ -382,6 +409,7 @@ impl Tree {
         };
         let open_leaf = child.is_some().then(|| self.next_pointer());
         for (i, frame) in self.frames[..keep].iter().enumerate().rev() {
+            let pointer = self.pointer_of(i);
             // Complete children of an open container: each is complete; recent ones are
             // provisional (a later byte may still turn the reading around).
             let lagging = frame
@@ -390,35 +418,27 @@ impl Tree {
             match &frame.container {
                 Container::Array(items) => {
                     for index in 0..items.len() {
-                        complete.push(child_pointer(&frame.pointer, &Segment::Index(index)));
+                        complete.push(child_pointer(&pointer, Segment::Index(index)));
                     }
                     if lagging && !items.is_empty() {
-                        provisional.push(child_pointer(
-                            &frame.pointer,
-                            &Segment::Index(items.len() - 1),
-                        ));
+                        provisional.push(child_pointer(&pointer, Segment::Index(items.len() - 1)));
                     }
                 }
                 Container::Object { map, .. } => {
                     for key in map.keys() {
-                        complete.push(child_pointer(&frame.pointer, &Segment::Key(key.clone())));
+                        complete.push(child_pointer(&pointer, Segment::Key(key)));
                     }
                     if let (true, Some((key, _))) = (lagging, map.get_index(map.len().max(1) - 1)) {
-                        provisional.push(child_pointer(&frame.pointer, &Segment::Key(key.clone())));
+                        provisional.push(child_pointer(&pointer, Segment::Key(key)));
                     }
                 }
             }
-            provisional.push(frame.pointer.clone());
+            provisional.push(pointer);
             let mut container = frame.container.clone();
-            let inner_segment = self.frames.get(i + 1).map(|f| &f.segment);
             match (&mut container, child.take()) {
                 (Container::Array(items), Some(v)) => items.push(v),
                 (Container::Object { map, key }, Some(v)) => {
-                    let name = match inner_segment {
-                        Some(Segment::Key(name)) if i + 1 < keep => Some(name.clone()),
-                        _ => key.clone(),
-                    };
-                    if let Some(name) = name {
+                    if let Some(name) = key.clone() {
                         map.insert(name, v);
                     }
                 }
@@ -440,6 +460,7 @@ impl Tree {
             complete,
             provisional,
             open_leaf,
+            done: false,
         }
     }
 
@@ -451,18 +472,19 @@ impl Tree {
             compare(root, final_value, String::new(), &mut out);
             return out;
         }
-        for frame in &self.frames {
-            let here = final_value.and_then(|v| v.pointer(&frame.pointer));
+        for (depth, frame) in self.frames.iter().enumerate() {
+            let pointer = self.pointer_of(depth);
+            let here = final_value.and_then(|v| v.pointer(&pointer));
             match &frame.container {
                 Container::Array(items) => {
                     for (i, item) in items.iter().enumerate() {
-                        let path = child_pointer(&frame.pointer, &Segment::Index(i));
+                        let path = child_pointer(&pointer, Segment::Index(i));
                         compare(item, here.and_then(|h| h.get(i)), path, &mut out);
                     }
                 }
                 Container::Object { map, .. } => {
                     for (key, item) in map.iter() {
-                        let path = child_pointer(&frame.pointer, &Segment::Key(key.clone()));
+                        let path = child_pointer(&pointer, Segment::Key(key));
                         compare(item, here.and_then(|h| h.get(key.as_str())), path, &mut out);
                     }
                 }
@@ -486,13 +508,13 @@ fn compare(shown: &Value, last: Option<&Value>, path: String, out: &mut Vec<Stri
             if a.len() == b.len() && a.keys().zip(b.keys()).all(|(x, y)| x == y) =>
         {
             for (key, value) in a.iter() {
-                let child = child_pointer(&path, &Segment::Key(key.clone()));
+                let child = child_pointer(&path, Segment::Key(key));
                 compare(value, b.get(key.as_str()), child, out);
             }
         }
         (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
             for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                compare(x, Some(y), child_pointer(&path, &Segment::Index(i)), out);
+                compare(x, Some(y), child_pointer(&path, Segment::Index(i)), out);
             }
         }
         _ => out.push(path),
@@ -500,25 +522,26 @@ fn compare(shown: &Value, last: Option<&Value>, path: String, out: &mut Vec<Stri
 }
 
 /// `parent` + `/` + the segment, escaped as RFC 6901 says.
-pub(super) fn child_pointer(parent: &str, segment: &Segment) -> String {
-    let mut out = String::with_capacity(parent.len() + 8);
+pub(super) fn child_pointer(parent: &str, segment: Segment<'_>) -> String {
+    let mut out = String::with_capacity(parent.len() + 12);
     out.push_str(parent);
+    push_segment(&mut out, segment);
+    out
+}
+
+fn push_segment(out: &mut String, segment: Segment<'_>) {
     match segment {
-        Segment::Root => {}
         Segment::Index(i) => {
-            out.push('/');
-            out.push_str(&i.to_string());
+            use std::fmt::Write;
+            let _ = write!(out, "/{i}");
         }
         Segment::Key(key) => {
             out.push('/');
-            for c in key.chars() {
-                match c {
-                    '~' => out.push_str("~0"),
-                    '/' => out.push_str("~1"),
-                    c => out.push(c),
-                }
+            if key.bytes().any(|b| b == b'~' || b == b'/') {
+                out.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            } else {
+                out.push_str(key);
             }
         }
     }
-    out
 }
