@@ -240,28 +240,38 @@ pub fn parse_bytes(bytes: &[u8], options: &Options) -> Result<Parsed, Error> {
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => parse(text, options),
-        Err(e) if options.level == RepairLevel::None => Err(Error::InvalidUtf8 {
-            offset: e.valid_up_to(),
-        }),
-        Err(e) => {
-            let text = String::from_utf8_lossy(bytes);
-            let mut parsed = parse(&text, options)?;
-            let at = e.valid_up_to();
-            let pos = Position::of(&text, at);
-            parsed.repairs.insert(
-                0,
-                Repair {
-                    kind: RepairKind::InvalidUtf8,
-                    span: at..at + 3,
-                    line: pos.line,
-                    column: pos.column,
-                    path: String::new(),
-                    detail: "bytes that are not UTF-8 became U+FFFD".into(),
-                },
-            );
-            Ok(parsed)
-        }
+        Err(e) => parse_decoded(&String::from_utf8_lossy(bytes), Some(e.valid_up_to()), options),
     }
+}
+
+/// [`parse`] of text decoded from bytes whose first invalid sequence (now U+FFFD) was at
+/// `invalid_at`: what [`parse_bytes`] does after decoding (the stream parser decodes as bytes
+/// arrive).
+pub(crate) fn parse_decoded(
+    text: &str,
+    invalid_at: Option<usize>,
+    options: &Options,
+) -> Result<Parsed, Error> {
+    let Some(at) = invalid_at else {
+        return parse(text, options);
+    };
+    if options.level == RepairLevel::None {
+        return Err(Error::InvalidUtf8 { offset: at });
+    }
+    let mut parsed = parse(text, options)?;
+    let pos = Position::of(text, at);
+    parsed.repairs.insert(
+        0,
+        Repair {
+            kind: RepairKind::InvalidUtf8,
+            span: at..at + 3,
+            line: pos.line,
+            column: pos.column,
+            path: String::new(),
+            detail: "bytes that are not UTF-8 became U+FFFD".into(),
+        },
+    );
+    Ok(parsed)
 }
 
 /// Repairs the first JSON value in `text` and returns it as JSON text. Already-valid JSON is

@@ -139,6 +139,8 @@ pub struct StreamParser {
     failed: Option<Limit>,
     /// How much of the text the live reader was given.
     read_to: usize,
+    /// The first byte [`feed_bytes`](Self::feed_bytes) met that was not UTF-8.
+    invalid_utf8_at: Option<usize>,
 }
 
 /// The live reader runs once this many bytes arrived since it last ran (and whenever events,
@@ -161,6 +163,7 @@ impl StreamParser {
             created: Instant::now(),
             failed: None,
             read_to: 0,
+            invalid_utf8_at: None,
         }
     }
 
@@ -182,11 +185,7 @@ impl StreamParser {
         if let Some(limit) = &self.failed {
             return Err(limit.error());
         }
-        if !self.partial_char.is_empty() {
-            // Bytes of a character that never completed: what `parse_bytes` would refuse.
-            let held = std::mem::take(&mut self.partial_char);
-            self.text.push_str(&String::from_utf8_lossy(&held));
-        }
+        self.flush_partial_char();
         self.push(chunk)
     }
 
@@ -203,49 +202,42 @@ impl StreamParser {
             // The common case of a token-sized chunk: nothing to validate or hold back.
             return self.push_ascii(chunk);
         }
-        let mut chunk = chunk;
-        // First the character the last chunk left unfinished, from this chunk's first bytes.
-        let mut held = [0u8; 4];
-        let mut head = 0;
-        while !self.partial_char.is_empty() {
-            let Some((&byte, rest)) = chunk.split_first() else {
-                // Still not finished: counted as a chunk all the same.
-                self.stats.chunks += 1;
-                return Ok(());
-            };
-            self.partial_char.push(byte);
-            chunk = rest;
-            match std::str::from_utf8(&self.partial_char) {
-                Ok(_) => {
-                    head = self.partial_char.len();
-                    held[..head].copy_from_slice(&self.partial_char);
-                    self.partial_char.clear();
-                }
-                Err(e) if e.error_len().is_some() || self.partial_char.len() == 4 => {
-                    // Not a character after all: replaced, as `parse_bytes` reads invalid UTF-8.
-                    let lossy = String::from_utf8_lossy(&self.partial_char).into_owned();
-                    head = lossy.len().min(4);
-                    held[..head].copy_from_slice(&lossy.as_bytes()[..head]);
-                    self.partial_char.clear();
-                }
-                Err(_) => {}
-            }
-        }
-        // A character cut at the chunk's end waits for the next chunk; the rest is read now
-        // (invalid bytes as U+FFFD, as `parse_bytes` reads them).
-        let (body, tail) = chunk.split_at(chunk.len() - unfinished_tail(chunk));
-        let whole = match std::str::from_utf8(body) {
+        // A character the last chunk left unfinished is read with this chunk's bytes (a copy,
+        // made only then).
+        let joined;
+        let bytes = if self.partial_char.is_empty() {
+            chunk
+        } else {
+            let mut held = std::mem::take(&mut self.partial_char);
+            held.extend_from_slice(chunk);
+            joined = held;
+            &joined[..]
+        };
+        // A character cut at the end waits for the next chunk; the rest is read now.
+        let (body, tail) = bytes.split_at(bytes.len() - unfinished_tail(bytes));
+        let body = match std::str::from_utf8(body) {
             Ok(text) => std::borrow::Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(body),
+            Err(e) => {
+                self.note_invalid(self.text.len() + e.valid_up_to());
+                String::from_utf8_lossy(body)
+            }
         };
         self.partial_char.extend_from_slice(tail);
-        match (head, whole) {
-            (0, text) => self.push(&text),
-            (n, text) => {
-                let mut joined = String::from_utf8_lossy(&held[..n]).into_owned();
-                joined.push_str(&text);
-                self.push(&joined)
-            }
+        self.push(&body)
+    }
+
+    /// Where the first byte that is not UTF-8 was (for `finish`, as `parse_bytes` reports it).
+    fn note_invalid(&mut self, at: usize) {
+        self.invalid_utf8_at.get_or_insert(at);
+    }
+
+    /// Bytes of a character that never completed (the stream went on as text, or ended):
+    /// U+FFFD, as `parse_bytes` reads them.
+    fn flush_partial_char(&mut self) {
+        if !self.partial_char.is_empty() {
+            self.note_invalid(self.text.len());
+            let held = std::mem::take(&mut self.partial_char);
+            self.text.push_str(&String::from_utf8_lossy(&held));
         }
     }
 
@@ -386,11 +378,9 @@ impl StreamParser {
         let result = match self.failed.take() {
             Some(limit) => Err(limit.error()),
             None => {
-                if !self.partial_char.is_empty() {
-                    let held = std::mem::take(&mut self.partial_char);
-                    self.text.push_str(&String::from_utf8_lossy(&held));
-                }
-                let whole = self.reader.start == Some(leading_blanks(&self.text));
+                self.flush_partial_char();
+                let whole = self.reader.start == Some(leading_blanks(&self.text))
+                    && self.invalid_utf8_at.is_none();
                 let clean_root = if whole {
                     self.tree.take_clean_root()
                 } else {
@@ -410,11 +400,11 @@ impl StreamParser {
                             }
                             Err(value) => {
                                 self.tree.put_root(value);
-                                crate::parse(&self.text, &self.options)
+                                crate::parse_decoded(&self.text, self.invalid_utf8_at, &self.options)
                             }
                         }
                     }
-                    _ => crate::parse(&self.text, &self.options),
+                    _ => crate::parse_decoded(&self.text, self.invalid_utf8_at, &self.options),
                 }
             }
         };

@@ -3,7 +3,7 @@
 use llmjson::{Options, RepairLevel, Value};
 use proptest::prelude::*;
 
-fn json_value() -> impl Strategy<Value = Value> {
+pub fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
@@ -24,7 +24,7 @@ fn json_value() -> impl Strategy<Value = Value> {
 }
 
 /// Text that looks like broken model output: JSON-ish tokens in random order.
-fn jsonish_text() -> impl Strategy<Value = String> {
+pub fn jsonish_text() -> impl Strategy<Value = String> {
     let token = prop_oneof![
         Just("{".to_string()),
         Just("}".to_string()),
@@ -82,7 +82,7 @@ fn assert_output_is_valid(input: &str, options: &Options) {
 }
 
 /// 512 cases per property by default; `PROPTEST_CASES=N` for a longer campaign.
-fn config() -> ProptestConfig {
+pub fn config() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())

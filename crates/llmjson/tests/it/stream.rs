@@ -41,10 +41,7 @@ pub fn stream_check(
     chunk: usize,
     every: usize,
 ) -> Result<Agreement, String> {
-    let one_shot = match std::str::from_utf8(input) {
-        Ok(text) => llmjson::parse(text, options),
-        Err(_) => llmjson::parse(&String::from_utf8_lossy(input), options),
-    };
+    let one_shot = llmjson::parse_bytes(input, options);
     let mut stream = StreamParser::new(options.clone());
     let mut snapshots: Vec<Snapshot> = Vec::new();
     let mut events = Vec::new();
@@ -552,6 +549,57 @@ fn generated_replies_stream_as_they_parse() {
     if std::env::var_os("LLMJSON_STREAM_SHOW").is_some() {
         for (class, a) in by_class {
             print_agreement(class, a);
+        }
+    }
+}
+
+mod properties {
+    use super::stream_check;
+    use crate::props::{json_value, jsonish_text};
+    use llmjson::{Options, RepairLevel, StreamParser};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(crate::props::config())]
+
+        #[test]
+        fn valid_json_streams_exactly(value in json_value(), pretty in any::<bool>(), chunk in 1usize..40) {
+            let text = if pretty { value.to_json_pretty() } else { value.to_json() };
+            let mut stream = StreamParser::new(Options::default());
+            for piece in text.as_bytes().chunks(chunk) {
+                stream.feed_bytes(piece).expect("under the limits");
+            }
+            let snapshot = stream.snapshot();
+            if value.is_object() || value.is_array() {
+                // The live reading of a valid document is the document, settled.
+                prop_assert_eq!(snapshot.value.as_ref(), Some(&value));
+                prop_assert!(snapshot.done);
+            }
+            let finished = stream.finish_with_events();
+            let parsed = finished.result.expect("valid");
+            prop_assert_eq!(&parsed, &llmjson::parse(&text, &Options::default()).expect("valid"));
+            let revised = finished.events.iter().any(|e| matches!(e, llmjson::Event::Revised { .. }));
+            prop_assert!(!revised, "a valid document was revised");
+        }
+
+        #[test]
+        fn any_text_cut_anywhere_finishes_as_parse(text in jsonish_text(), chunk in 1usize..12, every in 1usize..4) {
+            for level in [RepairLevel::None, RepairLevel::Full] {
+                let options = Options::default().level(level);
+                if let Err(e) = stream_check(text.as_bytes(), &options, chunk, every) {
+                    panic!("{text:?} chunk {chunk}: {e}");
+                }
+            }
+        }
+
+        #[test]
+        fn any_bytes_cut_anywhere_finish_as_parse_bytes(bytes in prop::collection::vec(any::<u8>(), 0..200), chunk in 1usize..9) {
+            for level in [RepairLevel::None, RepairLevel::Full] {
+                let options = Options::default().level(level);
+                if let Err(e) = stream_check(&bytes, &options, chunk, 1) {
+                    panic!("{bytes:?} chunk {chunk}: {e}");
+                }
+            }
         }
     }
 }
