@@ -52,8 +52,16 @@ pub struct Diagnostics {
     pub fail_closed_reason: Option<&'static str>,
     /// `verification`, when blocked.
     pub fail_closed_stage: Option<&'static str>,
-    /// Wall time of the call, in milliseconds.
+    /// Wall time of the call, in milliseconds (a streamed parse: from the parser's creation to
+    /// the end of `finish`).
     pub latency_ms: f64,
+    /// A streamed parse only: how many chunks were fed (absent from a one-shot record).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream_chunks: Option<usize>,
+    /// A streamed parse only: milliseconds from the parser's creation to the first complete
+    /// value (absent when none completed, and from a one-shot record).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream_first_value_ms: Option<f64>,
 }
 
 impl Diagnostics {
@@ -114,6 +122,12 @@ impl Diagnostics {
         m.opt_str("fail_closed_reason", self.fail_closed_reason);
         m.opt_str("fail_closed_stage", self.fail_closed_stage);
         m.f64("latency_ms", self.latency_ms);
+        if let Some(chunks) = self.stream_chunks {
+            m.usize("stream_chunks", chunks);
+        }
+        if let Some(ms) = self.stream_first_value_ms {
+            m.f64("stream_first_value_ms", ms);
+        }
         m.close();
     }
 
@@ -139,7 +153,19 @@ impl Diagnostics {
             fail_closed_reason: None,
             fail_closed_stage: None,
             latency_ms: elapsed.as_secs_f64() * 1000.0,
+            stream_chunks: None,
+            stream_first_value_ms: None,
         }
+    }
+
+    /// The record of a streamed parse ([`crate::StreamParser::finish_with_events`]): the
+    /// one-shot record of its result, plus the chunks and the time to the first complete value.
+    pub fn of_stream(finished: &crate::Finished, options: &Options) -> Self {
+        let stats = &finished.stats;
+        let mut d = Diagnostics::of_parse(&finished.result, options, stats.elapsed);
+        d.stream_chunks = Some(stats.chunks);
+        d.stream_first_value_ms = stats.first_value.map(|t| t.as_secs_f64() * 1000.0);
+        d
     }
 
     /// The record of a [`crate::parse`] call that returned `result` after `elapsed`.

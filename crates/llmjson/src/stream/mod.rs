@@ -103,6 +103,8 @@ pub struct StreamStats {
     /// From the parser's creation to the first complete value (a scalar, a string or a
     /// container), when one completed.
     pub first_value: Option<Duration>,
+    /// From the parser's creation to the end of `finish` (zero before it).
+    pub elapsed: Duration,
 }
 
 /// Parses a reply while it arrives: [`feed`](Self::feed) chunks, take
@@ -392,6 +394,7 @@ impl StreamParser {
                     Some(value) => {
                         match crate::pipeline::strict_whole_read(&self.text, &self.options, value) {
                             Ok(result) => {
+                                self.stats.elapsed = self.created.elapsed();
                                 return Finished {
                                     result,
                                     events: self.events(),
@@ -418,6 +421,7 @@ impl StreamParser {
                     .map(|path| Event::Revised { path }),
             );
         }
+        self.stats.elapsed = self.created.elapsed();
         Finished {
             result,
             events,

@@ -603,3 +603,39 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn the_diagnostics_record_is_the_one_shot_record_plus_chunks_and_first_value() {
+    let reply = "Sure:\n```json\n{\"a\": [1, 2,], \"b\": tru";
+    let options = Options::default();
+    let mut stream = StreamParser::new(options.clone());
+    for piece in reply.as_bytes().chunks(5) {
+        stream.feed_bytes(piece).expect("fed");
+    }
+    let finished = stream.finish_with_events();
+    let streamed = llmjson::Diagnostics::of_stream(&finished, &options).to_json();
+    let (_, one_shot) = llmjson::parse_diagnosed(reply, &options);
+    let one_shot = one_shot.to_json();
+    let keys = |v: &serde_json::Value| {
+        v.as_object()
+            .expect("object")
+            .keys()
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    let mut expected = keys(&one_shot);
+    expected.extend(["stream_chunks".to_string(), "stream_first_value_ms".to_string()]);
+    assert_eq!(keys(&streamed), expected);
+    assert_eq!(streamed["stream_chunks"], 8);
+    for key in ["outcome", "stages", "repairs", "repairs_by_kind", "json_span", "json_source"] {
+        assert_eq!(streamed[key], one_shot[key], "{key}");
+    }
+    // Written by hand the same way as serde writes it.
+    let d = llmjson::Diagnostics::of_stream(&finished, &options);
+    let mut text = String::new();
+    d.write_json(&mut text);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&text).expect("json"),
+        d.to_json()
+    );
+}
