@@ -279,8 +279,25 @@ pub struct RepairArgs {
     /// output, one object per schema violation or one for any other error).
     #[arg(long, value_enum, default_value_t = LogFormat::Human)]
     pub errors: LogFormat,
+    /// Read the reply as it arrives (a pipe from `curl -N`, a model's stream) and print the
+    /// value so far as JSON Lines (see --every), then the final value on the last line.
+    #[arg(long, conflicts_with_all = ["pretty", "all"])]
+    pub stream: bool,
+    /// With --stream, when to print the value so far: when a value completed (`value`), after
+    /// each read (`chunk`), or when a line ended (`line`). A line is printed only when the value
+    /// changed.
+    #[arg(long, value_enum, default_value_t = Every::Value, requires = "stream")]
+    pub every: Every,
     #[command(flatten)]
     pub policy: PolicyArgs,
+}
+
+/// When `repair --stream` prints the value so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Every {
+    Chunk,
+    Value,
+    Line,
 }
 
 #[derive(Debug, Args)]

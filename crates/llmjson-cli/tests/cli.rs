@@ -610,3 +610,120 @@ fn fail_on_tells_a_script_what_happened() {
     let out = llmjson(&["extract", "--fail-on", "repaired"], "{\"a\": 1}", &[]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Runs `llmjson` with `pieces` written to its standard input one at a time, a pause between
+/// them, so that each arrives as its own read.
+fn llmjson_slowly(args: &[&str], pieces: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_llmjson"))
+        .args(args)
+        .env_remove("LLMJSON_REPAIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    for piece in pieces {
+        stdin.write_all(piece.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn repair_stream_prints_the_value_as_it_arrives_then_the_final_one() {
+    let pieces = [
+        "Sure! ```json\n{\"steps\": [{\"id\": 1, ",
+        "\"title\": \"Boil water\"}, ",
+        "{\"id\": 2, \"title\": \"Add pas",
+        "ta\"}]}\n```\n",
+    ];
+    let out = llmjson_slowly(&["repair", "--stream"], &pieces);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    let whole: String = pieces.concat();
+    let one_shot = stdout(&llmjson(&["repair"], &whole, &[]));
+    // The last line is `repair`'s output for the whole reply.
+    assert_eq!(format!("{}\n", lines.last().unwrap()), one_shot);
+    // Before it, the value grew: each line a JSON value, none printed twice in a row.
+    assert!(lines.len() >= 3, "{lines:?}");
+    assert_eq!(lines[0], r#"{"steps":[{"id":1}]}"#);
+    for pair in lines[..lines.len() - 1].windows(2) {
+        assert_ne!(pair[0], pair[1]);
+    }
+    for line in &lines {
+        serde_json::from_str::<serde_json::Value>(line).expect("a JSON line");
+    }
+}
+
+#[test]
+fn repair_stream_every_line_and_chunk_and_the_policies() {
+    let pieces = ["{\"a\": [1,\n", "2]\n", ", \"b\": tr"];
+    let out = llmjson_slowly(&["repair", "--stream", "--every", "line", "--log"], &pieces);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out),
+        "{\"a\":[1]}\n{\"a\":[1,2]}\n{\"a\":[1,2],\"b\":true}\n"
+    );
+    assert!(
+        stderr(&out).contains("completed_truncated_value"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = llmjson_slowly(
+        &[
+            "repair",
+            "--stream",
+            "--every",
+            "chunk",
+            "--fail-on",
+            "truncated",
+            "--truncation",
+            "drop",
+        ],
+        &["{\"a\": 1, \"b\": \"x"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    // The value so far (the cut string dropped), then the final value (the same).
+    assert_eq!(stdout(&out), "{\"a\":1}\n{\"a\":1}\n");
+    // --every needs --stream; --stream refuses --pretty and --all.
+    for args in [
+        &["repair", "--every", "chunk"][..],
+        &["repair", "--stream", "--pretty"][..],
+        &["repair", "--stream", "--all"][..],
+    ] {
+        assert_eq!(llmjson(args, "{}", &[]).status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn repair_stream_records_chunks_and_refuses_what_one_shot_refuses() {
+    let out = llmjson_slowly(
+        &["repair", "--stream", "--diagnostics", "-"],
+        &["[1, ", "2]"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let record: serde_json::Value =
+        serde_json::from_str(stderr(&out).trim()).expect("one JSON record");
+    assert_eq!(record["stream_chunks"], 2);
+    assert!(record["stream_first_value_ms"].as_f64().is_some());
+    assert_eq!(record["outcome"], "ok");
+
+    let out = llmjson(&["repair", "--stream"], "no json here", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        stderr(&llmjson(&["repair"], "no json here", &[]))
+    );
+    let deep = "[".repeat(300);
+    let out = llmjson(&["repair", "--stream"], &deep, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("nesting deeper than"),
+        "{}",
+        stderr(&out)
+    );
+}

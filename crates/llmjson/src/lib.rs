@@ -240,7 +240,11 @@ pub fn parse_bytes(bytes: &[u8], options: &Options) -> Result<Parsed, Error> {
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => parse(text, options),
-        Err(e) => parse_decoded(&String::from_utf8_lossy(bytes), Some(e.valid_up_to()), options),
+        Err(e) => parse_decoded(
+            &String::from_utf8_lossy(bytes),
+            Some(e.valid_up_to()),
+            options,
+        ),
     }
 }
 

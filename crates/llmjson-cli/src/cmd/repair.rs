@@ -1,7 +1,8 @@
-//! `llmjson repair`: locate, repair, print the JSON on one line (or `--pretty`).
+//! `llmjson repair`: locate, repair, print the JSON on one line (or `--pretty`); with
+//! `--stream`, the value so far as the reply arrives, then the final value.
 
-use super::{parse_recorded, read_input};
-use crate::args::RepairArgs;
+use super::{parse_recorded, read_input, write_diagnostics};
+use crate::args::{Every, RepairArgs};
 use crate::output::{write_json, write_log};
 use crate::Failure;
 use llmjson::Value;
@@ -13,6 +14,9 @@ pub fn run(args: &RepairArgs) -> Result<(), Failure> {
 
 fn repair(args: &RepairArgs) -> Result<(), Failure> {
     let options = args.policy.options()?;
+    if args.stream {
+        return repair_stream(args, options);
+    }
     let bytes = read_input(args.file.as_deref(), options.max_size)?;
     let parsed = if args.policy.all {
         let text = String::from_utf8_lossy(&bytes);
@@ -26,6 +30,11 @@ fn repair(args: &RepairArgs) -> Result<(), Failure> {
         let target = args.policy.diagnostics.as_deref();
         vec![parse_recorded(&bytes, &options, target)?]
     };
+    finish(args, parsed)
+}
+
+/// Logs, prints the value, applies `--fail-on`.
+fn finish(args: &RepairArgs, parsed: Vec<llmjson::Parsed>) -> Result<(), Failure> {
     if args.log {
         let mut err = std::io::stderr().lock();
         for p in &parsed {
@@ -45,6 +54,59 @@ fn repair(args: &RepairArgs) -> Result<(), Failure> {
         Some(why) => Err(Failure::Refused(why)),
         None => Ok(()),
     }
+}
+
+/// `--stream`: each read is fed as it arrives; the value so far is printed as `--every` says
+/// (only when it changed), and the final value — `repair`'s, byte for byte — last.
+fn repair_stream(args: &RepairArgs, options: llmjson::Options) -> Result<(), Failure> {
+    use std::io::Read;
+    let mut stream = llmjson::StreamParser::new(options.clone());
+    if args.every != Every::Value {
+        stream = stream.without_events();
+    }
+    let mut input: Box<dyn Read> = match args.file.as_deref() {
+        Some(path) if path != std::path::Path::new("-") => Box::new(
+            std::fs::File::open(path)
+                .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?,
+        ),
+        _ => Box::new(std::io::stdin().lock()),
+    };
+    let mut buf = vec![0u8; 64 << 10];
+    let mut last_printed: Option<Value> = None;
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Usage(format!("cannot read the input: {e}"))),
+        };
+        let chunk = &buf[..n];
+        stream.feed_bytes(chunk)?;
+        let due = match args.every {
+            Every::Chunk => true,
+            Every::Line => chunk.contains(&b'\n'),
+            Every::Value => stream
+                .events()
+                .iter()
+                .any(|e| matches!(e, llmjson::Event::ValueCompleted { .. })),
+        };
+        if !due {
+            continue;
+        }
+        if let Some(value) = stream.snapshot().value {
+            if last_printed.as_ref() != Some(&value) {
+                let mut out = std::io::stdout().lock();
+                write_json(&mut out, &value, false, args.ascii)?;
+                out.write_all(b"\n")?;
+                out.flush()?;
+                last_printed = Some(value);
+            }
+        }
+    }
+    let finished = stream.finish_with_events();
+    let record = llmjson::Diagnostics::of_stream(&finished, &options);
+    write_diagnostics(args.policy.diagnostics.as_deref(), &record)?;
+    finish(args, vec![finished.result?])
 }
 
 fn value_of(parsed: Vec<llmjson::Parsed>, all: bool) -> Value {

@@ -403,7 +403,11 @@ impl StreamParser {
                             }
                             Err(value) => {
                                 self.tree.put_root(value);
-                                crate::parse_decoded(&self.text, self.invalid_utf8_at, &self.options)
+                                crate::parse_decoded(
+                                    &self.text,
+                                    self.invalid_utf8_at,
+                                    &self.options,
+                                )
                             }
                         }
                     }

@@ -624,10 +624,20 @@ fn the_diagnostics_record_is_the_one_shot_record_plus_chunks_and_first_value() {
             .collect::<std::collections::BTreeSet<_>>()
     };
     let mut expected = keys(&one_shot);
-    expected.extend(["stream_chunks".to_string(), "stream_first_value_ms".to_string()]);
+    expected.extend([
+        "stream_chunks".to_string(),
+        "stream_first_value_ms".to_string(),
+    ]);
     assert_eq!(keys(&streamed), expected);
     assert_eq!(streamed["stream_chunks"], 8);
-    for key in ["outcome", "stages", "repairs", "repairs_by_kind", "json_span", "json_source"] {
+    for key in [
+        "outcome",
+        "stages",
+        "repairs",
+        "repairs_by_kind",
+        "json_span",
+        "json_source",
+    ] {
         assert_eq!(streamed[key], one_shot[key], "{key}");
     }
     // Written by hand the same way as serde writes it.
