@@ -10,6 +10,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use std::sync::Arc;
 
 mod batch;
+mod stream;
 
 /// The parser allocates a string per key and value and a map per object: mimalloc's small-object
 /// paths are much faster than glibc's for that (the library itself leaves the choice to its
@@ -103,12 +104,24 @@ fn parse<'py>(
         }
     });
     let parsed = result.map_err(|e| parse_error(py, &e, text, &options))?;
+    parsed_tuple(py, text, &parsed, all, with_repairs)
+}
+
+/// What `parse` returns to Python for `parsed` (one value, or every value with `all`):
+/// (value, repairs, span, source, removed_bytes, located_bytes, repair_count, repair_kinds).
+pub(crate) fn parsed_tuple<'py>(
+    py: Python<'py>,
+    text: &str,
+    parsed: &[Parsed],
+    all: bool,
+    with_repairs: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
     let (Some(first), Some(last)) = (parsed.first(), parsed.last()) else {
         return Err(PyValueError::new_err("no value"));
     };
     let value = if all {
         let values = PyList::empty(py);
-        for p in &parsed {
+        for p in parsed {
             values.append(to_python(py, &p.value)?)?;
         }
         values.into_any()
@@ -117,7 +130,7 @@ fn parse<'py>(
     };
     let mut repairs = Vec::new();
     if with_repairs {
-        for p in &parsed {
+        for p in parsed {
             repairs.extend(repair_tuples(py, text, p)?);
         }
     }
@@ -731,6 +744,7 @@ fn repair_disabled() -> bool {
 #[pymodule]
 fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySchema>()?;
+    m.add_class::<stream::PyStreamParser>()?;
     m.add_class::<batch::PyMetrics>()?;
     m.add_function(wrap_pyfunction!(batch::batch_chunk, m)?)?;
     m.add("METRIC_NAMES", llmjson::metrics::NAMES.to_vec())?;

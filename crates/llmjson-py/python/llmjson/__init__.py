@@ -51,6 +51,11 @@ from .verify import (
 )
 
 __all__ = [
+    "Event",
+    "Snapshot",
+    "StreamParser",
+    "astream",
+    "stream",
     "__version__",
     "parse",
     "ParseResult",
@@ -364,15 +369,32 @@ def _run(
             text = _without_lone_surrogates(text)
             diagnostics["replaced_lone_surrogates"] = True
             native_result = call(text)
-        value, raw, span, source, removed, located, repair_count, repair_kinds = native_result
     except NativeError as native:
-        error = from_native(native, diagnostics, doc=text)
-        diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
-        diagnostics["failed_stage"] = _stage_of(error.kind)
-        metrics.record(
-            metrics.outcome_of_error_kind(error.kind), time.perf_counter() - started, error_kind=error.kind
-        )
-        raise error from None
+        raise _failure(native, diagnostics, text, started) from None
+    return _result(native_result, diagnostics, started, model=model, grounding=grounding, stages=stages)
+
+
+def _failure(native: NativeError, diagnostics: dict[str, Any], text: str, started: float) -> LLMJSONError:
+    """The error of a failed native parse of ``text``, its diagnostics completed and counted."""
+    error = from_native(native, diagnostics, doc=text)
+    diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
+    diagnostics["failed_stage"] = _stage_of(error.kind)
+    metrics.record(metrics.outcome_of_error_kind(error.kind), time.perf_counter() - started, error_kind=error.kind)
+    return error
+
+
+def _result(
+    native_result: tuple[Any, ...],
+    diagnostics: dict[str, Any],
+    started: float,
+    *,
+    model: Any,
+    grounding: _Grounding | None,
+    stages: list[str],
+) -> ParseResult[Any]:
+    """A successful native parse as a ParseResult: repairs, verification, the model, the
+    diagnostics completed, the outcome counted."""
+    value, raw, span, source, removed, located, repair_count, repair_kinds = native_result
     repairs = _repairs(raw)
     verification = grounding.check(value, diagnostics, started) if grounding is not None else None
     if model is not None:
@@ -760,3 +782,7 @@ def from_file(
     del skip_json_loads, chunk_length, schema_repair_mode
     text = Path(filename).read_text(encoding="utf-8")
     return _loads(text, logging=logging, strict=strict, schema=schema, compat=compat)
+
+
+# Streaming builds on the parse path above.
+from .stream import Event, Snapshot, StreamParser, astream, stream  # noqa: E402

@@ -12,6 +12,7 @@ __all__ = [
     "read_valid_document",
     "NativeError",
     "Schema",
+    "StreamParser",
     "__version__",
     "parse",
     "loads_value",
@@ -38,6 +39,41 @@ class Schema:
     def __new__(cls, document: str) -> Schema: ...
     def validate(self, value: str) -> list[tuple[str, str, str]]:
         """Every violation by the JSON text ``value``, as ``(path, keyword, message)``."""
+
+@final
+class StreamParser:
+    """A reply parsed while it arrives (see ``llmjson.StreamParser``)."""
+
+    def __new__(
+        cls,
+        *,
+        level: str = "full",
+        truncation: str = "complete",
+        max_removed_ratio: float = 0.3,
+        max_size: int = ...,
+        max_depth: int = ...,
+        duplicate_keys: str = "last",
+        schema: Schema | None = None,
+        coercion: str = "fit",
+        guard_comments: str = "data",
+        events: bool = True,
+    ) -> StreamParser: ...
+    def feed(self, chunk: str | bytes) -> None: ...
+    def snapshot(self) -> tuple[Any, list[str], list[str], bool]:
+        """(value or None, complete pointers, provisional pointers, done)."""
+    def events(self) -> list[tuple[str, str, str | None]]:
+        """(kind, path, text or property or None) per event."""
+    def stats(self) -> tuple[int, int, float | None]:
+        """(chunks, bytes, milliseconds to the first complete value)."""
+    def finish(
+        self,
+    ) -> tuple[
+        str,
+        tuple[Any, list[tuple[str, int, int, int, int, str, str]], tuple[int, int], str, int, int, int, list[str]],
+        list[tuple[str, str, str | None]],
+        tuple[int, float | None],
+    ]:
+        """(the whole text, ``parse``'s tuple, the last events, (chunks, ms to the first value))."""
 
 def loads_value(text: str, metrics: Metrics, *, level: str = "full") -> Any: ...
 def repair_disabled() -> bool: ...

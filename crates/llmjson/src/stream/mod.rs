@@ -395,10 +395,12 @@ impl StreamParser {
                         match crate::pipeline::strict_whole_read(&self.text, &self.options, value) {
                             Ok(result) => {
                                 self.stats.elapsed = self.created.elapsed();
+                                let events = self.events();
                                 return Finished {
                                     result,
-                                    events: self.events(),
+                                    events,
                                     stats: self.stats,
+                                    text: self.text,
                                 };
                             }
                             Err(value) => {
@@ -430,6 +432,7 @@ impl StreamParser {
             result,
             events,
             stats: self.stats,
+            text: self.text,
         }
     }
 }
@@ -444,6 +447,8 @@ pub struct Finished {
     pub events: Vec<Event>,
     /// Chunks, bytes, time to the first complete value.
     pub stats: StreamStats,
+    /// The whole reply, as fed (spans in the result and the log refer to it).
+    pub text: String,
 }
 
 /// A limit the stream went over.

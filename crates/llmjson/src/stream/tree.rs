@@ -455,6 +455,7 @@ impl Tree {
         provisional.extend(self.contested.iter().cloned());
         provisional.sort();
         provisional.dedup();
+        complete.sort();
         Closed {
             value: child,
             complete,

@@ -1,0 +1,191 @@
+"""Streaming: StreamParser, stream and astream give what parse gives for the whole reply, and
+show the value while it arrives."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import llmjson
+
+REPLIES = Path(__file__).resolve().parents[3] / "examples" / "replies.jsonl"
+
+
+def _replies() -> list[str]:
+    return [json.loads(line)["reply"] for line in REPLIES.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _pieces(data, rng: random.Random):
+    at = 0
+    while at < len(data):
+        step = rng.randint(1, 24)
+        yield data[at : at + step]
+        at += step
+
+
+def _outcome(call):
+    try:
+        result = call()
+    except llmjson.LLMJSONError as e:
+        return ("error", type(e).__name__, str(e))
+    return ("ok", result.value, [(r.kind, r.span, r.path, r.detail) for r in result.repairs])
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_every_logged_reply_fed_in_random_chunks_finishes_as_parse(as_bytes):
+    rng = random.Random(20261125)
+    for reply in _replies():
+        data = reply.encode() if as_bytes else reply
+        parser = llmjson.StreamParser()
+        for piece in _pieces(data, rng):
+            parser.feed(piece)
+            parser.snapshot()
+        assert _outcome(parser.finish) == _outcome(lambda: llmjson.parse(reply)), reply[:80]
+
+
+def test_snapshot_value_complete_and_provisional():
+    parser = llmjson.StreamParser()
+    parser.feed('Sure! ```json\n{"steps": [{"id": 1, "title": "Boil water"}, {"id": 2, "title": "Add pas')
+    snap = parser.snapshot()
+    assert snap.value == {"steps": [{"id": 1, "title": "Boil water"}, {"id": 2, "title": "Add pas"}]}
+    assert "/steps/0" in snap.complete
+    assert "/steps/1/title" in snap.provisional
+    assert not snap.done
+    assert not snap.is_settled("/steps/1/title")
+    parser.feed('ta"}]}\n```')
+    assert parser.snapshot().done
+    result = parser.finish()
+    assert result.value["steps"][1]["title"] == "Add pasta"
+    assert result.diagnostics["stream_chunks"] == 2
+    assert result.diagnostics["stream_first_value_ms"] >= 0
+    assert result.diagnostics["outcome"] == "ok"
+
+
+def test_events_say_what_happened():
+    parser = llmjson.StreamParser()
+    parser.feed('{"name": "Ad')
+    assert [(e.kind, e.path, e.text) for e in parser.events()] == [
+        ("key_started", "/name", None),
+        ("string_grew", "/name", "Ad"),
+    ]
+    parser.feed('a", "tags": ["x"], "name": "B"}')
+    kinds = [(e.kind, e.path) for e in parser.events()]
+    assert ("value_completed", "/tags/0") in kinds
+    assert ("revised", "/name") in kinds  # a repeated key replaced what was shown
+    assert parser.events() == []
+
+
+def test_a_split_character_and_escape_arrive_whole():
+    text = '{"city": "東京", "e": "\\ud83d\\ude00"}'
+    data = text.encode()
+    parser = llmjson.StreamParser()
+    for i in range(len(data)):
+        parser.feed(data[i : i + 1])
+        value = parser.snapshot().value
+        if value is not None:
+            # Never a half character or half an escape.
+            json.dumps(value, ensure_ascii=False).encode()
+    assert parser.finish().value == {"city": "東京", "e": "😀"}
+
+
+def test_limits_and_misuse():
+    parser = llmjson.StreamParser(max_size=10)
+    parser.feed('{"a": ')
+    with pytest.raises(llmjson.InputTooLargeError):
+        parser.feed('"0123456789"}')
+    parser = llmjson.StreamParser()
+    with pytest.raises(llmjson.JSONParseError):
+        for _ in range(50):
+            parser.feed("[" * 10)
+    parser = llmjson.StreamParser()
+    parser.feed("no json here")
+    with pytest.raises(llmjson.NoJSONError):
+        parser.finish()
+    with pytest.raises(RuntimeError):
+        parser.finish()
+    with pytest.raises(TypeError):
+        llmjson.StreamParser().feed(12)  # type: ignore[arg-type]
+
+
+def test_schema_events_and_coerced_snapshots():
+    schema = {
+        "type": "object",
+        "properties": {
+            "count": {"type": "integer"},
+            "steps": {"type": "array", "items": {"type": "object", "required": ["id", "title"]}},
+        },
+        "required": ["steps"],
+    }
+    parser = llmjson.StreamParser(schema=schema)
+    parser.feed('{"count": "3", "steps": [{"id": 1}, {"title": "x')
+    snap = parser.snapshot()
+    assert snap.value["count"] == 3
+    missing = [(e.path, e.property) for e in parser.events() if e.kind == "required_missing"]
+    assert missing == [("/steps/0", "title")]
+    with pytest.raises(llmjson.JSONSchemaError):
+        parser.finish()
+
+
+OPENAI_STYLE = [
+    {"choices": [{"delta": {"role": "assistant"}}]},
+    {"choices": [{"delta": {"content": "Here is the plan:\n```json\n{\"goal\": \"Ship"}}]},
+    {"choices": [{"delta": {"content": " it\", \"steps\": [{\"id\": 1, \"title\": \"Build\"},"}}]},
+    {"choices": [{"delta": {"content": " {\"id\": 2, \"title\": \"Test\"}]}\n```"}}]},
+    {"choices": [{"delta": {}}]},
+]
+
+
+def test_stream_yields_partial_values_then_the_final_one():
+    values = list(llmjson.stream(OPENAI_STYLE))
+    whole = "".join(c["choices"][0]["delta"].get("content", "") for c in OPENAI_STYLE)
+    assert values[-1] == llmjson.parse(whole).value
+    assert values[0] == {"goal": "Ship"}
+    assert len(values) == 4
+    # Objects with attributes (the OpenAI SDK's chunk objects) work too.
+    objects = [
+        SimpleNamespace(choices=[SimpleNamespace(delta=SimpleNamespace(content=c["choices"][0]["delta"].get("content")))])
+        for c in OPENAI_STYLE
+    ]
+    assert list(llmjson.stream(objects)) == values
+
+
+def test_astream_yields_the_same():
+    async def chunks():
+        for c in OPENAI_STYLE:
+            await asyncio.sleep(0)
+            yield c
+
+    async def collect():
+        return [v async for v in llmjson.astream(chunks())]
+
+    assert asyncio.run(collect()) == list(llmjson.stream(OPENAI_STYLE))
+
+
+def test_stream_with_a_model_yields_partial_instances():
+    pydantic = pytest.importorskip("pydantic")
+
+    class Step(pydantic.BaseModel):
+        id: int
+        title: str
+
+    class Plan(pydantic.BaseModel):
+        goal: str
+        steps: list[Step]
+
+    values = list(llmjson.stream(OPENAI_STYLE, model=Plan))
+    assert isinstance(values[-1], Plan)
+    assert values[-1].steps[1].title == "Test"
+    first = values[0]
+    assert isinstance(first, Plan) and first.goal == "Ship"
+    assert "steps" not in first.model_fields_set
+    # A partial instance whose steps are still arriving: the open field is the raw value.
+    partial = values[1]
+    assert partial.goal == "Ship it"
+    # The final value is validated: a reply that does not fit raises.
+    with pytest.raises(llmjson.JSONSchemaError):
+        list(llmjson.stream(['{"goal": 1, "steps": "none"}'], model=Plan))
