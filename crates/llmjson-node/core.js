@@ -274,10 +274,10 @@ function prepared(input, options) {
 }
 
 /** The result (or the typed error) of a native parse of the first value. */
-function finished({ text, opts, compiled, zod }, out) {
+function finished({ text, opts, compiled, zod }, out, diagnosed) {
   // The diagnostics record of a success is made when first read, by the full path run again
-  // (most callers never read it; its latency is that run's).
-  const diagnose = () => JSON.parse(native.parse(text, opts, compiled, false, true, false).diagnostics);
+  // (most callers never read it; its latency is that run's), unless the caller has it.
+  const diagnose = diagnosed ?? (() => JSON.parse(native.parse(text, opts, compiled, false, true, false).diagnostics));
   if (out.valid) {
     // One valid document: nothing to locate or repair, read by V8's parser (the options are
     // the ones under which it reads as JSON.parse reads it).
@@ -360,4 +360,20 @@ class Schema {
   }
 }
 
-module.exports = { parse, parseAsync, parseAll, repair, extract, Schema, ParseResult, DEFAULTS, native };
+module.exports = {
+  parse,
+  parseAsync,
+  parseAll,
+  repair,
+  extract,
+  Schema,
+  ParseResult,
+  DEFAULTS,
+  native,
+  // For stream.js, which builds on the same checks and results.
+  checkedOptions,
+  checkedInput,
+  compiledSchema,
+  nativeOptions,
+  finished,
+};

@@ -138,6 +138,82 @@ export interface ParseAllResult<T> {
 export function parse<Z extends ZodLike>(text: string | Uint8Array, options: Options & { schema: Z }): ParseResult<Z['_output']>;
 /** Parses the first JSON value of a model's reply (give `T` for a JSON Schema's type). */
 export function parse<T = unknown>(text: string | Uint8Array, options?: Options): ParseResult<T>;
+/** Options of a stream parser: `parse`'s (evidence aside), and whether to record events. */
+export interface StreamOptions extends Omit<Options, 'evidence' | 'failClosed'> {
+  /** Record events (default `true`); `false` when only snapshots are wanted. */
+  events?: boolean;
+}
+
+/** The value so far. */
+export interface Snapshot<T = unknown> {
+  /** The partial value, closed as `truncation` says; `undefined` before the JSON starts. */
+  value: DeepPartial<T> | undefined;
+  /** JSON Pointers of the complete values (the largest: everything inside one is complete). */
+  complete: string[];
+  /** Pointers a later byte may still change: open values, values read with a guess, and the last
+   * value completed in each open container within the last 256 bytes. */
+  provisional: string[];
+  /** The root value closed (the final parse may still read the reply otherwise). */
+  done: boolean;
+  /** The value at `pointer` is complete and nothing in it is provisional. */
+  isSettled(pointer: string): boolean;
+}
+
+/** A partial value: any property may be missing yet. */
+export type DeepPartial<T> = T extends (infer U)[]
+  ? DeepPartial<U>[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
+/** One thing that happened in the stream; `path` is a JSON Pointer. */
+export type StreamEvent =
+  | { kind: 'key_started' | 'element_appended' | 'value_completed' | 'revised'; path: string }
+  | { kind: 'string_grew'; path: string; text: string }
+  | { kind: 'required_missing'; path: string; property: string };
+
+/** A reply parsed while it arrives. */
+export interface StreamParser<T = unknown> {
+  /** Reads the next chunk (a string, or bytes: a character split between chunks waits). Throws
+   * `InputTooLargeError` or `JSONParseError` (too deep) as soon as the reply goes over a limit. */
+  feed(chunk: string | Uint8Array): void;
+  /** The value so far. */
+  snapshot(): Snapshot<T>;
+  /** What happened since the last call. */
+  events(): StreamEvent[];
+  /** Ends the stream: `parse`'s result for the whole reply (its diagnostics also hold
+   * `stream_chunks` and `stream_first_value_ms`). */
+  finish(): ParseResult<T>;
+  /** After `finish`: the events not taken before it, then its `revised` events. */
+  readonly lastEvents: StreamEvent[];
+}
+
+/** A stream parser for one reply. */
+export function createStreamParser<Z extends ZodLike>(options: StreamOptions & { schema: Z }): StreamParser<Z['_output']>;
+export function createStreamParser<T = unknown>(options?: StreamOptions): StreamParser<T>;
+
+/** A chunk `parseStream` reads: text, bytes, or a text delta (`{ textDelta }`, `{ delta }`,
+ * `{ text }`, `{ content }`, or an OpenAI-style `{ choices: [{ delta: { content } }] }`). */
+export type StreamChunk =
+  | string
+  | Uint8Array
+  | { textDelta: string }
+  | { delta: string }
+  | { text: string }
+  | { content: string }
+  | { choices: ReadonlyArray<{ delta: { content?: string | null } }> };
+
+/** Yields the value so far each time it changes while the chunks arrive, then the final value
+ * (`parse`'s value for the whole reply). */
+export function parseStream<Z extends ZodLike>(
+  chunks: AsyncIterable<StreamChunk> | Iterable<StreamChunk>,
+  options: Omit<StreamOptions, 'events'> & { schema: Z },
+): AsyncGenerator<DeepPartial<Z['_output']>, void, undefined>;
+export function parseStream<T = unknown>(
+  chunks: AsyncIterable<StreamChunk> | Iterable<StreamChunk>,
+  options?: Omit<StreamOptions, 'events'>,
+): AsyncGenerator<DeepPartial<T>, void, undefined>;
+
 /** `parse` on the libuv thread pool: the event loop goes on while Rust parses. */
 export function parseAsync<Z extends ZodLike>(text: string | Uint8Array, options: Options & { schema: Z }): Promise<ParseResult<Z['_output']>>;
 export function parseAsync<T = unknown>(text: string | Uint8Array, options?: Options): Promise<ParseResult<T>>;

@@ -7,6 +7,7 @@
 const core = require('./core');
 const errors = require('./errors');
 const retry = require('./retry');
+const stream = require('./stream');
 
 exports.parse = core.parse;
 exports.parseAsync = core.parseAsync;
@@ -14,6 +15,8 @@ exports.parseAll = core.parseAll;
 exports.repair = core.repair;
 exports.extract = core.extract;
 exports.Schema = core.Schema;
+exports.createStreamParser = stream.createStreamParser;
+exports.parseStream = stream.parseStream;
 exports.DEFAULTS = core.DEFAULTS;
 exports.parseWithRetries = retry.parseWithRetries;
 exports.RetriesExhausted = retry.RetriesExhausted;

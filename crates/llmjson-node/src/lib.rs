@@ -13,6 +13,8 @@ use napi_derive::napi;
 use std::sync::Arc;
 use std::time::Instant;
 
+mod stream;
+
 /// The options every call takes (the JavaScript layer fills in the defaults it documents).
 #[napi(object)]
 pub struct NativeOptions {
@@ -538,6 +540,16 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Outcome>
         Ok(parsed) => parsed,
         Err(error) => return Ok(failed(text, &error, options, diagnostics)),
     };
+    outcome_of(text, &parsed, all, diagnostics)
+}
+
+/// The outcome of a successful parse of `text` (`parsed`: one value, or every value with `all`).
+fn outcome_of(
+    text: &str,
+    parsed: &[llmjson::Parsed],
+    all: bool,
+    diagnostics: Option<String>,
+) -> Result<Outcome> {
     let (Some(first), Some(last)) = (parsed.first(), parsed.last()) else {
         return Err(napi::Error::from_reason("no value"));
     };

@@ -71,3 +71,21 @@ parse('{}', { level: 'lenient' });
 parse(42);
 
 export { retries, text, found, fixed, repairs, span, outcome, ok, later };
+
+// Streaming.
+import { createStreamParser, parseStream, type StreamEvent, type Snapshot } from '../index.js';
+const streamed = createStreamParser({ schema: Plan });
+streamed.feed('{"steps": [');
+const snap: Snapshot<{ steps: { id: number; action: string }[] }> = streamed.snapshot();
+const firstId: number | undefined = snap.value?.steps?.[0]?.id;
+void firstId;
+const events: StreamEvent[] = streamed.events();
+void events;
+const done = streamed.finish();
+assertType<Equal<typeof done.value, { steps: { id: number; action: string }[] }>>(true);
+async function readAll(): Promise<void> {
+  for await (const partial of parseStream(['{"a": 1}'], { level: 'full' })) {
+    void partial;
+  }
+}
+void readAll;

@@ -1,0 +1,153 @@
+//! `createStreamParser`'s native half: the library's `StreamParser` behind a JavaScript object.
+//! Values cross as compact JSON, as `parse`'s do.
+
+use crate::{
+    failed, native_error, options_from, outcome_of, NativeError, NativeOptions, Outcome, Schema,
+};
+use llmjson::{Diagnostics, Event, Options};
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+
+/// The value so far.
+#[napi(object)]
+pub struct NativeSnapshot {
+    /// The partial value as compact JSON; `None` before the JSON starts.
+    pub json: Option<String>,
+    /// JSON Pointers of the complete values (the largest ones).
+    pub complete: Vec<String>,
+    /// Pointers a later byte may still change.
+    pub provisional: Vec<String>,
+    /// The root value closed.
+    pub done: bool,
+}
+
+/// One event: `kind` is `key_started`, `element_appended`, `string_grew`, `value_completed`,
+/// `revised` or `required_missing`.
+#[napi(object)]
+pub struct NativeEvent {
+    pub kind: String,
+    pub path: String,
+    /// `string_grew`: the new text.
+    pub text: Option<String>,
+    /// `required_missing`: the property.
+    pub property: Option<String>,
+}
+
+/// What `finish` gives back: `parse`'s outcome for the whole reply (its diagnostics record with
+/// the stream's chunks and time to the first value), and the last events.
+#[napi(object)]
+pub struct NativeFinished {
+    pub outcome: Outcome,
+    pub events: Vec<NativeEvent>,
+    /// The whole reply.
+    pub text: String,
+}
+
+#[napi(js_name = "StreamParser")]
+pub struct JsStreamParser {
+    /// `None` once finished.
+    inner: Option<llmjson::StreamParser>,
+    options: Options,
+}
+
+#[napi]
+impl JsStreamParser {
+    #[napi(constructor)]
+    pub fn new(options: NativeOptions, schema: Option<&Schema>, events: bool) -> Result<Self> {
+        let options = options_from(&options, schema)?;
+        let mut inner = llmjson::StreamParser::new(options.clone());
+        if !events {
+            inner = inner.without_events();
+        }
+        Ok(JsStreamParser {
+            inner: Some(inner),
+            options,
+        })
+    }
+
+    fn inner(&mut self) -> Result<&mut llmjson::StreamParser> {
+        self.inner
+            .as_mut()
+            .ok_or_else(|| napi::Error::from_reason("the stream was finished"))
+    }
+
+    /// Feeds a chunk (a string, or bytes whose split characters are held until complete).
+    /// Returns the error when the reply went over a limit.
+    #[napi]
+    pub fn feed(&mut self, chunk: Either<String, Buffer>) -> Result<Option<NativeError>> {
+        let options = self.options.clone();
+        let inner = self.inner()?;
+        let result = match &chunk {
+            Either::A(text) => inner.feed(text),
+            Either::B(bytes) => inner.feed_bytes(bytes),
+        };
+        Ok(result
+            .err()
+            .map(|e| native_error(inner.text(), &e, &options)))
+    }
+
+    #[napi]
+    pub fn snapshot(&mut self) -> Result<NativeSnapshot> {
+        let snapshot = self.inner()?.snapshot();
+        Ok(NativeSnapshot {
+            json: snapshot.value.as_ref().map(llmjson::Value::to_json),
+            complete: snapshot.complete,
+            provisional: snapshot.provisional,
+            done: snapshot.done,
+        })
+    }
+
+    #[napi]
+    pub fn events(&mut self) -> Result<Vec<NativeEvent>> {
+        Ok(native_events(self.inner()?.events()))
+    }
+
+    #[napi]
+    pub fn finish(&mut self) -> Result<NativeFinished> {
+        let inner = self
+            .inner
+            .take()
+            .ok_or_else(|| napi::Error::from_reason("the stream was finished"))?;
+        let finished = inner.finish_with_events();
+        let mut record = String::new();
+        Diagnostics::of_stream(&finished, &self.options).write_json(&mut record);
+        let outcome = match &finished.result {
+            Ok(parsed) => outcome_of(
+                &finished.text,
+                std::slice::from_ref(parsed),
+                false,
+                Some(record),
+            )?,
+            Err(e) => failed(&finished.text, e, &self.options, Some(record)),
+        };
+        Ok(NativeFinished {
+            outcome,
+            events: native_events(finished.events),
+            text: finished.text,
+        })
+    }
+}
+
+fn native_events(events: Vec<Event>) -> Vec<NativeEvent> {
+    events
+        .into_iter()
+        .map(|event| {
+            let (kind, path, text, property) = match event {
+                Event::KeyStarted { path } => ("key_started", path, None, None),
+                Event::ElementAppended { path } => ("element_appended", path, None, None),
+                Event::StringGrew { path, text } => ("string_grew", path, Some(text), None),
+                Event::ValueCompleted { path } => ("value_completed", path, None, None),
+                Event::Revised { path } => ("revised", path, None, None),
+                Event::RequiredMissing { path, property } => {
+                    ("required_missing", path, None, Some(property))
+                }
+            };
+            NativeEvent {
+                kind: kind.to_string(),
+                path,
+                text,
+                property,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,166 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+const llmjson = require('llmjson');
+const { createStreamParser, parseStream, parse } = llmjson;
+
+const REPLIES = fs
+  .readFileSync(path.join(__dirname, '../../../examples/replies.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l).reply);
+
+function outcome(call) {
+  try {
+    const r = call();
+    return { value: r.value, repairs: r.repairs };
+  } catch (e) {
+    return { error: e.constructor.name, message: e.message };
+  }
+}
+
+/** A small seeded generator: the same chunkings on every run. */
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+for (const asBytes of [false, true]) {
+  test(`every logged reply fed in random ${asBytes ? 'byte' : 'string'} chunks finishes as parse`, () => {
+    const next = rng(20261125);
+    for (const reply of REPLIES) {
+      const data = asBytes ? Buffer.from(reply) : reply;
+      const parser = createStreamParser();
+      for (let at = 0; at < data.length; ) {
+        const step = 1 + Math.floor(next() * 24);
+        parser.feed(data.subarray ? data.subarray(at, at + step) : data.slice(at, at + step));
+        parser.snapshot();
+        at += step;
+      }
+      assert.deepEqual(outcome(() => parser.finish()), outcome(() => parse(reply)), reply.slice(0, 80));
+    }
+  });
+}
+
+test('a snapshot: the value so far, what is complete, what may still change', () => {
+  const parser = createStreamParser();
+  parser.feed('Sure! ```json\n{"steps": [{"id": 1, "title": "Boil water"}, {"id": 2, "title": "Add pas');
+  const snap = parser.snapshot();
+  assert.deepEqual(snap.value, { steps: [{ id: 1, title: 'Boil water' }, { id: 2, title: 'Add pas' }] });
+  assert.ok(snap.complete.includes('/steps/0'));
+  assert.ok(snap.provisional.includes('/steps/1/title'));
+  assert.equal(snap.done, false);
+  assert.equal(snap.isSettled('/steps/1/title'), false);
+  parser.feed('ta"}]}\n```');
+  assert.equal(parser.snapshot().done, true);
+  const r = parser.finish();
+  assert.equal(r.value.steps[1].title, 'Add pasta');
+  assert.equal(r.diagnostics.stream_chunks, 2);
+  assert.ok(r.diagnostics.stream_first_value_ms >= 0);
+  assert.throws(() => parser.finish(), /finished/);
+});
+
+test('events say what happened, and are taken once', () => {
+  const parser = createStreamParser();
+  parser.feed('{"name": "Ad');
+  assert.deepEqual(parser.events(), [
+    { kind: 'key_started', path: '/name' },
+    { kind: 'string_grew', path: '/name', text: 'Ad' },
+  ]);
+  parser.feed('a", "tags": ["x"], "name": "B"}');
+  const events = parser.events();
+  assert.ok(events.some((e) => e.kind === 'value_completed' && e.path === '/tags/0'));
+  assert.ok(events.some((e) => e.kind === 'revised' && e.path === '/name'));
+  assert.deepEqual(parser.events(), []);
+});
+
+test('limits throw the errors parse throws, as the bytes arrive', () => {
+  const small = createStreamParser({ maxSize: 10 });
+  small.feed('{"a": ');
+  assert.throws(() => small.feed('"0123456789"}'), llmjson.InputTooLargeError);
+  const deep = createStreamParser();
+  assert.throws(() => {
+    for (let i = 0; i < 50; i++) deep.feed('['.repeat(10));
+  }, llmjson.JSONParseError);
+  const none = createStreamParser();
+  none.feed('no json here');
+  assert.throws(() => none.finish(), llmjson.NoJSONError);
+  assert.throws(() => createStreamParser({ events: 'yes' }), TypeError);
+  assert.throws(() => createStreamParser({ evidence: 'x' }), TypeError);
+});
+
+test('a split UTF-8 character waits for its last byte', () => {
+  const data = Buffer.from('{"city": "東京"}');
+  const parser = createStreamParser();
+  for (let i = 0; i < data.length; i++) {
+    parser.feed(data.subarray(i, i + 1));
+    const { value } = parser.snapshot();
+    if (value) assert.ok(!JSON.stringify(value).includes('\ufffd'));
+  }
+  assert.deepEqual(parser.finish().value, { city: '東京' });
+});
+
+test('with a schema: required properties that can no longer appear, coerced snapshots', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      count: { type: 'integer' },
+      steps: { type: 'array', items: { type: 'object', required: ['id', 'title'] } },
+    },
+  };
+  const parser = createStreamParser({ schema });
+  parser.feed('{"count": "3", "steps": [{"id": 1}, {"title": "x');
+  assert.equal(parser.snapshot().value.count, 3);
+  assert.deepEqual(
+    parser.events().filter((e) => e.kind === 'required_missing'),
+    [{ kind: 'required_missing', path: '/steps/0', property: 'title' }],
+  );
+  assert.throws(() => parser.finish(), llmjson.JSONSchemaError);
+});
+
+const PIECES = ['Here is the plan:\n```json\n{"goal": "Ship', ' it", "steps": [{"id": 1, "title": "Build"},', ' {"id": 2, "title": "Test"}]}\n```'];
+
+test('parseStream yields the value as it changes, then the final one', async () => {
+  async function* textStream() {
+    for (const p of PIECES) yield p;
+  }
+  const values = [];
+  for await (const v of parseStream(textStream())) values.push(v);
+  assert.deepEqual(values[0], { goal: 'Ship' });
+  assert.deepEqual(values.at(-1), parse(PIECES.join('')).value);
+  // AI SDK-style deltas and OpenAI-style chunks read the same.
+  const deltas = [];
+  for await (const v of parseStream(PIECES.map((textDelta) => ({ type: 'text-delta', textDelta })))) deltas.push(v);
+  assert.deepEqual(deltas, values);
+  const openai = [];
+  for await (const v of parseStream(PIECES.map((content) => ({ choices: [{ delta: { content } }] })))) openai.push(v);
+  assert.deepEqual(openai, values);
+});
+
+test('parseStream reads a fetch body as it arrives', async () => {
+  const server = http.createServer(async (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    for (const p of PIECES) {
+      res.write(p);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const { port } = server.address();
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+    const values = [];
+    for await (const v of parseStream(response.body)) values.push(v);
+    assert.ok(values.length >= 2, JSON.stringify(values));
+    assert.deepEqual(values.at(-1), parse(PIECES.join('')).value);
+  } finally {
+    server.close();
+  }
+});
