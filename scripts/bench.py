@@ -71,6 +71,7 @@ def fmt_time(s: float) -> str:
 SECTION_MARKERS = (
     "<!-- batch: written by scripts/bench_batch.py -->",
     "<!-- node: written by crates/llmjson-node/bench/compare.js -->",
+    "<!-- streaming: scripts/bench_stream.py -->",
 )
 
 
@@ -257,7 +258,8 @@ def main() -> None:
         "",
     ]
     # The sections other scripts write (batch: scripts/bench_batch.py; Node:
-    # crates/llmjson-node/bench/compare.js) are kept as they are.
+    # crates/llmjson-node/bench/compare.js; streaming: scripts/bench_stream.py) are kept as they
+    # are.
     previous = Path(args.out).read_text(encoding="utf-8") if Path(args.out).exists() else ""
     found = [i for i in (previous.find(m) for m in SECTION_MARKERS) if i >= 0]
     marker = min(found, default=-1)

@@ -175,7 +175,8 @@ export type StreamEvent =
 /** A reply parsed while it arrives. */
 export interface StreamParser<T = unknown> {
   /** Reads the next chunk (a string, or bytes: a character split between chunks waits). Throws
-   * `InputTooLargeError` or `JSONParseError` (too deep) as soon as the reply goes over a limit. */
+   * `InputTooLargeError` as soon as the reply goes over `maxSize`; nesting past `maxDepth` stops
+   * the live view there and `finish` gives `parse`'s verdict. */
   feed(chunk: string | Uint8Array): void;
   /** The value so far. */
   snapshot(): Snapshot<T>;

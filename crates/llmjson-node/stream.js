@@ -128,17 +128,28 @@ function chunkText(chunk) {
   throw new TypeError(`expected a string, bytes or a text delta, got ${chunk === null ? 'null' : typeof chunk}`);
 }
 
+/** parseStream looks at the value after every chunk up to this many characters (or bytes). */
+const EVERY_CHUNK_UP_TO = 8192;
+
 /**
  * Reads an async (or sync) iterable of chunks and yields the value so far each time it
- * changes, then the final value (parse's value for the whole reply).
+ * changes, then the final value (parse's value for the whole reply). The value is looked at
+ * after every chunk of the first 8192 characters, then once per sixteenth of the reply so far.
  */
 async function* parseStream(chunks, options) {
   const parser = new StreamParser({ ...options, events: false });
   let last;
+  let fed = 0;
+  let shownAt = 0;
   for await (const chunk of chunks) {
     const text = chunkText(chunk);
     if (text.length === 0) continue;
     parser.feed(text);
+    // A snapshot costs the value so far: after every chunk while the reply is short, then once
+    // per sixteenth of what arrived (the snapshots of a long reply cost a bounded multiple of it).
+    fed += text.length;
+    if (fed > EVERY_CHUNK_UP_TO && fed - shownAt < Math.floor(fed / 16)) continue;
+    shownAt = fed;
     const { value } = parser.snapshot();
     if (value === undefined) continue;
     const json = JSON.stringify(value);

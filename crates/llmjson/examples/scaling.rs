@@ -3,7 +3,8 @@
 //! Not a test: run it on a quiet machine.
 //!
 //! ```sh
-//! cargo run --release -p llmjson --example scaling
+//! cargo run --release -p llmjson --example scaling             # parse
+//! cargo run --release -p llmjson --example scaling -- --stream # StreamParser, 16-byte chunks
 //! ```
 
 use llmjson::Options;
@@ -51,6 +52,24 @@ fn families() -> Vec<Family> {
             "<think>```{//".repeat(n / 13)
         }),
     ]
+}
+
+/// The whole input fed to a `StreamParser` in 16-byte chunks, then finished.
+fn best_of_streamed(runs: usize, input: &str) -> Duration {
+    (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            let mut stream = llmjson::StreamParser::new(Options::default()).without_events();
+            for piece in input.as_bytes().chunks(16) {
+                if stream.feed_bytes(piece).is_err() {
+                    break;
+                }
+            }
+            let _ = std::hint::black_box(stream.finish());
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
 }
 
 fn best_of(runs: usize, input: &str) -> Duration {
@@ -104,15 +123,26 @@ fn latency() {
 
 fn main() {
     latency();
+    let streamed = std::env::args().any(|a| a == "--stream");
     println!(
         "{:<52} {:>10} {:>10} {:>9}",
-        "family", "1 MB", "8 MB", "exponent"
+        if streamed {
+            "family (StreamParser, 16-byte chunks)"
+        } else {
+            "family"
+        },
+        "1 MB",
+        "8 MB",
+        "exponent"
     );
     for (name, make) in families() {
         let small = make(MB);
         let large = make(8 * MB);
-        let t1 = best_of(7, &small);
-        let t8 = best_of(3, &large);
+        let (t1, t8) = if streamed {
+            (best_of_streamed(5, &small), best_of_streamed(2, &large))
+        } else {
+            (best_of(7, &small), best_of(3, &large))
+        };
         let ratio = t8.as_secs_f64() / t1.as_secs_f64();
         // Sizes differ a little from exactly 8x: use the real ratio.
         let size_ratio = large.len() as f64 / small.len() as f64;

@@ -134,8 +134,9 @@ class StreamParser:
         )
 
     def feed(self, chunk: str | bytes) -> None:
-        """Reads the next chunk. Raises ``InputTooLargeError`` or ``JSONParseError`` (nesting too
-        deep) as soon as the reply goes over a limit, as ``parse`` would for the whole reply."""
+        """Reads the next chunk. Raises ``InputTooLargeError`` as soon as the reply goes over
+        ``max_size``. Nesting past ``max_depth`` stops the live view there; ``finish`` then gives
+        ``parse``'s verdict."""
         try:
             self._native.feed(chunk)
         except NativeError as native:
@@ -209,6 +210,10 @@ def _delta_text(chunk: Any) -> str | bytes:
     raise TypeError(f"expected str, bytes or an OpenAI-style chunk, got {type(chunk).__name__}")
 
 
+#: ``stream``/``astream`` look at the value after every chunk up to this many characters.
+_EVERY_CHUNK_UP_TO = 8192
+
+
 class _Yielder:
     """What ``stream``/``astream`` yield: the partial value when it changed, then the final."""
 
@@ -216,12 +221,21 @@ class _Yielder:
         self.model = model
         self.parser = StreamParser(model=model, events=False, **options)
         self.last: Any = None
+        self.fed = 0
+        self.shown_at = 0
 
     def feed(self, chunk: Any) -> Any | None:
         text = _delta_text(chunk)
         if not text:
             return None
         self.parser.feed(text)
+        self.fed += len(text)
+        # A snapshot costs the value so far: after every chunk while the reply is short, then
+        # once per sixteenth of what arrived, so that the snapshots of a long reply cost a
+        # bounded multiple of the reply (not one value per chunk).
+        if self.fed > _EVERY_CHUNK_UP_TO and self.fed - self.shown_at < self.fed // 16:
+            return None
+        self.shown_at = self.fed
         snapshot = self.parser.snapshot()
         if snapshot.value is None or snapshot.value == self.last:
             return None
@@ -234,7 +248,9 @@ class _Yielder:
 
 def stream(chunks: Iterable[Any], *, model: Any = None, **options: Any) -> Iterator[Any]:
     """Yields the value so far each time it changes while ``chunks`` arrive (strings, bytes or
-    OpenAI-style delta chunks), then the final value — ``llmjson.parse(whole).value``. With
+    OpenAI-style delta chunks), then the final value — ``llmjson.parse(whole).value``. The value
+    is looked at after every chunk of the first 8192 characters, then once per sixteenth of the
+    reply so far (each look costs the value: this keeps a long reply linear). With
     ``model=P`` (a Pydantic v2 model) partial values are ``P.model_construct`` instances whose
     settled fields are validated, and the final one is ``P`` validated (or raises). Takes
     ``StreamParser``'s options."""

@@ -12,7 +12,7 @@
 mod reader;
 mod tree;
 
-use crate::{Error, Options, Parsed, Position, Value};
+use crate::{Error, Options, Parsed, Value};
 use reader::{Reader, Stop};
 use std::time::{Duration, Instant};
 use tree::Tree;
@@ -179,10 +179,14 @@ impl StreamParser {
     /// Reads the next chunk of the reply. Work is proportional to the chunk (and to the token
     /// it completes), never to the text before it.
     ///
+    /// Nesting deeper than [`Options::max_depth`] stops the live view there (snapshots keep what
+    /// was read within the limit, marked provisional) and [`finish`](Self::finish) gives
+    /// `parse`'s verdict — [`Error::TooDeep`] when `parse` gives it: the live reader's guess of
+    /// the structure must not raise an error the one-shot parse would not.
+    ///
     /// # Errors
-    /// [`Error::TooLarge`] once the reply goes over [`Options::max_size`], [`Error::TooDeep`]
-    /// once it nests deeper than [`Options::max_depth`] — the errors [`crate::parse`] gives,
-    /// raised as the bytes arrive; every later call returns the same error.
+    /// [`Error::TooLarge`] once the reply goes over [`Options::max_size`], as [`crate::parse`]
+    /// gives it, raised as the bytes arrive; every later call returns the same error.
     pub fn feed(&mut self, chunk: &str) -> Result<(), Error> {
         if let Some(limit) = &self.failed {
             return Err(limit.error());
@@ -283,12 +287,10 @@ impl StreamParser {
             return Ok(());
         }
         self.read_to = self.text.len();
-        if let Stop::TooDeep(at) = self.reader.run(&self.text, &mut self.tree) {
-            let limit = self.options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
-            return self.fail(Limit::Depth {
-                limit,
-                position: Position::of(&self.text, at),
-            });
+        if let Stop::TooDeep = self.reader.run(&self.text, &mut self.tree) {
+            // The live view stops at the limit; `finish` gives parse's verdict.
+            self.reader.halt();
+            self.tree.contest();
         }
         if self.stats.first_value.is_none() && self.tree.completed > 0 {
             self.stats.first_value = Some(self.created.elapsed());
@@ -315,7 +317,7 @@ impl StreamParser {
             let mut tree = self.tree.copy_quiet();
             let _ = reader.run(&self.text, &mut tree);
             let pending = reader.pending(&self.text);
-            tree.close_snapshot(pending, self.options.truncation, self.text.len())
+            tree.close_into(pending, self.options.truncation, self.text.len())
         };
         let value = match (&self.options.schema, closed.value) {
             (Some(schema), Some(value)) if self.options.coercion == crate::Coercion::Fit => {
@@ -455,7 +457,6 @@ pub struct Finished {
 #[derive(Debug, Clone)]
 enum Limit {
     Size { size: usize, limit: usize },
-    Depth { limit: usize, position: Position },
 }
 
 impl Limit {
@@ -464,10 +465,6 @@ impl Limit {
             Limit::Size { size, limit } => Error::TooLarge {
                 size: *size,
                 limit: *limit,
-            },
-            Limit::Depth { limit, position } => Error::TooDeep {
-                limit: *limit,
-                position: *position,
             },
         }
     }

@@ -17,6 +17,9 @@ use crate::repair::quotes::QuoteClass;
 use crate::value::number;
 use crate::{Number, Value};
 
+/// A fence's opening line longer than this is not one (the wait for its end is bounded).
+const FENCE_LINE: usize = 256;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
     /// Before the JSON: prose, a fence's opening line.
@@ -65,8 +68,8 @@ struct Str {
 pub(super) enum Stop {
     /// It needs more text.
     More,
-    /// Nesting went over the limit at this offset.
-    TooDeep(usize),
+    /// Nesting went over the limit.
+    TooDeep,
 }
 
 #[derive(Debug, Clone)]
@@ -80,6 +83,21 @@ pub(super) struct Reader {
     string: Option<Str>,
     /// Where the value started.
     pub start: Option<usize>,
+    /// A scan for the end of a token that reached the end of the text: (the token's start, the
+    /// scan, how far it got). The next call resumes there, so a long token arriving in small
+    /// chunks is scanned once, not once per chunk.
+    resume: Option<(usize, Scan, usize)>,
+}
+
+/// The scans that can wait for a token's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scan {
+    Number,
+    Word,
+    BareText,
+    BareKey,
+    Blanks,
+    LeadingString,
 }
 
 impl Str {
@@ -103,7 +121,14 @@ impl Reader {
             fence: None,
             string: None,
             start: None,
+            resume: None,
         }
+    }
+
+    /// Stops reading for good (the live view ends here).
+    pub fn halt(&mut self) {
+        self.phase = Phase::Ended;
+        self.string = None;
     }
 
     /// Reads as far as `text` allows.
@@ -211,10 +236,15 @@ impl Reader {
                     }
                     // The whole fence line is needed: its end is where the content starts
                     // (or its bracket: "```json{" puts the JSON on the fence's line).
-                    let info = &bytes[at + run..];
+                    let info = &bytes[at + run..bytes.len().min(at + run + FENCE_LINE)];
                     let Some(end) = info.iter().position(|&b| matches!(b, b'\n' | b'{' | b'['))
                     else {
-                        return Ok(false);
+                        if info.len() < FENCE_LINE {
+                            return Ok(false);
+                        }
+                        // Too long for a fence's info string: a run of backticks in prose.
+                        self.pos += run;
+                        continue;
                     };
                     self.pos = at + run + end + usize::from(info[end] == b'\n');
                     self.fence = match self.fence {
@@ -230,7 +260,7 @@ impl Reader {
                         self.phase = Phase::Json;
                         self.pos += 1;
                         if !tree.open(object) {
-                            return Err(Stop::TooDeep(at));
+                            return Err(Stop::TooDeep);
                         }
                         self.mode = if object { Mode::Key } else { Mode::Value };
                         return Ok(true);
@@ -244,13 +274,22 @@ impl Reader {
                         self.start = Some(at);
                         self.phase = Phase::Json;
                         if !tree.open(true) {
-                            return Err(Stop::TooDeep(at));
+                            return Err(Stop::TooDeep);
                         }
                         tree.contest();
                         self.mode = Mode::Key;
                         return Ok(true);
                     }
                     Prefix::Maybe => return Ok(false),
+                    // The reply itself is a string (`"see {this}"`): its brackets are text.
+                    Prefix::No
+                        if bytes[at] == b'"' && bytes[..at].iter().all(|&b| is_blank_byte(b)) =>
+                    {
+                        match string_end(&mut self.resume, bytes, at) {
+                            Some(end) => self.pos = end,
+                            None => return Ok(false),
+                        }
+                    }
                     Prefix::No => self.pos += 1,
                 },
                 _ => self.pos += 1,
@@ -405,7 +444,7 @@ impl Reader {
         match b {
             b'{' | b'[' => {
                 if !tree.open(b == b'{') {
-                    return Err(Stop::TooDeep(at));
+                    return Err(Stop::TooDeep);
                 }
                 self.pos += 1;
                 self.mode = if b == b'{' { Mode::Key } else { Mode::Value };
@@ -456,10 +495,11 @@ impl Reader {
                 self.mode = Mode::Value;
             }
             b if is_word_byte(b) => {
-                let len = bytes[at..].iter().take_while(|&&b| is_word_byte(b)).count();
-                if at + len == bytes.len() {
+                let Some(end) = token_end(&mut self.resume, bytes, at, Scan::BareKey, is_word_byte)
+                else {
                     return Ok(false);
-                }
+                };
+                let len = end - at;
                 tree.key(text[at..at + len].to_owned());
                 self.pos += len;
                 self.mode = Mode::Colon;
@@ -598,15 +638,12 @@ impl Reader {
             let after = at + close_len;
             // What follows the quote says whether it closes: a delimiter, a line break, the end
             // of the fence; otherwise it is a quote inside the text (a guess).
-            let mut next = after;
-            let mut newline = false;
-            while next < bytes.len() && is_blank_byte(bytes[next]) {
-                newline |= bytes[next] == b'\n';
-                next += 1;
-            }
-            let Some(&follow) = bytes.get(next) else {
+            let Some(next) = token_end(&mut self.resume, bytes, after, Scan::Blanks, is_blank_byte)
+            else {
                 return false;
             };
+            let newline = bytes[after..next].contains(&b'\n');
+            let follow = bytes[next];
             let closes = match follow {
                 b',' | b'}' | b']' | b':' | b'/' | b'#' => true,
                 // `"x" "b": 1`: a comma missing before the next string.
@@ -659,13 +696,12 @@ impl Reader {
     fn number(&mut self, text: &str, tree: &mut Tree) -> bool {
         let bytes = text.as_bytes();
         let at = self.pos;
-        let len = bytes[at..]
-            .iter()
-            .take_while(|&&b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'_'))
-            .count();
-        if at + len == bytes.len() {
+        let Some(end) = token_end(&mut self.resume, bytes, at, Scan::Number, |b| {
+            matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'_')
+        }) else {
             return false;
-        }
+        };
+        let len = end - at;
         // `"id": 89,570,`: digit groups, in an object (where `,5` cannot start a member).
         let digits = text[at..at + len].trim_start_matches('-');
         if tree.in_object()
@@ -728,10 +764,10 @@ impl Reader {
     fn word(&mut self, text: &str, tree: &mut Tree) -> bool {
         let bytes = text.as_bytes();
         let at = self.pos;
-        let len = bytes[at..].iter().take_while(|&&b| is_word_byte(b)).count();
-        if at + len == bytes.len() {
+        let Some(end) = token_end(&mut self.resume, bytes, at, Scan::Word, is_word_byte) else {
             return false;
-        }
+        };
+        let len = end - at;
         let value = match &text[at..at + len] {
             "true" | "True" => Some(Value::Bool(true)),
             "false" | "False" => Some(Value::Bool(false)),
@@ -745,12 +781,12 @@ impl Reader {
             return true;
         }
         // Bare text: up to a delimiter or the end of the line.
-        let Some(end) = bytes[at..]
-            .iter()
-            .position(|&b| matches!(b, b',' | b'}' | b']' | b'\n'))
-        else {
+        let Some(end) = token_end(&mut self.resume, bytes, at, Scan::BareText, |b| {
+            !matches!(b, b',' | b'}' | b']' | b'\n')
+        }) else {
             return false;
         };
+        let end = end - at;
         let word = text[at..at + end].trim_end();
         tree.contest();
         self.pos += end;
@@ -758,6 +794,58 @@ impl Reader {
         self.after_value();
         true
     }
+}
+
+/// The end of the token that starts at `at`: the first byte from which `inside` is false, or
+/// `None` when the text ends first (the scan then resumes where it stopped, from `resume`).
+fn token_end(
+    resume: &mut Option<(usize, Scan, usize)>,
+    bytes: &[u8],
+    at: usize,
+    scan: Scan,
+    inside: impl Fn(u8) -> bool,
+) -> Option<usize> {
+    let from = match *resume {
+        Some((start, kind, to)) if start == at && kind == scan => to,
+        _ => at,
+    };
+    match bytes[from..].iter().position(|&b| !inside(b)) {
+        Some(i) => {
+            *resume = None;
+            Some(from + i)
+        }
+        None => {
+            *resume = Some((at, scan, bytes.len()));
+            None
+        }
+    }
+}
+
+/// Where the `"` string starting at `at` ends (after its closing quote), or `None` when the text
+/// ends first; resumes from `resume` (a trailing run of backslashes is scanned again, so that
+/// whether the next quote is escaped is known).
+fn string_end(resume: &mut Option<(usize, Scan, usize)>, bytes: &[u8], at: usize) -> Option<usize> {
+    let mut i = match *resume {
+        Some((start, Scan::LeadingString, to)) if start == at => to,
+        _ => at + 1,
+    };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => {
+                *resume = None;
+                return Some(i + 1);
+            }
+            _ => i += 1,
+        }
+    }
+    let backslashes = bytes[at + 1..]
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'\\')
+        .count();
+    *resume = Some((at, Scan::LeadingString, bytes.len() - backslashes));
+    None
 }
 
 /// `+1`, `.5`, `5.`, `1_000`: the spellings the repair parser reads as numbers.
@@ -996,7 +1084,28 @@ fn looks_like_json(bytes: &[u8], in_fence: bool) -> Prefix {
     if open == b'[' {
         return match b {
             b'{' | b'[' | b'"' | b'\'' | b']' | b'-' | b'0'..=b'9' => Prefix::Yes,
-            b't' | b'f' | b'n' | b'T' | b'F' | b'N' => Prefix::Yes,
+            // A literal (`[note]` in prose is not one).
+            b't' | b'f' | b'n' | b'T' | b'F' | b'N' => {
+                let word: Vec<u8> = bytes[i..]
+                    .iter()
+                    .copied()
+                    .take_while(u8::is_ascii_alphabetic)
+                    .take(6)
+                    .collect();
+                let word = std::str::from_utf8(&word).unwrap_or_default();
+                const LITERALS: [&str; 6] = ["true", "false", "null", "True", "False", "None"];
+                if i + word.len() == bytes.len() {
+                    if LITERALS.iter().any(|l| l.starts_with(word)) {
+                        Prefix::Maybe
+                    } else {
+                        Prefix::No
+                    }
+                } else if LITERALS.contains(&word) {
+                    Prefix::Yes
+                } else {
+                    Prefix::No
+                }
+            }
             0xE2 => Prefix::Yes,
             _ => Prefix::No,
         };

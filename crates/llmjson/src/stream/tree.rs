@@ -365,9 +365,19 @@ impl Tree {
         truncation: Truncation,
         text_len: usize,
     ) -> Closed {
+        self.copy_quiet().close_into(pending, truncation, text_len)
+    }
+
+    /// [`Self::close_snapshot`] of a copy (the containers are moved, not copied again).
+    pub fn close_into(
+        mut self,
+        pending: Pending,
+        truncation: Truncation,
+        text_len: usize,
+    ) -> Closed {
         let mut complete = Vec::new();
         let mut provisional = Vec::new();
-        if let Some(root) = &self.root {
+        if let Some(root) = self.root.take() {
             complete.push(String::new());
             if text_len.saturating_sub(self.root_end) < LAG {
                 provisional.push(String::new());
@@ -376,7 +386,7 @@ impl Tree {
             provisional.sort();
             provisional.dedup();
             return Closed {
-                value: Some(root.clone()),
+                value: Some(root),
                 complete,
                 provisional,
                 open_leaf: None,
@@ -408,8 +418,21 @@ impl Tree {
             _ => None,
         };
         let open_leaf = child.is_some().then(|| self.next_pointer());
-        for (i, frame) in self.frames[..keep].iter().enumerate().rev() {
-            let pointer = self.pointer_of(i);
+        // Each container's pointer is its parent's and one segment: built in one pass.
+        let mut pointers: Vec<String> = Vec::with_capacity(keep);
+        for i in 0..keep {
+            let mut pointer = match i {
+                0 => String::new(),
+                _ => pointers[i - 1].clone(),
+            };
+            if i > 0 {
+                push_segment(&mut pointer, self.frames[i - 1].next_segment());
+            }
+            pointers.push(pointer);
+        }
+        let frames = std::mem::take(&mut self.frames);
+        for (i, frame) in frames.into_iter().take(keep).enumerate().rev() {
+            let pointer = std::mem::take(&mut pointers[i]);
             // Complete children of an open container: each is complete; recent ones are
             // provisional (a later byte may still turn the reading around).
             let lagging = frame
@@ -434,7 +457,7 @@ impl Tree {
                 }
             }
             provisional.push(pointer);
-            let mut container = frame.container.clone();
+            let mut container = frame.container;
             match (&mut container, child.take()) {
                 (Container::Array(items), Some(v)) => items.push(v),
                 (Container::Object { map, key }, Some(v)) => {
