@@ -129,12 +129,12 @@ function chunkText(chunk) {
 }
 
 /** parseStream looks at the value after every chunk up to this many characters (or bytes). */
-const EVERY_CHUNK_UP_TO = 8192;
+const EVERY_CHUNK_UP_TO = 1024;
 
 /**
  * Reads an async (or sync) iterable of chunks and yields the value so far each time it
  * changes, then the final value (parse's value for the whole reply). The value is looked at
- * after every chunk of the first 8192 characters, then once per sixteenth of the reply so far.
+ * after every chunk of the first 1024 characters, then once per sixteenth of the reply so far.
  */
 async function* parseStream(chunks, options) {
   const parser = new StreamParser({ ...options, events: false });
@@ -145,8 +145,8 @@ async function* parseStream(chunks, options) {
     const text = chunkText(chunk);
     if (text.length === 0) continue;
     parser.feed(text);
-    // A snapshot costs the value so far: after every chunk while the reply is short, then once
-    // per sixteenth of what arrived (the snapshots of a long reply cost a bounded multiple of it).
+    // A snapshot costs the value so far: after every chunk of the first kilobyte, then once per
+    // sixteenth of what arrived (the snapshots of a long reply cost a bounded multiple of it).
     fed += text.length;
     if (fed > EVERY_CHUNK_UP_TO && fed - shownAt < Math.floor(fed / 16)) continue;
     shownAt = fed;

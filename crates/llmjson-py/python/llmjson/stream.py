@@ -211,7 +211,7 @@ def _delta_text(chunk: Any) -> str | bytes:
 
 
 #: ``stream``/``astream`` look at the value after every chunk up to this many characters.
-_EVERY_CHUNK_UP_TO = 8192
+_EVERY_CHUNK_UP_TO = 1024
 
 
 class _Yielder:
@@ -230,9 +230,9 @@ class _Yielder:
             return None
         self.parser.feed(text)
         self.fed += len(text)
-        # A snapshot costs the value so far: after every chunk while the reply is short, then
-        # once per sixteenth of what arrived, so that the snapshots of a long reply cost a
-        # bounded multiple of the reply (not one value per chunk).
+        # A snapshot costs the value so far: after every chunk of the first kilobyte, then once
+        # per sixteenth of what arrived, so that the snapshots of a long reply cost a bounded
+        # multiple of the reply (not one value per chunk).
         if self.fed > _EVERY_CHUNK_UP_TO and self.fed - self.shown_at < self.fed // 16:
             return None
         self.shown_at = self.fed
@@ -249,7 +249,7 @@ class _Yielder:
 def stream(chunks: Iterable[Any], *, model: Any = None, **options: Any) -> Iterator[Any]:
     """Yields the value so far each time it changes while ``chunks`` arrive (strings, bytes or
     OpenAI-style delta chunks), then the final value — ``llmjson.parse(whole).value``. The value
-    is looked at after every chunk of the first 8192 characters, then once per sixteenth of the
+    is looked at after every chunk of the first 1024 characters, then once per sixteenth of the
     reply so far (each look costs the value: this keeps a long reply linear). With
     ``model=P`` (a Pydantic v2 model) partial values are ``P.model_construct`` instances whose
     settled fields are validated, and the final one is ``P`` validated (or raises). Takes

@@ -131,8 +131,9 @@ pub struct StreamStats {
 pub struct StreamParser {
     options: Options,
     text: String,
-    /// The start of a UTF-8 character split across [`feed_bytes`](Self::feed_bytes) calls.
-    partial_char: Vec<u8>,
+    /// Bytes fed but not decoded yet: small chunks wait here until 64 bytes have arrived, and a
+    /// UTF-8 character cut at a chunk's end waits for its last byte.
+    raw: Vec<u8>,
     reader: Reader,
     tree: Tree,
     stats: StreamStats,
@@ -158,7 +159,7 @@ impl StreamParser {
         StreamParser {
             options,
             text: String::new(),
-            partial_char: Vec::new(),
+            raw: Vec::new(),
             reader: Reader::new(),
             tree,
             stats: StreamStats::default(),
@@ -191,12 +192,21 @@ impl StreamParser {
         if let Some(limit) = &self.failed {
             return Err(limit.error());
         }
-        self.flush_partial_char();
-        self.push(chunk)
+        self.decode_raw(true);
+        self.stats.chunks += 1;
+        self.stats.bytes += chunk.len();
+        self.check_size(self.text.len() + chunk.len())?;
+        self.text.push_str(chunk);
+        if self.text.len() - self.read_to >= CATCH_UP {
+            self.catch_up()
+        } else {
+            Ok(())
+        }
     }
 
     /// Reads the next chunk as bytes: a UTF-8 character split between chunks is held until its
-    /// last byte arrives. Invalid UTF-8 is read as U+FFFD.
+    /// last byte arrives. Invalid UTF-8 is read as U+FFFD (and logged by `finish`, as
+    /// [`crate::parse_bytes`] logs it).
     ///
     /// # Errors
     /// As [`feed`](Self::feed).
@@ -204,81 +214,57 @@ impl StreamParser {
         if let Some(limit) = &self.failed {
             return Err(limit.error());
         }
-        if self.partial_char.is_empty() && chunk.len() <= 16 && chunk.is_ascii() {
-            // The common case of a token-sized chunk: nothing to validate or hold back.
-            return self.push_ascii(chunk);
+        self.stats.chunks += 1;
+        self.stats.bytes += chunk.len();
+        self.check_size(self.text.len() + self.raw.len() + chunk.len())?;
+        // Small chunks wait until 64 bytes have arrived: one UTF-8 check per 64 bytes, not one
+        // per chunk. A large chunk is read at once.
+        self.raw.extend_from_slice(chunk);
+        if self.raw.len() < CATCH_UP {
+            return Ok(());
         }
-        // A character the last chunk left unfinished is read with this chunk's bytes (a copy,
-        // made only then).
-        let joined;
-        let bytes = if self.partial_char.is_empty() {
-            chunk
-        } else {
-            let mut held = std::mem::take(&mut self.partial_char);
-            held.extend_from_slice(chunk);
-            joined = held;
-            &joined[..]
-        };
-        // A character cut at the end waits for the next chunk; the rest is read now.
-        let (body, tail) = bytes.split_at(bytes.len() - unfinished_tail(bytes));
-        let body = match std::str::from_utf8(body) {
-            Ok(text) => std::borrow::Cow::Borrowed(text),
+        self.decode_raw(false);
+        self.check_size(self.text.len())?;
+        self.catch_up()
+    }
+
+    /// Moves the bytes waiting in `raw` into the text, but for a character cut at their end
+    /// (kept, unless `all`: then it is read as U+FFFD, as `parse_bytes` reads a cut character).
+    fn decode_raw(&mut self, all: bool) {
+        if self.raw.is_empty() {
+            return;
+        }
+        let keep = if all { 0 } else { unfinished_tail(&self.raw) };
+        let body_len = self.raw.len() - keep;
+        let body = &self.raw[..body_len];
+        match std::str::from_utf8(body) {
+            Ok(text) => self.text.push_str(text),
             Err(e) => {
-                self.note_invalid(self.text.len() + e.valid_up_to());
-                String::from_utf8_lossy(body)
+                self.invalid_utf8_at
+                    .get_or_insert(self.text.len() + e.valid_up_to());
+                self.text.push_str(&String::from_utf8_lossy(body));
             }
-        };
-        self.partial_char.extend_from_slice(tail);
-        self.push(&body)
-    }
-
-    /// Where the first byte that is not UTF-8 was (for `finish`, as `parse_bytes` reports it).
-    fn note_invalid(&mut self, at: usize) {
-        self.invalid_utf8_at.get_or_insert(at);
-    }
-
-    /// Bytes of a character that never completed (the stream went on as text, or ended):
-    /// U+FFFD, as `parse_bytes` reads them.
-    fn flush_partial_char(&mut self) {
-        if !self.partial_char.is_empty() {
-            self.note_invalid(self.text.len());
-            let held = std::mem::take(&mut self.partial_char);
-            self.text.push_str(&String::from_utf8_lossy(&held));
         }
+        // The buffer keeps its allocation for the next chunks.
+        self.raw.drain(..body_len);
     }
 
-    fn push_ascii(&mut self, chunk: &[u8]) -> Result<(), Error> {
-        self.stats.chunks += 1;
-        self.stats.bytes += chunk.len();
-        if self.text.len() + chunk.len() > self.options.max_size {
+    fn check_size(&mut self, size: usize) -> Result<(), Error> {
+        if size > self.options.max_size {
             return self.fail(Limit::Size {
-                size: self.text.len() + chunk.len(),
+                size,
                 limit: self.options.max_size,
             });
         }
-        self.text.extend(chunk.iter().map(|&b| char::from(b)));
-        if self.text.len() - self.read_to >= CATCH_UP {
-            self.catch_up()
-        } else {
-            Ok(())
-        }
+        Ok(())
     }
 
-    fn push(&mut self, chunk: &str) -> Result<(), Error> {
-        self.stats.chunks += 1;
-        self.stats.bytes += chunk.len();
-        if self.text.len() + chunk.len() > self.options.max_size {
-            return self.fail(Limit::Size {
-                size: self.text.len() + chunk.len(),
-                limit: self.options.max_size,
-            });
+    /// Everything fed, read: what events, stats and the end need.
+    fn settle(&mut self) -> Result<(), Error> {
+        if self.failed.is_none() {
+            self.decode_raw(false);
         }
-        self.text.push_str(chunk);
-        if self.text.len() - self.read_to >= CATCH_UP {
-            self.catch_up()
-        } else {
-            Ok(())
-        }
+        self.catch_up()
     }
 
     /// Runs the live reader over the text not read yet.
@@ -307,7 +293,20 @@ impl StreamParser {
     /// The value so far, with which paths are complete and which may still change. Costs about
     /// what building the value once does (the partial value is copied and closed).
     pub fn snapshot(&self) -> Snapshot {
-        let closed = if self.read_to == self.text.len() || self.failed.is_some() {
+        let waiting = unfinished_tail(&self.raw);
+        let closed = if !self.raw.is_empty() && self.raw.len() > waiting && self.failed.is_none() {
+            // Bytes still waiting to be decoded: read with a copy of the reader, on a copy of
+            // the text (the snapshot copies the value anyway).
+            let mut text = self.text.clone();
+            text.push_str(&String::from_utf8_lossy(
+                &self.raw[..self.raw.len() - waiting],
+            ));
+            let mut reader = self.reader.clone();
+            let mut tree = self.tree.copy_quiet();
+            let _ = reader.run(&text, &mut tree);
+            let pending = reader.pending(&text);
+            tree.close_into(pending, self.options.truncation, text.len())
+        } else if self.read_to == self.text.len() || self.failed.is_some() {
             let pending = self.reader.pending(&self.text);
             self.tree
                 .close_snapshot(pending, self.options.truncation, self.text.len())
@@ -347,7 +346,7 @@ impl StreamParser {
     /// The events since the last call, in order.
     pub fn events(&mut self) -> Vec<Event> {
         // A limit met here is returned by the next `feed` and by `finish`.
-        let _ = self.catch_up();
+        let _ = self.settle();
         self.tree
             .events
             .as_mut()
@@ -362,7 +361,7 @@ impl StreamParser {
 
     /// Chunks and bytes fed, and the time to the first complete value.
     pub fn stats(&mut self) -> StreamStats {
-        let _ = self.catch_up();
+        let _ = self.settle();
         self.stats
     }
 
@@ -378,11 +377,15 @@ impl StreamParser {
     /// Ends the stream, and says where the final parse reads a value the stream showed as
     /// complete otherwise ([`Event::Revised`], after the events not yet taken).
     pub fn finish_with_events(mut self) -> Finished {
+        if self.failed.is_none() {
+            // A character still cut at the end is U+FFFD, as `parse_bytes` reads it.
+            self.decode_raw(true);
+            let _ = self.check_size(self.text.len());
+        }
         let _ = self.catch_up();
         let result = match self.failed.take() {
             Some(limit) => Err(limit.error()),
             None => {
-                self.flush_partial_char();
                 let whole = self.reader.start == Some(leading_blanks(&self.text))
                     && self.invalid_utf8_at.is_none();
                 let clean_root = if whole {

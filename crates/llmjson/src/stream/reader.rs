@@ -156,9 +156,8 @@ impl Reader {
             let content = s.content(text, self.pos);
             if !s.key && content.len() > s.reported && tree.events.is_some() {
                 let path = tree.next_pointer();
-                let new = content[s.reported..].to_owned();
+                let text = content[s.reported..].to_owned();
                 s.reported = content.len();
-                let text = new;
                 if let Some(events) = &mut tree.events {
                     events.push(super::Event::StringGrew { path, text });
                 }
@@ -185,21 +184,9 @@ impl Reader {
         let bytes = rest.as_bytes();
         match bytes.first() {
             Some(b'-' | b'+' | b'.' | b'0'..=b'9') => {
-                let token = rest.trim_end_matches(['e', 'E', '+', '-']);
-                let token = token.strip_prefix('+').unwrap_or(token);
-                let mut token = token.to_owned();
-                if token.ends_with('.') {
-                    token.push('0');
-                }
-                if token.starts_with('.') || token.starts_with("-.") {
-                    token.insert(token.len() - token.trim_start_matches('-').len(), '0');
-                }
-                match number::scan(token.as_bytes(), 0) {
-                    Some((end, integer)) if end == token.len() => {
-                        Pending::Value(Value::Number(Number::from_scanned(&token, integer)))
-                    }
-                    _ => Pending::None,
-                }
+                // `2.` reads 2.0 and `1e` 1, as the repair parser completes a cut number.
+                lenient_number(rest.trim_end_matches(['e', 'E', '+', '-']))
+                    .map_or(Pending::None, Pending::Value)
             }
             // A string whose opening quote arrived alone (it may be `"""`).
             Some(b'"' | b'\'') => Pending::Value(Value::String(String::new())),
@@ -351,19 +338,23 @@ impl Reader {
                     }
                     Some(_) => {}
                 },
-                b'#' if self.mode != Mode::Str => {
+                b'#' => {
                     self.trivia = Some(Trivia::Line);
                     self.pos += 1;
                     continue;
                 }
-                b'`' if self.fence.is_some_and(|(m, _)| m == b'`') && at_line_start(bytes, at) => {
-                    // The fence closes: the value ends here, cut off.
-                    self.phase = Phase::Ended;
-                    return Ok(true);
-                }
-                b'~' if self.fence.is_some_and(|(m, _)| m == b'~') && at_line_start(bytes, at) => {
-                    self.phase = Phase::Ended;
-                    return Ok(true);
+                marker @ (b'`' | b'~')
+                    if self.fence.is_some_and(|(m, _)| m == marker) && at_line_start(bytes, at) =>
+                {
+                    let run = bytes[at..].iter().take_while(|&&b| b == marker).count();
+                    if run < 3 && at + run == bytes.len() {
+                        return Ok(false);
+                    }
+                    if run >= 3 {
+                        // The fence closes: the value ends here, cut off.
+                        self.phase = Phase::Ended;
+                        return Ok(true);
+                    }
                 }
                 _ => {}
             }
@@ -423,7 +414,7 @@ impl Reader {
         true
     }
 
-    /// After `mode` was read, what comes next in the innermost container.
+    /// A value was read: a comma, a closer (or, missing, the next value) comes next.
     fn after_value(&mut self) {
         self.mode = Mode::Next;
     }
@@ -595,12 +586,9 @@ impl Reader {
             self.mode = Mode::Next;
             return true;
         };
-        let (a, b, c) = s.class.stop_bytes();
+        let stops = s.class.stop_bytes();
         loop {
-            let run = bytes[self.pos..]
-                .iter()
-                .position(|&x| x == a || x == b || x == c || x == b'\\')
-                .unwrap_or(bytes.len() - self.pos);
+            let run = next_stop(&bytes[self.pos..], stops).unwrap_or(bytes.len() - self.pos);
             if !s.plain {
                 s.buf.push_str(&text[self.pos..self.pos + run]);
             }
@@ -793,6 +781,19 @@ impl Reader {
         tree.scalar(Value::String(word.to_owned()), self.pos, false);
         self.after_value();
         true
+    }
+}
+
+/// The first byte of `b` a string of a class with these stop bytes must look at: one of them or
+/// a backslash (memchr's vector search for the common classes).
+fn next_stop(b: &[u8], (x, y, z): (u8, u8, u8)) -> Option<usize> {
+    if x == y && y == z {
+        memchr::memchr2(x, b'\\', b)
+    } else if y == z {
+        memchr::memchr3(x, y, b'\\', b)
+    } else {
+        b.iter()
+            .position(|&c| c == x || c == y || c == z || c == b'\\')
     }
 }
 
