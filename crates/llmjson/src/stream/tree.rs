@@ -47,6 +47,10 @@ impl Frame {
 /// repair parser's decisions look this far ahead (`repair::cost::WINDOW`).
 pub const LAG: usize = 256;
 
+/// Room a new container is given: most of a reply's containers hold a few members, and growing
+/// from nothing reallocates twice on the way to eight.
+const OPEN_CAPACITY: usize = 8;
+
 /// The partial value.
 #[derive(Debug, Default, Clone)]
 pub(super) struct Tree {
@@ -211,11 +215,11 @@ impl Tree {
         self.starting();
         let container = if object {
             Container::Object {
-                map: Map::new(),
+                map: Map::with_capacity(OPEN_CAPACITY),
                 key: None,
             }
         } else {
-            Container::Array(Vec::new())
+            Container::Array(Vec::with_capacity(OPEN_CAPACITY))
         };
         self.frames.push(Frame {
             container,
