@@ -158,13 +158,14 @@ pub(crate) fn strict_whole(text: &str, options: &Options) -> Option<Found> {
 
 /// [`crate::parse`]'s result for a reply a caller already read into `value` as one document
 /// (the stream's live reader, with no guess made): when the strict reader accepts the whole
-/// text — checked without building — the fast path would give this value, which the caller
-/// has. The value comes back when anything else could apply (a schema, evidence, another
+/// text — checked without building, unless the caller `certified` it — the fast path would
+/// give this value, which the caller has. The value comes back when anything else could apply (a schema, evidence, another
 /// duplicate-key policy, text the strict reader refuses).
 pub(crate) fn strict_whole_read(
     text: &str,
     options: &Options,
     value: Value,
+    certified: bool,
 ) -> Result<Result<Parsed, Error>, Value> {
     if options.schema.is_some() || options.evidence.is_some() || !copy_applies(options) {
         return Err(value);
@@ -175,8 +176,12 @@ pub(crate) fn strict_whole_read(
     let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
     let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
     let depth = options.max_depth.clamp(1, MAX_DEPTH_CEILING);
+    // `certified`: the caller's reader already read it all as strict JSON (the stream's live
+    // reader keeps that account), so the strict reader's check would only repeat it.
     if !matches!(text.as_bytes().get(start), Some(b'{' | b'['))
-        || crate::sink::read_valid(&text[start..end], depth, &mut crate::sink::CheckSink).is_err()
+        || !certified
+            && crate::sink::read_valid(&text[start..end], depth, &mut crate::sink::CheckSink)
+                .is_err()
     {
         return Err(value);
     }

@@ -397,7 +397,17 @@ impl StreamParser {
                     // One valid document, read whole without a guess: if the strict reader
                     // agrees (checked without building a value), the stream's value is parse's.
                     Some(value) => {
-                        match crate::pipeline::strict_whole_read(&self.text, &self.options, value) {
+                        // Read as strict JSON to the root's end, blanks after it: certified.
+                        let certified = self.reader.strict
+                            && self.text.as_bytes()[self.tree.root_end()..]
+                                .iter()
+                                .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+                        match crate::pipeline::strict_whole_read(
+                            &self.text,
+                            &self.options,
+                            value,
+                            certified,
+                        ) {
                             Ok(result) => {
                                 self.stats.elapsed = self.created.elapsed();
                                 let events = self.events();

@@ -87,6 +87,11 @@ pub(super) struct Reader {
     /// scan, how far it got). The next call resumes there, so a long token arriving in small
     /// chunks is scanned once, not once per chunk.
     resume: Option<(usize, Scan, usize)>,
+    /// Everything read so far is strict JSON (what `value::parse` accepts): a clean read of a
+    /// valid reply then needs no second check at the end.
+    pub strict: bool,
+    /// The last thing read was a comma between values (a closer now makes it a trailing one).
+    after_comma: bool,
 }
 
 /// The scans that can wait for a token's end.
@@ -122,6 +127,8 @@ impl Reader {
             string: None,
             start: None,
             resume: None,
+            strict: true,
+            after_comma: false,
         }
     }
 
@@ -328,11 +335,13 @@ impl Reader {
                     None => return Ok(false),
                     Some(b'/') => {
                         self.trivia = Some(Trivia::Line);
+                        self.strict = false;
                         self.pos += 2;
                         continue;
                     }
                     Some(b'*') => {
                         self.trivia = Some(Trivia::Block);
+                        self.strict = false;
                         self.pos += 2;
                         continue;
                     }
@@ -340,6 +349,7 @@ impl Reader {
                 },
                 b'#' => {
                     self.trivia = Some(Trivia::Line);
+                    self.strict = false;
                     self.pos += 1;
                     continue;
                 }
@@ -362,6 +372,7 @@ impl Reader {
                 Mode::Value => self.value(text, tree)?,
                 Mode::Key => self.key(text, tree)?,
                 Mode::Colon => {
+                    self.strict &= b == b':';
                     if b == b'=' && bytes.get(at + 1) == Some(&b'>') {
                         self.pos += 2;
                     } else if b == b'=' && at + 1 == bytes.len() {
@@ -432,6 +443,7 @@ impl Reader {
         let bytes = text.as_bytes();
         let at = self.pos;
         let b = bytes[at];
+        let after_comma = std::mem::take(&mut self.after_comma);
         match b {
             b'{' | b'[' => {
                 if !tree.open(b == b'{') {
@@ -445,6 +457,8 @@ impl Reader {
                     // `"a": }`: the key gets no value.
                     tree.contest();
                 }
+                // `[1, 2,]`: a trailing comma.
+                self.strict &= !after_comma;
                 self.close(b, tree);
             }
             b',' => {
@@ -467,6 +481,7 @@ impl Reader {
     fn key(&mut self, text: &str, tree: &mut Tree) -> Result<bool, Stop> {
         let bytes = text.as_bytes();
         let at = self.pos;
+        let after_comma = std::mem::take(&mut self.after_comma);
         match opening_quote(&bytes[at..]) {
             Quote::Opens(class, len) => {
                 self.open_string(class, len, true, tree);
@@ -476,8 +491,12 @@ impl Reader {
             Quote::No => {}
         }
         match bytes[at] {
-            b'}' | b']' => self.close(bytes[at], tree),
+            b'}' | b']' => {
+                self.strict &= !after_comma;
+                self.close(bytes[at], tree);
+            }
             b',' => {
+                self.strict = false;
                 self.pos += 1;
             }
             b'{' | b'[' => {
@@ -488,8 +507,11 @@ impl Reader {
             b if is_word_byte(b) => {
                 let Some(end) = token_end(&mut self.resume, bytes, at, Scan::BareKey, is_word_byte)
                 else {
+                    // Still waiting: the comma before it stays in force.
+                    self.after_comma = after_comma;
                     return Ok(false);
                 };
+                self.strict = false;
                 let len = end - at;
                 tree.key(text[at..at + len].to_owned());
                 self.pos += len;
@@ -507,6 +529,7 @@ impl Reader {
         match bytes[at] {
             b',' => {
                 self.pos += 1;
+                self.after_comma = true;
                 self.mode = Self::element_mode(tree);
             }
             b'}' | b']' => self.close(bytes[at], tree),
@@ -522,6 +545,7 @@ impl Reader {
             _ => {
                 if text[at..].starts_with('，') {
                     self.pos += '，'.len_utf8();
+                    self.strict = false;
                     self.mode = Self::element_mode(tree);
                 } else if is_prefix_of_multibyte(&bytes[at..], "，") {
                     return false;
@@ -564,6 +588,7 @@ impl Reader {
     }
 
     fn open_string(&mut self, class: QuoteClass, open_len: usize, key: bool, tree: &mut Tree) {
+        self.strict &= class == QuoteClass::Double;
         self.pos += open_len;
         if !key {
             tree.string_starts();
@@ -604,7 +629,8 @@ impl Reader {
             let Some(close_len) = s.class.closer_at(bytes, at) else {
                 if byte == b'\\' {
                     match decode_escape(&bytes[at..]) {
-                        Escape::Char(ch, len) => {
+                        Escape::Char(ch, len, json) => {
+                            self.strict &= json;
                             if s.plain {
                                 s.buf.push_str(&text[s.start..at]);
                                 s.plain = false;
@@ -615,6 +641,8 @@ impl Reader {
                         Escape::Incomplete => return false,
                     }
                 } else {
+                    // A quote of another class, or a control character (text here, not JSON).
+                    self.strict &= byte >= 0x20;
                     let len = text[at..].chars().next().map_or(1, char::len_utf8);
                     if !s.plain {
                         s.buf.push_str(&text[at..at + len]);
@@ -740,6 +768,7 @@ impl Reader {
             }
             _ => {
                 tree.contest();
+                self.strict = false;
                 lenient_number(token).unwrap_or_else(|| Value::String(token.to_owned()))
             }
         };
@@ -756,7 +785,9 @@ impl Reader {
             return false;
         };
         let len = end - at;
-        let value = match &text[at..at + len] {
+        let word = &text[at..at + len];
+        self.strict &= matches!(word, "true" | "false" | "null");
+        let value = match word {
             "true" | "True" => Some(Value::Bool(true)),
             "false" | "False" => Some(Value::Bool(false)),
             "null" | "None" | "undefined" => Some(Value::Null),
@@ -787,7 +818,11 @@ impl Reader {
 /// The first byte of `b` a string of a class with these stop bytes must look at: one of them or
 /// a backslash (memchr's vector search for the common classes).
 fn next_stop(b: &[u8], (x, y, z): (u8, u8, u8)) -> Option<usize> {
-    if x == y && y == z {
+    if (x, y, z) == (b'"', b'"', b'"') {
+        // JSON's own strings: control characters stop the scan too (strict JSON refuses them).
+        let at = crate::value::parse::skip_plain(b, 0);
+        (at < b.len()).then_some(at)
+    } else if x == y && y == z {
         memchr::memchr2(x, b'\\', b)
     } else if y == z {
         memchr::memchr3(x, y, b'\\', b)
@@ -886,7 +921,8 @@ fn literal_prefix(word: &str) -> Option<Value> {
 }
 
 enum Escape {
-    Char(char, usize),
+    /// The character, the escape's length, and whether JSON has this escape.
+    Char(char, usize, bool),
     Incomplete,
 }
 
@@ -902,18 +938,21 @@ fn decode_escape(b: &[u8]) -> Escape {
         b'b' => '\u{8}',
         b'f' => '\u{c}',
         b'u' => return decode_unicode(b),
-        b'"' | b'\\' | b'/' | b'\'' => e as char,
+        b'"' | b'\\' | b'/' => e as char,
         // Any other escaped ASCII character is itself; before a multi-byte one the backslash
         // is kept as written.
-        _ if e.is_ascii() => e as char,
-        _ => return Escape::Char('\\', 1),
+        _ if e.is_ascii() => return Escape::Char(e as char, 2, false),
+        _ => return Escape::Char('\\', 1, false),
     };
-    Escape::Char(c, 2)
+    Escape::Char(c, 2, true)
 }
 
 fn hex4(b: &[u8]) -> Option<u32> {
-    let s = std::str::from_utf8(b.get(..4)?).ok()?;
-    u32::from_str_radix(s, 16).ok()
+    // Four hex digits, nothing else (`from_str_radix` alone would take a sign).
+    let digits = b.get(..4)?;
+    digits.iter().try_fold(0u32, |code, &d| {
+        Some(code * 16 + char::from(d).to_digit(16)?)
+    })
 }
 
 fn decode_unicode(b: &[u8]) -> Escape {
@@ -921,11 +960,11 @@ fn decode_unicode(b: &[u8]) -> Escape {
         return if b[2..].iter().all(u8::is_ascii_hexdigit) {
             Escape::Incomplete
         } else {
-            Escape::Char('u', 2)
+            Escape::Char('u', 2, false)
         };
     }
     let Some(high) = hex4(&b[2..]) else {
-        return Escape::Char('u', 2);
+        return Escape::Char('u', 2, false);
     };
     if (0xD800..0xDC00).contains(&high) {
         // A high surrogate: its low half may be on its way.
@@ -940,12 +979,16 @@ fn decode_unicode(b: &[u8]) -> Escape {
         if rest.starts_with(want) {
             if let Some(low) = hex4(&rest[2..]).filter(|l| (0xDC00..0xE000).contains(l)) {
                 let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-                return Escape::Char(char::from_u32(code).unwrap_or('\u{FFFD}'), 12);
+                return Escape::Char(char::from_u32(code).unwrap_or('\u{FFFD}'), 12, true);
             }
         }
-        return Escape::Char('\u{FFFD}', 6);
+        return Escape::Char('\u{FFFD}', 6, false);
     }
-    Escape::Char(char::from_u32(high).unwrap_or('\u{FFFD}'), 6)
+    match char::from_u32(high) {
+        Some(c) => Escape::Char(c, 6, true),
+        // A lone low surrogate.
+        None => Escape::Char('\u{FFFD}', 6, false),
+    }
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {

@@ -123,6 +123,11 @@ impl Tree {
         }
     }
 
+    /// Where the root closed (0 before it did).
+    pub fn root_end(&self) -> usize {
+        self.root_end
+    }
+
     pub fn put_root(&mut self, value: Value) {
         self.root = Some(value);
     }

@@ -698,7 +698,7 @@ fn quoted_text<'t>(text: &'t str, quoted: &Quoted) -> Cow<'t, str> {
 /// The first byte at or after `i` that a string cannot hold as it is: a quote, a backslash or a
 /// control character (or `b.len()`). Eight bytes at a time, as serde_json scans.
 #[inline]
-fn skip_plain(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     while let Some(chunk) = b.get(i..i + 8) {
