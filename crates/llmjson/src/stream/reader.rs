@@ -1127,7 +1127,7 @@ fn looks_like_json(bytes: &[u8], in_fence: bool) -> Prefix {
     };
     if open == b'[' {
         return match b {
-            b'{' | b'[' | b'"' | b'\'' | b']' | b'-' | b'0'..=b'9' => Prefix::Yes,
+            b'{' | b'[' | b'"' | b'\'' | b']' | b'-' | b'0'..=b'9' | b'/' | b'#' => Prefix::Yes,
             // A literal (`[note]` in prose is not one).
             b't' | b'f' | b'n' | b'T' | b'F' | b'N' => {
                 let word: Vec<u8> = bytes[i..]
@@ -1155,7 +1155,8 @@ fn looks_like_json(bytes: &[u8], in_fence: bool) -> Prefix {
         };
     }
     match b {
-        b'"' | b'\'' | b'}' | b'\\' | b'/' | 0xE2 => Prefix::Yes,
+        // A key's quote, the empty object, a stringified key, a comment before the first key.
+        b'"' | b'\'' | b'}' | b'\\' | b'/' | b'#' | 0xE2 => Prefix::Yes,
         b if is_word_byte(b) => {
             let len = bytes[i..].iter().take_while(|&&b| is_word_byte(b)).count();
             let mut j = i + len;

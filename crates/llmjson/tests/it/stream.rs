@@ -716,3 +716,33 @@ fn baml_partial_cases_score_as_snapshots() {
     // reply's own members and applies one truncation policy to every kind of value.
     assert!(pass >= 6, "{pass}/{total}");
 }
+
+#[test]
+fn a_comment_before_the_first_member_still_opens_the_value() {
+    // Prose after the value, longer than the provisional lag: a value read without a guess is
+    // then settled whole.
+    let after = "\nThat is the plan. ".repeat(20);
+    for json in [
+        "{\n  # the plan\n  \"a\": [1, 2]\n}",
+        "{ // the plan\n\"a\": [1, 2]}",
+        "[ # steps\n 1, 2]",
+    ] {
+        let reply = format!("{json}{after}");
+        let stream = feed_all(&reply, 3);
+        let snapshot = stream.snapshot();
+        assert_eq!(
+            snapshot.value,
+            Some(
+                llmjson::parse(&reply, &Options::default())
+                    .expect("parses")
+                    .value
+            ),
+            "{reply:?}"
+        );
+        assert!(
+            snapshot.provisional.is_empty(),
+            "{json:?}: {:?}",
+            snapshot.provisional
+        );
+    }
+}
