@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-fn llmjson(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
+/// `llmjson` started with `args` and `env`, its three streams piped.
+fn spawn(args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_llmjson"));
     cmd.args(args)
         .env_remove("LLMJSON_REPAIR")
@@ -14,7 +15,11 @@ fn llmjson(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut child = cmd.spawn().expect("binary runs");
+    cmd.spawn().expect("binary runs")
+}
+
+fn llmjson(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
+    let mut child = spawn(args, env);
     // A command that fails before reading its input (a usage error) closes the pipe early.
     match child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("writing stdin: {e}"),
@@ -614,14 +619,7 @@ fn fail_on_tells_a_script_what_happened() {
 /// Runs `llmjson` with `pieces` written to its standard input one at a time, a pause between
 /// them, so that each arrives as its own read.
 fn llmjson_slowly(args: &[&str], pieces: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_llmjson"))
-        .args(args)
-        .env_remove("LLMJSON_REPAIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
+    let mut child = spawn(args, &[]);
     let mut stdin = child.stdin.take().unwrap();
     for piece in pieces {
         stdin.write_all(piece.as_bytes()).unwrap();

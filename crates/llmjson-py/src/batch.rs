@@ -45,8 +45,8 @@ pub fn batch_chunk<'py>(
         duplicate_keys,
         schema,
         coercion,
-    )?
-    .guard_comments(crate::parse_guard_comments(guard_comments)?);
+        guard_comments,
+    )?;
     let fields = Fields {
         id: id_field,
         reply: reply_field,

@@ -91,8 +91,8 @@ fn parse<'py>(
         duplicate_keys,
         schema,
         coercion,
-    )?
-    .guard_comments(parse_guard_comments(guard_comments)?);
+        guard_comments,
+    )?;
     // Refuse an oversized input before copying or scanning it.
     let text = text.to_str()?;
     // The GIL is released while Rust parses: other Python threads run meanwhile.
@@ -161,7 +161,7 @@ pub(crate) fn parsed_tuple<'py>(
 }
 
 /// The guard's comment policy by name (`data` or `all`).
-pub(crate) fn parse_guard_comments(name: &str) -> PyResult<llmjson::GuardComments> {
+fn parse_guard_comments(name: &str) -> PyResult<llmjson::GuardComments> {
     name.parse()
         .map_err(|_| bad_choice("guard_comments", name, "data, all"))
 }
@@ -177,6 +177,7 @@ fn options_from(
     duplicate_keys: &str,
     schema: Option<&PySchema>,
     coercion: &str,
+    guard_comments: &str,
 ) -> PyResult<Options> {
     let mut options = Options::default()
         .level(parse_level(level)?)
@@ -205,7 +206,8 @@ fn options_from(
             "fit" => Coercion::Fit,
             "validate_only" => Coercion::ValidateOnly,
             other => return Err(bad_choice("coercion", other, "fit, validate_only")),
-        });
+        })
+        .guard_comments(parse_guard_comments(guard_comments)?);
     if let Some(schema) = schema {
         options.schema = Some(Arc::clone(&schema.inner));
     }

@@ -2,7 +2,7 @@
 //! A chunk of at least [`DETACH_AT`] bytes is read with the GIL released; a token-sized chunk is
 //! read in less time than releasing and taking the GIL back costs.
 
-use crate::{options_from, parse_error, parse_guard_comments, parsed_tuple, to_python, PySchema};
+use crate::{options_from, parse_error, parsed_tuple, to_python, PySchema};
 use llmjson::{Event, Options, StreamParser};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -54,8 +54,8 @@ impl PyStreamParser {
             duplicate_keys,
             schema,
             coercion,
-        )?
-        .guard_comments(parse_guard_comments(guard_comments)?);
+            guard_comments,
+        )?;
         let mut inner = StreamParser::new(options.clone());
         if !events {
             inner = inner.without_events();

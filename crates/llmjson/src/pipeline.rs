@@ -120,10 +120,10 @@ pub(crate) fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t
     if text.len() > options.max_size || !copy_applies(options) {
         return Whole::NotChecked;
     }
-    let doc = text.trim_matches([' ', '\t', '\n', '\r']);
-    if !matches!(doc.as_bytes().first(), Some(b'{' | b'[')) {
+    let Some(span) = document_span(text) else {
         return Whole::NotChecked;
-    }
+    };
+    let doc = &text[span];
     let depth = options.max_depth.clamp(1, MAX_DEPTH_CEILING);
     match crate::sink::read_valid(doc, depth, &mut crate::sink::CheckSink) {
         Ok(()) => Whole::Valid(doc),
@@ -136,36 +136,50 @@ pub(crate) fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t
 /// exact digits), which JSONTestSuite and the property tests check; anything it does not accept
 /// takes the tolerant path.
 pub(crate) fn strict_whole(text: &str, options: &Options) -> Option<Found> {
+    let span = document_span(text)?;
+    let value = crate::value::parse::document(
+        &text[span.clone()],
+        options.max_depth.clamp(1, MAX_DEPTH_CEILING),
+        options.duplicate_keys,
+    )?;
+    Some(whole_document(value, span))
+}
+
+/// Where a reply that may be one document lies: from its first byte that is not JSON whitespace
+/// (when it opens a container) to its last.
+fn document_span(text: &str) -> Option<std::ops::Range<usize>> {
     let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
     if !matches!(text.as_bytes().get(start), Some(b'{' | b'[')) {
         return None;
     }
-    let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
-    let value = crate::value::parse::document(
-        &text[start..end],
-        options.max_depth.clamp(1, MAX_DEPTH_CEILING),
-        options.duplicate_keys,
-    )?;
+    Some(start..text.trim_end_matches([' ', '\t', '\n', '\r']).len())
+}
+
+/// The reply as one valid document holding `value`, found where `span` says.
+fn whole_document(value: Value, span: std::ops::Range<usize>) -> Found {
     let out = Output {
         value,
-        start,
-        end,
+        start: span.start,
+        end: span.end,
         repairs: Vec::new(),
         removed: 0,
     };
-    Some(found(out, Source::Text))
+    found(out, Source::Text)
 }
 
 /// [`crate::parse`]'s result for a reply a caller already read into `value` as one document
-/// (the stream's live reader, with no guess made): when the strict reader accepts the whole
-/// text — checked without building, unless the caller `certified` it — the fast path would
-/// give this value, which the caller has. The value comes back when anything else could apply (a schema, evidence, another
-/// duplicate-key policy, text the strict reader refuses).
+/// spanning `read` (the stream's live reader, with no guess made): the fast path would give this
+/// value when the strict reader accepts the whole text. That is checked without building, unless
+/// the caller read it `strict`ly itself (the live reader keeps that account) up to the reply's
+/// last non-blank byte. The value comes back when anything else could apply (a schema, evidence,
+/// another duplicate-key policy, text before or after the document, text the strict reader
+/// refuses).
 pub(crate) fn strict_whole_read(
     text: &str,
     options: &Options,
     value: Value,
-    certified: bool,
+    read: std::ops::Range<usize>,
+    strict: bool,
 ) -> Result<Result<Parsed, Error>, Value> {
     if options.schema.is_some() || options.evidence.is_some() || !copy_applies(options) {
         return Err(value);
@@ -173,26 +187,22 @@ pub(crate) fn strict_whole_read(
     if let Err(e) = check_input(text, options) {
         return Ok(Err(e));
     }
-    let start = text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len();
-    let end = text.trim_end_matches([' ', '\t', '\n', '\r']).len();
+    let Some(span) = document_span(text).filter(|span| span.start == read.start) else {
+        return Err(value);
+    };
     let depth = options.max_depth.clamp(1, MAX_DEPTH_CEILING);
-    // `certified`: the caller's reader already read it all as strict JSON (the stream's live
-    // reader keeps that account), so the strict reader's check would only repeat it.
-    if !matches!(text.as_bytes().get(start), Some(b'{' | b'['))
-        || !certified
-            && crate::sink::read_valid(&text[start..end], depth, &mut crate::sink::CheckSink)
-                .is_err()
+    let certified = strict && read.end == span.end;
+    if !certified
+        && crate::sink::read_valid(&text[span.clone()], depth, &mut crate::sink::CheckSink).is_err()
     {
         return Err(value);
     }
-    let out = Output {
-        value,
-        start,
-        end,
-        repairs: Vec::new(),
-        removed: 0,
-    };
-    Ok(finish(text, found(out, Source::Text), options, Detail::Log))
+    Ok(finish(
+        text,
+        whole_document(value, span),
+        options,
+        Detail::Log,
+    ))
 }
 
 pub(crate) fn check_input(text: &str, options: &Options) -> Result<(), Error> {

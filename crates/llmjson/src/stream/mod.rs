@@ -139,7 +139,7 @@ pub struct StreamParser {
     stats: StreamStats,
     created: Instant,
     /// A limit the stream went over: every later call returns it.
-    failed: Option<Limit>,
+    failed: Option<Oversized>,
     /// How much of the text the live reader was given.
     read_to: usize,
     /// The first byte [`feed_bytes`](Self::feed_bytes) met that was not UTF-8.
@@ -251,7 +251,7 @@ impl StreamParser {
 
     fn check_size(&mut self, size: usize) -> Result<(), Error> {
         if size > self.options.max_size {
-            return self.fail(Limit::Size {
+            return self.fail(Oversized {
                 size,
                 limit: self.options.max_size,
             });
@@ -284,7 +284,7 @@ impl StreamParser {
         Ok(())
     }
 
-    fn fail(&mut self, limit: Limit) -> Result<(), Error> {
+    fn fail(&mut self, limit: Oversized) -> Result<(), Error> {
         let error = limit.error();
         self.failed = Some(limit);
         Err(error)
@@ -374,6 +374,30 @@ impl StreamParser {
         self.finish_with_events().result
     }
 
+    /// `parse`'s result when the live reader read the whole reply as one document without a
+    /// guess (the value it built is the fast path's; a clean read leaves nothing to revise).
+    fn clean_result(&mut self) -> Option<Result<Parsed, Error>> {
+        if self.invalid_utf8_at.is_some() {
+            return None;
+        }
+        let start = self.reader.start?;
+        let value = self.tree.take_clean_root()?;
+        let read = start..self.tree.root_end();
+        match crate::pipeline::strict_whole_read(
+            &self.text,
+            &self.options,
+            value,
+            read,
+            self.reader.strict,
+        ) {
+            Ok(result) => Some(result),
+            Err(value) => {
+                self.tree.put_root(value);
+                None
+            }
+        }
+    }
+
     /// Ends the stream, and says where the final parse reads a value the stream showed as
     /// complete otherwise ([`Event::Revised`], after the events not yet taken).
     pub fn finish_with_events(mut self) -> Finished {
@@ -385,52 +409,9 @@ impl StreamParser {
         let _ = self.catch_up();
         let result = match self.failed.take() {
             Some(limit) => Err(limit.error()),
-            None => {
-                let whole = self.reader.start == Some(leading_blanks(&self.text))
-                    && self.invalid_utf8_at.is_none();
-                let clean_root = if whole {
-                    self.tree.take_clean_root()
-                } else {
-                    None
-                };
-                match clean_root {
-                    // One valid document, read whole without a guess: if the strict reader
-                    // agrees (checked without building a value), the stream's value is parse's.
-                    Some(value) => {
-                        // Read as strict JSON to the root's end, blanks after it: certified.
-                        let certified = self.reader.strict
-                            && self.text.as_bytes()[self.tree.root_end()..]
-                                .iter()
-                                .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
-                        match crate::pipeline::strict_whole_read(
-                            &self.text,
-                            &self.options,
-                            value,
-                            certified,
-                        ) {
-                            Ok(result) => {
-                                self.stats.elapsed = self.created.elapsed();
-                                let events = self.events();
-                                return Finished {
-                                    result,
-                                    events,
-                                    stats: self.stats,
-                                    text: self.text,
-                                };
-                            }
-                            Err(value) => {
-                                self.tree.put_root(value);
-                                crate::parse_decoded(
-                                    &self.text,
-                                    self.invalid_utf8_at,
-                                    &self.options,
-                                )
-                            }
-                        }
-                    }
-                    _ => crate::parse_decoded(&self.text, self.invalid_utf8_at, &self.options),
-                }
-            }
+            None => self.clean_result().unwrap_or_else(|| {
+                crate::parse_decoded(&self.text, self.invalid_utf8_at, &self.options)
+            }),
         };
         let mut events = self.events();
         let final_value = result.as_ref().ok().map(|p| &p.value);
@@ -466,19 +447,18 @@ pub struct Finished {
     pub text: String,
 }
 
-/// A limit the stream went over.
+/// The size limit the stream went over (kept so that every later call returns it).
 #[derive(Debug, Clone)]
-enum Limit {
-    Size { size: usize, limit: usize },
+struct Oversized {
+    size: usize,
+    limit: usize,
 }
 
-impl Limit {
+impl Oversized {
     fn error(&self) -> Error {
-        match self {
-            Limit::Size { size, limit } => Error::TooLarge {
-                size: *size,
-                limit: *limit,
-            },
+        Error::TooLarge {
+            size: self.size,
+            limit: self.limit,
         }
     }
 }
@@ -511,8 +491,4 @@ fn unfinished_tail(bytes: &[u8]) -> usize {
         return if needs > back { back } else { 0 };
     }
     0
-}
-
-fn leading_blanks(text: &str) -> usize {
-    text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len()
 }

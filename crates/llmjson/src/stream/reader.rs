@@ -12,7 +12,7 @@
 //! The final value does not come from here: `StreamParser::finish` runs the decision procedure
 //! once over the whole reply, and the tree reports where it reads a value differently.
 
-use super::tree::{Pending, Tree};
+use super::tree::Tree;
 use crate::repair::quotes::QuoteClass;
 use crate::value::number;
 use crate::{Number, Value};
@@ -173,19 +173,19 @@ impl Reader {
     }
 
     /// The value cut off where the text ends, if there is one (for a snapshot).
-    pub fn pending(&self, text: &str) -> Pending {
+    pub fn pending(&self, text: &str) -> Option<Value> {
         if self.phase != Phase::Json {
-            return Pending::None;
+            return None;
         }
         if let Some(s) = &self.string {
             return if s.key {
-                Pending::None
+                None
             } else {
-                Pending::Value(Value::String(s.content(text, self.pos).to_owned()))
+                Some(Value::String(s.content(text, self.pos).to_owned()))
             };
         }
         if self.mode != Mode::Value || self.trivia.is_some() {
-            return Pending::None;
+            return None;
         }
         let rest = text[self.pos..].trim_start_matches(is_blank);
         let bytes = rest.as_bytes();
@@ -193,15 +193,11 @@ impl Reader {
             Some(b'-' | b'+' | b'.' | b'0'..=b'9') => {
                 // `2.` reads 2.0 and `1e` 1, as the repair parser completes a cut number.
                 lenient_number(rest.trim_end_matches(['e', 'E', '+', '-']))
-                    .map_or(Pending::None, Pending::Value)
             }
             // A string whose opening quote arrived alone (it may be `"""`).
-            Some(b'"' | b'\'') => Pending::Value(Value::String(String::new())),
-            Some(b'a'..=b'z' | b'A'..=b'Z') => {
-                let word = rest;
-                literal_prefix(word).map_or(Pending::None, Pending::Value)
-            }
-            _ => Pending::None,
+            Some(b'"' | b'\'') => Some(Value::String(String::new())),
+            Some(b'a'..=b'z' | b'A'..=b'Z') => literal_prefix(rest),
+            _ => None,
         }
     }
 

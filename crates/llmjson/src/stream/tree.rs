@@ -52,7 +52,7 @@ pub const LAG: usize = 256;
 const OPEN_CAPACITY: usize = 8;
 
 /// The partial value.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub(super) struct Tree {
     frames: Vec<Frame>,
     root: Option<Value>,
@@ -66,13 +66,6 @@ pub(super) struct Tree {
     pub completed: usize,
     pub schema: Option<Arc<Schema>>,
     max_depth: usize,
-}
-
-/// What is open in the reader beyond the tree: a string, number or literal not ended yet.
-pub(super) enum Pending {
-    None,
-    /// A value cut off: kept under [`Truncation::Complete`], dropped otherwise.
-    Value(Value),
 }
 
 /// The snapshot's parts, before the public type wraps them.
@@ -370,7 +363,7 @@ impl Tree {
     /// and provisional values. `text_len` is how much text the reader has seen.
     pub fn close_snapshot(
         &self,
-        pending: Pending,
+        pending: Option<Value>,
         truncation: Truncation,
         text_len: usize,
     ) -> Closed {
@@ -380,7 +373,7 @@ impl Tree {
     /// [`Self::close_snapshot`] of a copy (the containers are moved, not copied again).
     pub fn close_into(
         mut self,
-        pending: Pending,
+        pending: Option<Value>,
         truncation: Truncation,
         text_len: usize,
     ) -> Closed {
@@ -419,11 +412,7 @@ impl Tree {
             _ => self.frames.len(),
         };
         let mut child = match pending {
-            Pending::Value(v)
-                if truncation == Truncation::Complete && keep == self.frames.len() =>
-            {
-                Some(v)
-            }
+            Some(v) if truncation == Truncation::Complete && keep == self.frames.len() => Some(v),
             _ => None,
         };
         let open_leaf = child.is_some().then(|| self.next_pointer());
