@@ -14,6 +14,7 @@ mod record;
 
 pub use lines::{Line, LineReader};
 pub use process::{
-    process, process_all, process_and_render, Context, Failure, Processed, Rendered, EXCERPT_CHARS,
+    process, process_all, process_and_render, process_and_render_with, Context, Failure, Processed,
+    Rendered, EXCERPT_CHARS,
 };
 pub use record::{Fields, Input, Pending, Record};

@@ -393,11 +393,23 @@ pub fn process_and_render(
     fields: &Fields,
     context: &Context,
 ) -> Vec<(Processed, Rendered)> {
+    process_and_render_with(records, fields, context, &|_| {})
+}
+
+/// [`process_and_render`], each result handed to `adjust` before it is rendered (a resumed run
+/// gives a result parsed again the request id and latency its store kept).
+pub fn process_and_render_with(
+    records: Vec<Pending>,
+    fields: &Fields,
+    context: &Context,
+    adjust: &(dyn Fn(&mut Processed) + Sync),
+) -> Vec<(Processed, Rendered)> {
     use rayon::prelude::*;
     records
         .into_par_iter()
         .map(|pending| {
             let mut processed = process(pending.decode(fields), context);
+            adjust(&mut processed);
             let rendered = processed.render();
             processed.value = None;
             (processed, rendered)

@@ -53,7 +53,9 @@ pub struct BatchArgs {
     /// `schema` and `evidence`).
     #[arg(long, default_value = "reply")]
     pub reply_field: String,
-    /// Write the results to FILE instead of standard output (appended to with --resume).
+    /// Write the results to FILE instead of standard output. With --resume, FILE is the run's
+    /// results file: what a crash left torn is cut, what the store holds but FILE lacks is
+    /// written again, and the run goes on after it.
     #[arg(long, short, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Exit 1 when any record failed (`any`), or only on usage errors (`none`).
@@ -69,9 +71,11 @@ pub struct BatchArgs {
     /// `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE`.
     #[arg(long, value_name = "URL")]
     pub db: Option<String>,
-    /// Continue the stored run RUN (a number, or `last` for the latest unfinished one): records
-    /// already stored are skipped. The inputs and options must be the run's own.
-    #[arg(long, value_name = "RUN", requires = "db")]
+    /// Continue a run that stopped (interrupted, failed or killed): with --db, the stored run
+    /// RUN (a number; none or `last`: the latest unfinished one), without it the run whose
+    /// results are in --out FILE. Records already done are not parsed again; the inputs and
+    /// options must be the run's own. (Name inputs before --resume, or write --resume=RUN.)
+    #[arg(long, value_name = "RUN", num_args = 0..=1, default_missing_value = "last")]
     pub resume: Option<String>,
     /// Write Prometheus text exposition (llmjson_replies_total, …) to FILE at the end.
     #[arg(long, value_name = "FILE")]
@@ -84,6 +88,36 @@ pub struct BatchArgs {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub parse: ParseArgs,
+}
+
+impl BatchArgs {
+    /// `--resume` takes an optional run id, so clap reads the word after it as one: a word that
+    /// is no run id (`--resume in.jsonl`) is put back among the inputs, in its place on the
+    /// command line, and the run resumed is the latest unfinished one.
+    fn put_back_resume_input(&mut self, matches: &clap::ArgMatches) {
+        let Some(word) = &self.resume else { return };
+        if word == "last" || word.parse::<i64>().is_ok() {
+            return;
+        }
+        let at = matches.index_of("resume").unwrap_or(usize::MAX);
+        let before = matches
+            .indices_of("inputs")
+            .map_or(0, |indices| indices.filter(|&i| i < at).count());
+        self.inputs.insert(before, PathBuf::from(word));
+        self.resume = Some("last".into());
+    }
+}
+
+/// Parses the command line (clap), with `batch --resume`'s optional value read as it is meant.
+pub fn parse() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let (Command::Batch(batch), Some(("batch", sub))) = (&mut cli.command, matches.subcommand())
+    {
+        batch.put_back_resume_input(sub);
+    }
+    cli
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -14,7 +14,6 @@ mod store;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use clap::Parser;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -74,7 +73,7 @@ impl From<llmjson::Error> for Failure {
 }
 
 fn main() -> ExitCode {
-    let cli = args::Cli::parse();
+    let cli = args::parse();
     match cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

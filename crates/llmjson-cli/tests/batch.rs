@@ -1,47 +1,17 @@
 //! `llmjson batch` and `llmjson report` end to end: inputs, results in order, exit codes, bad
 //! input, the stores (SQLite always; PostgreSQL against a real server when one is given in
 //! LLMJSON_TEST_POSTGRES), resuming after a failure, a kill and Ctrl-C, metrics, and the
-//! report in a real headless browser (when one is installed).
+//! report in a real headless browser (when one is installed). Crashes at random moments and
+//! what `--resume` makes of them: tests/crash.rs.
 
+#[macro_use]
+mod common;
+
+use common::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn llmjson(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_llmjson"))
-        .args(args)
-        .env_remove("LLMJSON_REPAIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    match child.stdin.take().unwrap().write_all(stdin) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("writing stdin: {e}"),
-        _ => {}
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn results(o: &Output) -> Vec<serde_json::Value> {
-    text(&o.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every result line is JSON"))
-        .collect()
-}
-
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("llmjson-batch-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// `n` records of the kinds a run meets: valid, repaired (fenced, single quotes, trailing
 /// commas, cut off), and failing (no JSON, empty).
@@ -60,12 +30,6 @@ fn records(n: usize) -> String {
         out.push('\n');
     }
     out
-}
-
-fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path.to_string_lossy().into_owned()
 }
 
 #[test]
@@ -260,7 +224,23 @@ fn usage_errors_exit_2_before_any_work() {
         assert!(!results_file.exists(), "{db}: nothing written");
     }
     let out = llmjson(&["batch", &input, "--resume", "1"], b"");
-    assert_eq!(out.status.code(), Some(2), "--resume needs --db");
+    assert_eq!(out.status.code(), Some(2), "--resume RUN needs --db");
+    assert!(
+        text(&out.stderr).contains("needs --db"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = llmjson(&["batch", &input, "--resume"], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "--resume without --db needs --out"
+    );
+    assert!(
+        text(&out.stderr).contains("needs --out FILE"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -298,27 +278,6 @@ fn metrics_are_written_in_prometheus_text() {
 
 // ---- stores ----
 
-/// Two tests of one check: on SQLite, and on the PostgreSQL server (a fresh database named by
-/// `$tag`), skipped with a message when there is none.
-macro_rules! on_both_stores {
-    ($sqlite:ident, $postgres:ident, $tag:literal, $check:expr) => {
-        #[test]
-        fn $sqlite() {
-            let dir = scratch(concat!("sqlite-", $tag));
-            $check(&sqlite_url(&dir), &dir);
-        }
-
-        #[test]
-        fn $postgres() {
-            let Some(url) = postgres_url($tag) else {
-                return;
-            };
-            let dir = scratch(concat!("pg-", $tag));
-            $check(&url, &dir);
-        }
-    };
-}
-
 on_both_stores!(
     sqlite_stores_every_result,
     postgres_stores_every_result,
@@ -352,33 +311,6 @@ on_both_stores!(
     }
 );
 
-/// A store for one test: a SQLite file, or a fresh database on the PostgreSQL server.
-fn sqlite_url(dir: &Path) -> String {
-    format!("sqlite:{}", dir.join("runs.db").display())
-}
-
-fn postgres_url(name: &str) -> Option<String> {
-    let Ok(server) = std::env::var("LLMJSON_TEST_POSTGRES") else {
-        if std::env::var("LLMJSON_REQUIRE_POSTGRES").is_ok_and(|v| v == "1") {
-            panic!("LLMJSON_REQUIRE_POSTGRES=1 but LLMJSON_TEST_POSTGRES is not set");
-        }
-        eprintln!(
-            "SKIPPED {name}: no PostgreSQL server (set LLMJSON_TEST_POSTGRES; .ci/run starts one)"
-        );
-        return None;
-    };
-    let database = format!("llmjson_{}_{name}", std::process::id());
-    let mut client = postgres::Client::connect(&server, postgres::NoTls).expect("the test server");
-    client
-        .batch_execute(&format!("DROP DATABASE IF EXISTS {database}"))
-        .unwrap();
-    client
-        .batch_execute(&format!("CREATE DATABASE {database}"))
-        .unwrap();
-    let (base, _) = server.rsplit_once('/').unwrap();
-    Some(format!("{base}/{database}"))
-}
-
 #[test]
 fn postgres_stores_over_the_connections_the_server_allows() {
     let Some(url) = postgres_url("conns") else {
@@ -411,16 +343,7 @@ fn postgres_stores_over_the_connections_the_server_allows() {
         ),
         5000
     );
-    let seqs: Vec<u64> = std::fs::read_to_string(&out_path)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["seq"]
-                .as_u64()
-                .unwrap()
-        })
-        .collect();
-    assert_eq!(seqs, (0..5000).collect::<Vec<_>>());
+    assert_eq!(seqs_in(&out_path), (0..5000).collect::<Vec<_>>());
     // A role the server lets open one connection only: the run goes over that one.
     let role = format!("llmjson_one_{}", std::process::id());
     let (base, database) = url.rsplit_once('/').unwrap();
@@ -458,32 +381,6 @@ fn postgres_stores_over_the_connections_the_server_allows() {
         5000
     );
     drop(admin);
-}
-
-/// Counts in the store, by SQL the two dialects share.
-fn query_count(url: &str, sql: &str) -> i64 {
-    try_count(url, sql).unwrap_or_else(|e| panic!("{sql}: {e}"))
-}
-
-fn try_count(url: &str, sql: &str) -> Result<i64, String> {
-    if let Some(path) = url.strip_prefix("sqlite:") {
-        let c = rusqlite::Connection::open(path).map_err(|e| e.to_string())?;
-        c.query_row(sql, [], |r| r.get(0))
-            .map_err(|e| e.to_string())
-    } else {
-        let mut c = postgres::Client::connect(url, postgres::NoTls).map_err(|e| e.to_string())?;
-        Ok(c.query_one(sql, &[]).map_err(|e| e.to_string())?.get(0))
-    }
-}
-
-fn query_text(url: &str, sql: &str) -> String {
-    if let Some(path) = url.strip_prefix("sqlite:") {
-        let c = rusqlite::Connection::open(path).unwrap();
-        c.query_row(sql, [], |r| r.get(0)).unwrap()
-    } else {
-        let mut c = postgres::Client::connect(url, postgres::NoTls).unwrap();
-        c.query_one(sql, &[]).unwrap().get(0)
-    }
 }
 
 fn stores_every_result_and_counts_the_run(url: &str, dir: &Path) {
@@ -587,7 +484,13 @@ fn resume_after_failure(url: &str, dir: &Path) {
         b"",
     );
     assert_eq!(resumed.status.code(), Some(1), "{}", text(&resumed.stderr));
-    assert!(text(&resumed.stderr).contains(&format!("{first} already stored")));
+    assert!(
+        text(&resumed.stderr).contains(&format!(
+            "{first} stored before, written to the results file from the store"
+        )),
+        "{}",
+        text(&resumed.stderr)
+    );
     assert_eq!(query_count(url, "SELECT count(*) FROM results"), 5000);
     assert_eq!(
         query_count(url, "SELECT count(DISTINCT seq) FROM results"),
@@ -601,11 +504,11 @@ fn resume_after_failure(url: &str, dir: &Path) {
         query_count(url, "SELECT records FROM runs WHERE id = 1"),
         5000
     );
-    let rest = std::fs::read_to_string(dir.join("rest.jsonl")).unwrap();
+    // The results file of the resumed run is the whole run: what the first run committed
+    // (rebuilt from the store), then the rest, in input order.
     assert_eq!(
-        rest.lines().count() as i64,
-        5000 - first,
-        "only the rest is written"
+        seqs_in(dir.join("rest.jsonl")),
+        (0..5000).collect::<Vec<_>>()
     );
     // Other options: refused.
     let other = llmjson(

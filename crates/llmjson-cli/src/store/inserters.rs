@@ -6,6 +6,8 @@
 //! thread; chunk `i` goes to connection `i mod n`, and at most `n` chunks are in flight, so the
 //! writer waiting for the oldest is what keeps the order (and bounds memory). Chunks may commit
 //! out of order; [`super::Stored`] holds any set of stored records, so `--resume` is exact.
+//! A chunk the store already holds (a resumed run writing it to its results file again) takes
+//! its place in the order without a transaction.
 
 use super::{Store, StoreError, StoreResult};
 use llmjson_batch::{Processed, Rendered};
@@ -14,7 +16,12 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 /// The results of one chunk, as the writer hands them over.
-pub type Chunk = Vec<(Processed, Rendered)>;
+#[derive(Debug)]
+pub struct Chunk {
+    pub results: Vec<(Processed, Rendered)>,
+    /// The store holds them already: they are not inserted again.
+    pub stored: bool,
+}
 
 /// A chunk handed back, with what its transaction did.
 type Done = (Chunk, StoreResult<()>);
@@ -40,7 +47,7 @@ impl Inserters {
             queues.push(queue);
             threads.push(std::thread::spawn(move || {
                 for (chunk, reply) in jobs {
-                    let result = store.insert(run, &chunk);
+                    let result = store.insert(run, &chunk.results);
                     // The writer may have stopped waiting (an earlier chunk failed): the
                     // commit stands either way.
                     let _ = reply.send((chunk, result));
@@ -56,10 +63,16 @@ impl Inserters {
         }
     }
 
-    /// Hands a chunk to the next connection.
+    /// Hands a chunk to the next connection (one the store holds is done at once).
     pub fn submit(&mut self, chunk: Chunk) -> StoreResult<()> {
-        let queue = &self.queues[self.submitted % self.queues.len()];
         let (reply, done) = mpsc::sync_channel(1);
+        if chunk.stored {
+            // The channel has room for this one message, and `done` is alive.
+            let _ = reply.send((chunk, Ok(())));
+            self.in_flight.push_back(done);
+            return Ok(());
+        }
+        let queue = &self.queues[self.submitted % self.queues.len()];
         queue
             .send((chunk, reply))
             .map_err(|_| StoreError("the store's connection thread stopped".into()))?;
@@ -127,6 +140,9 @@ mod tests {
         fn stored(&mut self, _: i64) -> StoreResult<Stored> {
             Ok(Stored::default())
         }
+        fn stamps(&mut self, _: i64, _: u64) -> StoreResult<Vec<crate::store::Stamp>> {
+            Ok(Vec::new())
+        }
         fn insert(&mut self, _: i64, results: &[(Processed, Rendered)]) -> StoreResult<()> {
             let first = results[0].0.seq;
             if self.connection == 0 {
@@ -162,7 +178,10 @@ mod tests {
             &llmjson_batch::Context::new(llmjson::Options::default()),
         );
         let rendered = processed.render();
-        vec![(processed, rendered)]
+        Chunk {
+            results: vec![(processed, rendered)],
+            stored: false,
+        }
     }
 
     fn stores(n: usize, fail_on: Option<u64>) -> (Vec<Box<dyn Store>>, Commits) {
@@ -187,11 +206,11 @@ mod tests {
         for seq in 0..6 {
             inserters.submit(chunk(seq)).unwrap();
             if inserters.busy() {
-                back.push(inserters.oldest().unwrap().unwrap()[0].0.seq);
+                back.push(inserters.oldest().unwrap().unwrap().results[0].0.seq);
             }
         }
         while let Some(done) = inserters.oldest() {
-            back.push(done.unwrap()[0].0.seq);
+            back.push(done.unwrap().results[0].0.seq);
         }
         assert_eq!(back, [0, 1, 2, 3, 4, 5]);
         let committed = committed.lock().unwrap().clone();
@@ -200,6 +219,31 @@ mod tests {
         assert!(committed.iter().any(|&(c, _)| c == 1));
         assert_eq!(committed[0], (1, 1), "{committed:?}");
         assert!(inserters.finish().is_some());
+    }
+
+    #[test]
+    fn a_chunk_the_store_holds_keeps_its_place_without_a_transaction() {
+        let (stores, committed) = stores(2, None);
+        let mut inserters = Inserters::start(stores, 1);
+        for seq in 0..5 {
+            let mut c = chunk(seq);
+            c.stored = seq % 2 == 1;
+            inserters.submit(c).unwrap();
+        }
+        let back: Vec<(u64, bool)> = std::iter::from_fn(|| inserters.oldest())
+            .map(|done| {
+                let c = done.unwrap();
+                (c.results[0].0.seq, c.stored)
+            })
+            .collect();
+        assert_eq!(
+            back,
+            [(0, false), (1, true), (2, false), (3, true), (4, false)]
+        );
+        assert!(inserters.finish().is_some());
+        let mut seqs: Vec<u64> = committed.lock().unwrap().iter().map(|&(_, s)| s).collect();
+        seqs.sort_unstable();
+        assert_eq!(seqs, [0, 2, 4], "only the new chunks are inserted");
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod migrations;
 mod postgres;
 mod sqlite;
 
-pub use inserters::Inserters;
+pub use inserters::{Chunk, Inserters};
 use llmjson_batch::{Processed, Rendered};
 use std::collections::HashSet;
 use std::fmt;
@@ -52,6 +52,20 @@ pub struct StoredResult {
     pub repairs: String,
     pub latency_ms: f64,
     pub excerpt: String,
+}
+
+/// What the store kept of one result that its line cannot be rebuilt without: the parse is
+/// deterministic but for the diagnostics record's request id and latency, so a stored result
+/// parsed again and given these back is, byte for byte, the line the run wrote (or would have).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stamp {
+    pub seq: u64,
+    /// As [`Row::record_id`] writes it.
+    pub record_id: String,
+    pub outcome: String,
+    /// The diagnostics record's request id (`None` for a record that could not be read).
+    pub request_id: Option<String>,
+    pub latency_ms: f64,
 }
 
 /// The records of a run already stored: a prefix of the run (what an interrupted run leaves)
@@ -102,6 +116,8 @@ pub trait Store: Send {
         let _ = n;
         Ok(Vec::new())
     }
+    /// The stamps of the run's stored results from `seq` on, in order.
+    fn stamps(&mut self, run: i64, from_seq: u64) -> StoreResult<Vec<Stamp>>;
     /// Stores results, in one transaction.
     fn insert(&mut self, run: i64, results: &[(Processed, Rendered)]) -> StoreResult<()>;
     /// Sets the run's status and its counts (from what is stored, so a resumed run counts
@@ -165,11 +181,7 @@ impl<'a> Row<'a> {
     pub fn of(processed: &'a Processed, rendered: &'a Rendered) -> Self {
         Row {
             seq: i64::try_from(processed.seq).unwrap_or(i64::MAX),
-            // A string id is kept as its text, any other id as its JSON.
-            record_id: match &processed.id {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            },
+            record_id: record_id(&processed.id),
             request_id: processed
                 .diagnostics
                 .as_ref()
@@ -184,6 +196,14 @@ impl<'a> Row<'a> {
             latency_ms: processed.elapsed.as_secs_f64() * 1000.0,
             excerpt: &processed.excerpt,
         }
+    }
+}
+
+/// A record's id as the store keeps it: a string id as its text, any other id as its JSON.
+pub fn record_id(id: &serde_json::Value) -> String {
+    match id {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! repair log, value and diagnostics as `jsonb`.
 
 use super::migrations::{pending, POSTGRES_LEDGER, RUN_COUNTS};
-use super::{shown, Row, RunInfo, Store, StoreError, StoreResult, Stored, StoredResult};
+use super::{shown, Row, RunInfo, Stamp, Store, StoreError, StoreResult, Stored, StoredResult};
 use llmjson_batch::{Processed, Rendered};
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
@@ -184,6 +184,34 @@ impl Store for Postgres {
             seqs.push(u64::try_from(row.get::<_, i64>(0)).unwrap_or(0));
         }
         Ok(Stored::from_sorted(seqs))
+    }
+
+    fn stamps(&mut self, run: i64, from_seq: u64) -> StoreResult<Vec<Stamp>> {
+        let url = self.url.clone();
+        let from = i64::try_from(from_seq).unwrap_or(i64::MAX);
+        let params: [&(dyn ToSql + Sync); 2] = [&run, &from];
+        let mut rows = self
+            .client
+            .query_raw(
+                "SELECT seq, record_id, outcome, request_id::text, latency_ms FROM results \
+                 WHERE run_id = $1 AND seq >= $2 ORDER BY seq",
+                params.iter().copied(),
+            )
+            .map_err(failed("cannot read the stored results", &url))?;
+        let mut stamps = Vec::new();
+        while let Some(r) = rows
+            .next()
+            .map_err(failed("cannot read the stored results", &url))?
+        {
+            stamps.push(Stamp {
+                seq: u64::try_from(r.get::<_, i64>(0)).unwrap_or(0),
+                record_id: r.get(1),
+                outcome: r.get(2),
+                request_id: r.get(3),
+                latency_ms: r.get(4),
+            });
+        }
+        Ok(stamps)
     }
 
     fn more_connections(&self, n: usize) -> StoreResult<Vec<Box<dyn Store>>> {

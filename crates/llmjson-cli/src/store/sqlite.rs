@@ -2,7 +2,7 @@
 //! reader (a report) can run beside a batch.
 
 use super::migrations::{pending, RUN_COUNTS, SQLITE_LEDGER};
-use super::{Row, RunInfo, Store, StoreError, StoreResult, Stored, StoredResult};
+use super::{Row, RunInfo, Stamp, Store, StoreError, StoreResult, Stored, StoredResult};
 use llmjson_batch::{Processed, Rendered};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -127,6 +127,32 @@ impl Store for Sqlite {
         Ok(Stored::from_sorted(
             seqs.into_iter().map(|s| u64::try_from(s).unwrap_or(0)),
         ))
+    }
+
+    fn stamps(&mut self, run: i64, from_seq: u64) -> StoreResult<Vec<Stamp>> {
+        let path = self.path.clone();
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT seq, record_id, outcome, request_id, latency_ms FROM results \
+                 WHERE run_id = ?1 AND seq >= ?2 ORDER BY seq",
+            )
+            .map_err(failed("cannot read the stored results", &path))?;
+        let from = i64::try_from(from_seq).unwrap_or(i64::MAX);
+        let stamps = statement
+            .query_map(params![run, from], |r| {
+                Ok(Stamp {
+                    seq: u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
+                    record_id: r.get(1)?,
+                    outcome: r.get(2)?,
+                    request_id: r.get(3)?,
+                    latency_ms: r.get(4)?,
+                })
+            })
+            .map_err(failed("cannot read the stored results", &path))?
+            .collect::<Result<Vec<Stamp>, _>>()
+            .map_err(failed("cannot read the stored results", &path))?;
+        Ok(stamps)
     }
 
     fn insert(&mut self, run: i64, results: &[(Processed, Rendered)]) -> StoreResult<()> {

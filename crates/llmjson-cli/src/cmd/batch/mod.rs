@@ -5,13 +5,17 @@
 //! (one transaction each, over one connection per worker with PostgreSQL:
 //! `store::inserters`), writes their lines in order once committed, counts them and draws the
 //! progress. Channels of two chunks between them bound memory whatever the input's length.
+//! `--resume` first brings the results file and the store to one account (`resume.rs`).
+
+mod resume;
 
 use crate::args::{BatchArgs, BatchFailOn, InputFormat};
-use crate::store::{self, Store, Stored};
+use crate::store::{self, Chunk, Store};
 use crate::Failure;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use llmjson::metrics::Metrics;
-use llmjson_batch::{Context, Fields, Line, LineReader, Pending, Processed, Record, Rendered};
+use llmjson_batch::{Context, Fields, Line, LineReader, Pending, Record};
+use resume::{Fate, Plan};
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
@@ -50,14 +54,33 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
         Some(url) => Some(store::open(url).map_err(|e| Failure::Usage(e.0))?),
         None => None,
     };
-    let (run_id, stored) = match store.as_mut() {
-        Some(store) => {
-            let (id, stored) = start_run(store.as_mut(), args, &settings, &inputs_json)?;
-            (Some(id), stored)
-        }
-        None => (None, Stored::default()),
+    let run_id = match store.as_mut() {
+        Some(store) => Some(start_run(store.as_mut(), args, &settings, &inputs_json)?),
+        None => None,
     };
-    let output = open_output(args.out.as_deref(), args.resume.is_some())?;
+    let line_limit = options.max_size.saturating_add(LINE_OVERHEAD);
+    let plan = match (&args.resume, store.as_mut(), run_id) {
+        (None, _, _) => Plan::fresh(),
+        (Some(_), Some(store), Some(id)) => resume::plan(
+            args.out.as_deref(),
+            Some((store.as_mut(), id)),
+            result_limit(line_limit),
+        )?,
+        (Some(which), _, _) => {
+            if which != "last" {
+                return Err(Failure::Usage(format!(
+                    "--resume {which}: a run id names a stored run, and needs --db"
+                )));
+            }
+            resume::plan(args.out.as_deref(), None, result_limit(line_limit))?
+        }
+    };
+    if !args.quiet {
+        for note in &plan.notes {
+            eprintln!("llmjson: {note}");
+        }
+    }
+    let output = open_output(args.out.as_deref(), plan.keep_bytes)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()
@@ -89,9 +112,10 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     let bytes_read = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
 
-    let (sender, receiver) = mpsc::sync_channel::<Vec<(Processed, Rendered)>>(2);
+    let (sender, receiver) = mpsc::sync_channel::<Chunk>(2);
     let writer = Writer {
         output,
+        rewritten: 0,
         inserters,
         metrics: Metrics::default(),
         metrics_file: args.metrics.clone(),
@@ -110,14 +134,33 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
         id: args.id_field.clone(),
         reply: args.reply_field.clone(),
     };
-    let line_limit = options.max_size.saturating_add(LINE_OVERHEAD);
-    let skipped = stored.len();
+    let plan = Arc::new(plan);
     let reader = Records::new(sources, line_limit, options.max_size, bytes_read);
-    let (chunk_sender, chunks) = mpsc::sync_channel::<Vec<Pending>>(2);
-    let reading = std::thread::spawn(move || read_chunks(reader, &stored, &chunk_sender));
-    for chunk in chunks {
-        let results = pool.install(|| llmjson_batch::process_and_render(chunk, &fields, &context));
-        if sender.send(results).is_err() {
+    let (chunk_sender, chunks) = mpsc::sync_channel::<(Fate, Vec<Pending>)>(2);
+    let reading = {
+        let (plan, fields) = (Arc::clone(&plan), fields.clone());
+        std::thread::spawn(move || read_chunks(reader, &plan, &fields, &chunk_sender))
+    };
+    let mut check = Ok(());
+    for (fate, chunk) in chunks {
+        let stored = fate == Fate::Rewrite;
+        let results = pool.install(|| {
+            if stored {
+                let restamp = |p: &mut llmjson_batch::Processed| plan.restamp(p);
+                llmjson_batch::process_and_render_with(chunk, &fields, &context, &restamp)
+            } else {
+                llmjson_batch::process_and_render(chunk, &fields, &context)
+            }
+        });
+        if stored {
+            check = results
+                .iter()
+                .try_for_each(|(p, _)| plan.check_rewritten(p));
+            if check.is_err() {
+                break;
+            }
+        }
+        if sender.send(Chunk { results, stored }).is_err() {
             // The writer stopped (its error is reported below).
             break;
         }
@@ -125,10 +168,12 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     drop(sender);
     let read_result = reading
         .join()
-        .unwrap_or_else(|_| Err(Failure::Usage("the reader panicked".into())));
+        .unwrap_or_else(|_| Err(Failure::Usage("the reader panicked".into())))
+        .and(check);
     let written = writing.join().unwrap_or_else(|_| Written {
         store: None,
         metrics: Metrics::default(),
+        rewritten: 0,
         error: Some(WriteError::Output(io::Error::other("the writer panicked"))),
     });
     progress.finish_and_clear();
@@ -137,6 +182,7 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     let Written {
         mut store,
         metrics,
+        rewritten,
         error: write_error,
     } = written;
     let status = if write_error.is_some() || read_result.is_err() {
@@ -161,12 +207,18 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     if !args.quiet && (args.summary || io::stderr().is_terminal()) {
         eprintln!(
             "llmjson: {}",
-            summary(&metrics, started.elapsed(), run_id, skipped)
+            summary(&metrics, started.elapsed(), run_id, &plan, rewritten)
         );
     }
     if interrupted {
-        if let Some(id) = run_id {
-            eprintln!("llmjson: interrupted; what was stored is kept: rerun with --resume {id}");
+        match run_id {
+            Some(id) => {
+                eprintln!("llmjson: interrupted; what was stored is kept: rerun with --resume {id}")
+            }
+            None if args.out.is_some() => {
+                eprintln!("llmjson: interrupted; what was written is kept: rerun with --resume")
+            }
+            None => {}
         }
         return Err(Failure::Silent(130));
     }
@@ -176,45 +228,71 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     }
 }
 
-/// Reads every record, skipping the stored ones, and sends them in chunks (bounded by count
-/// and bytes). Stops early on Ctrl-C, or when the chunks are no longer taken.
+/// Reads every record, skipping those done before, and sends the others in chunks (bounded by
+/// count and bytes) of one fate each: new, or stored and rewritten. Stops early on Ctrl-C, or
+/// when the chunks are no longer taken.
 fn read_chunks(
     mut reader: Records,
-    stored: &Stored,
-    sender: &mpsc::SyncSender<Vec<Pending>>,
+    plan: &Plan,
+    fields: &Fields,
+    sender: &mpsc::SyncSender<(Fate, Vec<Pending>)>,
 ) -> Result<(), Failure> {
+    let mut held = None;
     loop {
         let mut chunk = Vec::with_capacity(CHUNK_RECORDS);
+        let mut fate = Fate::New;
         let mut bytes = 0;
         while chunk.len() < CHUNK_RECORDS && bytes < CHUNK_BYTES && !STOP.load(Ordering::Relaxed) {
-            let Some(pending) = reader.next_pending()? else {
+            let Some(pending) = held
+                .take()
+                .map_or_else(|| reader.next_pending(), |p| Ok(Some(p)))?
+            else {
+                if reader.seq < plan.kept() {
+                    return Err(Failure::Usage(format!(
+                        "--resume: the results file holds {} records, and the inputs only {}: \
+                         resume with the inputs of the run that wrote it, or run without --resume",
+                        plan.kept(),
+                        reader.seq
+                    )));
+                }
                 break;
             };
-            if stored.contains(pending.seq()) {
-                continue;
+            let seq = pending.seq();
+            match plan.fate(seq) {
+                Fate::Skip if plan.checks(seq) => {
+                    plan.check_skipped(seq, || pending.decode(fields).id)?;
+                }
+                Fate::Skip => {}
+                this if chunk.is_empty() || this == fate => {
+                    fate = this;
+                    bytes += pending.size();
+                    chunk.push(pending);
+                }
+                _ => {
+                    // The next record's fate differs: it starts the next chunk.
+                    held = Some(pending);
+                    break;
+                }
             }
-            bytes += pending.size();
-            chunk.push(pending);
         }
-        if chunk.is_empty() || sender.send(chunk).is_err() {
+        if chunk.is_empty() || sender.send((fate, chunk)).is_err() {
             return Ok(());
         }
     }
 }
 
-/// The run to write into: a new one, or the one `--resume` names with what it already holds.
+/// The run to write into: a new one, or the one `--resume` names.
 fn start_run(
     store: &mut dyn Store,
     args: &BatchArgs,
     settings: &serde_json::Value,
     inputs: &str,
-) -> Result<(i64, Stored), Failure> {
+) -> Result<i64, Failure> {
     let usage = |e: store::StoreError| Failure::Usage(e.0);
     let Some(which) = &args.resume else {
-        let id = store
+        return store
             .begin_run(&settings.to_string(), inputs)
-            .map_err(usage)?;
-        return Ok((id, Stored::default()));
+            .map_err(usage);
     };
     let id = if which == "last" {
         store
@@ -249,8 +327,7 @@ fn start_run(
             run.inputs
         )));
     }
-    let stored = store.stored(id).map_err(usage)?;
-    Ok((id, stored))
+    Ok(id)
 }
 
 /// What a run is started with, as the store records it (and `--resume` compares).
@@ -479,7 +556,16 @@ impl Records {
     }
 }
 
-fn open_output(path: Option<&Path>, append: bool) -> Result<Box<dyn Write + Send>, Failure> {
+/// The longest result line a run writes for a record of at most `line_limit` bytes: the value
+/// is about the reply's length, the repair log and diagnostics add to it. A longer line in a
+/// results file is not one of this run's.
+fn result_limit(line_limit: usize) -> usize {
+    line_limit.saturating_mul(8).max(64 << 20)
+}
+
+/// Standard output, or FILE: written anew, or (resuming) cut back to `keep` bytes and appended
+/// to.
+fn open_output(path: Option<&Path>, keep: Option<u64>) -> Result<Box<dyn Write + Send>, Failure> {
     match path {
         None => Ok(Box::new(io::BufWriter::with_capacity(
             1 << 16,
@@ -490,13 +576,21 @@ fn open_output(path: Option<&Path>, append: bool) -> Result<Box<dyn Write + Send
             io::stdout(),
         ))),
         Some(path) => {
+            let cannot =
+                |e: io::Error| Failure::Usage(format!("cannot write {}: {e}", path.display()));
             let file = std::fs::OpenOptions::new()
                 .create(true)
                 .write(true)
-                .append(append)
-                .truncate(!append)
+                .append(keep.is_some())
+                .truncate(keep.is_none())
                 .open(path)
-                .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+                .map_err(cannot)?;
+            if let Some(keep) = keep {
+                // What follows the kept records (a torn line, another run's lines) goes.
+                if file.metadata().map_err(cannot)?.len() != keep {
+                    file.set_len(keep).map_err(cannot)?;
+                }
+            }
             Ok(Box::new(io::BufWriter::with_capacity(1 << 16, file)))
         }
     }
@@ -549,6 +643,7 @@ impl WriteError {
 
 struct Writer {
     output: Box<dyn Write + Send>,
+    rewritten: u64,
     inserters: Option<store::Inserters>,
     metrics: Metrics,
     metrics_file: Option<PathBuf>,
@@ -564,71 +659,66 @@ struct Writer {
 struct Written {
     store: Option<Box<dyn Store>>,
     metrics: Metrics,
+    /// Stored records written to the results file again.
+    rewritten: u64,
     error: Option<WriteError>,
 }
 
 impl Writer {
-    fn run(mut self, chunks: mpsc::Receiver<Vec<(Processed, Rendered)>>) -> Written {
+    fn run(mut self, chunks: mpsc::Receiver<Chunk>) -> Written {
         let error = self.write_all(chunks).err();
         Written {
             store: self.inserters.take().and_then(store::Inserters::finish),
             metrics: self.metrics,
+            rewritten: self.rewritten,
             error,
         }
     }
 
-    fn write_all(
-        &mut self,
-        chunks: mpsc::Receiver<Vec<(Processed, Rendered)>>,
-    ) -> Result<(), WriteError> {
-        // The first chunk a store refused: nothing more is submitted, but the chunks already
-        // in flight that commit are still written (what is stored is what the output holds).
-        let mut refused = None;
+    /// With a store, a chunk is stored first and its lines written once it is committed, in
+    /// input order, and flushed before the next: the results file is always the run's first
+    /// records, whole and in order (but a torn last line after a crash), and the store holds
+    /// them. The chunks commit side by side (`store::Inserters`).
+    fn write_all(&mut self, chunks: mpsc::Receiver<Chunk>) -> Result<(), WriteError> {
         for chunk in chunks {
-            // Stored first: with a store, it is the record of truth, and what it committed is
-            // what --resume skips. The chunks commit side by side and are written in order.
             let Some(inserters) = self.inserters.as_mut() else {
                 self.write_chunk(&chunk)?;
                 continue;
             };
             inserters.submit(chunk).map_err(WriteError::Store)?;
             if inserters.busy() {
-                if let Some(Err(e)) = self.write_committed()? {
-                    refused = Some(e);
-                    break;
-                }
+                self.write_oldest()?;
             }
         }
-        while let Some(done) = self.write_committed()? {
-            if let Err(e) = done {
-                refused.get_or_insert(e);
-            }
-        }
-        self.output.flush().map_err(WriteError::Output)?;
-        refused.map_or(Ok(()), |e| Err(WriteError::Store(e)))
+        while self.write_oldest()? {}
+        self.output.flush().map_err(WriteError::Output)
     }
 
-    /// Waits for the oldest chunk in flight and writes it if it was committed (`None` when no
-    /// chunk is in flight).
-    fn write_committed(&mut self) -> Result<Option<Result<(), store::StoreError>>, WriteError> {
-        let Some(done) = self.inserters.as_mut().and_then(|i| i.oldest()) else {
-            return Ok(None);
+    /// Waits for the oldest chunk in flight and writes it once committed (`false` when no chunk
+    /// is in flight). A chunk the store refused stops the writing: no chunk after it is
+    /// written, so the file stays the run's first records in order; those that still commit
+    /// are written by `--resume` from the store.
+    fn write_oldest(&mut self) -> Result<bool, WriteError> {
+        let Some(done) = self.inserters.as_mut().and_then(store::Inserters::oldest) else {
+            return Ok(false);
         };
-        Ok(Some(match done {
-            Ok(chunk) => {
-                self.write_chunk(&chunk)?;
-                Ok(())
-            }
-            Err(e) => Err(e),
-        }))
+        let chunk = done.map_err(WriteError::Store)?;
+        self.write_chunk(&chunk)?;
+        Ok(true)
     }
 
-    fn write_chunk(&mut self, chunk: &[(Processed, Rendered)]) -> Result<(), WriteError> {
-        for (processed, rendered) in chunk {
+    fn write_chunk(&mut self, chunk: &Chunk) -> Result<(), WriteError> {
+        for (processed, rendered) in &chunk.results {
             self.output
                 .write_all(rendered.line.as_bytes())
                 .map_err(WriteError::Output)?;
-            processed.count(&mut self.metrics);
+            // A record written again was counted by the run that parsed it first.
+            if !chunk.stored {
+                processed.count(&mut self.metrics);
+            }
+        }
+        if chunk.stored {
+            self.rewritten += chunk.results.len() as u64;
         }
         self.output.flush().map_err(WriteError::Output)?;
         self.show_progress();
@@ -673,7 +763,13 @@ fn write_metrics(path: &Path, metrics: &Metrics) -> Result<(), Failure> {
 }
 
 /// The one line printed at the end.
-fn summary(metrics: &Metrics, elapsed: Duration, run: Option<i64>, skipped: u64) -> String {
+fn summary(
+    metrics: &Metrics,
+    elapsed: Duration,
+    run: Option<i64>,
+    plan: &Plan,
+    rewritten: u64,
+) -> String {
     let seconds = elapsed.as_secs_f64();
     let records = metrics.replies();
     let by_kind = |map: &std::collections::BTreeMap<String, u64>| {
@@ -703,8 +799,21 @@ fn summary(metrics: &Metrics, elapsed: Duration, run: Option<i64>, skipped: u64)
     if !metrics.failures.is_empty() {
         line.push_str(&format!(" ({})", by_kind(&metrics.failures)));
     }
-    if skipped > 0 {
-        line.push_str(&format!("; {skipped} already stored, skipped"));
+    match (plan.kept(), rewritten) {
+        (0, 0) => {}
+        (kept, 0) => line.push_str(&format!("; {kept} already in the results file")),
+        (0, again) => line.push_str(&format!(
+            "; {again} stored before, written to the results file from the store"
+        )),
+        (kept, again) => line.push_str(&format!(
+            "; {kept} already in the results file, {again} stored before and written to it again"
+        )),
+    }
+    if plan.skipped_stored() > 0 {
+        line.push_str(&format!(
+            "; {} already stored, skipped",
+            plan.skipped_stored()
+        ));
     }
     if let Some(id) = run {
         line.push_str(&format!("; run {id}"));
