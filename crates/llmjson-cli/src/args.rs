@@ -179,8 +179,9 @@ pub struct GroundingArgs {
     /// and reports the ambiguous ones (`1,234`); or en, pt-BR, de, es, it, fr.
     #[arg(long, default_value = "auto", value_parser = locale)]
     pub locale: llmjson::Locale,
-    /// Block an answer that is not grounded: print the blocking message instead of it. The
-    /// default (seed 004's hard rule); the flag is accepted for scripts that spell it out.
+    /// Block an answer that is not grounded: print the blocking message instead of it. This is
+    /// the default (an answer whose numbers the evidence does not hold is never delivered); the
+    /// flag is accepted for scripts that spell it out.
     #[arg(long, conflicts_with = "report_only")]
     pub fail_closed: bool,
     /// Report an answer that is not grounded instead of blocking it: print it, with the
@@ -383,8 +384,8 @@ pub struct ParseArgs {
     /// Refuse a repair that discards more than this share (0–1) of the located JSON text.
     #[arg(long, default_value_t = llmjson::DEFAULT_MAX_REMOVED_RATIO, value_parser = ratio)]
     pub max_removed_ratio: f64,
-    /// Which comments that guard counts: `data` (members or values the model commented out;
-    /// prose loses nothing when removed) or `all` (every comment, the letter of seed 001).
+    /// Which comments the safety guard counts as discarded data: `data` (members or values the
+    /// model commented out; a prose note loses nothing when removed) or `all` (every comment).
     #[arg(long, value_enum, default_value_t = GuardCommentsArg::Data)]
     pub guard_comments: GuardCommentsArg,
     /// What to do with a key that appears twice in an object.
@@ -434,6 +435,7 @@ impl FailOn {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CoercionArg {
     Fit,
+    #[value(alias = "validate_only")]
     ValidateOnly,
 }
 
@@ -477,6 +479,7 @@ pub enum LevelArg {
 pub enum TruncationArg {
     Complete,
     Drop,
+    #[value(alias = "drop_element")]
     DropElement,
 }
 

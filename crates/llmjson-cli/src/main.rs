@@ -108,5 +108,7 @@ fn main() -> ExitCode {
 }
 
 fn oversized(limit: usize) -> String {
-    format!("input is more than {limit} bytes, over the limit of {limit} bytes")
+    format!(
+        "input is more than {limit} bytes, over the limit of {limit} bytes (--max-size raises it)"
+    )
 }

@@ -41,7 +41,16 @@ pub fn error_text(error: &llmjson::Error) -> String {
             text
         }
         llmjson::Error::Grounding { message, .. } => format!("error: answer blocked\n{message}"),
-        other => format!("error: {other}"),
+        other => format!("error: {}", message(other)),
+    }
+}
+
+/// An error's message, with the option that raises a limit named as this command spells it.
+pub fn message(error: &llmjson::Error) -> String {
+    let text = error.to_string();
+    match error {
+        llmjson::Error::TooLarge { .. } => text.replace("the max_size option", "--max-size"),
+        _ => text,
     }
 }
 
@@ -67,7 +76,7 @@ pub fn write_error_lines(out: &mut impl Write, error: &llmjson::Error) -> io::Re
         other => {
             let line = error_line(
                 other.kind(),
-                &other.to_string(),
+                &message(other),
                 other.position(),
                 None,
                 None,

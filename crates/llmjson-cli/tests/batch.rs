@@ -623,6 +623,21 @@ fn report_of_a_run(url: &str, dir: &Path) -> String {
 }
 
 #[test]
+fn a_report_of_a_missing_database_leaves_none_behind() {
+    let dir = scratch("report-no-db");
+    let db = dir.join("nope.db");
+    let url = format!("sqlite:{}", db.display());
+    let out = llmjson(&["report", "--db", &url, "-o", "/dev/null"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no such database"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!db.exists(), "no empty database is left behind");
+}
+
+#[test]
 fn a_report_of_a_missing_run_is_a_usage_error() {
     let dir = scratch("report-missing");
     report_of_a_run(&sqlite_url(&dir), &dir);

@@ -136,7 +136,7 @@ fn an_oversized_stream_is_refused_without_stating_a_wrong_size() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr(&out),
-        "llmjson: error: input is more than 3 bytes, over the limit of 3 bytes\n"
+        "llmjson: error: input is more than 3 bytes, over the limit of 3 bytes (--max-size raises it)\n"
     );
     let out = llmjson(
         &["repair", "--max-size", "3", "--errors", "json"],
@@ -157,8 +157,99 @@ fn an_oversized_file_is_refused_by_its_real_size() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr(&out),
-        "llmjson: error: input is 308 bytes, over the limit of 100 bytes\n"
+        "llmjson: error: input is 308 bytes, over the limit of 100 bytes (--max-size raises it)\n"
     );
+}
+
+/// `llmjson` with raw bytes on standard input.
+fn llmjson_bytes(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = spawn(args, &[]);
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn binary_input_is_refused_as_not_text() {
+    // A file of another kind (the first bytes of an executable, with `[]` in it), random
+    // bytes, and an executable of this machine: each refused, exit 1, whatever the level.
+    let mut elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0".to_vec();
+    elf.extend_from_slice(b"GLIBC_2.17 [] main");
+    for level in ["full", "none"] {
+        let out = llmjson_bytes(&["repair", "--level", level], &elf);
+        assert_eq!(out.status.code(), Some(1), "{level}");
+        assert_eq!(
+            stderr(&out),
+            "llmjson: error: the input is binary, not text (a NUL byte at offset 7)\n"
+        );
+        assert_eq!(stdout(&out), "");
+    }
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let noise: Vec<u8> = (0..4096)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 32) as u8
+        })
+        .collect();
+    let out = llmjson_bytes(&["repair", "--errors", "json"], &noise);
+    assert_eq!(out.status.code(), Some(1));
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["kind"], "binary");
+    assert!(line["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("the input is binary, not text"));
+    if std::path::Path::new("/bin/ls").is_file() {
+        let out = llmjson(&["repair", "/bin/ls"], "", &[]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stderr(&out).contains("the input is binary, not text"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // Latin-1 text is text: repaired, the bad bytes logged.
+    let out = llmjson_bytes(&["repair", "--log"], b"{\"name\": \"Jo\xe3o\"}");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "{\"name\":\"Jo\u{fffd}o\"}\n");
+    assert!(stderr(&out).contains("invalid_utf8"), "{}", stderr(&out));
+}
+
+#[test]
+fn option_values_take_either_spelling() {
+    let schema = example("plan.schema.json");
+    for spelling in ["validate-only", "validate_only"] {
+        let out = llmjson(
+            &["repair", "--schema", &schema, "--coercion", spelling],
+            "{}",
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(1), "{spelling}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("does not fit the schema"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    for spelling in ["drop-element", "drop_element"] {
+        let out = llmjson(&["repair", "--truncation", spelling], "[[1], [2, 3", &[]);
+        assert_eq!(stdout(&out), "[[1]]\n", "{spelling}");
+    }
+}
+
+#[test]
+fn help_texts_use_words_a_user_knows() {
+    for command in ["repair", "batch", "verify", "validate", "extract", "report"] {
+        let out = llmjson(&[command, "--help"], "", &[]);
+        let help = stdout(&out);
+        for internal in ["seed 0", "seed's", "the letter of"] {
+            assert!(
+                !help.contains(internal),
+                "{command} --help says {internal:?}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -478,7 +478,12 @@ fn a_results_file_alone_is_cut_at_its_torn_line_and_completed() {
     let whole = std::fs::read_to_string(&out).unwrap();
     // Seven bytes into a line near the file's two fifths: a torn line.
     let from = whole.len() * 2 / 5;
-    let kept = from + whole.as_bytes()[from..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    let kept = from
+        + whole.as_bytes()[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap()
+        + 1;
     std::fs::write(&out, &whole.as_bytes()[..kept + 7]).unwrap();
     let resumed = run(&["--resume", "--summary"]);
     let stderr = text(&resumed.stderr);

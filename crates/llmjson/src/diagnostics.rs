@@ -277,7 +277,8 @@ fn reached(e: &Error) -> Reached {
         Error::Empty
         | Error::NoJson { .. }
         | Error::TooLarge { .. }
-        | Error::InvalidUtf8 { .. } => Reached::Locate,
+        | Error::InvalidUtf8 { .. }
+        | Error::Binary { .. } => Reached::Locate,
         Error::Schema { .. } | Error::InvalidSchema { .. } | Error::Deserialize { .. } => {
             Reached::Validate
         }

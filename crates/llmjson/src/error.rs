@@ -20,7 +20,9 @@ pub enum Error {
     },
 
     /// The input is over the size limit; it was refused before any parsing.
-    #[error("input is {size} bytes, over the limit of {limit} bytes")]
+    #[error(
+        "input is {size} bytes, over the limit of {limit} bytes (the max_size option raises it)"
+    )]
     TooLarge {
         /// The input's size in bytes.
         size: usize,
@@ -95,6 +97,17 @@ pub enum Error {
         message: String,
     },
 
+    /// The input is not text: it holds a NUL byte, or a third or more of its bytes are not
+    /// UTF-8 (a file of another kind, read by mistake). Refused before any parsing, at every
+    /// level: JSON found inside such bytes would be an accident.
+    #[error("the input is binary, not text ({})", binary_reason(*.nul_at, *.invalid_share))]
+    Binary {
+        /// Where its first NUL byte is, when that is what shows it.
+        nul_at: Option<usize>,
+        /// The share of its bytes that are not UTF-8 (0.0–1.0).
+        invalid_share: f64,
+    },
+
     /// The input bytes are not UTF-8 and the level is `none` (other levels replace bad bytes).
     #[error("input is not valid UTF-8 at byte {offset}")]
     InvalidUtf8 {
@@ -132,6 +145,7 @@ impl Error {
             Error::DuplicateKey { .. } => "duplicate_key",
             Error::Deserialize { .. } => "deserialize",
             Error::InvalidUtf8 { .. } => "invalid_utf8",
+            Error::Binary { .. } => "binary",
             Error::Schema { .. } => "schema",
             Error::InvalidSchema { .. } => "invalid_schema",
             Error::Grounding { .. } => "grounding",
@@ -146,7 +160,11 @@ impl Error {
                 Some(*position)
             }
             Error::Syntax(e) => Some(e.position),
-            Error::InvalidUtf8 { offset } => Some(Position {
+            Error::InvalidUtf8 { offset }
+            | Error::Binary {
+                nul_at: Some(offset),
+                ..
+            } => Some(Position {
                 offset: *offset,
                 line: 0,
                 column: 0,
@@ -158,6 +176,13 @@ impl Error {
     /// The reply ended inside a string, object or array at a level that does not complete it.
     pub fn is_truncation(&self) -> bool {
         matches!(self, Error::Syntax(e) if e.truncated)
+    }
+}
+
+fn binary_reason(nul_at: Option<usize>, invalid_share: f64) -> String {
+    match nul_at {
+        Some(at) => format!("a NUL byte at offset {at}"),
+        None => format!("{:.0}% of its bytes are not UTF-8", invalid_share * 100.0),
     }
 }
 

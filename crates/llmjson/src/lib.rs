@@ -259,6 +259,7 @@ pub(crate) fn parse_decoded(
     let Some(at) = invalid_at else {
         return parse(text, options);
     };
+    pipeline::check_decoded(text, text.matches('\u{fffd}').count())?;
     if options.level == RepairLevel::None {
         return Err(Error::InvalidUtf8 { offset: at });
     }

@@ -212,8 +212,31 @@ pub(crate) fn check_input(text: &str, options: &Options) -> Result<(), Error> {
             limit: options.max_size,
         });
     }
+    // Text never holds a NUL byte; binary files (executables, images, archives) nearly always
+    // do, early (git and ripgrep tell binary files the same way).
+    if let Some(at) = memchr::memchr(0, text.as_bytes()) {
+        return Err(Error::Binary {
+            nul_at: Some(at),
+            invalid_share: 0.0,
+        });
+    }
     if text.trim().is_empty() {
         return Err(Error::Empty);
+    }
+    Ok(())
+}
+
+/// Bytes a third or more of which are not UTF-8 are not text in another encoding (a Latin-1
+/// reply has a few percent) but some other kind of file: `replaced` U+FFFD in `decoded`, each
+/// for at least one such byte.
+pub(crate) fn check_decoded(decoded: &str, replaced: usize) -> Result<(), Error> {
+    // Each U+FFFD takes 3 bytes of `decoded` for the one invalid byte it stands for (or more).
+    let original = decoded.len().saturating_sub(2 * replaced).max(1);
+    if replaced * 3 >= original {
+        return Err(Error::Binary {
+            nul_at: None,
+            invalid_share: replaced as f64 / original as f64,
+        });
     }
     Ok(())
 }

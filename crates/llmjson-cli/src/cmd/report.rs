@@ -12,7 +12,7 @@ use std::time::Duration;
 
 pub fn run(args: &ReportArgs) -> Result<(), Failure> {
     let usage = |e: store::StoreError| Failure::Usage(e.0);
-    let mut store = store::open(&args.db).map_err(usage)?;
+    let mut store = store::open_existing(&args.db).map_err(usage)?;
     let id = match args.run {
         Some(id) => id,
         None => store

@@ -147,6 +147,20 @@ pub fn open(url: &str) -> StoreResult<Box<dyn Store>> {
     }
 }
 
+/// Opens a store that must already exist (a report reads one): a SQLite path that names no
+/// file is an error, and no empty database is left behind.
+pub fn open_existing(url: &str) -> StoreResult<Box<dyn Store>> {
+    if let Some(path) = url.strip_prefix("sqlite:") {
+        let path = path.strip_prefix("//").unwrap_or(path);
+        if !path.is_empty() && !std::path::Path::new(path).is_file() {
+            return Err(StoreError(format!(
+                "--db {url}: no such database (a batch run creates it: llmjson batch --db {url})"
+            )));
+        }
+    }
+    open(url)
+}
+
 /// A URL without its password, for messages.
 pub fn shown(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {

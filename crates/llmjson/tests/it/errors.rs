@@ -20,7 +20,7 @@ fn size_limit_is_checked_before_parsing() {
     let err = error_with("{\"a\": \"0123456789\"}", &options);
     assert_eq!(
         err.to_string(),
-        "input is 19 bytes, over the limit of 10 bytes"
+        "input is 19 bytes, over the limit of 10 bytes (the max_size option raises it)"
     );
     assert!(matches!(
         err,
@@ -150,6 +150,83 @@ fn invalid_utf8_at_level_none() {
     let ok = llmjson::parse_bytes(b"{\"a\": \"\xff\"}", &Options::default()).unwrap();
     assert_eq!(ok.value["a"], "\u{fffd}");
     assert_eq!(ok.repairs[0].kind, llmjson::RepairKind::InvalidUtf8);
+}
+
+/// Random bytes from a fixed seed (xorshift).
+fn noise(len: usize, mut seed: u64) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 24) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn binary_input_is_refused_as_not_text_at_every_level() {
+    // An executable's head with a JSON-looking `[]` inside (what `repair /bin/ls` found).
+    let mut elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0".to_vec();
+    elf.extend_from_slice(b"GLIBC_2.17 [] __libc_start_main");
+    for level in [
+        RepairLevel::None,
+        RepairLevel::Conservative,
+        RepairLevel::Full,
+    ] {
+        let options = Options::default().level(level);
+        let err = llmjson::parse_bytes(&elf, &options).unwrap_err();
+        assert_eq!(err.kind(), "binary", "{level:?}");
+        assert_eq!(
+            err.to_string(),
+            "the input is binary, not text (a NUL byte at offset 7)"
+        );
+        assert_eq!(err.position().map(|p| p.offset), Some(7));
+    }
+    // Four kilobytes of random bytes: NULs among them.
+    let err = llmjson::parse_bytes(&noise(4096, 7), &Options::default()).unwrap_err();
+    assert_eq!(err.kind(), "binary", "{err}");
+    // Random bytes without a NUL: most are not UTF-8.
+    let no_nul: Vec<u8> = noise(4096, 11).into_iter().filter(|&b| b != 0).collect();
+    let err = llmjson::parse_bytes(&no_nul, &Options::default()).unwrap_err();
+    assert!(
+        matches!(err, Error::Binary { nul_at: None, invalid_share } if invalid_share > 0.3),
+        "{err:?}"
+    );
+    assert!(err
+        .to_string()
+        .starts_with("the input is binary, not text ("));
+    assert!(err.to_string().ends_with("% of its bytes are not UTF-8)"));
+    // Text holding a NUL, however it came: refused too.
+    assert_eq!(error("{\"a\": \"x\0y\"}").kind(), "binary");
+    assert_eq!(error("\0").kind(), "binary");
+    assert!(llmjson::parse_all("[1] \0", &Options::default()).is_err());
+}
+
+#[test]
+fn text_in_another_encoding_is_repaired_not_refused() {
+    // Latin-1 Portuguese: a few bytes in a hundred are not UTF-8.
+    let latin1 =
+        b"{\"nome\": \"Jo\xe3o\", \"cidade\": \"S\xe3o Paulo\", \"nota\": \"n\xe3o h\xe1\"}";
+    let parsed = llmjson::parse_bytes(latin1, &Options::default()).unwrap();
+    assert_eq!(parsed.value["nome"], "Jo\u{fffd}o");
+    assert_eq!(parsed.repairs[0].kind, llmjson::RepairKind::InvalidUtf8);
+    // The line: a third of the bytes (9 of 25 are refused, 8 of 25 are not).
+    let mut third = b"[\"abcdefgh\", \"".to_vec();
+    third.extend_from_slice(&[0xff; 9]);
+    third.extend_from_slice(b"\"]");
+    assert_eq!(third.len(), 25);
+    assert_eq!(
+        llmjson::parse_bytes(&third, &Options::default())
+            .unwrap_err()
+            .kind(),
+        "binary"
+    );
+    let mut under = b"[\"abcdefghi\", \"".to_vec();
+    under.extend_from_slice(&[0xff; 8]);
+    under.extend_from_slice(b"\"]");
+    assert_eq!(under.len(), 25);
+    assert!(llmjson::parse_bytes(&under, &Options::default()).is_ok());
 }
 
 #[test]

@@ -91,10 +91,15 @@ fn raw_newlines_and_tabs_in_strings() {
 
 #[test]
 fn other_raw_control_characters_are_refused() {
-    let err = crate::support::error("{\"a\": \"x\u{0}y\"}");
+    let err = crate::support::error("{\"a\": \"x\u{1}y\"}");
     assert!(
-        err.to_string().contains("raw control character U+0000"),
+        err.to_string().contains("raw control character U+0001"),
         "{err}"
+    );
+    // A NUL byte says the input is not text at all.
+    assert_eq!(
+        crate::support::error("{\"a\": \"x\u{0}y\"}").kind(),
+        "binary"
     );
 }
 
