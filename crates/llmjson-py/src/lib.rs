@@ -6,7 +6,7 @@
 use llmjson::{Coercion, DuplicateKeys, Error, Options, Parsed, RepairLevel, Truncation, Value};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::sync::Arc;
 
 mod batch;
@@ -69,7 +69,7 @@ impl PySchema {
 #[allow(clippy::too_many_arguments)]
 fn parse<'py>(
     py: Python<'py>,
-    text: &Bound<'py, PyString>,
+    text: &Bound<'py, PyAny>,
     level: &str,
     truncation: &str,
     max_removed_ratio: f64,
@@ -93,15 +93,25 @@ fn parse<'py>(
         coercion,
         guard_comments,
     )?;
-    // Refuse an oversized input before copying or scanning it.
-    let text = text.to_str()?;
-    // The GIL is released while Rust parses: other Python threads run meanwhile.
-    let result = py.detach(|| {
-        if all {
-            llmjson::parse_all(text, &options)
-        } else {
-            llmjson::parse(text, &options).map(|p| vec![p])
+    // Bytes are read as the CLI reads them: bad bytes logged (`invalid_utf8`) and refused at
+    // level none, binary input refused; offsets then count in the decoded text.
+    let (text, bytes) = match text.downcast::<PyBytes>() {
+        Ok(bytes) => {
+            let bytes = bytes.as_bytes();
+            (String::from_utf8_lossy(bytes), Some(bytes))
         }
+        Err(_) => (
+            std::borrow::Cow::Borrowed(text.downcast::<PyString>()?.to_str()?),
+            None,
+        ),
+    };
+    let text = text.as_ref();
+    // The GIL is released while Rust parses: other Python threads run meanwhile.
+    let result = py.detach(|| match (bytes, all) {
+        (Some(bytes), true) => llmjson::parse_all_bytes(bytes, &options),
+        (Some(bytes), false) => llmjson::parse_bytes(bytes, &options).map(|p| vec![p]),
+        (None, true) => llmjson::parse_all(text, &options),
+        (None, false) => llmjson::parse(text, &options).map(|p| vec![p]),
     });
     let parsed = result.map_err(|e| parse_error(py, &e, text, &options))?;
     parsed_tuple(py, text, &parsed, all, with_repairs)
@@ -184,7 +194,7 @@ fn options_from(
         .truncation(match truncation {
             "complete" => Truncation::Complete,
             "drop" => Truncation::Drop,
-            "drop_element" => Truncation::DropElement,
+            "drop_element" | "drop-element" => Truncation::DropElement,
             other => {
                 return Err(bad_choice(
                     "truncation",
@@ -204,7 +214,7 @@ fn options_from(
         })
         .coercion(match coercion {
             "fit" => Coercion::Fit,
-            "validate_only" => Coercion::ValidateOnly,
+            "validate_only" | "validate-only" => Coercion::ValidateOnly,
             other => return Err(bad_choice("coercion", other, "fit, validate_only")),
         })
         .guard_comments(parse_guard_comments(guard_comments)?);
@@ -704,12 +714,13 @@ fn native_error_diagnosed(
 /// conversion). No log, span or diagnostics are built. A failure raises as `parse` does and is
 /// not counted: the caller's full path raises it again, with its diagnostics, and counts it.
 #[pyfunction]
-#[pyo3(signature = (text, metrics, *, level="full"))]
+#[pyo3(signature = (text, metrics, *, level="full", max_size=llmjson::DEFAULT_MAX_SIZE))]
 fn loads_value<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyString>,
     metrics: &batch::PyMetrics,
     level: &str,
+    max_size: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let started = std::time::Instant::now();
     let text = text.to_str()?;
@@ -717,7 +728,7 @@ fn loads_value<'py>(
         .bytes()
         .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
     if matches!(first, Some(b'{' | b'[')) {
-        if let Some(value) = read_valid(py, text, llmjson::DEFAULT_MAX_SIZE)? {
+        if let Some(value) = read_valid(py, text, max_size)? {
             metrics.record_valid(started.elapsed());
             return Ok(value);
         }
@@ -727,7 +738,7 @@ fn loads_value<'py>(
     } else {
         parse_level(level)?
     };
-    let options = llmjson::Options::default().level(level);
+    let options = llmjson::Options::default().level(level).max_size(max_size);
     let parsed = py
         .detach(|| llmjson::parse_value(text, &options))
         .map_err(|e| parse_error(py, &e, text, &options))?;

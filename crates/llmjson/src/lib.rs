@@ -227,24 +227,69 @@ pub fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
 
 /// Like [`parse`], for bytes that may not be UTF-8. At level `none` invalid UTF-8 is an
 /// error; at other levels bad bytes become U+FFFD (logged as [`RepairKind::InvalidUtf8`]; spans
-/// then refer to the decoded text).
+/// then refer to the decoded text, `String::from_utf8_lossy(bytes)`). Bytes a third or more of
+/// which are not UTF-8 are not text: [`Error::Binary`].
 ///
 /// # Errors
 /// As [`parse`], plus [`Error::InvalidUtf8`] at level `none`.
 pub fn parse_bytes(bytes: &[u8], options: &Options) -> Result<Parsed, Error> {
+    let (text, invalid_at) = decode(bytes, options)?;
+    parse_decoded(&text, invalid_at, options)
+}
+
+/// [`parse_all`] for bytes that may not be UTF-8, read as [`parse_bytes`] reads them (the
+/// first value's log holds the `invalid_utf8` entry).
+///
+/// # Errors
+/// As [`parse_bytes`].
+pub fn parse_all_bytes(bytes: &[u8], options: &Options) -> Result<Vec<Parsed>, Error> {
+    let (text, invalid_at) = decode(bytes, options)?;
+    check_decoded(&text, invalid_at, options)?;
+    let mut all = parse_all(&text, options)?;
+    if let (Some(at), Some(first)) = (invalid_at, all.first_mut()) {
+        first.repairs.insert(0, invalid_utf8_repair(&text, at));
+    }
+    Ok(all)
+}
+
+/// Bytes as text: the text (bad bytes as U+FFFD) and where the first bad byte was.
+fn decode<'b>(
+    bytes: &'b [u8],
+    options: &Options,
+) -> Result<(std::borrow::Cow<'b, str>, Option<usize>), Error> {
     if bytes.len() > options.max_size {
         return Err(Error::TooLarge {
             size: bytes.len(),
             limit: options.max_size,
         });
     }
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse(text, options),
-        Err(e) => parse_decoded(
-            &String::from_utf8_lossy(bytes),
-            Some(e.valid_up_to()),
-            options,
-        ),
+    Ok(match std::str::from_utf8(bytes) {
+        Ok(text) => (text.into(), None),
+        Err(e) => (String::from_utf8_lossy(bytes), Some(e.valid_up_to())),
+    })
+}
+
+/// Decoded text that had bad bytes: binary when a third or more were, refused at level `none`.
+fn check_decoded(text: &str, invalid_at: Option<usize>, options: &Options) -> Result<(), Error> {
+    let Some(at) = invalid_at else {
+        return Ok(());
+    };
+    pipeline::check_decoded(text, text.matches('\u{fffd}').count())?;
+    if options.level == RepairLevel::None {
+        return Err(Error::InvalidUtf8 { offset: at });
+    }
+    Ok(())
+}
+
+fn invalid_utf8_repair(text: &str, at: usize) -> Repair {
+    let pos = Position::of(text, at);
+    Repair {
+        kind: RepairKind::InvalidUtf8,
+        span: at..at + 3,
+        line: pos.line,
+        column: pos.column,
+        path: String::new(),
+        detail: "bytes that are not UTF-8 became U+FFFD".into(),
     }
 }
 
@@ -256,26 +301,11 @@ pub(crate) fn parse_decoded(
     invalid_at: Option<usize>,
     options: &Options,
 ) -> Result<Parsed, Error> {
-    let Some(at) = invalid_at else {
-        return parse(text, options);
-    };
-    pipeline::check_decoded(text, text.matches('\u{fffd}').count())?;
-    if options.level == RepairLevel::None {
-        return Err(Error::InvalidUtf8 { offset: at });
-    }
+    check_decoded(text, invalid_at, options)?;
     let mut parsed = parse(text, options)?;
-    let pos = Position::of(text, at);
-    parsed.repairs.insert(
-        0,
-        Repair {
-            kind: RepairKind::InvalidUtf8,
-            span: at..at + 3,
-            line: pos.line,
-            column: pos.column,
-            path: String::new(),
-            detail: "bytes that are not UTF-8 became U+FFFD".into(),
-        },
-    );
+    if let Some(at) = invalid_at {
+        parsed.repairs.insert(0, invalid_utf8_repair(text, at));
+    }
     Ok(parsed)
 }
 

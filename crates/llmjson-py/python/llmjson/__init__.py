@@ -26,6 +26,7 @@ from ._llmjson import repair_disabled as _repair_disabled
 from ._llmjson import parse as _native_parse
 from ._llmjson import loads_value as _native_loads_value
 from .errors import (
+    BinaryInputError,
     EmptyResponseError,
     GroundingError,
     InputTooLargeError,
@@ -87,10 +88,10 @@ __all__ = [
 DIAGNOSTICS_SCHEMA_VERSION = 1
 
 Level = Literal["none", "conservative", "full"]
-TruncationPolicy = Literal["complete", "drop", "drop_element"]
+TruncationPolicy = Literal["complete", "drop", "drop_element", "drop-element"]
 DuplicateKeysPolicy = Literal["last", "first", "error"]
 GuardCommentsPolicy = Literal["data", "all"]
-CoercionPolicy = Literal["fit", "validate_only"]
+CoercionPolicy = Literal["fit", "validate_only", "validate-only"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,18 +301,16 @@ def _run(
 ) -> ParseResult[Any]:
     """The one path every public function takes: parse, convert, validate, count. With
     ``value_only`` the caller keeps only ``.value``: a valid reply skips building diagnostics."""
+    # Bytes that are UTF-8 are read as their text. Others go to Rust as bytes, read as the CLI
+    # reads them: bad bytes become U+FFFD and an `invalid_utf8` repair (refused at level
+    # none), and bytes that are not text at all (binary) are refused. Never replaced in silence.
+    raw: bytes | None = None
     if isinstance(text, (bytes, bytearray, memoryview)):
         data = bytes(text)
         try:
             text = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            if _kill_switch_level(level) == "none":
-                utf8_error = JSONParseError(
-                    f"input is not valid UTF-8 at byte {e.start}", kind="invalid_utf8"
-                )
-                utf8_error.locate(data.decode("utf-8", "replace"), e.start, None, None)
-                raise utf8_error from None
-            # Bytes that are not UTF-8 become U+FFFD, as in Rust's parse_bytes.
+        except UnicodeDecodeError:
+            raw = data
             text = data.decode("utf-8", "replace")
     if not isinstance(text, str):
         raise TypeError(f"expected str or bytes, got {type(text).__name__}")
@@ -320,7 +319,7 @@ def _run(
     if model is not None and schema is None:
         schema = model
     compiled = _schema_of(schema)
-    if compiled is None and duplicate_keys == "last":
+    if compiled is None and duplicate_keys == "last" and raw is None:
         fast = _valid_document(text, max_size)
         if fast is not None:
             # The most common reply: one valid document, nothing to repair.
@@ -363,7 +362,7 @@ def _run(
             all=all_values,
         )
         try:
-            native_result = call(text)
+            native_result = call(text if raw is None else raw)
         except UnicodeEncodeError:
             # A str holding lone surrogates (not UTF-8): each becomes U+FFFD, as bad bytes do.
             text = _without_lone_surrogates(text)
@@ -438,9 +437,10 @@ def _checked_level(
     if not 0.0 <= max_removed_ratio <= 1.0:  # NaN fails both comparisons
         raise ValueError(f"max_removed_ratio must be between 0 and 1, got {max_removed_ratio!r}")
     _check_choice("level", level, ("none", "conservative", "full"))
-    _check_choice("truncation", truncation, ("complete", "drop", "drop_element"))
+    # Either spelling of a two-word value: `drop_element` or `drop-element`, as in the CLI.
+    _check_choice("truncation", truncation.replace("-", "_"), ("complete", "drop", "drop_element"))
     _check_choice("duplicate_keys", duplicate_keys, ("last", "first", "error"))
-    _check_choice("coercion", coercion, ("fit", "validate_only"))
+    _check_choice("coercion", coercion.replace("-", "_"), ("fit", "validate_only"))
     return _kill_switch_level(level)
 
 
@@ -474,6 +474,7 @@ def _stage_of(kind: str) -> str:
         "empty": "locate",
         "no_json": "locate",
         "too_large": "locate",
+        "binary": "locate",
         "schema": "validate",
         "invalid_schema": "validate",
     }.get(kind, "repair")
@@ -564,10 +565,14 @@ def parse(
 ) -> ParseResult[Any]:
     """Locates the JSON in a model's reply, repairs it, and (with ``schema`` or ``model``) fits it
     to the schema and validates it. With ``evidence``, the value's numbers are then verified
-    against it (``.verification``): an ungrounded value raises ``GroundingError`` (seed 004's
-    hard rule; ``fail_closed=False`` returns it with its verification instead).
+    against it (``.verification``): a value whose numbers the evidence does not hold raises
+    ``GroundingError`` (``fail_closed=False`` returns it with its verification instead).
     ``guard_comments`` says which comments the safety guard counts: ``"data"`` (members or
     values the model commented out; prose loses nothing) or ``"all"``.
+
+    ``text`` is a str, or bytes: UTF-8, where bad bytes become U+FFFD and an ``invalid_utf8``
+    repair (an error at level ``none``), and bytes that are not text (binary) raise
+    ``BinaryInputError``. ``max_size`` (bytes, default 10 MiB) refuses a larger input.
 
     ``schema`` is a JSON Schema (dict or JSON text) or an ``llmjson.Schema``; ``model`` a
     Pydantic v2 model class, whose JSON Schema guides the repair and which validates the result
@@ -652,6 +657,7 @@ def _loads(
     strict: bool,
     schema: Any,
     compat: Compat,
+    max_size: int = DEFAULT_MAX_SIZE,
 ) -> Any:
     level: Level = "none" if strict else "full"
     want_all = compat == "json_repair"
@@ -662,14 +668,14 @@ def _loads(
             # failure takes the full path below, which raises it with its diagnostics and
             # counts it.
             try:
-                return _native_loads_value(json_str, metrics._prometheus, level=level)
+                return _native_loads_value(json_str, metrics._prometheus, level=level, max_size=max_size)
             except (NativeError, UnicodeEncodeError):
                 pass
         else:
             # One valid document (the commonest reply) is the same value at every level and
             # in every compatibility mode: read straight into Python objects, counted.
             started = time.perf_counter()
-            fast = _valid_document(json_str, DEFAULT_MAX_SIZE)
+            fast = _valid_document(json_str, max_size)
             if fast is not None:
                 metrics.record("ok", time.perf_counter() - started)
                 return (fast[0], []) if logging else fast[0]
@@ -681,6 +687,7 @@ def _loads(
             with_repairs=logging,
             all_values=want_all and schema is None,
             value_only=not logging,
+            max_size=max_size,
         )
     except NoJSONError:
         if compat != "json_repair":
@@ -710,6 +717,7 @@ def repair_json(
     stream_stable: bool = False,
     schema_repair_mode: str = "standard",
     compat: Compat = None,
+    max_size: int = DEFAULT_MAX_SIZE,
     **json_dumps_args: Any,
 ) -> Any:
     """json_repair's ``repair_json``: the repaired JSON as text (``json.dumps`` with
@@ -726,7 +734,7 @@ def repair_json(
     del skip_json_loads, chunk_length, stream_stable, schema_repair_mode
     if json_fd is not None:
         json_str = json_fd.read()
-    value = _loads(json_str, logging=logging, strict=strict, schema=schema, compat=compat)
+    value = _loads(json_str, logging=logging, strict=strict, schema=schema, compat=compat, max_size=max_size)
     if logging or return_objects:
         return value
     if compat == "json_repair" and value == "" and not json_str.strip().startswith('"'):
@@ -744,11 +752,12 @@ def loads(
     schema: Any = None,
     schema_repair_mode: str = "standard",
     compat: Compat = None,
+    max_size: int = DEFAULT_MAX_SIZE,
 ) -> Any:
     """json_repair's ``loads``: the repaired value as Python objects (``(value, log)`` with
-    ``logging=True``)."""
+    ``logging=True``). ``max_size`` (bytes, default 10 MiB) refuses a larger input."""
     del skip_json_loads, stream_stable, schema_repair_mode
-    return _loads(json_str, logging=logging, strict=strict, schema=schema, compat=compat)
+    return _loads(json_str, logging=logging, strict=strict, schema=schema, compat=compat, max_size=max_size)
 
 
 def load(
@@ -761,10 +770,11 @@ def load(
     schema: Any = None,
     schema_repair_mode: str = "standard",
     compat: Compat = None,
+    max_size: int = DEFAULT_MAX_SIZE,
 ) -> Any:
     """json_repair's ``load``: ``loads`` of a text file object's content."""
     del skip_json_loads, chunk_length, schema_repair_mode
-    return _loads(fd.read(), logging=logging, strict=strict, schema=schema, compat=compat)
+    return _loads(fd.read(), logging=logging, strict=strict, schema=schema, compat=compat, max_size=max_size)
 
 
 def from_file(
@@ -777,12 +787,33 @@ def from_file(
     schema: Any = None,
     schema_repair_mode: str = "standard",
     compat: Compat = None,
+    max_size: int = DEFAULT_MAX_SIZE,
 ) -> Any:
     """json_repair's ``from_file``: ``loads`` of a file's content (read as UTF-8)."""
     del skip_json_loads, chunk_length, schema_repair_mode
     text = Path(filename).read_text(encoding="utf-8")
-    return _loads(text, logging=logging, strict=strict, schema=schema, compat=compat)
+    return _loads(text, logging=logging, strict=strict, schema=schema, compat=compat, max_size=max_size)
 
 
 # Streaming builds on the parse path above.
 from .stream import Event, Snapshot, StreamParser, astream, stream  # noqa: E402
+
+#: What ``dir(llmjson)`` lists: the public API, its submodules and the policy types of its
+#: signatures; not the standard modules and helpers the package uses inside.
+_PUBLIC = sorted(
+    {
+        *__all__,
+        "errors",
+        "DEFAULT_MAX_SIZE",
+        "Level",
+        "TruncationPolicy",
+        "DuplicateKeysPolicy",
+        "GuardCommentsPolicy",
+        "CoercionPolicy",
+        "Compat",
+    }
+)
+
+
+def __dir__() -> list[str]:
+    return list(_PUBLIC)

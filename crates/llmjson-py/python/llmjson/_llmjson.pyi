@@ -75,10 +75,10 @@ class StreamParser:
     ]:
         """(the whole text, ``parse``'s tuple, the last events, (chunks, ms to the first value))."""
 
-def loads_value(text: str, metrics: Metrics, *, level: str = "full") -> Any: ...
+def loads_value(text: str, metrics: Metrics, *, level: str = "full", max_size: int = ...) -> Any: ...
 def repair_disabled() -> bool: ...
 def parse(
-    text: str,
+    text: str | bytes,
     *,
     level: str = "full",
     truncation: str = "complete",

@@ -11,6 +11,7 @@ __all__ = [
     "LLMJSONError",
     "NoJSONError",
     "EmptyResponseError",
+    "BinaryInputError",
     "InputTooLargeError",
     "JSONParseError",
     "JSONRepairFailed",
@@ -58,7 +59,7 @@ class LLMJSONError(ValueError):
         return bool(self.diagnostics.get("truncated"))
 
     def envelope(self) -> dict[str, Any]:
-        """Seed 002's failure envelope: ``{"status": "FAIL", "summary", "errors",
+        """The failure envelope, a record to log or return to a caller: ``{"status": "FAIL", "summary", "errors",
         "next_actions", "request_id"}`` (plus ``failure`` and ``feedback``). An escaping
         failure — a string holding an unescaped quote, a raw newline, a lone backslash — says
         so and names the escaping rule, read from the reply's own repair log."""
@@ -110,6 +111,11 @@ class EmptyResponseError(NoJSONError):
     """The reply is empty or only whitespace (a kind of "no JSON", told apart)."""
 
 
+class BinaryInputError(NoJSONError):
+    """The input is not text: it holds a NUL byte, or a third or more of its bytes are not
+    UTF-8 (a file of another kind, read by mistake). Refused before any parsing."""
+
+
 class InputTooLargeError(LLMJSONError):
     """The reply is over the size limit; it was refused before any parsing."""
 
@@ -152,7 +158,7 @@ class GroundingError(LLMJSONError):
     """The answer's numbers are not grounded in the evidence and the call fails closed.
 
     ``result`` is the verification (which numbers, with context); ``message`` the blocking
-    message (seed 004's text in the chosen language); ``reason`` is ``numeric_grounding_failed``
+    message (in the chosen language); ``reason`` is ``numeric_grounding_failed``
     or ``no_evidence``.
     """
 
@@ -205,6 +211,7 @@ class JSONSchemaError(LLMJSONError):
 _BY_KIND: dict[str, type[LLMJSONError]] = {
     "empty": EmptyResponseError,
     "no_json": NoJSONError,
+    "binary": BinaryInputError,
     "too_large": InputTooLargeError,
     "syntax": JSONParseError,
     "too_deep": JSONParseError,

@@ -61,6 +61,7 @@ class Snapshot(TypedDict):
 _OUTCOME_OF_KIND = {
     "empty": "no_json",
     "no_json": "no_json",
+    "binary": "no_json",
     "repair_rejected": "repair_rejected",
     "schema": "schema_fail",
     "grounding": "verify_fail",

@@ -119,7 +119,7 @@ def _examples(raw: list[dict[str, Any]]) -> list[NumberExample]:
 
 @dataclass(frozen=True, slots=True)
 class VerifyResult:
-    """The verification of one answer: seed 004's fields, every number checked, and the text to
+    """The verification of one answer: what was checked and what failed, every number, and the text to
     deliver (the answer, or the blocking message when it failed closed)."""
 
     verified: bool
@@ -157,7 +157,7 @@ def verify(
 ) -> VerifyResult:
     """Checks that every non-trivial number of ``answer`` (a text, or a JSON value: its strings
     and numbers) is in ``evidence``. Never raises for an ungrounded answer: the result says so,
-    and its ``output`` is the blocking message (seed 004's hard rule; with
+    and its ``output`` is the blocking message (an ungrounded answer is not delivered; with
     ``fail_closed=False`` it is the answer)."""
     started = time.perf_counter()
     as_json = not isinstance(answer, str)
@@ -205,8 +205,8 @@ def verify(
 
 
 def blank_diagnostics(request_id: str | None, stages: list[str]) -> dict[str, Any]:
-    """The verification and fail-closed fields every diagnostics record carries (seed 004's
-    ``_diagnostics`` names), with their values for "did not run"."""
+    """The verification and fail-closed fields every diagnostics record carries, with their
+    values for "did not run"."""
     return {
         "request_id": request_id or str(uuid.uuid4()),
         "stages": stages,
