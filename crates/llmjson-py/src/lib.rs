@@ -95,13 +95,13 @@ fn parse<'py>(
     )?;
     // Bytes are read as the CLI reads them: bad bytes logged (`invalid_utf8`) and refused at
     // level none, binary input refused; offsets then count in the decoded text.
-    let (text, bytes) = match text.downcast::<PyBytes>() {
+    let (text, bytes) = match text.cast::<PyBytes>() {
         Ok(bytes) => {
             let bytes = bytes.as_bytes();
             (String::from_utf8_lossy(bytes), Some(bytes))
         }
         Err(_) => (
-            std::borrow::Cow::Borrowed(text.downcast::<PyString>()?.to_str()?),
+            std::borrow::Cow::Borrowed(text.cast::<PyString>()?.to_str()?),
             None,
         ),
     };
