@@ -36,6 +36,10 @@ function checkedOptions(options) {
     if (!OPTION_NAMES.has(name)) throw new TypeError(`unknown option ${JSON.stringify(name)}`);
   }
   const o = { ...DEFAULTS, ...options };
+  // Either spelling of a two-word value, as the CLI takes them: `drop-element`, `validate-only`.
+  for (const name of ['truncation', 'coercion']) {
+    if (typeof o[name] === 'string') o[name] = o[name].replace(/-/g, '_');
+  }
   // Checked here, not only natively: a valid reply never reaches the native options.
   for (const [name, allowed] of Object.entries(CHOICES)) {
     if (!allowed.includes(o[name])) {
@@ -211,6 +215,23 @@ function zodChecked(zod, value, diagnose) {
 
 const NO_REPAIRS = Object.freeze([]);
 
+/** A repair as one line, as Rust and Python print it: `1:16 trailing_comma at (root): removed`. */
+function repairText() {
+  return `${this.line}:${this.column} ${this.kind} at ${this.path || '(root)'}: ${this.detail}`;
+}
+
+/**
+ * The repair log from its JSON text: plain objects { kind, start, end, line, column, path,
+ * detail }, each printing as one line (`String(repair)`; the method is not enumerable, so the
+ * objects compare and serialise as their fields).
+ */
+function repairLog(json) {
+  if (json === '[]') return NO_REPAIRS;
+  const repairs = JSON.parse(json);
+  for (const r of repairs) Object.defineProperty(r, 'toString', { value: repairText });
+  return repairs;
+}
+
 
 function isJsonSpace(c) {
   return c === 32 || c === 10 || c === 13 || c === 9;
@@ -242,7 +263,7 @@ class ParseResult {
   /** Every repair: { kind, start, end, line, column, path, detail }. */
   get repairs() {
     if (this.#repairs === undefined) {
-      this.#repairs = this.#repairsJson === '[]' ? NO_REPAIRS : JSON.parse(this.#repairsJson);
+      this.#repairs = repairLog(this.#repairsJson);
     }
     return this.#repairs;
   }
@@ -319,7 +340,7 @@ function parseAll(text, options) {
   if (out.error) throw fromNative(out.error, null);
   let values = JSON.parse(out.json);
   if (zod) values = values.map((v) => zodChecked(zod, v, () => null));
-  return { values, repairs: JSON.parse(out.repairs), span: [out.start, out.end] };
+  return { values, repairs: repairLog(out.repairs), span: [out.start, out.end] };
 }
 
 /** The first JSON value as JSON text: valid JSON exactly as written, repaired JSON compact. */

@@ -25,9 +25,14 @@ class LLMJSONError extends Error {
 class NoJSONError extends LLMJSONError {}
 /** The response is empty or only whitespace (a kind of NoJSONError). */
 class EmptyResponseError extends NoJSONError {}
+/**
+ * The input is not text: a NUL byte, or a third or more of its bytes not UTF-8 (a file of
+ * another kind, read by mistake). A kind of NoJSONError.
+ */
+class BinaryInputError extends NoJSONError {}
 /** The input is over `maxSize`. */
 class InputTooLargeError extends LLMJSONError {}
-/** A defect the level does not repair, nesting too deep, or a refused duplicate key. */
+/** A defect the level does not repair, nesting too deep, a refused duplicate key, or bytes that are not UTF-8 at level `none`. */
 class JSONParseError extends LLMJSONError {}
 /** The safety guard refused a repair that would discard too much of the text. */
 class JSONRepairFailed extends LLMJSONError {}
@@ -58,10 +63,12 @@ class GroundingError extends LLMJSONError {
 const byKind = {
   empty: EmptyResponseError,
   no_json: NoJSONError,
+  binary: BinaryInputError,
   too_large: InputTooLargeError,
   syntax: JSONParseError,
   too_deep: JSONParseError,
   duplicate_key: JSONParseError,
+  invalid_utf8: JSONParseError,
   repair_rejected: JSONRepairFailed,
   invalid_schema: InvalidSchemaError,
 };
@@ -95,13 +102,16 @@ function fromNative(native, diagnostics) {
     });
   }
   const Class = byKind[native.kind] ?? LLMJSONError;
-  return new Class(native.message, fields);
+  // The option that raises the limit, as this package spells it.
+  const message = native.kind === 'too_large' ? native.message.replace('the max_size option', 'the maxSize option') : native.message;
+  return new Class(message, fields);
 }
 
 module.exports = {
   LLMJSONError,
   NoJSONError,
   EmptyResponseError,
+  BinaryInputError,
   InputTooLargeError,
   JSONParseError,
   JSONRepairFailed,

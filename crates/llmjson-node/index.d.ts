@@ -2,9 +2,9 @@
 // test/types.ts). napi's generated types of the private native module go to native.d.ts.
 
 export type RepairLevel = 'none' | 'conservative' | 'full';
-export type Truncation = 'complete' | 'drop' | 'drop_element';
+export type Truncation = 'complete' | 'drop' | 'drop_element' | 'drop-element';
 export type DuplicateKeys = 'last' | 'first' | 'error';
-export type Coercion = 'fit' | 'validate_only';
+export type Coercion = 'fit' | 'validate_only' | 'validate-only';
 
 /** A JSON Schema document. */
 export type JSONSchema = { [keyword: string]: unknown } | boolean;
@@ -40,8 +40,8 @@ export interface Options {
   /** Validate (and coerce) the value against this schema. */
   schema?: SchemaOption;
   /**
-   * Which comments the safety guard counts: `data` (the default: members or values the model
-   * commented out) or `all` (every comment, the letter of the seed's guard).
+   * Which comments the safety guard counts as discarded data: `data` (the default: members or
+   * values the model commented out; a prose note loses nothing) or `all` (every comment).
    */
   guardComments?: GuardComments;
   /** Evidence texts the value's numbers are verified against (the verify stage runs last). */
@@ -80,6 +80,8 @@ export interface Repair {
   path: string;
   /** What was done. */
   detail: string;
+  /** The repair as one line: `1:16 trailing_comma at (root): removed`. */
+  toString(): string;
 }
 
 /** The diagnostics record: the same keys on success and on failure (offsets in UTF-8 bytes). */
@@ -283,6 +285,8 @@ export class LLMJSONError extends Error {
 }
 export class NoJSONError extends LLMJSONError {}
 export class EmptyResponseError extends NoJSONError {}
+/** The input is not text (a NUL byte, or a third or more of its bytes not UTF-8). */
+export class BinaryInputError extends NoJSONError {}
 export class InputTooLargeError extends LLMJSONError {}
 export class JSONParseError extends LLMJSONError {}
 export class JSONRepairFailed extends LLMJSONError {}

@@ -23,6 +23,7 @@ exports.RetriesExhausted = retry.RetriesExhausted;
 exports.LLMJSONError = errors.LLMJSONError;
 exports.NoJSONError = errors.NoJSONError;
 exports.EmptyResponseError = errors.EmptyResponseError;
+exports.BinaryInputError = errors.BinaryInputError;
 exports.InputTooLargeError = errors.InputTooLargeError;
 exports.JSONParseError = errors.JSONParseError;
 exports.JSONRepairFailed = errors.JSONRepairFailed;

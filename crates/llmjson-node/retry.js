@@ -3,8 +3,8 @@
 // null, then with feedback built from the previous reply's own errors (numbered, so never the
 // same text twice); a reply cut off by the token limit gets advice to raise the limit.
 
-const { parse, native } = require('./core');
-const { LLMJSONError, InvalidSchemaError } = require('./errors');
+const { parse, native, checkedOptions, compiledSchema } = require('./core');
+const { LLMJSONError } = require('./errors');
 
 class RetriesExhausted extends LLMJSONError {
   constructor(attempts) {
@@ -44,15 +44,12 @@ function replyText(reply) {
  */
 async function parseWithRetries(generate, options = {}) {
   if (typeof generate !== 'function') throw new TypeError('generate must be a function');
-  const { maxRetries = 2, ...parseOptions } = options;
-  // An invalid schema is the caller's bug: thrown now, before any model call.
-  if (parseOptions.schema !== undefined && parseOptions.schema !== null) {
-    try {
-      parse('{}', { ...parseOptions, level: 'full' });
-    } catch (error) {
-      if (error instanceof InvalidSchemaError) throw error;
-    }
+  const { maxRetries = 2, ...parseOptions } = options ?? {};
+  // A bad option or an invalid schema is the caller's bug: thrown now, before any model call.
+  if (typeof maxRetries !== 'number' || !(maxRetries >= 0)) {
+    throw new TypeError(`maxRetries: expected a number ≥ 0, got ${JSON.stringify(maxRetries)}`);
   }
+  compiledSchema(checkedOptions(parseOptions).schema);
   const budget = 1 + Math.max(0, Math.floor(maxRetries));
   const attempts = [];
   let previousFailure = null;
