@@ -5,7 +5,7 @@
 #   llmjson-<v>.tar.gz                            the Python sdist (builds with cargo)
 #   llmjson-<v>.tgz                               npm install it (Node 18+): a prebuilt addon for
 #                                                 linux-x64-gnu, and the Rust sources to build one elsewhere
-#   llmjson-<v>-x86_64-unknown-linux-gnu.tar.gz   the llmjson command, with README, licences, an example
+#   llmjson-<v>-x86_64-unknown-linux-gnu.tar.gz   the llmjson command, with README, licences, the examples
 #   SHA256SUMS, and <archive>.sha256 beside the CLI archive
 #
 # Every binary is linked against glibc 2.17 (manylinux2014) by zig: the ziglang, maturin and
@@ -48,9 +48,10 @@ BIN="$ROOT/target/$TRIPLE/dist"
 echo "== the CLI archive"
 rm -rf "$STAGE" && mkdir -p "$STAGE"
 CLI="llmjson-$VERSION-$TRIPLE"
-mkdir -p "$STAGE/$CLI/examples"
+mkdir -p "$STAGE/$CLI"
 cp "$BIN/llmjson" README.md LICENSE-MIT LICENSE-APACHE CHANGELOG.md "$STAGE/$CLI/"
-cp examples/truncated-plan.txt "$STAGE/$CLI/examples/"
+# The examples the README's command-line examples use, beside the command.
+cp -R examples "$STAGE/$CLI/examples"
 tar -C "$STAGE" -czf "$OUT/$CLI.tar.gz" "$CLI"
 (cd "$OUT" && sha256sum "$CLI.tar.gz" > "$CLI.tar.gz.sha256")
 

@@ -4,15 +4,13 @@ Every install and run happens with no cargo, rustc or rustup on PATH (and CARGO_
 RUSTUP_HOME pointing at empty folders), in fresh places under a temporary folder, without
 downloading anything (pip's and npm's offline settings):
 
-- the README's "Install" commands, run as written beside a `dist` folder;
 - the Python wheel in a new virtualenv: its tags (abi3, manylinux_2_17 as `auditwheel show`
-  reads the binary), its size, `llmjson.__version__`, the README's first Python example; the
-  same file in a virtualenv of every other CPython from 3.11 found on the machine (PATH,
-  pyenv), and refused by older ones;
+  reads the binary), its size, `llmjson.__version__`, a parse; the same file in a virtualenv of
+  every other CPython from 3.11 found on the machine (PATH, pyenv), and refused by older ones;
 - the npm tarball in an empty project: its install script must use the prebuilt addon (no
-  build), `package.json`'s version, the README's first Node example;
-- the CLI archive unpacked: `llmjson --version`, the README's first command on the example the
-  archive carries; its SHA-256 file and SHA256SUMS;
+  build), `package.json`'s version, a parse;
+- the CLI archive unpacked: `llmjson --version`, a repair of the example the archive carries,
+  the examples the README's command-line examples use; its SHA-256 file and SHA256SUMS;
 - the sdist holds the Rust sources it builds from;
 - one version everywhere: the cargo workspace's, in the CHANGELOG, the npm package.json of this
   checkout, and every artifact.
@@ -20,6 +18,9 @@ downloading anything (pip's and npm's offline settings):
 With --source-build (cargo is then needed), the npm tarball is also installed with
 LLMJSON_BUILD_FROM_SOURCE=1: its install script builds the addon from the Rust sources it
 carries, as it does where no prebuilt addon fits the platform.
+
+The README's own Install commands and every other example of it run as written in
+scripts/readme_check.py, which .ci/run runs next.
 
 Usage: python3 scripts/dist_check.py [DIST] [--source-build]
 """
@@ -58,21 +59,6 @@ def check(condition: bool, message: str) -> None:
 def workspace_version() -> str:
     manifest = tomllib.loads((ROOT / "Cargo.toml").read_text(encoding="utf-8"))
     return manifest["workspace"]["package"]["version"]
-
-
-def readme_blocks(language: str) -> list[str]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.findall(rf"```{language}\n(.*?)```\n", readme, flags=re.S)
-
-
-def install_commands() -> list[str]:
-    """The commands of the README's first block under "## Install": the prebuilt files."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Install\n", 1)
-    check(len(section) == 2, "the README has no '## Install' section")
-    block = re.search(r"```sh\n(.*?)```", section[1], flags=re.S)
-    check(block is not None, "the README's Install section has no sh block")
-    return [line.split("#", 1)[0].strip() for line in block.group(1).splitlines() if line.split("#", 1)[0].strip()]
 
 
 def rustless_env(home: Path) -> dict[str, str]:
@@ -232,26 +218,25 @@ def main(argv: list[str]) -> int:
         env["VIRTUAL_ENV"] = str(venv)
         user = home / "user"
         user.mkdir()
-        (user / "dist").symlink_to(dist)
 
-        # The README's Install commands, as written, from a folder beside `dist`.
+        # Each file installed as a user without Rust installs it, offline.
         timings = {}
-        for command in install_commands():
+        for tool, command in (
+            ("pip", ["pip", "install", str(wheel)]),
+            ("npm", ["npm", "install", str(npm), "--no-audit", "--no-fund", "--loglevel=error"]),
+            ("tar", ["tar", "-xzf", str(cli)]),
+        ):
             started = time.monotonic()
-            out = run(command, env, user)
-            tool = command.split()[0]
-            if tool in ("pip", "npm", "tar"):
-                timings[tool] = time.monotonic() - started
-            if "llmjson repair" in command:
-                # The README's example reply, repaired by the unpacked command.
-                check(json.loads(out.stdout).get("title") == "Project workspace", f"the README's CLI example printed {out.stdout[:200]!r}")
-        report.append("README install: " + ", ".join(f"{tool} {secs:.1f} s" for tool, secs in timings.items()))
+            run(command, env, user)
+            timings[tool] = time.monotonic() - started
+        report.append("install: " + ", ".join(f"{tool} {secs:.1f} s" for tool, secs in timings.items()))
 
         # Python: the wheel in the fresh virtualenv.
         py = str(venv / "bin" / "python")
         got = run([py, "-c", "import llmjson; print(llmjson.__version__)"], env, home).stdout.strip()
         check(got == version, f"llmjson.__version__ is {got}, not {version}")
-        run([py, "-c", readme_blocks("python")[0]], env, home)
+        got = run([py, "-c", "import llmjson; print(llmjson.parse(\"{'a': [1, 2,],}\").value)"], env, home).stdout.strip()
+        check(got == "{'a': [1, 2]}", f"the wheel's parse gave {got!r}")
         report.append(check_wheel_across_pythons(wheel, env, home))
 
         # Node: installed by the README's command into `user`; the prebuilt addon, no build.
@@ -263,8 +248,8 @@ def main(argv: list[str]) -> int:
         check(got == version, f"the npm package's version is {got}, not {version}")
         got = run(["node", "-p", "require('llmjson').version"], env, user).stdout.strip()
         check(got == version, f"the npm package's addon says version {got}, not {version}")
-        node_example = "const assert = require('node:assert/strict');\n" + readme_blocks("js")[0]
-        run(["node", "-e", node_example], env, user)
+        got = run(["node", "-p", "JSON.stringify(require('llmjson').parse(\"{'a': [1, 2,],}\").value)"], env, user).stdout.strip()
+        check(got == '{"a":[1,2]}', f"the npm package's parse gave {got!r}")
 
         # The CLI: unpacked by the README's command into `user`.
         folder = user / f"llmjson-{version}-{TRIPLE}"
@@ -275,6 +260,10 @@ def main(argv: list[str]) -> int:
         value = json.loads(out.stdout)
         check(isinstance(value, dict) and "dataModel" in value, f"the CLI's repair printed {out.stdout[:200]!r}")
         check("closed_truncated_object" in out.stderr, "the CLI's repair log is missing")
+        # The files the README's command-line examples name, beside the command.
+        named = set(re.findall(r"examples/[\w./-]+\.\w+", (ROOT / "README.md").read_text(encoding="utf-8")))
+        missing = sorted(n for n in named if (ROOT / n).is_file() and not (folder / n).is_file())
+        check(not missing, f"the CLI archive lacks the README's examples {missing}")
         report.append(f"CLI {binary.stat().st_size / 1e6:.1f} MB")
 
         if source_build:

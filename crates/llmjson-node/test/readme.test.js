@@ -1,6 +1,7 @@
 'use strict';
-// Every ```js block of the README runs as written (they carry their own asserts), with
-// `require('llmjson')` meaning this package.
+// Every ```js block of the README runs as written (each requires what it uses, assert
+// included), with `require('llmjson')` meaning this package. scripts/readme_check.py runs them
+// again from a clean folder against the packed tarball.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -15,7 +16,7 @@ test('the README has Node examples', () => {
 
 BLOCKS.forEach((block, i) => {
   test(`README block ${i} runs`, () => {
-    const run = new Function('require', 'assert', block);
-    run(require, assert);
+    const run = new Function('require', block);
+    run(require);
   });
 });
