@@ -5,6 +5,11 @@ section of docs/benchmarks.md (everything from its marker on).
 
     cargo build --release -p llmjson-cli -p llmjson-faults
     python3 scripts/bench_batch.py [--postgres URL]
+    python3 scripts/bench_batch.py --compare OTHER_LLMJSON [--postgres URL]
+
+With --compare, nothing is written: the two binaries run in turns on the same input (JSON Lines
+to /dev/null and to a file, SQLite and PostgreSQL with a results file), and the ratio of their
+median rates is printed (above 1: this checkout's binary is faster).
 
 Without --postgres, a throwaway cluster is started with scripts/throwaway-postgres.sh (and
 stopped). The input is the same mix as examples/replies.jsonl (valid, fenced, with prose,
@@ -65,11 +70,11 @@ def make_input(count: int) -> Path:
     return path
 
 
-def timed(args: list[str]) -> tuple[float, int, str]:
+def timed(args: list[str], binary: Path = BIN) -> tuple[float, int, str]:
     """Wall seconds, peak RSS in KB, and the summary line of one run."""
     start = time.perf_counter()
     proc = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", str(BIN), *args, "--summary", "--fail-on", "none"],
+        ["/usr/bin/time", "-f", "%M", str(binary), *args, "--summary", "--fail-on", "none"],
         capture_output=True,
         text=True,
     )
@@ -90,8 +95,29 @@ def best_of(args_for_run, runs: int = RUNS) -> tuple[float, float, int, str]:
     return statistics.median(times), min(times), peak, summary
 
 
+def compare(other: Path, data: Path, url: str, runs: int) -> None:
+    """This checkout's binary against `other`, in turns, on the same input: the ratio of rates."""
+    modes = {
+        "JSON Lines to /dev/null": lambda d, i: ["--out", "/dev/null"],
+        "JSON Lines to a file": lambda d, i: ["--out", f"{d}/o-{i}.jsonl"],
+        "SQLite and a results file": lambda d, i: ["--out", f"{d}/o-{i}.jsonl", "--db", f"sqlite:{d}/r-{i}.db"],
+        "PostgreSQL and a results file": lambda d, i: ["--out", f"{d}/o-{i}.jsonl", "--db", url],
+    }
+    for mode, args in modes.items():
+        times: dict[str, list[float]] = {"this": [], "other": []}
+        for i in range(runs):
+            order = [("this", BIN), ("other", other)]
+            for name, binary in order if i % 2 == 0 else reversed(order):
+                with tempfile.TemporaryDirectory() as tmp:
+                    times[name].append(timed(["batch", str(data), *args(tmp, i)], binary)[0])
+        this, them = statistics.median(times["this"]), statistics.median(times["other"])
+        print(f"{mode:32} this {len(data.read_text().splitlines()) / this:9,.0f}/s  other "
+              f"{len(data.read_text().splitlines()) / them:9,.0f}/s  this/other {them / this:.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--compare", type=Path, help="another llmjson binary to time in turns with this one")
     ap.add_argument("--postgres", help="a PostgreSQL URL (default: a throwaway cluster)")
     ap.add_argument("--count", type=int, default=100_000)
     ap.add_argument("--out", default=str(ROOT / "docs/benchmarks.md"))
@@ -99,6 +125,21 @@ def main() -> None:
     if not BIN.exists():
         sys.exit("build first: cargo build --release -p llmjson-cli -p llmjson-faults")
     data = make_input(args.count)
+    if args.compare:
+        cluster = None
+        url = args.postgres
+        if url is None:
+            cluster = tempfile.mkdtemp()
+            url = subprocess.run(
+                [str(ROOT / "scripts/throwaway-postgres.sh"), "start", cluster, "54391"],
+                check=True, capture_output=True, text=True,
+            ).stdout.strip()
+        try:
+            compare(args.compare.resolve(), data, url, 5)
+        finally:
+            if cluster:
+                subprocess.run([str(ROOT / "scripts/throwaway-postgres.sh"), "stop", cluster], check=False)
+        return
     sizes = [len(json.loads(l)["reply"].encode()) for l in data.read_text(encoding="utf-8").splitlines()]
     mean_size = statistics.mean(sizes)
 
