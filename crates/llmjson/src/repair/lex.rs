@@ -741,6 +741,34 @@ impl<'t> Lex<'t> {
 
     /// `b[from..to]` (within the window before `to`) leaves a bracket open: text that is code or
     /// JSON (`d = {"a": 1`), where quotes are text by nature.
+    /// Where the next line after the line break at `at` starts (after its indentation), when it
+    /// starts JSON structure (a closer, or a key and its colon) at an indentation no deeper
+    /// than that of the line holding `open`.
+    pub(crate) fn next_line_starts_structure(&self, open: usize, at: usize) -> Option<usize> {
+        let b = self.b;
+        let mut p = at + 1;
+        while p < self.end && matches!(b[p], b' ' | b'\t') {
+            p += 1;
+        }
+        if p >= self.end {
+            return None;
+        }
+        let structure = matches!(b[p], b'}' | b']') || member_starts(&b[..self.end], p);
+        if !structure {
+            return None;
+        }
+        let indent = p - (at + 1);
+        let line = memchr::memrchr(b'\n', &b[open.saturating_sub(cost::WINDOW)..open])
+            .map_or(open.saturating_sub(cost::WINDOW), |k| {
+                open.saturating_sub(cost::WINDOW) + k + 1
+            });
+        let opening_indent = b[line..open]
+            .iter()
+            .take_while(|&&c| matches!(c, b' ' | b'\t'))
+            .count();
+        (indent <= opening_indent).then_some(p)
+    }
+
     pub(crate) fn leaves_open(&self, from: usize, to: usize) -> bool {
         self.bracket_balance(from, to).1 > 0
     }

@@ -670,7 +670,17 @@ impl Beam {
                         self.insert(h);
                         return;
                     }
-                    Stop::Control(_) => {
+                    Stop::Control(c) => {
+                        if c == b'\n' {
+                            // A line break the layout says the string may have ended before.
+                            ctx.in_string(&self.view(&h.stack), h.mode, at, stop, &mut succs);
+                            if succs.len() > 0 {
+                                let mode = h.mode;
+                                self.branch(&h, &succs, at, mode);
+                                self.succs = succs;
+                                return;
+                            }
+                        }
                         h.pos = at + 1;
                         self.succs = succs;
                         self.insert(h);

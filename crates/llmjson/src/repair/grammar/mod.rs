@@ -122,6 +122,9 @@ pub(crate) enum Reading {
     MixedClose,
     /// The quote is text.
     TextQuote,
+    /// A raw line break is text, though the next line starts structure where the layout puts
+    /// the string's container's members (the string runs on over it).
+    TextLineBreak,
     /// The string lost its closing quote: it ended at `pos` (a delimiter before this quote).
     SplitString,
     /// The region ended inside the string.

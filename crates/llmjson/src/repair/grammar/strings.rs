@@ -276,6 +276,33 @@ impl Ctx<'_> {
                     );
                 }
             }
+            Stop::Control(b'\n') if class != QuoteClass::Triple => {
+                // A string that runs over a line break where the next line starts
+                // structure at its container's indentation (`"zip": "rejected⏎        }`, or an
+                // apostrophe read as an opening quote before lines of members) either runs on,
+                // paying for the line the layout says it swallows, or lost its closing quote at
+                // the end of its line.
+                if self.lex.next_line_starts_structure(open, at).is_none()
+                    || self.lex.leaves_open(open, at)
+                {
+                    return;
+                }
+                out.add(
+                    level,
+                    succ(
+                        Reading::TextLineBreak,
+                        None,
+                        cost::LOST_STRUCTURE,
+                        at + 1,
+                        mode,
+                    ),
+                );
+                // Where it ended: at the end of this line, when this is its first; else at the
+                // end of its first line, when that line ended a member (`"active,⏎    false⏎  ]`).
+                if let Some(split) = self.first_line_split(open, at, key) {
+                    self.split_at(out, class, open, split, after);
+                }
+            }
             Stop::Escape | Stop::Control(_) => {}
         }
     }
@@ -382,6 +409,35 @@ impl Ctx<'_> {
 
     /// The comma that ends the first line of the text from `open` (within [`cost::WINDOW`]),
     /// when that line break comes before `before`.
+    /// Where a string opened at `open` and still open at the line break `at` ended, if it lost
+    /// its closing quote at the end of its first line: before that line's last comma (the
+    /// member's), or after its text when the line break is `at` itself or the next line
+    /// starts structure.
+    fn first_line_split(&self, open: usize, at: usize, key: bool) -> Option<usize> {
+        let b = self.b();
+        let line_end = open + memchr::memchr(b'\n', &b[open..at.max(open)]).unwrap_or(at - open);
+        if key {
+            // A key ends at its first `:` (or `=`), as at a quote; else with its line.
+            if let Some(colon) = self.split_points(open, line_end, true)[0] {
+                return Some(colon);
+            }
+        }
+        let last = (open..line_end).rev().find(|&k| !is_ws(b[k]))?;
+        let wide_comma = last >= open + 2 && b[last - 2..=last] == WIDE_COMMA;
+        if !key && last > open && (b[last] == b',' || wide_comma) {
+            Some(if wide_comma { last - 2 } else { last })
+        } else if line_end == at
+            || self
+                .lex
+                .next_line_starts_structure(open, line_end)
+                .is_some()
+        {
+            Some(last + 1)
+        } else {
+            None
+        }
+    }
+
     fn first_line_comma(&self, open: usize, before: usize) -> Option<usize> {
         let b = self.b();
         let to = before.min(open + cost::WINDOW);

@@ -171,6 +171,7 @@ impl Parser<'_> {
             Reading::CloseString
             | Reading::MixedClose
             | Reading::TextQuote
+            | Reading::TextLineBreak
             | Reading::SplitString
             | Reading::CutString
             | Reading::SplitBeforeClosers => {

@@ -217,6 +217,19 @@ impl Parser<'_> {
                 }
                 Stop::Control(c) => {
                     buf.push_str(&text[seg..stop_at]);
+                    if c == b'\n' && self.cfg.level == RepairLevel::Full {
+                        let mode = Mode::Str {
+                            class,
+                            key,
+                            open: content_start,
+                            odd,
+                        };
+                        if let Some(s) = self.line_break_choice(mode, stop_at)? {
+                            if s.reading == Reading::SplitString {
+                                return self.split_string(buf, runs, scan, s);
+                            }
+                        }
+                    }
                     if scan.controls == 0 {
                         scan.first_control = stop_at;
                     }
@@ -429,6 +442,26 @@ impl Parser<'_> {
         self.pos = s.pos;
         self.repair(RepairKind::MissingEndQuote, s.pos, s.pos, "added '\"'")?;
         Ok((self.finish_string(buf, scan)?, s.mode))
+    }
+
+    /// The reading chosen at a raw line break inside a string, when the grammar has any (the
+    /// layout says the next line is structure): `None` when the line break is plain text.
+    fn line_break_choice(&mut self, mode: Mode, at: usize) -> Result<Option<Succ>> {
+        let mut succs = std::mem::take(&mut self.succs);
+        self.ctx.in_string(
+            &Kinds(&self.kinds, &self.opens),
+            mode,
+            at,
+            Stop::Control(b'\n'),
+            &mut succs,
+        );
+        let chosen = if succs.len() == 0 {
+            None
+        } else {
+            Some(self.choose(mode, at, &succs)?)
+        };
+        self.succs = succs;
+        Ok(chosen)
     }
 
     /// The reading chosen at a stop inside a string.

@@ -1,0 +1,154 @@
+//! Laid-out documents: where a string's line ends and the next line starts structure at its
+//! container's indentation, the layout says where the string ended. Code strings that hold JSON
+//! literals with their quotes unescaped, a string that lost its closing quote at the end of its
+//! line, an apostrophe read as an opening quote: each must read as the model meant, at any
+//! length, and strings that really run over lines must stay whole.
+
+use crate::support::{json, kinds, parse};
+use llmjson::{Options, RepairKind};
+
+/// Code holding JSON literals in single quotes, as models write it in `code.snippet` fields,
+/// with the JSON's quotes unescaped: Python, JavaScript, SQL and shell.
+const SNIPPETS: [&str; 4] = [
+    r#"payload = '{"nested": "json in a string", "n": [1, 2, 3]}'\nobj = json.loads(payload)\n"#,
+    r#"const cfg = JSON.parse('{"debug": true, "level": "info"}');\nconsole.log(cfg.level);\n"#,
+    r#"INSERT INTO events (doc) VALUES ('{"id": 7, "tags": ["a", "b"]}');\n"#,
+    r#"curl -d '{"name": "O'Brien", "ok": true}' https://api.example.com/v1\n"#,
+];
+
+/// A pretty-printed plan of `steps` steps, every third step's snippet one of [`SNIPPETS`]
+/// written with its quotes unescaped; and the value the model meant.
+fn plan(steps: usize) -> (String, serde_json::Value) {
+    let mut text = String::from("{\n  \"objective\": \"Migrate the archive\",\n  \"steps\": [\n");
+    let mut meant = Vec::new();
+    for i in 0..steps {
+        let (snippet, language) = if i % 3 == 1 {
+            (
+                SNIPPETS[(i / 3) % 4],
+                ["python", "javascript", "sql", "shell"][(i / 3) % 4],
+            )
+        } else {
+            ("print('step')\\n", "python")
+        };
+        let title = if i % 7 == 3 {
+            format!("Step {i} by O'Brien")
+        } else {
+            format!("Step {i}")
+        };
+        text.push_str(&format!(
+            "    {{\n      \"id\": \"s{i}\",\n      \"title\": \"{title}\",\n      \"done\": {},\n      \
+             \"code\": {{\n        \"language\": \"{language}\",\n        \"snippet\": \"{snippet}\"\n      }},\n      \
+             \"owner\": \"team-a\",\n      \"tags\": [\n        \"a\",\n        \"b\"\n      ],\n      \"retries\": 1\n    }}{}\n",
+            i % 2 == 0,
+            if i + 1 < steps { "," } else { "" }
+        ));
+        meant.push(serde_json::json!({
+            "id": format!("s{i}"), "title": title, "done": i % 2 == 0,
+            "code": {"language": language, "snippet": snippet.replace("\\n", "\n")},
+            "owner": "team-a", "tags": ["a", "b"], "retries": 1,
+        }));
+    }
+    text.push_str("  ],\n  \"risks\": [\n    \"none\"\n  ]\n}\n");
+    let meant =
+        serde_json::json!({"objective": "Migrate the archive", "steps": meant, "risks": ["none"]});
+    (text, meant)
+}
+
+#[test]
+fn code_holding_json_literals_in_a_laid_out_plan_reads_whole_at_every_length() {
+    // 3 steps (about 1 KB), 200 (64 KB), 3,200 (1 MB): every snippet stays one string, no
+    // sibling merges, nothing moves into the last step.
+    for steps in [3, 200, 3200] {
+        let (text, meant) = plan(steps);
+        let options = Options::default().max_removed_ratio(1.0);
+        let parsed = llmjson::parse(&text, &options).unwrap();
+        let value = serde_json::Value::from(&parsed.value);
+        assert!(
+            value == meant,
+            "{steps} steps: {}",
+            first_difference(&value, &meant)
+        );
+        assert!(
+            kinds(&parsed)
+                .iter()
+                .all(|&k| k == RepairKind::UnescapedQuote),
+            "{steps} steps: {:?}",
+            kinds(&parsed)
+                .iter()
+                .find(|&&k| k != RepairKind::UnescapedQuote)
+        );
+    }
+}
+
+fn first_difference(got: &serde_json::Value, want: &serde_json::Value) -> String {
+    let (Some(got), Some(want)) = (got["steps"].as_array(), want["steps"].as_array()) else {
+        return format!("{got}");
+    };
+    match got.iter().zip(want).position(|(a, b)| a != b) {
+        Some(i) => format!("step {i}: {}\n  meant {}", got[i], want[i]),
+        None => format!("{} steps, {} meant", got.len(), want.len()),
+    }
+}
+
+#[test]
+fn an_apostrophe_after_a_json_literal_does_not_open_a_string_over_the_next_step() {
+    // Without an apostrophe further on to close it, the `'` after `}` once ran over the end of
+    // its step and the whole next one (its members came back as duplicates).
+    let (text, meant) = plan(3);
+    let parsed = parse(&text);
+    assert_eq!(parsed.value, json(&meant.to_string()));
+}
+
+#[test]
+fn a_string_that_lost_its_quote_at_the_end_of_its_line_ends_there() {
+    let text = "[\n    {\n        id: 1,\n        address: {\n            street: \"x\",\n            \"zip\": \"rejected\n        }\n    },\n    {\n        id: 2,\n        \"name\": \"Fatima\",\n        \"city\": \"New York\"\n    }\n]";
+    let parsed = parse(text);
+    assert_eq!(
+        parsed.value,
+        json(
+            r#"[{"id": 1, "address": {"street": "x", "zip": "rejected"}}, {"id": 2, "name": "Fatima", "city": "New York"}]"#
+        )
+    );
+    // One repair for the quote, at the end of the line: no control character in the string.
+    let quote: Vec<_> = parsed
+        .repairs
+        .iter()
+        .filter(|r| r.kind == RepairKind::MissingEndQuote)
+        .collect();
+    assert_eq!(quote.len(), 1);
+    assert_eq!((quote[0].line, quote[0].column), (6, 29));
+    assert!(!kinds(&parsed).contains(&RepairKind::ControlCharacter));
+    // Its line's comma is the member's.
+    let text = "{\n  \"tags\": [\n    \"active,\n    false\n  ],\n  \"n\": 1\n}";
+    assert_eq!(
+        parse(text).value,
+        json(r#"{"tags": ["active", false], "n": 1}"#)
+    );
+    // A key that lost its quote ends at its colon, not at the end of its line.
+    let text = "{\n    name: \"Ana\",\n    \"tags: [],\n    score: -2.5\n}";
+    assert_eq!(
+        parse(text).value,
+        json(r#"{"name": "Ana", "tags": [], "score": -2.5}"#)
+    );
+}
+
+#[test]
+fn strings_that_really_run_over_lines_stay_whole() {
+    // Code whose lines close its own brackets, and text whose lines look like members: raw
+    // line breaks inside strings that do end with their closing quote.
+    let text = "{\n  \"code\": \"function f() {\n  return 1;\n}\n\",\n  \"n\": 1\n}";
+    assert_eq!(
+        parse(text).value,
+        json(r#"{"code": "function f() {\n  return 1;\n}\n", "n": 1}"#)
+    );
+    let text = "{\n  \"config\": \"name: x\nport: 80\n\",\n  \"n\": 1\n}";
+    assert_eq!(
+        parse(text).value,
+        json(r#"{"config": "name: x\nport: 80\n", "n": 1}"#)
+    );
+    let text = "{\n  \"notes\": \"Dear team,\nthe release is ready.\nThanks!\"\n}";
+    assert_eq!(
+        parse(text).value,
+        json(r#"{"notes": "Dear team,\nthe release is ready.\nThanks!"}"#)
+    );
+}
