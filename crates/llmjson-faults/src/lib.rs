@@ -382,6 +382,103 @@ pub struct LargeCase {
     pub faults: Vec<Fault>,
 }
 
+/// A pretty-printed plan of about `size` bytes whose steps carry source code in
+/// `code.snippet`; every third snippet is code holding a JSON literal (Python, JavaScript, SQL,
+/// shell) written with its quotes unescaped, as models write it, and some titles hold an
+/// apostrophe (`O'Brien`). With `every_fault`, every local fault class is applied once more
+/// where it fits (a model's habits and slips together). The expected value is the plan as meant.
+pub fn large_code_case(seed: u64, size: usize, every_fault: bool) -> LargeCase {
+    let mut rng = Rng::new(seed ^ (size as u64).wrapping_mul(0xA24B_AED4_963E_E407) ^ 0x636f_6465);
+    let languages = ["python", "javascript", "sql", "shell", "python", "python"];
+    let mut steps = Vec::new();
+    let mut approx = 0;
+    while approx < size {
+        let i = steps.len();
+        let (language, snippet) = if i % 3 == 1 {
+            let k = rng.below(text::CODE_WITH_JSON.len());
+            (languages[k], text::CODE_WITH_JSON[k].to_string())
+        } else {
+            ("python", text::text(&mut rng, text::TextKind::Code))
+        };
+        let title = if rng.chance(0.15) {
+            format!("Review with Mary O'Brien ({i})")
+        } else {
+            format!("Step {i}: {}", text::text(&mut rng, text::TextKind::Plain))
+        };
+        let step = Node::Obj(vec![
+            ("id".into(), Node::Str(format!("s{i}"))),
+            ("title".into(), Node::Str(title)),
+            ("done".into(), Node::Bool(rng.chance(0.5))),
+            (
+                "code".into(),
+                Node::Obj(vec![
+                    ("language".into(), Node::Str(language.into())),
+                    ("snippet".into(), Node::Str(snippet)),
+                ]),
+            ),
+            (
+                "owner".into(),
+                Node::Str(text::text(&mut rng, text::TextKind::Name)),
+            ),
+            (
+                "estimate_hours".into(),
+                Node::Num(rng.range(1, 40).to_string()),
+            ),
+            (
+                "tags".into(),
+                Node::Arr(vec![
+                    Node::Str(text::text(&mut rng, text::TextKind::Word)),
+                    Node::Str(text::text(&mut rng, text::TextKind::Word)),
+                ]),
+            ),
+        ]);
+        approx += render(&tokens(&step, Layout::Pretty(2))).0.len() + 8;
+        steps.push(step);
+    }
+    let doc = Node::Obj(vec![
+        ("objective".into(), Node::Str("Migrate the archive".into())),
+        ("steps".into(), Node::Arr(steps)),
+        (
+            "risks".into(),
+            Node::Arr(vec![Node::Str("data loss".into())]),
+        ),
+        (
+            "open_questions".into(),
+            Node::Arr(vec![Node::Str("who signs off?".into())]),
+        ),
+    ]);
+    let mut toks = tokens(&doc, Layout::Pretty(2));
+    for i in 0..toks.len() {
+        if toks[i].k == K::Str && text::CODE_WITH_JSON.contains(&toks[i].content.as_str()) {
+            let style = tokens::StrStyle {
+                raw_quotes: true,
+                ..tokens::StrStyle::JSON
+            };
+            toks[i].text = tokens::render_str(&toks[i].content.clone(), style);
+            tokens::lock_around(&mut toks, i);
+        }
+    }
+    let mut faults = vec![Fault::CodeInString];
+    if every_fault {
+        for f in local_faults() {
+            if compatible(&faults, f) && faults::apply(f, &mut toks, &mut rng) {
+                faults.push(f);
+            }
+        }
+    }
+    let (text, spans) = render(&toks);
+    let expected = truncate::value_after_cut(&toks, &spans, text.len() + 1, Mode::Complete);
+    LargeCase {
+        id: format!(
+            "{seed}-code-{size}{}",
+            if every_fault { "-every-fault" } else { "" }
+        ),
+        input: text,
+        expected,
+        faults,
+    }
+}
+
 /// Token faults that stay within one spot of a document (no wrapper, cut or convention).
 fn local_faults() -> Vec<Fault> {
     Fault::ALL

@@ -121,6 +121,22 @@ const CODE: &[&str] = &[
     "def greet(name):\n    return \"Hello, \" + name\n",
     "assert parse(\"[1, 2]\") == [1, 2]",
     "let s = \"tab\\there\";",
+    // Code holding a JSON literal (see [`CODE_WITH_JSON`]).
+    "payload = '{\"nested\": \"json in a string\", \"n\": [1, 2, 3]}'\nobj = json.loads(payload)\n",
+    "const cfg = JSON.parse('{\"debug\": true, \"level\": \"info\"}');",
+    "INSERT INTO events (doc) VALUES ('{\"id\": 7, \"tags\": [\"a\", \"b\"]}');",
+    "curl -s -d '{\"name\": \"Ana\", \"ok\": true}' https://api.example.com/v1/users",
+];
+
+/// Code that holds a JSON literal in a string of its own language (Python, JavaScript, SQL,
+/// shell): written into a JSON string with its quotes unescaped, the literal's quotes, commas,
+/// colons and brackets look like the document's own structure.
+pub(crate) const CODE_WITH_JSON: &[&str] = &[
+    "payload = '{\"nested\": \"json in a string\", \"n\": [1, 2, 3]}'\nobj = json.loads(payload)\n",
+    "const cfg = JSON.parse('{\"debug\": true, \"level\": \"info\"}');\nconsole.log(cfg.level);\n",
+    "INSERT INTO events (doc) VALUES ('{\"id\": 7, \"tags\": [\"a\", \"b\"]}');",
+    "curl -s -d '{\"name\": \"Ana\", \"ok\": true}' https://api.example.com/v1/users",
+    "requests.post(url, data='{\"q\": \"status\", \"limit\": 10}')",
 ];
 
 /// Code without any double quote (safe for faults that only touch line breaks).
@@ -279,6 +295,9 @@ const SINGLE_QUOTED_HARD: &[&str] = &[
     "{'nested': 'python dict'}",
     "<a href=\"/docs\">docs</a>",
     "json.dumps({\"k\": \"v\"})",
+    "payload = '{\"nested\": \"json\", \"n\": [1, 2]}'\nobj = json.loads(payload)\n",
+    "JSON.parse('{\"debug\": true, \"level\": \"info\"}')",
+    "INSERT INTO t (doc) VALUES ('{\"id\": 7}');",
     "const s = 'single';",
     "msg = \"Hello, \" + name",
     "ends with a backslash \\",
@@ -373,7 +392,9 @@ pub fn comment_text(rng: &mut Rng, quoted: bool) -> String {
 
 /// Whether `content` is one of the source-code contents.
 pub fn is_code(content: &str) -> bool {
-    CODE.contains(&content) || CODE_NO_QUOTES.contains(&content)
+    CODE.contains(&content)
+        || CODE_NO_QUOTES.contains(&content)
+        || CODE_WITH_JSON.contains(&content)
 }
 
 /// Whether `content` holds quotes meant as text (quoted speech, HTML, links).

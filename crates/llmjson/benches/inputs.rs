@@ -15,10 +15,10 @@ const STEP_BROKEN: &str = r#"{id: "s12", 'title': 'Normalise the 日本語 docum
 /// A step with everything at once: smart quotes, unescaped quotes in code, raw newlines, a
 /// missing comma, trailing commas, a comment holding quotes, and strings as Python's `repr`
 /// writes them (single quotes around code and JSON with `"` unescaped, `\'` and `\\` escapes).
-const STEP_ALL: &str = "{“id”: “s12”, title: 'Normalise the 日本語 documents', \"tool\": \"python\" \"depends_on\": [\"s10\" \"s11\",], /* the \"params\" apply to every run */ \"params\": {\"retries\": 3, \"dry_run\": False,}, 'snippet': 'print(\"x\")\\n', 'payload': 'payload = \\'{\"a\": 1}\\'', \"code\": \"def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n\", 'path': 'C:\\\\Users\\\\me', \"ok\": True,}";
+const STEP_ALL: &str = "{“id”: “s12”, title: 'Normalise the 日本語 documents', \"tool\": \"python\" \"depends_on\": [\"s10\" \"s11\",], /* the \"params\" apply to every run */ \"params\": {\"retries\": 3, \"dry_run\": False,}, 'snippet': 'print(\"x\")\\n', 'payload': 'payload = \\'{\"a\": 1}\\'', \"code\": \"def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n\", 'path': 'C:\\\\Users\\\\me', \"sql\": \"INSERT INTO events (doc) VALUES ('{\"id\": 7, \"tags\": [\"a\", \"b\"]}');\", \"ok\": True,}";
 
 /// What `STEP_ALL` means, as valid JSON: the expected value of the all-faults family.
-const STEP_ALL_VALID: &str = r#"{"id": "s12", "title": "Normalise the 日本語 documents", "tool": "python", "depends_on": ["s10", "s11"], "params": {"retries": 3, "dry_run": false}, "snippet": "print(\"x\")\n", "payload": "payload = '{\"a\": 1}'", "code": "def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n", "path": "C:\\Users\\me", "ok": true}"#;
+const STEP_ALL_VALID: &str = r#"{"id": "s12", "title": "Normalise the 日本語 documents", "tool": "python", "depends_on": ["s10", "s11"], "params": {"retries": 3, "dry_run": false}, "snippet": "print(\"x\")\n", "payload": "payload = '{\"a\": 1}'", "code": "def run(doc):\n    if doc.get(\"lang\") == \"ja\":\n        return normalise(doc[\"body\"])\n", "path": "C:\\Users\\me", "sql": "INSERT INTO events (doc) VALUES ('{\"id\": 7, \"tags\": [\"a\", \"b\"]}');", "ok": true}"#;
 
 /// How many steps make a plan of about `size` bytes, its wrapping included: a "10 MB" input
 /// stays within the default 10 MiB size limit.

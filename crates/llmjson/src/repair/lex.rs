@@ -138,13 +138,29 @@ pub(crate) fn wide_punctuation_at(b: &[u8], i: usize) -> bool {
 /// A member starts at `n` in `b`: a key (quoted in any quotes, on one line, or a bare word)
 /// followed by `:` or `：` (`'tags':`, `"name" :`, `name:`).
 pub(crate) fn member_starts(b: &[u8], n: usize) -> bool {
+    member_key_end(b, n).is_some_and(|(key_end, c)| {
+        b[c] == b':'
+            || b[c..].starts_with(&WIDE_COLON)
+            || (b[c] == b'=' && b.get(c + 1) != Some(&b'=') && c > key_end)
+    })
+}
+
+/// Whether a key (in quotes, or a bare name) and a colon (`:`, `：`; not the `=` code writes:
+/// `obj = json.loads(payload)` is a line of code) start at `n`: a member's line.
+pub(crate) fn member_line_starts(b: &[u8], n: usize) -> bool {
+    member_key_end(b, n).is_some_and(|(_, c)| b[c] == b':' || b[c..].starts_with(&WIDE_COLON))
+}
+
+/// Where the key that starts at `n` ends, and the first byte after the blanks that follow it
+/// (a byte of `b`): `None` when no key starts there or nothing follows it.
+fn member_key_end(b: &[u8], n: usize) -> Option<(usize, usize)> {
     let limit = b.len().min(n + 64);
     let key_end = match QuoteClass::opening_at(b, n) {
         Some((class, len)) => {
             let mut e = n + len;
             loop {
                 if e >= limit || b[e] == b'\n' {
-                    return false;
+                    return None;
                 }
                 if let Some(l) = class.closer_at(b, e) {
                     break e + l;
@@ -158,7 +174,7 @@ pub(crate) fn member_starts(b: &[u8], n: usize) -> bool {
                 e += 1;
             }
             if e == n {
-                return false;
+                return None;
             }
             e
         }
@@ -167,11 +183,8 @@ pub(crate) fn member_starts(b: &[u8], n: usize) -> bool {
     while c < limit && matches!(b[c], b' ' | b'\t') {
         c += 1;
     }
-    // `:`, `：`, or the `=` / `=>` other languages write for it (not `==`).
-    c < b.len()
-        && (b[c] == b':'
-            || b[c..].starts_with(&WIDE_COLON)
-            || (b[c] == b'=' && b.get(c + 1) != Some(&b'=') && c > key_end))
+    // What follows: `:`, `：`, or the `=` / `=>` other languages write for it (not `==`).
+    (c < b.len()).then_some((key_end, c))
 }
 
 /// Whether `b` holds a byte a mark needs (a closer, a comma, a full-width comma, or in a string
@@ -745,6 +758,7 @@ impl<'t> Lex<'t> {
     /// starts JSON structure (a closer, or a key and its colon) at an indentation no deeper
     /// than that of the line holding `open`.
     pub(crate) fn next_line_starts_structure(&self, open: usize, at: usize) -> Option<usize> {
+        // (a closer, a key and its colon, or a line that is one quoted item)
         let b = self.b;
         let mut p = at + 1;
         while p < self.end && matches!(b[p], b' ' | b'\t') {
@@ -753,7 +767,9 @@ impl<'t> Lex<'t> {
         if p >= self.end {
             return None;
         }
-        let structure = matches!(b[p], b'}' | b']') || member_starts(&b[..self.end], p);
+        let structure = matches!(b[p], b'}' | b']')
+            || member_line_starts(&b[..self.end], p)
+            || self.quoted_item_line(p);
         if !structure {
             return None;
         }
@@ -767,6 +783,26 @@ impl<'t> Lex<'t> {
             .take_while(|&&c| matches!(c, b' ' | b'\t'))
             .count();
         (indent <= opening_indent).then_some(p)
+    }
+
+    /// A line that is one quoted string and perhaps a comma (an array's item on its own line,
+    /// `    “queued”,`), from its first quote at `p`.
+    fn quoted_item_line(&self, p: usize) -> bool {
+        let b = &self.b[..self.end];
+        let Some((class, len)) = QuoteClass::opening_at(b, p) else {
+            return false;
+        };
+        let line_end = memchr::memchr(b'\n', &b[p..]).map_or(b.len(), |k| p + k);
+        let mut e = p + len;
+        while e < line_end {
+            if let Some(l) = class.closer_at(b, e) {
+                let rest = &b[e + l..line_end];
+                let rest = rest.strip_prefix(b",").unwrap_or(rest);
+                return rest.iter().all(|&c| is_ws(c));
+            }
+            e += 1;
+        }
+        false
     }
 
     pub(crate) fn leaves_open(&self, from: usize, to: usize) -> bool {

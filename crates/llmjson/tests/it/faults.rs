@@ -317,3 +317,52 @@ fn no_reading_discards_a_long_document() {
     }
     println!("large replies exact: {exact}/{total}");
 }
+
+/// Laid-out plans of 64 KB and 1 MB whose steps carry code, every third holding a JSON literal
+/// written with its quotes unescaped (`llmjson_faults::large_code_case`): exact alone; with
+/// every local fault at once, no step is merged into another or lost, the top-level members stay
+/// where they are, and no more steps differ from what they mean than there were faults.
+#[test]
+fn long_laid_out_plans_with_code_holding_json_keep_every_step() {
+    let (mut exact, mut total) = (0, 0);
+    for size in [64 << 10, 1 << 20] {
+        for seed in 0..2 {
+            for every_fault in [false, true] {
+                let case = llmjson_faults::large_code_case(seed, size, every_fault);
+                let options = Options::default().max_removed_ratio(1.0);
+                let parsed = llmjson::parse(&case.input, &options)
+                    .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+                total += 1;
+                let same = crate::corpus::same_value(&parsed.value, &case.expected);
+                exact += usize::from(same);
+                if !every_fault {
+                    assert!(same, "{}: not read as meant", case.id);
+                    continue;
+                }
+                let got = parsed.value.as_object().expect("an object");
+                let keys: Vec<&str> = got.iter().map(|(k, _)| k.as_str()).collect();
+                assert_eq!(
+                    keys,
+                    ["objective", "steps", "risks", "open_questions"],
+                    "{}: the top-level members moved",
+                    case.id
+                );
+                let want = case.expected["steps"].as_array().expect("steps");
+                let have = got["steps"].as_array().expect("steps is a list");
+                assert_eq!(have.len(), want.len(), "{}: steps merged or lost", case.id);
+                let wrong = have
+                    .iter()
+                    .zip(want)
+                    .filter(|(h, w)| !crate::corpus::same_value(h, w))
+                    .count();
+                assert!(
+                    wrong <= case.faults.len(),
+                    "{}: {wrong} steps differ, {} faults",
+                    case.id,
+                    case.faults.len()
+                );
+            }
+        }
+    }
+    println!("laid-out plans with code holding JSON exact: {exact}/{total}");
+}

@@ -122,7 +122,12 @@ impl Ctx<'_> {
                     } else {
                         0
                     };
-                    let pair = if json_text {
+                    // Quotes inside a bracket the text opened are code's or JSON's own
+                    // (`'{"id": 7}'` in an SQL statement): a pair costs as in JSON text. Not a
+                    // quote that a `+` and another quote follow: that joins two strings.
+                    let pair = if json_text
+                        || (self.lex.leaves_open(open, at) && !self.concatenation_follows(at + len))
+                    {
                         cost::TEXT_QUOTE_IN_JSON_TEXT
                     } else {
                         cost::TEXT_QUOTE
@@ -175,9 +180,19 @@ impl Ctx<'_> {
                     ),
                 );
                 // Or the string ended long before, at the comma before a member its text
-                // swallowed (`"Seoul, 'tags': [], … „Mary“`).
-                if let Some(m) = (!key).then(|| self.member_comma(open, at)).flatten() {
-                    self.split_at(out, class, open, m, after);
+                // swallowed (`"Seoul, 'tags': [], … „Mary“`), or at the comma before this quote
+                // where the quote opens the next item (`"failure,⏎        “queued”`), as at a
+                // quote of its own.
+                if !key {
+                    let member = self.member_comma(open, at);
+                    let splits = self.split_points(open, at, false);
+                    for split in splits
+                        .into_iter()
+                        .flatten()
+                        .chain(member.filter(|m| !splits.contains(&Some(*m))))
+                    {
+                        self.split_at(out, class, open, split, after);
+                    }
                 }
             }
             Stop::End => {
@@ -287,6 +302,12 @@ impl Ctx<'_> {
                 {
                     return;
                 }
+                // Where it ended (listed first: where the layout speaks, it is the likelier
+                // reading): at the end of this line, when this is its first; else at the end of
+                // its first line, when that line ended a member (`"active,⏎    false⏎  ]`).
+                if let Some(split) = self.first_line_split(open, at, key) {
+                    self.split_at(out, class, open, split, after);
+                }
                 out.add(
                     level,
                     succ(
@@ -297,11 +318,6 @@ impl Ctx<'_> {
                         mode,
                     ),
                 );
-                // Where it ended: at the end of this line, when this is its first; else at the
-                // end of its first line, when that line ended a member (`"active,⏎    false⏎  ]`).
-                if let Some(split) = self.first_line_split(open, at, key) {
-                    self.split_at(out, class, open, split, after);
-                }
             }
             Stop::Escape | Stop::Control(_) => {}
         }
