@@ -814,24 +814,25 @@ impl<'t> Lex<'t> {
     fn bracket_balance(&self, from: usize, to: usize) -> (Cost, u32) {
         let to = to.min(self.end);
         let from = from.max(to.saturating_sub(cost::WINDOW));
-        let (mut braces, mut brackets, mut lost) = (0u32, 0u32, 0);
-        for &c in self.b.get(from..to).unwrap_or_default() {
-            let (depth, opens) = match c {
-                b'{' => (&mut braces, true),
-                b'[' => (&mut brackets, true),
-                b'}' => (&mut braces, false),
-                b']' => (&mut brackets, false),
-                _ => continue,
-            };
-            if opens {
-                *depth += 1;
-            } else if *depth == 0 {
-                lost += 1;
-            } else {
-                *depth -= 1;
+        let text = self.b.get(from..to).unwrap_or_default();
+        // Braces and brackets are counted apart: each kind found at memchr's speed (most text
+        // holds few or none).
+        let mut lost = 0;
+        let mut left_open = 0u32;
+        for (open, close) in [(b'{', b'}'), (b'[', b']')] {
+            let mut depth = 0u32;
+            for k in memchr::memchr2_iter(open, close, text) {
+                if text[k] == open {
+                    depth += 1;
+                } else if depth == 0 {
+                    lost += 1;
+                } else {
+                    depth -= 1;
+                }
             }
+            left_open += depth;
         }
-        (lost, braces + brackets)
+        (lost, left_open)
     }
 
     /// What a string of `class` swallowing `b[from..to]` leaves out of the structure:

@@ -99,7 +99,12 @@ impl Ctx<'_> {
                     // (`"a,⏎  "b": 1`), or a closing one before a `:` (`"x, "b": 1`).
                     // (Not so in text that is code or JSON, which has quotes in such places.)
                     let json_text = matches!(b.get(open), Some(b'{' | b'['));
-                    let code = || json_text || self.lex.leaves_open(open, at);
+                    // Whether the text leaves a bracket open here: a scan of the window, done
+                    // at most once per quote.
+                    let leaves_open = std::cell::OnceCell::new();
+                    let inside_bracket =
+                        || *leaves_open.get_or_init(|| self.lex.leaves_open(open, at));
+                    let code = || json_text || inside_bracket();
                     let loose = if !paired {
                         // An apostrophe sits in a word or ends one before a space
                         // (`students' books`), not before a delimiter (`docs', "tool"`).
@@ -125,17 +130,18 @@ impl Ctx<'_> {
                     // Quotes inside a bracket the text opened are code's or JSON's own
                     // (`'{"id": 7}'` in an SQL statement): a pair costs as in JSON text. Not a
                     // quote that a `+` and another quote follow: that joins two strings.
-                    let pair = if json_text
-                        || (self.lex.leaves_open(open, at) && !self.concatenation_follows(at + len))
+                    // (The second quote of a pair costs nothing: asked of the first only.)
+                    let pair = if odd {
+                        0
+                    } else if json_text
+                        || (inside_bracket() && !self.concatenation_follows(at + len))
                     {
                         cost::TEXT_QUOTE_IN_JSON_TEXT
                     } else {
                         cost::TEXT_QUOTE
                     };
                     // Running on past this quote swallows what came since the last one.
-                    let cost = if odd { 0 } else { pair }
-                        + loose
-                        + self.lex.swallowed_since(class, open, at);
+                    let cost = pair + loose + self.lex.swallowed_since(class, open, at);
                     out.add(
                         level,
                         succ(
