@@ -169,6 +169,30 @@ fn duplicate_key_policies() {
 }
 
 #[test]
+fn a_repeated_key_whose_value_differs_counts_as_discarded_data() {
+    // In a reply that needs repair, the value a repeated key's policy drops is data thrown
+    // away: the guard counts it (a misreading that merges two siblings drops the first one's
+    // values this way), and an identical repeat costs nothing.
+    let merged = "Here: {\"id\": \"s1\", \"title\": \"Plan the migration of the archive\", \"owner\": \"team-a\", \"id\": \"s2\", \"title\": \"Run the migration of the archive\", \"owner\": \"team-b\",}";
+    let err = error_with(merged, &Options::default());
+    assert!(matches!(err, Error::RepairRejected { .. }), "{err}");
+    let accepted = parse_with(merged, &Options::default().max_removed_ratio(1.0));
+    assert_eq!(
+        accepted.removed_bytes,
+        "\"id\":\"s1\"\"title\":\"Planthemigrationofthearchive\"\"owner\":\"team-a\"".len()
+    );
+    let same = parse_with(
+        "Here: {\"a\": \"a long value that repeats itself word for word\", \"a\": \"a long value that repeats itself word for word\",}",
+        &Options::default(),
+    );
+    assert_eq!(same.removed_bytes, 0);
+    assert_eq!(
+        kinds(&same),
+        [RepairKind::DuplicateKey, RepairKind::TrailingComma]
+    );
+}
+
+#[test]
 fn deep_nesting_is_a_typed_error_not_a_stack_overflow() {
     let deep = "[".repeat(100_000);
     assert!(matches!(

@@ -260,15 +260,21 @@ impl Parser<'_> {
                         let earlier = earlier_index
                             .flatten()
                             .and_then(|i| frame.member_spans.get_mut(i));
+                        // A value that differs from the one kept is data thrown away: the
+                        // guard counts it (a misreading that merges two sibling objects drops
+                        // the first one's values this way).
+                        let differs = slot.get() != &value;
                         match policy {
                             // The log entry spans the member whose value was discarded.
                             DuplicateKeys::Last => {
                                 slot.insert(value);
                                 let discarded =
                                     earlier.map_or(member, |e| std::mem::replace(e, member));
-                                Some((key, discarded, "kept the last value"))
+                                Some((key, discarded, "kept the last value", differs))
                             }
-                            DuplicateKeys::First => Some((key, member, "kept the first value")),
+                            DuplicateKeys::First => {
+                                Some((key, member, "kept the first value", differs))
+                            }
                             DuplicateKeys::Error => {
                                 return Err(Fail::DuplicateKey {
                                     offset: frame.key_at,
@@ -280,8 +286,11 @@ impl Parser<'_> {
                 }
             }
         };
-        if let Some((key, (from, to), detail)) = duplicate {
+        if let Some((key, (from, to), detail, differs)) = duplicate {
             self.repair_at_key(&key, RepairKind::DuplicateKey, from, to, detail)?;
+            if differs {
+                self.discard(from, to);
+            }
         }
         Ok(())
     }
