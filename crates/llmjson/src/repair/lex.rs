@@ -145,10 +145,16 @@ pub(crate) fn member_starts(b: &[u8], n: usize) -> bool {
     })
 }
 
-/// Whether a key (in quotes, or a bare name) and a colon (`:`, `：`; not the `=` code writes:
-/// `obj = json.loads(payload)` is a line of code) start at `n`: a member's line.
+/// Whether a key and a colon (`:`, `：`) start at `n`: a member's line. A key in quotes may also
+/// take the `=` another language writes for the colon (`“title” = “x”`); a bare name may not:
+/// `obj = json.loads(payload)` is a line of code.
 pub(crate) fn member_line_starts(b: &[u8], n: usize) -> bool {
-    member_key_end(b, n).is_some_and(|(_, c)| b[c] == b':' || b[c..].starts_with(&WIDE_COLON))
+    let quoted = QuoteClass::opening_at(b, n).is_some();
+    member_key_end(b, n).is_some_and(|(key_end, c)| {
+        b[c] == b':'
+            || b[c..].starts_with(&WIDE_COLON)
+            || (quoted && b[c] == b'=' && b.get(c + 1) != Some(&b'=') && c > key_end)
+    })
 }
 
 /// Where the key that starts at `n` ends, and the first byte after the blanks that follow it

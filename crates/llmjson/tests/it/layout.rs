@@ -133,6 +133,32 @@ fn a_string_that_lost_its_quote_at_the_end_of_its_line_ends_there() {
 }
 
 #[test]
+fn a_key_that_lost_its_quote_ends_before_a_line_written_with_equals() {
+    // The next line's member is written with `=` for `:` (`“title” = …`), as the reply writes
+    // its members: a quoted key and `=` start a member (a bare name and `=` start a line of
+    // code). Two steps of a long plan the generator wrote with every fault at once.
+    let text = "[\n    {\n      'id' = 's153'，\n      “title”：'Step 153: La consegna è prevista per lunedì'，\n      'done'：True，\n      'code'：{\n        “language” = 'python'，\n        'snippet' = \"if x == \\\"a\\\":\\n    return \\\"b\\\"\\n\"\n      }，\n      'owner'：“山田太郎”，\n      “estimate_hours”：17，\n      'tags'：[\n        “browser”，\n        'failure'\n      ]\n    }，\n    {\n      \"id: 's154'，\n      “title” = “Step 154: 데이터베이스 연결을 확인하세요”，\n      'done' = False，\n      “code” = {\n        'language'：'sql'，\n        'snippet': \"INSERT INTO events (doc) VALUES ('{\"id\": 7, \"tags\": [\"a\", \"b\"]}');\"\n      }\n]";
+    let parsed = parse(text);
+    assert_eq!(parsed.value[1]["id"], "s154");
+    assert_eq!(
+        parsed.value[1]["title"],
+        "Step 154: 데이터베이스 연결을 확인하세요"
+    );
+    assert_eq!(parsed.value[1]["done"], false);
+    assert_eq!(
+        parsed.value[1]["code"]["snippet"],
+        r#"INSERT INTO events (doc) VALUES ('{"id": 7, "tags": ["a", "b"]}');"#
+    );
+}
+
+#[test]
+fn a_tuple_with_an_item_commented_out_stays_a_list() {
+    // `(5)` is a value in parentheses; a tuple that held another item, commented out, is a list.
+    let text = "{\n  \"tags\": (\n    # \"en\",\n    \"failure\"\n  ),\n  \"n\": (5)\n}";
+    assert_eq!(parse(text).value, json(r#"{"tags": ["failure"], "n": 5}"#));
+}
+
+#[test]
 fn strings_that_really_run_over_lines_stay_whole() {
     // Code whose lines close its own brackets, and text whose lines look like members: raw
     // line breaks inside strings that do end with their closing quote.

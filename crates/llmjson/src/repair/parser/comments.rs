@@ -15,16 +15,15 @@ use crate::{DuplicateKeys, GuardComments, RepairLevel, Truncation};
 /// JSON (a quote, a bracket, a digit): reading megabytes of comment twice buys nothing.
 const READ_LIMIT: usize = 64 * 1024;
 
+/// The log's detail for a comment holding JSON data (a member or item commented out).
+pub(super) const DATA_COMMENT: &str = "removed a comment holding JSON data";
+
 /// How a comment whose text is `body` is logged, and whether the safety guard counts it: prose
 /// loses nothing when it goes; a member commented out is data, and the guard counts it (see
 /// `GuardComments`).
 pub(super) fn judge(guard: GuardComments, body: &str) -> (&'static str, bool) {
     let data = guard == GuardComments::Data && holds_data(body);
-    let detail = if data {
-        "removed a comment holding JSON data"
-    } else {
-        "removed"
-    };
+    let detail = if data { DATA_COMMENT } else { "removed" };
     (detail, data || guard == GuardComments::All)
 }
 

@@ -212,6 +212,7 @@ impl Parser<'_> {
             comma_at: at,
             id,
             member_spans,
+            data_comment: false,
         });
         self.kinds.push(kind);
         self.opens.push(at);
@@ -357,7 +358,9 @@ impl Parser<'_> {
         let single = frame.kind == Kind::Tuple
             && frame.comma_at == open
             && matches!(&frame.partial, Partial::Array(items) if items.len() == 1);
-        if !single {
+        // An item commented out inside it (`(⏎  # "en",⏎  "failure"⏎)`) shows a tuple of more
+        // than one: still a list.
+        if !single || frame.data_comment {
             return Ok(false);
         }
         let Partial::Array(mut items) = self.pop_frame()? else {

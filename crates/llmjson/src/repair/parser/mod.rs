@@ -149,6 +149,8 @@ struct Frame {
     /// key's log entry spans the member it discarded. Taken from and given back to
     /// `Parser::spare_spans`: objects do not allocate one each.
     member_spans: Vec<(usize, usize)>,
+    /// A comment holding data (a member or item commented out) was read inside it.
+    data_comment: bool,
 }
 
 /// Keys longer than this are cut in logged paths.
@@ -584,6 +586,11 @@ impl<'t> Parser<'t> {
                     let body = &self.text[body_start..body_end];
                     let (detail, counted) = comments::judge(self.cfg.guard_comments, body);
                     self.repair(RepairKind::Comment, self.pos, end, detail)?;
+                    if detail == comments::DATA_COMMENT {
+                        if let Some(frame) = self.frames.last_mut() {
+                            frame.data_comment = true;
+                        }
+                    }
                     if counted {
                         self.discard(body_start, body_end);
                     }
