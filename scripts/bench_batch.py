@@ -20,6 +20,7 @@ empty replies kept in their share): generated once into target/bench-batch/.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -95,6 +96,21 @@ def best_of(args_for_run, runs: int = RUNS) -> tuple[float, float, int, str]:
     return statistics.median(times), min(times), peak, summary
 
 
+@contextlib.contextmanager
+def postgres(url: str | None):
+    """The PostgreSQL URL given, or a throwaway cluster's (started here, stopped after)."""
+    if url is not None:
+        yield url
+        return
+    cluster = tempfile.mkdtemp()
+    script = str(ROOT / "scripts/throwaway-postgres.sh")
+    started = subprocess.run([script, "start", cluster, "54391"], check=True, capture_output=True, text=True)
+    try:
+        yield started.stdout.strip()
+    finally:
+        subprocess.run([script, "stop", cluster], check=False)
+
+
 def compare(other: Path, data: Path, url: str, runs: int) -> None:
     """This checkout's binary against `other`, in turns, on the same input: the ratio of rates."""
     modes = {
@@ -103,6 +119,7 @@ def compare(other: Path, data: Path, url: str, runs: int) -> None:
         "SQLite and a results file": lambda d, i: ["--out", f"{d}/o-{i}.jsonl", "--db", f"sqlite:{d}/r-{i}.db"],
         "PostgreSQL and a results file": lambda d, i: ["--out", f"{d}/o-{i}.jsonl", "--db", url],
     }
+    records = len(data.read_text(encoding="utf-8").splitlines())
     for mode, args in modes.items():
         times: dict[str, list[float]] = {"this": [], "other": []}
         for i in range(runs):
@@ -111,8 +128,7 @@ def compare(other: Path, data: Path, url: str, runs: int) -> None:
                 with tempfile.TemporaryDirectory() as tmp:
                     times[name].append(timed(["batch", str(data), *args(tmp, i)], binary)[0])
         this, them = statistics.median(times["this"]), statistics.median(times["other"])
-        print(f"{mode:32} this {len(data.read_text().splitlines()) / this:9,.0f}/s  other "
-              f"{len(data.read_text().splitlines()) / them:9,.0f}/s  this/other {them / this:.3f}")
+        print(f"{mode:32} this {records / this:9,.0f}/s  other {records / them:9,.0f}/s  this/other {them / this:.3f}")
 
 
 def main() -> None:
@@ -126,19 +142,8 @@ def main() -> None:
         sys.exit("build first: cargo build --release -p llmjson-cli -p llmjson-faults")
     data = make_input(args.count)
     if args.compare:
-        cluster = None
-        url = args.postgres
-        if url is None:
-            cluster = tempfile.mkdtemp()
-            url = subprocess.run(
-                [str(ROOT / "scripts/throwaway-postgres.sh"), "start", cluster, "54391"],
-                check=True, capture_output=True, text=True,
-            ).stdout.strip()
-        try:
+        with postgres(args.postgres) as url:
             compare(args.compare.resolve(), data, url, 5)
-        finally:
-            if cluster:
-                subprocess.run([str(ROOT / "scripts/throwaway-postgres.sh"), "stop", cluster], check=False)
         return
     sizes = [len(json.loads(l)["reply"].encode()) for l in data.read_text(encoding="utf-8").splitlines()]
     mean_size = statistics.mean(sizes)
@@ -177,20 +182,9 @@ def main() -> None:
                     sys.exit(f"--resume ({name}) did not give back the run's file")
             resumes.append((name, statistics.median(times)))
 
-    cluster = None
-    url = args.postgres
-    if url is None:
-        cluster = tempfile.mkdtemp()
-        url = subprocess.run(
-            [str(ROOT / "scripts/throwaway-postgres.sh"), "start", cluster, "54391"],
-            check=True, capture_output=True, text=True,
-        ).stdout.strip()
-    try:
+    with postgres(args.postgres) as url:
         median, best, peak, _ = best_of(lambda i: ["batch", str(data), "--out", "/dev/null", "--db", url])
         rows.append(("PostgreSQL (`--db postgresql://…`, COPY)", median, best, peak, 10_000))
-    finally:
-        if cluster:
-            subprocess.run([str(ROOT / "scripts/throwaway-postgres.sh"), "stop", cluster], check=False)
 
     # Peak memory against the input's length: the same replies, 1×, 4× and 16× as many.
     memory = []

@@ -199,12 +199,10 @@ class Walkthrough:
         return "output as shown"
 
     def run(self, args: list[str], env: dict[str, str], cwd: Path, block: Block) -> None:
-        result = subprocess.run(args, env=env, cwd=cwd, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise CheckFailed(
-                f"README.md:{block.line}: the ```{block.language} block failed ({result.returncode}):\n"
-                f"{block.text}\n--- stdout ---\n{result.stdout[-3000:]}\n--- stderr ---\n{result.stderr[-3000:]}"
-            )
+        try:
+            dist_check.run(args, env, cwd)
+        except CheckFailed as failed:
+            raise CheckFailed(f"README.md:{block.line}: the ```{block.language} block\n{block.text}failed: {failed}") from None
 
 
 def main(argv: list[str]) -> int:
@@ -230,7 +228,8 @@ def main(argv: list[str]) -> int:
                 outcome = "not run here" + (" (a doctest)" if block.language == "rust" else "")
             else:
                 raise CheckFailed(f"README.md:{block.line}: no way to run a ```{block.language} block")
-            counts[outcome.split(" (")[0].split(":")[0]] = counts.get(outcome.split(" (")[0].split(":")[0], 0) + 1
+            what = outcome.split(" (")[0].split(":")[0]
+            counts[what] = counts.get(what, 0) + 1
             report.append(f"  README.md:{block.line:<4} {block.language or 'text':<8} {outcome} ({time.monotonic() - started:.1f} s)")
     print("README check: every block of the README, in order, from a clean folder:")
     print("\n".join(report))

@@ -263,6 +263,33 @@ fn value_words(value: &llmjson::Value, out: &mut std::collections::HashSet<Strin
     }
 }
 
+/// A long reply's list `name` (`items`, `steps`) keeps its length (nothing merged or lost),
+/// and no more of its entries differ from what they mean than the case has faults.
+fn assert_list_kept(case: &llmjson_faults::LargeCase, got: &llmjson::Map, name: &str) {
+    let want = case.expected[name].as_array().expect("the expected list");
+    let have = got[name]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}: {name} is not a list", case.id));
+    assert_eq!(
+        have.len(),
+        want.len(),
+        "{}: the {name} list changed length (faults {:?})",
+        case.id,
+        case.faults
+    );
+    let wrong = have
+        .iter()
+        .zip(want)
+        .filter(|(h, w)| !crate::corpus::same_value(h, w))
+        .count();
+    assert!(
+        wrong <= case.faults.len(),
+        "{}: {wrong} of {name} differ, {} faults",
+        case.id,
+        case.faults.len()
+    );
+}
+
 /// Large replies (64 KB to 1 MB; `LLMJSON_LARGE_COUNT` runs more of each size): a misreading
 /// deep in a long reply may cost the item it is in, never the document. Every member of the
 /// document is kept, its `items` list keeps its length, and no more items differ from what
@@ -292,26 +319,7 @@ fn no_reading_discards_a_long_document() {
             for key in expected.keys() {
                 assert!(got.contains_key(key), "{}: lost the member {key}", case.id);
             }
-            let want = expected["items"].as_array().expect("items");
-            let have = got["items"].as_array().expect("items is a list");
-            assert_eq!(
-                have.len(),
-                want.len(),
-                "{}: the items list changed length (faults {:?})",
-                case.id,
-                case.faults
-            );
-            let wrong = have
-                .iter()
-                .zip(want)
-                .filter(|(h, w)| !crate::corpus::same_value(h, w))
-                .count();
-            assert!(
-                wrong <= case.faults.len(),
-                "{}: {wrong} items differ, {} faults",
-                case.id,
-                case.faults.len()
-            );
+            assert_list_kept(&case, got, "items");
             exact += usize::from(crate::corpus::same_value(&parsed.value, &case.expected));
         }
     }
@@ -347,20 +355,7 @@ fn long_laid_out_plans_with_code_holding_json_keep_every_step() {
                     "{}: the top-level members moved",
                     case.id
                 );
-                let want = case.expected["steps"].as_array().expect("steps");
-                let have = got["steps"].as_array().expect("steps is a list");
-                assert_eq!(have.len(), want.len(), "{}: steps merged or lost", case.id);
-                let wrong = have
-                    .iter()
-                    .zip(want)
-                    .filter(|(h, w)| !crate::corpus::same_value(h, w))
-                    .count();
-                assert!(
-                    wrong <= case.faults.len(),
-                    "{}: {wrong} steps differ, {} faults",
-                    case.id,
-                    case.faults.len()
-                );
+                assert_list_kept(&case, got, "steps");
             }
         }
     }

@@ -436,35 +436,49 @@ impl Ctx<'_> {
     /// member's), or after its text when the line break is `at` itself or the next line
     /// starts structure.
     fn first_line_split(&self, open: usize, at: usize, key: bool) -> Option<usize> {
-        let b = self.b();
-        let line_end = open + memchr::memchr(b'\n', &b[open..at.max(open)]).unwrap_or(at - open);
+        let line_end =
+            memchr::memchr(b'\n', &self.b()[open..at.max(open)]).map_or(at, |k| open + k);
         if key {
             // A key ends at its first `:` (or `=`), as at a quote; else with its line.
             if let Some(colon) = self.split_points(open, line_end, true)[0] {
                 return Some(colon);
             }
         }
+        let (last, comma) = self.line_ending(open, line_end)?;
+        match comma {
+            Some(comma) if !key => Some(comma),
+            _ if line_end == at
+                || self
+                    .lex
+                    .next_line_starts_structure(open, line_end)
+                    .is_some() =>
+            {
+                Some(last + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// The last byte of text before `line_end` (after `open`), and where the comma (`,` or
+    /// `，`) that ends the line starts, if one does (not the string's first byte).
+    fn line_ending(&self, open: usize, line_end: usize) -> Option<(usize, Option<usize>)> {
+        let b = self.b();
         let last = (open..line_end).rev().find(|&k| !is_ws(b[k]))?;
-        let wide_comma = last >= open + 2 && b[last - 2..=last] == WIDE_COMMA;
-        if !key && last > open && (b[last] == b',' || wide_comma) {
-            Some(if wide_comma { last - 2 } else { last })
-        } else if line_end == at
-            || self
-                .lex
-                .next_line_starts_structure(open, line_end)
-                .is_some()
-        {
-            Some(last + 1)
+        let comma = if b[last] == b',' && last > open {
+            Some(last)
+        } else if last >= open + 3 && b[last - 2..=last] == WIDE_COMMA {
+            Some(last - 2)
         } else {
             None
-        }
+        };
+        Some((last, comma))
     }
 
     fn first_line_comma(&self, open: usize, before: usize) -> Option<usize> {
         let b = self.b();
         let to = before.min(open + cost::WINDOW);
         let line_end = open + memchr::memchr(b'\n', b.get(open..to)?)?;
-        let last = (open..line_end).rev().find(|&k| !is_ws(b[k]))?;
+        let (last, _) = self.line_ending(open, line_end)?;
         (b[last] == b',' && last > open && last < before).then_some(last)
     }
 
