@@ -3,6 +3,7 @@
 //! so that both read the text the same way.
 
 use super::cost::{self, Cost};
+use super::index::StructIndex;
 use super::quotes::QuoteClass;
 use super::Fence;
 
@@ -227,6 +228,8 @@ pub(crate) struct Lex<'t> {
     pub b: &'t [u8],
     pub end: usize,
     pub fence: Option<Fence>,
+    /// Where the marks of `b` are (built as pricing first reaches them).
+    pub index: &'t StructIndex,
 }
 
 impl<'t> Lex<'t> {
@@ -582,25 +585,17 @@ impl<'t> Lex<'t> {
     /// or after `after`.
     fn marks(&self, double: bool, from: usize, to: usize, after: usize) -> (Cost, Cost) {
         let b = &self.b[from..to];
-        // Most text holds none of the bytes a mark needs: found at memchr's speed.
-        if !may_hold_marks(b, double) {
-            return (0, 0);
-        }
-        // Without a closer, brackets cannot drop a mark: when no comma or quote is one (the
-        // commas of prose), there is nothing to count, and no walk is needed.
-        if memchr::memchr2(b'}', b']', b).is_none()
-            && !memchr::memchr3_iter(b',', b'"', 0xEF, b).any(|k| mark_at(b, k, double))
-        {
-            return (0, 0);
-        }
-        // Marks counted at each open bracket's level (level 0: outside any); a closer drops
-        // its level's marks. Brackets nested deeper than the levels kept share the last one.
+        // Marks counted at each open bracket's level (level 0: outside any); a closer drops its
+        // level's marks. Brackets nested deeper than the levels kept share the last one.
         const LEVELS: usize = 32;
         let mut levels = [0 as Cost; LEVELS];
         let mut depth = 0usize;
         let mut outside = 0;
-        for (k, &c) in b.iter().enumerate() {
-            let mark = match c {
+        // Only the bytes the index holds can be marks or brackets (a `"` only where `"` does
+        // not end the string).
+        self.index.for_each(self.b, from, to, !double, |k| {
+            let k = k - from;
+            let mark = match b[k] {
                 b'{' | b'[' => {
                     depth += 1;
                     if depth < LEVELS {
@@ -620,7 +615,7 @@ impl<'t> Lex<'t> {
                 levels[depth.min(LEVELS - 1)] += 1;
                 outside += Cost::from(depth == 0 && from + k >= after);
             }
-        }
+        });
         (levels[..=depth.min(LEVELS - 1)].iter().sum(), outside)
     }
 
@@ -819,26 +814,25 @@ impl<'t> Lex<'t> {
     /// the window before `to`).
     fn bracket_balance(&self, from: usize, to: usize) -> (Cost, u32) {
         let to = to.min(self.end);
-        let from = from.max(to.saturating_sub(cost::WINDOW));
-        let text = self.b.get(from..to).unwrap_or_default();
-        // Braces and brackets are counted apart: each kind found at memchr's speed (most text
-        // holds few or none).
-        let mut lost = 0;
-        let mut left_open = 0u32;
-        for (open, close) in [(b'{', b'}'), (b'[', b']')] {
-            let mut depth = 0u32;
-            for k in memchr::memchr2_iter(open, close, text) {
-                if text[k] == open {
-                    depth += 1;
-                } else if depth == 0 {
-                    lost += 1;
-                } else {
-                    depth -= 1;
-                }
+        let from = from.max(to.saturating_sub(cost::WINDOW)).min(to);
+        let b = self.b;
+        // Braces and brackets are counted apart.
+        let (mut lost, mut braces, mut brackets) = (0, 0u32, 0u32);
+        self.index.for_each(b, from, to, false, |k| {
+            let depth = match b[k] {
+                b'{' | b'}' => &mut braces,
+                b'[' | b']' => &mut brackets,
+                _ => return,
+            };
+            if matches!(b[k], b'{' | b'[') {
+                *depth += 1;
+            } else if *depth == 0 {
+                lost += 1;
+            } else {
+                *depth -= 1;
             }
-            left_open += depth;
-        }
-        (lost, left_open)
+        });
+        (lost, braces + brackets)
     }
 
     /// What a string of `class` swallowing `b[from..to]` leaves out of the structure:

@@ -11,6 +11,7 @@
 
 mod cost;
 mod grammar;
+mod index;
 mod kind;
 pub(crate) mod lex;
 pub(crate) mod parser;
@@ -173,11 +174,13 @@ pub(crate) fn parse_at(
 
 /// The text after `at` goes on like JSON (see [`lex::Lex::trailing_json`]).
 fn goes_on(text: &str, at: usize, end: usize, fence: Option<Fence>) -> bool {
+    let index = index::StructIndex::new();
     let lex = lex::Lex {
         text,
         b: text.as_bytes(),
         end: end.min(text.len()),
         fence,
+        index: &index,
     };
     lex.trailing_json(at).is_some()
 }

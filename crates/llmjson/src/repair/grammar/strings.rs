@@ -511,34 +511,30 @@ impl Ctx<'_> {
     pub(super) fn member_comma(&self, open: usize, end: usize) -> Option<usize> {
         let b = self.b();
         let to = end.min(open + cost::WINDOW).max(open);
-        // Most strings hold no comma at all.
-        memchr::memchr2(b',', 0xEF, &b[open..to])?;
         // Commas inside brackets the text opened are the text's own (`"d = {'a': 1, 'b': 2}"`).
         let mut depth = 0u32;
-        let mut k = open;
-        while k < to {
+        self.lex.index.find_map(b, open, to, false, |k| {
             let width = match b[k] {
                 b'{' | b'[' => {
                     depth += 1;
-                    0
+                    return None;
                 }
                 b'}' | b']' => {
                     depth = depth.saturating_sub(1);
-                    0
+                    return None;
                 }
                 b',' => 1,
                 0xEF if wide_punctuation_at(b, k) => 3,
-                _ => 0,
+                _ => return None,
             };
-            if width > 0 && depth == 0 && k > open {
+            if depth == 0 && k > open {
                 let (q, _) = self.lex.skip_trivia(k + width);
                 if q < to && member_starts(b, q) {
                     return Some(k);
                 }
             }
-            k += 1;
-        }
-        None
+            None
+        })
     }
 
     /// Where a string that ran to the end of the reply lost its closing quote before the

@@ -26,6 +26,7 @@ pub(crate) use scalars::is_literal;
 mod strings;
 
 use super::grammar::{Ctx, Mode, Stack, Succ, Succs};
+use super::index::StructIndex;
 use super::lex::{Kind, Lex, Trivia};
 use super::search::Searcher;
 use super::RepairKind;
@@ -172,11 +173,13 @@ pub(crate) fn parse<'t>(
     config: Config<'t>,
 ) -> Result<Output> {
     let end = end.min(text.len());
+    let index = StructIndex::new();
     let lex = Lex {
         text,
         b: text.as_bytes(),
         end,
         fence,
+        index: &index,
     };
     let mut parser = Parser {
         text,
