@@ -151,26 +151,7 @@ fn every_word_reaches_the_value_or_a_logged_repair() {
             continue;
         };
         checked += 1;
-        let mut kept = std::collections::HashSet::new();
-        value_words(&parsed.value, &mut kept);
-        // A word may reach the value joined to another (`"José Á" + "lvarez"`).
-        let joined: String = kept
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .join(" ");
-        let unaccounted: Vec<&str> = input_words(&case.input, document)
-            .filter(|(span, word)| {
-                let word = word.to_lowercase();
-                !kept.contains(&word)
-                    && !joined.contains(&word)
-                    && !parsed
-                        .repairs
-                        .iter()
-                        .any(|r| r.span.start <= span.start && span.end <= r.span.end)
-            })
-            .map(|(span, _)| &case.input[span])
-            .collect();
+        let unaccounted = unaccounted_words(&case.input, document, &parsed);
         if !unaccounted.is_empty() {
             failures.push(format!(
                 "{} {:?}\n  input: {:?}\n  value: {}\n  log: {:?}\n  lost: {unaccounted:?}",
@@ -201,6 +182,35 @@ fn every_word_reaches_the_value_or_a_logged_repair() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// The words of `input[range]` that neither reach `parsed`'s value nor lie inside one of its
+/// logged repairs.
+fn unaccounted_words<'a>(
+    input: &'a str,
+    range: std::ops::Range<usize>,
+    parsed: &llmjson::Parsed,
+) -> Vec<&'a str> {
+    let mut kept = std::collections::HashSet::new();
+    value_words(&parsed.value, &mut kept);
+    // A word may reach the value joined to another (`"José Á" + "lvarez"`).
+    let joined: String = kept
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(" ");
+    input_words(input, range)
+        .filter(|(span, word)| {
+            let word = word.to_lowercase();
+            !kept.contains(&word)
+                && !joined.contains(&word)
+                && !parsed
+                    .repairs
+                    .iter()
+                    .any(|r| r.span.start <= span.start && span.end <= r.span.end)
+        })
+        .map(|(span, _)| &input[span])
+        .collect()
 }
 
 /// The words of `input[range]`: runs of letters, digits and `_`. An escape (`\n`, `\u00e9`)
@@ -324,6 +334,42 @@ fn no_reading_discards_a_long_document() {
         }
     }
     println!("large replies exact: {exact}/{total}");
+}
+
+/// Cases of [`laid_out_plans_lose_nothing_in_silence`] (`LLMJSON_LAYOUT_CASES` runs more).
+const LAYOUT_CASES: u32 = 24;
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: std::env::var("LLMJSON_LAYOUT_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(LAYOUT_CASES),
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Any laid-out plan with code holding JSON literals (`large_code_case`, 2-24 KB, alone or
+    /// with every local fault), read with the default options: read exactly without faults;
+    /// with them, every word of the reply reaches the value or lies inside a logged repair. (A
+    /// step misread is the scoreboard's business; a silent loss is this property's.) A reading
+    /// the guard refuses loses nothing in silence either.
+    #[test]
+    fn laid_out_plans_lose_nothing_in_silence(
+        seed in proptest::prelude::any::<u64>(),
+        size in 2048usize..24 * 1024,
+        every_fault in proptest::prelude::any::<bool>(),
+    ) {
+        let case = llmjson_faults::large_code_case(seed, size, every_fault);
+        let Ok(parsed) = llmjson::parse(&case.input, &Options::default()) else {
+            proptest::prop_assert!(every_fault, "{}: refused with no fault", case.id);
+            return Ok(());
+        };
+        if !every_fault {
+            proptest::prop_assert!(same_value(&parsed.value, &case.expected), "{}", case.id);
+        }
+        let lost = unaccounted_words(&case.input, 0..case.input.len(), &parsed);
+        proptest::prop_assert!(lost.is_empty(), "{}: lost without a log line: {:?}", case.id, lost);
+    }
 }
 
 /// Laid-out plans of 64 KB and 1 MB whose steps carry code, every third holding a JSON literal

@@ -178,3 +178,41 @@ fn strings_that_really_run_over_lines_stay_whole() {
         json(r#"{"notes": "Dear team,\nthe release is ready.\nThanks!"}"#)
     );
 }
+
+/// A list that lost its closer before the next member of the object around it closes there,
+/// whether the member's colon is `:`, `：` or another language's `=` (found by
+/// `faults::laid_out_plans_lose_nothing_in_silence`: the member was read into the list's last
+/// item before).
+#[test]
+fn a_list_without_its_closer_ends_before_a_member_whatever_its_colon() {
+    let expected = r#"{"steps": [{"a": 1}], "risks": ["data loss"], "q": [1]}"#;
+    for colon in [":", "：", " ="] {
+        let input = format!(
+            "{{\n  \"steps\": [\n    {{\n      \"a\": 1\n    }}\n  ,\n  \"risks\"{colon} [\n    \"data loss\"\n  ],\n  \"q\": [1]\n}}"
+        );
+        let parsed = parse(&input);
+        assert_eq!(parsed.value, json(expected), "{input}");
+        assert!(
+            kinds(&parsed).contains(&RepairKind::MissingCloser),
+            "{input}"
+        );
+    }
+    // On one line too, and in typographic quotes.
+    let parsed = parse(r#"{"steps": [{"a": 1}, "risks" = ["x"], "q": [1]}"#);
+    assert_eq!(
+        parsed.value,
+        json(r#"{"steps": [{"a": 1}], "risks": ["x"], "q": [1]}"#)
+    );
+    let parsed = parse("{\"steps\": [{\"a\": 1}, “risks”：[“x”], \"q\": [1]}");
+    assert_eq!(
+        parsed.value,
+        json(r#"{"steps": [{"a": 1}], "risks": ["x"], "q": [1]}"#)
+    );
+    // A comparison is not a colon.
+    assert_eq!(
+        parse(r#"{"a": ["x" == "y"]}"#).value["a"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+}

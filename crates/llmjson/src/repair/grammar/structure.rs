@@ -370,6 +370,12 @@ impl Ctx<'_> {
         );
     }
 
+    /// `=` at `pos` stands for a colon (`"a" = 1`, `"a" => 1`), not a comparison (`==`).
+    fn equals_colon_at(&self, pos: usize) -> bool {
+        let b = self.b();
+        b.get(pos) == Some(&b'=') && b.get(pos + 1) != Some(&b'=')
+    }
+
     /// The innermost container is a list whose first item is an object, and after the closer
     /// at `pos` a `,` and an object follow that shares at least two of its first three keys with
     /// that item (or begins with the same key): the next record of the same list. Bounded: a few
@@ -956,7 +962,12 @@ impl Ctx<'_> {
                 level,
                 succ(Reading::CloseCall, None, 0, pos + 1, after_close(depth - 1)).pop(1),
             ),
-            Token::Colon => {
+            // `"risks": [` after an item: the list lost its closer and this is the next member
+            // of the object around it. So with `：` or another language's `=` for the colon
+            // (`'risks' = [`), which the colon then reads (and charges) as at any key.
+            Token::Colon | Token::WideColon | Token::Other { .. }
+                if !matches!(tok, Token::Other { .. }) || self.equals_colon_at(pos) =>
+            {
                 if after_string && top == Some(Kind::Array) && stack.below() == Some(Kind::Object) {
                     out.add(
                         level,
@@ -970,7 +981,12 @@ impl Ctx<'_> {
                         .pop(1),
                     );
                 }
-                self.garbage(out, pos, 1, here);
+                let len = match tok {
+                    Token::Other { len } => len,
+                    Token::WideColon => WIDE_COLON.len(),
+                    _ => 1,
+                };
+                self.garbage(out, pos, len, here);
             }
             Token::Plus if after_string => {
                 let (j, _) = self.lex.skip_trivia(pos + 1);
