@@ -208,6 +208,23 @@ fn a_list_without_its_closer_ends_before_a_member_whatever_its_colon() {
         parsed.value,
         json(r#"{"steps": [{"a": 1}], "risks": ["x"], "q": [1]}"#)
     );
+    // A bare key too, with `:`, or with `=` in a reply that writes `=` for its colons.
+    let parsed = parse(r#"{"steps": [{"a": 1}, risks: ["x"], "q": [1]}"#);
+    assert_eq!(
+        parsed.value,
+        json(r#"{"steps": [{"a": 1}], "risks": ["x"], "q": [1]}"#)
+    );
+    let parsed = parse("{\n  steps = [\n    {\n      a = 1\n    }\n  ,\n  risks = [\n    \"x\"\n  ],\n  q = [1]\n}");
+    assert_eq!(
+        parsed.value,
+        json(r#"{"steps": [{"a": 1}], "risks": ["x"], "q": [1]}"#)
+    );
+    // Not a list of bare words that holds a colon.
+    let parsed = parse(r#"{"urls": [https://x.com, b], "notes": [note: this, that]}"#);
+    assert_eq!(
+        parsed.value,
+        json(r#"{"urls": ["https://x.com", "b"], "notes": ["note: this", "that"]}"#)
+    );
     // A comparison is not a colon.
     assert_eq!(
         parse(r#"{"a": ["x" == "y"]}"#).value["a"]
@@ -215,4 +232,25 @@ fn a_list_without_its_closer_ends_before_a_member_whatever_its_colon() {
             .map(Vec::len),
         Some(1)
     );
+}
+
+/// A key still open at its first line break lost its closing quote (at its colon), whatever the
+/// next line holds: keys are names on one line. Before, `"tags: [` ran on to the next `"` it met,
+/// two lines into the next step, and swallowed that step's first members into its name.
+#[test]
+fn a_key_open_at_its_line_break_ends_at_its_colon() {
+    let input = "{\n  \"steps\": [\n    {\n      \"id\": \"s1\",\n      \"tags: [\n        “high”，\n        “green”\n      ]\n    ,\n    {\n      “id” = “s2”，\n      “code” = {\n        “snippet\": \"x\"\n      }\n    }\n  ]\n}";
+    let parsed = parse(input);
+    assert_eq!(
+        parsed.value,
+        json(
+            r#"{"steps": [{"id": "s1", "tags": ["high", "green"]}, {"id": "s2", "code": {"snippet": "x"}}]}"#
+        )
+    );
+    let quote = parsed
+        .repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::MissingEndQuote)
+        .expect("the key's quote");
+    assert_eq!((quote.line, quote.column), (5, 12));
 }

@@ -303,8 +303,12 @@ impl Ctx<'_> {
                 // apostrophe read as an opening quote before lines of members) either runs on,
                 // paying for the line the layout says it swallows, or lost its closing quote at
                 // the end of its line.
-                if self.lex.next_line_starts_structure(open, at).is_none()
-                    || self.lex.leaves_open(open, at)
+                // A key is a name on one line: one still open at its first line break lost its
+                // closing quote (at its colon: `"tags: [⏎`), whatever the next line holds.
+                let first_key_line = key && memchr::memchr(b'\n', &self.b()[open..at]).is_none();
+                if !first_key_line
+                    && (self.lex.next_line_starts_structure(open, at).is_none()
+                        || self.lex.leaves_open(open, at))
                 {
                     return;
                 }

@@ -111,6 +111,24 @@ impl Ctx<'_> {
                     );
                     return;
                 }
+                // `risks: [` (or `risks = [`) where the list's next item was due: the list lost
+                // its closer, and this is the next member of the object around it.
+                if top == Some(Kind::Array)
+                    && stack.below() == Some(Kind::Object)
+                    && member_starts(b, pos)
+                {
+                    out.add(
+                        level,
+                        succ(
+                            Reading::MissingCloser,
+                            Some(RepairKind::MissingCloser),
+                            cost::MISSING_CLOSER,
+                            pos,
+                            Mode::Key { after_comma: true },
+                        )
+                        .pop(1),
+                    );
+                }
                 self.unquoted_value(out, stack, pos);
             }
             Token::Comma => match top {
