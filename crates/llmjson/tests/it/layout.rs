@@ -197,28 +197,20 @@ fn a_list_without_its_closer_ends_before_a_member_whatever_its_colon() {
             "{input}"
         );
     }
-    // On one line too, and in typographic quotes.
-    let parsed = parse(r#"{"steps": [{"a": 1}, "risks" = ["x"], "q": [1]}"#);
-    assert_eq!(
-        parsed.value,
-        json(r#"{"steps": [{"a": 1}], "risks": ["x"], "q": [1]}"#)
-    );
-    let parsed = parse("{\"steps\": [{\"a\": 1}, “risks”：[“x”], \"q\": [1]}");
-    assert_eq!(
-        parsed.value,
-        json(r#"{"steps": [{"a": 1}], "risks": ["x"], "q": [1]}"#)
-    );
-    // A bare key too, with `:`, or with `=` in a reply that writes `=` for its colons.
-    let parsed = parse(r#"{"steps": [{"a": 1}, risks: ["x"], "q": [1]}"#);
-    assert_eq!(
-        parsed.value,
-        json(r#"{"steps": [{"a": 1}], "risks": ["x"], "q": [1]}"#)
-    );
-    let parsed = parse("{\n  steps = [\n    {\n      a = 1\n    }\n  ,\n  risks = [\n    \"x\"\n  ],\n  q = [1]\n}");
-    assert_eq!(
-        parsed.value,
-        json(r#"{"steps": [{"a": 1}], "risks": ["x"], "q": [1]}"#)
-    );
+    // On one line too, in typographic quotes, and with a bare key (with `:`, or with `=` in a
+    // reply that writes `=` for its colons).
+    for input in [
+        r#"{"steps": [{"a": 1}, "risks" = ["x"], "q": [1]}"#,
+        "{\"steps\": [{\"a\": 1}, “risks”：[“x”], \"q\": [1]}",
+        r#"{"steps": [{"a": 1}, risks: ["x"], "q": [1]}"#,
+        "{\n  steps = [\n    {\n      a = 1\n    }\n  ,\n  risks = [\n    \"x\"\n  ],\n  q = [1]\n}",
+    ] {
+        assert_eq!(
+            parse(input).value,
+            json(r#"{"steps": [{"a": 1}], "risks": ["x"], "q": [1]}"#),
+            "{input}"
+        );
+    }
     // Not a list of bare words that holds a colon.
     let parsed = parse(r#"{"urls": [https://x.com, b], "notes": [note: this, that]}"#);
     assert_eq!(
