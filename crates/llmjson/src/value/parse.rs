@@ -83,8 +83,14 @@ pub fn read_valid<S: Sink>(
 pub(crate) enum Prefix<T> {
     /// A valid value or key, and the offset just after it.
     Read(T, usize),
-    /// Not valid JSON from there: how far the reader got (what the attempt cost).
-    Refused { reached: usize },
+    /// Not valid JSON from there: how far the reader got (what the attempt cost), and when it
+    /// got there by running out of text with nothing invalid before (a reply cut short), where
+    /// the containers then still open began, outermost first, each with the depth the reader
+    /// could still nest to there.
+    Refused {
+        reached: usize,
+        cut: Vec<(usize, usize)>,
+    },
 }
 
 /// Reads one valid JSON value that starts exactly at `at` and lies before `limit`, into llmjson's
@@ -115,9 +121,33 @@ pub(crate) fn value_accepting<'t, A: Accept<'t>>(
         Ok(value) => Prefix::Read(value, reader.i),
         Err(_) => Prefix::Refused {
             reached: reader.i.max(at + 1),
+            cut: {
+                let mut cut = std::mem::take(&mut reader.cut);
+                cut.reverse();
+                cut
+            },
         },
     };
     (read, reader.accept)
+}
+
+/// When the text from `at` is valid JSON that runs out before `limit` ends it, inside a
+/// container: where the containers then still open began (with the depth the reader had left
+/// there), outermost first. Empty otherwise. A check: nothing is built.
+pub(crate) fn cut_short(
+    text: &str,
+    at: usize,
+    limit: usize,
+    max_depth: usize,
+) -> Vec<(usize, usize)> {
+    let mut sink = CheckSink;
+    let mut reader = Reader::within(text, at, limit, max_depth, &mut sink);
+    if reader.value().is_ok() {
+        return Vec::new();
+    }
+    let mut cut = std::mem::take(&mut reader.cut);
+    cut.reverse();
+    cut
 }
 
 /// Reads one valid JSON string that starts exactly at `at` (its opening quote) and ends before
@@ -126,12 +156,16 @@ pub(crate) fn string_at(text: &str, at: usize, limit: usize) -> Prefix<String> {
     let mut sink = CheckSink;
     let mut reader = Reader::within(text, at, limit, 0, &mut sink);
     if reader.peek() != Some(b'"') {
-        return Prefix::Refused { reached: at + 1 };
+        return Prefix::Refused {
+            reached: at + 1,
+            cut: Vec::new(),
+        };
     }
     match reader.string() {
         Some(key) => Prefix::Read(key.into_owned(), reader.i),
         None => Prefix::Refused {
             reached: reader.i.max(at + 1),
+            cut: Vec::new(),
         },
     }
 }
@@ -321,6 +355,9 @@ struct Reader<'t, 's, S: Sink, A: Accept<'t> = Json> {
     accept: A,
     /// Where strings with escapes are decoded.
     scratch: String,
+    /// When a read ran out of text with nothing invalid before: where the containers still open
+    /// began (and the depth left there), innermost first.
+    cut: Vec<(usize, usize)>,
 }
 
 type Read<T, E> = Result<T, Refused<E>>;
@@ -354,6 +391,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
             members: Vec::new(),
             accept,
             scratch: String::new(),
+            cut: Vec::new(),
         }
     }
 
@@ -461,6 +499,23 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     }
 
     fn array(&mut self) -> Read<S::Value, S::Error> {
+        let start = (self.i, self.depth_left);
+        let read = self.array_items();
+        self.note_cut(start, &read);
+        read
+    }
+
+    /// A container that began at `start` (offset, depth left) was being read when the text ran
+    /// out (and nothing invalid came before): noted, for a caller that would otherwise read it
+    /// again only to run out of text again.
+    #[inline]
+    fn note_cut<T>(&mut self, start: (usize, usize), read: &Read<T, S::Error>) {
+        if matches!(read, Err(Refused::Invalid)) && self.i >= self.b.len() {
+            self.cut.push(start);
+        }
+    }
+
+    fn array_items(&mut self) -> Read<S::Value, S::Error> {
         // Elements gather on a shared stack and move into the container at its exact size.
         let base = self.items.len();
         if !self.enter(b']')? {
@@ -508,6 +563,13 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     }
 
     fn object(&mut self) -> Read<S::Value, S::Error> {
+        let start = (self.i, self.depth_left);
+        let read = self.object_members();
+        self.note_cut(start, &read);
+        read
+    }
+
+    fn object_members(&mut self) -> Read<S::Value, S::Error> {
         let base = self.members.len();
         if !self.enter(b'}')? {
             loop {
@@ -733,6 +795,29 @@ mod tests {
 
     fn read(text: &str) -> Option<Value> {
         document(text, 128, DuplicateKeys::Last)
+    }
+
+    /// A read that runs out of text with nothing invalid before says where the containers then
+    /// open began (the lane skips them); any other refusal says nothing.
+    #[test]
+    fn a_read_cut_short_names_the_containers_left_open() {
+        let cut = |text: &str, at: usize| match value_at(
+            text,
+            at,
+            text.len(),
+            128,
+            DuplicateKeys::Last,
+        ) {
+            Prefix::Refused { cut, .. } => cut.into_iter().map(|(at, _)| at).collect::<Vec<_>>(),
+            Prefix::Read(..) => panic!("{text} read"),
+        };
+        assert_eq!(cut(r#"{"a": [1, {"b": "x"#, 0), [0, 6, 10]);
+        assert_eq!(cut(r#"{"a": [1, {"b": 12"#, 0), [0, 6, 10]);
+        assert_eq!(cut(r#"{"a": [1, {"b": "x"}, "#, 0), [0, 6]);
+        assert_eq!(cut(r#"x [{"a": {"#, 2), [2, 3, 9]);
+        // Invalid before the end, or a literal cut short (the reader stops at its start).
+        assert!(cut(r#"{"a": [1, 'b', {"c": "#, 0).is_empty());
+        assert!(cut(r#"{"a": [tr"#, 0).is_empty());
     }
 
     #[test]

@@ -195,7 +195,7 @@ impl<'t> Parser<'t> {
         let (read, end) = if key {
             match string_at(self.text, at, limit) {
                 Prefix::Read(k, end) => (Read::Key(k), end),
-                Prefix::Refused { reached } => return Ok(self.refused(at, reached)),
+                Prefix::Refused { reached, .. } => return Ok(self.refused(at, reached)),
             }
         } else {
             let depth_left = self.cfg.max_depth.saturating_sub(self.frames.len());
@@ -219,7 +219,28 @@ impl<'t> Parser<'t> {
                 );
                 (read, Some(conventions.into_log()))
             } else {
+                // A container a strict read already found open where the text runs out: the
+                // attempt would read to the end again and be refused there, charged as much.
+                let known = self.lane_cut.binary_search_by_key(&at, |&(start, _)| start);
+                if known.is_ok_and(|k| self.lane_cut[k].1 == depth_left)
+                    && shortcut(Shortcut::CutShort)
+                {
+                    return Ok(self.refused(at, limit));
+                }
                 let read = value_at(self.text, at, limit, depth_left, LANE_DUPLICATES);
+                #[cfg(test)]
+                LANE_READ.with(|n| {
+                    let to = match &read {
+                        Prefix::Read(_, end) => *end,
+                        Prefix::Refused { reached, .. } => *reached,
+                    };
+                    n.set(n.get() + (to - at));
+                });
+                if let Prefix::Refused { cut, .. } = &read {
+                    if !cut.is_empty() {
+                        self.lane_cut.clone_from(cut);
+                    }
+                }
                 (read, None)
             };
             // The layout check steps over the comments and quoted strings the stretch holds.
@@ -237,7 +258,7 @@ impl<'t> Parser<'t> {
                     (Read::Value(v), end)
                 }
                 Prefix::Read(_, end) => return Ok(self.refused_with(at, end, log)),
-                Prefix::Refused { reached } => return Ok(self.refused_with(at, reached, log)),
+                Prefix::Refused { reached, .. } => return Ok(self.refused_with(at, reached, log)),
             }
         };
         // What follows must be what a valid document has there, and win clearly: after the
@@ -395,11 +416,13 @@ enum Read {
 thread_local! {
     /// Stretches the convention lane read that needed a repair (tests check it fires).
     pub(super) static CONVENTION_STRETCHES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Bytes the strict lane's attempts read (tests check a reply cut short is read once).
+    pub(super) static LANE_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]
 mod tests {
-    use super::CONVENTION_STRETCHES;
+    use super::{CONVENTION_STRETCHES, LANE_READ};
     use crate::repair::{Shortcut, SHORTCUTS_OFF};
     use crate::{Options, Truncation};
 
@@ -454,6 +477,37 @@ mod tests {
         CONVENTION_STRETCHES.with(|n| n.set(0));
         let _ = crate::parse(text, &Options::default());
         CONVENTION_STRETCHES.with(std::cell::Cell::get)
+    }
+
+    /// A long reply cut short is read about once by the strict lane, at any depth of cut; with
+    /// the shortcut off, each container open at the cut was read to the end again, by each of
+    /// the three parses.
+    #[test]
+    fn a_reply_cut_short_is_read_once() {
+        let step =
+            r#"{"id": "s1", "params": {"retries": 3, "tags": ["a", "b"]}, "code": "x = 1\n"}"#;
+        let doc = format!(
+            r#"{{"plan": {{"steps": [{}]}}}}"#,
+            vec![step; 400].join(", ")
+        );
+        for cut in [doc.len() / 2, doc.len() - 40, doc.len() - 3] {
+            let text = &doc[..cut];
+            let read = |off: u8| {
+                SHORTCUTS_OFF.with(|mask| mask.set(off));
+                LANE_READ.with(|n| n.set(0));
+                let parsed = crate::parse(text, &Options::default()).expect("completed");
+                SHORTCUTS_OFF.with(|mask| mask.set(0));
+                (LANE_READ.with(std::cell::Cell::get), parsed.value)
+            };
+            let (once, value) = read(0);
+            let (again, same) = read(Shortcut::CutShort as u8);
+            assert_eq!(value, same);
+            assert!(once <= text.len(), "{once} bytes read for {}", text.len());
+            assert!(
+                again >= 4 * text.len(),
+                "{again}: the test no longer measures the cut"
+            );
+        }
     }
 
     #[test]

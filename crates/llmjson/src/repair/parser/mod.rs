@@ -172,6 +172,20 @@ pub(crate) fn parse<'t>(
     fence: Option<Fence>,
     config: Config<'t>,
 ) -> Result<Output> {
+    parse_sharing_cut(text, start, end, fence, config, &mut Vec::new())
+}
+
+/// [`parse`], told by an earlier parse of the same region which containers are open where its
+/// text runs out (`cut`, outermost first; empty: not known), and telling the next one: a reply
+/// cut short is not read to its end again by each parse to find that out.
+pub(crate) fn parse_sharing_cut<'t>(
+    text: &'t str,
+    start: usize,
+    end: usize,
+    fence: Option<Fence>,
+    config: Config<'t>,
+    cut: &mut Vec<(usize, usize)>,
+) -> Result<Output> {
     let end = end.min(text.len());
     let index = StructIndex::new();
     let lex = Lex {
@@ -210,14 +224,18 @@ pub(crate) fn parse<'t>(
         spare_spans: Vec::new(),
         spare_runs: Vec::new(),
         lane_budget: lane::lane_budget(end.saturating_sub(start)),
+        lane_cut: std::mem::take(cut),
         lane_buffers: conventions::LaneBuffers::default(),
     };
-    if config.inside_object {
+    let output = if config.inside_object {
         parser.open(Kind::Object, start)?;
         parser.repair(RepairKind::MissingOpener, start, start, "added '{'")?;
-        return parser.run(Mode::Key { after_comma: false });
-    }
-    parser.run(Mode::Value { after_comma: false })
+        parser.run(Mode::Key { after_comma: false })
+    } else {
+        parser.run(Mode::Value { after_comma: false })
+    };
+    *cut = parser.lane_cut;
+    output
 }
 
 struct Parser<'t> {
@@ -252,6 +270,10 @@ struct Parser<'t> {
     spare_runs: Vec<strings::Run>,
     /// What the fast lane may still spend on attempts it does not take (`lane.rs`).
     lane_budget: usize,
+    /// Where the containers open at the end of the text began (outermost first, each with the
+    /// depth the strict reader had left there), as a strict read that ran out of text found
+    /// them: an attempt at one of them would only run out again.
+    lane_cut: Vec<(usize, usize)>,
     /// The convention lane's buffers, kept from one stretch to the next.
     lane_buffers: conventions::LaneBuffers<'t>,
 }
