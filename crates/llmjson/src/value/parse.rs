@@ -501,14 +501,17 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     fn array(&mut self) -> Read<S::Value, S::Error> {
         let start = (self.i, self.depth_left);
         let read = self.array_items();
-        self.note_cut(start, &read);
+        if read.is_err() {
+            self.note_cut(start, &read);
+        }
         read
     }
 
     /// A container that began at `start` (offset, depth left) was being read when the text ran
     /// out (and nothing invalid came before): noted, for a caller that would otherwise read it
     /// again only to run out of text again.
-    #[inline]
+    #[cold]
+    #[inline(never)]
     fn note_cut<T>(&mut self, start: (usize, usize), read: &Read<T, S::Error>) {
         if matches!(read, Err(Refused::Invalid)) && self.i >= self.b.len() {
             self.cut.push(start);
@@ -565,7 +568,9 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     fn object(&mut self) -> Read<S::Value, S::Error> {
         let start = (self.i, self.depth_left);
         let read = self.object_members();
-        self.note_cut(start, &read);
+        if read.is_err() {
+            self.note_cut(start, &read);
+        }
         read
     }
 
