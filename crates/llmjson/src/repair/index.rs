@@ -45,6 +45,8 @@ fn is_marked(marks: Marks, c: u8) -> bool {
 
 /// The index grows by at least this many bytes at a time.
 const BLOCK: usize = 4096;
+/// Bytes walked per step of the growth.
+const CHUNK: usize = 256;
 
 /// Windows shorter than this are walked byte by byte: cheaper than asking the index, and a
 /// parse whose questions are all short (short strings in single quotes) never builds it.
@@ -146,11 +148,13 @@ impl StructIndex {
         }
         let start = self.built.get();
         let end = to.max(start.saturating_add(BLOCK)).min(b.len());
-        // Without a branch per byte: each position is written, and kept by moving on.
-        let mut found = [[0u32; BLOCK]; 2];
+        // Without a branch per byte: each position is written, and kept by moving on. (A small
+        // buffer, filled and emptied per chunk: zeroing one the size of a block cost more than
+        // the walk on a short reply.)
+        let mut found = [[0u32; CHUNK]; 2];
         let mut block = start;
         while block < end {
-            let bytes = &b[block..end.min(block + BLOCK)];
+            let bytes = &b[block..end.min(block + CHUNK)];
             let mut count = [0usize; 2];
             for (k, &c) in bytes.iter().enumerate() {
                 let list = LIST[usize::from(c)];
