@@ -640,8 +640,8 @@ fn skip_ws(b: &[u8], mut i: usize, end: usize) -> Option<usize> {
     }
 }
 
-/// An unquoted key followed by `:` (`{name: "x"}`, `{注意: なし}`), or one that lost only its
-/// opening quote (`{name": "x"}`), not a placeholder (`{name}`).
+/// An unquoted key followed by `:` or `：` (`{name: "x"}`, `{注意: なし}`, `{items：[`), or one
+/// that lost only its opening quote (`{name": "x"}`), not a placeholder (`{name}`).
 fn key_then_colon(b: &[u8], q: usize, end: usize) -> bool {
     let limit = (q + 64).min(end);
     let mut i = q;
@@ -650,6 +650,10 @@ fn key_then_colon(b: &[u8], q: usize, end: usize) -> bool {
             || matches!(b[i], b'_' | b'-' | b'$' | b' ')
             || b[i] >= 0x80)
     {
+        // A full-width colon is not part of a name in another script: it ends the key.
+        if i > q && b[i..end].starts_with(&crate::repair::lex::WIDE_COLON) {
+            return true;
+        }
         i += 1;
     }
     if i > q && i + 1 < end && b[i] == b'"' {

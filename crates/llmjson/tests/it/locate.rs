@@ -235,3 +235,15 @@ fn extract_returns_the_located_text_untouched() {
     assert_eq!(located.text, "{\"a\": 1, /* c */ \"b\": [1,2,],}");
     assert_eq!(&reply[located.span.clone()], located.text);
 }
+
+/// An object whose first key is bare and followed by a full-width colon (`{items：[`) is JSON,
+/// after prose or inside a fence: the colon is not part of the key's name. Before, the object
+/// was not seen and the first list or object inside it was taken, the rest left out in silence.
+#[test]
+fn a_bare_key_with_a_full_width_colon_opens_json() {
+    let expected = r#"{"items": [{"id": 1, "name": "M"}, {"id": 2, "tags": ["a", "b"]}]}"#;
+    let body = "{items：[{id：1，name：\"M\"}，{id：2，tags：[\"a\"，\"b\"]}]}";
+    check(&format!("``` json\n{body}\n```"), expected);
+    check(&format!("Aqui está o plano:\n{body}"), expected);
+    check(&format!("以下がJSONです：{body} 以上です。"), expected);
+}
