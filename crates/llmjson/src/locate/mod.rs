@@ -532,7 +532,7 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
 
 /// Does the `(` at `p` open a tuple (a value, then a comma: `("a", "b")`, `(1, 2)`), rather
 /// than prose in parentheses?
-fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
+pub(crate) fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
     let Some(q) = skip_ws(b, p + 1, end) else {
         return false;
     };

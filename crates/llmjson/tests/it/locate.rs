@@ -247,3 +247,17 @@ fn a_bare_key_with_a_full_width_colon_opens_json() {
     check(&format!("Aqui está o plano:\n{body}"), expected);
     check(&format!("以下がJSONです：{body} 以上です。"), expected);
 }
+
+/// A draft list restated as a tuple is abandoned for the tuple (`(true, 0.5)` is Python's
+/// list), as it would be for a list; before, the tuple was left out in silence.
+#[test]
+fn a_draft_restated_as_a_tuple_is_abandoned() {
+    let parsed = parse("Draft: [true\nNa verdade, o correto é:\n(true, 0.5)");
+    assert_eq!(parsed.value, json("[true, 0.5]"));
+    assert_eq!(
+        parsed.repairs[0].kind,
+        llmjson::RepairKind::AbandonedDraft,
+        "{:?}",
+        parsed.repairs
+    );
+}

@@ -104,7 +104,12 @@ impl Ctx<'_> {
         let normal = |s: &'_ str| {
             s.chars()
                 .filter(|c| !noise(c))
-                .map(|c| c.to_ascii_lowercase())
+                // A list restated as a tuple is the same list.
+                .map(|c| match c {
+                    '(' => '[',
+                    ')' => ']',
+                    c => c.to_ascii_lowercase(),
+                })
                 .take(cost::WINDOW)
                 .collect::<Vec<char>>()
         };
@@ -119,7 +124,9 @@ impl Ctx<'_> {
     fn begins_alike(&self, pos: usize, at: usize) -> bool {
         let b = self.b();
         let (start, end) = (self.doc_start, pos.max(self.doc_start));
-        if start >= end || b.get(start) != b.get(at) {
+        // A list restated as a tuple opens alike.
+        let opener = |c: Option<&u8>| c.map(|&c| if c == b'(' { b'[' } else { c });
+        if start >= end || opener(b.get(start)) != opener(b.get(at)) {
             return false;
         }
         let first = |from: usize, to: usize| {
@@ -159,14 +166,20 @@ impl Ctx<'_> {
         (seen as cost::Cost).max(self.draft_values)
     }
 
-    /// Where a new value that looks like JSON starts, within the window after `pos`.
+    /// Where a new value that looks like JSON starts, within the window after `pos`: a
+    /// container, or a tuple (`(true, 0.5)`: Python's list).
     pub(super) fn restart_point(&self, pos: usize) -> Option<usize> {
         let b = self.b();
         let limit = (pos + cost::WINDOW).min(self.lex.end);
         let mut i = pos + 1;
         while i < limit {
-            i += memchr::memchr2(b'{', b'[', &b[i..limit])?;
-            if crate::locate::looks_like_json(b, i, self.lex.end) {
+            i += memchr::memchr3(b'{', b'[', b'(', &b[i..limit])?;
+            let json = if b[i] == b'(' {
+                crate::locate::looks_like_tuple(b, i, self.lex.end)
+            } else {
+                crate::locate::looks_like_json(b, i, self.lex.end)
+            };
+            if json {
                 return Some(i);
             }
             i += 1;
