@@ -323,10 +323,16 @@ impl<'t> Scan<'t> {
     fn more_members(&self, k: usize) -> bool {
         let b = self.b;
         let limit = (k + 256).min(b.len());
-        let Some(sep) = (k..limit).find(|&j| matches!(b[j], b':' | b'=')) else {
+        // `:`, `=` or `=>`, or a CJK model's `：`.
+        let wide = |j: usize| b[j..limit].starts_with(&crate::repair::lex::WIDE_COLON);
+        let Some(sep) = (k..limit).find(|&j| matches!(b[j], b':' | b'=') || wide(j)) else {
             return false;
         };
-        let after = sep + 1 + usize::from(b.get(sep + 1) == Some(&b'>'));
+        let after = if wide(sep) {
+            sep + crate::repair::lex::WIDE_COLON.len()
+        } else {
+            sep + 1 + usize::from(b.get(sep + 1) == Some(&b'>'))
+        };
         let Some(v) = skip_ws(b, after, b.len()) else {
             return false;
         };
@@ -336,10 +342,22 @@ impl<'t> Scan<'t> {
         // The next member may be faulty too: any quoted string, or a bare key and its colon.
         let mut j = v;
         for _ in 0..8 {
-            let Some(c) = memchr::memchr(b',', &b[j..limit]) else {
+            // `,` or `，` (full width: its lead byte, then the rest).
+            let Some(c) = memchr::memchr2(b',', 0xEF, &b[j..limit]) else {
                 return false;
             };
-            j += c + 1;
+            let at = j + c;
+            let comma = if b[at] == b',' {
+                1
+            } else if b[at..limit].starts_with(&crate::repair::lex::WIDE_COMMA) {
+                crate::repair::lex::WIDE_COMMA.len()
+            } else {
+                0
+            };
+            j = at + comma.max(1);
+            if comma == 0 {
+                continue;
+            }
             let next = skip_ws(b, j, limit).is_some_and(|q| {
                 crate::repair::parser_starts_quote(b, q) || key_then_colon(b, q, limit)
             });

@@ -261,3 +261,18 @@ fn a_draft_restated_as_a_tuple_is_abandoned() {
         parsed.repairs
     );
 }
+
+/// A reply that starts its object's members after prose, with `：` and `，` for `:` and `,`
+/// (`"items"：[…`), is an object whose `{` is missing, as with ASCII punctuation; before, the
+/// key was not seen and only the list was taken.
+#[test]
+fn members_after_prose_with_full_width_punctuation() {
+    check(
+        "The record is below. \"items\"：[{\"id\"：1}]",
+        r#"{"items": [{"id": 1}]}"#,
+    );
+    check(
+        "The record is below. \"items\"：1，\"b\"：2}",
+        r#"{"items": 1, "b": 2}"#,
+    );
+}
