@@ -415,3 +415,15 @@ fn lone_surrogate_escapes_become_replacement_characters() {
     // At level none a lone surrogate is an error, as in serde_json.
     assert!(llmjson::parse(r#"["\ud800"]"#, &Options::strict()).is_err());
 }
+
+/// A comment between the value and what goes on like JSON after it is left out with it, in the
+/// same log entry (before, the entry began after the comment: its words were lost unlogged).
+#[test]
+fn a_comment_before_trailing_content_is_left_out_with_it() {
+    let parsed = parse(r#"{"a": 1} // optional }"#);
+    assert_eq!(parsed.value, json(r#"{"a": 1}"#));
+    assert_eq!(parsed.repairs.len(), 1, "{:?}", parsed.repairs);
+    let left = &parsed.repairs[0];
+    assert_eq!(left.kind, RepairKind::IgnoredTrailingContent);
+    assert_eq!((left.span.start, left.span.end), (9, 22));
+}

@@ -27,7 +27,7 @@ mod strings;
 
 use super::grammar::{Ctx, Mode, Stack, Succ, Succs};
 use super::index::StructIndex;
-use super::lex::{Kind, Lex, Trivia};
+use super::lex::{is_ws, Kind, Lex, Trivia};
 use super::search::Searcher;
 use super::RepairKind;
 use crate::value::{Map, Value};
@@ -782,6 +782,11 @@ impl<'t> Parser<'t> {
         }
         let Some(rest) = self.lex().trailing_json(end) else {
             return Ok(end);
+        };
+        // A comment before the stretch is left out with it (`} // optional }`).
+        let rest = match self.b[end..rest.start].iter().position(|&c| !is_ws(c)) {
+            Some(k) => end + k..rest.end,
+            None => rest,
         };
         let detail = format!("left out {} bytes after the value", rest.len());
         self.repair(
