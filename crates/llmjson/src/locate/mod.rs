@@ -527,6 +527,8 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
             // open a bracket to comment in it.
             (b'{' | b'[', b'/') => return matches!(b.get(q + 1), Some(b'/' | b'*')),
             (b'{' | b'[', b'#') => return matches!(b.get(q + 1), Some(b' ' | b'\t')),
+            // Inside a list, a Python set of numbers (`[{0, 5}, …]`).
+            (b'{', b'-' | b'0'..=b'9') if depth > 0 => return set_of_numbers(b, q, end),
             (b'{', _) => return key_then_colon(b, q, end),
             // `[1]` in prose is a citation; `[[0], [1]]` is not.
             (b'[', b'-' | b'0'..=b'9') => return depth > 0 || !citation(b, q, end),
@@ -656,6 +658,21 @@ fn skip_ws(b: &[u8], mut i: usize, end: usize) -> Option<usize> {
             return (i < end).then_some(i);
         }
     }
+}
+
+/// Numbers and commas up to a `}` (`0, 5}`, `6,⏎ 4⏎ }`): a Python set, within a short look.
+fn set_of_numbers(b: &[u8], q: usize, end: usize) -> bool {
+    let limit = (q + 64).min(end);
+    let mut comma = false;
+    for &c in &b[q..limit] {
+        match c {
+            b'}' => return comma,
+            b',' => comma = true,
+            b'0'..=b'9' | b'-' | b'.' | b'e' | b'E' | b'+' | b' ' | b'\t' | b'\n' | b'\r' => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// An unquoted key followed by `:` or `：` (`{name: "x"}`, `{注意: なし}`, `{items：[`), or one

@@ -276,3 +276,22 @@ fn members_after_prose_with_full_width_punctuation() {
         r#"{"items": 1, "b": 2}"#,
     );
 }
+
+/// A list whose first item is a Python set of numbers (`[{0, 5}, …]`) is JSON after prose, not
+/// a placeholder: before, the set made the list look like prose and a later list was taken.
+#[test]
+fn a_list_opening_with_a_set_is_json() {
+    check(
+        "Voici la réponse :\n[{0, 5}, [\"green\", \"blue\"], [1], [2, 5]]",
+        r#"[[0, 5], ["green", "blue"], [1], [2, 5]]"#,
+    );
+    check(
+        "以下: [\n  {\n    6,\n    4\n  },\n  [\n    5\n  ]\n]\n\nEspero que ajude!",
+        "[[6, 4], [5]]",
+    );
+    // A placeholder in brackets is still prose.
+    assert!(matches!(
+        error("See [{1} and {2}] here"),
+        Error::NoJson { .. }
+    ));
+}
