@@ -642,8 +642,8 @@ impl<'t> Lex<'t> {
         marks as Cost * cost::LOST_STRUCTURE
     }
 
-    /// Marks in `b[from..to]` that JSON has and prose does not: a quote followed by `:`, a comma
-    /// followed by a quote, and closing brackets.
+    /// Marks in `b[from..to]` that JSON has and prose does not: a quote followed by `:`, or by
+    /// a comma that ends its line; a comma followed by a quote; and closing brackets.
     fn json_marks(&self, from: usize, to: usize) -> Cost {
         let b = &self.b[from..to];
         // Prose holds none of the bytes a mark needs: found at memchr's speed.
@@ -653,11 +653,22 @@ impl<'t> Lex<'t> {
             return 0;
         }
         let next_non_space = |k: usize| b[k..].iter().copied().find(|&c| !is_ws(c));
+        // `",` ending its line (or the text): how a member's value ends in laid-out JSON.
+        let ends_line = |k: usize| {
+            b[k..]
+                .iter()
+                .copied()
+                .find(|&c| !matches!(c, b' ' | b'\t' | b'\r'))
+                .is_none_or(|c| c == b'\n')
+        };
         let mut marks = 0;
         for (k, &c) in b.iter().enumerate() {
             let mark = match c {
                 b'}' | b']' => true,
-                b'"' => next_non_space(k + 1) == Some(b':'),
+                b'"' => {
+                    next_non_space(k + 1) == Some(b':')
+                        || (b.get(k + 1) == Some(&b',') && ends_line(k + 2))
+                }
                 b',' => next_non_space(k + 1) == Some(b'"'),
                 0xEF if b[k..].starts_with(&WIDE_COMMA) => next_non_space(k + 3) == Some(b'"'),
                 _ => false,

@@ -427,3 +427,16 @@ fn a_comment_before_trailing_content_is_left_out_with_it() {
     assert_eq!(left.kind, RepairKind::IgnoredTrailingContent);
     assert_eq!((left.span.start, left.span.end), (9, 22));
 }
+
+/// A reply cut after a member whose code holds a JSON literal (`'{"name": "Ana", "ok": true}'`)
+/// keeps the whole string: ending the document at the literal's `}` leaves out a `",` that ends
+/// its line, which is how JSON ends a member, and now pays for it. Before, the rest of the code
+/// and the cut were left out without a log line.
+#[test]
+fn a_cut_reply_keeps_code_holding_a_json_literal() {
+    let code = r#"curl -s -d '{"name": "Ana", "ok": true}' https://api.example.com/v1/users"#;
+    let input =
+        format!("Here:\n{{\n    \"path\": \"lib/util.rs\",\n    \"content\": \"{code}\",\n   ");
+    let parsed = parse(&input);
+    assert_eq!(parsed.value["content"].as_str(), Some(code));
+}
