@@ -537,10 +537,11 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
                 let word_end = (q..end.min(q + 16))
                     .find(|&k| !b[k].is_ascii_alphanumeric())
                     .unwrap_or(end.min(q + 16));
-                let literal = std::str::from_utf8(&b[q..word_end])
-                    .is_ok_and(crate::repair::is_literal)
-                    && b.get(word_end)
-                        .is_none_or(|c| matches!(c, b',' | b']' | b' ' | b'\n' | b'\r' | b'\t'));
+                let literal =
+                    std::str::from_utf8(&b[q..word_end]).is_ok_and(crate::repair::is_literal)
+                        && (b.get(word_end).is_none_or(|c| {
+                            matches!(c, b',' | b']' | b' ' | b'\n' | b'\r' | b'\t')
+                        }) || b[word_end..end].starts_with(&crate::repair::lex::WIDE_COMMA));
                 return literal || bare_first_item(b, q, end);
             }
             (b'[', _) => return bare_first_item(b, q, end),

@@ -295,3 +295,14 @@ fn a_list_opening_with_a_set_is_json() {
         Error::NoJson { .. }
     ));
 }
+
+/// A list whose first item is a literal followed by `，` is JSON (`[false，…`): before, the
+/// full-width comma made it look like prose, and a tuple-like `("bad input: " + str(v))` inside
+/// a later string was taken instead, the rest left out unlogged.
+#[test]
+fn a_list_opening_with_a_literal_and_a_full_width_comma_is_json() {
+    check(
+        "``` json\n[\n  false，\n  false,\n  \"raise ValueError(\"bad input: \" + str(v))\",\n  \"Größe\"\n]```",
+        r#"[false, false, "raise ValueError(\"bad input: \" + str(v))", "Größe"]"#,
+    );
+}
