@@ -14,6 +14,7 @@
 
 pub(crate) mod choose;
 
+use crate::repair::lex::{WIDE_COLON, WIDE_COMMA};
 use crate::repair::Fence;
 use serde::Serialize;
 use std::ops::Range;
@@ -324,12 +325,12 @@ impl<'t> Scan<'t> {
         let b = self.b;
         let limit = (k + 256).min(b.len());
         // `:`, `=` or `=>`, or a CJK model's `：`.
-        let wide = |j: usize| b[j..limit].starts_with(&crate::repair::lex::WIDE_COLON);
+        let wide = |j: usize| b[j..limit].starts_with(&WIDE_COLON);
         let Some(sep) = (k..limit).find(|&j| matches!(b[j], b':' | b'=') || wide(j)) else {
             return false;
         };
         let after = if wide(sep) {
-            sep + crate::repair::lex::WIDE_COLON.len()
+            sep + WIDE_COLON.len()
         } else {
             sep + 1 + usize::from(b.get(sep + 1) == Some(&b'>'))
         };
@@ -349,8 +350,8 @@ impl<'t> Scan<'t> {
             let at = j + c;
             let comma = if b[at] == b',' {
                 1
-            } else if b[at..limit].starts_with(&crate::repair::lex::WIDE_COMMA) {
-                crate::repair::lex::WIDE_COMMA.len()
+            } else if b[at..limit].starts_with(&WIDE_COMMA) {
+                WIDE_COMMA.len()
             } else {
                 0
             };
@@ -411,7 +412,7 @@ impl<'t> Scan<'t> {
                 return match b.get(k) {
                     Some(b':') => true,
                     // A CJK model's full-width colon.
-                    Some(0xEF) => b[k..].starts_with(&crate::repair::lex::WIDE_COLON),
+                    Some(0xEF) => b[k..].starts_with(&WIDE_COLON),
                     Some(b'=') => b.get(k + 1) != Some(&b'='),
                     Some(b'{' | b'[') => k > e + close,
                     Some(_) if k > e + close => value_then_comma(b, k),
@@ -541,7 +542,7 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
                     std::str::from_utf8(&b[q..word_end]).is_ok_and(crate::repair::is_literal)
                         && (b.get(word_end).is_none_or(|c| {
                             matches!(c, b',' | b']' | b' ' | b'\n' | b'\r' | b'\t')
-                        }) || b[word_end..end].starts_with(&crate::repair::lex::WIDE_COMMA));
+                        }) || b[word_end..end].starts_with(&WIDE_COMMA));
                 return literal || bare_first_item(b, q, end);
             }
             (b'[', _) => return bare_first_item(b, q, end),
@@ -687,7 +688,7 @@ fn key_then_colon(b: &[u8], q: usize, end: usize) -> bool {
             || b[i] >= 0x80)
     {
         // A full-width colon is not part of a name in another script: it ends the key.
-        if i > q && b[i..end].starts_with(&crate::repair::lex::WIDE_COLON) {
+        if i > q && b[i..end].starts_with(&WIDE_COLON) {
             return true;
         }
         i += 1;
