@@ -531,8 +531,12 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
             // Inside a list, a Python set of numbers (`[{0, 5}, …]`).
             (b'{', b'-' | b'0'..=b'9') if depth > 0 => return set_of_numbers(b, q, end),
             (b'{', _) => return key_then_colon(b, q, end),
-            // `[1]` in prose is a citation; `[[0], [1]]` is not.
-            (b'[', b'-' | b'0'..=b'9') => return depth > 0 || !citation(b, q, end),
+            // `[1]` in prose is a citation; `[[0], [1]]` is not, nor a list laid out over lines
+            // (`[⏎    3933]`).
+            (b'[', b'-' | b'0'..=b'9') => {
+                let laid_out = b[p + 1..q].contains(&b'\n');
+                return depth > 0 || laid_out || !citation(b, q, end);
+            }
             // A literal the parser reads (`true`, `None`, `undefined`, `NaN`), then a delimiter.
             (b'[', c) if c.is_ascii_alphabetic() => {
                 let word_end = (q..end.min(q + 16))

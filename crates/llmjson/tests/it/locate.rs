@@ -306,3 +306,13 @@ fn a_list_opening_with_a_literal_and_a_full_width_comma_is_json() {
         r#"[false, false, "raise ValueError(\"bad input: \" + str(v))", "Größe"]"#,
     );
 }
+
+/// A list of one number laid out over lines (`[⏎    3933],…`) is JSON, not a citation like
+/// `[12]`: before, a fenced reply whose list closed early was "no JSON", or lost to a decoy
+/// fence's `[1, 2, 3]`.
+#[test]
+fn a_laid_out_list_of_a_number_is_not_a_citation() {
+    let reply = "You can call it like this:\n```bash\necho '[1, 2, 3]' | jq '.[0]'\n```\n\nThe response was:\n```json\n[\n    3933],\n    \"D:\\\\data\\\\q3.csv\"\n]\n```";
+    check(reply, r#"[3933, "D:\\data\\q3.csv"]"#);
+    assert!(matches!(error("See [12] and [3]."), Error::NoJson { .. }));
+}
