@@ -22,6 +22,13 @@ fn a_long_string_full_of_unescaped_quotes() {
     let parsed = parse(&input);
     assert_eq!(parsed.value["n"], 1);
     assert_eq!(parsed.value["content"].as_str().unwrap().len(), body.len());
+    // Code's calls in a string are not a tuple that restates the document (a restart there
+    // once threw the document away for `("hi")`).
+    let calls = format!(
+        "{{\"content\": \"{}\", \"n\": 1}}",
+        "print(\"hi\") ".repeat(20_000)
+    );
+    assert_eq!(parse(&calls).value["n"], 1);
     // Only quotes: each is judged by a bounded look at what follows.
     let quotes = format!("{{\"a\": \"{}\"}}", "\"".repeat(MB));
     assert!(parse(&quotes).value.is_object());

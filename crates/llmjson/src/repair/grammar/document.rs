@@ -167,7 +167,8 @@ impl Ctx<'_> {
     }
 
     /// Where a new value that looks like JSON starts, within the window after `pos`: a
-    /// container, or a tuple (`(true, 0.5)`: Python's list).
+    /// container, or a tuple that restates the draft (`[true⏎Actually:⏎(true, 0.5)`: Python's
+    /// list). Only a restatement: code's calls (`print("hi")`) are not a new answer.
     pub(super) fn restart_point(&self, pos: usize) -> Option<usize> {
         let b = self.b();
         let limit = (pos + cost::WINDOW).min(self.lex.end);
@@ -175,7 +176,7 @@ impl Ctx<'_> {
         while i < limit {
             i += memchr::memchr3(b'{', b'[', b'(', &b[i..limit])?;
             let json = if b[i] == b'(' {
-                crate::locate::looks_like_tuple(b, i, self.lex.end)
+                self.restates(i, pos) && crate::locate::looks_like_tuple(b, i, self.lex.end)
             } else {
                 crate::locate::looks_like_json(b, i, self.lex.end)
             };
