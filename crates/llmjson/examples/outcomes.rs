@@ -9,7 +9,8 @@
 //!
 //! The inputs: the fault generator's fixed set for `SEEDS` seeds (default 5: 21,600 cases, each
 //! read with the options the scoreboard uses), `LARGE` long replies per size (default 2, 64 KB
-//! and 1 MB), the benchmark families at 1 KB and 64 KB, repeated keys in replies that need repair
+//! and 1 MB), the benchmark families at 1 KB and 64 KB, hostile strings at 48 KB (code's calls,
+//! quotes and commas, quotes only, a cut string), repeated keys in replies that need repair
 //! under each duplicate-key policy (a shape the generator does not write), and every case of the shared corpora
 //! (`LLMJSON_CORPORA`, default `../shared/corpora`) read with default options and at level
 //! `none`.
@@ -87,6 +88,34 @@ fn main() -> std::io::Result<()> {
             );
             w.write_all(line.as_bytes())?;
         }
+    }
+    // Hostile strings (the shapes of tests/it/hostile.rs, at 48 KB): a string of code's calls
+    // with unescaped quotes, of quotes and commas, of quotes only; a reply cut in a long string.
+    for (name, input) in [
+        (
+            "calls",
+            format!(
+                "{{\"content\": \"{}\", \"n\": 1}}",
+                "print(\"hi\") ".repeat(4000)
+            ),
+        ),
+        (
+            "quotes-and-commas",
+            format!(
+                "{{\"code\": \"{}\", \"n\": 1}}",
+                "say \"hi\" and \"bye\", ".repeat(2400)
+            ),
+        ),
+        ("quotes", format!("{{\"a\": \"{}\"}}", "\"".repeat(48_000))),
+        ("cut-string", format!("{{\"a\": \"{}", "x y".repeat(16_000))),
+    ] {
+        outcome(
+            &mut line,
+            &format!("hostile-{name}"),
+            &input,
+            &Options::default(),
+        );
+        w.write_all(line.as_bytes())?;
     }
     // Shapes the generator does not write: repeated keys in replies that need repair, at every
     // depth and in every convention, under each policy (the parser logs them; a lane must not
