@@ -164,14 +164,8 @@ pub(crate) fn parse_at(
     // try each container open at the end again).
     let mut cut = Vec::new();
     if config.level != RepairLevel::None && !config.inside_object && shortcut(Shortcut::CutShort) {
-        let end = end.min(text.len());
-        let at = start
-            + text.as_bytes()[start.min(end)..end]
-                .iter()
-                .take_while(|&&c| matches!(c, b' ' | b'\n' | b'\r' | b'\t'))
-                .count();
-        cut = crate::value::parse::cut_short(text, at, end, config.max_depth);
-        if cut.first().is_some_and(|&(open, _)| open == at) {
+        cut = crate::value::parse::cut_short(text, start, end.min(text.len()), config.max_depth);
+        if !cut.is_empty() {
             return completed(&mut cut);
         }
     }

@@ -121,19 +121,16 @@ pub(crate) fn value_accepting<'t, A: Accept<'t>>(
         Ok(value) => Prefix::Read(value, reader.i),
         Err(_) => Prefix::Refused {
             reached: reader.i.max(at + 1),
-            cut: {
-                let mut cut = std::mem::take(&mut reader.cut);
-                cut.reverse();
-                cut
-            },
+            cut: reader.take_cut(),
         },
     };
     (read, reader.accept)
 }
 
-/// When the text from `at` is valid JSON that runs out before `limit` ends it, inside a
-/// container: where the containers then still open began (with the depth the reader had left
-/// there), outermost first. Empty otherwise. A check: nothing is built.
+/// When the text from `at` (after JSON blanks) is one container of valid JSON that runs out
+/// before `limit` ends it: where the containers then still open began (with the depth the
+/// reader had left there), outermost first — the first is the container at the start. Empty
+/// otherwise. A check: nothing is built.
 pub(crate) fn cut_short(
     text: &str,
     at: usize,
@@ -142,12 +139,17 @@ pub(crate) fn cut_short(
 ) -> Vec<(usize, usize)> {
     let mut sink = CheckSink;
     let mut reader = Reader::within(text, at, limit, max_depth, &mut sink);
+    reader.skip_ws();
+    let start = reader.i;
     if reader.value().is_ok() {
         return Vec::new();
     }
-    let mut cut = std::mem::take(&mut reader.cut);
-    cut.reverse();
-    cut
+    let cut = reader.take_cut();
+    if cut.first().is_some_and(|&(open, _)| open == start) {
+        cut
+    } else {
+        Vec::new()
+    }
 }
 
 /// Reads one valid JSON string that starts exactly at `at` (its opening quote) and ends before
@@ -505,6 +507,13 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
             self.note_cut(start, &read);
         }
         read
+    }
+
+    /// The containers [`Reader::note_cut`] noted, outermost first.
+    fn take_cut(&mut self) -> Vec<(usize, usize)> {
+        let mut cut = std::mem::take(&mut self.cut);
+        cut.reverse();
+        cut
     }
 
     /// A container that began at `start` (offset, depth left) was being read when the text ran
