@@ -818,7 +818,10 @@ impl<'t> Lex<'t> {
     }
 
     pub(crate) fn leaves_open(&self, from: usize, to: usize) -> bool {
-        self.bracket_balance(from, to).1 > 0
+        // Text that closed a bracket it never opened swallowed structure (`weekly'⏎  ]⏎,⏎{`):
+        // what it leaves open is the structure's, not code's.
+        let (stray, open) = self.bracket_balance(from, to);
+        open > 0 && stray == 0
     }
 
     /// Closers with no opener before them, and openers left unclosed, in `b[from..to]` (within

@@ -246,3 +246,28 @@ fn a_key_open_at_its_line_break_ends_at_its_colon() {
         .expect("the key's quote");
     assert_eq!((quote.line, quote.column), (5, 12));
 }
+
+/// A string whose text closes a bracket it never opened swallowed structure, not code: here
+/// `'weekly'` (its closing quote contested in a reply that mixes every quote) must not run on
+/// over `]`, `,` and `{` into the next step because the `{` it swallowed "leaves a bracket
+/// open" as code does. Before, the next step's members came back into this step's last tag,
+/// and its `tags` and `estimate_hours` replaced this step's as duplicate keys.
+#[test]
+fn a_string_does_not_run_over_a_closer_into_the_next_step() {
+    let input = "{\n  \"steps\": [\n    {\n      id = 's8'，\n      'title' = \"Step 8: Use the staging database\"，\n      „done“ = False，\n      \"code\" {\n        “language” = “python”，\n        'snippet' = \"const cfg = JSON.parse('{\\\"debug\\\": true}');\"\n      }，\n      \"owner\" = \"Müller\"，\n      'estimate_hours' = 30，\n      'tags' = [\n        “retry”，\n        'weekly'\n      ]\n    ,\n    {\n      \"id\": “s9”，\n      „title“: \"Step 9: 今天天气很好，我们去公园吧”,\n      „done“ = False，\n      code = {\n        \"language\" = „python“,\n        snippet\": \"def greet(name):\\n    return \\\"Hello, \\\" + name\\n\"\n      }，\n      “owner” = “Li Wei”，\n      'estimate_hours' = 22，\n      “tags” = [\n        # \"approved\",\n        “high”\n      ]\n    }\n  ]\n}";
+    let parsed = parse(input);
+    assert_eq!(
+        parsed.value,
+        json(
+            r#"{"steps": [
+                {"id": "s8", "title": "Step 8: Use the staging database", "done": false,
+                 "code": {"language": "python", "snippet": "const cfg = JSON.parse('{\"debug\": true}');"},
+                 "owner": "Müller", "estimate_hours": 30, "tags": ["retry", "weekly"]},
+                {"id": "s9", "title": "Step 9: 今天天气很好，我们去公园吧", "done": false,
+                 "code": {"language": "python", "snippet": "def greet(name):\n    return \"Hello, \" + name\n"},
+                 "owner": "Li Wei", "estimate_hours": 22, "tags": ["high"]}
+            ]}"#
+        )
+    );
+    assert!(!kinds(&parsed).contains(&RepairKind::DuplicateKey));
+}
