@@ -183,6 +183,12 @@ fn member_key_end(b: &[u8], n: usize) -> Option<(usize, usize)> {
             if e == n {
                 return None;
             }
+            // A name that lost its opening quote only keeps its closing one (`title": "x"`).
+            if e < limit && matches!(b[e], b'"' | b'\'') {
+                e += 1;
+            } else if b[e..limit].starts_with(&RIGHT_DOUBLE) {
+                e += RIGHT_DOUBLE.len();
+            }
             e
         }
     };

@@ -271,3 +271,40 @@ fn a_string_does_not_run_over_a_closer_into_the_next_step() {
     );
     assert!(!kinds(&parsed).contains(&RepairKind::DuplicateKey));
 }
+
+/// A key open at its line break that runs on pays more than one that ends at its colon: a name
+/// never holds a line break. Here the step before lost its `}` and the key `"tags: [` its
+/// quote; running on to `id"` (two lines into the next step) cost as little as the split, and
+/// the next step's members replaced this one's as duplicate keys, its `code` and `owner` lost.
+#[test]
+fn a_key_running_over_lines_does_not_merge_the_next_step() {
+    let input = "{\n  \"steps\": [\n    {\n      “id”：“s6”,\n      “code”：{\n        “snippet” = \"x = 1\"\n      }},\n      “owner”：“Li Wei”，\n      \"tags: [\n        “retry”，\n        “rejected”\n      ]\n    ,\n    {\n      id\": “s7”，\n      “title”：“Step 7”，\n      “done”：False，\n      “code” = {\n        “snippet”: \"y = 2\"\n      }，\n      “owner” = “Mary O'Brien”，\n      “tags”：[\n        “high”\n      ]\n    }\n  ]\n}";
+    let parsed = parse(input);
+    assert_eq!(
+        parsed.value,
+        json(
+            r#"{"steps": [
+                {"id": "s6", "code": {"snippet": "x = 1"}, "owner": "Li Wei", "tags": ["retry", "rejected"]},
+                {"id": "s7", "title": "Step 7", "done": false, "code": {"snippet": "y = 2"},
+                 "owner": "Mary O'Brien", "tags": ["high"]}
+            ]}"#
+        )
+    );
+    assert!(!kinds(&parsed).contains(&RepairKind::DuplicateKey));
+}
+
+/// A value that lost its closing quote at the end of its line, before a member whose key lost
+/// its opening quote (`"s23,⏎      title": “…”`): the next line starts a member all the same.
+#[test]
+fn a_value_ends_at_its_line_before_a_key_that_lost_its_opening_quote() {
+    let input = "{\n  \"steps\": [\n    {\n      “id”: \"s23,\n      title\": “Step 23: Fix: retry when the upstream returns 503”，\n      “done”：False\n    },\n    {\n      “id”: \"s24\",\n      \"title\": \"Step 24\"\n    }\n  ]\n}";
+    assert_eq!(
+        parse(input).value,
+        json(
+            r#"{"steps": [
+                {"id": "s23", "title": "Step 23: Fix: retry when the upstream returns 503", "done": false},
+                {"id": "s24", "title": "Step 24"}
+            ]}"#
+        )
+    );
+}

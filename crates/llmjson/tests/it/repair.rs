@@ -81,6 +81,26 @@ fn a_missing_end_quote_is_found_by_the_key_that_follows() {
     check(r#"["hello,"world"]"#, r#"["hello", "world"]"#);
 }
 
+/// A string that lost its closing quote before the end of its container and the start of a
+/// sibling ended there: siblings are a shape. Before, the string ran on to the next quote and
+/// the sibling's members came back as this object's, its first `note` dropped as a duplicate.
+#[test]
+fn a_missing_end_quote_is_found_where_the_next_sibling_starts() {
+    check(
+        r#"[{"id": 1, "note": "it's 'ok}, {'id': 2, "note": "fine"}]"#,
+        r#"[{"id": 1, "note": "it's 'ok"}, {"id": 2, "note": "fine"}]"#,
+    );
+    // Not where code's own brackets close, nor where nothing like a sibling follows.
+    check(
+        r#"{"code": "if (x) { return '}', '{'; }", "n": 1}"#,
+        r#"{"code": "if (x) { return '}', '{'; }", "n": 1}"#,
+    );
+    check(
+        r#"{"code": "f(a}, {b)", "n": 1}"#,
+        r#"{"code": "f(a}, {b)", "n": 1}"#,
+    );
+}
+
 #[test]
 fn raw_newlines_and_tabs_in_strings() {
     let parsed = parse("{\"a\": \"line1\nline2\tend\"}");

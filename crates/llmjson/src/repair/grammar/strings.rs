@@ -83,11 +83,14 @@ impl Ctx<'_> {
                 // Besides the places just before this quote, a value string may have ended at
                 // the first comma its text puts before a member (`"Seoul, 'tags': [], …"`).
                 let splits = self.split_points(open, at, key);
-                let member = (!key)
-                    .then(|| self.member_comma(open, at))
-                    .flatten()
-                    .filter(|m| !splits.contains(&Some(*m)));
-                for split in splits.into_iter().flatten().chain(member) {
+                let (member, sibling) = if key {
+                    (None, None)
+                } else {
+                    self.text_boundaries(open, at)
+                };
+                let member = member.filter(|m| !splits.contains(&Some(*m)));
+                let sibling = sibling.filter(|s| !splits.contains(&Some(*s)) && member != Some(*s));
+                for split in splits.into_iter().flatten().chain(member).chain(sibling) {
                     self.split_at(out, class, open, split, after);
                 }
                 // Keys close at a quote: a key holding a quote is not a thing models write.
@@ -190,13 +193,12 @@ impl Ctx<'_> {
                 // where the quote opens the next item (`"failure,⏎        “queued”`), as at a
                 // quote of its own.
                 if !key {
-                    let member = self.member_comma(open, at);
+                    let (member, sibling) = self.text_boundaries(open, at);
                     let splits = self.split_points(open, at, false);
-                    for split in splits
-                        .into_iter()
-                        .flatten()
-                        .chain(member.filter(|m| !splits.contains(&Some(*m))))
-                    {
+                    let member = member.filter(|m| !splits.contains(&Some(*m)));
+                    let sibling =
+                        sibling.filter(|s| !splits.contains(&Some(*s)) && member != Some(*s));
+                    for split in splits.into_iter().flatten().chain(member).chain(sibling) {
                         self.split_at(out, class, open, split, after);
                     }
                 }
@@ -225,16 +227,21 @@ impl Ctx<'_> {
                 } else {
                     self.closers_at_end(stack, open, at)
                 };
-                // A value that ran to the end past the start of a member ended before it.
-                let member = (!key && stack.top() == Some(Kind::Object))
-                    .then(|| self.member_comma(open, at))
-                    .flatten();
+                // A value that ran to the end past the start of a member ended before it, or
+                // past the end of its container and the start of a sibling.
+                let (member, sibling) = if key {
+                    (None, None)
+                } else {
+                    self.text_boundaries(open, at)
+                };
+                let member = member.filter(|_| stack.top() == Some(Kind::Object));
+                let sibling = sibling.filter(|s| member != Some(*s));
                 // At the very end of a reply a cut is the likelier event: listed first. A cut
                 // that swallowed the closers of the whole document is no plain completion: the
                 // truncation-only pass refuses it, and the full search weighs it against the
                 // splits. (`["a", ["]` swallowed one closer of two: still a cut; so is a key
                 // that no split completes, `{"}ab}`.)
-                let completes = split.is_some() || member.is_some();
+                let completes = split.is_some() || member.is_some() || sibling.is_some();
                 if swallowed == 0
                     || !out.only_truncation
                     || !completes
@@ -265,12 +272,12 @@ impl Ctx<'_> {
                 }
                 // `"a,⏎    null⏎]`: as at a quote, the string may have lost its quote at the
                 // end of its first line, before lines of values.
-                if let Some(line) = (!key)
+                let line = (!key)
                     .then(|| self.first_line_comma(open, at))
                     .flatten()
-                    .filter(|l| member != Some(*l))
-                {
-                    self.split_at(out, class, open, line, after);
+                    .filter(|l| member != Some(*l));
+                for split in line.into_iter().chain(sibling.filter(|s| line != Some(*s))) {
+                    self.split_at(out, class, open, split, after);
                 }
                 if let Some(split) = split {
                     let reading = if key {
@@ -318,15 +325,16 @@ impl Ctx<'_> {
                 if let Some(split) = self.first_line_split(open, at, key) {
                     self.split_at(out, class, open, split, after);
                 }
+                // A key running on over its line break pays twice: a name never holds one,
+                // while the split has a repair to show for it.
+                let run_on = if first_key_line {
+                    2 * cost::LOST_STRUCTURE
+                } else {
+                    cost::LOST_STRUCTURE
+                };
                 out.add(
                     level,
-                    succ(
-                        Reading::TextLineBreak,
-                        None,
-                        cost::LOST_STRUCTURE,
-                        at + 1,
-                        mode,
-                    ),
+                    succ(Reading::TextLineBreak, None, run_on, at + 1, mode),
                 );
             }
             Stop::Escape | Stop::Control(_) => {}
@@ -508,37 +516,67 @@ impl Ctx<'_> {
         }
     }
 
-    /// The first `,` in a string's text (from `open`, within the window) after which a member
-    /// begins: a quoted or bare key and its `:`. Where a value that lost its closing quote and
-    /// ran to the end of the reply really ended (`"search, 'page': 9}` in a single-quoted
-    /// document).
-    pub(super) fn member_comma(&self, open: usize, end: usize) -> Option<usize> {
+    /// Where a value that lost its closing quote really ended, read from its text (from
+    /// `open`, within the window): the first `,` after which a member begins, a quoted or bare
+    /// key and its `:` (`"search, 'page': 9}` in a single-quoted document); and before the first
+    /// closer the text did not open, when `,` and an opener or a member follow it: the text
+    /// holds the end of its container and the start of a sibling (`"it's 'ok}, {'id': 2, …`,
+    /// `"he said "stop], ["b"`). Siblings are a shape: a string that swallowed their boundary
+    /// lost its closing quote there. One walk finds both.
+    pub(super) fn text_boundaries(
+        &self,
+        open: usize,
+        end: usize,
+    ) -> (Option<usize>, Option<usize>) {
         let b = self.b();
         let to = end.min(open + cost::WINDOW).max(open);
         // Commas inside brackets the text opened are the text's own (`"d = {'a': 1, 'b': 2}"`).
         let mut depth = 0u32;
-        self.lex.index.find_map(b, open, to, false, |k| {
+        // The first closer of the run of closers the text did not open just before.
+        let mut closers: Option<usize> = None;
+        let mut sibling = None;
+        let member = self.lex.index.find_map(b, open, to, false, |k| {
             let width = match b[k] {
                 b'{' | b'[' => {
                     depth += 1;
+                    closers = None;
+                    return None;
+                }
+                b'}' | b']' if depth > 0 => {
+                    depth -= 1;
+                    closers = None;
                     return None;
                 }
                 b'}' | b']' => {
-                    depth = depth.saturating_sub(1);
+                    let run_goes_on = closers.is_some_and(|c| only_closers(&b[c..k]));
+                    if !run_goes_on {
+                        closers = Some(k);
+                    }
                     return None;
                 }
                 b',' => 1,
                 0xEF if wide_punctuation_at(b, k) => 3,
-                _ => return None,
+                _ => {
+                    closers = None;
+                    return None;
+                }
             };
-            if depth == 0 && k > open {
-                let (q, _) = self.lex.skip_trivia(k + width);
-                if q < to && member_starts(b, q) {
-                    return Some(k);
+            let after = || self.lex.skip_trivia(k + width).0;
+            if let Some(first) = closers.take().filter(|_| sibling.is_none()) {
+                let q = after();
+                let next_sibling =
+                    q < self.lex.end && (matches!(b[q], b'{' | b'[') || member_starts(b, q));
+                if next_sibling && only_closers(&b[first..k]) {
+                    sibling = (open..first).rev().find(|&t| !is_ws(b[t])).map(|t| t + 1);
                 }
             }
+            if depth == 0 && k > open {
+                let q = after();
+                return (q < to && member_starts(b, q)).then_some(k);
+            }
             None
-        })
+        });
+        (member, sibling)
     }
 
     /// Where a string that ran to the end of the reply lost its closing quote before the
@@ -691,6 +729,11 @@ impl Ctx<'_> {
         };
         stack.top() == Some(want) && !self.b()[open..upto].contains(&opener)
     }
+}
+
+/// `text` is closers and blanks only.
+fn only_closers(text: &[u8]) -> bool {
+    text.iter().all(|&c| is_ws(c) || matches!(c, b'}' | b']'))
 }
 
 /// Where a `,` (or a full-width `，`) ends just before `k`, not before `floor`.
