@@ -308,3 +308,25 @@ fn a_value_ends_at_its_line_before_a_key_that_lost_its_opening_quote() {
         )
     );
 }
+
+/// A closer of the wrong kind in line with the container it ends (`‘code’：{ … ⏎      ],`) is
+/// that container's, even where a stray `}` further on (`}},`) would balance the count if
+/// it were dropped: the layout says which closer ends what. Before, the `]` was dropped and the
+/// step's `owner`, `estimate_hours` and `tags` went into its `code`.
+#[test]
+fn a_wrong_closer_in_line_with_its_opener_closes_it() {
+    let input = "{\n  \"steps\": [\n    {\n      ‘id’：‘s6’，\n      ‘title’: \"Review with Mary\" + \" O'Brien (6)\",\n      ‘done’:: false，\n      ‘code’：{\n        ‘language’：‘python’，\n        ‘snippet’：\"p = \\\"C:\\\\Users\\\\me\\\"\\nx = 1\"\n      ],\n      ‘owner’：‘山田太郎’，\n      ‘estimate_hours’：13，\n      ‘tags’：[\n        ‘python’，\n        ‘approved’\n      ]\n    }},\n    {\n      ‘id’：‘s7’\n    }\n  ]\n}";
+    let parsed = parse(input);
+    assert_eq!(
+        parsed.value,
+        json(
+            r#"{"steps": [
+                {"id": "s6", "title": "Review with Mary O'Brien (6)", "done": false,
+                 "code": {"language": "python", "snippet": "p = \"C:\\Users\\me\"\nx = 1"},
+                 "owner": "山田太郎", "estimate_hours": 13, "tags": ["python", "approved"]},
+                {"id": "s7"}
+            ]}"#
+        )
+    );
+    assert!(kinds(&parsed).contains(&RepairKind::MismatchedCloser));
+}

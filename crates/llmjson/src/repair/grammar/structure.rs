@@ -337,12 +337,15 @@ impl Ctx<'_> {
         }
         // In a laid-out reply a closer lines up with the line that opened its container: one
         // further left closes an outer container (the innermost lost its closer), one in line
-        // is the innermost's own, of the wrong kind.
-        let (mismatch_indent, missing_indent) = match self.closer_alignment(stack, pos) {
-            Some(std::cmp::Ordering::Less) => (cost::MISALIGNED_CLOSER, 0),
-            Some(std::cmp::Ordering::Equal) => (0, cost::MISALIGNED_CLOSER),
-            _ => (0, 0),
-        };
+        // is the innermost's own, of the wrong kind (not a stray: `‘code’：{ … ⏎      ],`).
+        let (mismatch_indent, missing_indent, stray_indent) =
+            match self.closer_alignment(stack, pos) {
+                Some(std::cmp::Ordering::Less) => (cost::MISALIGNED_CLOSER, 0, 0),
+                Some(std::cmp::Ordering::Equal) => {
+                    (0, cost::MISALIGNED_CLOSER, cost::MISALIGNED_CLOSER)
+                }
+                _ => (0, 0, 0),
+            };
         // A list of records goes on after this closer when the next item begins as its first
         // did (`}}}, {"id": 2, …` in a list of `{"id": …}`): closing the list here is the
         // misreading a doubled closer invites.
@@ -381,7 +384,7 @@ impl Ctx<'_> {
             succ(
                 Reading::StrayCloser,
                 Some(RepairKind::ExtraCloser),
-                cost::STRAY_CLOSER,
+                cost::STRAY_CLOSER + stray_indent,
                 pos + 1,
                 mode,
             ),
