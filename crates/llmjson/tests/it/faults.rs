@@ -372,6 +372,55 @@ proptest::proptest! {
     }
 }
 
+/// Laid-out plans with every fault that were misread before issue 36's layout and sibling work
+/// (found among 3,400 random ones: steps merged, members moved into a step's `code` or the top
+/// level, a key or value running over lines), each read exactly as meant with the default
+/// options now.
+#[test]
+fn laid_out_plans_once_misread_are_read_as_meant() {
+    let cases: [(u64, usize); 29] = [
+        (10078940314148811585, 2993),
+        (5597789094504272861, 2266),
+        (8399054018134401870, 8843),
+        (2321497434107079452, 2386),
+        (6991217196618494727, 2581),
+        (8609995700420442982, 6486),
+        (2741822193326996283, 7408),
+        (9000563524538219488, 3103),
+        (516830294958017132, 14642),
+        (5755746747057188031, 8866),
+        (6166068842017979374, 6390),
+        (3172375847231218786, 8751),
+        (7370278225181645652, 4027),
+        (7717283400180463466, 2562),
+        (5997398475456763231, 5701),
+        (4170532857750761989, 17674),
+        (3246814649516566012, 6644),
+        (180531255216629993, 2221),
+        (347018816967414559, 2486),
+        (1488336297300028213, 2382),
+        (6490093866661535563, 7333),
+        (8727990652400692030, 3652),
+        (2964727075287757238, 3834),
+        (6289711144633998522, 17289),
+        (8711493998554141100, 15469),
+        (7409276172468611091, 7765),
+        (6929411735907129551, 14752),
+        (4755009964439920206, 5273),
+        (7264800263552853581, 11706),
+    ];
+    for (seed, size) in cases {
+        let case = llmjson_faults::large_code_case(seed, size, true);
+        let parsed = llmjson::parse(&case.input, &Options::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        assert!(
+            same_value(&parsed.value, &case.expected),
+            "{}: not read as meant",
+            case.id
+        );
+    }
+}
+
 /// Laid-out plans of 64 KB and 1 MB whose steps carry code, every third holding a JSON literal
 /// written with its quotes unescaped (`llmjson_faults::large_code_case`): exact alone; with
 /// every local fault at once, no step is merged into another or lost, the top-level members stay

@@ -220,6 +220,13 @@ impl Succs {
         self.items.len()
     }
 
+    /// Adds `cost` to every reading listed so far.
+    fn charge(&mut self, cost: Cost) {
+        for s in &mut self.items {
+            s.cost += cost;
+        }
+    }
+
     pub(crate) fn get(&self, i: usize) -> Succ {
         self.items[i]
     }
@@ -349,7 +356,15 @@ impl<'t> Ctx<'t> {
         }
         match mode {
             Mode::Value { after_comma } => self.value(out, stack, tok, pos, after_comma),
-            Mode::Key { after_comma } => self.key(out, stack, tok, pos, after_comma),
+            Mode::Key { after_comma } => {
+                self.key(out, stack, tok, pos, after_comma);
+                // Every reading of this spot puts its member in the innermost object: the layout
+                // may say it belongs to another.
+                let misplaced = self.misplaced_member(stack, pos);
+                if misplaced > 0 {
+                    out.charge(misplaced);
+                }
+            }
             Mode::Colon => self.colon(out, stack, tok, pos),
             Mode::Next { after_string } => self.next(out, stack, tok, pos, after_string),
             Mode::Str { .. } | Mode::Done | Mode::ScalarDone => {}

@@ -552,6 +552,38 @@ impl Ctx<'_> {
         }
     }
 
+    /// What the layout says against reading the member whose line starts at `pos` into the
+    /// innermost object: [`cost::MISALIGNED_CLOSER`] when the object's first member line stands
+    /// at another indentation (a step's `„owner“ = …` read into the top-level object after a
+    /// misread closer, or the top level's `"risks": [` read into a step that lost its `}`).
+    /// Nothing when the object's opening is not known or its members are not laid out.
+    pub(super) fn misplaced_member(&self, stack: &dyn Stack, pos: usize) -> Cost {
+        if stack.top() != Some(Kind::Object) {
+            return 0;
+        }
+        let (Some(open), Some(indent)) = (stack.top_open(), self.indentation(pos)) else {
+            return 0;
+        };
+        let b = self.b();
+        let to = pos.min(open + cost::WINDOW);
+        let Some(line) = memchr::memchr(b'\n', &b[open.min(to)..to]).map(|k| open + k + 1) else {
+            return 0;
+        };
+        let mut first = line;
+        while first < to && matches!(b[first], b' ' | b'\t') {
+            first += 1;
+        }
+        if first >= to || !crate::repair::lex::member_line_starts(&b[..self.lex.end], pos) {
+            return 0;
+        }
+        if !crate::repair::lex::member_line_starts(&b[..self.lex.end], first)
+            || first - line == indent
+        {
+            return 0;
+        }
+        cost::MISALIGNED_CLOSER
+    }
+
     /// The blanks before `pos` on its line, if only blanks precede it there.
     fn indentation(&self, pos: usize) -> Option<usize> {
         let b = self.b();
