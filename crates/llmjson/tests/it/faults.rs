@@ -7,7 +7,7 @@
 //! `LLMJSON_FAULT_SHOW=1` for the fixed seed); `LLMJSON_FAULT_COUNT` changes the number of cases.
 
 use crate::corpus::same_value;
-use llmjson::{Options, Truncation};
+use llmjson::{Options, RepairKind, Truncation};
 use llmjson_faults::{Case, Fault};
 use std::collections::BTreeMap;
 
@@ -350,9 +350,10 @@ proptest::proptest! {
 
     /// Any laid-out plan with code holding JSON literals (`large_code_case`, 2-24 KB, alone or
     /// with every local fault), read with the default options: read exactly without faults;
-    /// with them, every word of the reply reaches the value or lies inside a logged repair. (A
-    /// step misread is the scoreboard's business; a silent loss is this property's.) A reading
-    /// the guard refuses loses nothing in silence either.
+    /// with them, every word of the reply reaches the value or lies inside a logged repair, and
+    /// no two objects are read as one (no key read twice). (A step misread is the scoreboard's
+    /// business; a silent loss or a merge is this property's.) A reading the guard refuses
+    /// loses nothing in silence either.
     #[test]
     fn laid_out_plans_lose_nothing_in_silence(
         seed in proptest::prelude::any::<u64>(),
@@ -369,6 +370,13 @@ proptest::proptest! {
         }
         let lost = unaccounted_words(&case.input, 0..case.input.len(), &parsed);
         proptest::prop_assert!(lost.is_empty(), "{}: lost without a log line: {:?}", case.id, lost);
+        // No merged siblings: every step has its own keys once, so a key read twice in one
+        // object means two steps (or a step and the top level) were read as one.
+        proptest::prop_assert!(
+            !parsed.repairs.iter().any(|r| r.kind == RepairKind::DuplicateKey),
+            "{}: siblings merged",
+            case.id
+        );
     }
 }
 
@@ -378,7 +386,7 @@ proptest::proptest! {
 /// options now.
 #[test]
 fn laid_out_plans_once_misread_are_read_as_meant() {
-    let cases: [(u64, usize); 29] = [
+    let cases: [(u64, usize); 30] = [
         (10078940314148811585, 2993),
         (5597789094504272861, 2266),
         (8399054018134401870, 8843),
@@ -408,6 +416,7 @@ fn laid_out_plans_once_misread_are_read_as_meant() {
         (6929411735907129551, 14752),
         (4755009964439920206, 5273),
         (7264800263552853581, 11706),
+        (2385495587869127453, 2855),
     ];
     for (seed, size) in cases {
         let case = llmjson_faults::large_code_case(seed, size, true);

@@ -666,8 +666,12 @@ impl Ctx<'_> {
 
     /// What a key ending at `close` (its quote ends at `after`) pays for the JSON its text holds:
     /// nothing when a `:` follows the quote, the key marks otherwise.
+    /// A key over lines pays them all the same: a name holds no line break, and one that ran
+    /// to the quote of a later member's key (`"steps: [⏎    {⏎      ‘id’ => …⏎      done": `)
+    /// swallowed the members between.
     fn key_marks(&self, open: usize, close: usize, after: usize) -> cost::Cost {
-        if self.lex.next_is_colon(after, self.lex.end) {
+        let over_lines = || memchr::memchr(b'\n', &self.b()[open..close.max(open)]).is_some();
+        if self.lex.next_is_colon(after, self.lex.end) && !over_lines() {
             0
         } else {
             self.lex.key_marks(open, close)
