@@ -83,14 +83,12 @@ impl Ctx<'_> {
                 // Besides the places just before this quote, a value string may have ended at
                 // the first comma its text puts before a member (`"Seoul, 'tags': [], …"`).
                 let splits = self.split_points(open, at, key);
-                let (member, sibling) = if key {
-                    (None, None)
+                let more = if key {
+                    [None, None]
                 } else {
-                    self.text_boundaries(open, at)
+                    self.splits_in_text(open, at, &splits)
                 };
-                let member = member.filter(|m| !splits.contains(&Some(*m)));
-                let sibling = sibling.filter(|s| !splits.contains(&Some(*s)) && member != Some(*s));
-                for split in splits.into_iter().flatten().chain(member).chain(sibling) {
+                for split in splits.into_iter().chain(more).flatten() {
                     self.split_at(out, class, open, split, after);
                 }
                 // Keys close at a quote: a key holding a quote is not a thing models write.
@@ -193,12 +191,9 @@ impl Ctx<'_> {
                 // where the quote opens the next item (`"failure,⏎        “queued”`), as at a
                 // quote of its own.
                 if !key {
-                    let (member, sibling) = self.text_boundaries(open, at);
                     let splits = self.split_points(open, at, false);
-                    let member = member.filter(|m| !splits.contains(&Some(*m)));
-                    let sibling =
-                        sibling.filter(|s| !splits.contains(&Some(*s)) && member != Some(*s));
-                    for split in splits.into_iter().flatten().chain(member).chain(sibling) {
+                    let more = self.splits_in_text(open, at, &splits);
+                    for split in splits.into_iter().chain(more).flatten() {
                         self.split_at(out, class, open, split, after);
                     }
                 }
@@ -514,6 +509,20 @@ impl Ctx<'_> {
                 return k;
             }
         }
+    }
+
+    /// The places [`Ctx::text_boundaries`] finds in a value's text, besides `splits` (the
+    /// places just before the quote at `at`): each listed once.
+    fn splits_in_text(
+        &self,
+        open: usize,
+        at: usize,
+        splits: &[Option<usize>; 3],
+    ) -> [Option<usize>; 2] {
+        let (member, sibling) = self.text_boundaries(open, at);
+        let member = member.filter(|m| !splits.contains(&Some(*m)));
+        let sibling = sibling.filter(|s| !splits.contains(&Some(*s)) && member != Some(*s));
+        [member, sibling]
     }
 
     /// Where a value that lost its closing quote really ended, read from its text (from

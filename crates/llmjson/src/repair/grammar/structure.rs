@@ -7,7 +7,8 @@ use super::{
 use super::{Ctx, Mode, Reading, Stack, Succs};
 use crate::repair::cost::{self, Cost};
 use crate::repair::lex::{
-    is_ws, member_starts, wide_punctuation_at, Kind, Token, WIDE_COLON, WIDE_COMMA,
+    is_ws, member_line_starts, member_starts, wide_punctuation_at, Kind, Token, WIDE_COLON,
+    WIDE_COMMA,
 };
 use crate::repair::quotes::QuoteClass;
 use crate::repair::RepairKind;
@@ -573,12 +574,10 @@ impl Ctx<'_> {
         while first < to && matches!(b[first], b' ' | b'\t') {
             first += 1;
         }
-        if first >= to || !crate::repair::lex::member_line_starts(&b[..self.lex.end], pos) {
+        if first >= to || !member_line_starts(&b[..self.lex.end], pos) {
             return 0;
         }
-        if !crate::repair::lex::member_line_starts(&b[..self.lex.end], first)
-            || first - line == indent
-        {
+        if !member_line_starts(&b[..self.lex.end], first) || first - line == indent {
             return 0;
         }
         cost::MISALIGNED_CLOSER
