@@ -81,6 +81,8 @@ impl Ctx<'_> {
     /// the new value begins. A model that rewrites its answer restates it; a fragment of JSON
     /// in a later string begins like the document at most for a few characters.
     pub(super) fn restates(&self, at: usize, pos: usize) -> bool {
+        #[cfg(test)]
+        RESTATES_ASKED.with(|n| n.set(n.get() + 1));
         let text = self.lex.text;
         let (Some(draft), Some(again)) = (
             text.get(self.doc_start..pos.max(self.doc_start)),
@@ -173,10 +175,17 @@ impl Ctx<'_> {
         let b = self.b();
         let limit = (pos + cost::WINDOW).min(self.lex.end);
         let mut i = pos + 1;
+        // Asking whether a tuple restates the draft aligns two windows of text: it is asked of
+        // the first few tuples only, and of the outermost of nested ones (`((((…` asked it once
+        // per parenthesis, a 475-byte reply took 2 s).
+        let mut tuples_asked = 0;
         while i < limit {
             i += memchr::memchr3(b'{', b'[', b'(', &b[i..limit])?;
             let json = if b[i] == b'(' {
-                self.restates(i, pos) && crate::locate::looks_like_tuple(b, i, self.lex.end)
+                let nested = i > pos + 1 && b[i - 1] == b'(';
+                let ask = !nested && tuples_asked < TUPLES_ASKED;
+                tuples_asked += usize::from(ask);
+                ask && self.restates(i, pos) && crate::locate::looks_like_tuple(b, i, self.lex.end)
             } else {
                 crate::locate::looks_like_json(b, i, self.lex.end)
             };
@@ -189,6 +198,8 @@ impl Ctx<'_> {
     }
 }
 
+/// How many tuples one search for a restart point asks whether they restate the draft.
+const TUPLES_ASKED: usize = 2;
 /// How many first non-blank bytes a new value must share with the abandoned draft for the
 /// restart to count as a restatement.
 const RESTATED_BYTES: usize = 8;
@@ -241,4 +252,38 @@ fn restated_share(draft: &[char], again: &[char]) -> usize {
         }
     }
     matched
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times [`Ctx::restates`] was asked (each aligns two windows of text).
+    static RESTATES_ASKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RESTATES_ASKED;
+    use crate::Options;
+
+    /// A reply of nested and repeated parentheses (found by the `guided` fuzz target: 137 bytes
+    /// took 5 s there, 475 bytes 2 s in a release build) asks whether a tuple restates the draft
+    /// a bounded number of times per byte, not once per parenthesis at every spot.
+    #[test]
+    fn parentheses_ask_for_restatements_a_bounded_number_of_times() {
+        for run in [40, 400] {
+            let parens = "(".repeat(run);
+            let text = format!(
+                "[{{\u{fffd}\r  [{{{{*{parens}{}{parens}{{\u{fffd}\r {parens}={parens}/*' ...]",
+                "\u{7f}".repeat(48)
+            );
+            RESTATES_ASKED.with(|n| n.set(0));
+            let _ = crate::parse(&text, &Options::default());
+            let asked = RESTATES_ASKED.with(std::cell::Cell::get);
+            assert!(
+                asked <= 32 * text.len(),
+                "{asked} questions for {} bytes",
+                text.len()
+            );
+        }
+    }
 }
