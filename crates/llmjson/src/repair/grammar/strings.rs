@@ -541,8 +541,10 @@ impl Ctx<'_> {
         let to = end.min(open + cost::WINDOW).max(open);
         // Commas inside brackets the text opened are the text's own (`"d = {'a': 1, 'b': 2}"`).
         let mut depth = 0u32;
-        // The first closer of the run of closers the text did not open just before.
-        let mut closers: Option<usize> = None;
+        // The first and last closer of the run of closers (and blanks) the text did not open
+        // just before: a run is checked byte by byte once, however long.
+        let mut closers: Option<(usize, usize)> = None;
+        let blank = |from: usize, to: usize| b[from..to].iter().all(|&c| is_ws(c));
         let mut sibling = None;
         let member = self.lex.index.find_map(b, open, to, false, |k| {
             let width = match b[k] {
@@ -557,10 +559,10 @@ impl Ctx<'_> {
                     return None;
                 }
                 b'}' | b']' => {
-                    let run_goes_on = closers.is_some_and(|c| only_closers(&b[c..k]));
-                    if !run_goes_on {
-                        closers = Some(k);
-                    }
+                    closers = match closers {
+                        Some((first, last)) if blank(last + 1, k) => Some((first, k)),
+                        _ => Some((k, k)),
+                    };
                     return None;
                 }
                 b',' => 1,
@@ -571,11 +573,11 @@ impl Ctx<'_> {
                 }
             };
             let after = || self.lex.skip_trivia(k + width).0;
-            if let Some(first) = closers.take().filter(|_| sibling.is_none()) {
+            if let Some((first, last)) = closers.take().filter(|_| sibling.is_none()) {
                 let q = after();
                 let next_sibling =
                     q < self.lex.end && (matches!(b[q], b'{' | b'[') || member_starts(b, q));
-                if next_sibling && only_closers(&b[first..k]) {
+                if next_sibling && blank(last + 1, k) {
                     sibling = (open..first).rev().find(|&t| !is_ws(b[t])).map(|t| t + 1);
                 }
             }
@@ -742,11 +744,6 @@ impl Ctx<'_> {
         };
         stack.top() == Some(want) && !self.b()[open..upto].contains(&opener)
     }
-}
-
-/// `text` is closers and blanks only.
-fn only_closers(text: &[u8]) -> bool {
-    text.iter().all(|&c| is_ws(c) || matches!(c, b'}' | b']'))
 }
 
 /// Where a `,` (or a full-width `，`) ends just before `k`, not before `floor`.

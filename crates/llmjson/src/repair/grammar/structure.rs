@@ -574,10 +574,12 @@ impl Ctx<'_> {
         while first < to && matches!(b[first], b' ' | b'\t') {
             first += 1;
         }
-        if first >= to || !member_line_starts(&b[..self.lex.end], pos) {
-            return 0;
-        }
-        if !member_line_starts(&b[..self.lex.end], first) || first - line == indent {
+        // In line (the common case) is decided before either line is read as a member's.
+        if first >= to
+            || first - line == indent
+            || !member_line_starts(&b[..self.lex.end], pos)
+            || !member_line_starts(&b[..self.lex.end], first)
+        {
             return 0;
         }
         cost::MISALIGNED_CLOSER
