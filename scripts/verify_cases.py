@@ -162,7 +162,7 @@ ADVERSARIAL: list[tuple[str, str, str, str, bool, str | None]] = [
     ("unit-mismatch", "en", "Length 12.7 mm.", "Length 12.7 cm.", False, None),
     ("unit-mismatch", "pt", "Comprimento 12,7 mm.", "Comprimento de 12,7 kg.", False, None),
     ("unit-only-in-header", "en", "Thickness (mm): 12.7", "It is 12.7 mm thick.", True, None),
-    ("years-are-skipped", "en", "Study from the 2019 cohort: 41.8 MPa.", "In 2021 the strength was 41.8 MPa.", True, None),
+    ("years-are-skipped", "en", "Study of the second cohort: 41.8 MPa.", "In 2021 the strength was 41.8 MPa.", True, None),
     ("dates-are-skipped", "pt", "Ensaio de 15/03/2024: 41,8 MPa.", "Em 16/03/2024 a resistência era 41,8 MPa.", True, None),
     ("list-markers-are-skipped", "en", "Strength 41.8 MPa; elongation 12.4%.",
      "1. Strength: 41.8 MPa\n2. Elongation: 12.4%\n3. Verdict: pass", True, None),
@@ -187,6 +187,113 @@ ADVERSARIAL: list[tuple[str, str, str, str, bool, str | None]] = [
     ("exponent-vs-plain-wrong", "en", "Rate 0.00034 per hour.", "The rate was 3.4e-3 per hour.", False, None),
 ]
 
+NB = "\u00a0"
+
+# Round 2 (issue 37): the classes an auditor found passing, each in the five locales we claim,
+# with grounded twins so that blocking stays precise. (class, language, evidence, answer,
+# grounded, options) — options: {"locale": ..., "percent": "equivalent"}.
+ROUND2: list[tuple[str, str, str, str, bool, dict]] = [
+    # 1. A sign before a currency is a sign; a loss stated in words is the same amount.
+    ("sign-before-currency", "en", "Net income: −$340,000 for the year.", "The company posted a net profit of $340,000.", False, {}),
+    ("sign-before-currency", "en", "Net income: −$340,000 for the year.", "The company posted a net loss of $340,000.", True, {}),
+    ("sign-before-currency", "en", "Net income: −$340,000 for the year.", "Net income was -$340,000.", True, {}),
+    ("sign-before-currency", "en", "Net income: −$340,000 for the year.", "Net income was $340,000.", False, {}),
+    ("sign-before-currency", "en", "Cash flow: €-12,500 in the quarter.", "Cash flow was €12,500 in the quarter.", False, {}),
+    ("sign-before-currency", "en", "The unit reported a loss of $2.1M.", "The unit's result was -$2.1M.", True, {}),
+    ("sign-before-currency", "pt", "Resultado líquido: -R$ 1,2 milhão no trimestre.", "O lucro líquido foi de R$ 1,2 milhão.", False, {}),
+    ("sign-before-currency", "pt", "Resultado líquido: -R$ 1,2 milhão no trimestre.", "O prejuízo foi de R$ 1,2 milhão.", True, {}),
+    ("sign-before-currency", "es", "Resultado neto: -45.000 € en el ejercicio.", "Obtuvo un beneficio de 45.000 €.", False, {}),
+    ("sign-before-currency", "es", "Resultado neto: -45.000 € en el ejercicio.", "Registró una pérdida de 45.000 €.", True, {}),
+    ("sign-before-currency", "de", "Jahresergebnis: −2,4 Mio. €.", "Der Gewinn betrug 2,4 Mio. €.", False, {}),
+    ("sign-before-currency", "de", "Jahresergebnis: −2,4 Mio. €.", "Der Verlust betrug 2,4 Mio. €.", True, {}),
+    ("sign-before-currency", "fr", f"Résultat net : −340{NB}000 € sur l'exercice.", f"Le bénéfice net atteint 340{NB}000 €.", False, {}),
+    ("sign-before-currency", "fr", f"Résultat net : −340{NB}000 € sur l'exercice.", f"La perte nette atteint 340{NB}000 €.", True, {}),
+    # 2. A count is not a year because it has four digits.
+    ("count-not-year", "en", "The bearing survived 2,051 cycles before failure.", "The bearing survived 2015 cycles.", False, {}),
+    ("count-not-year", "en", "The bearing survived 2,051 cycles before failure.", "The bearing survived 2,051 cycles.", True, {}),
+    ("count-not-year", "pt", "O rolamento suportou 2.051 ciclos.", "O rolamento suportou 2015 ciclos.", False, {}),
+    ("count-not-year", "es", "Se inscribieron 1.987 pacientes.", "Se inscribieron 1978 pacientes.", False, {}),
+    ("count-not-year", "de", "Insgesamt 2.034 Teilnehmer wurden befragt.", "Es wurden 2043 Teilnehmer befragt.", False, {}),
+    ("count-not-year", "fr", f"L'étude a inclus 1{NB}964 patients.", "L'étude a inclus 1946 patients.", False, {}),
+    ("count-not-year", "en", "Revenue rose to $5.1M.", "In 2023, revenue rose to $5.1M.", True, {}),
+    # 3. Units written as words are units; two stated units must agree.
+    ("unit-word", "en", "Cure at 165 °C for 40 min.", "The cure lasted 165 minutes.", False, {}),
+    ("unit-word", "en", "Cure at 165 °C for 40 min.", "The cure lasted 40 minutes at 165 °C.", True, {}),
+    ("unit-word", "pt", "Cura a 165 °C por 40 min.", "A cura durou 165 minutos.", False, {}),
+    ("unit-word", "pt", "Cura a 165 °C por 40 min.", "A cura durou 40 minutos.", True, {}),
+    ("unit-word", "es", "Curado a 165 °C durante 40 min.", "El curado duró 165 minutos.", False, {}),
+    ("unit-word", "de", "Aushärtung bei 165 °C für 40 min.", "Die Aushärtung dauerte 165 Minuten.", False, {}),
+    ("unit-word", "de", "Aushärtung bei 165 °C für 40 min.", "Die Aushärtung dauerte 40 Minuten.", True, {}),
+    ("unit-word", "fr", "Cuisson à 165 °C pendant 40 min.", "La cuisson a duré 165 minutes.", False, {}),
+    ("unit-word", "en", "The sample weighed 2.5 kg.", "The sample was 2.5 kilograms.", True, {}),
+    ("unit-word", "en", "The sample weighed 2.5 kg.", "The sample measured 2.5 meters.", False, {}),
+    # 4. Scale words of every locale.
+    ("scale-words", "es", "Ingresos: 3.200.000 €.", "Los ingresos fueron de 3,2 millones de euros.", True, {}),
+    ("scale-words", "es", "Ingresos: 3.200.000 €.", "Los ingresos fueron de 3,4 millones de euros.", False, {}),
+    ("scale-words", "es", "Deuda: 2.100.000.000 €.", "La deuda es de 2,1 mil millones de euros.", True, {}),
+    ("scale-words", "es", "Deuda: 2.100.000.000 €.", "La deuda es de 2,1 millones de euros.", False, {}),
+    ("scale-words", "de", "Umsatz: 3.200.000 €.", "Der Umsatz lag bei 3,2 Millionen Euro.", True, {}),
+    ("scale-words", "de", "Umsatz: 1.500.000.000 €.", "Der Umsatz lag bei 1,5 Milliarden Euro.", True, {}),
+    ("scale-words", "de", "Umsatz: 1.500.000.000 €.", "Der Umsatz lag bei 1,5 Millionen Euro.", False, {}),
+    ("scale-words", "de", "Kosten: 2.400.000 €.", "Die Kosten betrugen 2,4 Mio. €.", True, {}),
+    ("scale-words", "fr", f"Chiffre d'affaires : 2{NB}500{NB}000{NB}000 €.", "Le chiffre d'affaires atteint 2,5 milliards d'euros.", True, {}),
+    ("scale-words", "fr", f"Chiffre d'affaires : 2{NB}500{NB}000{NB}000 €.", "Le chiffre d'affaires atteint 2,5 millions d'euros.", False, {}),
+    ("scale-words", "pt", "Receita de R$ 4.300.000.000 no ano.", "A receita foi de R$ 4,3 bilhões.", True, {}),
+    ("scale-words", "pt", "Receita de R$ 4.300.000.000 no ano.", "A receita foi de R$ 4,3 milhões.", False, {}),
+    ("scale-words", "en", "Revenue was $3,215,000.", "Revenue was $3.2 million.", True, {}),
+    # 5. Tables pasted into the text.
+    ("table-in-text", "en", "variant,strength,elongation\nA,41.8,7.5\nB,44.2,6.9", "Variant A reached 41.8 MPa with 7.5% elongation.", True, {}),
+    ("table-in-text", "en", "variant,strength,elongation\nA,41.8,7.5\nB,44.2,6.9", "Variant A reached 41 MPa.", False, {}),
+    ("table-in-text", "pt", "variante;resistência;alongamento\nA;41,8;1,047\nB;44,2;0,985", "A variante A teve alongamento de 1,047.", True, {}),
+    ("table-in-text", "pt", "variante;resistência;alongamento\nA;41,8;1,047\nB;44,2;0,985", "O alongamento da variante A foi 1047.", False, {}),
+    ("table-in-text", "de", "Probe;Festigkeit;Dehnung\nA;41,8;12,5\nB;44,2;9,1", "Probe B erreichte 44,2 MPa.", True, {}),
+    ("table-in-text", "de", "Probe;Festigkeit;Dehnung\nA;41,8;12,5\nB;44,2;9,1", "Probe B erreichte 41,8 MPa.", False, {}),
+    ("table-in-text", "fr", "Échantillon;Résistance\nA;41,8\nB;44,2", "L'échantillon A atteint 44,2 MPa.", False, {}),
+    ("table-in-text", "es", "Muestra;Resistencia\nA;1,250\nB;1,380", "La muestra A tuvo una resistencia de 1250.", False, {}),
+    ("table-in-text", "en", "| Variant | Strength (MPa) |\n|---|---|\n| A | 41.8 |\n| B | 44.2 |", "Variant B reached 44.2 MPa.", True, {}),
+    ("table-in-text", "en", "| Variant | Strength (MPa) |\n|---|---|\n| A | 41.8 |\n| B | 44.2 |", "Variant A reached 44.2 MPa.", False, {}),
+    ("table-in-text", "en", "Metric,2022,2023\nRevenue,4.8,5.1\nMargin,12.5,13.1", "Revenue was 5.1 in 2023.", True, {}),
+    ("table-in-text", "en", "Metric,2022,2023\nRevenue,4.8,5.1\nMargin,12.5,13.1", "Revenue was 5.1 in 2022.", False, {}),
+    # 6. Each text shows its own convention.
+    ("locale-per-text", "en", "O lote pesou 1.234 kg e o rendimento subiu 3,5 %.", "The batch weighed 1.234 kg and yield rose 3.5%.", False, {}),
+    ("locale-per-text", "pt", "O lote pesou 1.234 kg e o rendimento subiu 3,5 %.", "O lote pesou 1.234 kg e o rendimento subiu 3,5 %.", True, {}),
+    ("locale-per-text", "en", "Lieferungen: 1.500 Einheiten, plus 2,5 %.", "Shipments of 1,500 units, up 2.5%.", True, {}),
+    ("locale-per-text", "fr", "The batch weighs 1,234 kg, 3.5% more.", "Le lot pèse 1,234 kg, soit 3,5 % de plus.", False, {}),
+    ("locale-per-text", "es", "The batch weighed 1.234 kg, up 3.5%.", "El lote pesó 1.234 kg y creció un 3,5 %.", False, {}),
+    # 7. Numbers bound to the wrong subject; labels are not measurements.
+    ("cross-variant", "en", "Variant A: 41.8 MPa. Variant B: 44.2 MPa.", "Variant A reached 44.2 MPa.", False, {}),
+    ("cross-variant", "en", "Variant A: 41.8 MPa. Variant B: 44.2 MPa.", "Variant B reached 44.2 MPa.", True, {}),
+    ("cross-variant", "en", "Variant A: 41.8 MPa. Variant B: 44.2 MPa.", "Variant A reached 41.8 MPa, while B reached 44.2 MPa.", True, {}),
+    ("cross-variant", "en", "Variant A: 41.8 MPa. Variant B: 44.2 MPa.", "Variant B reached 44.2 MPa, while A reached only 44.2 MPa too.", False, {}),
+    ("cross-variant", "en", "Revenue in 2022 was $4.8M and in 2023 $5.1M.", "Revenue in 2022 was $5.1M.", False, {}),
+    ("cross-variant", "en", "Revenue in 2022 was $4.8M and in 2023 $5.1M.", "In 2023 revenue reached $5.1M.", True, {}),
+    ("cross-variant", "en", "Revenue: $4.8M (2022), $5.1M (2023).", "Revenue in 2022 was $5.1M.", False, {}),
+    ("cross-variant", "en", "Revenue: $4.8M (2022), $5.1M (2023).", "Revenue grew from $4.8M in 2022 to $5.1M in 2023.", True, {}),
+    ("cross-variant", "en", "Study from the 2019 cohort: 41.8 MPa.", "In 2021 the strength was 41.8 MPa.", False, {}),
+    ("cross-variant", "pt", "Amostra A: 41,8 MPa; amostra B: 38,2 MPa.", "A amostra B atingiu 41,8 MPa.", False, {}),
+    ("cross-variant", "pt", "Amostra A: 41,8 MPa; amostra B: 38,2 MPa.", "A amostra A atingiu 41,8 MPa e a B 38,2 MPa.", True, {}),
+    ("cross-variant", "de", "Variante A: 41,8 MPa; Variante B: 44,2 MPa.", "Variante A erreichte 44,2 MPa.", False, {}),
+    ("cross-variant", "es", "Muestra A: 41,8 MPa. Muestra B: 44,2 MPa.", "La muestra A alcanzó 44,2 MPa.", False, {}),
+    ("cross-variant", "fr", "Échantillon A : 41,8 MPa ; échantillon B : 44,2 MPa.", "L'échantillon B atteint 44,2 MPa.", True, {}),
+    ("cross-variant", "fr", "Échantillon A : 41,8 MPa ; échantillon B : 44,2 MPa.", "L'échantillon A atteint 44,2 MPa.", False, {}),
+    ("cross-variant", "en", "## Variant A\n- strength 41.8 MPa\n- elongation 7.5%\n\n## Variant B\n- strength 44.2 MPa\n- elongation 6.9%", "Variant B: strength 44.2 MPa, elongation 6.9%.", True, {}),
+    ("cross-variant", "en", "## Variant A\n- strength 41.8 MPa\n- elongation 7.5%\n\n## Variant B\n- strength 44.2 MPa\n- elongation 6.9%", "Variant A: strength 44.2 MPa, elongation 7.5%.", False, {}),
+    ("label-not-measurement", "en", "Table 45 summarises the trial: 120 patients were enrolled.", "The trial enrolled 45 patients.", False, {}),
+    ("label-not-measurement", "en", "Table 45 summarises the trial: 120 patients were enrolled.", "The trial enrolled 120 patients.", True, {}),
+    ("label-not-measurement", "pt", "Conforme a Tabela 12, a resistência foi 41,8 MPa.", "A resistência foi 12 MPa.", False, {}),
+    ("label-not-measurement", "de", "Siehe Abbildung 14: Festigkeit 41,8 MPa.", "Die Festigkeit betrug 14 MPa.", False, {}),
+    ("label-not-measurement", "es", "Según la Tabla 23, la resistencia fue de 41,8 MPa.", "La resistencia fue de 23 MPa.", False, {}),
+    ("label-not-measurement", "fr", "Voir la figure 17 : résistance de 41,8 MPa.", "La résistance était de 17 MPa.", False, {}),
+    ("label-not-measurement", "en", "Specimen 12 failed at 41.8 MPa.", "Specimen 12 failed at 41.8 MPa.", True, {}),
+    ("label-not-measurement", "en", "Specimen 12 failed at 41.8 MPa.", "12 specimens failed.", False, {}),
+    ("label-not-measurement", "en", "Section 4.2 reports a yield of 88%.", "Yield was 4.2%.", False, {}),
+    # 8. A percentage's fraction is a bare fraction, not a percentage.
+    ("percent-fraction", "en", "Conversion rate: 0.25 %.", "Conversion was 25%.", False, {"percent": "equivalent"}),
+    ("percent-fraction", "en", "Conversion rate: 0.25.", "Conversion was 25%.", True, {"percent": "equivalent"}),
+    ("percent-fraction", "pt", "Participação: 45%.", "A participação foi de 0,45.", True, {"percent": "equivalent"}),
+    ("percent-fraction", "pt", "Participação: 0,45 %.", "A participação foi de 45%.", False, {"percent": "equivalent"}),
+]
+
 
 def main() -> None:
     rows = []
@@ -200,6 +307,11 @@ def main() -> None:
                "evidence": evidence, "answer": answer, "grounded": grounded}
         if locale:
             row["locale"] = locale
+        rows.append(row)
+    for i, (name, lang, evidence, answer, grounded, options) in enumerate(ROUND2):
+        row = {"id": f"round2-{name}-{lang}-{i}", "form": "round2:" + name, "language": lang,
+               "evidence": evidence, "answer": answer, "grounded": grounded}
+        row.update(options)
         rows.append(row)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     with OUT.open("w", encoding="utf-8") as f:

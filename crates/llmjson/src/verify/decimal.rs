@@ -45,6 +45,14 @@ impl Decimal {
         (m, e)
     }
 
+    /// The same number without its sign.
+    pub fn magnitude(self) -> Self {
+        Decimal {
+            mant: self.mant.abs(),
+            exp: self.exp,
+        }
+    }
+
     pub fn to_f64(self) -> f64 {
         self.mant as f64 * 10f64.powi(self.exp)
     }

@@ -2,7 +2,8 @@
 //! value, with where it was found. An answer's number is then looked up, not searched for.
 
 use super::decimal::Decimal;
-use super::extract::{self, Found};
+use super::extract::{self, Found, Polarity};
+use super::subject::Subject;
 use super::Locale;
 use crate::value::Value;
 use crate::Error;
@@ -40,6 +41,8 @@ pub struct Evidence {
     scratch: Vec<Found>,
     /// Non-blank bytes over all sources: zero means there is no evidence at all.
     substance: usize,
+    /// The subjects numbers are bound to, each once in a row (index 0: none).
+    subjects: Vec<Subject>,
 }
 
 /// Two evidence sets are equal when they are the same set (so [`crate::Options`] can compare):
@@ -52,8 +55,12 @@ impl PartialEq for Evidence {
 
 #[derive(Debug, Clone)]
 struct EvidenceNumber {
+    /// The magnitude (the sign is in `polarity`).
     value: Decimal,
     unit: Option<&'static str>,
+    polarity: Polarity,
+    /// Index into `Evidence::subjects`.
+    subject: u32,
     at: Place,
 }
 
@@ -104,8 +111,12 @@ pub struct EvidenceLocation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Lookup {
     Found(u32),
+    /// The value is there, but for another subject (`Variant B`'s, not `Variant A`'s).
+    OtherSubject(u32),
     /// The value is there, but stated in another unit.
     OtherUnit,
+    /// The magnitude is there, with the opposite sign or direction.
+    OtherSign,
     /// The evidence states it less precisely than the answer (`12.3` for `12.34`).
     LessPrecise,
     Absent,
@@ -170,7 +181,10 @@ impl Evidence {
     pub fn add_text(&mut self, name: &str, text: &str) -> Result<&mut Self, Error> {
         let source = self.admit(name, text.len())?;
         self.substance += substance(text);
-        self.index_text(text, |span, _| Place::Text { source, span });
+        self.index_text(text, Subject::default(), None, |span, _| Place::Text {
+            source,
+            span,
+        });
         self.texts[source as usize] = text.to_string();
         Ok(self)
     }
@@ -191,18 +205,19 @@ impl Evidence {
     }
 
     /// Adds a JSON document: its numbers as numbers, its strings as text (keys are names,
-    /// not evidence).
+    /// not evidence). An object's members that name a subject (`"variant": "B"`, `"year":
+    /// 2023`, a key `"Variant B"`) bind the numbers inside it.
     pub fn add_json(&mut self, name: &str, value: &Value) -> Result<&mut Self, Error> {
         let approx = value.to_json().len();
         let source = self.admit(name, approx)?;
-        super::walk_leaves(value, |path, leaf| {
-            let (text, counted) = match leaf {
-                super::Leaf::Number(digits) => (digits, digits.len()),
-                super::Leaf::Text(s) => (s, substance(s)),
+        super::walk_leaves(value, |path, leaf, subject| {
+            let (text, counted, locale) = match leaf {
+                super::Leaf::Number(digits) => (digits, digits.len(), Some(Locale::En)),
+                super::Leaf::Text(s) => (s, substance(s), None),
             };
             self.substance += counted;
             let p: Box<str> = path.into();
-            self.index_text(text, |span, written| Place::Json {
+            self.index_text(text, subject, locale, |span, written| Place::Json {
                 source,
                 path: p.clone(),
                 text: written.into(),
@@ -213,37 +228,59 @@ impl Evidence {
         Ok(self)
     }
 
-    /// Adds a CSV file (comma-separated, first row a header): every cell is text, and a
-    /// number found in it is located by row and column.
+    /// Adds a CSV file (first row a header; comma-separated, or semicolon-separated with
+    /// decimal commas as pt-BR, de and fr spreadsheets export, or tab-separated): every cell is
+    /// text, and a number found in it is located by row and column. A row's label (its first
+    /// cell, under a header such as `Variant` or `Year`) and a column's header (`2023`,
+    /// `Variant B`) bind the numbers of the cell.
     pub fn add_csv(&mut self, name: &str, text: &str) -> Result<&mut Self, Error> {
         let source = self.admit(name, text.len())?;
         self.substance += substance(text);
+        let header_line = text.lines().next().unwrap_or_default();
+        let count = |c: char| header_line.matches(c).count();
+        let (delimiter, cell_locale) = if count('\t') > 0 {
+            (b'\t', None)
+        } else if count(';') > count(',') {
+            (b';', Some(Locale::Pt))
+        } else {
+            (b',', None)
+        };
+        let cell_locale = match self.locale {
+            Locale::Auto => cell_locale,
+            fixed => Some(fixed),
+        };
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(true)
+            .delimiter(delimiter)
             .from_reader(text.as_bytes());
         let headers: Vec<String> = reader
             .headers()
             .map(|h| h.iter().map(str::to_string).collect())
             .unwrap_or_default();
+        let table = super::tables::Header::new(headers.iter().map(String::as_str));
         // Numbers in the header (`2023`, `Q3 2024`) are evidence too.
         for (c, cell) in headers.iter().enumerate() {
             let column: Box<str> = column_name(&headers, c).into();
-            self.index_text(cell, |_, written| Place::Csv {
-                source,
-                row: 0,
-                column: column.clone(),
-                text: written.into(),
+            self.index_text(cell, Subject::default(), cell_locale, |_, written| {
+                Place::Csv {
+                    source,
+                    row: 0,
+                    column: column.clone(),
+                    text: written.into(),
+                }
             });
         }
         for (r, record) in reader.records().enumerate() {
             let Ok(record) = record else {
                 continue;
             };
+            let row_subject = table.row(record.iter());
             for (c, cell) in record.iter().enumerate() {
                 let column: Box<str> = column_name(&headers, c).into();
                 let row = (r + 1) as u32;
-                self.index_text(cell, |_, written| Place::Csv {
+                let subject = table.cell(row_subject, c);
+                self.index_text(cell, subject, cell_locale, |_, written| Place::Csv {
                     source,
                     row,
                     column: column.clone(),
@@ -254,25 +291,60 @@ impl Evidence {
         Ok(self)
     }
 
-    fn index_text(&mut self, text: &str, place: impl Fn(Range<usize>, &str) -> Place) {
+    /// Indexes the numbers of `text` (under `base`'s subject; read with `locale` when given,
+    /// else the evidence's).
+    fn index_text(
+        &mut self,
+        text: &str,
+        base: Subject,
+        locale: Option<Locale>,
+        place: impl Fn(Range<usize>, &str) -> Place,
+    ) {
         let mut found = std::mem::take(&mut self.scratch);
         found.clear();
-        extract::scan(text, self.locale, None, &mut found);
+        super::tables::scan_text(text, locale.unwrap_or(self.locale), None, base, &mut found);
         for f in &found {
-            // Dates, times and names are not quantities (a version `v2` grounds nothing).
+            // Dates, times, names and labels are not quantities (`v2`, `Table 45` ground
+            // nothing).
             if f.class != extract::Class::Quantity {
                 continue;
             }
+            let subject = self.intern(f.subject);
             for value in f.readings.iter() {
                 self.insert(EvidenceNumber {
-                    value,
+                    value: value.magnitude(),
                     unit: f.unit,
+                    polarity: f.polarity,
+                    subject,
                     at: place(f.span.clone(), &text[f.span.clone()]),
                 });
             }
         }
         self.scratch = found;
         self.sorted = OnceLock::new();
+    }
+
+    /// The index of `subject` in `subjects`: numbers in a row share one entry.
+    fn intern(&mut self, subject: Subject) -> u32 {
+        if subject.is_empty() {
+            return 0;
+        }
+        if self.subjects.is_empty() {
+            self.subjects.push(Subject::default());
+        }
+        let last = self.subjects.len() - 1;
+        if last > 0 && self.subjects[last] == subject {
+            return last as u32;
+        }
+        self.subjects.push(subject);
+        (self.subjects.len() - 1) as u32
+    }
+
+    fn subject_of(&self, n: &EvidenceNumber) -> Subject {
+        self.subjects
+            .get(n.subject as usize)
+            .copied()
+            .unwrap_or_default()
     }
 
     fn insert(&mut self, n: EvidenceNumber) {
@@ -295,15 +367,17 @@ impl Evidence {
         })
     }
 
-    /// Looks up one reading of an answer's number: the same value (in a compatible unit), or
-    /// a more precise one that rounds to it.
-    pub(crate) fn lookup(&self, answer: Decimal, unit: Option<&str>) -> Lookup {
-        let mut other_unit = false;
-        for id in self.chain(answer.canonical()) {
-            if compatible(unit, self.numbers[id as usize].unit) {
-                return Lookup::Found(id);
+    /// Looks up one reading of an answer's number: the same value (in a compatible unit, with
+    /// an agreeing sign, for a compatible subject), or a more precise one that rounds to it.
+    /// `exact_unit`: the evidence's unit must be the answer's, stated or not (a percentage's
+    /// fraction is `0.25`, not `0.25 %`).
+    pub(crate) fn lookup(&self, answer: &Claim, exact_unit: bool) -> Lookup {
+        let magnitude = answer.value.magnitude();
+        let mut why = Miss::default();
+        for id in self.chain(magnitude.canonical()) {
+            if let Some(found) = self.judge(id, answer, exact_unit, &mut why) {
+                return found;
             }
-            other_unit = true;
         }
         // More precise evidence within half the answer's last unit.
         let sorted = self.sorted.get_or_init(|| {
@@ -317,8 +391,8 @@ impl Evidence {
             v.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
             v
         });
-        let centre = answer.to_f64();
-        let half = 10f64.powi(answer.exp) / 2.0;
+        let centre = magnitude.to_f64();
+        let half = 10f64.powi(magnitude.exp) / 2.0;
         let slack = centre.abs() * 1e-12 + f64::MIN_POSITIVE;
         let (lo, hi) = (centre - half - slack, centre + half + slack);
         let first = sorted.partition_point(|&(x, _)| x < lo);
@@ -326,20 +400,24 @@ impl Evidence {
             if x > hi {
                 break;
             }
-            let n = &self.numbers[id as usize];
-            if n.value.grounds(answer) {
-                if compatible(unit, n.unit) {
-                    return Lookup::Found(id);
+            if self.numbers[id as usize].value.grounds(magnitude) {
+                if let Some(found) = self.judge(id, answer, exact_unit, &mut why) {
+                    return found;
                 }
-                other_unit = true;
             }
         }
-        if other_unit {
+        if let Some(id) = why.other_subject {
+            return Lookup::OtherSubject(id);
+        }
+        if why.other_unit {
             return Lookup::OtherUnit;
         }
+        if why.other_sign {
+            return Lookup::OtherSign;
+        }
         // Less precise evidence the answer rounds to (`12.3` for an answer of `12.34`).
-        for exp in answer.exp + 1..=answer.exp.saturating_add(3) {
-            let Some(coarse) = answer.rounded(exp) else {
+        for exp in magnitude.exp + 1..=magnitude.exp.saturating_add(3) {
+            let Some(coarse) = magnitude.rounded(exp) else {
                 continue;
             };
             if coarse.mant == 0 {
@@ -353,6 +431,35 @@ impl Evidence {
             }
         }
         Lookup::Absent
+    }
+
+    /// Whether evidence number `id` (of the answer's magnitude) grounds `answer`; else notes
+    /// why not in `why`.
+    fn judge(&self, id: u32, answer: &Claim, exact_unit: bool, why: &mut Miss) -> Option<Lookup> {
+        let n = &self.numbers[id as usize];
+        let unit_ok = if exact_unit {
+            answer.unit == n.unit
+        } else {
+            compatible(answer.unit, n.unit)
+        };
+        if !unit_ok {
+            why.other_unit = true;
+            return None;
+        }
+        if !answer.polarity.agrees(n.polarity) {
+            why.other_sign = true;
+            return None;
+        }
+        if answer.subject.conflict(&self.subject_of(n)).is_some() {
+            why.other_subject.get_or_insert(id);
+            return None;
+        }
+        Some(Lookup::Found(id))
+    }
+
+    /// The subject evidence number `id` is bound to, described (`variant B`).
+    pub(crate) fn subject_described(&self, id: u32) -> String {
+        self.subject_of(&self.numbers[id as usize]).describe()
     }
 
     /// Where the number `id` was found.
@@ -403,11 +510,31 @@ impl Evidence {
     }
 }
 
+/// An answer's number as the evidence is asked about it: one reading, its unit, its direction
+/// and its subject.
+pub(crate) struct Claim {
+    pub value: Decimal,
+    pub unit: Option<&'static str>,
+    pub polarity: Polarity,
+    pub subject: Subject,
+}
+
+/// Why the candidates of one lookup did not ground the answer.
+#[derive(Default)]
+struct Miss {
+    other_subject: Option<u32>,
+    other_unit: bool,
+    other_sign: bool,
+}
+
 /// Units agree unless both are stated and differ (a table often states the unit once, in its
 /// header, and the numbers bare).
+/// A bare `°` (`45 degrees`) agrees with either scale.
 fn compatible(answer: Option<&str>, evidence: Option<&str>) -> bool {
     match (answer, evidence) {
-        (Some(a), Some(e)) => a == e,
+        (Some(a), Some(e)) => {
+            a == e || (a == "°" && e.starts_with('°')) || (e == "°" && a.starts_with('°'))
+        }
         _ => true,
     }
 }

@@ -1,10 +1,15 @@
-//! Number extraction: every number a text states, with its span, its value(s), its unit and
-//! whether it is a quantity at all (a year, a date, a list marker, a version are not).
+//! Number extraction: every number a text states, with its span, its value(s), its unit, its
+//! sign or direction, the subject it belongs to, and whether it is a quantity at all (a year, a
+//! date, a list marker, a label, a version are not).
 //!
-//! One forward pass; each token is read once and its context (sign, currency, unit) within a
-//! few bytes of it, so extraction is linear in the text.
+//! One forward pass: each number is read once with its context (sign, currency, unit) within a
+//! few bytes of it, and each word once, as the pass meets it ([`super::words`]): the words keep
+//! the state every later number asks (the clause's subject, a loss just named, a label before
+//! it). Extraction is linear in the text.
 
 use super::decimal::Decimal;
+use super::subject::{Subject, MANY};
+use super::words::{self, Kind, Plural, Word};
 use super::{Locale, SmallCounts, Years};
 use std::ops::Range;
 
@@ -18,13 +23,20 @@ pub(crate) struct Found {
     /// The unit, currency or `%`, normalised (`ºC` → `°C`, `R$` → `BRL`).
     pub unit: Option<&'static str>,
     pub class: Class,
+    /// Its sign, or the direction a word gives it (`a loss of $340,000`).
+    pub polarity: Polarity,
+    /// The subject the text binds it to (`Variant B: 44.2 MPa`, `$5.1M in 2023`).
+    pub subject: Subject,
+    /// Which decimal mark its spelling proves the text uses.
+    proves: Proves,
 }
 
 /// The value(s) a token can mean.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Readings {
     One(Decimal),
-    /// `(en reading, pt/de/fr reading)`: the locale is `auto` and both are valid.
+    /// `(dot-decimal reading, comma-decimal reading)`: the locale is `auto`, both are valid,
+    /// and the text's other numbers do not show its convention.
     Ambiguous(Decimal, Decimal),
 }
 
@@ -36,6 +48,55 @@ impl Readings {
         };
         std::iter::once(a).chain(b)
     }
+
+    fn map(self, f: impl Fn(Decimal) -> Decimal) -> Readings {
+        match self {
+            Readings::One(d) => Readings::One(f(d)),
+            Readings::Ambiguous(a, b) => Readings::Ambiguous(f(a), f(b)),
+        }
+    }
+}
+
+/// A number's direction: what its sign says, or the words before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Polarity {
+    /// No sign, no direction word.
+    #[default]
+    Neutral,
+    /// `+3.2%`, `a profit of`, `rose`.
+    Plus,
+    /// `−$340,000`, `-3.5 kg`.
+    MinusSign,
+    /// `a loss of $340,000`, `fell 3.2%` (the number itself is written unsigned).
+    MinusWord,
+}
+
+impl Polarity {
+    /// Whether an answer's number of this direction can be grounded by an evidence number of
+    /// `evidence`'s (their magnitudes equal): a minus sign never meets an unsigned number, a
+    /// loss never meets a gain; a direction word meets an unsigned number (`fell 3.2%` and
+    /// `3.2%` state the same change).
+    pub fn agrees(self, evidence: Polarity) -> bool {
+        use Polarity::*;
+        !matches!(
+            (self, evidence),
+            (MinusSign, Neutral)
+                | (Neutral, MinusSign)
+                | (Plus, MinusSign | MinusWord)
+                | (MinusSign | MinusWord, Plus)
+        )
+    }
+}
+
+/// The decimal mark a number's spelling proves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Proves {
+    #[default]
+    Nothing,
+    /// `41.8`, `1,234.5`, `1,234,567`.
+    DotDecimal,
+    /// `41,8`, `1.234,5`, `1.234.567`.
+    CommaDecimal,
 }
 
 /// What a number is, for the trivial-number rule.
@@ -58,6 +119,8 @@ pub(crate) enum Trivial {
     /// Part of a name: `ISO-9001`, `v2`, `H2O`, `#3`.
     Identifier,
     Ordinal,
+    /// Numbers a label, a reference or a subject: `Table 45`, `Figure 3`, `Specimen 12`.
+    Label,
 }
 
 /// The rule that decides what is trivial (answers only: evidence keeps every number).
@@ -77,23 +140,350 @@ enum Sep {
 }
 
 const MAX_SEPS: usize = 12;
+/// Words back from a number within which a direction word gives it its direction.
+const CUE_REACH: u32 = 4;
+/// Words (connectors only) after a number within which a subject named is its own
+/// (`$5.1M in 2023`, `44.2 MPa for variant B`).
+const POSTPOSED_REACH: u32 = 2;
 
 /// Appends every number in `text` to `out`. `rule` marks trivial numbers (`None`: evidence,
-/// everything is a quantity).
-pub(crate) fn scan(text: &str, locale: Locale, rule: Option<Rule>, out: &mut Vec<Found>) {
+/// everything is a quantity but dates, names and labels). `base` is the subject the text sits
+/// under (a JSON object's, a table row's).
+pub(crate) fn scan(
+    text: &str,
+    locale: Locale,
+    rule: Option<Rule>,
+    base: Subject,
+    out: &mut Vec<Found>,
+) {
+    let mut cx = Context::new(base);
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        if !b[i].is_ascii_digit() {
-            i += 1;
+        let c = b[i];
+        if c.is_ascii_digit() {
+            i = read(text, i, locale, rule, &mut cx, out);
             continue;
         }
-        i = read(text, i, locale, rule, out);
+        if c.is_ascii_alphabetic() || c >= 0xC3 {
+            let end = word_end(text, i);
+            if end > i {
+                cx.word(text, i, end, out);
+                i = end;
+                continue;
+            }
+        }
+        match c {
+            b'\n' => cx.line_break(i + 1),
+            b';' | b'!' | b'?' => cx.clause_break(),
+            // `Fig. 3`, `Nr. 12`: an abbreviation's dot ends no sentence.
+            b'.' if b.get(i + 1).is_none_or(|n| n.is_ascii_whitespace())
+                && !cx
+                    .prev
+                    .is_some_and(|(w, end)| end == i && (w.label || w.kind.is_some())) =>
+            {
+                cx.clause_break();
+            }
+            b',' => cx.after_comma = true,
+            _ => {}
+        }
+        i += if c < 0x80 {
+            1
+        } else {
+            text[i..].chars().next().map_or(1, char::len_utf8)
+        };
     }
 }
 
+/// Where the word starting at `s` ends: letters (and `'`-free marks like `º`); `s` itself when
+/// no letter starts there.
+fn word_end(text: &str, s: usize) -> usize {
+    let mut end = s;
+    for (k, c) in text[s..].char_indices() {
+        if c.is_alphabetic() {
+            end = s + k + c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    end
+}
+
+/// In `auto`, a text shows its decimal mark through its unambiguous numbers: when they all
+/// show one convention, its ambiguous numbers are read by it (`1.234 kg` in a text that also
+/// writes `3.5%` is 1.234).
+pub(crate) fn settle(found: &mut [Found]) {
+    let (mut dot, mut comma) = (false, false);
+    for f in found.iter() {
+        match f.proves {
+            Proves::DotDecimal => dot = true,
+            Proves::CommaDecimal => comma = true,
+            Proves::Nothing => {}
+        }
+    }
+    if dot == comma {
+        return;
+    }
+    for f in found.iter_mut() {
+        if let Readings::Ambiguous(d, c) = f.readings {
+            f.readings = Readings::One(if dot { d } else { c });
+        }
+    }
+}
+
+/// What the words passed so far say about the next number: the scan's memory. Everything in
+/// it is a few words old at most, or a subject in force (clause, line, section).
+struct Context {
+    base: Subject,
+    /// Subjects named in this clause, on this line's label, under this heading.
+    clause: Subject,
+    line: Subject,
+    section: Subject,
+    line_start: usize,
+    /// Words since the clause began; where the last direction words were.
+    clause_words: u32,
+    negative_at: Option<u32>,
+    positive_at: Option<u32>,
+    /// The previous word and where it ended.
+    prev: Option<(Word, usize)>,
+    /// A kind word waiting for its code (`Variant` before `B`), where its word started and
+    /// ended.
+    kind_pending: Option<(Kind, usize, usize)>,
+    /// The last kind named in this sentence (`Variant A …, B …`: `B` is a variant).
+    sentence_kind: Option<Kind>,
+    after_comma: bool,
+    after_conjunction: bool,
+    /// The last number (its index in the output), the words since it, and whether they were
+    /// only connectors: a subject or direction named right after it is its own.
+    after_number: Option<(usize, u32, bool)>,
+}
+
+impl Context {
+    fn new(base: Subject) -> Self {
+        Context {
+            base,
+            clause: Subject::default(),
+            line: Subject::default(),
+            section: Subject::default(),
+            line_start: 0,
+            clause_words: 0,
+            negative_at: None,
+            positive_at: None,
+            prev: None,
+            kind_pending: None,
+            sentence_kind: None,
+            after_comma: false,
+            after_conjunction: false,
+            after_number: None,
+        }
+    }
+
+    fn clause_break(&mut self) {
+        self.clause = Subject::default();
+        self.clause_words = 0;
+        self.negative_at = None;
+        self.positive_at = None;
+        self.kind_pending = None;
+        self.sentence_kind = None;
+        self.after_number = None;
+        self.after_comma = false;
+        self.after_conjunction = false;
+        self.prev = None;
+    }
+
+    fn line_break(&mut self, next: usize) {
+        self.clause_break();
+        self.line = Subject::default();
+        self.line_start = next;
+    }
+
+    /// The subject in force here: the clause's, else the line's label, else the heading's,
+    /// else the caller's.
+    fn subject(&self) -> Subject {
+        self.clause
+            .over(self.line)
+            .over(self.section)
+            .over(self.base)
+    }
+
+    /// The direction the words just before a number give it.
+    fn polarity(&self) -> Polarity {
+        let near = |at: Option<u32>| at.filter(|&a| self.clause_words - a <= CUE_REACH);
+        match (near(self.negative_at), near(self.positive_at)) {
+            (Some(n), Some(p)) if p > n => Polarity::Plus,
+            (Some(_), _) => Polarity::MinusWord,
+            (None, Some(_)) => Polarity::Plus,
+            (None, None) => Polarity::Neutral,
+        }
+    }
+
+    /// The previous word, when only blanks (or `#`) separate it from `s`.
+    fn adjacent_word(&self, text: &str, s: usize) -> Option<Word> {
+        let (w, end) = self.prev?;
+        let gap = text.get(end..s)?;
+        (gap.len() <= 4 && gap.chars().all(|c| c.is_whitespace() || c == '#')).then_some(w)
+    }
+
+    /// The kind word waiting right before `s` (blanks, `#`, `nº` or `Nr.` between).
+    fn pending_kind(&self, text: &str, s: usize) -> Option<(Kind, usize)> {
+        let (kind, start, end) = self.kind_pending?;
+        let gap = text.get(end..s)?;
+        let gap = gap.trim_start();
+        let ok = gap.len() <= 8
+            && gap
+                .trim_start_matches(['n', 'N'])
+                .trim_start_matches(['º', '°', 'o', 'r', '.', '#'])
+                .trim()
+                .is_empty();
+        ok.then_some((kind, start))
+    }
+
+    fn word(&mut self, text: &str, s: usize, e: usize, out: &mut [Found]) {
+        let word = &text[s..e];
+        let info = words::lookup(word).unwrap_or_default();
+        // A code right after a kind word is a subject (`Variant B`, `amostra A`); after a
+        // comma or a conjunction, in a sentence that named a kind, a bare code is one of that
+        // kind (`Variant A …, B …`).
+        let code = is_code(text, s, e);
+        if let (Some((kind, start)), true) = (self.pending_kind(text, s), code) {
+            if let Some(id) = super::subject::pack(word) {
+                self.mention(text, kind, id, start, e, out);
+            }
+        } else if code
+            && (self.after_comma || self.after_conjunction)
+            && (info == Word::default() || word.bytes().all(|c| c.is_ascii_uppercase()))
+        {
+            if let Some(kind) = self.sentence_kind {
+                let followed = text[e..].trim_start_matches(' ');
+                let clear = followed.starts_with(|c: char| c.is_ascii_digit() || c == ':')
+                    || followed.starts_with("'s")
+                    || followed.starts_with("’s");
+                // Mid-sentence, an article is written in lower case; `I` may be the pronoun.
+                let vowel = matches!(word, "I" | "a" | "e" | "o" | "y");
+                match super::subject::pack(word) {
+                    Some(id) if clear || !vowel => self.mention(text, kind, id, s, e, out),
+                    // `…, A reached`: the article or the variant; bound to neither.
+                    _ => self.clause.set(kind, MANY),
+                }
+            }
+        }
+        if info.conjunction {
+            self.clause = Subject::default();
+            self.after_conjunction = true;
+        } else {
+            self.after_conjunction = false;
+        }
+        self.after_comma = false;
+        if let Some((kind, plural)) = info.kind {
+            if plural == Plural::Many {
+                // `Variants A and B reached 41.8 and 44.2 MPa`: bound to neither.
+                self.clause.set(kind, MANY);
+                self.kind_pending = None;
+            } else {
+                self.kind_pending = Some((kind, s, e));
+            }
+            self.sentence_kind = Some(kind);
+        } else if !(info.label && self.kind_pending.is_some()) {
+            // `amostra nº 12` keeps the kind waiting over `nº`.
+            self.kind_pending = None;
+        }
+        if info.negative {
+            self.negative_at = Some(self.clause_words);
+        }
+        if info.positive {
+            self.positive_at = Some(self.clause_words);
+        }
+        if let Some((at, n, connectors)) = self.after_number {
+            let n = n + 1;
+            // `$340,000 loss`, `340.000 € de prejuízo`: a direction right after a number.
+            if connectors && n <= POSTPOSED_REACH && (info.negative || info.positive) {
+                if let Some(f) = out.get_mut(at) {
+                    if f.polarity == Polarity::Neutral {
+                        f.polarity = if info.negative {
+                            Polarity::MinusWord
+                        } else {
+                            Polarity::Plus
+                        };
+                    }
+                }
+            }
+            let connectors = connectors && (info.connector || info.kind.is_some());
+            self.after_number = (n <= POSTPOSED_REACH).then_some((at, n, connectors));
+        }
+        self.clause_words += 1;
+        self.prev = Some((info, e));
+    }
+
+    /// A subject named at `start..end`: in force for the rest of the clause; a line's label
+    /// when it opens a line and a `:` or a dash follows; a heading's when it is the whole line;
+    /// the number just before's when only connectors separate them.
+    fn mention(
+        &mut self,
+        text: &str,
+        kind: Kind,
+        id: u64,
+        start: usize,
+        end: usize,
+        out: &mut [Found],
+    ) {
+        self.clause.set(kind, id);
+        self.kind_pending = None;
+        self.sentence_kind = Some(kind)
+            .filter(|k| *k != Kind::Year)
+            .or(self.sentence_kind);
+        if let Some((at, n, true)) = self.after_number {
+            if n <= POSTPOSED_REACH {
+                if let Some(f) = out.get_mut(at) {
+                    f.subject.set(kind, id);
+                }
+            }
+        }
+        let opens_line = start >= self.line_start
+            && start - self.line_start <= 16
+            && text[self.line_start..start]
+                .chars()
+                .all(|c| c.is_whitespace() || matches!(c, '-' | '*' | '•' | '#' | '>' | '_'));
+        if !opens_line {
+            return;
+        }
+        let rest = text[end..].trim_start_matches([' ', '*', '_', '\t']);
+        if rest.starts_with([':', '-', '–', '—', ')', '|', '=']) {
+            self.line.set(kind, id);
+        }
+        let rest = rest.trim_start_matches([':', '*', '_', '#', ' ', '\t', '\r']);
+        if rest.is_empty() || rest.starts_with('\n') {
+            self.section.set(kind, id);
+        }
+    }
+
+    /// A number was pushed as `out[at]`: words after it may still name its subject.
+    fn pushed(&mut self, at: usize) {
+        self.after_number = Some((at, 0, true));
+        self.prev = None;
+        self.kind_pending = None;
+        self.after_comma = false;
+        self.after_conjunction = false;
+    }
+}
+
+/// `B`, `IV`, `AB`, or one letter of either case: a code that names a subject, not a word.
+fn is_code(text: &str, s: usize, e: usize) -> bool {
+    let w = &text.as_bytes()[s..e];
+    let boundary = !text[e..].starts_with(|c: char| c.is_alphanumeric());
+    boundary
+        && (w.len() == 1 && w[0].is_ascii_alphabetic()
+            || (2..=3).contains(&w.len()) && w.iter().all(u8::is_ascii_uppercase))
+}
+
 /// Reads the token whose digits start at `s`; returns where scanning goes on.
-fn read(text: &str, s: usize, locale: Locale, rule: Option<Rule>, out: &mut Vec<Found>) -> usize {
+fn read(
+    text: &str,
+    s: usize,
+    locale: Locale,
+    rule: Option<Rule>,
+    cx: &mut Context,
+    out: &mut Vec<Found>,
+) -> usize {
     let b = text.as_bytes();
     // Digits and the separators between them.
     let mut seps = [(0usize, Sep::Dot); MAX_SEPS];
@@ -116,6 +506,26 @@ fn read(text: &str, s: usize, locale: Locale, rule: Option<Rule>, out: &mut Vec<
     let seps = &seps[..nseps];
     let before = prev_char(text, s);
 
+    // A number right after a kind word names its subject (`Specimen 12`, `year 2023`); after a
+    // label word it names a table, a figure, a section (`Table 45`, `Fig. 3`, `§ 4.2`).
+    let adjacent = cx.adjacent_word(text, s);
+    let labelled = adjacent.is_some_and(|w| w.label) || before == Some('§');
+    if let Some((kind, start)) = cx.pending_kind(text, s) {
+        let end = skip_word(text, j);
+        if let Some(id) = super::subject::pack(&text[s..end]) {
+            cx.mention(text, kind, id, start, end, out);
+        }
+        push_trivial(out, s..end, Trivial::Label);
+        cx.pushed(out.len() - 1);
+        return end;
+    }
+    if labelled {
+        let end = skip_word(text, j);
+        push_trivial(out, s..end, Trivial::Label);
+        cx.pushed(out.len() - 1);
+        return end;
+    }
+
     // Tokens that are not quantities: times, dates, names.
     if let Some(end) = time_or_date(b, s, j, seps) {
         let class = if b[s..end].contains(&b':') {
@@ -129,6 +539,7 @@ fn read(text: &str, s: usize, locale: Locale, rule: Option<Rule>, out: &mut Vec<
     let (sign_at, negative, identifier_left) = left_context(text, s, before);
     if identifier_left {
         let end = skip_word(text, j);
+        glued_subject(text, s, end, cx, out);
         push_trivial(out, s..end, Trivial::Identifier);
         return end;
     }
@@ -138,27 +549,40 @@ fn read(text: &str, s: usize, locale: Locale, rule: Option<Rule>, out: &mut Vec<
         && !prev_char(text, s - 1).is_some_and(|c| c.is_alphanumeric());
 
     // The value(s) the digits and separators can mean.
-    let readings = if bare_fraction {
+    let read = if bare_fraction {
         let digits = &b[s..j];
-        Decimal::from_digits(digits, digits.len(), negative, 0).map(Readings::One)
+        Decimal::from_digits(digits, digits.len(), negative, 0)
+            .map(|d| (Readings::One(d), Proves::DotDecimal))
     } else {
         readings(b, s, j, seps, locale, negative)
     };
-    let Some(mut readings) = readings else {
-        // No convention reads it whole (`1,2,3`): the first group is a number of its own.
-        let end = seps.first().map_or(j, |&(at, _)| at);
-        let value = Decimal::from_digits(&b[s..end], 0, negative, 0);
-        if let Some(v) = value {
+    let Some((mut readings, proves)) = read else {
+        // No convention reads it whole: `41.8,7.5` is a row of numbers split at its commas;
+        // `1,2,3` too; else the first group is a number of its own.
+        let end = seps
+            .iter()
+            .find(|&&(_, sep)| sep == Sep::Comma)
+            .or(seps.first())
+            .map_or(j, |&(at, _)| at);
+        let cut = seps.iter().take_while(|&&(at, _)| at < end).count();
+        if let Some((r, proves)) =
+            readings(b, s, end, &seps[..cut], locale, negative).or_else(|| {
+                let first = seps.first().map_or(end, |&(at, _)| at);
+                Decimal::from_digits(&b[s..first], 0, negative, 0)
+                    .map(|v| (Readings::One(v), Proves::Nothing))
+            })
+        {
+            let end = if cut == 0 {
+                seps.first().map_or(end, |&(at, _)| at)
+            } else {
+                end
+            };
             let start = sign_at.unwrap_or(s);
-            let class = classify(text, start, s, end, &Readings::One(v), None, false, rule);
-            out.push(Found {
-                span: start..end,
-                readings: Readings::One(v),
-                unit: None,
-                class,
-            });
+            let class = classify(text, start, s, end, &r, None, cut > 0, rule, false);
+            push_number(out, cx, start..end, r, None, class, negative, proves, false);
+            return end.max(s + 1);
         }
-        return end.max(s + 1);
+        return j.max(s + 1);
     };
 
     // An exponent (`1.5e-3`), only after plain digits or a `.` decimal.
@@ -176,12 +600,26 @@ fn read(text: &str, s: usize, locale: Locale, rule: Option<Rule>, out: &mut Vec<
         }
     }
 
-    // What follows: `%`, a scale word, a unit, an ordinal suffix, more of a name.
+    // What precedes: a currency, perhaps itself after a sign (`−$340,000`, `-R$ 12`).
     let currency = currency_before(text, sign_at.unwrap_or(s));
-    let start = currency
+    let mut negative = negative;
+    let mut start = currency
         .map(|(at, _)| at)
         .unwrap_or_else(|| sign_at.unwrap_or(s));
-    let after = right_context(text, end, currency.is_some());
+    if let (Some((at, _)), None) = (currency, sign_at) {
+        if let Some(sign) = prev_char(text, at).filter(|c| matches!(c, '-' | '−' | '+')) {
+            let sign_start = at - sign.len_utf8();
+            if !prev_char(text, sign_start).is_some_and(|p| p.is_alphanumeric()) {
+                start = sign_start;
+                if sign != '+' {
+                    negative = true;
+                    readings = readings.map(|d| Decimal { mant: -d.mant, ..d });
+                }
+            }
+        }
+    }
+    // What follows: `%`, a scale word, a unit, a currency, an ordinal suffix, more of a name.
+    let after = right_context(text, end, currency.is_some(), locale);
     let (unit, scale, end) = match after {
         Right::Identifier(e) => {
             push_trivial(out, start..e, Trivial::Identifier);
@@ -198,20 +636,117 @@ fn read(text: &str, s: usize, locale: Locale, rule: Option<Rule>, out: &mut Vec<
         } => (unit.or(currency.map(|c| c.1)), scale, e),
     };
     if scale != 0 {
-        readings = match readings {
-            Readings::One(d) => Readings::One(d.shifted(scale)),
-            Readings::Ambiguous(a, b) => Readings::Ambiguous(a.shifted(scale), b.shifted(scale)),
-        };
+        readings = readings.map(|d| d.shifted(scale));
     }
     let plain = nseps == 0 && !bare_fraction && scale == 0 && end == j;
-    let class = classify(text, start, s, j, &readings, unit, !plain, rule);
-    out.push(Found {
-        span: start..end,
+    let year = plain && unit.is_none() && start == s && year_shaped(text, s, j, adjacent);
+    let class = classify(text, start, s, j, &readings, unit, !plain, rule, year);
+    push_number(
+        out,
+        cx,
+        start..end,
         readings,
         unit,
         class,
-    });
+        negative,
+        proves,
+        year,
+    );
     end
+}
+
+/// Appends a number with the context's subject and direction, and tells the context.
+#[allow(clippy::too_many_arguments)]
+fn push_number(
+    out: &mut Vec<Found>,
+    cx: &mut Context,
+    span: Range<usize>,
+    readings: Readings,
+    unit: Option<&'static str>,
+    class: Class,
+    negative: bool,
+    proves: Proves,
+    year: bool,
+) {
+    let polarity = if negative {
+        Polarity::MinusSign
+    } else {
+        cx.polarity()
+    };
+    let mut subject = cx.subject();
+    if year {
+        // A year names the subject of what follows in its clause (`In 2023, revenue …`), and
+        // of the number just before it (`$5.1M in 2023`).
+        if let Some(id) = year_id(&readings) {
+            let at = span.start;
+            cx.mention_year(id, at, out);
+            subject = cx.subject();
+        }
+    }
+    out.push(Found {
+        span,
+        readings,
+        unit,
+        class,
+        polarity,
+        subject,
+        proves,
+    });
+    cx.pushed(out.len() - 1);
+}
+
+fn year_id(readings: &Readings) -> Option<u64> {
+    let Readings::One(d) = readings else {
+        return None;
+    };
+    (d.exp == 0 && (1900..=2100).contains(&d.mant)).then(|| super::subject::year(d.mant as u16))
+}
+
+impl Context {
+    fn mention_year(&mut self, id: u64, at: usize, out: &mut [Found]) {
+        let sentence_kind = self.sentence_kind;
+        self.mention_at(Kind::Year, id, at, out);
+        self.sentence_kind = sentence_kind;
+    }
+
+    fn mention_at(&mut self, kind: Kind, id: u64, at: usize, out: &mut [Found]) {
+        // Only the clause and the number before it: a year is no line label here (the
+        // caller's text has no end for it yet).
+        self.clause.set(kind, id);
+        if let Some((last, n, true)) = self.after_number {
+            if n <= POSTPOSED_REACH {
+                if let Some(f) = out.get_mut(last) {
+                    if f.span.end <= at {
+                        f.subject.set(kind, id);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `Q3`, `T2` (a quarter), `FY2023` (a year): a name glued to digits that is a subject.
+fn glued_subject(text: &str, s: usize, end: usize, cx: &mut Context, out: &mut [Found]) {
+    let head = &text[..s];
+    let digits = &text[s..end];
+    let glued = |p: &str| {
+        head.strip_suffix(p)
+            .is_some_and(|h| !h.ends_with(|c: char| c.is_alphanumeric()))
+    };
+    let all_digits = digits.bytes().all(|c| c.is_ascii_digit());
+    if all_digits
+        && digits.len() == 1
+        && (glued("Q") || glued("T"))
+        && matches!(digits, "1" | "2" | "3" | "4")
+    {
+        if let Some(id) = super::subject::pack(&format!("Q{digits}")) {
+            cx.mention_at(Kind::Quarter, id, s - 1, out);
+        }
+    } else if all_digits && digits.len() == 4 && (glued("FY") || glued("fy")) {
+        if let Ok(y) = digits.parse::<u16>() {
+            cx.mention_at(Kind::Year, super::subject::year(y), s - 2, out);
+        }
+    }
 }
 
 fn push_trivial(out: &mut Vec<Found>, span: Range<usize>, why: Trivial) {
@@ -220,6 +755,9 @@ fn push_trivial(out: &mut Vec<Found>, span: Range<usize>, why: Trivial) {
         readings: Readings::One(Decimal { mant: 0, exp: 0 }),
         unit: None,
         class: Class::Trivial(why),
+        polarity: Polarity::Neutral,
+        subject: Subject::default(),
+        proves: Proves::Nothing,
     });
 }
 
@@ -244,9 +782,10 @@ fn readings(
     seps: &[(usize, Sep)],
     locale: Locale,
     negative: bool,
-) -> Option<Readings> {
+) -> Option<(Readings, Proves)> {
     if seps.is_empty() {
-        return Decimal::from_digits(&b[s..j], 0, negative, 0).map(Readings::One);
+        return Decimal::from_digits(&b[s..j], 0, negative, 0)
+            .map(|d| (Readings::One(d), Proves::Nothing));
     }
     // The commonest spelling: one mark not followed by exactly three digits is a decimal mark
     // in every convention that reads it (`41.8`, `12,50`); a space can be no decimal mark.
@@ -262,8 +801,13 @@ fn readings(
                 digits[..int.len()].copy_from_slice(int);
                 digits[int.len()..int.len() + frac.len()].copy_from_slice(frac);
                 let n = int.len() + frac.len();
+                let proves = if sep == Sep::Dot {
+                    Proves::DotDecimal
+                } else {
+                    Proves::CommaDecimal
+                };
                 return Decimal::from_digits(&digits[..n], frac.len(), negative, 0)
-                    .map(Readings::One);
+                    .map(|d| (Readings::One(d), proves));
             }
         }
     }
@@ -280,13 +824,23 @@ fn readings(
         Locale::Auto => None,
     };
     if let Some(v) = own {
-        return Some(Readings::One(v));
+        return Some((Readings::One(v), Proves::Nothing));
     }
     let mut valid = [en, pt, fr].into_iter().flatten();
     let first = valid.next()?;
     match valid.find(|v| v.canonical() != first.canonical() || v.exp != first.exp) {
-        Some(second) => Some(Readings::Ambiguous(first, second)),
-        None => Some(Readings::One(first)),
+        Some(second) => Some((Readings::Ambiguous(first, second), Proves::Nothing)),
+        None => {
+            let has = |mark: Sep| seps.iter().any(|&(_, sep)| sep == mark);
+            let proves = match (en.is_some(), pt.is_some()) {
+                (true, false) if has(Sep::Comma) || has(Sep::Dot) => Proves::DotDecimal,
+                (false, true) => Proves::CommaDecimal,
+                (false, false) if has(Sep::Comma) => Proves::CommaDecimal,
+                (false, false) if has(Sep::Dot) => Proves::DotDecimal,
+                _ => Proves::Nothing,
+            };
+            Some((Readings::One(first), proves))
+        }
     }
 }
 
@@ -500,8 +1054,16 @@ impl Right {
 }
 
 /// What follows the digits at `j`.
-fn right_context(text: &str, j: usize, currency: bool) -> Right {
+fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right {
     let rest = &text[j..];
+    if let Some((code, len)) = currency_symbol_after(rest) {
+        // `12,50€`, `3.200.000 €`.
+        return Right::Unit {
+            unit: Some(code),
+            scale: 0,
+            end: j + len,
+        };
+    }
     let glued = word_prefix(rest, 12, |c| {
         c.is_alphabetic() || matches!(c, '°' | 'º' | 'ª' | 'µ' | '²' | '³' | '%')
     });
@@ -533,21 +1095,20 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
             "mi" if currency => 6,
             _ => 0,
         };
+        if scale != 0 {
+            let (unit, end) = currency_after_scale(text, after_glued);
+            return Right::Unit { unit, scale, end };
+        }
         return Right::Unit {
-            unit: None,
-            scale,
+            unit: words::unit_word(g),
+            scale: 0,
             end: after_glued,
         };
     }
     // One space (or NBSP) and a word: `%`, a unit, a scale word.
-    let spaced = rest
-        .strip_prefix(' ')
-        .or_else(|| rest.strip_prefix('\u{a0}'))
-        .or_else(|| rest.strip_prefix('\u{202f}'));
-    let Some(spaced) = spaced else {
+    let Some((gap, spaced)) = after_blank(rest) else {
         return Right::nothing(j);
     };
-    let gap = rest.len() - spaced.len();
     let word = word_prefix(spaced, 14, |c| {
         c.is_alphabetic() || matches!(c, '°' | 'º' | 'µ' | '²' | '³' | '%' | '/')
     });
@@ -556,29 +1117,39 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
         return Right::nothing(j);
     }
     let end = j + gap + word.len();
-    if let Some(scale) = scale_word(word) {
-        // `R$ 1,2 bilhão`, `3 million users`.
-        return Right::Unit {
-            unit: None,
-            scale,
-            end,
-        };
+    if let Some(mut scale) = words::scale_word(word, locale == Locale::Fr) {
+        // `R$ 1,2 bilhão`, `3 million users`, `3,2 mil millones de euros`, `2 Mio. €`.
+        let mut end = end;
+        if scale == 3 {
+            if let Some((g, next)) = after_blank(&text[end..]) {
+                let w = word_prefix(next, 14, char::is_alphabetic);
+                if let Some(more @ 6..) = words::scale_word(w, false) {
+                    scale += more;
+                    end += g + w.len();
+                }
+            }
+        }
+        if text[end..].starts_with('.')
+            && !text[end + 1..].starts_with(|c: char| c.is_alphanumeric())
+        {
+            end += 1;
+        }
+        let (unit, end) = currency_after_scale(text, end);
+        return Right::Unit { unit, scale, end };
     }
-    if matches!(word, "percent" | "pct" | "porcento") {
-        return Right::Unit {
-            unit: Some("%"),
-            scale: 0,
-            end,
-        };
+    if matches!(word, "per" | "por" | "pour") {
+        if let Some((g, next)) = after_blank(&spaced[word.len()..]) {
+            let w = word_prefix(next, 8, char::is_alphabetic);
+            if matches!(w, "cent" | "cento" | "ciento") {
+                return Right::Unit {
+                    unit: Some("%"),
+                    scale: 0,
+                    end: end + g + w.len(),
+                };
+            }
+        }
     }
-    if word == "por" && spaced[3..].starts_with(" cento") {
-        return Right::Unit {
-            unit: Some("%"),
-            scale: 0,
-            end: end + " cento".len(),
-        };
-    }
-    match unit_named(word) {
+    match unit_named(word).or_else(|| words::unit_word(word)) {
         Some(unit) => {
             let (unit, end) = per_unit(text, unit, end);
             Right::Unit {
@@ -589,6 +1160,81 @@ fn right_context(text: &str, j: usize, currency: bool) -> Right {
         }
         None => Right::nothing(j),
     }
+}
+
+/// One blank (space, NBSP, narrow NBSP) at the start of `s`: its length and what follows.
+fn after_blank(s: &str) -> Option<(usize, &str)> {
+    let rest = s
+        .strip_prefix(' ')
+        .or_else(|| s.strip_prefix('\u{a0}'))
+        .or_else(|| s.strip_prefix('\u{202f}'))?;
+    Some((s.len() - rest.len(), rest))
+}
+
+/// A currency symbol or code right after a number, glued or after one blank: its code and
+/// length.
+fn currency_symbol_after(rest: &str) -> Option<(&'static str, usize)> {
+    let (gap, r) = after_blank(rest).unwrap_or((0, rest));
+    const AFTER: &[(&str, &str)] = &[
+        ("€", "EUR"),
+        ("$", "USD"),
+        ("£", "GBP"),
+        ("EUR", "EUR"),
+        ("USD", "USD"),
+        ("BRL", "BRL"),
+        ("GBP", "GBP"),
+        ("CHF", "CHF"),
+    ];
+    AFTER.iter().find_map(|&(symbol, code)| {
+        let tail = r.strip_prefix(symbol)?;
+        let word = symbol.as_bytes()[0].is_ascii_alphabetic();
+        // `2023 $5.1M`: a symbol before digits is the next number's.
+        let next_number = tail.trim_start().starts_with(|c: char| c.is_ascii_digit());
+        (!next_number && (!word || !tail.starts_with(|c: char| c.is_alphanumeric())))
+            .then_some((code, gap + symbol.len()))
+    })
+}
+
+/// After a scale word, the currency it counts (`millones de euros`, `Mio. €`, `million
+/// dollars`): its code and where the token ends.
+fn currency_after_scale(text: &str, end: usize) -> (Option<&'static str>, usize) {
+    let rest = &text[end..];
+    if let Some((code, len)) = currency_symbol_after(rest) {
+        return (Some(code), end + len);
+    }
+    let Some((gap, mut r)) = after_blank(rest) else {
+        return (None, end);
+    };
+    let mut skip = gap;
+    for of in ["de ", "of ", "d'", "d’"] {
+        if let Some(t) = r.strip_prefix(of) {
+            skip += of.len();
+            r = t;
+            break;
+        }
+    }
+    let w = word_prefix(r, 10, char::is_alphabetic);
+    match words::unit_word(w) {
+        Some(code @ ("EUR" | "USD" | "BRL")) => (Some(code), end + skip + w.len()),
+        _ => (None, end),
+    }
+}
+
+/// A bare integer 1900-2100 that no count noun follows: a calendar year (`in 2015`), not a
+/// count (`survived 2015 cycles`).
+fn year_shaped(text: &str, s: usize, j: usize, adjacent: Option<Word>) -> bool {
+    let digits = &text.as_bytes()[s..j];
+    if digits.len() != 4 || !(&b"1900"[..]..=&b"2100"[..]).contains(&digits) {
+        return false;
+    }
+    let dated = adjacent.is_some_and(|w| w.year_before || w.article);
+    let Some((_, next)) = after_blank(&text[j..]) else {
+        return true;
+    };
+    let noun = word_prefix(next, 24, char::is_alphabetic);
+    let counted =
+        words::lookup(noun).is_some_and(|w| w.count_noun) || words::unit_word(noun).is_some();
+    dated || !counted
 }
 
 /// `mg per kg`, `mg por kg`, `km/h`: a unit divided by the unit that follows, when that makes
@@ -625,16 +1271,6 @@ fn word_prefix(s: &str, max: usize, keep: impl Fn(char) -> bool) -> &str {
             |(k, _)| k,
         );
     &s[..end]
-}
-
-fn scale_word(w: &str) -> Option<i32> {
-    Some(match w {
-        "thousand" | "mil" => 3,
-        "million" | "millions" | "milhão" | "milhões" | "milhao" | "milhoes" | "mi" | "mn" => 6,
-        "billion" | "billions" | "bilhão" | "bilhões" | "bilhao" | "bilhoes" | "bi" | "bn" => 9,
-        "trillion" | "trillions" | "trilhão" | "trilhões" | "tri" => 12,
-        _ => return None,
-    })
 }
 
 /// Units a quantity can be stated in, each spelling with its normal form, sorted by spelling
@@ -782,6 +1418,7 @@ fn classify(
     unit: Option<&str>,
     decorated: bool,
     rule: Option<Rule>,
+    year: bool,
 ) -> Class {
     let Some(rule) = rule else {
         return Class::Quantity;
@@ -806,11 +1443,7 @@ fn classify(
         return Class::Quantity;
     }
     let digits = &b[s..j];
-    if rule.years == Years::Skip
-        && digits.len() == 4
-        && (&b"1900"[..]..=&b"2100"[..]).contains(&digits)
-        && !b.get(j).is_some_and(|&c| c == b'.' || c == b',')
-    {
+    if rule.years == Years::Skip && year {
         return Class::Trivial(Trivial::Year);
     }
     let SmallCounts::UpTo(max) = rule.small_counts;
@@ -877,13 +1510,14 @@ mod tests {
 
     fn all(text: &str, locale: Locale) -> Vec<(String, String, Option<&'static str>, Class)> {
         let mut out = Vec::new();
-        scan(
+        super::super::tables::scan_text(
             text,
             locale,
             Some(Rule {
                 small_counts: SmallCounts::UpTo(10),
                 years: Years::Skip,
             }),
+            Subject::default(),
             &mut out,
         );
         out.into_iter()
@@ -1041,7 +1675,7 @@ mod tests {
             "2024-",
         ] {
             let mut out = Vec::new();
-            scan(text, Locale::Auto, None, &mut out);
+            super::super::tables::scan_text(text, Locale::Auto, None, Subject::default(), &mut out);
             for f in &out {
                 assert!(f.span.end <= text.len() && text.is_char_boundary(f.span.start));
             }

@@ -13,15 +13,19 @@
 mod decimal;
 mod evidence;
 mod extract;
+mod subject;
+mod tables;
+mod words;
 
 pub use evidence::{Evidence, EvidenceLocation};
 
 use crate::value::Value;
 use crate::Error;
-use evidence::Lookup;
+use evidence::{Claim, Lookup};
 use extract::{Class, Found, Readings, Rule};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
+use subject::Subject;
 
 /// How numbers are spelled: which mark is the decimal one and which groups thousands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -220,6 +224,12 @@ pub enum IssueType {
     RoundingMismatch,
     /// The evidence states the value in another unit.
     UnitMismatch,
+    /// The evidence states the magnitude with the opposite sign or direction (`−$340,000`
+    /// for a profit of `$340,000`).
+    SignMismatch,
+    /// The evidence states the value for another subject (variant B's, for variant A): seed
+    /// 004's `cross_variant_mix`.
+    CrossVariantMix,
     /// The number's decimal mark is ambiguous and neither reading is in the evidence.
     AmbiguousLocale,
     /// There is no evidence at all.
@@ -233,6 +243,8 @@ impl IssueType {
             IssueType::NotInEvidence => "not_in_evidence",
             IssueType::RoundingMismatch => "rounding_mismatch",
             IssueType::UnitMismatch => "unit_mismatch",
+            IssueType::SignMismatch => "sign_mismatch",
+            IssueType::CrossVariantMix => "cross_variant_mix",
             IssueType::AmbiguousLocale => "ambiguous_locale",
             IssueType::NoEvidence => "no_evidence",
         }
@@ -243,6 +255,8 @@ impl IssueType {
             IssueType::NotInEvidence => "not in the evidence",
             IssueType::RoundingMismatch => "the evidence states it less precisely",
             IssueType::UnitMismatch => "the evidence states this value in another unit",
+            IssueType::SignMismatch => "the evidence states it with the opposite sign",
+            IssueType::CrossVariantMix => "the evidence states this value for another subject",
             IssueType::AmbiguousLocale => {
                 "its decimal mark is ambiguous and neither reading is in the evidence"
             }
@@ -262,6 +276,12 @@ pub struct NumberExample {
     pub path: String,
     /// Byte range in the answer text (for a JSON value, within the string at `path`).
     pub span: Range<usize>,
+    /// The subject the answer binds the number to (`variant A`), when it names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// For a `cross_variant_mix`: the subject the evidence gives the value to (`variant B`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence_subject: Option<String>,
 }
 
 /// One checked number: its reading(s), and what the evidence says.
@@ -349,7 +369,7 @@ pub fn verify(
         });
     }
     let mut check = Check::new(evidence, options);
-    check.text(answer, "");
+    check.text(answer, "", Subject::default());
     let verification = check.finish(evidence);
     Ok(Verdict::of(answer.to_string(), verification, options))
 }
@@ -363,13 +383,13 @@ pub fn verify_value(
 ) -> Result<Verification, Error> {
     let mut check = Check::new(evidence, options);
     let mut size = 0usize;
-    walk_leaves(value, |path, leaf| {
+    walk_leaves(value, |path, leaf, subject| {
         match leaf {
             Leaf::Text(s) => {
                 size += s.len();
-                check.text(s, path);
+                check.text(s, path, subject);
             }
-            Leaf::Number(digits) => check.json_number(digits, path),
+            Leaf::Number(digits) => check.json_number(digits, path, subject),
         }
         if size > options.max_size {
             return Err(Error::TooLarge {
@@ -390,32 +410,73 @@ pub(crate) enum Leaf<'v> {
     Number(&'v str),
 }
 
-/// Visits every string and number of `value` in document order, with its JSON Pointer (keys
-/// are names, not text: they are not visited). An explicit stack: no recursion.
+/// Visits every string and number of `value` in document order, with its JSON Pointer and the
+/// subject its objects bind it to (keys are names, not text: they are not visited). An
+/// explicit stack: no recursion.
+///
+/// An object binds what it holds when a member names a subject by its key (`"variant": "B"`,
+/// `"year": 2023`), or when the object is a member whose key names one (`"Variant B": {…}`,
+/// `"2023": {…}`).
 pub(crate) fn walk_leaves<'v>(
     value: &'v Value,
-    mut visit: impl FnMut(&str, Leaf<'_>) -> Result<(), Error>,
+    mut visit: impl FnMut(&str, Leaf<'_>, Subject) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let mut stack: Vec<(String, &'v Value)> = vec![(String::new(), value)];
-    while let Some((path, v)) = stack.pop() {
+    let mut stack: Vec<(String, &'v Value, Subject)> =
+        vec![(String::new(), value, Subject::default())];
+    while let Some((path, v, subject)) = stack.pop() {
         match v {
-            Value::String(s) => visit(&path, Leaf::Text(s))?,
-            Value::Number(n) => visit(&path, Leaf::Number(&n.to_string()))?,
+            Value::String(s) => visit(&path, Leaf::Text(s), subject)?,
+            Value::Number(n) => visit(&path, Leaf::Number(&n.to_string()), subject)?,
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate().rev() {
-                    stack.push((format!("{path}/{i}"), item));
+                    stack.push((format!("{path}/{i}"), item, subject));
                 }
             }
             Value::Object(map) => {
+                let own = object_subject(map.iter()).over(subject);
                 for (k, item) in map.iter().rev() {
                     let key = k.replace('~', "~0").replace('/', "~1");
-                    stack.push((format!("{path}/{key}"), item));
+                    let mut inner = own;
+                    if matches!(item, Value::Object(_) | Value::Array(_)) {
+                        if let Some((kind, id)) = tables::mention_in(k) {
+                            inner.set(kind, id);
+                        }
+                    }
+                    stack.push((format!("{path}/{key}"), item, inner));
                 }
             }
             Value::Bool(_) | Value::Null => {}
         }
     }
     Ok(())
+}
+
+/// The subject an object's members name by their keys: `"variant": "B"`, `"sample": "A"`,
+/// `"year": 2023`.
+fn object_subject<'v>(members: impl Iterator<Item = (&'v String, &'v Value)>) -> Subject {
+    let mut s = Subject::default();
+    for (key, value) in members {
+        let Some(word) = words::lookup(key.trim()) else {
+            continue;
+        };
+        let Some((kind, words::Plural::One)) = word.kind else {
+            continue;
+        };
+        let code = match value {
+            Value::String(t) => t.trim().to_string(),
+            Value::Number(n) => n.to_string(),
+            _ => continue,
+        };
+        let id = match tables::mention_in(&code) {
+            Some((k, id)) if k == kind => Some(id),
+            _ if kind == words::Kind::Year => None,
+            _ => subject::pack(&code),
+        };
+        if let Some(id) = id {
+            s.set(kind, id);
+        }
+    }
+    s
 }
 
 /// The verify stage of [`crate::parse`]: the value's numbers against the evidence; failing
@@ -461,12 +522,15 @@ impl Verdict {
     }
 }
 
-/// Why a verification fails, if it does: `no_evidence` or `numeric_grounding_failed`.
+/// Why a verification fails, if it does: `no_evidence`; `cross_variant_mix` when every
+/// ungrounded number is another subject's value; else `numeric_grounding_failed`.
 pub(crate) fn fail_reason(v: &Verification) -> Option<&'static str> {
     if v.verified {
         None
     } else if v.issue_types.contains(&IssueType::NoEvidence) {
         Some("no_evidence")
+    } else if v.issue_types == [IssueType::CrossVariantMix] {
+        Some("cross_variant_mix")
     } else {
         Some("numeric_grounding_failed")
     }
@@ -477,7 +541,21 @@ pub fn blocking_message(v: &Verification, language: Language) -> String {
     let list = v
         .unmatched_examples
         .iter()
-        .map(|e| format!("\"{}\" (…{}…)", e.number, e.context))
+        .map(|e| match (&e.evidence_subject, language) {
+            (Some(theirs), Language::En) => {
+                format!(
+                    "\"{}\" (…{}…) [the evidence gives it to {theirs}]",
+                    e.number, e.context
+                )
+            }
+            (Some(theirs), Language::Pt) => {
+                format!(
+                    "\"{}\" (…{}…) [a evidência o atribui a {theirs}]",
+                    e.number, e.context
+                )
+            }
+            (None, _) => format!("\"{}\" (…{}…)", e.number, e.context),
+        })
         .collect::<Vec<_>>()
         .join("; ");
     let no_evidence = v.issue_types.contains(&IssueType::NoEvidence);
@@ -533,10 +611,10 @@ impl<'e> Check<'e> {
         }
     }
 
-    fn text(&mut self, text: &str, path: &str) {
+    fn text(&mut self, text: &str, path: &str, base: Subject) {
         let mut found = std::mem::take(&mut self.found);
         found.clear();
-        extract::scan(text, self.options.locale, Some(self.rule), &mut found);
+        tables::scan_text(text, self.options.locale, Some(self.rule), base, &mut found);
         for f in &found {
             self.number(text, path, f);
         }
@@ -544,10 +622,10 @@ impl<'e> Check<'e> {
     }
 
     /// A JSON number of the answer: its exact digits, read with `.` as the mark.
-    fn json_number(&mut self, digits: &str, path: &str) {
+    fn json_number(&mut self, digits: &str, path: &str, base: Subject) {
         let mut found = std::mem::take(&mut self.found);
         found.clear();
-        extract::scan(digits, Locale::En, Some(self.rule), &mut found);
+        extract::scan(digits, Locale::En, Some(self.rule), base, &mut found);
         for f in &found {
             self.number(digits, path, f);
         }
@@ -559,23 +637,40 @@ impl<'e> Check<'e> {
             self.skipped += 1;
             return;
         }
-        let at = NumberExample {
+        let mut at = NumberExample {
             number: text[f.span.clone()].to_string(),
             context: context(text, f.span.clone()),
             path: path.to_string(),
             span: f.span.clone(),
+            subject: Some(f.subject.describe()).filter(|s| !s.is_empty()),
+            evidence_subject: None,
         };
         let mut issue = None;
         let mut evidence = None;
         let mut grounded_readings = 0;
         for reading in f.readings.iter() {
-            match self.ground(reading, f.unit) {
+            let claim = Claim {
+                value: reading,
+                unit: f.unit,
+                polarity: f.polarity,
+                subject: f.subject,
+            };
+            match self.ground(&claim) {
                 Lookup::Found(id) => {
                     grounded_readings += 1;
                     evidence.get_or_insert_with(|| self.evidence.location(id));
                 }
+                Lookup::OtherSubject(id) => {
+                    issue = Some(IssueType::CrossVariantMix);
+                    at.evidence_subject = Some(self.evidence.subject_described(id));
+                }
                 Lookup::OtherUnit => {
-                    issue = Some(IssueType::UnitMismatch);
+                    if issue != Some(IssueType::CrossVariantMix) {
+                        issue = Some(IssueType::UnitMismatch);
+                    }
+                }
+                Lookup::OtherSign => {
+                    issue.get_or_insert(IssueType::SignMismatch);
                 }
                 Lookup::LessPrecise => {
                     issue.get_or_insert(IssueType::RoundingMismatch);
@@ -587,6 +682,9 @@ impl<'e> Check<'e> {
         let matched = grounded_readings > 0;
         if matched && ambiguous && grounded_readings == 1 {
             self.ambiguous.push(at.clone());
+        }
+        if matched {
+            at.evidence_subject = None;
         }
         let issue = if matched {
             None
@@ -609,16 +707,25 @@ impl<'e> Check<'e> {
         });
     }
 
-    /// One reading against the evidence, and its percent/fraction twin when configured.
-    fn ground(&self, reading: decimal::Decimal, unit: Option<&str>) -> Lookup {
-        let direct = self.evidence.lookup(reading, unit);
+    /// One reading against the evidence, and its percent/fraction twin when configured: the
+    /// twin must carry exactly the twin's unit (`25%` is `0.25`, not `0.25 %`).
+    fn ground(&self, claim: &Claim) -> Lookup {
+        let direct = self.evidence.lookup(claim, false);
         if matches!(direct, Lookup::Found(_)) || self.options.percent == PercentForms::Distinct {
             return direct;
         }
-        let twin = if unit == Some("%") {
-            self.evidence.lookup(reading.shifted(-2), None)
-        } else if unit.is_none() && reading.to_f64().abs() <= 1.0 {
-            self.evidence.lookup(reading.shifted(2), Some("%"))
+        let twin = |value: decimal::Decimal, unit| Claim {
+            value,
+            unit,
+            polarity: claim.polarity,
+            subject: claim.subject,
+        };
+        let twin = if claim.unit == Some("%") {
+            self.evidence
+                .lookup(&twin(claim.value.shifted(-2), None), true)
+        } else if claim.unit.is_none() && claim.value.to_f64().abs() <= 1.0 {
+            self.evidence
+                .lookup(&twin(claim.value.shifted(2), Some("%")), true)
         } else {
             Lookup::Absent
         };
@@ -645,7 +752,12 @@ impl<'e> Check<'e> {
                 } else {
                     format!(" at {}", n.at.path)
                 };
-                format!("\"{}\"{at} (…{}…): {why}", n.at.number, n.at.context)
+                let whose = match (&n.at.subject, &n.at.evidence_subject) {
+                    (Some(ours), Some(theirs)) => format!(" ({theirs}'s, not {ours}'s)"),
+                    (None, Some(theirs)) => format!(" ({theirs}'s)"),
+                    _ => String::new(),
+                };
+                format!("\"{}\"{at} (…{}…): {why}{whose}", n.at.number, n.at.context)
             })
             .collect();
         if evidence.is_empty() && unmatched.is_empty() {

@@ -1,0 +1,123 @@
+//! Subjects: what a measurement is about (`Variant B`, `sample A`, `2023`), as the text binds
+//! it. A number of the answer is grounded only by an evidence number of a compatible subject:
+//! `Variant A reached 44.2 MPa` is not grounded by `Variant B: 44.2 MPa` (seed 004's
+//! `cross_variant_mix`).
+
+use super::words::{Kind, KINDS};
+
+/// For each kind, the id of the subject in force (0: none named; [`MANY`]: several at once,
+/// bound to none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub(crate) struct Subject([u64; KINDS]);
+
+/// Several subjects of a kind at once (`Variants A and B`): compatible with any.
+pub(crate) const MANY: u64 = u64::MAX;
+
+/// Years are ids of their own form (a code `2023` of a variant is not the year 2023).
+const YEAR_TAG: u64 = 1 << 62;
+
+impl Subject {
+    pub fn set(&mut self, kind: Kind, id: u64) {
+        self.0[kind.index()] = id;
+    }
+
+    pub fn get(&self, kind: Kind) -> u64 {
+        self.0[kind.index()]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&id| id == 0)
+    }
+
+    /// `self`, with the kinds it does not name taken from `under`.
+    pub fn over(mut self, under: Subject) -> Subject {
+        for (mine, theirs) in self.0.iter_mut().zip(under.0) {
+            if *mine == 0 {
+                *mine = theirs;
+            }
+        }
+        self
+    }
+
+    /// The first kind both name, each as one subject, and differently: the two cannot be the
+    /// same measurement.
+    pub fn conflict(&self, other: &Subject) -> Option<Kind> {
+        Kind::all().into_iter().find(|&k| {
+            let (a, b) = (self.get(k), other.get(k));
+            a != 0 && b != 0 && a != MANY && b != MANY && a != b
+        })
+    }
+
+    /// `variant B`, `variant B, year 2023`: the kinds named, for diagnostics.
+    pub fn describe(&self) -> String {
+        Kind::all()
+            .into_iter()
+            .filter_map(|k| {
+                let id = self.get(k);
+                (id != 0 && id != MANY).then(|| format!("{} {}", k.name(), unpack(id)))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// A code (`B`, `S1`, `L-07`, `12`, `IV`) as an id: up to 8 ASCII letters, digits or dashes,
+/// upper-cased; `None` for anything else.
+pub(crate) fn pack(code: &str) -> Option<u64> {
+    let code = code.trim_matches('-');
+    if code.is_empty()
+        || code.len() > 8
+        || !code.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
+    {
+        return None;
+    }
+    let mut id = 0u64;
+    for c in code.bytes() {
+        id = id << 8 | u64::from(c.to_ascii_uppercase());
+    }
+    // Leading zeros name the same thing (`Sample 07` and `Sample 7`) when all digits.
+    if code.bytes().all(|c| c.is_ascii_digit()) {
+        let n: u64 = code.parse().ok()?;
+        return Some(
+            n.to_string()
+                .bytes()
+                .fold(0u64, |id, c| id << 8 | u64::from(c)),
+        );
+    }
+    Some(id)
+}
+
+/// A year as an id.
+pub(crate) fn year(y: u16) -> u64 {
+    YEAR_TAG | u64::from(y)
+}
+
+fn unpack(id: u64) -> String {
+    if id & YEAR_TAG != 0 && id >> 63 == 0 {
+        return (id & 0xFFFF).to_string();
+    }
+    let bytes: Vec<u8> = id.to_be_bytes().into_iter().filter(|&c| c != 0).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subjects_conflict_only_when_both_name_one_kind_differently() {
+        let mut a = Subject::default();
+        a.set(Kind::Variant, pack("A").unwrap());
+        let mut b = Subject::default();
+        b.set(Kind::Variant, pack("b").unwrap());
+        assert_eq!(a.conflict(&b), Some(Kind::Variant));
+        assert_eq!(a.conflict(&Subject::default()), None);
+        let mut many = Subject::default();
+        many.set(Kind::Variant, MANY);
+        assert_eq!(a.conflict(&many), None);
+        b.set(Kind::Year, year(2023));
+        assert_eq!(b.describe(), "variant B, year 2023");
+        assert_eq!(pack("07"), pack("7"));
+        assert_eq!(pack("café"), None);
+    }
+}
