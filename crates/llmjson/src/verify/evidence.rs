@@ -41,8 +41,14 @@ pub struct Evidence {
     scratch: Vec<Found>,
     /// Non-blank bytes over all sources: zero means there is no evidence at all.
     substance: usize,
-    /// The subjects numbers are bound to, each once in a row (index 0: none).
-    subjects: Vec<Subject>,
+    /// The subjects numbers are bound to (index 0: none; a run of numbers under one subject
+    /// shares an entry), each with its fingerprint.
+    subjects: Vec<(Subject, u64)>,
+    /// (canonical value, subject fingerprint) → a number of that value bound to that subject:
+    /// an answer's number bound to a subject finds its own without walking every number of
+    /// its value (a report states a value for many samples). Built on the first lookup that
+    /// has a subject: evidence asked only about unbound numbers never pays for it.
+    by_subject: OnceLock<HashMap<u64, u32, ahash::RandomState>>,
 }
 
 /// Two evidence sets are equal when they are the same set (so [`crate::Options`] can compare):
@@ -301,27 +307,38 @@ impl Evidence {
         place: impl Fn(Range<usize>, &str) -> Place,
     ) {
         let mut found = std::mem::take(&mut self.scratch);
-        found.clear();
-        super::tables::scan_text(text, locale.unwrap_or(self.locale), None, base, &mut found);
-        for f in &found {
-            // Dates, times, names and labels are not quantities (`v2`, `Table 45` ground
-            // nothing).
-            if f.class != extract::Class::Quantity {
-                continue;
+        let locale = locale.unwrap_or(self.locale);
+        // A long text is read in parts of about 64 KB, each ending where a part of the
+        // document does (before a heading, at a blank line): the numbers found stay few at a
+        // time, so memory does not grow with the text, and no subject is cut off.
+        let mut from = 0;
+        while from < text.len() {
+            let to = part_end(text, from);
+            found.clear();
+            super::tables::scan_text(&text[from..to], locale, None, base, &mut found);
+            for f in &found {
+                // Dates, times, names and labels are not quantities (`v2`, `Table 45` ground
+                // nothing).
+                if f.class != extract::Class::Quantity {
+                    continue;
+                }
+                let subject = self.intern(f.subject);
+                let span = f.span.start + from..f.span.end + from;
+                for value in f.readings.iter() {
+                    self.insert(EvidenceNumber {
+                        value: value.magnitude(),
+                        unit: f.unit,
+                        polarity: f.polarity,
+                        subject,
+                        at: place(span.clone(), &text[span.clone()]),
+                    });
+                }
             }
-            let subject = self.intern(f.subject);
-            for value in f.readings.iter() {
-                self.insert(EvidenceNumber {
-                    value: value.magnitude(),
-                    unit: f.unit,
-                    polarity: f.polarity,
-                    subject,
-                    at: place(f.span.clone(), &text[f.span.clone()]),
-                });
-            }
+            from = to;
         }
         self.scratch = found;
         self.sorted = OnceLock::new();
+        self.by_subject = OnceLock::new();
     }
 
     /// The index of `subject` in `subjects`: numbers in a row share one entry.
@@ -330,20 +347,19 @@ impl Evidence {
             return 0;
         }
         if self.subjects.is_empty() {
-            self.subjects.push(Subject::default());
+            self.subjects.push((Subject::default(), 0));
         }
         let last = self.subjects.len() - 1;
-        if last > 0 && self.subjects[last] == subject {
-            return last as u32;
+        if last == 0 || self.subjects[last].0 != subject {
+            self.subjects.push((subject, subject.fingerprint()));
         }
-        self.subjects.push(subject);
         (self.subjects.len() - 1) as u32
     }
 
     fn subject_of(&self, n: &EvidenceNumber) -> Subject {
         self.subjects
             .get(n.subject as usize)
-            .copied()
+            .map(|s| s.0)
             .unwrap_or_default()
     }
 
@@ -353,6 +369,19 @@ impl Evidence {
         let head = self.exact.insert(key, id);
         self.next.push(head.unwrap_or(u32::MAX));
         self.numbers.push(n);
+    }
+
+    /// The (value, subject) index: the first number of each value bound to each subject.
+    fn index_by_subject(&self) -> HashMap<u64, u32, ahash::RandomState> {
+        let mut map = HashMap::with_capacity_and_hasher(self.numbers.len(), Default::default());
+        for (id, n) in self.numbers.iter().enumerate() {
+            if n.subject != 0 {
+                let fingerprint = self.subjects[n.subject as usize].1;
+                map.entry(value_subject_key(n.value.canonical(), fingerprint))
+                    .or_insert(id as u32);
+            }
+        }
+        map
     }
 
     fn chain(&self, key: (i128, i32)) -> impl Iterator<Item = u32> + '_ {
@@ -374,6 +403,19 @@ impl Evidence {
     pub(crate) fn lookup(&self, answer: &Claim, exact_unit: bool) -> Lookup {
         let magnitude = answer.value.magnitude();
         let mut why = Miss::default();
+        if !answer.subject.is_empty() {
+            let key = magnitude.canonical();
+            let own = self
+                .by_subject
+                .get_or_init(|| self.index_by_subject())
+                .get(&value_subject_key(key, answer.subject.fingerprint()))
+                .filter(|&&id| self.numbers[id as usize].value.canonical() == key);
+            if let Some(&id) = own {
+                if let Some(found) = self.judge(id, answer, exact_unit, &mut Miss::default()) {
+                    return found;
+                }
+            }
+        }
         for id in self.chain(magnitude.canonical()) {
             if let Some(found) = self.judge(id, answer, exact_unit, &mut why) {
                 return found;
@@ -438,7 +480,7 @@ impl Evidence {
     fn judge(&self, id: u32, answer: &Claim, exact_unit: bool, why: &mut Miss) -> Option<Lookup> {
         let n = &self.numbers[id as usize];
         let unit_ok = if exact_unit {
-            answer.unit == n.unit
+            answer.unit.map(str::as_ptr) == n.unit.map(str::as_ptr) || answer.unit == n.unit
         } else {
             compatible(answer.unit, n.unit)
         };
@@ -510,6 +552,37 @@ impl Evidence {
     }
 }
 
+/// Where the part of `text` that starts at `from` ends: past 64 KB, before the next heading
+/// within 16 KB, else after the next blank line within 16 KB, else after the next line break
+/// (each byte is looked at a bounded number of times).
+fn part_end(text: &str, from: usize) -> usize {
+    const PART: usize = 64 << 10;
+    const LOOK: usize = 16 << 10;
+    let b = text.as_bytes();
+    let at = from + PART;
+    if at >= b.len() {
+        return b.len();
+    }
+    let window = &b[at..b.len().min(at + LOOK)];
+    if let Some(k) = memchr::memmem::find(window, b"\n#") {
+        return at + k + 1;
+    }
+    if let Some(k) = memchr::memmem::find(window, b"\n\n") {
+        return at + k + 2;
+    }
+    match memchr::memchr(b'\n', &b[at..]) {
+        Some(k) => at + k + 1,
+        None => b.len(),
+    }
+}
+
+/// One key for a value and a subject (checked against the value on a hit: a collision costs a
+/// walk, never a wrong answer).
+fn value_subject_key((mant, exp): (i128, i32), fingerprint: u64) -> u64 {
+    let h = (mant as u64) ^ ((mant >> 64) as u64).rotate_left(17) ^ u64::from(exp as u32) << 40;
+    (h ^ fingerprint).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// An answer's number as the evidence is asked about it: one reading, its unit, its direction
 /// and its subject.
 pub(crate) struct Claim {
@@ -533,7 +606,10 @@ struct Miss {
 fn compatible(answer: Option<&str>, evidence: Option<&str>) -> bool {
     match (answer, evidence) {
         (Some(a), Some(e)) => {
-            a == e || (a == "°" && e.starts_with('°')) || (e == "°" && a.starts_with('°'))
+            std::ptr::eq(a, e)
+                || a == e
+                || (a == "°" && e.starts_with('°'))
+                || (e == "°" && a.starts_with('°'))
         }
         _ => true,
     }

@@ -198,10 +198,18 @@ pub(crate) fn scan(
 /// Where the word starting at `s` ends: letters (and `'`-free marks like `º`); `s` itself when
 /// no letter starts there.
 fn word_end(text: &str, s: usize) -> usize {
+    let b = text.as_bytes();
     let mut end = s;
-    for (k, c) in text[s..].char_indices() {
+    while end < b.len() && b[end].is_ascii_alphabetic() {
+        end += 1;
+    }
+    if end == b.len() || b[end] < 0x80 {
+        return end;
+    }
+    let ascii_end = end;
+    for (k, c) in text[ascii_end..].char_indices() {
         if c.is_alphabetic() {
-            end = s + k + c.len_utf8();
+            end = ascii_end + k + c.len_utf8();
         } else {
             break;
         }
@@ -340,7 +348,20 @@ impl Context {
 
     fn word(&mut self, text: &str, s: usize, e: usize, out: &mut [Found]) {
         let word = &text[s..e];
-        let info = words::lookup(word).unwrap_or_default();
+        let info = words::lookup(word);
+        // The common word: no table holds it and nothing waits for one.
+        if info.is_none()
+            && e - s > 1
+            && self.kind_pending.is_none()
+            && self.after_number.is_none()
+            && !self.after_comma
+            && !self.after_conjunction
+        {
+            self.clause_words += 1;
+            self.prev = Some((Word::default(), e));
+            return;
+        }
+        let info = info.unwrap_or_default();
         // A code right after a kind word is a subject (`Variant B`, `amostra A`); after a
         // comma or a conjunction, in a sentence that named a kind, a bare code is one of that
         // kind (`Variant A …, B …`).
@@ -383,8 +404,9 @@ impl Context {
                 self.kind_pending = Some((kind, s, e));
             }
             self.sentence_kind = Some(kind);
-        } else if !(info.label && self.kind_pending.is_some()) {
-            // `amostra nº 12` keeps the kind waiting over `nº`.
+        } else if !((info.label || glued_to_digits(text, e)) && self.kind_pending.is_some()) {
+            // `amostra nº 12` keeps the kind waiting over `nº`; `Variant V4`, `lote L-07`
+            // over the code's letters.
             self.kind_pending = None;
         }
         if info.negative {
@@ -421,7 +443,7 @@ impl Context {
         &mut self,
         text: &str,
         kind: Kind,
-        id: u64,
+        id: super::subject::Id,
         start: usize,
         end: usize,
         out: &mut [Found],
@@ -456,6 +478,15 @@ impl Context {
         }
     }
 
+    /// A number that is no quantity was passed: nothing after it is its.
+    fn passed(&mut self) {
+        self.after_number = None;
+        self.prev = None;
+        self.kind_pending = None;
+        self.after_comma = false;
+        self.after_conjunction = false;
+    }
+
     /// A number was pushed as `out[at]`: words after it may still name its subject.
     fn pushed(&mut self, at: usize) {
         self.after_number = Some((at, 0, true));
@@ -463,6 +494,16 @@ impl Context {
         self.kind_pending = None;
         self.after_comma = false;
         self.after_conjunction = false;
+    }
+}
+
+/// Digits (or a dash and digits) follow the word ending at `e`: it starts a code (`V4`, `L-07`).
+fn glued_to_digits(text: &str, e: usize) -> bool {
+    let rest = text.as_bytes().get(e..).unwrap_or_default();
+    match rest {
+        [d, ..] if d.is_ascii_digit() => true,
+        [b'-', d, ..] => d.is_ascii_digit(),
+        _ => false,
     }
 }
 
@@ -515,14 +556,14 @@ fn read(
         if let Some(id) = super::subject::pack(&text[s..end]) {
             cx.mention(text, kind, id, start, end, out);
         }
-        push_trivial(out, s..end, Trivial::Label);
-        cx.pushed(out.len() - 1);
+        push_trivial(out, s..end, Trivial::Label, rule);
+        cx.passed();
         return end;
     }
     if labelled {
         let end = skip_word(text, j);
-        push_trivial(out, s..end, Trivial::Label);
-        cx.pushed(out.len() - 1);
+        push_trivial(out, s..end, Trivial::Label, rule);
+        cx.passed();
         return end;
     }
 
@@ -533,14 +574,27 @@ fn read(
         } else {
             Trivial::Date
         };
-        push_trivial(out, s..end, class);
+        push_trivial(out, s..end, class, rule);
         return end;
     }
     let (sign_at, negative, identifier_left) = left_context(text, s, before);
     if identifier_left {
         let end = skip_word(text, j);
-        glued_subject(text, s, end, cx, out);
-        push_trivial(out, s..end, Trivial::Identifier);
+        // `Variant V4`, `lote L-07`: the code after a kind word is its subject.
+        let code_start = s - text[..s]
+            .bytes()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'-')
+            .count();
+        match cx.pending_kind(text, code_start) {
+            Some((kind, start)) => {
+                if let Some(id) = super::subject::pack(&text[code_start..end]) {
+                    cx.mention(text, kind, id, start, end, out);
+                }
+            }
+            None => glued_subject(text, s, end, cx, out),
+        }
+        push_trivial(out, s..end, Trivial::Identifier, rule);
         return end;
     }
     // `.5`: a decimal with no integer part.
@@ -622,11 +676,11 @@ fn read(
     let after = right_context(text, end, currency.is_some(), locale);
     let (unit, scale, end) = match after {
         Right::Identifier(e) => {
-            push_trivial(out, start..e, Trivial::Identifier);
+            push_trivial(out, start..e, Trivial::Identifier, rule);
             return e;
         }
         Right::Ordinal(e) => {
-            push_trivial(out, start..e, Trivial::Ordinal);
+            push_trivial(out, start..e, Trivial::Ordinal, rule);
             return e;
         }
         Right::Unit {
@@ -695,7 +749,7 @@ fn push_number(
     cx.pushed(out.len() - 1);
 }
 
-fn year_id(readings: &Readings) -> Option<u64> {
+fn year_id(readings: &Readings) -> Option<super::subject::Id> {
     let Readings::One(d) = readings else {
         return None;
     };
@@ -703,13 +757,13 @@ fn year_id(readings: &Readings) -> Option<u64> {
 }
 
 impl Context {
-    fn mention_year(&mut self, id: u64, at: usize, out: &mut [Found]) {
+    fn mention_year(&mut self, id: super::subject::Id, at: usize, out: &mut [Found]) {
         let sentence_kind = self.sentence_kind;
         self.mention_at(Kind::Year, id, at, out);
         self.sentence_kind = sentence_kind;
     }
 
-    fn mention_at(&mut self, kind: Kind, id: u64, at: usize, out: &mut [Found]) {
+    fn mention_at(&mut self, kind: Kind, id: super::subject::Id, at: usize, out: &mut [Found]) {
         // Only the clause and the number before it: a year is no line label here (the
         // caller's text has no end for it yet).
         self.clause.set(kind, id);
@@ -749,7 +803,12 @@ fn glued_subject(text: &str, s: usize, end: usize, cx: &mut Context, out: &mut [
     }
 }
 
-fn push_trivial(out: &mut Vec<Found>, span: Range<usize>, why: Trivial) {
+/// Appends a number that is not a quantity, for an answer (it is counted as skipped);
+/// evidence keeps only quantities, so there it is not kept at all.
+fn push_trivial(out: &mut Vec<Found>, span: Range<usize>, why: Trivial, rule: Option<Rule>) {
+    if rule.is_none() {
+        return;
+    }
     out.push(Found {
         span,
         readings: Readings::One(Decimal { mant: 0, exp: 0 }),
@@ -1175,6 +1234,13 @@ fn after_blank(s: &str) -> Option<(usize, &str)> {
 /// length.
 fn currency_symbol_after(rest: &str) -> Option<(&'static str, usize)> {
     let (gap, r) = after_blank(rest).unwrap_or((0, rest));
+    // Every symbol and code starts with one of these bytes: most numbers stop here.
+    if !matches!(
+        r.as_bytes().first(),
+        Some(0xE2 | 0xC2 | b'$' | b'E' | b'U' | b'B' | b'G' | b'C')
+    ) {
+        return None;
+    }
     const AFTER: &[(&str, &str)] = &[
         ("€", "EUR"),
         ("$", "USD"),

@@ -8,25 +8,38 @@ use super::words::{Kind, KINDS};
 /// For each kind, the id of the subject in force (0: none named; [`MANY`]: several at once,
 /// bound to none).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub(crate) struct Subject([u64; KINDS]);
+pub(crate) struct Subject([Id; KINDS]);
+
+/// A subject's id within its kind: a short code packed as its bytes, a longer one hashed, a
+/// year as itself.
+pub(crate) type Id = u32;
 
 /// Several subjects of a kind at once (`Variants A and B`): compatible with any.
-pub(crate) const MANY: u64 = u64::MAX;
+pub(crate) const MANY: Id = Id::MAX;
 
-/// Years are ids of their own form (a code `2023` of a variant is not the year 2023).
-const YEAR_TAG: u64 = 1 << 62;
+/// A code longer than four bytes is hashed into ids with this bit set.
+const HASHED: Id = 1 << 31;
 
 impl Subject {
-    pub fn set(&mut self, kind: Kind, id: u64) {
+    pub fn set(&mut self, kind: Kind, id: Id) {
         self.0[kind.index()] = id;
     }
 
-    pub fn get(&self, kind: Kind) -> u64 {
+    pub fn get(&self, kind: Kind) -> Id {
         self.0[kind.index()]
     }
 
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&id| id == 0)
+    }
+
+    /// A hash of the whole subject (equal subjects, equal fingerprints).
+    pub fn fingerprint(&self) -> u64 {
+        self.0.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &id| {
+            (h ^ u64::from(id))
+                .wrapping_mul(0x100_0000_01B3)
+                .rotate_left(29)
+        })
     }
 
     /// `self`, with the kinds it does not name taken from `under`.
@@ -54,7 +67,7 @@ impl Subject {
             .into_iter()
             .filter_map(|k| {
                 let id = self.get(k);
-                (id != 0 && id != MANY).then(|| format!("{} {}", k.name(), unpack(id)))
+                (id != 0 && id != MANY).then(|| format!("{} {}", k.name(), unpack(k, id)))
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -62,8 +75,8 @@ impl Subject {
 }
 
 /// A code (`B`, `S1`, `L-07`, `12`, `IV`) as an id: up to 8 ASCII letters, digits or dashes,
-/// upper-cased; `None` for anything else.
-pub(crate) fn pack(code: &str) -> Option<u64> {
+/// upper-cased (leading zeros of a number dropped); `None` for anything else.
+pub(crate) fn pack(code: &str) -> Option<Id> {
     let code = code.trim_matches('-');
     if code.is_empty()
         || code.len() > 8
@@ -71,30 +84,38 @@ pub(crate) fn pack(code: &str) -> Option<u64> {
     {
         return None;
     }
-    let mut id = 0u64;
-    for c in code.bytes() {
-        id = id << 8 | u64::from(c.to_ascii_uppercase());
+    // `Sample 07` and `Sample 7` name the same thing.
+    let code = if code.bytes().all(|c| c.is_ascii_digit()) {
+        let digits = code.trim_start_matches('0');
+        if digits.is_empty() {
+            "0"
+        } else {
+            digits
+        }
+    } else {
+        code
+    };
+    let upper = code.bytes().map(|c| c.to_ascii_uppercase());
+    if code.len() <= 4 {
+        return Some(upper.fold(0, |id, c| id << 8 | Id::from(c)));
     }
-    // Leading zeros name the same thing (`Sample 07` and `Sample 7`) when all digits.
-    if code.bytes().all(|c| c.is_ascii_digit()) {
-        let n: u64 = code.parse().ok()?;
-        return Some(
-            n.to_string()
-                .bytes()
-                .fold(0u64, |id, c| id << 8 | u64::from(c)),
-        );
-    }
-    Some(id)
+    let h = upper.fold(0x811C_9DC5u32, |h, c| {
+        (h ^ u32::from(c)).wrapping_mul(0x0100_0193)
+    });
+    Some(HASHED | (h & !HASHED & !1) | 1)
 }
 
 /// A year as an id.
-pub(crate) fn year(y: u16) -> u64 {
-    YEAR_TAG | u64::from(y)
+pub(crate) fn year(y: u16) -> Id {
+    Id::from(y)
 }
 
-fn unpack(id: u64) -> String {
-    if id & YEAR_TAG != 0 && id >> 63 == 0 {
-        return (id & 0xFFFF).to_string();
+fn unpack(kind: Kind, id: Id) -> String {
+    if kind == Kind::Year {
+        return id.to_string();
+    }
+    if id & HASHED != 0 {
+        return format!("#{:08x}", id);
     }
     let bytes: Vec<u8> = id.to_be_bytes().into_iter().filter(|&c| c != 0).collect();
     String::from_utf8_lossy(&bytes).into_owned()

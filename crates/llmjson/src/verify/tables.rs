@@ -79,48 +79,46 @@ struct Line {
     shape: Option<(u8, u16)>,
 }
 
-/// Every line of `text` with its shape: one pass over the bytes.
+/// Every line of `text` with its shape. Each line's delimiters are counted in passes the
+/// compiler vectorises: prose lines cost little.
 fn shapes(text: &str) -> Vec<Line> {
     let b = text.as_bytes();
     let mut lines = Vec::new();
     let mut start = 0;
-    let (mut pipes, mut tabs, mut semis, mut commas, mut spaced) = (0u16, 0u16, 0u16, 0u16, 0u16);
-    for i in 0..=b.len() {
-        let c = b.get(i).copied().unwrap_or(b'\n');
-        match c {
-            b'\n' => {
-                let shape = if pipes >= 2 {
-                    Some((b'|', pipes))
-                } else if tabs >= 1 {
-                    Some((b'\t', tabs))
-                } else if semis >= 1 && spaced == 0 {
-                    Some((b';', semis))
-                } else if commas >= 1 && spaced == 0 {
-                    Some((b',', commas))
+    while start < b.len() {
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |n| start + n + 1);
+        let line = &b[start..end];
+        let clip = |n: usize| n.min(usize::from(u16::MAX)) as u16;
+        let pipes = memchr::memchr_iter(b'|', line).count();
+        let tabs =
+            memchr::memchr(b'\t', line).map_or(0, |_| memchr::memchr_iter(b'\t', line).count());
+        let shape = if pipes >= 2 {
+            Some((b'|', clip(pipes)))
+        } else if tabs >= 1 {
+            Some((b'\t', clip(tabs)))
+        } else {
+            // Prose writes `, ` and `; `: a line that does is no row.
+            let (mut semis, mut commas) = (0usize, 0usize);
+            let mut spaced = false;
+            for at in memchr::memchr2_iter(b',', b';', line) {
+                if line.get(at + 1) == Some(&b' ') {
+                    spaced = true;
+                    break;
+                }
+                if line[at] == b';' {
+                    semis += 1;
                 } else {
-                    None
-                };
-                lines.push(Line {
-                    start,
-                    end: (i + 1).min(b.len()),
-                    shape,
-                });
-                start = i + 1;
-                (pipes, tabs, semis, commas, spaced) = (0, 0, 0, 0, 0);
-            }
-            b'|' => pipes = pipes.saturating_add(1),
-            b'\t' => tabs = tabs.saturating_add(1),
-            b';' | b',' => {
-                if b.get(i + 1).is_some_and(|&n| n == b' ') {
-                    spaced = spaced.saturating_add(1);
-                } else if c == b';' {
-                    semis = semis.saturating_add(1);
-                } else {
-                    commas = commas.saturating_add(1);
+                    commas += 1;
                 }
             }
-            _ => {}
-        }
+            match (spaced, semis, commas) {
+                (true, ..) | (false, 0, 0) => None,
+                (false, 0, commas) => Some((b',', clip(commas))),
+                (false, semis, _) => Some((b';', clip(semis))),
+            }
+        };
+        lines.push(Line { start, end, shape });
+        start = end;
     }
     lines
 }
@@ -197,13 +195,13 @@ fn data(cell: &str) -> bool {
     t.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '-' | '−' | '+')) && year(t).is_none()
 }
 
-fn year(t: &str) -> Option<u64> {
+fn year(t: &str) -> Option<super::subject::Id> {
     let y: u16 = t.parse().ok().filter(|_| t.len() == 4)?;
     (1900..=2100).contains(&y).then(|| subject::year(y))
 }
 
 /// `2023`, `Variant B`, `amostra A`: the subject a cell or key names, if it names one.
-pub(crate) fn mention_in(text: &str) -> Option<(Kind, u64)> {
+pub(crate) fn mention_in(text: &str) -> Option<(Kind, super::subject::Id)> {
     let t = text.trim();
     if let Some(id) = year(t) {
         return Some((Kind::Year, id));

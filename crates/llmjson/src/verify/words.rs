@@ -85,6 +85,12 @@ pub(crate) struct Word {
     pub connector: bool,
     /// Counted things: `2015 cycles` is a count, not a year.
     pub count_noun: bool,
+    /// A unit written as a word (`minutes` → `min`).
+    pub unit: Option<&'static str>,
+    /// A scale word's power of ten (`million` → 6; 0: none).
+    pub scale: i8,
+    /// `billion`: 10¹² in the long scale (fr).
+    pub billion: bool,
 }
 
 /// Whether a kind's word is singular (`variant B`) or plural (`variants A and B`).
@@ -1033,6 +1039,230 @@ const COUNT_NOUN: &[&str] = &[
     "pannes",
 ];
 
+const UNIT_WORDS: &[(&str, &str)] = &[
+    ("minute", "min"),
+    ("minutes", "min"),
+    ("mins", "min"),
+    ("minuto", "min"),
+    ("minutos", "min"),
+    ("minuten", "min"),
+    ("hour", "h"),
+    ("hours", "h"),
+    ("hr", "h"),
+    ("hrs", "h"),
+    ("hora", "h"),
+    ("horas", "h"),
+    ("stunde", "h"),
+    ("stunden", "h"),
+    ("std", "h"),
+    ("heure", "h"),
+    ("heures", "h"),
+    ("second", "s"),
+    ("seconds", "s"),
+    ("sec", "s"),
+    ("secs", "s"),
+    ("segundo", "s"),
+    ("segundos", "s"),
+    ("sekunde", "s"),
+    ("sekunden", "s"),
+    ("seconde", "s"),
+    ("secondes", "s"),
+    ("millisecond", "ms"),
+    ("milliseconds", "ms"),
+    ("milissegundo", "ms"),
+    ("milissegundos", "ms"),
+    ("millisekunden", "ms"),
+    ("milliseconde", "ms"),
+    ("millisecondes", "ms"),
+    ("milisegundo", "ms"),
+    ("milisegundos", "ms"),
+    ("day", "d"),
+    ("days", "d"),
+    ("dia", "d"),
+    ("dias", "d"),
+    ("tag", "d"),
+    ("tage", "d"),
+    ("tagen", "d"),
+    ("jour", "d"),
+    ("jours", "d"),
+    ("día", "d"),
+    ("días", "d"),
+    ("kilogram", "kg"),
+    ("kilograms", "kg"),
+    ("kilo", "kg"),
+    ("kilos", "kg"),
+    ("quilo", "kg"),
+    ("quilos", "kg"),
+    ("quilograma", "kg"),
+    ("quilogramas", "kg"),
+    ("kilogramm", "kg"),
+    ("kilogramme", "kg"),
+    ("kilogrammes", "kg"),
+    ("kilogramo", "kg"),
+    ("kilogramos", "kg"),
+    ("gram", "g"),
+    ("grams", "g"),
+    ("grama", "g"),
+    ("gramas", "g"),
+    ("gramm", "g"),
+    ("gramme", "g"),
+    ("grammes", "g"),
+    ("gramo", "g"),
+    ("gramos", "g"),
+    ("milligram", "mg"),
+    ("milligrams", "mg"),
+    ("miligrama", "mg"),
+    ("miligramas", "mg"),
+    ("milligramm", "mg"),
+    ("milligramme", "mg"),
+    ("milligrammes", "mg"),
+    ("miligramo", "mg"),
+    ("miligramos", "mg"),
+    ("meter", "m"),
+    ("meters", "m"),
+    ("metre", "m"),
+    ("metres", "m"),
+    ("metro", "m"),
+    ("metros", "m"),
+    ("mètre", "m"),
+    ("mètres", "m"),
+    ("kilometer", "km"),
+    ("kilometers", "km"),
+    ("kilometre", "km"),
+    ("kilometres", "km"),
+    ("quilômetro", "km"),
+    ("quilômetros", "km"),
+    ("quilometro", "km"),
+    ("quilometros", "km"),
+    ("kilomètre", "km"),
+    ("kilomètres", "km"),
+    ("kilómetro", "km"),
+    ("kilómetros", "km"),
+    ("centimeter", "cm"),
+    ("centimeters", "cm"),
+    ("centimetre", "cm"),
+    ("centimetres", "cm"),
+    ("centímetro", "cm"),
+    ("centímetros", "cm"),
+    ("zentimeter", "cm"),
+    ("centimètre", "cm"),
+    ("centimètres", "cm"),
+    ("millimeter", "mm"),
+    ("millimeters", "mm"),
+    ("millimetre", "mm"),
+    ("millimetres", "mm"),
+    ("milímetro", "mm"),
+    ("milímetros", "mm"),
+    ("milimetro", "mm"),
+    ("milimetros", "mm"),
+    ("millimètre", "mm"),
+    ("millimètres", "mm"),
+    ("liter", "L"),
+    ("liters", "L"),
+    ("litre", "L"),
+    ("litres", "L"),
+    ("litro", "L"),
+    ("litros", "L"),
+    ("milliliter", "mL"),
+    ("milliliters", "mL"),
+    ("millilitre", "mL"),
+    ("millilitres", "mL"),
+    ("mililitro", "mL"),
+    ("mililitros", "mL"),
+    ("ton", "t"),
+    ("tons", "t"),
+    ("tonne", "t"),
+    ("tonnes", "t"),
+    ("tonelada", "t"),
+    ("toneladas", "t"),
+    ("tonnen", "t"),
+    ("degree", "°"),
+    ("degrees", "°"),
+    ("grau", "°"),
+    ("graus", "°"),
+    ("grad", "°"),
+    ("degré", "°"),
+    ("degrés", "°"),
+    ("grado", "°"),
+    ("grados", "°"),
+    ("percent", "%"),
+    ("pct", "%"),
+    ("porcento", "%"),
+    ("prozent", "%"),
+    ("pourcent", "%"),
+    ("percentage", "%"),
+    ("kilowatt", "kW"),
+    ("kilowatts", "kW"),
+    ("quilowatt", "kW"),
+    ("quilowatts", "kW"),
+    ("watt", "W"),
+    ("watts", "W"),
+    ("volt", "V"),
+    ("volts", "V"),
+    ("megapascal", "MPa"),
+    ("megapascals", "MPa"),
+    ("megapascais", "MPa"),
+    ("euro", "EUR"),
+    ("euros", "EUR"),
+    ("dollar", "USD"),
+    ("dollars", "USD"),
+    ("dólar", "USD"),
+    ("dólares", "USD"),
+    ("dolar", "USD"),
+    ("dolares", "USD"),
+    ("real", "BRL"),
+    ("reais", "BRL"),
+];
+
+const SCALE_WORDS: &[(&str, i8)] = &[
+    ("thousand", 3),
+    ("thousands", 3),
+    ("mil", 3),
+    ("mille", 3),
+    ("tausend", 3),
+    ("tsd", 3),
+    ("k", 3),
+    ("million", 6),
+    ("millions", 6),
+    ("milhão", 6),
+    ("milhões", 6),
+    ("milhao", 6),
+    ("milhoes", 6),
+    ("mi", 6),
+    ("mn", 6),
+    ("millón", 6),
+    ("millon", 6),
+    ("millones", 6),
+    ("millionen", 6),
+    ("mio", 6),
+    ("billion", 9),
+    ("billions", 9),
+    ("bilhão", 9),
+    ("bilhões", 9),
+    ("bilhao", 9),
+    ("bilhoes", 9),
+    ("bi", 9),
+    ("bn", 9),
+    ("milliard", 9),
+    ("milliards", 9),
+    ("milliarde", 9),
+    ("milliarden", 9),
+    ("mrd", 9),
+    ("millardo", 9),
+    ("millardos", 9),
+    ("trillion", 12),
+    ("trillions", 12),
+    ("trilhão", 12),
+    ("trilhões", 12),
+    ("trilhao", 12),
+    ("trilhoes", 12),
+    ("tri", 12),
+    ("billón", 12),
+    ("billon", 12),
+    ("billones", 12),
+    ("billionen", 12),
+];
+
 fn table() -> &'static HashMap<&'static str, Word, ahash::RandomState> {
     static TABLE: OnceLock<HashMap<&'static str, Word, ahash::RandomState>> = OnceLock::new();
     TABLE.get_or_init(|| {
@@ -1050,6 +1280,14 @@ fn table() -> &'static HashMap<&'static str, Word, ahash::RandomState> {
         set(CONJUNCTION, &|w| w.conjunction = true);
         set(CONNECTOR, &|w| w.connector = true);
         set(COUNT_NOUN, &|w| w.count_noun = true);
+        for &(w, unit) in UNIT_WORDS {
+            t.entry(w).or_default().unit = Some(unit);
+        }
+        for &(w, scale) in SCALE_WORDS {
+            let e = t.entry(w).or_default();
+            e.scale = scale;
+            e.billion = matches!(w, "billion" | "billions");
+        }
         for &(w, kind, plural) in KIND {
             t.entry(w).or_default().kind = Some((kind, plural));
         }
@@ -1057,101 +1295,102 @@ fn table() -> &'static HashMap<&'static str, Word, ahash::RandomState> {
     })
 }
 
+/// The prefilter's bit for a word whose first and last bytes are ASCII letters: its length,
+/// first and last letter (any case).
+fn filter_bit(word: &str) -> Option<usize> {
+    let b = word.as_bytes();
+    let (&first, &last) = (b.first()?, b.last()?);
+    if !first.is_ascii_alphabetic() || !last.is_ascii_alphabetic() || b.len() > LONGEST {
+        return None;
+    }
+    let letter = |c: u8| usize::from((c | 0x20) - b'a');
+    Some((b.len() * 26 + letter(first)) * 26 + letter(last))
+}
+
+const FILTER_WORDS: usize = ((LONGEST + 1) * 26 * 26).div_ceil(64);
+
+/// One bit per (length, first letter, last letter) some word of the table has.
+fn prefilter() -> &'static [u64; FILTER_WORDS] {
+    static FILTER: OnceLock<[u64; FILTER_WORDS]> = OnceLock::new();
+    FILTER.get_or_init(|| {
+        let mut f = [0u64; FILTER_WORDS];
+        for word in table().keys() {
+            if let Some(bit) = filter_bit(word) {
+                f[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        f
+    })
+}
+
 /// The longest word the table holds, in bytes: longer words are looked up no further.
 const LONGEST: usize = 24;
 
-/// What `word` (as written, any case) can be; `None` for a word that changes nothing.
-pub(crate) fn lookup(word: &str) -> Option<Word> {
+/// `word` in lower case, in a buffer on the stack: `None` when it is longer than any word the
+/// tables hold. Called for every word the scan meets: it allocates nothing.
+fn lowered(word: &str, buf: &mut [u8; LONGEST]) -> Option<usize> {
     if word.len() > LONGEST || word.is_empty() {
         return None;
     }
-    let mut buf = [0u8; LONGEST];
     if word.is_ascii() {
         let lower = &mut buf[..word.len()];
         lower.copy_from_slice(word.as_bytes());
         lower.make_ascii_lowercase();
-        let lower = std::str::from_utf8(lower).ok()?;
-        return table().get(lower).copied();
+        return Some(word.len());
     }
-    let lower = word.to_lowercase();
-    table().get(lower.as_str()).copied()
+    let mut n = 0;
+    for c in word.chars().flat_map(char::to_lowercase) {
+        let len = c.len_utf8();
+        if n + len > LONGEST {
+            return None;
+        }
+        c.encode_utf8(&mut buf[n..n + len]);
+        n += len;
+    }
+    Some(n)
+}
+
+/// Calls `f` with `word` in lower case (`None` for a word no table holds).
+fn with_lower<T>(word: &str, f: impl FnOnce(&str) -> Option<T>) -> Option<T> {
+    let mut buf = [0u8; LONGEST];
+    let n = lowered(word, &mut buf)?;
+    f(std::str::from_utf8(&buf[..n]).ok()?)
+}
+
+/// What `word` (as written, any case) can be; `None` for a word that changes nothing.
+pub(crate) fn lookup(word: &str) -> Option<Word> {
+    if word.len() > LONGEST {
+        return None;
+    }
+    // Most words are in no table: their length, first and last letters say so without
+    // hashing.
+    if let Some(bit) = filter_bit(word) {
+        if prefilter()[bit / 64] & (1 << (bit % 64)) == 0 {
+            return None;
+        }
+    }
+    // Most words are written in lower case already: looked up as they are.
+    if !word.bytes().any(|c| c.is_ascii_uppercase() || c >= 0xC3) {
+        return table().get(word).copied();
+    }
+    with_lower(word, |lower| table().get(lower).copied())
 }
 
 /// A unit written as a word (`minutes`, `Stunden`, `quilos`), with its normal form; the number
 /// before it is a measurement in that unit.
 pub(crate) fn unit_word(word: &str) -> Option<&'static str> {
-    if word.len() > LONGEST {
-        return None;
-    }
-    let lower = word.to_lowercase();
-    Some(match lower.as_str() {
-        "minute" | "minutes" | "mins" | "minuto" | "minutos" | "minuten" => "min",
-        "hour" | "hours" | "hr" | "hrs" | "hora" | "horas" | "stunde" | "stunden" | "std"
-        | "heure" | "heures" => "h",
-        "second" | "seconds" | "sec" | "secs" | "segundo" | "segundos" | "sekunde" | "sekunden"
-        | "seconde" | "secondes" => "s",
-        "millisecond" | "milliseconds" | "milissegundo" | "milissegundos" | "millisekunden"
-        | "milliseconde" | "millisecondes" | "milisegundo" | "milisegundos" => "ms",
-        "day" | "days" | "dia" | "dias" | "tag" | "tage" | "tagen" | "jour" | "jours" | "día"
-        | "días" => "d",
-        "week" | "weeks" | "semana" | "semanas" | "woche" | "wochen" | "semaine" | "semaines" => {
-            "wk"
-        }
-        "month" | "months" | "mês" | "mes" | "meses" | "monat" | "monate" | "monaten" | "mois" => {
-            "mo"
-        }
-        "kilogram" | "kilograms" | "kilo" | "kilos" | "quilo" | "quilos" | "quilograma"
-        | "quilogramas" | "kilogramm" | "kilogramme" | "kilogrammes" | "kilogramo"
-        | "kilogramos" => "kg",
-        "gram" | "grams" | "grama" | "gramas" | "gramm" | "gramme" | "grammes" | "gramo"
-        | "gramos" => "g",
-        "milligram" | "milligrams" | "miligrama" | "miligramas" | "milligramm" | "milligramme"
-        | "milligrammes" | "miligramo" | "miligramos" => "mg",
-        "meter" | "meters" | "metre" | "metres" | "metro" | "metros" | "mètre" | "mètres" => "m",
-        "kilometer" | "kilometers" | "kilometre" | "kilometres" | "quilômetro" | "quilômetros"
-        | "quilometro" | "quilometros" | "kilomètre" | "kilomètres" | "kilómetro"
-        | "kilómetros" => "km",
-        "centimeter" | "centimeters" | "centimetre" | "centimetres" | "centímetro"
-        | "centímetros" | "zentimeter" | "centimètre" | "centimètres" => "cm",
-        "millimeter" | "millimeters" | "millimetre" | "millimetres" | "milímetro"
-        | "milímetros" | "milimetro" | "milimetros" | "millimètre" | "millimètres" => "mm",
-        "liter" | "liters" | "litre" | "litres" | "litro" | "litros" => "L",
-        "milliliter" | "milliliters" | "millilitre" | "millilitres" | "mililitro"
-        | "mililitros" => "mL",
-        "ton" | "tons" | "tonne" | "tonnes" | "tonelada" | "toneladas" | "tonnen" => "t",
-        "degree" | "degrees" | "grau" | "graus" | "grad" | "degré" | "degrés" | "grado"
-        | "grados" => "°",
-        "percent" | "pct" | "porcento" | "prozent" | "pourcent" | "percentage" => "%",
-        "kilowatt" | "kilowatts" | "quilowatt" | "quilowatts" => "kW",
-        "watt" | "watts" => "W",
-        "volt" | "volts" => "V",
-        "megapascal" | "megapascals" | "megapascais" => "MPa",
-        "euro" | "euros" => "EUR",
-        "dollar" | "dollars" | "dólar" | "dólares" | "dolar" | "dolares" => "USD",
-        "real" | "reais" => "BRL",
-        _ => return None,
-    })
+    lookup(word)?.unit
 }
 
 /// A scale word (`million`, `Milliarden`, `milhões`, `mil millones`) as a power of ten. `fr`
 /// reads `billion` as 10¹² (the long scale); elsewhere it is 10⁹.
 pub(crate) fn scale_word(word: &str, long_scale: bool) -> Option<i32> {
-    if word.len() > LONGEST {
-        return None;
+    let w = lookup(word)?;
+    match w.scale {
+        0 => None,
+        9 if long_scale && w.billion => Some(12),
+        n => Some(i32::from(n)),
     }
-    let lower = word.to_lowercase();
-    Some(match lower.as_str() {
-        "thousand" | "thousands" | "mil" | "mille" | "tausend" | "tsd" | "k" => 3,
-        "million" | "millions" | "milhão" | "milhões" | "milhao" | "milhoes" | "mi" | "mn"
-        | "millón" | "millon" | "millones" | "millionen" | "mio" => 6,
-        "billion" | "billions" if long_scale => 12,
-        "billion" | "billions" | "bilhão" | "bilhões" | "bilhao" | "bilhoes" | "bi" | "bn"
-        | "milliard" | "milliards" | "milliarde" | "milliarden" | "mrd" | "millardo"
-        | "millardos" => 9,
-        "trillion" | "trillions" | "trilhão" | "trilhões" | "trilhao" | "trilhoes" | "tri"
-        | "billón" | "billon" | "billones" | "billionen" => 12,
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

@@ -355,3 +355,125 @@ proptest! {
         prop_assert!(!v.verified, "{wrong:?} grounded by {evidence_number:?}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Claim binding: a number is grounded only by the same subject's value.
+
+#[test]
+fn another_subjects_value_is_blocked_as_cross_variant_mix_with_both_subjects() {
+    let evidence = text_evidence("Variant A: 41.8 MPa. Variant B: 44.2 MPa.");
+    let verdict = verify(
+        "Variant A reached 44.2 MPa.",
+        &evidence,
+        &VerifyOptions::default(),
+    )
+    .unwrap();
+    let v = &verdict.verification;
+    assert_eq!(v.issue_types, [IssueType::CrossVariantMix]);
+    let example = &v.unmatched_examples[0];
+    assert_eq!(example.number, "44.2 MPa");
+    assert_eq!(example.subject.as_deref(), Some("variant A"));
+    assert_eq!(example.evidence_subject.as_deref(), Some("variant B"));
+    assert_eq!(
+        verdict.fail_closed.as_ref().map(|f| f.reason),
+        Some("cross_variant_mix")
+    );
+    assert!(verdict
+        .output
+        .contains("the evidence gives it to variant B"));
+    assert!(
+        v.issues[0].contains("variant B's, not variant A's"),
+        "{}",
+        v.issues[0]
+    );
+}
+
+#[test]
+fn json_and_csv_evidence_bind_their_numbers_to_their_rows_and_objects() {
+    let mut evidence = Evidence::new();
+    evidence
+        .add_json(
+            "results.json",
+            &llmjson::Value::from(serde_json::json!({"results": [
+                {"variant": "A", "strength_mpa": 41.8},
+                {"variant": "B", "strength_mpa": 44.2}
+            ], "2023": {"revenue": "$5.1M"}})),
+        )
+        .unwrap();
+    // A semicolon CSV with decimal commas, as a pt-BR or de spreadsheet exports it.
+    evidence
+        .add_csv("sheet.csv", "amostra;alongamento\nA;1,047\nB;0,985\n")
+        .unwrap();
+    let judge = |answer: &str| {
+        verify(answer, &evidence, &VerifyOptions::default())
+            .unwrap()
+            .verification
+    };
+    assert!(judge("Variant B reached 44.2 MPa.").verified);
+    assert_eq!(
+        judge("Variant A reached 44.2 MPa.").issue_types,
+        [IssueType::CrossVariantMix]
+    );
+    assert!(judge("In 2023 revenue was $5.1M.").verified);
+    assert!(!judge("In 2022 revenue was $5.1M.").verified);
+    assert!(judge("Sample A stretched 1.047%.").verified);
+    assert!(
+        !judge("Sample A stretched 1047%.").verified,
+        "1,047 is 1.047 in a ; file"
+    );
+    assert!(!judge("Sample B stretched 1.047%.").verified);
+}
+
+#[test]
+fn a_long_report_keeps_each_sections_subject_however_far_it_goes() {
+    // 300 KB of sections: the text is read in parts, and a part never cuts a section's
+    // subject off from its numbers.
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() < 300 << 10 {
+        text.push_str(&format!(
+            "## Variant V{i}\n\nThe run went as planned.\n- strength {}.{} MPa\n- elongation {}.{} %\n\n",
+            30 + i % 40,
+            i % 10,
+            5 + i % 13,
+            i % 7
+        ));
+        i += 1;
+    }
+    let evidence = text_evidence(&text);
+    for k in [3, i / 2, i - 2] {
+        let own = format!("Variant V{k} reached {}.{} MPa.", 30 + k % 40, k % 10);
+        assert!(
+            verify(&own, &evidence, &VerifyOptions::default())
+                .unwrap()
+                .verification
+                .verified,
+            "{own}"
+        );
+        // The same value belongs to other variants too (every 400th), but not to V{k+1}.
+        let other = format!("Variant V{} reached {}.{} MPa.", k + 1, 30 + k % 40, k % 10);
+        let v = verify(&other, &evidence, &VerifyOptions::default())
+            .unwrap()
+            .verification;
+        assert_eq!(v.issue_types, [IssueType::CrossVariantMix], "{other}");
+    }
+}
+
+#[test]
+fn signs_units_scales_and_labels_each_decide_on_their_own() {
+    let check = |evidence: &str, answer: &str| {
+        verify(answer, &text_evidence(evidence), &VerifyOptions::default())
+            .unwrap()
+            .verification
+    };
+    let v = check("Net income: −$340,000.", "Net profit was $340,000.");
+    assert_eq!(v.issue_types, [IssueType::SignMismatch]);
+    assert!(check("Net income: −$340,000.", "A net loss of $340,000.").verified);
+    let v = check("Cure at 165 °C for 40 min.", "It cured for 165 minutes.");
+    assert_eq!(v.issue_types, [IssueType::UnitMismatch]);
+    assert_eq!(v.numbers[0].unit.as_deref(), Some("min"));
+    assert!(check("Umsatz: 1.500.000.000 €.", "Umsatz 1,5 Milliarden Euro.").verified);
+    let v = check("See Table 45: 120 patients.", "We enrolled 45 patients.");
+    assert_eq!(v.issue_types, [IssueType::NotInEvidence]);
+    assert_eq!(check("Table 45", "Table 45 shows it.").skipped, 1);
+}
