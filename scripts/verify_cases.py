@@ -294,6 +294,92 @@ ROUND2: list[tuple[str, str, str, str, bool, dict]] = [
     ("percent-fraction", "pt", "Participação: 0,45 %.", "A participação foi de 45%.", False, {"percent": "equivalent"}),
 ]
 
+# Realistic pairs written after the round-2 rules, to check they do not block what an auditor
+# passes (arms, years, sections, tables, losses, scale letters, five locales):
+# (evidence, answer, grounded).
+PROBES: list[tuple[str, str, bool]] = [
+# (evidence, answer, grounded)
+("Trial results\n\nArm A (n=120): response rate 34.5%, median PFS 8.2 months.\nArm B (n=118): response rate 41.2%, median PFS 9.6 months.", "Arm B showed a response rate of 41.2% and a median PFS of 9.6 months, versus 34.5% in arm A.", True),
+("Trial results\n\nArm A (n=120): response rate 34.5%, median PFS 8.2 months.\nArm B (n=118): response rate 41.2%, median PFS 9.6 months.", "In arm A the response rate was 41.2%.", False),
+("Q3 2024 revenue was $12.4M, up 8% year over year. Operating margin reached 14.2%.", "Revenue for Q3 2024 came in at $12.4M (+8% YoY) with a 14.2% operating margin.", True),
+("In 2023 the plant produced 45,200 t of steel; in 2022 it produced 41,800 t.", "Production rose from 41,800 t in 2022 to 45,200 t in 2023.", True),
+("In 2023 the plant produced 45,200 t of steel; in 2022 it produced 41,800 t.", "In 2022 the plant produced 45,200 t.", False),
+("Sample A: density 2.41 g/cm3, porosity 3.2%.\nSample B: density 2.38 g/cm3, porosity 4.1%.", "Sample B had the higher porosity (4.1%) and a density of 2.38 g/cm3.", True),
+("Sample A: density 2.41 g/cm3, porosity 3.2%.\nSample B: density 2.38 g/cm3, porosity 4.1%.", "Both samples were dense: A at 2.41 g/cm3 and B at 2.38 g/cm3.", True),
+("A receita líquida foi de R$ 3,4 bilhões em 2023, alta de 12% sobre 2022.", "Em 2023 a receita líquida chegou a R$ 3,4 bilhões, 12% acima do ano anterior.", True),
+("A receita líquida foi de R$ 3,4 bilhões em 2023, alta de 12% sobre 2022.", "Em 2022 a receita líquida chegou a R$ 3,4 bilhões.", False),
+("Der Umsatz stieg 2023 um 7,5 % auf 2,3 Mrd. €.", "2023 wuchs der Umsatz um 7,5 % auf 2,3 Milliarden Euro.", True),
+("Le chiffre d'affaires 2023 s'élève à 1,2 milliard d'euros, en hausse de 4,3 %.", "En 2023, le chiffre d'affaires atteint 1,2 milliard d'euros (+4,3 %).", True),
+("Las ventas de 2023 alcanzaron 850 millones de euros, un 6,1 % más.", "En 2023 las ventas fueron de 850 millones de euros, con un alza del 6,1 %.", True),
+("The company reported a net loss of $4.2 million for the quarter.", "The quarterly net loss was $4.2 million.", True),
+("The company reported a net loss of $4.2 million for the quarter.", "Net income was -$4.2 million.", True),
+("The company reported a net loss of $4.2 million for the quarter.", "The company earned a profit of $4.2 million.", False),
+("Temperatures dropped to -12 °C at night.", "Night temperatures fell to -12 °C.", True),
+("Temperatures dropped to -12 °C at night.", "It was 12 °C at night.", False),
+("| Model | Accuracy | F1 |\n|---|---|---|\n| Baseline | 81.2 | 78.9 |\n| Ours | 86.7 | 84.1 |", "Our model reached 86.7 accuracy and 84.1 F1, versus 81.2 and 78.9 for the baseline.", True),
+("Specimens were cured for 28 days. Specimen 3 reached 52.1 MPa; specimen 4 reached 49.8 MPa.", "Specimen 3 reached 52.1 MPa after 28 days.", True),
+("Specimens were cured for 28 days. Specimen 3 reached 52.1 MPa; specimen 4 reached 49.8 MPa.", "Specimen 4 reached 52.1 MPa.", False),
+("See Figure 12. The mean latency was 230 ms (p95: 410 ms).", "Mean latency was 230 ms and p95 latency 410 ms.", True),
+("See Figure 12. The mean latency was 230 ms (p95: 410 ms).", "Mean latency was 12 ms.", False),
+("Group 1 lost 4.2 kg on average; group 2 lost 2.9 kg.", "Participants in group 1 lost 4.2 kg, those in group 2 lost 2.9 kg.", True),
+("Group 1 lost 4.2 kg on average; group 2 lost 2.9 kg.", "Participants in group 2 lost 4.2 kg.", False),
+("variant;tensile;elongation\nA;41,8;12,4\nB;38,2;9,1", "Variant A: tensile 41.8 MPa, elongation 12.4%.", True),
+("The survey of 2,150 respondents found 63% support.", "63% of the 2,150 respondents supported it.", True),
+("The survey of 2,150 respondents found 63% support.", "63% of the 2015 respondents supported it.", False),
+("Cost per unit fell from $14.50 to $12.80.", "Unit cost decreased from $14.50 to $12.80.", True),
+("Cost per unit fell from $14.50 to $12.80.", "Unit cost fell to $12.50.", False),
+("Formulation F2 showed a viscosity of 1,250 mPa·s and pH 6.8.", "F2 had a viscosity of 1,250 mPa·s at pH 6.8.", True),
+("Experiment 7: yield 78.4%. Experiment 8: yield 81.9%.", "Experiment 8 gave the best yield, 81.9%.", True),
+("Experiment 7: yield 78.4%. Experiment 8: yield 81.9%.", "Experiment 7 gave the best yield, 81.9%.", False),
+("Revenue (2021): $3.1M\nRevenue (2022): $3.9M\nRevenue (2023): $4.6M", "Revenue grew every year, reaching $4.6M in 2023.", True),
+("Revenue (2021): $3.1M\nRevenue (2022): $3.9M\nRevenue (2023): $4.6M", "Revenue reached $4.6M in 2022.", False),
+("The batch contained 1.500 kg of resin (lote 44).", "O lote continha 1.500 kg de resina.", True),
+("Mean age was 54.3 years (SD 9.1); 58% were women.", "Patients averaged 54.3 years of age and 58% were female.", True),
+("The reactor ran at 350 °C and 15 bar for 6 h.", "The reactor operated at 350 °C and 15 bar over 6 hours.", True),
+("The reactor ran at 350 °C and 15 bar for 6 h.", "The reactor operated at 350 °C for 15 hours.", False),
+("Site North: 1,240 units; Site South: 980 units.", "The north site produced 1,240 units.", True),
+("Site North: 1,240 units; Site South: 980 units.", "Site South produced 1,240 units.", False),
+("In FY2023 EBITDA was €210M versus €185M in FY2022.", "FY2023 EBITDA reached €210M, up from €185M.", True),
+("Treatment A reduced symptoms by 32%, while treatment B reduced them by 18%.", "Treatment A cut symptoms by 32% and treatment B by 18%.", True),
+("Treatment A reduced symptoms by 32%, while treatment B reduced them by 18%.", "Treatment B reduced symptoms by 32%.", False),
+("Variants A and B reached 41.8 and 44.2 MPa respectively.", "Variant B reached 44.2 MPa.", True),
+("The two variants (A: 41.8 MPa, B: 44.2 MPa) were compared.", "Variant A reached 41.8 MPa.", True),
+("The two variants (A: 41.8 MPa, B: 44.2 MPa) were compared.", "Variant A reached 44.2 MPa.", False),
+("Amostra 1: 41,8 MPa e 12,4 %.\nAmostra 2: 38,2 MPa e 9,1 %.", "A amostra 1 chegou a 41,8 MPa com 12,4 % de alongamento.", True),
+("Amostra 1: 41,8 MPa e 12,4 %.\nAmostra 2: 38,2 MPa e 9,1 %.", "A amostra 2 chegou a 41,8 MPa.", False),
+("O custo médio caiu de R$ 15,40 para R$ 13,90 por unidade.", "O custo unitário recuou de R$ 15,40 para R$ 13,90.", True),
+("O prejuízo do trimestre foi de R$ 2,3 milhões.", "A empresa teve prejuízo de R$ 2,3 milhões no trimestre.", True),
+("O prejuízo do trimestre foi de R$ 2,3 milhões.", "A empresa lucrou R$ 2,3 milhões no trimestre.", False),
+("Versuch 3 ergab eine Ausbeute von 78,4 %; Versuch 4 lieferte 81,9 %.", "Versuch 4 lieferte mit 81,9 % die höchste Ausbeute.", True),
+("Versuch 3 ergab eine Ausbeute von 78,4 %; Versuch 4 lieferte 81,9 %.", "Versuch 3 lieferte 81,9 %.", False),
+("Der Nettoverlust betrug 1,8 Mio. €.", "Das Unternehmen machte einen Verlust von 1,8 Mio. €.", True),
+("Die Temperatur lag bei 23,5 °C, die Luftfeuchte bei 45 %.", "Bei 23,5 °C und 45 % Luftfeuchte wurde gemessen.", True),
+(f"L'essai A a donné 41,8 MPa ; l'essai B, 44,2 MPa.", "L'essai B a atteint 44,2 MPa.", True),
+(f"L'essai A a donné 41,8 MPa ; l'essai B, 44,2 MPa.", "L'essai A a atteint 44,2 MPa.", False),
+(f"Le coût total s'élève à 12{NB}500 € HT.", f"Le coût total est de 12{NB}500 € HT.", True),
+(f"Le coût total s'élève à 12{NB}500 € HT.", "Le coût total est de 12 500 € HT.", True),
+("La muestra A alcanzó 41,8 MPa y la muestra B 44,2 MPa.", "La muestra B alcanzó 44,2 MPa.", True),
+("La muestra A alcanzó 41,8 MPa y la muestra B 44,2 MPa.", "La muestra A alcanzó 44,2 MPa.", False),
+("En 2022 la facturación fue de 3,1 millones de euros y en 2023 de 3,6 millones.", "En 2023 la facturación llegó a 3,6 millones de euros.", True),
+("En 2022 la facturación fue de 3,1 millones de euros y en 2023 de 3,6 millones.", "En 2022 la facturación llegó a 3,6 millones de euros.", False),
+("Resultados: pérdida neta de 450.000 €.", "La pérdida neta fue de 450.000 €.", True),
+("Mean HbA1c fell from 8.4% to 7.1% over 24 weeks in the intervention group.", "In the intervention group HbA1c dropped from 8.4% to 7.1% in 24 weeks.", True),
+("Mean HbA1c fell from 8.4% to 7.1% over 24 weeks in the intervention group.", "HbA1c dropped to 7.4%.", False),
+("The median time to failure was 2,340 hours (IQR 1,980–2,710).", "Median time to failure: 2,340 h (IQR 1,980-2,710).", True),
+("Batch 12 was rejected: moisture 14.2% (limit 12%).", "Batch 12 failed with 14.2% moisture against a 12% limit.", True),
+("Batch 12 was rejected: moisture 14.2% (limit 12%).", "Batch 13 failed with 14.2% moisture.", False),
+("Plant A: 1,200 t/month. Plant B: 950 t/month.", "Plant A makes 1,200 t per month.", True),
+("Plant A: 1,200 t/month. Plant B: 950 t/month.", "Plant B makes 1,200 t per month.", False),
+("```\nvariant,mpa\nA,41.8\nB,44.2\n```", "Variant B: 44.2 MPa.", True),
+("```\nvariant,mpa\nA,41.8\nB,44.2\n```", "Variant A: 44.2 MPa.", False),
+("Revenue\n2022: $4.8M\n2023: $5.1M", "Revenue was $5.1M in 2023.", True),
+("Revenue\n2022: $4.8M\n2023: $5.1M", "Revenue was $5.1M in 2022.", False),
+("The model has 7 billion parameters and was trained on 1.4 trillion tokens.", "It has 7B parameters and saw 1.4T tokens.", True),
+("Accuracy improved by 3.4 points to 87.2%.", "Accuracy rose 3.4 points, to 87.2%.", True),
+("Unemployment declined to 4.1% in March from 4.3% in February.", "Unemployment fell from 4.3% to 4.1%.", True),
+("Unemployment declined to 4.1% in March from 4.3% in February.", "Unemployment fell from 4.4% to 4.1%.", False),
+]
+
 
 def main() -> None:
     rows = []
@@ -313,6 +399,9 @@ def main() -> None:
                "evidence": evidence, "answer": answer, "grounded": grounded}
         row.update(options)
         rows.append(row)
+    for i, (evidence, answer, grounded) in enumerate(PROBES):
+        rows.append({"id": f"probe-{i}", "form": "probe", "language": "mixed",
+                     "evidence": evidence, "answer": answer, "grounded": grounded})
     OUT.parent.mkdir(parents=True, exist_ok=True)
     with OUT.open("w", encoding="utf-8") as f:
         for row in rows:

@@ -141,7 +141,7 @@ enum Sep {
 
 const MAX_SEPS: usize = 12;
 /// Words back from a number within which a direction word gives it its direction.
-const CUE_REACH: u32 = 4;
+const CUE_REACH: u32 = 6;
 /// Words (connectors only) after a number within which a subject named is its own
 /// (`$5.1M in 2023`, `44.2 MPa for variant B`).
 const POSTPOSED_REACH: u32 = 2;
@@ -184,7 +184,11 @@ pub(crate) fn scan(
             {
                 cx.clause_break();
             }
-            b',' => cx.after_comma = true,
+            // `41.8 MPa, B 44.2 MPa`: what follows a comma is not the number's before it.
+            b',' => {
+                cx.after_comma = true;
+                cx.after_number = None;
+            }
             _ => {}
         }
         i += if c < 0x80 {
@@ -366,13 +370,18 @@ impl Context {
         // comma or a conjunction, in a sentence that named a kind, a bare code is one of that
         // kind (`Variant A …, B …`).
         let code = is_code(text, s, e);
-        if let (Some((kind, start)), true) = (self.pending_kind(text, s), code) {
+        // Right after a kind word, a capitalised name is a code too (`Site North`).
+        let named = (2..=12).contains(&word.len())
+            && !text[e..].starts_with(|c: char| c.is_alphanumeric())
+            && word.as_bytes()[0].is_ascii_uppercase()
+            && word.as_bytes()[1..].iter().all(u8::is_ascii_lowercase);
+        if let (Some((kind, start)), true) = (self.pending_kind(text, s), code || named) {
             if let Some(id) = super::subject::pack(word) {
                 self.mention(text, kind, id, start, e, out);
             }
         } else if code
             && (self.after_comma || self.after_conjunction)
-            && (info == Word::default() || word.bytes().all(|c| c.is_ascii_uppercase()))
+            && word.bytes().all(|c| c.is_ascii_uppercase())
         {
             if let Some(kind) = self.sentence_kind {
                 let followed = text[e..].trim_start_matches(' ');
@@ -553,7 +562,12 @@ fn read(
     let labelled = adjacent.is_some_and(|w| w.label) || before == Some('§');
     if let Some((kind, start)) = cx.pending_kind(text, s) {
         let end = skip_word(text, j);
-        if let Some(id) = super::subject::pack(&text[s..end]) {
+        let id = if kind == Kind::Year {
+            text[s..end].parse().ok().and_then(year_of)
+        } else {
+            super::subject::pack(&text[s..end])
+        };
+        if let Some(id) = id {
             cx.mention(text, kind, id, start, end, out);
         }
         push_trivial(out, s..end, Trivial::Label, rule);
@@ -588,7 +602,12 @@ fn read(
             .count();
         match cx.pending_kind(text, code_start) {
             Some((kind, start)) => {
-                if let Some(id) = super::subject::pack(&text[code_start..end]) {
+                let id = if kind == Kind::Year {
+                    text[s..end].parse().ok().and_then(year_of)
+                } else {
+                    super::subject::pack(&text[code_start..end])
+                };
+                if let Some(id) = id {
                     cx.mention(text, kind, id, start, end, out);
                 }
             }
@@ -747,6 +766,11 @@ fn push_number(
         proves,
     });
     cx.pushed(out.len() - 1);
+}
+
+/// A year 1900-2100 as a subject id.
+fn year_of(y: u16) -> Option<super::subject::Id> {
+    (1900..=2100).contains(&y).then(|| super::subject::year(y))
 }
 
 fn year_id(readings: &Readings) -> Option<super::subject::Id> {
@@ -1147,10 +1171,15 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                 end,
             };
         }
+        // `7B parameters`, `1.4T tokens`: a scale letter before a counted word.
+        let counted = !currency
+            && after_blank(&text[after_glued..])
+                .is_some_and(|(_, w)| w.starts_with(|c: char| c.is_lowercase()));
         let scale = match g {
             "k" | "K" => 3,
-            "M" | "MM" | "mn" if currency => 6,
-            "B" | "bn" | "bi" if currency => 9,
+            "M" | "MM" | "mn" if currency || counted => 6,
+            "B" | "bn" | "bi" if currency || counted => 9,
+            "T" | "tn" if currency || counted => 12,
             "mi" if currency => 6,
             _ => 0,
         };
@@ -1293,7 +1322,7 @@ fn year_shaped(text: &str, s: usize, j: usize, adjacent: Option<Word>) -> bool {
     if digits.len() != 4 || !(&b"1900"[..]..=&b"2100"[..]).contains(&digits) {
         return false;
     }
-    let dated = adjacent.is_some_and(|w| w.year_before || w.article);
+    let dated = adjacent.is_some_and(|w| w.year_before);
     let Some((_, next)) = after_blank(&text[j..]) else {
         return true;
     };

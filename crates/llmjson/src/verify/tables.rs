@@ -33,13 +33,32 @@ pub(crate) fn scan_text(
                 k += 1;
                 continue;
             };
+            if shape.0 == HEADER {
+                k += 1;
+                continue;
+            }
             let mut e = k + 1;
             while e < lines.len() && lines[e].shape == Some(shape) {
                 e += 1;
             }
-            if e - k >= 2 {
-                scan_part(text, prose_from, lines[k].start, locale, rule, base, out);
-                table(text, &lines[k..e], shape.0, locale, rule, base, out);
+            // A comma table's header may hold blanks (`Strength (MPa)`).
+            let first = if k > 0 && shape.0 == b',' && lines[k - 1].shape == Some((HEADER, shape.1))
+            {
+                k - 1
+            } else {
+                k
+            };
+            if e - first >= 2 && lines[first].start >= prose_from {
+                scan_part(
+                    text,
+                    prose_from,
+                    lines[first].start,
+                    locale,
+                    rule,
+                    base,
+                    out,
+                );
+                table(text, &lines[first..e], shape.0, locale, rule, base, out);
                 prose_from = lines[e - 1].end;
             }
             k = e;
@@ -70,6 +89,9 @@ fn scan_part(
         f.span = f.span.start + from..f.span.end + from;
     }
 }
+
+/// The shape of a comma line with blanks: a table's header, never one of its rows.
+const HEADER: u8 = 0;
 
 #[derive(Debug, Clone, Copy)]
 struct Line {
@@ -111,8 +133,12 @@ fn shapes(text: &str) -> Vec<Line> {
                     commas += 1;
                 }
             }
+            // A comma row holds no blank (`A,41.8,7.5`): prose with decimal commas
+            // (`41,8 MPa e 12,4 %`) does. A line with blanks may still be its header.
+            let blank = memchr::memchr(b' ', line).is_some();
             match (spaced, semis, commas) {
                 (true, ..) | (false, 0, 0) => None,
+                (false, 0, commas) if blank => Some((HEADER, clip(commas))),
                 (false, 0, commas) => Some((b',', clip(commas))),
                 (false, semis, _) => Some((b';', clip(semis))),
             }

@@ -224,6 +224,14 @@ const NEGATIVE: &[&str] = &[
 ];
 
 const POSITIVE: &[&str] = &[
+    "lucrou",
+    "lucraram",
+    "ganhou",
+    "faturou",
+    "ganó",
+    "verdiente",
+    "gagné",
+    "earned",
     // en
     "profit",
     "profits",
@@ -771,6 +779,7 @@ const ARTICLE: &[&str] = &[
 ];
 
 const CONJUNCTION: &[&str] = &[
+    "from",
     "and",
     "but",
     "while",
@@ -880,7 +889,6 @@ const COUNT_NOUN: &[&str] = &[
     "votes",
     "applications",
     "complaints",
-    "sales",
     "visitors",
     "passengers",
     "flights",
