@@ -63,7 +63,7 @@ export interface Verification {
   matched: number;
   unmatched: number;
   issue_types: string[];
-  unmatched_examples: Array<{ number: string; context: string; path: string; span: { start: number; end: number } }>;
+  unmatched_examples: Array<{ number: string; context: string; path: string; span: { start: number; end: number }; subject?: string; evidence_subject?: string }>;
   [field: string]: unknown;
 }
 
@@ -101,7 +101,7 @@ export interface Diagnostics {
   verification_matched: number;
   verification_unmatched: number;
   verification_issue_types: string[];
-  verification_unmatched_examples: Array<{ number: string; context: string; path: string; span: { start: number; end: number } }>;
+  verification_unmatched_examples: Array<{ number: string; context: string; path: string; span: { start: number; end: number }; subject?: string; evidence_subject?: string }>;
   fail_closed_triggered: boolean;
   fail_closed_reason: string | null;
   fail_closed_stage: string | null;
@@ -299,7 +299,7 @@ export class JSONSchemaError extends LLMJSONError {
 }
 /** The value's numbers are not in the evidence, and the call failed closed. */
 export class GroundingError extends LLMJSONError {
-  /** `numeric_grounding_failed` or `no_evidence`. */
+  /** `numeric_grounding_failed`, `cross_variant_mix` (every ungrounded number is another subject's value) or `no_evidence`. */
   readonly reason: string;
   /** Which numbers were not grounded, with context. */
   readonly verification: Verification | null;

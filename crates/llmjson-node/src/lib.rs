@@ -133,7 +133,7 @@ pub struct NativeError {
     /// Advice for the caller (raise the token limit, …), when there is some.
     pub advice: Option<String>,
     /// A grounding failure: the verification that failed (JSON) and why
-    /// (`numeric_grounding_failed` or `no_evidence`).
+    /// (`numeric_grounding_failed`, `cross_variant_mix` or `no_evidence`).
     pub verification: Option<String>,
     /// See `verification`.
     pub reason: Option<String>,

@@ -48,7 +48,7 @@ pub struct Diagnostics {
     pub verification_unmatched_examples: Vec<NumberExample>,
     /// Whether the answer was blocked.
     pub fail_closed_triggered: bool,
-    /// `numeric_grounding_failed` or `no_evidence`, when blocked.
+    /// `numeric_grounding_failed`, `cross_variant_mix` or `no_evidence`, when blocked.
     pub fail_closed_reason: Option<&'static str>,
     /// `verification`, when blocked.
     pub fail_closed_stage: Option<&'static str>,
@@ -115,6 +115,13 @@ impl Diagnostics {
                 e.str("context", &example.context);
                 e.str("path", &example.path);
                 e.range("span", &example.span);
+                // Only when bound: the record keeps its shape for answers that name no subject.
+                if let Some(subject) = &example.subject {
+                    e.str("subject", subject);
+                }
+                if let Some(theirs) = &example.evidence_subject {
+                    e.str("evidence_subject", theirs);
+                }
                 e.close();
             },
         );

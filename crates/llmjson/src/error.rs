@@ -119,7 +119,7 @@ pub enum Error {
     /// the value is withheld. The verification says which numbers, with context.
     #[error("answer blocked ({reason}): {}", .verification.issues.first().map(String::as_str).unwrap_or("not verified"))]
     Grounding {
-        /// `numeric_grounding_failed` or `no_evidence`.
+        /// `numeric_grounding_failed`, `cross_variant_mix` or `no_evidence`.
         reason: &'static str,
         /// The blocking message (seed 004's text, in the configured language).
         message: String,

@@ -158,8 +158,8 @@ class GroundingError(LLMJSONError):
     """The answer's numbers are not grounded in the evidence and the call fails closed.
 
     ``result`` is the verification (which numbers, with context); ``message`` the blocking
-    message (in the chosen language); ``reason`` is ``numeric_grounding_failed``
-    or ``no_evidence``.
+    message (in the chosen language); ``reason`` is ``numeric_grounding_failed``,
+    ``cross_variant_mix`` (every ungrounded number is another subject's value) or ``no_evidence``.
     """
 
     def __init__(self, message: str, *, result: Any, diagnostics: dict[str, Any]) -> None:

@@ -108,11 +108,22 @@ class NumberExample:
     """JSON Pointer to the string or number holding it (``""`` for a text answer)."""
     span: tuple[int, int]
     """Byte offsets in the answer text (for a JSON value, within the string at ``path``)."""
+    subject: str | None = None
+    """The subject the answer binds the number to (``"variant A"``), when it names one."""
+    evidence_subject: str | None = None
+    """For a ``cross_variant_mix``: the subject the evidence gives the value to."""
 
 
 def _examples(raw: list[dict[str, Any]]) -> list[NumberExample]:
     return [
-        NumberExample(e["number"], e["context"], e["path"], (e["span"]["start"], e["span"]["end"]))
+        NumberExample(
+            e["number"],
+            e["context"],
+            e["path"],
+            (e["span"]["start"], e["span"]["end"]),
+            e.get("subject"),
+            e.get("evidence_subject"),
+        )
         for e in raw
     ]
 

@@ -331,7 +331,7 @@ pub struct Verification {
 /// Why an answer was blocked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FailClosed {
-    /// `numeric_grounding_failed` or `no_evidence`.
+    /// `numeric_grounding_failed`, `cross_variant_mix` or `no_evidence`.
     pub reason: &'static str,
     /// The stage that blocked it: `verification`.
     pub stage: &'static str,
@@ -642,7 +642,9 @@ impl<'e> Check<'e> {
             context: context(text, f.span.clone()),
             path: path.to_string(),
             span: f.span.clone(),
-            subject: Some(f.subject.describe()).filter(|s| !s.is_empty()),
+            subject: (!f.subject.is_empty())
+                .then(|| f.subject.describe())
+                .filter(|s| !s.is_empty()),
             evidence_subject: None,
         };
         let mut issue = None;

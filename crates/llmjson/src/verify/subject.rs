@@ -61,16 +61,32 @@ impl Subject {
         })
     }
 
-    /// `variant B`, `variant B, year 2023`: the kinds named, for diagnostics.
+    /// `variant B`, `variant B, year 2023`: the kinds named, for diagnostics (one string, built
+    /// once: every checked number carries its subject).
     pub fn describe(&self) -> String {
-        Kind::all()
-            .into_iter()
-            .filter_map(|k| {
-                let id = self.get(k);
-                (id != 0 && id != MANY).then(|| format!("{} {}", k.name(), unpack(k, id)))
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
+        use std::fmt::Write;
+        let mut out = String::new();
+        for k in Kind::all() {
+            let id = self.get(k);
+            if id == 0 || id == MANY {
+                continue;
+            }
+            if !out.is_empty() {
+                out.push_str(", ");
+            }
+            out.push_str(k.name());
+            out.push(' ');
+            if k == Kind::Year {
+                let _ = write!(out, "{id}");
+            } else if id & HASHED != 0 {
+                let _ = write!(out, "#{id:08x}");
+            } else {
+                for c in id.to_be_bytes().into_iter().filter(|&c| c != 0) {
+                    out.push(char::from(c));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -108,17 +124,6 @@ pub(crate) fn pack(code: &str) -> Option<Id> {
 /// A year as an id.
 pub(crate) fn year(y: u16) -> Id {
     Id::from(y)
-}
-
-fn unpack(kind: Kind, id: Id) -> String {
-    if kind == Kind::Year {
-        return id.to_string();
-    }
-    if id & HASHED != 0 {
-        return format!("#{:08x}", id);
-    }
-    let bytes: Vec<u8> = id.to_be_bytes().into_iter().filter(|&c| c != 0).collect();
-    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 #[cfg(test)]
