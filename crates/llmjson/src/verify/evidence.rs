@@ -555,7 +555,7 @@ impl Evidence {
 /// Where the part of `text` that starts at `from` ends: past 64 KB, before the next heading
 /// within 16 KB, else after the next blank line within 16 KB, else after the next line break
 /// (each byte is looked at a bounded number of times).
-fn part_end(text: &str, from: usize) -> usize {
+pub(crate) fn part_end(text: &str, from: usize) -> usize {
     const PART: usize = 64 << 10;
     const LOOK: usize = 16 << 10;
     let b = text.as_bytes();

@@ -598,6 +598,7 @@ fn read(
         let code_start = s - text[..s]
             .bytes()
             .rev()
+            .take(16)
             .take_while(|c| c.is_ascii_alphanumeric() || *c == b'-')
             .count();
         match cx.pending_kind(text, code_start) {
