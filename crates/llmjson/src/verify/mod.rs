@@ -802,19 +802,30 @@ impl<'e> Check<'e> {
 /// About 30 characters around `span`: up to 15 on each side plus the number, on character
 /// boundaries, line breaks and runs of blanks collapsed to one space.
 fn context(text: &str, span: Range<usize>) -> String {
-    let before: Vec<char> = text[..span.start]
-        .chars()
+    let start = text[..span.start]
+        .char_indices()
         .rev()
-        .take(CONTEXT_SIDE)
-        .collect();
-    let after = text[span.end..].chars().take(CONTEXT_SIDE);
-    let raw: String = before
-        .into_iter()
-        .rev()
-        .chain(text[span].chars())
-        .chain(after)
-        .collect();
-    raw.split_whitespace().collect::<Vec<_>>().join(" ")
+        .nth(CONTEXT_SIDE - 1)
+        .map_or(0, |(k, _)| k);
+    let end = text[span.end..]
+        .char_indices()
+        .nth(CONTEXT_SIDE)
+        .map_or(text.len(), |(k, _)| span.end + k);
+    // One string, blanks collapsed as it is written (no word list in between).
+    let mut out = String::with_capacity(end - start);
+    let mut blank = false;
+    for c in text[start..end].chars() {
+        if c.is_whitespace() {
+            blank = !out.is_empty();
+        } else {
+            if blank {
+                out.push(' ');
+                blank = false;
+            }
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
