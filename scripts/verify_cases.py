@@ -378,6 +378,9 @@ PROBES: list[tuple[str, str, bool]] = [
 ("Accuracy improved by 3.4 points to 87.2%.", "Accuracy rose 3.4 points, to 87.2%.", True),
 ("Unemployment declined to 4.1% in March from 4.3% in February.", "Unemployment fell from 4.3% to 4.1%.", True),
 ("Unemployment declined to 4.1% in March from 4.3% in February.", "Unemployment fell from 4.4% to 4.1%.", False),
+("Despite the loss of two clients, revenue reached $5.1M.", "Revenue rose to $5.1M.", True),
+("Despite the loss of two clients, revenue reached $5.1M.", "Revenue fell to $5.1M.", True),
+("The unit lost $1.2M in 2023.", "The unit made a profit of $1.2M in 2023.", False),
 ]
 
 

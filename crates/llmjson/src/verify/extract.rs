@@ -185,9 +185,13 @@ pub(crate) fn scan(
                 cx.clause_break();
             }
             // `41.8 MPa, B 44.2 MPa`: what follows a comma is not the number's before it.
+            // A direction word does not reach past a comma either (`despite the loss of
+            // two clients, revenue reached $5.1M`).
             b',' => {
                 cx.after_comma = true;
                 cx.after_number = None;
+                cx.negative_at = None;
+                cx.positive_at = None;
             }
             _ => {}
         }
