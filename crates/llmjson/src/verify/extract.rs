@@ -442,7 +442,9 @@ impl Context {
                     }
                 }
             }
-            let connectors = connectors && (info.connector || info.kind.is_some());
+            // `1,580 units in 2022`: what the number counts stands between it and its subject.
+            let n = if info.count_noun && n == 1 { 0 } else { n };
+            let connectors = connectors && (info.connector || info.kind.is_some() || n == 0);
             self.after_number = (n <= POSTPOSED_REACH).then_some((at, n, connectors));
         }
         self.clause_words += 1;
