@@ -308,34 +308,23 @@ impl Evidence {
     ) {
         let mut found = std::mem::take(&mut self.scratch);
         let locale = locale.unwrap_or(self.locale);
-        // A long text is read in parts of about 64 KB, each ending where a part of the
-        // document does (before a heading, at a blank line): the numbers found stay few at a
-        // time, so memory does not grow with the text, and no subject is cut off.
-        let mut from = 0;
-        while from < text.len() {
-            let to = part_end(text, from);
-            found.clear();
-            super::tables::scan_text(&text[from..to], locale, None, base, &mut found);
-            for f in &found {
-                // Dates, times, names and labels are not quantities (`v2`, `Table 45` ground
-                // nothing).
-                if f.class != extract::Class::Quantity {
-                    continue;
-                }
-                let subject = self.intern(f.subject);
-                let span = f.span.start + from..f.span.end + from;
-                for value in f.readings.iter() {
-                    self.insert(EvidenceNumber {
-                        value: value.magnitude(),
-                        unit: f.unit,
-                        polarity: f.polarity,
-                        subject,
-                        at: place(span.clone(), &text[span.clone()]),
-                    });
-                }
+        super::tables::scan_parts(text, locale, None, base, &mut found, |f| {
+            // Dates, times, names and labels are not quantities (`v2`, `Table 45` ground
+            // nothing).
+            if f.class != extract::Class::Quantity {
+                return;
             }
-            from = to;
-        }
+            let subject = self.intern(f.subject);
+            for value in f.readings.iter() {
+                self.insert(EvidenceNumber {
+                    value: value.magnitude(),
+                    unit: f.unit,
+                    polarity: f.polarity,
+                    subject,
+                    at: place(f.span.clone(), &text[f.span.clone()]),
+                });
+            }
+        });
         self.scratch = found;
         self.sorted = OnceLock::new();
         self.by_subject = OnceLock::new();
@@ -549,30 +538,6 @@ impl Evidence {
             }
         }
         loc
-    }
-}
-
-/// Where the part of `text` that starts at `from` ends: past 64 KB, before the next heading
-/// within 16 KB, else after the next blank line within 16 KB, else after the next line break
-/// (each byte is looked at a bounded number of times).
-pub(crate) fn part_end(text: &str, from: usize) -> usize {
-    const PART: usize = 64 << 10;
-    const LOOK: usize = 16 << 10;
-    let b = text.as_bytes();
-    let at = from + PART;
-    if at >= b.len() {
-        return b.len();
-    }
-    let window = &b[at..b.len().min(at + LOOK)];
-    if let Some(k) = memchr::memmem::find(window, b"\n#") {
-        return at + k + 1;
-    }
-    if let Some(k) = memchr::memmem::find(window, b"\n\n") {
-        return at + k + 2;
-    }
-    match memchr::memchr(b'\n', &b[at..]) {
-        Some(k) => at + k + 1,
-        None => b.len(),
     }
 }
 

@@ -295,16 +295,12 @@ impl Context {
     }
 
     fn clause_break(&mut self) {
+        self.passed();
         self.clause = Subject::default();
         self.clause_words = 0;
         self.negative_at = None;
         self.positive_at = None;
-        self.kind_pending = None;
         self.sentence_kind = None;
-        self.after_number = None;
-        self.after_comma = false;
-        self.after_conjunction = false;
-        self.prev = None;
     }
 
     fn line_break(&mut self, next: usize) {
@@ -463,18 +459,11 @@ impl Context {
         end: usize,
         out: &mut [Found],
     ) {
-        self.clause.set(kind, id);
+        self.mention_at(kind, id, start, out);
         self.kind_pending = None;
         self.sentence_kind = Some(kind)
             .filter(|k| *k != Kind::Year)
             .or(self.sentence_kind);
-        if let Some((at, n, true)) = self.after_number {
-            if n <= POSTPOSED_REACH {
-                if let Some(f) = out.get_mut(at) {
-                    f.subject.set(kind, id);
-                }
-            }
-        }
         let opens_line = start >= self.line_start
             && start - self.line_start <= 16
             && text[self.line_start..start]
@@ -504,11 +493,8 @@ impl Context {
 
     /// A number was pushed as `out[at]`: words after it may still name its subject.
     fn pushed(&mut self, at: usize) {
+        self.passed();
         self.after_number = Some((at, 0, true));
-        self.prev = None;
-        self.kind_pending = None;
-        self.after_comma = false;
-        self.after_conjunction = false;
     }
 }
 
@@ -759,7 +745,7 @@ fn push_number(
         // of the number just before it (`$5.1M in 2023`).
         if let Some(id) = year_id(&readings) {
             let at = span.start;
-            cx.mention_year(id, at, out);
+            cx.mention_at(Kind::Year, id, at, out);
             subject = cx.subject();
         }
     }
@@ -788,15 +774,9 @@ fn year_id(readings: &Readings) -> Option<super::subject::Id> {
 }
 
 impl Context {
-    fn mention_year(&mut self, id: super::subject::Id, at: usize, out: &mut [Found]) {
-        let sentence_kind = self.sentence_kind;
-        self.mention_at(Kind::Year, id, at, out);
-        self.sentence_kind = sentence_kind;
-    }
-
+    /// A subject named at `at`: in force for the rest of the clause, and the number just
+    /// before's when only connectors separate them (`$5.1M in 2023`).
     fn mention_at(&mut self, kind: Kind, id: super::subject::Id, at: usize, out: &mut [Found]) {
-        // Only the clause and the number before it: a year is no line label here (the
-        // caller's text has no end for it yet).
         self.clause.set(kind, id);
         if let Some((last, n, true)) = self.after_number {
             if n <= POSTPOSED_REACH {

@@ -611,26 +611,13 @@ impl<'e> Check<'e> {
         }
     }
 
-    /// A text of the answer, read in the evidence's parts (memory stays flat however long).
+    /// A text of the answer, read in parts like evidence (memory stays flat however long).
     fn text(&mut self, text: &str, path: &str, base: Subject) {
         let mut found = std::mem::take(&mut self.found);
-        let mut from = 0;
-        while from < text.len() {
-            let to = evidence::part_end(text, from);
-            found.clear();
-            tables::scan_text(
-                &text[from..to],
-                self.options.locale,
-                Some(self.rule),
-                base,
-                &mut found,
-            );
-            for f in &mut found {
-                f.span = f.span.start + from..f.span.end + from;
-                self.number(text, path, f);
-            }
-            from = to;
-        }
+        let (locale, rule) = (self.options.locale, Some(self.rule));
+        tables::scan_parts(text, locale, rule, base, &mut found, |f| {
+            self.number(text, path, f);
+        });
         self.found = found;
     }
 

@@ -70,6 +70,55 @@ pub(crate) fn scan_text(
     }
 }
 
+/// Scans a long `text` in parts of about 64 KB, each ending where a part of the document does
+/// (before a heading, at a blank line), and hands each number found, at `text`'s offsets, to
+/// `each`: the numbers held stay few at a time, so memory does not grow with the text, and no
+/// heading is cut off from its numbers. `found` is the caller's reused buffer.
+pub(crate) fn scan_parts(
+    text: &str,
+    locale: Locale,
+    rule: Option<Rule>,
+    base: Subject,
+    found: &mut Vec<Found>,
+    mut each: impl FnMut(&Found),
+) {
+    let mut from = 0;
+    while from < text.len() {
+        let to = part_end(text, from);
+        found.clear();
+        scan_text(&text[from..to], locale, rule, base, found);
+        for f in found.iter_mut() {
+            f.span = f.span.start + from..f.span.end + from;
+            each(f);
+        }
+        from = to;
+    }
+}
+
+/// Where the part of `text` that starts at `from` ends: past 64 KB, before the next heading
+/// within 16 KB, else after the next blank line within 16 KB, else after the next line break
+/// (each byte is looked at a bounded number of times).
+fn part_end(text: &str, from: usize) -> usize {
+    const PART: usize = 64 << 10;
+    const LOOK: usize = 16 << 10;
+    let b = text.as_bytes();
+    let at = from + PART;
+    if at >= b.len() {
+        return b.len();
+    }
+    let window = &b[at..b.len().min(at + LOOK)];
+    if let Some(k) = memchr::memmem::find(window, b"\n#") {
+        return at + k + 1;
+    }
+    if let Some(k) = memchr::memmem::find(window, b"\n\n") {
+        return at + k + 2;
+    }
+    match memchr::memchr(b'\n', &b[at..]) {
+        Some(k) => at + k + 1,
+        None => b.len(),
+    }
+}
+
 /// Scans `text[from..to]` and shifts what it found to `text`'s offsets.
 fn scan_part(
     text: &str,
