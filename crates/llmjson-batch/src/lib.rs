@@ -8,13 +8,15 @@
 //! caller's: this crate only reads lines from a `BufRead` with a bound on their length
 //! ([`LineReader`]).
 
+mod columns;
 mod lines;
 mod process;
 mod record;
 
+pub use columns::{parse_column, RepairBuffers, ReplyColumn, ResultColumns, StringBuffers};
 pub use lines::{Line, LineReader};
 pub use process::{
-    process, process_all, process_and_render, process_and_render_with, Context, Failure, Processed,
-    Rendered, EXCERPT_CHARS,
+    outcome_of_error_kind, process, process_all, process_and_render, process_and_render_with,
+    Context, Failure, Processed, Rendered, EXCERPT_CHARS, OUTCOME_OF_ERROR_KIND,
 };
 pub use record::{Fields, Input, Pending, Record};

@@ -132,6 +132,25 @@ impl Failure {
     }
 }
 
+/// The outcome an error kind counts as in the outcome counters (`llmjson.metrics`); every
+/// kind not listed counts as `parse_fail`.
+pub const OUTCOME_OF_ERROR_KIND: [(&str, &str); 6] = [
+    ("empty", "no_json"),
+    ("no_json", "no_json"),
+    ("binary", "no_json"),
+    ("repair_rejected", "repair_rejected"),
+    ("schema", "schema_fail"),
+    ("grounding", "verify_fail"),
+];
+
+/// The outcome `kind` counts as ([`OUTCOME_OF_ERROR_KIND`]).
+pub fn outcome_of_error_kind(kind: &str) -> &'static str {
+    OUTCOME_OF_ERROR_KIND
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map_or("parse_fail", |(_, outcome)| outcome)
+}
+
 /// One record's result.
 #[derive(Debug, Clone)]
 pub struct Processed {
@@ -174,6 +193,15 @@ impl Processed {
                 "repaired"
             }
             None => "ok",
+        }
+    }
+
+    /// The outcome as `llmjson.metrics` and `llmjson.spark` name it: `ok`, `repaired`, or
+    /// the failure's kind as [`OUTCOME_OF_ERROR_KIND`] counts it.
+    pub fn metrics_outcome(&self) -> &'static str {
+        match &self.failure {
+            None => self.outcome(),
+            Some(f) => outcome_of_error_kind(f.kind),
         }
     }
 

@@ -10,6 +10,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::sync::Arc;
 
 mod batch;
+mod columns;
 mod stream;
 
 /// The parser allocates a string per key and value and a map per object: mimalloc's small-object
@@ -760,6 +761,11 @@ fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<stream::PyStreamParser>()?;
     m.add_class::<batch::PyMetrics>()?;
     m.add_function(wrap_pyfunction!(batch::batch_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::parse_arrow_strings, m)?)?;
+    m.add(
+        "OUTCOME_OF_ERROR_KIND",
+        llmjson_batch::OUTCOME_OF_ERROR_KIND.to_vec(),
+    )?;
     m.add("METRIC_NAMES", llmjson::metrics::NAMES.to_vec())?;
     m.add_class::<PyEvidence>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;

@@ -112,11 +112,12 @@ def test_the_kill_switch_applies(monkeypatch):
 
 def test_the_spark_example_parses_every_reply(tmp_path):
     pytest.importorskip("pyspark", reason="pyspark is not installed (pip install pyspark)")
+    pytest.importorskip("pyarrow", reason="pyarrow is not installed (pip install pyarrow)")
     if shutil.which("java") is None:
         pytest.skip("pyspark needs a Java runtime")
     target = tmp_path / "out"
     subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "spark_batch.py"), str(REPLIES), str(target)],
+        [sys.executable, str(ROOT / "examples" / "spark_batch.py"), str(REPLIES), str(target), "local[2]"],
         check=True,
         capture_output=True,
         timeout=600,
@@ -128,7 +129,9 @@ def test_the_spark_example_parses_every_reply(tmp_path):
     ]
     assert len(lines) == len(_records())
     by_id = {line["id"]: line for line in lines}
-    local = {r.id: r.to_dict() for r in llmjson.batch(_records())}
-    for key, result in local.items():
-        assert by_id[key]["value"] == result["value"], key
-        assert by_id[key]["outcome"] == result["outcome"], key
+    for result in llmjson.batch(_records()):
+        row = by_id[result.id]
+        value = row.get("llmjson_value")
+        assert (None if value is None else json.loads(value)) == result.value, result.id
+        outcome = result.outcome if result.ok else llmjson.metrics.outcome_of_error_kind(result.outcome)
+        assert row["llmjson_outcome"] == outcome, result.id

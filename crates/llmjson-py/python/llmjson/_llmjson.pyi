@@ -23,6 +23,8 @@ __all__ = [
     "METRIC_NAMES",
     "Metrics",
     "batch_chunk",
+    "OUTCOME_OF_ERROR_KIND",
+    "parse_arrow_strings",
 ]
 
 __version__: str
@@ -135,6 +137,7 @@ def verify(
     """``(output, fail_closed_reason, verification as JSON text)``."""
 
 METRIC_NAMES: list[str]
+OUTCOME_OF_ERROR_KIND: list[tuple[str, str]]
 
 @final
 class Metrics:
@@ -188,3 +191,35 @@ def batch_chunk(
         float,
     ]
 ]: ...
+
+_StringBuffers = tuple[bytes | None, bytes, bytes, int]
+
+def parse_arrow_strings(
+    offsets: Any,
+    data: Any,
+    validity: Any | None,
+    *,
+    offset: int,
+    length: int,
+    large: bool,
+    evidence: list[Any] | None,
+    threads: int,
+    level: str,
+    truncation: str,
+    max_removed_ratio: float,
+    max_size: int,
+    max_depth: int,
+    duplicate_keys: str,
+    schema: Schema | None,
+    coercion: str,
+    guard_comments: str,
+    fail_closed: bool,
+    locale: str,
+) -> tuple[
+    _StringBuffers,
+    _StringBuffers,
+    tuple[bytes | None, bytes, int, tuple[_StringBuffers, _StringBuffers, bytes, bytes]],
+    _StringBuffers,
+]:
+    """An Arrow string column's replies parsed: (value, outcome, repairs, diagnostics) as Arrow
+    buffers."""

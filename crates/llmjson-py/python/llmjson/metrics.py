@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, TypedDict, cast
 
-from ._llmjson import METRIC_NAMES
+from ._llmjson import METRIC_NAMES, OUTCOME_OF_ERROR_KIND
 from ._llmjson import Metrics as _NativeMetrics
 
 __all__ = ["snapshot", "reset", "Snapshot", "OUTCOMES", "NAMES", "prometheus", "register"]
@@ -58,14 +58,9 @@ class Snapshot(TypedDict):
 
 
 # The error kinds of the native module, by outcome.
-_OUTCOME_OF_KIND = {
-    "empty": "no_json",
-    "no_json": "no_json",
-    "binary": "no_json",
-    "repair_rejected": "repair_rejected",
-    "schema": "schema_fail",
-    "grounding": "verify_fail",
-}
+# The outcome each error kind counts as (every other kind: parse_fail); the table is the batch
+# engine's, which also writes llmjson.spark's outcome column.
+_OUTCOME_OF_KIND = dict(OUTCOME_OF_ERROR_KIND)
 
 
 def reset() -> None:
