@@ -75,14 +75,15 @@ impl ReplyColumn<'_> {
 }
 
 /// Parses every row of `column` (`evidence[row]`: that row's evidence, a text or an array of
-/// texts; empty: none) with `context`'s options, on the rayon pool when `parallel`. A null
-/// reply gives a null in every result column; bytes that are not UTF-8 an `invalid_utf8`
-/// failure, as a record of `llmjson batch` would.
+/// texts; empty: none) with `context`'s options, on `threads` threads (a Spark task passes the
+/// cores it was given: one pool per call, so tasks sharing a machine do not oversubscribe it).
+/// A null reply gives a null in every result column; bytes that are not UTF-8 an
+/// `invalid_utf8` failure, as a record of `llmjson batch` would.
 pub fn parse_column(
     column: &ReplyColumn<'_>,
     mut evidence: Vec<Option<serde_json::Value>>,
     context: &Context,
-    parallel: bool,
+    threads: usize,
 ) -> Result<ResultColumns, String> {
     if !evidence.is_empty() && evidence.len() != column.length {
         return Err(format!(
@@ -121,13 +122,19 @@ pub fn parse_column(
         }));
     }
     let fields = Fields::default();
-    let processed = if parallel {
-        process_all(records, &fields, context)
-    } else {
+    let sequential = |records: Vec<Pending>| -> Vec<Processed> {
         records
             .into_iter()
             .map(|pending| process(pending.decode(&fields), context))
             .collect()
+    };
+    let processed = match threads {
+        0 | 1 => sequential(records),
+        n => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+            Ok(pool) => pool.install(|| process_all(records, &fields, context)),
+            // No thread to be had: the work still gets done, on this one.
+            Err(_) => sequential(records),
+        },
     };
     ResultColumns::write(&present, processed, column.large)
 }
@@ -457,7 +464,7 @@ mod tests {
             assert!(far.cell(0).is_err());
         }
         let context = Context::new(Options::default());
-        assert!(parse_column(&column, Vec::new(), &context, false).is_err());
+        assert!(parse_column(&column, Vec::new(), &context, 1).is_err());
     }
 
     #[test]
@@ -484,9 +491,9 @@ mod tests {
             length: 5,
             large: true,
         };
-        for parallel in [false, true] {
+        for threads in [1, 2] {
             let context = Context::new(Options::default());
-            let out = parse_column(&column, Vec::new(), &context, parallel).unwrap();
+            let out = parse_column(&column, Vec::new(), &context, threads).unwrap();
             assert_eq!(
                 strings(&out.value, true),
                 [
@@ -549,13 +556,13 @@ mod tests {
         };
         let evidence = vec![Some(serde_json::json!("Revenue was 4817 units.")); 2];
         let context = Context::new(Options::default());
-        let out = parse_column(&column, evidence, &context, false).unwrap();
+        let out = parse_column(&column, evidence, &context, 1).unwrap();
         let outcomes = strings(&out.outcome, false);
         assert_eq!(
             outcomes,
             [Some("ok".to_string()), Some("verify_fail".to_string())]
         );
-        assert!(parse_column(&column, vec![None], &context, false).is_err());
+        assert!(parse_column(&column, vec![None], &context, 1).is_err());
     }
 
     #[test]

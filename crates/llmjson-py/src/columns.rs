@@ -15,8 +15,8 @@ use pyo3::types::{PyBytes, PyTuple};
 /// row's evidence (a text, a list of texts, or None). Returns `(value, outcome, repairs,
 /// diagnostics)`: `value`, `outcome` and `diagnostics` as `(validity, offsets, data,
 /// null_count)`, `repairs` as `(validity, offsets, null_count, (kind, path, start, end))` with
-/// `kind` and `path` string columns and `start` and `end` 64-bit integers. `threads` > 1 parses
-/// on the rayon pool (a Spark task passes the cores it was given).
+/// `kind` and `path` string columns and `start` and `end` 64-bit integers. The parse runs on
+/// `threads` threads (a Spark task passes the cores it was given).
 #[pyfunction]
 #[pyo3(signature = (offsets, data, validity, *, offset, length, large, evidence, threads,
     level, truncation, max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion,
@@ -81,7 +81,7 @@ pub fn parse_arrow_strings<'py>(
             length,
             large,
         };
-        llmjson_batch::parse_column(&column, evidence, &Context::new(options), threads > 1)
+        llmjson_batch::parse_column(&column, evidence, &Context::new(options), threads)
     });
     let columns = columns.map_err(PyValueError::new_err)?;
     (

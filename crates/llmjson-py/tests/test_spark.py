@@ -75,6 +75,14 @@ def test_a_batch_gives_what_llmjson_batch_gives_row_for_row(kind):
     assert {k: out[-1][k] for k in COLUMNS} == dict.fromkeys(COLUMNS), "a null reply gives nulls"
 
 
+def test_a_batch_parsed_on_two_threads_is_the_same_batch():
+    records = _records()
+    batch = pa.RecordBatch.from_pydict({"reply": [r["reply"] for r in records]})
+    one, two = (parse_batch(batch, "reply", threads=n) for n in (1, 2))
+    for name in ("llmjson_value", "llmjson_outcome", "llmjson_repairs"):
+        assert one.column(name) == two.column(name), name
+
+
 def test_a_repair_has_its_kind_path_and_span_in_the_reply():
     reply = "Here it is: {'name': 'Ana', 'tags': ['a',]}"
     out = parse_batch(pa.RecordBatch.from_pydict({"reply": [reply]}), "reply").to_pylist()[0]

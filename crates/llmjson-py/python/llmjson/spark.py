@@ -5,7 +5,7 @@ Each Arrow batch Spark hands a Python worker is one native call: the column's bu
 as they are, the parse runs with the GIL released, and the result columns come back as Arrow
 buffers. No Python object is made per row. ``parse_column`` runs through ``mapInArrow``
 (PySpark 3.3 or later); ``parse`` is an Arrow UDF (PySpark 4.1 or later), which measured about
-10% slower than ``mapInArrow`` on the same job (docs/benchmarks.md). PySpark and pyarrow are
+5% slower than ``mapInArrow`` on the same job (docs/benchmarks.md). PySpark and pyarrow are
 imported only when a function here is called: ``import llmjson`` never needs them.
 
 >>> from llmjson.spark import parse_column                         # doctest: +SKIP
