@@ -47,7 +47,10 @@ impl ReplyColumn<'_> {
                 return Ok(None);
             }
         }
-        let (start, end) = (self.offset_at(at)?, self.offset_at(at + 1)?);
+        let next = at
+            .checked_add(1)
+            .ok_or("the array's offset is out of range")?;
+        let (start, end) = (self.offset_at(at)?, self.offset_at(next)?);
         match self.data.get(start..end) {
             Some(bytes) => Ok(Some(bytes)),
             None => Err(format!(
