@@ -535,7 +535,9 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
             // (`[⏎    3933]`).
             (b'[', b'-' | b'0'..=b'9') => {
                 let laid_out = b[p + 1..q].contains(&b'\n');
-                return depth > 0 || laid_out || !citation(b, q, end);
+                return depth > 0
+                    || laid_out
+                    || citation(b, q, end).is_none_or(|close| closed_early(b, close, end));
             }
             // A literal the parser reads (`true`, `None`, `undefined`, `NaN`), then a delimiter.
             (b'[', c) if c.is_ascii_alphabetic() => {
@@ -757,13 +759,58 @@ fn bare_first_item(b: &[u8], q: usize, end: usize) -> bool {
     })
 }
 
-/// `[1]`, `[12]`: a citation marker in prose.
-fn citation(b: &[u8], q: usize, end: usize) -> bool {
+/// `[1]`, `[12]`: a citation marker in prose. Returns where its `]` is.
+fn citation(b: &[u8], q: usize, end: usize) -> Option<usize> {
     let mut i = q;
     while i < end && b[i].is_ascii_digit() {
         i += 1;
     }
-    i > q && i < end && b[i] == b']'
+    (i > q && i < end && b[i] == b']').then_some(i)
+}
+
+/// How far past a `[1]` to look for the closer that shows it was a list closed too early.
+const CLOSED_EARLY_REACH: usize = 1024;
+
+/// The `]` at `close` closed a list too early, not a citation: a comma and a JSON scalar follow
+/// (`[4889], null, "x"]`, not `[1], the answer`), and before a blank line or a fence comes a
+/// closer that nothing after it opened. Looks at most [`CLOSED_EARLY_REACH`] bytes ahead.
+fn closed_early(b: &[u8], close: usize, end: usize) -> bool {
+    let end = end.min(b.len()).min(close + CLOSED_EARLY_REACH);
+    let Some(comma) = skip_ws(b, close + 1, end).filter(|&i| b[i] == b',') else {
+        return false;
+    };
+    let Some(v) = skip_ws(b, comma + 1, end) else {
+        return false;
+    };
+    let word_end = (v..end)
+        .find(|&k| !b[k].is_ascii_alphanumeric())
+        .unwrap_or(end);
+    let scalar = matches!(b[v], b'-' | b'0'..=b'9')
+        || crate::repair::parser_starts_quote(b, v)
+        || std::str::from_utf8(&b[v..word_end]).is_ok_and(crate::repair::is_literal);
+    if !scalar {
+        return false;
+    }
+    let (mut depth, mut in_string, mut i) = (0i32, false, v);
+    while i < end {
+        match b[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'[' | b'{' if !in_string => depth += 1,
+            b']' | b'}' if !in_string => {
+                depth -= 1;
+                if depth < 0 {
+                    return true;
+                }
+            }
+            b'\n' if b.get(i + 1) == Some(&b'\n') || b[i + 1..end].starts_with(b"```") => {
+                return false
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
@@ -789,6 +836,18 @@ mod tests {
     fn prose_brackets_are_not_json() {
         assert_eq!(candidate("see [note] and {name}"), None);
         assert_eq!(candidate("as shown in [1], the answer"), None);
+        assert_eq!(candidate("see [1], [2] and [3]."), None);
+        assert_eq!(
+            candidate("as [2], \"quoted\" says"),
+            None,
+            "no closer after"
+        );
+        // A list its first `]` closed too early is JSON, not a citation.
+        assert_eq!(
+            candidate("Resposta:\n[4889], null, \"x\"]"),
+            Some("[4889], null, \"x\"]")
+        );
+        assert_eq!(candidate("Here:\n[1], 2, 3]"), Some("[1], 2, 3]"));
         assert_eq!(
             candidate("fill {name} [note]: {\"a\": 1}"),
             Some("{\"a\": 1}")
