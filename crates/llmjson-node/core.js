@@ -17,6 +17,7 @@ const DEFAULTS = Object.freeze({
   coercion: 'fit',
   guardComments: 'data',
   failClosed: true,
+  latex: true,
 });
 
 const OPTION_NAMES = new Set([...Object.keys(DEFAULTS), 'schema', 'evidence']);
@@ -54,6 +55,9 @@ function checkedOptions(options) {
   if (!Number.isInteger(o.maxDepth) && o.maxDepth !== Infinity) {
     throw new TypeError(`maxDepth: expected a whole number, got ${o.maxDepth}`);
   }
+  if (typeof o.latex !== 'boolean') {
+    throw new TypeError(`latex: expected true or false, got ${JSON.stringify(o.latex)}`);
+  }
   if (typeof o.failClosed !== 'boolean') {
     throw new TypeError(`failClosed: expected true or false, got ${JSON.stringify(o.failClosed)}`);
   }
@@ -86,6 +90,7 @@ function buildNativeOptions(o) {
     maxDepth: Math.min(o.maxDepth, 0xffffffff),
     coercion: o.coercion,
     guardComments: o.guardComments,
+    latex: o.latex,
     evidence: o.evidence ?? undefined,
     failClosed: o.failClosed,
   };

@@ -44,6 +44,12 @@ export interface Options {
    * values the model commented out; a prose note loses nothing) or `all` (every comment).
    */
   guardComments?: GuardComments;
+  /**
+   * Read a LaTeX command written with one backslash where JSON has an escape (`\frac`, `\beta`;
+   * `\theta`, `\nabla`, `\rho` in a string that shows maths) as the command (the default,
+   * `true`), or as RFC 8259 does (`false`: a form feed, a backspace, a tab, a line break).
+   */
+  latex?: boolean;
   /** Evidence texts the value's numbers are verified against (the verify stage runs last). */
   evidence?: string | string[];
   /**

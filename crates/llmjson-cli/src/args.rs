@@ -388,6 +388,11 @@ pub struct ParseArgs {
     /// model commented out; a prose note loses nothing when removed) or `all` (every comment).
     #[arg(long, value_enum, default_value_t = GuardCommentsArg::Data)]
     pub guard_comments: GuardCommentsArg,
+    /// Read `\frac`, `\beta` (and `\theta`, `\nabla`, … in a string that shows maths) as JSON's
+    /// escapes (a form feed, a backspace, a tab, a line break), as RFC 8259 does, not as the
+    /// LaTeX commands a model wrote with one backslash.
+    #[arg(long)]
+    pub no_latex: bool,
     /// What to do with a key that appears twice in an object.
     #[arg(long, value_enum, default_value_t = DuplicateArg::Last)]
     pub duplicate_keys: DuplicateArg,
@@ -523,6 +528,7 @@ impl ParseArgs {
                 TruncationArg::DropElement => Truncation::DropElement,
             })
             .max_removed_ratio(self.max_removed_ratio)
+            .latex(!self.no_latex)
             .guard_comments(match self.guard_comments {
                 GuardCommentsArg::Data => llmjson::GuardComments::Data,
                 GuardCommentsArg::All => llmjson::GuardComments::All,

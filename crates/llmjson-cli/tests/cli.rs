@@ -816,3 +816,22 @@ fn repair_stream_records_chunks_and_refuses_what_one_shot_refuses() {
         stderr(&out)
     );
 }
+
+#[test]
+fn latex_written_with_one_backslash_reads_as_latex_unless_no_latex() {
+    let reply = r#"{"answer": "$\frac{a}{b} + \beta$", "table": "Name\tScore"}"#;
+    let out = llmjson(&["repair", "--log"], reply, &[]);
+    assert_eq!(
+        stdout(&out).trim(),
+        r#"{"answer":"$\\frac{a}{b} + \\beta$","table":"Name\tScore"}"#
+    );
+    assert!(stderr(&out).contains("latex_escape"), "{}", stderr(&out));
+    let rfc = llmjson(&["repair", "--no-latex"], reply, &[]);
+    assert_eq!(
+        stdout(&rfc).trim(),
+        r#"{"answer":"$\u000crac{a}{b} + \u0008eta$","table":"Name\tScore"}"#
+    );
+    // The kill switch is level none: RFC 8259's reading too.
+    let strict = llmjson(&["repair"], reply, &[("LLMJSON_REPAIR", "0")]);
+    assert_eq!(stdout(&strict), stdout(&rfc));
+}

@@ -413,6 +413,8 @@ fn add_text(rng: &mut Rng, doc: &mut Node, kind: TextKind) {
         TextKind::Quoted => "note",
         TextKind::Multiline => "body",
         TextKind::SingleQuotedHard => *rng.pick(&["snippet", "note", "payload", "path"]),
+        TextKind::Maths => *rng.pick(&["answer", "formula", "solution", "explanation"]),
+        TextKind::Controls => *rng.pick(&["table", "message", "rows"]),
         _ => "value",
     };
     match doc {

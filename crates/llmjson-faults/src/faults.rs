@@ -119,6 +119,12 @@ pub enum Fault {
     OpenStringAtLineEnd,
     /// In a laid-out document, a closer written twice (`]]` where the layout shows one).
     ExtraCloserPretty,
+    /// LaTeX written with single backslashes, as models answer maths (`"$\frac{a}{b} +
+    /// \beta$"`): `\f`, `\b`, `\t`, `\n`, `\r` begin command names, not control characters.
+    LatexBackslashes,
+    /// Control: tables and lists whose real tabs and line breaks are JSON escapes, some before
+    /// letters that spell a LaTeX command (`"Fruit\tan apple"`): valid JSON, to stay as it is.
+    ControlEscapes,
 }
 
 impl Fault {
@@ -177,6 +183,8 @@ impl Fault {
         Fault::DigitSeparators,
         Fault::OpenStringAtLineEnd,
         Fault::ExtraCloserPretty,
+        Fault::LatexBackslashes,
+        Fault::ControlEscapes,
     ];
 
     /// How often models write this fault, relative to the others (a rough share of the faults
@@ -228,6 +236,7 @@ impl Fault {
                 | KeyMissingCloseQuote
                 | OpenStringAtLineEnd
                 | EscapedJson
+                | LatexBackslashes
         )
     }
 
@@ -331,6 +340,8 @@ impl Fault {
             DigitSeparators => "digit_separators",
             OpenStringAtLineEnd => "open_string_at_line_end",
             ExtraCloserPretty => "extra_closer_pretty",
+            LatexBackslashes => "latex_backslashes",
+            ControlEscapes => "control_escapes",
         }
     }
 
@@ -348,6 +359,8 @@ impl Fault {
             Fault::UnquotedValues => Some(TextKind::BareWords),
             Fault::ValueMissingOpenQuote => Some(TextKind::Word),
             Fault::PythonRepr | Fault::JsSingleQuotes => Some(TextKind::SingleQuotedHard),
+            Fault::LatexBackslashes => Some(TextKind::Maths),
+            Fault::ControlEscapes => Some(TextKind::Controls),
             _ => None,
         }
     }
@@ -414,6 +427,7 @@ impl Fault {
                 | Fault::Truncation
                 | Fault::TruncationComplete
                 | Fault::StringifiedJson
+                | Fault::LatexBackslashes
                 | Fault::GroupedNumbers
                 | Fault::InlineCode
                 | Fault::CommentedOut
@@ -1073,6 +1087,32 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
         | Fault::DigitSeparators
         | Fault::OpenStringAtLineEnd
         | Fault::ExtraCloserPretty => crate::written::apply(fault, toks, rng),
+        Fault::LatexBackslashes => {
+            // A model that writes LaTeX so writes all of it.
+            let cands = unlocked(toks, |_, t| {
+                is_value_str(t) && crate::text::MATHS.contains(&t.content.as_str())
+            });
+            for &c in &cands {
+                let style = StrStyle {
+                    raw_backslashes: true,
+                    ..StrStyle::JSON
+                };
+                toks[c].text = render_str(&toks[c].content.clone(), style);
+                toks[c].locked = true;
+            }
+            !cands.is_empty()
+        }
+        Fault::ControlEscapes => {
+            // Nothing to change: the tables stay as JSON writes them, locked so that no other
+            // fault rewrites them.
+            let cands = unlocked(toks, |_, t| {
+                is_value_str(t) && crate::text::CONTROLS.contains(&t.content.as_str())
+            });
+            for &c in &cands {
+                toks[c].locked = true;
+            }
+            !cands.is_empty()
+        }
         Fault::EscapedJson
         | Fault::InlineCode
         | Fault::Truncation

@@ -136,6 +136,9 @@ fn compatible(faults: &[Fault], f: Fault) -> bool {
         f.needs_one_line() && faults.iter().any(|g| g.needs_lines() || g.breaks_lines()),
         f.needs_lines() && faults.iter().any(|g| g.needs_one_line()),
         f.breaks_lines() && faults.iter().any(|g| g.needs_one_line()),
+        // Maths in one string makes a lone `\nu` in another LaTeX: the control class has none.
+        f == Fault::ControlEscapes && faults.contains(&Fault::LatexBackslashes),
+        f == Fault::LatexBackslashes && faults.contains(&Fault::ControlEscapes),
         // Inline code holds a short, whole value.
         f == Fault::InlineCode && faults.contains(&Fault::MissingOpener),
         f == Fault::MissingOpener && faults.contains(&Fault::InlineCode),

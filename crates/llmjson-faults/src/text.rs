@@ -252,6 +252,13 @@ pub enum TextKind {
     City,
     /// Code, JSON, paths, speech and apostrophes: hard to write in single quotes.
     SingleQuotedHard,
+    /// Maths in LaTeX (`$\frac{a}{b} + \beta$`), every command a reader can tell from a JSON
+    /// escape: the collisions (`\frac`, `\beta`, `\theta`, `\nabla`, `\rho`, `\times`, `\to`)
+    /// where the string shows maths.
+    Maths,
+    /// Tables and lists with real tabs and line breaks, some before letters that spell a LaTeX
+    /// command (`"Fruit\tan apple"`, `"Total:\nu-values"`): no maths, so they stay.
+    Controls,
 }
 
 /// A content of the given kind.
@@ -269,9 +276,73 @@ pub fn text(rng: &mut Rng, kind: TextKind) -> String {
         TextKind::Name => NAMES,
         TextKind::City => CITIES,
         TextKind::SingleQuotedHard => SINGLE_QUOTED_HARD,
+        TextKind::Maths => MATHS,
+        TextKind::Controls => CONTROLS,
     };
     rng.pick(pool).to_string()
 }
+
+/// Maths as models answer it, one backslash per command (written into JSON as is by the
+/// LaTeX class): `$…$`, `\(…\)`, `\[…\]`, `\begin{…}`, and the commands that collide with
+/// JSON's escapes. No `\\`, no `\u…` command: a reader cannot tell what those meant.
+pub const MATHS: &[&str] = &[
+    r"$\frac{a}{b} + \beta$",
+    r"$\alpha + \beta$",
+    r"$\alpha + \beta = \gamma$",
+    r"The derivative is $\frac{d}{dx} x^2 = 2x$",
+    r"$\theta = \arctan(y/x)$",
+    r"$x \to \infty$ gives $\frac{1}{x} \to 0$",
+    r"$\nabla \cdot \mathbf{E} = \frac{\rho}{\varepsilon_0}$",
+    r"$a \times b \neq b \times a$",
+    r"$\binom{n}{k} = \frac{n!}{k!(n-k)!}$",
+    r"\(\tau = r \times F\)",
+    r"\[\sum_{i=1}^{n} i = \frac{n(n+1)}{2}\]",
+    r"$\left( \frac{1}{2} \right)^2$",
+    r"$\sqrt{x} \leq \frac{x+1}{2}$",
+    r"Use $\tan\theta = \frac{\sin\theta}{\cos\theta}$",
+    r"$\text{speed} = \frac{\text{distance}}{\text{time}}$",
+    r"$\forall x \in \mathbb{R}, x^2 \geq 0$",
+    r"$f(x) = \begin{cases} 1 & x > 0 \end{cases}$",
+    r"$\rho = \frac{m}{V}$",
+    r"$\nu = \frac{c}{\lambda}$",
+    r"$\mu \pm \sigma$",
+    r"$E = mc^2$ where $\beta = v/c$",
+    r"$\boldsymbol{v} \cdot \boldsymbol{w}$",
+    r"$\overline{x} = \frac{1}{n}\sum x_i$",
+    r"$\lim_{n \to \infty} (1 + \frac{1}{n})^n = e$",
+    r"$\triangle ABC \cong \triangle DEF$",
+    r"$p \Rightarrow q$ and $\neg q$, therefore $\neg p$",
+    r"$\int_0^1 t \, dt = \frac{1}{2}$",
+    r"$\tilde{x} \approx \hat{x}$",
+    r"$\bar{x} \pm 1.96 \frac{s}{\sqrt{n}}$",
+    r"$\theta_1 + \theta_2 = \pi$",
+    r"\begin{pmatrix} \cos\theta & -\sin\theta \end{pmatrix}",
+    r"$\vec{F} = m\vec{a}$, so $\tau = \vec{r} \times \vec{F}$",
+    r"$\rightarrow$ the limit is $\frac{\pi}{4}$",
+    r"$\text{if } \, x \notin A$ then $\neg P(x)$",
+    r"Time: $t = \frac{d}{v}$, with $\Delta t \to 0$",
+];
+
+/// Tables and lists with real tabs and line breaks (written as `\t`, `\n`): some put the
+/// letters of a LaTeX command right after an escape (`\tan`, `\nu`, `\to`) with no maths
+/// anywhere, which must stay tabs and line breaks.
+pub const CONTROLS: &[&str] = &[
+    "Name\tScore\nAna\t91\nBo\t78",
+    "Send\tto the team",
+    "Fruit\tan apple\nVeg\ta carrot",
+    "Step 1\tneg control\nStep 2\tpos control",
+    "Total:\nu-values checked",
+    "Q3\tto do\nQ4\tdone",
+    "a\tb\tc\n1\t2\t3",
+    "Line one\nnot this one",
+    "Price\t$5\nTax\t$1",
+    "x\ty\nrho\tdensity",
+    "Header\ntext follows",
+    "Col\tan\tbn",
+    "\tindented\n\ttwice",
+    "Go\nto the store\nbuy milk",
+    "id\ttimes\n1\t3",
+];
 
 /// What models put in strings that Python's `repr` or JavaScript write in single quotes: code,
 /// JSON, Windows paths, quoted speech, apostrophes, backslashes, line breaks and tabs. These are

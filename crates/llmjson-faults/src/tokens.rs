@@ -106,6 +106,8 @@ pub struct StrStyle<'a> {
     pub raw_quotes: bool,
     /// Line breaks and tabs in the content written as is.
     pub raw_controls: bool,
+    /// Backslashes written as is, not `\\` (LaTeX as models write it in JSON: `"\frac{a}{b}"`).
+    pub raw_backslashes: bool,
 }
 
 impl StrStyle<'static> {
@@ -115,6 +117,7 @@ impl StrStyle<'static> {
         close: "\"",
         raw_quotes: false,
         raw_controls: false,
+        raw_backslashes: false,
     };
 }
 
@@ -126,6 +129,7 @@ pub fn render_str(content: &str, style: StrStyle<'_>) -> String {
         match c {
             '"' if style.raw_quotes => out.push('"'),
             '"' => out.push_str("\\\""),
+            '\\' if style.raw_backslashes => out.push('\\'),
             '\\' => out.push_str("\\\\"),
             '\n' | '\t' | '\r' if style.raw_controls => out.push(c),
             '\n' => out.push_str("\\n"),

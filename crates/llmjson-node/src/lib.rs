@@ -34,6 +34,8 @@ pub struct NativeOptions {
     pub coercion: Option<String>,
     /// Which comments the safety guard counts: `data` (the default) or `all`.
     pub guard_comments: Option<String>,
+    /// Read LaTeX commands that collide with JSON escapes as LaTeX (the default, `true`).
+    pub latex: Option<bool>,
     /// Evidence texts the value's numbers are verified against (the verify stage runs last).
     pub evidence: Option<Vec<String>>,
     /// With evidence: block an ungrounded value (the default, `true`) or only report it.
@@ -262,6 +264,9 @@ fn options_from(native: &NativeOptions, schema: Option<&Schema>) -> Result<Optio
     })?;
     if let Some(guard) = guard {
         options = options.guard_comments(guard);
+    }
+    if let Some(latex) = native.latex {
+        options = options.latex(latex);
     }
     if let Some(texts) = &native.evidence {
         let mut evidence = llmjson::Evidence::new();

@@ -173,3 +173,15 @@ test('parseAsync: the same results and errors, and the event loop runs meanwhile
   assert.equal(r.value.length, 100_000);
   assert.ok(ticks > 0, 'the event loop ran during the parse');
 });
+
+test('LaTeX written with one backslash reads as LaTeX; latex: false keeps JSON escapes', () => {
+  const reply = '{"answer": "$\\frac{a}{b} + \\beta$", "table": "Name\\tScore\\nAna\\t91"}';
+  const r = parse(reply);
+  assert.deepEqual(r.value, { answer: '$\\frac{a}{b} + \\beta$', table: 'Name\tScore\nAna\t91' });
+  assert.deepEqual(r.repairs.map((x) => x.kind), ['latex_escape']);
+  const rfc = parse(reply, { latex: false });
+  assert.deepEqual(rfc.value, JSON.parse(reply));
+  assert.equal(rfc.repaired, false);
+  assert.throws(() => parse(reply, { latex: 'no' }), /latex: expected true or false/);
+  assert.equal(repair('{"f": "\\theta = \\alpha"}'), '{"f":"\\\\theta = \\\\alpha"}');
+});

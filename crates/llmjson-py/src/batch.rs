@@ -17,7 +17,7 @@ use std::time::Duration;
 #[pyfunction]
 #[pyo3(signature = (lines, *, first_seq, source, id_field, reply_field, level, truncation,
     max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion,
-    guard_comments="data"))]
+    guard_comments="data", latex=true))]
 #[allow(clippy::too_many_arguments)]
 pub fn batch_chunk<'py>(
     py: Python<'py>,
@@ -35,6 +35,7 @@ pub fn batch_chunk<'py>(
     schema: Option<&PySchema>,
     coercion: &str,
     guard_comments: &str,
+    latex: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let options = options_from(
         level,
@@ -46,6 +47,7 @@ pub fn batch_chunk<'py>(
         schema,
         coercion,
         guard_comments,
+        latex,
     )?;
     let fields = Fields {
         id: id_field,

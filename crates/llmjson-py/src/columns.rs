@@ -20,7 +20,7 @@ use pyo3::types::{PyBytes, PyTuple};
 #[pyfunction]
 #[pyo3(signature = (offsets, data, validity, *, offset, length, large, evidence, threads,
     level, truncation, max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion,
-    guard_comments, fail_closed, locale))]
+    guard_comments, fail_closed, locale, latex=true))]
 #[allow(clippy::too_many_arguments)]
 pub fn parse_arrow_strings<'py>(
     py: Python<'py>,
@@ -43,6 +43,7 @@ pub fn parse_arrow_strings<'py>(
     guard_comments: &str,
     fail_closed: bool,
     locale: &str,
+    latex: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let mut options = options_from(
         level,
@@ -54,6 +55,7 @@ pub fn parse_arrow_strings<'py>(
         schema,
         coercion,
         guard_comments,
+        latex,
     )?;
     let verify = options
         .verify

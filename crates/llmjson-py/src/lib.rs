@@ -66,7 +66,7 @@ impl PySchema {
 #[pyo3(signature = (text, *, level="full", truncation="complete", max_removed_ratio=0.3,
     max_size=llmjson::DEFAULT_MAX_SIZE, max_depth=llmjson::DEFAULT_MAX_DEPTH,
     duplicate_keys="last", schema=None, coercion="fit", with_repairs=true, all=false,
-    guard_comments="data"))]
+    guard_comments="data", latex=true))]
 #[allow(clippy::too_many_arguments)]
 fn parse<'py>(
     py: Python<'py>,
@@ -82,6 +82,7 @@ fn parse<'py>(
     with_repairs: bool,
     all: bool,
     guard_comments: &str,
+    latex: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let options = options_from(
         level,
@@ -93,6 +94,7 @@ fn parse<'py>(
         schema,
         coercion,
         guard_comments,
+        latex,
     )?;
     // Bytes are read as the CLI reads them: bad bytes logged (`invalid_utf8`) and refused at
     // level none, binary input refused; offsets then count in the decoded text.
@@ -189,6 +191,7 @@ fn options_from(
     schema: Option<&PySchema>,
     coercion: &str,
     guard_comments: &str,
+    latex: bool,
 ) -> PyResult<Options> {
     let mut options = Options::default()
         .level(parse_level(level)?)
@@ -218,7 +221,8 @@ fn options_from(
             "validate_only" | "validate-only" => Coercion::ValidateOnly,
             other => return Err(bad_choice("coercion", other, "fit, validate_only")),
         })
-        .guard_comments(parse_guard_comments(guard_comments)?);
+        .guard_comments(parse_guard_comments(guard_comments)?)
+        .latex(latex);
     if let Some(schema) = schema {
         options.schema = Some(Arc::clone(&schema.inner));
     }

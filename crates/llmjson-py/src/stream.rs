@@ -31,7 +31,8 @@ impl PyStreamParser {
     #[new]
     #[pyo3(signature = (*, level="full", truncation="complete", max_removed_ratio=0.3,
         max_size=llmjson::DEFAULT_MAX_SIZE, max_depth=llmjson::DEFAULT_MAX_DEPTH,
-        duplicate_keys="last", schema=None, coercion="fit", guard_comments="data", events=true))]
+        duplicate_keys="last", schema=None, coercion="fit", guard_comments="data", events=true,
+        latex=true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         level: &str,
@@ -44,6 +45,7 @@ impl PyStreamParser {
         coercion: &str,
         guard_comments: &str,
         events: bool,
+        latex: bool,
     ) -> PyResult<Self> {
         let options = options_from(
             level,
@@ -55,6 +57,7 @@ impl PyStreamParser {
             schema,
             coercion,
             guard_comments,
+            latex,
         )?;
         let mut inner = StreamParser::new(options.clone());
         if !events {

@@ -337,10 +337,12 @@ pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> 
 /// Whether `text` is exactly one valid JSON document (RFC 8259, surrounding whitespace allowed;
 /// `\u` surrogates only in pairs) nested at most [`DEFAULT_MAX_DEPTH`] deep, checked in one pass
 /// without building a value: a cheap test for "nothing to locate or repair" under the default
-/// options.
+/// options. So a string holding a LaTeX command that collides with an escape (`"\frac{a}{b}"`,
+/// which the default options read as LaTeX: the `latex` option) makes it false.
 ///
 /// ```
 /// assert!(llmjson::is_valid_document(" {\"a\": [1, 2]}\n"));
+/// assert!(!llmjson::is_valid_document(r#"{"f": "\frac{a}{b}"}"#));
 /// assert!(!llmjson::is_valid_document("{'a': 1}"));
 /// assert!(!llmjson::is_valid_document("Sure: {\"a\": 1}"));
 /// ```

@@ -168,6 +168,11 @@ pub struct Options {
     pub evidence: Option<Arc<Evidence>>,
     /// How the verify stage reads and judges numbers, and whether it fails closed.
     pub verify: VerifyOptions,
+    /// Read a LaTeX command written with one backslash where JSON has an escape (`\frac`,
+    /// `\beta`; `\theta`, `\nabla`, `\rho` in a string that shows maths) as the command, not
+    /// as a form feed, backspace, tab or line break. Default on; off keeps RFC 8259's reading.
+    /// Never at level [`RepairLevel::None`].
+    pub latex: bool,
 }
 
 /// The environment variable of the operator's kill switch ([`repair_disabled_by_env`]).
@@ -211,6 +216,7 @@ impl Default for Options {
             coercion: Coercion::Fit,
             evidence: None,
             verify: VerifyOptions::default(),
+            latex: true,
         }
     }
 }
@@ -237,6 +243,12 @@ impl Options {
         } else {
             ratio.clamp(0.0, 1.0)
         };
+        self
+    }
+    /// Reads LaTeX commands that collide with JSON escapes as LaTeX (default), or not (see
+    /// the `latex` field).
+    pub fn latex(mut self, on: bool) -> Self {
+        self.latex = on;
         self
     }
     /// Sets which comments the safety guard counts.

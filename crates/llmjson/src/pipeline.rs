@@ -253,6 +253,7 @@ pub(crate) fn config(options: &Options, detail: Detail) -> Config<'_> {
         only_truncation: false,
         inside_object: false,
         guard_comments: options.guard_comments,
+        latex: options.latex && options.level != crate::RepairLevel::None,
     }
 }
 

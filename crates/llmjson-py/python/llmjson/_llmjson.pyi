@@ -58,6 +58,7 @@ class StreamParser:
         schema: Schema | None = None,
         coercion: str = "fit",
         guard_comments: str = "data",
+        latex: bool = True,
         events: bool = True,
     ) -> StreamParser: ...
     def feed(self, chunk: str | bytes) -> None: ...
@@ -93,6 +94,7 @@ def parse(
     with_repairs: bool = True,
     all: bool = False,
     guard_comments: str = "data",
+    latex: bool = True,
 ) -> tuple[
     Any,
     list[tuple[str, int, int, int, int, str, str]],
@@ -175,6 +177,7 @@ def batch_chunk(
     schema: Schema | None,
     coercion: str,
     guard_comments: str = "data",
+    latex: bool = True,
 ) -> list[
     tuple[
         int,
@@ -215,6 +218,7 @@ def parse_arrow_strings(
     guard_comments: str,
     fail_closed: bool,
     locale: str,
+    latex: bool = True,
 ) -> tuple[
     _StringBuffers,
     _StringBuffers,

@@ -74,6 +74,7 @@ def _options(
     truncation: str = "complete",
     max_removed_ratio: float = 0.3,
     guard_comments: str = "data",
+    latex: bool = True,
     max_size: int = DEFAULT_MAX_SIZE,
     max_depth: int = DEFAULT_MAX_DEPTH,
     duplicate_keys: str = "last",
@@ -92,6 +93,7 @@ def _options(
         duplicate_keys=duplicate_keys,
         coercion=coercion,
         guard_comments=guard_comments,
+        latex=latex,
         fail_closed=fail_closed,
         locale=locale,
     )
@@ -147,6 +149,7 @@ def parse_column(
     truncation: str = "complete",
     max_removed_ratio: float = 0.3,
     guard_comments: str = "data",
+    latex: bool = True,
     max_size: int = DEFAULT_MAX_SIZE,
     max_depth: int = DEFAULT_MAX_DEPTH,
     duplicate_keys: str = "last",
@@ -174,16 +177,17 @@ def parse_column(
     F, T = _module("pyspark.sql.functions"), _module("pyspark.sql.types")
 
     checked = _options(
-        level,
-        truncation,
-        max_removed_ratio,
-        guard_comments,
-        max_size,
-        max_depth,
-        duplicate_keys,
-        coercion,
-        fail_closed,
-        locale,
+        level=level,
+        truncation=truncation,
+        max_removed_ratio=max_removed_ratio,
+        guard_comments=guard_comments,
+        latex=latex,
+        max_size=max_size,
+        max_depth=max_depth,
+        duplicate_keys=duplicate_keys,
+        coercion=coercion,
+        fail_closed=fail_closed,
+        locale=locale,
     )
     schema_text = _schema_text(schema)
     names = df.schema.names

@@ -106,6 +106,7 @@ class StreamParser:
         truncation: TruncationPolicy = "complete",
         max_removed_ratio: float = 0.3,
         guard_comments: GuardCommentsPolicy = "data",
+        latex: bool = True,
         max_size: int = DEFAULT_MAX_SIZE,
         max_depth: int = DEFAULT_MAX_DEPTH,
         duplicate_keys: DuplicateKeysPolicy = "last",
@@ -130,6 +131,7 @@ class StreamParser:
             schema=self._schema._native if self._schema is not None else None,
             coercion=coercion,
             guard_comments=guard_comments,
+            latex=latex,
             events=events,
         )
 

@@ -102,6 +102,10 @@ pub enum RepairKind {
     IgnoredTrailingContent,
     /// Full-width punctuation used as JSON's (`：` for `:`, `，` for `,`, as CJK models write).
     FullwidthPunctuation,
+    /// A LaTeX command written with one backslash where JSON has an escape (`\frac`, `\beta`,
+    /// `\theta` in maths) was read as the command, backslash kept, not as a form feed,
+    /// backspace, tab or line break (see `repair::latex` for exactly when).
+    LatexEscape,
 
     // --- schema stage: coercions (made only with a schema and coercion on) ---
     /// A string holding a number became the number the schema wants (`"12"` → `12`).
@@ -180,6 +184,7 @@ impl RepairKind {
             MissingOpener => "missing_opener",
             IgnoredTrailingContent => "ignored_trailing_content",
             FullwidthPunctuation => "fullwidth_punctuation",
+            LatexEscape => "latex_escape",
             CoercedNumber => "coerced_number",
             CoercedString => "coerced_string",
             CoercedBoolean => "coerced_boolean",
@@ -241,6 +246,7 @@ impl RepairKind {
         RepairKind::MissingOpener,
         RepairKind::IgnoredTrailingContent,
         RepairKind::FullwidthPunctuation,
+        RepairKind::LatexEscape,
         RepairKind::CoercedNumber,
         RepairKind::CoercedString,
         RepairKind::CoercedBoolean,
@@ -267,7 +273,8 @@ impl RepairKind {
             | ControlCharacter
             | SpecialWhitespace
             | ClosedTruncatedObject
-            | ClosedTruncatedArray => RepairLevel::Conservative,
+            | ClosedTruncatedArray
+            | LatexEscape => RepairLevel::Conservative,
             _ => RepairLevel::Full,
         }
     }
@@ -319,6 +326,7 @@ impl RepairKind {
             MissingOpener => "missing opening brace",
             IgnoredTrailingContent => "JSON-like text after the value",
             FullwidthPunctuation => "full-width punctuation ('：' or '，') used as JSON's",
+            LatexEscape => "LaTeX command read as a JSON escape",
             CoercedNumber => "string where a number is wanted",
             CoercedString => "number or boolean where a string is wanted",
             CoercedBoolean => "string where a boolean is wanted",

@@ -13,6 +13,7 @@ mod cost;
 mod grammar;
 mod index;
 mod kind;
+pub(crate) mod latex;
 pub(crate) mod lex;
 pub(crate) mod parser;
 pub(crate) mod quotes;

@@ -456,6 +456,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
         let built = match c {
             b'\'' | 0xE2 => {
                 let quoted = self.accept.quoted(at, false).ok_or(Refused::Invalid)?;
+                latex_free(self.b, &quoted)?;
                 self.i = quoted.end;
                 let text = quoted_text(self.text, &quoted);
                 self.sink.string(text)
@@ -624,6 +625,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
         let at = self.i;
         let (text, form, end) = if matches!(self.peek(), Some(b'\'' | 0xE2)) {
             let quoted = self.accept.quoted(at, true).ok_or(Refused::Invalid)?;
+            latex_free(self.b, &quoted)?;
             let len = quoted.content.start - at;
             let text = quoted_text(self.text, &quoted);
             (text, KeyForm::Quoted { len }, quoted.end)
@@ -692,6 +694,11 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
                         out.push_str(&text[run..*i]);
                     }
                     let &e = self.b.get(*i + 1)?;
+                    // `\frac`, `\theta`: LaTeX, maybe, which the repair stage decides (a
+                    // strict reading would make a form feed or a tab of its backslash).
+                    if crate::repair::latex::collision_at(self.b, *i, self.b.len()).is_some() {
+                        return None;
+                    }
                     *i += 2;
                     let decoded = match e {
                         b'"' => '"',
@@ -742,6 +749,17 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
             code = code * 16 + (d as char).to_digit(16)?;
         }
         Some(code)
+    }
+}
+
+/// A string in other quotes whose escapes may be LaTeX (`'$\frac{a}{b}$'`) is the repair
+/// stage's to read, as in `"…"`.
+fn latex_free<E>(b: &[u8], quoted: &Quoted) -> Result<(), Refused<E>> {
+    match b.get(quoted.content.clone()) {
+        Some(raw) if quoted.escapes && crate::repair::latex::any_collision(raw) => {
+            Err(Refused::Invalid)
+        }
+        _ => Ok(()),
     }
 }
 

@@ -82,6 +82,15 @@ fn write_string(s: &str, out: &mut String, ascii: bool) {
             }
         };
         out.push_str(&s[run..i]);
+        // A tab before `an apple` written `\tan apple` would read back as LaTeX's `\tan`.
+        let escape = match escape.as_bytes() {
+            [b'\\', letter @ (b'b' | b'f' | b'n' | b'r' | b't')]
+                if crate::repair::latex::would_collide(*letter, &bytes[i + 1..]) =>
+            {
+                ""
+            }
+            _ => escape,
+        };
         if escape.is_empty() {
             out.push_str("\\u00");
             out.push(HEX[usize::from(b >> 4)] as char);

@@ -7,6 +7,7 @@ mod decisions;
 mod errors;
 mod faults;
 mod hostile;
+mod latex;
 mod layout;
 mod locate;
 mod policies;

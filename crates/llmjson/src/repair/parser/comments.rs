@@ -76,6 +76,7 @@ fn reads_clean(text: &str) -> bool {
         inside_object: false,
         // Comments inside the comment are not classified again: no recursion.
         guard_comments: GuardComments::All,
+        latex: true,
     };
     let Ok(out) = parse(text, 0, text.len(), None, config) else {
         return false;

@@ -54,6 +54,10 @@ pub(crate) struct Config<'s> {
     pub guard_comments: GuardComments,
     /// The log's entries need their JSON paths (a caller that keeps only the value does not).
     pub paths: bool,
+    /// LaTeX commands that collide with JSON escapes are read as LaTeX (`repair::latex`). Off
+    /// at level `none` (RFC 8259's reading); on, a strict parse refuses such a string so that
+    /// the repair stage reads it.
+    pub latex: bool,
 }
 
 /// A fence that ends the region when met where JSON structure is expected (```` ``` ````, `~~~`).
@@ -226,6 +230,7 @@ pub(crate) fn parse_sharing_cut<'t>(
         lane_budget: lane::lane_budget(end.saturating_sub(start)),
         lane_cut: std::mem::take(cut),
         lane_buffers: conventions::LaneBuffers::default(),
+        document_maths: None,
     };
     let output = if config.inside_object {
         parser.open(Kind::Object, start)?;
@@ -268,6 +273,9 @@ struct Parser<'t> {
     spare_spans: Vec<Vec<(usize, usize)>>,
     /// The runs buffer of string scans, for the next string.
     spare_runs: Vec<strings::Run>,
+    /// Whether some string of the document shows maths (`latex::document_shows_maths`), once
+    /// a LaTeX collision asked.
+    document_maths: Option<bool>,
     /// What the fast lane may still spend on attempts it does not take (`lane.rs`).
     lane_budget: usize,
     /// Where the containers open at the end of the text began (outermost first, each with the

@@ -6,7 +6,7 @@ use super::{Fail, Kinds, Parser, Result};
 use crate::repair::grammar::{Mode, Reading, Succ, Succs};
 use crate::repair::lex::Stop;
 use crate::repair::quotes::QuoteClass;
-use crate::repair::{cost, RepairKind};
+use crate::repair::{cost, latex, RepairKind};
 use crate::value::Value;
 use crate::RepairLevel;
 use std::borrow::Cow;
@@ -35,6 +35,11 @@ struct StringScan {
     text_quotes: u32,
     /// Where a typographic quote closed an ASCII-opened string.
     mixed_close: Option<usize>,
+    /// Escapes read as LaTeX commands (`repair::latex`), and where the first was.
+    latex: u32,
+    first_latex: usize,
+    /// Whether the string shows maths, once asked (`latex::shows_maths`).
+    maths: Option<bool>,
 }
 
 /// A run of a string's text copied as it is: where it starts in the input and in the decoded
@@ -180,6 +185,9 @@ impl Parser<'_> {
             first_bad_escape: 0,
             text_quotes: 0,
             mixed_close: None,
+            latex: 0,
+            first_latex: 0,
+            maths: None,
         };
         let mut odd = false;
         let mut last_text_quote: Option<TextQuote> = None;
@@ -199,7 +207,7 @@ impl Parser<'_> {
                 }
                 Stop::Escape => {
                     buf.push_str(&text[seg..stop_at]);
-                    match self.escape(stop_at, &mut buf, class)? {
+                    match self.escape(stop_at, &mut buf, &mut scan)? {
                         Some((next, bad)) => {
                             if bad {
                                 if scan.bad_escapes == 0 {
@@ -483,6 +491,7 @@ impl Parser<'_> {
             && scan.controls == 0
             && scan.bad_escapes == 0
             && scan.text_quotes == 0
+            && scan.latex == 0
             && scan.mixed_close.is_none();
         if nothing_to_log {
             return Ok(Str::Done(buf));
@@ -527,6 +536,15 @@ impl Parser<'_> {
             let at = scan.first_bad_escape;
             self.repair(RepairKind::InvalidEscape, at, at + 2, detail)?;
         }
+        if scan.latex > 0 {
+            let n = scan.latex;
+            let detail = format!(
+                "{n} {} read as LaTeX, the backslash kept",
+                plural(n, "command")
+            );
+            let at = scan.first_latex;
+            self.repair(RepairKind::LatexEscape, at, at + 2, detail)?;
+        }
         if scan.text_quotes > 0 {
             let n = scan.text_quotes;
             let detail = format!("{n} {} inside the string kept as text", plural(n, "quote"));
@@ -541,15 +559,41 @@ impl Parser<'_> {
         &mut self,
         i: usize,
         buf: &mut String,
-        class: QuoteClass,
+        scan: &mut StringScan,
     ) -> Result<Option<(usize, bool)>> {
         let b = self.b;
         let end = self.end();
+        let class = scan.class;
         if i + 1 >= end {
             self.check_truncated_escape(i)?;
             return Ok(None);
         }
         let e = b[i + 1];
+        if self.cfg.latex && latex::collision_at(b, i, end).is_some() {
+            let content = scan.open_at + scan.open_len;
+            let string_maths = *scan
+                .maths
+                .get_or_insert_with(|| latex::shows_maths(b, content, end, class.stop_bytes().0));
+            let start = self.start;
+            let fires = latex::fires_alone(b, i)
+                || string_maths
+                || *self
+                    .document_maths
+                    .get_or_insert_with(|| latex::document_shows_maths(b, start, end));
+            if fires {
+                if !self.allowed(RepairKind::LatexEscape) {
+                    // The strict pass: the repair stage reads it.
+                    return self.fail(i, RepairKind::LatexEscape.defect());
+                }
+                if scan.latex == 0 {
+                    scan.first_latex = i;
+                }
+                scan.latex += 1;
+                buf.push('\\');
+                buf.push(e as char);
+                return Ok(Some((i + 2, false)));
+            }
+        }
         if class == QuoteClass::Escaped && e == b'\\' && b.get(i + 2) == Some(&b'"') {
             // Inside `\"…\"`, `\\"` is a quote in the text.
             buf.push('"');
