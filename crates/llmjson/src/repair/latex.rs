@@ -253,10 +253,21 @@ fn known(table: &[&str], name: &[u8]) -> bool {
 /// The backslash at `at` (`b[at] == b'\\'`, with `b[at + 1]` one of `b f n r t`) begins a
 /// colliding command: the letters after it are a [`COLLIDING`] name, followed by a non-letter
 /// or the end. Returns the name's length.
+#[inline]
 pub(crate) fn collision_at(b: &[u8], at: usize, end: usize) -> Option<usize> {
-    if !matches!(b.get(at + 1), Some(b'b' | b'f' | b'n' | b'r' | b't')) {
+    // Every name has two letters at least: `\n` before a blank, a digit or a quote (nearly
+    // every escape in real text) is decided here, before any lookup.
+    if !matches!(b.get(at + 1), Some(b'b' | b'f' | b'n' | b'r' | b't'))
+        || !b.get(at + 2).is_some_and(u8::is_ascii_alphabetic)
+        || at + 2 >= end
+    {
         return None;
     }
+    collision_name(b, at, end)
+}
+
+#[cold]
+fn collision_name(b: &[u8], at: usize, end: usize) -> Option<usize> {
     let name = letters(b, at + 1, end);
     known(COLLIDING, name).then_some(name.len())
 }
@@ -265,6 +276,9 @@ pub(crate) fn collision_at(b: &[u8], at: usize, end: usize) -> Option<usize> {
 /// means the control character writes `\u00XX` there instead, so that its own output reads
 /// back as the same value under every option.
 pub(crate) fn would_collide(letter: u8, rest: &[u8]) -> bool {
+    if !rest.first().is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
     let run = rest
         .iter()
         .take(LONGEST + 1)
