@@ -573,7 +573,10 @@ def parse(
     against it (``.verification``): a value whose numbers the evidence does not hold raises
     ``GroundingError`` (``fail_closed=False`` returns it with its verification instead).
     ``guard_comments`` says which comments the safety guard counts: ``"data"`` (members or
-    values the model commented out; prose loses nothing) or ``"all"``.
+    values the model commented out; prose loses nothing) or ``"all"``. ``latex`` (default
+    true) reads a LaTeX command written with one backslash where JSON has an escape
+    (``\\frac``, ``\\beta``; ``\\theta`` where the string shows maths) as the command, logged as
+    ``latex_escape``; ``latex=False`` keeps RFC 8259's form feed, backspace, tab and newline.
 
     ``text`` is a str, or bytes: UTF-8, where bad bytes become U+FFFD and an ``invalid_utf8``
     repair (an error at level ``none``), and bytes that are not text (binary) raise
