@@ -47,6 +47,10 @@ fn every_collision_of_the_issue_reads_as_its_command() {
             r"\begin{pmatrix} \theta \end{pmatrix}",
         ),
         (r#"{"a": "\\alpha and \theta"}"#, r"\alpha and \theta"),
+        (
+            r#"{"a": "$x$ \texttt{code} \newline \boxplus"}"#,
+            r"$x$ \texttt{code} \newline \boxplus",
+        ),
     ];
     for (text, want) in cases {
         assert_eq!(string(text), want, "{text}");

@@ -571,12 +571,11 @@ impl Parser<'_> {
         let e = b[i + 1];
         if self.cfg.latex && latex::collision_at(b, i, end).is_some() {
             let content = scan.open_at + scan.open_len;
-            let string_maths = *scan
-                .maths
-                .get_or_insert_with(|| latex::shows_maths(b, content, end, class.stop_bytes().0));
             let start = self.start;
             let fires = latex::fires_alone(b, i)
-                || string_maths
+                || *scan.maths.get_or_insert_with(|| {
+                    latex::shows_maths(b, content, end, class.stop_bytes().0)
+                })
                 || *self
                     .document_maths
                     .get_or_insert_with(|| latex::document_shows_maths(b, start, end));
