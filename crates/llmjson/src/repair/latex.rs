@@ -287,13 +287,24 @@ fn known(table: &[&str], name: &[u8]) -> bool {
 pub(crate) fn collision_at(b: &[u8], at: usize, end: usize) -> Option<usize> {
     // Every name has two letters at least: `\n` before a blank, a digit or a quote (nearly
     // every escape in real text) is decided here, before any lookup.
-    if !matches!(b.get(at + 1), Some(b'b' | b'f' | b'n' | b'r' | b't'))
+    if !collides_by_letter(b, at)
         || !b.get(at + 2).is_some_and(u8::is_ascii_alphabetic)
         || at + 2 >= end
     {
         return None;
     }
     collision_name(b, at, end)
+}
+
+/// The escape at `at` is one JSON shares with LaTeX command names (`\b \f \n \r \t`).
+fn collides_by_letter(b: &[u8], at: usize) -> bool {
+    matches!(b.get(at + 1), Some(b'b' | b'f' | b'n' | b'r' | b't'))
+}
+
+/// The escape at `at` may begin a command once more text arrives: a colliding escape before a
+/// letter, or before the end of what has arrived (a stream's reader cannot vouch for it).
+pub(crate) fn may_begin_command(b: &[u8], at: usize) -> bool {
+    collides_by_letter(b, at) && b.get(at + 2).is_none_or(u8::is_ascii_alphabetic)
 }
 
 #[cold]

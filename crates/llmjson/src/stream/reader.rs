@@ -628,9 +628,7 @@ impl Reader {
                         Escape::Char(ch, len, json) => {
                             // `\f`, `\b`, `\t`… before a letter may be LaTeX (`\frac`), which
                             // the repair stage decides: the final parse is not taken from here.
-                            let maybe_latex =
-                                matches!(bytes.get(at + 1), Some(b'b' | b'f' | b'n' | b'r' | b't'))
-                                    && bytes.get(at + 2).is_none_or(u8::is_ascii_alphabetic);
+                            let maybe_latex = crate::repair::latex::may_begin_command(bytes, at);
                             self.strict &= json && !maybe_latex;
                             if s.plain {
                                 s.buf.push_str(&text[s.start..at]);
