@@ -18,6 +18,7 @@ const DEFAULTS = Object.freeze({
   guardComments: 'data',
   failClosed: true,
   latex: true,
+  invalidItems: 'fail',
 });
 
 const OPTION_NAMES = new Set([...Object.keys(DEFAULTS), 'schema', 'evidence']);
@@ -28,6 +29,7 @@ const CHOICES = {
   duplicateKeys: ['last', 'first', 'error'],
   coercion: ['fit', 'validate_only'],
   guardComments: ['data', 'all'],
+  invalidItems: ['fail', 'drop'],
 };
 
 function checkedOptions(options) {
@@ -91,6 +93,7 @@ function buildNativeOptions(o) {
     coercion: o.coercion,
     guardComments: o.guardComments,
     latex: o.latex,
+    invalidItems: o.invalidItems,
     evidence: o.evidence ?? undefined,
     failClosed: o.failClosed,
   };
@@ -237,6 +240,10 @@ function repairLog(json) {
   return repairs;
 }
 
+/** The items a salvage left out, from their JSON text (`undefined`: a valid reply, none). */
+function droppedItems(json) {
+  return json === undefined || json === '[]' ? [] : JSON.parse(json);
+}
 
 function isJsonSpace(c) {
   return c === 32 || c === 10 || c === 13 || c === 9;
@@ -249,6 +256,8 @@ function isJsonSpace(c) {
 class ParseResult {
   #repairs;
   #repairsJson;
+  #dropped;
+  #droppedJson;
   #diagnostics;
   #diagnose;
 
@@ -262,7 +271,17 @@ class ParseResult {
     // with `failClosed: false`).
     this.verification = out.verification ? JSON.parse(out.verification) : null;
     this.#repairsJson = out.repairs;
+    this.#droppedJson = out.dropped;
     this.#diagnose = diagnose;
+  }
+
+  /**
+   * With `invalidItems: 'drop'`: the array items left out because they failed their item
+   * schema, { path, start, end, line, column, errors: [{ path, keyword, message }] }.
+   */
+  get dropped() {
+    if (this.#dropped === undefined) this.#dropped = droppedItems(this.#droppedJson);
+    return this.#dropped;
   }
 
   /** Every repair: { kind, start, end, line, column, path, detail }. */
@@ -281,7 +300,17 @@ class ParseResult {
 
   toJSON() {
     const { value, source, span, repaired, truncated, verification } = this;
-    return { value, repairs: this.repairs, diagnostics: this.diagnostics, source, span, repaired, truncated, verification };
+    return {
+      value,
+      repairs: this.repairs,
+      dropped: this.dropped,
+      diagnostics: this.diagnostics,
+      source,
+      span,
+      repaired,
+      truncated,
+      verification,
+    };
   }
 
   [Symbol.for('nodejs.util.inspect.custom')]() {
@@ -336,7 +365,7 @@ async function parseAsync(input, options) {
   return finished(call, await native.parseAsync(call.text, call.opts, call.compiled, false, call.validAsIs));
 }
 
-/** Every JSON value in the reply, in order: { values, repairs, span }. */
+/** Every JSON value in the reply, in order: { values, repairs, dropped, span }. */
 function parseAll(text, options) {
   checkedText(text);
   const o = checkedOptions(options);
@@ -345,7 +374,7 @@ function parseAll(text, options) {
   if (out.error) throw fromNative(out.error, null);
   let values = JSON.parse(out.json);
   if (zod) values = values.map((v) => zodChecked(zod, v, () => null));
-  return { values, repairs: repairLog(out.repairs), span: [out.start, out.end] };
+  return { values, repairs: repairLog(out.repairs), dropped: droppedItems(out.dropped), span: [out.start, out.end] };
 }
 
 /** The first JSON value as JSON text: valid JSON exactly as written, repaired JSON compact. */

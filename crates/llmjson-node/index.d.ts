@@ -50,6 +50,13 @@ export interface Options {
    * `true`), or as RFC 8259 does (`false`: a form feed, a backspace, a tab, a line break).
    */
   latex?: boolean;
+  /**
+   * With a schema: `'drop'` leaves out the array items that fail their item schema and returns
+   * the rest (each in `dropped`, and logged as `dropped_invalid_item`); they count toward
+   * `maxRemovedRatio`, so a list that is mostly invalid still throws. `'fail'` (the default)
+   * throws `JSONSchemaError` on any.
+   */
+  invalidItems?: 'fail' | 'drop';
   /** Evidence texts the value's numbers are verified against (the verify stage runs last). */
   evidence?: string | string[];
   /**
@@ -102,6 +109,7 @@ export interface Diagnostics {
   repairs_by_kind: Record<string, number>;
   coercions: number;
   schema_errors: string[];
+  dropped_items: { path: string; span: { start: number; end: number }; errors: string[] }[];
   verification_passed: boolean | null;
   verification_numbers_extracted: number;
   verification_matched: number;
@@ -114,10 +122,26 @@ export interface Diagnostics {
   latency_ms: number;
 }
 
+/** An array item left out because it failed its item schema (`invalidItems: 'drop'`). */
+export interface DroppedItem {
+  /** JSON Pointer of the item as the reply wrote it (`/records/3`: the fourth record). */
+  path: string;
+  /** Where its text is in the reply (JavaScript string indices). */
+  start: number;
+  end: number;
+  /** 1-based line and column (in characters) of `start`. */
+  line: number;
+  column: number;
+  /** Why: every violation inside it. */
+  errors: { path: string; keyword: string; message: string }[];
+}
+
 export interface ParseResult<T> {
   value: T;
   /** Every repair (read from the native result when first asked for). */
   readonly repairs: Repair[];
+  /** The array items left out under `invalidItems: 'drop'`, in text order. */
+  readonly dropped: DroppedItem[];
   /** The diagnostics record (made when first asked for; its latency is that run's). */
   readonly diagnostics: Diagnostics;
   /** Where the JSON was: `text`, `fence`, `fence:json`, `tool_call`. */
@@ -135,6 +159,7 @@ export interface ParseResult<T> {
 export interface ParseAllResult<T> {
   values: T[];
   repairs: Repair[];
+  dropped: DroppedItem[];
   span: [number, number];
 }
 

@@ -1,7 +1,8 @@
-//! Any bytes against a schema: a value that fits it, or a typed error; never a panic or a hang.
+//! Any bytes against a schema, failing on an invalid item and salvaging the list: a value that
+//! fits it, or a typed error; never a panic or a hang. A salvaged item's span lies in the input.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use llmjson::{Options, Schema};
+use llmjson::{InvalidItems, Options, Schema};
 use std::sync::LazyLock;
 
 static OPTIONS: LazyLock<Options> = LazyLock::new(|| {
@@ -17,8 +18,17 @@ static OPTIONS: LazyLock<Options> = LazyLock::new(|| {
     Options::default().schema(schema)
 });
 
+static SALVAGING: LazyLock<Options> =
+    LazyLock::new(|| OPTIONS.clone().invalid_items(InvalidItems::Drop));
+
 fuzz_target!(|data: &[u8]| {
     if let Ok(parsed) = llmjson::parse_bytes(data, &OPTIONS) {
         assert!(OPTIONS.schema.as_ref().unwrap().is_valid(&parsed.value));
+    }
+    if let Ok(parsed) = llmjson::parse_bytes(data, &SALVAGING) {
+        assert!(OPTIONS.schema.as_ref().unwrap().is_valid(&parsed.value));
+        for item in &parsed.dropped {
+            assert!(item.span.start <= item.span.end && !item.errors.is_empty());
+        }
     }
 });

@@ -214,6 +214,15 @@ pub enum GuardCommentsArg {
     All,
 }
 
+/// What a schema does with array items that fail their item schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InvalidItemsArg {
+    /// One invalid item fails the reply.
+    Fail,
+    /// Invalid items are left out and logged; the rest is returned.
+    Drop,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportArg {
     Text,
@@ -411,6 +420,12 @@ pub struct ParseArgs {
     /// `validate-only` for validate (a validator reports what is there).
     #[arg(long, value_enum)]
     pub coercion: Option<CoercionArg>,
+    /// With a schema: `drop` leaves out the array items that fail their item schema and
+    /// returns the rest (each logged as `dropped_invalid_item`, with its violations, and in
+    /// the diagnostics' `dropped_items`); the items count toward --max-removed-ratio, so a list
+    /// that is mostly invalid still fails. `fail` (the default) refuses the reply.
+    #[arg(long, value_enum, default_value_t = InvalidItemsArg::Fail)]
+    pub invalid_items: InvalidItemsArg,
     /// With --evidence: verify the value's numbers against the evidence, last.
     #[command(flatten)]
     pub grounding: GroundingArgs,
@@ -529,6 +544,10 @@ impl ParseArgs {
             })
             .max_removed_ratio(self.max_removed_ratio)
             .latex(!self.no_latex)
+            .invalid_items(match self.invalid_items {
+                InvalidItemsArg::Fail => llmjson::InvalidItems::Fail,
+                InvalidItemsArg::Drop => llmjson::InvalidItems::Drop,
+            })
             .guard_comments(match self.guard_comments {
                 GuardCommentsArg::Data => llmjson::GuardComments::Data,
                 GuardCommentsArg::All => llmjson::GuardComments::All,

@@ -835,3 +835,122 @@ fn latex_written_with_one_backslash_reads_as_latex_unless_no_latex() {
     let strict = llmjson(&["repair"], reply, &[("LLMJSON_REPAIR", "0")]);
     assert_eq!(stdout(&strict), stdout(&rfc));
 }
+
+/// A reply listing `n` records in a fence, those at `bad` without their required `name`.
+fn records_reply(n: usize, bad: &[usize]) -> String {
+    let records: Vec<String> = (0..n)
+        .map(|i| {
+            if bad.contains(&i) {
+                format!("{{\"id\": {i}}}")
+            } else {
+                format!("{{\"id\": {i}, \"name\": \"record {i}\"}}")
+            }
+        })
+        .collect();
+    format!(
+        "The records:\n```json\n{{\"records\": [\n  {}\n]}}\n```",
+        records.join(",\n  ")
+    )
+}
+
+const RECORDS_SCHEMA: &str = r#"{"type": "object", "properties": {"records": {"type": "array",
+    "items": {"type": "object", "required": ["id", "name"],
+              "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}}}"#;
+
+#[test]
+fn invalid_items_drop_returns_the_valid_records_and_names_the_others() {
+    let dir = std::env::temp_dir().join(format!("llmjson-cli-drop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = dir.join("records.schema.json");
+    std::fs::write(&schema, RECORDS_SCHEMA).unwrap();
+    let schema = schema.to_str().unwrap();
+    let reply = records_reply(100, &[3, 41, 99]);
+    // The default stays fail-closed: no value, every violation named.
+    let refused = llmjson(&["repair", "--schema", schema], &reply, &[]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(stdout(&refused).is_empty());
+    assert!(
+        stderr(&refused).contains("3 violations"),
+        "{}",
+        stderr(&refused)
+    );
+    let out = llmjson(
+        &[
+            "repair",
+            "--schema",
+            schema,
+            "--invalid-items",
+            "drop",
+            "--log",
+            "--diagnostics",
+            "-",
+        ],
+        &reply,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let ids: Vec<u64> = value["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 97);
+    assert!(!ids.contains(&3) && !ids.contains(&41) && !ids.contains(&99));
+    let log = stderr(&out);
+    for (line, index) in [(7, 3), (45, 41), (103, 99)] {
+        let entry = format!(
+            "{line}:3 dropped_invalid_item at /records/{index}: left out: the required property 'name' is missing"
+        );
+        assert!(log.contains(&entry), "{entry}\n{log}");
+    }
+    let record: serde_json::Value = log
+        .lines()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .expect("the diagnostics record");
+    let dropped = record["dropped_items"].as_array().unwrap();
+    assert_eq!(dropped.len(), 3);
+    assert_eq!(dropped[1]["path"], "/records/41");
+    let span = &dropped[1]["span"];
+    let (start, end) = (
+        span["start"].as_u64().unwrap() as usize,
+        span["end"].as_u64().unwrap() as usize,
+    );
+    assert_eq!(&reply[start..end], "{\"id\": 41}");
+    assert_eq!(record["outcome"], "repaired");
+    // Mostly invalid: still refused.
+    let mostly = records_reply(10, &[0, 1, 2, 3, 4, 5, 6]);
+    let out = llmjson(
+        &["repair", "--schema", schema, "--invalid-items", "drop"],
+        &mostly,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // And in a batch, record by record.
+    let lines: String = [records_reply(20, &[5]), records_reply(20, &[])]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("{}\n", serde_json::json!({"id": i, "reply": r})))
+        .collect();
+    let out = llmjson(
+        &["batch", "--schema", schema, "--invalid-items", "drop"],
+        &lines,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let results: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        results[0]["diagnostics"]["dropped_items"][0]["path"],
+        "/records/5"
+    );
+    assert_eq!(results[0]["value"]["records"].as_array().unwrap().len(), 19);
+    assert_eq!(
+        results[1]["diagnostics"]["dropped_items"],
+        serde_json::json!([])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -36,6 +36,9 @@ pub struct NativeOptions {
     pub guard_comments: Option<String>,
     /// Read LaTeX commands that collide with JSON escapes as LaTeX (the default, `true`).
     pub latex: Option<bool>,
+    /// With a schema: `fail` (the default) or `drop` the array items that fail their item
+    /// schema.
+    pub invalid_items: Option<String>,
     /// Evidence texts the value's numbers are verified against (the verify stage runs last).
     pub evidence: Option<Vec<String>>,
     /// With evidence: block an ungrounded value (the default, `true`) or only report it.
@@ -91,6 +94,24 @@ fn violation(e: &llmjson::SchemaError) -> Violation {
         keyword: e.keyword.clone(),
         message: e.message.clone(),
     }
+}
+
+/// One item a salvage left out, as JavaScript sees it: its span in UTF-16 code units.
+#[derive(serde::Serialize)]
+struct JsDropped<'a> {
+    path: &'a str,
+    start: u32,
+    end: u32,
+    line: usize,
+    column: usize,
+    errors: Vec<JsViolation<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct JsViolation<'a> {
+    path: &'a str,
+    keyword: &'a str,
+    message: &'a str,
 }
 
 /// One repair as JavaScript sees it: its span in UTF-16 code units.
@@ -150,6 +171,9 @@ pub struct Outcome {
     /// Every repair, in the order of the text: a JSON array of `{kind, start, end, line,
     /// column, path, detail}` (read by JavaScript only when asked for).
     pub repairs: String,
+    /// The array items a salvage left out: a JSON array of `{path, start, end, line, column,
+    /// errors: [{path, keyword, message}]}` (read by JavaScript only when asked for).
+    pub dropped: String,
     /// Where the JSON was (UTF-16 code units): from the first value's start to the last one's
     /// end.
     pub start: u32,
@@ -177,7 +201,8 @@ impl Outcome {
     fn blank() -> Self {
         Outcome {
             json: None,
-            repairs: NO_REPAIRS.to_string(),
+            repairs: EMPTY_LIST.to_string(),
+            dropped: EMPTY_LIST.to_string(),
             start: 0,
             end: 0,
             source: String::new(),
@@ -191,7 +216,7 @@ impl Outcome {
     }
 }
 
-const NO_REPAIRS: &str = "[]";
+const EMPTY_LIST: &str = "[]";
 
 fn invalid(message: String) -> napi::Error {
     napi::Error::new(Status::InvalidArg, message)
@@ -267,6 +292,12 @@ fn options_from(native: &NativeOptions, schema: Option<&Schema>) -> Result<Optio
     }
     if let Some(latex) = native.latex {
         options = options.latex(latex);
+    }
+    let invalid_items = choice("invalidItems", native.invalid_items.as_deref(), |v| {
+        v.parse::<llmjson::InvalidItems>().ok()
+    })?;
+    if let Some(policy) = invalid_items {
+        options = options.invalid_items(policy);
     }
     if let Some(texts) = &native.evidence {
         let mut evidence = llmjson::Evidence::new();
@@ -589,9 +620,35 @@ fn outcome_of(
         .collect();
     let repairs =
         serde_json::to_string(&repairs).map_err(|e| napi::Error::from_reason(e.to_string()))?;
+    let dropped: Vec<JsDropped<'_>> = parsed
+        .iter()
+        .flat_map(|p| p.dropped.iter())
+        .map(|item| JsDropped {
+            path: &item.path,
+            start: offsets.of(item.span.start),
+            end: offsets.of(item.span.end),
+            line: item.line,
+            column: item.column,
+            errors: item
+                .errors
+                .iter()
+                .map(|e| JsViolation {
+                    path: &e.instance_path,
+                    keyword: &e.keyword,
+                    message: &e.message,
+                })
+                .collect(),
+        })
+        .collect();
+    let dropped = if dropped.is_empty() {
+        EMPTY_LIST.to_string()
+    } else {
+        serde_json::to_string(&dropped).map_err(|e| napi::Error::from_reason(e.to_string()))?
+    };
     Ok(Outcome {
         json: Some(json),
         repairs,
+        dropped,
         start,
         end,
         source: if all {

@@ -13,6 +13,7 @@ import {
   RetriesExhausted,
   type ParseResult,
   type Repair,
+  type DroppedItem,
 } from '../index.js';
 import { jsonrepair, JSONRepairError } from '../jsonrepair.js';
 
@@ -31,6 +32,9 @@ assertType<Equal<typeof explicit.value, { a: number }>>(true);
 const repairs: Repair[] = explicit.repairs;
 const span: [number, number] = explicit.span;
 const outcome: string = explicit.diagnostics.outcome;
+const salvaged = parse('[1, "x"]', { schema: { type: 'array' }, invalidItems: 'drop' });
+const dropped: DroppedItem[] = salvaged.dropped;
+const droppedPaths: string[] = salvaged.diagnostics.dropped_items.map((d) => d.path);
 
 const later: Promise<ParseResult<{ steps: { id: number; action: string }[] }>> = parseAsync('{}', { schema: Plan });
 const all = parseAll('[1] [2]');
@@ -70,7 +74,7 @@ parse('{}', { level: 'lenient' });
 // @ts-expect-error: the reply must be a string.
 parse(42);
 
-export { retries, text, found, fixed, repairs, span, outcome, ok, later };
+export { retries, text, found, fixed, repairs, span, outcome, ok, later, dropped, droppedPaths };
 
 // Streaming.
 import { createStreamParser, parseStream, type StreamEvent, type Snapshot } from '../index.js';

@@ -17,7 +17,7 @@ use std::time::Duration;
 #[pyfunction]
 #[pyo3(signature = (lines, *, first_seq, source, id_field, reply_field, level, truncation,
     max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion,
-    guard_comments="data", latex=true))]
+    guard_comments="data", latex=true, invalid_items="fail"))]
 #[allow(clippy::too_many_arguments)]
 pub fn batch_chunk<'py>(
     py: Python<'py>,
@@ -36,6 +36,7 @@ pub fn batch_chunk<'py>(
     coercion: &str,
     guard_comments: &str,
     latex: bool,
+    invalid_items: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let options = options_from(
         level,
@@ -48,6 +49,7 @@ pub fn batch_chunk<'py>(
         coercion,
         guard_comments,
         latex,
+        invalid_items,
     )?;
     let fields = Fields {
         id: id_field,

@@ -20,7 +20,7 @@ use pyo3::types::{PyBytes, PyTuple};
 #[pyfunction]
 #[pyo3(signature = (offsets, data, validity, *, offset, length, large, evidence, threads,
     level, truncation, max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion,
-    guard_comments, fail_closed, locale, latex=true))]
+    guard_comments, fail_closed, locale, latex=true, invalid_items="fail"))]
 #[allow(clippy::too_many_arguments)]
 pub fn parse_arrow_strings<'py>(
     py: Python<'py>,
@@ -44,6 +44,7 @@ pub fn parse_arrow_strings<'py>(
     fail_closed: bool,
     locale: &str,
     latex: bool,
+    invalid_items: &str,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let mut options = options_from(
         level,
@@ -56,6 +57,7 @@ pub fn parse_arrow_strings<'py>(
         coercion,
         guard_comments,
         latex,
+        invalid_items,
     )?;
     let verify = options
         .verify

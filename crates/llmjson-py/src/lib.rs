@@ -60,13 +60,13 @@ impl PySchema {
 }
 
 /// Parses `text`: returns (value, repairs, span, source, removed_bytes, located_bytes,
-/// repair_count, repair_kinds). Repairs are (kind, start, end, line, column, path, detail) tuples, built only
+/// repair_count, repair_kinds, dropped). Repairs are (kind, start, end, line, column, path, detail) tuples, built only
 /// when asked for (the count is always there).
 #[pyfunction]
 #[pyo3(signature = (text, *, level="full", truncation="complete", max_removed_ratio=0.3,
     max_size=llmjson::DEFAULT_MAX_SIZE, max_depth=llmjson::DEFAULT_MAX_DEPTH,
     duplicate_keys="last", schema=None, coercion="fit", with_repairs=true, all=false,
-    guard_comments="data", latex=true))]
+    guard_comments="data", latex=true, invalid_items="fail"))]
 #[allow(clippy::too_many_arguments)]
 fn parse<'py>(
     py: Python<'py>,
@@ -83,6 +83,7 @@ fn parse<'py>(
     all: bool,
     guard_comments: &str,
     latex: bool,
+    invalid_items: &str,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let options = options_from(
         level,
@@ -95,6 +96,7 @@ fn parse<'py>(
         coercion,
         guard_comments,
         latex,
+        invalid_items,
     )?;
     // Bytes are read as the CLI reads them: bad bytes logged (`invalid_utf8`) and refused at
     // level none, binary input refused; offsets then count in the decoded text.
@@ -121,7 +123,8 @@ fn parse<'py>(
 }
 
 /// What `parse` returns to Python for `parsed` (one value, or every value with `all`):
-/// (value, repairs, span, source, removed_bytes, located_bytes, repair_count, repair_kinds).
+/// (value, repairs, span, source, removed_bytes, located_bytes, repair_count, repair_kinds,
+/// dropped): `dropped` as `dropped_tuples` gives them.
 pub(crate) fn parsed_tuple<'py>(
     py: Python<'py>,
     text: &str,
@@ -147,6 +150,10 @@ pub(crate) fn parsed_tuple<'py>(
             repairs.extend(repair_tuples(py, text, p)?);
         }
     }
+    let mut dropped = Vec::new();
+    for p in parsed {
+        dropped.extend(dropped_tuples(py, text, p)?);
+    }
     let to_chars = CharOffsets::new(text);
     let span = (to_chars.of(first.span.start), to_chars.of(last.span.end));
     let source = if all { "text" } else { source_name(first) };
@@ -169,6 +176,7 @@ pub(crate) fn parsed_tuple<'py>(
             located.into_pyobject(py)?.into_any(),
             count.into_pyobject(py)?.into_any(),
             PyList::new(py, kinds)?.into_any(),
+            PyList::new(py, dropped)?.into_any(),
         ],
     )
 }
@@ -192,6 +200,7 @@ fn options_from(
     coercion: &str,
     guard_comments: &str,
     latex: bool,
+    invalid_items: &str,
 ) -> PyResult<Options> {
     let mut options = Options::default()
         .level(parse_level(level)?)
@@ -222,7 +231,12 @@ fn options_from(
             other => return Err(bad_choice("coercion", other, "fit, validate_only")),
         })
         .guard_comments(parse_guard_comments(guard_comments)?)
-        .latex(latex);
+        .latex(latex)
+        .invalid_items(
+            invalid_items
+                .parse()
+                .map_err(|_| bad_choice("invalid_items", invalid_items, "fail, drop"))?,
+        );
     if let Some(schema) = schema {
         options.schema = Some(Arc::clone(&schema.inner));
     }
@@ -496,6 +510,41 @@ fn repair_tuples<'py>(
                 r.column,
                 r.path.as_str(),
                 r.detail.as_ref(),
+            )
+                .into_pyobject(py)
+        })
+        .collect()
+}
+
+/// The items a salvage left out, as (path, start, end, line, column, errors) with errors as
+/// (path, keyword, message) tuples.
+fn dropped_tuples<'py>(
+    py: Python<'py>,
+    text: &str,
+    p: &Parsed,
+) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+    let (starts, ends) = (CharOffsets::new(text), CharOffsets::new(text));
+    p.dropped
+        .iter()
+        .map(|item| {
+            let errors: Vec<(&str, &str, &str)> = item
+                .errors
+                .iter()
+                .map(|e| {
+                    (
+                        e.instance_path.as_str(),
+                        e.keyword.as_str(),
+                        e.message.as_str(),
+                    )
+                })
+                .collect();
+            (
+                item.path.as_str(),
+                starts.of(item.span.start),
+                ends.of(item.span.end),
+                item.line,
+                item.column,
+                errors,
             )
                 .into_pyobject(py)
         })

@@ -32,7 +32,7 @@ impl PyStreamParser {
     #[pyo3(signature = (*, level="full", truncation="complete", max_removed_ratio=0.3,
         max_size=llmjson::DEFAULT_MAX_SIZE, max_depth=llmjson::DEFAULT_MAX_DEPTH,
         duplicate_keys="last", schema=None, coercion="fit", guard_comments="data", events=true,
-        latex=true))]
+        latex=true, invalid_items="fail"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         level: &str,
@@ -46,6 +46,7 @@ impl PyStreamParser {
         guard_comments: &str,
         events: bool,
         latex: bool,
+        invalid_items: &str,
     ) -> PyResult<Self> {
         let options = options_from(
             level,
@@ -58,6 +59,7 @@ impl PyStreamParser {
             coercion,
             guard_comments,
             latex,
+            invalid_items,
         )?;
         let mut inner = StreamParser::new(options.clone());
         if !events {

@@ -10,6 +10,17 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
+/// An item left out under [`crate::InvalidItems::Drop`], as the record has it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DroppedRecord {
+    /// JSON Pointer of the item, as the reply wrote it.
+    pub path: String,
+    /// Byte range of its text in the input.
+    pub span: Range<usize>,
+    /// Its violations, `path: message` each.
+    pub errors: Vec<String>,
+}
+
 /// What one call did, and how it ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diagnostics {
@@ -34,6 +45,9 @@ pub struct Diagnostics {
     pub coercions: usize,
     /// Schema violations, one message each.
     pub schema_errors: Vec<String>,
+    /// The array items left out because they failed their item schema
+    /// ([`crate::InvalidItems::Drop`]).
+    pub dropped_items: Vec<DroppedRecord>,
     /// Whether the answer's numbers are grounded (`null` when verify did not run).
     pub verification_passed: Option<bool>,
     /// Non-trivial numbers in the answer.
@@ -91,6 +105,13 @@ impl Diagnostics {
             "schema_errors",
             self.schema_errors.iter().map(String::as_str),
         );
+        write_array(m.key("dropped_items"), &self.dropped_items, |item, out| {
+            let mut e = Members::open(out);
+            e.str("path", &item.path);
+            e.range("span", &item.span);
+            e.strs("errors", item.errors.iter().map(String::as_str));
+            e.close();
+        });
         match self.verification_passed {
             Some(passed) => m.bool("verification_passed", passed),
             None => m.key("verification_passed").push_str("null"),
@@ -150,6 +171,7 @@ impl Diagnostics {
             repairs_by_kind: BTreeMap::new(),
             coercions: 0,
             schema_errors: Vec::new(),
+            dropped_items: Vec::new(),
             verification_passed: None,
             verification_numbers_extracted: 0,
             verification_matched: 0,
@@ -191,6 +213,15 @@ impl Diagnostics {
                 d.json_source = Some(parsed.source.to_string());
                 d.json_span = Some(parsed.span.clone());
                 d.count_repairs(parsed);
+                d.dropped_items = parsed
+                    .dropped
+                    .iter()
+                    .map(|item| DroppedRecord {
+                        path: item.path.clone(),
+                        span: item.span.clone(),
+                        errors: item.errors.iter().map(ToString::to_string).collect(),
+                    })
+                    .collect();
                 if let Some(v) = &parsed.verification {
                     d.verification(v);
                 }

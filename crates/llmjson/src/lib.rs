@@ -33,13 +33,13 @@ mod stream;
 mod value;
 mod verify;
 
-pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics};
+pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics, DroppedRecord};
 pub use error::{Error, SyntaxError};
 pub use locate::Source;
 pub use options::{
-    repair_disabled_by_env, Coercion, DuplicateKeys, GuardComments, Options, RepairLevel,
-    Truncation, DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO, DEFAULT_MAX_SIZE, KILL_SWITCH_VAR,
-    MAX_DEPTH_CEILING,
+    repair_disabled_by_env, Coercion, DuplicateKeys, GuardComments, InvalidItems, Options,
+    RepairLevel, Truncation, DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO, DEFAULT_MAX_SIZE,
+    KILL_SWITCH_VAR, MAX_DEPTH_CEILING,
 };
 pub use position::Position;
 pub use repair::{Repair, RepairKind};
@@ -48,7 +48,7 @@ pub use retry::{
     schema_feedback, Attempt, Diagnosis, Envelope, Failure, Feedback, Reply, RetryError, Success,
     ESCAPING_RULE,
 };
-pub use schema::{Schema, SchemaError};
+pub use schema::{DroppedItem, Schema, SchemaError};
 pub use stream::{Event, Finished, Snapshot, StreamParser, StreamStats, PROVISIONAL_LAG};
 pub use value::{DeserializeError, Map, Number, NumberError, Style, Value};
 
@@ -96,6 +96,10 @@ pub struct Parsed {
     pub located_bytes: usize,
     /// The verify stage's result, when [`Options::evidence`] was set.
     pub verification: Option<Verification>,
+    /// The array items left out because they failed their item schema, in text order (only
+    /// with [`Options::invalid_items`] set to [`InvalidItems::Drop`]). Their bytes count in
+    /// [`Parsed::removed_bytes`]; each also has a `dropped_invalid_item` entry in the log.
+    pub dropped: Vec<DroppedItem>,
 }
 
 impl Parsed {

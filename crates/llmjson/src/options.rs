@@ -129,6 +129,47 @@ impl std::str::FromStr for GuardComments {
     }
 }
 
+/// What the schema stage does with array items that fail their item schema.
+///
+/// A list of extracted records where one record lacks a required field fails as a whole by
+/// default: the caller gets every error and no value. With [`InvalidItems::Drop`] those items
+/// are left out and reported ([`crate::Parsed::dropped`]), and the rest is returned — as long as
+/// what is left validates and the dropped items, counted as discarded text, stay within the
+/// safety guard ([`Options::max_removed_ratio`]): a list that is mostly invalid still fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InvalidItems {
+    /// One invalid item fails the call ([`crate::Error::Schema`], every error). The default.
+    #[default]
+    Fail,
+    /// Invalid items are left out and reported; the rest is returned. Never at level
+    /// [`RepairLevel::None`] (strict mode is parse, then validate).
+    Drop,
+}
+
+impl InvalidItems {
+    /// The policy's name (`fail`, `drop`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InvalidItems::Fail => "fail",
+            InvalidItems::Drop => "drop",
+        }
+    }
+}
+
+impl std::str::FromStr for InvalidItems {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "fail" => Ok(InvalidItems::Fail),
+            "drop" => Ok(InvalidItems::Drop),
+            other => Err(format!(
+                "unknown invalid-items policy '{other}' (expected fail or drop)"
+            )),
+        }
+    }
+}
+
 /// The options of one call. Build with [`Options::default`] and the setters.
 ///
 /// ```
@@ -173,6 +214,9 @@ pub struct Options {
     /// as a form feed, backspace, tab or line break. Default on; off keeps RFC 8259's reading.
     /// Never at level [`RepairLevel::None`].
     pub latex: bool,
+    /// With a schema: what to do with array items that fail their item schema. Default
+    /// [`InvalidItems::Fail`].
+    pub invalid_items: InvalidItems,
 }
 
 /// The environment variable of the operator's kill switch ([`repair_disabled_by_env`]).
@@ -217,6 +261,7 @@ impl Default for Options {
             evidence: None,
             verify: VerifyOptions::default(),
             latex: true,
+            invalid_items: InvalidItems::Fail,
         }
     }
 }
@@ -249,6 +294,11 @@ impl Options {
     /// the `latex` field).
     pub fn latex(mut self, on: bool) -> Self {
         self.latex = on;
+        self
+    }
+    /// Sets what the schema stage does with array items that fail their item schema.
+    pub fn invalid_items(mut self, policy: InvalidItems) -> Self {
+        self.invalid_items = policy;
         self
     }
     /// Sets which comments the safety guard counts.

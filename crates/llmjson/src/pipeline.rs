@@ -261,6 +261,15 @@ pub(crate) fn config(options: &Options, detail: Detail) -> Config<'_> {
 /// tiny inputs a ratio is noise (a 6-byte comment in a 20-byte object is not a destructive edit).
 pub const MIN_GUARDED_BYTES: usize = 32;
 
+/// The safety guard: the share of the located text discarded, when it is over the limit.
+pub(crate) fn guard_refuses(removed: usize, located: usize, options: &Options) -> Option<f64> {
+    if removed <= MIN_GUARDED_BYTES || located == 0 {
+        return None;
+    }
+    let share = removed as f64 / located as f64;
+    (share > options.max_removed_ratio).then_some(share)
+}
+
 /// A value found and parsed, before the guard and the log's positions.
 pub(crate) struct Found {
     pub(crate) start: usize,
@@ -286,16 +295,13 @@ pub(crate) fn finish(
     let span = start..out.end;
     let located = &text.as_bytes()[span.clone()];
     let located_bytes = located.len() - repair::parser::json_whitespace(located);
-    if out.removed > MIN_GUARDED_BYTES && located_bytes > 0 {
-        let share = out.removed as f64 / located_bytes as f64;
-        if share > options.max_removed_ratio {
-            return Err(Error::RepairRejected {
-                removed_share: share,
-                limit: options.max_removed_ratio,
-                removed_bytes: out.removed,
-                located_bytes,
-            });
-        }
+    if let Some(share) = guard_refuses(out.removed, located_bytes, options) {
+        return Err(Error::RepairRejected {
+            removed_share: share,
+            limit: options.max_removed_ratio,
+            removed_bytes: out.removed,
+            located_bytes,
+        });
     }
     Ok(Parsed {
         value: out.value,
@@ -305,6 +311,7 @@ pub(crate) fn finish(
         removed_bytes: out.removed,
         located_bytes,
         verification: None,
+        dropped: Vec::new(),
     })
 }
 

@@ -13,7 +13,7 @@ import functools
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Generic, Literal, TypeVar, overload
 
@@ -61,6 +61,7 @@ __all__ = [
     "parse",
     "ParseResult",
     "Repair",
+    "DroppedItem",
     "Schema",
     "repair_json",
     "loads",
@@ -92,6 +93,7 @@ TruncationPolicy = Literal["complete", "drop", "drop_element", "drop-element"]
 DuplicateKeysPolicy = Literal["last", "first", "error"]
 GuardCommentsPolicy = Literal["data", "all"]
 CoercionPolicy = Literal["fit", "validate_only", "validate-only"]
+InvalidItemsPolicy = Literal["fail", "drop"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,25 @@ class Repair:
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column} {self.kind} at {self.path or '(root)'}: {self.detail}"
+
+
+@dataclass(frozen=True, slots=True)
+class DroppedItem:
+    """An array item left out because it failed its item schema (``invalid_items="drop"``)."""
+
+    path: str
+    """JSON Pointer of the item as the reply wrote it (``/records/3``: the fourth record)."""
+    span: tuple[int, int]
+    """Character offsets ``(start, end)`` of the item's text in the reply."""
+    line: int
+    """1-based line of ``span[0]``."""
+    column: int
+    """1-based column of ``span[0]``, in characters."""
+    errors: list[SchemaViolation]
+    """Why: every violation inside the item."""
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column} dropped {self.path}: " + "; ".join(str(e) for e in self.errors)
 
 
 T = TypeVar("T")
@@ -140,6 +161,9 @@ class ParseResult(Generic[T]):
     diagnostics: dict[str, Any]
     verification: VerifyResult | None = None
     """The verify stage's result, when ``evidence`` was given."""
+    dropped: list[DroppedItem] = field(default_factory=list)
+    """With ``invalid_items="drop"``: the array items left out because they failed their item
+    schema, in text order (each also has a ``dropped_invalid_item`` repair)."""
 
     @property
     def repaired(self) -> bool:
@@ -234,6 +258,7 @@ def _diagnostics(
         "outcome": None,
         "error": None,
         "failed_stage": None,
+        "dropped_items": [],
         "latency_ms": None,
     }
     record.update(blank_diagnostics(request_id, stages))
@@ -291,6 +316,7 @@ def _run(
     max_removed_ratio: float = 0.3,
     guard_comments: str = "data",
     latex: bool = True,
+    invalid_items: InvalidItemsPolicy = "fail",
     max_size: int = DEFAULT_MAX_SIZE,
     duplicate_keys: str = "last",
     coercion: str = "fit",
@@ -316,6 +342,7 @@ def _run(
     if not isinstance(text, str):
         raise TypeError(f"expected str or bytes, got {type(text).__name__}")
     level = _checked_level(level, truncation, duplicate_keys, coercion, max_removed_ratio)
+    _check_choice("invalid_items", invalid_items, ("fail", "drop"))
     started = time.perf_counter()
     if model is not None and schema is None:
         schema = model
@@ -356,6 +383,7 @@ def _run(
             max_removed_ratio=max_removed_ratio,
             guard_comments=guard_comments,
             latex=latex,
+            invalid_items=invalid_items,
             max_size=max_size,
             duplicate_keys=duplicate_keys,
             schema=compiled._native if compiled is not None else None,
@@ -395,8 +423,12 @@ def _result(
 ) -> ParseResult[Any]:
     """A successful native parse as a ParseResult: repairs, verification, the model, the
     diagnostics completed, the outcome counted."""
-    value, raw, span, source, removed, located, repair_count, repair_kinds = native_result
+    value, raw, span, source, removed, located, repair_count, repair_kinds, raw_dropped = native_result
     repairs = _repairs(raw)
+    dropped = [
+        DroppedItem(path, (start, end), line, column, [SchemaViolation(p, k, m) for (p, k, m) in errors])
+        for (path, start, end, line, column, errors) in raw_dropped
+    ]
     verification = grounding.check(value, diagnostics, started) if grounding is not None else None
     if model is not None:
         stages.append("model")
@@ -415,6 +447,7 @@ def _result(
         removed_bytes=removed,
         located_bytes=located,
         removed_share=(removed / located) if located else 0.0,
+        dropped_items=[{"path": d.path, "span": d.span, "errors": [str(e) for e in d.errors]} for d in dropped],
         latency_ms=elapsed * 1000,
     )
     metrics.record(
@@ -423,7 +456,7 @@ def _result(
         repair_kinds=repair_kinds,
         truncated=any(k in TRUNCATION_KINDS for k in repair_kinds),
     )
-    return ParseResult(value, repairs, diagnostics, verification)
+    return ParseResult(value, repairs, diagnostics, verification, dropped)
 
 
 def _without_lone_surrogates(text: str) -> str:
@@ -520,6 +553,7 @@ def parse(
     max_removed_ratio: float = 0.3,
     guard_comments: GuardCommentsPolicy = "data",
     latex: bool = True,
+    invalid_items: InvalidItemsPolicy = "fail",
     max_size: int = DEFAULT_MAX_SIZE,
     duplicate_keys: DuplicateKeysPolicy = "last",
     coercion: CoercionPolicy = "fit",
@@ -540,6 +574,7 @@ def parse(
     max_removed_ratio: float = 0.3,
     guard_comments: GuardCommentsPolicy = "data",
     latex: bool = True,
+    invalid_items: InvalidItemsPolicy = "fail",
     max_size: int = DEFAULT_MAX_SIZE,
     duplicate_keys: DuplicateKeysPolicy = "last",
     coercion: CoercionPolicy = "fit",
@@ -559,6 +594,7 @@ def parse(
     max_removed_ratio: float = 0.3,
     guard_comments: GuardCommentsPolicy = "data",
     latex: bool = True,
+    invalid_items: InvalidItemsPolicy = "fail",
     max_size: int = DEFAULT_MAX_SIZE,
     duplicate_keys: DuplicateKeysPolicy = "last",
     coercion: CoercionPolicy = "fit",
@@ -577,6 +613,10 @@ def parse(
     true) reads a LaTeX command written with one backslash where JSON has an escape
     (``\\frac``, ``\\beta``; ``\\theta`` where the string shows maths) as the command, logged as
     ``latex_escape``; ``latex=False`` keeps RFC 8259's form feed, backspace, tab and newline.
+    ``invalid_items="drop"`` (with a schema or model) leaves out the array items that fail their
+    item schema and returns the rest, each left-out item in ``.dropped`` (path, span, its
+    violations); the items count as discarded text for the safety guard, so a list that is
+    mostly invalid still raises ``JSONSchemaError``. The default ``"fail"`` raises on any.
 
     ``text`` is a str, or bytes: UTF-8, where bad bytes become U+FFFD and an ``invalid_utf8``
     repair (an error at level ``none``), and bytes that are not text (binary) raise
@@ -596,6 +636,7 @@ def parse(
         max_removed_ratio=max_removed_ratio,
         guard_comments=guard_comments,
         latex=latex,
+        invalid_items=invalid_items,
         max_size=max_size,
         duplicate_keys=duplicate_keys,
         coercion=coercion,
@@ -613,6 +654,7 @@ def parse_all(
     max_removed_ratio: float = 0.3,
     guard_comments: GuardCommentsPolicy = "data",
     latex: bool = True,
+    invalid_items: InvalidItemsPolicy = "fail",
     max_size: int = DEFAULT_MAX_SIZE,
     duplicate_keys: DuplicateKeysPolicy = "last",
     coercion: CoercionPolicy = "fit",
@@ -628,6 +670,7 @@ def parse_all(
         max_removed_ratio=max_removed_ratio,
         guard_comments=guard_comments,
         latex=latex,
+        invalid_items=invalid_items,
         max_size=max_size,
         duplicate_keys=duplicate_keys,
         coercion=coercion,

@@ -59,6 +59,7 @@ class StreamParser:
         coercion: str = "fit",
         guard_comments: str = "data",
         latex: bool = True,
+        invalid_items: str = "fail",
         events: bool = True,
     ) -> StreamParser: ...
     def feed(self, chunk: str | bytes) -> None: ...
@@ -95,6 +96,7 @@ def parse(
     all: bool = False,
     guard_comments: str = "data",
     latex: bool = True,
+    invalid_items: str = "fail",
 ) -> tuple[
     Any,
     list[tuple[str, int, int, int, int, str, str]],
@@ -178,6 +180,7 @@ def batch_chunk(
     coercion: str,
     guard_comments: str = "data",
     latex: bool = True,
+    invalid_items: str = "fail",
 ) -> list[
     tuple[
         int,
@@ -219,6 +222,7 @@ def parse_arrow_strings(
     fail_closed: bool,
     locale: str,
     latex: bool = True,
+    invalid_items: str = "fail",
 ) -> tuple[
     _StringBuffers,
     _StringBuffers,

@@ -107,6 +107,7 @@ class StreamParser:
         max_removed_ratio: float = 0.3,
         guard_comments: GuardCommentsPolicy = "data",
         latex: bool = True,
+        invalid_items: str = "fail",
         max_size: int = DEFAULT_MAX_SIZE,
         max_depth: int = DEFAULT_MAX_DEPTH,
         duplicate_keys: DuplicateKeysPolicy = "last",
@@ -132,6 +133,7 @@ class StreamParser:
             coercion=coercion,
             guard_comments=guard_comments,
             latex=latex,
+            invalid_items=invalid_items,
             events=events,
         )
 

@@ -134,6 +134,11 @@ pub enum RepairKind {
     WrappedInObject,
     /// A string holding JSON (`"{\"a\": 1}"`) became the object or list the schema wants.
     DecodedJsonString,
+
+    // --- schema stage: salvage (only with `InvalidItems::Drop`) ---
+    /// An array item that failed its item schema was left out (`Parsed::dropped` has its
+    /// validation errors).
+    DroppedInvalidItem,
 }
 
 impl RepairKind {
@@ -198,6 +203,7 @@ impl RepairKind {
             FilledNull => "filled_null",
             WrappedInObject => "wrapped_in_object",
             DecodedJsonString => "decoded_json_string",
+            DroppedInvalidItem => "dropped_invalid_item",
         }
     }
 
@@ -260,6 +266,7 @@ impl RepairKind {
         RepairKind::FilledNull,
         RepairKind::WrappedInObject,
         RepairKind::DecodedJsonString,
+        RepairKind::DroppedInvalidItem,
     ];
 
     /// The lowest level at which this repair is made.
@@ -274,7 +281,8 @@ impl RepairKind {
             | SpecialWhitespace
             | ClosedTruncatedObject
             | ClosedTruncatedArray
-            | LatexEscape => RepairLevel::Conservative,
+            | LatexEscape
+            | DroppedInvalidItem => RepairLevel::Conservative,
             _ => RepairLevel::Full,
         }
     }
@@ -340,6 +348,7 @@ impl RepairKind {
             FilledNull => "missing required property",
             WrappedInObject => "scalar where an object is wanted",
             DecodedJsonString => "JSON text inside a string",
+            DroppedInvalidItem => "array item that fails its schema",
         }
     }
 

@@ -7,6 +7,7 @@
 
 pub(crate) mod coerce;
 mod messages;
+mod salvage;
 pub(crate) mod stage;
 
 use crate::value::Value;
@@ -280,7 +281,7 @@ fn left_recursion(root: &Value) -> Option<String> {
     None
 }
 
-fn escape_pointer(key: &str) -> String {
+pub(crate) fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
@@ -379,4 +380,23 @@ impl fmt::Display for SchemaError {
         };
         write!(f, "{path}: {}", self.message)
     }
+}
+
+/// An array item left out under [`crate::InvalidItems::Drop`] because it failed its item
+/// schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DroppedItem {
+    /// JSON Pointer of the item in the value as the reply wrote it (`/records/3` is the fourth
+    /// record written, whatever else was dropped).
+    pub path: String,
+    /// Byte range of the item's text in the input. Empty (at the start of the nearest
+    /// enclosing value the text shows) when the repaired text does not show the item where the
+    /// value has it.
+    pub span: std::ops::Range<usize>,
+    /// 1-based line of `span.start`.
+    pub line: usize,
+    /// 1-based column of `span.start`, in characters.
+    pub column: usize,
+    /// Why it was dropped: every violation inside it, with paths as the reply wrote them.
+    pub errors: Vec<SchemaError>,
 }

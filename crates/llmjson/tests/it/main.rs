@@ -14,6 +14,7 @@ mod policies;
 mod props;
 mod repair;
 mod retry;
+mod salvage;
 mod schema;
 mod stream;
 mod support;

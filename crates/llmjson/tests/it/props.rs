@@ -265,4 +265,55 @@ proptest! {
             Err(other) => prop_assert!(false, "unexpected error {other}"),
         }
     }
+
+    #[test]
+    fn with_salvage_any_text_gives_a_fitting_value_or_a_typed_error(
+        text in jsonish_text(),
+        index in 0..SCHEMAS.len(),
+    ) {
+        let options = schema_options(index).invalid_items(llmjson::InvalidItems::Drop);
+        if let Ok(parsed) = llmjson::parse(&text, &options) {
+            let schema = options.schema.as_ref().unwrap();
+            prop_assert!(schema.is_valid(&parsed.value), "{}", parsed.value);
+            for item in &parsed.dropped {
+                prop_assert!(item.span.end <= text.len() && item.span.start <= item.span.end);
+                prop_assert!(!item.errors.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn salvage_keeps_exactly_the_valid_items_and_names_each_other_by_its_text(
+        items in prop::collection::vec(
+            prop_oneof![
+                any::<i64>().prop_map(|n| Value::Number(n.into())),
+                (any::<String>(), any::<bool>()).prop_map(|(a, b)| {
+                    let mut map = llmjson::Map::new();
+                    map.insert("a".to_string(), Value::String(a));
+                    map.insert("b".to_string(), Value::Bool(b));
+                    Value::Object(map)
+                }),
+            ],
+            0..24,
+        ),
+        pretty in any::<bool>(),
+    ) {
+        let options = Options::default()
+            .schema(llmjson::Schema::from_json(r#"{"type": "array", "items": {"type": "integer"}}"#).unwrap())
+            .invalid_items(llmjson::InvalidItems::Drop)
+            .max_removed_ratio(1.0);
+        let list = Value::Array(items.clone());
+        let text = if pretty { list.to_json_pretty() } else { list.to_json() };
+        let parsed = llmjson::parse(&text, &options).unwrap();
+        let kept: Vec<Value> = items.iter().filter(|v| v.is_number()).cloned().collect();
+        prop_assert_eq!(&parsed.value, &Value::Array(kept));
+        let bad: Vec<usize> = (0..items.len()).filter(|&i| items[i].is_object()).collect();
+        let paths: Vec<String> = parsed.dropped.iter().map(|d| d.path.clone()).collect();
+        let expected: Vec<String> = bad.iter().map(|i| format!("/{i}")).collect();
+        prop_assert_eq!(paths, expected);
+        for (item, &i) in parsed.dropped.iter().zip(&bad) {
+            let written: Value = text[item.span.clone()].parse().unwrap();
+            prop_assert_eq!(&written, &items[i]);
+        }
+    }
 }
