@@ -583,7 +583,8 @@ fn value_spans(json: &str, wanted: &[&str]) -> HashMap<String, Range<usize>> {
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        if c.is_ascii_whitespace() {
+        // Inside a character (the walk steps over text a byte at a time): nothing to read.
+        if c.is_ascii_whitespace() || !json.is_char_boundary(i) {
             i += 1;
             continue;
         }

@@ -392,3 +392,33 @@ fn one_record_per_line_is_never_cut_to_its_first_record() {
         json(r#"[{"id": 1}]"#)
     );
 }
+
+#[test]
+fn text_the_walk_cannot_follow_never_breaks_it() {
+    // Found by the fuzzer: the walk that finds spans stepped into a multi-byte character.
+    let bytes: &[u8] = &[
+        0x28, 0xcb, 0x65, 0x5b, 0x7b, 0x22, 0x73, 0x74, 0x65, 0x70, 0x73, 0xe2, 0x88, 0x92, 0x9a,
+        0x3a, 0xb6, 0x22, 0x63, 0x6f, 0x68, 0x54, 0x74, 0x63, 0x69, 0x3a, 0x2c, 0xa2, 0x3a, 0x62,
+        0x75, 0x22, 0x3a, 0x20, 0x40, 0xff, 0xff,
+    ];
+    // The fuzz target's schema (fuzz/fuzz_targets/guided.rs).
+    let schema = r#"{"type": "object", "additionalProperties": false, "required": ["steps"],
+        "properties": {"steps": {"type": "array", "items": {"anyOf": [
+          {"type": "object", "properties": {"id": {"type": "string"},
+            "tool": {"enum": ["python", "shell"]}, "n": {"type": "integer", "default": 1}},
+            "required": ["id", "n"], "additionalProperties": false},
+          {"type": "string"}]}}, "ok": {"type": "boolean"}}}"#;
+    for options in [
+        Options::default().schema(Schema::from_json(schema).unwrap()),
+        drop_options(schema),
+    ] {
+        let _ = llmjson::parse_bytes(bytes, &options);
+        let text = String::from_utf8_lossy(bytes);
+        let _ = llmjson::parse(&text, &options);
+    }
+    let unquoted = "{items: [1, \"x\", 2], ñame: [3, \"y\"], é: 1}";
+    let list = r#"{"type": "object", "properties": {"items": {"type": "array", "items": {"type": "integer"}}}}"#;
+    let parsed = llmjson::parse(unquoted, &drop_options(list).max_removed_ratio(1.0)).unwrap();
+    assert_eq!(dropped_paths(&parsed), ["/items/1"]);
+    assert_eq!(&unquoted[parsed.dropped[0].span.clone()], "\"x\"");
+}
