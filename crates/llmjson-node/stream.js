@@ -44,8 +44,16 @@ class StreamParser {
   #native;
   #call;
   #held = '';
-  /** After finish: the events not taken before it, then its `revised` events. */
-  lastEvents = [];
+  #lastEvents = [];
+
+  /**
+   * After finish: the events not taken before it, then its `revised` events. Made when first
+   * read (a long reply has hundreds of thousands; most callers never read them).
+   */
+  get lastEvents() {
+    if (this.#lastEvents === undefined) this.#lastEvents = this.#native.lastEvents().map(event);
+    return this.#lastEvents;
+  }
 
   constructor(options) {
     const { events = true, ...rest } = options ?? {};
@@ -103,8 +111,8 @@ class StreamParser {
       this.#native.feed(this.#held);
       this.#held = '';
     }
-    const { outcome, events, text } = this.#native.finish();
-    this.lastEvents = events.map(event);
+    const { outcome, text } = this.#native.finish();
+    this.#lastEvents = undefined;
     const record = JSON.parse(outcome.diagnostics);
     return core.finished({ text, ...this.#call }, outcome, () => record);
   }

@@ -34,11 +34,11 @@ pub struct NativeEvent {
 }
 
 /// What `finish` gives back: `parse`'s outcome for the whole reply (its diagnostics record with
-/// the stream's chunks and time to the first value), and the last events.
+/// the stream's chunks and time to the first value); the last events are made when asked for
+/// (`lastEvents`).
 #[napi(object)]
 pub struct NativeFinished {
     pub outcome: Outcome,
-    pub events: Vec<NativeEvent>,
     /// The whole reply.
     pub text: String,
 }
@@ -48,6 +48,8 @@ pub struct JsStreamParser {
     /// `None` once finished.
     inner: Option<llmjson::StreamParser>,
     options: Options,
+    /// After `finish`: what makes the last events, until they are taken.
+    later: Option<(llmjson::LaterEvents, String, Option<llmjson::Value>)>,
 }
 
 #[napi]
@@ -62,6 +64,7 @@ impl JsStreamParser {
         Ok(JsStreamParser {
             inner: Some(inner),
             options,
+            later: None,
         })
     }
 
@@ -108,9 +111,10 @@ impl JsStreamParser {
             .inner
             .take()
             .ok_or_else(|| napi::Error::from_reason("the stream was finished"))?;
-        let finished = inner.finish_with_events();
+        let finished = inner.finish_later();
         let mut record = String::new();
-        Diagnostics::of_stream(&finished, &self.options).write_json(&mut record);
+        Diagnostics::of_streamed(&finished.result, &finished.stats, &self.options)
+            .write_json(&mut record);
         let outcome = match &finished.result {
             Ok(parsed) => outcome_of(
                 &finished.text,
@@ -120,11 +124,20 @@ impl JsStreamParser {
             )?,
             Err(e) => failed(&finished.text, e, &self.options, Some(record)),
         };
-        Ok(NativeFinished {
-            outcome,
-            events: native_events(finished.events),
-            text: finished.text,
-        })
+        let text = finished.text.clone();
+        let value = finished.result.ok().map(|p| p.value);
+        self.later = Some((finished.events, finished.text, value));
+        Ok(NativeFinished { outcome, text })
+    }
+
+    /// After `finish`: the events not taken before it, then its `revised` events (made now;
+    /// once).
+    #[napi]
+    pub fn last_events(&mut self) -> Vec<NativeEvent> {
+        match self.later.take() {
+            Some((events, text, value)) => native_events(events.resolve(&text, value.as_ref())),
+            None => Vec::new(),
+        }
     }
 }
 

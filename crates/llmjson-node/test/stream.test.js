@@ -163,3 +163,32 @@ test('parseStream reads a fetch body as it arrives', async () => {
     server.close();
   }
 });
+
+test('events nobody reads are made when first read, and say what live reading said', () => {
+  const reply = 'Sure:\n```json\n{"steps": [{"id": 1, "title": "Boil water"}, {"id": 2, \'n\': 3,}], "done": tru';
+  const joined = (events) => {
+    const out = [];
+    for (const e of events) {
+      const last = out[out.length - 1];
+      if (e.kind === 'string_grew' && last && last.kind === 'string_grew' && last.path === e.path) {
+        last.text += e.text;
+      } else {
+        out.push({ ...e });
+      }
+    }
+    return out;
+  };
+  const live = createStreamParser();
+  const told = [];
+  for (let i = 0; i < reply.length; i += 5) {
+    live.feed(reply.slice(i, i + 5));
+    told.push(...live.events());
+  }
+  live.finish();
+  told.push(...live.lastEvents);
+  const late = createStreamParser();
+  for (let i = 0; i < reply.length; i += 5) late.feed(reply.slice(i, i + 5));
+  assert.deepEqual(late.finish().value, parse(reply).value);
+  assert.deepEqual(joined(late.lastEvents), joined(told));
+  assert.equal(late.lastEvents, late.lastEvents, 'made once');
+});

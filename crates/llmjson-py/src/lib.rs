@@ -812,6 +812,7 @@ fn repair_disabled() -> bool {
 fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySchema>()?;
     m.add_class::<stream::PyStreamParser>()?;
+    m.add_class::<stream::PyLaterEvents>()?;
     m.add_class::<batch::PyMetrics>()?;
     m.add_function(wrap_pyfunction!(batch::batch_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(columns::parse_arrow_strings, m)?)?;

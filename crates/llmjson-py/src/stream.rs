@@ -3,7 +3,7 @@
 //! read in less time than releasing and taking the GIL back costs.
 
 use crate::{options_from, parse_error, parsed_tuple, to_python, PySchema};
-use llmjson::{Event, Options, StreamParser};
+use llmjson::{Event, LaterEvents, Options, StreamParser};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
@@ -16,6 +16,10 @@ pub struct PyStreamParser {
     /// `None` once finished.
     inner: Option<StreamParser>,
     options: Options,
+    /// Makes the exception a failed `feed` raises from the native one (the Python package's
+    /// typed errors, with diagnostics): `feed` is then called straight from Python, with no
+    /// wrapper around every token.
+    on_error: Option<Py<PyAny>>,
 }
 
 impl PyStreamParser {
@@ -32,7 +36,7 @@ impl PyStreamParser {
     #[pyo3(signature = (*, level="full", truncation="complete", max_removed_ratio=0.3,
         max_size=llmjson::DEFAULT_MAX_SIZE, max_depth=llmjson::DEFAULT_MAX_DEPTH,
         duplicate_keys="last", schema=None, coercion="fit", guard_comments="data", events=true,
-        latex=true, invalid_items="fail"))]
+        latex=true, invalid_items="fail", on_error=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         level: &str,
@@ -47,6 +51,7 @@ impl PyStreamParser {
         events: bool,
         latex: bool,
         invalid_items: &str,
+        on_error: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
         let options = options_from(
             level,
@@ -68,14 +73,20 @@ impl PyStreamParser {
         Ok(PyStreamParser {
             inner: Some(inner),
             options,
+            on_error,
         })
     }
 
     /// Feeds a chunk (`str`, or `bytes` whose split characters are held until complete).
     fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
-        let options = self.options.clone();
-        let inner = self.inner()?;
-        let result = if let Ok(text) = chunk.cast::<PyString>() {
+        // Called once per token by a streaming client: nothing here but the feed itself.
+        let Some(inner) = self.inner.as_mut() else {
+            return Err(PyRuntimeError::new_err("the stream was finished"));
+        };
+        let result = if let Ok(text) = chunk
+            .cast_exact::<PyString>()
+            .or_else(|_| chunk.cast::<PyString>())
+        {
             let text = text.to_str()?;
             if text.len() >= DETACH_AT {
                 py.detach(|| inner.feed(text))
@@ -96,9 +107,15 @@ impl PyStreamParser {
             )));
         };
         result.map_err(|e| {
-            let error = parse_error(py, &e, inner.text(), &options);
+            let error = parse_error(py, &e, inner.text(), &self.options);
             let _ = error.value(py).setattr("stream_text", inner.text());
-            error
+            match &self.on_error {
+                Some(hook) => match hook.call1(py, (error.value(py),)) {
+                    Ok(typed) => PyErr::from_value(typed.into_bound(py)),
+                    Err(failed) => failed,
+                },
+                None => error,
+            }
         })
     }
 
@@ -137,40 +154,86 @@ impl PyStreamParser {
         ))
     }
 
-    /// Ends the stream: (the whole text, `parse`'s tuple for it, the last events, (chunks,
-    /// milliseconds to the first value)); a failed parse raises NativeError as `parse` does.
+    /// Ends the stream: (the whole text, `parse`'s tuple for it, the last events as a
+    /// `LaterEvents` (made when read), (chunks, milliseconds to the first value)); a failed
+    /// parse raises NativeError as `parse` does, with `stream_events` (a `LaterEvents`) and
+    /// `stream_text` on it.
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let inner = self
             .inner
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the stream was finished"))?;
-        let finished = py.detach(|| inner.finish_with_events());
-        let events = event_list(py, &finished.events)?;
+        let finished = py.detach(|| inner.finish_later());
         let stats = (
             finished.stats.chunks,
             finished.stats.first_value.map(|t| t.as_secs_f64() * 1000.0),
         );
-        let text = finished.text.as_str();
+        let text = PyString::new(py, &finished.text);
         let parsed = match &finished.result {
-            Ok(parsed) => parsed_tuple(py, text, std::slice::from_ref(parsed), false, true)?,
-            Err(e) => {
-                let error = parse_error(py, e, text, &self.options);
+            Ok(parsed) => Ok(parsed_tuple(
+                py,
+                &finished.text,
+                std::slice::from_ref(parsed),
+                false,
+                true,
+            )?),
+            Err(e) => Err(parse_error(py, e, &finished.text, &self.options)),
+        };
+        let events = PyLaterEvents {
+            later: Some(Later {
+                value: finished.result.ok().map(|p| p.value),
+                events: finished.events,
+                text: finished.text,
+            }),
+        };
+        match parsed {
+            Ok(parsed) => PyTuple::new(
+                py,
+                [
+                    text.into_any(),
+                    parsed.into_any(),
+                    Bound::new(py, events)?.into_any(),
+                    stats.into_pyobject(py)?.into_any(),
+                ],
+            ),
+            Err(error) => {
                 // The last events (a `Revised` for everything shown) and the reply ride on
                 // the error.
-                error.value(py).setattr("stream_events", events)?;
+                error
+                    .value(py)
+                    .setattr("stream_events", Bound::new(py, events)?)?;
                 error.value(py).setattr("stream_text", text)?;
-                return Err(error);
+                Err(error)
             }
+        }
+    }
+}
+
+/// What a finished stream keeps to make its last events when they are read.
+struct Later {
+    value: Option<llmjson::Value>,
+    events: LaterEvents,
+    text: String,
+}
+
+/// The last events of a finished stream, made and converted when first read: most callers
+/// never read them, and a long reply has hundreds of thousands.
+#[pyclass(name = "LaterEvents", module = "llmjson._llmjson")]
+pub struct PyLaterEvents {
+    /// `None` once taken.
+    later: Option<Later>,
+}
+
+#[pymethods]
+impl PyLaterEvents {
+    /// The events as (kind, path, text or property or None) tuples (once: later calls give
+    /// an empty list).
+    fn take<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let Some(later) = self.later.take() else {
+            return Ok(PyList::empty(py));
         };
-        PyTuple::new(
-            py,
-            [
-                PyString::new(py, text).into_any(),
-                parsed.into_any(),
-                events.into_any(),
-                stats.into_pyobject(py)?.into_any(),
-            ],
-        )
+        let events = py.detach(|| later.events.resolve(&later.text, later.value.as_ref()));
+        event_list(py, &events)
     }
 }
 

@@ -190,3 +190,40 @@ def test_stream_with_a_model_yields_partial_instances():
     # The final value is validated: a reply that does not fit raises.
     with pytest.raises(llmjson.JSONSchemaError):
         list(llmjson.stream(['{"goal": 1, "steps": "none"}'], model=Plan))
+
+
+def _joined(events: list[llmjson.Event]) -> list[tuple[str, str, str | None]]:
+    """Events with each string's growth joined (how many pieces depends on when they are read)."""
+    out: list[tuple[str, str, str | None]] = []
+    for e in events:
+        if e.kind == "string_grew" and out and out[-1][0] == "string_grew" and out[-1][1] == e.path:
+            out[-1] = (e.kind, e.path, (out[-1][2] or "") + (e.text or ""))
+        else:
+            out.append((e.kind, e.path, e.text if e.kind == "string_grew" else e.property))
+    return out
+
+
+def test_events_nobody_reads_are_made_when_first_read() -> None:
+    reply = 'Sure:\n```json\n{"steps": [{"id": 1, "title": "Boil water"}, {"id": 2, \'n\': 3,}], "done": tru'
+    live = llmjson.StreamParser()
+    told: list[llmjson.Event] = []
+    for i in range(0, len(reply), 5):
+        live.feed(reply[i : i + 5])
+        told += live.events()
+    live.finish()
+    told += live.last_events
+    late = llmjson.StreamParser()
+    for i in range(0, len(reply), 5):
+        late.feed(reply[i : i + 5])
+    assert late.finish().value == live_value(reply)
+    assert _joined(late.last_events) == _joined(told)
+    assert late.last_events is late.last_events, "made once"
+    # A repeated key replaced a value before anybody read events: still said.
+    repeated = llmjson.StreamParser()
+    repeated.feed('{"a": 1, "a": 2}')
+    repeated.finish()
+    assert [(e.kind, e.path) for e in repeated.last_events][-1] == ("revised", "/a")
+
+
+def live_value(reply: str) -> object:
+    return llmjson.parse(reply).value

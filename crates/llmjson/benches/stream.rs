@@ -11,14 +11,25 @@ use std::hint::black_box;
 
 mod inputs;
 
-fn feed(text: &str, chunk: usize, events: bool) -> llmjson::Parsed {
+/// What a caller does with events.
+#[derive(Clone, Copy, PartialEq)]
+enum Events {
+    /// Reads them after every chunk.
+    Read,
+    /// Leaves the default on and never reads them (what a user who only wants the value gets).
+    Unread,
+    /// Turns them off.
+    Off,
+}
+
+fn feed(text: &str, chunk: usize, events: Events) -> llmjson::Parsed {
     let mut stream = StreamParser::new(Options::default());
-    if !events {
+    if events == Events::Off {
         stream = stream.without_events();
     }
     for piece in text.as_bytes().chunks(chunk) {
         stream.feed_bytes(piece).unwrap();
-        if events {
+        if events == Events::Read {
             black_box(stream.events());
         }
     }
@@ -40,14 +51,18 @@ fn chunked(c: &mut Criterion) {
             });
             group.bench_function(
                 BenchmarkId::new(format!("{chunk}B chunks"), "events"),
-                |b| b.iter(|| feed(black_box(&text), chunk, true)),
+                |b| b.iter(|| feed(black_box(&text), chunk, Events::Read)),
+            );
+            group.bench_function(
+                BenchmarkId::new(format!("{chunk}B chunks"), "default"),
+                |b| b.iter(|| feed(black_box(&text), chunk, Events::Unread)),
             );
             group.bench_function(
                 BenchmarkId::new(format!("{chunk}B chunks"), "no events"),
-                |b| b.iter(|| feed(black_box(&text), chunk, false)),
+                |b| b.iter(|| feed(black_box(&text), chunk, Events::Off)),
             );
             group.bench_function(BenchmarkId::new("one chunk", "no events"), |b| {
-                b.iter(|| feed(black_box(&text), usize::MAX, false))
+                b.iter(|| feed(black_box(&text), usize::MAX, Events::Off))
             });
             group.finish();
         }

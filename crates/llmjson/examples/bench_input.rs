@@ -5,7 +5,8 @@
 //! FAMILY=broken SIZE=102400 cargo run -q --release -p llmjson --example bench_input > reply.txt
 //! ```
 //!
-//! `FAMILY`: `valid` (the default) or `broken`; `SIZE`: bytes (default 100 KiB).
+//! `FAMILY`: `valid` (the default), `broken` (convention-written) or `all` (every fault at once);
+//! `SIZE`: bytes (default 100 KiB).
 
 #[path = "../benches/inputs.rs"]
 mod inputs;
@@ -17,6 +18,7 @@ fn main() {
         .unwrap_or(100 << 10);
     let text = match std::env::var("FAMILY").as_deref() {
         Ok("broken") => inputs::broken(size),
+        Ok("all") => inputs::broken_all(size),
         _ => inputs::valid(size),
     };
     print!("{text}");

@@ -190,8 +190,17 @@ impl Diagnostics {
     /// The record of a streamed parse ([`crate::StreamParser::finish_with_events`]): the
     /// one-shot record of its result, plus the chunks and the time to the first complete value.
     pub fn of_stream(finished: &crate::Finished, options: &Options) -> Self {
-        let stats = &finished.stats;
-        let mut d = Diagnostics::of_parse(&finished.result, options, stats.elapsed);
+        Diagnostics::of_streamed(&finished.result, &finished.stats, options)
+    }
+
+    /// The record of a streamed parse that ended with `result` and `stats` (what
+    /// [`crate::StreamParser::finish_later`] returns).
+    pub fn of_streamed(
+        result: &Result<Parsed, Error>,
+        stats: &crate::StreamStats,
+        options: &Options,
+    ) -> Self {
+        let mut d = Diagnostics::of_parse(result, options, stats.elapsed);
         d.stream_chunks = Some(stats.chunks);
         d.stream_first_value_ms = stats.first_value.map(|t| t.as_secs_f64() * 1000.0);
         d

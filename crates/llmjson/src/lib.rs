@@ -49,7 +49,10 @@ pub use retry::{
     ESCAPING_RULE,
 };
 pub use schema::{DroppedItem, Schema, SchemaError};
-pub use stream::{Event, Finished, Snapshot, StreamParser, StreamStats, PROVISIONAL_LAG};
+pub use stream::{
+    Event, Finished, FinishedLater, LaterEvents, Snapshot, StreamParser, StreamStats,
+    PROVISIONAL_LAG,
+};
 pub use value::{DeserializeError, Map, Number, NumberError, Style, Value};
 
 /// The strict reader and what it builds into: llmjson's [`Value`] ([`sink::ValueSink`]) or any

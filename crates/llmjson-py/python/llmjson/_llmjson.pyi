@@ -1,5 +1,6 @@
 """The native module (Rust, PyO3). Use the ``llmjson`` package's API instead."""
 
+from collections.abc import Callable
 from typing import Any, final
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "NativeError",
     "Schema",
     "StreamParser",
+    "LaterEvents",
     "__version__",
     "parse",
     "loads_value",
@@ -61,6 +63,7 @@ class StreamParser:
         latex: bool = True,
         invalid_items: str = "fail",
         events: bool = True,
+        on_error: Callable[[NativeError], Exception] | None = None,
     ) -> StreamParser: ...
     def feed(self, chunk: str | bytes) -> None: ...
     def snapshot(self) -> tuple[Any, list[str], list[str], bool]:
@@ -73,11 +76,19 @@ class StreamParser:
         self,
     ) -> tuple[
         str,
-        tuple[Any, list[tuple[str, int, int, int, int, str, str]], tuple[int, int], str, int, int, int, list[str]],
-        list[tuple[str, str, str | None]],
+        tuple[Any, list[tuple[str, int, int, int, int, str, str]], tuple[int, int], str, int, int, int, list[str], list[Any]],
+        LaterEvents,
         tuple[int, float | None],
     ]:
-        """(the whole text, ``parse``'s tuple, the last events, (chunks, ms to the first value))."""
+        """(the whole text, ``parse``'s tuple, the last events (made when taken), (chunks, ms to
+        the first value))."""
+
+@final
+class LaterEvents:
+    """A finished stream's last events, made and converted when taken."""
+
+    def take(self) -> list[tuple[str, str, str | None]]:
+        """(kind, path, text or property or None) per event; once (then an empty list)."""
 
 def loads_value(text: str, metrics: Metrics, *, level: str = "full", max_size: int = ...) -> Any: ...
 def repair_disabled() -> bool: ...

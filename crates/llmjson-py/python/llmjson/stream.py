@@ -9,6 +9,8 @@ changes, then the final one.
 
 from __future__ import annotations
 
+import functools
+
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
@@ -120,8 +122,8 @@ class StreamParser:
         self._schema = _schema_of(schema if schema is not None else model)
         self._request_id = request_id
         self._started = time.perf_counter()
-        self.last_events: list[Event] = []
-        """After ``finish``: the events not taken before it, then its ``revised`` events."""
+        self._last_events: list[Event] | None = []
+        self._later: Any = None
         self._native = _NativeStreamParser(
             level=self._level,
             truncation=truncation,
@@ -135,18 +137,17 @@ class StreamParser:
             latex=latex,
             invalid_items=invalid_items,
             events=events,
+            on_error=functools.partial(_feed_failure, request_id, self._level, self._started),
         )
+        # Called once per token: the native method itself, no Python frame around it (a failed
+        # feed raises the typed error `_feed_failure` makes).
+        self.feed = self._native.feed  # type: ignore[method-assign]
 
     def feed(self, chunk: str | bytes) -> None:
         """Reads the next chunk. Raises ``InputTooLargeError`` as soon as the reply goes over
         ``max_size``. Nesting past ``max_depth`` stops the live view there; ``finish`` then gives
         ``parse``'s verdict."""
-        try:
-            self._native.feed(chunk)
-        except NativeError as native:
-            text = getattr(native, "stream_text", "")
-            diagnostics = _diagnostics(text, ["locate"], request_id=self._request_id, level=self._level)
-            raise _failure(native, diagnostics, text, self._started) from None
+        self._native.feed(chunk)  # (replaced by the native method in __init__)
 
     def snapshot(self) -> Snapshot:
         """The value so far, and which paths are complete or still provisional."""
@@ -156,6 +157,19 @@ class StreamParser:
     def events(self) -> list[Event]:
         """What happened since the last call."""
         return [_event(raw) for raw in self._native.events()]
+
+    @property
+    def last_events(self) -> list[Event]:
+        """After ``finish``: the events not taken before it, then its ``revised`` events. Made
+        when first read (a long reply has hundreds of thousands; most callers never read them)."""
+        if self._last_events is None:
+            later, self._later = self._later, None
+            self._last_events = [_event(raw) for raw in later.take()] if later is not None else []
+        return self._last_events
+
+    def _later_events(self, later: Any) -> None:
+        self._later = later
+        self._last_events = None
 
     def finish(self) -> ParseResult[Any]:
         """Ends the stream: ``llmjson.parse``'s result for the whole reply (its value, repairs and
@@ -168,14 +182,21 @@ class StreamParser:
         try:
             text, native_result, events, (chunks, first_ms) = self._native.finish()
         except NativeError as native:
-            self.last_events = [_event(raw) for raw in getattr(native, "stream_events", [])]
+            self._later_events(getattr(native, "stream_events", None))
             text = getattr(native, "stream_text", "")
             diagnostics = _diagnostics(text, stages, request_id=self._request_id, level=self._level)
             raise _failure(native, diagnostics, text, started) from None
-        self.last_events = [_event(raw) for raw in events]
+        self._later_events(events)
         diagnostics = _diagnostics(text, stages, request_id=self._request_id, level=self._level)
         diagnostics.update(stream_chunks=chunks, stream_first_value_ms=first_ms)
         return _result(native_result, diagnostics, started, model=self._model, grounding=None, stages=stages)
+
+
+def _feed_failure(request_id: str | None, level: str, started: float, native: NativeError) -> Exception:
+    """The typed error a failed ``feed`` raises (the reply went over ``max_size``)."""
+    text = getattr(native, "stream_text", "")
+    diagnostics = _diagnostics(text, ["locate"], request_id=request_id, level=level)
+    return _failure(native, diagnostics, text, started)
 
 
 def _partial_model(model: Any, snapshot: Snapshot) -> Any:

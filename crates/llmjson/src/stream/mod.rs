@@ -173,7 +173,7 @@ impl StreamParser {
     /// Stops recording [`Event`]s (a caller that only takes snapshots saves their cost);
     /// [`events`](Self::events) then returns nothing. `RequiredMissing` needs events on.
     pub fn without_events(mut self) -> StreamParser {
-        self.tree.events = None;
+        self.tree.events_off();
         self
     }
 
@@ -343,10 +343,18 @@ impl StreamParser {
         }
     }
 
-    /// The events since the last call, in order.
+    /// The events since the last call, in order. Nothing is built for events before the first
+    /// call: it makes the events so far from what the stream has read (in the order it was
+    /// read; each string's text so far as one [`Event::StringGrew`]), and from then on they are
+    /// recorded as bytes arrive.
     pub fn events(&mut self) -> Vec<Event> {
         // A limit met here is returned by the next `feed` and by `finish`.
         let _ = self.settle();
+        if self.tree.is_deferred() {
+            // The first ask: the events so far are made from what the stream has read.
+            self.tree.record_from_now(self.reader.string_value_open());
+            self.reader.report_growth(&self.text, &mut self.tree);
+        }
         self.tree
             .events
             .as_mut()
@@ -371,7 +379,7 @@ impl StreamParser {
     /// # Errors
     /// As [`crate::parse`]; a limit the stream went over is returned again.
     pub fn finish(self) -> Result<Parsed, Error> {
-        self.finish_with_events().result
+        self.finish_later().result
     }
 
     /// `parse`'s result when the live reader read the whole reply as one document without a
@@ -400,21 +408,113 @@ impl StreamParser {
 
     /// Ends the stream, and says where the final parse reads a value the stream showed as
     /// complete otherwise ([`Event::Revised`], after the events not yet taken).
-    pub fn finish_with_events(mut self) -> Finished {
+    pub fn finish_with_events(self) -> Finished {
+        let FinishedLater {
+            result,
+            stats,
+            text,
+            events,
+        } = self.finish_later();
+        let events = events.resolve(&text, result.as_ref().ok().map(|p| &p.value));
+        Finished {
+            result,
+            events,
+            stats,
+            text,
+        }
+    }
+
+    /// Ends the stream as [`finish_with_events`](Self::finish_with_events) does, with the
+    /// events made only when [`LaterEvents::resolve`] is called: what the Python and Node
+    /// packages hold, as most callers never read them.
+    pub fn finish_later(mut self) -> FinishedLater {
         if self.failed.is_none() {
             // A character still cut at the end is U+FFFD, as `parse_bytes` reads it.
             self.decode_raw(true);
             let _ = self.check_size(self.text.len());
         }
         let _ = self.catch_up();
+        let root = self.reader.start.map(|start| start..self.tree.root_end());
+        let mut handed_over = None;
         let result = match self.failed.take() {
             Some(limit) => Err(limit.error()),
-            None => self.clean_result().unwrap_or_else(|| {
-                crate::parse_decoded(&self.text, self.invalid_utf8_at, &self.options)
-            }),
+            None => match self.clean_result() {
+                Some(result) => {
+                    handed_over = root;
+                    result
+                }
+                None => crate::parse_decoded(&self.text, self.invalid_utf8_at, &self.options),
+            },
         };
-        let mut events = self.events();
-        let final_value = result.as_ref().ok().map(|p| &p.value);
+        self.stats.elapsed = self.created.elapsed();
+        FinishedLater {
+            result,
+            stats: self.stats,
+            events: LaterEvents {
+                tree: self.tree,
+                reader: self.reader,
+                handed_over,
+                max_depth: self.options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING),
+            },
+            text: self.text,
+        }
+    }
+}
+
+/// What [`StreamParser::finish_later`] returns: [`Finished`] with its events still to make.
+#[derive(Debug)]
+pub struct FinishedLater {
+    /// [`crate::parse`]'s result for the whole reply.
+    pub result: Result<Parsed, Error>,
+    /// The stream's counts.
+    pub stats: StreamStats,
+    /// The whole reply.
+    pub text: String,
+    /// The events, made when asked for.
+    pub events: LaterEvents,
+}
+
+/// The events a finished stream has not handed out yet, made only when asked for.
+#[derive(Debug)]
+pub struct LaterEvents {
+    tree: Tree,
+    reader: Reader,
+    /// The live reader's value became the result as it was (a clean read of a valid reply):
+    /// where it was read.
+    handed_over: Option<std::ops::Range<usize>>,
+    max_depth: usize,
+}
+
+impl LaterEvents {
+    /// The events not taken before `finish`, then a [`Event::Revised`] for each value the stream
+    /// showed as complete that `final_value` (the result's value; `text` the whole reply) reads
+    /// otherwise.
+    pub fn resolve(mut self, text: &str, final_value: Option<&Value>) -> Vec<Event> {
+        if let Some(span) = self.handed_over.take() {
+            // The result is the live value itself: nothing to revise, and when events were
+            // deferred, they are that value's.
+            if !self.tree.is_deferred() {
+                return self.tree.events.take().unwrap_or_default();
+            }
+            let read;
+            let value = match final_value {
+                Some(value) => Some(value),
+                None => {
+                    read = text.get(span).and_then(|t| {
+                        crate::value::parse::document(t, self.max_depth, crate::DuplicateKeys::Last)
+                    });
+                    read.as_ref()
+                }
+            };
+            let mut events = value.map(Tree::events_of_root).unwrap_or_default();
+            events.extend(self.tree.take_deferred());
+            return events;
+        }
+        if self.tree.is_deferred() {
+            self.tree.record_from_now(self.reader.string_value_open());
+            self.reader.report_growth(text, &mut self.tree);
+        }
+        let mut events = self.tree.events.take().unwrap_or_default();
         if self.tree.has_started() {
             events.extend(
                 self.tree
@@ -423,13 +523,7 @@ impl StreamParser {
                     .map(|path| Event::Revised { path }),
             );
         }
-        self.stats.elapsed = self.created.elapsed();
-        Finished {
-            result,
-            events,
-            stats: self.stats,
-            text: self.text,
-        }
+        events
     }
 }
 

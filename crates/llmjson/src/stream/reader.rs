@@ -157,8 +157,13 @@ impl Reader {
         stop
     }
 
+    /// A string value (not a key) is being read.
+    pub fn string_value_open(&self) -> bool {
+        self.string.as_ref().is_some_and(|s| !s.key)
+    }
+
     /// The open string's new text, as one event per call.
-    fn report_growth(&mut self, text: &str, tree: &mut Tree) {
+    pub fn report_growth(&mut self, text: &str, tree: &mut Tree) {
         if let Some(s) = &mut self.string {
             let content = s.content(text, self.pos);
             if !s.key && content.len() > s.reported && tree.events.is_some() {

@@ -58,8 +58,14 @@ pub(super) struct Tree {
     root: Option<Value>,
     /// Where the root closed.
     root_end: usize,
-    /// Events since the caller last took them; `None` when nobody asked for events.
+    /// Events since the caller last took them; `None` until somebody asks for events (or when
+    /// they are off).
     pub events: Option<Vec<Event>>,
+    /// Events are wanted but nobody has asked yet: the common events are not built at all (the
+    /// ones up to the first ask are made from the tree then, [`Tree::record_from_now`]); only
+    /// the rare ones the tree cannot show later (a repeated key's `Revised`, `RequiredMissing`)
+    /// are kept here.
+    deferred: Option<Vec<Event>>,
     /// Pointers of values the reader read with a guess (a spot where readings compete).
     contested: Vec<String>,
     /// Values completed so far.
@@ -79,13 +85,88 @@ pub(super) struct Closed {
 }
 
 impl Tree {
+    /// With `events`, events are deferred until first asked for.
     pub fn new(max_depth: usize, schema: Option<Arc<Schema>>, events: bool) -> Tree {
         Tree {
             max_depth,
             schema,
-            events: events.then(Vec::new),
+            deferred: events.then(Vec::new),
             ..Tree::default()
         }
+    }
+
+    /// No events at all, now or later.
+    pub fn events_off(&mut self) {
+        self.events = None;
+        self.deferred = None;
+    }
+
+    /// Events are wanted and nobody has asked for them yet.
+    pub fn is_deferred(&self) -> bool {
+        self.deferred.is_some()
+    }
+
+    /// The first ask for events: from now on they are recorded as they happen, and the ones
+    /// that would have been recorded so far are made from the tree (the value shown so far, in
+    /// the order it was read; each string's text as one `StringGrew`), followed by the rare
+    /// events kept meanwhile. `string_open`: a string value is being read in the innermost
+    /// container (its element was announced; the reader reports its text).
+    pub fn record_from_now(&mut self, string_open: bool) {
+        let Some(rare) = self.deferred.take() else {
+            return;
+        };
+        let mut events = Vec::new();
+        match &self.root {
+            Some(root) => announce_value(root, String::new(), &mut events),
+            None => {
+                for (depth, frame) in self.frames.iter().enumerate() {
+                    let path = self.pointer_of(depth);
+                    if depth > 0 {
+                        announce_place(&self.frames[depth - 1], path.clone(), &mut events);
+                    }
+                    match &frame.container {
+                        Container::Array(items) => {
+                            for (i, item) in items.iter().enumerate() {
+                                let child = child_pointer(&path, Segment::Index(i));
+                                events.push(Event::ElementAppended {
+                                    path: child.clone(),
+                                });
+                                announce_value(item, child, &mut events);
+                            }
+                        }
+                        Container::Object { map, .. } => {
+                            for (key, item) in map.iter() {
+                                let child = child_pointer(&path, Segment::Key(key));
+                                events.push(Event::KeyStarted {
+                                    path: child.clone(),
+                                });
+                                announce_value(item, child, &mut events);
+                            }
+                        }
+                    }
+                }
+                if self.has_key() || (string_open && self.in_array()) {
+                    if let Some(frame) = self.frames.last() {
+                        announce_place(frame, self.next_pointer(), &mut events);
+                    }
+                }
+            }
+        }
+        events.extend(rare);
+        self.events = Some(events);
+    }
+
+    /// A value whose events were deferred, as a stream that shows it from the start would have
+    /// announced it: the root itself (`final_value` when the tree handed its root over).
+    pub fn events_of_root(value: &Value) -> Vec<Event> {
+        let mut events = Vec::new();
+        announce_value(value, String::new(), &mut events);
+        events
+    }
+
+    /// Takes the rare events kept while deferred (for a stream whose root was handed over).
+    pub fn take_deferred(&mut self) -> Vec<Event> {
+        self.deferred.take().unwrap_or_default()
     }
 
     /// A copy without the events (for a snapshot that reads ahead on its own).
@@ -95,6 +176,7 @@ impl Tree {
             root: self.root.clone(),
             root_end: self.root_end,
             events: None,
+            deferred: None,
             contested: self.contested.clone(),
             completed: self.completed,
             schema: None,
@@ -162,6 +244,13 @@ impl Tree {
             if let Some(events) = &mut self.events {
                 events.push(event);
             }
+        }
+    }
+
+    /// An event the tree cannot show later: recorded, or kept while events are deferred.
+    fn push_rare(&mut self, event: Event) {
+        if let Some(events) = self.events.as_mut().or(self.deferred.as_mut()) {
+            events.push(event);
         }
     }
 
@@ -269,12 +358,16 @@ impl Tree {
         self.push_event(|t| Event::ValueCompleted {
             path: t.next_pointer(),
         });
-        let pointer = match (&self.events, self.frames.last()) {
-            (Some(_), Some(f)) if matches!(f.container, Container::Object { .. }) => {
-                Some(self.next_pointer())
-            }
-            _ => None,
-        };
+        // A repeated key: the value shown before is replaced (its pointer built only then).
+        let repeated = (self.events.is_some() || self.deferred.is_some())
+            && matches!(
+                self.frames.last(),
+                Some(Frame {
+                    container: Container::Object { map, key: Some(key) },
+                    ..
+                }) if map.contains_key(key.as_str())
+            );
+        let revised = repeated.then(|| self.next_pointer());
         let Some(frame) = self.frames.last_mut() else {
             self.root = Some(value);
             self.root_end = end;
@@ -284,14 +377,11 @@ impl Tree {
         match &mut frame.container {
             Container::Array(items) => items.push(value),
             Container::Object { map, key } => {
-                let name = key.take().unwrap_or_default();
-                if map.insert(name, value).is_some() {
-                    // A repeated key: the value shown before is replaced.
-                    if let (Some(events), Some(path)) = (&mut self.events, pointer) {
-                        events.push(Event::Revised { path });
-                    }
-                }
+                map.insert(key.take().unwrap_or_default(), value);
             }
+        }
+        if let Some(path) = revised {
+            self.push_rare(Event::Revised { path });
         }
     }
 
@@ -322,7 +412,7 @@ impl Tree {
     /// longer appear).
     fn check_required(&mut self, map: &Map) {
         let Some(schema) = &self.schema else { return };
-        if self.events.is_none() {
+        if self.events.is_none() && self.deferred.is_none() {
             return;
         }
         let root = schema.walk();
@@ -352,7 +442,7 @@ impl Tree {
             .collect();
         let pointer = self.next_pointer();
         for property in missing {
-            self.push_event(|_| Event::RequiredMissing {
+            self.push_rare(Event::RequiredMissing {
                 path: pointer.clone(),
                 property,
             });
@@ -513,6 +603,69 @@ impl Tree {
             }
         }
         out
+    }
+}
+
+/// Announces the value at `path` in `parent` (a key started or an element appended).
+fn announce_place(parent: &Frame, path: String, events: &mut Vec<Event>) {
+    events.push(match parent.container {
+        Container::Array(_) => Event::ElementAppended { path },
+        Container::Object { .. } => Event::KeyStarted { path },
+    });
+}
+
+/// The events of a complete value at `path` as a stream reading it would record them after its
+/// announcement: what it holds (each member's key, each element), a string's text, and each
+/// value's completion, innermost first. An explicit stack: values nest up to the depth limit.
+fn announce_value(value: &Value, path: String, events: &mut Vec<Event>) {
+    enum Step<'v> {
+        /// A value to describe; `Some(in_array)`: announce it first (an element, or a member).
+        Enter(&'v Value, String, Option<bool>),
+        Done(String),
+    }
+    let mut stack = vec![Step::Enter(value, path, None)];
+    while let Some(step) = stack.pop() {
+        let (value, path) = match step {
+            Step::Done(path) => {
+                events.push(Event::ValueCompleted { path });
+                continue;
+            }
+            Step::Enter(value, path, announce) => {
+                match announce {
+                    Some(true) => events.push(Event::ElementAppended { path: path.clone() }),
+                    Some(false) => events.push(Event::KeyStarted { path: path.clone() }),
+                    None => {}
+                }
+                (value, path)
+            }
+        };
+        match value {
+            // Children pushed last-first, so that they come out in order.
+            Value::Array(items) => {
+                stack.push(Step::Done(path.clone()));
+                for (i, item) in items.iter().enumerate().rev() {
+                    let child = child_pointer(&path, Segment::Index(i));
+                    stack.push(Step::Enter(item, child, Some(true)));
+                }
+            }
+            Value::Object(map) => {
+                stack.push(Step::Done(path.clone()));
+                for (key, item) in map.iter().rev() {
+                    let child = child_pointer(&path, Segment::Key(key));
+                    stack.push(Step::Enter(item, child, Some(false)));
+                }
+            }
+            Value::String(text) => {
+                if !text.is_empty() {
+                    events.push(Event::StringGrew {
+                        path: path.clone(),
+                        text: text.clone(),
+                    });
+                }
+                events.push(Event::ValueCompleted { path });
+            }
+            _ => events.push(Event::ValueCompleted { path }),
+        }
     }
 }
 

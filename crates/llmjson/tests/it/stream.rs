@@ -261,6 +261,89 @@ fn a_repeated_key_is_revised_at_once() {
 }
 
 #[test]
+fn events_nobody_asked_for_are_made_when_first_asked_and_rare_ones_are_kept() {
+    // A repeated key and a required property missing happen before anybody asks: the first
+    // ask (here, only at the end) still reports them, after the events the tree shows.
+    let schema = std::sync::Arc::new(
+        llmjson::Schema::new(serde_json::json!({
+            "type": "object",
+            "properties": {"steps": {"type": "array", "items": {"type": "object", "required": ["id"]}}}
+        }))
+        .expect("schema"),
+    );
+    for reply in [
+        r#"{"a": 1, "a": 2, "steps": [{"title": "x"}]}"#,
+        "Here:
+```json
+{'a': 1, 'a': 2, 'steps': [{'title': 'x'}]}
+```",
+    ] {
+        let mut stream = StreamParser::new(Options::default().schema(schema.clone()));
+        for piece in reply.as_bytes().chunks(3) {
+            stream.feed_bytes(piece).expect("fed");
+        }
+        let events = stream.finish_with_events().events;
+        assert!(
+            events.contains(&Event::Revised { path: "/a".into() }),
+            "{reply}: {events:?}"
+        );
+        assert!(events.contains(&Event::RequiredMissing {
+            path: "/steps/0".into(),
+            property: "id".into()
+        }));
+        assert!(events.contains(&Event::StringGrew {
+            path: "/steps/0/title".into(),
+            text: "x".into()
+        }));
+        assert_eq!(
+            events.first(),
+            Some(&Event::KeyStarted { path: "/a".into() })
+        );
+    }
+    // Asked in the middle of a string: the string's text so far comes with the first ask.
+    let mut stream = StreamParser::new(Options::default());
+    stream.feed(r#"{"list": ["one", "tw"#).expect("fed");
+    assert_eq!(
+        stream.events(),
+        [
+            Event::KeyStarted {
+                path: "/list".into()
+            },
+            Event::ElementAppended {
+                path: "/list/0".into()
+            },
+            Event::StringGrew {
+                path: "/list/0".into(),
+                text: "one".into()
+            },
+            Event::ValueCompleted {
+                path: "/list/0".into()
+            },
+            Event::ElementAppended {
+                path: "/list/1".into()
+            },
+            Event::StringGrew {
+                path: "/list/1".into(),
+                text: "tw".into()
+            },
+        ]
+    );
+    stream.feed("o\"]}").expect("fed");
+    assert_eq!(
+        stream.events()[..2],
+        [
+            Event::StringGrew {
+                path: "/list/1".into(),
+                text: "o".into()
+            },
+            Event::ValueCompleted {
+                path: "/list/1".into()
+            },
+        ]
+    );
+}
+
+#[test]
 fn prose_think_and_fences_arriving_in_pieces_are_skipped() {
     let reply = "<think>maybe {\"a\": 0} is it?</think>\nSure, see {this}: here it is\n\
                  ~~~json\n{'a': 1, b: True, // note\n \"c\": [1, 2,],}\n~~~\ntrailing {\"z\": 9}";
@@ -566,8 +649,30 @@ fn generated_replies_stream_as_they_parse() {
     }
 }
 
+/// Events with each string's growth joined into one `StringGrew` (how many pieces a string
+/// arrives in depends on when events are asked for; what it says does not).
+fn normalised(events: Vec<llmjson::Event>) -> Vec<llmjson::Event> {
+    let mut out: Vec<llmjson::Event> = Vec::new();
+    for event in events {
+        if let llmjson::Event::StringGrew { path, text } = &event {
+            if let Some(llmjson::Event::StringGrew {
+                path: last_path,
+                text: last_text,
+            }) = out.last_mut()
+            {
+                if last_path == path {
+                    last_text.push_str(text);
+                    continue;
+                }
+            }
+        }
+        out.push(event);
+    }
+    out
+}
+
 mod properties {
-    use super::stream_check;
+    use super::{normalised, stream_check};
     use crate::props::{json_value, jsonish_text};
     use llmjson::{Options, RepairLevel, StreamParser};
     use proptest::prelude::*;
@@ -593,6 +698,35 @@ mod properties {
             prop_assert_eq!(&parsed, &llmjson::parse(&text, &Options::default()).expect("valid"));
             let revised = finished.events.iter().any(|e| matches!(e, llmjson::Event::Revised { .. }));
             prop_assert!(!revised, "a valid document was revised");
+        }
+
+        #[test]
+        fn events_read_late_say_what_events_read_live_say(
+            value in json_value(),
+            pretty in any::<bool>(),
+            chunk in 1usize..40,
+            first_ask in 0usize..6,
+        ) {
+            // Nothing is built for events until they are asked for; asked late (or only at the
+            // end), they say what a caller asking after every chunk was told, each string's
+            // text in one piece.
+            let text = if pretty { value.to_json_pretty() } else { value.to_json() };
+            let pieces: Vec<&[u8]> = text.as_bytes().chunks(chunk).collect();
+            let run = |ask_from: Option<usize>| {
+                let mut stream = StreamParser::new(Options::default());
+                let mut events = Vec::new();
+                for (i, piece) in pieces.iter().enumerate() {
+                    stream.feed_bytes(piece).expect("under the limits");
+                    if ask_from.is_some_and(|from| i >= from) {
+                        events.extend(stream.events());
+                    }
+                }
+                events.extend(stream.finish_with_events().events);
+                normalised(events)
+            };
+            let live = run(Some(0));
+            prop_assert_eq!(&run(None), &live);
+            prop_assert_eq!(&run(Some(first_ask)), &live);
         }
 
         #[test]
