@@ -237,6 +237,27 @@ export type StreamChunk =
   | { content: string }
   | { choices: ReadonlyArray<{ delta: { content?: string | null } }> };
 
+/** A tool-call piece `parseStream` reads: an OpenAI-style chunk whose delta carries
+ * `tool_calls`, or an Anthropic stream event (`content_block_start` of a `tool_use` block,
+ * `content_block_delta` with an `input_json_delta`; other events are skipped). */
+export type ToolCallChunk =
+  | { choices: ReadonlyArray<{ delta: { content?: string | null; tool_calls?: ReadonlyArray<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> } }> }
+  | { type: string; index?: number; content_block?: { type: string; id?: string; name?: string }; delta?: { type?: string; partial_json?: string; text?: string } };
+
+/** A streamed tool call: its arguments so far (the partial value), at the end parse's value. */
+export interface StreamedToolCall {
+  index: number;
+  id: string | null;
+  name: string | null;
+  arguments: unknown;
+}
+
+/** Tool calls as they stream: one parser per call; yields the list of calls each time one's
+ * arguments changed, then the final list. `tools` gives a tool's arguments a schema. */
+export function parseStream(
+  chunks: AsyncIterable<ToolCallChunk | StreamChunk> | Iterable<ToolCallChunk | StreamChunk>,
+  options: Omit<StreamOptions, 'events'> & { tools: Record<string, object> },
+): AsyncGenerator<StreamedToolCall[], void, undefined>;
 /** Yields the value so far each time it changes while the chunks arrive, then the final value
  * (`parse`'s value for the whole reply). */
 export function parseStream<Z extends ZodLike>(

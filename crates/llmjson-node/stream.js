@@ -123,49 +123,132 @@ function createStreamParser(options) {
   return new StreamParser(options);
 }
 
-/** The text of a chunk: a string, bytes, or an object with `text`/`delta`/`content`. */
-function chunkText(chunk) {
+/**
+ * What a chunk carries: text (a string, bytes, an object with `textDelta`/`delta`/`text`/`content`,
+ * an OpenAI-style `choices[0].delta.content`, an Anthropic `text_delta`), or pieces of tool calls
+ * ({ index, id, name, arguments }: OpenAI's `choices[0].delta.tool_calls`, Anthropic's `tool_use`
+ * blocks and their `input_json_delta` events).
+ */
+function chunkParts(chunk) {
   if (typeof chunk === 'string' || chunk instanceof Uint8Array) return chunk;
   if (chunk && typeof chunk === 'object') {
     for (const key of ['textDelta', 'delta', 'text', 'content']) {
       if (typeof chunk[key] === 'string') return chunk[key];
     }
-    const content = chunk.choices?.[0]?.delta?.content;
-    if (typeof content === 'string' || content == null) return content ?? '';
+    const delta = chunk.choices?.[0]?.delta;
+    if (Array.isArray(delta?.tool_calls) && delta.tool_calls.length > 0) {
+      return delta.tool_calls.map((call) => ({
+        index: call.index ?? 0,
+        id: call.id ?? null,
+        name: call.function?.name ?? null,
+        arguments: call.function?.arguments ?? '',
+      }));
+    }
+    if (chunk.choices !== undefined) {
+      const content = delta?.content;
+      if (typeof content === 'string' || content == null) return content ?? '';
+    }
+    if (chunk.type === 'content_block_start') {
+      const block = chunk.content_block;
+      if (block?.type === 'tool_use' || block?.type === 'server_tool_use') {
+        return [{ index: chunk.index ?? 0, id: block.id ?? null, name: block.name ?? null, arguments: '' }];
+      }
+      return '';
+    }
+    if (chunk.type === 'content_block_delta') {
+      if (chunk.delta?.type === 'input_json_delta') {
+        return [{ index: chunk.index ?? 0, id: null, name: null, arguments: chunk.delta.partial_json ?? '' }];
+      }
+      return typeof chunk.delta?.text === 'string' ? chunk.delta.text : '';
+    }
+    if (typeof chunk.type === 'string') return ''; // another Anthropic event (message_start, ping, …)
   }
-  throw new TypeError(`expected a string, bytes or a text delta, got ${chunk === null ? 'null' : typeof chunk}`);
+  throw new TypeError(`expected a string, bytes, a text delta or a tool-call delta, got ${chunk === null ? 'null' : typeof chunk}`);
 }
 
 /** parseStream looks at the value after every chunk up to this many characters (or bytes). */
 const EVERY_CHUNK_UP_TO = 1024;
 
+/** One streamed value (the reply's text, or one tool call's arguments), looked at sparingly. */
+class Watched {
+  constructor(options) {
+    this.parser = new StreamParser({ ...options, events: false });
+    this.last = undefined;
+    this.lastJson = undefined;
+    this.fed = 0;
+    this.shownAt = 0;
+  }
+
+  /** Feeds `text`; whether the value shown changed. */
+  feed(text) {
+    this.parser.feed(text);
+    // A snapshot costs the value so far: after every chunk of the first kilobyte, then once per
+    // sixteenth of what arrived (the snapshots of a long reply cost a bounded multiple of it).
+    this.fed += text.length;
+    if (this.fed > EVERY_CHUNK_UP_TO && this.fed - this.shownAt < Math.floor(this.fed / 16)) return false;
+    this.shownAt = this.fed;
+    const { value } = this.parser.snapshot();
+    if (value === undefined) return false;
+    const json = JSON.stringify(value);
+    if (json === this.lastJson) return false;
+    this.lastJson = json;
+    this.last = value;
+    return true;
+  }
+}
+
 /**
  * Reads an async (or sync) iterable of chunks and yields the value so far each time it
  * changes, then the final value (parse's value for the whole reply). The value is looked at
  * after every chunk of the first 1024 characters, then once per sixteenth of the reply so far.
+ *
+ * When the chunks carry tool calls (OpenAI `delta.tool_calls`, Anthropic `tool_use` blocks),
+ * each call's arguments are read by a parser of their own, and what is yielded is the list of
+ * calls { index, id, name, arguments } each time one's arguments changed, then the final list
+ * (each call's arguments parse's value; a call that streamed none has {}). `tools: { name:
+ * schema }` gives the arguments of a tool's calls a JSON Schema or a Zod schema. Text around
+ * the calls is not parsed once a call has started.
  */
 async function* parseStream(chunks, options) {
-  const parser = new StreamParser({ ...options, events: false });
-  let last;
-  let fed = 0;
-  let shownAt = 0;
+  const { tools = {}, ...rest } = options ?? {};
+  const text = new Watched(rest);
+  const calls = new Map();
+  const watched = (call) => {
+    if (call.watched === undefined) {
+      const schema = Object.prototype.hasOwnProperty.call(tools, call.name ?? '') ? tools[call.name] : undefined;
+      call.watched = new Watched(schema === undefined ? rest : { ...rest, schema });
+    }
+    return call.watched;
+  };
+  const listed = (argumentsOf) =>
+    [...calls.values()]
+      .sort((a, b) => a.index - b.index)
+      .map((call) => ({ index: call.index, id: call.id, name: call.name, arguments: argumentsOf(call) }));
   for await (const chunk of chunks) {
-    const text = chunkText(chunk);
-    if (text.length === 0) continue;
-    parser.feed(text);
-    // A snapshot costs the value so far: after every chunk of the first kilobyte, then once per
-    // sixteenth of what arrived (the snapshots of a long reply cost a bounded multiple of it).
-    fed += text.length;
-    if (fed > EVERY_CHUNK_UP_TO && fed - shownAt < Math.floor(fed / 16)) continue;
-    shownAt = fed;
-    const { value } = parser.snapshot();
-    if (value === undefined) continue;
-    const json = JSON.stringify(value);
-    if (json === last) continue;
-    last = json;
-    yield value;
+    const carried = chunkParts(chunk);
+    if (Array.isArray(carried)) {
+      let changed = false;
+      for (const piece of carried) {
+        let call = calls.get(piece.index);
+        if (call === undefined) {
+          call = { index: piece.index, id: null, name: null, watched: undefined };
+          calls.set(piece.index, call);
+        }
+        call.id ??= piece.id;
+        call.name ??= piece.name;
+        if (piece.arguments.length > 0) changed = watched(call).feed(piece.arguments) || changed;
+      }
+      if (changed) yield listed((call) => (call.watched === undefined ? undefined : call.watched.last));
+      continue;
+    }
+    if (carried.length === 0 || calls.size > 0) continue;
+    if (text.feed(carried)) yield text.last;
   }
-  yield parser.finish().value;
+  if (calls.size === 0) {
+    yield text.parser.finish().value;
+    return;
+  }
+  yield listed((call) => (call.watched === undefined || call.watched.fed === 0 ? {} : watched(call).parser.finish().value));
 }
 
 module.exports = { createStreamParser, parseStream, StreamParser, Snapshot };

@@ -192,3 +192,58 @@ test('events nobody reads are made when first read, and say what live reading sa
   assert.deepEqual(joined(late.lastEvents), joined(told));
   assert.equal(late.lastEvents, late.lastEvents, 'made once');
 });
+
+function openaiToolChunks() {
+  const first = '{"location": "Lisboa", "unit": "celsius", "days": "3"}';
+  const second = "{'query': 'tram 28', 'limit': 5,}";
+  const chunks = [{ choices: [{ delta: { role: 'assistant', content: null } }] }];
+  chunks.push({ choices: [{ delta: { tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'weather', arguments: '' } }] } }] });
+  chunks.push({ choices: [{ delta: { tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'search', arguments: '' } }] } }] });
+  for (let i = 0; i < Math.max(first.length, second.length); i += 6) {
+    for (const [index, text] of [[0, first], [1, second]]) {
+      const piece = text.slice(i, i + 6);
+      if (piece) chunks.push({ choices: [{ delta: { tool_calls: [{ index, function: { arguments: piece } }] } }] });
+    }
+  }
+  chunks.push({ choices: [{ delta: {}, finish_reason: 'tool_calls' }] });
+  return chunks;
+}
+
+test('parseStream reads OpenAI tool calls, one parser per call, a schema per tool', async () => {
+  const yielded = [];
+  const tools = { weather: { type: 'object', properties: { days: { type: 'integer' } } } };
+  for await (const v of parseStream(openaiToolChunks(), { tools })) yielded.push(v);
+  assert.deepEqual(yielded.at(-1), [
+    { index: 0, id: 'call_a', name: 'weather', arguments: { location: 'Lisboa', unit: 'celsius', days: 3 } },
+    { index: 1, id: 'call_b', name: 'search', arguments: { query: 'tram 28', limit: 5 } },
+  ]);
+  assert.ok(yielded.length > 5);
+  assert.ok(yielded.some((calls) => calls[0].arguments?.location === 'Lisb'));
+});
+
+test('parseStream reads Anthropic tool_use blocks and input_json_delta events', async () => {
+  const args = '{"city": "Porto", "when": ["today", "tomorrow"]}';
+  const events = [
+    { type: 'message_start', message: { id: 'msg_1' } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Let me check.' } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'forecast', input: {} } },
+  ];
+  for (let i = 0; i < args.length; i += 4) {
+    events.push({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: args.slice(i, i + 4) } });
+  }
+  events.push(
+    { type: 'content_block_stop', index: 1 },
+    { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_2', name: 'now', input: {} } },
+    { type: 'content_block_stop', index: 2 },
+    { type: 'message_stop' },
+  );
+  const yielded = [];
+  for await (const v of parseStream(events)) yielded.push(v);
+  assert.deepEqual(yielded.at(-1), [
+    { index: 1, id: 'toolu_1', name: 'forecast', arguments: { city: 'Porto', when: ['today', 'tomorrow'] } },
+    { index: 2, id: 'toolu_2', name: 'now', arguments: {} },
+  ]);
+  assert.ok(yielded.slice(0, -1).some((calls) => JSON.stringify(calls[0].arguments) === '{"city":"Porto","when":["today"]}'));
+});

@@ -14,6 +14,7 @@ import {
   type ParseResult,
   type Repair,
   type DroppedItem,
+  type StreamedToolCall,
 } from '../index.js';
 import { jsonrepair, JSONRepairError } from '../jsonrepair.js';
 
@@ -74,6 +75,14 @@ parse('{}', { level: 'lenient' });
 // @ts-expect-error: the reply must be a string.
 parse(42);
 
+async function toolCalls(): Promise<StreamedToolCall[] | undefined> {
+  let last: StreamedToolCall[] | undefined;
+  const chunks = [{ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{}' } }];
+  for await (const calls of parseStream(chunks, { tools: {} })) last = calls;
+  return last;
+}
+
+export { toolCalls };
 export { retries, text, found, fixed, repairs, span, outcome, ok, later, dropped, droppedPaths };
 
 // Streaming.

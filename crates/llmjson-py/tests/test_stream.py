@@ -227,3 +227,89 @@ def test_events_nobody_reads_are_made_when_first_read() -> None:
 
 def live_value(reply: str) -> object:
     return llmjson.parse(reply).value
+
+
+def _openai_tool_chunks() -> list[dict[str, object]]:
+    """Two parallel tool calls, their arguments interleaved in small pieces, as OpenAI streams."""
+    first = '{"location": "Lisboa", "unit": "celsius", "days": "3"}'
+    second = "{'query': 'tram 28', 'limit': 5,}"
+    chunks: list[dict[str, object]] = [{"choices": [{"delta": {"role": "assistant", "content": None}}]}]
+    chunks.append({"choices": [{"delta": {"tool_calls": [
+        {"index": 0, "id": "call_a", "type": "function", "function": {"name": "weather", "arguments": ""}}]}}]})
+    chunks.append({"choices": [{"delta": {"tool_calls": [
+        {"index": 1, "id": "call_b", "type": "function", "function": {"name": "search", "arguments": ""}}]}}]})
+    for i in range(0, max(len(first), len(second)), 6):
+        for index, text in ((0, first), (1, second)):
+            piece = text[i : i + 6]
+            if piece:
+                chunks.append({"choices": [{"delta": {"tool_calls": [{"index": index, "function": {"arguments": piece}}]}}]})
+    chunks.append({"choices": [{"delta": {}, "finish_reason": "tool_calls"}]})
+    return chunks
+
+
+def test_stream_reads_openai_tool_calls_one_parser_per_call() -> None:
+    weather = {"type": "object", "properties": {"days": {"type": "integer"}}}
+    yielded = list(llmjson.stream(_openai_tool_chunks(), tools={"weather": weather}))
+    final = yielded[-1]
+    assert final == [
+        llmjson.ToolCall(0, "call_a", "weather", {"location": "Lisboa", "unit": "celsius", "days": 3}),
+        llmjson.ToolCall(1, "call_b", "search", {"query": "tram 28", "limit": 5}),
+    ]
+    partial = yielded[:-1]
+    assert len(partial) > 5, "the arguments are shown as they grow"
+    assert all(isinstance(p, list) and all(isinstance(c, llmjson.ToolCall) for c in p) for p in partial)
+    # The first call's location shows before its text is whole, beside the second call.
+    assert any(p[0].arguments == {"location": "Lisb"} for p in partial)
+    assert any(len(p) == 2 and p[1].arguments is not None for p in partial)
+
+
+class _Event:
+    """An SDK object: attributes, not keys."""
+
+    def __init__(self, **fields: object) -> None:
+        for k, v in fields.items():
+            setattr(self, k, _Event(**v) if isinstance(v, dict) else v)
+
+
+def _anthropic_events(as_objects: bool) -> list[object]:
+    arguments = '{"city": "Porto", "when": ["today", "tomorrow"]}'
+    events: list[dict[str, object]] = [
+        {"type": "message_start", "message": {"id": "msg_1"}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Let me check."}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "forecast", "input": {}}},
+    ]
+    for i in range(0, len(arguments), 4):
+        events.append({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": arguments[i : i + 4]}})
+    events += [
+        {"type": "content_block_stop", "index": 1},
+        {"type": "content_block_start", "index": 2, "content_block": {"type": "tool_use", "id": "toolu_2", "name": "now", "input": {}}},
+        {"type": "content_block_stop", "index": 2},
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"}},
+        {"type": "message_stop"},
+    ]
+    return [_Event(**e) for e in events] if as_objects else list(events)
+
+
+@pytest.mark.parametrize("as_objects", [False, True])
+def test_stream_reads_anthropic_tool_use_blocks(as_objects: bool) -> None:
+    yielded = list(llmjson.stream(_anthropic_events(as_objects)))
+    assert yielded[-1] == [
+        llmjson.ToolCall(1, "toolu_1", "forecast", {"city": "Porto", "when": ["today", "tomorrow"]}),
+        llmjson.ToolCall(2, "toolu_2", "now", {}),
+    ]
+    assert any(p[0].arguments == {"city": "Porto", "when": ["today"]} for p in yielded[:-1])
+
+
+def test_astream_reads_tool_calls_too() -> None:
+    import asyncio
+
+    async def chunks():  # type: ignore[no-untyped-def]
+        for chunk in _openai_tool_chunks():
+            yield chunk
+
+    async def collect() -> list[object]:
+        return [v async for v in llmjson.astream(chunks())]
+
+    assert asyncio.run(collect())[-1] == list(llmjson.stream(_openai_tool_chunks()))[-1]

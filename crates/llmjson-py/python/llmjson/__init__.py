@@ -55,6 +55,7 @@ __all__ = [
     "Event",
     "Snapshot",
     "StreamParser",
+    "ToolCall",
     "astream",
     "stream",
     "__version__",
@@ -850,7 +851,7 @@ def from_file(
 
 
 # Streaming builds on the parse path above.
-from .stream import Event, Snapshot, StreamParser, astream, stream  # noqa: E402
+from .stream import Event, Snapshot, StreamParser, ToolCall, astream, stream  # noqa: E402
 
 #: What ``dir(llmjson)`` lists: the public API, its submodules and the policy types of its
 #: signatures; not the standard modules and helpers the package uses inside.

@@ -32,7 +32,7 @@ from . import (
 from ._llmjson import DEFAULT_MAX_DEPTH, DEFAULT_MAX_SIZE, NativeError
 from ._llmjson import StreamParser as _NativeStreamParser
 
-__all__ = ["Event", "Snapshot", "StreamParser", "stream", "astream"]
+__all__ = ["Event", "Snapshot", "StreamParser", "ToolCall", "stream", "astream"]
 
 EventKind = Literal[
     "key_started", "element_appended", "string_grew", "value_completed", "revised", "required_missing"
@@ -222,25 +222,85 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
-def _delta_text(chunk: Any) -> str | bytes:
-    """The text of a chunk: ``str``/``bytes``, or an OpenAI-style delta
-    (``chunk.choices[0].delta.content``, as an object or a dict)."""
+def _field(obj: Any, name: str) -> Any:
+    """``obj[name]`` for a dict, ``obj.name`` for an SDK object, else None."""
+    if isinstance(obj, dict):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool call streamed by the model: its arguments so far (the partial value while they
+    arrive, ``llmjson.parse``'s value of the whole arguments text at the end)."""
+
+    index: int
+    """The call's place in the message (OpenAI's ``tool_calls[i].index``, Anthropic's content
+    block index)."""
+    id: str | None
+    name: str | None
+    arguments: Any
+
+
+#: One piece of a tool call: (index, id, name, arguments text).
+_Piece = tuple[int, "str | None", "str | None", str]
+
+
+def _delta(chunk: Any) -> str | bytes | list[_Piece]:
+    """What a chunk carries: text (``str``/``bytes``, an OpenAI-style ``delta.content``, an
+    Anthropic ``text_delta``), or pieces of tool calls (OpenAI ``delta.tool_calls``, Anthropic
+    ``tool_use`` blocks and their ``input_json_delta``), as dicts or SDK objects."""
     if isinstance(chunk, (str, bytes)):
         return chunk
-    choices = chunk["choices"] if isinstance(chunk, dict) else getattr(chunk, "choices", None)
+    choices = _field(chunk, "choices")
     if choices:
-        delta = choices[0]["delta"] if isinstance(choices[0], dict) else choices[0].delta
-        content = delta.get("content") if isinstance(delta, dict) else getattr(delta, "content", None)
-        return content or ""
-    raise TypeError(f"expected str, bytes or an OpenAI-style chunk, got {type(chunk).__name__}")
+        delta = _field(choices[0], "delta")
+        calls = _field(delta, "tool_calls")
+        if calls:
+            pieces: list[_Piece] = []
+            for call in calls:
+                function = _field(call, "function")
+                pieces.append(
+                    (
+                        int(_field(call, "index") or 0),
+                        _field(call, "id"),
+                        _field(function, "name"),
+                        _field(function, "arguments") or "",
+                    )
+                )
+            return pieces
+        return _field(delta, "content") or ""
+    kind = _field(chunk, "type")
+    if kind == "content_block_start":
+        block = _field(chunk, "content_block")
+        if _field(block, "type") in ("tool_use", "server_tool_use"):
+            return [(int(_field(chunk, "index") or 0), _field(block, "id"), _field(block, "name"), "")]
+        return ""
+    if kind == "content_block_delta":
+        delta = _field(chunk, "delta")
+        if _field(delta, "type") == "input_json_delta":
+            return [(int(_field(chunk, "index") or 0), None, None, _field(delta, "partial_json") or "")]
+        return _field(delta, "text") or ""
+    if isinstance(kind, str):  # another Anthropic event (message_start, ping, *_stop, ...)
+        return ""
+    raise TypeError(
+        f"expected str, bytes, an OpenAI-style chunk or an Anthropic stream event, got {type(chunk).__name__}"
+    )
+
+
+def _delta_text(chunk: Any) -> str | bytes:
+    """The text of a chunk (tool-call pieces are not text)."""
+    carried = _delta(chunk)
+    return "" if isinstance(carried, list) else carried
 
 
 #: ``stream``/``astream`` look at the value after every chunk up to this many characters.
 _EVERY_CHUNK_UP_TO = 1024
 
 
-class _Yielder:
-    """What ``stream``/``astream`` yield: the partial value when it changed, then the final."""
+class _Watched:
+    """One streamed value (the reply's text, or one tool call's arguments) and when it was last
+    looked at."""
 
     def __init__(self, model: Any, options: dict[str, Any]) -> None:
         self.model = model
@@ -249,37 +309,108 @@ class _Yielder:
         self.fed = 0
         self.shown_at = 0
 
-    def feed(self, chunk: Any) -> Any | None:
-        text = _delta_text(chunk)
-        if not text:
-            return None
+    def feed(self, text: str | bytes) -> bool:
+        """Feeds ``text``; whether the value shown changed (looked at after every chunk of the
+        first kilobyte, then once per sixteenth of what arrived, so that the snapshots of a long
+        reply cost a bounded multiple of it, not one value per chunk)."""
         self.parser.feed(text)
         self.fed += len(text)
-        # A snapshot costs the value so far: after every chunk of the first kilobyte, then once
-        # per sixteenth of what arrived, so that the snapshots of a long reply cost a bounded
-        # multiple of the reply (not one value per chunk).
         if self.fed > _EVERY_CHUNK_UP_TO and self.fed - self.shown_at < self.fed // 16:
-            return None
+            return False
         self.shown_at = self.fed
         snapshot = self.parser.snapshot()
         if snapshot.value is None or snapshot.value == self.last:
-            return None
-        self.last = snapshot.value
-        return _partial_model(self.model, snapshot) if self.model is not None else snapshot.value
+            return False
+        self.last = _partial_model(self.model, snapshot) if self.model is not None else snapshot.value
+        return True
 
     def finish(self) -> Any:
         return self.parser.finish().value
 
 
-def stream(chunks: Iterable[Any], *, model: Any = None, **options: Any) -> Iterator[Any]:
-    """Yields the value so far each time it changes while ``chunks`` arrive (strings, bytes or
-    OpenAI-style delta chunks), then the final value — ``llmjson.parse(whole).value``. The value
-    is looked at after every chunk of the first 1024 characters, then once per sixteenth of the
-    reply so far (each look costs the value: this keeps a long reply linear). With
-    ``model=P`` (a Pydantic v2 model) partial values are ``P.model_construct`` instances whose
-    settled fields are validated, and the final one is ``P`` validated (or raises). Takes
+class _Call:
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.id: str | None = None
+        self.name: str | None = None
+        self.watched: _Watched | None = None
+        self.pending = ""
+
+
+class _Yielder:
+    """What ``stream``/``astream`` yield: the partial value when it changed, then the final; for
+    a stream of tool calls, the list of calls each time one's arguments changed."""
+
+    def __init__(self, model: Any, tools: dict[str, Any] | None, options: dict[str, Any]) -> None:
+        self.model = model
+        self.tools = tools or {}
+        self.options = options
+        self.text = _Watched(model, options)
+        self.calls: dict[int, _Call] = {}
+
+    def _watched(self, call: _Call) -> _Watched:
+        if call.watched is None:
+            tool = self.tools.get(call.name or "")
+            model = tool if tool is not None and hasattr(tool, "model_json_schema") else None
+            options = dict(self.options)
+            if tool is not None and model is None:
+                options["schema"] = tool
+            call.watched = _Watched(model, options)
+        return call.watched
+
+    def calls_now(self) -> list[ToolCall]:
+        return [
+            ToolCall(c.index, c.id, c.name, c.watched.last if c.watched is not None else None)
+            for c in sorted(self.calls.values(), key=lambda c: c.index)
+        ]
+
+    def feed(self, chunk: Any) -> Any | None:
+        carried = _delta(chunk)
+        if isinstance(carried, list):
+            changed = False
+            for index, call_id, name, arguments in carried:
+                call = self.calls.setdefault(index, _Call(index))
+                call.id = call.id or call_id
+                call.name = call.name or name
+                if arguments:
+                    changed = self._watched(call).feed(arguments) or changed
+            return self.calls_now() if changed else None
+        if not carried or self.calls:
+            return None
+        return self.text.last if self.text.feed(carried) else None
+
+    def finish(self) -> Any:
+        if not self.calls:
+            return self.text.finish()
+        finished = []
+        for call in sorted(self.calls.values(), key=lambda c: c.index):
+            watched = self._watched(call)
+            # A tool without arguments streams none (or "{}").
+            arguments = watched.finish() if watched.fed else {}
+            finished.append(ToolCall(call.index, call.id, call.name, arguments))
+        return finished
+
+
+def stream(
+    chunks: Iterable[Any], *, model: Any = None, tools: dict[str, Any] | None = None, **options: Any
+) -> Iterator[Any]:
+    """Yields the value so far each time it changes while ``chunks`` arrive (strings, bytes,
+    OpenAI-style delta chunks or Anthropic stream events), then the final value —
+    ``llmjson.parse(whole).value``. The value is looked at after every chunk of the first 1024
+    characters, then once per sixteenth of the reply so far (each look costs the value: this
+    keeps a long reply linear). With ``model=P`` (a Pydantic v2 model) partial values are
+    ``P.model_construct`` instances whose settled fields are validated, and the final one is
+    ``P`` validated (or raises).
+
+    **Tool calls**: when the chunks carry tool calls (OpenAI ``delta.tool_calls[i].function``,
+    Anthropic ``tool_use`` blocks and ``input_json_delta`` events), each call's arguments are
+    read by a parser of their own, and what is yielded is the list of ``ToolCall(index, id, name,
+    arguments)`` each time a call's arguments changed, then the final list (each call's
+    arguments ``llmjson.parse``'s value; a call that streamed no arguments has ``{}``).
+    ``tools={"name": schema or model}`` gives the arguments of the calls to that tool a schema
+    (or a Pydantic model). Text around the calls is not parsed once a call has started. Takes
     ``StreamParser``'s options."""
-    yielder = _Yielder(model, options)
+    yielder = _Yielder(model, tools, options)
     for chunk in chunks:
         partial = yielder.feed(chunk)
         if partial is not None:
@@ -287,9 +418,11 @@ def stream(chunks: Iterable[Any], *, model: Any = None, **options: Any) -> Itera
     yield yielder.finish()
 
 
-async def astream(chunks: AsyncIterable[Any], *, model: Any = None, **options: Any) -> AsyncIterator[Any]:
+async def astream(
+    chunks: AsyncIterable[Any], *, model: Any = None, tools: dict[str, Any] | None = None, **options: Any
+) -> AsyncIterator[Any]:
     """``stream`` for an async iterable of chunks."""
-    yielder = _Yielder(model, options)
+    yielder = _Yielder(model, tools, options)
     async for chunk in chunks:
         partial = yielder.feed(chunk)
         if partial is not None:
