@@ -188,6 +188,9 @@ export interface Snapshot<T = unknown> {
   provisional: string[];
   /** The root value closed (the final parse may still read the reply otherwise). */
   done: boolean;
+  /** What has arrived already needs a repair (a comment, another quote, a bare key, a trailing
+   * or missing comma, a spot read with a guess), rather than being merely incomplete. */
+  malformed: boolean;
   /** The value at `pointer` is complete and nothing in it is provisional. */
   isSettled(pointer: string): boolean;
 }
@@ -236,6 +239,10 @@ export type StreamChunk =
   | { text: string }
   | { content: string }
   | { choices: ReadonlyArray<{ delta: { content?: string | null } }> };
+
+/** The JSON Schema keyword that marks a property to be shown in snapshots only once its value
+ * is complete: `{ type: 'string', 'x-llmjson-done-only': true }`. */
+export const DONE_ONLY: 'x-llmjson-done-only';
 
 /** A tool-call piece `parseStream` reads: an OpenAI-style chunk whose delta carries
  * `tool_calls`, or an Anthropic stream event (`content_block_start` of a `tool_use` block,

@@ -17,6 +17,7 @@ exports.extract = core.extract;
 exports.Schema = core.Schema;
 exports.createStreamParser = stream.createStreamParser;
 exports.parseStream = stream.parseStream;
+exports.DONE_ONLY = stream.DONE_ONLY;
 exports.DEFAULTS = core.DEFAULTS;
 exports.parseWithRetries = retry.parseWithRetries;
 exports.RetriesExhausted = retry.RetriesExhausted;

@@ -25,6 +25,11 @@ class Snapshot {
     this.provisional = s.provisional;
     /** The root value closed. */
     this.done = s.done;
+    /**
+     * What has arrived already needs a repair (a comment, another quote, a bare key, a trailing
+     * or missing comma, a spot read with a guess), rather than being merely incomplete.
+     */
+    this.malformed = s.malformed;
   }
 
   /** The value at `pointer` is complete and nothing in it is provisional. */
@@ -251,4 +256,11 @@ async function* parseStream(chunks, options) {
   yield listed((call) => (call.watched === undefined || call.watched.fed === 0 ? {} : watched(call).parser.finish().value));
 }
 
-module.exports = { createStreamParser, parseStream, StreamParser, Snapshot };
+/**
+ * The JSON Schema keyword that marks a property to be shown in snapshots only once its value is
+ * complete (`{ type: 'string', 'x-llmjson-done-only': true }`; with Zod 4, `.meta({ [DONE_ONLY]:
+ * true })`).
+ */
+const DONE_ONLY = 'x-llmjson-done-only';
+
+module.exports = { createStreamParser, parseStream, StreamParser, Snapshot, DONE_ONLY };

@@ -19,6 +19,8 @@ pub struct NativeSnapshot {
     pub provisional: Vec<String>,
     /// The root value closed.
     pub done: bool,
+    /// What has arrived already needs a repair, rather than being merely incomplete.
+    pub malformed: bool,
 }
 
 /// One event: `kind` is `key_started`, `element_appended`, `string_grew`, `value_completed`,
@@ -97,6 +99,7 @@ impl JsStreamParser {
             complete: snapshot.complete,
             provisional: snapshot.provisional,
             done: snapshot.done,
+            malformed: snapshot.malformed,
         })
     }
 

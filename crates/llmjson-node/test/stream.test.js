@@ -247,3 +247,26 @@ test('parseStream reads Anthropic tool_use blocks and input_json_delta events', 
   ]);
   assert.ok(yielded.slice(0, -1).some((calls) => JSON.stringify(calls[0].arguments) === '{"city":"Porto","when":["today"]}'));
 });
+
+test('a done-only field is absent from snapshots until complete; a snapshot says malformed', () => {
+  const { DONE_ONLY } = require('llmjson');
+  const schema = { type: 'object', properties: { title: { type: 'string' }, summary: { type: 'string', [DONE_ONLY]: true } } };
+  const reply = '{"title": "Deploy", "summary": "Build, test and ship"}';
+  let shown = false;
+  for (let end = 1; end <= reply.length; end++) {
+    const p = createStreamParser({ schema });
+    p.feed(reply.slice(0, end));
+    const { value } = p.snapshot();
+    if (value && 'summary' in value) {
+      assert.equal(value.summary, 'Build, test and ship', `never half of it (at ${end})`);
+      shown = true;
+    }
+  }
+  assert.ok(shown);
+  const incomplete = createStreamParser();
+  incomplete.feed('{"a": [1, 2');
+  assert.equal(incomplete.snapshot().malformed, false);
+  const malformed = createStreamParser();
+  malformed.feed("{'a': [1, 2,");
+  assert.equal(malformed.snapshot().malformed, true);
+});

@@ -119,7 +119,7 @@ impl PyStreamParser {
         })
     }
 
-    /// (value or None, complete pointers, provisional pointers, done).
+    /// (value or None, complete pointers, provisional pointers, done, malformed).
     fn snapshot<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let inner = self.inner()?;
         let snapshot = inner.snapshot();
@@ -134,6 +134,7 @@ impl PyStreamParser {
                 PyList::new(py, &snapshot.complete)?.into_any(),
                 PyList::new(py, &snapshot.provisional)?.into_any(),
                 snapshot.done.into_pyobject(py)?.to_owned().into_any(),
+                snapshot.malformed.into_pyobject(py)?.to_owned().into_any(),
             ],
         )
     }

@@ -313,3 +313,30 @@ def test_astream_reads_tool_calls_too() -> None:
         return [v async for v in llmjson.astream(chunks())]
 
     assert asyncio.run(collect())[-1] == list(llmjson.stream(_openai_tool_chunks()))[-1]
+
+
+def test_a_done_only_field_is_absent_until_complete_and_malformed_is_said() -> None:
+    from pydantic import BaseModel, Field
+
+    class Plan(BaseModel):
+        title: str = ""
+        summary: str = Field("", json_schema_extra={llmjson.DONE_ONLY: True})
+
+    reply = '{"title": "Deploy", "summary": "Build, test and ship"}'
+    shown = False
+    for end in range(1, len(reply) + 1):
+        parser = llmjson.StreamParser(model=Plan)
+        parser.feed(reply[:end])
+        value = parser.snapshot().value
+        if isinstance(value, dict) and "summary" in value:
+            assert value["summary"] == "Build, test and ship", f"never half of it (at {end})"
+            shown = True
+    assert shown
+    partial = list(llmjson.stream([reply[:30], reply[30:]], model=Plan))
+    assert partial[0].summary == "" and partial[-1].summary == "Build, test and ship"
+    incomplete = llmjson.StreamParser()
+    incomplete.feed('{"a": [1, 2')
+    assert incomplete.snapshot().malformed is False
+    malformed = llmjson.StreamParser()
+    malformed.feed("{'a': [1, 2,")
+    assert malformed.snapshot().malformed is True

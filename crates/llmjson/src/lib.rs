@@ -50,7 +50,7 @@ pub use retry::{
 };
 pub use schema::{DroppedItem, Schema, SchemaError};
 pub use stream::{
-    Event, Finished, FinishedLater, LaterEvents, Snapshot, StreamParser, StreamStats,
+    Event, Finished, FinishedLater, LaterEvents, Snapshot, StreamParser, StreamStats, DONE_ONLY,
     PROVISIONAL_LAG,
 };
 pub use value::{DeserializeError, Map, Number, NumberError, Style, Value};

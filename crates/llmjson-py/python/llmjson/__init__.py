@@ -56,6 +56,7 @@ __all__ = [
     "Snapshot",
     "StreamParser",
     "ToolCall",
+    "DONE_ONLY",
     "astream",
     "stream",
     "__version__",
@@ -851,7 +852,7 @@ def from_file(
 
 
 # Streaming builds on the parse path above.
-from .stream import Event, Snapshot, StreamParser, ToolCall, astream, stream  # noqa: E402
+from .stream import DONE_ONLY, Event, Snapshot, StreamParser, ToolCall, astream, stream  # noqa: E402
 
 #: What ``dir(llmjson)`` lists: the public API, its submodules and the policy types of its
 #: signatures; not the standard modules and helpers the package uses inside.

@@ -66,8 +66,8 @@ class StreamParser:
         on_error: Callable[[NativeError], Exception] | None = None,
     ) -> StreamParser: ...
     def feed(self, chunk: str | bytes) -> None: ...
-    def snapshot(self) -> tuple[Any, list[str], list[str], bool]:
-        """(value or None, complete pointers, provisional pointers, done)."""
+    def snapshot(self) -> tuple[Any, list[str], list[str], bool, bool]:
+        """(value or None, complete pointers, provisional pointers, done, malformed)."""
     def events(self) -> list[tuple[str, str, str | None]]:
         """(kind, path, text or property or None) per event."""
     def stats(self) -> tuple[int, int, float | None]:

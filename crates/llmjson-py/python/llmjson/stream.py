@@ -32,7 +32,12 @@ from . import (
 from ._llmjson import DEFAULT_MAX_DEPTH, DEFAULT_MAX_SIZE, NativeError
 from ._llmjson import StreamParser as _NativeStreamParser
 
-__all__ = ["Event", "Snapshot", "StreamParser", "ToolCall", "stream", "astream"]
+__all__ = ["DONE_ONLY", "Event", "Snapshot", "StreamParser", "ToolCall", "stream", "astream"]
+
+#: The JSON Schema keyword that marks a property to be shown in snapshots only once its value is
+#: complete: ``Field(json_schema_extra={llmjson.DONE_ONLY: True})`` in a Pydantic model, or
+#: ``{"type": "string", "x-llmjson-done-only": true}`` in a JSON Schema.
+DONE_ONLY = "x-llmjson-done-only"
 
 EventKind = Literal[
     "key_started", "element_appended", "string_grew", "value_completed", "revised", "required_missing"
@@ -57,6 +62,10 @@ class Snapshot:
     last value completed in each open container within the last 256 bytes."""
     done: bool
     """The root value closed (the final parse may still read the reply otherwise)."""
+    malformed: bool = False
+    """What has arrived already needs a repair (a comment, another quote, a bare key, a trailing
+    or missing comma, a Python literal, a spot read with a guess), rather than being merely
+    incomplete (a prefix of valid JSON, with prose or a fence around it)."""
 
     def is_settled(self, pointer: str) -> bool:
         """The value at ``pointer`` is complete and nothing in it is provisional."""
@@ -151,8 +160,8 @@ class StreamParser:
 
     def snapshot(self) -> Snapshot:
         """The value so far, and which paths are complete or still provisional."""
-        value, complete, provisional, done = self._native.snapshot()
-        return Snapshot(value, complete, provisional, done)
+        value, complete, provisional, done, malformed = self._native.snapshot()
+        return Snapshot(value, complete, provisional, done, malformed)
 
     def events(self) -> list[Event]:
         """What happened since the last call."""

@@ -78,6 +78,11 @@ pub struct Snapshot {
     pub provisional: Vec<String>,
     /// The value's root closed (the final parse may still read the reply otherwise).
     pub done: bool,
+    /// What has arrived is already not JSON as written — it needs a repair (a comment, another
+    /// quote, a bare key, a trailing or missing comma, a Python literal, a spot read with a
+    /// guess) — rather than merely incomplete (a prefix of valid JSON, prose or a fence around
+    /// it aside).
+    pub malformed: bool,
 }
 
 impl Snapshot {
@@ -90,6 +95,77 @@ impl Snapshot {
         };
         self.complete.iter().any(|c| covers(c, pointer))
             && !self.provisional.iter().any(|p| covers(pointer, p))
+    }
+}
+
+/// The JSON Schema keyword that marks a property to be shown only once its value is complete:
+/// `{"properties": {"summary": {"type": "string", "x-llmjson-done-only": true}}}` (with
+/// Pydantic: `Field(json_schema_extra={"x-llmjson-done-only": True})`). A snapshot leaves such
+/// a member out while its value is still being read, so a UI never shows half of it.
+pub const DONE_ONLY: &str = "x-llmjson-done-only";
+
+/// Schemas nested deeper than this are not searched for done-only properties.
+const DONE_ONLY_DEPTH: usize = 64;
+
+/// Removes from `value` (at `pointer`, fitting `node` of the schema `root`) the members the
+/// schema marks done-only whose value is not complete yet.
+fn hide_unfinished(
+    value: &mut Value,
+    root: &Value,
+    node: &Value,
+    pointer: &str,
+    complete: &[String],
+    depth: usize,
+) {
+    if depth > DONE_ONLY_DEPTH {
+        return;
+    }
+    let node = crate::schema::coerce::resolve_ref(root, node);
+    let is_complete = |p: &str| {
+        complete.iter().any(|c| {
+            p == c || (p.starts_with(c.as_str()) && p.as_bytes().get(c.len()) == Some(&b'/'))
+        })
+    };
+    if is_complete(pointer) {
+        return;
+    }
+    match value {
+        Value::Object(map) => {
+            let properties = node.get("properties");
+            let others = node.get("additionalProperties").filter(|v| v.is_object());
+            let mut hidden = Vec::new();
+            for (key, child) in map.iter_mut() {
+                let Some(schema) = properties.and_then(|p| p.get(key.as_str())).or(others) else {
+                    continue;
+                };
+                let child_pointer = tree::child_pointer(pointer, tree::Segment::Key(key));
+                let done_only = crate::schema::coerce::resolve_ref(root, schema)
+                    .get(DONE_ONLY)
+                    .and_then(Value::as_bool)
+                    == Some(true);
+                if done_only && !is_complete(&child_pointer) {
+                    hidden.push(key.clone());
+                } else {
+                    hide_unfinished(child, root, schema, &child_pointer, complete, depth + 1);
+                }
+            }
+            for key in hidden {
+                map.remove(&key);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                let schema = node
+                    .get("prefixItems")
+                    .and_then(|p| p.get(i))
+                    .or_else(|| node.get("items").filter(|v| v.is_object()));
+                if let Some(schema) = schema {
+                    let child_pointer = tree::child_pointer(pointer, tree::Segment::Index(i));
+                    hide_unfinished(item, root, schema, &child_pointer, complete, depth + 1);
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -294,30 +370,41 @@ impl StreamParser {
     /// what building the value once does (the partial value is copied and closed).
     pub fn snapshot(&self) -> Snapshot {
         let waiting = unfinished_tail(&self.raw);
-        let closed = if !self.raw.is_empty() && self.raw.len() > waiting && self.failed.is_none() {
-            // Bytes still waiting to be decoded: read with a copy of the reader, on a copy of
-            // the text (the snapshot copies the value anyway).
-            let mut text = self.text.clone();
-            text.push_str(&String::from_utf8_lossy(
-                &self.raw[..self.raw.len() - waiting],
-            ));
-            let mut reader = self.reader.clone();
-            let mut tree = self.tree.copy_quiet();
-            let _ = reader.run(&text, &mut tree);
-            let pending = reader.pending(&text);
-            tree.close_into(pending, self.options.truncation, text.len())
-        } else if self.read_to == self.text.len() || self.failed.is_some() {
-            let pending = self.reader.pending(&self.text);
-            self.tree
-                .close_snapshot(pending, self.options.truncation, self.text.len())
-        } else {
-            // The last few chunks are not read yet: a copy of the reader reads them.
-            let mut reader = self.reader.clone();
-            let mut tree = self.tree.copy_quiet();
-            let _ = reader.run(&self.text, &mut tree);
-            let pending = reader.pending(&self.text);
-            tree.close_into(pending, self.options.truncation, self.text.len())
-        };
+        let (closed, strict) =
+            if !self.raw.is_empty() && self.raw.len() > waiting && self.failed.is_none() {
+                // Bytes still waiting to be decoded: read with a copy of the reader, on a copy of
+                // the text (the snapshot copies the value anyway).
+                let mut text = self.text.clone();
+                text.push_str(&String::from_utf8_lossy(
+                    &self.raw[..self.raw.len() - waiting],
+                ));
+                let mut reader = self.reader.clone();
+                let mut tree = self.tree.copy_quiet();
+                let _ = reader.run(&text, &mut tree);
+                let pending = reader.pending(&text);
+                (
+                    tree.close_into(pending, self.options.truncation, text.len()),
+                    reader.strict,
+                )
+            } else if self.read_to == self.text.len() || self.failed.is_some() {
+                let pending = self.reader.pending(&self.text);
+                (
+                    self.tree
+                        .close_snapshot(pending, self.options.truncation, self.text.len()),
+                    self.reader.strict,
+                )
+            } else {
+                // The last few chunks are not read yet: a copy of the reader reads them.
+                let mut reader = self.reader.clone();
+                let mut tree = self.tree.copy_quiet();
+                let _ = reader.run(&self.text, &mut tree);
+                let pending = reader.pending(&self.text);
+                (
+                    tree.close_into(pending, self.options.truncation, self.text.len()),
+                    reader.strict,
+                )
+            };
+        let malformed = !strict || closed.guessed;
         let value = match (&self.options.schema, closed.value) {
             (Some(schema), Some(value)) if self.options.coercion == crate::Coercion::Fit => {
                 let leaf = closed
@@ -335,11 +422,26 @@ impl StreamParser {
             }
             (_, value) => value,
         };
+        let value = match (&self.options.schema, value) {
+            (Some(schema), Some(mut value)) => {
+                hide_unfinished(
+                    &mut value,
+                    schema.walk(),
+                    schema.walk(),
+                    "",
+                    &closed.complete,
+                    0,
+                );
+                Some(value)
+            }
+            (_, value) => value,
+        };
         Snapshot {
             value,
             complete: closed.complete,
             provisional: closed.provisional,
             done: closed.done,
+            malformed,
         }
     }
 
@@ -396,7 +498,7 @@ impl StreamParser {
             &self.options,
             value,
             read,
-            self.reader.strict,
+            self.reader.strict && !self.reader.latex_doubt,
         ) {
             Ok(result) => Some(result),
             Err(value) => {

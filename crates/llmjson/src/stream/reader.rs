@@ -88,8 +88,11 @@ pub(super) struct Reader {
     /// chunks is scanned once, not once per chunk.
     resume: Option<(usize, Scan, usize)>,
     /// Everything read so far is strict JSON (what `value::parse` accepts): a clean read of a
-    /// valid reply then needs no second check at the end.
+    /// valid reply then needs no second check at the end (unless `latex_doubt`).
     pub strict: bool,
+    /// A string holds an escape that may begin a LaTeX command (`\frac`): valid JSON, whose
+    /// reading the repair stage decides, so the final parse is not taken from here.
+    pub latex_doubt: bool,
     /// The last thing read was a comma between values (a closer now makes it a trailing one).
     after_comma: bool,
 }
@@ -128,6 +131,7 @@ impl Reader {
             start: None,
             resume: None,
             strict: true,
+            latex_doubt: false,
             after_comma: false,
         }
     }
@@ -634,7 +638,8 @@ impl Reader {
                             // `\f`, `\b`, `\t`… before a letter may be LaTeX (`\frac`), which
                             // the repair stage decides: the final parse is not taken from here.
                             let maybe_latex = crate::repair::latex::may_begin_command(bytes, at);
-                            self.strict &= json && !maybe_latex;
+                            self.strict &= json;
+                            self.latex_doubt |= maybe_latex;
                             if s.plain {
                                 s.buf.push_str(&text[s.start..at]);
                                 s.plain = false;

@@ -82,6 +82,8 @@ pub(super) struct Closed {
     /// The open string or number in the snapshot, if kept (the schema leaves it as it is).
     pub open_leaf: Option<String>,
     pub done: bool,
+    /// Something was read with a guess.
+    pub guessed: bool,
 }
 
 impl Tree {
@@ -469,6 +471,7 @@ impl Tree {
     ) -> Closed {
         let mut complete = Vec::new();
         let mut provisional = Vec::new();
+        let guessed = !self.contested.is_empty();
         if let Some(root) = self.root.take() {
             complete.push(String::new());
             if text_len.saturating_sub(self.root_end) < LAG {
@@ -483,6 +486,7 @@ impl Tree {
                 provisional,
                 open_leaf: None,
                 done: true,
+                guessed,
             };
         }
         if self.frames.is_empty() {
@@ -492,6 +496,7 @@ impl Tree {
                 provisional,
                 open_leaf: None,
                 done: false,
+                guessed,
             };
         }
         // Under `DropElement`, the outermost open element of an array is left out whole.
@@ -573,6 +578,7 @@ impl Tree {
             provisional,
             open_leaf,
             done: false,
+            guessed,
         }
     }
 

@@ -880,3 +880,77 @@ fn a_comment_before_the_first_member_still_opens_the_value() {
         );
     }
 }
+
+#[test]
+fn a_done_only_field_is_absent_until_complete() {
+    let schema = llmjson::Schema::new(serde_json::json!({
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "summary": {"type": "string", "x-llmjson-done-only": true},
+            "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}}
+        },
+        "$defs": {"step": {"type": "object", "properties": {
+            "id": {"type": "integer"},
+            "code": {"type": "string", "x-llmjson-done-only": true}
+        }}}
+    }))
+    .expect("schema");
+    assert_eq!(llmjson::DONE_ONLY, "x-llmjson-done-only");
+    let options = Options::default().schema(schema);
+    let reply = r#"{"title": "Deploy", "summary": "Build, test and ship", "steps": [{"id": 1, "code": "make all"}, {"id": 2, "code": "make test"}]}"#;
+    let (mut title_partial, mut summary_shown, mut step_without_code) = (false, false, false);
+    // Every prefix of the reply, as a stream may have it when a snapshot is taken.
+    for end in 1..=reply.len() {
+        let mut stream = StreamParser::new(options.clone());
+        stream.feed(&reply[..end]).expect("fed");
+        let Some(value) = stream.snapshot().value else {
+            continue;
+        };
+        title_partial |= value.get("title").is_some_and(|t| t != "Deploy");
+        if let Some(summary) = value.get("summary") {
+            assert_eq!(
+                summary, "Build, test and ship",
+                "never half of it (at {end})"
+            );
+            summary_shown = true;
+        }
+        for step in value
+            .get("steps")
+            .and_then(|s| s.as_array())
+            .into_iter()
+            .flatten()
+        {
+            if let Some(code) = step.get("code") {
+                assert!(code == "make all" || code == "make test", "{code} at {end}");
+            }
+            step_without_code |= step.get("id").is_some() && step.get("code").is_none();
+        }
+    }
+    assert!(title_partial, "other fields still show as they arrive");
+    assert!(summary_shown && step_without_code);
+}
+
+#[test]
+fn a_snapshot_says_whether_the_reply_is_incomplete_or_already_malformed() {
+    let snapshot = |text: &str| {
+        let mut stream = StreamParser::new(Options::default());
+        stream.feed(text).expect("fed");
+        stream.snapshot()
+    };
+    for incomplete in [
+        r#"{"steps": [{"id": 1}, {"id": 2, "title": "Bo"#,
+        "Sure, here it is:\n```json\n{\"a\": [1, 2",
+        r#"{"answer": "$\frac{a}{b}$", "n": 1"#,
+    ] {
+        assert!(!snapshot(incomplete).malformed, "{incomplete}");
+    }
+    for malformed in [
+        r#"{"steps": [{"id": 1,}, {"id": 2"#,
+        "{'a': 1, 'b': [1, 2",
+        "{a: 1, // note\n b: 2",
+        r#"{"a": True, "b": [1, 2"#,
+    ] {
+        assert!(snapshot(malformed).malformed, "{malformed}");
+    }
+}

@@ -1,0 +1,107 @@
+//! How often the live view is wrong: generated replies of every fault class fed in chunks of
+//! 1, 7 and 64 bytes; a reply counts when `finish` reports a `Revised` event (something the
+//! stream showed as complete that the final value contradicts), and at the root when one is
+//! about the whole value. Per class, the worst of the three chunkings.
+//!
+//! ```sh
+//! cargo run -q --release -p llmjson --example stream_revisions -- [SEED] [COUNT]
+//! ```
+
+use llmjson::{Event, Options, StreamParser, Truncation};
+use std::collections::BTreeMap;
+
+const CHUNKS: [usize; 3] = [1, 7, 64];
+
+#[derive(Default)]
+struct Tally {
+    total: usize,
+    revised: [usize; 3],
+    at_root: [usize; 3],
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let seed = args.next().and_then(|s| s.parse().ok()).unwrap_or(4001);
+    let count = args
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(llmjson_faults::fixed_count);
+    let mut by_class: BTreeMap<&'static str, Tally> = BTreeMap::new();
+    let mut all = Tally::default();
+    for case in llmjson_faults::generate(seed, count) {
+        let options = if case.truncation_drop {
+            Options::default().truncation(Truncation::Drop)
+        } else {
+            Options::default()
+        };
+        let mut outcome = [(false, false); 3];
+        for (k, chunk) in CHUNKS.into_iter().enumerate() {
+            let mut stream = StreamParser::new(options.clone());
+            for piece in case.input.as_bytes().chunks(chunk) {
+                if stream.feed_bytes(piece).is_err() {
+                    break;
+                }
+            }
+            let events = stream.finish_with_events().events;
+            let revised: Vec<&str> = events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Revised { path } => Some(path.as_str()),
+                    _ => None,
+                })
+                .collect();
+            outcome[k] = (!revised.is_empty(), revised.contains(&""));
+        }
+        let count_in = |t: &mut Tally| {
+            t.total += 1;
+            for (k, (any, root)) in outcome.iter().enumerate() {
+                t.revised[k] += usize::from(*any);
+                t.at_root[k] += usize::from(*root);
+            }
+        };
+        count_in(&mut all);
+        let mut seen = Vec::new();
+        for fault in &case.faults {
+            if !seen.contains(&fault.name()) {
+                seen.push(fault.name());
+                count_in(by_class.entry(fault.name()).or_default());
+            }
+        }
+    }
+    let share = |n: usize, total: usize| 100.0 * n as f64 / total.max(1) as f64;
+    println!("| class | replies | revised (1 / 7 / 64 B) | worst | at the root (worst) |");
+    println!("|---|---:|---:|---:|---:|");
+    let mut rows: Vec<(&str, &Tally)> = by_class.iter().map(|(k, v)| (*k, v)).collect();
+    rows.sort_by(|a, b| {
+        let worst = |t: &Tally| {
+            t.revised
+                .iter()
+                .map(|&r| share(r, t.total))
+                .fold(0.0, f64::max)
+        };
+        worst(b.1).total_cmp(&worst(a.1))
+    });
+    rows.push(("all", &all));
+    for (name, t) in rows {
+        let per: Vec<String> = t
+            .revised
+            .iter()
+            .map(|&r| format!("{:.0}%", share(r, t.total)))
+            .collect();
+        let worst = t
+            .revised
+            .iter()
+            .map(|&r| share(r, t.total))
+            .fold(0.0, f64::max);
+        let root = t
+            .at_root
+            .iter()
+            .map(|&r| share(r, t.total))
+            .fold(0.0, f64::max);
+        println!(
+            "| {name} | {} | {} | {worst:.1}% | {root:.1}% |",
+            t.total,
+            per.join(" / ")
+        );
+    }
+}
