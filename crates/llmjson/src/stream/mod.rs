@@ -121,11 +121,7 @@ fn hide_unfinished(
         return;
     }
     let node = crate::schema::coerce::resolve_ref(root, node);
-    let is_complete = |p: &str| {
-        complete.iter().any(|c| {
-            p == c || (p.starts_with(c.as_str()) && p.as_bytes().get(c.len()) == Some(&b'/'))
-        })
-    };
+    let is_complete = |p: &str| covered(complete, p);
     if is_complete(pointer) {
         return;
     }
@@ -166,6 +162,41 @@ fn hide_unfinished(
             }
         }
         _ => {}
+    }
+}
+
+/// Whether `pointer` is one of the `complete` pointers (sorted) or inside one: its ancestors
+/// looked up one by one, so a snapshot's check costs its depth, not the list's length.
+fn covered(complete: &[String], pointer: &str) -> bool {
+    let mut at = pointer;
+    loop {
+        if complete.binary_search_by(|c| c.as_str().cmp(at)).is_ok() {
+            return true;
+        }
+        match at.rfind('/') {
+            Some(cut) => at = &at[..cut],
+            None => return false,
+        }
+    }
+}
+
+/// Whether the schema marks any property done-only (else snapshots skip the walk).
+fn has_done_only(node: &Value, depth: usize) -> bool {
+    if depth > DONE_ONLY_DEPTH {
+        return false;
+    }
+    match node {
+        Value::Object(map) => {
+            map.get(DONE_ONLY).and_then(Value::as_bool) == Some(true)
+                || map
+                    .iter()
+                    .filter(|(key, _)| {
+                        !matches!(key.as_str(), "const" | "enum" | "default" | "examples")
+                    })
+                    .any(|(_, child)| has_done_only(child, depth + 1))
+        }
+        Value::Array(items) => items.iter().any(|child| has_done_only(child, depth + 1)),
+        _ => false,
     }
 }
 
@@ -220,6 +251,8 @@ pub struct StreamParser {
     read_to: usize,
     /// The first byte [`feed_bytes`](Self::feed_bytes) met that was not UTF-8.
     invalid_utf8_at: Option<usize>,
+    /// The schema marks some property done-only ([`DONE_ONLY`]).
+    done_only: bool,
 }
 
 /// The live reader runs once this many bytes arrived since it last ran (and whenever events,
@@ -232,6 +265,10 @@ impl StreamParser {
     pub fn new(options: Options) -> StreamParser {
         let depth = options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
         let tree = Tree::new(depth, options.schema.clone(), true);
+        let done_only = options
+            .schema
+            .as_ref()
+            .is_some_and(|schema| has_done_only(schema.walk(), 0));
         StreamParser {
             options,
             text: String::new(),
@@ -243,6 +280,7 @@ impl StreamParser {
             failed: None,
             read_to: 0,
             invalid_utf8_at: None,
+            done_only,
         }
     }
 
@@ -423,7 +461,7 @@ impl StreamParser {
             (_, value) => value,
         };
         let value = match (&self.options.schema, value) {
-            (Some(schema), Some(mut value)) => {
+            (Some(schema), Some(mut value)) if self.done_only => {
                 hide_unfinished(
                     &mut value,
                     schema.walk(),
@@ -687,4 +725,21 @@ fn unfinished_tail(bytes: &[u8]) -> usize {
         return if needs > back { back } else { 0 };
     }
     0
+}
+
+#[cfg(test)]
+mod done_only_tests {
+    use super::covered;
+
+    #[test]
+    fn a_pointer_is_covered_by_itself_or_an_ancestor_only() {
+        let complete: Vec<String> = ["/a", "/b/0", "/b/1/c"].map(String::from).to_vec();
+        for inside in ["/a", "/a/x", "/a/x/y", "/b/0/z", "/b/1/c"] {
+            assert!(covered(&complete, inside), "{inside}");
+        }
+        for outside in ["", "/ab", "/b", "/b/1", "/b/10", "/c"] {
+            assert!(!covered(&complete, outside), "{outside}");
+        }
+        assert!(covered(&[String::new()], "/anything/at/all"));
+    }
 }
