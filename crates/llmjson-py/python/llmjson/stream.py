@@ -297,12 +297,6 @@ def _delta(chunk: Any) -> str | bytes | list[_Piece]:
     )
 
 
-def _delta_text(chunk: Any) -> str | bytes:
-    """The text of a chunk (tool-call pieces are not text)."""
-    carried = _delta(chunk)
-    return "" if isinstance(carried, list) else carried
-
-
 #: ``stream``/``astream`` look at the value after every chunk up to this many characters.
 _EVERY_CHUNK_UP_TO = 1024
 
