@@ -44,6 +44,8 @@ pub struct Schema {
     /// Every object in the schema names its properties and forbids others: a key the schema
     /// does not name cannot be a real key.
     closed: bool,
+    /// Some property is marked done-only: a stream's snapshots look for such members.
+    done_only: bool,
 }
 
 impl Schema {
@@ -69,15 +71,19 @@ impl Schema {
         let validator = jsonschema::validator_for(&document).map_err(|e| Error::InvalidSchema {
             message: e.to_string(),
         })?;
-        let mut property_names = HashSet::new();
-        let mut closed = true;
-        collect_names(&walk, &mut property_names, &mut closed, 0);
+        let mut found = Gathered {
+            names: HashSet::new(),
+            closed: true,
+            done_only: false,
+        };
+        gather(&walk, &mut found, 0);
         Ok(Schema {
             document,
             walk,
             validator,
-            property_names,
-            closed,
+            property_names: found.names,
+            closed: found.closed,
+            done_only: found.done_only,
         })
     }
 
@@ -157,6 +163,11 @@ impl Schema {
     /// The value is valid (no report built).
     pub fn is_valid(&self, value: &Value) -> bool {
         self.validator.is_valid(&serde_json::Value::from(value))
+    }
+
+    /// Some property is marked done-only ([`crate::DONE_ONLY`]).
+    pub(crate) fn has_done_only(&self) -> bool {
+        self.done_only
     }
 
     /// Whether `key` can be a key somewhere in a valid value (up to case and word separators,
@@ -311,11 +322,20 @@ fn written_order(value: &Value, pointer: &str) -> Vec<usize> {
     order
 }
 
-/// Gathers the names of `properties` everywhere in the document, and whether every object
-/// schema is closed (`additionalProperties: false` and no pattern properties).
-fn collect_names(node: &Value, names: &mut HashSet<String>, closed: &mut bool, depth: usize) {
+/// What one walk of the schema document learns for the parser and the stream.
+struct Gathered {
+    /// Every property name (as [`coerce::name_key`]s).
+    names: HashSet<String>,
+    /// Every object schema is closed (`additionalProperties: false`, no pattern properties).
+    closed: bool,
+    /// Some property is marked done-only ([`crate::DONE_ONLY`]).
+    done_only: bool,
+}
+
+/// Walks the document once, gathering what [`Gathered`] says.
+fn gather(node: &Value, found: &mut Gathered, depth: usize) {
     if depth > NAME_DEPTH_LIMIT {
-        *closed = false;
+        found.closed = false;
         return;
     }
     match node {
@@ -326,22 +346,25 @@ fn collect_names(node: &Value, names: &mut HashSet<String>, closed: &mut bool, d
                 let forbids_others = map.get("additionalProperties") == Some(&Value::Bool(false))
                     && !map.contains_key("patternProperties");
                 if !forbids_others {
-                    *closed = false;
+                    found.closed = false;
                 }
             }
             if let Some(Value::Object(props)) = map.get("properties") {
-                names.extend(props.keys().map(|k| coerce::name_key(k)));
+                found
+                    .names
+                    .extend(props.keys().map(|k| coerce::name_key(k)));
             }
+            found.done_only |= map.get(crate::DONE_ONLY).and_then(Value::as_bool) == Some(true);
             for (key, child) in map {
                 // `const`, `enum`, `default` and `examples` hold values, not schemas.
                 if !matches!(key.as_str(), "const" | "enum" | "default" | "examples") {
-                    collect_names(child, names, closed, depth + 1);
+                    gather(child, found, depth + 1);
                 }
             }
         }
         Value::Array(items) => {
             for child in items {
-                collect_names(child, names, closed, depth + 1);
+                gather(child, found, depth + 1);
             }
         }
         _ => {}

@@ -400,7 +400,11 @@ fn with_changes(
             // A coercion inside an item left out changed nothing returned.
             let pointers: Vec<String> =
                 found.salvaged.dropped.iter().map(|c| c.pointer()).collect();
-            steps.retain(|step| !pointers.iter().any(|p| is_within(&step.path, p)));
+            steps.retain(|step| {
+                !pointers
+                    .iter()
+                    .any(|p| crate::value::pointer_within(&step.path, p))
+            });
             let Salvaged { value, dropped } = found.salvaged;
             (value, dropped, found.places, found.dropped_bytes)
         }
@@ -483,12 +487,6 @@ fn with_changes(
     parsed
 }
 
-/// `path` is `holder` or inside it (JSON Pointers).
-fn is_within(path: &str, holder: &str) -> bool {
-    path.strip_prefix(holder)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-}
-
 /// Where the values at the `wanted` JSON Pointers (and their ancestors) are in `text`: found
 /// in the candidate's located text, or for a combined reading, item by item in the values it
 /// combines.
@@ -526,8 +524,8 @@ fn candidate_places(
         let prefix = format!("/{i}");
         let inside: Vec<&str> = wanted
             .iter()
-            .filter_map(|w| w.strip_prefix(prefix.as_str()))
-            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+            .filter(|w| crate::value::pointer_within(w, &prefix))
+            .map(|w| &w[prefix.len()..])
             .collect();
         if !inside.is_empty() {
             let spans = value_spans(&text[part.clone()], &inside);

@@ -89,12 +89,9 @@ impl Snapshot {
     /// Whether the value at `pointer` is complete and settled: inside a complete value, and
     /// no provisional value is it or inside it.
     pub fn is_settled(&self, pointer: &str) -> bool {
-        let covers = |outer: &str, inner: &str| {
-            inner == outer
-                || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
-        };
-        self.complete.iter().any(|c| covers(c, pointer))
-            && !self.provisional.iter().any(|p| covers(pointer, p))
+        use crate::value::pointer_within;
+        self.complete.iter().any(|c| pointer_within(pointer, c))
+            && !self.provisional.iter().any(|p| pointer_within(p, pointer))
     }
 }
 
@@ -127,14 +124,13 @@ fn hide_unfinished(
     }
     match value {
         Value::Object(map) => {
-            let properties = node.get("properties");
-            let others = node.get("additionalProperties").filter(|v| v.is_object());
             let mut hidden = Vec::new();
             for (key, child) in map.iter_mut() {
-                let Some(schema) = properties.and_then(|p| p.get(key.as_str())).or(others) else {
+                let segment = tree::Segment::Key(key);
+                let Some(schema) = tree::child_schema(node, segment) else {
                     continue;
                 };
-                let child_pointer = tree::child_pointer(pointer, tree::Segment::Key(key));
+                let child_pointer = tree::child_pointer(pointer, segment);
                 let done_only = crate::schema::coerce::resolve_ref(root, schema)
                     .get(DONE_ONLY)
                     .and_then(Value::as_bool)
@@ -151,12 +147,9 @@ fn hide_unfinished(
         }
         Value::Array(items) => {
             for (i, item) in items.iter_mut().enumerate() {
-                let schema = node
-                    .get("prefixItems")
-                    .and_then(|p| p.get(i))
-                    .or_else(|| node.get("items").filter(|v| v.is_object()));
-                if let Some(schema) = schema {
-                    let child_pointer = tree::child_pointer(pointer, tree::Segment::Index(i));
+                let segment = tree::Segment::Index(i);
+                if let Some(schema) = tree::child_schema(node, segment) {
+                    let child_pointer = tree::child_pointer(pointer, segment);
                     hide_unfinished(item, root, schema, &child_pointer, complete, depth + 1);
                 }
             }
@@ -177,26 +170,6 @@ fn covered(complete: &[String], pointer: &str) -> bool {
             Some(cut) => at = &at[..cut],
             None => return false,
         }
-    }
-}
-
-/// Whether the schema marks any property done-only (else snapshots skip the walk).
-fn has_done_only(node: &Value, depth: usize) -> bool {
-    if depth > DONE_ONLY_DEPTH {
-        return false;
-    }
-    match node {
-        Value::Object(map) => {
-            map.get(DONE_ONLY).and_then(Value::as_bool) == Some(true)
-                || map
-                    .iter()
-                    .filter(|(key, _)| {
-                        !matches!(key.as_str(), "const" | "enum" | "default" | "examples")
-                    })
-                    .any(|(_, child)| has_done_only(child, depth + 1))
-        }
-        Value::Array(items) => items.iter().any(|child| has_done_only(child, depth + 1)),
-        _ => false,
     }
 }
 
@@ -251,8 +224,6 @@ pub struct StreamParser {
     read_to: usize,
     /// The first byte [`feed_bytes`](Self::feed_bytes) met that was not UTF-8.
     invalid_utf8_at: Option<usize>,
-    /// The schema marks some property done-only ([`DONE_ONLY`]).
-    done_only: bool,
 }
 
 /// The live reader runs once this many bytes arrived since it last ran (and whenever events,
@@ -265,10 +236,6 @@ impl StreamParser {
     pub fn new(options: Options) -> StreamParser {
         let depth = options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
         let tree = Tree::new(depth, options.schema.clone(), true);
-        let done_only = options
-            .schema
-            .as_ref()
-            .is_some_and(|schema| has_done_only(schema.walk(), 0));
         StreamParser {
             options,
             text: String::new(),
@@ -280,7 +247,6 @@ impl StreamParser {
             failed: None,
             read_to: 0,
             invalid_utf8_at: None,
-            done_only,
         }
     }
 
@@ -461,7 +427,7 @@ impl StreamParser {
             (_, value) => value,
         };
         let value = match (&self.options.schema, value) {
-            (Some(schema), Some(mut value)) if self.done_only => {
+            (Some(schema), Some(mut value)) if schema.has_done_only() => {
                 hide_unfinished(
                     &mut value,
                     schema.walk(),

@@ -360,30 +360,35 @@ impl Tree {
         self.push_event(|t| Event::ValueCompleted {
             path: t.next_pointer(),
         });
-        // A repeated key: the value shown before is replaced (its pointer built only then).
-        let repeated = (self.events.is_some() || self.deferred.is_some())
-            && matches!(
-                self.frames.last(),
-                Some(Frame {
-                    container: Container::Object { map, key: Some(key) },
-                    ..
-                }) if map.contains_key(key.as_str())
-            );
-        let revised = repeated.then(|| self.next_pointer());
+        let watching = self.events.is_some() || self.deferred.is_some();
         let Some(frame) = self.frames.last_mut() else {
             self.root = Some(value);
             self.root_end = end;
             return;
         };
         frame.last_end = Some(end);
-        match &mut frame.container {
-            Container::Array(items) => items.push(value),
-            Container::Object { map, key } => {
-                map.insert(key.take().unwrap_or_default(), value);
+        let repeated = match &mut frame.container {
+            Container::Array(items) => {
+                items.push(value);
+                None
             }
-        }
-        if let Some(path) = revised {
-            self.push_rare(Event::Revised { path });
+            Container::Object { map, key } => match map.entry(key.take().unwrap_or_default()) {
+                crate::value::Entry::Occupied(mut slot) => {
+                    slot.insert(value);
+                    watching.then(|| slot.key().clone())
+                }
+                crate::value::Entry::Vacant(slot) => {
+                    slot.insert(value);
+                    None
+                }
+            },
+        };
+        // A repeated key: the value shown before is replaced (its pointer built only then).
+        if let Some(key) = repeated {
+            let parent = self.pointer_of(self.frames.len() - 1);
+            self.push_rare(Event::Revised {
+                path: child_pointer(&parent, Segment::Key(&key)),
+            });
         }
     }
 
@@ -420,17 +425,9 @@ impl Tree {
         let root = schema.walk();
         let mut node = crate::schema::coerce::resolve_ref(root, root);
         for segment in self.frames.iter().map(Frame::next_segment) {
-            let next = match segment {
-                Segment::Key(key) => node
-                    .get("properties")
-                    .and_then(|p| p.get(key))
-                    .or_else(|| node.get("additionalProperties").filter(|v| v.is_object())),
-                Segment::Index(i) => node
-                    .get("prefixItems")
-                    .and_then(|p| p.get(i))
-                    .or_else(|| node.get("items").filter(|v| v.is_object())),
+            let Some(next) = child_schema(node, segment) else {
+                return;
             };
-            let Some(next) = next else { return };
             node = crate::schema::coerce::resolve_ref(root, next);
         }
         let Some(required) = node.get("required").and_then(Value::as_array) else {
@@ -699,6 +696,21 @@ fn compare(shown: &Value, last: Option<&Value>, path: String, out: &mut Vec<Stri
             }
         }
         _ => out.push(path),
+    }
+}
+
+/// The schema (its `$ref` not followed) a value at `segment` in a value fitting `node` must
+/// fit: a property's, or `additionalProperties`; an item's from `prefixItems`, or `items`.
+pub(super) fn child_schema<'s>(node: &'s Value, segment: Segment<'_>) -> Option<&'s Value> {
+    match segment {
+        Segment::Key(key) => node
+            .get("properties")
+            .and_then(|p| p.get(key))
+            .or_else(|| node.get("additionalProperties").filter(|v| v.is_object())),
+        Segment::Index(i) => node
+            .get("prefixItems")
+            .and_then(|p| p.get(i))
+            .or_else(|| node.get("items").filter(|v| v.is_object())),
     }
 }
 

@@ -259,6 +259,14 @@ pub(crate) fn pointer_tokens(pointer: &str) -> Option<impl Iterator<Item = Strin
     )
 }
 
+/// The JSON Pointer `pointer` is `outer` or points inside it (`/a/b` is within `/a`, not within
+/// `/ab`).
+pub(crate) fn pointer_within(pointer: &str, outer: &str) -> bool {
+    pointer
+        .strip_prefix(outer)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// What can index a [`Value`]: `&str` (an object's key) or `usize` (an array's position).
 pub trait Index: private::Sealed {
     #[doc(hidden)]
