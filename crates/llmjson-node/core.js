@@ -73,12 +73,23 @@ function checkedOptions(options) {
   return o;
 }
 
-// Built once: most calls pass no options.
+// Options are compiled natively once per distinct set and the handle passed to each call (read
+// field by field, an options object cost a small reply's parse again). Most calls pass none.
 let defaultNative;
+const compiledOptions = new Map();
+const COMPILED_OPTIONS_KEPT = 64;
 
 function nativeOptions(o) {
-  if (o === DEFAULTS) return (defaultNative ??= buildNativeOptions(DEFAULTS));
-  return buildNativeOptions(o);
+  if (o === DEFAULTS) return (defaultNative ??= new native.CompiledOptions(buildNativeOptions(DEFAULTS)));
+  const fields = buildNativeOptions(o);
+  const key = JSON.stringify(fields);
+  let compiled = compiledOptions.get(key);
+  if (compiled === undefined) {
+    compiled = new native.CompiledOptions(fields);
+    if (compiledOptions.size >= COMPILED_OPTIONS_KEPT) compiledOptions.clear();
+    compiledOptions.set(key, compiled);
+  }
+  return compiled;
 }
 
 function buildNativeOptions(o) {
@@ -233,16 +244,16 @@ function repairText() {
  * detail }, each printing as one line (`String(repair)`; the method is not enumerable, so the
  * objects compare and serialise as their fields).
  */
-function repairLog(json) {
-  if (json === '[]') return NO_REPAIRS;
-  const repairs = JSON.parse(json);
+function repairLog(handle) {
+  if (handle === undefined) return NO_REPAIRS;
+  const repairs = JSON.parse(native.repairLog(handle));
   for (const r of repairs) Object.defineProperty(r, 'toString', { value: repairText });
   return repairs;
 }
 
-/** The items a salvage left out, from their JSON text (`undefined`: a valid reply, none). */
+/** The items a salvage left out, from their JSON text (`undefined`: none). */
 function droppedItems(json) {
-  return json === undefined || json === '[]' ? [] : JSON.parse(json);
+  return json === undefined ? [] : JSON.parse(json);
 }
 
 function isJsonSpace(c) {
@@ -255,7 +266,7 @@ function isJsonSpace(c) {
  */
 class ParseResult {
   #repairs;
-  #repairsJson;
+  #repairLog;
   #dropped;
   #droppedJson;
   #diagnostics;
@@ -265,12 +276,12 @@ class ParseResult {
     this.value = value;
     this.source = out.source;
     this.span = [out.start, out.end];
-    this.repaired = out.repaired;
-    this.truncated = out.truncated;
+    this.repaired = (out.flags & native.REPAIRED) !== 0;
+    this.truncated = (out.flags & native.TRUNCATED) !== 0;
     // With evidence: the check of the value's numbers (an ungrounded value only gets here
     // with `failClosed: false`).
     this.verification = out.verification ? JSON.parse(out.verification) : null;
-    this.#repairsJson = out.repairs;
+    this.#repairLog = out.repairs;
     this.#droppedJson = out.dropped;
     this.#diagnose = diagnose;
   }
@@ -287,7 +298,7 @@ class ParseResult {
   /** Every repair: { kind, start, end, line, column, path, detail }. */
   get repairs() {
     if (this.#repairs === undefined) {
-      this.#repairs = repairLog(this.#repairsJson);
+      this.#repairs = repairLog(this.#repairLog);
     }
     return this.#repairs;
   }
@@ -325,29 +336,86 @@ function prepared(input, options) {
   const { compiled, zod } = compiledSchema(o.schema);
   // A valid document is handed to JSON.parse whole, unless its numbers must be verified.
   const validAsIs = typeof text === 'string' && !o.evidence;
-  return { text, opts: nativeOptions(o), compiled, zod, validAsIs };
+  return { text, o, opts: nativeOptions(o), compiled, zod, validAsIs };
+}
+
+/** The diagnostics record of a success, made when first read by the full path run again (most
+ * callers never read it; its latency is that run's). */
+function diagnoser(text, opts, compiled) {
+  return () => JSON.parse(native.parse(text, opts, compiled, false, true, false).diagnostics);
+}
+
+/** Where the document lies once the JSON whitespace around it is left out. */
+function trimmedSpan(text) {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isJsonSpace(text.charCodeAt(start))) start++;
+  while (end > start && isJsonSpace(text.charCodeAt(end - 1))) end--;
+  return [start, end];
 }
 
 /** The result (or the typed error) of a native parse of the first value. */
 function finished({ text, opts, compiled, zod }, out, diagnosed) {
-  // The diagnostics record of a success is made when first read, by the full path run again
-  // (most callers never read it; its latency is that run's), unless the caller has it.
-  const diagnose = diagnosed ?? (() => JSON.parse(native.parse(text, opts, compiled, false, true, false).diagnostics));
-  if (out.valid) {
+  const diagnose = diagnosed ?? diagnoser(text, opts, compiled);
+  if (out.flags & native.VALID) {
     // One valid document: nothing to locate or repair, read by V8's parser (the options are
     // the ones under which it reads as JSON.parse reads it).
-    const value = JSON.parse(text);
-    let start = 0;
-    let end = text.length;
-    while (start < end && isJsonSpace(text.charCodeAt(start))) start++;
-    while (end > start && isJsonSpace(text.charCodeAt(end - 1))) end--;
-    Object.assign(out, { start, end });
-    return new ParseResult(value, out, diagnose);
+    const [start, end] = trimmedSpan(text);
+    return new ParseResult(JSON.parse(text), { source: 'text', start, end, flags: 0 }, diagnose);
   }
   if (out.error) throw fromNative(out.error, JSON.parse(out.diagnostics));
   let value = JSON.parse(out.json);
   if (zod) value = zodChecked(zod, value, diagnose);
   return new ParseResult(value, out, diagnose);
+}
+
+// Escapes after which V8's parser and llmjson read a valid document differently: one that may
+// begin a LaTeX command (`\\frac` then a non-letter: llmjson keeps it as LaTeX; the names are
+// the library's own list) and a `\\u` surrogate (llmjson takes them in pairs only, JSON.parse
+// alone too). A superset of what the native check refuses: such a document goes native.
+const ESCAPE_IN_DOUBT = new RegExp(
+  String.raw`\\(?:(?:${native.latexCollisions().join('|')})(?![A-Za-z])|u[dD][89a-fA-F])`,
+);
+// A parse expected to fail often (a broken reply that looks like a document) captures no stack,
+// unless something has frozen the setting.
+const STACK_LIMIT_WRITABLE = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit')?.writable === true;
+
+/** How many `{` and `[` the text holds (a bound on its nesting). */
+function openers(text) {
+  let n = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) n++;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) n++;
+  return n;
+}
+
+/**
+ * A reply that is one valid JSON object or array, read by V8's parser alone — no native call —
+ * where that gives what the native check lets JSON.parse give (the check `finished` trusts:
+ * one strict document within the size and depth limits, no LaTeX-like escape, no lone
+ * surrogate escape); `undefined` when in doubt, and the native path decides. Worth it: on a
+ * small valid reply the native check (the text copied to UTF-8 and read once) costs most of
+ * what JSON.parse does, and a broken reply rarely begins and ends like a document and parses.
+ */
+function readAsValid({ text, o, opts, compiled }) {
+  if (compiled || o.duplicateKeys !== 'last') return undefined;
+  const [start, end] = trimmedSpan(text);
+  const first = text.charCodeAt(start);
+  const last = text.charCodeAt(end - 1);
+  if (!((first === 123 && last === 125) || (first === 91 && last === 93))) return undefined;
+  if (text.length * 3 > o.maxSize && Buffer.byteLength(text) > o.maxSize) return undefined;
+  if (text.length >= 2 * o.maxDepth && openers(text) >= o.maxDepth) return undefined;
+  if (text.includes('\\') && ESCAPE_IN_DOUBT.test(text)) return undefined;
+  let value;
+  const limit = Error.stackTraceLimit;
+  try {
+    if (STACK_LIMIT_WRITABLE) Error.stackTraceLimit = 0;
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  } finally {
+    if (STACK_LIMIT_WRITABLE) Error.stackTraceLimit = limit;
+  }
+  return new ParseResult(value, { source: 'text', start, end, flags: 0 }, diagnoser(text, opts, compiled));
 }
 
 /**
@@ -356,6 +424,10 @@ function finished({ text, opts, compiled, zod }, out, diagnosed) {
  */
 function parse(input, options) {
   const call = prepared(input, options);
+  if (call.validAsIs) {
+    const result = readAsValid(call);
+    if (result !== undefined) return result;
+  }
   return finished(call, native.parse(call.text, call.opts, call.compiled, false, false, call.validAsIs));
 }
 
@@ -374,7 +446,14 @@ function parseAll(text, options) {
   if (out.error) throw fromNative(out.error, null);
   let values = JSON.parse(out.json);
   if (zod) values = values.map((v) => zodChecked(zod, v, () => null));
-  return { values, repairs: repairLog(out.repairs), dropped: droppedItems(out.dropped), span: [out.start, out.end] };
+  const result = { values, repairs: NO_REPAIRS, dropped: droppedItems(out.dropped), span: [out.start, out.end] };
+  // The repair log is made when first read (most callers want the values).
+  let repairs;
+  Object.defineProperty(result, 'repairs', {
+    get: () => (repairs ??= repairLog(out.repairs)),
+    enumerable: true,
+  });
+  return result;
 }
 
 /** The first JSON value as JSON text: valid JSON exactly as written, repaired JSON compact. */

@@ -14,15 +14,16 @@ class JSONRepairError extends Error {
   }
 }
 
-// jsonrepair has no size limit; llmjson's default is for untrusted replies.
-const OPTIONS = Object.freeze({ maxSize: Number.MAX_SAFE_INTEGER });
+// jsonrepair has no size limit; llmjson's default is for untrusted replies. Compiled once.
+let options;
 
 function jsonrepair(text) {
   if (typeof text !== 'string') {
     throw new TypeError(`expected a string, got ${text === null ? 'null' : typeof text}`);
   }
   if (native.isValidDocument(text, 127)) return text;
-  const out = native.repair(text, OPTIONS, null);
+  options ??= new native.CompiledOptions({ maxSize: Number.MAX_SAFE_INTEGER });
+  const out = native.repair(text, options, null);
   if (out.error) {
     const message = out.error.message.charAt(0).toUpperCase() + out.error.message.slice(1);
     throw new JSONRepairError(message, out.error.position ?? 0);

@@ -1,11 +1,15 @@
 'use strict';
 // llmjson against jsonrepair (npm) and JSON.parse, in one process, one run: 1 MB broken, 1 MB
-// valid, and 10,000 small replies (examples/replies.jsonl, round and round) one call at a time.
-// Writes the Node section of docs/benchmarks.md (from its marker on).
+// valid, 10,000 small replies (examples/replies.jsonl, round and round) one call at a time, and
+// 10,000 small broken replies of the fault generator (0.5-4 KB, every fault class, with their
+// valid twins) timed per reply as the Rust library is timed on the same replies in the same run
+// (examples/reply_latency.rs). Writes the Node section of docs/benchmarks.md (from its marker on).
 //
 //   cd crates/llmjson-node && npm install && node bench/compare.js
 
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
+const { isDeepStrictEqual } = require('node:util');
 const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
@@ -93,6 +97,69 @@ const oursSmall = perCall((r) => llmjson.parse(r));
 const theirsSmall = perCall((r) => JSON.parse(jsonrepair(r)));
 const dropInSmall = perCall((r) => JSON.parse(dropIn.jsonrepair(r)));
 
+// The fault generator's small replies (0.5-4 KB, the default options), with their valid twins:
+// written once under target/ by the generator's own binary.
+const FAULT_SEED = 4242;
+const SMALL = path.join(ROOT, 'target/node-bench', `small-replies-${FAULT_SEED}.jsonl`);
+if (!fs.existsSync(SMALL)) {
+  const cases = execFileSync(
+    'cargo',
+    ['run', '-q', '--release', '-p', 'llmjson-faults', '--', '--seed', String(FAULT_SEED), '--count', '36000'],
+    { cwd: ROOT, maxBuffer: 1 << 30, encoding: 'utf8' },
+  );
+  const kept = [];
+  for (const line of cases.split('\n')) {
+    if (!line || kept.length === 10_000) continue;
+    const c = JSON.parse(line);
+    const bytes = Buffer.byteLength(c.input);
+    if (Object.keys(c.options).length === 0 && bytes >= 512 && bytes <= 4096) {
+      kept.push(JSON.stringify({ reply: c.input, valid: JSON.stringify(c.expected), expected: c.expected }));
+    }
+  }
+  fs.mkdirSync(path.dirname(SMALL), { recursive: true });
+  fs.writeFileSync(SMALL, kept.join('\n') + '\n');
+}
+const small = fs.readFileSync(SMALL, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const rust = JSON.parse(
+  execFileSync('cargo', ['run', '-q', '--release', '-p', 'llmjson', '--example', 'reply_latency', '--', SMALL], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }),
+);
+/** Best of three calls per reply (after a warm-up round): [median, p99] in µs, and how many exact. */
+function perReply(fn, key) {
+  for (const c of small) {
+    try {
+      fn(c[key]);
+    } catch {
+      // a refusal
+    }
+  }
+  const best = [];
+  let exact = 0;
+  for (const c of small) {
+    let t = Infinity;
+    let value;
+    for (let k = 0; k < 3; k++) {
+      const start = performance.now();
+      try {
+        value = fn(c[key]);
+      } catch {
+        value = undefined;
+      }
+      t = Math.min(t, (performance.now() - start) * 1000);
+    }
+    best.push(t);
+    if (isDeepStrictEqual(value, c.expected)) exact++;
+  }
+  return { median: median(best), p99: quantile(best, 0.99), exact };
+}
+const twinsJsonParse = perReply((t) => JSON.parse(t), 'valid');
+const twinsOurs = perReply((t) => llmjson.parse(t).value, 'valid');
+const smallOurs = perReply((t) => llmjson.parse(t).value, 'reply');
+const smallTheirs = perReply((t) => JSON.parse(jsonrepair(t)), 'reply');
+const smallDropIn = perReply((t) => JSON.parse(dropIn.jsonrepair(t)), 'reply');
+
 const ms = (x) => `${x.toFixed(2)} ms`;
 const us = (x) => `${x.toFixed(1)} µs`;
 const out = [
@@ -117,6 +184,19 @@ const out = [
   `| llmjson \`parse\` (value, repair log, diagnostics) | ${us(oursSmall[0])} | ${us(oursSmall[1])} | ${us(oursSmall[2])} |`,
   `| llmjson drop-in \`jsonrepair\` + JSON.parse | ${us(dropInSmall[0])} | ${us(dropInSmall[1])} | ${us(dropInSmall[2])} |`,
   `| jsonrepair (npm) + JSON.parse | ${us(theirsSmall[0])} | ${us(theirsSmall[1])} | ${us(theirsSmall[2])} |`,
+  '',
+  `${small.length.toLocaleString('en')} small broken replies of the fault generator (seed ${FAULT_SEED}, 0.5-4 KB, every fault class and wrapper; their valid twins beside), best of three calls per reply; the Rust library timed on the same replies in the same run (\`examples/reply_latency.rs\`):`,
+  '',
+  '| call | median | p99 | exact | median vs Rust `parse` |',
+  '|---|---:|---:|---:|---:|',
+  `| Rust \`llmjson::parse\` | ${us(rust.broken.median)} | ${us(rust.broken.p99)} | | 1.00× |`,
+  `| llmjson \`parse(text).value\` | ${us(smallOurs.median)} | ${us(smallOurs.p99)} | ${smallOurs.exact}/${small.length} | **${(smallOurs.median / rust.broken.median).toFixed(2)}×** |`,
+  `| llmjson drop-in \`JSON.parse(jsonrepair(text))\` | ${us(smallDropIn.median)} | ${us(smallDropIn.p99)} | ${smallDropIn.exact}/${small.length} | ${(smallDropIn.median / rust.broken.median).toFixed(2)}× |`,
+  `| jsonrepair (npm) \`JSON.parse(jsonrepair(text))\` | ${us(smallTheirs.median)} | ${us(smallTheirs.p99)} | ${smallTheirs.exact}/${small.length} | ${(smallTheirs.median / rust.broken.median).toFixed(2)}× |`,
+  `| \`JSON.parse\` on the valid twins | ${us(twinsJsonParse.median)} | ${us(twinsJsonParse.p99)} | | |`,
+  `| llmjson \`parse(text).value\` on the valid twins | ${us(twinsOurs.median)} | ${us(twinsOurs.p99)} | ${twinsOurs.exact}/${small.length} | **${(twinsOurs.median / twinsJsonParse.median).toFixed(2)}× JSON.parse** |`,
+  '',
+  `llmjson \`parse\` vs jsonrepair on the broken replies: **${(smallOurs.median / smallTheirs.median).toFixed(2)}×** the median time.`,
   '',
 ];
 const target = path.join(ROOT, 'docs/benchmarks.md');

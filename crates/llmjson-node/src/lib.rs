@@ -1,6 +1,6 @@
 //! The private native module of the npm package `llmjson` (`llmjson.node`): the library's
 //! pipeline for JavaScript. The package's JavaScript layer (`index.js` over `core.js`) is the
-//! public API: it turns options into [`NativeOptions`], builds values with `JSON.parse` from the
+//! public API: it compiles options once into [`CompiledOptions`] (from [`NativeOptions`]), builds values with `JSON.parse` from the
 //! compact JSON returned here (V8's own parser is the fastest way to make JavaScript objects),
 //! and throws the typed errors from [`NativeError`].
 //!
@@ -43,6 +43,40 @@ pub struct NativeOptions {
     pub evidence: Option<Vec<String>>,
     /// With evidence: block an ungrounded value (the default, `true`) or only report it.
     pub fail_closed: Option<bool>,
+}
+
+/// Options read once: JavaScript keeps one per distinct set of options and passes it to every
+/// call, so a call does not read an options object field by field (a dozen property reads and
+/// string conversions: more than the parse of a small valid reply).
+#[napi]
+pub struct CompiledOptions {
+    inner: Options,
+}
+
+#[napi]
+impl CompiledOptions {
+    /// Checks and compiles the options (a `TypeError`-like `InvalidArg` error names a bad one).
+    #[napi(constructor)]
+    pub fn new(options: NativeOptions) -> Result<Self> {
+        Ok(CompiledOptions {
+            inner: options_from(&options)?,
+        })
+    }
+}
+
+/// The options of one call: the compiled ones, with the call's schema when it has one.
+fn with_schema<'o>(
+    options: &'o CompiledOptions,
+    schema: Option<&Schema>,
+) -> std::borrow::Cow<'o, Options> {
+    match schema {
+        None => std::borrow::Cow::Borrowed(&options.inner),
+        Some(schema) => {
+            let mut options = options.inner.clone();
+            options.schema = Some(Arc::clone(&schema.inner));
+            std::borrow::Cow::Owned(options)
+        }
+    }
 }
 
 /// A compiled JSON Schema.
@@ -114,18 +148,6 @@ struct JsViolation<'a> {
     message: &'a str,
 }
 
-/// One repair as JavaScript sees it: its span in UTF-16 code units.
-#[derive(serde::Serialize)]
-struct JsRepair<'a> {
-    kind: &'static str,
-    start: u32,
-    end: u32,
-    line: usize,
-    column: usize,
-    path: &'a str,
-    detail: &'a str,
-}
-
 /// Why no value came out: what the JavaScript layer turns into a typed error.
 #[napi(object)]
 pub struct NativeError {
@@ -162,32 +184,27 @@ pub struct NativeError {
     pub reason: Option<String>,
 }
 
-/// What one call gives back.
-#[napi(object)]
+/// What one call gives back. Only what the call has is set (an unset field costs no property
+/// on the JavaScript object): a valid reply read as it is comes back as `{ flags: VALID }`.
+#[napi(object, object_from_js = false)]
 pub struct Outcome {
     /// The value as compact JSON (for `parseAll`, an array of the values), or the repaired or
     /// extracted text; `None` on failure.
     pub json: Option<String>,
-    /// Every repair, in the order of the text: a JSON array of `{kind, start, end, line,
-    /// column, path, detail}` (read by JavaScript only when asked for).
-    pub repairs: String,
+    /// Every repair, kept natively until read ([`repair_log`]); unset when there is none.
+    pub repairs: Option<External<RepairLog>>,
     /// The array items a salvage left out: a JSON array of `{path, start, end, line, column,
-    /// errors: [{path, keyword, message}]}` (read by JavaScript only when asked for).
-    pub dropped: String,
+    /// errors: [{path, keyword, message}]}`; unset when there is none.
+    pub dropped: Option<String>,
     /// Where the JSON was (UTF-16 code units): from the first value's start to the last one's
     /// end.
-    pub start: u32,
+    pub start: Option<u32>,
     /// See `start`.
-    pub end: u32,
+    pub end: Option<u32>,
     /// Where it was found: `text`, `fence:json`, `tool_call`, …
-    pub source: String,
-    /// At least one repair changed the value ([`llmjson::Parsed::is_repaired`]).
-    pub repaired: bool,
-    /// The reply was cut off and completed.
-    pub truncated: bool,
-    /// The reply is one valid JSON document, to be read as it is (`json` is not set): with
-    /// `valid_as_is`, when nothing (schema, duplicate-key policy) asks for more.
-    pub valid: bool,
+    pub source: Option<String>,
+    /// [`REPAIRED`], [`TRUNCATED`] and [`VALID`], or-ed (one property, not three).
+    pub flags: u32,
     /// The diagnostics record as JSON (when asked for).
     pub diagnostics: Option<String>,
     /// The verification of the value's numbers against the evidence, as JSON (with evidence).
@@ -196,19 +213,28 @@ pub struct Outcome {
     pub error: Option<NativeError>,
 }
 
+/// At least one repair changed the value ([`llmjson::Parsed::is_repaired`]).
+#[napi]
+pub const REPAIRED: u32 = 1;
+/// The reply was cut off and completed.
+#[napi]
+pub const TRUNCATED: u32 = 2;
+/// The reply is one valid JSON document, to be read as it is (`json` is not set): with
+/// `valid_as_is`, when nothing (schema, duplicate-key policy, evidence) asks for more.
+#[napi]
+pub const VALID: u32 = 4;
+
 impl Outcome {
     /// Nothing yet: no value, no repairs, no error (each call fills in what it has).
     fn blank() -> Self {
         Outcome {
             json: None,
-            repairs: EMPTY_LIST.to_string(),
-            dropped: EMPTY_LIST.to_string(),
-            start: 0,
-            end: 0,
-            source: String::new(),
-            repaired: false,
-            truncated: false,
-            valid: false,
+            repairs: None,
+            dropped: None,
+            start: None,
+            end: None,
+            source: None,
+            flags: 0,
             diagnostics: None,
             verification: None,
             error: None,
@@ -216,7 +242,30 @@ impl Outcome {
     }
 }
 
-const EMPTY_LIST: &str = "[]";
+/// A result's repairs, kept natively until JavaScript first reads them: a caller who only
+/// wants the value pays for no repair's fields. Offsets are already UTF-16 code units.
+pub struct RepairLog {
+    repairs: Vec<LoggedRepair>,
+}
+
+/// One repair as JavaScript sees it: its span in UTF-16 code units.
+#[derive(serde::Serialize)]
+struct LoggedRepair {
+    kind: &'static str,
+    start: u32,
+    end: u32,
+    line: usize,
+    column: usize,
+    path: String,
+    detail: String,
+}
+
+/// The repairs of a result as a JSON array of `{kind, start, end, line, column, path,
+/// detail}`, made when JavaScript first reads `repairs`.
+#[napi]
+pub fn repair_log(log: &External<RepairLog>) -> Result<String> {
+    serde_json::to_string(&log.repairs).map_err(|e| napi::Error::from_reason(e.to_string()))
+}
 
 fn invalid(message: String) -> napi::Error {
     napi::Error::new(Status::InvalidArg, message)
@@ -232,7 +281,7 @@ fn choice<T>(
         .transpose()
 }
 
-fn options_from(native: &NativeOptions, schema: Option<&Schema>) -> Result<Options> {
+fn options_from(native: &NativeOptions) -> Result<Options> {
     let mut options = Options::default();
     if let Some(level) = choice("level", native.level.as_deref(), |v| v.parse().ok())? {
         options = options.level(level);
@@ -280,9 +329,6 @@ fn options_from(native: &NativeOptions, schema: Option<&Schema>) -> Result<Optio
     }
     if let Some(depth) = native.max_depth {
         options = options.max_depth(depth as usize);
-    }
-    if let Some(schema) = schema {
-        options.schema = Some(Arc::clone(&schema.inner));
     }
     let guard = choice("guardComments", native.guard_comments.as_deref(), |v| {
         v.parse::<llmjson::GuardComments>().ok()
@@ -457,13 +503,13 @@ struct Call {
 #[napi]
 pub fn parse(
     input: Either<String, Buffer>,
-    options: NativeOptions,
+    options: &CompiledOptions,
     schema: Option<&Schema>,
     all: bool,
     diagnose: bool,
     valid_as_is: bool,
 ) -> Result<Outcome> {
-    let options = options_from(&options, schema)?;
+    let options = with_schema(options, schema);
     let input = match &input {
         Either::A(text) => Input::Text(text),
         Either::B(bytes) => Input::Bytes(bytes),
@@ -473,21 +519,21 @@ pub fn parse(
         diagnose,
         valid_as_is,
     };
-    run_parse(input, &options, call)
+    run_parse(input, options.as_ref(), call)
 }
 
 /// [`parse`] of the first value on the libuv thread pool: the event loop goes on meanwhile.
 #[napi]
 pub fn parse_async(
     input: Either<String, Buffer>,
-    options: NativeOptions,
+    options: &CompiledOptions,
     schema: Option<&Schema>,
     diagnose: bool,
     valid_as_is: bool,
 ) -> Result<AsyncTask<ParseTask>> {
     Ok(AsyncTask::new(ParseTask {
         input: OwnedInput::of(input),
-        options: options_from(&options, schema)?,
+        options: with_schema(options, schema).into_owned(),
         call: Call {
             all: false,
             diagnose,
@@ -549,8 +595,7 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Outcome>
         && llmjson::sink::read_valid(text, options.max_depth, &mut llmjson::sink::CheckSink).is_ok()
     {
         return Ok(Outcome {
-            source: "text".to_string(),
-            valid: true,
+            flags: VALID,
             ..Outcome::blank()
         });
     }
@@ -605,21 +650,20 @@ fn outcome_of(
     let mut offsets = Utf16Offsets::new(text);
     let start = offsets.of(first.span.start);
     let end = offsets.of(last.span.end);
-    let repairs: Vec<JsRepair<'_>> = parsed
+    let repairs: Vec<LoggedRepair> = parsed
         .iter()
         .flat_map(|p| p.repairs.iter())
-        .map(|r| JsRepair {
+        .map(|r| LoggedRepair {
             kind: r.kind.as_str(),
             start: offsets.of(r.span.start),
             end: offsets.of(r.span.end),
             line: r.line,
             column: r.column,
-            path: &r.path,
-            detail: &r.detail,
+            path: r.path.clone(),
+            detail: r.detail.to_string(),
         })
         .collect();
-    let repairs =
-        serde_json::to_string(&repairs).map_err(|e| napi::Error::from_reason(e.to_string()))?;
+    let repairs = (!repairs.is_empty()).then(|| External::new(RepairLog { repairs }));
     let dropped: Vec<JsDropped<'_>> = parsed
         .iter()
         .flat_map(|p| p.dropped.iter())
@@ -641,23 +685,24 @@ fn outcome_of(
         })
         .collect();
     let dropped = if dropped.is_empty() {
-        EMPTY_LIST.to_string()
+        None
     } else {
-        serde_json::to_string(&dropped).map_err(|e| napi::Error::from_reason(e.to_string()))?
+        Some(serde_json::to_string(&dropped).map_err(|e| napi::Error::from_reason(e.to_string()))?)
     };
+    let flag = |on: bool, flag: u32| if on { flag } else { 0 };
     Ok(Outcome {
         json: Some(json),
         repairs,
         dropped,
-        start,
-        end,
-        source: if all {
+        start: Some(start),
+        end: Some(end),
+        source: Some(if all {
             "text".to_string()
         } else {
             first.source.to_string()
-        },
-        repaired: parsed.iter().any(llmjson::Parsed::is_repaired),
-        truncated: parsed.iter().any(llmjson::Parsed::is_truncated),
+        }),
+        flags: flag(parsed.iter().any(llmjson::Parsed::is_repaired), REPAIRED)
+            | flag(parsed.iter().any(llmjson::Parsed::is_truncated), TRUNCATED),
         diagnostics,
         verification: first
             .verification
@@ -670,8 +715,8 @@ fn outcome_of(
 /// The first JSON value of `text` as JSON text: valid JSON exactly as written, repaired JSON
 /// compact.
 #[napi]
-pub fn repair(text: String, options: NativeOptions, schema: Option<&Schema>) -> Result<Outcome> {
-    let options = options_from(&options, schema)?;
+pub fn repair(text: String, options: &CompiledOptions, schema: Option<&Schema>) -> Result<Outcome> {
+    let options = with_schema(options, schema);
     Ok(match llmjson::repair_to_string(&text, &options) {
         Ok(json) => Outcome {
             json: Some(json),
@@ -683,20 +728,20 @@ pub fn repair(text: String, options: NativeOptions, schema: Option<&Schema>) -> 
 
 /// The first JSON value's text, untouched, and where it was.
 #[napi]
-pub fn extract(text: String, options: NativeOptions) -> Result<Outcome> {
-    let options = options_from(&options, None)?;
-    Ok(match llmjson::extract(&text, &options) {
+pub fn extract(text: String, options: &CompiledOptions) -> Result<Outcome> {
+    let options = &options.inner;
+    Ok(match llmjson::extract(&text, options) {
         Ok(located) => {
             let mut offsets = Utf16Offsets::new(&text);
             Outcome {
                 json: Some(located.text.to_string()),
-                start: offsets.of(located.span.start),
-                end: offsets.of(located.span.end),
-                source: located.source.to_string(),
+                start: Some(offsets.of(located.span.start)),
+                end: Some(offsets.of(located.span.end)),
+                source: Some(located.source.to_string()),
                 ..Outcome::blank()
             }
         }
-        Err(error) => failed(&text, &error, &options, None),
+        Err(error) => failed(&text, &error, options, None),
     })
 }
 
@@ -741,4 +786,12 @@ pub fn repair_kinds() -> Vec<&'static str> {
 #[napi]
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
+}
+
+/// The LaTeX command names a valid document's escapes may begin
+/// ([`llmjson::sink::LATEX_COLLISIONS`]): JavaScript hands a document holding one to the
+/// native path instead of reading it with `JSON.parse` alone.
+#[napi]
+pub fn latex_collisions() -> Vec<&'static str> {
+    llmjson::sink::LATEX_COLLISIONS.to_vec()
 }

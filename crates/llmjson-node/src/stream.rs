@@ -2,7 +2,7 @@
 //! Values cross as compact JSON, as `parse`'s do.
 
 use crate::{
-    failed, native_error, options_from, outcome_of, NativeError, NativeOptions, Outcome, Schema,
+    failed, native_error, outcome_of, with_schema, CompiledOptions, NativeError, Outcome, Schema,
 };
 use llmjson::{Diagnostics, Event, Options};
 use napi::bindgen_prelude::*;
@@ -38,7 +38,7 @@ pub struct NativeEvent {
 /// What `finish` gives back: `parse`'s outcome for the whole reply (its diagnostics record with
 /// the stream's chunks and time to the first value); the last events are made when asked for
 /// (`lastEvents`).
-#[napi(object)]
+#[napi(object, object_from_js = false)]
 pub struct NativeFinished {
     pub outcome: Outcome,
     /// The whole reply.
@@ -57,8 +57,8 @@ pub struct JsStreamParser {
 #[napi]
 impl JsStreamParser {
     #[napi(constructor)]
-    pub fn new(options: NativeOptions, schema: Option<&Schema>, events: bool) -> Result<Self> {
-        let options = options_from(&options, schema)?;
+    pub fn new(options: &CompiledOptions, schema: Option<&Schema>, events: bool) -> Result<Self> {
+        let options = with_schema(options, schema).into_owned();
         let mut inner = llmjson::StreamParser::new(options.clone());
         if !events {
             inner = inner.without_events();

@@ -58,6 +58,13 @@ pub use value::{DeserializeError, Map, Number, NumberError, Style, Value};
 /// The strict reader and what it builds into: llmjson's [`Value`] ([`sink::ValueSink`]) or any
 /// other representation (the Python package builds Python objects with it).
 pub mod sink {
+    /// The LaTeX command names (`frac`, `theta`, `nabla`, …) whose first letter JSON reads as an
+    /// escape (`\f`, `\t`, `\n`, …), sorted. In a string, a backslash before one of them
+    /// followed by a non-letter may be LaTeX written with one backslash, which the repair stage
+    /// decides (`Options::latex`); [`read_valid`] refuses such a document rather than read a
+    /// form feed. A caller that reads valid JSON with another parser (the Node package with
+    /// `JSON.parse`) hands a document holding one to llmjson instead.
+    pub use crate::repair::latex::COLLIDING as LATEX_COLLISIONS;
     pub use crate::value::parse::{read_valid, CheckSink, Refused, Sink, ValueSink};
 }
 

@@ -15,8 +15,8 @@
 //! letters after the escape (`tScore`, `nAna`, `tto`) name no command.
 
 /// Commands that begin with a letter JSON reads as an escape (b, f, n, r, t), sorted: the ones
-/// a strict reader corrupts.
-const COLLIDING: &[&str] = &[
+/// a strict reader corrupts. Public as `llmjson::sink::LATEX_COLLISIONS`.
+pub const COLLIDING: &[&str] = &[
     "backsim",
     "backslash",
     "bar",

@@ -1,0 +1,163 @@
+'use strict';
+// What a parse costs a caller who reads only `.value`: the repair log stays native until read,
+// and a valid reply is read by JSON.parse alone — giving exactly what the native path gives.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const llmjson = require('llmjson');
+const { native } = require('../core');
+
+/** Counts the calls of `native[name]` while `body` runs (the original is put back). */
+function counting(name, body) {
+  const original = native[name];
+  let calls = 0;
+  native[name] = (...args) => {
+    calls++;
+    return original(...args);
+  };
+  try {
+    body(() => calls);
+  } finally {
+    native[name] = original;
+  }
+}
+
+test('repairs are made when first read, once, with every field', () => {
+  counting('repairLog', (calls) => {
+    const r = llmjson.parse("{a: 1, 'b': [1, 2,],}");
+    assert.deepEqual(r.value, { a: 1, b: [1, 2] });
+    assert.equal(r.repaired, true);
+    assert.equal(calls(), 0, 'nothing built for the log before it is read');
+    const log = r.repairs;
+    assert.equal(calls(), 1);
+    assert.equal(r.repairs, log, 'read once, then kept');
+    assert.equal(calls(), 1);
+    assert.deepEqual(
+      log.map((x) => ({ ...x })),
+      [
+        { kind: 'unquoted_key', start: 1, end: 2, line: 1, column: 2, path: '/a', detail: 'quoted' },
+        { kind: 'single_quotes', start: 7, end: 8, line: 1, column: 8, path: '/b', detail: 'replaced by \'"\'' },
+        { kind: 'trailing_comma', start: 17, end: 18, line: 1, column: 18, path: '/b', detail: 'removed' },
+        { kind: 'trailing_comma', start: 19, end: 20, line: 1, column: 20, path: '', detail: 'removed' },
+      ],
+    );
+    assert.equal(String(log[0]), '1:2 unquoted_key at /a: quoted');
+  });
+});
+
+test('parseAll makes its repair log when read too', () => {
+  counting('repairLog', (calls) => {
+    const all = llmjson.parseAll("{a: 1} then ['x',]");
+    assert.deepEqual(all.values, [{ a: 1 }, ['x']]);
+    assert.equal(calls(), 0);
+    assert.deepEqual(
+      all.repairs.map((x) => x.kind),
+      ['unquoted_key', 'single_quotes', 'trailing_comma'],
+    );
+    assert.equal(calls(), 1);
+    assert.deepEqual(Object.keys(all), ['values', 'repairs', 'dropped', 'span']);
+  });
+});
+
+test('a reply with no repair reads none natively', () => {
+  counting('repairLog', (calls) => {
+    const r = llmjson.parse('Sure:\n```json\n{"a": 1}\n```');
+    assert.deepEqual(r.repairs, []);
+    assert.equal(r.repaired, false);
+    assert.equal(calls(), 0);
+  });
+});
+
+test('a plain valid object or array is read by JSON.parse with no native call', () => {
+  counting('parse', (calls) => {
+    const r = llmjson.parse('  {"a": [1, 2.50, "x\\ny"], "b": {"c": null}}\n');
+    assert.deepEqual(r.value, { a: [1, 2.5, 'x\ny'], b: { c: null } });
+    assert.deepEqual(r.span, [2, 44]);
+    assert.equal(r.source, 'text');
+    assert.equal(r.repaired, false);
+    assert.equal(r.truncated, false);
+    assert.deepEqual(r.repairs, []);
+    assert.equal(calls(), 0);
+    // The diagnostics record is the full path's, made when read.
+    assert.equal(r.diagnostics.outcome, 'ok');
+    assert.equal(calls(), 1);
+  });
+});
+
+// Replies where JSON.parse alone and llmjson could disagree, and plain ones: `parse` (which may
+// read a valid reply with JSON.parse alone) must give what `parseAsync` (always native, its
+// valid check in Rust) gives — value, repairs, span, source, flags, or the same error.
+const deep = (n) => '['.repeat(n) + ']'.repeat(n);
+const CASES = [
+  ['{"a": 1}'],
+  ['[1, 2, 3]'],
+  [String.raw`{"formula": "$\frac{1}{2}$"}`],
+  [String.raw`{"greek": "\beta and \theta"}`],
+  [String.raw`{"escaped": "\\frac is text"}`],
+  [String.raw`{"lines": "one\nNext\tTab\r"}`],
+  [String.raw`{"pair": "\ud83d\ude00", "nu": "\nu"}`],
+  [String.raw`{"lone": "x\ud800y"}`],
+  [String.raw`{"low": "x\uDC00"}`],
+  ['{"a": 1, "a": 2}'],
+  ['{"__proto__": {"x": 1}, "n": 12345678901234567890}'],
+  ['  \n[{"k": "v"}]\t\n'],
+  ['"just a string"'],
+  ['42'],
+  ['{"a": 1} trailing prose'],
+  ["{'a': 1}"],
+  ['{"a": [1, 2}'],
+  [deep(120)],
+  [deep(127)],
+  [deep(128)],
+  [deep(300)],
+  [deep(5), { maxDepth: 4 }],
+  [deep(4), { maxDepth: 4 }],
+  ['{"text": "' + 'x'.repeat(200) + '"}', { maxSize: 100 }],
+  ['{"text": "' + 'é'.repeat(60) + '"}', { maxSize: 100 }],
+  ['{"text": "' + 'é'.repeat(40) + '"}', { maxSize: 100 }],
+  ['{"a": "\\frac"}', { latex: false }],
+  ['{"a": 1, "a": 2}', { duplicateKeys: 'first' }],
+  ['{"a": 1, "a": 2}', { duplicateKeys: 'error' }],
+  ['{"a": "1"}', { schema: { type: 'object', properties: { a: { type: 'integer' } } } }],
+  ['{"a": 1}', { level: 'none' }],
+];
+
+function outcome(thunk) {
+  try {
+    const r = thunk();
+    return { value: r.value, repairs: r.repairs.map((x) => ({ ...x })), span: r.span, source: r.source, repaired: r.repaired, truncated: r.truncated };
+  } catch (error) {
+    return { error: error.name, message: error.message };
+  }
+}
+
+test('JSON.parse alone reads a valid reply as the native path does', async () => {
+  for (const [text, options] of CASES) {
+    const direct = outcome(() => llmjson.parse(text, options));
+    let viaNative;
+    try {
+      const r = await llmjson.parseAsync(text, options);
+      viaNative = outcome(() => r);
+    } catch (error) {
+      viaNative = { error: error.name, message: error.message };
+    }
+    assert.deepEqual(direct, viaNative, `${text.slice(0, 60)} ${JSON.stringify(options ?? {})}`);
+  }
+});
+
+test('a LaTeX escape or a lone surrogate escape goes native', () => {
+  counting('parse', (calls) => {
+    assert.equal(llmjson.parse(String.raw`{"f": "\frac{1}{2}"}`).value.f, String.raw`\frac{1}{2}`);
+    assert.equal(calls(), 1);
+    llmjson.parse(String.raw`{"s": "\ud800"}`);
+    assert.equal(calls(), 2);
+    // `\n` before a word that names no command: JSON.parse's reading is llmjson's.
+    assert.equal(llmjson.parse(String.raw`{"s": "a\nNote"}`).value.s, 'a\nNote');
+    assert.equal(calls(), 2);
+  });
+});
+
+test('a broken reply that looks like a document leaves the stack setting as it was', () => {
+  const before = Error.stackTraceLimit;
+  assert.deepEqual(llmjson.parse('{"a": 1,}').value, { a: 1 });
+  assert.equal(Error.stackTraceLimit, before);
+});
