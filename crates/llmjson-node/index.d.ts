@@ -216,12 +216,15 @@ export interface StreamParser<T = unknown> {
   feed(chunk: string | Uint8Array): void;
   /** The value so far. */
   snapshot(): Snapshot<T>;
-  /** What happened since the last call. */
+  /** What was settled since the last call: the decision procedure's reading, about 512 bytes
+   * behind what has arrived (a short reply's events come with `lastEvents`), never taken back
+   * but by a `revised` event. */
   events(): StreamEvent[];
   /** Ends the stream: `parse`'s result for the whole reply (its diagnostics also hold
    * `stream_chunks` and `stream_first_value_ms`). */
   finish(): ParseResult<T>;
-  /** After `finish`: the events not taken before it, then its `revised` events. */
+  /** After `finish`: the events not taken before it (the rest of the final value), then its
+   * `revised` events. */
   readonly lastEvents: StreamEvent[];
 }
 

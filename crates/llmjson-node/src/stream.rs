@@ -128,7 +128,10 @@ impl JsStreamParser {
             Err(e) => failed(&finished.text, e, &self.options, Some(record)),
         };
         let text = finished.text.clone();
-        let value = finished.result.ok().map(|p| p.value);
+        let value = match finished.result {
+            Ok(parsed) => Some(parsed.value),
+            Err(error) => error.value().cloned(),
+        };
         self.later = Some((finished.events, finished.text, value));
         Ok(NativeFinished { outcome, text })
     }

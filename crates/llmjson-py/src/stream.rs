@@ -182,7 +182,10 @@ impl PyStreamParser {
         };
         let events = PyLaterEvents {
             later: Some(Later {
-                value: finished.result.ok().map(|p| p.value),
+                value: match finished.result {
+                    Ok(parsed) => Some(parsed.value),
+                    Err(error) => error.value().cloned(),
+                },
                 events: finished.events,
                 text: finished.text,
             }),

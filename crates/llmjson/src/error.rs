@@ -173,6 +173,15 @@ impl Error {
         }
     }
 
+    /// The value that was read, when the reply was read whole but refused for it (it does not
+    /// fit the schema).
+    pub fn value(&self) -> Option<&crate::Value> {
+        match self {
+            Error::Schema { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
     /// The reply ended inside a string, object or array at a level that does not complete it.
     pub fn is_truncation(&self) -> bool {
         matches!(self, Error::Syntax(e) if e.truncated)

@@ -347,5 +347,6 @@ pub(crate) fn to_error(text: &str, fail: Fail, options: &Options) -> Error {
             position: Position::of(text, offset),
         },
         Fail::Internal(what) => Error::Internal(what),
+        Fail::NeedMore | Fail::Paused(_) => Error::Internal("a whole text's parse waited for more"),
     }
 }

@@ -60,10 +60,9 @@ fn finish(args: &RepairArgs, parsed: Vec<llmjson::Parsed>) -> Result<(), Failure
 /// (only when it changed), and the final value — `repair`'s, byte for byte — last.
 fn repair_stream(args: &RepairArgs, options: llmjson::Options) -> Result<(), Failure> {
     use std::io::Read;
-    let mut stream = llmjson::StreamParser::new(options.clone());
-    if args.every != Every::Value {
-        stream = stream.without_events();
-    }
+    // The live view is read from snapshots: events (what the decision procedure settled, a
+    // window behind) are not needed.
+    let mut stream = llmjson::StreamParser::new(options.clone()).without_events();
     let mut input: Box<dyn Read> = match args.file.as_deref() {
         Some(path) if path != std::path::Path::new("-") => Box::new(
             std::fs::File::open(path)
@@ -73,6 +72,7 @@ fn repair_stream(args: &RepairArgs, options: llmjson::Options) -> Result<(), Fai
     };
     let mut buf = vec![0u8; 64 << 10];
     let mut last_printed: Option<Value> = None;
+    let mut completed: Vec<String> = Vec::new();
     loop {
         let n = match input.read(&mut buf) {
             Ok(0) => break,
@@ -85,15 +85,22 @@ fn repair_stream(args: &RepairArgs, options: llmjson::Options) -> Result<(), Fai
         let due = match args.every {
             Every::Chunk => true,
             Every::Line => chunk.contains(&b'\n'),
-            Every::Value => stream
-                .events()
-                .iter()
-                .any(|e| matches!(e, llmjson::Event::ValueCompleted { .. })),
+            // Read below: a value completed in the live view.
+            Every::Value => true,
         };
         if !due {
             continue;
         }
-        if let Some(value) = stream.snapshot().value {
+        let snapshot = stream.snapshot();
+        if args.every == Every::Value {
+            // What is complete changes only when a value completes (or a repeated key replaces
+            // one).
+            if snapshot.complete == completed {
+                continue;
+            }
+            completed.clone_from(&snapshot.complete);
+        }
+        if let Some(value) = snapshot.value {
             if last_printed.as_ref() != Some(&value) {
                 let mut out = std::io::stdout().lock();
                 write_json(&mut out, &value, false, args.ascii)?;

@@ -164,12 +164,15 @@ class StreamParser:
         return Snapshot(value, complete, provisional, done, malformed)
 
     def events(self) -> list[Event]:
-        """What happened since the last call."""
+        """What was settled since the last call: the decision procedure's reading, about 512
+        bytes behind what has arrived (a short reply's events come with ``last_events``), never
+        taken back but by a ``revised`` event."""
         return [_event(raw) for raw in self._native.events()]
 
     @property
     def last_events(self) -> list[Event]:
-        """After ``finish``: the events not taken before it, then its ``revised`` events. Made
+        """After ``finish``: the events not taken before it (the rest of the final value), then
+        its ``revised`` events. Made
         when first read (a long reply has hundreds of thousands; most callers never read them)."""
         if self._last_events is None:
             later, self._later = self._later, None

@@ -197,10 +197,7 @@ impl<'t> Scan<'t> {
             fence: Some(Fence { byte: c }),
             region_end: b.len(),
             after,
-            preferred: matches!(
-                lower.as_str(),
-                "json" | "jsonc" | "json5" | "jsonl" | "ndjson"
-            ),
+            preferred: is_json_label(&lower),
         }
     }
 
@@ -394,34 +391,7 @@ impl<'t> Scan<'t> {
     /// A quoted key and its `:` start at `i` (`"name": …`): a reply that begins so is an object
     /// whose `{` is missing (the brace was prefilled, or lost).
     pub(crate) fn key_at(&self, i: usize) -> bool {
-        let b = self.b;
-        let Some((class, len)) = crate::repair::parser_quote_class(b, i) else {
-            return false;
-        };
-        let limit = (i + 256).min(b.len());
-        let mut e = i + len;
-        while e < limit && b[e] != b'\n' {
-            if let Some(close) = class.closer_at(b, e) {
-                let mut k = e + close;
-                while k < b.len() && matches!(b[k], b' ' | b'\t') {
-                    k += 1;
-                }
-                // `"name" = "x"` and `"name" => "x"` are keys too; `"a" == "b"` is not. So is
-                // a key that lost its colon before a value and a comma (`"name" "x",`,
-                // `"id" 49872,`).
-                return match b.get(k) {
-                    Some(b':') => true,
-                    // A CJK model's full-width colon.
-                    Some(0xEF) => b[k..].starts_with(&WIDE_COLON),
-                    Some(b'=') => b.get(k + 1) != Some(&b'='),
-                    Some(b'{' | b'[') => k > e + close,
-                    Some(_) if k > e + close => value_then_comma(b, k),
-                    _ => false,
-                };
-            }
-            e += 1;
-        }
-        false
+        key_line_at(self.b, i).0
     }
 
     /// A scalar (or a JSONP-style call) starts at `i`.
@@ -821,6 +791,57 @@ fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
         .windows(needle.len())
         .position(|w| w == needle)
         .map(|i| from + i)
+}
+
+/// Whether a quoted key and its colon (or `=`, `=>`, a full-width colon, or a value and a comma
+/// where the colon was lost) start at `i`: a line that begins an object whose `{` is missing.
+/// The second answer says whether more text after `b` could change the first (a stream waits).
+pub(crate) fn key_line_at(b: &[u8], i: usize) -> (bool, bool) {
+    let Some((class, len)) = crate::repair::parser_quote_class(b, i) else {
+        return (false, b.len() < i + 3);
+    };
+    let limit = (i + 256).min(b.len());
+    let mut e = i + len;
+    while e < limit && b[e] != b'\n' {
+        if let Some(close) = class.closer_at(b, e) {
+            let mut k = e + close;
+            while k < b.len() && matches!(b[k], b' ' | b'\t') {
+                k += 1;
+            }
+            // `"name" = "x"` and `"name" => "x"` are keys too; `"a" == "b"` is not. So is
+            // a key that lost its colon before a value and a comma (`"name" "x",`,
+            // `"id" 49872,`).
+            return match b.get(k) {
+                None => (false, true),
+                Some(b':') => (true, false),
+                // A CJK model's full-width colon.
+                Some(0xEF) => (
+                    b[k..].starts_with(&WIDE_COLON),
+                    b.len() < k + WIDE_COLON.len(),
+                ),
+                Some(b'=') => (b.get(k + 1) != Some(&b'='), b.len() == k + 1),
+                Some(b'{' | b'[') => (k > e + close, false),
+                Some(_) if k > e + close => (value_then_comma(b, k), false),
+                _ => (false, false),
+            };
+        }
+        e += 1;
+    }
+    (false, e == b.len() && e < i + 256)
+}
+
+/// A fence labelled as JSON (lowercase label): its content is the answer before anything else.
+pub(crate) fn is_json_label(label: &str) -> bool {
+    matches!(label, "json" | "jsonc" | "json5" | "jsonl" | "ndjson")
+}
+
+/// The label of a fence whose marker run ends at `at` (letters, digits, `_+.-`), lowercased.
+pub(crate) fn fence_label(b: &[u8], at: usize) -> String {
+    let end = b[at..]
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'.' | b'-')))
+        .map_or(b.len(), |k| at + k);
+    String::from_utf8_lossy(&b[at..end]).to_ascii_lowercase()
 }
 
 #[cfg(test)]

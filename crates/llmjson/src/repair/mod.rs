@@ -10,8 +10,8 @@
 //! - `parser/` applies the chosen readings, builds the value and logs every repair.
 
 mod cost;
-mod grammar;
-mod index;
+pub(crate) mod grammar;
+pub(crate) mod index;
 mod kind;
 pub(crate) mod latex;
 pub(crate) mod lex;

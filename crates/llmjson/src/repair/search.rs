@@ -348,6 +348,23 @@ impl Searcher {
     }
 
     /// No beam is following the text: the parser's next spots are decided one by one.
+    /// The text grew by `bytes` (a stream): the budget grows as a longer input's would, and
+    /// what the search planned or followed from the shorter text is dropped (a reading that ran
+    /// to its end was priced as if the reply stopped there). The conventions seen stay.
+    pub(crate) fn text_grew(&mut self, bytes: usize) {
+        self.budget = self
+            .budget
+            .saturating_add(cost::SEARCH_STEPS_PER_BYTE.saturating_mul(bytes));
+        self.forget();
+    }
+
+    /// Drops the beam and the plan (the next contested spot starts a new beam).
+    pub(crate) fn forget(&mut self) {
+        self.drop_beam();
+        self.clean_until = 0;
+        self.vouched.clear();
+    }
+
     pub(crate) fn idle(&self) -> bool {
         self.beam.is_none()
     }

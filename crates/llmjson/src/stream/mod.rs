@@ -10,10 +10,13 @@
 //! Total work is linear: each byte is read once live and once at the end.
 
 mod reader;
+mod settled;
 mod tree;
 
 use crate::{Error, Options, Parsed, Value};
 use reader::{Reader, Stop};
+use settled::{Settled, View};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tree::Tree;
 
@@ -71,10 +74,11 @@ pub struct Snapshot {
     /// Pointers of the values that are complete: the largest ones (everything inside a complete
     /// value is complete too).
     pub complete: Vec<String>,
-    /// Pointers a later byte may still change: the open values, those read with a guess (a
-    /// quote inside a string, a missing comma, a closer that does not match, skipped text) and
-    /// the last value completed in each open container when it ended less than
-    /// [`PROVISIONAL_LAG`] bytes ago. Sorted.
+    /// Pointers a later byte may still change: the open values, and every value the decision
+    /// procedure has not settled yet (those in about the last 512 bytes, read on by the live
+    /// reader; all of them before the JSON is located or when the procedure cannot read the
+    /// reply at the options' level). A settled root closed less than [`PROVISIONAL_LAG`] bytes
+    /// ago stays provisional too. Sorted.
     pub provisional: Vec<String>,
     /// The value's root closed (the final parse may still read the reply otherwise).
     pub done: bool,
@@ -200,9 +204,11 @@ pub struct StreamStats {
 /// assert_eq!(snapshot.value.unwrap()["steps"][0]["title"], "Boil wa");
 /// assert!(snapshot.complete.contains(&"/steps/0/id".to_string()));
 /// stream.feed("ter\"}, {\"id\": 2}]}\n```")?;
-/// assert!(stream.events().contains(&Event::ValueCompleted { path: "/steps/1".into() }));
-/// let parsed = stream.finish()?;
-/// assert_eq!(parsed, llmjson::parse(
+/// // Events say what the decision procedure settled: a window behind what has arrived, so a
+/// // short reply's come with its end.
+/// let finished = stream.finish_with_events();
+/// assert!(finished.events.contains(&Event::ValueCompleted { path: "/steps/1".into() }));
+/// assert_eq!(finished.result?, llmjson::parse(
 ///     "Sure! ```json\n{\"steps\": [{\"id\": 1, \"title\": \"Boil water\"}, {\"id\": 2}]}\n```",
 ///     &Options::default(),
 /// )?);
@@ -216,6 +222,8 @@ pub struct StreamParser {
     raw: Vec<u8>,
     reader: Reader,
     tree: Tree,
+    /// What the decision procedure settled: the events, and where snapshots start.
+    settled: Mutex<Settled>,
     stats: StreamStats,
     created: Instant,
     /// A limit the stream went over: every later call returns it.
@@ -235,13 +243,15 @@ impl StreamParser {
     /// A parser for one reply, with the options [`crate::parse`] would take.
     pub fn new(options: Options) -> StreamParser {
         let depth = options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
-        let tree = Tree::new(depth, options.schema.clone(), true);
+        let tree = Tree::new(depth, options.schema.clone(), false);
+        let settled = Mutex::new(Settled::new(Tree::new(depth, options.schema.clone(), true)));
         StreamParser {
             options,
             text: String::new(),
             raw: Vec::new(),
             reader: Reader::new(),
             tree,
+            settled,
             stats: StreamStats::default(),
             created: Instant::now(),
             failed: None,
@@ -253,8 +263,16 @@ impl StreamParser {
     /// Stops recording [`Event`]s (a caller that only takes snapshots saves their cost);
     /// [`events`](Self::events) then returns nothing. `RequiredMissing` needs events on.
     pub fn without_events(mut self) -> StreamParser {
-        self.tree.events_off();
+        self.settled_mut().view.tree.events_off();
         self
+    }
+
+    /// The settled part (a lock nobody else holds: the parser is used by one thread at a
+    /// time; the lock lets `snapshot` take `&self`).
+    fn settled_mut(&mut self) -> &mut Settled {
+        self.settled
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Reads the next chunk of the reply. Work is proportional to the chunk (and to the token
@@ -374,40 +392,36 @@ impl StreamParser {
     /// what building the value once does (the partial value is copied and closed).
     pub fn snapshot(&self) -> Snapshot {
         let waiting = unfinished_tail(&self.raw);
-        let (closed, strict) =
-            if !self.raw.is_empty() && self.raw.len() > waiting && self.failed.is_none() {
-                // Bytes still waiting to be decoded: read with a copy of the reader, on a copy of
-                // the text (the snapshot copies the value anyway).
-                let mut text = self.text.clone();
-                text.push_str(&String::from_utf8_lossy(
-                    &self.raw[..self.raw.len() - waiting],
-                ));
+        let pending_bytes =
+            !self.raw.is_empty() && self.raw.len() > waiting && self.failed.is_none();
+        // Bytes still waiting to be decoded are read on a copy of the text (the snapshot copies
+        // the value anyway).
+        let text: std::borrow::Cow<'_, str> = if pending_bytes {
+            let mut text = self.text.clone();
+            text.push_str(&String::from_utf8_lossy(
+                &self.raw[..self.raw.len() - waiting],
+            ));
+            std::borrow::Cow::Owned(text)
+        } else {
+            std::borrow::Cow::Borrowed(&self.text)
+        };
+        let (closed, strict) = match self.settled_view(&text) {
+            Some(view) => view,
+            // Not located yet, or the decision procedure failed where the final parse may not:
+            // the live reader's view, none of it settled. (A copy of the reader reads the last
+            // few chunks it has not read yet.)
+            None => {
                 let mut reader = self.reader.clone();
                 let mut tree = self.tree.copy_quiet();
+                tree.unsettle();
                 let _ = reader.run(&text, &mut tree);
                 let pending = reader.pending(&text);
                 (
                     tree.close_into(pending, self.options.truncation, text.len()),
                     reader.strict,
                 )
-            } else if self.read_to == self.text.len() || self.failed.is_some() {
-                let pending = self.reader.pending(&self.text);
-                (
-                    self.tree
-                        .close_snapshot(pending, self.options.truncation, self.text.len()),
-                    self.reader.strict,
-                )
-            } else {
-                // The last few chunks are not read yet: a copy of the reader reads them.
-                let mut reader = self.reader.clone();
-                let mut tree = self.tree.copy_quiet();
-                let _ = reader.run(&self.text, &mut tree);
-                let pending = reader.pending(&self.text);
-                (
-                    tree.close_into(pending, self.options.truncation, self.text.len()),
-                    reader.strict,
-                )
-            };
+            }
+        };
         let malformed = !strict || closed.guessed;
         let value = match (&self.options.schema, closed.value) {
             (Some(schema), Some(value)) if self.options.coercion == crate::Coercion::Fit => {
@@ -456,16 +470,54 @@ impl StreamParser {
     pub fn events(&mut self) -> Vec<Event> {
         // A limit met here is returned by the next `feed` and by `finish`.
         let _ = self.settle();
-        if self.tree.is_deferred() {
-            // The first ask: the events so far are made from what the stream has read.
-            self.tree.record_from_now(self.reader.string_value_open());
-            self.reader.report_growth(&self.text, &mut self.tree);
+        let failed = self.failed.is_some();
+        let (text, reader, options) = (&self.text, &self.reader, &self.options);
+        let settled = self
+            .settled
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !failed {
+            settled.catch_up(text, reader, options, true);
         }
-        self.tree
-            .events
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default()
+        let tree = &mut settled.view.tree;
+        if tree.is_deferred() {
+            // The first ask: the events so far are made from what was settled.
+            tree.record_from_now(false);
+        }
+        tree.events.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The snapshot's parts from what the decision procedure settled, and the live reader's
+    /// reading of the text after it (provisional): `None` before the JSON is located, or when
+    /// the procedure failed where the final parse may not (the live view then stands alone).
+    fn settled_view(&self, text: &str) -> Option<(tree::Closed, bool)> {
+        if self.failed.is_some() {
+            return None;
+        }
+        let mut settled = self
+            .settled
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        settled.catch_up(&self.text, &self.reader, &self.options, true);
+        if settled.view.broken {
+            return None;
+        }
+        let truncation = self.options.truncation;
+        if settled.view.tree.is_done() {
+            let closed = settled
+                .view
+                .tree
+                .close_snapshot(None, truncation, text.len());
+            return Some((closed, self.reader.strict));
+        }
+        let (pos, mode) = settled.waiting_at()?;
+        let mut reader = self.reader.after_engine(pos, mode);
+        let mut tree = settled.view.tree.copy_quiet();
+        tree.freeze();
+        let _ = reader.run(text, &mut tree);
+        let pending = reader.pending(text);
+        let closed = tree.close_into(pending, truncation, text.len());
+        Some((closed, self.reader.strict && reader.strict))
     }
 
     /// The text fed so far.
@@ -521,7 +573,11 @@ impl StreamParser {
             text,
             events,
         } = self.finish_later();
-        let events = events.resolve(&text, result.as_ref().ok().map(|p| &p.value));
+        let read = match &result {
+            Ok(parsed) => Some(&parsed.value),
+            Err(error) => error.value(),
+        };
+        let events = events.resolve(&text, read);
         Finished {
             result,
             events,
@@ -540,15 +596,10 @@ impl StreamParser {
             let _ = self.check_size(self.text.len());
         }
         let _ = self.catch_up();
-        let root = self.reader.start.map(|start| start..self.tree.root_end());
-        let mut handed_over = None;
         let result = match self.failed.take() {
             Some(limit) => Err(limit.error()),
             None => match self.clean_result() {
-                Some(result) => {
-                    handed_over = root;
-                    result
-                }
+                Some(result) => result,
                 None => crate::parse_decoded(&self.text, self.invalid_utf8_at, &self.options),
             },
         };
@@ -557,10 +608,11 @@ impl StreamParser {
             result,
             stats: self.stats,
             events: LaterEvents {
-                tree: self.tree,
-                reader: self.reader,
-                handed_over,
-                max_depth: self.options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING),
+                view: self
+                    .settled
+                    .into_inner()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .into_view(),
             },
             text: self.text,
         }
@@ -583,48 +635,28 @@ pub struct FinishedLater {
 /// The events a finished stream has not handed out yet, made only when asked for.
 #[derive(Debug)]
 pub struct LaterEvents {
-    tree: Tree,
-    reader: Reader,
-    /// The live reader's value became the result as it was (a clean read of a valid reply):
-    /// where it was read.
-    handed_over: Option<std::ops::Range<usize>>,
-    max_depth: usize,
+    /// What the stream showed: the final value completes it.
+    view: View,
 }
 
 impl LaterEvents {
-    /// The events not taken before `finish`, then a [`Event::Revised`] for each value the stream
-    /// showed as complete that `final_value` (the result's value; `text` the whole reply) reads
-    /// otherwise.
+    /// The events not taken before `finish` — what the stream settled, then the rest of
+    /// `final_value` (the result's value, or the value a schema refused; `text` the whole
+    /// reply) — then a [`Event::Revised`] for each value the stream showed as complete that
+    /// `final_value` reads otherwise.
     pub fn resolve(mut self, text: &str, final_value: Option<&Value>) -> Vec<Event> {
-        if let Some(span) = self.handed_over.take() {
-            // The result is the live value itself: nothing to revise, and when events were
-            // deferred, they are that value's.
-            if !self.tree.is_deferred() {
-                return self.tree.events.take().unwrap_or_default();
-            }
-            let read;
-            let value = match final_value {
-                Some(value) => Some(value),
-                None => {
-                    read = text.get(span).and_then(|t| {
-                        crate::value::parse::document(t, self.max_depth, crate::DuplicateKeys::Last)
-                    });
-                    read.as_ref()
-                }
-            };
-            let mut events = value.map(Tree::events_of_root).unwrap_or_default();
-            events.extend(self.tree.take_deferred());
-            return events;
+        if self.view.tree.is_deferred() {
+            self.view.tree.record_from_now(false);
         }
-        if self.tree.is_deferred() {
-            self.tree.record_from_now(self.reader.string_value_open());
-            self.reader.report_growth(text, &mut self.tree);
+        // What was not settled while the reply arrived is the final value's.
+        if let Some(value) = final_value {
+            self.view.finish_with(value, text.len());
         }
-        let mut events = self.tree.events.take().unwrap_or_default();
-        if self.tree.has_started() {
+        let tree = &mut self.view.tree;
+        let mut events = tree.events.take().unwrap_or_default();
+        if tree.has_started() {
             events.extend(
-                self.tree
-                    .revisions(final_value)
+                tree.revisions(final_value)
                     .into_iter()
                     .map(|path| Event::Revised { path }),
             );

@@ -80,6 +80,14 @@ pub(super) struct Reader {
     trivia: Option<Trivia>,
     /// Inside a fence: its marker byte (`` ` `` or `~`) and length.
     fence: Option<(u8, usize)>,
+    /// Where the value's fence closed (the value's region ends there).
+    fence_closed_at: Option<usize>,
+    /// The fence the reader is in: whether it is labelled JSON, and where its content starts.
+    fence_json: bool,
+    fence_content: usize,
+    /// The value may not be the answer: it is in a fence not labelled JSON and is not what the
+    /// fence begins with (JSON in a line of code), which any JSON in the prose outranks.
+    pub weak: bool,
     string: Option<Str>,
     /// Where the value started.
     pub start: Option<usize>,
@@ -127,6 +135,10 @@ impl Reader {
             mode: Mode::Value,
             trivia: None,
             fence: None,
+            fence_closed_at: None,
+            fence_json: false,
+            fence_content: 0,
+            weak: false,
             string: None,
             start: None,
             resume: None,
@@ -134,6 +146,74 @@ impl Reader {
             latex_doubt: false,
             after_comma: false,
         }
+    }
+
+    /// A reader that goes on from where the decision procedure stopped (`pos`, expecting
+    /// `mode`): what it reads past there is the live view's provisional tail. The located start
+    /// and the fence are this reader's.
+    pub fn after_engine(&self, pos: usize, mode: crate::repair::grammar::Mode) -> Reader {
+        use crate::repair::grammar::Mode as Engine;
+        let (mode, after_comma) = match mode {
+            Engine::Value { after_comma } => (Mode::Value, after_comma),
+            Engine::Key { after_comma } => (Mode::Key, after_comma),
+            Engine::Colon => (Mode::Colon, false),
+            Engine::Next { .. } => (Mode::Next, false),
+            Engine::Str { .. } | Engine::Done | Engine::ScalarDone => (Mode::Next, false),
+        };
+        Reader {
+            pos,
+            phase: Phase::Json,
+            mode,
+            trivia: None,
+            fence: self.fence,
+            fence_closed_at: self.fence_closed_at,
+            fence_json: self.fence_json,
+            fence_content: self.fence_content,
+            weak: self.weak,
+            string: None,
+            start: self.start,
+            resume: None,
+            strict: self.strict,
+            latex_doubt: self.latex_doubt,
+            after_comma,
+        }
+    }
+
+    /// After the value, inside its fence: where the fence's closing line begins, once it has
+    /// arrived (each byte looked at once; the last two kept for a marker cut between chunks).
+    fn find_fence_close(&mut self, text: &str) {
+        let Some((marker, _)) = self.fence else {
+            return;
+        };
+        if self.fence_closed_at.is_some() {
+            return;
+        }
+        let bytes = text.as_bytes();
+        let mut at = self.pos;
+        while let Some(k) = memchr::memchr(marker, bytes.get(at..).unwrap_or_default()) {
+            let i = at + k;
+            if i + 3 > bytes.len() {
+                self.pos = i;
+                return;
+            }
+            if bytes[i..i + 3] == [marker; 3] && at_line_start(bytes, i) {
+                self.fence_closed_at = Some(i);
+                self.pos = i;
+                return;
+            }
+            at = i + 1;
+        }
+        self.pos = bytes.len().max(self.pos);
+    }
+
+    /// Where the fence around the value closed, once it did: nothing after it is the value's.
+    pub fn fence_closed_at(&self) -> Option<usize> {
+        self.fence_closed_at
+    }
+
+    /// The marker byte of the fence the value is in, if it is in one.
+    pub fn fence_byte(&self) -> Option<u8> {
+        self.fence.map(|(byte, _)| byte)
     }
 
     /// Stops reading for good (the live view ends here).
@@ -149,7 +229,10 @@ impl Reader {
                 Phase::Locate => self.locate(text, tree),
                 Phase::Think => self.think(text),
                 Phase::Json => self.json(text, tree),
-                Phase::Ended => break Stop::More,
+                Phase::Ended => {
+                    self.find_fence_close(text);
+                    break Stop::More;
+                }
             };
             match progress {
                 Ok(true) => continue,
@@ -159,11 +242,6 @@ impl Reader {
         };
         self.report_growth(text, tree);
         stop
-    }
-
-    /// A string value (not a key) is being read.
-    pub fn string_value_open(&self) -> bool {
-        self.string.as_ref().is_some_and(|s| !s.key)
     }
 
     /// The open string's new text, as one event per call.
@@ -245,17 +323,34 @@ impl Reader {
                         self.pos += run;
                         continue;
                     };
-                    self.pos = at + run + end + usize::from(info[end] == b'\n');
+                    // `` ```json"name": … ``: a key right after the label starts the content.
+                    let label = crate::locate::fence_label(bytes, at + run);
+                    let after_label = at + run + label.len();
+                    self.pos = if !label.is_empty()
+                        && after_label < at + run + end
+                        && matches!(bytes[after_label], b'"' | b'\'')
+                    {
+                        after_label
+                    } else {
+                        at + run + end + usize::from(info[end] == b'\n')
+                    };
                     self.fence = match self.fence {
                         // A closing line with nothing read: the fence held no JSON.
                         Some(_) => None,
                         None => Some((marker, run)),
                     };
+                    self.fence_json = crate::locate::is_json_label(&label);
+                    self.fence_content = self.pos;
                 }
                 b'{' | b'[' => match looks_like_json(&bytes[at..], self.fence.is_some()) {
                     Prefix::Yes => {
                         let object = bytes[at] == b'{';
                         self.start = Some(at);
+                        self.weak = self.fence.is_some()
+                            && !self.fence_json
+                            && bytes[self.fence_content.min(at)..at]
+                                .iter()
+                                .any(|&b| !is_blank_byte(b));
                         self.phase = Phase::Json;
                         self.pos += 1;
                         if !tree.open(object) {
@@ -267,30 +362,36 @@ impl Reader {
                     Prefix::Maybe => return Ok(false),
                     Prefix::No => self.pos += 1,
                 },
-                b'"' | b'\'' | 0xE2 if at_line_start(bytes, at) => match key_line(&bytes[at..]) {
-                    // `"steps": [` first on a line: an object whose `{` the reply left out.
-                    Prefix::Yes => {
-                        self.start = Some(at);
-                        self.phase = Phase::Json;
-                        if !tree.open(true) {
-                            return Err(Stop::TooDeep);
+                b'"' | b'\'' | 0xE2
+                    if at_line_start(bytes, at)
+                        || (self.fence.is_some() && at == self.fence_content) =>
+                {
+                    match key_line(&bytes[at..]) {
+                        // `"steps": [` first on a line: an object whose `{` the reply left out.
+                        Prefix::Yes => {
+                            self.start = Some(at);
+                            self.phase = Phase::Json;
+                            if !tree.open(true) {
+                                return Err(Stop::TooDeep);
+                            }
+                            tree.contest();
+                            self.mode = Mode::Key;
+                            return Ok(true);
                         }
-                        tree.contest();
-                        self.mode = Mode::Key;
-                        return Ok(true);
-                    }
-                    Prefix::Maybe => return Ok(false),
-                    // The reply itself is a string (`"see {this}"`): its brackets are text.
-                    Prefix::No
-                        if bytes[at] == b'"' && bytes[..at].iter().all(|&b| is_blank_byte(b)) =>
-                    {
-                        match string_end(&mut self.resume, bytes, at) {
-                            Some(end) => self.pos = end,
-                            None => return Ok(false),
+                        Prefix::Maybe => return Ok(false),
+                        // The reply itself is a string (`"see {this}"`): its brackets are text.
+                        Prefix::No
+                            if bytes[at] == b'"'
+                                && bytes[..at].iter().all(|&b| is_blank_byte(b)) =>
+                        {
+                            match string_end(&mut self.resume, bytes, at) {
+                                Some(end) => self.pos = end,
+                                None => return Ok(false),
+                            }
                         }
+                        Prefix::No => self.pos += 1,
                     }
-                    Prefix::No => self.pos += 1,
-                },
+                }
                 _ => self.pos += 1,
             }
         }
@@ -368,6 +469,7 @@ impl Reader {
                     if run >= 3 {
                         // The fence closes: the value ends here, cut off.
                         self.phase = Phase::Ended;
+                        self.fence_closed_at = Some(at);
                         return Ok(true);
                     }
                 }
@@ -1084,36 +1186,11 @@ fn opening_quote(b: &[u8]) -> Quote {
 
 /// Whether a line starting with a quote is a key and its colon.
 fn key_line(b: &[u8]) -> Prefix {
-    let Some((class, len)) = QuoteClass::opening_at(b, 0) else {
-        return if b.len() < 3 {
-            Prefix::Maybe
-        } else {
-            Prefix::No
-        };
-    };
-    let mut i = len;
-    loop {
-        match b.get(i) {
-            None => return Prefix::Maybe,
-            Some(b'\n') => return Prefix::No,
-            Some(_) => {}
-        }
-        if let Some(close) = class.closer_at(b, i) {
-            i += close;
-            break;
-        }
-        i += 1;
-        if i > 256 {
-            return Prefix::No;
-        }
-    }
-    while b.get(i).is_some_and(|&x| x == b' ' || x == b'\t') {
-        i += 1;
-    }
-    match b.get(i) {
-        None => Prefix::Maybe,
-        Some(b':') => Prefix::Yes,
-        Some(_) => Prefix::No,
+    // The rule the one-shot parse locates by.
+    match crate::locate::key_line_at(b, 0) {
+        (_, true) => Prefix::Maybe,
+        (true, false) => Prefix::Yes,
+        (false, false) => Prefix::No,
     }
 }
 

@@ -31,6 +31,9 @@ struct Frame {
     container: Container,
     /// Where this container's last complete child ended (for the provisional lag).
     last_end: Option<usize>,
+    /// How many of its children the decision procedure settled, in a tree the live reader
+    /// reads on from there ([`Tree::freeze`]): the others are provisional.
+    settled: Option<usize>,
 }
 
 impl Frame {
@@ -72,6 +75,10 @@ pub(super) struct Tree {
     pub completed: usize,
     pub schema: Option<Arc<Schema>>,
     max_depth: usize,
+    /// What is added from now on is provisional (see [`Tree::freeze`]).
+    frozen: bool,
+    /// The root closed while frozen.
+    root_provisional: bool,
 }
 
 /// The snapshot's parts, before the public type wraps them.
@@ -158,19 +165,6 @@ impl Tree {
         self.events = Some(events);
     }
 
-    /// A value whose events were deferred, as a stream that shows it from the start would have
-    /// announced it: the root itself (`final_value` when the tree handed its root over).
-    pub fn events_of_root(value: &Value) -> Vec<Event> {
-        let mut events = Vec::new();
-        announce_value(value, String::new(), &mut events);
-        events
-    }
-
-    /// Takes the rare events kept while deferred (for a stream whose root was handed over).
-    pub fn take_deferred(&mut self) -> Vec<Event> {
-        self.deferred.take().unwrap_or_default()
-    }
-
     /// A copy without the events (for a snapshot that reads ahead on its own).
     pub fn copy_quiet(&self) -> Tree {
         Tree {
@@ -183,6 +177,30 @@ impl Tree {
             completed: self.completed,
             schema: None,
             max_depth: self.max_depth,
+            frozen: self.frozen,
+            root_provisional: self.root_provisional,
+        }
+    }
+
+    /// What the tree holds now is settled, what is added from now on provisional: a copy of
+    /// the settled tree that the live reader reads the rest of the text into.
+    pub fn freeze(&mut self) {
+        self.frozen = true;
+        for frame in &mut self.frames {
+            frame.settled = Some(match &frame.container {
+                Container::Array(items) => items.len(),
+                Container::Object { map, .. } => map.len(),
+            });
+        }
+    }
+
+    /// Nothing the tree holds or gets is settled (the decision procedure has vouched for none
+    /// of it: the live reader's view alone).
+    pub fn unsettle(&mut self) {
+        self.frozen = true;
+        self.root_provisional = self.root.is_some();
+        for frame in &mut self.frames {
+            frame.settled = Some(0);
         }
     }
 
@@ -203,6 +221,19 @@ impl Tree {
     /// Where the root closed (0 before it did).
     pub fn root_end(&self) -> usize {
         self.root_end
+    }
+
+    /// What was shown is abandoned (the decision procedure restarted at a later value, the
+    /// draft before it given up): the tree starts again, and says the root was revised.
+    pub fn restart(&mut self) {
+        if self.has_started() {
+            self.push_rare(Event::Revised {
+                path: String::new(),
+            });
+        }
+        self.frames.clear();
+        self.root = None;
+        self.root_end = 0;
     }
 
     pub fn put_root(&mut self, value: Value) {
@@ -313,6 +344,7 @@ impl Tree {
         self.frames.push(Frame {
             container,
             last_end: None,
+            settled: self.frozen.then_some(0),
         });
         true
     }
@@ -354,6 +386,29 @@ impl Tree {
         self.complete(value, end);
     }
 
+    /// A value read whole (a complete container too), ending at `end`: its place, what it
+    /// holds and its completion are announced as a stream reading it would have announced them.
+    /// `announced`: its key or element was announced already.
+    pub fn whole(&mut self, value: Value, end: usize, announced: bool) {
+        if !announced {
+            if self.in_object() && !self.has_key() {
+                self.set_key(String::new());
+            }
+            self.starting();
+        }
+        if self.events.is_some() {
+            let mut inner = Vec::new();
+            announce_value(&value, self.next_pointer(), &mut inner);
+            // The value's own completion is the last, and `complete` says it.
+            inner.pop();
+            if let Some(events) = &mut self.events {
+                events.extend(inner);
+            }
+        }
+        self.check_required_within(&value);
+        self.complete(value, end);
+    }
+
     /// Puts a complete value in its place.
     fn complete(&mut self, value: Value, end: usize) {
         self.completed += 1;
@@ -364,6 +419,7 @@ impl Tree {
         let Some(frame) = self.frames.last_mut() else {
             self.root = Some(value);
             self.root_end = end;
+            self.root_provisional = self.frozen;
             return;
         };
         frame.last_end = Some(end);
@@ -418,18 +474,67 @@ impl Tree {
     /// With a schema: an object closed; say which required properties it lacks (they can no
     /// longer appear).
     fn check_required(&mut self, map: &Map) {
-        let Some(schema) = &self.schema else { return };
-        if self.events.is_none() && self.deferred.is_none() {
+        let Some(schema) = self.watched_schema() else {
             return;
+        };
+        if let Some(node) = self.next_schema(&schema) {
+            let pointer = self.next_pointer();
+            self.report_missing(node, map, &pointer);
         }
+    }
+
+    /// With a schema: a complete value was put in place whole; say which required properties
+    /// each object in it lacks.
+    fn check_required_within(&mut self, value: &Value) {
+        let Some(schema) = self.watched_schema() else {
+            return;
+        };
+        let Some(node) = self.next_schema(&schema) else {
+            return;
+        };
+        let root = schema.walk();
+        let mut stack = vec![(node, self.next_pointer(), value)];
+        while let Some((node, pointer, value)) = stack.pop() {
+            let children: Vec<(Segment<'_>, &Value)> = match value {
+                Value::Object(map) => {
+                    self.report_missing(node, map, &pointer);
+                    map.iter().map(|(k, v)| (Segment::Key(k), v)).collect()
+                }
+                Value::Array(items) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (Segment::Index(i), v))
+                    .collect(),
+                _ => continue,
+            };
+            for (segment, child) in children.into_iter().rev() {
+                if let Some(next) = child_schema(node, segment) {
+                    let node = crate::schema::coerce::resolve_ref(root, next);
+                    stack.push((node, child_pointer(&pointer, segment), child));
+                }
+            }
+        }
+    }
+
+    /// The schema, when there is one and events are watched.
+    fn watched_schema(&self) -> Option<Arc<Schema>> {
+        if self.events.is_none() && self.deferred.is_none() {
+            return None;
+        }
+        self.schema.clone()
+    }
+
+    /// The schema node of the value being read in the innermost container.
+    fn next_schema<'s>(&self, schema: &'s Schema) -> Option<&'s Value> {
         let root = schema.walk();
         let mut node = crate::schema::coerce::resolve_ref(root, root);
         for segment in self.frames.iter().map(Frame::next_segment) {
-            let Some(next) = child_schema(node, segment) else {
-                return;
-            };
-            node = crate::schema::coerce::resolve_ref(root, next);
+            node = crate::schema::coerce::resolve_ref(root, child_schema(node, segment)?);
         }
+        Some(node)
+    }
+
+    fn report_missing(&mut self, node: &Value, map: &Map, pointer: &str) {
         let Some(required) = node.get("required").and_then(Value::as_array) else {
             return;
         };
@@ -439,10 +544,9 @@ impl Tree {
             .filter(|name| !map.contains_key(name))
             .map(str::to_owned)
             .collect();
-        let pointer = self.next_pointer();
         for property in missing {
             self.push_rare(Event::RequiredMissing {
-                path: pointer.clone(),
+                path: pointer.to_owned(),
                 property,
             });
         }
@@ -471,7 +575,7 @@ impl Tree {
         let guessed = !self.contested.is_empty();
         if let Some(root) = self.root.take() {
             complete.push(String::new());
-            if text_len.saturating_sub(self.root_end) < LAG {
+            if text_len.saturating_sub(self.root_end) < LAG || self.root_provisional {
                 provisional.push(String::new());
             }
             provisional.extend(self.contested.iter().cloned());
@@ -528,21 +632,34 @@ impl Tree {
             let lagging = frame
                 .last_end
                 .is_some_and(|end| text_len.saturating_sub(end) < LAG);
+            // The children past those the decision procedure settled, or else the last one
+            // when it ended within the lag.
+            let len = match &frame.container {
+                Container::Array(items) => items.len(),
+                Container::Object { map, .. } => map.len(),
+            };
+            let unsettled = match frame.settled {
+                Some(settled) => settled.min(len),
+                None if lagging => len.saturating_sub(1),
+                None => len,
+            };
             match &frame.container {
                 Container::Array(items) => {
                     for index in 0..items.len() {
-                        complete.push(child_pointer(&pointer, Segment::Index(index)));
-                    }
-                    if lagging && !items.is_empty() {
-                        provisional.push(child_pointer(&pointer, Segment::Index(items.len() - 1)));
+                        let path = child_pointer(&pointer, Segment::Index(index));
+                        if index >= unsettled {
+                            provisional.push(path.clone());
+                        }
+                        complete.push(path);
                     }
                 }
                 Container::Object { map, .. } => {
-                    for key in map.keys() {
-                        complete.push(child_pointer(&pointer, Segment::Key(key)));
-                    }
-                    if let (true, Some((key, _))) = (lagging, map.get_index(map.len().max(1) - 1)) {
-                        provisional.push(child_pointer(&pointer, Segment::Key(key)));
+                    for (index, key) in map.keys().enumerate() {
+                        let path = child_pointer(&pointer, Segment::Key(key));
+                        if index >= unsettled {
+                            provisional.push(path.clone());
+                        }
+                        complete.push(path);
                     }
                 }
             }

@@ -212,24 +212,16 @@ fn partial_numbers_and_literals_follow_the_policy() {
 
 #[test]
 fn events_say_what_happened() {
+    // Events say what the decision procedure settled: nothing within its lag of the end of
+    // what has arrived (a short reply's events come with its end).
     let mut stream = StreamParser::new(Options::default());
     stream.feed(r#"{"name": "Ad"#).expect("fed");
-    assert_eq!(
-        stream.events(),
-        [
-            Event::KeyStarted {
-                path: "/name".into()
-            },
-            Event::StringGrew {
-                path: "/name".into(),
-                text: "Ad".into()
-            },
-        ]
-    );
+    assert_eq!(stream.events(), []);
     stream
         .feed(r#"a", "tags": ["x", {"a/b": 1}]}"#)
         .expect("fed");
-    let events = stream.events();
+    assert_eq!(stream.events(), []);
+    let events = stream.finish_with_events().events;
     let completed: Vec<&str> = events
         .iter()
         .filter_map(|e| match e {
@@ -241,29 +233,81 @@ fn events_say_what_happened() {
         completed,
         ["/name", "/tags/0", "/tags/1/a~1b", "/tags/1", "/tags", ""]
     );
+    assert_eq!(
+        events[..2],
+        [
+            Event::KeyStarted {
+                path: "/name".into()
+            },
+            Event::StringGrew {
+                path: "/name".into(),
+                text: "Ada".into()
+            },
+        ]
+    );
     assert!(events.contains(&Event::ElementAppended {
         path: "/tags/1".into()
     }));
-    assert!(events.contains(&Event::StringGrew {
-        path: "/name".into(),
-        text: "a".into()
-    }));
-    assert!(stream.events().is_empty(), "events are taken once");
 }
 
 #[test]
-fn a_repeated_key_is_revised_at_once() {
+fn events_come_a_lag_behind_what_has_arrived_and_are_never_taken_back() {
+    // A long reply: each item's events come once the decision procedure has read past it, in
+    // order, each value once; the last items come with the end.
+    let items: Vec<String> = (0..60)
+        .map(|i| format!(r#"{{"id": {i}, "title": "step {i}, with 'quotes' and a comma"}}"#))
+        .collect();
+    let reply = format!("Here:\n```json\n{{'steps': [{}]}}\n```", items.join(",\n"));
     let mut stream = StreamParser::new(Options::default());
-    stream.feed(r#"{"a": 1, "a": 2}"#).expect("fed");
-    assert!(stream
-        .events()
-        .contains(&Event::Revised { path: "/a".into() }));
+    let mut events = Vec::new();
+    let mut seen_early = 0;
+    for (i, piece) in reply.as_bytes().chunks(50).enumerate() {
+        stream.feed_bytes(piece).expect("fed");
+        let now = stream.events();
+        if (i + 1) * 50 < reply.len() {
+            seen_early += now
+                .iter()
+                .filter(|e| matches!(e, Event::ValueCompleted { path } if path.matches('/').count() == 2))
+                .count();
+        }
+        events.extend(now);
+    }
+    events.extend(stream.finish_with_events().events);
+    assert!(
+        seen_early > 40,
+        "most steps settled before the end: {seen_early}"
+    );
+    let steps: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ValueCompleted { path } if path.matches('/').count() == 2 => Some(path.as_str()),
+            _ => None,
+        })
+        .collect();
+    let want: Vec<String> = (0..60).map(|i| format!("/steps/{i}")).collect();
+    assert_eq!(steps, want);
+    assert!(!events.iter().any(|e| matches!(e, Event::Revised { .. })));
+}
+
+#[test]
+fn a_repeated_key_revises_the_value_shown_before() {
+    let pad = "x".repeat(600);
+    let reply = format!(r#"{{"a": 1, "pad": "{pad}", "a": 2, "tail": "{pad}"}}"#);
+    let mut stream = StreamParser::new(Options::default());
+    let mut events = Vec::new();
+    for piece in reply.as_bytes().chunks(64) {
+        stream.feed_bytes(piece).expect("fed");
+        events.extend(stream.events());
+    }
+    assert!(events.contains(&Event::ValueCompleted { path: "/a".into() }));
+    events.extend(stream.finish_with_events().events);
+    assert!(events.contains(&Event::Revised { path: "/a".into() }));
 }
 
 #[test]
 fn events_nobody_asked_for_are_made_when_first_asked_and_rare_ones_are_kept() {
     // A repeated key and a required property missing happen before anybody asks: the first
-    // ask (here, only at the end) still reports them, after the events the tree shows.
+    // ask (here, only at the end) reports the final value, and what is missing from it.
     let schema = std::sync::Arc::new(
         llmjson::Schema::new(serde_json::json!({
             "type": "object",
@@ -283,8 +327,9 @@ fn events_nobody_asked_for_are_made_when_first_asked_and_rare_ones_are_kept() {
             stream.feed_bytes(piece).expect("fed");
         }
         let events = stream.finish_with_events().events;
+        // Nothing was shown before the key came again: nothing to revise.
         assert!(
-            events.contains(&Event::Revised { path: "/a".into() }),
+            !events.iter().any(|e| matches!(e, Event::Revised { .. })),
             "{reply}: {events:?}"
         );
         assert!(events.contains(&Event::RequiredMissing {
@@ -300,11 +345,16 @@ fn events_nobody_asked_for_are_made_when_first_asked_and_rare_ones_are_kept() {
             Some(&Event::KeyStarted { path: "/a".into() })
         );
     }
-    // Asked in the middle of a string: the string's text so far comes with the first ask.
+    // Asked first in the middle of a long reply: the events so far are those of what was
+    // settled, in the order it was read, and the rest follow as it settles.
+    let items: Vec<String> = (0..40).map(|i| format!(r#""item number {i}""#)).collect();
+    let reply = format!(r#"{{"list": [{}]}}"#, items.join(", "));
+    let (head, tail) = reply.split_at(700);
     let mut stream = StreamParser::new(Options::default());
-    stream.feed(r#"{"list": ["one", "tw"#).expect("fed");
+    stream.feed(head).expect("fed");
+    let first = stream.events();
     assert_eq!(
-        stream.events(),
+        first[..4],
         [
             Event::KeyStarted {
                 path: "/list".into()
@@ -314,33 +364,21 @@ fn events_nobody_asked_for_are_made_when_first_asked_and_rare_ones_are_kept() {
             },
             Event::StringGrew {
                 path: "/list/0".into(),
-                text: "one".into()
+                text: "item number 0".into()
             },
             Event::ValueCompleted {
                 path: "/list/0".into()
             },
-            Event::ElementAppended {
-                path: "/list/1".into()
-            },
-            Event::StringGrew {
-                path: "/list/1".into(),
-                text: "tw".into()
-            },
         ]
     );
-    stream.feed("o\"]}").expect("fed");
-    assert_eq!(
-        stream.events()[..2],
-        [
-            Event::StringGrew {
-                path: "/list/1".into(),
-                text: "o".into()
-            },
-            Event::ValueCompleted {
-                path: "/list/1".into()
-            },
-        ]
-    );
+    stream.feed(tail).expect("fed");
+    let mut events = first;
+    events.extend(stream.finish_with_events().events);
+    let items_completed = events
+        .iter()
+        .filter(|e| matches!(e, Event::ValueCompleted { path } if path.starts_with("/list/")))
+        .count();
+    assert_eq!(items_completed, 40);
 }
 
 #[test]
@@ -530,9 +568,10 @@ fn schema_streaming_reports_missing_required_properties() {
     .expect("schema");
     let options = Options::default().schema(schema);
     let mut stream = StreamParser::new(options.clone());
-    stream
-        .feed(r#"{"count": "3", "steps": [{"id": "1", "title": "a"}, {"id": 2}, {"title": "12"#)
-        .expect("fed");
+    // The last title is long: the steps before it are settled while it arrives.
+    let title = format!("12{}", " and more".repeat(70));
+    let head = r#"{"count": "3", "steps": [{"id": "1", "title": "a"}, {"id": 2}, {"title": ""#;
+    stream.feed(&format!("{head}{title}")).expect("fed");
     let events = stream.events();
     assert!(events.contains(&Event::RequiredMissing {
         path: "/steps/1".into(),
@@ -543,17 +582,14 @@ fn schema_streaming_reports_missing_required_properties() {
     // Complete values are coerced; the open string is left as it is.
     assert_eq!(value["count"], 3);
     assert_eq!(value["steps"][0]["id"], 1);
-    assert_eq!(value["steps"][2]["title"], "12");
+    assert_eq!(value["steps"][2]["title"], title.as_str());
     stream.feed("\"}]}").expect("fed");
     let finished = stream.finish_with_events();
     assert_eq!(
         finished.result.map(|p| p.value).map_err(|e| e.kind()),
-        llmjson::parse(
-            r#"{"count": "3", "steps": [{"id": "1", "title": "a"}, {"id": 2}, {"title": "12"}]}"#,
-            &options
-        )
-        .map(|p| p.value)
-        .map_err(|e| e.kind())
+        llmjson::parse(&format!("{head}{title}\"}}]}}"), &options)
+            .map(|p| p.value)
+            .map_err(|e| e.kind())
     );
     assert!(finished.events.contains(&Event::RequiredMissing {
         path: "/steps/2".into(),
@@ -853,9 +889,9 @@ fn baml_partial_cases_score_as_snapshots() {
 
 #[test]
 fn a_comment_before_the_first_member_still_opens_the_value() {
-    // Prose after the value, longer than the provisional lag: a value read without a guess is
-    // then settled whole.
-    let after = "\nThat is the plan. ".repeat(20);
+    // Prose after the value, longer than the decision procedure's lag: the value is then
+    // settled whole.
+    let after = "\nThat is the plan. ".repeat(40);
     for json in [
         "{\n  # the plan\n  \"a\": [1, 2]\n}",
         "{ // the plan\n\"a\": [1, 2]}",

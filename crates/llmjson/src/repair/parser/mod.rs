@@ -21,6 +21,8 @@ mod containers;
 mod conventions;
 mod lane;
 pub(crate) use lane::valid_after;
+mod park;
+pub(crate) use park::{resume, Holder, Parked, Progress};
 mod scalars;
 pub(crate) use scalars::is_literal;
 mod strings;
@@ -127,6 +129,11 @@ pub(crate) enum Fail {
         key: String,
     },
     Internal(&'static str),
+    /// More text may come (a stream) and the step needs it: what the step did is undone and
+    /// the parse waits (never raised by a parse of a whole text).
+    NeedMore,
+    /// The parse of a text still arriving stopped before `mode`'s next spot (see [`resume`]).
+    Paused(Mode),
 }
 
 type Result<T> = std::result::Result<T, Fail>;
@@ -231,6 +238,8 @@ pub(crate) fn parse_sharing_cut<'t>(
         lane_cut: std::mem::take(cut),
         lane_buffers: conventions::LaneBuffers::default(),
         document_maths: None,
+        more: false,
+        horizon: usize::MAX,
     };
     let output = if config.inside_object {
         parser.open(Kind::Object, start)?;
@@ -284,6 +293,10 @@ struct Parser<'t> {
     lane_cut: Vec<(usize, usize)>,
     /// The convention lane's buffers, kept from one stretch to the next.
     lane_buffers: conventions::LaneBuffers<'t>,
+    /// The text may go on past its end (a stream): a step that reaches the end waits for
+    /// more, and no spot at or past `horizon` is decided.
+    more: bool,
+    horizon: usize,
 }
 
 /// The parser's open containers, as the grammar sees them.
@@ -616,6 +629,8 @@ impl<'t> Parser<'t> {
                     body_end,
                     end,
                 }) => {
+                    // A comment running to the end of the text may end later.
+                    self.wait_if_cut(end)?;
                     let body = &self.text[body_start..body_end];
                     let (detail, counted) = comments::judge(self.cfg.guard_comments, body);
                     self.repair(RepairKind::Comment, self.pos, end, detail)?;
@@ -647,26 +662,58 @@ impl<'t> Parser<'t> {
                 return Err(Fail::Internal("the parser stopped making progress"));
             }
             if matches!(mode, Mode::Done | Mode::ScalarDone) {
+                if self.more {
+                    // What follows the value (closers, JSON left out) is judged on the whole
+                    // text.
+                    return Err(Fail::Paused(mode));
+                }
                 return self.finish();
             }
-            self.skip_trivia()?;
-            let at = self.pos;
-            if let Some(next) = self.fast_lane(mode, at)? {
-                mode = next;
-                continue;
+            if self.more && self.pos >= self.horizon {
+                return Err(Fail::Paused(mode));
             }
-            if let Some(vouched) = self.searcher.planned(mode, at) {
-                self.searcher.note_style(vouched.style);
-                mode = self.apply(mode, at, vouched)?;
-                continue;
+            let mark = self.more.then(|| self.mark());
+            match self.step(mode) {
+                Ok(next) => mode = next,
+                Err(Fail::NeedMore) => {
+                    let mark = mark.ok_or(Fail::Internal("more text asked of a whole text"))?;
+                    self.undo(mark);
+                    return Err(Fail::Paused(mode));
+                }
+                Err(fail) => return Err(fail),
             }
-            let mut succs = std::mem::take(&mut self.succs);
-            self.ctx
-                .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut succs);
-            let chosen = self.choose(mode, at, &succs);
-            self.succs = succs;
-            mode = self.apply(mode, at, chosen?)?;
         }
+    }
+
+    /// One spot: the trivia before it, then its reading (the lanes', the one the search
+    /// vouched for, or the one chosen among the grammar's).
+    fn step(&mut self, mode: Mode) -> Result<Mode> {
+        self.skip_trivia()?;
+        let at = self.pos;
+        if let Some(next) = self.fast_lane(mode, at)? {
+            return Ok(next);
+        }
+        if let Some(vouched) = self.searcher.planned(mode, at) {
+            self.wait_if_cut(vouched.pos)?;
+            self.searcher.note_style(vouched.style);
+            return self.apply(mode, at, vouched);
+        }
+        let mut succs = std::mem::take(&mut self.succs);
+        self.ctx
+            .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut succs);
+        let chosen = self.choose(mode, at, &succs);
+        self.succs = succs;
+        let chosen = chosen?;
+        self.wait_if_cut(chosen.pos)?;
+        self.apply(mode, at, chosen)
+    }
+
+    /// A token read up to the end of the text may go on when more arrives.
+    fn wait_if_cut(&self, token_end: usize) -> Result<()> {
+        if self.more && token_end >= self.end() {
+            return Err(Fail::NeedMore);
+        }
+        Ok(())
     }
 
     /// The reading to take among `succs` at `at`: the only one, or the decision procedure's.

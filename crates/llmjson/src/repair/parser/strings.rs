@@ -117,6 +117,8 @@ impl Parser<'_> {
     fn concatenation(&mut self, s: &mut String) -> Result<()> {
         loop {
             let (plus, _) = self.lex().skip_trivia(self.pos);
+            // A `+` and another string may still come.
+            self.wait_if_cut(plus)?;
             if self.lex().at_end(plus) || self.b[plus] != b'+' {
                 return Ok(());
             }
@@ -200,6 +202,8 @@ impl Parser<'_> {
         loop {
             let (stop_at, stop) = self.lex().string_stop(i, class);
             match stop {
+                // The string may close in text still to come (a stream).
+                Stop::End if self.more => return Err(Fail::NeedMore),
                 Stop::End => {
                     buf.push_str(&text[seg..stop_at]);
                     self.pos = stop_at;
@@ -217,6 +221,7 @@ impl Parser<'_> {
                             }
                             i = next;
                         }
+                        None if self.more => return Err(Fail::NeedMore),
                         // A partial escape at the end of the reply: dropped.
                         None => i = end,
                     }
