@@ -243,7 +243,9 @@ impl StreamParser {
     /// A parser for one reply, with the options [`crate::parse`] would take.
     pub fn new(options: Options) -> StreamParser {
         let depth = options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
-        let tree = Tree::new(depth, options.schema.clone(), false);
+        // The live reader's value is kept while it can become the result as it is (a clean read
+        // of a valid reply); the value shown is the decision procedure's.
+        let tree = Tree::new(depth, None, false);
         let settled = Mutex::new(Settled::new(Tree::new(depth, options.schema.clone(), true)));
         StreamParser {
             options,
@@ -376,6 +378,11 @@ impl StreamParser {
             self.reader.halt();
             self.tree.contest();
         }
+        if !self.reader.strict && self.tree.keeps_values() {
+            // Not valid JSON as written: `finish` parses it, so the live reader's value is of
+            // no use (the value shown is the decision procedure's).
+            self.tree.drop_values();
+        }
         if self.stats.first_value.is_none() && self.tree.completed > 0 {
             self.stats.first_value = Some(self.created.elapsed());
         }
@@ -408,11 +415,12 @@ impl StreamParser {
         let (closed, strict) = match self.settled_view(&text) {
             Some(view) => view,
             // Not located yet, or the decision procedure failed where the final parse may not:
-            // the live reader's view, none of it settled. (A copy of the reader reads the last
-            // few chunks it has not read yet.)
+            // the live reader's view, none of it settled, read from the start (the live
+            // reader keeps only the shape as it goes).
             None => {
-                let mut reader = self.reader.clone();
-                let mut tree = self.tree.copy_quiet();
+                let depth = self.options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
+                let mut reader = Reader::new();
+                let mut tree = Tree::new(depth, None, false);
                 tree.unsettle();
                 let _ = reader.run(&text, &mut tree);
                 let pending = reader.pending(&text);

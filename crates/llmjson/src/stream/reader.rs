@@ -793,7 +793,7 @@ impl Reader {
             let Some(done) = self.string.take() else {
                 return true;
             };
-            let content = if done.plain {
+            let content = if done.plain && (done.key || tree.keeps_values()) {
                 text[done.start..at].to_owned()
             } else {
                 done.buf

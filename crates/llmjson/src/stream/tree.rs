@@ -79,6 +79,10 @@ pub(super) struct Tree {
     frozen: bool,
     /// The root closed while frozen.
     root_provisional: bool,
+    /// Only the shape is kept (which containers are open, their keys): the values are dropped
+    /// as they complete. The live reader's tree once what it read is not strict JSON (its value
+    /// can no longer be the result as it is; the decision procedure's is shown).
+    shape_only: bool,
 }
 
 /// The snapshot's parts, before the public type wraps them.
@@ -102,6 +106,25 @@ impl Tree {
             deferred: events.then(Vec::new),
             ..Tree::default()
         }
+    }
+
+    /// From now on only the shape is kept (see `shape_only`); what was built is dropped.
+    pub fn drop_values(&mut self) {
+        self.shape_only = true;
+        for frame in &mut self.frames {
+            match &mut frame.container {
+                Container::Object { map, .. } => *map = Map::new(),
+                Container::Array(items) => *items = Vec::new(),
+            }
+        }
+        if self.root.is_some() {
+            self.root = Some(Value::Null);
+        }
+    }
+
+    /// Whether values are kept (a reader need not build what would be dropped).
+    pub fn keeps_values(&self) -> bool {
+        !self.shape_only
     }
 
     /// No events at all, now or later.
@@ -179,6 +202,7 @@ impl Tree {
             max_depth: self.max_depth,
             frozen: self.frozen,
             root_provisional: self.root_provisional,
+            shape_only: self.shape_only,
         }
     }
 
@@ -211,7 +235,7 @@ impl Tree {
     /// The root, when it closed and nothing in it was read with a guess (for `finish`'s
     /// shortcut: a clean read of a valid document is the strict reader's).
     pub fn take_clean_root(&mut self) -> Option<Value> {
-        if self.contested.is_empty() && self.frames.is_empty() {
+        if self.contested.is_empty() && self.frames.is_empty() && !self.shape_only {
             self.root.take()
         } else {
             None
@@ -423,6 +447,12 @@ impl Tree {
             return;
         };
         frame.last_end = Some(end);
+        if self.shape_only {
+            if let Container::Object { key, .. } = &mut frame.container {
+                *key = None;
+            }
+            return;
+        }
         let repeated = match &mut frame.container {
             Container::Array(items) => {
                 items.push(value);
