@@ -522,6 +522,11 @@ impl StreamParser {
         let mut reader = self.reader.after_engine(pos, mode);
         let mut tree = settled.view.tree.copy_quiet();
         tree.freeze();
+        if !tree.has_started() && matches!(mode, crate::repair::grammar::Mode::Key { .. }) {
+            // The reply begins inside an object whose `{` is missing, and the parser has not
+            // decided its first spot yet: the object is open all the same.
+            tree.open(true);
+        }
         let _ = reader.run(text, &mut tree);
         let pending = reader.pending(text);
         let closed = tree.close_into(pending, truncation, text.len());

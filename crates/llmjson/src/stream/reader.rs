@@ -559,6 +559,19 @@ impl Reader {
                 self.pos += 1;
                 self.mode = if b == b'{' { Mode::Key } else { Mode::Value };
             }
+            // A Python tuple: a list, as the repair stage reads it.
+            b'(' => {
+                if !tree.open(false) {
+                    return Err(Stop::TooDeep);
+                }
+                self.strict = false;
+                self.pos += 1;
+                self.mode = Mode::Value;
+            }
+            b')' if tree.in_array() => {
+                self.strict = false;
+                self.close(b']', tree);
+            }
             b'}' | b']' => {
                 if tree.has_key() {
                     // `"a": }`: the key gets no value.
@@ -640,6 +653,11 @@ impl Reader {
                 self.mode = Self::element_mode(tree);
             }
             b'}' | b']' => self.close(bytes[at], tree),
+            // The end of a Python tuple.
+            b')' if tree.in_array() => {
+                self.strict = false;
+                self.close(b']', tree);
+            }
             b'"' | b'\'' | b'{' | b'[' | b'-' | b'0'..=b'9' => {
                 // A missing comma.
                 tree.contest();
@@ -773,6 +791,8 @@ impl Reader {
             let follow = bytes[next];
             let closes = match follow {
                 b',' | b'}' | b']' | b':' | b'/' | b'#' => true,
+                // The end of a Python tuple (read as a list).
+                b')' => !s.key && tree.in_array(),
                 // `"x" "b": 1`: a comma missing before the next string.
                 b'"' | b'\'' => next > after,
                 b'`' | b'~' => newline,
@@ -895,7 +915,11 @@ impl Reader {
         let Some(end) = token_end(&mut self.resume, bytes, at, Scan::Word, is_word_byte) else {
             return false;
         };
-        let len = end - at;
+        // A word ends before full-width punctuation (`null，`: a CJK model's comma).
+        let len = text[at..end]
+            .char_indices()
+            .find(|&(_, c)| ('\u{FF01}'..='\u{FF5E}').contains(&c))
+            .map_or(end - at, |(k, _)| if k == 0 { end - at } else { k });
         let word = &text[at..at + len];
         self.strict &= matches!(word, "true" | "false" | "null");
         let value = match word {

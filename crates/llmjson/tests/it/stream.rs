@@ -990,3 +990,24 @@ fn a_snapshot_says_whether_the_reply_is_incomplete_or_already_malformed() {
         assert!(snapshot(malformed).malformed, "{malformed}");
     }
 }
+
+#[test]
+fn the_live_view_reads_tuples_and_full_width_punctuation_as_the_parser_does() {
+    // The last window is the live reader's: a form it misread would be shown, then vanish
+    // once the decision procedure settles it.
+    for (reply, pointer, want) in [
+        (
+            r#"{"tags": ("a", "b"), "n": 1, "#,
+            "/tags",
+            value(r#"["a", "b"]"#),
+        ),
+        ("{\"a\"：null，\"b\"：", "/a", Value::Null),
+        // A reply that begins with a key: the object is open before the parser decides.
+        (r#""name": "x", "tags": ["#, "/name", value(r#""x""#)),
+    ] {
+        let stream = feed_all(reply, 4);
+        let snapshot = stream.snapshot();
+        let shown = snapshot.value.as_ref().and_then(|v| v.pointer(pointer));
+        assert_eq!(shown, Some(&want), "{reply}: {:?}", snapshot.value);
+    }
+}
