@@ -1,13 +1,16 @@
 //! Streaming: a reply read while it arrives.
 //!
-//! [`StreamParser`] holds the text fed so far and a live reader (`reader.rs`) that reads each
-//! new chunk once, building the partial value (`tree.rs`) and its [`Event`]s: what a chat UI or
-//! a tool-call router shows while the model is still writing. [`StreamParser::finish`] runs the
-//! one-shot pipeline once over the whole reply — the decision procedure needs the text after a
-//! spot to decide it, and a later fence or a restated draft can change which value is the
-//! answer — so the final result is [`crate::parse`]'s, byte for byte, and every path the stream
-//! showed as complete but the final parse reads otherwise is reported as an [`Event::Revised`].
-//! Total work is linear: each byte is read once live and once at the end.
+//! [`StreamParser`] holds the text fed so far. The repair parser runs over it as it arrives,
+//! parked between chunks (`settled.rs` over `repair::parser::park`): it decides each spot once a
+//! window of text follows it, and what it decided is shown in a tree (`tree.rs`) whose
+//! [`Event`]s say what was settled — what a chat UI or a tool-call router shows while the model
+//! is still writing. A live reader (`reader.rs`) locates the value as bytes arrive and reads the
+//! last window on from where the parser stopped, for snapshots (that part is provisional).
+//! [`StreamParser::finish`] runs the one-shot pipeline once over the whole reply — a later fence
+//! or a restated draft can change which value is the answer — so the final result is
+//! [`crate::parse`]'s, byte for byte, and every path the stream showed as complete but the
+//! final parse reads otherwise is reported as an [`Event::Revised`]. Work is linear; the parser
+//! runs only when the stream is looked at.
 
 mod reader;
 mod settled;

@@ -9,8 +9,9 @@
 //! byte that has not arrived (what follows a quote, the end of a number or a word, the rest of
 //! an escape or a fence line), it stops *before* that token and reads it again on the next
 //! call: a bounded rescan (a token, or the blanks after a quote), never the text before it.
-//! The final value does not come from here: `StreamParser::finish` runs the decision procedure
-//! once over the whole reply, and the tree reports where it reads a value differently.
+//! What it reads is not what the stream settles: the parked repair parser decides that
+//! (`settled.rs`); this reader locates the value, watches the limits and strictness, and reads
+//! the last window on from where the parser stopped (`Reader::after_engine`), for snapshots.
 
 use super::tree::Tree;
 use crate::repair::quotes::QuoteClass;

@@ -197,9 +197,9 @@ impl View {
             .filter(|(_, holder)| !matches!(holder, Holder::Pass(_)))
             .collect();
         if open.is_empty() {
-            if let Some(root) = parked.root() {
-                let root = root.clone();
-                self.show_root(root, end);
+            // (Shown once: a parse waiting after its value is not copied at every run.)
+            if let (Some(root), false) = (parked.root(), self.tree.is_done()) {
+                self.show_root(root.clone(), end);
             }
             return;
         }

@@ -1011,3 +1011,33 @@ fn the_live_view_reads_tuples_and_full_width_punctuation_as_the_parser_does() {
         assert_eq!(shown, Some(&want), "{reply}: {:?}", snapshot.value);
     }
 }
+
+#[test]
+fn settled_events_of_wrapped_and_long_replies_are_never_revised() {
+    let pad = "x".repeat(700);
+    for reply in [
+        format!(r#"{{"a": json({{"b": 1, "c": [1, 2]}}), "pad": "{pad}", "d": 2}}"#),
+        format!("Here it is:\n{{\"steps\": [{{\"id\": 1}}, {{\"id\": 2}}]}}\n{pad}\nThat is all."),
+        format!("```json\n{{'plan': ['a', 'b',], 'note': \"{pad}\"}}\n```\n{pad}"),
+    ] {
+        for chunk in [7, 64] {
+            let mut stream = StreamParser::new(Options::default());
+            let mut events = Vec::new();
+            for piece in reply.as_bytes().chunks(chunk) {
+                stream.feed_bytes(piece).expect("fed");
+                events.extend(stream.events());
+            }
+            let finished = stream.finish_with_events();
+            events.extend(finished.events);
+            assert!(finished.result.is_ok(), "{reply:.60}");
+            assert!(
+                !events.iter().any(|e| matches!(e, Event::Revised { .. })),
+                "{reply:.60} (chunk {chunk}): {:?}",
+                events
+                    .iter()
+                    .filter(|e| matches!(e, Event::Revised { .. }))
+                    .collect::<Vec<_>>()
+            );
+        }
+    }
+}
