@@ -147,7 +147,7 @@ pub(crate) fn parsed_tuple<'py>(
     let mut repairs = Vec::new();
     if with_repairs {
         for p in parsed {
-            repairs.extend(repair_tuples(py, text, p)?);
+            repairs.extend(repair_entries(text, p));
         }
     }
     let mut dropped = Vec::new();
@@ -169,7 +169,7 @@ pub(crate) fn parsed_tuple<'py>(
         py,
         [
             value,
-            PyList::new(py, repairs)?.into_any(),
+            Bound::new(py, PyRepairLog { entries: repairs })?.into_any(),
             span.into_pyobject(py)?.into_any(),
             source.into_pyobject(py)?.into_any(),
             removed.into_pyobject(py)?.into_any(),
@@ -492,11 +492,7 @@ fn repair_kinds() -> Vec<&'static str> {
         .collect()
 }
 
-fn repair_tuples<'py>(
-    py: Python<'py>,
-    text: &str,
-    p: &Parsed,
-) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+fn repair_entries(text: &str, p: &Parsed) -> Vec<RepairEntry> {
     // Starts come in order; ends nearly so: one cursor each.
     let (starts, ends) = (CharOffsets::new(text), CharOffsets::new(text));
     p.repairs
@@ -508,12 +504,34 @@ fn repair_tuples<'py>(
                 ends.of(r.span.end),
                 r.line,
                 r.column,
-                r.path.as_str(),
-                r.detail.as_ref(),
+                r.path.clone(),
+                r.detail.to_string(),
             )
-                .into_pyobject(py)
         })
         .collect()
+}
+
+/// One repair as Python sees it: (kind, start, end, line, column, path, detail), the span in
+/// characters.
+type RepairEntry = (&'static str, usize, usize, usize, usize, String, String);
+
+/// A result's repairs, kept natively until Python first reads `ParseResult.repairs`: a caller
+/// who only wants the value pays for no Python object per repair.
+#[pyclass(frozen, name = "RepairLog", module = "llmjson._llmjson")]
+pub struct PyRepairLog {
+    entries: Vec<RepairEntry>,
+}
+
+#[pymethods]
+impl PyRepairLog {
+    /// (kind, start, end, line, column, path, detail) per repair, in the order of the text.
+    fn tuples<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.entries.iter().cloned())
+    }
+
+    fn __len__(&self) -> usize {
+        self.entries.len()
+    }
 }
 
 /// The items a salvage left out, as (path, start, end, line, column, errors) with errors as
@@ -811,6 +829,7 @@ fn repair_disabled() -> bool {
 #[pymodule]
 fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySchema>()?;
+    m.add_class::<PyRepairLog>()?;
     m.add_class::<stream::PyStreamParser>()?;
     m.add_class::<stream::PyLaterEvents>()?;
     m.add_class::<batch::PyMetrics>()?;

@@ -153,30 +153,63 @@ TRUNCATION_KINDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ParseResult(Generic[T]):
     """A successful parse: the value (or, with ``model=P``, the ``P`` instance: the result is
-    ``ParseResult[P]`` to a type checker), every repair, the diagnostics."""
+    ``ParseResult[P]`` to a type checker), every repair, the diagnostics. The repairs are made
+    into Python objects when ``repairs`` is first read: a caller who only wants the value pays
+    for none of them."""
 
     value: T
-    repairs: list[Repair]
+    _repair_log: Any
+    """The repairs: a list of ``Repair``, or the native log they are made from when read."""
     diagnostics: dict[str, Any]
     verification: VerifyResult | None = None
     """The verify stage's result, when ``evidence`` was given."""
     dropped: list[DroppedItem] = field(default_factory=list)
     """With ``invalid_items="drop"``: the array items left out because they failed their item
     schema, in text order (each also has a ``dropped_invalid_item`` repair)."""
+    _repairs_made: list[Repair] | None = None
+
+    @property
+    def repairs(self) -> list[Repair]:
+        """Every repair, in the order of the text."""
+        made = self._repairs_made
+        if made is None:
+            log = self._repair_log
+            made = log if isinstance(log, list) else _repairs(log.tuples())
+            object.__setattr__(self, "_repairs_made", made)
+        return made
 
     @property
     def repaired(self) -> bool:
         """At least one repair or coercion was needed."""
-        return bool(self.repairs)
+        log = self._repair_log
+        return bool(log if isinstance(log, list) else len(log))
 
     @property
     def truncated(self) -> bool:
         """The reply was cut off (the model stopped at its token limit) and was completed or
         cut back: the value may lack what the model meant to write last."""
         return any(r.kind in TRUNCATION_KINDS for r in self.repairs)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.value, self.repairs, self.diagnostics, self.verification, self.dropped)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, ParseResult)
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"ParseResult(value={self.value!r}, repairs={self.repairs!r}, "
+            f"diagnostics={self.diagnostics!r}, verification={self.verification!r}, "
+            f"dropped={self.dropped!r})"
+        )
 
 
 def _kill_switch_level(level: str) -> str:
@@ -425,8 +458,7 @@ def _result(
 ) -> ParseResult[Any]:
     """A successful native parse as a ParseResult: repairs, verification, the model, the
     diagnostics completed, the outcome counted."""
-    value, raw, span, source, removed, located, repair_count, repair_kinds, raw_dropped = native_result
-    repairs = _repairs(raw)
+    value, repair_log, span, source, removed, located, repair_count, repair_kinds, raw_dropped = native_result
     dropped = [
         DroppedItem(path, (start, end), line, column, [SchemaViolation(p, k, m) for (p, k, m) in errors])
         for (path, start, end, line, column, errors) in raw_dropped
@@ -436,8 +468,8 @@ def _result(
         stages.append("model")
         value = _validate_model(model, value, diagnostics, started)
     kinds: dict[str, int] = {}
-    for r in repairs:
-        kinds[r.kind] = kinds.get(r.kind, 0) + 1
+    for kind in repair_kinds:
+        kinds[kind] = kinds.get(kind, 0) + 1
     outcome = "repaired" if repair_count else "ok"
     elapsed = time.perf_counter() - started
     diagnostics.update(
@@ -458,7 +490,7 @@ def _result(
         repair_kinds=repair_kinds,
         truncated=any(k in TRUNCATION_KINDS for k in repair_kinds),
     )
-    return ParseResult(value, repairs, diagnostics, verification, dropped)
+    return ParseResult(value, repair_log, diagnostics, verification, dropped)
 
 
 def _without_lone_surrogates(text: str) -> str:

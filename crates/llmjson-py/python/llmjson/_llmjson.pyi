@@ -15,6 +15,7 @@ __all__ = [
     "Schema",
     "StreamParser",
     "LaterEvents",
+    "RepairLog",
     "__version__",
     "parse",
     "loads_value",
@@ -76,12 +77,20 @@ class StreamParser:
         self,
     ) -> tuple[
         str,
-        tuple[Any, list[tuple[str, int, int, int, int, str, str]], tuple[int, int], str, int, int, int, list[str], list[Any]],
+        tuple[Any, RepairLog, tuple[int, int], str, int, int, int, list[str], list[Any]],
         LaterEvents,
         tuple[int, float | None],
     ]:
         """(the whole text, ``parse``'s tuple, the last events (made when taken), (chunks, ms to
         the first value))."""
+
+@final
+class RepairLog:
+    """A result's repairs, kept natively until read."""
+
+    def tuples(self) -> list[tuple[str, int, int, int, int, str, str]]:
+        """(kind, start, end, line, column, path, detail) per repair, in the order of the text."""
+    def __len__(self) -> int: ...
 
 @final
 class LaterEvents:
@@ -110,7 +119,7 @@ def parse(
     invalid_items: str = "fail",
 ) -> tuple[
     Any,
-    list[tuple[str, int, int, int, int, str, str]],
+    RepairLog,
     tuple[int, int],
     str,
     int,
