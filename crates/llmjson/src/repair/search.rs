@@ -358,6 +358,17 @@ impl Searcher {
         self.forget();
     }
 
+    /// What a step changes that outlives it: the conventions the document has used and the
+    /// budget left (a step undone puts them back, so that reading it again prices it alike).
+    pub(crate) fn checkpoint(&self) -> (u16, usize) {
+        (self.styles, self.budget)
+    }
+
+    pub(crate) fn restore(&mut self, (styles, budget): (u16, usize)) {
+        self.styles = styles;
+        self.budget = budget;
+    }
+
     /// Drops the beam and the plan (the next contested spot starts a new beam).
     pub(crate) fn forget(&mut self) {
         self.drop_beam();

@@ -708,6 +708,15 @@ impl<'t> Parser<'t> {
         self.apply(mode, at, chosen)
     }
 
+    /// A spot inside a step (a quote or a line break in a string) too close to the end of what
+    /// has arrived to be decided as the whole text would decide it: the step waits.
+    fn wait_if_undecidable(&self, at: usize) -> Result<()> {
+        if self.more && at >= self.horizon {
+            return Err(Fail::NeedMore);
+        }
+        Ok(())
+    }
+
     /// A token read up to the end of the text may go on when more arrives.
     fn wait_if_cut(&self, token_end: usize) -> Result<()> {
         if self.more && token_end >= self.end() {

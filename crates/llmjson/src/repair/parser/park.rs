@@ -40,6 +40,11 @@ pub(super) struct Mark {
     json_end: Option<usize>,
     lex_end: usize,
     draft_values: u32,
+    /// The search's conventions noted and budget left, and what the fast lane may still spend
+    /// (a step read again is read alike: a lane attempt that ran out of text is not charged
+    /// again and again until the lane is shut).
+    search: (u16, usize),
+    lane_budget: usize,
 }
 
 impl Parser<'_> {
@@ -52,6 +57,8 @@ impl Parser<'_> {
             json_end: self.json_end,
             lex_end: self.ctx.lex.end,
             draft_values: self.ctx.draft_values,
+            search: self.searcher.checkpoint(),
+            lane_budget: self.lane_budget,
         }
     }
 
@@ -66,6 +73,8 @@ impl Parser<'_> {
         self.container_path = None;
         // What the search followed during the step was priced on a text that stopped short.
         self.searcher.forget();
+        self.searcher.restore(mark.search);
+        self.lane_budget = mark.lane_budget;
     }
 }
 
@@ -316,6 +325,14 @@ mod tests_support {
         let mut parked = Parked::new(0, &config());
         let mut waits = Vec::new();
         let mut len = 0;
+        if text.is_empty() {
+            return match resume(text, &index, 0, None, config(), parked, false) {
+                Progress::Finished(out) => {
+                    (out.map(|o| o.value).map_err(|e| format!("{e:?}")), waits)
+                }
+                Progress::Waiting(_) => (Err("waited at the end".into()), waits),
+            };
+        }
         while len < text.len() {
             len = crate::position::floor_char_boundary(text, (len + chunk).min(text.len()))
                 .max(len + 1)
@@ -438,5 +455,59 @@ mod agreement {
         }
         eprintln!("{same}/{total} agree; {missed:?}");
         assert!(same * 1000 >= total * 995, "{same}/{total}: {missed:?}");
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::tests_support::*;
+    use proptest::prelude::*;
+
+    /// JSON texts, compact or laid out, with strings that hold quotes, escapes and JSON.
+    fn json_text() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("null".to_string()),
+            Just("true".to_string()),
+            any::<i32>().prop_map(|n| n.to_string()),
+            "[a-z \"{}:,\\\\]{0,24}".prop_map(|s| serde_json::to_string(&s).unwrap_or_default()),
+        ];
+        let value = leaf.prop_recursive(5, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6)
+                    .prop_map(|items| format!("[{}]", items.join(", "))),
+                prop::collection::vec(("[a-z]{1,6}", inner), 0..6).prop_map(|members| {
+                    let members: Vec<String> = members
+                        .into_iter()
+                        .map(|(k, v)| format!("\"{k}\":\n  {v}"))
+                        .collect();
+                    format!("{{{}}}", members.join(",\n"))
+                }),
+            ]
+        });
+        (value, any::<bool>()).prop_map(|(v, pad)| {
+            if pad {
+                format!("{v}{}", " ".repeat(600))
+            } else {
+                v
+            }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Valid JSON fed in any chunking ends exactly as one parse of the whole text: nothing
+        /// in it is contested, so where the search restarts cannot matter.
+        #[test]
+        fn valid_json_in_any_chunking_parses_as_a_whole(text in json_text(), chunk in 1usize..80) {
+            prop_assert_eq!(chunked(&text, chunk).0, whole(&text));
+        }
+
+        /// Any text, cut anywhere: the parked parse finishes (never stuck) and never panics.
+        #[test]
+        fn any_text_in_any_chunking_finishes(text in "[ -~\n]{0,300}", chunk in 1usize..40) {
+            let (got, _) = chunked(&text, chunk);
+            prop_assert!(!matches!(&got, Err(e) if e == "never finished"), "{:?}", got);
+        }
     }
 }

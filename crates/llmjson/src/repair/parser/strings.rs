@@ -460,6 +460,7 @@ impl Parser<'_> {
     /// The reading chosen at a raw line break inside a string, when the grammar has any (the
     /// layout says the next line is structure): `None` when the line break is plain text.
     fn line_break_choice(&mut self, mode: Mode, at: usize) -> Result<Option<Succ>> {
+        self.wait_if_undecidable(at)?;
         let mut succs = std::mem::take(&mut self.succs);
         self.ctx.in_string(
             &Kinds(&self.kinds, &self.opens),
@@ -479,6 +480,7 @@ impl Parser<'_> {
 
     /// The reading chosen at a stop inside a string.
     fn in_string_choice(&mut self, mode: Mode, at: usize, stop: Stop) -> Result<Succ> {
+        self.wait_if_undecidable(at)?;
         if let Some(vouched) = self.searcher.planned(mode, at) {
             self.searcher.note_style(vouched.style);
             return Ok(vouched);
