@@ -8,7 +8,10 @@
 //! cargo run -q --release -p llmjson --example stream_revisions -- [SEED] [COUNT]
 //! ```
 
-use llmjson::{Event, Options, StreamParser, Truncation};
+use llmjson::{Event, StreamParser};
+
+#[path = "shared/generated_replies.rs"]
+mod generated_replies;
 use std::collections::BTreeMap;
 
 const CHUNKS: [usize; 3] = [1, 7, 64];
@@ -21,22 +24,11 @@ struct Tally {
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let seed = args.next().and_then(|s| s.parse().ok()).unwrap_or(4001);
-    let count = args
-        .next()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(llmjson_faults::fixed_count);
     let mut by_class: BTreeMap<&'static str, Tally> = BTreeMap::new();
     let mut all = Tally::default();
     // Replies that restate a draft are expected to be revised (the final value replaces it).
     let mut no_draft = Tally::default();
-    for case in llmjson_faults::generate(seed, count) {
-        let options = if case.truncation_drop {
-            Options::default().truncation(Truncation::Drop)
-        } else {
-            Options::default()
-        };
+    for (case, options) in generated_replies::from_args() {
         let mut outcome = [(false, false); 3];
         for (k, chunk) in CHUNKS.into_iter().enumerate() {
             let mut stream = StreamParser::new(options.clone());

@@ -7,7 +7,10 @@
 //! cargo run -q --release -p llmjson --example stream_stability -- [SEED] [COUNT]
 //! ```
 
-use llmjson::{Options, StreamParser, Truncation, Value};
+use llmjson::{StreamParser, Value};
+
+#[path = "shared/generated_replies.rs"]
+mod generated_replies;
 
 /// A path in `before` whose value is not null but is absent or null in `after`.
 fn dropped(before: &Value, after: Option<&Value>, path: &mut String) -> Option<String> {
@@ -51,21 +54,10 @@ fn dropped(before: &Value, after: Option<&Value>, path: &mut String) -> Option<S
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let seed = args.next().and_then(|s| s.parse().ok()).unwrap_or(4001);
-    let count = args
-        .next()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(llmjson_faults::fixed_count);
     let (mut replies, mut unstable, mut drafts, mut drafts_unstable) = (0, 0, 0, 0);
     let mut examples = Vec::new();
     let mut by_class: std::collections::BTreeMap<&'static str, (usize, usize)> = Default::default();
-    for case in llmjson_faults::generate(seed, count) {
-        let options = if case.truncation_drop {
-            Options::default().truncation(Truncation::Drop)
-        } else {
-            Options::default()
-        };
+    for (case, options) in generated_replies::from_args() {
         let draft = case.faults.iter().any(|f| f.name() == "draft_then_final");
         let mut any = false;
         for chunk in [7, 64] {

@@ -131,8 +131,8 @@ impl Settled {
             fence,
             index,
         } = *parse;
-        let mut config = config(options, Detail::Kinds);
-        config.inside_object = !matches!(text.as_bytes().get(parked.start()), Some(b'{' | b'['));
+        // (Whether the reply began inside an object is the parked parse's own: set at its start.)
+        let config = config(options, Detail::Kinds);
         let before = parked.pos();
         match resume(text, &index, end, fence, config, parked, more) {
             Progress::Waiting(parked) => {

@@ -161,11 +161,6 @@ impl Parked {
         self.pos
     }
 
-    /// Where the value starts (later than asked when a draft before it was abandoned).
-    pub(crate) fn start(&self) -> usize {
-        self.start
-    }
-
     /// What the parse expects at [`Self::pos`].
     pub(crate) fn mode(&self) -> Mode {
         self.mode
