@@ -79,8 +79,9 @@ pub struct Snapshot {
     pub complete: Vec<String>,
     /// Pointers a later byte may still change: the open values, and every value the decision
     /// procedure has not settled yet (those in about the last 512 bytes, read on by the live
-    /// reader; all of them before the JSON is located or when the procedure cannot read the
-    /// reply at the options' level). A settled root closed less than [`PROVISIONAL_LAG`] bytes
+    /// reader up to its first guess — what follows a guess appears once settled; all of them
+    /// before the JSON is located or when the procedure cannot read the reply at the options'
+    /// level). A settled root closed less than [`PROVISIONAL_LAG`] bytes
     /// ago stays provisional too. Sorted.
     pub provisional: Vec<String>,
     /// The value's root closed (the final parse may still read the reply otherwise).
@@ -100,6 +101,23 @@ impl Snapshot {
         self.complete.iter().any(|c| pointer_within(pointer, c))
             && !self.provisional.iter().any(|p| pointer_within(p, pointer))
     }
+}
+
+/// A snapshot's provisional part: `reader` reads `text` into `tree` up to its first guess, and
+/// the value the end of `text` cuts is added. A member read past a guess is what a later byte
+/// most often turns around (a quote misread swallows the next key, a missing `}` merges two
+/// objects): shown, it would vanish from a later snapshot. It is shown once the decision
+/// procedure settles it, a lag later.
+fn read_provisional(
+    mut reader: Reader,
+    mut tree: Tree,
+    text: &str,
+    truncation: crate::Truncation,
+) -> (tree::Closed, Reader) {
+    tree.halt_at_guess();
+    let _ = reader.run(text, &mut tree);
+    let pending = reader.pending(text, tree.halted);
+    (tree.close_into(pending, truncation, text.len()), reader)
 }
 
 /// The JSON Schema keyword that marks a property to be shown only once its value is complete:
@@ -422,15 +440,11 @@ impl StreamParser {
             // reader keeps only the shape as it goes).
             None => {
                 let depth = self.options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
-                let mut reader = Reader::new();
                 let mut tree = Tree::new(depth, None, false);
                 tree.unsettle();
-                let _ = reader.run(&text, &mut tree);
-                let pending = reader.pending(&text);
-                (
-                    tree.close_into(pending, self.options.truncation, text.len()),
-                    reader.strict,
-                )
+                let (closed, reader) =
+                    read_provisional(Reader::new(), tree, &text, self.options.truncation);
+                (closed, reader.strict)
             }
         };
         let malformed = !strict || closed.guessed;
@@ -522,7 +536,6 @@ impl StreamParser {
             return Some((closed, self.reader.strict));
         }
         let (pos, mode) = settled.waiting_at()?;
-        let mut reader = self.reader.after_engine(pos, mode);
         let mut tree = settled.view.tree.copy_quiet();
         tree.freeze();
         if !tree.has_started() && matches!(mode, crate::repair::grammar::Mode::Key { .. }) {
@@ -530,9 +543,8 @@ impl StreamParser {
             // decided its first spot yet: the object is open all the same.
             tree.open(true);
         }
-        let _ = reader.run(text, &mut tree);
-        let pending = reader.pending(text);
-        let closed = tree.close_into(pending, truncation, text.len());
+        let reader = self.reader.after_engine(pos, mode);
+        let (closed, reader) = read_provisional(reader, tree, text, truncation);
         Some((closed, self.reader.strict && reader.strict))
     }
 

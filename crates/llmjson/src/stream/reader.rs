@@ -260,8 +260,10 @@ impl Reader {
         }
     }
 
-    /// The value cut off where the text ends, if there is one (for a snapshot).
-    pub fn pending(&self, text: &str) -> Option<Value> {
+    /// The value cut off where the text ends, if there is one (for a snapshot). After a
+    /// reading halted at a guess ([`Tree::halt_at_guess`]), only a string the end cut: a value
+    /// after the guess was not read.
+    pub fn pending(&self, text: &str, halted: bool) -> Option<Value> {
         if self.phase != Phase::Json {
             return None;
         }
@@ -272,7 +274,7 @@ impl Reader {
                 Some(Value::String(s.content(text, self.pos).to_owned()))
             };
         }
-        if self.mode != Mode::Value || self.trivia.is_some() {
+        if halted || self.mode != Mode::Value || self.trivia.is_some() {
             return None;
         }
         let rest = text[self.pos..].trim_start_matches(is_blank);
@@ -375,7 +377,7 @@ impl Reader {
                             if !tree.open(true) {
                                 return Err(Stop::TooDeep);
                             }
-                            tree.contest();
+                            tree.presume();
                             self.mode = Mode::Key;
                             return Ok(true);
                         }
@@ -419,6 +421,9 @@ impl Reader {
     fn json(&mut self, text: &str, tree: &mut Tree) -> Result<bool, Stop> {
         let bytes = text.as_bytes();
         loop {
+            if tree.halted {
+                return Ok(false);
+            }
             if let Some(trivia) = self.trivia {
                 if !self.skip_trivia(bytes, trivia) {
                     return Ok(false);

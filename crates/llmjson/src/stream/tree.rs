@@ -83,6 +83,9 @@ pub(super) struct Tree {
     /// as they complete. The live reader's tree once what it read is not strict JSON (its value
     /// can no longer be the result as it is; the decision procedure's is shown).
     shape_only: bool,
+    /// A guess stops the reading ([`Tree::halt_at_guess`]); `halted` says one did.
+    guess_halts: bool,
+    pub halted: bool,
 }
 
 /// The snapshot's parts, before the public type wraps them.
@@ -203,6 +206,8 @@ impl Tree {
             frozen: self.frozen,
             root_provisional: self.root_provisional,
             shape_only: self.shape_only,
+            guess_halts: false,
+            halted: false,
         }
     }
 
@@ -216,6 +221,14 @@ impl Tree {
                 Container::Object { map, .. } => map.len(),
             });
         }
+    }
+
+    /// The first guess read into the tree from now on ends what it shows (a snapshot's tail:
+    /// what the live reader reads past a guess is what a later byte most often turns around,
+    /// and a member shown there would vanish again; the decision procedure shows it once it
+    /// settles it).
+    pub fn halt_at_guess(&mut self) {
+        self.guess_halts = true;
     }
 
     /// Nothing the tree holds or gets is settled (the decision procedure has vouched for none
@@ -336,6 +349,16 @@ impl Tree {
         if self.contested.last() != Some(&pointer) {
             self.contested.push(pointer);
         }
+        self.halted |= self.guess_halts;
+    }
+
+    /// Marks the innermost container as read with a guess the decision procedure makes alike
+    /// (the `{` of a reply that begins with a key): provisional, but a reading halted at
+    /// guesses goes on.
+    pub fn presume(&mut self) {
+        let halted = self.halted;
+        self.contest();
+        self.halted = halted;
     }
 
     /// A value starts in the innermost container (an array announces its new element).
