@@ -286,7 +286,7 @@ impl Reader {
             }
             // A string whose opening quote arrived alone (it may be `"""`).
             Some(b'"' | b'\'') => Some(Value::String(String::new())),
-            Some(b'a'..=b'z' | b'A'..=b'Z') => literal_prefix(rest),
+            Some(b'a'..=b'z' | b'A'..=b'Z') => literal_prefix(before_full_width(rest)),
             _ => None,
         }
     }
@@ -921,12 +921,8 @@ impl Reader {
         let Some(end) = token_end(&mut self.resume, bytes, at, Scan::Word, is_word_byte) else {
             return false;
         };
-        // A word ends before full-width punctuation (`null，`: a CJK model's comma).
-        let len = text[at..end]
-            .char_indices()
-            .find(|&(_, c)| ('\u{FF01}'..='\u{FF5E}').contains(&c))
-            .map_or(end - at, |(k, _)| if k == 0 { end - at } else { k });
-        let word = &text[at..at + len];
+        let word = before_full_width(&text[at..end]);
+        let len = word.len();
         self.strict &= matches!(word, "true" | "false" | "null");
         let value = match word {
             "true" | "True" => Some(Value::Bool(true)),
@@ -1043,6 +1039,18 @@ fn lenient_number(token: &str) -> Option<Value> {
             Some(Value::Number(Number::from_scanned(&t, integer)))
         }
         _ => None,
+    }
+}
+
+/// A word ends before full-width punctuation (`null，`: a CJK model's comma), unless it starts
+/// with it.
+fn before_full_width(word: &str) -> &str {
+    match word
+        .char_indices()
+        .find(|&(_, c)| ('\u{FF01}'..='\u{FF5E}').contains(&c))
+    {
+        Some((k, _)) if k > 0 => &word[..k],
+        _ => word,
     }
 }
 

@@ -408,10 +408,25 @@ impl Tree {
 
     /// An object key was read: its value comes next.
     pub fn key(&mut self, name: String) {
+        if self.guess_halts && self.repeats(&name) {
+            // In a snapshot's provisional part, a repeated key is most often a misreading (a
+            // closer too many, a quote astray): its value would replace the one shown.
+            self.set_key(name);
+            self.contest();
+            return;
+        }
         self.set_key(name);
         self.push_event(|t| Event::KeyStarted {
             path: t.next_pointer(),
         });
+    }
+
+    /// The innermost object has a member `name` already.
+    fn repeats(&self, name: &str) -> bool {
+        matches!(
+            self.frames.last(),
+            Some(Frame { container: Container::Object { map, .. }, .. }) if map.get(name).is_some()
+        )
     }
 
     /// A string value starts (its growth is reported by the reader).

@@ -1058,6 +1058,9 @@ fn a_field_once_shown_is_not_dropped_by_a_later_snapshot() {
         "{\n  \"items\": [\n    {\n      \"id\": 60611,\n      \"name\": \"Fatima Zahra\",\n      \"city: \"New York\",\n      \"tags\": [\n        \"東京\"\n      ]\n    }\n  ]\n}".to_owned(),
         "```json\n\n{\n    \"value\": \"browser,\n    \"name\": send_email\",\n    \"arguments\": {\n        \"query\": \"שלום עולם\",\n        \"limit\": 50\n    }\n}\n```\n".to_owned(),
         "``` json\n[{\"id\" 30846, \"name\": \"Mary O'Brien\", \"city\": \"Mumbai\"}, {\"id\": 19802, \"name\": \"Zoë\"}]\n```".to_owned(),
+        // A literal before a full-width comma, and a key repeated after a closer too many.
+        "{\"x\"：1，\"active\"：false，\"notes\"：null}".to_owned(),
+        "{\n\t\"server\": {\n\t\t\"database\": {\n\t\t\t\"port\": 881\n\t\t}},\n\t\t\"server\": {\n\t\t\t\"logging\": false\n\t\t}\n\t},\n\t\"n\": 660\n}".to_owned(),
     ];
     for reply in &replies {
         for chunk in [1, 2, 3, 5, 7, 11, 64] {
