@@ -29,6 +29,7 @@ mod position;
 mod repair;
 mod retry;
 mod schema;
+mod spelling;
 mod stream;
 mod value;
 mod verify;
@@ -459,7 +460,8 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
         match segment {
             Segment::Seq { index } => out.push_str(&format!("/{index}")),
             Segment::Map { key } => {
-                out.push_str(&format!("/{}", key.replace('~', "~0").replace('/', "~1")))
+                out.push('/');
+                value::push_pointer_token(&mut out, key);
             }
             Segment::Enum { variant } => out.push_str(&format!("/{variant}")),
             Segment::Unknown => out.push_str("/?"),

@@ -67,12 +67,6 @@ pub(crate) struct Block {
     pub preferred: bool,
 }
 
-const THINK_TAGS: &[(&str, &str)] = &[("<think>", "</think>"), ("<thinking>", "</thinking>")];
-const TOOL_TAGS: &[(&str, &str)] = &[
-    ("<tool_call>", "</tool_call>"),
-    ("<function_call>", "</function_call>"),
-];
-
 /// The reply with its reasoning blocks masked out.
 pub(crate) struct Scan<'t> {
     pub text: &'t str,
@@ -86,11 +80,10 @@ impl<'t> Scan<'t> {
         let b = text.as_bytes();
         let mut masks = Vec::new();
         let mut from = 0;
-        // One forward search for `<think`: every byte is looked at a bounded number of times.
-        let finder = memchr::memmem::Finder::new("<think");
-        while let Some(i) = finder.find(&b[from..]) {
+        // One forward search for `<`: every byte is looked at a bounded number of times.
+        while let Some(i) = memchr::memchr(b'<', &b[from..]) {
             let open = from + i;
-            let Some((_, close)) = THINK_TAGS.iter().find(|t| text[open..].starts_with(t.0)) else {
+            let Some((_, close)) = crate::spelling::reasoning_tag_at(&text[open..]) else {
                 from = open + 1;
                 continue;
             };
@@ -136,7 +129,7 @@ impl<'t> Scan<'t> {
                 return Some(self.fence_block(i, c));
             }
             if c == b'<' {
-                for (open, close) in TOOL_TAGS {
+                for (open, close) in crate::spelling::TOOL_TAGS {
                     if self.text[i..].starts_with(open) {
                         let content_start = i + open.len();
                         let (content_end, after) = match self.text[content_start..].find(close) {
@@ -416,18 +409,7 @@ impl<'t> Scan<'t> {
                 j += 1;
             }
             let word = &self.text[i..j];
-            let is_literal = matches!(
-                word,
-                "true"
-                    | "false"
-                    | "null"
-                    | "True"
-                    | "False"
-                    | "None"
-                    | "undefined"
-                    | "NaN"
-                    | "Infinity"
-            );
+            let is_literal = crate::spelling::is_literal(word);
             let mut k = j;
             while k < b.len() && b[k] == b' ' {
                 k += 1;
@@ -515,7 +497,7 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
                     .find(|&k| !b[k].is_ascii_alphanumeric())
                     .unwrap_or(end.min(q + 16));
                 let literal =
-                    std::str::from_utf8(&b[q..word_end]).is_ok_and(crate::repair::is_literal)
+                    std::str::from_utf8(&b[q..word_end]).is_ok_and(crate::spelling::is_literal)
                         && (b.get(word_end).is_none_or(|c| {
                             matches!(c, b',' | b']' | b' ' | b'\n' | b'\r' | b'\t')
                         }) || b[word_end..end].starts_with(&WIDE_COMMA));
@@ -565,11 +547,8 @@ pub(crate) fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
             e += 1;
         }
         return false;
-    } else if let Some(lit) = [&b"true"[..], b"false", b"null", b"True", b"False", b"None"]
-        .iter()
-        .find(|lit| b[q..end].starts_with(lit))
-    {
-        q + lit.len()
+    } else if let Some(lit) = crate::spelling::literal_prefix_of(&b[q..end]) {
+        q + lit.word.len()
     } else if b[q].is_ascii_digit() || b[q] == b'-' {
         let mut e = q + 1;
         while e < end && (b[e].is_ascii_digit() || b[e] == b'.') {
@@ -693,7 +672,7 @@ fn value_then_comma(b: &[u8], q: usize) -> bool {
             .trim_start_matches('-')
             .starts_with(|c: char| c.is_ascii_digit())
             && word.parse::<f64>().is_ok();
-        return (number || crate::repair::is_literal(word))
+        return (number || crate::spelling::is_literal(word))
             && skip_ws(b, end, b.len().min(end + 16)).is_some_and(|k| b[k] == b',');
     };
     let limit = (q + 256).min(b.len());
@@ -757,7 +736,7 @@ fn closed_early(b: &[u8], close: usize, end: usize) -> bool {
         .unwrap_or(end);
     let scalar = matches!(b[v], b'-' | b'0'..=b'9')
         || crate::repair::parser_starts_quote(b, v)
-        || std::str::from_utf8(&b[v..word_end]).is_ok_and(crate::repair::is_literal);
+        || std::str::from_utf8(&b[v..word_end]).is_ok_and(crate::spelling::is_literal);
     if !scalar {
         return false;
     }

@@ -69,7 +69,7 @@ thread_local! {
 pub(crate) fn shortcut(shortcut: Shortcut) -> bool {
     SHORTCUTS_OFF.with(|off| off.get() & shortcut as u8 == 0)
 }
-pub(crate) use parser::{is_literal, Config, Fail, Fence, Output};
+pub(crate) use parser::{Config, Fail, Fence, Output};
 pub(crate) use quotes::is_quote_at as parser_starts_quote;
 
 /// The quote opening a string at `i`, if any (class and length).

@@ -1154,13 +1154,7 @@ fn short(value: &Value) -> String {
 fn push_segment(path: &mut String, key: &str) -> usize {
     let mark = path.len();
     path.push('/');
-    for c in key.chars() {
-        match c {
-            '~' => path.push_str("~0"),
-            '/' => path.push_str("~1"),
-            c => path.push(c),
-        }
-    }
+    crate::value::push_pointer_token(path, key);
     mark
 }
 

@@ -228,7 +228,10 @@ fn left_recursion(root: &Value) -> Option<String> {
                 pointers.push(pointer.clone());
                 for (key, child) in map {
                     if !matches!(key.as_str(), "const" | "enum" | "default" | "examples") {
-                        stack.push((format!("{pointer}/{}", escape_pointer(key)), child));
+                        stack.push((
+                            format!("{pointer}/{}", crate::value::pointer_token(key)),
+                            child,
+                        ));
                     }
                 }
             }
@@ -290,10 +293,6 @@ fn left_recursion(root: &Value) -> Option<String> {
         }
     }
     None
-}
-
-pub(crate) fn escape_pointer(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// Schemas nested deeper than this are not walked for names (the validator still checks them).

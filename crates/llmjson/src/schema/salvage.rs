@@ -281,7 +281,7 @@ fn pointer(steps: &[Step]) -> String {
     for step in steps {
         out.push('/');
         match step {
-            Step::Key(k) => out.push_str(&super::escape_pointer(k)),
+            Step::Key(k) => out.push_str(&crate::value::pointer_token(k)),
             Step::Index(i) => out.push_str(&i.to_string()),
         }
     }

@@ -619,7 +619,7 @@ fn value_spans(json: &str, wanted: &[&str]) -> HashMap<String, Range<usize>> {
             match stack.last() {
                 Some(Frame::Object { key: Some(k), .. }) => {
                     full.push('/');
-                    full.push_str(&super::escape_pointer(k));
+                    full.push_str(&crate::value::pointer_token(k));
                 }
                 Some(Frame::Array { index, .. }) => {
                     full.push('/');

@@ -25,8 +25,8 @@ const FENCE_LINE: usize = 256;
 enum Phase {
     /// Before the JSON: prose, a fence's opening line.
     Locate,
-    /// Inside `<think>…</think>`.
-    Think,
+    /// Inside a reasoning block (`<think>…</think>`): its close tag.
+    Think(&'static str),
     /// Reading the value.
     Json,
     /// The value ended (its root closed, or its fence did): the rest is left to `finish`.
@@ -228,7 +228,7 @@ impl Reader {
         let stop = loop {
             let progress = match self.phase {
                 Phase::Locate => self.locate(text, tree),
-                Phase::Think => self.think(text),
+                Phase::Think(close) => self.think(text, close),
                 Phase::Json => self.json(text, tree),
                 Phase::Ended => {
                     self.find_fence_close(text);
@@ -286,7 +286,8 @@ impl Reader {
             }
             // A string whose opening quote arrived alone (it may be `"""`).
             Some(b'"' | b'\'') => Some(Value::String(String::new())),
-            Some(b'a'..=b'z' | b'A'..=b'Z') => literal_prefix(before_full_width(rest)),
+            Some(b'a'..=b'z' | b'A'..=b'Z') => crate::spelling::completing(before_full_width(rest))
+                .map(crate::spelling::LiteralSpelling::value),
             _ => None,
         }
     }
@@ -296,14 +297,14 @@ impl Reader {
         while self.pos < bytes.len() {
             let at = self.pos;
             match bytes[at] {
-                b'<' => match prefix_state(&text[at..], "<think>") {
-                    Prefix::Yes => {
-                        self.pos += "<think>".len();
-                        self.phase = Phase::Think;
+                b'<' => match reasoning_tag_state(&text[at..]) {
+                    (Prefix::Yes, Some((open, close))) => {
+                        self.pos += open.len();
+                        self.phase = Phase::Think(close);
                         return Ok(true);
                     }
-                    Prefix::Maybe => return Ok(false),
-                    Prefix::No => self.pos += 1,
+                    (Prefix::Yes | Prefix::Maybe, _) => return Ok(false),
+                    (Prefix::No, _) => self.pos += 1,
                 },
                 marker @ (b'`' | b'~') if at_line_start(bytes, at) => {
                     let run = bytes[at..].iter().take_while(|&&b| b == marker).count();
@@ -401,17 +402,16 @@ impl Reader {
         Ok(false)
     }
 
-    fn think(&mut self, text: &str) -> Result<bool, Stop> {
-        const END: &str = "</think>";
-        match text[self.pos..].find(END) {
+    fn think(&mut self, text: &str, end: &str) -> Result<bool, Stop> {
+        match text[self.pos..].find(end) {
             Some(at) => {
-                self.pos += at + END.len();
+                self.pos += at + end.len();
                 self.phase = Phase::Locate;
                 Ok(true)
             }
             None => {
                 // Keep the last bytes: the end tag may be arriving in pieces.
-                let keep = text.len().saturating_sub(END.len() - 1).max(self.pos);
+                let keep = text.len().saturating_sub(end.len() - 1).max(self.pos);
                 self.pos = floor_char_boundary(text, keep);
                 Ok(false)
             }
@@ -539,6 +539,23 @@ impl Reader {
     }
 
     /// A value was read: a comma, a closer (or, missing, the next value) comes next.
+    /// A literal spelled with a sign (`-Infinity`) at `self.pos`, read whole.
+    fn signed_literal(&mut self, bytes: &[u8], tree: &mut Tree) -> bool {
+        let at = self.pos;
+        let Some(spelling) = crate::spelling::literal_prefix_of(&bytes[at..]) else {
+            return false;
+        };
+        let end = at + spelling.word.len();
+        if bytes.get(end).is_some_and(|&b| is_word_byte(b)) {
+            return false;
+        }
+        self.strict = false;
+        self.pos = end;
+        tree.scalar(spelling.value(), end, false);
+        self.after_value();
+        true
+    }
+
     fn after_value(&mut self) {
         self.mode = Mode::Next;
     }
@@ -591,6 +608,7 @@ impl Reader {
                 self.pos += 1;
                 tree.contest();
             }
+            b'-' if self.signed_literal(bytes, tree) => return Ok(true),
             b'-' | b'+' | b'.' | b'0'..=b'9' => return Ok(self.number(text, tree)),
             b if b.is_ascii_alphabetic() || b == b'_' || b == b'$' => {
                 return Ok(self.word(text, tree))
@@ -923,14 +941,10 @@ impl Reader {
         };
         let word = before_full_width(&text[at..end]);
         let len = word.len();
-        self.strict &= matches!(word, "true" | "false" | "null");
-        let value = match word {
-            "true" | "True" => Some(Value::Bool(true)),
-            "false" | "False" => Some(Value::Bool(false)),
-            "null" | "None" | "undefined" => Some(Value::Null),
-            _ => None,
-        };
-        if let Some(value) = value {
+        let spelling = crate::spelling::literal(word);
+        self.strict &= spelling.is_some_and(|s| s.dialect == crate::spelling::Dialect::Json);
+        if let Some(spelling) = spelling {
+            let value = spelling.value();
             self.pos += len;
             tree.scalar(value, self.pos, false);
             self.after_value();
@@ -1054,21 +1068,6 @@ fn before_full_width(word: &str) -> &str {
     }
 }
 
-/// A literal the text so far starts (`tru` → `true`), for a snapshot under `complete`.
-fn literal_prefix(word: &str) -> Option<Value> {
-    [
-        ("true", Value::Bool(true)),
-        ("True", Value::Bool(true)),
-        ("false", Value::Bool(false)),
-        ("False", Value::Bool(false)),
-        ("null", Value::Null),
-        ("None", Value::Null),
-    ]
-    .into_iter()
-    .find(|(name, _)| name.starts_with(word))
-    .map(|(_, v)| v)
-}
-
 enum Escape {
     /// The character, the escape's length, and whether JSON has this escape.
     Char(char, usize, bool),
@@ -1189,6 +1188,19 @@ fn prefix_state(text: &str, want: &str) -> Prefix {
     }
 }
 
+/// Whether `text` begins with a reasoning tag (and which), may once more arrives, or does not.
+fn reasoning_tag_state(text: &str) -> (Prefix, Option<(&'static str, &'static str)>) {
+    let mut state = Prefix::No;
+    for &(open, close) in crate::spelling::REASONING_TAGS {
+        match prefix_state(text, open) {
+            Prefix::Yes => return (Prefix::Yes, Some((open, close))),
+            Prefix::Maybe => state = Prefix::Maybe,
+            Prefix::No => {}
+        }
+    }
+    (state, None)
+}
+
 fn is_prefix_of_multibyte(bytes: &[u8], want: &str) -> bool {
     bytes.len() < want.len() && want.as_bytes().starts_with(bytes)
 }
@@ -1253,22 +1265,21 @@ fn looks_like_json(bytes: &[u8], in_fence: bool) -> Prefix {
         return match b {
             b'{' | b'[' | b'"' | b'\'' | b']' | b'-' | b'0'..=b'9' | b'/' | b'#' => Prefix::Yes,
             // A literal (`[note]` in prose is not one).
-            b't' | b'f' | b'n' | b'T' | b'F' | b'N' => {
-                let word: Vec<u8> = bytes[i..]
+            b if b.is_ascii_alphabetic() => {
+                // (No spelling is longer: a longer word is not one.)
+                let len = bytes[i..]
                     .iter()
-                    .copied()
-                    .take_while(u8::is_ascii_alphabetic)
-                    .take(6)
-                    .collect();
-                let word = std::str::from_utf8(&word).unwrap_or_default();
-                const LITERALS: [&str; 6] = ["true", "false", "null", "True", "False", "None"];
-                if i + word.len() == bytes.len() {
-                    if LITERALS.iter().any(|l| l.starts_with(word)) {
+                    .take(16)
+                    .take_while(|b| b.is_ascii_alphabetic())
+                    .count();
+                let word = std::str::from_utf8(&bytes[i..i + len]).unwrap_or_default();
+                if i + len == bytes.len() {
+                    if crate::spelling::may_become_literal(word) {
                         Prefix::Maybe
                     } else {
                         Prefix::No
                     }
-                } else if LITERALS.contains(&word) {
+                } else if crate::spelling::is_literal(word) {
                     Prefix::Yes
                 } else {
                     Prefix::No

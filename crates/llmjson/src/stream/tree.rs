@@ -915,11 +915,7 @@ fn push_segment(out: &mut String, segment: Segment<'_>) {
         }
         Segment::Key(key) => {
             out.push('/');
-            if key.bytes().any(|b| b == b'~' || b == b'/') {
-                out.push_str(&key.replace('~', "~0").replace('/', "~1"));
-            } else {
-                out.push_str(key);
-            }
+            crate::value::push_pointer_token(out, key);
         }
     }
 }

@@ -245,6 +245,33 @@ impl std::str::FromStr for Value {
     }
 }
 
+/// Appends `key` to a JSON Pointer as one reference token (RFC 6901: `~` is written `~0`, `/`
+/// is written `~1`), without the `/` before it. Every pointer the crate writes goes through here.
+pub(crate) fn push_pointer_token(out: &mut String, key: &str) {
+    if !key.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(key);
+        return;
+    }
+    for c in key.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// `key` as one reference token of a JSON Pointer ([`push_pointer_token`]).
+pub(crate) fn pointer_token(key: &str) -> std::borrow::Cow<'_, str> {
+    if key.bytes().any(|b| b == b'~' || b == b'/') {
+        let mut out = String::with_capacity(key.len() + 2);
+        push_pointer_token(&mut out, key);
+        std::borrow::Cow::Owned(out)
+    } else {
+        std::borrow::Cow::Borrowed(key)
+    }
+}
+
 /// The reference tokens of a JSON Pointer (RFC 6901), unescaped: none for `""` (the whole
 /// value); `None` when the pointer does not start with `/`.
 pub(crate) fn pointer_tokens(pointer: &str) -> Option<impl Iterator<Item = String> + '_> {

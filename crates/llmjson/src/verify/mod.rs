@@ -435,7 +435,7 @@ pub(crate) fn walk_leaves<'v>(
             Value::Object(map) => {
                 let own = object_subject(map.iter()).over(subject);
                 for (k, item) in map.iter().rev() {
-                    let key = k.replace('~', "~0").replace('/', "~1");
+                    let key = crate::value::pointer_token(k);
                     let mut inner = own;
                     if matches!(item, Value::Object(_) | Value::Array(_)) {
                         if let Some((kind, id)) = tables::mention_in(k) {

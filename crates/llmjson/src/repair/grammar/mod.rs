@@ -320,22 +320,19 @@ pub(crate) fn after_close(depth_after: usize) -> Mode {
     }
 }
 
+/// Whether `word` is a literal, and the repair reading it is (`None` for JSON's own).
 fn literal_kind(word: &str) -> Option<Option<RepairKind>> {
-    match word {
-        "true" | "false" | "null" => Some(None),
-        "True" | "False" | "None" | "TRUE" | "FALSE" | "NULL" | "Null" => {
-            Some(Some(RepairKind::PythonLiteral))
-        }
-        "undefined" | "NaN" | "Infinity" => Some(Some(RepairKind::JavascriptLiteral)),
-        _ => None,
-    }
+    crate::spelling::literal(word).map(|s| repair_of(s.dialect))
 }
 
-/// A bare word here is cut off by the end and starts a literal (`tru`).
-pub(crate) fn partial_literal(word: &str) -> Option<&'static str> {
-    ["true", "false", "null", "True", "False", "None"]
-        .into_iter()
-        .find(|lit| lit.starts_with(word) && !word.is_empty())
+/// The repair logged for a literal of this dialect.
+pub(crate) fn repair_of(dialect: crate::spelling::Dialect) -> Option<RepairKind> {
+    use crate::spelling::Dialect;
+    match dialect {
+        Dialect::Json => None,
+        Dialect::Python => Some(RepairKind::PythonLiteral),
+        Dialect::JavaScript => Some(RepairKind::JavascriptLiteral),
+    }
 }
 
 impl<'t> Ctx<'t> {

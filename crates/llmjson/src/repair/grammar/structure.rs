@@ -1,9 +1,7 @@
 //! Readings of a spot outside strings, by what the parser expects there: a value, a key, the
 //! colon after a key, or what follows a value (a comma, a closer, or a fault in their place).
 
-use super::{
-    after_close, after_value, inside, literal_kind, partial_literal, starts_text, style, succ,
-};
+use super::{after_close, after_value, inside, literal_kind, starts_text, style, succ};
 use super::{Ctx, Mode, Reading, Stack, Succs};
 use crate::repair::cost::{self, Cost};
 use crate::repair::lex::{
@@ -84,7 +82,7 @@ impl Ctx<'_> {
                     );
                     return;
                 }
-                if self.lex.at_end(end) && partial_literal(word).is_some() {
+                if self.lex.at_end(end) && crate::spelling::completing(word).is_some() {
                     out.add(
                         level,
                         succ(

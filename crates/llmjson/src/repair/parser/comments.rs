@@ -51,7 +51,7 @@ pub(super) fn holds_data(body: &str) -> bool {
             .unwrap_or(text.len());
         let after = text[word..].trim_start_matches([' ', '\t']);
         let member = after.starts_with([':', '=']) || after.starts_with('：');
-        let literal = crate::repair::parser::is_literal(&text[..word])
+        let literal = crate::spelling::is_literal(&text[..word])
             && (after.is_empty() || after.starts_with(','));
         if !member && !literal {
             return false;

@@ -281,7 +281,7 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         while matches!(b.get(colon), Some(b' ' | b'\t')) {
             colon += 1;
         }
-        if b.get(colon) != Some(&b':') || crate::repair::parser::is_literal(&lex.text[at..end]) {
+        if b.get(colon) != Some(&b':') || crate::spelling::is_literal(&lex.text[at..end]) {
             return None;
         }
         // Its value on the same line (no prose reading of the word), and the grammar's own
@@ -363,20 +363,19 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
     }
 
     fn foreign_literal(&mut self, at: usize) -> Option<(usize, Option<bool>)> {
+        use crate::spelling::{Literal, LITERALS};
         let rest = &self.lex.b[at..self.lex.end];
-        let (len, value, detail) = if rest.starts_with(b"True") {
-            (4, Some(true), "'True' became true")
-        } else if rest.starts_with(b"False") {
-            (5, Some(false), "'False' became false")
-        } else if rest.starts_with(b"None") {
-            (4, None, "'None' became null")
-        } else {
-            return None;
+        let spelling = LITERALS
+            .iter()
+            .find(|s| s.in_lane && rest.starts_with(s.word.as_bytes()))?;
+        let value = match spelling.literal {
+            Literal::True => Some(true),
+            Literal::False => Some(false),
+            Literal::Null => None,
         };
-        let end = at + len;
-        if !self.lex.is_terminator(end)
-            || !self.log(RepairKind::PythonLiteral, (at, end), detail, false)
-        {
+        let end = at + spelling.word.len();
+        let kind = crate::repair::grammar::repair_of(spelling.dialect)?;
+        if !self.lex.is_terminator(end) || !self.log(kind, (at, end), spelling.read_as, false) {
             return None;
         }
         self.styles |= crate::repair::grammar::style::FOREIGN_LITERALS;

@@ -24,7 +24,6 @@ pub(crate) use lane::valid_after;
 mod park;
 pub(crate) use park::{resume, Holder, Parked, Progress};
 mod scalars;
-pub(crate) use scalars::is_literal;
 mod strings;
 
 use super::grammar::{Ctx, Mode, Stack, Succ, Succs};
@@ -361,24 +360,10 @@ fn push_key_segment(out: &mut String, key: &str) {
     out.push('/');
     if key.len() > PATH_KEY_LIMIT {
         let cut = crate::position::floor_char_boundary(key, PATH_KEY_LIMIT);
-        json_pointer_escape(out, &key[..cut]);
+        crate::value::push_pointer_token(out, &key[..cut]);
         out.push('…');
     } else {
-        json_pointer_escape(out, key);
-    }
-}
-
-fn json_pointer_escape(out: &mut String, key: &str) {
-    if !key.bytes().any(|b| b == b'~' || b == b'/') {
-        out.push_str(key);
-        return;
-    }
-    for ch in key.chars() {
-        match ch {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
+        crate::value::push_pointer_token(out, key);
     }
 }
 

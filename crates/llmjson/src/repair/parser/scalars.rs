@@ -3,7 +3,7 @@
 //! truncation policy does with a scalar the reply's end cut off.
 
 use super::{Fail, Parser, Result};
-use crate::repair::grammar::{partial_literal, Mode, Succ};
+use crate::repair::grammar::{Mode, Succ};
 use crate::repair::lex::Kind;
 use crate::repair::RepairKind;
 use crate::value::{Number, Value};
@@ -18,25 +18,13 @@ fn make_number(raw: &str) -> Value {
     }
 }
 
-/// Whether `word` is a literal the parser reads (JSON's, Python's, JavaScript's).
-pub(crate) fn is_literal(word: &str) -> bool {
-    literal_value(word).is_some()
-}
-
 /// A bare word as a value: its literal, or the word as a string.
 pub(super) fn literal_or_string(word: String) -> Value {
     literal_value(&word).unwrap_or(Value::String(word))
 }
 
 fn literal_value(word: &str) -> Option<Value> {
-    match word {
-        "true" | "True" | "TRUE" => Some(Value::Bool(true)),
-        "false" | "False" | "FALSE" => Some(Value::Bool(false)),
-        "null" | "None" | "NULL" | "Null" | "undefined" | "NaN" | "Infinity" | "-Infinity" => {
-            Some(Value::Null)
-        }
-        _ => None,
-    }
+    crate::spelling::literal(word).map(crate::spelling::LiteralSpelling::value)
 }
 
 impl Parser<'_> {
@@ -136,14 +124,15 @@ impl Parser<'_> {
     pub(super) fn literal(&mut self, at: usize, s: Succ) -> Result<Mode> {
         let word = &self.text[at..s.pos];
         self.pos = s.pos;
-        if let Some(value) = literal_value(word) {
+        if let Some(spelling) = crate::spelling::literal(word) {
             if let Some(kind) = s.kind {
-                self.repair(kind, at, s.pos, format!("'{word}' became {value}"))?;
+                self.repair(kind, at, s.pos, spelling.read_as)?;
             }
-            self.emit(value)?;
+            self.emit(spelling.value())?;
             return Ok(s.mode);
         }
-        let completed = partial_literal(word).and_then(literal_value);
+        let completed =
+            crate::spelling::completing(word).map(crate::spelling::LiteralSpelling::value);
         let word = word.to_string();
         self.truncated_scalar(at, &word, completed, s.mode)
     }

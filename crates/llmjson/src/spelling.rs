@@ -1,0 +1,254 @@
+//! How JSON-like forms are spelled: the one table every reader asks — locate (is this JSON?),
+//! the repair grammar and its lanes (what does it read as?), the stream's live reader (what does
+//! the snapshot show?). Accepting a new spelling is one row here, and every reader agrees: the
+//! tests below read each row through all of them.
+//!
+//! It imports only the value type: any stage may ask it.
+
+use crate::value::Value;
+
+/// What a literal word reads as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Literal {
+    True,
+    False,
+    Null,
+}
+
+/// Who writes a literal this way: JSON's own spellings need no repair; the others are logged as
+/// that convention's literal (`RepairKind::PythonLiteral`, `RepairKind::JavascriptLiteral`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    Json,
+    Python,
+    JavaScript,
+}
+
+/// One spelling of a literal.
+#[derive(Debug)]
+pub(crate) struct LiteralSpelling {
+    pub word: &'static str,
+    pub literal: Literal,
+    pub dialect: Dialect,
+    /// A word cut off by the end of the text that begins this one reads as it (`tru` under the
+    /// `complete` truncation policy). Only the everyday spellings: `N` is not read as `NaN`.
+    pub completes_cut: bool,
+    /// The convention lane (a reply written in one convention, read without the search) reads
+    /// it; the others go through the grammar, which prices them.
+    pub in_lane: bool,
+    /// What the repair log says of it: `'True' became true`.
+    pub read_as: &'static str,
+}
+
+impl LiteralSpelling {
+    /// The value it reads as.
+    pub(crate) fn value(&self) -> Value {
+        match self.literal {
+            Literal::True => Value::Bool(true),
+            Literal::False => Value::Bool(false),
+            Literal::Null => Value::Null,
+        }
+    }
+}
+
+/// A row: `spelling!("True" => true, Python, cut, lane)`.
+macro_rules! spelling {
+    ($word:literal => $value:tt, $dialect:ident, $cut:literal, $lane:literal) => {
+        LiteralSpelling {
+            word: $word,
+            literal: spelling!(@literal $value),
+            dialect: Dialect::$dialect,
+            completes_cut: $cut,
+            in_lane: $lane,
+            read_as: concat!("'", $word, "' became ", stringify!($value)),
+        }
+    };
+    (@literal true) => { Literal::True };
+    (@literal false) => { Literal::False };
+    (@literal null) => { Literal::Null };
+}
+
+/// Every literal spelling read: the word, what it reads as, its dialect, whether a cut word
+/// completes to it, whether the convention lane reads it.
+pub(crate) static LITERALS: &[LiteralSpelling] = &[
+    spelling!("true" => true, Json, true, false),
+    spelling!("false" => false, Json, true, false),
+    spelling!("null" => null, Json, true, false),
+    spelling!("True" => true, Python, true, true),
+    spelling!("False" => false, Python, true, true),
+    spelling!("None" => null, Python, true, true),
+    spelling!("TRUE" => true, Python, false, false),
+    spelling!("FALSE" => false, Python, false, false),
+    spelling!("NULL" => null, Python, false, false),
+    spelling!("Null" => null, Python, false, false),
+    spelling!("undefined" => null, JavaScript, false, false),
+    spelling!("NaN" => null, JavaScript, false, false),
+    spelling!("Infinity" => null, JavaScript, false, false),
+    // (Read where a number starts.)
+    spelling!("-Infinity" => null, JavaScript, false, false),
+];
+
+/// The spelling `word` is, if it is one.
+pub(crate) fn literal(word: &str) -> Option<&'static LiteralSpelling> {
+    LITERALS.iter().find(|s| s.word == word)
+}
+
+/// `word` is a literal spelling.
+pub(crate) fn is_literal(word: &str) -> bool {
+    literal(word).is_some()
+}
+
+/// The literal a word cut off by the end of the text begins (`tru` → `true`), among the
+/// spellings that complete a cut.
+pub(crate) fn completing(cut: &str) -> Option<&'static LiteralSpelling> {
+    if cut.is_empty() {
+        return None;
+    }
+    LITERALS
+        .iter()
+        .find(|s| s.completes_cut && s.word.starts_with(cut))
+}
+
+/// Some spelling begins with `cut` (more text may make it one).
+pub(crate) fn may_become_literal(cut: &str) -> bool {
+    LITERALS.iter().any(|s| s.word.starts_with(cut))
+}
+
+/// The literal spelling `text` begins with, if any (not checked for a word boundary after it).
+pub(crate) fn literal_prefix_of(text: &[u8]) -> Option<&'static LiteralSpelling> {
+    LITERALS
+        .iter()
+        .find(|s| text.starts_with(s.word.as_bytes()))
+}
+
+/// Tags around a model's reasoning, skipped whole: JSON inside is a draft, not the answer (an
+/// unclosed one runs to the end of the reply).
+pub(crate) const REASONING_TAGS: &[(&str, &str)] =
+    &[("<think>", "</think>"), ("<thinking>", "</thinking>")];
+
+/// Tags around a tool call: the JSON inside is preferred, and the close tag ends it.
+pub(crate) const TOOL_TAGS: &[(&str, &str)] = &[
+    ("<tool_call>", "</tool_call>"),
+    ("<function_call>", "</function_call>"),
+];
+
+/// The reasoning tag `text` begins with: its open and close tags.
+pub(crate) fn reasoning_tag_at(text: &str) -> Option<(&'static str, &'static str)> {
+    REASONING_TAGS
+        .iter()
+        .find(|(open, _)| text.starts_with(open))
+        .copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spelling_is_found_once_and_cut_words_complete_to_everyday_ones() {
+        for s in LITERALS {
+            assert!(
+                std::ptr::eq(literal(s.word).expect("found"), s),
+                "{}",
+                s.word
+            );
+            assert_eq!(LITERALS.iter().filter(|t| t.word == s.word).count(), 1);
+        }
+        assert_eq!(completing("tru").map(|s| s.word), Some("true"));
+        assert_eq!(completing("Fa").map(|s| s.word), Some("False"));
+        assert_eq!(completing("N").map(|s| s.word), Some("None"));
+        assert!(completing("NaN").is_none() && completing("").is_none());
+        assert!(may_become_literal("Na") && !may_become_literal("nope"));
+        assert_eq!(literal_prefix_of(b"None, 1").map(|s| s.word), Some("None"));
+        assert_eq!(
+            reasoning_tag_at("<thinking>x"),
+            Some(("<thinking>", "</thinking>"))
+        );
+        assert_eq!(reasoning_tag_at("<think>x"), Some(("<think>", "</think>")));
+        assert!(reasoning_tag_at("<thin").is_none());
+    }
+
+    fn parsed(text: &str) -> crate::Parsed {
+        crate::parse(text, &crate::Options::default()).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    /// The snapshot after `text` arrives a byte at a time, without the end.
+    fn shown(text: &str) -> Option<Value> {
+        let mut stream = crate::StreamParser::new(crate::Options::default());
+        for b in text.as_bytes().chunks(1) {
+            stream.feed_bytes(b).expect("fed");
+        }
+        stream.snapshot().value
+    }
+
+    #[test]
+    fn every_reader_reads_every_spelling_alike() {
+        for s in LITERALS {
+            let (word, want) = (s.word, s.value());
+            let object = |a: Value| Value::Object([("a".to_string(), a)].into_iter().collect());
+            // The grammar, with the repair its dialect is logged as.
+            let p = parsed(&format!("{{\"a\": {word}, \"b\": 1}}"));
+            assert_eq!(p.value.get("a"), Some(&want), "{word}");
+            let kinds: Vec<_> = p.repairs.iter().map(|r| r.kind).collect();
+            let expected: Vec<_> = crate::repair::grammar::repair_of(s.dialect)
+                .into_iter()
+                .collect();
+            assert_eq!(kinds, expected, "{word}");
+            // Locate: a list after prose that starts with it is JSON.
+            let p = parsed(&format!("The values: [{word}, 1] as asked."));
+            assert_eq!(
+                p.value,
+                Value::Array(vec![want.clone(), Value::from(1)]),
+                "{word}"
+            );
+            // The convention lane (a reply in single quotes) and a bare key's object.
+            let p = parsed(&format!("{{'a': {word}, 'b': 'x'}}"));
+            assert_eq!(p.value.get("a"), Some(&want), "{word}");
+            let p = parsed(&format!("{{a: {word}}}"));
+            assert_eq!(p.value, object(want.clone()), "{word}");
+            // The stream's live reader: in a snapshot before the end, after prose too.
+            let text = format!("{{\"a\": {word}, \"b\": ");
+            assert_eq!(shown(&text), Some(object(want.clone())), "{word}");
+            let text = format!("Here: [{word}, ");
+            assert_eq!(
+                shown(&text),
+                Some(Value::Array(vec![want.clone()])),
+                "{word}"
+            );
+            // A cut word completes to the everyday spellings only, in parse and in a snapshot.
+            let cut = &word[..word.len() - 1];
+            let completed = crate::parse(&format!("{{\"a\": {cut}"), &crate::Options::default())
+                .ok()
+                .and_then(|p| p.value.get("a").cloned());
+            let snapshot = shown(&format!("{{\"a\": {cut}")).and_then(|v| v.get("a").cloned());
+            if s.completes_cut {
+                assert_eq!(completed.as_ref(), Some(&want), "{cut}");
+                assert_eq!(snapshot.as_ref(), Some(&want), "{cut}");
+            } else {
+                assert_ne!(completed.as_ref(), Some(&want), "{cut}");
+                assert_ne!(snapshot.as_ref(), Some(&want), "{cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_reader_skips_every_reasoning_block() {
+        for (open, close) in REASONING_TAGS {
+            let reply = format!("{open}Draft: {{\"a\": 1}}{close}\nAnswer: {{\"a\": 2}}");
+            assert_eq!(
+                parsed(&reply).value.get("a"),
+                Some(&Value::from(2)),
+                "{open}"
+            );
+            // The stream never shows the draft.
+            let mut stream = crate::StreamParser::new(crate::Options::default());
+            for b in reply.as_bytes().chunks(1) {
+                stream.feed_bytes(b).expect("fed");
+                let a = stream.snapshot().value.and_then(|v| v.get("a").cloned());
+                assert_ne!(a, Some(Value::from(1)), "{open}");
+            }
+            let value = stream.finish().expect("parsed").value;
+            assert_eq!(value.get("a"), Some(&Value::from(2)), "{open}");
+        }
+    }
+}
