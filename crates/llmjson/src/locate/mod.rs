@@ -12,12 +12,15 @@
 //!
 //! `<think>…</think>` blocks are masked out everywhere: they often hold a decoy draft.
 
-pub(crate) mod choose;
-
-use crate::repair::lex::{WIDE_COLON, WIDE_COMMA};
-use crate::repair::Fence;
+use crate::spelling::{WIDE_COLON, WIDE_COMMA};
 use serde::Serialize;
 use std::ops::Range;
+
+/// A fence that ends the region when met where JSON structure is expected (```` ``` ````, `~~~`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fence {
+    pub byte: u8,
+}
 
 /// Where the JSON was found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -350,7 +353,7 @@ impl<'t> Scan<'t> {
                 continue;
             }
             let next = skip_ws(b, j, limit).is_some_and(|q| {
-                crate::repair::parser_starts_quote(b, q) || key_then_colon(b, q, limit)
+                crate::spelling::starts_quote(b, q) || key_then_colon(b, q, limit)
             });
             if next {
                 return true;
@@ -399,8 +402,7 @@ impl<'t> Scan<'t> {
         if c == b'`' && inline_code_json(b, i) {
             return None;
         }
-        if crate::repair::parser_starts_quote(b, i) || c.is_ascii_digit() || c == b'-' || c == b'.'
-        {
+        if crate::spelling::starts_quote(b, i) || c.is_ascii_digit() || c == b'-' || c == b'.' {
             return Some(i);
         }
         if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
@@ -466,7 +468,7 @@ pub(crate) fn looks_like_json(b: &[u8], p: usize, end: usize) -> bool {
             return false;
         };
         let d = b[q];
-        if crate::repair::parser_starts_quote(b, q) {
+        if crate::spelling::starts_quote(b, q) {
             return true;
         }
         match (open, d) {
@@ -533,7 +535,7 @@ pub(crate) fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
         }
     }
     let comma_after = |e: usize| skip_ws(b, e, end).is_some_and(|c| b[c] == b',');
-    let value_end = if let Some((class, len)) = crate::repair::parser_quote_class(b, q) {
+    let value_end = if let Some((class, len)) = crate::spelling::quote_at(b, q) {
         // The first of its line's closing quotes followed by a comma (the string may hold
         // quotes of its own: `("print("hi")", 1)`).
         let limit = (q + 256).min(end);
@@ -660,7 +662,7 @@ fn key_then_colon(b: &[u8], q: usize, end: usize) -> bool {
 
 /// A quoted value at `q` followed, on its line, by a `,` (`"x",` after a key that lost its `:`).
 fn value_then_comma(b: &[u8], q: usize) -> bool {
-    let Some((class, len)) = crate::repair::parser_quote_class(b, q) else {
+    let Some((class, len)) = crate::spelling::quote_at(b, q) else {
         // A number or a literal (`"id" 49872,`, `"ok" true,`).
         let end = (q..b.len().min(q + 32))
             .find(|&k| !(b[k].is_ascii_alphanumeric() || matches!(b[k], b'.' | b'-' | b'+')))
@@ -704,7 +706,7 @@ fn bare_first_item(b: &[u8], q: usize, end: usize) -> bool {
         return false;
     }
     skip_ws(b, i + 1, end).is_some_and(|v| {
-        matches!(b[v], b'{' | b'[' | b'-' | b'0'..=b'9') || crate::repair::parser_starts_quote(b, v)
+        matches!(b[v], b'{' | b'[' | b'-' | b'0'..=b'9') || crate::spelling::starts_quote(b, v)
     })
 }
 
@@ -735,7 +737,7 @@ fn closed_early(b: &[u8], close: usize, end: usize) -> bool {
         .find(|&k| !b[k].is_ascii_alphanumeric())
         .unwrap_or(end);
     let scalar = matches!(b[v], b'-' | b'0'..=b'9')
-        || crate::repair::parser_starts_quote(b, v)
+        || crate::spelling::starts_quote(b, v)
         || std::str::from_utf8(&b[v..word_end]).is_ok_and(crate::spelling::is_literal);
     if !scalar {
         return false;
@@ -776,7 +778,7 @@ fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 /// where the colon was lost) start at `i`: a line that begins an object whose `{` is missing.
 /// The second answer says whether more text after `b` could change the first (a stream waits).
 pub(crate) fn key_line_at(b: &[u8], i: usize) -> (bool, bool) {
-    let Some((class, len)) = crate::repair::parser_quote_class(b, i) else {
+    let Some((class, len)) = crate::spelling::quote_at(b, i) else {
         return (false, b.len() < i + 3);
     };
     let limit = (i + 256).min(b.len());

@@ -9,8 +9,47 @@
 //! The costs say how unusual a mistake is in model output: a quote kept as text inside a string
 //! (quoted speech, code) is common, a stray quote less so, a key holding a quote almost never
 //! happens. Cosmetic repairs cost 1, structural ones 2–5, discarding content costs by what it
-//! discards. Ties go to the reading listed first (the plain one). `ARCHITECTURE.md` carries the
-//! same table.
+//! discards. Ties go to the reading listed first (the plain one).
+//!
+//! # The table
+//!
+//! Costs are in units of "one ordinary repair" ≈ 3. A reading's cost is the sum along its path.
+//!
+//! | reading | cost | why |
+//! |---|---:|---|
+//! | a convention (single quotes, bare keys, Python literals and sets, `=` for `:`, full-width `：` `，`, digit separators and `−`, thousands separators, …), once per document | 2 | a model that writes one writes them all: a convention charged per use would make reading a whole reply written in it dearer than swallowing it into one string |
+//! | comment, trailing comma, container closed at the end, token or string cut at the end | 1 | cosmetic or the reply's own end |
+//! | odd number (`.5`), ellipsis, `"a" + "b"`, `ObjectId(…)`, restart whose value restates the draft | 1 | a known spelling |
+//! | grouped number (`75,515`: 1 besides its convention), doubled `,`/`:`, `“` closing an ASCII string, missing comma | 2 | |
+//! | missing colon, missing or mismatched closer, missing end quote, bare value, text quote pair | 3 | an ordinary repair |
+//! | stray closer, stray quote, key the schema does not know, loose text quote (+) | 4 | |
+//! | missing value, garbage token | 5 | |
+//! | document ends here with containers open | 3 (+1 each) | +2 after a single line break (only in a document written on one line: in a laid-out one the next line is more JSON) |
+//! | restart at a new value (an abandoned draft) | 6 + 1 per mark of the draft (`,` `:` or opener in its last 256 bytes, or per value the parser read, whichever is more) | a restart must cost in proportion to the document it discards; a draft the new value restates (an alignment of the two, blanks, quotes and escapes aside, that tolerates added comments and changed values: 80% of the draft's first 256 characters) throws nothing away and costs 1 |
+//! | text after a top-level scalar | 10 | a scalar reply is nothing else |
+//! | **lost structure**: per quote, bracket or number left out after the document, per JSON mark (closer, `"key":`, `, "`) in a comment, per closer a split or cut string keeps | 3 each | a reading that throws JSON away must not look cheaper than one that reads it |
+//! | a comment that is data commented out on purpose (ends as its form says — `*/` or a line break —, starts with a member or an item, closes nothing it did not open) | 1 + 1 per JSON mark | the model abandoned it, as a draft: charged as a restart's draft is, or a member commented out would make the string before it run on over `", /* "` |
+//! | **swallowed structure**: per mark in a string's text outside the brackets the text itself opened and closed — a closer nothing in it opened, a comma before a key and its colon (any quotes, bare, `：`, `=`), a comma before an opening bracket, and in a non-`"` string a `"` before `:` or after `,` — charged when the string closes *and* as it runs on (each quote kept as text pays for the marks since the string's previous quote) | 3 each | JSON a string holds whole (`'{"a": 1}'`) is its content; a string that ran over members is a misreading, and paying only at its close let readings that close beyond the window look cheap |
+//! | a list closed at a doubled closer when the object after it shares its first keys with the list's first item | +2 | records go on: the closer is doubled, not the list ended |
+//! | **key marks**: per bracket, quote (any kind) or `:` before a blank or value in a key's text, unless `:` follows its closing quote | 3 each | a key is a name; one holding JSON's punctuation swallowed members |
+//! | closer the layout contradicts: a closer (or a run of closers starting its line) whose line does not line up with the opening line of the container it is read as closing | +2 | indentation is the model's own statement of nesting |
+//! | **a string running over a line break** when the next line starts structure (a closer, a key and its colon — or a quoted key and `=`, not the bare `x =` of a line of code —, or a line that is one quoted item) at an indentation no deeper than the string's own line, and the string's text leaves none of its brackets open; the other reading there, listed first: the string lost its closing quote at the end of its first line (before that line's comma) | 3 per such line | the layout says where the string ended: a string that swallows lines of members pays for each even when it never meets a quote of its own (an apostrophe read as an opening quote after a JSON literal in code ran over a whole step) |
+//!
+//! Text-quote refinements: a quote inside text that is itself JSON or code (it starts with a
+//! bracket, or the quote stands inside a bracket the text opened: `d = {"a": 1}`, `'{"id": 7}'` in
+//! an SQL statement; not a quote that `+` and another quote follow) costs 1 per pair; a *loose* text quote — an opener before a space or a
+//! delimiter, first on its line, an apostrophe before a delimiter, a closing quote first on an
+//! indented line — adds 4; a text quote closing before `:` adds 2; a string closing with a text quote
+//! unpaired adds 1; a typographic quote read as text right before a delimiter (`"東京“, "tags"`) is
+//! loose too. A key that lost its closing quote may end at its first `:` or at the `=` the colon
+//! readings accept. A restated draft is recognised whatever quotes it uses. A string that runs to the end of the reply is a cut (closed, logged as
+//! truncation) unless its text ends with a run of closers that nothing in the text opened and that
+//! close the open containers in order (`"cache: [2631]}`: the `]` is the text's own, the `}` ends the
+//! document): then it lost its closing quote before them. A value string may also have ended at the first comma its text puts before a member
+//! (`"Seoul, 'tags': [], … „Mary“`): that split is offered at every quote the string meets. A line
+//! comment (`//`, `#`) ends before a closer in it that nothing in it opened (`"fast" // default },
+//! "n": 2` on one line). A new fault kind is handled by a row (or a refinement) here, not by a special
+//! case in the parser.
 
 /// A cost, in units of "one ordinary repair" ≈ 3.
 pub(crate) type Cost = u32;

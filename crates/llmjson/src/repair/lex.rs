@@ -4,8 +4,9 @@
 
 use super::cost::{self, Cost};
 use super::index::StructIndex;
-use super::quotes::QuoteClass;
 use super::Fence;
+use crate::spelling::quotes::{LEFT_DOUBLE, RIGHT_DOUBLE};
+use crate::spelling::{QuoteClass, MINUS_SIGN, WIDE_COLON, WIDE_COMMA};
 
 /// A container kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,14 +121,6 @@ pub(crate) fn is_special_space(c: char) -> bool {
             ..='\u{200B}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{FEFF}'
     )
 }
-
-const LEFT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9C];
-const RIGHT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9D];
-/// `，` and `：`: full-width comma and colon.
-pub(crate) const WIDE_COMMA: [u8; 3] = [0xEF, 0xBC, 0x8C];
-pub(crate) const WIDE_COLON: [u8; 3] = [0xEF, 0xBC, 0x9A];
-/// `−` (U+2212), the minus sign of typeset text.
-pub(crate) const MINUS_SIGN: [u8; 3] = [0xE2, 0x88, 0x92];
 
 /// A full-width comma or colon starts at `i`.
 pub(crate) fn wide_punctuation_at(b: &[u8], i: usize) -> bool {

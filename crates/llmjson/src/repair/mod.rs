@@ -16,7 +16,6 @@ mod kind;
 pub(crate) mod latex;
 pub(crate) mod lex;
 pub(crate) mod parser;
-pub(crate) mod quotes;
 mod search;
 
 pub use kind::RepairKind;
@@ -70,12 +69,6 @@ pub(crate) fn shortcut(shortcut: Shortcut) -> bool {
     SHORTCUTS_OFF.with(|off| off.get() & shortcut as u8 == 0)
 }
 pub(crate) use parser::{Config, Fail, Fence, Output};
-pub(crate) use quotes::is_quote_at as parser_starts_quote;
-
-/// The quote opening a string at `i`, if any (class and length).
-pub(crate) fn parser_quote_class(b: &[u8], i: usize) -> Option<(quotes::QuoteClass, usize)> {
-    quotes::QuoteClass::opening_at(b, i)
-}
 
 use crate::position::PositionCursor;
 use crate::RepairLevel;

@@ -14,7 +14,7 @@
 //! the last window on from where the parser stopped (`Reader::after_engine`), for snapshots.
 
 use super::tree::Tree;
-use crate::repair::quotes::QuoteClass;
+use crate::spelling::quotes::QuoteClass;
 use crate::value::number;
 use crate::{Number, Value};
 

@@ -205,46 +205,6 @@ impl Value {
     }
 }
 
-impl std::str::FromStr for Value {
-    type Err = crate::Error;
-
-    /// Reads one valid JSON document strictly (nothing located, nothing repaired), keeping key
-    /// order and exact digits; nested at most [`crate::DEFAULT_MAX_DEPTH`] deep.
-    ///
-    /// ```
-    /// let v: llmjson::Value = r#"{"b": 1.50, "a": 2}"#.parse()?;
-    /// assert_eq!(v.to_string(), r#"{"b":1.50,"a":2}"#);
-    /// assert!("{'a': 1}".parse::<llmjson::Value>().is_err());
-    /// # Ok::<(), llmjson::Error>(())
-    /// ```
-    fn from_str(text: &str) -> Result<Value, crate::Error> {
-        if let Some(value) =
-            parse::document(text, crate::DEFAULT_MAX_DEPTH, crate::DuplicateKeys::Last)
-        {
-            return Ok(value);
-        }
-        // Refused: the strict level of the full pipeline says where and why.
-        let strict = crate::Options::default().level(crate::RepairLevel::None);
-        match crate::parse(text, &strict) {
-            Ok(parsed) if parsed.span.start == 0 && text[parsed.span.end..].trim().is_empty() => {
-                Ok(parsed.value)
-            }
-            Ok(parsed) => Err(crate::Error::Syntax(Box::new(crate::SyntaxError::new(
-                text,
-                if parsed.span.start == 0 {
-                    parsed.span.end
-                } else {
-                    0
-                },
-                "the text is not one JSON document".into(),
-                crate::RepairLevel::None,
-                false,
-            )))),
-            Err(e) => Err(e),
-        }
-    }
-}
-
 /// Appends `key` to a JSON Pointer as one reference token (RFC 6901: `~` is written `~0`, `/`
 /// is written `~1`), without the `/` before it. Every pointer the crate writes goes through here.
 pub(crate) fn push_pointer_token(out: &mut String, key: &str) {

@@ -482,11 +482,11 @@ fn object_subject<'v>(members: impl Iterator<Item = (&'v String, &'v Value)>) ->
 /// The verify stage of [`crate::parse`]: the value's numbers against the evidence; failing
 /// closed, an ungrounded value becomes [`Error::Grounding`].
 pub(crate) fn stage(
-    mut parsed: crate::Parsed,
+    value: &Value,
     evidence: &Evidence,
     options: &VerifyOptions,
-) -> Result<crate::Parsed, Error> {
-    let verification = verify_value(&parsed.value, evidence, options)?;
+) -> Result<Verification, Error> {
+    let verification = verify_value(value, evidence, options)?;
     if let (OnUngrounded::FailClosed, Some(reason)) =
         (options.on_ungrounded, fail_reason(&verification))
     {
@@ -496,8 +496,7 @@ pub(crate) fn stage(
             verification: Box::new(verification),
         });
     }
-    parsed.verification = Some(verification);
-    Ok(parsed)
+    Ok(verification)
 }
 
 impl Verdict {

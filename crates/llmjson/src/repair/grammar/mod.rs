@@ -12,8 +12,8 @@ mod structure;
 
 use super::cost::{self, Cost};
 use super::lex::{is_ws, Kind, Lex, Token};
-use super::quotes::QuoteClass;
 use super::RepairKind;
+use crate::spelling::QuoteClass;
 use crate::{RepairLevel, Schema};
 
 /// What the parser expects next.
@@ -325,6 +325,19 @@ fn literal_kind(word: &str) -> Option<Option<RepairKind>> {
     crate::spelling::literal(word).map(|s| repair_of(s.dialect))
 }
 
+/// The repair that using a quote of this class as a delimiter needs (none for `"`).
+pub(crate) fn quote_repair(class: QuoteClass) -> Option<RepairKind> {
+    match class {
+        QuoteClass::Double => None,
+        QuoteClass::SmartDouble | QuoteClass::SmartSingle => Some(RepairKind::SmartQuotes),
+        QuoteClass::Single | QuoteClass::Backtick | QuoteClass::Acute => {
+            Some(RepairKind::SingleQuotes)
+        }
+        QuoteClass::Escaped => Some(RepairKind::EscapedString),
+        QuoteClass::Triple => Some(RepairKind::TripleQuotes),
+    }
+}
+
 /// The repair logged for a literal of this dialect.
 pub(crate) fn repair_of(dialect: crate::spelling::Dialect) -> Option<RepairKind> {
     use crate::spelling::Dialect;
@@ -410,7 +423,7 @@ impl<'t> Ctx<'t> {
             return false;
         }
         let (_, stop) = self.lex.bare_key(pos);
-        let colon = if stop < self.lex.end && b[stop..].starts_with(&super::lex::WIDE_COLON) {
+        let colon = if stop < self.lex.end && b[stop..].starts_with(&crate::spelling::WIDE_COLON) {
             3
         } else {
             1
@@ -431,7 +444,7 @@ impl<'t> Ctx<'t> {
         };
         out.add(
             self.level,
-            succ(Reading::OpenString, class.repair_kind(), 0, pos + len, mode)
+            succ(Reading::OpenString, quote_repair(class), 0, pos + len, mode)
                 .styled(quote_style(class)),
         );
     }

@@ -5,11 +5,11 @@ use super::{after_value, succ};
 use super::{Ctx, Mode, Reading, Stack, Succs};
 use crate::repair::cost;
 use crate::repair::lex::{
-    is_ident_byte, is_ws, member_starts, wide_punctuation_at, ClosingRun, Kind, Stop, WIDE_COLON,
-    WIDE_COMMA,
+    is_ident_byte, is_ws, member_starts, wide_punctuation_at, ClosingRun, Kind, Stop,
 };
-use crate::repair::quotes::QuoteClass;
 use crate::repair::RepairKind;
+use crate::spelling::quotes::QuoteClass;
+use crate::spelling::{WIDE_COLON, WIDE_COMMA};
 
 impl Ctx<'_> {
     /// The readings of a spot inside a string (`mode` is `Str`), at a stop found at `at`.

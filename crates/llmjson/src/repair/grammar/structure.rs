@@ -5,11 +5,11 @@ use super::{after_close, after_value, inside, literal_kind, starts_text, style, 
 use super::{Ctx, Mode, Reading, Stack, Succs};
 use crate::repair::cost::{self, Cost};
 use crate::repair::lex::{
-    is_ws, member_line_starts, member_starts, wide_punctuation_at, Kind, Token, WIDE_COLON,
-    WIDE_COMMA,
+    is_ws, member_line_starts, member_starts, wide_punctuation_at, Kind, Token,
 };
-use crate::repair::quotes::QuoteClass;
 use crate::repair::RepairKind;
+use crate::spelling::quotes::QuoteClass;
+use crate::spelling::{WIDE_COLON, WIDE_COMMA};
 
 impl Ctx<'_> {
     pub(super) fn value(
@@ -444,7 +444,7 @@ impl Ctx<'_> {
                 break;
             }
             // The key.
-            let key_end = match crate::repair::quotes::QuoteClass::opening_at(b, k) {
+            let key_end = match crate::spelling::quotes::QuoteClass::opening_at(b, k) {
                 Some((class, len)) => {
                     let start = k + len;
                     let Some(e) =
@@ -467,7 +467,7 @@ impl Ctx<'_> {
             // Its value: to the comma that ends the member, at this object's level.
             let mut depth = 0u32;
             let mut j = key_end;
-            let mut quote: Option<(crate::repair::quotes::QuoteClass, usize)> = None;
+            let mut quote: Option<(crate::spelling::quotes::QuoteClass, usize)> = None;
             while j < limit {
                 if let Some((class, _)) = quote {
                     if b[j] == b'\\' {
@@ -496,7 +496,7 @@ impl Ctx<'_> {
                         break
                     }
                     _ => {
-                        if let Some(q) = crate::repair::quotes::QuoteClass::opening_at(b, j) {
+                        if let Some(q) = crate::spelling::quotes::QuoteClass::opening_at(b, j) {
                             quote = Some(q);
                             j += q.1;
                             continue;

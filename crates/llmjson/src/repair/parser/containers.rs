@@ -397,7 +397,7 @@ impl Parser<'_> {
         self.pop_frame()?;
         self.repair(RepairKind::PythonLiteral, open, at, "a set became a list")?;
         self.open(Kind::Set, open)?;
-        let quoted = crate::repair::quotes::is_quote_at(self.b, key_at);
+        let quoted = crate::spelling::quotes::is_quote_at(self.b, key_at);
         let item = if quoted {
             Value::String(key)
         } else if let Ok(n) = key.parse::<crate::value::Number>() {

@@ -26,8 +26,8 @@ use super::{comments, push_index_segment, push_key_segment, PATH_DEPTH_LIMIT};
 use crate::repair::cost;
 use crate::repair::grammar::quote_style;
 use crate::repair::lex::{member_starts, Lex, Trivia};
-use crate::repair::quotes::{QuoteClass, RIGHT_DOUBLE};
 use crate::repair::RepairKind;
+use crate::spelling::quotes::{QuoteClass, RIGHT_DOUBLE};
 use crate::value::parse::{Accept, KeyForm, Quoted};
 use crate::GuardComments;
 use std::borrow::Cow;
@@ -345,7 +345,7 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         }
         if !key
             && !self.log(
-                class.repair_kind()?,
+                crate::repair::grammar::quote_repair(class)?,
                 (at, content),
                 "replaced by '\"'",
                 false,

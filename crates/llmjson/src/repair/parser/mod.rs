@@ -61,11 +61,7 @@ pub(crate) struct Config<'s> {
     pub latex: bool,
 }
 
-/// A fence that ends the region when met where JSON structure is expected (```` ``` ````, `~~~`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Fence {
-    pub byte: u8,
-}
+pub(crate) use crate::locate::Fence;
 
 /// One logged repair, before positions are computed.
 #[derive(Debug, Clone)]

@@ -5,8 +5,8 @@
 use super::{Fail, Kinds, Parser, Result};
 use crate::repair::grammar::{Mode, Reading, Succ, Succs};
 use crate::repair::lex::Stop;
-use crate::repair::quotes::QuoteClass;
 use crate::repair::{cost, latex, RepairKind};
+use crate::spelling::quotes::QuoteClass;
 use crate::value::Value;
 use crate::RepairLevel;
 use std::borrow::Cow;
@@ -494,7 +494,7 @@ impl Parser<'_> {
     }
 
     fn finish_string(&mut self, buf: String, scan: StringScan) -> Result<Str> {
-        let nothing_to_log = scan.class.repair_kind().is_none()
+        let nothing_to_log = crate::repair::grammar::quote_repair(scan.class).is_none()
             && scan.controls == 0
             && scan.bad_escapes == 0
             && scan.text_quotes == 0
@@ -518,7 +518,7 @@ impl Parser<'_> {
     }
 
     fn log_string_repairs(&mut self, scan: &StringScan) -> Result<()> {
-        if let Some(kind) = scan.class.repair_kind() {
+        if let Some(kind) = crate::repair::grammar::quote_repair(scan.class) {
             let (at, len) = (scan.open_at, scan.open_len);
             self.repair(kind, at, at + len, "replaced by '\"'")?;
         }

@@ -3,8 +3,8 @@
 //! thing in the prose, JSON in a line of code; a reply that starts with a key is an object whose
 //! brace is missing. Each candidate is parsed to decide (the repair stage says where it ends).
 
-use super::{Block, Scan, Source};
-use crate::pipeline::{config, found, to_error, Detail, Found};
+use super::found::{config, found, to_error, Detail, Found};
+use crate::locate::{Block, Scan, Source};
 use crate::repair::{self, Config, Fail, Output};
 use crate::{Error, Options, RepairKind, RepairLevel, Value};
 
@@ -17,7 +17,7 @@ pub(crate) fn parse_candidate(
     fence: Option<repair::Fence>,
     config: Config<'_>,
 ) -> Result<Output, Fail> {
-    if repair::parser_starts_quote(text.as_bytes(), start) {
+    if crate::spelling::starts_quote(text.as_bytes(), start) {
         let inside = Config {
             inside_object: true,
             ..config

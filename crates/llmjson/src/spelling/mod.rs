@@ -1,4 +1,5 @@
-//! How JSON-like forms are spelled: the one table every reader asks — locate (is this JSON?),
+//! How JSON-like forms are spelled (literals, quotes, full-width punctuation, reasoning and
+//! tool-call tags): the one table every reader asks — locate (is this JSON?),
 //! the repair grammar and its lanes (what does it read as?), the stream's live reader (what does
 //! the snapshot show?). Accepting a new spelling is one row here, and every reader agrees: the
 //! tests below read each row through all of them.
@@ -6,6 +7,15 @@
 //! It imports only the value type: any stage may ask it.
 
 use crate::value::Value;
+
+pub(crate) mod quotes;
+pub(crate) use quotes::{is_quote_at as starts_quote, quote_at, QuoteClass};
+
+/// `，` and `：`: full-width comma and colon (a CJK model's punctuation).
+pub(crate) const WIDE_COMMA: [u8; 3] = [0xEF, 0xBC, 0x8C];
+pub(crate) const WIDE_COLON: [u8; 3] = [0xEF, 0xBC, 0x9A];
+/// `−` (U+2212), the minus sign of typeset text.
+pub(crate) const MINUS_SIGN: [u8; 3] = [0xE2, 0x88, 0x92];
 
 /// What a literal word reads as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

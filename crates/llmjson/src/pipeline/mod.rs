@@ -1,28 +1,21 @@
 //! The pipeline behind the public functions: the input checks, serde_json's fast path for a
 //! reply that is one valid document, the locate-and-repair stage (candidates chosen in
-//! [`crate::locate::choose`]), the safety guard, and the turn from internal failures into
+//! `choose.rs`: locate proposes, the pipeline decides), the safety guard, and the turn from internal failures into
 //! [`Error`]s. The schema stage (`crate::schema::stage`) runs on top of it.
 
-use crate::locate::choose::{locate_first, parse_candidate};
+mod choose;
+mod found;
+
 use crate::locate::{Scan, Source};
-use crate::position::{self, Position};
-use crate::repair::{self, Config, Fail, Output};
-use crate::{
-    DuplicateKeys, Error, Options, Parsed, RepairLevel, SyntaxError, Value, MAX_DEPTH_CEILING,
-};
+use crate::repair::Output;
+use crate::{DuplicateKeys, Error, Options, Parsed, RepairLevel, Value, MAX_DEPTH_CEILING};
+use choose::{locate_first, parse_candidate};
+pub use found::MIN_GUARDED_BYTES;
+pub(crate) use found::{config, finish, found, guard_refuses, to_error, Detail, Found};
 
 /// Locate and repair only (the schema, if any, still guides the parser's quote decisions).
 pub(crate) fn parse_unguided(text: &str, options: &Options) -> Result<Parsed, Error> {
     parse_with(text, options, FastPath::Try, Detail::Log)
-}
-
-/// What a caller keeps of the repair log.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Detail {
-    /// Every entry whole: kind, span, JSON path, line and column.
-    Log,
-    /// Kinds and spans only (a caller that keeps the value): no path or position is computed.
-    Kinds,
 }
 
 /// Whether to try the strict reader on the whole reply first.
@@ -125,7 +118,7 @@ pub(crate) fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t
     };
     let doc = &text[span];
     let depth = options.max_depth.clamp(1, MAX_DEPTH_CEILING);
-    match crate::sink::read_valid(doc, depth, &mut crate::sink::CheckSink) {
+    match crate::value::parse::read_valid(doc, depth, &mut crate::value::parse::CheckSink) {
         Ok(()) => Whole::Valid(doc),
         Err(_) => Whole::Invalid,
     }
@@ -193,7 +186,12 @@ pub(crate) fn strict_whole_read(
     let depth = options.max_depth.clamp(1, MAX_DEPTH_CEILING);
     let certified = strict && read.end == span.end;
     if !certified
-        && crate::sink::read_valid(&text[span.clone()], depth, &mut crate::sink::CheckSink).is_err()
+        && crate::value::parse::read_valid(
+            &text[span.clone()],
+            depth,
+            &mut crate::value::parse::CheckSink,
+        )
+        .is_err()
     {
         return Err(value);
     }
@@ -239,114 +237,4 @@ pub(crate) fn check_decoded(decoded: &str, replaced: usize) -> Result<(), Error>
         });
     }
     Ok(())
-}
-
-pub(crate) fn config(options: &Options, detail: Detail) -> Config<'_> {
-    Config {
-        paths: detail == Detail::Log,
-        schema: options.schema.as_deref(),
-        level: options.level,
-        truncation: options.truncation,
-        duplicate_keys: options.duplicate_keys,
-        // The field is public: clamp here too, not only in the setter.
-        max_depth: options.max_depth.clamp(1, MAX_DEPTH_CEILING),
-        only_truncation: false,
-        inside_object: false,
-        guard_comments: options.guard_comments,
-        latex: options.latex && options.level != crate::RepairLevel::None,
-    }
-}
-
-/// The safety guard ignores repairs that discard at most this many non-whitespace bytes: on
-/// tiny inputs a ratio is noise (a 6-byte comment in a 20-byte object is not a destructive edit).
-pub const MIN_GUARDED_BYTES: usize = 32;
-
-/// The safety guard: the share of the located text discarded, when it is over the limit.
-pub(crate) fn guard_refuses(removed: usize, located: usize, options: &Options) -> Option<f64> {
-    if removed <= MIN_GUARDED_BYTES || located == 0 {
-        return None;
-    }
-    let share = removed as f64 / located as f64;
-    (share > options.max_removed_ratio).then_some(share)
-}
-
-/// A value found and parsed, before the guard and the log's positions.
-pub(crate) struct Found {
-    pub(crate) start: usize,
-    pub(crate) out: Output,
-    pub(crate) source: Source,
-}
-
-pub(crate) fn found(out: Output, source: Source) -> Found {
-    Found {
-        start: out.start,
-        out,
-        source,
-    }
-}
-
-pub(crate) fn finish(
-    text: &str,
-    found: Found,
-    options: &Options,
-    detail: Detail,
-) -> Result<Parsed, Error> {
-    let Found { start, out, source } = found;
-    let span = start..out.end;
-    let located = &text.as_bytes()[span.clone()];
-    let located_bytes = located.len() - repair::parser::json_whitespace(located);
-    if let Some(share) = guard_refuses(out.removed, located_bytes, options) {
-        return Err(Error::RepairRejected {
-            removed_share: share,
-            limit: options.max_removed_ratio,
-            removed_bytes: out.removed,
-            located_bytes,
-        });
-    }
-    Ok(Parsed {
-        value: out.value,
-        repairs: repair::finish_log(text, out.repairs, detail == Detail::Log),
-        span,
-        source,
-        removed_bytes: out.removed,
-        located_bytes,
-        verification: None,
-        dropped: Vec::new(),
-    })
-}
-
-pub(crate) fn to_error(text: &str, fail: Fail, options: &Options) -> Error {
-    match fail {
-        Fail::Syntax {
-            offset,
-            message,
-            truncated,
-        } => {
-            // A cut-off reply is reported just after its last character, not on the empty line
-            // a final newline makes.
-            let offset = if truncated {
-                let clamped = position::floor_char_boundary(text, offset.min(text.len()));
-                text[..clamped].trim_end().len()
-            } else {
-                offset
-            };
-            Error::Syntax(Box::new(SyntaxError::new(
-                text,
-                offset,
-                message.into_owned(),
-                options.level,
-                truncated,
-            )))
-        }
-        Fail::TooDeep { offset } => Error::TooDeep {
-            limit: options.max_depth.clamp(1, MAX_DEPTH_CEILING),
-            position: Position::of(text, offset),
-        },
-        Fail::DuplicateKey { offset, key } => Error::DuplicateKey {
-            key,
-            position: Position::of(text, offset),
-        },
-        Fail::Internal(what) => Error::Internal(what),
-        Fail::NeedMore | Fail::Paused(_) => Error::Internal("a whole text's parse waited for more"),
-    }
 }

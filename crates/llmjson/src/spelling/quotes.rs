@@ -3,8 +3,6 @@
 //! A string opened with `"` closes only at `"`, so smart quotes inside normal text survive.
 //! Strings opened with a smart or single quote accept the matching family of closers.
 
-use super::RepairKind;
-
 /// The family of the quote that opened a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum QuoteClass {
@@ -26,7 +24,7 @@ pub(crate) enum QuoteClass {
     Triple,
 }
 
-const LEFT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9C];
+pub(crate) const LEFT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9C];
 /// `”`.
 pub(crate) const RIGHT_DOUBLE: [u8; 3] = [0xE2, 0x80, 0x9D];
 /// `„`, the German low opening quote (closed by `“` or `”`).
@@ -69,19 +67,6 @@ impl QuoteClass {
             self,
             QuoteClass::Double | QuoteClass::SmartDouble | QuoteClass::Escaped
         )
-    }
-
-    /// The repair that using this quote as a delimiter needs (none for `"`).
-    pub(crate) fn repair_kind(self) -> Option<RepairKind> {
-        match self {
-            QuoteClass::Double => None,
-            QuoteClass::SmartDouble | QuoteClass::SmartSingle => Some(RepairKind::SmartQuotes),
-            QuoteClass::Single | QuoteClass::Backtick | QuoteClass::Acute => {
-                Some(RepairKind::SingleQuotes)
-            }
-            QuoteClass::Escaped => Some(RepairKind::EscapedString),
-            QuoteClass::Triple => Some(RepairKind::TripleQuotes),
-        }
     }
 
     /// If a closer of this class starts at `i`, its byte length.
@@ -138,6 +123,11 @@ impl QuoteClass {
 /// A quote of any class starts at `i`.
 pub(crate) fn is_quote_at(b: &[u8], i: usize) -> bool {
     QuoteClass::opening_at(b, i).is_some()
+}
+
+/// The quote opening a string at `i`, if any (class and length).
+pub(crate) fn quote_at(b: &[u8], i: usize) -> Option<(QuoteClass, usize)> {
+    QuoteClass::opening_at(b, i)
 }
 
 #[cfg(test)]
