@@ -1,7 +1,8 @@
 //! The error type: one enum, each variant a distinct reason why no usable JSON came out.
 
 use crate::position::{excerpt, Position};
-use crate::{RepairLevel, SchemaError};
+use crate::RepairLevel;
+use serde::Serialize;
 use std::fmt;
 
 /// Why a reply gave no usable JSON. Messages are plain English and say where and why.
@@ -258,4 +259,29 @@ fn join_errors(errors: &[SchemaError]) -> String {
         text.push_str(&format!(" (and {} more)", errors.len() - SHOWN));
     }
     text
+}
+
+/// One schema violation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SchemaError {
+    /// JSON Pointer of the value at fault (`""` is the root).
+    pub instance_path: String,
+    /// JSON Pointer of the schema keyword that failed (`/properties/steps/items/required`).
+    pub schema_path: String,
+    /// The keyword (`type`, `required`, `enum`, …).
+    pub keyword: String,
+    /// What is wrong, in words a model can act on (without the path).
+    pub message: String,
+}
+
+impl fmt::Display for SchemaError {
+    /// `/steps/0/tool: 'pyhton' is not one of 'python', 'shell', 'browser'`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.instance_path.is_empty() {
+            "(root)"
+        } else {
+            &self.instance_path
+        };
+        write!(f, "{path}: {}", self.message)
+    }
 }

@@ -22,6 +22,7 @@
 mod api;
 mod diagnostics;
 mod error;
+mod limits;
 mod locate;
 pub mod metrics;
 mod options;
@@ -43,7 +44,7 @@ pub use api::{
     repair_to_string,
 };
 pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics, DroppedRecord};
-pub use error::{Error, SyntaxError};
+pub use error::{Error, SchemaError, SyntaxError};
 pub use locate::Source;
 pub use options::{
     repair_disabled_by_env, Coercion, DuplicateKeys, GuardComments, InvalidItems, Options,
@@ -60,7 +61,7 @@ pub use retry::{
     schema_feedback, Attempt, Diagnosis, Envelope, Failure, Feedback, Reply, RetryError, Success,
     ESCAPING_RULE,
 };
-pub use schema::{DroppedItem, Schema, SchemaError};
+pub use schema::{DroppedItem, Schema};
 pub use stream::{
     Event, Finished, FinishedLater, LaterEvents, Snapshot, StreamParser, StreamStats, DONE_ONLY,
     PROVISIONAL_LAG,

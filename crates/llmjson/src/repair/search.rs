@@ -19,7 +19,7 @@
 use super::cost::{self, Cost};
 use super::grammar::{after_value, Ctx, Mode, Reading, Stack, Succ, Succs};
 use super::lex::{Kind, Stop};
-use super::parser::valid_after;
+use super::parser::lane::valid_after;
 use crate::spelling::QuoteClass;
 use crate::value::parse::string_end;
 use std::collections::VecDeque;

@@ -1,6 +1,6 @@
 //! Validation errors in words fit to send back to the model verbatim.
 
-use super::SchemaError;
+use crate::error::SchemaError;
 use jsonschema::error::{TypeKind, ValidationErrorKind as Kind};
 use serde_json::Value;
 

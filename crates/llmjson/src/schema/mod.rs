@@ -10,6 +10,7 @@ mod messages;
 mod salvage;
 pub(crate) mod stage;
 
+use crate::error::SchemaError;
 use crate::value::Value;
 use crate::Error;
 use serde::Serialize;
@@ -376,31 +377,6 @@ pub(crate) fn type_includes(ty: &Value, name: &str) -> bool {
         Value::String(s) => s == name,
         Value::Array(list) => list.iter().any(|t| t == name),
         _ => false,
-    }
-}
-
-/// One schema violation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SchemaError {
-    /// JSON Pointer of the value at fault (`""` is the root).
-    pub instance_path: String,
-    /// JSON Pointer of the schema keyword that failed (`/properties/steps/items/required`).
-    pub schema_path: String,
-    /// The keyword (`type`, `required`, `enum`, …).
-    pub keyword: String,
-    /// What is wrong, in words a model can act on (without the path).
-    pub message: String,
-}
-
-impl fmt::Display for SchemaError {
-    /// `/steps/0/tool: 'pyhton' is not one of 'python', 'shell', 'browser'`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.instance_path.is_empty() {
-            "(root)"
-        } else {
-            &self.instance_path
-        };
-        write!(f, "{path}: {}", self.message)
     }
 }
 

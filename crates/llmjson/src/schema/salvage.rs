@@ -13,7 +13,8 @@
 //! reported is in the coordinates of the value as written (the fourth record is `/records/3`
 //! whatever else was dropped).
 
-use super::{Schema, SchemaError};
+use super::Schema;
+use crate::error::SchemaError;
 use crate::value::Value;
 use std::collections::HashMap;
 

@@ -208,7 +208,7 @@ pub(crate) fn parse_guided(
             .flatten()
         {
             Some(message) => Err(Error::Schema {
-                errors: vec![super::SchemaError {
+                errors: vec![crate::error::SchemaError {
                     instance_path: String::new(),
                     schema_path: String::new(),
                     keyword: "ambiguous".to_string(),

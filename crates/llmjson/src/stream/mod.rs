@@ -12,6 +12,7 @@
 //! final parse reads otherwise is reported as an [`Event::Revised`]. Work is linear; the parser
 //! runs only when the stream is looked at.
 
+mod event;
 mod reader;
 mod settled;
 mod tree;
@@ -23,49 +24,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tree::Tree;
 
+pub use event::Event;
 pub use tree::LAG as PROVISIONAL_LAG;
-
-/// What happened in the stream since the caller last asked. Paths are JSON Pointers (RFC 6901:
-/// `""` is the whole value, `/steps/0/title` a member of an element).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
-    /// An object's key was read; its value comes next at `path`.
-    KeyStarted {
-        /// The member's pointer.
-        path: String,
-    },
-    /// An array got a new element at `path` (its index is the pointer's last token).
-    ElementAppended {
-        /// The element's pointer.
-        path: String,
-    },
-    /// The string at `path` grew by `text` (at most one event per string per feed).
-    StringGrew {
-        /// The string's pointer.
-        path: String,
-        /// The new text, escapes decoded.
-        text: String,
-    },
-    /// The value at `path` is complete (its closing quote, bracket or delimiter arrived).
-    ValueCompleted {
-        /// The value's pointer.
-        path: String,
-    },
-    /// A value shown as complete before is read otherwise now: a repeated key replaced it, or
-    /// the final parse (at [`StreamParser::finish`]) reads it differently.
-    Revised {
-        /// The pointer of the highest value that changed.
-        path: String,
-    },
-    /// With a schema: the object at `path` closed without `property`, which the schema
-    /// requires: it can no longer appear there.
-    RequiredMissing {
-        /// The object's pointer.
-        path: String,
-        /// The missing property.
-        property: String,
-    },
-}
 
 /// The value so far.
 #[derive(Debug, Clone, PartialEq)]

@@ -254,7 +254,7 @@ impl Reader {
                 let text = content[s.reported..].to_owned();
                 s.reported = content.len();
                 if let Some(events) = &mut tree.events {
-                    events.push(super::Event::StringGrew { path, text });
+                    events.push(super::event::Event::StringGrew { path, text });
                 }
             }
         }
@@ -850,7 +850,7 @@ impl Reader {
                 if tree.events.is_some() && content.len() > done.reported {
                     let path = tree.next_pointer();
                     if let Some(events) = &mut tree.events {
-                        events.push(super::Event::StringGrew {
+                        events.push(super::event::Event::StringGrew {
                             path,
                             text: content[done.reported..].to_owned(),
                         });

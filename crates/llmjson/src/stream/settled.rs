@@ -13,7 +13,7 @@ use super::tree::Tree;
 use crate::pipeline::{config, Detail};
 use crate::repair::grammar::Mode;
 use crate::repair::index::StructIndex;
-use crate::repair::parser::{resume, Holder, Parked, Progress};
+use crate::repair::parser::park::{resume, Holder, Parked, Progress};
 use crate::repair::{Fence, Output};
 use crate::{Options, Value};
 

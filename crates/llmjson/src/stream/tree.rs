@@ -2,7 +2,7 @@
 //! repair parser keeps them), the root once it closed, and the events each change makes.
 //! Nothing here reads text: the reader (`reader.rs`) says what it read, the tree builds it.
 
-use super::Event;
+use super::event::Event;
 use crate::schema::Schema;
 use crate::{Map, Truncation, Value};
 use std::sync::Arc;

@@ -3,8 +3,8 @@
 
 use super::decimal::Decimal;
 use super::extract::{self, Found, Polarity};
+use super::options::Locale;
 use super::subject::Subject;
-use super::Locale;
 use crate::value::Value;
 use crate::Error;
 use serde::Serialize;
@@ -143,7 +143,7 @@ impl Evidence {
     pub fn with_locale(locale: Locale) -> Self {
         Evidence {
             locale,
-            max_size: crate::DEFAULT_MAX_SIZE,
+            max_size: crate::limits::DEFAULT_MAX_SIZE,
             ..Default::default()
         }
     }
@@ -216,10 +216,10 @@ impl Evidence {
     pub fn add_json(&mut self, name: &str, value: &Value) -> Result<&mut Self, Error> {
         let approx = value.to_json().len();
         let source = self.admit(name, approx)?;
-        super::walk_leaves(value, |path, leaf, subject| {
+        super::leaves::walk_leaves(value, |path, leaf, subject| {
             let (text, counted, locale) = match leaf {
-                super::Leaf::Number(digits) => (digits, digits.len(), Some(Locale::En)),
-                super::Leaf::Text(s) => (s, substance(s), None),
+                super::leaves::Leaf::Number(digits) => (digits, digits.len(), Some(Locale::En)),
+                super::leaves::Leaf::Text(s) => (s, substance(s), None),
             };
             self.substance += counted;
             let p: Box<str> = path.into();

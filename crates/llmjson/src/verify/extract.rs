@@ -8,9 +8,9 @@
 //! it). Extraction is linear in the text.
 
 use super::decimal::Decimal;
+use super::options::{Locale, SmallCounts, Years};
 use super::subject::{Subject, MANY};
 use super::words::{self, Kind, Plural, Word};
-use super::{Locale, SmallCounts, Years};
 use std::ops::Range;
 
 /// A number found in a text.

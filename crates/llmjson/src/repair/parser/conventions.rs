@@ -207,8 +207,8 @@ impl<'a, 't> Conventions<'a, 't> {
     }
 
     /// What the lane logged, and what the parser must know after it.
-    pub(super) fn into_log(self) -> super::lane::ConventionLog<'t> {
-        super::lane::ConventionLog {
+    pub(super) fn into_log(self) -> ConventionLog<'t> {
+        ConventionLog {
             buf: self.buf,
             styles: self.styles,
             values: self.values,
@@ -443,4 +443,12 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
             }
         }
     }
+}
+
+/// What the convention lane logged, for the parser to replay (`Parser::replay`).
+pub(super) struct ConventionLog<'t> {
+    pub buf: LaneBuffers<'t>,
+    pub styles: u16,
+    pub values: u32,
+    pub next_id: u32,
 }

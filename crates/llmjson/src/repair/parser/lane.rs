@@ -21,7 +21,7 @@
 //! Otherwise the spot is read as before. **Linear time:** a refused attempt is charged what it
 //! read against a budget of twice the input; past it, the lane closes.
 
-use super::conventions::{Conventions, LaneBuffers, PARSER_CONTAINER};
+use super::conventions::{ConventionLog, Conventions, LaneBuffers, PARSER_CONTAINER};
 use super::{Kinds, Parser, Result};
 use crate::repair::cost::WINDOW;
 use crate::repair::grammar::{after_value, Mode};
@@ -397,14 +397,6 @@ impl<'t> Parser<'t> {
             .saturating_sub(reached.saturating_sub(at).max(1));
         None
     }
-}
-
-/// What the convention lane logged, for [`Parser::replay`].
-pub(super) struct ConventionLog<'t> {
-    pub buf: LaneBuffers<'t>,
-    pub styles: u16,
-    pub values: u32,
-    pub next_id: u32,
 }
 
 enum Read {

@@ -19,10 +19,8 @@
 mod comments;
 mod containers;
 mod conventions;
-mod lane;
-pub(crate) use lane::valid_after;
-mod park;
-pub(crate) use park::{resume, Holder, Parked, Progress};
+pub(crate) mod lane;
+pub(crate) mod park;
 mod scalars;
 mod strings;
 
