@@ -193,33 +193,6 @@ fn member_key_end(b: &[u8], n: usize) -> Option<(usize, usize)> {
     (c < b.len()).then_some((key_end, c))
 }
 
-/// Whether `b` holds a byte a mark needs (a closer, a comma, a full-width comma, or in a string
-/// that does not end at `"`, a `"`).
-fn may_hold_marks(b: &[u8], double: bool) -> bool {
-    memchr::memchr3(b',', b'}', b']', b).is_some()
-        || memchr::memchr(0xEF, b).is_some()
-        || (!double && memchr::memchr(b'"', b).is_some())
-}
-
-/// Whether `b[k]` (not a bracket) is a mark of JSON structure in a string's text: a `"` before a
-/// colon, in a string that does not end at `"`; a comma (or `，`) before a key and its colon, an
-/// opening bracket or, in such a string, a `"`. (In a `"` string, a `"`-quoted key's quotes were
-/// judged as they came.)
-fn mark_at(b: &[u8], k: usize, double: bool) -> bool {
-    let next_non_space = |k: usize| b[k..].iter().position(|&c| !is_ws(c)).map(|n| k + n);
-    let width = match b[k] {
-        b'"' if !double => return next_non_space(k + 1).is_some_and(|n| b[n] == b':'),
-        b',' => 1,
-        0xEF if wide_punctuation_at(b, k) => WIDE_COMMA.len(),
-        _ => return false,
-    };
-    next_non_space(k + width).is_some_and(|n| {
-        matches!(b[n], b'{' | b'[')
-            || (b[n] == b'"' && !double)
-            || (b[n] != b'"' && member_starts(b, n))
-    })
-}
-
 /// The bytes one parse reads, and where its region ends.
 #[derive(Clone, Copy)]
 pub(crate) struct Lex<'t> {
@@ -303,7 +276,7 @@ impl<'t> Lex<'t> {
     /// form says (a `*/`, or a line break for a line comment), it starts with a member or an item
     /// (a quoted token followed by `:`, `,` or nothing; a bracket), and it closes no bracket it
     /// did not open. Prose that quotes a word (`/* "fast" is the default */`) is not.
-    fn commented_out(&self, from: usize, to: usize, end: usize) -> bool {
+    pub(super) fn commented_out(&self, from: usize, to: usize, end: usize) -> bool {
         let b = self.b;
         let block = from >= 2 && b.get(from - 2..from) == Some(b"/*".as_slice());
         let terminated = if block {
@@ -409,61 +382,10 @@ impl<'t> Lex<'t> {
         (i, spent)
     }
 
-    /// What the comment whose body is `b[body_start..body_end]` (ending at `end`) costs. A
-    /// comment may quote words (`# the "id" must be unique`); what it must not hold is JSON's own
-    /// marks (`// "b": 2}`), unless the model commented them out on purpose: then they are a
-    /// draft it abandoned, and pay as one.
-    pub(crate) fn comment_cost(&self, body_start: usize, body_end: usize, end: usize) -> Cost {
-        let to = body_end.min(body_start + cost::WINDOW);
-        // Most comments hold no mark: then what kind of comment it is costs nothing.
-        let marks = self.json_marks(body_start, to);
-        let per_mark = if marks == 0 {
-            0
-        } else if self.commented_out(body_start, body_end, end) {
-            cost::DRAFT_MARK
-        } else {
-            cost::LOST_STRUCTURE
-        };
-        cost::COMMENT + marks * per_mark
-    }
-
-    /// What the text after a complete document, from `at`, costs to leave out: nothing for
-    /// another value, its JSON marks for prose (code with `"done": true}` is not prose), and
-    /// when it goes on as the document would (`, "b": 2}`: the closer was premature), what
-    /// [`Lex::lost_structure`] says of the next stretch.
-    pub(crate) fn lost_after_document(&self, at: usize) -> Cost {
-        let (j, _) = self.skip_trivia(at);
-        if self.at_end(j) {
-            return 0;
-        }
-        let to = (j + cost::WINDOW).min(self.end);
-        match self.b[j] {
-            // Another value: a separate answer, not a lost part of this one.
-            b'{' | b'[' => 0,
-            b',' | b':' => self.lost_structure(j, to) + self.numbers(j, to) * cost::LOST_STRUCTURE,
-            _ if wide_punctuation_at(self.b, j) => {
-                self.lost_structure(j, to) + self.numbers(j, to) * cost::LOST_STRUCTURE
-            }
-            // Prose costs nothing; marks that only JSON has (`"key":`, `, "`, closers) do.
-            _ => self.json_marks(j, to) * cost::LOST_STRUCTURE,
-        }
-    }
-
     /// The first byte from `i` (before `to`) that is not a blank is `:`.
     pub(crate) fn next_is_colon(&self, i: usize, to: usize) -> bool {
         let to = to.min(self.end).min(i.saturating_add(cost::WINDOW));
         self.b[i.min(to)..to].iter().find(|c| !is_ws(**c)) == Some(&b':')
-    }
-
-    /// Numbers in `b[from..to]`: runs of digits that start a word (`, 2001]`).
-    fn numbers(&self, from: usize, to: usize) -> Cost {
-        let b = &self.b[from..to];
-        let starts = (0..b.len()).filter(|&k| {
-            b[k].is_ascii_digit()
-                && (k == 0
-                    || !(b[k - 1].is_ascii_alphanumeric() || matches!(b[k - 1], b'.' | b'_')))
-        });
-        starts.count() as Cost
     }
 
     /// The text after a complete document at `at` that goes on like JSON and was left out of
@@ -514,207 +436,6 @@ impl<'t> Lex<'t> {
             None if continues || member_like => Some(j..last_content),
             None => None,
         }
-    }
-
-    /// What a string of `class` pays for its text `b[from..to]` (within the window before
-    /// `to`): [`cost::LOST_STRUCTURE`] per mark of JSON structure in it that stands outside the
-    /// brackets the text itself opened. The marks: a closer nothing in the text opened; a comma
-    /// (or `，`) followed by a key and its colon, in any quotes or none (`, 'tags': `,
-    /// `, name: `), or by an opening bracket (`}, {`: the next item of a list); and in a string
-    /// that does not end at `"`, a `"` before a colon or after a
-    /// comma (`'docs', "tool": "x"…'`; in a `"` string each `"` was judged as it came). JSON the
-    /// text holds whole (`'{"a": 1, "b": [1, 2]}'`, `"d = {'a': 1, 'b': 2}"`) is the string's
-    /// own content: its marks are inside its brackets and cost nothing, or a string holding JSON
-    /// would pay more to end where it ends than to swallow the document after it.
-    pub(crate) fn swallowed(&self, class: QuoteClass, from: usize, to: usize) -> Cost {
-        let to = to.min(self.end);
-        let from = from.max(to.saturating_sub(cost::WINDOW));
-        if from >= to {
-            return 0;
-        }
-        let double = class.closer_at(b"\"", 0).is_some();
-        self.marks(double, from, to, to).0 * cost::LOST_STRUCTURE
-    }
-
-    /// What keeping the quote at `to` as text costs a string of `class` opened at `from`: the
-    /// marks [`Lex::swallowed`] counts outside the text's brackets, between the string's
-    /// previous quote (or its start) and this one. A string that runs on pays as it goes for the
-    /// structure it swallows, not only where it finally closes: otherwise a reading that keeps
-    /// quoting on, and closes beyond the stretch compared, would look cheap.
-    pub(crate) fn swallowed_since(&self, class: QuoteClass, from: usize, to: usize) -> Cost {
-        let to = to.min(self.end);
-        let from = from.max(to.saturating_sub(cost::WINDOW));
-        if from >= to {
-            return 0;
-        }
-        // The string's previous stop: a quote that could have closed it.
-        let b = self.b;
-        let double = class.closer_at(b"\"", 0).is_some();
-        let (s1, s2, s3) = class.stop_bytes();
-        let s3 = if class == QuoteClass::Double {
-            0xE2
-        } else {
-            s3
-        };
-        let stop_at = |k: usize| {
-            class.closer_at(b, k).is_some()
-                || (class == QuoteClass::Double
-                    && (b[k..].starts_with(&LEFT_DOUBLE) || b[k..].starts_with(&RIGHT_DOUBLE)))
-        };
-        let mut previous = from;
-        let mut k = to;
-        while let Some(p) = memchr::memrchr3(s1, s2, s3, &b[from..k]) {
-            if stop_at(from + p) {
-                previous = from + p + 1;
-                break;
-            }
-            k = from + p;
-        }
-        // Only the text since then can hold a mark not yet paid for.
-        if !may_hold_marks(&b[previous..to], double) {
-            return 0;
-        }
-        self.marks(double, from, to, previous).1 * cost::LOST_STRUCTURE
-    }
-
-    /// The marks [`Lex::swallowed`] counts in `b[from..to]`, two ways: those inside no bracket
-    /// the text closed again (marks inside a bracket the text opened and closed are its own;
-    /// inside one it left open they count: `{'id': 7, 'name': „Mary` swallowed the start of
-    /// an object), and those outside every bracket (closers nothing there opened included) at
-    /// or after `after`.
-    fn marks(&self, double: bool, from: usize, to: usize, after: usize) -> (Cost, Cost) {
-        let b = &self.b[from..to];
-        // Marks counted at each open bracket's level (level 0: outside any); a closer drops its
-        // level's marks. Brackets nested deeper than the levels kept share the last one.
-        const LEVELS: usize = 32;
-        let mut levels = [0 as Cost; LEVELS];
-        let mut depth = 0usize;
-        let mut outside = 0;
-        // Only the bytes the index holds can be marks or brackets (a `"` only where `"` does
-        // not end the string).
-        self.index.for_each(self.b, from, to, !double, |k| {
-            let k = k - from;
-            let mark = match b[k] {
-                b'{' | b'[' => {
-                    depth += 1;
-                    if depth < LEVELS {
-                        levels[depth] = 0;
-                    }
-                    false
-                }
-                b'}' | b']' if depth > 0 => {
-                    depth -= 1;
-                    false
-                }
-                b'}' | b']' => true,
-                b',' | b'"' | 0xEF => mark_at(b, k, double),
-                _ => false,
-            };
-            if mark {
-                levels[depth.min(LEVELS - 1)] += 1;
-                outside += Cost::from(depth == 0 && from + k >= after);
-            }
-        });
-        (levels[..=depth.min(LEVELS - 1)].iter().sum(), outside)
-    }
-
-    /// What a key's text `b[from..to]` (within the window) pays for the JSON punctuation it
-    /// holds: [`cost::LOST_STRUCTURE`] per bracket, quote (of any kind) or `:` followed by a
-    /// blank or a value. A key is a name; `"citations: [{“doc”: …` swallowed members.
-    pub(crate) fn key_marks(&self, from: usize, to: usize) -> Cost {
-        let to = to.min(self.end);
-        let from = from.max(to.saturating_sub(cost::WINDOW));
-        let b = &self.b[from..to.max(from)];
-        let marks = b
-            .iter()
-            .enumerate()
-            .filter(|&(k, &c)| match c {
-                b'{' | b'}' | b'[' | b']' | b'"' => true,
-                // `“ ” „`: E2 80 9C/9D/9E; counted at the lead byte.
-                0xE2 => b.get(k + 1) == Some(&0x80) && matches!(b.get(k + 2), Some(0x9C..=0x9E)),
-                b':' => b
-                    .get(k + 1)
-                    .is_some_and(|&n| is_ws(n) || matches!(n, b'"' | b'[' | b'{')),
-                _ => false,
-            })
-            .count();
-        marks as Cost * cost::LOST_STRUCTURE
-    }
-
-    /// Marks in `b[from..to]` that JSON has and prose does not: a quote followed by `:`, or by
-    /// a comma that ends its line; a comma followed by a quote; and closing brackets.
-    fn json_marks(&self, from: usize, to: usize) -> Cost {
-        let b = &self.b[from..to];
-        // Prose holds none of the bytes a mark needs: found at memchr's speed.
-        if memchr::memchr3(b'}', b']', b'"', b).is_none()
-            && memchr::memchr2(b',', 0xEF, b).is_none()
-        {
-            return 0;
-        }
-        let next_non_space = |k: usize| b[k..].iter().copied().find(|&c| !is_ws(c));
-        // `",` ending its line (or the text): how a member's value ends in laid-out JSON.
-        let ends_line = |k: usize| {
-            b[k..]
-                .iter()
-                .copied()
-                .find(|&c| !matches!(c, b' ' | b'\t' | b'\r'))
-                .is_none_or(|c| c == b'\n')
-        };
-        let mut marks = 0;
-        for (k, &c) in b.iter().enumerate() {
-            let mark = match c {
-                b'}' | b']' => true,
-                b'"' => {
-                    next_non_space(k + 1) == Some(b':')
-                        || (b.get(k + 1) == Some(&b',') && ends_line(k + 2))
-                }
-                b',' => next_non_space(k + 1) == Some(b'"'),
-                0xEF if b[k..].starts_with(&WIDE_COMMA) => next_non_space(k + 3) == Some(b'"'),
-                _ => false,
-            };
-            marks += Cost::from(mark);
-        }
-        marks
-    }
-
-    /// What the text after a top-level scalar, from `at`, costs to leave out: nothing when it
-    /// is only noise (whitespace, comments, `;` or `,`), else [`cost::TEXT_AFTER_SCALAR`].
-    pub(crate) fn lost_after_scalar(&self, mut at: usize) -> Cost {
-        loop {
-            let (j, _) = self.skip_trivia(at);
-            if self.at_end(j) {
-                return 0;
-            }
-            if self.b[j..self.end].starts_with(&WIDE_COMMA) {
-                at = j + WIDE_COMMA.len();
-                continue;
-            }
-            if !matches!(self.b[j], b';' | b',') {
-                return cost::TEXT_AFTER_SCALAR;
-            }
-            at = j + 1;
-        }
-    }
-
-    /// What leaving `b[from..to]` out of the value costs: [`cost::LOST_STRUCTURE`] per quote or
-    /// bracket in it (callers bound the stretch).
-    pub(crate) fn lost_structure(&self, from: usize, to: usize) -> Cost {
-        let to = to.min(self.end);
-        if from >= to {
-            return 0;
-        }
-        let n = self.b[from..to]
-            .iter()
-            .filter(|&&c| matches!(c, b'"' | b'{' | b'}' | b'[' | b']'))
-            .count() as Cost;
-        n * cost::LOST_STRUCTURE
-    }
-
-    /// [`cost::LOST_STRUCTURE`] per closer in `b[from..to]` (within the window before `to`)
-    /// that no opener before it in that text balances: a closer a string's text would take from
-    /// the structure (`"x]`), where a balanced one is text (`"see [docs]"`).
-    pub(crate) fn unbalanced_closers(&self, from: usize, to: usize) -> Cost {
-        self.bracket_balance(from, to).0 * cost::LOST_STRUCTURE
     }
 
     /// The run of closers (and blanks) that ends `b[from..to]` (within the window before `to`):
@@ -825,7 +546,7 @@ impl<'t> Lex<'t> {
 
     /// Closers with no opener before them, and openers left unclosed, in `b[from..to]` (within
     /// the window before `to`).
-    fn bracket_balance(&self, from: usize, to: usize) -> (Cost, u32) {
+    pub(super) fn bracket_balance(&self, from: usize, to: usize) -> (Cost, u32) {
         let to = to.min(self.end);
         let from = from.max(to.saturating_sub(cost::WINDOW)).min(to);
         let b = self.b;
@@ -846,22 +567,6 @@ impl<'t> Lex<'t> {
             }
         });
         (lost, braces + brackets)
-    }
-
-    /// What a string of `class` swallowing `b[from..to]` leaves out of the structure:
-    /// [`cost::LOST_STRUCTURE`] per bracket, and per `"` when `"` does not end such a string
-    /// (a `"` in a `"` string was already judged as text or closer).
-    pub(crate) fn lost_in_string(&self, class: QuoteClass, from: usize, to: usize) -> Cost {
-        let to = to.min(self.end);
-        if from >= to {
-            return 0;
-        }
-        let quotes_count = class.closer_at(b"\"", 0).is_none();
-        let n = self.b[from..to]
-            .iter()
-            .filter(|&&c| matches!(c, b'{' | b'}' | b'[' | b']') || (quotes_count && c == b'"'))
-            .count() as Cost;
-        n * cost::LOST_STRUCTURE
     }
 
     /// The token at `i` (which is not trivia).

@@ -16,6 +16,7 @@ mod kind;
 pub(crate) mod latex;
 pub(crate) mod lex;
 pub(crate) mod parser;
+mod price;
 mod search;
 
 pub use kind::RepairKind;

@@ -9,6 +9,8 @@
 mod document;
 mod strings;
 mod structure;
+#[cfg(test)]
+mod tests;
 
 use super::cost::{self, Cost};
 use super::lex::{is_ws, Kind, Lex, Token};

@@ -1,0 +1,195 @@
+//! The grammar's readings of a spot, as a table: `(text, spot, mode, open containers) ⇒
+//! [(reading, repair, cost)]`, in the order listed (ties go to the first). The costs are written
+//! as numbers (the cost table's, `cost.rs`): a change to a reading or to its price fails here,
+//! at the spot it changes.
+
+use super::*;
+use crate::repair::index::StructIndex;
+use crate::repair::lex::{Kind, Lex};
+use crate::spelling::QuoteClass;
+use crate::RepairLevel;
+
+/// Open containers for the grammar: kinds, outermost first, each opened at byte 0.
+struct Open<'k>(&'k [Kind]);
+
+impl Stack for Open<'_> {
+    fn top(&self) -> Option<Kind> {
+        self.0.last().copied()
+    }
+    fn below(&self) -> Option<Kind> {
+        self.0.len().checked_sub(2).map(|i| self.0[i])
+    }
+    fn depth(&self) -> usize {
+        self.0.len()
+    }
+    fn open_below(&self, kind: Kind) -> bool {
+        self.0[..self.0.len().saturating_sub(1)].contains(&kind)
+    }
+    fn top_open(&self) -> Option<usize> {
+        (!self.0.is_empty()).then_some(0)
+    }
+}
+
+/// The readings of the spot at the first `⁁` of `marked` (the mark is not part of the text).
+fn readings(marked: &str, mode: Mode, open: &[Kind]) -> Vec<(Reading, Option<RepairKind>, Cost)> {
+    let at = marked.find('⁁').expect("a spot");
+    let text = marked.replacen('⁁', "", 1);
+    let index = StructIndex::new();
+    let ctx = Ctx {
+        lex: Lex {
+            text: &text,
+            b: text.as_bytes(),
+            end: text.len(),
+            fence: None,
+            index: &index,
+        },
+        doc_start: 0,
+        draft_values: 0,
+        only_truncation: false,
+        level: RepairLevel::Full,
+        schema: None,
+    };
+    let mut out = Succs::new();
+    match mode {
+        // Inside a string, the spot is where the string's scan stops (a quote, the end).
+        Mode::Str { class, .. } => {
+            let (stop_at, stop) = ctx.lex.string_stop(at, class);
+            assert_eq!(stop_at, at, "the spot is where the scan stops");
+            ctx.in_string(&Open(open), mode, at, stop, &mut out);
+        }
+        _ => ctx.successors(&Open(open), mode, at, &mut out),
+    }
+    (0..out.len())
+        .map(|i| {
+            let s = out.get(i);
+            (s.reading, s.kind, s.cost)
+        })
+        .collect()
+}
+
+const VALUE: Mode = Mode::Value { after_comma: false };
+const NEXT: Mode = Mode::Next {
+    after_string: false,
+};
+const KEY: Mode = Mode::Key { after_comma: false };
+const OBJECT: &[Kind] = &[Kind::Object];
+const ARRAY: &[Kind] = &[Kind::Array];
+
+/// A `"` string's content opened at byte 7 (`{"a": "…`).
+const IN_STRING: Mode = Mode::Str {
+    class: QuoteClass::Double,
+    key: false,
+    open: 7,
+    odd: false,
+};
+
+type Case = (
+    &'static str,
+    Mode,
+    &'static [Kind],
+    &'static [(Reading, Option<RepairKind>, Cost)],
+);
+
+#[test]
+fn each_spot_reads_as_the_table_says() {
+    use RepairKind as K;
+    let cases: &[Case] = &[
+        // Plain JSON: one reading, free.
+        ("{\"a\": ⁁1}", VALUE, OBJECT, &[(Reading::Number, None, 0)]),
+        (
+            "{\"a\": 1 // note\n⁁}",
+            NEXT,
+            OBJECT,
+            &[(Reading::Close, None, 0)],
+        ),
+        // Conventions: the repair is logged, the price is the convention's (charged apart).
+        (
+            "{\"a\": ⁁'x'}",
+            VALUE,
+            OBJECT,
+            &[(Reading::OpenString, Some(K::SingleQuotes), 0)],
+        ),
+        (
+            "{\"a\": ⁁True}",
+            VALUE,
+            OBJECT,
+            &[(Reading::Literal, Some(K::PythonLiteral), 0)],
+        ),
+        (
+            "{⁁a: 1}",
+            KEY,
+            OBJECT,
+            &[(Reading::BareKey, Some(K::UnquotedKey), 0)],
+        ),
+        // Cosmetic.
+        (
+            "[1, 2,⁁]",
+            Mode::Value { after_comma: true },
+            ARRAY,
+            &[(Reading::EmptySlot, Some(K::TrailingComma), 1)],
+        ),
+        (
+            "{\"a\": ⁁tru",
+            VALUE,
+            OBJECT,
+            &[(Reading::Literal, Some(K::CompletedTruncatedValue), 1)],
+        ),
+        // Structural, each at its price.
+        (
+            "{\"a\": 1 ⁁\"b\": 2}",
+            NEXT,
+            OBJECT,
+            &[(Reading::MissingComma, Some(K::MissingComma), 2)],
+        ),
+        (
+            "{\"a\" ⁁1}",
+            Mode::Colon,
+            OBJECT,
+            &[(Reading::MissingColon, Some(K::MissingColon), 3)],
+        ),
+        (
+            "{\"a\": ⁁x}",
+            VALUE,
+            OBJECT,
+            &[(Reading::UnquotedValue, Some(K::UnquotedString), 3)],
+        ),
+        (
+            "{\"a\": ⁁}",
+            VALUE,
+            OBJECT,
+            &[(Reading::MissingValue, Some(K::MissingValue), 5)],
+        ),
+        // Several readings: the plain one first; the search compares them over the window.
+        (
+            "[1, 2⁁}",
+            NEXT,
+            ARRAY,
+            &[
+                (Reading::Mismatched, Some(K::MismatchedCloser), 3),
+                (Reading::StrayCloser, Some(K::ExtraCloser), 4),
+            ],
+        ),
+        (
+            "{\"a\": \"say ⁁\"hi\" now\"}",
+            IN_STRING,
+            OBJECT,
+            &[
+                (Reading::CloseString, None, 0),
+                (Reading::TextQuote, Some(K::UnescapedQuote), 3),
+            ],
+        ),
+        // A quote kept as text right before a delimiter is loose.
+        (
+            "{\"a\": \"x⁁\"}",
+            IN_STRING,
+            OBJECT,
+            &[
+                (Reading::CloseString, None, 0),
+                (Reading::TextQuote, Some(K::UnescapedQuote), 3 + 4),
+            ],
+        ),
+    ];
+    for &(marked, mode, open, want) in cases {
+        assert_eq!(readings(marked, mode, open), want, "{marked:?} in {mode:?}");
+    }
+}
