@@ -32,9 +32,9 @@ pub(crate) enum Shortcut {
     /// The convention lane: the fast lane also reads comments, bare keys, single quotes,
     /// Python literals and trailing commas where their reading is certain (`conventions.rs`).
     Conventions = 2,
-    /// The clear path's strict skip of a valid string (`search.rs`).
+    /// The clean path's strict skip of a valid string (`search.rs`).
     StringSkip = 4,
-    /// The parser takes the readings the clear path vouched for without asking the grammar.
+    /// The parser takes the readings the clean path vouched for without asking the grammar.
     Vouched = 8,
     /// A reply that is valid JSON cut short is found so by one check, and no container open at
     /// its end is read to the end again (`parse_at`, the fast lane).

@@ -17,7 +17,7 @@
 //! caps the total all the same, after which spots are decided on what the beam has seen.
 
 use super::cost::{self, Cost};
-use super::grammar::{after_value, Ctx, Mode, Reading, Stack, Succ, Succs};
+use super::grammar::{after_value, Action, Ctx, Mode, Reading, Readings, Stack};
 use super::lex::{Kind, Stop};
 use super::parser::lane::valid_after;
 use crate::spelling::QuoteClass;
@@ -140,7 +140,7 @@ impl SkelStack {
     }
 
     /// Applies a reading's pops and push; `false` if the reading nests too deep to follow.
-    fn apply(&mut self, s: &Succ) -> bool {
+    fn apply(&mut self, s: &Reading) -> bool {
         for _ in 0..s.pops {
             if self.local_len > 0 {
                 self.local_len -= 1;
@@ -225,7 +225,7 @@ impl Hyp {
 pub(crate) struct Step {
     pub at: usize,
     pub mode: Mode,
-    pub reading: Reading,
+    pub action: Action,
     pub to: usize,
 }
 
@@ -256,7 +256,7 @@ struct Beam {
     /// Scratch space for a path being handed over.
     chain: Vec<u32>,
     /// The readings of the spot being expanded.
-    succs: Succs,
+    readings: Readings,
 }
 
 /// The decision procedure's state across one parse: the beam, and its step budget.
@@ -269,7 +269,7 @@ pub(crate) struct Searcher {
     /// with a clear winner need no second look.
     clean_until: usize,
     /// Readings of spots the fast path looks at.
-    scratch: Succs,
+    scratch: Readings,
     /// The first readings of the spots the fast path vouched for, in order: the parser takes
     /// them without asking the grammar again (closers excepted: see [`Searcher::planned`]).
     vouched: VecDeque<Vouched>,
@@ -285,7 +285,7 @@ impl Searcher {
             beam: None,
             spare: None,
             clean_until: 0,
-            scratch: Succs::default(),
+            scratch: Readings::default(),
             // Room is made at the first clean path (a parse that fails at its first defect,
             // as the strict attempt before a repair does, never needs it).
             vouched: VecDeque::new(),
@@ -296,7 +296,7 @@ impl Searcher {
     /// The reading the fast path vouched for at `at` in `mode`, if it walked there. A closer's
     /// readings are not kept: the layout charges them by where the parser's own containers
     /// opened, which the walk does not know for the containers it opened itself.
-    pub(crate) fn planned(&mut self, mode: Mode, at: usize) -> Option<Succ> {
+    pub(crate) fn planned(&mut self, mode: Mode, at: usize) -> Option<Reading> {
         while self.vouched.front().is_some_and(|v| v.at < at) {
             self.vouched.pop_front();
         }
@@ -326,7 +326,7 @@ impl Searcher {
         opens: &[usize],
         mode: Mode,
         at: usize,
-        cands: &Succs,
+        cands: &Readings,
     ) -> usize {
         if cands.len() <= 1 {
             return 0;
@@ -388,7 +388,7 @@ impl Searcher {
         real: &[Kind],
         opens: &[usize],
         at: usize,
-        cands: &Succs,
+        cands: &Readings,
     ) -> bool {
         if !clear_winner(cands) {
             return false;
@@ -432,7 +432,7 @@ impl Searcher {
         opens: &[usize],
         mode: Mode,
         at: usize,
-        cands: &Succs,
+        cands: &Readings,
     ) -> usize {
         self.drop_beam();
         if cands.len() <= 1 {
@@ -444,7 +444,7 @@ impl Searcher {
         choice
     }
 
-    fn start(&mut self, real: &[Kind], opens: &[usize], mode: Mode, at: usize, cands: &Succs) {
+    fn start(&mut self, real: &[Kind], opens: &[usize], mode: Mode, at: usize, cands: &Readings) {
         let mut beam = self.spare.take().unwrap_or_else(|| Beam {
             base: Vec::new(),
             base_opens: Vec::new(),
@@ -454,7 +454,7 @@ impl Searcher {
             root: NONE,
             plan: VecDeque::new(),
             chain: Vec::new(),
-            succs: Succs::new(),
+            readings: Readings::new(),
         });
         beam.base.clear();
         beam.base.extend_from_slice(real);
@@ -480,7 +480,7 @@ impl Searcher {
 
     /// The beam's choice for this spot: from the plan, or by following the readings further
     /// and deciding more. `None` when the spot is not on the beam's path.
-    fn decide(&mut self, ctx: &Ctx<'_>, mode: Mode, at: usize, cands: &Succs) -> Option<usize> {
+    fn decide(&mut self, ctx: &Ctx<'_>, mode: Mode, at: usize, cands: &Readings) -> Option<usize> {
         loop {
             let beam = self.beam.as_mut()?;
             while beam.plan.front().is_some_and(|s| s.at < at) {
@@ -493,7 +493,7 @@ impl Searcher {
                 beam.plan.pop_front();
                 return cands
                     .iter()
-                    .position(|s| s.reading == step.reading && s.pos == step.to);
+                    .position(|s| s.action == step.action && s.pos == step.to);
             }
             if beam.alive.is_empty() && beam.done.is_none() {
                 return None;
@@ -517,10 +517,10 @@ impl Beam {
         }
     }
 
-    /// Follows each of `succs`, the readings of the spot at `at` reached by `h`.
-    fn branch(&mut self, h: &Hyp, succs: &Succs, at: usize, mode: Mode) {
-        let record = succs.len() > 1;
-        for (i, s) in succs.iter().enumerate() {
+    /// Follows each of `readings`, the readings of the spot at `at` reached by `h`.
+    fn branch(&mut self, h: &Hyp, readings: &Readings, at: usize, mode: Mode) {
+        let record = readings.len() > 1;
+        for (i, s) in readings.iter().enumerate() {
             let mut child = *h;
             if record {
                 let depth = if h.node == NONE {
@@ -535,7 +535,7 @@ impl Beam {
                     step: Step {
                         at,
                         mode,
-                        reading: s.reading,
+                        action: s.action,
                         to: s.pos,
                     },
                 });
@@ -548,7 +548,7 @@ impl Beam {
         }
     }
 
-    fn follow(&mut self, mut child: Hyp, s: &Succ, mode: Mode) {
+    fn follow(&mut self, mut child: Hyp, s: &Reading, mode: Mode) {
         child.cost += s.cost;
         if s.style != 0 && child.styles & s.style == 0 {
             child.styles |= s.style;
@@ -556,7 +556,7 @@ impl Beam {
         }
         child.pos = s.pos;
         child.mode = s.mode;
-        if s.reading == Reading::Restart {
+        if s.action == Action::Restart {
             child.stack = SkelStack::new(0);
         }
         if !child.stack.apply(s) {
@@ -564,8 +564,8 @@ impl Beam {
             self.finish(child);
             return;
         }
-        match s.reading {
-            Reading::EndOfInput => {
+        match s.action {
+            Action::EndOfInput => {
                 let view = self.view(&child.stack);
                 let dangling = matches!(mode, Mode::Colon)
                     || (matches!(mode, Mode::Value { .. }) && view.top() == Some(Kind::Object));
@@ -574,7 +574,7 @@ impl Beam {
                 self.finish(child);
                 return;
             }
-            Reading::EndHere => {
+            Action::EndHere => {
                 self.finish(child);
                 return;
             }
@@ -706,35 +706,35 @@ impl Beam {
         if self.hopeless(&h) {
             return;
         }
-        let mut succs = std::mem::take(&mut self.succs);
+        let mut readings = std::mem::take(&mut self.readings);
         let at = match h.mode {
             Mode::Str { class, .. } => {
                 let (at, stop) = ctx.lex.string_stop(h.pos, class);
                 match stop {
                     Stop::Escape => {
                         h.pos = at + ctx.lex.escape_len(at, class);
-                        self.succs = succs;
+                        self.readings = readings;
                         self.insert(h);
                         return;
                     }
                     Stop::Control(c) => {
                         if c == b'\n' {
                             // A line break the layout says the string may have ended before.
-                            ctx.in_string(&self.view(&h.stack), h.mode, at, stop, &mut succs);
-                            if succs.len() > 0 {
+                            ctx.in_string(&self.view(&h.stack), h.mode, at, stop, &mut readings);
+                            if readings.len() > 0 {
                                 let mode = h.mode;
-                                self.branch(&h, &succs, at, mode);
-                                self.succs = succs;
+                                self.branch(&h, &readings, at, mode);
+                                self.readings = readings;
                                 return;
                             }
                         }
                         h.pos = at + 1;
-                        self.succs = succs;
+                        self.readings = readings;
                         self.insert(h);
                         return;
                     }
                     _ => {
-                        ctx.in_string(&self.view(&h.stack), h.mode, at, stop, &mut succs);
+                        ctx.in_string(&self.view(&h.stack), h.mode, at, stop, &mut readings);
                         at
                     }
                 }
@@ -745,7 +745,7 @@ impl Beam {
                 } else {
                     ctx.lex.lost_after_scalar(h.pos)
                 };
-                self.succs = succs;
+                self.readings = readings;
                 self.finish(h);
                 return;
             }
@@ -753,13 +753,13 @@ impl Beam {
                 let (p, spent) = ctx.lex.skip_trivia(h.pos);
                 h.cost += spent;
                 h.pos = p;
-                ctx.successors(&self.view(&h.stack), h.mode, p, &mut succs);
+                ctx.successors(&self.view(&h.stack), h.mode, p, &mut readings);
                 p
             }
         };
         let mode = h.mode;
-        self.branch(&h, &succs, at, mode);
-        self.succs = succs;
+        self.branch(&h, &readings, at, mode);
+        self.readings = readings;
     }
 
     /// Decides: takes the best path, hands the parser its choices up to the spot at `at` (and
@@ -877,8 +877,8 @@ fn clean_path(
     real: &[Kind],
     opens: &[usize],
     at: usize,
-    cands: &Succs,
-    succs: &mut Succs,
+    cands: &Readings,
+    readings: &mut Readings,
     vouched: &mut VecDeque<Vouched>,
 ) -> Option<usize> {
     let first = cands.get(0);
@@ -951,7 +951,7 @@ fn clean_path(
                         continue;
                     }
                     _ => {
-                        ctx.in_string(&view, mode, spot, stop, succs);
+                        ctx.in_string(&view, mode, spot, stop, readings);
                         spot
                     }
                 }
@@ -961,14 +961,14 @@ fn clean_path(
                 if spent > cost::COMMENT {
                     break;
                 }
-                ctx.successors(&view, mode, p, succs);
+                ctx.successors(&view, mode, p, readings);
                 p
             }
         };
-        if !clear_winner(succs) {
+        if !clear_winner(readings) {
             break;
         }
-        let s = succs.get(0);
+        let s = readings.get(0);
         clear += 1;
         spots[clear] = spot;
         if !matches!(ctx.lex.b.get(spot), Some(b'}' | b']' | b')'))
@@ -980,7 +980,7 @@ fn clean_path(
                 reading: s,
             });
         }
-        if s.reading == Reading::EndOfInput {
+        if s.action == Action::EndOfInput {
             ended = Some(spot + 1);
             break;
         }
@@ -1002,7 +1002,7 @@ fn clean_path(
 struct Vouched {
     at: usize,
     mode: Mode,
-    reading: Succ,
+    reading: Reading,
 }
 
 /// How much more every other reading must cost at once for the first to be a clear winner.
@@ -1010,14 +1010,14 @@ const CLEAR_GAP: Cost = 3;
 
 /// The first reading costs at most a cosmetic repair and every other at least [`CLEAR_GAP`]
 /// more.
-fn clear_winner(succs: &Succs) -> bool {
-    if succs.len() == 0 {
+fn clear_winner(readings: &Readings) -> bool {
+    if readings.len() == 0 {
         return false;
     }
-    let first = succs.get(0);
+    let first = readings.get(0);
     first.cost <= cost::TRAILING_COMMA
-        && first.reading != Reading::CutString
-        && succs
+        && first.action != Action::CutString
+        && readings
             .iter()
             .skip(1)
             .all(|s| s.cost >= first.cost + CLEAR_GAP)

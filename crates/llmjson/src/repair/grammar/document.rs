@@ -2,8 +2,8 @@
 //! JSON ends here with its containers unclosed, or what came so far was a draft the reply
 //! abandoned and the answer starts at the next value (cheaply when it restates the draft).
 
-use super::succ;
-use super::{Ctx, Mode, Reading, Succs};
+use super::reading;
+use super::{Action, Ctx, Mode, Readings};
 use crate::repair::cost::{self, Cost};
 use crate::repair::lex::is_ws;
 use crate::repair::RepairKind;
@@ -12,7 +12,7 @@ impl Ctx<'_> {
     /// Prose where JSON was expected: the JSON may end here, its containers unclosed (prose
     /// after an unclosed reply starts after a blank line; one line break is more JSON), or what
     /// came so far was a draft and the answer starts at the next value that looks like JSON.
-    pub(super) fn prose_readings(&self, out: &mut Succs, pos: usize, depth: u16) {
+    pub(super) fn prose_readings(&self, out: &mut Readings, pos: usize, depth: u16) {
         let b = self.b();
         let mut k = pos;
         let mut newlines = 0;
@@ -42,8 +42,8 @@ impl Ctx<'_> {
             };
             out.add(
                 self.level,
-                succ(
-                    Reading::EndHere,
+                reading(
+                    Action::EndHere,
                     Some(RepairKind::MissingCloser),
                     cost::END_HERE + close + lost + one_line_break,
                     pos,
@@ -63,8 +63,8 @@ impl Ctx<'_> {
             };
             out.add(
                 self.level,
-                succ(
-                    Reading::Restart,
+                reading(
+                    Action::Restart,
                     Some(RepairKind::AbandonedDraft),
                     base + skipped,
                     at,

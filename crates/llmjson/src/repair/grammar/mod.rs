@@ -46,7 +46,7 @@ pub(crate) enum Mode {
 
 /// What a reading does (the parser's instruction).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Reading {
+pub(crate) enum Action {
     /// `{` or `[` opens a container.
     Open,
     /// A quote opens a string (a value, or a key in mode `Key`).
@@ -162,8 +162,8 @@ pub(crate) fn quote_style(class: QuoteClass) -> u16 {
 
 /// One reading of a spot.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Succ {
-    pub reading: Reading,
+pub(crate) struct Reading {
+    pub action: Action,
     /// The repair it is (None: plain JSON).
     pub kind: Option<RepairKind>,
     /// What it costs, besides its convention.
@@ -181,17 +181,17 @@ pub(crate) struct Succ {
 /// The readings of one spot, in the order they are listed (ties go to the first). A buffer the
 /// caller keeps and the grammar refills, so that no spot allocates.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Succs {
-    items: Vec<Succ>,
+pub(crate) struct Readings {
+    items: Vec<Reading>,
     /// The first reading the level does not allow (for the error when none is left).
-    pub(crate) first_refused: Option<Succ>,
+    pub(crate) first_refused: Option<Reading>,
     /// Readings other than plain JSON and the completion of a cut are refused.
     only_truncation: bool,
 }
 
-impl Succs {
+impl Readings {
     pub(crate) fn new() -> Self {
-        Succs {
+        Readings {
             items: Vec::with_capacity(8),
             first_refused: None,
             only_truncation: false,
@@ -204,11 +204,11 @@ impl Succs {
         self.only_truncation = ctx.only_truncation;
     }
 
-    fn add(&mut self, level: RepairLevel, s: Succ) {
+    fn add(&mut self, level: RepairLevel, s: Reading) {
         // Where a string cut at the end of the reply ended (before the closers that end it)
         // belongs with the completion of the cut.
         let completes_cut =
-            |kind: RepairKind| kind.is_truncation() || s.reading == Reading::SplitBeforeClosers;
+            |kind: RepairKind| kind.is_truncation() || s.action == Action::SplitBeforeClosers;
         if let Some(kind) = s.kind {
             if level < kind.min_level() || (self.only_truncation && !completes_cut(kind)) {
                 self.first_refused.get_or_insert(s);
@@ -229,11 +229,11 @@ impl Succs {
         }
     }
 
-    pub(crate) fn get(&self, i: usize) -> Succ {
+    pub(crate) fn get(&self, i: usize) -> Reading {
         self.items[i]
     }
 
-    pub(crate) fn iter(&self) -> impl Iterator<Item = Succ> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Reading> + '_ {
         self.items.iter().copied()
     }
 }
@@ -266,9 +266,15 @@ pub(crate) struct Ctx<'t> {
     pub schema: Option<&'t Schema>,
 }
 
-fn succ(reading: Reading, kind: Option<RepairKind>, cost: Cost, pos: usize, mode: Mode) -> Succ {
-    Succ {
-        reading,
+fn reading(
+    action: Action,
+    kind: Option<RepairKind>,
+    cost: Cost,
+    pos: usize,
+    mode: Mode,
+) -> Reading {
+    Reading {
+        action,
         kind,
         cost,
         style: 0,
@@ -279,7 +285,7 @@ fn succ(reading: Reading, kind: Option<RepairKind>, cost: Cost, pos: usize, mode
     }
 }
 
-impl Succ {
+impl Reading {
     fn styled(mut self, style: u16) -> Self {
         self.style = style;
         self
@@ -356,14 +362,14 @@ impl<'t> Ctx<'t> {
     }
 
     /// The readings of the token at `pos` (after trivia) in `mode`.
-    pub(crate) fn successors(&self, stack: &dyn Stack, mode: Mode, pos: usize, out: &mut Succs) {
+    pub(crate) fn successors(&self, stack: &dyn Stack, mode: Mode, pos: usize, out: &mut Readings) {
         out.clear(self);
         let tok = self.lex.token_at(pos);
         let level = self.level;
         let top = stack.top();
         let depth = stack.depth() as u16;
         if tok == Token::End {
-            out.add(level, succ(Reading::EndOfInput, None, 0, pos, Mode::Done));
+            out.add(level, reading(Action::EndOfInput, None, 0, pos, Mode::Done));
             return;
         }
         match mode {
@@ -407,8 +413,8 @@ impl<'t> Ctx<'t> {
             };
             out.add(
                 level,
-                succ(
-                    Reading::Garbage,
+                reading(
+                    Action::Garbage,
                     Some(RepairKind::DroppedGarbage),
                     cost::GARBAGE,
                     end,
@@ -437,7 +443,14 @@ impl<'t> Ctx<'t> {
         v < self.lex.end && !matches!(b[v], b'\n' | b'\r')
     }
 
-    fn string_open(&self, out: &mut Succs, class: QuoteClass, len: usize, pos: usize, key: bool) {
+    fn string_open(
+        &self,
+        out: &mut Readings,
+        class: QuoteClass,
+        len: usize,
+        pos: usize,
+        key: bool,
+    ) {
         let mode = Mode::Str {
             class,
             key,
@@ -446,14 +459,14 @@ impl<'t> Ctx<'t> {
         };
         out.add(
             self.level,
-            succ(Reading::OpenString, quote_repair(class), 0, pos + len, mode)
+            reading(Action::OpenString, quote_repair(class), 0, pos + len, mode)
                 .styled(quote_style(class)),
         );
     }
 
     /// A quote that opens nothing (followed by a delimiter, a space or the end, as in the
     /// stutter `",","city"`) may be stray.
-    fn stray_quote(&self, out: &mut Succs, pos: usize, len: usize, mode: Mode) {
+    fn stray_quote(&self, out: &mut Readings, pos: usize, len: usize, mode: Mode) {
         let opens_nothing = self.b().get(pos + len).is_none_or(|&c| {
             is_ws(c)
                 || matches!(c, b',' | b':' | b'}' | b']')
@@ -463,8 +476,8 @@ impl<'t> Ctx<'t> {
         if opens_nothing {
             out.add(
                 self.level,
-                succ(
-                    Reading::StrayQuote,
+                reading(
+                    Action::StrayQuote,
                     Some(RepairKind::DroppedGarbage),
                     cost::STRAY_QUOTE,
                     pos + len,

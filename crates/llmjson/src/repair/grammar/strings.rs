@@ -1,8 +1,8 @@
 //! Readings of a spot inside a string: does this quote end it, is it text, did the string
 //! lose its closing quote earlier (and where did it end), or was the reply cut inside it.
 
-use super::{after_value, succ};
-use super::{Ctx, Mode, Reading, Stack, Succs};
+use super::{after_value, reading};
+use super::{Action, Ctx, Mode, Readings, Stack};
 use crate::repair::cost;
 use crate::repair::lex::{
     is_ident_byte, is_ws, member_starts, wide_punctuation_at, ClosingRun, Kind, Stop,
@@ -19,7 +19,7 @@ impl Ctx<'_> {
         mode: Mode,
         at: usize,
         stop: Stop,
-        out: &mut Succs,
+        out: &mut Readings,
     ) {
         out.clear(self);
         let Mode::Str {
@@ -67,8 +67,8 @@ impl Ctx<'_> {
                 };
                 out.add(
                     level,
-                    succ(
-                        Reading::CloseString,
+                    reading(
+                        Action::CloseString,
                         None,
                         unpaired + indented + swallowed,
                         at + len,
@@ -145,8 +145,8 @@ impl Ctx<'_> {
                     let cost = pair + loose + self.lex.swallowed_since(class, open, at);
                     out.add(
                         level,
-                        succ(
-                            Reading::TextQuote,
+                        reading(
+                            Action::TextQuote,
                             Some(RepairKind::UnescapedQuote),
                             cost,
                             at + len,
@@ -170,7 +170,10 @@ impl Ctx<'_> {
                     0
                 };
                 let loose = loose + self.lex.swallowed_since(class, open, at);
-                out.add(level, succ(Reading::TextQuote, None, loose, at + len, mode));
+                out.add(
+                    level,
+                    reading(Action::TextQuote, None, loose, at + len, mode),
+                );
                 let swallowed = if key {
                     self.key_marks(open, at, at + len)
                 } else {
@@ -178,8 +181,8 @@ impl Ctx<'_> {
                 };
                 out.add(
                     level,
-                    succ(
-                        Reading::MixedClose,
+                    reading(
+                        Action::MixedClose,
                         Some(RepairKind::SmartQuotes),
                         cost::MIXED_CLOSE + swallowed,
                         at + len,
@@ -244,8 +247,8 @@ impl Ctx<'_> {
                 {
                     out.add(
                         level,
-                        succ(
-                            Reading::CutString,
+                        reading(
+                            Action::CutString,
                             Some(cut_kind),
                             cost::CUT_STRING + unpaired + swallowed,
                             at,
@@ -256,8 +259,8 @@ impl Ctx<'_> {
                 if let Some(m) = member {
                     out.add(
                         level,
-                        succ(
-                            Reading::SplitString,
+                        reading(
+                            Action::SplitString,
                             Some(RepairKind::MissingEndQuote),
                             cost::MISSING_END_QUOTE,
                             m,
@@ -275,10 +278,10 @@ impl Ctx<'_> {
                     self.split_at(out, class, open, split, after);
                 }
                 if let Some(split) = split {
-                    let reading = if key {
-                        Reading::SplitString
+                    let action = if key {
+                        Action::SplitString
                     } else {
-                        Reading::SplitBeforeClosers
+                        Action::SplitBeforeClosers
                     };
                     // Ending before the closers keeps the rest of the text in the string: it
                     // pays for the members that text swallowed (`"Seoul, 'tags': [], 'y': 1}`).
@@ -289,8 +292,8 @@ impl Ctx<'_> {
                     };
                     out.add(
                         level,
-                        succ(
-                            reading,
+                        reading(
+                            action,
                             Some(RepairKind::MissingEndQuote),
                             cost::MISSING_END_QUOTE + swallowed,
                             split,
@@ -329,7 +332,7 @@ impl Ctx<'_> {
                 };
                 out.add(
                     level,
-                    succ(Reading::TextLineBreak, None, run_on, at + 1, mode),
+                    reading(Action::TextLineBreak, None, run_on, at + 1, mode),
                 );
             }
             Stop::Escape | Stop::Control(_) => {}
@@ -339,11 +342,18 @@ impl Ctx<'_> {
     /// The reading that the string opened at `open` lost its closing quote and ended at
     /// `split`: a repair, plus what the text up to there swallowed (a split that leaves closers
     /// in the text pays for the structure they lose).
-    fn split_at(&self, out: &mut Succs, class: QuoteClass, open: usize, split: usize, after: Mode) {
+    fn split_at(
+        &self,
+        out: &mut Readings,
+        class: QuoteClass,
+        open: usize,
+        split: usize,
+        after: Mode,
+    ) {
         out.add(
             self.level,
-            succ(
-                Reading::SplitString,
+            reading(
+                Action::SplitString,
                 Some(RepairKind::MissingEndQuote),
                 cost::MISSING_END_QUOTE
                     + self.lex.unbalanced_closers(open, split)

@@ -1,8 +1,8 @@
 //! Readings of a spot outside strings, by what the parser expects there: a value, a key, the
 //! colon after a key, or what follows a value (a comma, a closer, or a fault in their place).
 
-use super::{after_close, after_value, inside, literal_kind, starts_text, style, succ};
-use super::{Ctx, Mode, Reading, Stack, Succs};
+use super::{after_close, after_value, inside, literal_kind, reading, starts_text, style};
+use super::{Action, Ctx, Mode, Readings, Stack};
 use crate::repair::cost::{self, Cost};
 use crate::repair::lex::{
     is_ws, member_line_starts, member_starts, wide_punctuation_at, Kind, Token,
@@ -14,7 +14,7 @@ use crate::spelling::{WIDE_COLON, WIDE_COMMA};
 impl Ctx<'_> {
     pub(super) fn value(
         &self,
-        out: &mut Succs,
+        out: &mut Readings,
         stack: &dyn Stack,
         tok: Token,
         pos: usize,
@@ -27,7 +27,7 @@ impl Ctx<'_> {
         match tok {
             Token::Open(kind) => out.add(
                 level,
-                succ(Reading::Open, None, 0, pos + 1, inside(kind)).push(kind),
+                reading(Action::Open, None, 0, pos + 1, inside(kind)).push(kind),
             ),
             Token::Quote(class, len) => {
                 self.string_open(out, class, len, pos, false);
@@ -50,14 +50,14 @@ impl Ctx<'_> {
                     } else {
                         (Some(RepairKind::InvalidNumber), cost::ODD_NUMBER)
                     };
-                    out.add(level, succ(Reading::Number, kind, cost, end, next));
+                    out.add(level, reading(Action::Number, kind, cost, end, next));
                     // `1,299.99`: where a comma cannot separate items (after a key), the
                     // reading that keeps the number whole is the one that survives.
                     if let Some(grouped) = self.lex.grouped_number_end(pos) {
                         out.add(
                             level,
-                            succ(
-                                Reading::GroupedNumber,
+                            reading(
+                                Action::GroupedNumber,
                                 Some(RepairKind::InvalidNumber),
                                 cost::GROUPED_NUMBER,
                                 grouped,
@@ -78,15 +78,15 @@ impl Ctx<'_> {
                     };
                     out.add(
                         level,
-                        succ(Reading::Literal, kind, 0, end, next).styled(style),
+                        reading(Action::Literal, kind, 0, end, next).styled(style),
                     );
                     return;
                 }
                 if self.lex.at_end(end) && crate::spelling::completing(word).is_some() {
                     out.add(
                         level,
-                        succ(
-                            Reading::Literal,
+                        reading(
+                            Action::Literal,
                             Some(RepairKind::CompletedTruncatedValue),
                             cost::CUT_TOKEN,
                             end,
@@ -99,8 +99,8 @@ impl Ctx<'_> {
                 if b.get(end) == Some(&b'(') && b[pos].is_ascii_alphabetic() {
                     out.add(
                         level,
-                        succ(
-                            Reading::FunctionWrapper,
+                        reading(
+                            Action::FunctionWrapper,
                             Some(RepairKind::FunctionWrapper),
                             cost::FUNCTION_WRAPPER,
                             end + 1,
@@ -118,8 +118,8 @@ impl Ctx<'_> {
                 {
                     out.add(
                         level,
-                        succ(
-                            Reading::MissingCloser,
+                        reading(
+                            Action::MissingCloser,
                             Some(RepairKind::MissingCloser),
                             cost::MISSING_CLOSER,
                             pos,
@@ -133,8 +133,8 @@ impl Ctx<'_> {
             Token::Comma => match top {
                 Some(Kind::Array | Kind::Tuple | Kind::Set) => out.add(
                     level,
-                    succ(
-                        Reading::ExtraPunctuation,
+                    reading(
+                        Action::ExtraPunctuation,
                         Some(RepairKind::ExtraComma),
                         cost::EXTRA_PUNCTUATION,
                         pos + 1,
@@ -143,8 +143,8 @@ impl Ctx<'_> {
                 ),
                 Some(Kind::Object) => out.add(
                     level,
-                    succ(
-                        Reading::MissingValue,
+                    reading(
+                        Action::MissingValue,
                         Some(RepairKind::MissingValue),
                         cost::MISSING_VALUE,
                         pos,
@@ -156,8 +156,8 @@ impl Ctx<'_> {
             Token::Close(_) => match top {
                 Some(Kind::Object) => out.add(
                     level,
-                    succ(
-                        Reading::MissingValue,
+                    reading(
+                        Action::MissingValue,
                         Some(RepairKind::MissingValue),
                         cost::MISSING_VALUE,
                         pos,
@@ -170,19 +170,19 @@ impl Ctx<'_> {
                     } else {
                         (None, 0)
                     };
-                    out.add(level, succ(Reading::EmptySlot, kind, cost, pos, next));
+                    out.add(level, reading(Action::EmptySlot, kind, cost, pos, next));
                 }
-                Some(Kind::Call) => out.add(level, succ(Reading::EmptySlot, None, 0, pos, next)),
+                Some(Kind::Call) => out.add(level, reading(Action::EmptySlot, None, 0, pos, next)),
                 Some(Kind::Tuple) => {}
                 None => {}
             },
             Token::RParen if matches!(top, Some(Kind::Call | Kind::Tuple)) => {
-                out.add(level, succ(Reading::EmptySlot, None, 0, pos, next))
+                out.add(level, reading(Action::EmptySlot, None, 0, pos, next))
             }
             Token::LParen => out.add(
                 level,
-                succ(
-                    Reading::OpenTuple,
+                reading(
+                    Action::OpenTuple,
                     Some(RepairKind::PythonLiteral),
                     0,
                     pos + 1,
@@ -193,8 +193,8 @@ impl Ctx<'_> {
             ),
             Token::Colon if top == Some(Kind::Object) => out.add(
                 level,
-                succ(
-                    Reading::ExtraPunctuation,
+                reading(
+                    Action::ExtraPunctuation,
                     Some(RepairKind::DroppedGarbage),
                     cost::EXTRA_PUNCTUATION,
                     pos + 1,
@@ -203,8 +203,8 @@ impl Ctx<'_> {
             ),
             Token::Ellipsis { end } => out.add(
                 level,
-                succ(
-                    Reading::Ellipsis,
+                reading(
+                    Action::Ellipsis,
                     Some(RepairKind::Ellipsis),
                     cost::ELLIPSIS,
                     end,
@@ -218,8 +218,8 @@ impl Ctx<'_> {
                     if self.lex.is_terminator(end) {
                         out.add(
                             level,
-                            succ(
-                                Reading::Literal,
+                            reading(
+                                Action::Literal,
                                 Some(RepairKind::JavascriptLiteral),
                                 0,
                                 end,
@@ -241,12 +241,12 @@ impl Ctx<'_> {
 
     /// `250_000`, `−12.5`: a number spelled with digit separators or the typographic minus (a
     /// convention, charged once per document).
-    fn spelled_number(&self, out: &mut Succs, pos: usize, next: Mode) {
+    fn spelled_number(&self, out: &mut Readings, pos: usize, next: Mode) {
         if let Some(spelled) = self.lex.spelled_number_end(pos) {
             out.add(
                 self.level,
-                succ(
-                    Reading::GroupedNumber,
+                reading(
+                    Action::GroupedNumber,
                     Some(RepairKind::InvalidNumber),
                     0,
                     spelled,
@@ -265,7 +265,7 @@ impl Ctx<'_> {
             || wide_punctuation_at(self.b(), j)
     }
 
-    pub(super) fn unquoted_value(&self, out: &mut Succs, stack: &dyn Stack, pos: usize) {
+    pub(super) fn unquoted_value(&self, out: &mut Readings, stack: &dyn Stack, pos: usize) {
         let lex = &self.lex;
         let b = self.b();
         let raw_end = lex.unquoted_value_end(pos, stack.top() == Some(Kind::Call));
@@ -289,8 +289,8 @@ impl Ctx<'_> {
         }
         out.add(
             self.level,
-            succ(
-                Reading::UnquotedValue,
+            reading(
+                Action::UnquotedValue,
                 Some(RepairKind::UnquotedString),
                 cost::UNQUOTED_VALUE,
                 after.max(end),
@@ -300,11 +300,11 @@ impl Ctx<'_> {
         );
     }
 
-    pub(super) fn garbage(&self, out: &mut Succs, pos: usize, len: usize, mode: Mode) {
+    pub(super) fn garbage(&self, out: &mut Readings, pos: usize, len: usize, mode: Mode) {
         out.add(
             self.level,
-            succ(
-                Reading::Garbage,
+            reading(
+                Action::Garbage,
                 Some(RepairKind::DroppedGarbage),
                 cost::GARBAGE,
                 // Whole characters only (`：` is three bytes).
@@ -318,7 +318,7 @@ impl Ctx<'_> {
     /// kind (or a call): used as the right closer, a closer missing before it, or a stray.
     pub(super) fn wrong_closer(
         &self,
-        out: &mut Succs,
+        out: &mut Readings,
         stack: &dyn Stack,
         kind: Kind,
         pos: usize,
@@ -330,7 +330,7 @@ impl Ctx<'_> {
             // `f(x` then a closer: the call lacked its `)`.
             out.add(
                 level,
-                succ(Reading::MissingCloser, None, 0, pos, after_close(depth - 1)).pop(1),
+                reading(Action::MissingCloser, None, 0, pos, after_close(depth - 1)).pop(1),
             );
             return;
         }
@@ -356,8 +356,8 @@ impl Ctx<'_> {
             };
         out.add(
             level,
-            succ(
-                Reading::Mismatched,
+            reading(
+                Action::Mismatched,
                 Some(RepairKind::MismatchedCloser),
                 cost::MISMATCHED_CLOSER + mismatch_indent + list_goes_on,
                 pos + 1,
@@ -368,8 +368,8 @@ impl Ctx<'_> {
         if stack.open_below(kind) {
             out.add(
                 level,
-                succ(
-                    Reading::MissingCloser,
+                reading(
+                    Action::MissingCloser,
                     Some(RepairKind::MissingCloser),
                     cost::MISSING_CLOSER + missing_indent + list_goes_on,
                     pos,
@@ -380,8 +380,8 @@ impl Ctx<'_> {
         }
         out.add(
             level,
-            succ(
-                Reading::StrayCloser,
+            reading(
+                Action::StrayCloser,
                 Some(RepairKind::ExtraCloser),
                 cost::STRAY_CLOSER + stray_indent,
                 pos + 1,
@@ -596,7 +596,7 @@ impl Ctx<'_> {
 
     pub(super) fn key(
         &self,
-        out: &mut Succs,
+        out: &mut Readings,
         stack: &dyn Stack,
         tok: Token,
         pos: usize,
@@ -621,14 +621,14 @@ impl Ctx<'_> {
                 let cost = cost + self.misaligned_close(stack, pos);
                 out.add(
                     level,
-                    succ(Reading::Close, kind, cost, pos + 1, after_close(depth - 1)).pop(1),
+                    reading(Action::Close, kind, cost, pos + 1, after_close(depth - 1)).pop(1),
                 );
             }
             Token::Close(kind) => self.wrong_closer(out, stack, kind, pos, here),
             Token::Comma => out.add(
                 level,
-                succ(
-                    Reading::ExtraPunctuation,
+                reading(
+                    Action::ExtraPunctuation,
                     Some(RepairKind::ExtraComma),
                     cost::EXTRA_PUNCTUATION,
                     pos + 1,
@@ -639,8 +639,8 @@ impl Ctx<'_> {
                 if stack.below() == Some(Kind::Array) {
                     out.add(
                         level,
-                        succ(
-                            Reading::CloseObjectBeforeItem,
+                        reading(
+                            Action::CloseObjectBeforeItem,
                             Some(RepairKind::MissingCloser),
                             cost::MISSING_CLOSER,
                             pos,
@@ -652,8 +652,8 @@ impl Ctx<'_> {
                 if open == Kind::Object && !after_comma {
                     out.add(
                         level,
-                        succ(
-                            Reading::ExtraOpener,
+                        reading(
+                            Action::ExtraOpener,
                             Some(RepairKind::ExtraOpener),
                             cost::EXTRA_PUNCTUATION,
                             pos + 1,
@@ -666,8 +666,8 @@ impl Ctx<'_> {
             }
             Token::Ellipsis { end } => out.add(
                 level,
-                succ(
-                    Reading::Ellipsis,
+                reading(
+                    Action::Ellipsis,
                     Some(RepairKind::Ellipsis),
                     cost::ELLIPSIS,
                     end,
@@ -685,7 +685,7 @@ impl Ctx<'_> {
         }
     }
 
-    pub(super) fn bare_key(&self, out: &mut Succs, pos: usize) {
+    pub(super) fn bare_key(&self, out: &mut Readings, pos: usize) {
         let lex = &self.lex;
         let b = self.b();
         let (key_end, stop) = lex.bare_key(pos);
@@ -696,8 +696,8 @@ impl Ctx<'_> {
             // The reply ended inside a bare key.
             out.add(
                 self.level,
-                succ(
-                    Reading::BareKey,
+                reading(
+                    Action::BareKey,
                     Some(RepairKind::DroppedTruncatedMember),
                     cost::CUT_TOKEN,
                     stop,
@@ -713,8 +713,8 @@ impl Ctx<'_> {
             if j < lex.end && (b[j] == b':' || b[j..lex.end].starts_with(&WIDE_COLON)) {
                 out.add(
                     self.level,
-                    succ(
-                        Reading::BareKey,
+                    reading(
+                        Action::BareKey,
                         Some(RepairKind::UnquotedKey),
                         cost::MISSING_END_QUOTE + known,
                         stop + 1,
@@ -726,8 +726,8 @@ impl Ctx<'_> {
         }
         out.add(
             self.level,
-            succ(
-                Reading::BareKey,
+            reading(
+                Action::BareKey,
                 Some(RepairKind::UnquotedKey),
                 known,
                 key_end,
@@ -824,16 +824,16 @@ impl Ctx<'_> {
             && (matches!(b[after], b',' | b'}') || b[after..lex.end].starts_with(&WIDE_COMMA))
     }
 
-    pub(super) fn colon(&self, out: &mut Succs, stack: &dyn Stack, tok: Token, pos: usize) {
+    pub(super) fn colon(&self, out: &mut Readings, stack: &dyn Stack, tok: Token, pos: usize) {
         let level = self.level;
         let value = Mode::Value { after_comma: false };
         match tok {
-            Token::Colon => out.add(level, succ(Reading::Colon, None, 0, pos + 1, value)),
+            Token::Colon => out.add(level, reading(Action::Colon, None, 0, pos + 1, value)),
             // `{"名前"："花子"}`: a CJK model's full-width colon.
             Token::WideColon => out.add(
                 level,
-                succ(
-                    Reading::ColonLike,
+                reading(
+                    Action::ColonLike,
                     Some(RepairKind::FullwidthPunctuation),
                     0,
                     pos + 3,
@@ -849,8 +849,8 @@ impl Ctx<'_> {
             {
                 out.add(
                     level,
-                    succ(
-                        Reading::SetItem,
+                    reading(
+                        Action::SetItem,
                         Some(RepairKind::PythonLiteral),
                         0,
                         pos,
@@ -871,8 +871,8 @@ impl Ctx<'_> {
                 // Another language's convention: charged once per document, like a quote style.
                 out.add(
                     level,
-                    succ(
-                        Reading::ColonLike,
+                    reading(
+                        Action::ColonLike,
                         Some(RepairKind::MissingColon),
                         0,
                         pos + len,
@@ -884,8 +884,8 @@ impl Ctx<'_> {
             Token::Quote(..) | Token::Open(_) | Token::Number { .. } | Token::Word { .. } => out
                 .add(
                     level,
-                    succ(
-                        Reading::MissingColon,
+                    reading(
+                        Action::MissingColon,
                         Some(RepairKind::MissingColon),
                         cost::MISSING_COLON,
                         pos,
@@ -898,7 +898,7 @@ impl Ctx<'_> {
 
     pub(super) fn next(
         &self,
-        out: &mut Succs,
+        out: &mut Readings,
         stack: &dyn Stack,
         tok: Token,
         pos: usize,
@@ -914,8 +914,8 @@ impl Ctx<'_> {
                 let (j, _) = self.lex.skip_trivia(pos + 1);
                 out.add(
                     level,
-                    succ(
-                        Reading::Concatenate,
+                    reading(
+                        Action::Concatenate,
                         Some(RepairKind::ConcatenatedStrings),
                         cost::CONCATENATION,
                         j,
@@ -925,7 +925,7 @@ impl Ctx<'_> {
             } else {
                 out.add(
                     level,
-                    succ(Reading::EndOfValue, None, 0, pos, Mode::ScalarDone),
+                    reading(Action::EndOfValue, None, 0, pos, Mode::ScalarDone),
                 );
             }
             return;
@@ -934,8 +934,8 @@ impl Ctx<'_> {
             Token::Comma => match top {
                 Some(Kind::Object) => out.add(
                     level,
-                    succ(
-                        Reading::Comma,
+                    reading(
+                        Action::Comma,
                         None,
                         0,
                         pos + 1,
@@ -944,8 +944,8 @@ impl Ctx<'_> {
                 ),
                 Some(Kind::Array | Kind::Tuple | Kind::Set) => out.add(
                     level,
-                    succ(
-                        Reading::Comma,
+                    reading(
+                        Action::Comma,
                         None,
                         0,
                         pos + 1,
@@ -964,8 +964,8 @@ impl Ctx<'_> {
                 };
                 out.add(
                     level,
-                    succ(
-                        Reading::Comma,
+                    reading(
+                        Action::Comma,
                         Some(RepairKind::FullwidthPunctuation),
                         0,
                         pos + 3,
@@ -987,8 +987,8 @@ impl Ctx<'_> {
                 let misaligned = self.misaligned_close(stack, pos);
                 out.add(
                     level,
-                    succ(
-                        Reading::Close,
+                    reading(
+                        Action::Close,
                         None,
                         misaligned,
                         pos + 1,
@@ -999,8 +999,8 @@ impl Ctx<'_> {
                 if goes_on {
                     out.add(
                         level,
-                        succ(
-                            Reading::StrayCloser,
+                        reading(
+                            Action::StrayCloser,
                             Some(RepairKind::ExtraCloser),
                             cost::STRAY_CLOSER,
                             pos + 1,
@@ -1012,7 +1012,7 @@ impl Ctx<'_> {
             Token::Close(kind) if top.is_some() => self.wrong_closer(out, stack, kind, pos, here),
             Token::RParen if matches!(top, Some(Kind::Call | Kind::Tuple)) => out.add(
                 level,
-                succ(Reading::CloseCall, None, 0, pos + 1, after_close(depth - 1)).pop(1),
+                reading(Action::CloseCall, None, 0, pos + 1, after_close(depth - 1)).pop(1),
             ),
             // `"risks": [` after an item: the list lost its closer and this is the next member
             // of the object around it. So with `：` or another language's `=` for the colon
@@ -1023,8 +1023,8 @@ impl Ctx<'_> {
                 if after_string && top == Some(Kind::Array) && stack.below() == Some(Kind::Object) {
                     out.add(
                         level,
-                        succ(
-                            Reading::CloseArrayBeforeMember,
+                        reading(
+                            Action::CloseArrayBeforeMember,
                             Some(RepairKind::MissingCloser),
                             cost::MISSING_CLOSER,
                             pos,
@@ -1045,8 +1045,8 @@ impl Ctx<'_> {
                 if QuoteClass::opening_at(self.b(), j).is_some() {
                     out.add(
                         level,
-                        succ(
-                            Reading::Concatenate,
+                        reading(
+                            Action::Concatenate,
                             Some(RepairKind::ConcatenatedStrings),
                             cost::CONCATENATION,
                             j,
@@ -1058,8 +1058,8 @@ impl Ctx<'_> {
             }
             Token::Ellipsis { end } => out.add(
                 level,
-                succ(
-                    Reading::Ellipsis,
+                reading(
+                    Action::Ellipsis,
                     Some(RepairKind::Ellipsis),
                     cost::ELLIPSIS,
                     end,
@@ -1079,8 +1079,8 @@ impl Ctx<'_> {
                 };
                 out.add(
                     level,
-                    succ(
-                        Reading::MissingComma,
+                    reading(
+                        Action::MissingComma,
                         Some(RepairKind::MissingComma),
                         cost::MISSING_COMMA,
                         pos,
@@ -1100,8 +1100,8 @@ impl Ctx<'_> {
                 if top.is_some() {
                     out.add(
                         level,
-                        succ(
-                            Reading::MissingComma,
+                        reading(
+                            Action::MissingComma,
                             Some(RepairKind::MissingComma),
                             cost::MISSING_COMMA,
                             pos,

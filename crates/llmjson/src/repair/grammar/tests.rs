@@ -31,7 +31,7 @@ impl Stack for Open<'_> {
 }
 
 /// The readings of the spot at the first `⁁` of `marked` (the mark is not part of the text).
-fn readings(marked: &str, mode: Mode, open: &[Kind]) -> Vec<(Reading, Option<RepairKind>, Cost)> {
+fn readings(marked: &str, mode: Mode, open: &[Kind]) -> Vec<(Action, Option<RepairKind>, Cost)> {
     let at = marked.find('⁁').expect("a spot");
     let text = marked.replacen('⁁', "", 1);
     let index = StructIndex::new();
@@ -49,7 +49,7 @@ fn readings(marked: &str, mode: Mode, open: &[Kind]) -> Vec<(Reading, Option<Rep
         level: RepairLevel::Full,
         schema: None,
     };
-    let mut out = Succs::new();
+    let mut out = Readings::new();
     match mode {
         // Inside a string, the spot is where the string's scan stops (a quote, the end).
         Mode::Str { class, .. } => {
@@ -62,7 +62,7 @@ fn readings(marked: &str, mode: Mode, open: &[Kind]) -> Vec<(Reading, Option<Rep
     (0..out.len())
         .map(|i| {
             let s = out.get(i);
-            (s.reading, s.kind, s.cost)
+            (s.action, s.kind, s.cost)
         })
         .collect()
 }
@@ -87,7 +87,7 @@ type Case = (
     &'static str,
     Mode,
     &'static [Kind],
-    &'static [(Reading, Option<RepairKind>, Cost)],
+    &'static [(Action, Option<RepairKind>, Cost)],
 );
 
 #[test]
@@ -95,69 +95,69 @@ fn each_spot_reads_as_the_table_says() {
     use RepairKind as K;
     let cases: &[Case] = &[
         // Plain JSON: one reading, free.
-        ("{\"a\": ⁁1}", VALUE, OBJECT, &[(Reading::Number, None, 0)]),
+        ("{\"a\": ⁁1}", VALUE, OBJECT, &[(Action::Number, None, 0)]),
         (
             "{\"a\": 1 // note\n⁁}",
             NEXT,
             OBJECT,
-            &[(Reading::Close, None, 0)],
+            &[(Action::Close, None, 0)],
         ),
         // Conventions: the repair is logged, the price is the convention's (charged apart).
         (
             "{\"a\": ⁁'x'}",
             VALUE,
             OBJECT,
-            &[(Reading::OpenString, Some(K::SingleQuotes), 0)],
+            &[(Action::OpenString, Some(K::SingleQuotes), 0)],
         ),
         (
             "{\"a\": ⁁True}",
             VALUE,
             OBJECT,
-            &[(Reading::Literal, Some(K::PythonLiteral), 0)],
+            &[(Action::Literal, Some(K::PythonLiteral), 0)],
         ),
         (
             "{⁁a: 1}",
             KEY,
             OBJECT,
-            &[(Reading::BareKey, Some(K::UnquotedKey), 0)],
+            &[(Action::BareKey, Some(K::UnquotedKey), 0)],
         ),
         // Cosmetic.
         (
             "[1, 2,⁁]",
             Mode::Value { after_comma: true },
             ARRAY,
-            &[(Reading::EmptySlot, Some(K::TrailingComma), 1)],
+            &[(Action::EmptySlot, Some(K::TrailingComma), 1)],
         ),
         (
             "{\"a\": ⁁tru",
             VALUE,
             OBJECT,
-            &[(Reading::Literal, Some(K::CompletedTruncatedValue), 1)],
+            &[(Action::Literal, Some(K::CompletedTruncatedValue), 1)],
         ),
         // Structural, each at its price.
         (
             "{\"a\": 1 ⁁\"b\": 2}",
             NEXT,
             OBJECT,
-            &[(Reading::MissingComma, Some(K::MissingComma), 2)],
+            &[(Action::MissingComma, Some(K::MissingComma), 2)],
         ),
         (
             "{\"a\" ⁁1}",
             Mode::Colon,
             OBJECT,
-            &[(Reading::MissingColon, Some(K::MissingColon), 3)],
+            &[(Action::MissingColon, Some(K::MissingColon), 3)],
         ),
         (
             "{\"a\": ⁁x}",
             VALUE,
             OBJECT,
-            &[(Reading::UnquotedValue, Some(K::UnquotedString), 3)],
+            &[(Action::UnquotedValue, Some(K::UnquotedString), 3)],
         ),
         (
             "{\"a\": ⁁}",
             VALUE,
             OBJECT,
-            &[(Reading::MissingValue, Some(K::MissingValue), 5)],
+            &[(Action::MissingValue, Some(K::MissingValue), 5)],
         ),
         // Several readings: the plain one first; the search compares them over the window.
         (
@@ -165,8 +165,8 @@ fn each_spot_reads_as_the_table_says() {
             NEXT,
             ARRAY,
             &[
-                (Reading::Mismatched, Some(K::MismatchedCloser), 3),
-                (Reading::StrayCloser, Some(K::ExtraCloser), 4),
+                (Action::Mismatched, Some(K::MismatchedCloser), 3),
+                (Action::StrayCloser, Some(K::ExtraCloser), 4),
             ],
         ),
         (
@@ -174,8 +174,8 @@ fn each_spot_reads_as_the_table_says() {
             IN_STRING,
             OBJECT,
             &[
-                (Reading::CloseString, None, 0),
-                (Reading::TextQuote, Some(K::UnescapedQuote), 3),
+                (Action::CloseString, None, 0),
+                (Action::TextQuote, Some(K::UnescapedQuote), 3),
             ],
         ),
         // A quote kept as text right before a delimiter is loose.
@@ -184,8 +184,8 @@ fn each_spot_reads_as_the_table_says() {
             IN_STRING,
             OBJECT,
             &[
-                (Reading::CloseString, None, 0),
-                (Reading::TextQuote, Some(K::UnescapedQuote), 3 + 4),
+                (Action::CloseString, None, 0),
+                (Action::TextQuote, Some(K::UnescapedQuote), 3 + 4),
             ],
         ),
     ];

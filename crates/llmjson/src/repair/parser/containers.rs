@@ -3,7 +3,7 @@
 //! input ended).
 
 use super::{Fail, Frame, Parser, Partial, Result};
-use crate::repair::grammar::{Mode, Reading, Succ};
+use crate::repair::grammar::{Action, Mode, Reading};
 use crate::repair::lex::{is_ws, Kind};
 use crate::repair::RepairKind;
 use crate::value::{Map, Value};
@@ -40,17 +40,17 @@ fn closer_text(kind: Kind) -> &'static str {
 
 impl Parser<'_> {
     /// Applies reading `s` of the token at `at`; returns the mode that follows.
-    pub(super) fn apply(&mut self, mode: Mode, at: usize, s: Succ) -> Result<Mode> {
-        match s.reading {
-            Reading::Open => {
+    pub(super) fn apply(&mut self, mode: Mode, at: usize, s: Reading) -> Result<Mode> {
+        match s.action {
+            Action::Open => {
                 let kind = s.push.ok_or(Fail::Internal("open without a kind"))?;
                 self.open(kind, at)?;
                 self.pos = s.pos;
             }
-            Reading::OpenString => return self.string_token(at, s),
-            Reading::Number => return self.number(at, s),
-            Reading::GroupedNumber => return self.grouped_number(at, s),
-            Reading::OpenTuple => {
+            Action::OpenString => return self.string_token(at, s),
+            Action::Number => return self.number(at, s),
+            Action::GroupedNumber => return self.grouped_number(at, s),
+            Action::OpenTuple => {
                 self.repair(
                     RepairKind::PythonLiteral,
                     at,
@@ -60,7 +60,7 @@ impl Parser<'_> {
                 self.open(Kind::Tuple, at)?;
                 self.pos = s.pos;
             }
-            Reading::ColonLike => {
+            Action::ColonLike => {
                 let what = &self.text[at..s.pos];
                 self.repair(
                     s.kind.unwrap_or(RepairKind::MissingColon),
@@ -70,18 +70,18 @@ impl Parser<'_> {
                 )?;
                 self.pos = s.pos;
             }
-            Reading::SetItem => self.set_from_first_key(at)?,
-            Reading::Literal => return self.literal(at, s),
-            Reading::UnquotedValue => return self.unquoted_value(at, s),
-            Reading::BareKey => return self.bare_key(at, s),
-            Reading::FunctionWrapper => {
+            Action::SetItem => self.set_from_first_key(at)?,
+            Action::Literal => return self.literal(at, s),
+            Action::UnquotedValue => return self.unquoted_value(at, s),
+            Action::BareKey => return self.bare_key(at, s),
+            Action::FunctionWrapper => {
                 let name = &self.text[at..s.pos - 1];
                 let detail = format!("removed '{name}(…)'");
                 self.repair(RepairKind::FunctionWrapper, at, s.pos, detail)?;
                 self.open(Kind::Call, at)?;
                 self.pos = s.pos;
             }
-            Reading::StrayQuote => {
+            Action::StrayQuote => {
                 self.repair(
                     RepairKind::DroppedGarbage,
                     at,
@@ -90,9 +90,9 @@ impl Parser<'_> {
                 )?;
                 self.pos = s.pos;
             }
-            Reading::Colon => self.pos = s.pos,
-            Reading::EndOfValue => {}
-            Reading::Comma => {
+            Action::Colon => self.pos = s.pos,
+            Action::EndOfValue => {}
+            Action::Comma => {
                 if let Some(kind) = s.kind {
                     self.repair(kind, at, s.pos, "read as ','")?;
                 }
@@ -101,7 +101,7 @@ impl Parser<'_> {
                 }
                 self.pos = s.pos;
             }
-            Reading::Close | Reading::CloseCall => {
+            Action::Close | Action::CloseCall => {
                 if s.kind == Some(RepairKind::TrailingComma) {
                     self.log_trailing_comma()?;
                 }
@@ -110,7 +110,7 @@ impl Parser<'_> {
                     self.close_top()?;
                 }
             }
-            Reading::Mismatched => {
+            Action::Mismatched => {
                 self.repair(
                     RepairKind::MismatchedCloser,
                     at,
@@ -120,18 +120,18 @@ impl Parser<'_> {
                 self.pos = s.pos;
                 self.close_top()?;
             }
-            Reading::MissingCloser | Reading::CloseObjectBeforeItem => {
+            Action::MissingCloser | Action::CloseObjectBeforeItem => {
                 if let (Some(kind), Some(top)) = (s.kind, self.kinds.last().copied()) {
                     self.repair(kind, at, at, closer_text(top))?;
                 }
                 self.close_top()?;
             }
-            Reading::CloseArrayBeforeMember => self.close_array_before_member(at)?,
-            Reading::StrayCloser => {
+            Action::CloseArrayBeforeMember => self.close_array_before_member(at)?,
+            Action::StrayCloser => {
                 self.repair(RepairKind::ExtraCloser, at, at + 1, "removed")?;
                 self.pos = s.pos;
             }
-            Reading::ExtraOpener => {
+            Action::ExtraOpener => {
                 self.repair(RepairKind::ExtraOpener, at, at + 1, "removed")?;
                 // The outer brace only passes the inner object through; it still closes at `}`.
                 if let Some(frame) = self.frames.last_mut() {
@@ -140,41 +140,41 @@ impl Parser<'_> {
                 self.open(Kind::Object, at)?;
                 self.pos = s.pos;
             }
-            Reading::ExtraPunctuation => {
+            Action::ExtraPunctuation => {
                 let kind = s.kind.unwrap_or(RepairKind::ExtraComma);
                 self.repair(kind, at, s.pos, "removed")?;
                 self.pos = s.pos;
             }
-            Reading::MissingValue => {
+            Action::MissingValue => {
                 self.repair(RepairKind::MissingValue, at, at, "used null")?;
                 self.emit(Value::Null)?;
             }
-            Reading::EmptySlot => {
+            Action::EmptySlot => {
                 if s.kind == Some(RepairKind::TrailingComma) {
                     self.log_trailing_comma()?;
                 }
             }
-            Reading::MissingComma => self.repair(RepairKind::MissingComma, at, at, "added ','")?,
-            Reading::MissingColon => self.repair(RepairKind::MissingColon, at, at, "added ':'")?,
-            Reading::Ellipsis => {
+            Action::MissingComma => self.repair(RepairKind::MissingComma, at, at, "added ','")?,
+            Action::MissingColon => self.repair(RepairKind::MissingColon, at, at, "added ':'")?,
+            Action::Ellipsis => {
                 self.repair(RepairKind::Ellipsis, at, s.pos, "removed")?;
                 self.pos = s.pos;
             }
-            Reading::Garbage | Reading::Concatenate => {
+            Action::Garbage | Action::Concatenate => {
                 self.repair(RepairKind::DroppedGarbage, at, s.pos.max(at + 1), "skipped")?;
                 self.discard(at, s.pos);
                 self.pos = s.pos.max(at + 1);
             }
-            Reading::EndHere => self.end_here(mode, at)?,
-            Reading::Restart => self.restart(s.pos)?,
-            Reading::EndOfInput => self.close_all_at_end(mode)?,
-            Reading::CloseString
-            | Reading::MixedClose
-            | Reading::TextQuote
-            | Reading::TextLineBreak
-            | Reading::SplitString
-            | Reading::CutString
-            | Reading::SplitBeforeClosers => {
+            Action::EndHere => self.end_here(mode, at)?,
+            Action::Restart => self.restart(s.pos)?,
+            Action::EndOfInput => self.close_all_at_end(mode)?,
+            Action::CloseString
+            | Action::MixedClose
+            | Action::TextQuote
+            | Action::TextLineBreak
+            | Action::SplitString
+            | Action::CutString
+            | Action::SplitBeforeClosers => {
                 return Err(Fail::Internal("a string reading outside a string"))
             }
         }

@@ -365,14 +365,14 @@ impl<'t> Parser<'t> {
         if self.searcher.planned(mode, at).is_some() {
             return true;
         }
-        let mut succs = std::mem::take(&mut self.succs);
+        let mut readings = std::mem::take(&mut self.readings);
         self.ctx
-            .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut succs);
-        let vouched = succs.len() > 0
+            .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut readings);
+        let vouched = readings.len() > 0
             && self
                 .searcher
-                .vouches(&self.ctx, &self.kinds, &self.opens, at, &succs);
-        self.succs = succs;
+                .vouches(&self.ctx, &self.kinds, &self.opens, at, &readings);
+        self.readings = readings;
         vouched
     }
 

@@ -24,7 +24,7 @@ pub(crate) mod park;
 mod scalars;
 mod strings;
 
-use super::grammar::{Ctx, Mode, Stack, Succ, Succs};
+use super::grammar::{Ctx, Mode, Reading, Readings, Stack};
 use super::index::StructIndex;
 use super::lex::{is_ws, Kind, Lex, Trivia};
 use super::search::Searcher;
@@ -223,7 +223,7 @@ pub(crate) fn parse_sharing_cut<'t>(
         unlogged: 0,
         container_path: None,
         searcher: Searcher::new(end.saturating_sub(start)),
-        succs: Succs::new(),
+        readings: Readings::new(),
         json_end: None,
         spare_spans: Vec::new(),
         spare_runs: Vec::new(),
@@ -268,7 +268,7 @@ struct Parser<'t> {
     container_path: Option<(u32, String)>,
     searcher: Searcher,
     /// The readings of the current spot (a buffer kept between spots).
-    succs: Succs,
+    readings: Readings,
     /// Where the JSON ended when prose took over (the `EndHere` reading).
     json_end: Option<usize>,
     /// Member-span buffers of closed objects, for the next ones.
@@ -677,11 +677,11 @@ impl<'t> Parser<'t> {
             self.searcher.note_style(vouched.style);
             return self.apply(mode, at, vouched);
         }
-        let mut succs = std::mem::take(&mut self.succs);
+        let mut readings = std::mem::take(&mut self.readings);
         self.ctx
-            .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut succs);
-        let chosen = self.choose(mode, at, &succs);
-        self.succs = succs;
+            .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut readings);
+        let chosen = self.choose(mode, at, &readings);
+        self.readings = readings;
         let chosen = chosen?;
         self.wait_if_cut(chosen.pos)?;
         self.apply(mode, at, chosen)
@@ -704,11 +704,11 @@ impl<'t> Parser<'t> {
         Ok(())
     }
 
-    /// The reading to take among `succs` at `at`: the only one, or the decision procedure's.
-    fn choose(&mut self, mode: Mode, at: usize, succs: &Succs) -> Result<Succ> {
-        let chosen = match succs.len() {
-            0 => return Err(self.refusal(mode, at, succs)),
-            1 => succs.get(0),
+    /// The reading to take among `readings` at `at`: the only one, or the decision procedure's.
+    fn choose(&mut self, mode: Mode, at: usize, readings: &Readings) -> Result<Reading> {
+        let chosen = match readings.len() {
+            0 => return Err(self.refusal(mode, at, readings)),
+            1 => readings.get(0),
             _ => {
                 // JSON's grammar is deterministic: with every repair refused, a spot has one
                 // reading at most (the fast lane relies on it, `lane.rs`).
@@ -716,10 +716,10 @@ impl<'t> Parser<'t> {
                     self.cfg.level != RepairLevel::None,
                     "two plain readings at {at}"
                 );
-                let i = self
-                    .searcher
-                    .choose(&self.ctx, &self.kinds, &self.opens, mode, at, succs);
-                succs.get(i)
+                let i =
+                    self.searcher
+                        .choose(&self.ctx, &self.kinds, &self.opens, mode, at, readings);
+                readings.get(i)
             }
         };
         self.searcher.note_style(chosen.style);
@@ -727,7 +727,7 @@ impl<'t> Parser<'t> {
     }
 
     /// No reading the level allows: the error names the defect of the first refused one.
-    fn refusal(&self, mode: Mode, at: usize, succs: &Succs) -> Fail {
+    fn refusal(&self, mode: Mode, at: usize, readings: &Readings) -> Fail {
         let expected = match mode {
             Mode::Value { .. } if self.frames.is_empty() => Some("expected a JSON value"),
             Mode::Colon => Some("expected ':' after object key"),
@@ -741,7 +741,7 @@ impl<'t> Parser<'t> {
                 truncated: false,
             };
         }
-        match succs.refused().and_then(|s| s.kind) {
+        match readings.refused().and_then(|s| s.kind) {
             // A trailing comma is reported where the comma is, not at the closer after it.
             Some(RepairKind::TrailingComma) => Fail::Syntax {
                 offset: self.frames.last().map_or(at, |f| f.comma_at),
@@ -843,9 +843,9 @@ impl<'t> Parser<'t> {
     }
 }
 
-impl Succs {
+impl Readings {
     /// The first reading the level refused, for the error message.
-    pub(crate) fn refused(&self) -> Option<Succ> {
+    pub(crate) fn refused(&self) -> Option<Reading> {
         self.first_refused
     }
 }

@@ -17,7 +17,7 @@
 use super::{
     conventions, lane, Config, Fail, Fence, Frame, Output, Parser, Partial, RawRepair, Result,
 };
-use crate::repair::grammar::{Ctx, Mode, Succs};
+use crate::repair::grammar::{Ctx, Mode, Readings};
 use crate::repair::index::StructIndex;
 use crate::repair::lex::{Kind, Lex};
 use crate::repair::search::Searcher;
@@ -231,7 +231,7 @@ pub(crate) fn resume<'t>(
         unlogged: parked.unlogged,
         container_path: None,
         searcher,
-        succs: Succs::new(),
+        readings: Readings::new(),
         json_end: parked.json_end,
         spare_spans: parked.spare_spans,
         spare_runs: parked.spare_runs,

@@ -3,7 +3,7 @@
 //! truncation policy does with a scalar the reply's end cut off.
 
 use super::{Fail, Parser, Result};
-use crate::repair::grammar::{Mode, Succ};
+use crate::repair::grammar::{Mode, Reading};
 use crate::repair::lex::Kind;
 use crate::repair::RepairKind;
 use crate::value::{Number, Value};
@@ -34,7 +34,7 @@ impl Parser<'_> {
         self.cfg.truncation.drops() && !self.frames.is_empty() && self.lex().at_end(end)
     }
 
-    pub(super) fn number(&mut self, at: usize, s: Succ) -> Result<Mode> {
+    pub(super) fn number(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let shape = self.lex().number_shape(at);
         let end = shape.end;
         let raw = &self.text[at..end];
@@ -102,7 +102,7 @@ impl Parser<'_> {
 
     /// `1,299.99`, `250_000`, `−12.5`: the separators dropped, the typographic minus made
     /// JSON's, the digits kept.
-    pub(super) fn grouped_number(&mut self, at: usize, s: Succ) -> Result<Mode> {
+    pub(super) fn grouped_number(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let raw = &self.text[at..s.pos];
         let digits: String = raw
             .chars()
@@ -121,7 +121,7 @@ impl Parser<'_> {
     }
 
     /// `true`, `None`, `undefined`, `-Infinity`, or the start of one cut off by the end.
-    pub(super) fn literal(&mut self, at: usize, s: Succ) -> Result<Mode> {
+    pub(super) fn literal(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let word = &self.text[at..s.pos];
         self.pos = s.pos;
         if let Some(spelling) = crate::spelling::literal(word) {
@@ -192,7 +192,7 @@ impl Parser<'_> {
     }
 
     /// Bare text used as a string value: to the next delimiter or line end.
-    pub(super) fn unquoted_value(&mut self, at: usize, s: Succ) -> Result<Mode> {
+    pub(super) fn unquoted_value(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let in_call = self.kinds.last() == Some(&Kind::Call);
         let raw_end = self.lex().unquoted_value_end(at, in_call);
         let text = self.text[at..raw_end].trim_end();
@@ -212,7 +212,7 @@ impl Parser<'_> {
     }
 
     /// An object key without quotes: `{name: "x"}`, `{2: 1}`, `{first name: "x"}`.
-    pub(super) fn bare_key(&mut self, at: usize, s: Succ) -> Result<Mode> {
+    pub(super) fn bare_key(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let (key_end, stop) = self.lex().bare_key(at);
         self.pos = s.pos;
         if s.kind == Some(RepairKind::DroppedTruncatedMember) {

@@ -3,7 +3,7 @@
 //! a string the reply's end cut off.
 
 use super::{Fail, Kinds, Parser, Result};
-use crate::repair::grammar::{Mode, Reading, Succ, Succs};
+use crate::repair::grammar::{Action, Mode, Reading, Readings};
 use crate::repair::lex::Stop;
 use crate::repair::{cost, latex, RepairKind};
 use crate::spelling::quotes::QuoteClass;
@@ -78,7 +78,7 @@ struct TextQuote {
 
 impl Parser<'_> {
     /// An opening quote was read as a string (a key in mode `Key`, else a value).
-    pub(super) fn string_token(&mut self, at: usize, s: Succ) -> Result<Mode> {
+    pub(super) fn string_token(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let Mode::Str { class, key, .. } = s.mode else {
             return Err(Fail::Internal("a string without its mode"));
         };
@@ -238,7 +238,7 @@ impl Parser<'_> {
                             odd,
                         };
                         if let Some(s) = self.line_break_choice(mode, stop_at)? {
-                            if s.reading == Reading::SplitString {
+                            if s.action == Action::SplitString {
                                 return self.split_string(buf, runs, scan, s);
                             }
                         }
@@ -283,15 +283,15 @@ impl Parser<'_> {
                         odd,
                     };
                     let s = self.in_string_choice(mode, stop_at, stop)?;
-                    match s.reading {
-                        Reading::CloseString | Reading::MixedClose => {
-                            if s.reading == Reading::MixedClose {
+                    match s.action {
+                        Action::CloseString | Action::MixedClose => {
+                            if s.action == Action::MixedClose {
                                 scan.mixed_close = Some(stop_at);
                             }
                             self.pos = s.pos;
                             return Ok((self.finish_string(buf, scan)?, s.mode));
                         }
-                        Reading::TextQuote => {
+                        Action::TextQuote => {
                             if own {
                                 last_text_quote = Some(TextQuote {
                                     at: stop_at,
@@ -310,7 +310,7 @@ impl Parser<'_> {
                                 runs.push(Run::new(seg, buf.len(), &scan));
                             }
                         }
-                        Reading::SplitString => {
+                        Action::SplitString => {
                             return self.split_string(buf, runs, scan, s);
                         }
                         _ => return Err(Fail::Internal("not a reading of a quote")),
@@ -330,7 +330,7 @@ impl Parser<'_> {
             };
             let end = self.end();
             let s = self.in_string_choice(mode, end, Stop::End)?;
-            if s.reading == Reading::SplitString {
+            if s.action == Action::SplitString {
                 return self.split_string(buf, runs, scan, s);
             }
             return Ok((Str::Dropped, Mode::Colon));
@@ -360,13 +360,13 @@ impl Parser<'_> {
                         len: q.len,
                         own: true,
                     };
-                    let mut succs = Succs::new();
+                    let mut readings = Readings::new();
                     self.ctx.in_string(
                         &Kinds(&self.kinds, &self.opens),
                         mode,
                         q.at,
                         stop,
-                        &mut succs,
+                        &mut readings,
                     );
                     let choice = self.searcher.choose_alone(
                         &self.ctx,
@@ -374,10 +374,10 @@ impl Parser<'_> {
                         &self.opens,
                         mode,
                         q.at,
-                        &succs,
+                        &readings,
                     );
-                    let s = succs.get(choice);
-                    if s.reading == Reading::CloseString {
+                    let s = readings.get(choice);
+                    if s.action == Action::CloseString {
                         buf.truncate(q.buf_len);
                         scan.text_quotes = q.quotes_before;
                         // Control characters and escapes after it are not in the string.
@@ -400,10 +400,7 @@ impl Parser<'_> {
             odd,
         };
         let s = self.in_string_choice(mode, end, Stop::End)?;
-        if matches!(
-            s.reading,
-            Reading::SplitBeforeClosers | Reading::SplitString
-        ) {
+        if matches!(s.action, Action::SplitBeforeClosers | Action::SplitString) {
             return self.split_string(buf, runs, scan, s);
         }
         // Whitespace at the very end of the reply (a file's last newline) is not content.
@@ -431,7 +428,7 @@ impl Parser<'_> {
         mut buf: String,
         runs: &[Run],
         mut scan: StringScan,
-        s: Succ,
+        s: Reading,
     ) -> Result<(Str, Mode)> {
         let run = runs.partition_point(|r| r.raw <= s.pos);
         let run = runs
@@ -459,37 +456,42 @@ impl Parser<'_> {
 
     /// The reading chosen at a raw line break inside a string, when the grammar has any (the
     /// layout says the next line is structure): `None` when the line break is plain text.
-    fn line_break_choice(&mut self, mode: Mode, at: usize) -> Result<Option<Succ>> {
+    fn line_break_choice(&mut self, mode: Mode, at: usize) -> Result<Option<Reading>> {
         self.wait_if_undecidable(at)?;
-        let mut succs = std::mem::take(&mut self.succs);
+        let mut readings = std::mem::take(&mut self.readings);
         self.ctx.in_string(
             &Kinds(&self.kinds, &self.opens),
             mode,
             at,
             Stop::Control(b'\n'),
-            &mut succs,
+            &mut readings,
         );
-        let chosen = if succs.len() == 0 {
+        let chosen = if readings.len() == 0 {
             None
         } else {
-            Some(self.choose(mode, at, &succs)?)
+            Some(self.choose(mode, at, &readings)?)
         };
-        self.succs = succs;
+        self.readings = readings;
         Ok(chosen)
     }
 
     /// The reading chosen at a stop inside a string.
-    fn in_string_choice(&mut self, mode: Mode, at: usize, stop: Stop) -> Result<Succ> {
+    fn in_string_choice(&mut self, mode: Mode, at: usize, stop: Stop) -> Result<Reading> {
         self.wait_if_undecidable(at)?;
         if let Some(vouched) = self.searcher.planned(mode, at) {
             self.searcher.note_style(vouched.style);
             return Ok(vouched);
         }
-        let mut succs = std::mem::take(&mut self.succs);
-        self.ctx
-            .in_string(&Kinds(&self.kinds, &self.opens), mode, at, stop, &mut succs);
-        let chosen = self.choose(mode, at, &succs);
-        self.succs = succs;
+        let mut readings = std::mem::take(&mut self.readings);
+        self.ctx.in_string(
+            &Kinds(&self.kinds, &self.opens),
+            mode,
+            at,
+            stop,
+            &mut readings,
+        );
+        let chosen = self.choose(mode, at, &readings);
+        self.readings = readings;
         chosen
     }
 
