@@ -30,12 +30,12 @@ mod parsed;
 mod pipeline;
 mod position;
 mod repair;
-mod retry;
+pub mod retry;
 mod schema;
 mod spelling;
 mod stream;
 mod value;
-mod verify;
+pub mod verify;
 
 pub(crate) use api::parse_decoded;
 pub use api::{
@@ -56,11 +56,6 @@ pub(crate) use pipeline::parse_unguided;
 pub use pipeline::MIN_GUARDED_BYTES;
 pub use position::Position;
 pub use repair::{Repair, RepairKind};
-pub use retry::{
-    diagnose, escaping_feedback, failure_of, feedback_body, feedback_for, feedback_message, retry,
-    schema_feedback, Attempt, Diagnosis, Envelope, Failure, Feedback, Reply, RetryError, Success,
-    ESCAPING_RULE,
-};
 pub use schema::{DroppedItem, Schema};
 pub use stream::{
     Event, Finished, FinishedLater, LaterEvents, Snapshot, StreamParser, StreamStats, DONE_ONLY,
@@ -85,13 +80,24 @@ pub mod sink {
 pub mod map {
     pub use crate::value::{Entry, IntoIter, Iter, IterMut, OccupiedEntry, VacantEntry};
 }
-pub use verify::{
-    blocking_message, verify, verify_value, CheckedNumber, Evidence, EvidenceLocation, FailClosed,
-    IssueType, Language, Locale, NumberExample, OnUngrounded, PercentForms, SmallCounts, Verdict,
-    Verification, VerifyOptions, Years, UNMATCHED_EXAMPLES,
-};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
+
+// The retry loop and the verify stage are modules (`llmjson::retry::…`, `llmjson::verify::…`).
+// Their names stay at the root for callers of 0.1 (hidden from the docs; a `#[deprecated]` on a
+// re-export has no effect in Rust, so the compiler cannot warn): they go in 1.0.
+#[doc(hidden)]
+pub use retry::{
+    diagnose, escaping_feedback, failure_of, feedback_body, feedback_for, feedback_message, retry,
+    schema_feedback, Attempt, Diagnosis, Envelope, Failure, Feedback, Reply, RetryError, Success,
+    ESCAPING_RULE,
+};
+#[doc(hidden)]
+pub use verify::{
+    blocking_message, verify, verify_value, CheckedNumber, Evidence, EvidenceLocation, FailClosed,
+    IssueType, Language, Locale, NumberExample, OnUngrounded, PercentForms, SmallCounts, Verdict,
+    Verification, VerifyOptions, Years, UNMATCHED_EXAMPLES,
+};

@@ -201,7 +201,7 @@ pub struct Options {
     /// Containers nested deeper than this are refused. Default 127 (serde_json's limit), at most
     /// [`MAX_DEPTH_CEILING`].
     pub max_depth: usize,
-    /// The schema the value must fit. With one, the parse also coerces (unless [`Self::coerce`]
+    /// The schema the value must fit. With one, the parse also coerces (unless [`Self::coercion`]
     /// is off) and validates, and returns [`crate::Error::Schema`] when the value does not fit.
     /// Shared, so that one compiled schema serves every call.
     pub schema: Option<Arc<Schema>>,

@@ -26,7 +26,8 @@ pub struct Parsed {
     /// The verify stage's result, when [`Options::evidence`](crate::Options::evidence) was set.
     pub verification: Option<Verification>,
     /// The array items left out because they failed their item schema, in text order (only
-    /// with [`Options::invalid_items`](crate::Options::invalid_items) set to [`InvalidItems::Drop`](crate::InvalidItems::Drop)). Their bytes count in
+    /// with [`Options::invalid_items`](crate::Options::invalid_items) set to
+    /// [`InvalidItems::Drop`](crate::InvalidItems::Drop)). Their bytes count in
     /// [`Parsed::removed_bytes`]; each also has a `dropped_invalid_item` entry in the log.
     pub dropped: Vec<DroppedItem>,
 }
@@ -63,7 +64,8 @@ pub struct Located<'t> {
     pub source: Source,
 }
 
-/// The result of [`parse_value`]: the value, and the kind and span of every repair made.
+/// The result of [`parse_value`](crate::parse_value): the value, and the kind and span of every
+/// repair made.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParsedValue {
     /// The value.

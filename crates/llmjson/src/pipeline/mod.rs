@@ -1,6 +1,7 @@
-//! The pipeline behind the public functions: the input checks, serde_json's fast path for a
-//! reply that is one valid document, the locate-and-repair stage (candidates chosen in
-//! `choose.rs`: locate proposes, the pipeline decides), the safety guard, and the turn from internal failures into
+//! The pipeline behind the public functions: the input checks, the strict reader's fast path for
+//! a reply that is one valid document, then locate and repair — locate proposes where values
+//! start (`crate::locate`), `choose.rs` decides which is the answer by parsing them —, and
+//! `found.rs`: the parser's settings, the safety guard, and the turn from internal failures into
 //! [`Error`]s. The schema stage (`crate::schema::stage`) runs on top of it.
 
 mod choose;

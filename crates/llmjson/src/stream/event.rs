@@ -28,7 +28,8 @@ pub enum Event {
         path: String,
     },
     /// A value shown as complete before is read otherwise now: a repeated key replaced it, or
-    /// the final parse (at [`StreamParser::finish`]) reads it differently.
+    /// the final parse (at [`StreamParser::finish`](crate::StreamParser::finish)) reads it
+    /// differently.
     Revised {
         /// The pointer of the highest value that changed.
         path: String,

@@ -112,7 +112,7 @@ impl std::str::FromStr for Language {
     }
 }
 
-/// How [`verify`] reads and judges numbers.
+/// How [`verify`](super::verify) reads and judges numbers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct VerifyOptions {
