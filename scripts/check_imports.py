@@ -4,12 +4,9 @@ and paths through `crate::`, `super::`, `self::` or a child module, re-exports f
 file that defines the name; a file's own `#[cfg(test)]` module aside).
 
 Two rules (issue 41): no two files import each other, and `locate/` imports nothing from
-`pipeline.rs` or `repair/`. The breaches that remain are listed in scripts/import_breaches.txt;
-the check fails on a breach not listed there, and on a listed one that is gone (remove it: the
-list only shrinks).
+`pipeline/` or `repair/`. The check prints each breach and fails if there is one.
 
-    python3 scripts/check_imports.py            # check
-    python3 scripts/check_imports.py --list     # print the breaches found, in the list's format
+    python3 scripts/check_imports.py
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "crates" / "llmjson" / "src"
-LISTED = ROOT / "scripts" / "import_breaches.txt"
 
 Module = tuple[str, ...]
 
@@ -157,22 +153,10 @@ def breaches() -> list[str]:
 
 def main() -> None:
     found = breaches()
-    if "--list" in sys.argv:
-        print("\n".join(found))
-        return
-    listed = {
-        line.strip()
-        for line in LISTED.read_text(encoding="utf-8").splitlines()
-        if line.strip() and not line.startswith("#")
-    }
-    new = [b for b in found if b not in listed]
-    gone = sorted(listed - set(found))
-    for b in new:
-        print(f"new breach: {b}")
-    for b in gone:
-        print(f"gone (remove it from {LISTED.relative_to(ROOT)}): {b}")
-    print(f"import check: {len(found)} breaches listed, {len(new)} new, {len(gone)} gone")
-    sys.exit(1 if new or gone else 0)
+    for b in found:
+        print(f"breach: {b}")
+    print(f"import check: {len(FILES)} files, {len(found)} breaches")
+    sys.exit(1 if found else 0)
 
 
 if __name__ == "__main__":

@@ -61,7 +61,9 @@ pub use stream::{
     Event, Finished, FinishedLater, LaterEvents, Snapshot, StreamParser, StreamStats, DONE_ONLY,
     PROVISIONAL_LAG,
 };
-pub use value::{DeserializeError, Map, Number, NumberError, Style, Value};
+pub use value::serde_impl::DeserializeError;
+pub use value::write::Style;
+pub use value::{Map, Number, NumberError, Value};
 
 /// The strict reader and what it builds into: llmjson's [`Value`] ([`sink::ValueSink`]) or any
 /// other representation (the Python package builds Python objects with it).

@@ -1,9 +1,39 @@
-//! An object: members in the order the reply wrote them, in one vector. Small objects (most of
+//! [`Value`] and the [`Map`] of its objects — one recursive type, so one file — and the map: an
+//! object's members in the order the reply wrote them, in one vector. Small objects (most of
 //! a model's: a step, an argument list) are searched in place; past [`INDEXED_FROM`] members a
 //! hash index is kept beside them, so a hostile object with many keys stays linear to build.
 
-use super::Value;
+use super::number::Number;
 use hashbrown::HashTable;
+
+/// Any JSON value.
+///
+/// ```
+/// let parsed = llmjson::parse("{b: 1.50, a: [true, None]}", &Default::default())?;
+/// let value = parsed.value;
+/// assert_eq!(value["b"], 1.5);
+/// assert_eq!(value["a"][1], llmjson::Value::Null);
+/// assert_eq!(value.to_string(), r#"{"b":1.50,"a":[true,null]}"#);
+/// # Ok::<(), llmjson::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub enum Value {
+    /// `null`.
+    #[default]
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number with its exact digits.
+    Number(Number),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object, keys in written order.
+    Object(Map),
+}
+
+pub(crate) static NULL: Value = Value::Null;
 
 /// From this many members on, lookups go through a hash index.
 const INDEXED_FROM: usize = 12;
@@ -344,7 +374,7 @@ impl std::fmt::Debug for Map {
 impl std::ops::Index<&str> for Map {
     type Output = Value;
     fn index(&self, key: &str) -> &Value {
-        self.get(key).unwrap_or(&super::NULL)
+        self.get(key).unwrap_or(&NULL)
     }
 }
 

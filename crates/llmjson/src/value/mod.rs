@@ -11,42 +11,12 @@ mod convert;
 mod map;
 pub(crate) mod number;
 pub(crate) mod parse;
-mod serde_impl;
+pub(crate) mod serde_impl;
 pub(crate) mod write;
 
-pub use map::{Entry, IntoIter, Iter, IterMut, Map, OccupiedEntry, VacantEntry};
+pub(crate) use map::NULL;
+pub use map::{Entry, IntoIter, Iter, IterMut, Map, OccupiedEntry, VacantEntry, Value};
 pub use number::{Number, NumberError};
-pub use serde_impl::DeserializeError;
-pub use write::Style;
-
-/// Any JSON value.
-///
-/// ```
-/// let parsed = llmjson::parse("{b: 1.50, a: [true, None]}", &Default::default())?;
-/// let value = parsed.value;
-/// assert_eq!(value["b"], 1.5);
-/// assert_eq!(value["a"][1], llmjson::Value::Null);
-/// assert_eq!(value.to_string(), r#"{"b":1.50,"a":[true,null]}"#);
-/// # Ok::<(), llmjson::Error>(())
-/// ```
-#[derive(Clone, Default)]
-pub enum Value {
-    /// `null`.
-    #[default]
-    Null,
-    /// `true` or `false`.
-    Bool(bool),
-    /// A number with its exact digits.
-    Number(Number),
-    /// A string.
-    String(String),
-    /// An array.
-    Array(Vec<Value>),
-    /// An object, keys in written order.
-    Object(Map),
-}
-
-pub(crate) static NULL: Value = Value::Null;
 
 impl Value {
     /// Is `null`.
@@ -175,34 +145,6 @@ impl Value {
             Value::Object(_) => "object",
         }
     }
-    /// Compact JSON with exact digits (the same as `to_string()`).
-    pub fn to_json(&self) -> String {
-        self.to_json_styled(Style::default())
-    }
-    /// Appends the compact JSON to `out` (what [`Value::to_json`] returns, without a new
-    /// string: for writers that build one line of many parts).
-    pub fn write_json(&self, out: &mut String) {
-        write::write(self, out, Style::default());
-    }
-    /// JSON indented by two spaces, as serde_json's pretty printer writes it.
-    pub fn to_json_pretty(&self) -> String {
-        self.to_json_styled(Style {
-            pretty: true,
-            ascii: false,
-        })
-    }
-    /// JSON in the given [`Style`] (pretty or compact, ASCII only or not), exact digits.
-    ///
-    /// ```
-    /// use llmjson::{Style, Value};
-    /// let v = Value::from(vec!["é😀"]);
-    /// assert_eq!(v.to_json_styled(Style { pretty: false, ascii: true }), r#"["\u00e9\ud83d\ude00"]"#);
-    /// ```
-    pub fn to_json_styled(&self, style: Style) -> String {
-        let mut out = String::new();
-        write::write(self, &mut out, style);
-        out
-    }
 }
 
 /// Appends `key` to a JSON Pointer as one reference token (RFC 6901: `~` is written `~0`, `/`
@@ -302,17 +244,6 @@ impl<I: Index> std::ops::Index<I> for Value {
     type Output = Value;
     fn index(&self, index: I) -> &Value {
         index.index_into(self).unwrap_or(&NULL)
-    }
-}
-
-impl std::fmt::Display for Value {
-    /// Compact JSON; `{:#}` indents by two spaces.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if f.alternate() {
-            f.write_str(&self.to_json_pretty())
-        } else {
-            f.write_str(&self.to_json())
-        }
     }
 }
 

@@ -269,3 +269,46 @@ fn pretty(value: &Value, out: &mut String, depth: usize, ascii: bool) {
         _ => compact(value, out, ascii),
     }
 }
+
+/// Writing a value: compact, pretty or ASCII-only JSON text, exact digits.
+impl Value {
+    /// Compact JSON with exact digits (the same as `to_string()`).
+    pub fn to_json(&self) -> String {
+        self.to_json_styled(Style::default())
+    }
+    /// Appends the compact JSON to `out` (what [`Value::to_json`] returns, without a new
+    /// string: for writers that build one line of many parts).
+    pub fn write_json(&self, out: &mut String) {
+        write(self, out, Style::default());
+    }
+    /// JSON indented by two spaces, as serde_json's pretty printer writes it.
+    pub fn to_json_pretty(&self) -> String {
+        self.to_json_styled(Style {
+            pretty: true,
+            ascii: false,
+        })
+    }
+    /// JSON in the given [`Style`] (pretty or compact, ASCII only or not), exact digits.
+    ///
+    /// ```
+    /// use llmjson::{Style, Value};
+    /// let v = Value::from(vec!["é😀"]);
+    /// assert_eq!(v.to_json_styled(Style { pretty: false, ascii: true }), r#"["\u00e9\ud83d\ude00"]"#);
+    /// ```
+    pub fn to_json_styled(&self, style: Style) -> String {
+        let mut out = String::new();
+        write(self, &mut out, style);
+        out
+    }
+}
+
+impl std::fmt::Display for Value {
+    /// Compact JSON; `{:#}` indents by two spaces.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if f.alternate() {
+            f.write_str(&self.to_json_pretty())
+        } else {
+            f.write_str(&self.to_json())
+        }
+    }
+}
