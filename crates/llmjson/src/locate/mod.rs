@@ -83,13 +83,29 @@ impl<'t> Scan<'t> {
         let b = text.as_bytes();
         let mut masks = Vec::new();
         let mut from = 0;
-        // One forward search for `<`: every byte is looked at a bounded number of times.
-        while let Some(i) = memchr::memchr(b'<', &b[from..]) {
-            let open = from + i;
-            let Some((_, close)) = crate::spelling::reasoning_tag_at(&text[open..]) else {
-                from = open + 1;
-                continue;
+        // One forward search per reasoning tag, each kept at its next occurrence: the text is
+        // scanned once per tag however many `<` it holds (prose with HTML in it).
+        let tags = crate::spelling::REASONING_TAGS;
+        let finders: Vec<_> = tags
+            .iter()
+            .map(|(open, _)| memchr::memmem::Finder::new(open))
+            .collect();
+        let mut next: Vec<Option<usize>> = finders.iter().map(|f| f.find(b)).collect();
+        loop {
+            for (at, finder) in next.iter_mut().zip(&finders) {
+                if at.is_some_and(|at| at < from) {
+                    *at = finder.find(&b[from..]).map(|i| from + i);
+                }
+            }
+            let Some((tag, open)) = next
+                .iter()
+                .enumerate()
+                .filter_map(|(tag, at)| at.map(|at| (tag, at)))
+                .min_by_key(|&(_, at)| at)
+            else {
+                break;
             };
+            let close = tags[tag].1;
             let close_end = text[open..]
                 .find(close)
                 .map_or(text.len(), |k| open + k + close.len());

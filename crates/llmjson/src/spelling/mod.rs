@@ -142,14 +142,6 @@ pub(crate) const TOOL_TAGS: &[(&str, &str)] = &[
     ("<function_call>", "</function_call>"),
 ];
 
-/// The reasoning tag `text` begins with: its open and close tags.
-pub(crate) fn reasoning_tag_at(text: &str) -> Option<(&'static str, &'static str)> {
-    REASONING_TAGS
-        .iter()
-        .find(|(open, _)| text.starts_with(open))
-        .copied()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,12 +162,6 @@ mod tests {
         assert!(completing("NaN").is_none() && completing("").is_none());
         assert!(may_become_literal("Na") && !may_become_literal("nope"));
         assert_eq!(literal_prefix_of(b"None, 1").map(|s| s.word), Some("None"));
-        assert_eq!(
-            reasoning_tag_at("<thinking>x"),
-            Some(("<thinking>", "</thinking>"))
-        );
-        assert_eq!(reasoning_tag_at("<think>x"), Some(("<think>", "</think>")));
-        assert!(reasoning_tag_at("<thin").is_none());
     }
 
     fn parsed(text: &str) -> crate::Parsed {
