@@ -112,12 +112,12 @@ def resolve(mod: Module, path: str, depth: int = 0) -> Module | None:
         owner = tuple(full[:k])
         if owner not in FILES:
             continue
-        if k < len(full) and depth < 8:
-            via = reexport(owner, full[k])
-            if via is not None and tuple(via[:k]) != owner or (via is not None and len(via) > k + 1):
-                inner = resolve(owner, "crate::" + "::".join(via + full[k + 1 :]), depth + 1)
-                if inner is not None:
-                    return inner
+        # A name the owner re-exports (`pub use x::Name`): follow it to the file defining it.
+        via = reexport(owner, full[k]) if k < len(full) and depth < 8 else None
+        if via is not None and via + full[k + 1 :] != full:
+            inner = resolve(owner, "crate::" + "::".join(via + full[k + 1 :]), depth + 1)
+            if inner is not None:
+                return inner
         return owner
     return None
 
