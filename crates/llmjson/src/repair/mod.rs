@@ -9,7 +9,7 @@
 //! - `search.rs` chooses among readings by following them through the next stretch of text;
 //! - `parser/` applies the chosen readings, builds the value and logs every repair.
 
-mod cost;
+pub(crate) mod cost;
 pub(crate) mod grammar;
 pub(crate) mod index;
 mod kind;

@@ -48,7 +48,7 @@ impl Frame {
 
 /// How far back from the end of the text a completed value is still shown as provisional: the
 /// repair parser's decisions look this far ahead (`repair::cost::WINDOW`).
-pub const LAG: usize = 256;
+pub const LAG: usize = crate::repair::cost::WINDOW;
 
 /// Room a new container is given: most of a reply's containers hold a few members, and growing
 /// from nothing reallocates twice on the way to eight.

@@ -11,6 +11,30 @@ use crate::repair::RepairKind;
 use crate::spelling::quotes::QuoteClass;
 use crate::spelling::{WIDE_COLON, WIDE_COMMA};
 
+/// What every reading of a spot inside a string needs: the string's quote class, whether it is a
+/// key, where its content opened, whether an odd number of its quotes were kept as text, and the
+/// mode after it closes.
+#[derive(Clone, Copy)]
+struct InString {
+    class: QuoteClass,
+    key: bool,
+    open: usize,
+    odd: bool,
+    after: Mode,
+}
+
+impl InString {
+    /// The string's own mode (a reading that keeps the spot as text reads on in it).
+    fn mode(self) -> Mode {
+        Mode::Str {
+            class: self.class,
+            key: self.key,
+            open: self.open,
+            odd: self.odd,
+        }
+    }
+}
+
 impl Ctx<'_> {
     /// The readings of a spot inside a string (`mode` is `Str`), at a stop found at `at`.
     pub(crate) fn in_string(
@@ -31,7 +55,6 @@ impl Ctx<'_> {
         else {
             return;
         };
-        let level = self.level;
         let after = if key {
             Mode::Colon
         } else if stack.depth() == 0 && self.concatenation_follows(at + 1) {
@@ -40,303 +63,358 @@ impl Ctx<'_> {
         } else {
             after_value(stack.depth(), true)
         };
+        let s = InString {
+            class,
+            key,
+            open,
+            odd,
+            after,
+        };
         match stop {
-            Stop::Quote { len, own: true } => {
-                // A text quote left unpaired by the close pays again.
-                let paired = class.paired();
-                let odd = odd && paired;
-                let unpaired = if odd { cost::UNPAIRED_TEXT_QUOTE } else { 0 };
-                // A quote that starts an indented line is where JSON opens its next string
-                // (`"José,⏎  "type": …`), not where text ends (code ends `x = 1⏎"`).
-                let indented = if !key
-                    && self.starts_indented_line(open, at)
-                    && !self.lex.leaves_open(open, at)
-                {
-                    cost::LOOSE_TEXT_QUOTE
-                } else {
-                    0
-                };
-                // A string that does not end at `"` pays for the JSON its text swallowed
-                // (`'docs', "tool": "x"…'`); a `"` string's quotes were judged one by one.
-                // A key is a name: one that holds JSON's punctuation swallowed structure,
-                // unless its quote is followed by `:` (then the text is the name, whatever it is).
-                let swallowed = if key {
-                    self.key_marks(open, at, at + len)
-                } else {
-                    self.swallowed_by_value(class, open, at)
-                };
-                out.add(
-                    level,
-                    reading(
-                        Action::CloseString,
-                        None,
-                        unpaired + indented + swallowed,
-                        at + len,
-                        after,
-                    ),
-                );
-                // A triple-quoted string ends at `"""`, unambiguously.
-                if class == QuoteClass::Triple {
-                    return;
-                }
-                // A split that leaves closers in the text pays for the structure they lose.
-                // Besides the places just before this quote, a value string may have ended at
-                // the first comma its text puts before a member (`"Seoul, 'tags': [], …"`).
-                let splits = self.split_points(open, at, key);
-                let more = if key {
-                    [None, None]
-                } else {
-                    self.splits_in_text(open, at, &splits)
-                };
-                for split in splits.into_iter().chain(more).flatten() {
-                    self.split_at(out, class, open, split, after);
-                }
-                // Keys close at a quote: a key holding a quote is not a thing models write.
-                if !key {
-                    let b = self.b();
-                    // Quoted spans quote something, inside a line of text: a text quote
-                    // where JSON puts its quotes is loose. That is an opening quote before a
-                    // space or a delimiter (`"07:58",` + `","`) or first on its line
-                    // (`"a,⏎  "b": 1`), or a closing one before a `:` (`"x, "b": 1`).
-                    // (Not so in text that is code or JSON, which has quotes in such places.)
-                    let json_text = matches!(b.get(open), Some(b'{' | b'['));
-                    // Whether the text leaves a bracket open here: a scan of the window, done
-                    // at most once per quote.
-                    let leaves_open = std::cell::OnceCell::new();
-                    let inside_bracket =
-                        || *leaves_open.get_or_init(|| self.lex.leaves_open(open, at));
-                    let code = || json_text || inside_bracket();
-                    let loose = if !paired {
-                        // An apostrophe sits in a word or ends one before a space
-                        // (`students' books`), not before a delimiter (`docs', "tool"`).
-                        if self.delimiter_at(at + len) {
-                            cost::LOOSE_TEXT_QUOTE
-                        } else {
-                            0
-                        }
-                    } else if odd {
-                        if self.next_non_blank(at + len) == Some(b':') && !code() {
-                            cost::KEYLIKE_TEXT_QUOTE
-                        } else {
-                            0
-                        }
-                    } else if b.get(at + len).is_none_or(|&c| is_ws(c))
-                        || self.delimiter_at(at + len)
-                        || (self.starts_line(open, at) && !code())
-                    {
-                        cost::LOOSE_TEXT_QUOTE
-                    } else {
-                        0
-                    };
-                    // Quotes inside a bracket the text opened are code's or JSON's own
-                    // (`'{"id": 7}'` in an SQL statement): a pair costs as in JSON text. Not a
-                    // quote that a `+` and another quote follow: that joins two strings.
-                    // (The second quote of a pair costs nothing: asked of the first only.)
-                    let pair = if odd {
-                        0
-                    } else if json_text
-                        || (inside_bracket() && !self.concatenation_follows(at + len))
-                    {
-                        cost::TEXT_QUOTE_IN_JSON_TEXT
-                    } else {
-                        cost::TEXT_QUOTE
-                    };
-                    // Running on past this quote swallows what came since the last one.
-                    let cost = pair + loose + self.lex.swallowed_since(class, open, at);
-                    out.add(
-                        level,
-                        reading(
-                            Action::TextQuote,
-                            Some(RepairKind::UnescapedQuote),
-                            cost,
-                            at + len,
-                            Mode::Str {
-                                class,
-                                key,
-                                open,
-                                odd: paired && !odd,
-                            },
-                        ),
-                    );
-                }
-            }
-            Stop::Quote { len, own: false } => {
-                // A typographic quote inside ASCII-quoted text is ordinary text, unless it
-                // stands right before a delimiter, where JSON ends its strings (`"東京“, "tags"`):
-                // as text there it is loose, like an apostrophe before a delimiter.
-                let loose = if self.delimiter_at(at + len) {
-                    cost::LOOSE_TEXT_QUOTE
-                } else {
-                    0
-                };
-                let loose = loose + self.lex.swallowed_since(class, open, at);
-                out.add(
-                    level,
-                    reading(Action::TextQuote, None, loose, at + len, mode),
-                );
-                let swallowed = if key {
-                    self.key_marks(open, at, at + len)
-                } else {
-                    self.swallowed_by_value(class, open, at)
-                };
-                out.add(
-                    level,
-                    reading(
-                        Action::MixedClose,
-                        Some(RepairKind::SmartQuotes),
-                        cost::MIXED_CLOSE + swallowed,
-                        at + len,
-                        after,
-                    ),
-                );
-                // Or the string ended long before, at the comma before a member its text
-                // swallowed (`"Seoul, 'tags': [], … „Mary“`), or at the comma before this quote
-                // where the quote opens the next item (`"failure,⏎        “queued”`), as at a
-                // quote of its own.
-                if !key {
-                    let splits = self.split_points(open, at, false);
-                    let more = self.splits_in_text(open, at, &splits);
-                    for split in splits.into_iter().chain(more).flatten() {
-                        self.split_at(out, class, open, split, after);
-                    }
-                }
-            }
-            Stop::End => {
-                // A reply cut inside a string is plausible for text, not for a string that
-                // swallowed what looks like JSON (`"score: 1}` is a key that lost its quote).
-                let swallowed =
-                    self.lex
-                        .lost_in_string(class, open.max(at.saturating_sub(cost::WINDOW)), at);
-                let unpaired = if odd && class.paired() {
-                    cost::UNPAIRED_TEXT_QUOTE
-                } else {
-                    0
-                };
-                // A key cut off is dropped (`DroppedTruncatedMember`); a value is closed.
-                let cut_kind = if key {
-                    RepairKind::DroppedTruncatedMember
-                } else {
-                    RepairKind::ClosedTruncatedString
-                };
-                // The string lost its closing quote before what ends the reply: a key before
-                // its `:` and value, a value before the closers.
-                let split = if key {
-                    self.split_points(open, at, true)[0]
-                } else {
-                    self.closers_at_end(stack, open, at)
-                };
-                // A value that ran to the end past the start of a member ended before it, or
-                // past the end of its container and the start of a sibling.
-                let (member, sibling) = if key {
-                    (None, None)
-                } else {
-                    self.text_boundaries(open, at)
-                };
-                let member = member.filter(|_| stack.top() == Some(Kind::Object));
-                let sibling = sibling.filter(|s| member != Some(*s));
-                // At the very end of a reply a cut is the likelier event: listed first. A cut
-                // that swallowed the closers of the whole document is no plain completion: the
-                // truncation-only pass refuses it, and the full search weighs it against the
-                // splits. (`["a", ["]` swallowed one closer of two: still a cut; so is a key
-                // that no split completes, `{"}ab}`.)
-                let completes = split.is_some() || member.is_some() || sibling.is_some();
-                if swallowed == 0
-                    || !out.only_truncation
-                    || !completes
-                    || !self.ends_document(stack, open, at)
-                {
-                    out.add(
-                        level,
-                        reading(
-                            Action::CutString,
-                            Some(cut_kind),
-                            cost::CUT_STRING + unpaired + swallowed,
-                            at,
-                            after,
-                        ),
-                    );
-                }
-                if let Some(m) = member {
-                    out.add(
-                        level,
-                        reading(
-                            Action::SplitString,
-                            Some(RepairKind::MissingEndQuote),
-                            cost::MISSING_END_QUOTE,
-                            m,
-                            after,
-                        ),
-                    );
-                }
-                // `"a,⏎    null⏎]`: as at a quote, the string may have lost its quote at the
-                // end of its first line, before lines of values.
-                let line = (!key)
-                    .then(|| self.first_line_comma(open, at))
-                    .flatten()
-                    .filter(|l| member != Some(*l));
-                for split in line.into_iter().chain(sibling.filter(|s| line != Some(*s))) {
-                    self.split_at(out, class, open, split, after);
-                }
-                if let Some(split) = split {
-                    let action = if key {
-                        Action::SplitString
-                    } else {
-                        Action::SplitBeforeClosers
-                    };
-                    // Ending before the closers keeps the rest of the text in the string: it
-                    // pays for the members that text swallowed (`"Seoul, 'tags': [], 'y': 1}`).
-                    let swallowed = if key {
-                        0
-                    } else {
-                        self.lex.swallowed(class, open, split)
-                    };
-                    out.add(
-                        level,
-                        reading(
-                            action,
-                            Some(RepairKind::MissingEndQuote),
-                            cost::MISSING_END_QUOTE + swallowed,
-                            split,
-                            after,
-                        ),
-                    );
-                }
-            }
-            Stop::Control(b'\n') if class != QuoteClass::Triple => {
-                // A string that runs over a line break where the next line starts
-                // structure at its container's indentation (`"zip": "rejected⏎        }`, or an
-                // apostrophe read as an opening quote before lines of members) either runs on,
-                // paying for the line the layout says it swallows, or lost its closing quote at
-                // the end of its line.
-                // A key is a name on one line: one still open at its first line break lost its
-                // closing quote (at its colon: `"tags: [⏎`), whatever the next line holds.
-                let first_key_line = key && memchr::memchr(b'\n', &self.b()[open..at]).is_none();
-                if !first_key_line
-                    && (self.lex.next_line_starts_structure(open, at).is_none()
-                        || self.lex.leaves_open(open, at))
-                {
-                    return;
-                }
-                // Where it ended (listed first: where the layout speaks, it is the likelier
-                // reading): at the end of this line, when this is its first; else at the end of
-                // its first line, when that line ended a member (`"active,⏎    false⏎  ]`).
-                if let Some(split) = self.first_line_split(open, at, key) {
-                    self.split_at(out, class, open, split, after);
-                }
-                // A key running on over its line break pays twice: a name never holds one,
-                // while the split has a repair to show for it.
-                let run_on = if first_key_line {
-                    2 * cost::LOST_STRUCTURE
-                } else {
-                    cost::LOST_STRUCTURE
-                };
-                out.add(
-                    level,
-                    reading(Action::TextLineBreak, None, run_on, at + 1, mode),
-                );
-            }
+            Stop::Quote { len, own: true } => self.own_quote(s, at, len, out),
+            Stop::Quote { len, own: false } => self.other_quote(stack, s, at, len, out),
+            Stop::End => self.cut_by_end(stack, s, at, out),
+            Stop::Control(b'\n') if class != QuoteClass::Triple => self.line_break(s, at, out),
             Stop::Escape | Stop::Control(_) => {}
         }
+    }
+
+    /// A quote of the string's own class: it closes the string, or is text (paired, loose, a
+    /// key's), or shows the string lost its closing quote earlier.
+    fn own_quote(&self, s: InString, at: usize, len: usize, out: &mut Readings) {
+        let InString {
+            class,
+            key,
+            open,
+            odd,
+            after,
+        } = s;
+        let level = self.level;
+        // A text quote left unpaired by the close pays again.
+        let paired = class.paired();
+        let odd = odd && paired;
+        let unpaired = if odd { cost::UNPAIRED_TEXT_QUOTE } else { 0 };
+        // A quote that starts an indented line is where JSON opens its next string
+        // (`"José,⏎  "type": …`), not where text ends (code ends `x = 1⏎"`).
+        let indented =
+            if !key && self.starts_indented_line(open, at) && !self.lex.leaves_open(open, at) {
+                cost::LOOSE_TEXT_QUOTE
+            } else {
+                0
+            };
+        // A string that does not end at `"` pays for the JSON its text swallowed
+        // (`'docs', "tool": "x"…'`); a `"` string's quotes were judged one by one.
+        // A key is a name: one that holds JSON's punctuation swallowed structure,
+        // unless its quote is followed by `:` (then the text is the name, whatever it is).
+        let swallowed = if key {
+            self.key_marks(open, at, at + len)
+        } else {
+            self.swallowed_by_value(class, open, at)
+        };
+        out.add(
+            level,
+            reading(
+                Action::CloseString,
+                None,
+                unpaired + indented + swallowed,
+                at + len,
+                after,
+            ),
+        );
+        // A triple-quoted string ends at `"""`, unambiguously.
+        if class == QuoteClass::Triple {
+            return;
+        }
+        // A split that leaves closers in the text pays for the structure they lose.
+        // Besides the places just before this quote, a value string may have ended at
+        // the first comma its text puts before a member (`"Seoul, 'tags': [], …"`).
+        let splits = self.split_points(open, at, key);
+        let more = if key {
+            [None, None]
+        } else {
+            self.splits_in_text(open, at, &splits)
+        };
+        for split in splits.into_iter().chain(more).flatten() {
+            self.split_at(out, class, open, split, after);
+        }
+        // Keys close at a quote: a key holding a quote is not a thing models write.
+        if !key {
+            let b = self.b();
+            // Quoted spans quote something, inside a line of text: a text quote
+            // where JSON puts its quotes is loose. That is an opening quote before a
+            // space or a delimiter (`"07:58",` + `","`) or first on its line
+            // (`"a,⏎  "b": 1`), or a closing one before a `:` (`"x, "b": 1`).
+            // (Not so in text that is code or JSON, which has quotes in such places.)
+            let json_text = matches!(b.get(open), Some(b'{' | b'['));
+            // Whether the text leaves a bracket open here: a scan of the window, done
+            // at most once per quote.
+            let leaves_open = std::cell::OnceCell::new();
+            let inside_bracket = || *leaves_open.get_or_init(|| self.lex.leaves_open(open, at));
+            let code = || json_text || inside_bracket();
+            let loose = if !paired {
+                // An apostrophe sits in a word or ends one before a space
+                // (`students' books`), not before a delimiter (`docs', "tool"`).
+                if self.delimiter_at(at + len) {
+                    cost::LOOSE_TEXT_QUOTE
+                } else {
+                    0
+                }
+            } else if odd {
+                if self.next_non_blank(at + len) == Some(b':') && !code() {
+                    cost::KEYLIKE_TEXT_QUOTE
+                } else {
+                    0
+                }
+            } else if b.get(at + len).is_none_or(|&c| is_ws(c))
+                || self.delimiter_at(at + len)
+                || (self.starts_line(open, at) && !code())
+            {
+                cost::LOOSE_TEXT_QUOTE
+            } else {
+                0
+            };
+            // Quotes inside a bracket the text opened are code's or JSON's own
+            // (`'{"id": 7}'` in an SQL statement): a pair costs as in JSON text. Not a
+            // quote that a `+` and another quote follow: that joins two strings.
+            // (The second quote of a pair costs nothing: asked of the first only.)
+            let pair = if odd {
+                0
+            } else if json_text || (inside_bracket() && !self.concatenation_follows(at + len)) {
+                cost::TEXT_QUOTE_IN_JSON_TEXT
+            } else {
+                cost::TEXT_QUOTE
+            };
+            // Running on past this quote swallows what came since the last one.
+            let cost = pair + loose + self.lex.swallowed_since(class, open, at);
+            out.add(
+                level,
+                reading(
+                    Action::TextQuote,
+                    Some(RepairKind::UnescapedQuote),
+                    cost,
+                    at + len,
+                    Mode::Str {
+                        class,
+                        key,
+                        open,
+                        odd: paired && !odd,
+                    },
+                ),
+            );
+        }
+    }
+
+    /// A quote of another class (a typographic quote in an ASCII string, or the reverse): text,
+    /// or the string's close.
+    fn other_quote(
+        &self,
+        _stack: &dyn Stack,
+        s: InString,
+        at: usize,
+        len: usize,
+        out: &mut Readings,
+    ) {
+        let InString {
+            class,
+            key,
+            open,
+            after,
+            ..
+        } = s;
+        let level = self.level;
+        // A typographic quote inside ASCII-quoted text is ordinary text, unless it
+        // stands right before a delimiter, where JSON ends its strings (`"東京“, "tags"`):
+        // as text there it is loose, like an apostrophe before a delimiter.
+        let loose = if self.delimiter_at(at + len) {
+            cost::LOOSE_TEXT_QUOTE
+        } else {
+            0
+        };
+        let loose = loose + self.lex.swallowed_since(class, open, at);
+        out.add(
+            level,
+            reading(Action::TextQuote, None, loose, at + len, s.mode()),
+        );
+        let swallowed = if key {
+            self.key_marks(open, at, at + len)
+        } else {
+            self.swallowed_by_value(class, open, at)
+        };
+        out.add(
+            level,
+            reading(
+                Action::MixedClose,
+                Some(RepairKind::SmartQuotes),
+                cost::MIXED_CLOSE + swallowed,
+                at + len,
+                after,
+            ),
+        );
+        // Or the string ended long before, at the comma before a member its text
+        // swallowed (`"Seoul, 'tags': [], … „Mary“`), or at the comma before this quote
+        // where the quote opens the next item (`"failure,⏎        “queued”`), as at a
+        // quote of its own.
+        if !key {
+            let splits = self.split_points(open, at, false);
+            let more = self.splits_in_text(open, at, &splits);
+            for split in splits.into_iter().chain(more).flatten() {
+                self.split_at(out, class, open, split, after);
+            }
+        }
+    }
+
+    /// The region ends inside the string: a cut, or a closing quote lost before closers.
+    fn cut_by_end(&self, stack: &dyn Stack, s: InString, at: usize, out: &mut Readings) {
+        let InString {
+            class,
+            key,
+            open,
+            odd,
+            after,
+        } = s;
+        let level = self.level;
+        // A reply cut inside a string is plausible for text, not for a string that
+        // swallowed what looks like JSON (`"score: 1}` is a key that lost its quote).
+        let swallowed =
+            self.lex
+                .lost_in_string(class, open.max(at.saturating_sub(cost::WINDOW)), at);
+        let unpaired = if odd && class.paired() {
+            cost::UNPAIRED_TEXT_QUOTE
+        } else {
+            0
+        };
+        // A key cut off is dropped (`DroppedTruncatedMember`); a value is closed.
+        let cut_kind = if key {
+            RepairKind::DroppedTruncatedMember
+        } else {
+            RepairKind::ClosedTruncatedString
+        };
+        // The string lost its closing quote before what ends the reply: a key before
+        // its `:` and value, a value before the closers.
+        let split = if key {
+            self.split_points(open, at, true)[0]
+        } else {
+            self.closers_at_end(stack, open, at)
+        };
+        // A value that ran to the end past the start of a member ended before it, or
+        // past the end of its container and the start of a sibling.
+        let (member, sibling) = if key {
+            (None, None)
+        } else {
+            self.text_boundaries(open, at)
+        };
+        let member = member.filter(|_| stack.top() == Some(Kind::Object));
+        let sibling = sibling.filter(|s| member != Some(*s));
+        // At the very end of a reply a cut is the likelier event: listed first. A cut
+        // that swallowed the closers of the whole document is no plain completion: the
+        // truncation-only pass refuses it, and the full search weighs it against the
+        // splits. (`["a", ["]` swallowed one closer of two: still a cut; so is a key
+        // that no split completes, `{"}ab}`.)
+        let completes = split.is_some() || member.is_some() || sibling.is_some();
+        if swallowed == 0
+            || !out.only_truncation
+            || !completes
+            || !self.ends_document(stack, open, at)
+        {
+            out.add(
+                level,
+                reading(
+                    Action::CutString,
+                    Some(cut_kind),
+                    cost::CUT_STRING + unpaired + swallowed,
+                    at,
+                    after,
+                ),
+            );
+        }
+        if let Some(m) = member {
+            out.add(
+                level,
+                reading(
+                    Action::SplitString,
+                    Some(RepairKind::MissingEndQuote),
+                    cost::MISSING_END_QUOTE,
+                    m,
+                    after,
+                ),
+            );
+        }
+        // `"a,⏎    null⏎]`: as at a quote, the string may have lost its quote at the
+        // end of its first line, before lines of values.
+        let line = (!key)
+            .then(|| self.first_line_comma(open, at))
+            .flatten()
+            .filter(|l| member != Some(*l));
+        for split in line.into_iter().chain(sibling.filter(|s| line != Some(*s))) {
+            self.split_at(out, class, open, split, after);
+        }
+        if let Some(split) = split {
+            let action = if key {
+                Action::SplitString
+            } else {
+                Action::SplitBeforeClosers
+            };
+            // Ending before the closers keeps the rest of the text in the string: it
+            // pays for the members that text swallowed (`"Seoul, 'tags': [], 'y': 1}`).
+            let swallowed = if key {
+                0
+            } else {
+                self.lex.swallowed(class, open, split)
+            };
+            out.add(
+                level,
+                reading(
+                    action,
+                    Some(RepairKind::MissingEndQuote),
+                    cost::MISSING_END_QUOTE + swallowed,
+                    split,
+                    after,
+                ),
+            );
+        }
+    }
+
+    /// A raw line break: text, or the end of a string that lost its closing quote on its line.
+    fn line_break(&self, s: InString, at: usize, out: &mut Readings) {
+        let InString {
+            class,
+            key,
+            open,
+            after,
+            ..
+        } = s;
+        let level = self.level;
+        // A string that runs over a line break where the next line starts
+        // structure at its container's indentation (`"zip": "rejected⏎        }`, or an
+        // apostrophe read as an opening quote before lines of members) either runs on,
+        // paying for the line the layout says it swallows, or lost its closing quote at
+        // the end of its line.
+        // A key is a name on one line: one still open at its first line break lost its
+        // closing quote (at its colon: `"tags: [⏎`), whatever the next line holds.
+        let first_key_line = key && memchr::memchr(b'\n', &self.b()[open..at]).is_none();
+        if !first_key_line
+            && (self.lex.next_line_starts_structure(open, at).is_none()
+                || self.lex.leaves_open(open, at))
+        {
+            return;
+        }
+        // Where it ended (listed first: where the layout speaks, it is the likelier
+        // reading): at the end of this line, when this is its first; else at the end of
+        // its first line, when that line ended a member (`"active,⏎    false⏎  ]`).
+        if let Some(split) = self.first_line_split(open, at, key) {
+            self.split_at(out, class, open, split, after);
+        }
+        // A key running on over its line break pays twice: a name never holds one,
+        // while the split has a repair to show for it.
+        let run_on = if first_key_line {
+            2 * cost::LOST_STRUCTURE
+        } else {
+            cost::LOST_STRUCTURE
+        };
+        out.add(
+            level,
+            reading(Action::TextLineBreak, None, run_on, at + 1, s.mode()),
+        );
     }
 
     /// The reading that the string opened at `open` lost its closing quote and ended at
