@@ -33,103 +33,8 @@ impl Ctx<'_> {
                 self.string_open(out, class, len, pos, false);
                 self.stray_quote(out, pos, len, Mode::Value { after_comma });
             }
-            Token::Number { end } => {
-                let shape = self.lex.number_shape(pos);
-                let lone =
-                    shape.no_digits() && !self.lex.at_end(end) && !self.delimiter_follows(end);
-                if lone {
-                    // `- item`: text, not a number.
-                    self.unquoted_value(out, stack, pos);
-                } else {
-                    let (kind, cost) = if shape.is_valid(b) {
-                        (None, 0)
-                    } else if shape.leading_zero(b) {
-                        (Some(RepairKind::NumberAsString), cost::ODD_NUMBER)
-                    } else if self.lex.at_end(end) {
-                        (Some(RepairKind::CompletedTruncatedValue), cost::CUT_TOKEN)
-                    } else {
-                        (Some(RepairKind::InvalidNumber), cost::ODD_NUMBER)
-                    };
-                    out.add(level, reading(Action::Number, kind, cost, end, next));
-                    // `1,299.99`: where a comma cannot separate items (after a key), the
-                    // reading that keeps the number whole is the one that survives.
-                    if let Some(grouped) = self.lex.grouped_number_end(pos) {
-                        out.add(
-                            level,
-                            reading(
-                                Action::GroupedNumber,
-                                Some(RepairKind::InvalidNumber),
-                                cost::GROUPED_NUMBER,
-                                grouped,
-                                next,
-                            )
-                            .styled(style::GROUPED_NUMBERS),
-                        );
-                    }
-                }
-            }
-            Token::Word { end } => {
-                let word = &self.lex.text[pos..end];
-                if let (Some(kind), true) = (literal_kind(word), self.lex.is_terminator(end)) {
-                    let style = if kind.is_some() {
-                        style::FOREIGN_LITERALS
-                    } else {
-                        0
-                    };
-                    out.add(
-                        level,
-                        reading(Action::Literal, kind, 0, end, next).styled(style),
-                    );
-                    return;
-                }
-                if self.lex.at_end(end) && crate::spelling::completing(word).is_some() {
-                    out.add(
-                        level,
-                        reading(
-                            Action::Literal,
-                            Some(RepairKind::CompletedTruncatedValue),
-                            cost::CUT_TOKEN,
-                            end,
-                            next,
-                        ),
-                    );
-                    return;
-                }
-                self.spelled_number(out, pos, next);
-                if b.get(end) == Some(&b'(') && b[pos].is_ascii_alphabetic() {
-                    out.add(
-                        level,
-                        reading(
-                            Action::FunctionWrapper,
-                            Some(RepairKind::FunctionWrapper),
-                            cost::FUNCTION_WRAPPER,
-                            end + 1,
-                            Mode::Value { after_comma: false },
-                        )
-                        .push(Kind::Call),
-                    );
-                    return;
-                }
-                // `risks: [` (or `risks = [`) where the list's next item was due: the list lost
-                // its closer, and this is the next member of the object around it.
-                if top == Some(Kind::Array)
-                    && stack.below() == Some(Kind::Object)
-                    && member_starts(b, pos)
-                {
-                    out.add(
-                        level,
-                        reading(
-                            Action::MissingCloser,
-                            Some(RepairKind::MissingCloser),
-                            cost::MISSING_CLOSER,
-                            pos,
-                            Mode::Key { after_comma: true },
-                        )
-                        .pop(1),
-                    );
-                }
-                self.unquoted_value(out, stack, pos);
-            }
+            Token::Number { end } => self.value_number(out, stack, pos, end, next),
+            Token::Word { end } => self.value_word(out, stack, pos, end, next, top),
             Token::Comma => match top {
                 Some(Kind::Array | Kind::Tuple | Kind::Set) => out.add(
                     level,
@@ -237,6 +142,125 @@ impl Ctx<'_> {
             }
             _ => self.garbage(out, pos, 1, Mode::Value { after_comma }),
         }
+    }
+
+    /// A number where a value belongs: as written, with a leading zero, cut by the end or odd
+    /// (`.5`, `1.`), or with its digits grouped (`1,299.99`); a lone sign is text.
+    fn value_number(
+        &self,
+        out: &mut Readings,
+        stack: &dyn Stack,
+        pos: usize,
+        end: usize,
+        next: Mode,
+    ) {
+        let level = self.level;
+        let b = self.b();
+        let shape = self.lex.number_shape(pos);
+        let lone = shape.no_digits() && !self.lex.at_end(end) && !self.delimiter_follows(end);
+        if lone {
+            // `- item`: text, not a number.
+            self.unquoted_value(out, stack, pos);
+        } else {
+            let (kind, cost) = if shape.is_valid(b) {
+                (None, 0)
+            } else if shape.leading_zero(b) {
+                (Some(RepairKind::NumberAsString), cost::ODD_NUMBER)
+            } else if self.lex.at_end(end) {
+                (Some(RepairKind::CompletedTruncatedValue), cost::CUT_TOKEN)
+            } else {
+                (Some(RepairKind::InvalidNumber), cost::ODD_NUMBER)
+            };
+            out.add(level, reading(Action::Number, kind, cost, end, next));
+            // `1,299.99`: where a comma cannot separate items (after a key), the
+            // reading that keeps the number whole is the one that survives.
+            if let Some(grouped) = self.lex.grouped_number_end(pos) {
+                out.add(
+                    level,
+                    reading(
+                        Action::GroupedNumber,
+                        Some(RepairKind::InvalidNumber),
+                        cost::GROUPED_NUMBER,
+                        grouped,
+                        next,
+                    )
+                    .styled(style::GROUPED_NUMBERS),
+                );
+            }
+        }
+    }
+
+    /// A word where a value belongs: a literal (of any spelling), a cut literal, a number
+    /// spelled in words, or bare text.
+    fn value_word(
+        &self,
+        out: &mut Readings,
+        stack: &dyn Stack,
+        pos: usize,
+        end: usize,
+        next: Mode,
+        top: Option<Kind>,
+    ) {
+        let level = self.level;
+        let b = self.b();
+        let word = &self.lex.text[pos..end];
+        if let (Some(kind), true) = (literal_kind(word), self.lex.is_terminator(end)) {
+            let style = if kind.is_some() {
+                style::FOREIGN_LITERALS
+            } else {
+                0
+            };
+            out.add(
+                level,
+                reading(Action::Literal, kind, 0, end, next).styled(style),
+            );
+            return;
+        }
+        if self.lex.at_end(end) && crate::spelling::completing(word).is_some() {
+            out.add(
+                level,
+                reading(
+                    Action::Literal,
+                    Some(RepairKind::CompletedTruncatedValue),
+                    cost::CUT_TOKEN,
+                    end,
+                    next,
+                ),
+            );
+            return;
+        }
+        self.spelled_number(out, pos, next);
+        if b.get(end) == Some(&b'(') && b[pos].is_ascii_alphabetic() {
+            out.add(
+                level,
+                reading(
+                    Action::FunctionWrapper,
+                    Some(RepairKind::FunctionWrapper),
+                    cost::FUNCTION_WRAPPER,
+                    end + 1,
+                    Mode::Value { after_comma: false },
+                )
+                .push(Kind::Call),
+            );
+            return;
+        }
+        // `risks: [` (or `risks = [`) where the list's next item was due: the list lost
+        // its closer, and this is the next member of the object around it.
+        if top == Some(Kind::Array) && stack.below() == Some(Kind::Object) && member_starts(b, pos)
+        {
+            out.add(
+                level,
+                reading(
+                    Action::MissingCloser,
+                    Some(RepairKind::MissingCloser),
+                    cost::MISSING_CLOSER,
+                    pos,
+                    Mode::Key { after_comma: true },
+                )
+                .pop(1),
+            );
+        }
+        self.unquoted_value(out, stack, pos);
     }
 
     /// `250_000`, `−12.5`: a number spelled with digit separators or the typographic minus (a
