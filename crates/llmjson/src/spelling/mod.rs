@@ -17,6 +17,29 @@ pub(crate) const WIDE_COLON: [u8; 3] = [0xEF, 0xBC, 0x9A];
 /// `−` (U+2212), the minus sign of typeset text.
 pub(crate) const MINUS_SIGN: [u8; 3] = [0xE2, 0x88, 0x92];
 
+/// JSON's one-character escapes: the character the byte after `\` stands for (`\n`, `\"`, …).
+pub(crate) fn simple_escape(e: u8) -> Option<char> {
+    Some(match e {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
+}
+
+/// The four hex digits a `\u` escape needs, at the start of `b`, and nothing else (a sign or a
+/// fifth digit is not read).
+pub(crate) fn hex4(b: &[u8]) -> Option<u32> {
+    b.get(..4)?.iter().try_fold(0u32, |code, &d| {
+        Some(code * 16 + char::from(d).to_digit(16)?)
+    })
+}
+
 /// What a literal word reads as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Literal {
@@ -246,5 +269,29 @@ mod tests {
             let value = stream.finish().expect("parsed").value;
             assert_eq!(value.get("a"), Some(&Value::from(2)), "{open}");
         }
+    }
+
+    #[test]
+    fn every_reader_decodes_every_escape_alike() {
+        for &e in b"\"\\/bfnrt" {
+            let c = simple_escape(e).expect("an escape");
+            let escape = format!("\\{}", e as char);
+            let want = Value::String(format!("{c}x"));
+            // The strict reader (a valid reply), the repair parser (a comma missing after it),
+            // the stream's live reader (the string still open).
+            let valid = parsed(&format!("{{\"a\": \"{escape}x\"}}"));
+            let repaired = parsed(&format!("{{\"a\": \"{escape}x\" \"b\": 1}}"));
+            let shown = shown(&format!("{{\"a\": \"{escape}x"));
+            assert_eq!(valid.value.get("a"), Some(&want), "{escape}");
+            assert_eq!(repaired.value.get("a"), Some(&want), "{escape}");
+            assert_eq!(
+                shown.as_ref().and_then(|v| v.get("a")),
+                Some(&want),
+                "{escape}"
+            );
+        }
+        assert_eq!(hex4(b"00e9"), Some(0xe9));
+        assert_eq!(hex4(b"+0e9"), None);
+        assert_eq!(hex4(b"0e9"), None);
     }
 }

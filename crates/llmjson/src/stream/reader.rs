@@ -1079,28 +1079,16 @@ fn decode_escape(b: &[u8]) -> Escape {
     let Some(&e) = b.get(1) else {
         return Escape::Incomplete;
     };
-    let c = match e {
-        b'n' => '\n',
-        b't' => '\t',
-        b'r' => '\r',
-        b'b' => '\u{8}',
-        b'f' => '\u{c}',
-        b'u' => return decode_unicode(b),
-        b'"' | b'\\' | b'/' => e as char,
+    if e == b'u' {
+        return decode_unicode(b);
+    }
+    match crate::spelling::simple_escape(e) {
+        Some(c) => Escape::Char(c, 2, true),
         // Any other escaped ASCII character is itself; before a multi-byte one the backslash
         // is kept as written.
-        _ if e.is_ascii() => return Escape::Char(e as char, 2, false),
-        _ => return Escape::Char('\\', 1, false),
-    };
-    Escape::Char(c, 2, true)
-}
-
-fn hex4(b: &[u8]) -> Option<u32> {
-    // Four hex digits, nothing else (`from_str_radix` alone would take a sign).
-    let digits = b.get(..4)?;
-    digits.iter().try_fold(0u32, |code, &d| {
-        Some(code * 16 + char::from(d).to_digit(16)?)
-    })
+        None if e.is_ascii() => Escape::Char(e as char, 2, false),
+        None => Escape::Char('\\', 1, false),
+    }
 }
 
 fn decode_unicode(b: &[u8]) -> Escape {
@@ -1111,7 +1099,7 @@ fn decode_unicode(b: &[u8]) -> Escape {
             Escape::Char('u', 2, false)
         };
     }
-    let Some(high) = hex4(&b[2..]) else {
+    let Some(high) = crate::spelling::hex4(&b[2..]) else {
         return Escape::Char('u', 2, false);
     };
     if (0xD800..0xDC00).contains(&high) {
@@ -1125,7 +1113,9 @@ fn decode_unicode(b: &[u8]) -> Escape {
             }
         }
         if rest.starts_with(want) {
-            if let Some(low) = hex4(&rest[2..]).filter(|l| (0xDC00..0xE000).contains(l)) {
+            if let Some(low) =
+                crate::spelling::hex4(&rest[2..]).filter(|l| (0xDC00..0xE000).contains(l))
+            {
                 let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
                 return Escape::Char(char::from_u32(code).unwrap_or('\u{FFFD}'), 12, true);
             }

@@ -701,14 +701,6 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
                     }
                     *i += 2;
                     let decoded = match e {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
                         b'u' => {
                             let first = self.hex4(*i)?;
                             *i += 4;
@@ -729,7 +721,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
                             };
                             char::from_u32(code)?
                         }
-                        _ => return None,
+                        _ => crate::spelling::simple_escape(e)?,
                     };
                     if BUILD {
                         out.push(decoded);
@@ -743,12 +735,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     }
 
     fn hex4(&self, at: usize) -> Option<u32> {
-        let digits = self.b.get(at..at + 4)?;
-        let mut code = 0u32;
-        for &d in digits {
-            code = code * 16 + (d as char).to_digit(16)?;
-        }
-        Some(code)
+        crate::spelling::hex4(self.b.get(at..)?)
     }
 }
 
@@ -777,12 +764,13 @@ fn quoted_text<'t>(text: &'t str, quoted: &Quoted) -> Cow<'t, str> {
             continue;
         }
         match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('b') => out.push('\u{8}'),
-            Some('f') => out.push('\u{c}'),
-            Some(other) => out.push(other),
+            // (Any other escaped character is itself.)
+            Some(c) => out.push(
+                u8::try_from(c)
+                    .ok()
+                    .and_then(crate::spelling::simple_escape)
+                    .unwrap_or(c),
+            ),
             None => out.push('\\'),
         }
     }

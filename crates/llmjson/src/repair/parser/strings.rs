@@ -607,32 +607,17 @@ impl Parser<'_> {
             buf.push('"');
             return Ok(Some((i + 3, false)));
         }
-        let simple = match e {
-            b'"' => Some('"'),
-            b'\\' => Some('\\'),
-            b'/' => Some('/'),
-            b'b' => Some('\u{8}'),
-            b'f' => Some('\u{c}'),
-            b'n' => Some('\n'),
-            b'r' => Some('\r'),
-            b't' => Some('\t'),
-            _ => None,
-        };
-        if let Some(ch) = simple {
+        if let Some(ch) = crate::spelling::simple_escape(e) {
             buf.push(ch);
             return Ok(Some((i + 2, false)));
         }
         if e == b'u' {
+            // Four hex digits within the region.
             let hex = |at: usize| -> Option<u32> {
-                let h = b.get(at..at + 4)?;
                 if at + 4 > end {
                     return None;
                 }
-                let s = std::str::from_utf8(h).ok()?;
-                if !s.bytes().all(|x| x.is_ascii_hexdigit()) {
-                    return None;
-                }
-                u32::from_str_radix(s, 16).ok()
+                crate::spelling::hex4(b.get(at..)?)
             };
             let Some(unit) = hex(i + 2) else {
                 // Cut off (`"\u26` at the end) or not hex at all (`C:\users`).
