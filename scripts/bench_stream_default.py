@@ -47,7 +47,7 @@ def loads(text):
         return False
 valid = [loads(t) for t in texts]
 best = [{"one_shot": float("inf"), "streamed": float("inf"), "json_loads": float("inf")} for _ in texts]
-for _ in range(RUNS):
+for _ in range(5):
     for k, text in enumerate(texts):
         for name, f in (("one_shot", llmjson.parse), ("streamed", streamed), ("json_loads", json.loads)):
             if name == "json_loads" and not valid[k]:
@@ -57,7 +57,7 @@ for k in range(len(texts)):
     if not valid[k]:
         best[k]["json_loads"] = None
 print(json.dumps(best))
-'''.replace("RUNS", "5")
+'''
 
 
 

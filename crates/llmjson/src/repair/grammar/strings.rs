@@ -106,11 +106,7 @@ impl Ctx<'_> {
         // (`'docs', "tool": "x"…'`); a `"` string's quotes were judged one by one.
         // A key is a name: one that holds JSON's punctuation swallowed structure,
         // unless its quote is followed by `:` (then the text is the name, whatever it is).
-        let swallowed = if key {
-            self.key_marks(open, at, at + len)
-        } else {
-            self.swallowed_by_value(class, open, at)
-        };
+        let swallowed = self.swallowed_by_close(s, at, len);
         out.add(
             level,
             reading(
@@ -235,11 +231,7 @@ impl Ctx<'_> {
             level,
             reading(Action::TextQuote, None, loose, at + len, s.mode()),
         );
-        let swallowed = if key {
-            self.key_marks(open, at, at + len)
-        } else {
-            self.swallowed_by_value(class, open, at)
-        };
+        let swallowed = self.swallowed_by_close(s, at, len);
         out.add(
             level,
             reading(
@@ -754,6 +746,17 @@ impl Ctx<'_> {
             .get(i)
             .is_some_and(|&c| matches!(c, b',' | b':' | b'}' | b']'))
             || wide_punctuation_at(self.b(), i)
+    }
+
+    /// What closing the string at a quote (at `at`, `len` bytes) pays for the JSON its text
+    /// swallowed: a key, for the punctuation it holds (`key_marks`); a value, per
+    /// `swallowed_by_value`.
+    fn swallowed_by_close(&self, s: InString, at: usize, len: usize) -> cost::Cost {
+        if s.key {
+            self.key_marks(s.open, at, at + len)
+        } else {
+            self.swallowed_by_value(s.class, s.open, at)
+        }
     }
 
     /// What a value string that ends at `at` pays for the structure its text swallowed (see

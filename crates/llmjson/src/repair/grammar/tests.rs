@@ -6,29 +6,9 @@
 use super::*;
 use crate::repair::index::StructIndex;
 use crate::repair::lex::{Kind, Lex};
+use crate::repair::parser::Kinds;
 use crate::spelling::QuoteClass;
 use crate::RepairLevel;
-
-/// Open containers for the grammar: kinds, outermost first, each opened at byte 0.
-struct Open<'k>(&'k [Kind]);
-
-impl Stack for Open<'_> {
-    fn top(&self) -> Option<Kind> {
-        self.0.last().copied()
-    }
-    fn below(&self) -> Option<Kind> {
-        self.0.len().checked_sub(2).map(|i| self.0[i])
-    }
-    fn depth(&self) -> usize {
-        self.0.len()
-    }
-    fn open_below(&self, kind: Kind) -> bool {
-        self.0[..self.0.len().saturating_sub(1)].contains(&kind)
-    }
-    fn top_open(&self) -> Option<usize> {
-        (!self.0.is_empty()).then_some(0)
-    }
-}
 
 /// The readings of the spot at the first `⁁` of `marked` (the mark is not part of the text).
 fn readings(marked: &str, mode: Mode, open: &[Kind]) -> Vec<(Action, Option<RepairKind>, Cost)> {
@@ -49,15 +29,18 @@ fn readings(marked: &str, mode: Mode, open: &[Kind]) -> Vec<(Action, Option<Repa
         level: RepairLevel::Full,
         schema: None,
     };
+    // The parser's own view of its containers, each opened at byte 0.
+    let opened = vec![0; open.len()];
+    let stack = Kinds(open, &opened);
     let mut out = Readings::new();
     match mode {
         // Inside a string, the spot is where the string's scan stops (a quote, the end).
         Mode::Str { class, .. } => {
             let (stop_at, stop) = ctx.lex.string_stop(at, class);
             assert_eq!(stop_at, at, "the spot is where the scan stops");
-            ctx.in_string(&Open(open), mode, at, stop, &mut out);
+            ctx.in_string(&stack, mode, at, stop, &mut out);
         }
-        _ => ctx.successors(&Open(open), mode, at, &mut out),
+        _ => ctx.successors(&stack, mode, at, &mut out),
     }
     (0..out.len())
         .map(|i| {

@@ -293,7 +293,7 @@ struct Parser<'t> {
 }
 
 /// The parser's open containers, as the grammar sees them.
-struct Kinds<'a>(&'a [Kind], &'a [usize]);
+pub(crate) struct Kinds<'a>(pub &'a [Kind], pub &'a [usize]);
 
 impl Stack for Kinds<'_> {
     fn top(&self) -> Option<Kind> {
