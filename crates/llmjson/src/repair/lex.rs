@@ -5,8 +5,10 @@
 use super::cost::{self, Cost};
 use super::index::StructIndex;
 use super::Fence;
+pub(crate) use crate::spelling::numbers::NumberShape;
+use crate::spelling::numbers::{self, Grouped};
 use crate::spelling::quotes::{LEFT_DOUBLE, RIGHT_DOUBLE};
-use crate::spelling::{QuoteClass, MINUS_SIGN, WIDE_COLON, WIDE_COMMA};
+use crate::spelling::{QuoteClass, WIDE_COLON, WIDE_COMMA};
 
 /// A container kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -655,132 +657,23 @@ impl<'t> Lex<'t> {
 
     /// The parts of a number-like token at `i` (it may not be a number at all).
     pub(crate) fn number_shape(&self, start: usize) -> NumberShape {
-        let b = self.b;
-        let end = self.end;
-        let mut i = start;
-        let sign = b[i];
-        if sign == b'-' || sign == b'+' {
-            i += 1;
-        }
-        let int_start = i;
-        while i < end && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        let int_digits = i - int_start;
-        let mut frac_digits = None;
-        if i < end && b[i] == b'.' {
-            i += 1;
-            let s = i;
-            while i < end && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            frac_digits = Some(i - s);
-        }
-        let mut exp_digits = None;
-        if i < end && (b[i] == b'e' || b[i] == b'E') && (int_digits > 0 || frac_digits > Some(0)) {
-            let mut j = i + 1;
-            if j < end && (b[j] == b'+' || b[j] == b'-') {
-                j += 1;
-            }
-            let s = j;
-            while j < end && b[j].is_ascii_digit() {
-                j += 1;
-            }
-            if j - s > 0 || j >= end || self.is_terminator(j) {
-                exp_digits = Some(j - s);
-                i = j;
-            }
-        }
-        NumberShape {
-            sign,
-            int_start,
-            int_digits,
-            frac_digits,
-            exp_digits,
-            end: i,
-        }
+        NumberShape::read(self.b, start, self.end, |j| self.is_terminator(j))
     }
 
     /// A number written with thousands separators (`1,299.99`, `12,000`) starting at `i`: where
-    /// it ends, if the groups after the first are all three digits and a terminator follows.
+    /// it ends, if a terminator follows.
     pub(crate) fn grouped_number_end(&self, i: usize) -> Option<usize> {
-        let b = self.b;
-        let first = self.number_shape(i);
-        if first.frac_digits.is_some() || first.exp_digits.is_some() || first.int_digits == 0 {
-            return None;
+        match numbers::grouped(self.b, i, self.end, false) {
+            Grouped::Ends(j) => self.is_terminator(j).then_some(j),
+            Grouped::No | Grouped::Undecided => None,
         }
-        let mut j = first.end;
-        let mut groups = 0;
-        while j + 3 < self.end + 1
-            && b.get(j) == Some(&b',')
-            && b.get(j + 1..j + 4)
-                .is_some_and(|g| g.iter().all(u8::is_ascii_digit))
-            && !b.get(j + 4).is_some_and(u8::is_ascii_digit)
-        {
-            j += 4;
-            groups += 1;
-        }
-        if groups == 0 {
-            return None;
-        }
-        if b.get(j) == Some(&b'.') {
-            j += 1;
-            while j < self.end && b[j].is_ascii_digit() {
-                j += 1;
-            }
-        }
-        self.is_terminator(j).then_some(j)
     }
 
     /// A number written with `_` between its digits (`250_000`, as Python and Rust write them)
     /// or with the minus sign U+2212 of typeset text (`−12.5`) starting at `i`: where it ends,
     /// if a terminator follows.
     pub(crate) fn spelled_number_end(&self, i: usize) -> Option<usize> {
-        let b = &self.b[..self.end];
-        let mut j = i;
-        let mut spelled = false;
-        if b[j..].starts_with(&MINUS_SIGN) {
-            j += MINUS_SIGN.len();
-            spelled = true;
-        } else if b.get(j) == Some(&b'-') {
-            j += 1;
-        }
-        // Digits, with single underscores between them.
-        let digits = |j: &mut usize, spelled: &mut bool| {
-            let start = *j;
-            while *j < b.len() {
-                if b[*j].is_ascii_digit() {
-                    *j += 1;
-                } else if b[*j] == b'_'
-                    && *j > start
-                    && b.get(*j + 1).is_some_and(u8::is_ascii_digit)
-                {
-                    *spelled = true;
-                    *j += 1;
-                } else {
-                    break;
-                }
-            }
-            *j > start
-        };
-        if !digits(&mut j, &mut spelled) {
-            return None;
-        }
-        if b.get(j) == Some(&b'.') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
-            j += 1;
-            digits(&mut j, &mut spelled);
-        }
-        if matches!(b.get(j), Some(b'e' | b'E')) {
-            let mut k = j + 1;
-            if matches!(b.get(k), Some(b'+' | b'-')) {
-                k += 1;
-            }
-            if b.get(k).is_some_and(u8::is_ascii_digit) {
-                j = k;
-                digits(&mut j, &mut spelled);
-            }
-        }
-        (spelled && self.is_terminator(j)).then_some(j)
+        numbers::spelled_end(self.b, i, self.end).filter(|&j| self.is_terminator(j))
     }
 
     /// Where an unquoted value starting at `i` ends: at a comma, a closer, a line end, a quote
@@ -920,38 +813,6 @@ impl<'t> Lex<'t> {
             }
             Some(_) => 1,
         }
-    }
-}
-
-/// The parts of a number-like token.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct NumberShape {
-    pub sign: u8,
-    pub int_start: usize,
-    pub int_digits: usize,
-    pub frac_digits: Option<usize>,
-    pub exp_digits: Option<usize>,
-    pub end: usize,
-}
-
-impl NumberShape {
-    /// RFC 8259 allows it as written.
-    pub(crate) fn is_valid(&self, b: &[u8]) -> bool {
-        self.sign != b'+'
-            && self.int_digits > 0
-            && self.frac_digits != Some(0)
-            && self.exp_digits != Some(0)
-            && !self.leading_zero(b)
-    }
-
-    /// `0789`: digits JSON cannot hold as a number.
-    pub(crate) fn leading_zero(&self, b: &[u8]) -> bool {
-        self.int_digits > 1 && b[self.int_start] == b'0'
-    }
-
-    /// No digit at all (a lone sign or dot).
-    pub(crate) fn no_digits(&self) -> bool {
-        self.int_digits == 0 && self.frac_digits.unwrap_or(0) == 0
     }
 }
 

@@ -1,5 +1,5 @@
-//! How JSON-like forms are spelled (literals, quotes, full-width punctuation, reasoning and
-//! tool-call tags): the one table every reader asks — locate (is this JSON?),
+//! How JSON-like forms are spelled (literals, numbers beyond JSON's grammar, quotes, full-width
+//! punctuation, reasoning and tool-call tags): the one table every reader asks — locate (is this JSON?),
 //! the repair grammar and its lanes (what does it read as?), the stream's live reader (what does
 //! the snapshot show?). Accepting a new spelling is one row here, and every reader agrees: the
 //! tests below read each row through all of them.
@@ -8,6 +8,7 @@
 
 use crate::value::Value;
 
+pub(crate) mod numbers;
 pub(crate) mod quotes;
 pub(crate) use quotes::{is_quote_at as starts_quote, quote_at, QuoteClass};
 
@@ -248,6 +249,46 @@ mod tests {
                 assert_ne!(snapshot.as_ref(), Some(&want), "{cut}");
             }
         }
+    }
+
+    #[test]
+    fn every_reader_reads_every_number_spelling_alike() {
+        // (as written, what it reads as): odd, grouped in thousands, spelled with `_` or `−`.
+        let spellings = [
+            (".5", "0.5"),
+            ("+1", "1"),
+            ("1.", "1.0"),
+            ("-.25", "-0.25"),
+            ("1,299.99", "1299.99"),
+            ("-12,000,000", "-12000000"),
+            ("250_000", "250000"),
+            ("1_000.5", "1000.5"),
+            ("\u{2212}12.5", "-12.5"),
+            ("\u{2212}3", "-3"),
+        ];
+        for (written, json) in spellings {
+            let want: Value = json.parse().expect("a number");
+            let object = |a: Value| Value::Object([("a".to_string(), a)].into_iter().collect());
+            let p = parsed(&format!("{{\"a\": {written}, \"b\": 1}}"));
+            assert_eq!(p.value.get("a"), Some(&want), "{written}");
+            let p = parsed(&format!("{{a: {written}}}"));
+            assert_eq!(p.value, object(want.clone()), "{written}");
+            let p = parsed(&format!("{{'a': {written}, 'b': 'x'}}"));
+            assert_eq!(p.value.get("a"), Some(&want), "{written}");
+            // The live reader, once what follows the number has arrived.
+            let text = format!("{{\"a\": {written}, \"b\": ");
+            assert_eq!(shown(&text), Some(object(want.clone())), "{written}");
+            let text = format!("Here: {{\"a\": {written}}}");
+            assert_eq!(shown(&text), Some(object(want.clone())), "{written}");
+        }
+        // Digits in a list are items, not groups; a leading zero is kept as written.
+        let p = parsed("[1,299, 3]");
+        assert_eq!(p.value, "[1, 299, 3]".parse::<Value>().expect("json"));
+        assert_eq!(shown("[1,299, 3,"), Some(p.value));
+        let p = parsed("{\"a\": 007, \"b\": 1}");
+        assert_eq!(p.value.get("a"), Some(&Value::from("007")));
+        let snapshot = shown("{\"a\": 007, \"b\": ").and_then(|v| v.get("a").cloned());
+        assert_eq!(snapshot, Some(Value::from("007")));
     }
 
     #[test]

@@ -14,7 +14,9 @@
 //! the last window on from where the parser stopped (`Reader::after_engine`), for snapshots.
 
 use super::tree::Tree;
+use crate::spelling::numbers::Grouped;
 use crate::spelling::quotes::QuoteClass;
+use crate::spelling::MINUS_SIGN;
 use crate::value::number;
 use crate::{Number, Value};
 
@@ -281,8 +283,12 @@ impl Reader {
         let bytes = rest.as_bytes();
         match bytes.first() {
             Some(b'-' | b'+' | b'.' | b'0'..=b'9') => {
-                // `2.` reads 2.0 and `1e` 1, as the repair parser completes a cut number.
-                lenient_number(rest.trim_end_matches(['e', 'E', '+', '-']))
+                // `2.` reads 2.0 and `1e` 1, as the repair parser completes a cut number; digits
+                // a comma follows show as read so far (the comma may yet start a thousands group).
+                let token = rest
+                    .find(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E' | '_'))
+                    .map_or(rest, |end| &rest[..end]);
+                lenient_number(token.trim_end_matches(['e', 'E', '+', '-', '_']))
             }
             // A string whose opening quote arrived alone (it may be `"""`).
             Some(b'"' | b'\'') => Some(Value::String(String::new())),
@@ -610,6 +616,8 @@ impl Reader {
             }
             b'-' if self.signed_literal(bytes, tree) => return Ok(true),
             b'-' | b'+' | b'.' | b'0'..=b'9' => return Ok(self.number(text, tree)),
+            // `−12.5`: the minus sign of typeset text.
+            0xE2 if bytes[at..].starts_with(&MINUS_SIGN) => return Ok(self.number(text, tree)),
             b if b.is_ascii_alphabetic() || b == b'_' || b == b'$' => {
                 return Ok(self.word(text, tree))
             }
@@ -867,52 +875,28 @@ impl Reader {
     fn number(&mut self, text: &str, tree: &mut Tree) -> bool {
         let bytes = text.as_bytes();
         let at = self.pos;
-        let Some(end) = token_end(&mut self.resume, bytes, at, Scan::Number, |b| {
+        let digits_at = at + MINUS_SIGN.len() * usize::from(bytes[at..].starts_with(&MINUS_SIGN));
+        let Some(end) = token_end(&mut self.resume, bytes, digits_at, Scan::Number, |b| {
             matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'_')
         }) else {
             return false;
         };
         let len = end - at;
         // `"id": 89,570,`: digit groups, in an object (where `,5` cannot start a member).
-        let digits = text[at..at + len].trim_start_matches('-');
-        if tree.in_object()
-            && (1..=3).contains(&digits.len())
-            && digits.bytes().all(|b| b.is_ascii_digit())
-        {
-            let mut end = at + len;
-            let mut grouped = String::new();
-            loop {
-                let group = &bytes[end..];
-                if group.first() != Some(&b',') {
-                    break;
+        if tree.in_object() {
+            match crate::spelling::numbers::grouped(bytes, at, bytes.len(), true) {
+                Grouped::Undecided => return false,
+                // What follows the groups has not arrived: it may be a digit of the fraction.
+                Grouped::Ends(end) if end == bytes.len() => return false,
+                Grouped::Ends(end) => {
+                    let digits = crate::spelling::numbers::unspelled(&text[at..end]);
+                    self.pos = end;
+                    tree.contest();
+                    tree.scalar(number_or_text(&digits), end, false);
+                    self.after_value();
+                    return true;
                 }
-                let tail = group.get(1..5).unwrap_or(&group[1..]);
-                let three = tail
-                    .iter()
-                    .take(3)
-                    .take_while(|b| b.is_ascii_digit())
-                    .count();
-                if tail.len() < 4 && three == tail.len() {
-                    return false;
-                }
-                if three < 3 || tail[3].is_ascii_digit() {
-                    break;
-                }
-                grouped.push_str(std::str::from_utf8(&tail[..3]).unwrap_or_default());
-                end += 4;
-            }
-            if !grouped.is_empty() {
-                let mut token = text[at..at + len].to_owned();
-                token.push_str(&grouped);
-                self.pos = end;
-                tree.contest();
-                tree.scalar(
-                    Value::Number(Number::from_scanned(&token, true)),
-                    end,
-                    false,
-                );
-                self.after_value();
-                return true;
+                Grouped::No => {}
             }
         }
         let token = &text[at..at + len];
@@ -1037,22 +1021,25 @@ fn string_end(resume: &mut Option<(usize, Scan, usize)>, bytes: &[u8], at: usize
 
 /// `+1`, `.5`, `5.`, `1_000`: the spellings the repair parser reads as numbers.
 fn lenient_number(token: &str) -> Option<Value> {
-    let mut t: String = token.chars().filter(|&c| c != '_').collect();
-    if let Some(rest) = t.strip_prefix('+') {
-        t = rest.to_owned();
+    use crate::spelling::numbers::{spelled_end, unspelled, NumberShape};
+    let b = token.as_bytes();
+    if spelled_end(b, 0, b.len()) == Some(b.len()) {
+        return Some(number_or_text(&unspelled(token)));
     }
-    if t.ends_with('.') {
-        t.push('0');
+    let shape = NumberShape::read(b, 0, b.len(), |_| true);
+    if shape.end < b.len() || shape.no_digits() {
+        return None;
     }
-    let digits = t.trim_start_matches('-').len();
-    if t[t.len() - digits..].starts_with('.') {
-        t.insert(t.len() - digits, '0');
-    }
-    match number::scan(t.as_bytes(), 0) {
-        Some((end, integer)) if end == t.len() => {
-            Some(Value::Number(Number::from_scanned(&t, integer)))
+    Some(number_or_text(&shape.as_json(token)?))
+}
+
+/// The number JSON's digits spell, or the digits as text (`+1000`, a number too long to hold).
+fn number_or_text(digits: &str) -> Value {
+    match number::scan(digits.as_bytes(), 0) {
+        Some((end, integer)) if end == digits.len() => {
+            Value::Number(Number::from_scanned(digits, integer))
         }
-        _ => None,
+        _ => Value::String(digits.to_owned()),
     }
 }
 

@@ -248,16 +248,11 @@ impl Ctx<'_> {
         // its closer, and this is the next member of the object around it.
         if top == Some(Kind::Array) && stack.below() == Some(Kind::Object) && member_starts(b, pos)
         {
-            out.add(
-                level,
-                reading(
-                    Action::MissingCloser,
-                    Some(RepairKind::MissingCloser),
-                    cost::MISSING_CLOSER,
-                    pos,
-                    Mode::Key { after_comma: true },
-                )
-                .pop(1),
+            self.lost_closer(
+                out,
+                Action::MissingCloser,
+                pos,
+                Mode::Key { after_comma: true },
             );
         }
         self.unquoted_value(out, stack, pos);
@@ -618,6 +613,8 @@ impl Ctx<'_> {
         (k > 0 && b[k - 1] == b'\n').then_some(pos - k)
     }
 
+    /// Where a key is due: a quoted or bare key, the object's closer (after a trailing comma),
+    /// or what a stray mark or a lost closer would explain.
     pub(super) fn key(
         &self,
         out: &mut Readings,
@@ -626,9 +623,6 @@ impl Ctx<'_> {
         pos: usize,
         after_comma: bool,
     ) {
-        let level = self.level;
-        let b = self.b();
-        let depth = stack.depth();
         let here = Mode::Key { after_comma };
         match tok {
             Token::Quote(class, len) => {
@@ -636,21 +630,10 @@ impl Ctx<'_> {
                 self.stray_quote(out, pos, len, here);
             }
             Token::Word { .. } | Token::Number { .. } => self.bare_key(out, pos),
-            Token::Close(Kind::Object) => {
-                let (kind, cost) = if after_comma {
-                    (Some(RepairKind::TrailingComma), cost::TRAILING_COMMA)
-                } else {
-                    (None, 0)
-                };
-                let cost = cost + self.misaligned_close(stack, pos);
-                out.add(
-                    level,
-                    reading(Action::Close, kind, cost, pos + 1, after_close(depth - 1)).pop(1),
-                );
-            }
+            Token::Close(Kind::Object) => self.key_close(out, stack, pos, after_comma),
             Token::Close(kind) => self.wrong_closer(out, stack, kind, pos, here),
             Token::Comma => out.add(
-                level,
+                self.level,
                 reading(
                     Action::ExtraPunctuation,
                     Some(RepairKind::ExtraComma),
@@ -659,37 +642,9 @@ impl Ctx<'_> {
                     Mode::Key { after_comma: true },
                 ),
             ),
-            Token::Open(open) => {
-                if stack.below() == Some(Kind::Array) {
-                    out.add(
-                        level,
-                        reading(
-                            Action::CloseObjectBeforeItem,
-                            Some(RepairKind::MissingCloser),
-                            cost::MISSING_CLOSER,
-                            pos,
-                            Mode::Value { after_comma: true },
-                        )
-                        .pop(1),
-                    );
-                }
-                if open == Kind::Object && !after_comma {
-                    out.add(
-                        level,
-                        reading(
-                            Action::ExtraOpener,
-                            Some(RepairKind::ExtraOpener),
-                            cost::EXTRA_PUNCTUATION,
-                            pos + 1,
-                            Mode::Key { after_comma: false },
-                        )
-                        .push(Kind::Object),
-                    );
-                }
-                self.garbage(out, pos, 1, here);
-            }
+            Token::Open(open) => self.key_open(out, stack, open, pos, after_comma),
             Token::Ellipsis { end } => out.add(
-                level,
+                self.level,
                 reading(
                     Action::Ellipsis,
                     Some(RepairKind::Ellipsis),
@@ -700,13 +655,69 @@ impl Ctx<'_> {
             ),
             Token::Colon => {}
             Token::Other { len } => {
-                if b[pos] >= 0x80 || b[pos].is_ascii_alphanumeric() {
+                let c = self.b()[pos];
+                if c >= 0x80 || c.is_ascii_alphanumeric() {
                     self.bare_key(out, pos);
                 }
                 self.garbage(out, pos, len, here);
             }
             _ => self.garbage(out, pos, 1, here),
         }
+    }
+
+    /// `}` where a key is due: the object closes (a comma before it was a trailing one).
+    fn key_close(&self, out: &mut Readings, stack: &dyn Stack, pos: usize, after_comma: bool) {
+        let (kind, cost) = if after_comma {
+            (Some(RepairKind::TrailingComma), cost::TRAILING_COMMA)
+        } else {
+            (None, 0)
+        };
+        let cost = cost + self.misaligned_close(stack, pos);
+        out.add(
+            self.level,
+            reading(
+                Action::Close,
+                kind,
+                cost,
+                pos + 1,
+                after_close(stack.depth() - 1),
+            )
+            .pop(1),
+        );
+    }
+
+    /// `{` or `[` where a key is due: in a list, the object lost its `}` and this is the list's
+    /// next item; `{{` is an opener too many; else a stray mark.
+    fn key_open(
+        &self,
+        out: &mut Readings,
+        stack: &dyn Stack,
+        open: Kind,
+        pos: usize,
+        after_comma: bool,
+    ) {
+        if stack.below() == Some(Kind::Array) {
+            self.lost_closer(
+                out,
+                Action::CloseObjectBeforeItem,
+                pos,
+                Mode::Value { after_comma: true },
+            );
+        }
+        if open == Kind::Object && !after_comma {
+            out.add(
+                self.level,
+                reading(
+                    Action::ExtraOpener,
+                    Some(RepairKind::ExtraOpener),
+                    cost::EXTRA_PUNCTUATION,
+                    pos + 1,
+                    Mode::Key { after_comma: false },
+                )
+                .push(Kind::Object),
+            );
+        }
+        self.garbage(out, pos, 1, Mode::Key { after_comma });
     }
 
     pub(super) fn bare_key(&self, out: &mut Readings, pos: usize) {
@@ -920,6 +931,8 @@ impl Ctx<'_> {
         }
     }
 
+    /// Where an item has been read: a comma, the closer, or what a missing comma, a lost closer
+    /// or a stray mark would explain.
     pub(super) fn next(
         &self,
         out: &mut Readings,
@@ -928,160 +941,44 @@ impl Ctx<'_> {
         pos: usize,
         after_string: bool,
     ) {
-        let level = self.level;
         let top = stack.top();
-        let depth = stack.depth();
         let here = Mode::Next { after_string };
-        if top.is_none() {
-            // After a top-level string: a concatenation, or the end of the value.
-            if tok == Token::Plus && after_string {
-                let (j, _) = self.lex.skip_trivia(pos + 1);
-                out.add(
-                    level,
-                    reading(
-                        Action::Concatenate,
-                        Some(RepairKind::ConcatenatedStrings),
-                        cost::CONCATENATION,
-                        j,
-                        Mode::Value { after_comma: false },
-                    ),
-                );
-            } else {
-                out.add(
-                    level,
-                    reading(Action::EndOfValue, None, 0, pos, Mode::ScalarDone),
-                );
-            }
-            return;
-        }
+        let Some(kind) = top else {
+            return self.next_at_root(out, tok, pos, after_string);
+        };
         match tok {
-            Token::Comma => match top {
-                Some(Kind::Object) => out.add(
-                    level,
-                    reading(
-                        Action::Comma,
-                        None,
-                        0,
-                        pos + 1,
-                        Mode::Key { after_comma: true },
-                    ),
-                ),
-                Some(Kind::Array | Kind::Tuple | Kind::Set) => out.add(
-                    level,
-                    reading(
-                        Action::Comma,
-                        None,
-                        0,
-                        pos + 1,
-                        Mode::Value { after_comma: true },
-                    ),
-                ),
-                Some(Kind::Call) => self.garbage(out, pos, 1, here),
-                None => {}
-            },
+            Token::Comma if kind == Kind::Call => self.garbage(out, pos, 1, here),
+            Token::Comma => self.next_comma(out, kind, pos + 1, None),
             // `"花子"，"年齢"`: a CJK model's full-width comma.
-            Token::WideComma if top != Some(Kind::Call) => {
-                let mode = if top == Some(Kind::Object) {
-                    Mode::Key { after_comma: true }
-                } else {
-                    Mode::Value { after_comma: true }
-                };
-                out.add(
-                    level,
-                    reading(
-                        Action::Comma,
-                        Some(RepairKind::FullwidthPunctuation),
-                        0,
-                        pos + 3,
-                        mode,
-                    )
-                    .styled(style::FULLWIDTH),
-                );
+            Token::WideComma if kind != Kind::Call => {
+                self.next_comma(out, kind, pos + WIDE_COMMA.len(), Some(style::FULLWIDTH));
             }
-            Token::Close(kind) if top.is_some_and(|t| t.closed_by(kind)) => {
-                // The container closes, but the reply goes on with `, …`: the closer may be a
-                // stray one in the middle of it (`{"b": 1}}, "c": 2}`, `[{"id": 1}},`).
-                let (j, _) = self.lex.skip_trivia(pos + 1);
-                let b = self.b();
-                let goes_on = j < self.lex.end
-                    && (b[j] == b','
-                        || b[j..self.lex.end].starts_with(&WIDE_COMMA)
-                        || (depth == 1
-                            && (b[j] == b':' || b[j..self.lex.end].starts_with(&WIDE_COLON))));
-                let misaligned = self.misaligned_close(stack, pos);
-                out.add(
-                    level,
-                    reading(
-                        Action::Close,
-                        None,
-                        misaligned,
-                        pos + 1,
-                        after_close(depth - 1),
-                    )
-                    .pop(1),
-                );
-                if goes_on {
-                    out.add(
-                        level,
-                        reading(
-                            Action::StrayCloser,
-                            Some(RepairKind::ExtraCloser),
-                            cost::STRAY_CLOSER,
-                            pos + 1,
-                            here,
-                        ),
-                    );
-                }
-            }
-            Token::Close(kind) if top.is_some() => self.wrong_closer(out, stack, kind, pos, here),
-            Token::RParen if matches!(top, Some(Kind::Call | Kind::Tuple)) => out.add(
-                level,
-                reading(Action::CloseCall, None, 0, pos + 1, after_close(depth - 1)).pop(1),
+            Token::Close(closer) if kind.closed_by(closer) => self.next_close(out, stack, pos),
+            Token::Close(closer) => self.wrong_closer(out, stack, closer, pos, here),
+            Token::RParen if matches!(kind, Kind::Call | Kind::Tuple) => out.add(
+                self.level,
+                reading(
+                    Action::CloseCall,
+                    None,
+                    0,
+                    pos + 1,
+                    after_close(stack.depth() - 1),
+                )
+                .pop(1),
             ),
-            // `"risks": [` after an item: the list lost its closer and this is the next member
-            // of the object around it. So with `：` or another language's `=` for the colon
-            // (`'risks' = [`), which the colon then reads (and charges) as at any key.
-            Token::Colon | Token::WideColon | Token::Other { .. }
-                if !matches!(tok, Token::Other { .. }) || self.equals_colon_at(pos) =>
-            {
-                if after_string && top == Some(Kind::Array) && stack.below() == Some(Kind::Object) {
-                    out.add(
-                        level,
-                        reading(
-                            Action::CloseArrayBeforeMember,
-                            Some(RepairKind::MissingCloser),
-                            cost::MISSING_CLOSER,
-                            pos,
-                            Mode::Colon,
-                        )
-                        .pop(1),
-                    );
-                }
-                let len = match tok {
-                    Token::Other { len } => len,
-                    Token::WideColon => WIDE_COLON.len(),
-                    _ => 1,
-                };
-                self.garbage(out, pos, len, here);
+            Token::Colon | Token::WideColon => self.next_colon(out, stack, tok, pos, after_string),
+            Token::Other { .. } if self.equals_colon_at(pos) => {
+                self.next_colon(out, stack, tok, pos, after_string);
             }
             Token::Plus if after_string => {
                 let (j, _) = self.lex.skip_trivia(pos + 1);
                 if QuoteClass::opening_at(self.b(), j).is_some() {
-                    out.add(
-                        level,
-                        reading(
-                            Action::Concatenate,
-                            Some(RepairKind::ConcatenatedStrings),
-                            cost::CONCATENATION,
-                            j,
-                            Mode::Value { after_comma: false },
-                        ),
-                    );
+                    self.concatenate(out, j);
                 }
                 self.garbage(out, pos, 1, here);
             }
             Token::Ellipsis { end } => out.add(
-                level,
+                self.level,
                 reading(
                     Action::Ellipsis,
                     Some(RepairKind::Ellipsis),
@@ -1091,52 +988,162 @@ impl Ctx<'_> {
                 ),
             ),
             Token::Quote(..) | Token::Open(_) | Token::Number { .. } | Token::Word { .. }
-                if matches!(
-                    top,
-                    Some(Kind::Object | Kind::Array | Kind::Tuple | Kind::Set)
-                ) =>
+                if kind != Kind::Call =>
             {
-                let mode = if top == Some(Kind::Object) {
-                    Mode::Key { after_comma: true }
-                } else {
-                    Mode::Value { after_comma: true }
-                };
-                out.add(
-                    level,
-                    reading(
-                        Action::MissingComma,
-                        Some(RepairKind::MissingComma),
-                        cost::MISSING_COMMA,
-                        pos,
-                        mode,
-                    ),
-                );
+                self.missing_comma(out, kind, pos);
                 if let Token::Word { end } = tok {
                     self.garbage(out, pos, end - pos, here);
                 }
             }
-            Token::Other { len } if top != Some(Kind::Call) && starts_text(self.b()[pos]) => {
-                let mode = if top == Some(Kind::Object) {
-                    Mode::Key { after_comma: true }
-                } else {
-                    Mode::Value { after_comma: true }
-                };
-                if top.is_some() {
-                    out.add(
-                        level,
-                        reading(
-                            Action::MissingComma,
-                            Some(RepairKind::MissingComma),
-                            cost::MISSING_COMMA,
-                            pos,
-                            mode,
-                        ),
-                    );
-                }
+            Token::Other { len } if kind != Kind::Call && starts_text(self.b()[pos]) => {
+                self.missing_comma(out, kind, pos);
                 self.garbage(out, pos, len, here);
             }
             Token::Other { len } => self.garbage(out, pos, len, here),
             _ => self.garbage(out, pos, 1, here),
         }
+    }
+
+    /// After a top-level value: a string's concatenation (`"a" + "b"`), or the end of the value.
+    fn next_at_root(&self, out: &mut Readings, tok: Token, pos: usize, after_string: bool) {
+        if tok == Token::Plus && after_string {
+            let (j, _) = self.lex.skip_trivia(pos + 1);
+            self.concatenate(out, j);
+        } else {
+            out.add(
+                self.level,
+                reading(Action::EndOfValue, None, 0, pos, Mode::ScalarDone),
+            );
+        }
+    }
+
+    /// `"a" + "b"`: the next string, at `j`, joins the one read.
+    fn concatenate(&self, out: &mut Readings, j: usize) {
+        out.add(
+            self.level,
+            reading(
+                Action::Concatenate,
+                Some(RepairKind::ConcatenatedStrings),
+                cost::CONCATENATION,
+                j,
+                Mode::Value { after_comma: false },
+            ),
+        );
+    }
+
+    /// A comma (ASCII, or full-width with its convention's `style`) ending at `end`: the next
+    /// key or item follows.
+    fn next_comma(&self, out: &mut Readings, kind: Kind, end: usize, style: Option<u16>) {
+        let mut read = reading(
+            Action::Comma,
+            style.map(|_| RepairKind::FullwidthPunctuation),
+            0,
+            end,
+            after_comma_in(kind),
+        );
+        if let Some(style) = style {
+            read = read.styled(style);
+        }
+        out.add(self.level, read);
+    }
+
+    /// The container's own closer. When the reply goes on with `, …` after it, the closer may
+    /// be a stray one in the middle of it (`{"b": 1}}, "c": 2}`, `[{"id": 1}},`).
+    fn next_close(&self, out: &mut Readings, stack: &dyn Stack, pos: usize) {
+        let depth = stack.depth();
+        let (j, _) = self.lex.skip_trivia(pos + 1);
+        let b = self.b();
+        let end = self.lex.end;
+        let goes_on = j < end
+            && (b[j] == b','
+                || b[j..end].starts_with(&WIDE_COMMA)
+                || (depth == 1 && (b[j] == b':' || b[j..end].starts_with(&WIDE_COLON))));
+        let misaligned = self.misaligned_close(stack, pos);
+        out.add(
+            self.level,
+            reading(
+                Action::Close,
+                None,
+                misaligned,
+                pos + 1,
+                after_close(depth - 1),
+            )
+            .pop(1),
+        );
+        if goes_on {
+            out.add(
+                self.level,
+                reading(
+                    Action::StrayCloser,
+                    Some(RepairKind::ExtraCloser),
+                    cost::STRAY_CLOSER,
+                    pos + 1,
+                    Mode::Next {
+                        after_string: false,
+                    },
+                ),
+            );
+        }
+    }
+
+    /// A colon after an item: `"risks": [` after a list's string item means the list lost its
+    /// closer and this is the next member of the object around it. So with `：` or another
+    /// language's `=` (`'risks' = [`), which the colon then reads (and charges) as at any key.
+    fn next_colon(
+        &self,
+        out: &mut Readings,
+        stack: &dyn Stack,
+        tok: Token,
+        pos: usize,
+        after_string: bool,
+    ) {
+        if after_string && stack.top() == Some(Kind::Array) && stack.below() == Some(Kind::Object) {
+            self.lost_closer(out, Action::CloseArrayBeforeMember, pos, Mode::Colon);
+        }
+        let len = match tok {
+            Token::Other { len } => len,
+            Token::WideColon => WIDE_COLON.len(),
+            _ => 1,
+        };
+        self.garbage(out, pos, len, Mode::Next { after_string });
+    }
+
+    /// The open container lost its closer just before `pos`: it closes there, and what follows
+    /// is read in `next` mode by the container around it.
+    fn lost_closer(&self, out: &mut Readings, action: Action, pos: usize, next: Mode) {
+        out.add(
+            self.level,
+            reading(
+                action,
+                Some(RepairKind::MissingCloser),
+                cost::MISSING_CLOSER,
+                pos,
+                next,
+            )
+            .pop(1),
+        );
+    }
+
+    /// The next key or item starts at `pos` with no comma before it.
+    fn missing_comma(&self, out: &mut Readings, kind: Kind, pos: usize) {
+        out.add(
+            self.level,
+            reading(
+                Action::MissingComma,
+                Some(RepairKind::MissingComma),
+                cost::MISSING_COMMA,
+                pos,
+                after_comma_in(kind),
+            ),
+        );
+    }
+}
+
+/// What a comma leads to inside a container of `kind`: a key in an object, an item elsewhere.
+fn after_comma_in(kind: Kind) -> Mode {
+    if kind == Kind::Object {
+        Mode::Key { after_comma: true }
+    } else {
+        Mode::Value { after_comma: true }
     }
 }

@@ -58,31 +58,8 @@ impl Parser<'_> {
             self.emit(make_number(raw))?;
             return Ok(s.mode);
         }
-        // Normalise: drop a leading '+', add missing digits.
-        let mut fixed = String::with_capacity(raw.len() + 2);
-        if shape.sign == b'-' {
-            fixed.push('-');
-        }
-        if shape.int_digits == 0 {
-            fixed.push('0');
-        } else {
-            fixed.push_str(&self.text[shape.int_start..shape.int_start + shape.int_digits]);
-        }
-        let mut k = shape.int_start + shape.int_digits;
-        if let Some(f) = shape.frac_digits {
-            fixed.push('.');
-            fixed.push_str(&self.text[k + 1..k + 1 + f]);
-            if f == 0 {
-                fixed.push('0');
-            }
-            k += 1 + f;
-        }
-        if let Some(e) = shape.exp_digits {
-            fixed.push_str(&self.text[k..end]);
-            if e == 0 {
-                fixed.push('0');
-            }
-        }
+        // Leading zeros were kept as a string above.
+        let fixed = shape.as_json(self.text).unwrap_or_else(|| raw.to_string());
         let at_eof = self.lex().at_end(end);
         let cut_off = at_eof
             && (shape.no_digits() || shape.frac_digits == Some(0) || shape.exp_digits == Some(0));
@@ -104,11 +81,7 @@ impl Parser<'_> {
     /// JSON's, the digits kept.
     pub(super) fn grouped_number(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let raw = &self.text[at..s.pos];
-        let digits: String = raw
-            .chars()
-            .filter(|&c| c != ',' && c != '_')
-            .map(|c| if c == '\u{2212}' { '-' } else { c })
-            .collect();
+        let digits = crate::spelling::numbers::unspelled(raw);
         self.pos = s.pos;
         if self.cut_and_dropped(s.pos) {
             self.drop_truncated_value(at)?;
