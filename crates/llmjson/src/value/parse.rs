@@ -83,13 +83,15 @@ pub fn read_valid<S: Sink>(
 pub(crate) enum Prefix<T> {
     /// A valid value or key, and the offset just after it.
     Read(T, usize),
-    /// Not valid JSON from there: how far the reader got (what the attempt cost), and when it
-    /// got there by running out of text with nothing invalid before (a reply cut short), where
-    /// the containers then still open began, outermost first, each with the depth the reader
-    /// could still nest to there.
+    /// Not valid JSON from there: how far the reader got (what the attempt cost), where the
+    /// containers still open there began, outermost first, each with the depth the reader could
+    /// still nest to there (a read from one of them would be refused at the same spot), and
+    /// whether it got there by running out of text with nothing invalid before (a reply cut
+    /// short).
     Refused {
         reached: usize,
-        cut: Vec<(usize, usize)>,
+        open: Vec<(usize, usize)>,
+        ran_out: bool,
     },
 }
 
@@ -121,7 +123,8 @@ pub(crate) fn value_accepting<'t, A: Accept<'t>>(
         Ok(value) => Prefix::Read(value, reader.i),
         Err(_) => Prefix::Refused {
             reached: reader.i.max(at + 1),
-            cut: reader.take_cut(),
+            ran_out: reader.ran_out(),
+            open: reader.take_open(),
         },
     };
     (read, reader.accept)
@@ -141,10 +144,10 @@ pub(crate) fn cut_short(
     let mut reader = Reader::within(text, at, limit, max_depth, &mut sink);
     reader.skip_ws();
     let start = reader.i;
-    if reader.value().is_ok() {
+    if reader.value().is_ok() || !reader.ran_out() {
         return Vec::new();
     }
-    let cut = reader.take_cut();
+    let cut = reader.take_open();
     if cut.first().is_some_and(|&(open, _)| open == start) {
         cut
     } else {
@@ -160,14 +163,16 @@ pub(crate) fn string_at(text: &str, at: usize, limit: usize) -> Prefix<String> {
     if reader.peek() != Some(b'"') {
         return Prefix::Refused {
             reached: at + 1,
-            cut: Vec::new(),
+            open: Vec::new(),
+            ran_out: false,
         };
     }
     match reader.string() {
         Some(key) => Prefix::Read(key.into_owned(), reader.i),
         None => Prefix::Refused {
             reached: reader.i.max(at + 1),
-            cut: Vec::new(),
+            open: Vec::new(),
+            ran_out: false,
         },
     }
 }
@@ -357,9 +362,9 @@ struct Reader<'t, 's, S: Sink, A: Accept<'t> = Json> {
     accept: A,
     /// Where strings with escapes are decoded.
     scratch: String,
-    /// When a read ran out of text with nothing invalid before: where the containers still open
-    /// began (and the depth left there), innermost first.
-    cut: Vec<(usize, usize)>,
+    /// When a read is refused: where the containers still open began (and the depth left
+    /// there), innermost first.
+    open: Vec<(usize, usize)>,
 }
 
 type Read<T, E> = Result<T, Refused<E>>;
@@ -393,7 +398,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
             members: Vec::new(),
             accept,
             scratch: String::new(),
-            cut: Vec::new(),
+            open: Vec::new(),
         }
     }
 
@@ -505,26 +510,31 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
         let start = (self.i, self.depth_left);
         let read = self.array_items();
         if read.is_err() {
-            self.note_cut(start, &read);
+            self.note_open(start, &read);
         }
         read
     }
 
-    /// The containers [`Reader::note_cut`] noted, outermost first.
-    fn take_cut(&mut self) -> Vec<(usize, usize)> {
-        let mut cut = std::mem::take(&mut self.cut);
-        cut.reverse();
-        cut
+    /// The containers [`Reader::note_open`] noted, outermost first.
+    fn take_open(&mut self) -> Vec<(usize, usize)> {
+        let mut open = std::mem::take(&mut self.open);
+        open.reverse();
+        open
     }
 
-    /// A container that began at `start` (offset, depth left) was being read when the text ran
-    /// out (and nothing invalid came before): noted, for a caller that would otherwise read it
-    /// again only to run out of text again.
+    /// The read was refused where the text (up to its limit) runs out.
+    fn ran_out(&self) -> bool {
+        self.i >= self.b.len()
+    }
+
+    /// A container that began at `start` (offset, depth left) was being read when the read was
+    /// refused: noted, for a caller that would otherwise read it again only to be refused at
+    /// the same spot.
     #[cold]
     #[inline(never)]
-    fn note_cut<T>(&mut self, start: (usize, usize), read: &Read<T, S::Error>) {
-        if matches!(read, Err(Refused::Invalid)) && self.i >= self.b.len() {
-            self.cut.push(start);
+    fn note_open<T>(&mut self, start: (usize, usize), read: &Read<T, S::Error>) {
+        if read.is_err() {
+            self.open.push(start);
         }
     }
 
@@ -579,7 +589,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
         let start = (self.i, self.depth_left);
         let read = self.object_members();
         if read.is_err() {
-            self.note_cut(start, &read);
+            self.note_open(start, &read);
         }
         read
     }
@@ -828,7 +838,11 @@ mod tests {
             128,
             DuplicateKeys::Last,
         ) {
-            Prefix::Refused { cut, .. } => cut.into_iter().map(|(at, _)| at).collect::<Vec<_>>(),
+            Prefix::Refused { open, ran_out, .. } => open
+                .into_iter()
+                .filter(|_| ran_out)
+                .map(|(at, _)| at)
+                .collect::<Vec<_>>(),
             Prefix::Read(..) => panic!("{text} read"),
         };
         assert_eq!(cut(r#"{"a": [1, {"b": "x"#, 0), [0, 6, 10]);

@@ -199,7 +199,12 @@ impl<'t> Parser<'t> {
             }
         } else {
             let depth_left = self.cfg.max_depth.saturating_sub(self.frames.len());
-            let (read, log) = if lax {
+            // A container the last refused attempt was reading when it was refused: read again,
+            // it would be refused at the same spot, charged as much.
+            if let Some(reached) = self.lane_refused.reached(at, depth_left, lax) {
+                return Ok(self.refused(at, reached));
+            }
+            let (mut read, log) = if lax {
                 let lex = self.ctx.lex;
                 let conventions = Conventions::new(
                     &lex,
@@ -236,13 +241,21 @@ impl<'t> Parser<'t> {
                     };
                     n.set(n.get() + (to - at));
                 });
-                if let Prefix::Refused { cut, .. } = &read {
-                    if !cut.is_empty() {
-                        self.lane_cut.clone_from(cut);
+                if let Prefix::Refused {
+                    open,
+                    ran_out: true,
+                    ..
+                } = &read
+                {
+                    if !open.is_empty() {
+                        self.lane_cut.clone_from(open);
                     }
                 }
                 (read, None)
             };
+            if let Prefix::Refused { reached, open, .. } = &mut read {
+                self.lane_refused.note(*reached, std::mem::take(open), lax);
+            }
             // The layout check steps over the comments and quoted strings the stretch holds.
             match read {
                 Prefix::Read(v, end)
@@ -396,6 +409,32 @@ impl<'t> Parser<'t> {
             .lane_budget
             .saturating_sub(reached.saturating_sub(at).max(1));
         None
+    }
+}
+
+/// Where the containers open at the last refused attempt's refusal began (outermost first, each
+/// with the depth the reader had left there), how far it read, and by which reader: any of them
+/// read again by the same reader is refused at the same spot.
+#[derive(Default)]
+pub(super) struct LaneRefusal {
+    reached: usize,
+    open: Vec<(usize, usize)>,
+    lax: bool,
+}
+
+impl LaneRefusal {
+    fn note(&mut self, reached: usize, open: Vec<(usize, usize)>, lax: bool) {
+        *self = LaneRefusal { reached, open, lax };
+    }
+
+    /// How far an attempt at `at` would read before it is refused, when this refusal says.
+    fn reached(&self, at: usize, depth_left: usize, lax: bool) -> Option<usize> {
+        let k = self
+            .open
+            .binary_search_by_key(&at, |&(start, _)| start)
+            .ok()?;
+        (self.lax == lax && self.open[k].1 == depth_left && shortcut(Shortcut::CutShort))
+            .then_some(self.reached)
     }
 }
 

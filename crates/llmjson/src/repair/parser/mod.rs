@@ -229,6 +229,7 @@ pub(crate) fn parse_sharing_cut<'t>(
         spare_runs: Vec::new(),
         lane_budget: lane::lane_budget(end.saturating_sub(start)),
         lane_cut: std::mem::take(cut),
+        lane_refused: lane::LaneRefusal::default(),
         lane_buffers: conventions::LaneBuffers::default(),
         document_maths: None,
         more: false,
@@ -284,6 +285,8 @@ struct Parser<'t> {
     /// depth the strict reader had left there), as a strict read that ran out of text found
     /// them: an attempt at one of them would only run out again.
     lane_cut: Vec<(usize, usize)>,
+    /// The containers the last refused lane attempt was reading (`lane.rs`).
+    lane_refused: lane::LaneRefusal,
     /// The convention lane's buffers, kept from one stretch to the next.
     lane_buffers: conventions::LaneBuffers<'t>,
     /// The text may go on past its end (a stream): a step that reaches the end waits for

@@ -240,6 +240,7 @@ pub(crate) fn resume<'t>(
         lane_budget: parked.lane_budget.saturating_add(2 * grew),
         // What a strict read that ran out of text found open is stale now.
         lane_cut: Vec::new(),
+        lane_refused: super::lane::LaneRefusal::default(),
         lane_buffers: conventions::LaneBuffers::default(),
         more,
         horizon: if more {
