@@ -245,26 +245,62 @@ impl Outcome {
 /// A result's repairs, kept natively until JavaScript first reads them: a caller who only
 /// wants the value pays for no repair's fields. Offsets are already UTF-16 code units.
 pub struct RepairLog {
-    repairs: Vec<LoggedRepair>,
+    repairs: Vec<llmjson::Repair>,
+    /// The text the spans point into, kept only when it is not ASCII (elsewhere a byte offset
+    /// is already a UTF-16 one).
+    text: Option<Box<str>>,
+}
+
+impl RepairLog {
+    /// The repairs of `parsed` (moved out), over `text`; `None` when there is none.
+    fn of(text: &str, parsed: &mut [llmjson::Parsed]) -> Option<Self> {
+        let repairs: Vec<llmjson::Repair> = parsed
+            .iter_mut()
+            .flat_map(|p| std::mem::take(&mut p.repairs))
+            .collect();
+        (!repairs.is_empty()).then(|| RepairLog {
+            repairs,
+            text: (!text.is_ascii()).then(|| text.into()),
+        })
+    }
 }
 
 /// One repair as JavaScript sees it: its span in UTF-16 code units.
 #[derive(serde::Serialize)]
-struct LoggedRepair {
+struct LoggedRepair<'r> {
     kind: &'static str,
     start: u32,
     end: u32,
     line: usize,
     column: usize,
-    path: String,
-    detail: String,
+    path: &'r str,
+    detail: &'r str,
 }
 
 /// The repairs of a result as a JSON array of `{kind, start, end, line, column, path,
-/// detail}`, made when JavaScript first reads `repairs`.
+/// detail}`, made when JavaScript first reads `repairs` (a caller who reads only the value
+/// pays for none of it).
 #[napi]
 pub fn repair_log(log: &External<RepairLog>) -> Result<String> {
-    serde_json::to_string(&log.repairs).map_err(|e| napi::Error::from_reason(e.to_string()))
+    let mut offsets = Utf16Offsets::new(log.text.as_deref().unwrap_or(""));
+    let unit = |offsets: &mut Utf16Offsets<'_>, byte: usize| match log.text {
+        Some(_) => offsets.of(byte),
+        None => small(byte),
+    };
+    let repairs: Vec<LoggedRepair<'_>> = log
+        .repairs
+        .iter()
+        .map(|r| LoggedRepair {
+            kind: r.kind.as_str(),
+            start: unit(&mut offsets, r.span.start),
+            end: unit(&mut offsets, r.span.end),
+            line: r.line,
+            column: r.column,
+            path: &r.path,
+            detail: &r.detail,
+        })
+        .collect();
+    serde_json::to_string(&repairs).map_err(|e| napi::Error::from_reason(e.to_string()))
 }
 
 fn invalid(message: String) -> napi::Error {
@@ -361,10 +397,11 @@ fn options_from(native: &NativeOptions) -> Result<Options> {
     Ok(options)
 }
 
-/// Byte offsets of one text as UTF-16 offsets, walking forward (and starting over for an
-/// offset behind the last one asked).
+/// Byte offsets of one text as UTF-16 offsets, walking from the last one asked (forward or
+/// back: offsets asked in nearly the order of the text cost what lies between them).
 struct Utf16Offsets<'t> {
     text: &'t str,
+    ascii: bool,
     byte: usize,
     unit: usize,
 }
@@ -373,6 +410,7 @@ impl<'t> Utf16Offsets<'t> {
     fn new(text: &'t str) -> Self {
         Utf16Offsets {
             text,
+            ascii: text.is_ascii(),
             byte: 0,
             unit: 0,
         }
@@ -380,14 +418,15 @@ impl<'t> Utf16Offsets<'t> {
 
     fn of(&mut self, byte: usize) -> u32 {
         let byte = floor_boundary(self.text, byte.min(self.text.len()));
-        if byte < self.byte {
-            self.byte = 0;
-            self.unit = 0;
+        if self.ascii {
+            return small(byte);
         }
-        self.unit += self.text[self.byte..byte]
-            .chars()
-            .map(char::len_utf16)
-            .sum::<usize>();
+        let units = |s: &str| s.chars().map(char::len_utf16).sum::<usize>();
+        if byte < self.byte {
+            self.unit -= units(&self.text[byte..self.byte]);
+        } else {
+            self.unit += units(&self.text[self.byte..byte]);
+        }
         self.byte = byte;
         small(self.unit)
     }
@@ -617,17 +656,17 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Outcome>
         });
         (result.map(|p| vec![p]), diagnostics)
     };
-    let parsed = match result {
+    let mut parsed = match result {
         Ok(parsed) => parsed,
         Err(error) => return Ok(failed(text, &error, options, diagnostics)),
     };
-    outcome_of(text, &parsed, all, diagnostics)
+    outcome_of(text, &mut parsed, all, diagnostics)
 }
 
 /// The outcome of a successful parse of `text` (`parsed`: one value, or every value with `all`).
 fn outcome_of(
     text: &str,
-    parsed: &[llmjson::Parsed],
+    parsed: &mut [llmjson::Parsed],
     all: bool,
     diagnostics: Option<String>,
 ) -> Result<Outcome> {
@@ -650,20 +689,6 @@ fn outcome_of(
     let mut offsets = Utf16Offsets::new(text);
     let start = offsets.of(first.span.start);
     let end = offsets.of(last.span.end);
-    let repairs: Vec<LoggedRepair> = parsed
-        .iter()
-        .flat_map(|p| p.repairs.iter())
-        .map(|r| LoggedRepair {
-            kind: r.kind.as_str(),
-            start: offsets.of(r.span.start),
-            end: offsets.of(r.span.end),
-            line: r.line,
-            column: r.column,
-            path: r.path.clone(),
-            detail: r.detail.to_string(),
-        })
-        .collect();
-    let repairs = (!repairs.is_empty()).then(|| External::new(RepairLog { repairs }));
     let dropped: Vec<JsDropped<'_>> = parsed
         .iter()
         .flat_map(|p| p.dropped.iter())
@@ -690,9 +715,8 @@ fn outcome_of(
         Some(serde_json::to_string(&dropped).map_err(|e| napi::Error::from_reason(e.to_string()))?)
     };
     let flag = |on: bool, flag: u32| if on { flag } else { 0 };
-    Ok(Outcome {
+    let outcome = Outcome {
         json: Some(json),
-        repairs,
         dropped,
         start: Some(start),
         end: Some(end),
@@ -709,6 +733,11 @@ fn outcome_of(
             .as_ref()
             .and_then(|v| serde_json::to_string(v).ok()),
         ..Outcome::blank()
+    };
+    // Last: the log moves out of `parsed`, whose flags above read it.
+    Ok(Outcome {
+        repairs: RepairLog::of(text, parsed).map(External::new),
+        ..outcome
     })
 }
 

@@ -114,14 +114,14 @@ impl JsStreamParser {
             .inner
             .take()
             .ok_or_else(|| napi::Error::from_reason("the stream was finished"))?;
-        let finished = inner.finish_later();
+        let mut finished = inner.finish_later();
         let mut record = String::new();
         Diagnostics::of_streamed(&finished.result, &finished.stats, &self.options)
             .write_json(&mut record);
-        let outcome = match &finished.result {
+        let outcome = match &mut finished.result {
             Ok(parsed) => outcome_of(
                 &finished.text,
-                std::slice::from_ref(parsed),
+                std::slice::from_mut(parsed),
                 false,
                 Some(record),
             )?,

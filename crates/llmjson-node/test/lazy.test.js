@@ -44,6 +44,24 @@ test('repairs are made when first read, once, with every field', () => {
   });
 });
 
+test('a repair span counts UTF-16 code units past non-ASCII text (kept native until read)', () => {
+  // CJK, accented and astral characters (an emoji is two code units) before every repair.
+  const text = '{"名前": “太郎”, "😀": \'Tōkyō\', /* 注 */ "x": [1, 2,], "y": True, "z": "終"';
+  const r = llmjson.parse(text);
+  assert.deepEqual(
+    r.repairs.map((x) => [x.kind, text.slice(x.start, x.end)]),
+    [
+      ['smart_quotes', '“'],
+      ['single_quotes', "'"],
+      ['comment', '/* 注 */'],
+      ['trailing_comma', ','],
+      ['python_literal', 'True'],
+      ['closed_truncated_object', ''],
+    ],
+  );
+  assert.equal(r.repairs.at(-1).start, text.length);
+});
+
 test('parseAll makes its repair log when read too', () => {
   counting('repairLog', (calls) => {
     const all = llmjson.parseAll("{a: 1} then ['x',]");
