@@ -39,16 +39,20 @@ pub(crate) enum Shortcut {
     /// A reply that is valid JSON cut short is found so by one check, and no container open at
     /// its end is read to the end again (`parse_at`, the fast lane).
     CutShort = 16,
+    /// A reply the same check finds invalid before its end is not read by the strict parse
+    /// first, only to fail there (`parse_at`).
+    StrictRefused = 32,
 }
 
 #[cfg(test)]
 impl Shortcut {
-    pub(crate) const ALL: [Shortcut; 5] = [
+    pub(crate) const ALL: [Shortcut; 6] = [
         Shortcut::Lane,
         Shortcut::Conventions,
         Shortcut::StringSkip,
         Shortcut::Vouched,
         Shortcut::CutShort,
+        Shortcut::StrictRefused,
     ];
 }
 
@@ -153,15 +157,26 @@ pub(crate) fn parse_at(
         parser::parse_sharing_cut(text, start, end, fence, only_cut, cut)
             .or_else(|_| parser::parse_sharing_cut(text, start, end, fence, config, cut))
     };
-    // Which containers are open where the region's text runs out, when it is valid JSON cut
-    // short: found by one check that builds nothing, so that no parse below reads to the end
-    // only to find that out (the strict parse would fail there, and the next parses would
-    // try each container open at the end again).
+    // One check that builds nothing says which way the region goes, so that no parse below
+    // reads it only to find that out: valid JSON cut short (the strict parse would fail at the
+    // end, and the next parses would try each container open there again: which are open is
+    // known), or invalid before its end (the strict parse would fail there, having read the
+    // region up to it with the whole parser: the tolerant parse reads it once).
     let mut cut = Vec::new();
-    if config.level != RepairLevel::None && !config.inside_object && shortcut(Shortcut::CutShort) {
-        cut = crate::value::parse::cut_short(text, start, end.min(text.len()), config.max_depth);
-        if !cut.is_empty() {
-            return completed(&mut cut);
+    if config.level != RepairLevel::None && !config.inside_object {
+        use crate::value::parse::{strict_check, StrictCheck};
+        match strict_check(text, start, end.min(text.len()), config.max_depth) {
+            StrictCheck::CutShort(open) if shortcut(Shortcut::CutShort) => {
+                cut = open;
+                return completed(&mut cut);
+            }
+            StrictCheck::Refused
+                if shortcut(Shortcut::StrictRefused)
+                    && config.duplicate_keys != crate::DuplicateKeys::Error =>
+            {
+                return parser::parse(text, start, end, fence, config);
+            }
+            _ => {}
         }
     }
     match parser::parse_sharing_cut(text, start, end, fence, strict, &mut cut) {

@@ -130,28 +130,39 @@ pub(crate) fn value_accepting<'t, A: Accept<'t>>(
     (read, reader.accept)
 }
 
-/// When the text from `at` (after JSON blanks) is one container of valid JSON that runs out
-/// before `limit` ends it: where the containers then still open began (with the depth the
-/// reader had left there), outermost first — the first is the container at the start. Empty
-/// otherwise. A check: nothing is built.
-pub(crate) fn cut_short(
-    text: &str,
-    at: usize,
-    limit: usize,
-    max_depth: usize,
-) -> Vec<(usize, usize)> {
+/// What one strict check of the text from `at` (after JSON blanks) up to `limit` found.
+pub(crate) enum StrictCheck {
+    /// One valid JSON value (nested at most `max_depth` deep).
+    Valid,
+    /// One container of valid JSON that runs out before `limit` ends it: where the containers
+    /// then still open began (with the depth the reader had left there), outermost first — the
+    /// first is the container at the start.
+    CutShort(Vec<(usize, usize)>),
+    /// Not JSON before `limit`: something invalid, or nested deeper than `max_depth`, before
+    /// the text runs out.
+    Refused,
+    /// A value other than a container that runs out before `limit` ends it.
+    ScalarCut,
+}
+
+/// Reads the text from `at` (after JSON blanks) as one JSON value up to `limit` and says what
+/// it found. A check: nothing is built.
+pub(crate) fn strict_check(text: &str, at: usize, limit: usize, max_depth: usize) -> StrictCheck {
     let mut sink = CheckSink;
     let mut reader = Reader::within(text, at, limit, max_depth, &mut sink);
     reader.skip_ws();
     let start = reader.i;
-    if reader.value().is_ok() || !reader.ran_out() {
-        return Vec::new();
+    if reader.value().is_ok() {
+        return StrictCheck::Valid;
+    }
+    if !reader.ran_out() {
+        return StrictCheck::Refused;
     }
     let cut = reader.take_open();
     if cut.first().is_some_and(|&(open, _)| open == start) {
-        cut
+        StrictCheck::CutShort(cut)
     } else {
-        Vec::new()
+        StrictCheck::ScalarCut
     }
 }
 

@@ -542,6 +542,32 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_invalid_before_its_end_is_not_parsed_strictly_first() {
+        // A long valid stretch, then a fault: the strict parse would read the stretch with the
+        // whole parser (its lane reading strictly) only to fail at the fault.
+        let items: Vec<String> = (0..40)
+            .map(|i| format!(r#"{{"id": {i}, "name": "item {i}"}}"#))
+            .collect();
+        let stretch = items.join(", ");
+        let text = format!(r#"{{"items": [{stretch}], "note": 'single'}}"#);
+        let read = |off: u8| {
+            SHORTCUTS_OFF.with(|mask| mask.set(off));
+            LANE_READ.with(|n| n.set(0));
+            let parsed = crate::parse(&text, &Options::default()).expect("repaired");
+            SHORTCUTS_OFF.with(|mask| mask.set(0));
+            (LANE_READ.with(std::cell::Cell::get), parsed.value)
+        };
+        let (with, value) = read(0);
+        let (without, same) = read(Shortcut::StrictRefused as u8);
+        assert_eq!(value, same);
+        assert_eq!(value.get("note"), Some(&crate::Value::from("single")));
+        assert!(
+            with < stretch.len() && without >= stretch.len(),
+            "strict lane read {with} bytes with the shortcut, {without} without"
+        );
+    }
+
+    #[test]
     fn each_shortcut_alone_changes_no_outcome_on_generated_faults() {
         // A seed of its own, and every class: each shortcut off in turn against all on.
         let cases = llmjson_faults::generate(90210, 1500);
