@@ -1033,7 +1033,7 @@ fn lenient_number(token: &str) -> Option<Value> {
     Some(number_or_text(&shape.as_json(token)?))
 }
 
-/// The number JSON's digits spell, or the digits as text (`+1000`, a number too long to hold).
+/// The number `digits` spell as JSON, or them as text when they spell none.
 fn number_or_text(digits: &str) -> Value {
     match number::scan(digits.as_bytes(), 0) {
         Some((end, integer)) if end == digits.len() => {

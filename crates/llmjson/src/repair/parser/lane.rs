@@ -565,6 +565,19 @@ mod tests {
             with < stretch.len() && without >= stretch.len(),
             "strict lane read {with} bytes with the shortcut, {without} without"
         );
+        // Refused for its depth rather than a fault: the same error either way.
+        let deep = |inner: &str| format!("{}{inner}{}", "[".repeat(300), "]".repeat(300));
+        for text in [
+            deep(""),
+            format!("Result: {} and x", deep("1")),
+            format!("{} tail {{", deep("1,")),
+            format!("{{\"a\": {}, 'b': 1}}", deep("")),
+        ] {
+            let options = Options::default();
+            let with = outcome_without(&text, &options, 0);
+            let without = outcome_without(&text, &options, Shortcut::StrictRefused as u8);
+            assert_eq!(with, without, "{text}");
+        }
     }
 
     #[test]
