@@ -953,7 +953,9 @@ impl Ctx<'_> {
             Token::WideComma if kind != Kind::Call => {
                 self.next_comma(out, kind, pos + WIDE_COMMA.len(), Some(style::FULLWIDTH));
             }
-            Token::Close(closer) if kind.closed_by(closer) => self.next_close(out, stack, pos),
+            Token::Close(closer) if kind.closed_by(closer) => {
+                self.next_close(out, stack, pos, here)
+            }
             Token::Close(closer) => self.wrong_closer(out, stack, closer, pos, here),
             Token::RParen if matches!(kind, Kind::Call | Kind::Tuple) => out.add(
                 self.level,
@@ -1049,7 +1051,7 @@ impl Ctx<'_> {
 
     /// The container's own closer. When the reply goes on with `, …` after it, the closer may
     /// be a stray one in the middle of it (`{"b": 1}}, "c": 2}`, `[{"id": 1}},`).
-    fn next_close(&self, out: &mut Readings, stack: &dyn Stack, pos: usize) {
+    fn next_close(&self, out: &mut Readings, stack: &dyn Stack, pos: usize, here: Mode) {
         let depth = stack.depth();
         let (j, _) = self.lex.skip_trivia(pos + 1);
         let b = self.b();
@@ -1078,9 +1080,7 @@ impl Ctx<'_> {
                     Some(RepairKind::ExtraCloser),
                     cost::STRAY_CLOSER,
                     pos + 1,
-                    Mode::Next {
-                        after_string: false,
-                    },
+                    here,
                 ),
             );
         }
