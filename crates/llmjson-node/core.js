@@ -396,7 +396,8 @@ function openers(text) {
  * small valid reply the native check (the text copied to UTF-8 and read once) costs most of
  * what JSON.parse does, and a broken reply rarely begins and ends like a document and parses.
  */
-function readAsValid({ text, o, opts, compiled }) {
+function readAsValid(call) {
+  const { text, o, opts, compiled } = call;
   if (compiled || o.duplicateKeys !== 'last') return undefined;
   const [start, end] = trimmedSpan(text);
   const first = text.charCodeAt(start);
@@ -411,6 +412,9 @@ function readAsValid({ text, o, opts, compiled }) {
     if (STACK_LIMIT_WRITABLE) Error.stackTraceLimit = 0;
     value = JSON.parse(text);
   } catch {
+    // Not JSON: the native check that a reply is one valid document would only find that out
+    // again (it reads as much of the reply as JSON.parse did).
+    call.validAsIs = false;
     return undefined;
   } finally {
     if (STACK_LIMIT_WRITABLE) Error.stackTraceLimit = limit;
