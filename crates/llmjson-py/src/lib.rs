@@ -118,8 +118,8 @@ fn parse<'py>(
         (None, true) => llmjson::parse_all(text, &options),
         (None, false) => llmjson::parse(text, &options).map(|p| vec![p]),
     });
-    let parsed = result.map_err(|e| parse_error(py, &e, text, &options))?;
-    parsed_tuple(py, text, &parsed, all, with_repairs)
+    let mut parsed = result.map_err(|e| parse_error(py, &e, text, &options))?;
+    parsed_tuple(py, text, &mut parsed, all, with_repairs)
 }
 
 /// What `parse` returns to Python for `parsed` (one value, or every value with `all`):
@@ -128,7 +128,7 @@ fn parse<'py>(
 pub(crate) fn parsed_tuple<'py>(
     py: Python<'py>,
     text: &str,
-    parsed: &[Parsed],
+    parsed: &mut [Parsed],
     all: bool,
     with_repairs: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
@@ -137,21 +137,15 @@ pub(crate) fn parsed_tuple<'py>(
     };
     let value = if all {
         let values = PyList::empty(py);
-        for p in parsed {
+        for p in parsed.iter() {
             values.append(to_python(py, &p.value)?)?;
         }
         values.into_any()
     } else {
         to_python(py, &first.value)?
     };
-    let mut repairs = Vec::new();
-    if with_repairs {
-        for p in parsed {
-            repairs.extend(repair_entries(text, p));
-        }
-    }
     let mut dropped = Vec::new();
-    for p in parsed {
+    for p in parsed.iter() {
         dropped.extend(dropped_tuples(py, text, p)?);
     }
     let to_chars = CharOffsets::new(text);
@@ -165,11 +159,13 @@ pub(crate) fn parsed_tuple<'py>(
         .iter()
         .flat_map(|p| p.repairs.iter().map(|r| r.kind.as_str()))
         .collect();
+    // Last: the log moves out of `parsed`, which everything above reads.
+    let log = Bound::new(py, PyRepairLog::of(text, parsed, with_repairs))?;
     PyTuple::new(
         py,
         [
             value,
-            Bound::new(py, PyRepairLog { entries: repairs })?.into_any(),
+            log.into_any(),
             span.into_pyobject(py)?.into_any(),
             source.into_pyobject(py)?.into_any(),
             removed.into_pyobject(py)?.into_any(),
@@ -492,45 +488,67 @@ fn repair_kinds() -> Vec<&'static str> {
         .collect()
 }
 
-fn repair_entries(text: &str, p: &Parsed) -> Vec<RepairEntry> {
-    // Starts come in order; ends nearly so: one cursor each.
-    let (starts, ends) = (CharOffsets::new(text), CharOffsets::new(text));
-    p.repairs
-        .iter()
-        .map(|r| {
-            (
-                r.kind.as_str(),
-                starts.of(r.span.start),
-                ends.of(r.span.end),
-                r.line,
-                r.column,
-                r.path.clone(),
-                r.detail.to_string(),
-            )
-        })
-        .collect()
-}
-
 /// One repair as Python sees it: (kind, start, end, line, column, path, detail), the span in
 /// characters.
-type RepairEntry = (&'static str, usize, usize, usize, usize, String, String);
+type RepairEntry<'r> = (&'static str, usize, usize, usize, usize, &'r str, &'r str);
 
 /// A result's repairs, kept natively until Python first reads `ParseResult.repairs`: a caller
-/// who only wants the value pays for no Python object per repair.
+/// who only wants the value pays for no Python object per repair, nor for its span in
+/// characters, path or detail (the repairs move here from the parse, as they are).
 #[pyclass(frozen, name = "RepairLog", module = "llmjson._llmjson")]
 pub struct PyRepairLog {
-    entries: Vec<RepairEntry>,
+    repairs: Vec<llmjson::Repair>,
+    /// The text the spans point into, kept only when it is not ASCII (elsewhere a byte offset
+    /// is already a character offset).
+    text: Option<Box<str>>,
+}
+
+impl PyRepairLog {
+    /// The repairs of `parsed`, moved out of it (none kept without `with_repairs`). Call it
+    /// after everything else that reads them.
+    fn of(text: &str, parsed: &mut [Parsed], with_repairs: bool) -> Self {
+        let repairs: Vec<llmjson::Repair> = if with_repairs {
+            parsed
+                .iter_mut()
+                .flat_map(|p| std::mem::take(&mut p.repairs))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let text = (!repairs.is_empty() && !text.is_ascii()).then(|| text.into());
+        PyRepairLog { repairs, text }
+    }
 }
 
 #[pymethods]
 impl PyRepairLog {
     /// (kind, start, end, line, column, path, detail) per repair, in the order of the text.
     fn tuples<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.entries.iter().cloned())
+        // Starts come in order; ends nearly so: one cursor each.
+        let text = self.text.as_deref().unwrap_or("");
+        let (starts, ends) = (CharOffsets::new(text), CharOffsets::new(text));
+        let at = |offsets: &CharOffsets<'_>, byte: usize| match self.text {
+            Some(_) => offsets.of(byte),
+            None => byte,
+        };
+        PyList::new(
+            py,
+            self.repairs.iter().map(|r| -> RepairEntry<'_> {
+                (
+                    r.kind.as_str(),
+                    at(&starts, r.span.start),
+                    at(&ends, r.span.end),
+                    r.line,
+                    r.column,
+                    &r.path,
+                    &r.detail,
+                )
+            }),
+        )
     }
 
     fn __len__(&self) -> usize {
-        self.entries.len()
+        self.repairs.len()
     }
 }
 

@@ -164,17 +164,17 @@ impl PyStreamParser {
             .inner
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the stream was finished"))?;
-        let finished = py.detach(|| inner.finish_later());
+        let mut finished = py.detach(|| inner.finish_later());
         let stats = (
             finished.stats.chunks,
             finished.stats.first_value.map(|t| t.as_secs_f64() * 1000.0),
         );
         let text = PyString::new(py, &finished.text);
-        let parsed = match &finished.result {
+        let parsed = match &mut finished.result {
             Ok(parsed) => Ok(parsed_tuple(
                 py,
                 &finished.text,
-                std::slice::from_ref(parsed),
+                std::slice::from_mut(parsed),
                 false,
                 true,
             )?),

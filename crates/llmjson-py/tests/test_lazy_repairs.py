@@ -30,3 +30,20 @@ def test_results_compare_and_print_by_their_repairs() -> None:
     assert "single_quotes" in repr(a)
     clean = llmjson.parse('{"x": 1}')
     assert not clean.repaired and clean.repairs == []
+
+
+def test_a_repair_span_counts_characters_past_non_ascii_text() -> None:
+    # CJK, accented and astral characters (one character each in Python) before every repair;
+    # the spans are worked out only when the log is read.
+    text = '{"名前": “太郎”, "😀": \'Tōkyō\', /* 注 */ "x": [1, 2,], "y": True, "z": "終"'
+    result = llmjson.parse(text)
+    assert result._repairs_made is None
+    assert [(r.kind, text[r.span[0] : r.span[1]]) for r in result.repairs] == [
+        ("smart_quotes", "“"),
+        ("single_quotes", "'"),
+        ("comment", "/* 注 */"),
+        ("trailing_comma", ","),
+        ("python_literal", "True"),
+        ("closed_truncated_object", ""),
+    ]
+    assert result.repairs[-1].span == (len(text), len(text))
