@@ -141,9 +141,14 @@ pub(crate) enum StrictCheck {
     /// Not JSON before `limit`: something invalid, or nested deeper than `max_depth`, before
     /// the text runs out.
     Refused,
-    /// A value other than a container that runs out before `limit` ends it.
+    /// A value other than a container that runs out before `limit` ends it, or a token the end
+    /// may cut.
     ScalarCut,
 }
+
+/// At most how far before the end the strict reader stops on a token the end cuts, other than a
+/// number (a string's escape, `\uD83D\uDE0` at the longest, or a literal).
+const CUT_TOKEN_TAIL: usize = 12;
 
 /// Reads the text from `at` (after JSON blanks) as one JSON value up to `limit` and says what
 /// it found. A check: nothing is built.
@@ -156,6 +161,13 @@ pub(crate) fn strict_check(text: &str, at: usize, limit: usize, max_depth: usize
         return StrictCheck::Valid;
     }
     if !reader.ran_out() {
+        // A token the end cuts is refused at its start or inside it (`"a\`, `\u12`, `tru`,
+        // `12.`): that is running out too, as the strict parse would say.
+        let tail = &reader.b[reader.i..];
+        let number = |c: &u8| matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
+        if tail.len() <= CUT_TOKEN_TAIL || tail.iter().all(number) {
+            return StrictCheck::ScalarCut;
+        }
         return StrictCheck::Refused;
     }
     let cut = reader.take_open();

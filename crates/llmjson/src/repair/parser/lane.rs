@@ -549,7 +549,7 @@ mod tests {
             .map(|i| format!(r#"{{"id": {i}, "name": "item {i}"}}"#))
             .collect();
         let stretch = items.join(", ");
-        let text = format!(r#"{{"items": [{stretch}], "note": 'single'}}"#);
+        let text = format!(r#"{{"items": [{stretch}], "note": 'single', "after": "the fault"}}"#);
         let read = |off: u8| {
             SHORTCUTS_OFF.with(|mask| mask.set(off));
             LANE_READ.with(|n| n.set(0));
@@ -565,6 +565,22 @@ mod tests {
             with < stretch.len() && without >= stretch.len(),
             "strict lane read {with} bytes with the shortcut, {without} without"
         );
+        // Every prefix of valid documents whose tokens the end may cut (an escape, a surrogate
+        // pair, a literal, a long number): the strict check must not take a token cut short for
+        // a fault.
+        for doc in [
+            "[[],\"a]]}}\\n\"]",
+            "{\"k\": \"x\\uD83D\\uDE00y\", \"t\": true, \"f\": false, \"n\": null}",
+            "{\"big\": -12345678901234567890.125e+10, \"s\": \"\\\"q\\\"\"}",
+        ] {
+            for cut in (1..=doc.len()).filter(|&c| doc.is_char_boundary(c)) {
+                let text = &doc[..cut];
+                let options = Options::default();
+                let with = outcome_without(text, &options, 0);
+                let without = outcome_without(text, &options, Shortcut::StrictRefused as u8);
+                assert_eq!(with, without, "{text}");
+            }
+        }
         // Refused for its depth rather than a fault: the same error either way.
         let deep = |inner: &str| format!("{}{inner}{}", "[".repeat(300), "]".repeat(300));
         for text in [
