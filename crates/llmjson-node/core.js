@@ -244,9 +244,15 @@ function repairText() {
  * detail }, each printing as one line (`String(repair)`; the method is not enumerable, so the
  * objects compare and serialise as their fields).
  */
-function repairLog(handle) {
-  if (handle === undefined) return NO_REPAIRS;
-  const repairs = JSON.parse(native.repairLog(handle));
+function repairLog(ticket, again) {
+  if (ticket === undefined) return NO_REPAIRS;
+  // The native side keeps recent logs by ticket; one let go is made again by the same parse.
+  let json = native.repairLog(ticket);
+  if (json == null) {
+    const fresh = again();
+    json = (fresh === undefined ? null : native.repairLog(fresh)) ?? '[]';
+  }
+  const repairs = JSON.parse(json);
   for (const r of repairs) Object.defineProperty(r, 'toString', { value: repairText });
   return repairs;
 }
@@ -271,8 +277,9 @@ class ParseResult {
   #droppedJson;
   #diagnostics;
   #diagnose;
+  #again;
 
-  constructor(value, out, diagnose) {
+  constructor(value, out, diagnose, again) {
     this.value = value;
     this.source = out.source;
     this.span = [out.start, out.end];
@@ -284,6 +291,7 @@ class ParseResult {
     this.#repairLog = out.repairs;
     this.#droppedJson = out.dropped;
     this.#diagnose = diagnose;
+    this.#again = again;
   }
 
   /**
@@ -298,7 +306,7 @@ class ParseResult {
   /** Every repair: { kind, start, end, line, column, path, detail }. */
   get repairs() {
     if (this.#repairs === undefined) {
-      this.#repairs = repairLog(this.#repairLog);
+      this.#repairs = repairLog(this.#repairLog, this.#again);
     }
     return this.#repairs;
   }
@@ -366,7 +374,7 @@ function finished({ text, opts, compiled, zod }, out, diagnosed) {
   if (out.error) throw fromNative(out.error, JSON.parse(out.diagnostics));
   let value = JSON.parse(out.json);
   if (zod) value = zodChecked(zod, value, diagnose);
-  return new ParseResult(value, out, diagnose);
+  return new ParseResult(value, out, diagnose, () => native.parse(text, opts, compiled, false, false, false).repairs);
 }
 
 // Escapes after which V8's parser and llmjson read a valid document differently: one that may
@@ -446,7 +454,8 @@ function parseAll(text, options) {
   checkedText(text);
   const o = checkedOptions(options);
   const { compiled, zod } = compiledSchema(o.schema);
-  const out = native.parse(text, nativeOptions(o), compiled, true, false, false);
+  const opts = nativeOptions(o);
+  const out = native.parse(text, opts, compiled, true, false, false);
   if (out.error) throw fromNative(out.error, null);
   let values = JSON.parse(out.json);
   if (zod) values = values.map((v) => zodChecked(zod, v, () => null));
@@ -454,7 +463,7 @@ function parseAll(text, options) {
   // The repair log is made when first read (most callers want the values).
   let repairs;
   Object.defineProperty(result, 'repairs', {
-    get: () => (repairs ??= repairLog(out.repairs)),
+    get: () => (repairs ??= repairLog(out.repairs, () => native.parse(text, opts, compiled, true, false, false).repairs)),
     enumerable: true,
   });
   return result;

@@ -191,8 +191,9 @@ pub struct Outcome {
     /// The value as compact JSON (for `parseAll`, an array of the values), or the repaired or
     /// extracted text; `None` on failure.
     pub json: Option<String>,
-    /// Every repair, kept natively until read ([`repair_log`]); unset when there is none.
-    pub repairs: Option<External<RepairLog>>,
+    /// Every repair, kept natively until read: the ticket [`repair_log`] takes; unset when
+    /// there is none.
+    pub repairs: Option<u32>,
     /// The array items a salvage left out: a JSON array of `{path, start, end, line, column,
     /// errors: [{path, keyword, message}]}`; unset when there is none.
     pub dropped: Option<String>,
@@ -277,11 +278,75 @@ struct LoggedRepair<'r> {
     detail: &'r str,
 }
 
+/// The repair logs of recent results, kept natively by ticket until JavaScript reads one (and
+/// takes it). A ring, not a JavaScript object per result: a napi `External` costs a weak handle
+/// and a finalizer (about 1.4 µs a parse, measured), paid by every caller though most read only
+/// the value. The oldest logs go past [`LOGS_KEPT`] or [`LOG_BYTES_KEPT`]; JavaScript rebuilds
+/// one it finds gone by parsing the same text again (a parse is deterministic).
+struct Logs {
+    next: u32,
+    bytes: usize,
+    kept: std::collections::VecDeque<(u32, usize, RepairLog)>,
+}
+
+const LOGS_KEPT: usize = 1024;
+const LOG_BYTES_KEPT: usize = 16 << 20;
+
+static LOGS: std::sync::Mutex<Logs> = std::sync::Mutex::new(Logs {
+    next: 0,
+    bytes: 0,
+    kept: std::collections::VecDeque::new(),
+});
+
+impl RepairLog {
+    /// About what the log holds in memory.
+    fn bytes(&self) -> usize {
+        let repairs: usize = self
+            .repairs
+            .iter()
+            .map(|r| std::mem::size_of::<llmjson::Repair>() + r.path.len() + r.detail.len())
+            .sum();
+        repairs + self.text.as_deref().map_or(0, str::len)
+    }
+
+    /// Kept until read: its ticket.
+    fn keep(self) -> u32 {
+        let size = self.bytes();
+        let mut logs = LOGS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let ticket = logs.next;
+        logs.next = logs.next.wrapping_add(1);
+        logs.bytes += size;
+        logs.kept.push_back((ticket, size, self));
+        while logs.kept.len() > LOGS_KEPT || (logs.bytes > LOG_BYTES_KEPT && logs.kept.len() > 1) {
+            if let Some((_, gone, _)) = logs.kept.pop_front() {
+                logs.bytes -= gone;
+            }
+        }
+        ticket
+    }
+
+    /// The log of `ticket`, taken out of the ring; `None` when it was let go.
+    fn take(ticket: u32) -> Option<RepairLog> {
+        let mut logs = LOGS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let k = logs.kept.iter().position(|&(t, _, _)| t == ticket)?;
+        let (_, size, log) = logs.kept.remove(k)?;
+        logs.bytes -= size;
+        Some(log)
+    }
+}
+
 /// The repairs of a result as a JSON array of `{kind, start, end, line, column, path,
 /// detail}`, made when JavaScript first reads `repairs` (a caller who reads only the value
-/// pays for none of it).
+/// pays for none of it); `null` when the log was let go (JavaScript then parses again).
 #[napi]
-pub fn repair_log(log: &External<RepairLog>) -> Result<String> {
+pub fn repair_log(ticket: u32) -> Result<Option<String>> {
+    let Some(log) = RepairLog::take(ticket) else {
+        return Ok(None);
+    };
     let mut offsets = Utf16Offsets::new(log.text.as_deref().unwrap_or(""));
     let unit = |offsets: &mut Utf16Offsets<'_>, byte: usize| match log.text {
         Some(_) => offsets.of(byte),
@@ -300,7 +365,9 @@ pub fn repair_log(log: &External<RepairLog>) -> Result<String> {
             detail: &r.detail,
         })
         .collect();
-    serde_json::to_string(&repairs).map_err(|e| napi::Error::from_reason(e.to_string()))
+    serde_json::to_string(&repairs)
+        .map(Some)
+        .map_err(|e| napi::Error::from_reason(e.to_string()))
 }
 
 fn invalid(message: String) -> napi::Error {
@@ -736,7 +803,7 @@ fn outcome_of(
     };
     // Last: the log moves out of `parsed`, whose flags above read it.
     Ok(Outcome {
-        repairs: RepairLog::of(text, parsed).map(External::new),
+        repairs: RepairLog::of(text, parsed).map(RepairLog::keep),
         ..outcome
     })
 }

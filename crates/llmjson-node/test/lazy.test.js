@@ -62,6 +62,22 @@ test('a repair span counts UTF-16 code units past non-ASCII text (kept native un
   assert.equal(r.repairs.at(-1).start, text.length);
 });
 
+test('a repair log read long after its parse is the same (made again when let go)', () => {
+  // The native side keeps the logs of recent results only: read after thousands of parses,
+  // the first result's log is made again by the same parse, and equals a fresh one.
+  const text = "{a: 1, 'b': [1, 2,], c: True} // done";
+  const first = llmjson.parse(text);
+  const all = llmjson.parseAll("{a: 1} then ['x',]");
+  for (let i = 0; i < 3000; i++) llmjson.parse(`{n: ${i}, 'm': [${i},]}`);
+  const fresh = llmjson.parse(text).repairs.map((x) => ({ ...x }));
+  assert.ok(fresh.length >= 4);
+  assert.deepEqual(first.repairs.map((x) => ({ ...x })), fresh);
+  assert.deepEqual(
+    all.repairs.map((x) => x.kind),
+    ['unquoted_key', 'single_quotes', 'trailing_comma'],
+  );
+});
+
 test('parseAll makes its repair log when read too', () => {
   counting('repairLog', (calls) => {
     const all = llmjson.parseAll("{a: 1} then ['x',]");
