@@ -193,7 +193,7 @@ pub struct Outcome {
     pub json: Option<String>,
     /// Every repair, kept natively until read: the ticket [`repair_log`] takes; unset when
     /// there is none.
-    pub repairs: Option<u32>,
+    pub repairs: Option<i64>,
     /// The array items a salvage left out: a JSON array of `{path, start, end, line, column,
     /// errors: [{path, keyword, message}]}`; unset when there is none.
     pub dropped: Option<String>,
@@ -284,9 +284,11 @@ struct LoggedRepair<'r> {
 /// the value. The oldest logs go past [`LOGS_KEPT`] or [`LOG_BYTES_KEPT`]; JavaScript rebuilds
 /// one it finds gone by parsing the same text again (a parse is deterministic).
 struct Logs {
-    next: u32,
+    /// The next ticket: counts up and never wraps in practice (2^53 parses at a million a
+    /// second is three centuries), so that a stale ticket never names a newer log.
+    next: i64,
     bytes: usize,
-    kept: std::collections::VecDeque<(u32, usize, RepairLog)>,
+    kept: std::collections::VecDeque<(i64, usize, RepairLog)>,
 }
 
 const LOGS_KEPT: usize = 1024;
@@ -310,13 +312,13 @@ impl RepairLog {
     }
 
     /// Kept until read: its ticket.
-    fn keep(self) -> u32 {
+    fn keep(self) -> i64 {
         let size = self.bytes();
         let mut logs = LOGS
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let ticket = logs.next;
-        logs.next = logs.next.wrapping_add(1);
+        logs.next = (logs.next + 1) % (1 << 53);
         logs.bytes += size;
         logs.kept.push_back((ticket, size, self));
         while logs.kept.len() > LOGS_KEPT || (logs.bytes > LOG_BYTES_KEPT && logs.kept.len() > 1) {
@@ -328,7 +330,7 @@ impl RepairLog {
     }
 
     /// The log of `ticket`, taken out of the ring; `None` when it was let go.
-    fn take(ticket: u32) -> Option<RepairLog> {
+    fn take(ticket: i64) -> Option<RepairLog> {
         let mut logs = LOGS
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -343,7 +345,7 @@ impl RepairLog {
 /// detail}`, made when JavaScript first reads `repairs` (a caller who reads only the value
 /// pays for none of it); `null` when the log was let go (JavaScript then parses again).
 #[napi]
-pub fn repair_log(ticket: u32) -> Result<Option<String>> {
+pub fn repair_log(ticket: i64) -> Result<Option<String>> {
     let Some(log) = RepairLog::take(ticket) else {
         return Ok(None);
     };
