@@ -37,7 +37,8 @@ pub(crate) enum Shortcut {
     /// The parser takes the readings the clean path vouched for without asking the grammar.
     Vouched = 8,
     /// A reply that is valid JSON cut short is found so by one check, and no container open at
-    /// its end is read to the end again (`parse_at`, the fast lane).
+    /// its end is read to the end again (`parse_at`, the fast lane); nor is a container the
+    /// lane's last refused attempt was reading when it was refused (`lane::LaneRefusal`).
     CutShort = 16,
     /// A reply the same check finds invalid before its end is not read by the strict parse
     /// first, only to fail there (`parse_at`).

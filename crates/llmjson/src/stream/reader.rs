@@ -882,8 +882,9 @@ impl Reader {
             return false;
         };
         let len = end - at;
-        // `"id": 89,570,`: digit groups, in an object (where `,5` cannot start a member).
-        if tree.in_object() {
+        // `"id": 89,570,`: digit groups, in an object (where `,5` cannot start a member); only a
+        // number a comma ends can be the first group.
+        if tree.in_object() && bytes.get(end) == Some(&b',') {
             match crate::spelling::numbers::grouped(bytes, at, bytes.len(), true) {
                 Grouped::Undecided => return false,
                 // What follows the groups has not arrived: it may be a digit of the fraction.

@@ -24,6 +24,16 @@ struct InString {
 }
 
 impl InString {
+    /// What closing the string here adds when an odd number of its paired quotes were kept as
+    /// text: the last of them is left unpaired, and pays again.
+    fn unpaired_cost(self) -> cost::Cost {
+        if self.odd && self.class.paired() {
+            cost::UNPAIRED_TEXT_QUOTE
+        } else {
+            0
+        }
+    }
+
     /// The string's own mode (a reading that keeps the spot as text reads on in it).
     fn mode(self) -> Mode {
         Mode::Str {
@@ -90,10 +100,9 @@ impl Ctx<'_> {
             after,
         } = s;
         let level = self.level;
-        // A text quote left unpaired by the close pays again.
+        let unpaired = s.unpaired_cost();
         let paired = class.paired();
         let odd = odd && paired;
-        let unpaired = if odd { cost::UNPAIRED_TEXT_QUOTE } else { 0 };
         // A quote that starts an indented line is where JSON opens its next string
         // (`"José,⏎  "type": …`), not where text ends (code ends `x = 1⏎"`).
         let indented =
@@ -261,8 +270,8 @@ impl Ctx<'_> {
             class,
             key,
             open,
-            odd,
             after,
+            ..
         } = s;
         let level = self.level;
         // A reply cut inside a string is plausible for text, not for a string that
@@ -270,11 +279,7 @@ impl Ctx<'_> {
         let swallowed =
             self.lex
                 .lost_in_string(class, open.max(at.saturating_sub(cost::WINDOW)), at);
-        let unpaired = if odd && class.paired() {
-            cost::UNPAIRED_TEXT_QUOTE
-        } else {
-            0
-        };
+        let unpaired = s.unpaired_cost();
         // A key cut off is dropped (`DroppedTruncatedMember`); a value is closed.
         let cut_kind = if key {
             RepairKind::DroppedTruncatedMember
