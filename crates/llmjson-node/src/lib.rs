@@ -189,9 +189,8 @@ pub struct NativeError {
 #[napi(object, object_from_js = false)]
 pub struct Outcome {
     /// The value as compact JSON (for `parseAll`, an array of the values), or the repaired or
-    /// extracted text; `None` on failure. Made as V8 stores strings ([`JsText`]).
-    #[napi(ts_type = "string")]
-    pub json: Option<JsText>,
+    /// extracted text; `None` on failure.
+    pub json: Option<String>,
     /// Every repair, kept natively until read: the ticket [`repair_log`] takes; unset when
     /// there is none.
     pub repairs: Option<i64>,
@@ -213,42 +212,6 @@ pub struct Outcome {
     pub verification: Option<String>,
     /// Why no value came out.
     pub error: Option<NativeError>,
-}
-
-/// Text handed to JavaScript in the form V8 keeps it in, so that it is copied rather than
-/// decoded: Latin-1 (one byte a character) when it is ASCII, UTF-16 otherwise. A `String`
-/// crosses as UTF-8, which V8 decodes character by character once the text holds anything
-/// beyond ASCII: about 1.2 µs for a 600-character value with one accented name, nearly half of
-/// what JSON.parse then takes to read it.
-pub type JsText = Either<Latin1String, Utf16String>;
-
-/// `text` as [`JsText`].
-pub fn js_text(text: String) -> JsText {
-    if text.is_ascii() {
-        Either::A(Latin1String::from(text))
-    } else {
-        Either::B(Utf16String::from(utf16(&text)))
-    }
-}
-
-/// `text` in UTF-16 code units, runs of ASCII widened a byte at a time (a value's text is mostly
-/// ASCII: keys, punctuation, numbers) rather than decoded a character at a time.
-fn utf16(text: &str) -> Vec<u16> {
-    let mut units = Vec::with_capacity(text.len());
-    let mut rest = text;
-    loop {
-        let ascii = rest
-            .bytes()
-            .position(|b| !b.is_ascii())
-            .unwrap_or(rest.len());
-        units.extend(rest.as_bytes()[..ascii].iter().map(|&b| u16::from(b)));
-        rest = &rest[ascii..];
-        let Some(c) = rest.chars().next() else {
-            return units;
-        };
-        units.extend_from_slice(c.encode_utf16(&mut [0; 2]));
-        rest = &rest[c.len_utf8()..];
-    }
 }
 
 /// At least one repair changed the value ([`llmjson::Parsed::is_repaired`]).
@@ -822,7 +785,7 @@ fn outcome_of(
     };
     let flag = |on: bool, flag: u32| if on { flag } else { 0 };
     let outcome = Outcome {
-        json: Some(js_text(json)),
+        json: Some(json),
         dropped,
         start: Some(start),
         end: Some(end),
@@ -854,7 +817,7 @@ pub fn repair(text: String, options: &CompiledOptions, schema: Option<&Schema>) 
     let options = with_schema(options, schema);
     Ok(match llmjson::repair_to_string(&text, &options) {
         Ok(json) => Outcome {
-            json: Some(js_text(json)),
+            json: Some(json),
             ..Outcome::blank()
         },
         Err(error) => failed(&text, &error, &options, None),
@@ -869,7 +832,7 @@ pub fn extract(text: String, options: &CompiledOptions) -> Result<Outcome> {
         Ok(located) => {
             let mut offsets = Utf16Offsets::new(&text);
             Outcome {
-                json: Some(js_text(located.text.to_string())),
+                json: Some(located.text.to_string()),
                 start: Some(offsets.of(located.span.start)),
                 end: Some(offsets.of(located.span.end)),
                 source: Some(located.source.to_string()),

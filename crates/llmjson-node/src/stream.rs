@@ -2,8 +2,7 @@
 //! Values cross as compact JSON, as `parse`'s do.
 
 use crate::{
-    failed, js_text, native_error, outcome_of, with_schema, CompiledOptions, JsText, NativeError,
-    Outcome, Schema,
+    failed, native_error, outcome_of, with_schema, CompiledOptions, NativeError, Outcome, Schema,
 };
 use llmjson::{Diagnostics, Event, Options};
 use napi::bindgen_prelude::*;
@@ -13,8 +12,7 @@ use napi_derive::napi;
 #[napi(object)]
 pub struct NativeSnapshot {
     /// The partial value as compact JSON; `None` before the JSON starts.
-    #[napi(ts_type = "string")]
-    pub json: Option<JsText>,
+    pub json: Option<String>,
     /// JSON Pointers of the complete values (the largest ones).
     pub complete: Vec<String>,
     /// Pointers a later byte may still change.
@@ -97,7 +95,7 @@ impl JsStreamParser {
     pub fn snapshot(&mut self) -> Result<NativeSnapshot> {
         let snapshot = self.inner()?.snapshot();
         Ok(NativeSnapshot {
-            json: snapshot.value.as_ref().map(|v| js_text(v.to_json())),
+            json: snapshot.value.as_ref().map(llmjson::Value::to_json),
             complete: snapshot.complete,
             provisional: snapshot.provisional,
             done: snapshot.done,
