@@ -2,7 +2,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const llmjson = require('llmjson');
-const { parse, parseAll, repair, extract } = llmjson;
+const { parse, parseAll, repair, extract, createStreamParser } = llmjson;
 
 test('a fenced reply with prose: the value, the repairs, where it was', () => {
   const reply = 'Here is the plan:\n```json\n{"steps": [{"id": 1, action: \'search\'},]}\n```\nDone.';
@@ -26,6 +26,27 @@ test('repair spans are JavaScript string indices, past astral characters', () =>
   assert.equal(reply[quote.start], "'");
   assert.equal(quote.line, 1);
   assert.equal(quote.column, 17, 'characters, not UTF-16 units');
+});
+
+test('every kind of character crosses intact: ASCII, Latin-1, other BMP, astral, escapes', () => {
+  // Each call that hands a value's text across the addon boundary is held to JSON.parse.
+  const texts = ['plain', 'é ü ß ÿ', '日本語 – “quoted”', '😀 a 𝄞 b', 'mixed é😀日 end', 'tab\t"q"\\ \u0001'];
+  for (const s of texts) {
+    const expected = { k: s, list: [s, { n: 1 }] };
+    const broken = `{k: ${JSON.stringify(s)}, 'list': [${JSON.stringify(s)}, {n: 1},],}`;
+    assert.deepEqual(parse(broken).value, expected, s);
+    assert.deepEqual(JSON.parse(repair(broken)), expected, s);
+    assert.deepEqual(parseAll(`${broken}\n${broken}`).values, [expected, expected], s);
+    const stream = createStreamParser();
+    stream.feed(broken.slice(0, 20));
+    stream.feed(broken.slice(20));
+    assert.deepEqual(stream.snapshot().value, expected, s);
+    assert.deepEqual(stream.finish().value, expected, s);
+  }
+  assert.equal(extract('Here: {"a": "é😀"} done').text, '{"a": "é😀"}');
+  // A lone surrogate in the reply itself (not an escape) reads as U+FFFD, as Node's own
+  // conversion to UTF-8 reads it; its pair partner elsewhere is not joined to it.
+  assert.deepEqual(parse('{a: "x\uD800y", "b": "\uDE00", c: "😀"}').value, { a: 'x\uFFFDy', b: '\uFFFD', c: '😀' });
 });
 
 test('a valid reply is JSON.parse’s value, with a lazy diagnostics record', () => {
