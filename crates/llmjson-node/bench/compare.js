@@ -3,7 +3,8 @@
 // valid, 10,000 small replies (examples/replies.jsonl, round and round) one call at a time, and
 // 10,000 small broken replies of the fault generator (0.5-4 KB, every fault class, with their
 // valid twins) timed per reply as the Rust library is timed on the same replies in the same run
-// (examples/reply_latency.rs). Writes the Node section of docs/benchmarks.md (from its marker on).
+// (examples/reply_latency.rs with the system allocator, examples/reply_latency_mimalloc.rs with the
+// mimalloc the addon runs with). Writes the Node section of docs/benchmarks.md (from its marker on).
 //
 //   cd crates/llmjson-node && npm install && node bench/compare.js
 
@@ -120,13 +121,21 @@ if (!fs.existsSync(SMALL)) {
   fs.writeFileSync(SMALL, kept.join('\n') + '\n');
 }
 const small = fs.readFileSync(SMALL, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-const rust = JSON.parse(
-  execFileSync('cargo', ['run', '-q', '--release', '-p', 'llmjson', '--example', 'reply_latency', '--', SMALL], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  }),
-);
-/** Best of three calls per reply (after a warm-up round): [median, p99] in µs, and how many exact. */
+/** The Rust library's figures on the same replies, from one of its latency examples. */
+function rustLatency(example) {
+  return JSON.parse(
+    execFileSync('cargo', ['run', '-q', '--release', '-p', 'llmjson', '--example', example, '--', SMALL], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    }),
+  );
+}
+// The system allocator: what a Rust program gets unless it chooses. mimalloc: what the addon
+// (like the Python extension and the CLI) runs the library with.
+const rust = rustLatency('reply_latency');
+const rustMi = rustLatency('reply_latency_mimalloc');
+/** Best of three calls per reply (after a warm-up round): median and p99 in µs, how many exact,
+ * and per reply its best time and whether the call threw. */
 function perReply(fn, key) {
   for (const c of small) {
     try {
@@ -136,29 +145,39 @@ function perReply(fn, key) {
     }
   }
   const best = [];
+  const threw = [];
   let exact = 0;
   for (const c of small) {
     let t = Infinity;
     let value;
+    let failed = false;
     for (let k = 0; k < 3; k++) {
       const start = performance.now();
       try {
         value = fn(c[key]);
+        failed = false;
       } catch {
         value = undefined;
+        failed = true;
       }
       t = Math.min(t, (performance.now() - start) * 1000);
     }
     best.push(t);
+    threw.push(failed);
     if (isDeepStrictEqual(value, c.expected)) exact++;
   }
-  return { median: median(best), p99: quantile(best, 0.99), exact };
+  return { median: median(best), p99: quantile(best, 0.99), exact, best, threw };
 }
 const twinsJsonParse = perReply((t) => JSON.parse(t), 'valid');
 const twinsOurs = perReply((t) => llmjson.parse(t).value, 'valid');
 const smallOurs = perReply((t) => llmjson.parse(t).value, 'reply');
 const smallTheirs = perReply((t) => JSON.parse(jsonrepair(t)), 'reply');
 const smallDropIn = perReply((t) => JSON.parse(dropIn.jsonrepair(t)), 'reply');
+// jsonrepair throws on many replies (prose around the JSON, a cut reply), and a throw is quick:
+// the like-for-like comparison is on the replies it gives a value for.
+const answered = small.map((_, i) => i).filter((i) => !smallTheirs.threw[i]);
+const answeredOurs = median(answered.map((i) => smallOurs.best[i]));
+const answeredTheirs = median(answered.map((i) => smallTheirs.best[i]));
 
 const ms = (x) => `${x.toFixed(2)} ms`;
 const us = (x) => `${x.toFixed(1)} µs`;
@@ -185,18 +204,21 @@ const out = [
   `| llmjson drop-in \`jsonrepair\` + JSON.parse | ${us(dropInSmall[0])} | ${us(dropInSmall[1])} | ${us(dropInSmall[2])} |`,
   `| jsonrepair (npm) + JSON.parse | ${us(theirsSmall[0])} | ${us(theirsSmall[1])} | ${us(theirsSmall[2])} |`,
   '',
-  `${small.length.toLocaleString('en')} small broken replies of the fault generator (seed ${FAULT_SEED}, 0.5-4 KB, every fault class and wrapper; their valid twins beside), best of three calls per reply; the Rust library timed on the same replies in the same run (\`examples/reply_latency.rs\`):`,
+  `${small.length.toLocaleString('en')} small broken replies of the fault generator (seed ${FAULT_SEED}, 0.5-4 KB, every fault class and wrapper; their valid twins beside), best of three calls per reply; the Rust library timed on the same replies in the same run, with the system allocator (\`examples/reply_latency.rs\`) and with mimalloc, the allocator the addon runs it with (\`examples/reply_latency_mimalloc.rs\`):`,
   '',
-  '| call | median | p99 | exact | median vs Rust `parse` |',
-  '|---|---:|---:|---:|---:|',
-  `| Rust \`llmjson::parse\` | ${us(rust.broken.median)} | ${us(rust.broken.p99)} | | 1.00× |`,
-  `| llmjson \`parse(text).value\` | ${us(smallOurs.median)} | ${us(smallOurs.p99)} | ${smallOurs.exact}/${small.length} | **${(smallOurs.median / rust.broken.median).toFixed(2)}×** |`,
-  `| llmjson drop-in \`JSON.parse(jsonrepair(text))\` | ${us(smallDropIn.median)} | ${us(smallDropIn.p99)} | ${smallDropIn.exact}/${small.length} | ${(smallDropIn.median / rust.broken.median).toFixed(2)}× |`,
-  `| jsonrepair (npm) \`JSON.parse(jsonrepair(text))\` | ${us(smallTheirs.median)} | ${us(smallTheirs.p99)} | ${smallTheirs.exact}/${small.length} | ${(smallTheirs.median / rust.broken.median).toFixed(2)}× |`,
-  `| \`JSON.parse\` on the valid twins | ${us(twinsJsonParse.median)} | ${us(twinsJsonParse.p99)} | | |`,
-  `| llmjson \`parse(text).value\` on the valid twins | ${us(twinsOurs.median)} | ${us(twinsOurs.p99)} | ${twinsOurs.exact}/${small.length} | **${(twinsOurs.median / twinsJsonParse.median).toFixed(2)}× JSON.parse** |`,
+  '| call | median | p99 | exact | vs Rust `parse` (system allocator) | vs Rust `parse` (mimalloc) |',
+  '|---|---:|---:|---:|---:|---:|',
+  `| Rust \`llmjson::parse\`, system allocator | ${us(rust.broken.median)} | ${us(rust.broken.p99)} | | 1.00× | |`,
+  `| Rust \`llmjson::parse\`, mimalloc | ${us(rustMi.broken.median)} | ${us(rustMi.broken.p99)} | | ${(rustMi.broken.median / rust.broken.median).toFixed(2)}× | 1.00× |`,
+  `| llmjson \`parse(text).value\` | ${us(smallOurs.median)} | ${us(smallOurs.p99)} | ${smallOurs.exact}/${small.length} | **${(smallOurs.median / rust.broken.median).toFixed(2)}×** | **${(smallOurs.median / rustMi.broken.median).toFixed(2)}×** |`,
+  `| llmjson drop-in \`JSON.parse(jsonrepair(text))\` | ${us(smallDropIn.median)} | ${us(smallDropIn.p99)} | ${smallDropIn.exact}/${small.length} | ${(smallDropIn.median / rust.broken.median).toFixed(2)}× | ${(smallDropIn.median / rustMi.broken.median).toFixed(2)}× |`,
+  `| jsonrepair (npm) \`JSON.parse(jsonrepair(text))\` | ${us(smallTheirs.median)} | ${us(smallTheirs.p99)} | ${smallTheirs.exact}/${small.length} | ${(smallTheirs.median / rust.broken.median).toFixed(2)}× | ${(smallTheirs.median / rustMi.broken.median).toFixed(2)}× |`,
+  `| \`JSON.parse\` on the valid twins | ${us(twinsJsonParse.median)} | ${us(twinsJsonParse.p99)} | | | |`,
+  `| llmjson \`parse(text).value\` on the valid twins | ${us(twinsOurs.median)} | ${us(twinsOurs.p99)} | ${twinsOurs.exact}/${small.length} | **${(twinsOurs.median / twinsJsonParse.median).toFixed(2)}× JSON.parse** | |`,
   '',
-  `llmjson \`parse\` vs jsonrepair on the broken replies: **${(smallOurs.median / smallTheirs.median).toFixed(2)}×** the median time.`,
+  `llmjson \`parse\` vs jsonrepair on the broken replies: **${(smallOurs.median / smallTheirs.median).toFixed(2)}×** the median time. ` +
+    `jsonrepair throws on ${(small.length - answered.length).toLocaleString('en')} of them (prose around the JSON, a cut reply, …), and a throw is quick; ` +
+    `on the ${answered.length.toLocaleString('en')} it gives a value for, llmjson takes ${us(answeredOurs)} and jsonrepair ${us(answeredTheirs)} (median): **${(answeredOurs / answeredTheirs).toFixed(2)}×**.`,
   '',
 ];
 const target = path.join(ROOT, 'docs/benchmarks.md');
