@@ -1,6 +1,9 @@
 """A caller who reads only ``.value`` pays for no repair object: the log is made when read."""
 
+import pytest
+
 import llmjson
+from llmjson.errors import NoJSONError
 
 
 def test_repairs_are_made_when_first_read_and_say_what_they_said() -> None:
@@ -47,3 +50,52 @@ def test_a_repair_span_counts_characters_past_non_ascii_text() -> None:
         ("closed_truncated_object", ""),
     ]
     assert result.repairs[-1].span == (len(text), len(text))
+
+
+# The record's keys, in order, as the eager record had them before it was made when read.
+RECORD_KEYS = [
+    "schema_version", "level", "input_chars", "outcome", "error", "failed_stage", "dropped_items",
+    "latency_ms", "request_id", "stages", "verification_passed", "verification_numbers_extracted",
+    "verification_matched", "verification_unmatched", "verification_issue_types",
+    "verification_unmatched_examples", "fail_closed_triggered", "fail_closed_reason",
+    "fail_closed_stage", "repairs", "source", "span", "repairs_by_kind", "removed_bytes",
+    "located_bytes", "removed_share",
+]  # fmt: skip
+
+
+def test_diagnostics_are_made_when_first_read_and_are_the_record_they_were() -> None:
+    made = []
+    blank = llmjson._blank_record
+
+    def counting(*args: object) -> dict[str, object]:
+        made.append(args)
+        return blank(*args)  # type: ignore[arg-type]
+
+    llmjson._blank_record = counting  # type: ignore[assignment]
+    try:
+        repaired = llmjson.parse("Sure: ```json\n{a: 1, 'b': [1, 2,],}\n```", request_id="r-1")
+        valid = llmjson.parse(' {"a": 1} ')
+        assert made == [], "no record made before one is read"
+        record = repaired.diagnostics
+        assert repaired.diagnostics is record and len(made) == 1, "made once, the same dict after"
+        assert list(record) == RECORD_KEYS
+        assert record["request_id"] == "r-1"
+        assert (record["outcome"], record["repairs"], record["source"]) == ("repaired", 4, "fence")
+        assert record["repairs_by_kind"] == {"unquoted_key": 1, "single_quotes": 1, "trailing_comma": 2}
+        assert record["input_chars"] == 39 and record["latency_ms"] > 0
+        assert record["stages"] == ["locate", "repair"]
+        # A valid document's record: no dropped items written, its span the document's.
+        clean = valid.diagnostics
+        assert list(clean) == RECORD_KEYS and clean["dropped_items"] == []
+        assert (clean["outcome"], clean["span"], clean["located_bytes"]) == ("ok", (1, 9), None)
+        assert clean["request_id"] != "" and clean["request_id"] != repaired.diagnostics["request_id"]
+        # A failure's error carries its record at once; a lone surrogate's replacement is noted.
+        with pytest.raises(NoJSONError) as failure:
+            llmjson.parse("no json here")
+        assert failure.value.diagnostics["outcome"] == "no_json"
+        assert llmjson.parse('{"a": "x\ud800"}').diagnostics["replaced_lone_surrogates"] is True
+        # A caller may add to it (the retry loop does), and reads it back.
+        repaired.diagnostics["attempts"] = 2
+        assert repaired.diagnostics["attempts"] == 2
+    finally:
+        llmjson._blank_record = blank
