@@ -99,3 +99,23 @@ def test_diagnostics_are_made_when_first_read_and_are_the_record_they_were() -> 
         assert repaired.diagnostics["attempts"] == 2
     finally:
         llmjson._blank_record = blank
+
+
+def test_threads_reading_diagnostics_first_see_one_record() -> None:
+    import threading
+
+    for _ in range(20):
+        result = llmjson.parse("{a: 1}")
+        seen: list[str] = []
+        start = threading.Barrier(8)
+
+        def read() -> None:
+            start.wait()
+            seen.append(result.diagnostics["request_id"])
+
+        threads = [threading.Thread(target=read) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(set(seen)) == 1, seen

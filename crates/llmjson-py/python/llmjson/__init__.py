@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,6 +154,11 @@ TRUNCATION_KINDS = frozenset(
 )
 
 
+#: Held while a result's diagnostics record is made on its first read (rarely contended: only a
+#: first read takes it).
+_MAKING_DIAGNOSTICS = threading.Lock()
+
+
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ParseResult(Generic[T]):
     """A successful parse: the value (or, with ``model=P``, the ``P`` instance: the result is
@@ -177,8 +183,13 @@ class ParseResult(Generic[T]):
         """The diagnostics record (one dict, made on first read and the same one after)."""
         made = self._diagnostics
         if callable(made):
-            made = made()
-            object.__setattr__(self, "_diagnostics", made)
+            # Made under a lock: two threads reading it first must see one record (its request
+            # id is drawn when it is made).
+            with _MAKING_DIAGNOSTICS:
+                made = self._diagnostics
+                if callable(made):
+                    made = made()
+                    object.__setattr__(self, "_diagnostics", made)
         return made
 
     @property
