@@ -508,7 +508,7 @@ def _result(
         outcome,
         elapsed,
         repair_kinds=repair_kinds,
-        truncated=any(k in TRUNCATION_KINDS for k in repair_kinds),
+        truncated=not TRUNCATION_KINDS.isdisjoint(repair_kinds),
     )
     made = functools.partial(
         _completed, diagnostics, outcome, repair_count, source, span, repair_kinds, removed, located, dropped, elapsed

@@ -100,7 +100,8 @@ def record(
     """Counts one call (internal)."""
     record_outcome(outcome, seconds)
     if outcome in ("ok", "repaired"):
-        _prometheus.count(outcome, seconds, repair_kinds=list(repair_kinds), truncated=truncated)
+        kinds = repair_kinds if isinstance(repair_kinds, list) else list(repair_kinds)
+        _prometheus.count(outcome, seconds, repair_kinds=kinds, truncated=truncated)
     else:
         _prometheus.count(
             "failed",
