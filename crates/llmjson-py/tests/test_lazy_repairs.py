@@ -119,3 +119,19 @@ def test_threads_reading_diagnostics_first_see_one_record() -> None:
         for t in threads:
             t.join()
         assert len(set(seen)) == 1, seen
+
+
+def test_a_result_pickles_and_copies_with_its_repairs_and_record() -> None:
+    # What a worker process sends back: the native log and the record's maker are made into
+    # the repairs and the record first (a native log cannot be pickled).
+    import copy
+    import pickle
+
+    for reply in ("{a: 1, 'b': [1, 2,],}", ' {"a": 1} ', '[1, {"x": "cut'):
+        result = llmjson.parse(reply)
+        back = pickle.loads(pickle.dumps(result))
+        assert back == result
+        assert [r.kind for r in back.repairs] == [r.kind for r in result.repairs]
+        assert back.diagnostics == result.diagnostics and back.truncated == result.truncated
+        deep = copy.deepcopy(result)
+        assert deep == result and deep.diagnostics is not result.diagnostics

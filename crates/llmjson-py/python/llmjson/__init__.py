@@ -217,6 +217,11 @@ class ParseResult(Generic[T]):
     def _fields(self) -> tuple[Any, ...]:
         return (self.value, self.repairs, self.diagnostics, self.verification, self.dropped)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled (and deep-copied) whole: the native log and the record's maker become the
+        # repairs and the record, which any process can read.
+        return (self.__class__, self._fields())
+
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
