@@ -260,20 +260,6 @@ pub struct RepairLog {
     text: Option<Box<str>>,
 }
 
-impl RepairLog {
-    /// The repairs of `parsed` (moved out), over `text`; `None` when there is none.
-    fn of(text: &str, parsed: &mut [llmjson::Parsed]) -> Option<Self> {
-        let repairs: Vec<llmjson::Repair> = parsed
-            .iter_mut()
-            .flat_map(|p| std::mem::take(&mut p.repairs))
-            .collect();
-        (!repairs.is_empty()).then(|| RepairLog {
-            repairs,
-            text: (!text.is_ascii()).then(|| text.into()),
-        })
-    }
-}
-
 /// One repair as JavaScript sees it: its span in UTF-16 code units.
 #[derive(serde::Serialize)]
 struct LoggedRepair<'r> {
@@ -309,6 +295,18 @@ static LOGS: std::sync::Mutex<Logs> = std::sync::Mutex::new(Logs {
 });
 
 impl RepairLog {
+    /// The repairs of `parsed` (moved out), over `text`; `None` when there is none.
+    fn of(text: &str, parsed: &mut [llmjson::Parsed]) -> Option<Self> {
+        let repairs: Vec<llmjson::Repair> = parsed
+            .iter_mut()
+            .flat_map(|p| std::mem::take(&mut p.repairs))
+            .collect();
+        (!repairs.is_empty()).then(|| RepairLog {
+            repairs,
+            text: (!text.is_ascii()).then(|| text.into()),
+        })
+    }
+
     /// About what the log holds in memory.
     fn bytes(&self) -> usize {
         let repairs: usize = self
@@ -342,7 +340,8 @@ impl RepairLog {
         let mut logs = LOGS
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let k = logs.kept.iter().position(|&(t, _, _)| t == ticket)?;
+        // From the newest: a log is most often read soon after its parse.
+        let k = logs.kept.iter().rposition(|&(t, _, _)| t == ticket)?;
         let (_, size, log) = logs.kept.remove(k)?;
         logs.bytes -= size;
         Some(log)

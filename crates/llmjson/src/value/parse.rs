@@ -533,7 +533,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
         let start = (self.i, self.depth_left);
         let read = self.array_items();
         if read.is_err() {
-            self.note_open(start, &read);
+            self.note_open(start);
         }
         read
     }
@@ -555,10 +555,8 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     /// the same spot.
     #[cold]
     #[inline(never)]
-    fn note_open<T>(&mut self, start: (usize, usize), read: &Read<T, S::Error>) {
-        if read.is_err() {
-            self.open.push(start);
-        }
+    fn note_open(&mut self, start: (usize, usize)) {
+        self.open.push(start);
     }
 
     fn array_items(&mut self) -> Read<S::Value, S::Error> {
@@ -612,7 +610,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
         let start = (self.i, self.depth_left);
         let read = self.object_members();
         if read.is_err() {
-            self.note_open(start, &read);
+            self.note_open(start);
         }
         read
     }
