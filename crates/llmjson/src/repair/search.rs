@@ -31,6 +31,14 @@ const CLEAN_STEPS: usize = 4;
 /// The fast path checks this many spots ahead of the ones it vouches for, so that each spot it
 /// vouches for had [`CLEAN_STEPS`] clear spots after it.
 const CLEAN_TRUSTED: usize = 12;
+/// How far the parser's clean path looks: past the spot it decides, far enough to vouch for the
+/// spots after it too (the parser reads them next, spot by spot).
+const REACH_SPOTS: usize = CLEAN_STEPS + CLEAN_TRUSTED;
+/// How far a lane's check of the spot after its stretch looks: that spot alone is vouched for.
+/// The spots after it are mostly the next stretch, which the lane reads in one go: a longer walk
+/// would vouch for spots inside it that nobody asks about (it cost a lane stretch half again).
+/// The spot's verdict is the same either way: it needs [`CLEAN_STEPS`] clear spots after it.
+pub(crate) const REACH_NEXT_STRETCH: usize = CLEAN_STEPS;
 /// The path arena is compacted once this many nodes (and at least half of it) can no longer
 /// matter: amortised, each node is moved at most once.
 const COMPACT_AT: usize = 4096;
@@ -338,7 +346,7 @@ impl Searcher {
             // The parser is somewhere the beam did not expect: start afresh.
             self.drop_beam();
         }
-        if self.vouches(ctx, real, opens, at, cands) {
+        if self.vouches(ctx, real, opens, at, cands, REACH_SPOTS) {
             return 0;
         }
         self.clean_until = 0;
@@ -381,7 +389,9 @@ impl Searcher {
     }
 
     /// The first of `cands`, the readings of the spot at `at`, wins clearly and so do those of
-    /// the next spots: the spot needs no beam.
+    /// the next spots: the spot needs no beam. The walk checks up to `reach` spots ahead
+    /// ([`REACH_SPOTS`] or [`REACH_NEXT_STRETCH`]); spots it vouches for on the way are not
+    /// walked again.
     pub(crate) fn vouches(
         &mut self,
         ctx: &Ctx<'_>,
@@ -389,6 +399,7 @@ impl Searcher {
         opens: &[usize],
         at: usize,
         cands: &Readings,
+        reach: usize,
     ) -> bool {
         if !clear_winner(cands) {
             return false;
@@ -406,8 +417,11 @@ impl Searcher {
             opens,
             at,
             cands,
-            &mut self.scratch,
-            &mut self.vouched,
+            Walk {
+                reach,
+                readings: &mut self.scratch,
+                vouched: &mut self.vouched,
+            },
         ) {
             Some(reached) => {
                 self.clean_until = reached;
@@ -869,7 +883,8 @@ impl Beam {
 /// are each won by a wide margin: it costs at most a cosmetic repair, every other reading costs
 /// [`CLEAR_GAP`] more at once, and so on for the next [`CLEAN_STEPS`] spots.
 ///
-/// The check goes up to [`CLEAN_TRUSTED`] spots further, and returns the position before which
+/// The check goes up to `walk.reach` spots in all ([`REACH_SPOTS`]: [`CLEAN_TRUSTED`] spots
+/// further), and returns the position before which
 /// every spot on this path had [`CLEAN_STEPS`] clear spots after it (the parser, following the
 /// first readings, needs no second look at them).
 fn clean_path(
@@ -878,9 +893,13 @@ fn clean_path(
     opens: &[usize],
     at: usize,
     cands: &Readings,
-    readings: &mut Readings,
-    vouched: &mut VecDeque<Vouched>,
+    walk: Walk<'_>,
 ) -> Option<usize> {
+    let Walk {
+        reach,
+        readings,
+        vouched,
+    } = walk;
     let first = cands.get(0);
     let mut stack = SkelStack::new(real.len());
     if !stack.apply(&first) {
@@ -894,7 +913,7 @@ fn clean_path(
     let mut clear = 0;
     // `None`: the path goes on; `Some(end)`: it ends cleanly at `end` (nothing left to misread).
     let mut ended = None;
-    while clear < CLEAN_STEPS + CLEAN_TRUSTED {
+    while clear < reach {
         let view = View {
             real,
             opens,
@@ -996,6 +1015,14 @@ fn clean_path(
     // Spots 0..=clear - CLEAN_STEPS had enough clear spots after them.
     let vouched = clear.checked_sub(CLEAN_STEPS)?;
     Some(spots[vouched + 1].max(at + 1))
+}
+
+/// How many spots a clean-path walk may check, and where it writes: the readings of the spot it
+/// is at, the spots it vouches for.
+struct Walk<'s> {
+    reach: usize,
+    readings: &'s mut Readings,
+    vouched: &'s mut VecDeque<Vouched>,
 }
 
 /// A spot the fast path vouched for, and its reading.
