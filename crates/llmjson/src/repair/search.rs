@@ -312,6 +312,19 @@ impl Searcher {
         (next.at == at && next.mode == mode).then_some(next.reading)
     }
 
+    /// The spot at `at` in `mode` was vouched for (a lane's check of the spot after its
+    /// stretch) with `reading` first among its readings: the parser, arriving there, takes it as
+    /// it takes the spots a clean path vouched for, without listing the readings again. A
+    /// closer is left to the parser, as the clean path leaves it.
+    pub(crate) fn plan(&mut self, mode: Mode, at: usize, reading: Reading, closer: bool) {
+        if !closer
+            && self.vouched.front().is_none_or(|v| v.at > at)
+            && super::shortcut(super::Shortcut::Vouched)
+        {
+            self.vouched.push_front(Vouched { at, mode, reading });
+        }
+    }
+
     /// The parser took a reading using convention `style` (a [`crate::repair::grammar::style`]
     /// bit).
     pub(crate) fn note_style(&mut self, style: u16) {

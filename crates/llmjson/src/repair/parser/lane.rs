@@ -391,6 +391,12 @@ impl<'t> Parser<'t> {
                 &readings,
                 REACH_NEXT_STRETCH,
             );
+        if vouched {
+            // The parser's next step is this spot: it takes the reading without listing the
+            // readings a second time.
+            let closer = matches!(self.b.get(at), Some(b'}' | b']' | b')'));
+            self.searcher.plan(mode, at, readings.get(0), closer);
+        }
         self.readings = readings;
         vouched
     }
