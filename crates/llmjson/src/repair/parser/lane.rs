@@ -74,15 +74,8 @@ pub(crate) fn valid_after(
 /// `opaque` (sorted) are the comments and single-quoted strings the stretch holds: stepped over.
 fn layout_agrees(b: &[u8], at: usize, end: usize, opaque: &[(usize, usize)]) -> bool {
     // Only a closer first on its line is judged. The stretch opens with a bracket, so its first
-    // line has none; when no later line starts with one, nothing is to be judged (a line inside
-    // a comment that does only sends it to the full check).
-    let closer_first_on_a_line = memchr::memchr_iter(b'\n', &b[at..end]).any(|n| {
-        b[at + n + 1..end]
-            .iter()
-            .find(|&&c| c != b' ' && c != b'\t')
-            .is_some_and(|&c| c == b'}' || c == b']')
-    });
-    if !closer_first_on_a_line {
+    // line has none: a stretch on one line has nothing to judge.
+    if memchr::memchr(b'\n', &b[at..end]).is_none() {
         return true;
     }
     let blanks = |from: usize| {
@@ -131,6 +124,9 @@ fn layout_agrees(b: &[u8], at: usize, end: usize, opaque: &[(usize, usize)]) -> 
             b'\n' => {
                 line_start = Some(i + 1);
                 indent = blanks(i + 1);
+                // The indentation holds nothing to judge.
+                i += 1 + indent;
+                continue;
             }
             b'{' | b'[' => {
                 let known = line_start.filter(|&start| i - start <= WINDOW);
