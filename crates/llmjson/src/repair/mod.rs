@@ -171,11 +171,11 @@ pub(crate) fn parse_at(
                 cut = open;
                 return completed(&mut cut);
             }
-            StrictCheck::Refused
+            StrictCheck::Refused { reached, open }
                 if shortcut(Shortcut::StrictRefused)
                     && config.duplicate_keys != crate::DuplicateKeys::Error =>
             {
-                return parser::parse(text, start, end, fence, config);
+                return parser::parse_after_refusal(text, start, end, fence, config, reached, open);
             }
             _ => {}
         }

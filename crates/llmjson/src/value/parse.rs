@@ -139,8 +139,12 @@ pub(crate) enum StrictCheck {
     /// first is the container at the start.
     CutShort(Vec<(usize, usize)>),
     /// Not JSON before `limit`: something invalid, or nested deeper than `max_depth`, before
-    /// the text runs out.
-    Refused,
+    /// the text runs out: how far the reader got and where the containers then still open
+    /// began (as in [`Prefix::Refused`]).
+    Refused {
+        reached: usize,
+        open: Vec<(usize, usize)>,
+    },
     /// A value other than a container that runs out before `limit` ends it, or a token the end
     /// may cut.
     ScalarCut,
@@ -168,7 +172,10 @@ pub(crate) fn strict_check(text: &str, at: usize, limit: usize, max_depth: usize
         if tail.len() <= CUT_TOKEN_TAIL || tail.iter().all(number) {
             return StrictCheck::ScalarCut;
         }
-        return StrictCheck::Refused;
+        return StrictCheck::Refused {
+            reached: reader.i,
+            open: reader.take_open(),
+        };
     }
     let cut = reader.take_open();
     if cut.first().is_some_and(|&(open, _)| open == start) {
@@ -584,9 +591,9 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
     fn closed_after_item(&mut self, closer: u8) -> Read<bool, S::Error> {
         self.skip_ws();
         let next = self.peek().ok_or(Refused::Invalid)?;
-        self.i += 1;
         if next == b',' {
-            let comma = self.i - 1;
+            let comma = self.i;
+            self.i += 1;
             self.skip_ws();
             if A::LAX && self.peek() == Some(closer) && self.accept.trailing_comma(comma) {
                 self.i += 1;
@@ -596,12 +603,14 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
             }
             Ok(false)
         } else if next == closer {
+            self.i += 1;
             self.depth_left += 1;
             if A::LAX {
                 self.accept.closed();
             }
             Ok(true)
         } else {
+            // Refused where the unexpected byte stands (what refused is known to the caller).
             Err(Refused::Invalid)
         }
     }

@@ -150,6 +150,15 @@ fn layout_agrees(b: &[u8], at: usize, end: usize, opaque: &[(usize, usize)]) -> 
     true
 }
 
+/// Whether the lane reads with the conventions: forms outside JSON are read where their reading
+/// is certain (`conventions.rs`), at the level that repairs them, with no schema to price keys.
+pub(super) fn lax(cfg: &super::Config<'_>) -> bool {
+    shortcut(Shortcut::Conventions)
+        && cfg.level == RepairLevel::Full
+        && !cfg.only_truncation
+        && cfg.schema.is_none()
+}
+
 pub(super) fn lane_budget(len: usize) -> usize {
     len.saturating_mul(LANE_BUDGET_PER_BYTE)
         .saturating_add(LANE_BUDGET_BASE)
@@ -171,12 +180,7 @@ impl<'t> Parser<'t> {
         // document, which the clean path accepts when it leaves nothing JSON-like out.
         let top = self.kinds.last().copied();
         let root = top.is_none() && !key && matches!(first, b'{' | b'[');
-        // Forms outside JSON are read where their reading is certain (`conventions.rs`): at the
-        // level that repairs them, with no schema to price keys.
-        let lax = shortcut(Shortcut::Conventions)
-            && self.cfg.level == RepairLevel::Full
-            && !self.cfg.only_truncation
-            && self.cfg.schema.is_none();
+        let lax = lax(&self.cfg);
         let opens_value = first == b'"'
             || (!key && (matches!(first, b'{' | b'[') || (lax && matches!(first, b'\'' | 0xE2))));
         if !shortcut(Shortcut::Lane)
@@ -219,6 +223,8 @@ impl<'t> Parser<'t> {
                     LANE_DUPLICATES,
                     conventions,
                 );
+                #[cfg(test)]
+                CONVENTION_LANE_READ.with(|n| n.set(n.get() + read_to(&read) - at));
                 (read, Some(conventions.into_log()))
             } else {
                 // A container a strict read already found open where the text runs out: the
@@ -231,13 +237,7 @@ impl<'t> Parser<'t> {
                 }
                 let read = value_at(self.text, at, limit, depth_left, LANE_DUPLICATES);
                 #[cfg(test)]
-                LANE_READ.with(|n| {
-                    let to = match &read {
-                        Prefix::Read(_, end) => *end,
-                        Prefix::Refused { reached, .. } => *reached,
-                    };
-                    n.set(n.get() + (to - at));
-                });
+                LANE_READ.with(|n| n.set(n.get() + read_to(&read) - at));
                 if let Prefix::Refused {
                     open,
                     ran_out: true,
@@ -435,6 +435,30 @@ impl LaneRefusal {
         *self = LaneRefusal { reached, open, lax };
     }
 
+    /// What the strict reader's refusal at `reached` says of the lane's attempts, the
+    /// containers that began at `open` being open then: a strict attempt at one of them reads
+    /// what the strict reader read and is refused there too. So is a convention-lane attempt,
+    /// unless a convention may begin where the reader stopped (on the byte that refused): a
+    /// comment, a quote JSON does not use, a bare word (a key, a literal of another language),
+    /// a closer after a trailing comma. That reader accepts what the strict one does and,
+    /// besides, only what its hooks accept there.
+    pub(super) fn after_strict(
+        b: &[u8],
+        reached: usize,
+        open: Vec<(usize, usize)>,
+        lax: bool,
+    ) -> LaneRefusal {
+        let may_convene = |c: &u8| {
+            matches!(c, b'/' | b'#' | b'\'' | b'}' | b']' | b'_' | b'$')
+                || c.is_ascii_alphabetic()
+                || !c.is_ascii()
+        };
+        if lax && b.get(reached).is_some_and(may_convene) {
+            return LaneRefusal::default();
+        }
+        LaneRefusal { reached, open, lax }
+    }
+
     /// How far an attempt at `at` would read before it is refused, when this refusal says.
     fn reached(&self, at: usize, depth_left: usize, lax: bool) -> Option<usize> {
         let k = self
@@ -457,11 +481,22 @@ thread_local! {
     pub(super) static CONVENTION_STRETCHES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// Bytes the strict lane's attempts read (tests check a reply cut short is read once).
     pub(super) static LANE_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Bytes the convention lane's attempts read.
+    pub(super) static CONVENTION_LANE_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Where a lane attempt stopped reading.
+#[cfg(test)]
+fn read_to<T>(read: &Prefix<T>) -> usize {
+    match read {
+        Prefix::Read(_, end) => *end,
+        Prefix::Refused { reached, .. } => *reached,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{CONVENTION_STRETCHES, LANE_READ};
+    use super::{CONVENTION_LANE_READ, CONVENTION_STRETCHES, LANE_READ};
     use crate::repair::{Shortcut, SHORTCUTS_OFF};
     use crate::{Options, Truncation};
 
@@ -547,6 +582,55 @@ mod tests {
                 "{again}: the test no longer measures the cut"
             );
         }
+    }
+
+    /// A reply the strict check refuses where no convention can begin (a missing comma deep in
+    /// a long document) is not read again by the convention lane up to the fault only to be
+    /// refused at the same spot; one where a convention may begin (a comment) is, as before.
+    #[test]
+    fn containers_the_strict_check_refused_are_not_read_again() {
+        let items: Vec<String> = (0..60)
+            .map(|i| format!(r#"{{"id": {i}, "name": "item {i}", "tags": ["a", "b"]}}"#))
+            .collect();
+        let read = |text: &str, off: u8| {
+            SHORTCUTS_OFF.with(|mask| mask.set(off));
+            CONVENTION_LANE_READ.with(|n| n.set(0));
+            let parsed = crate::parse(text, &Options::default()).expect("repaired");
+            SHORTCUTS_OFF.with(|mask| mask.set(0));
+            (
+                CONVENTION_LANE_READ.with(std::cell::Cell::get),
+                parsed.value,
+            )
+        };
+        let doc = |fault: &str| {
+            let mut items = items.clone();
+            items[30] = format!(r#"{{"id": 30{fault}"name": "item 30", "tags": ["a", "b"]}}"#);
+            format!(
+                r#"{{"plan": {{"items": [{}]}}, "after": "the fault"}}"#,
+                items.join(", ")
+            )
+        };
+        let missing_comma = doc(" ");
+        let fault = missing_comma.find(r#"30 "name""#).expect("the fault");
+        let (once, value) = read(&missing_comma, 0);
+        let (again, same) = read(&missing_comma, Shortcut::StrictRefused as u8);
+        assert_eq!(value, same);
+        assert!(
+            once < missing_comma.len(),
+            "{once} bytes read for {}",
+            missing_comma.len()
+        );
+        // The document read again up to the fault (the containers open there are known from
+        // that refusal, as before).
+        assert!(again >= once + fault, "{again} against {once}");
+        // A comment where the strict check stopped: the convention lane may read on.
+        let comment = doc(" /* the id */ ");
+        let (with_comment, _) = read(&comment, 0);
+        assert!(
+            with_comment > comment.len(),
+            "{with_comment} for {}",
+            comment.len()
+        );
     }
 
     #[test]

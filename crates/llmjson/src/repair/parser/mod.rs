@@ -190,6 +190,44 @@ pub(crate) fn parse_sharing_cut<'t>(
     config: Config<'t>,
     cut: &mut Vec<(usize, usize)>,
 ) -> Result<Output> {
+    parse_knowing(text, start, end, fence, config, cut, None)
+}
+
+/// [`parse`] of a region the strict reader refused at `reached`, the containers that began at
+/// `open` (outermost first, each with the depth the reader had left there) being open then:
+/// the fast lane does not read them again only to be refused at the same spot
+/// ([`lane::LaneRefusal::after_strict`]).
+pub(crate) fn parse_after_refusal<'t>(
+    text: &'t str,
+    start: usize,
+    end: usize,
+    fence: Option<Fence>,
+    config: Config<'t>,
+    reached: usize,
+    open: Vec<(usize, usize)>,
+) -> Result<Output> {
+    parse_knowing(
+        text,
+        start,
+        end,
+        fence,
+        config,
+        &mut Vec::new(),
+        Some((reached, open)),
+    )
+}
+
+/// One parse, told what a strict read of the region found: the containers open where its
+/// text runs out (`cut`), or where it was refused and what was open there (`refused`).
+fn parse_knowing<'t>(
+    text: &'t str,
+    start: usize,
+    end: usize,
+    fence: Option<Fence>,
+    config: Config<'t>,
+    cut: &mut Vec<(usize, usize)>,
+    refused: Option<(usize, Vec<(usize, usize)>)>,
+) -> Result<Output> {
     let end = end.min(text.len());
     let index = StructIndex::new();
     let lex = Lex {
@@ -229,7 +267,9 @@ pub(crate) fn parse_sharing_cut<'t>(
         spare_runs: Vec::new(),
         lane_budget: lane::lane_budget(end.saturating_sub(start)),
         lane_cut: std::mem::take(cut),
-        lane_refused: lane::LaneRefusal::default(),
+        lane_refused: refused.map_or_else(Default::default, |(reached, open)| {
+            lane::LaneRefusal::after_strict(text.as_bytes(), reached, open, lane::lax(&config))
+        }),
         lane_buffers: conventions::LaneBuffers::default(),
         document_maths: None,
         more: false,
