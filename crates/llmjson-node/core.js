@@ -344,13 +344,13 @@ function prepared(input, options) {
   const { compiled, zod } = compiledSchema(o.schema);
   // A valid document is handed to JSON.parse whole, unless its numbers must be verified.
   const validAsIs = typeof text === 'string' && !o.evidence;
-  return { text, o, opts: nativeOptions(o), compiled, zod, validAsIs };
+  return { text, o, opts: nativeOptions(o), compiled, zod, validAsIs, refusedWhole: false };
 }
 
 /** The diagnostics record of a success, made when first read by the full path run again (most
  * callers never read it; its latency is that run's). */
 function diagnoser(text, opts, compiled) {
-  return () => JSON.parse(native.parse(text, opts, compiled, false, true, false).diagnostics);
+  return () => JSON.parse(native.parse(text, opts, compiled, false, true, false, false).diagnostics);
 }
 
 /** Where the document lies once the JSON whitespace around it is left out. */
@@ -374,7 +374,7 @@ function finished({ text, opts, compiled, zod }, out, diagnosed) {
   if (out.error) throw fromNative(out.error, JSON.parse(out.diagnostics));
   let value = JSON.parse(out.json);
   if (zod) value = zodChecked(zod, value, diagnose);
-  return new ParseResult(value, out, diagnose, () => native.parse(text, opts, compiled, false, false, false).repairs);
+  return new ParseResult(value, out, diagnose, () => native.parse(text, opts, compiled, false, false, false, false).repairs);
 }
 
 // Escapes after which V8's parser and llmjson read a valid document differently: one that may
@@ -420,9 +420,11 @@ function readAsValid(call) {
     if (STACK_LIMIT_WRITABLE) Error.stackTraceLimit = 0;
     value = JSON.parse(text);
   } catch {
-    // Not JSON: the native check that a reply is one valid document would only find that out
-    // again (it reads as much of the reply as JSON.parse did).
+    // Not JSON: the native check that a reply is one valid document, and the library's strict
+    // fast path, would only find that out again (each reads as much of the reply as JSON.parse
+    // did).
     call.validAsIs = false;
+    call.refusedWhole = true;
     return undefined;
   } finally {
     if (STACK_LIMIT_WRITABLE) Error.stackTraceLimit = limit;
@@ -440,7 +442,10 @@ function parse(input, options) {
     const result = readAsValid(call);
     if (result !== undefined) return result;
   }
-  return finished(call, native.parse(call.text, call.opts, call.compiled, false, false, call.validAsIs));
+  return finished(
+    call,
+    native.parse(call.text, call.opts, call.compiled, false, false, call.validAsIs, call.refusedWhole),
+  );
 }
 
 /** `parse` on the libuv thread pool: the event loop goes on while Rust parses. */
@@ -455,7 +460,7 @@ function parseAll(text, options) {
   const o = checkedOptions(options);
   const { compiled, zod } = compiledSchema(o.schema);
   const opts = nativeOptions(o);
-  const out = native.parse(text, opts, compiled, true, false, false);
+  const out = native.parse(text, opts, compiled, true, false, false, false);
   if (out.error) throw fromNative(out.error, null);
   let values = JSON.parse(out.json);
   if (zod) values = values.map((v) => zodChecked(zod, v, () => null));
@@ -463,7 +468,7 @@ function parseAll(text, options) {
   // The repair log is made when first read (most callers want the values).
   let repairs;
   Object.defineProperty(result, 'repairs', {
-    get: () => (repairs ??= repairLog(out.repairs, () => native.parse(text, opts, compiled, true, false, false).repairs)),
+    get: () => (repairs ??= repairLog(out.repairs, () => native.parse(text, opts, compiled, true, false, false, false).repairs)),
     enumerable: true,
   });
   return result;

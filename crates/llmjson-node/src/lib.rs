@@ -609,12 +609,17 @@ struct Call {
     diagnose: bool,
     /// A valid document only says so (see [`parse`]).
     valid_as_is: bool,
+    /// JavaScript's `JSON.parse` refused the whole reply: the strict reader is not tried on
+    /// it again.
+    refused_whole: bool,
 }
 
 /// Parses the first JSON value of `text` (every value with `all`), with the diagnostics record
 /// when it fails or `diagnose` asks for it. With `valid_as_is`, a reply
 /// that is one valid JSON document, under options that read it as JSON.parse does (no schema,
-/// the last of repeated keys), only says so: JavaScript's own parser builds it fastest.
+/// the last of repeated keys), only says so: JavaScript's own parser builds it fastest. With
+/// `refused_whole`, JavaScript's `JSON.parse` has refused the whole reply already: the strict
+/// reader's fast path is not taken only to fail again.
 #[napi]
 pub fn parse(
     input: Either<String, Buffer>,
@@ -623,6 +628,7 @@ pub fn parse(
     all: bool,
     diagnose: bool,
     valid_as_is: bool,
+    refused_whole: bool,
 ) -> Result<Outcome> {
     let options = with_schema(options, schema);
     let input = match &input {
@@ -633,6 +639,7 @@ pub fn parse(
         all,
         diagnose,
         valid_as_is,
+        refused_whole,
     };
     run_parse(input, options.as_ref(), call)
 }
@@ -653,6 +660,7 @@ pub fn parse_async(
             all: false,
             diagnose,
             valid_as_is,
+            refused_whole: false,
         },
     }))
 }
@@ -682,6 +690,7 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Outcome>
         all,
         diagnose,
         valid_as_is,
+        refused_whole,
     } = call;
     // Bytes that are not UTF-8 go through `parse_bytes` (an error at level `none`, else U+FFFD
     // and an `invalid_utf8` repair); offsets then count in the decoded text.
@@ -720,6 +729,7 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Outcome>
         let started = Instant::now();
         let result = match from_bytes {
             Some(bytes) => llmjson::parse_bytes(bytes, options),
+            None if refused_whole => llmjson::parse_refused_whole(text, options),
             None => llmjson::parse(text, options),
         };
         let elapsed = started.elapsed();

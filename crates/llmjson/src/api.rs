@@ -29,6 +29,23 @@ pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
     Ok(parsed)
 }
 
+/// [`parse`] of a reply the caller has already read whole with a strict JSON parser of its own,
+/// which refused it (the Node package tries V8's on a reply that looks like one document): the
+/// strict reader's fast path, which would read the reply again only to fail too, is skipped.
+/// The result is [`parse`]'s whatever the reply (the tolerant parser reads a valid document as
+/// the strict reader does); only the time differs. For the language packages: hidden from the
+/// docs.
+///
+/// # Errors
+/// As [`parse`].
+#[doc(hidden)]
+pub fn parse_refused_whole(text: &str, options: &Options) -> Result<Parsed, Error> {
+    if options.schema.is_some() || options.evidence.is_some() {
+        return parse(text, options);
+    }
+    parse_with(text, options, FastPath::Skip, Detail::Log)
+}
+
 /// [`parse`] for a caller that keeps only the value (a drop-in for `json.loads`): the same
 /// value and the same errors, with the kind and span of every repair made but none of the
 /// log's JSON paths, lines or columns, which are not computed.

@@ -237,3 +237,38 @@ fn parse_value_gives_what_parse_gives_without_the_log_details() {
     }
     assert!(repaired > 1000, "the cases must need repairs: {repaired}");
 }
+
+#[test]
+fn parse_refused_whole_gives_what_parse_gives() {
+    // The Node package calls it on a reply V8's `JSON.parse` refused; it must give `parse`'s
+    // result whatever the reply, a valid document included (the hint only skips a fast path).
+    let levels = [
+        Options::default(),
+        Options::default().level(llmjson::RepairLevel::Conservative),
+        Options::strict(),
+    ];
+    let mut documents = 0;
+    for case in llmjson_faults::generate(515151, 600) {
+        let valid = case.expected.to_string();
+        for text in [&case.input, &valid] {
+            for options in &levels {
+                let told = llmjson::parse_refused_whole(text, options);
+                match (llmjson::parse(text, options), told) {
+                    (Ok(full), Ok(told)) => {
+                        assert_eq!(full.value, told.value, "{}: {text:?}", case.id);
+                        assert_eq!(full.repairs, told.repairs, "{}: {text:?}", case.id);
+                        assert_eq!(full.span, told.span, "{}: {text:?}", case.id);
+                        assert_eq!(full.source, told.source, "{}: {text:?}", case.id);
+                    }
+                    (Err(full), Err(told)) => assert_eq!(full.to_string(), told.to_string()),
+                    (full, told) => panic!("{}: {full:?} but {told:?}", case.id),
+                }
+            }
+            documents += usize::from(text.trim_start().starts_with(['{', '[']));
+        }
+    }
+    assert!(
+        documents > 600,
+        "the cases must hold documents: {documents}"
+    );
+}
