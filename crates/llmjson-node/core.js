@@ -244,13 +244,15 @@ function repairText() {
  * detail }, each printing as one line (`String(repair)`; the method is not enumerable, so the
  * objects compare and serialise as their fields).
  */
-function repairLog(ticket, again) {
+function repairLog(ticket, again, text) {
   if (ticket === undefined) return NO_REPAIRS;
   // The native side keeps recent logs by ticket; one let go is made again by the same parse.
-  let json = native.repairLog(ticket);
+  // A parse's log gets its lines and columns now, from the text handed back.
+  const parsed = typeof text === 'string' ? text : undefined;
+  let json = native.repairLog(ticket, parsed);
   if (json == null) {
     const fresh = again();
-    json = (fresh === undefined ? null : native.repairLog(fresh)) ?? '[]';
+    json = (fresh === undefined ? null : native.repairLog(fresh, parsed)) ?? '[]';
   }
   const repairs = JSON.parse(json);
   for (const r of repairs) Object.defineProperty(r, 'toString', { value: repairText });
@@ -278,8 +280,9 @@ class ParseResult {
   #diagnostics;
   #diagnose;
   #again;
+  #text;
 
-  constructor(value, out, diagnose, again) {
+  constructor(value, out, diagnose, again, text) {
     this.value = value;
     this.source = out.source;
     this.span = [out.start, out.end];
@@ -292,6 +295,7 @@ class ParseResult {
     this.#droppedJson = out.dropped;
     this.#diagnose = diagnose;
     this.#again = again;
+    this.#text = text;
   }
 
   /**
@@ -306,7 +310,7 @@ class ParseResult {
   /** Every repair: { kind, start, end, line, column, path, detail }. */
   get repairs() {
     if (this.#repairs === undefined) {
-      this.#repairs = repairLog(this.#repairLog, this.#again);
+      this.#repairs = repairLog(this.#repairLog, this.#again, this.#text);
     }
     return this.#repairs;
   }
@@ -374,7 +378,8 @@ function finished({ text, opts, compiled, zod }, out, diagnosed) {
   if (out.error) throw fromNative(out.error, JSON.parse(out.diagnostics));
   let value = JSON.parse(out.json);
   if (zod) value = zodChecked(zod, value, diagnose);
-  return new ParseResult(value, out, diagnose, () => native.parse(text, opts, compiled, false, false, false, false).repairs);
+  const again = () => native.parse(text, opts, compiled, false, false, false, false).repairs;
+  return new ParseResult(value, out, diagnose, again, text);
 }
 
 // Escapes after which V8's parser and llmjson read a valid document differently: one that may
@@ -468,7 +473,8 @@ function parseAll(text, options) {
   // The repair log is made when first read (most callers want the values).
   let repairs;
   Object.defineProperty(result, 'repairs', {
-    get: () => (repairs ??= repairLog(out.repairs, () => native.parse(text, opts, compiled, true, false, false, false).repairs)),
+    get: () =>
+      (repairs ??= repairLog(out.repairs, () => native.parse(text, opts, compiled, true, false, false, false).repairs, text)),
     enumerable: true,
   });
   return result;

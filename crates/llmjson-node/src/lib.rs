@@ -256,8 +256,11 @@ impl Outcome {
 pub struct RepairLog {
     repairs: Vec<llmjson::Repair>,
     /// The text the spans point into, kept only when it is not ASCII (elsewhere a byte offset
-    /// is already a UTF-16 one).
+    /// is already a UTF-16 one) and JavaScript does not hand it back when it reads the log.
     text: Option<Box<str>>,
+    /// The repairs' lines and columns are left to the read (`parse`'s log: most callers never
+    /// read it), which hands the text back.
+    positions_pending: bool,
 }
 
 /// One repair as JavaScript sees it: its span in UTF-16 code units.
@@ -295,15 +298,19 @@ static LOGS: std::sync::Mutex<Logs> = std::sync::Mutex::new(Logs {
 });
 
 impl RepairLog {
-    /// The repairs of `parsed` (moved out), over `text`; `None` when there is none.
+    /// The repairs of `parsed` (moved out), over `text`; `None` when there is none. A log
+    /// whose lines and columns the parse left out (they are 1-based: 0 is "not computed",
+    /// `llmjson::Hints::positions_later`) keeps no text: the read hands it back.
     fn of(text: &str, parsed: &mut [llmjson::Parsed]) -> Option<Self> {
         let repairs: Vec<llmjson::Repair> = parsed
             .iter_mut()
             .flat_map(|p| std::mem::take(&mut p.repairs))
             .collect();
+        let positions_pending = repairs.iter().any(|r| r.line == 0);
         (!repairs.is_empty()).then(|| RepairLog {
             repairs,
-            text: (!text.is_ascii()).then(|| text.into()),
+            text: (!positions_pending && !text.is_ascii()).then(|| text.into()),
+            positions_pending,
         })
     }
 
@@ -350,14 +357,24 @@ impl RepairLog {
 
 /// The repairs of a result as a JSON array of `{kind, start, end, line, column, path,
 /// detail}`, made when JavaScript first reads `repairs` (a caller who reads only the value
-/// pays for none of it); `null` when the log was let go (JavaScript then parses again).
+/// pays for none of it); `null` when the log was let go (JavaScript then parses again). `text`:
+/// the reply parsed, which a `parse` log's lines and columns are computed from now.
 #[napi]
-pub fn repair_log(ticket: i64) -> Result<Option<String>> {
-    let Some(log) = RepairLog::take(ticket) else {
+pub fn repair_log(ticket: i64, text: Option<String>) -> Result<Option<String>> {
+    let Some(mut log) = RepairLog::take(ticket) else {
         return Ok(None);
     };
-    let mut offsets = Utf16Offsets::new(log.text.as_deref().unwrap_or(""));
-    let unit = |offsets: &mut Utf16Offsets<'_>, byte: usize| match log.text {
+    let text = if log.positions_pending {
+        let Some(text) = text.as_deref() else {
+            return Err(invalid("the log's lines need the text parsed".to_string()));
+        };
+        llmjson::fill_positions(text, &mut log.repairs);
+        Some(text)
+    } else {
+        log.text.as_deref()
+    };
+    let mut offsets = Utf16Offsets::new(text.unwrap_or(""));
+    let unit = |offsets: &mut Utf16Offsets<'_>, byte: usize| match text {
         Some(_) => offsets.of(byte),
         None => small(byte),
     };
@@ -729,8 +746,16 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Outcome>
         let started = Instant::now();
         let result = match from_bytes {
             Some(bytes) => llmjson::parse_bytes(bytes, options),
-            None if refused_whole => llmjson::parse_refused_whole(text, options),
-            None => llmjson::parse(text, options),
+            // The log's lines and columns when it is read (JavaScript hands the text back),
+            // unless the diagnostics record, made now, shows them.
+            None => llmjson::parse_hinted(
+                text,
+                options,
+                llmjson::Hints {
+                    refused_whole,
+                    positions_later: !diagnose,
+                },
+            ),
         };
         let elapsed = started.elapsed();
         // A failure always carries its record (the error's `diagnostics`); a success only when

@@ -62,6 +62,54 @@ test('a repair span counts UTF-16 code units past non-ASCII text (kept native un
   assert.equal(r.repairs.at(-1).start, text.length);
 });
 
+test("a log's lines and columns, computed when it is read, are the ones parse gives the Rust way", () => {
+  // Repairs on later lines, after non-ASCII text (columns count characters, start counts UTF-16
+  // units), in a reply that looks like a document (V8 refuses it first) and in one after prose;
+  // read at once, and read after the log was let go (made again by the same parse). The
+  // figures are the ones the package gave when the Rust parse computed them.
+  const doc = "{\n  '名前': “太郎”,\n  \"😀\": 'Tōkyō', // 注\n  x: [1, 2,],\n  \"y\": True\n}";
+  const prose = `Here it is:\n${doc.slice(0, -2)}`;
+  const expected = {
+    [doc]: [
+      ['single_quotes', 2, 3],
+      ['smart_quotes', 2, 9],
+      ['single_quotes', 3, 8],
+      ['comment', 3, 17],
+      ['unquoted_key', 4, 3],
+      ['trailing_comma', 4, 11],
+      ['python_literal', 5, 8],
+    ],
+    [prose]: [
+      ['single_quotes', 3, 3],
+      ['smart_quotes', 3, 9],
+      ['single_quotes', 4, 8],
+      ['comment', 4, 17],
+      ['unquoted_key', 5, 3],
+      ['trailing_comma', 5, 11],
+      ['python_literal', 6, 8],
+      ['closed_truncated_object', 6, 12],
+    ],
+  };
+  for (const [text, want] of Object.entries(expected)) {
+    const now = llmjson.parse(text);
+    const later = llmjson.parse(text);
+    for (let i = 0; i < 3000; i++) llmjson.parse(`{n: ${i}, 'm': [${i},]}`);
+    for (const r of [now, later]) {
+      assert.deepEqual(
+        r.repairs.map((x) => [x.kind, x.line, x.column]),
+        want,
+        text,
+      );
+      const lines = text.split('\n');
+      for (const x of r.repairs) {
+        // A line and column point where the span starts.
+        const before = lines.slice(0, x.line - 1).join('\n').length + (x.line > 1 ? 1 : 0);
+        assert.equal(before + [...lines[x.line - 1]].slice(0, x.column - 1).join('').length, x.start, x.kind);
+      }
+    }
+  }
+});
+
 test('a repair log read long after its parse is the same (made again when let go)', () => {
   // The native side keeps the logs of recent results only: read after thousands of parses,
   // the first result's log is made again by the same parse, and equals a fresh one.

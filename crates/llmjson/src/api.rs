@@ -29,21 +29,57 @@ pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
     Ok(parsed)
 }
 
-/// [`parse`] of a reply the caller has already read whole with a strict JSON parser of its own,
-/// which refused it (the Node package tries V8's on a reply that looks like one document): the
-/// strict reader's fast path, which would read the reply again only to fail too, is skipped.
-/// The result is [`parse`]'s whatever the reply (the tolerant parser reads a valid document as
-/// the strict reader does); only the time differs. For the language packages: hidden from the
-/// docs.
+/// What a language package knows of a reply before the library parses it, and what it will
+/// ask of the result: hints for [`parse_hinted`], which change the time a parse takes, never
+/// its result. For the language packages: hidden from the docs.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Hints {
+    /// A strict JSON parser of the caller's own refused the whole reply (the Node package tries
+    /// V8's on a reply that looks like one document): the strict reader's fast path, which
+    /// would read it again only to fail too, is skipped. The tolerant parser reads a valid
+    /// document as the strict reader does, so a wrong hint costs time only.
+    pub refused_whole: bool,
+    /// The repairs' lines and columns are not computed (left at 0): the caller fills them in
+    /// with [`fill_positions`] when the log is read, if it is.
+    pub positions_later: bool,
+}
+
+/// [`parse`] with what the caller knows and will ask ([`Hints`]): the same value, repairs (but
+/// for the lines and columns [`Hints::positions_later`] leaves to [`fill_positions`]), span and
+/// errors.
 ///
 /// # Errors
 /// As [`parse`].
 #[doc(hidden)]
-pub fn parse_refused_whole(text: &str, options: &Options) -> Result<Parsed, Error> {
+pub fn parse_hinted(text: &str, options: &Options, hints: Hints) -> Result<Parsed, Error> {
     if options.schema.is_some() || options.evidence.is_some() {
         return parse(text, options);
     }
-    parse_with(text, options, FastPath::Skip, Detail::Log)
+    let fast = if hints.refused_whole {
+        FastPath::Skip
+    } else {
+        FastPath::Try
+    };
+    let detail = if hints.positions_later {
+        Detail::Paths
+    } else {
+        Detail::Log
+    };
+    parse_with(text, options, fast, detail)
+}
+
+/// Fills in the lines and columns of `repairs`, made from `text` by [`parse_hinted`] with
+/// [`Hints::positions_later`]: one forward walk when they are in the order of the text, as the
+/// log is.
+#[doc(hidden)]
+pub fn fill_positions(text: &str, repairs: &mut [Repair]) {
+    let mut cursor = crate::position::PositionCursor::new(text);
+    for repair in repairs {
+        let at = cursor.seek(repair.span.start);
+        repair.line = at.line;
+        repair.column = at.column;
+    }
 }
 
 /// [`parse`] for a caller that keeps only the value (a drop-in for `json.loads`): the same

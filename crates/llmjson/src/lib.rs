@@ -38,13 +38,13 @@ mod value;
 pub mod verify;
 
 pub(crate) use api::parse_decoded;
-#[doc(hidden)]
-pub use api::parse_refused_whole;
 pub use api::{
     extract, from_str, from_str_guided, from_str_guided_with, from_str_with, from_value,
     is_valid_document, parse, parse_all, parse_all_bytes, parse_bytes, parse_value,
     repair_to_string,
 };
+#[doc(hidden)]
+pub use api::{fill_positions, parse_hinted, Hints};
 pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics, DroppedRecord};
 pub use error::{Error, SchemaError, SyntaxError};
 pub use locate::Source;

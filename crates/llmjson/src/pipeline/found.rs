@@ -14,11 +14,14 @@ pub(crate) enum Detail {
     Log,
     /// Kinds and spans only (a caller that keeps the value): no path or position is computed.
     Kinds,
+    /// Every entry but its line and column, left at 0: a caller that shows the log later fills
+    /// them in then (`crate::fill_positions`).
+    Paths,
 }
 
 pub(crate) fn config(options: &Options, detail: Detail) -> Config<'_> {
     Config {
-        paths: detail == Detail::Log,
+        paths: detail != Detail::Kinds,
         schema: options.schema.as_deref(),
         level: options.level,
         truncation: options.truncation,

@@ -239,36 +239,54 @@ fn parse_value_gives_what_parse_gives_without_the_log_details() {
 }
 
 #[test]
-fn parse_refused_whole_gives_what_parse_gives() {
-    // The Node package calls it on a reply V8's `JSON.parse` refused; it must give `parse`'s
-    // result whatever the reply, a valid document included (the hint only skips a fast path).
+fn parse_hinted_gives_what_parse_gives() {
+    // The Node package passes what it knows (V8's `JSON.parse` refused the reply) and what it
+    // will ask (the log's lines and columns only when the log is read): whatever the reply, a
+    // valid document included, the result is `parse`'s once the positions are filled in.
     let levels = [
         Options::default(),
         Options::default().level(llmjson::RepairLevel::Conservative),
         Options::strict(),
     ];
-    let mut documents = 0;
+    let hints =
+        [(false, true), (true, false), (true, true)].map(|(refused_whole, later)| llmjson::Hints {
+            refused_whole,
+            positions_later: later,
+        });
+    let (mut documents, mut placed) = (0, 0);
     for case in llmjson_faults::generate(515151, 600) {
         let valid = case.expected.to_string();
         for text in [&case.input, &valid] {
+            documents += usize::from(text.trim_start().starts_with(['{', '[']));
             for options in &levels {
-                let told = llmjson::parse_refused_whole(text, options);
-                match (llmjson::parse(text, options), told) {
-                    (Ok(full), Ok(told)) => {
-                        assert_eq!(full.value, told.value, "{}: {text:?}", case.id);
-                        assert_eq!(full.repairs, told.repairs, "{}: {text:?}", case.id);
-                        assert_eq!(full.span, told.span, "{}: {text:?}", case.id);
-                        assert_eq!(full.source, told.source, "{}: {text:?}", case.id);
+                let full = llmjson::parse(text, options);
+                for hints in hints {
+                    let told = llmjson::parse_hinted(text, options, hints);
+                    match (&full, told) {
+                        (Ok(full), Ok(mut told)) => {
+                            if hints.positions_later {
+                                placed += usize::from(told.repairs.iter().any(|r| r.line == 0));
+                                llmjson::fill_positions(text, &mut told.repairs);
+                            }
+                            let id = &case.id;
+                            assert_eq!(full.value, told.value, "{id} {hints:?}: {text:?}");
+                            assert_eq!(full.repairs, told.repairs, "{id} {hints:?}: {text:?}");
+                            assert_eq!(full.span, told.span, "{id}: {text:?}");
+                            assert_eq!(full.source, told.source, "{id}: {text:?}");
+                        }
+                        (Err(full), Err(told)) => assert_eq!(full.to_string(), told.to_string()),
+                        (full, told) => panic!("{}: {full:?} but {told:?}", case.id),
                     }
-                    (Err(full), Err(told)) => assert_eq!(full.to_string(), told.to_string()),
-                    (full, told) => panic!("{}: {full:?} but {told:?}", case.id),
                 }
             }
-            documents += usize::from(text.trim_start().starts_with(['{', '[']));
         }
     }
     assert!(
         documents > 600,
         "the cases must hold documents: {documents}"
+    );
+    assert!(
+        placed > 300,
+        "the positions must be left to fill in: {placed}"
     );
 }
