@@ -514,11 +514,10 @@ impl<'t> Utf16Offsets<'t> {
         if self.ascii {
             return small(byte);
         }
-        let units = |s: &str| s.chars().map(char::len_utf16).sum::<usize>();
         if byte < self.byte {
-            self.unit -= units(&self.text[byte..self.byte]);
+            self.unit -= llmjson::utf16_len(&self.text[byte..self.byte]);
         } else {
-            self.unit += units(&self.text[self.byte..byte]);
+            self.unit += llmjson::utf16_len(&self.text[self.byte..byte]);
         }
         self.byte = byte;
         small(self.unit)

@@ -57,6 +57,8 @@ pub use parsed::{Located, Parsed, ParsedValue};
 pub(crate) use pipeline::parse_unguided;
 pub use pipeline::MIN_GUARDED_BYTES;
 pub use position::Position;
+#[doc(hidden)]
+pub use position::utf16_len;
 pub use repair::{Repair, RepairKind};
 pub use schema::{DroppedItem, Schema};
 pub use stream::{

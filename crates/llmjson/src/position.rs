@@ -67,6 +67,15 @@ impl<'a> PositionCursor<'a> {
     }
 }
 
+/// How many UTF-16 code units `text` is (JavaScript's `length`): one per character, two for a
+/// character outside the Basic Multilingual Plane (a four-byte sequence). Counted on the bytes,
+/// in vectorised lanes, not by decoding. For the Node package: hidden from the docs.
+#[doc(hidden)]
+pub fn utf16_len(text: &str) -> usize {
+    let b = text.as_bytes();
+    b.len() - continuation_bytes(b) + count_bytes(b, |c| c >= 0xF0)
+}
+
 /// How many bytes continue a UTF-8 sequence (`10xxxxxx`).
 fn continuation_bytes(bytes: &[u8]) -> usize {
     count_bytes(bytes, |b| (b as i8) < -64)
@@ -177,6 +186,17 @@ mod tests {
             let naive = bytes.iter().filter(|&&b| b & 0xC0 == 0x80).count();
             assert_eq!(continuation_bytes(bytes), naive);
         }
+    }
+
+    #[test]
+    fn utf16_length_is_javascripts() {
+        // One- to four-byte characters at every offset, past a chunk of the byte count.
+        let text = "aé日🚀".repeat(100);
+        for start in [0, 1, 3, 6, 10] {
+            let s = &text[start..];
+            assert_eq!(utf16_len(s), s.chars().map(char::len_utf16).sum::<usize>());
+        }
+        assert_eq!(utf16_len(""), 0);
     }
 
     #[test]
