@@ -56,9 +56,9 @@ pub use options::{
 pub use parsed::{Located, Parsed, ParsedValue};
 pub(crate) use pipeline::parse_unguided;
 pub use pipeline::MIN_GUARDED_BYTES;
-pub use position::Position;
 #[doc(hidden)]
 pub use position::utf16_len;
+pub use position::Position;
 pub use repair::{Repair, RepairKind};
 pub use schema::{DroppedItem, Schema};
 pub use stream::{
