@@ -39,7 +39,7 @@ const REACH_SPOTS: usize = CLEAN_STEPS + CLEAN_TRUSTED;
 /// would vouch for spots inside it that nobody asks about (3% of a small reply's instructions,
 /// measured). The spot's verdict is the same either way: it needs [`CLEAN_STEPS`] clear spots
 /// after it.
-pub(crate) const REACH_NEXT_STRETCH: usize = CLEAN_STEPS;
+const REACH_NEXT_STRETCH: usize = CLEAN_STEPS;
 /// The path arena is compacted once this many nodes (and at least half of it) can no longer
 /// matter: amortised, each node is moved at most once.
 const COMPACT_AT: usize = 4096;
@@ -360,7 +360,7 @@ impl Searcher {
             // The parser is somewhere the beam did not expect: start afresh.
             self.drop_beam();
         }
-        if self.vouches(ctx, real, opens, at, cands, REACH_SPOTS) {
+        if self.vouches_reaching(ctx, real, opens, at, cands, REACH_SPOTS) {
             return 0;
         }
         self.clean_until = 0;
@@ -402,11 +402,24 @@ impl Searcher {
         self.beam.is_none()
     }
 
+    /// [`Searcher::vouches_reaching`] for the spot right after a lane's stretch (`at`, its
+    /// readings `cands`): the walk looks [`REACH_NEXT_STRETCH`] spots ahead.
+    pub(crate) fn vouches_after_stretch(
+        &mut self,
+        ctx: &Ctx<'_>,
+        real: &[Kind],
+        opens: &[usize],
+        at: usize,
+        cands: &Readings,
+    ) -> bool {
+        self.vouches_reaching(ctx, real, opens, at, cands, REACH_NEXT_STRETCH)
+    }
+
     /// The first of `cands`, the readings of the spot at `at`, wins clearly and so do those of
     /// the next spots: the spot needs no beam. The walk checks up to `reach` spots ahead
     /// ([`REACH_SPOTS`] or [`REACH_NEXT_STRETCH`]); spots it vouches for on the way are not
     /// walked again.
-    pub(crate) fn vouches(
+    fn vouches_reaching(
         &mut self,
         ctx: &Ctx<'_>,
         real: &[Kind],

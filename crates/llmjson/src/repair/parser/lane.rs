@@ -26,7 +26,6 @@ use super::{Kinds, Parser, Result};
 use crate::repair::cost::WINDOW;
 use crate::repair::grammar::{after_value, Mode};
 use crate::repair::lex::{is_ws, Kind};
-use crate::repair::search::REACH_NEXT_STRETCH;
 use crate::repair::{shortcut, Shortcut};
 use crate::value::parse::{string_at, value_accepting, value_at, Prefix};
 use crate::{DuplicateKeys, RepairLevel};
@@ -379,13 +378,12 @@ impl<'t> Parser<'t> {
         self.ctx
             .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut readings);
         let vouched = readings.len() > 0
-            && self.searcher.vouches(
+            && self.searcher.vouches_after_stretch(
                 &self.ctx,
                 &self.kinds,
                 &self.opens,
                 at,
                 &readings,
-                REACH_NEXT_STRETCH,
             );
         if vouched {
             // The parser's next step is this spot: it takes the reading without listing the
