@@ -104,11 +104,30 @@ pub(crate) fn value_at(
     max_depth: usize,
     duplicates: DuplicateKeys,
 ) -> Prefix<Value> {
-    value_accepting(text, at, limit, max_depth, duplicates, Json).0
+    value_accepting(
+        text,
+        at,
+        limit,
+        max_depth,
+        duplicates,
+        Json,
+        &mut Stacks::default(),
+    )
+    .0
+}
+
+/// The reader's working stacks (the items and members of the containers being read, and where
+/// escaped strings are decoded), kept by a caller that reads many values (the fast lane): once
+/// they have grown, a read allocates only the values it builds.
+#[derive(Default)]
+pub(crate) struct Stacks {
+    items: Vec<Value>,
+    members: Vec<(String, Value)>,
+    scratch: String,
 }
 
 /// [`value_at`] accepting what `accept` does besides JSON; `accept` is handed back (what it
-/// logged is the caller's).
+/// logged is the caller's). The read works on `stacks`, handed back empty.
 pub(crate) fn value_accepting<'t, A: Accept<'t>>(
     text: &'t str,
     at: usize,
@@ -116,9 +135,13 @@ pub(crate) fn value_accepting<'t, A: Accept<'t>>(
     max_depth: usize,
     duplicates: DuplicateKeys,
     accept: A,
+    stacks: &mut Stacks,
 ) -> (Prefix<Value>, A) {
     let mut sink = ValueSink { duplicates };
     let mut reader = Reader::accepting(text, at, limit, max_depth, &mut sink, accept);
+    reader.items = std::mem::take(&mut stacks.items);
+    reader.members = std::mem::take(&mut stacks.members);
+    reader.scratch = std::mem::take(&mut stacks.scratch);
     let read = match reader.value() {
         Ok(value) => Prefix::Read(value, reader.i),
         Err(_) => Prefix::Refused {
@@ -127,6 +150,12 @@ pub(crate) fn value_accepting<'t, A: Accept<'t>>(
             open: reader.take_open(),
         },
     };
+    // A refused read leaves the values it was building on the stacks.
+    reader.items.clear();
+    reader.members.clear();
+    stacks.items = std::mem::take(&mut reader.items);
+    stacks.members = std::mem::take(&mut reader.members);
+    stacks.scratch = std::mem::take(&mut reader.scratch);
     (read, reader.accept)
 }
 
@@ -852,6 +881,30 @@ pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stacks_kept_between_reads_leave_nothing_behind() {
+        // A refused read leaves the values it was building (items, members) on the stacks:
+        // they are emptied, and the next read on the same stacks reads as a fresh one.
+        let mut stacks = Stacks::default();
+        let read = |text: &str, stacks: &mut Stacks| {
+            value_accepting(text, 0, text.len(), 64, DuplicateKeys::Error, Json, stacks).0
+        };
+        let refused = read(r#"{"a": [1, "t\u00e9", {"b": [2, 3], "c": x"#, &mut stacks);
+        assert!(matches!(refused, Prefix::Refused { .. }));
+        // Handed back empty, with the room they grew to (the next read allocates none of it).
+        assert!(stacks.items.is_empty() && stacks.members.is_empty());
+        assert!(stacks.items.capacity() > 0 && stacks.members.capacity() > 0);
+        for text in [r#"{"d": [4, {"e": "f\u00e9"}]}"#, r#"[["g"], {"h": 5}]"#] {
+            let Prefix::Read(kept, _) = read(text, &mut stacks) else {
+                panic!("{text} refused");
+            };
+            let Prefix::Read(fresh, _) = read(text, &mut Stacks::default()) else {
+                panic!("{text} refused");
+            };
+            assert_eq!(kept, fresh, "{text}");
+        }
+    }
 
     fn read(text: &str) -> Option<Value> {
         document(text, 128, DuplicateKeys::Last)

@@ -221,6 +221,7 @@ impl<'t> Parser<'t> {
                     depth_left,
                     LANE_DUPLICATES,
                     conventions,
+                    &mut self.lane_stacks,
                 );
                 #[cfg(test)]
                 CONVENTION_LANE_READ.with(|n| n.set(n.get() + read_to(&read) - at));

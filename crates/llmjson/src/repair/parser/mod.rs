@@ -271,6 +271,7 @@ fn parse_knowing<'t>(
             lane::LaneRefusal::after_strict(text.as_bytes(), reached, open, lane::lax(&config))
         }),
         lane_buffers: conventions::LaneBuffers::default(),
+        lane_stacks: crate::value::parse::Stacks::default(),
         document_maths: None,
         more: false,
         horizon: usize::MAX,
@@ -329,6 +330,8 @@ struct Parser<'t> {
     lane_refused: lane::LaneRefusal,
     /// The convention lane's buffers, kept from one stretch to the next.
     lane_buffers: conventions::LaneBuffers<'t>,
+    /// The strict reader's stacks, kept from one stretch to the next.
+    lane_stacks: crate::value::parse::Stacks,
     /// The text may go on past its end (a stream): a step that reaches the end waits for
     /// more, and no spot at or past `horizon` is decided.
     more: bool,

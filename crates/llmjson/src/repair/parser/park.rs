@@ -242,6 +242,7 @@ pub(crate) fn resume<'t>(
         lane_cut: Vec::new(),
         lane_refused: super::lane::LaneRefusal::default(),
         lane_buffers: conventions::LaneBuffers::default(),
+        lane_stacks: crate::value::parse::Stacks::default(),
         more,
         horizon: if more {
             end.saturating_sub(LAG)
