@@ -155,8 +155,8 @@ pub(crate) fn parse_at(
             only_truncation: true,
             ..config
         };
-        parser::parse_sharing_cut(text, start, end, fence, only_cut, cut)
-            .or_else(|_| parser::parse_sharing_cut(text, start, end, fence, config, cut))
+        parser::parse_knowing(text, start, end, fence, only_cut, cut, None)
+            .or_else(|_| parser::parse_knowing(text, start, end, fence, config, cut, None))
     };
     // One check that builds nothing says which way the region goes, so that no parse below
     // reads it only to find that out: valid JSON cut short (the strict parse would fail at the
@@ -175,12 +175,13 @@ pub(crate) fn parse_at(
                 if shortcut(Shortcut::StrictRefused)
                     && config.duplicate_keys != crate::DuplicateKeys::Error =>
             {
-                return parser::parse_after_refusal(text, start, end, fence, config, reached, open);
+                let refused = Some((reached, open));
+                return parser::parse_knowing(text, start, end, fence, config, &mut cut, refused);
             }
             _ => {}
         }
     }
-    match parser::parse_sharing_cut(text, start, end, fence, strict, &mut cut) {
+    match parser::parse_knowing(text, start, end, fence, strict, &mut cut, None) {
         // A value followed by text that goes on like JSON closed too early (`{"a": 1}, "b":
         // 2}`): only the tolerant parse can read on (or log what it leaves out).
         Ok(out) if config.level != RepairLevel::None && goes_on(text, out.end, end, fence) => {

@@ -317,8 +317,8 @@ impl Searcher {
     /// stretch) with `reading` first among its readings: the parser, arriving there, takes it as
     /// it takes the spots a clean path vouched for, without listing the readings again. A
     /// closer is left to the parser, as the clean path leaves it.
-    pub(crate) fn plan(&mut self, mode: Mode, at: usize, reading: Reading, closer: bool) {
-        if !closer
+    pub(crate) fn plan(&mut self, ctx: &Ctx<'_>, mode: Mode, at: usize, reading: Reading) {
+        if !left_to_parser(ctx.lex.b, at)
             && self.vouched.front().is_none_or(|v| v.at > at)
             && super::shortcut(super::Shortcut::Vouched)
         {
@@ -1017,9 +1017,7 @@ fn clean_path(
         let s = readings.get(0);
         clear += 1;
         spots[clear] = spot;
-        if !matches!(ctx.lex.b.get(spot), Some(b'}' | b']' | b')'))
-            && super::shortcut(super::Shortcut::Vouched)
-        {
+        if !left_to_parser(ctx.lex.b, spot) && super::shortcut(super::Shortcut::Vouched) {
             vouched.push_back(Vouched {
                 at: spot,
                 mode,
@@ -1042,6 +1040,12 @@ fn clean_path(
     // Spots 0..=clear - CLEAN_STEPS had enough clear spots after them.
     let vouched = clear.checked_sub(CLEAN_STEPS)?;
     Some(spots[vouched + 1].max(at + 1))
+}
+
+/// A closer's reading is left to the parser even on a vouched path: the layout charges it by
+/// where the parser's own containers opened.
+fn left_to_parser(b: &[u8], spot: usize) -> bool {
+    matches!(b.get(spot), Some(b'}' | b']' | b')'))
 }
 
 /// How many spots a clean-path walk may check, and where it writes: the readings of the spot it

@@ -389,8 +389,7 @@ impl<'t> Parser<'t> {
         if vouched {
             // The parser's next step is this spot: it takes the reading without listing the
             // readings a second time.
-            let closer = matches!(self.b.get(at), Some(b'}' | b']' | b')'));
-            self.searcher.plan(mode, at, readings.get(0), closer);
+            self.searcher.plan(&self.ctx, mode, at, readings.get(0));
         }
         self.readings = readings;
         vouched

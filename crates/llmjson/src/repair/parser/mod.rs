@@ -176,50 +176,17 @@ pub(crate) fn parse<'t>(
     fence: Option<Fence>,
     config: Config<'t>,
 ) -> Result<Output> {
-    parse_sharing_cut(text, start, end, fence, config, &mut Vec::new())
+    parse_knowing(text, start, end, fence, config, &mut Vec::new(), None)
 }
 
-/// [`parse`], told by an earlier parse of the same region which containers are open where its
-/// text runs out (`cut`, outermost first; empty: not known), and telling the next one: a reply
-/// cut short is not read to its end again by each parse to find that out.
-pub(crate) fn parse_sharing_cut<'t>(
-    text: &'t str,
-    start: usize,
-    end: usize,
-    fence: Option<Fence>,
-    config: Config<'t>,
-    cut: &mut Vec<(usize, usize)>,
-) -> Result<Output> {
-    parse_knowing(text, start, end, fence, config, cut, None)
-}
-
-/// [`parse`] of a region the strict reader refused at `reached`, the containers that began at
-/// `open` (outermost first, each with the depth the reader had left there) being open then:
-/// the fast lane does not read them again only to be refused at the same spot
+/// [`parse`], told what a strict read of the same region found, and telling the next parse:
+/// which containers are open where its text runs out (`cut`, outermost first; empty: not
+/// known), so that a reply cut short is not read to its end again by each parse to find that
+/// out; or where the strict reader refused the region and which containers began before and
+/// were open there (`refused`: each with the depth the reader had left there), which the fast
+/// lane then does not read again only to be refused at the same spot
 /// ([`lane::LaneRefusal::after_strict`]).
-pub(crate) fn parse_after_refusal<'t>(
-    text: &'t str,
-    start: usize,
-    end: usize,
-    fence: Option<Fence>,
-    config: Config<'t>,
-    reached: usize,
-    open: Vec<(usize, usize)>,
-) -> Result<Output> {
-    parse_knowing(
-        text,
-        start,
-        end,
-        fence,
-        config,
-        &mut Vec::new(),
-        Some((reached, open)),
-    )
-}
-
-/// One parse, told what a strict read of the region found: the containers open where its
-/// text runs out (`cut`), or where it was refused and what was open there (`refused`).
-fn parse_knowing<'t>(
+pub(crate) fn parse_knowing<'t>(
     text: &'t str,
     start: usize,
     end: usize,
