@@ -43,17 +43,20 @@ pub(crate) enum Shortcut {
     /// A reply the same check finds invalid before its end is not read by the strict parse
     /// first, only to fail there (`parse_at`).
     StrictRefused = 32,
+    /// The fast lane reads a key and its member's value as one stretch (`lane.rs`).
+    Members = 64,
 }
 
 #[cfg(test)]
 impl Shortcut {
-    pub(crate) const ALL: [Shortcut; 6] = [
+    pub(crate) const ALL: [Shortcut; 7] = [
         Shortcut::Lane,
         Shortcut::Conventions,
         Shortcut::StringSkip,
         Shortcut::Vouched,
         Shortcut::CutShort,
         Shortcut::StrictRefused,
+        Shortcut::Members,
     ];
 }
 

@@ -18,6 +18,11 @@
 //!   document's end, judged as the clean path judges it (nothing JSON-like left out);
 //! - it holds no repeated key (the parser logs those) and no closer the layout disputes.
 //!
+//! A key is read with its member's value when the lane takes that value too (a string, a
+//! container): key, colon and value are then one stretch, vouched for where the member ends, as
+//! the members inside a container read whole are. Otherwise the key is read alone and vouched for
+//! where its colon is.
+//!
 //! Otherwise the spot is read as before. **Linear time:** a refused attempt is charged what it
 //! read against a budget of twice the input; past it, the lane closes.
 
@@ -149,6 +154,17 @@ fn layout_agrees(b: &[u8], at: usize, end: usize, opaque: &[(usize, usize)]) -> 
     true
 }
 
+/// The byte opens a value the lane reads whole: a string, a container, and with the conventions a
+/// single or typographic quote.
+fn opens_lane_value(first: u8, lax: bool) -> bool {
+    matches!(first, b'"' | b'{' | b'[') || (lax && matches!(first, b'\'' | 0xE2))
+}
+
+/// The byte opens a string (of any quote the lane reads).
+fn is_quote(first: u8) -> bool {
+    matches!(first, b'"' | b'\'' | 0xE2)
+}
+
 /// Whether the lane reads with the conventions: forms outside JSON are read where their reading
 /// is certain (`conventions.rs`), at the level that repairs them, with no schema to price keys.
 pub(super) fn lax(cfg: &super::Config<'_>) -> bool {
@@ -180,131 +196,224 @@ impl<'t> Parser<'t> {
         let top = self.kinds.last().copied();
         let root = top.is_none() && !key && matches!(first, b'{' | b'[');
         let lax = lax(&self.cfg);
-        let opens_value = first == b'"'
-            || (!key && (matches!(first, b'{' | b'[') || (lax && matches!(first, b'\'' | 0xE2))));
         if !shortcut(Shortcut::Lane)
-            || !opens_value
+            || !(first == b'"' || (!key && opens_lane_value(first, lax)))
             || !(root || matches!(top, Some(Kind::Object | Kind::Array)))
             || self.lane_budget == 0
             || !self.searcher.idle()
         {
             return Ok(None);
         }
-        let limit = self.end();
-        let mut logged = None;
-        let (read, end) = if key {
-            match string_at(self.text, at, limit) {
-                Prefix::Read(k, end) => (Read::Key(k), end),
-                Prefix::Refused { reached, .. } => return Ok(self.refused(at, reached)),
-            }
-        } else {
-            let depth_left = self.cfg.max_depth.saturating_sub(self.frames.len());
-            // A container the last refused attempt was reading when it was refused: read again,
-            // it would be refused at the same spot, charged as much.
-            if let Some(reached) = self.lane_refused.reached(at, depth_left, lax) {
-                return Ok(self.refused(at, reached));
-            }
-            let (mut read, log) = if lax {
-                let lex = self.ctx.lex;
-                let conventions = Conventions::new(
-                    &lex,
-                    self.cfg.guard_comments,
-                    self.frames.len(),
-                    self.next_id,
-                    self.cfg.paths,
-                    std::mem::take(&mut self.lane_buffers),
-                );
-                let (read, conventions) = value_accepting(
-                    self.text,
-                    at,
-                    limit,
-                    depth_left,
-                    LANE_DUPLICATES,
-                    conventions,
-                    &mut self.lane_stacks,
-                );
-                #[cfg(test)]
-                CONVENTION_LANE_READ.with(|n| n.set(n.get() + read_to(&read) - at));
-                (read, Some(conventions.into_log()))
-            } else {
-                // A container a strict read already found open where the text runs out: the
-                // attempt would read to the end again and be refused there, charged as much.
-                let known = self.lane_cut.binary_search_by_key(&at, |&(start, _)| start);
-                if known.is_ok_and(|k| self.lane_cut[k].1 == depth_left)
-                    && shortcut(Shortcut::CutShort)
-                {
-                    return Ok(self.refused(at, limit));
-                }
-                let read = value_at(self.text, at, limit, depth_left, LANE_DUPLICATES);
-                #[cfg(test)]
-                LANE_READ.with(|n| n.set(n.get() + read_to(&read) - at));
-                if let Prefix::Refused {
-                    open,
-                    ran_out: true,
-                    ..
-                } = &read
-                {
-                    if !open.is_empty() {
-                        self.lane_cut.clone_from(open);
-                    }
-                }
-                (read, None)
-            };
-            if let Prefix::Refused { reached, open, .. } = &mut read {
-                self.lane_refused.note(*reached, std::mem::take(open), lax);
-            }
-            // The layout check steps over the comments and quoted strings the stretch holds.
-            match read {
-                Prefix::Read(v, end)
-                    if matches!(first, b'"' | b'\'' | 0xE2)
-                        || layout_agrees(
-                            self.b,
-                            at,
-                            end,
-                            log.as_ref().map_or(&[][..], |l| &l.buf.opaque),
-                        ) =>
-                {
-                    logged = log;
-                    (Read::Value(v), end)
-                }
-                Prefix::Read(_, end) => return Ok(self.refused_with(at, end, log)),
-                Prefix::Refused { reached, .. } => return Ok(self.refused_with(at, reached, log)),
-            }
+        if key {
+            return self.lane_key(at, top);
+        }
+        let Some((value, end, log)) = self.lane_value(at, first, lax)? else {
+            return Ok(None);
         };
         // What follows must be what a valid document has there, and win clearly: after the
         // top-level value, the end of the document as the clean path judges it (`search.rs`).
         let after = if root {
             Mode::Done
-        } else if key {
-            Mode::Colon
         } else {
-            after_value(self.kinds.len(), matches!(first, b'"' | b'\'' | 0xE2))
+            after_value(self.kinds.len(), is_quote(first))
         };
         let vouched = if root {
             self.lex().lost_after_document(end) == 0
         } else {
-            valid_after(self.b, end, limit, key, top).is_some_and(|next| self.vouched(after, next))
+            self.vouched_after(end, false, after)
         };
         if !vouched {
-            return Ok(self.refused_with(at, end, logged));
+            return Ok(self.refused_with(at, end, log));
+        }
+        self.take_value(value, end, log)?;
+        Ok(Some(after))
+    }
+
+    /// The key at `at`, read whole: with its member's value when the lane takes that too (one
+    /// stretch, vouched where the member ends), else alone, vouched where its `:` is.
+    fn lane_key(&mut self, at: usize, top: Option<Kind>) -> Result<Option<Mode>> {
+        let limit = self.end();
+        let (key, end) = match string_at(self.text, at, limit) {
+            Prefix::Read(key, end) => (key, end),
+            Prefix::Refused { reached, .. } => return Ok(self.refused(at, reached)),
+        };
+        let Some(colon) = valid_after(self.b, end, limit, true, top) else {
+            return Ok(self.refused(at, end));
+        };
+        let key = match self.lane_member(at, key, end, colon)? {
+            Ok(after) => return Ok(Some(after)),
+            Err(key) => key,
+        };
+        if !self.vouched(Mode::Colon, colon) {
+            return Ok(self.refused(at, end));
         }
         self.pos = end;
-        match read {
-            Read::Key(k) => {
-                if let Some(frame) = self.frames.last_mut() {
-                    frame.key = Some(k);
-                    frame.key_at = at;
-                    frame.key_end = end;
-                }
-            }
-            Read::Value(v) => {
-                if let Some(log) = logged {
-                    self.replay(log)?;
-                }
-                self.emit(v)?;
-            }
+        self.set_key(key, at, end);
+        Ok(Some(Mode::Colon))
+    }
+
+    /// The member whose key (`key`, read from `at` to `end`) is followed by `:` at `colon`, when
+    /// the lane takes its value too: the stretch then holds key, colon and value, and is vouched
+    /// where it ends, as a container read whole is, members and all. The key is handed back when
+    /// the value is not taken; a refused attempt is charged, and remembered so that the parser,
+    /// arriving at the value, does not read it again.
+    fn lane_member(
+        &mut self,
+        at: usize,
+        key: String,
+        end: usize,
+        colon: usize,
+    ) -> Result<std::result::Result<Mode, String>> {
+        if !shortcut(Shortcut::Members) {
+            return Ok(Err(key));
         }
-        Ok(Some(after))
+        let limit = self.end();
+        let lax = lax(&self.cfg);
+        let mut start = colon + 1;
+        while start < limit && is_ws(self.b[start]) {
+            start += 1;
+        }
+        let first = match self.b.get(start) {
+            Some(&first) if start < limit && opens_lane_value(first, lax) => first,
+            _ => return Ok(Err(key)),
+        };
+        let depth_left = self.depth_left();
+        let Some((value, value_end, log)) = self.lane_value(start, first, lax)? else {
+            self.lane_taken_refusal = Some((start, depth_left));
+            return Ok(Err(key));
+        };
+        let after = after_value(self.kinds.len(), is_quote(first));
+        if !self.vouched_after(value_end, false, after) {
+            self.lane_taken_refusal = Some((start, depth_left));
+            self.refused_with::<()>(start, value_end, log);
+            return Ok(Err(key));
+        }
+        self.set_key(key, at, end);
+        self.take_value(value, value_end, log)?;
+        #[cfg(test)]
+        MEMBER_STRETCHES.with(|n| n.set(n.get() + 1));
+        Ok(Ok(after))
+    }
+
+    /// The containers the parser may still open.
+    fn depth_left(&self) -> usize {
+        self.cfg.max_depth.saturating_sub(self.frames.len())
+    }
+
+    /// The key of the member being read.
+    fn set_key(&mut self, key: String, at: usize, end: usize) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.key = Some(key);
+            frame.key_at = at;
+            frame.key_end = end;
+        }
+    }
+
+    /// Reads the value at `at` (`first` its first byte) in one go: the value, where it ends and
+    /// what the convention lane logged; `None` (charged) when the reader or the layout refuses it.
+    fn lane_value(
+        &mut self,
+        at: usize,
+        first: u8,
+        lax: bool,
+    ) -> Result<Option<(crate::value::Value, usize, Option<ConventionLog<'t>>)>> {
+        let limit = self.end();
+        let depth_left = self.depth_left();
+        // The same attempt, made as part of its member and refused there: charged already.
+        if self.lane_taken_refusal.take() == Some((at, depth_left)) {
+            return Ok(None);
+        }
+        // A container the last refused attempt was reading when it was refused: read again,
+        // it would be refused at the same spot, charged as much.
+        if let Some(reached) = self.lane_refused.reached(at, depth_left, lax) {
+            return Ok(self.refused(at, reached));
+        }
+        let (mut read, log) = if lax {
+            let lex = self.ctx.lex;
+            let conventions = Conventions::new(
+                &lex,
+                self.cfg.guard_comments,
+                self.frames.len(),
+                self.next_id,
+                self.cfg.paths,
+                std::mem::take(&mut self.lane_buffers),
+            );
+            let (read, conventions) = value_accepting(
+                self.text,
+                at,
+                limit,
+                depth_left,
+                LANE_DUPLICATES,
+                conventions,
+                &mut self.lane_stacks,
+            );
+            #[cfg(test)]
+            CONVENTION_LANE_READ.with(|n| n.set(n.get() + read_to(&read) - at));
+            (read, Some(conventions.into_log()))
+        } else {
+            // A container a strict read already found open where the text runs out: the
+            // attempt would read to the end again and be refused there, charged as much.
+            let known = self.lane_cut.binary_search_by_key(&at, |&(start, _)| start);
+            if known.is_ok_and(|k| self.lane_cut[k].1 == depth_left) && shortcut(Shortcut::CutShort)
+            {
+                return Ok(self.refused(at, limit));
+            }
+            let read = value_at(self.text, at, limit, depth_left, LANE_DUPLICATES);
+            #[cfg(test)]
+            LANE_READ.with(|n| n.set(n.get() + read_to(&read) - at));
+            if let Prefix::Refused {
+                open,
+                ran_out: true,
+                ..
+            } = &read
+            {
+                if !open.is_empty() {
+                    self.lane_cut.clone_from(open);
+                }
+            }
+            (read, None)
+        };
+        if let Prefix::Refused { reached, open, .. } = &mut read {
+            self.lane_refused.note(*reached, std::mem::take(open), lax);
+        }
+        // The layout check steps over the comments and quoted strings the stretch holds.
+        Ok(match read {
+            Prefix::Read(v, end)
+                if is_quote(first)
+                    || layout_agrees(
+                        self.b,
+                        at,
+                        end,
+                        log.as_ref().map_or(&[][..], |l| &l.buf.opaque),
+                    ) =>
+            {
+                Some((v, end, log))
+            }
+            Prefix::Read(_, end) => self.refused_with(at, end, log),
+            Prefix::Refused { reached, .. } => self.refused_with(at, reached, log),
+        })
+    }
+
+    /// A stretch ending at `end` (a key's, with `key`) is followed by what a valid document has
+    /// there, and that spot, read in `after`, wins clearly.
+    fn vouched_after(&mut self, end: usize, key: bool, after: Mode) -> bool {
+        let top = self.kinds.last().copied();
+        valid_after(self.b, end, self.end(), key, top).is_some_and(|next| self.vouched(after, next))
+    }
+
+    /// The lane's value, read to `end`, becomes the parser's: its conventions logged, the value
+    /// set in its container.
+    fn take_value(
+        &mut self,
+        value: crate::value::Value,
+        end: usize,
+        log: Option<ConventionLog<'t>>,
+    ) -> Result<()> {
+        self.pos = end;
+        if let Some(log) = log {
+            self.replay(log)?;
+        }
+        self.emit(value)
     }
 
     /// Logs what the convention lane read, as the parser would have spot by spot.
@@ -468,11 +577,6 @@ impl LaneRefusal {
     }
 }
 
-enum Read {
-    Key(String),
-    Value(crate::value::Value),
-}
-
 #[cfg(test)]
 thread_local! {
     /// Stretches the convention lane read that needed a repair (tests check it fires).
@@ -481,6 +585,8 @@ thread_local! {
     pub(super) static LANE_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// Bytes the convention lane's attempts read.
     pub(super) static CONVENTION_LANE_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Members the lane read whole, key and value.
+    pub(super) static MEMBER_STRETCHES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Where a lane attempt stopped reading.
@@ -494,7 +600,7 @@ fn read_to<T>(read: &Prefix<T>) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{CONVENTION_LANE_READ, CONVENTION_STRETCHES, LANE_READ};
+    use super::{CONVENTION_LANE_READ, CONVENTION_STRETCHES, LANE_READ, MEMBER_STRETCHES};
     use crate::repair::{Shortcut, SHORTCUTS_OFF};
     use crate::{Options, Truncation};
 
@@ -580,6 +686,53 @@ mod tests {
                 "{again}: the test no longer measures the cut"
             );
         }
+    }
+
+    /// What `counter` counts in a parse of `text` with the shortcuts in `off` turned off, and
+    /// the outcome.
+    fn counted(
+        counter: &'static std::thread::LocalKey<std::cell::Cell<usize>>,
+        text: &str,
+        off: u8,
+    ) -> (usize, String) {
+        counter.with(|n| n.set(0));
+        let outcome = outcome_without(text, &Options::default(), off);
+        (counter.with(std::cell::Cell::get), outcome)
+    }
+
+    /// Members read whole, after a fault: as many as the object has members whose value the
+    /// lane reads, the outcome that of the spot-by-spot parse; none with the shortcut off.
+    #[test]
+    fn members_after_a_fault_are_read_whole() {
+        let text =
+            "{\"a\": 1,, \"b\": \"x\", \"c\": {\"d\": [1, 2]}, \"e\": [\"f\"], \"g\": \"h\"}";
+        let (with, outcome) = counted(&MEMBER_STRETCHES, text, 0);
+        let (without, same) = counted(&MEMBER_STRETCHES, text, Shortcut::Members as u8);
+        assert_eq!(outcome, same);
+        assert_eq!(outcome, outcome_without(text, &Options::default(), u8::MAX));
+        assert!(
+            outcome.starts_with(r#"{"a":1,"b":"x","c":{"d":[1,2]},"e":["f"],"g":"h"}"#),
+            "{outcome}"
+        );
+        // "b", "c", "e" and "g"; "a" holds a number, which the parser reads in one step.
+        assert_eq!((with, without), (4, 0));
+    }
+
+    /// A value the lane read as part of its member and did not take is not read again when the
+    /// parser arrives at it: here a string whose quotes the text goes on after.
+    #[test]
+    fn a_member_value_not_taken_is_read_once() {
+        let text = "{\"note\": \"he said \"yes\" at once\", \"goal\": 1}";
+        let (with, outcome) = counted(&CONVENTION_LANE_READ, text, 0);
+        let (without, same) = counted(&CONVENTION_LANE_READ, text, Shortcut::Members as u8);
+        assert_eq!(outcome, same);
+        assert!(
+            outcome.starts_with(r#"{"note":"he said \"yes\" at once","goal":1}"#),
+            "{outcome}"
+        );
+        // The object up to `yes` (19 bytes, refused there), then `"he said "` (10) once: as
+        // part of its member, or (the shortcut off) when the parser arrives at it.
+        assert_eq!((with, without), (29, 29));
     }
 
     /// A reply the strict check refuses where no convention can begin (a missing comma deep in

@@ -239,6 +239,7 @@ pub(crate) fn parse_knowing<'t>(
         }),
         lane_buffers: conventions::LaneBuffers::default(),
         lane_stacks: crate::value::parse::Stacks::default(),
+        lane_taken_refusal: None,
         document_maths: None,
         more: false,
         horizon: usize::MAX,
@@ -299,6 +300,10 @@ struct Parser<'t> {
     lane_buffers: conventions::LaneBuffers<'t>,
     /// The strict reader's stacks, kept from one stretch to the next.
     lane_stacks: crate::value::parse::Stacks,
+    /// A value the lane attempted as part of its member (where it began, and the depth left
+    /// there) and did not take: the parser's own attempt at it is answered without a second
+    /// read or charge.
+    lane_taken_refusal: Option<(usize, usize)>,
     /// The text may go on past its end (a stream): a step that reaches the end waits for
     /// more, and no spot at or past `horizon` is decided.
     more: bool,

@@ -243,6 +243,7 @@ pub(crate) fn resume<'t>(
         lane_refused: super::lane::LaneRefusal::default(),
         lane_buffers: conventions::LaneBuffers::default(),
         lane_stacks: crate::value::parse::Stacks::default(),
+        lane_taken_refusal: None,
         more,
         horizon: if more {
             end.saturating_sub(LAG)
