@@ -398,8 +398,20 @@ impl Searcher {
         self.vouched.clear();
     }
 
-    pub(crate) fn idle(&self) -> bool {
-        self.beam.is_none()
+    /// No beam follows the text at `at`: none was started, or the last one has handed over
+    /// every choice it made and follows no reading. Such a beam is dropped here: at the next
+    /// contested spot it would have nothing to say, and be dropped there.
+    pub(crate) fn idle_at(&mut self, at: usize) -> bool {
+        if let Some(beam) = &self.beam {
+            let spent = beam.alive.is_empty()
+                && beam.done.is_none()
+                && beam.plan.back().is_none_or(|step| step.at < at);
+            if !spent {
+                return false;
+            }
+            self.drop_beam();
+        }
+        true
     }
 
     /// [`Searcher::vouches_reaching`] for the spot right after a lane's stretch (`at`, its

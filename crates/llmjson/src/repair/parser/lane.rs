@@ -200,7 +200,7 @@ impl<'t> Parser<'t> {
             || !(first == b'"' || (!key && opens_lane_value(first, lax)))
             || !(root || matches!(top, Some(Kind::Object | Kind::Array)))
             || self.lane_budget == 0
-            || !self.searcher.idle()
+            || !self.searcher.idle_at(at)
         {
             return Ok(None);
         }
@@ -716,6 +716,25 @@ mod tests {
         );
         // "b", "c", "e" and "g"; "a" holds a number, which the parser reads in one step.
         assert_eq!((with, without), (4, 0));
+    }
+
+    /// Once the search has decided a contested spot and handed over its choices, the lane reads
+    /// again: here the members after a missing comma.
+    #[test]
+    fn the_lane_reads_again_after_a_decided_fault() {
+        let members: Vec<String> = (0..40).map(|i| format!(r#""k{i}": "v{i}""#)).collect();
+        let text = format!(r#"{{"a": "x" "b": "y", {}}}"#, members.join(", "));
+        let (with, outcome) = counted(&MEMBER_STRETCHES, &text, 0);
+        assert_eq!(
+            outcome,
+            outcome_without(&text, &Options::default(), u8::MAX)
+        );
+        assert!(
+            outcome.starts_with(r#"{"a":"x","b":"y","k0":"v0","#),
+            "{outcome}"
+        );
+        // "b" (its member decided with the comma before it) and the forty after it.
+        assert_eq!(with, 41);
     }
 
     /// A value the lane read as part of its member and did not take is not read again when the
