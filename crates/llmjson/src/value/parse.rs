@@ -358,6 +358,11 @@ pub(crate) trait Accept<'t> {
     fn foreign_literal(&mut self, _at: usize) -> Option<(usize, Option<bool>)> {
         None
     }
+    /// Another language's `:` at `at`, after an object's key (`=`, `=>`, a full-width `：`):
+    /// where it ends.
+    fn colon_like(&mut self, _at: usize) -> Option<usize> {
+        None
+    }
     /// The `,` at `comma` comes right before its container's closer.
     fn trailing_comma(&mut self, _comma: usize) -> bool {
         false
@@ -671,10 +676,13 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
                 };
                 let key = self.sink.key(text).map_err(Refused::Sink)?;
                 self.skip_ws();
-                if self.peek() != Some(b':') {
+                if self.peek() == Some(b':') {
+                    self.i += 1;
+                } else if let Some(end) = A::LAX.then(|| self.accept.colon_like(self.i)).flatten() {
+                    self.i = end;
+                } else {
                     return Err(Refused::Invalid);
                 }
-                self.i += 1;
                 self.skip_ws();
                 let value = self.value()?;
                 self.members.push((key, value));

@@ -15,6 +15,7 @@
 //! | `'…'` or `“…”` string | no control byte, no quote of its kind inside, only JSON's escapes and `\'`; its text swallows no JSON mark ([`Lex::swallowed`] is 0; a key: no mark, or its colon follows) | closing costs 0; a text quote or a split costs at least [`cost::TEXT_QUOTE`] / [`cost::MISSING_END_QUOTE`] |
 //! | `True` `False` `None` | followed by a terminator | one reading (`Literal`, cost 0) |
 //! | trailing comma | `,` then the closer (blanks or one comment between) | one reading, [`cost::TRAILING_COMMA`] |
+//! | `=`, `=>`, `：` after a key | where the key's `:` is expected | one reading (`ColonLike`, cost 0 but its convention) |
 //!
 //! Closers the layout disputes make the lane refuse the stretch (`lane.rs`: `layout_agrees`,
 //! with the comments and quoted strings recorded here skipped), and what follows the stretch
@@ -382,6 +383,15 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         Some((end, value))
     }
 
+    fn colon_like(&mut self, at: usize) -> Option<usize> {
+        let colon = colon_like_at(&self.lex.b[at..self.lex.end])?;
+        if !self.log(colon.kind, (at, at + colon.len), colon.detail, false) {
+            return None;
+        }
+        self.styles |= colon.style;
+        Some(at + colon.len)
+    }
+
     fn trailing_comma(&mut self, comma: usize) -> bool {
         self.log(
             RepairKind::TrailingComma,
@@ -443,6 +453,51 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
             }
         }
     }
+}
+
+/// Another language's `:` (`=`, `=>`, a full-width `：`) where an object's colon is expected,
+/// as the grammar reads it there (its one reading): its length, repair and convention.
+#[derive(Clone, Copy)]
+pub(super) struct ColonLike {
+    pub len: usize,
+    pub kind: RepairKind,
+    pub detail: &'static str,
+    pub style: u16,
+}
+
+/// The colon-like that `rest` starts with, if any.
+pub(super) fn colon_like_at(rest: &[u8]) -> Option<ColonLike> {
+    use crate::repair::grammar::style;
+    let (len, kind, detail, style) = if rest.starts_with(&crate::spelling::WIDE_COLON) {
+        (
+            3,
+            RepairKind::FullwidthPunctuation,
+            "'：' read as ':'",
+            style::FULLWIDTH,
+        )
+    } else if rest.starts_with(b"=>") {
+        (
+            2,
+            RepairKind::MissingColon,
+            "'=>' read as ':'",
+            style::EQUALS_COLON,
+        )
+    } else if rest.starts_with(b"=") {
+        (
+            1,
+            RepairKind::MissingColon,
+            "'=' read as ':'",
+            style::EQUALS_COLON,
+        )
+    } else {
+        return None;
+    };
+    Some(ColonLike {
+        len,
+        kind,
+        detail,
+        style,
+    })
 }
 
 /// What the convention lane logged, for the parser to replay (`Parser::replay`).

@@ -26,7 +26,9 @@
 //! Otherwise the spot is read as before. **Linear time:** a refused attempt is charged what it
 //! read against a budget of twice the input; past it, the lane closes.
 
-use super::conventions::{ConventionLog, Conventions, LaneBuffers, PARSER_CONTAINER};
+use super::conventions::{
+    colon_like_at, ColonLike, ConventionLog, Conventions, LaneBuffers, PARSER_CONTAINER,
+};
 use super::{Kinds, Parser, Result};
 use crate::repair::cost::WINDOW;
 use crate::repair::grammar::{after_value, Mode};
@@ -237,14 +239,27 @@ impl<'t> Parser<'t> {
             Prefix::Read(key, end) => (key, end),
             Prefix::Refused { reached, .. } => return Ok(self.refused(at, reached)),
         };
-        let Some(colon) = valid_after(self.b, end, limit, true, top) else {
-            return Ok(self.refused(at, end));
+        let lax = lax(&self.cfg);
+        let colon = match valid_after(self.b, end, limit, true, top) {
+            Some(colon) => (colon, None),
+            // With the conventions, another language's colon, as the parser would read it.
+            None if lax && top == Some(Kind::Object) => {
+                let mut next = end;
+                while next < limit && is_ws(self.b[next]) {
+                    next += 1;
+                }
+                match colon_like_at(&self.b[next..limit]) {
+                    Some(like) => (next, Some(like)),
+                    None => return Ok(self.refused(at, end)),
+                }
+            }
+            None => return Ok(self.refused(at, end)),
         };
         let key = match self.lane_member(at, key, end, colon)? {
             Ok(after) => return Ok(Some(after)),
             Err(key) => key,
         };
-        if !self.vouched(Mode::Colon, colon) {
+        if !self.vouched(Mode::Colon, colon.0) {
             return Ok(self.refused(at, end));
         }
         self.pos = end;
@@ -252,8 +267,8 @@ impl<'t> Parser<'t> {
         Ok(Some(Mode::Colon))
     }
 
-    /// The member whose key (`key`, read from `at` to `end`) is followed by `:` at `colon`, when
-    /// the lane takes its value too: the stretch then holds key, colon and value, and is vouched
+    /// The member whose key (`key`, read from `at` to `end`) is followed by its colon at
+    /// `colon.0` (`:`, or the colon-like `colon.1`), when the lane takes its value too: the stretch then holds key, colon and value, and is vouched
     /// where it ends, as a container read whole is, members and all. The key is handed back when
     /// the value is not taken; a refused attempt is charged, and remembered so that the parser,
     /// arriving at the value, does not read it again.
@@ -262,14 +277,14 @@ impl<'t> Parser<'t> {
         at: usize,
         key: String,
         end: usize,
-        colon: usize,
+        (colon, like): (usize, Option<ColonLike>),
     ) -> Result<std::result::Result<Mode, String>> {
         if !shortcut(Shortcut::Members) {
             return Ok(Err(key));
         }
         let limit = self.end();
         let lax = lax(&self.cfg);
-        let mut start = colon + 1;
+        let mut start = colon + like.as_ref().map_or(1, |like| like.len);
         while start < limit && is_ws(self.b[start]) {
             start += 1;
         }
@@ -289,6 +304,11 @@ impl<'t> Parser<'t> {
             return Ok(Err(key));
         }
         self.set_key(key, at, end);
+        if let Some(like) = like {
+            // What the parser's step at the colon logs and notes.
+            self.repair(like.kind, colon, colon + like.len, like.detail)?;
+            self.searcher.note_style(like.style);
+        }
         self.take_value(value, value_end, log)?;
         #[cfg(test)]
         MEMBER_STRETCHES.with(|n| n.set(n.get() + 1));
@@ -901,6 +921,32 @@ mod tests {
         let off = convention_stretches(text);
         SHORTCUTS_OFF.with(|mask| mask.set(0));
         assert_eq!(off, 0);
+    }
+
+    /// Another language's colons (`=`, `=>`, a full-width `：`) are read by the convention lane:
+    /// a reply written with them whole, in one stretch; after a fault, member by member. Each is
+    /// logged as the parser logs it, and the outcome is the spot-by-spot parse's.
+    #[test]
+    fn colons_of_other_languages_are_read_in_the_lane() {
+        let whole = "{\"a\" = 1, \"b\" => \"x\", \"名前\"：[1, 2], \"d\" = {\"e\" => true}}";
+        let (with, without) = with_and_without(whole, &Options::default());
+        assert_eq!(with, without);
+        assert!(
+            with.starts_with(r#"{"a":1,"b":"x","名前":[1,2],"d":{"e":true}}"#),
+            "{with}"
+        );
+        assert!(with.contains("'=>' read as ':'") && with.contains("'：' read as ':'"));
+        assert_eq!(convention_stretches(whole), 1);
+        // The root refused (a missing comma), its members read one by one.
+        let after_fault = "{\"a\" = \"x\" \"b\" = \"y\", \"c\" => [1], \"d\"： {\"e\" = 2}}";
+        let (with, without) = with_and_without(after_fault, &Options::default());
+        assert_eq!(with, without);
+        assert!(
+            with.starts_with(r#"{"a":"x","b":"y","c":[1],"d":{"e":2}}"#),
+            "{with}"
+        );
+        let (members, _) = counted(&MEMBER_STRETCHES, after_fault, 0);
+        assert!(members >= 3, "{members} members read whole");
     }
 
     #[test]
