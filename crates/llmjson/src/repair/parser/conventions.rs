@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | comment | the trivia between two tokens prices at most [`cost::COMMENT`] ([`Lex::skip_trivia`]: one comment holding no JSON mark) and holds no odd space | the search itself breaks its clean path on more |
 //! | bare key | `word:`, the word `[A-Za-z_][A-Za-z0-9_]*`, not a literal, its value on the same line | one reading (`BareKey`, cost 0); no prose reading (`member_on_line`) |
-//! | `'…'` or `“…”` string | no control byte, no quote of its kind inside, only JSON's escapes and `\'`; its text swallows no JSON mark ([`Lex::swallowed`] is 0; a key: no mark, or its colon follows) | closing costs 0; a text quote or a split costs at least [`cost::TEXT_QUOTE`] / [`cost::MISSING_END_QUOTE`] |
+//! | `'…'`, `“…”` (`„…“`, `“…“`) or `‘…’` string | no control byte, no quote of its kind inside (a typographic string: no ASCII quote either), only JSON's escapes and `\'`; its text swallows no JSON mark ([`Lex::swallowed`] is 0; a key: no mark, or its colon follows) | closing costs 0; a text quote or a split costs at least [`cost::TEXT_QUOTE`] / [`cost::MISSING_END_QUOTE`] |
 //! | `True` `False` `None` | followed by a terminator | one reading (`Literal`, cost 0) |
 //! | trailing comma | `,` then the closer (blanks or one comment between) | one reading, [`cost::TRAILING_COMMA`] |
 //! | `=`, `=>`, `：` after a key | where the key's `:` is expected | one reading (`ColonLike`, cost 0 but its convention) |
@@ -28,7 +28,7 @@ use crate::repair::cost;
 use crate::repair::grammar::quote_style;
 use crate::repair::lex::{member_starts, Lex, Trivia};
 use crate::repair::RepairKind;
-use crate::spelling::quotes::{QuoteClass, RIGHT_DOUBLE};
+use crate::spelling::quotes::QuoteClass;
 use crate::value::parse::{Accept, KeyForm, Quoted};
 use crate::GuardComments;
 use std::borrow::Cow;
@@ -299,7 +299,10 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         let lex = self.lex;
         let b = &lex.b[..lex.end];
         let (class, open_len) = QuoteClass::opening_at(b, at)?;
-        if !matches!(class, QuoteClass::Single | QuoteClass::SmartDouble) {
+        if !matches!(
+            class,
+            QuoteClass::Single | QuoteClass::SmartDouble | QuoteClass::SmartSingle
+        ) {
             return None;
         }
         let content = at + open_len;
@@ -321,14 +324,15 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
                     i += 2;
                 }
                 0..=0x1f => return None,
-                // A `"` would close a typographic string too.
-                b'"' if class == QuoteClass::SmartDouble => return None,
-                0xE2 if class == QuoteClass::SmartDouble && class.closer_at(b, i).is_some() => {
-                    // `”` closes it; `“` or `„` inside would be a quote kept as text.
-                    if b[i..].starts_with(&RIGHT_DOUBLE) {
-                        break (i, 3);
-                    }
-                    return None;
+                // A `"` would close a typographic string too; in `‘…’`, an ASCII quote of
+                // either kind is left to the search.
+                b'"' if class != QuoteClass::Single => return None,
+                b'\'' if class == QuoteClass::SmartSingle => return None,
+                // `”` or `“` closes it (`„Name“`, as German writes it, or `“Name“`): the
+                // grammar's own quote of the class, which closes the string at no cost but
+                // what its text swallowed, checked below.
+                0xE2 if class != QuoteClass::Single && class.closer_at(b, i).is_some() => {
+                    break (i, 3);
                 }
                 _ => i += 1,
             }

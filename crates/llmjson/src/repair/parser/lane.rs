@@ -923,30 +923,39 @@ mod tests {
         assert_eq!(off, 0);
     }
 
+    /// Checks that `text` reads to `value` (its start), as with every shortcut off: the outcome,
+    /// and how many stretches the convention lane read with a repair.
+    fn as_spot_by_spot(text: &str, value: &str) -> (String, usize) {
+        let (with, without) = with_and_without(text, &Options::default());
+        assert_eq!(with, without);
+        assert!(with.starts_with(value), "{with}");
+        (with, convention_stretches(text))
+    }
+
     /// Another language's colons (`=`, `=>`, a full-width `：`) are read by the convention lane:
     /// a reply written with them whole, in one stretch; after a fault, member by member. Each is
     /// logged as the parser logs it, and the outcome is the spot-by-spot parse's.
     #[test]
     fn colons_of_other_languages_are_read_in_the_lane() {
         let whole = "{\"a\" = 1, \"b\" => \"x\", \"名前\"：[1, 2], \"d\" = {\"e\" => true}}";
-        let (with, without) = with_and_without(whole, &Options::default());
-        assert_eq!(with, without);
-        assert!(
-            with.starts_with(r#"{"a":1,"b":"x","名前":[1,2],"d":{"e":true}}"#),
-            "{with}"
-        );
+        let (with, stretches) =
+            as_spot_by_spot(whole, r#"{"a":1,"b":"x","名前":[1,2],"d":{"e":true}}"#);
         assert!(with.contains("'=>' read as ':'") && with.contains("'：' read as ':'"));
-        assert_eq!(convention_stretches(whole), 1);
+        assert_eq!(stretches, 1);
         // The root refused (a missing comma), its members read one by one.
         let after_fault = "{\"a\" = \"x\" \"b\" = \"y\", \"c\" => [1], \"d\"： {\"e\" = 2}}";
-        let (with, without) = with_and_without(after_fault, &Options::default());
-        assert_eq!(with, without);
-        assert!(
-            with.starts_with(r#"{"a":"x","b":"y","c":[1],"d":{"e":2}}"#),
-            "{with}"
-        );
+        as_spot_by_spot(after_fault, r#"{"a":"x","b":"y","c":[1],"d":{"e":2}}"#);
         let (members, _) = counted(&MEMBER_STRETCHES, after_fault, 0);
         assert!(members >= 3, "{members} members read whole");
+    }
+
+    /// Typographic quotes as writers pair them (`„…“` in German, `“…“`, `‘…’`) are read by the
+    /// convention lane, in one stretch, as the spot-by-spot parse reads them.
+    #[test]
+    fn typographic_quotes_of_every_pairing_are_read_in_the_lane() {
+        let text = "{„name“: „Müller“, “city“: “Köln“, ‘tags’: [‘a’, ‘b’], \"id\": 1}";
+        let value = r#"{"name":"Müller","city":"Köln","tags":["a","b"],"id":1}"#;
+        assert_eq!(as_spot_by_spot(text, value).1, 1);
     }
 
     #[test]
