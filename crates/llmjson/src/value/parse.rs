@@ -363,6 +363,11 @@ pub(crate) trait Accept<'t> {
     fn colon_like(&mut self, _at: usize) -> Option<usize> {
         None
     }
+    /// Another script's `,` at `at` after an item (a full-width `，`), in an array (`array`) or
+    /// an object: where it ends.
+    fn comma_like(&mut self, _at: usize, _array: bool) -> Option<usize> {
+        None
+    }
     /// The `,` at `comma` comes right before its container's closer.
     fn trailing_comma(&mut self, _comma: usize) -> bool {
         false
@@ -643,6 +648,17 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
                 self.accept.closed();
             }
             Ok(true)
+        } else if let Some(end) = A::LAX
+            .then(|| self.accept.comma_like(self.i, closer == b']'))
+            .flatten()
+        {
+            self.i = end;
+            self.skip_ws();
+            // A closer right after it: a trailing comma in another script, left to the parser.
+            if self.peek() == Some(closer) {
+                return Err(Refused::Invalid);
+            }
+            Ok(false)
         } else {
             // Refused where the unexpected byte stands (what refused is known to the caller).
             Err(Refused::Invalid)

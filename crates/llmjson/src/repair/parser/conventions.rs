@@ -16,6 +16,7 @@
 //! | `True` `False` `None` | followed by a terminator | one reading (`Literal`, cost 0) |
 //! | trailing comma | `,` then the closer (blanks or one comment between) | one reading, [`cost::TRAILING_COMMA`] |
 //! | `=`, `=>`, `：` after a key | where the key's `:` is expected | one reading (`ColonLike`, cost 0 but its convention) |
+//! | `，` after an item | no closer right after it | one reading (`Comma`, cost 0 but its convention) |
 //!
 //! Closers the layout disputes make the lane refuse the stretch (`lane.rs`: `layout_agrees`,
 //! with the comments and quoted strings recorded here skipped), and what follows the stretch
@@ -394,6 +395,29 @@ impl<'t> Accept<'t> for Conventions<'_, 't> {
         }
         self.styles |= colon.style;
         Some(at + colon.len)
+    }
+
+    fn comma_like(&mut self, at: usize, array: bool) -> Option<usize> {
+        if !self.lex.b[at..self.lex.end].starts_with(&crate::spelling::WIDE_COMMA) {
+            return None;
+        }
+        // Logged where the parser logs it: in an array, at the next item; in an object, at the
+        // object (its member is complete).
+        if array {
+            let next = self.buf.open.last().map_or(0, |open| open.items);
+            self.set_segment(Segment::Index(next));
+        }
+        let span = (at, at + crate::spelling::WIDE_COMMA.len());
+        if !self.log(
+            RepairKind::FullwidthPunctuation,
+            span,
+            "read as ','",
+            !array,
+        ) {
+            return None;
+        }
+        self.styles |= crate::repair::grammar::style::FULLWIDTH;
+        Some(span.1)
     }
 
     fn trailing_comma(&mut self, comma: usize) -> bool {

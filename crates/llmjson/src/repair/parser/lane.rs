@@ -34,6 +34,7 @@ use crate::repair::cost::WINDOW;
 use crate::repair::grammar::{after_value, Mode};
 use crate::repair::lex::{is_ws, Kind};
 use crate::repair::{shortcut, Shortcut};
+use crate::spelling::WIDE_COMMA;
 use crate::value::parse::{string_at, value_accepting, value_at, Prefix};
 use crate::{DuplicateKeys, RepairLevel};
 use std::borrow::Cow;
@@ -418,7 +419,16 @@ impl<'t> Parser<'t> {
     /// there, and that spot, read in `after`, wins clearly.
     fn vouched_after(&mut self, end: usize, key: bool, after: Mode) -> bool {
         let top = self.kinds.last().copied();
-        valid_after(self.b, end, self.end(), key, top).is_some_and(|next| self.vouched(after, next))
+        let limit = self.end();
+        let next = valid_after(self.b, end, limit, key, top).or_else(|| {
+            // With the conventions, a full-width comma after a value, as inside a stretch.
+            let mut next = end;
+            while next < limit && is_ws(self.b[next]) {
+                next += 1;
+            }
+            (!key && lax(&self.cfg) && self.b[next..limit].starts_with(&WIDE_COMMA)).then_some(next)
+        });
+        next.is_some_and(|next| self.vouched(after, next))
     }
 
     /// The lane's value, read to `end`, becomes the parser's: its conventions logged, the value
@@ -945,6 +955,22 @@ mod tests {
         // The root refused (a missing comma), its members read one by one.
         let after_fault = "{\"a\" = \"x\" \"b\" = \"y\", \"c\" => [1], \"d\"： {\"e\" = 2}}";
         as_spot_by_spot(after_fault, r#"{"a":"x","b":"y","c":[1],"d":{"e":2}}"#);
+        let (members, _) = counted(&MEMBER_STRETCHES, after_fault, 0);
+        assert!(members >= 3, "{members} members read whole");
+    }
+
+    /// Full-width commas, as a CJK model writes them, are read by the convention lane: logged
+    /// where the parser logs them (an array's at its next item, an object's at the object), in
+    /// one stretch; after a fault, the members before one are read whole.
+    #[test]
+    fn full_width_commas_are_read_in_the_lane() {
+        let whole = "{\"名前\"：\"花子\"，\"tags\"：[\"a\"，\"b\"]，\"n\"：1}";
+        let value = r#"{"名前":"花子","tags":["a","b"],"n":1}"#;
+        let (with, stretches) = as_spot_by_spot(whole, value);
+        assert!(with.contains(r#"path: "/tags/1""#), "{with}");
+        assert_eq!(stretches, 1);
+        let after_fault = "{\"a\"：\"x\" \"b\"：\"y\"，\"c\"：[1，2]，\"d\"：\"z\"}";
+        as_spot_by_spot(after_fault, r#"{"a":"x","b":"y","c":[1,2],"d":"z"}"#);
         let (members, _) = counted(&MEMBER_STRETCHES, after_fault, 0);
         assert!(members >= 3, "{members} members read whole");
     }
