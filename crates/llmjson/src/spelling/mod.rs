@@ -68,7 +68,8 @@ pub(crate) struct LiteralSpelling {
     /// `complete` truncation policy). Only the everyday spellings: `N` is not read as `NaN`.
     pub completes_cut: bool,
     /// The convention lane (a reply written in one convention, read without the search) reads
-    /// it; the others go through the grammar, which prices them.
+    /// it: every spelling of another language, which the grammar reads with one reading there
+    /// (its convention charged once), but `-Infinity`, which starts where a number does.
     pub in_lane: bool,
     /// What the repair log says of it: `'True' became true`.
     pub read_as: &'static str,
@@ -111,13 +112,13 @@ pub(crate) static LITERALS: &[LiteralSpelling] = &[
     spelling!("True" => true, Python, true, true),
     spelling!("False" => false, Python, true, true),
     spelling!("None" => null, Python, true, true),
-    spelling!("TRUE" => true, Python, false, false),
-    spelling!("FALSE" => false, Python, false, false),
-    spelling!("NULL" => null, Python, false, false),
-    spelling!("Null" => null, Python, false, false),
-    spelling!("undefined" => null, JavaScript, false, false),
-    spelling!("NaN" => null, JavaScript, false, false),
-    spelling!("Infinity" => null, JavaScript, false, false),
+    spelling!("TRUE" => true, Python, false, true),
+    spelling!("FALSE" => false, Python, false, true),
+    spelling!("NULL" => null, Python, false, true),
+    spelling!("Null" => null, Python, false, true),
+    spelling!("undefined" => null, JavaScript, false, true),
+    spelling!("NaN" => null, JavaScript, false, true),
+    spelling!("Infinity" => null, JavaScript, false, true),
     // (Read where a number starts.)
     spelling!("-Infinity" => null, JavaScript, false, false),
 ];

@@ -13,7 +13,7 @@
 //! | comment | the trivia between two tokens prices at most [`cost::COMMENT`] ([`Lex::skip_trivia`]: one comment holding no JSON mark) and holds no odd space | the search itself breaks its clean path on more |
 //! | bare key | `word:`, the word `[A-Za-z_][A-Za-z0-9_]*`, not a literal, its value on the same line | one reading (`BareKey`, cost 0); no prose reading (`member_on_line`) |
 //! | `'…'`, `“…”` (`„…“`, `“…“`) or `‘…’` string | no control byte, no quote of its kind inside (a typographic string: no ASCII quote either), only JSON's escapes and `\'`; its text swallows no JSON mark ([`Lex::swallowed`] is 0; a key: no mark, or its colon follows) | closing costs 0; a text quote or a split costs at least [`cost::TEXT_QUOTE`] / [`cost::MISSING_END_QUOTE`] |
-//! | `True` `False` `None` | followed by a terminator | one reading (`Literal`, cost 0) |
+//! | `True` `False` `None`, `TRUE` `NULL` `undefined` `NaN` … ([`crate::spelling::LITERALS`]) | followed by a terminator | one reading (`Literal`, cost 0) |
 //! | trailing comma | `,` then the closer (blanks or one comment between) | one reading, [`cost::TRAILING_COMMA`] |
 //! | `=`, `=>`, `：` after a key | where the key's `:` is expected | one reading (`ColonLike`, cost 0 but its convention) |
 //! | `，` after an item | no closer right after it | one reading (`Comma`, cost 0 but its convention) |

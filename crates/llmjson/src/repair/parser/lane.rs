@@ -975,6 +975,16 @@ mod tests {
         assert!(members >= 3, "{members} members read whole");
     }
 
+    /// Literals of other languages, every spelling the grammar reads with one reading, are read
+    /// by the convention lane in one stretch.
+    #[test]
+    fn literals_of_other_languages_are_read_in_the_lane() {
+        let text =
+            "{\"a\": undefined, \"b\": [NaN, Infinity], \"c\": TRUE, \"d\": NULL, \"e\": Null}";
+        let value = r#"{"a":null,"b":[null,null],"c":true,"d":null,"e":null}"#;
+        assert_eq!(as_spot_by_spot(text, value).1, 1);
+    }
+
     /// Typographic quotes as writers pair them (`„…“` in German, `“…“`, `‘…’`) are read by the
     /// convention lane, in one stretch, as the spot-by-spot parse reads them.
     #[test]
