@@ -269,10 +269,11 @@ impl<'t> Parser<'t> {
     }
 
     /// The member whose key (`key`, read from `at` to `end`) is followed by its colon at
-    /// `colon.0` (`:`, or the colon-like `colon.1`), when the lane takes its value too: the stretch then holds key, colon and value, and is vouched
-    /// where it ends, as a container read whole is, members and all. The key is handed back when
-    /// the value is not taken; a refused attempt is charged, and remembered so that the parser,
-    /// arriving at the value, does not read it again.
+    /// `colon.0` (`:`, or the colon-like `colon.1`), when the lane takes its value too: the
+    /// stretch then holds key, colon and value, and is vouched where it ends, as a container read
+    /// whole is, members and all. The key is handed back when the value is not taken; a refused
+    /// attempt is charged, and remembered so that the parser, arriving at the value, does not
+    /// read it again.
     fn lane_member(
         &mut self,
         at: usize,
