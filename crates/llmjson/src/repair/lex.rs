@@ -111,6 +111,14 @@ pub(crate) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// Where the JSON whitespace from `i` ends, at `end` at the latest.
+pub(crate) fn ws_end(b: &[u8], mut i: usize, end: usize) -> usize {
+    while i < end && is_ws(b[i]) {
+        i += 1;
+    }
+    i
+}
+
 pub(crate) fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
 }
@@ -339,11 +347,9 @@ impl<'t> Lex<'t> {
         }
         let c = self.b[i];
         if is_ws(c) {
-            let mut j = i + 1;
-            while j < self.end && is_ws(self.b[j]) {
-                j += 1;
-            }
-            return Some(Trivia::Space { end: j });
+            return Some(Trivia::Space {
+                end: ws_end(self.b, i + 1, self.end),
+            });
         }
         if c == b'/' || c == b'#' {
             return self.comment_at(i);

@@ -32,7 +32,7 @@ use super::conventions::{
 use super::{Kinds, Parser, Result};
 use crate::repair::cost::WINDOW;
 use crate::repair::grammar::{after_value, Mode};
-use crate::repair::lex::{is_ws, Kind};
+use crate::repair::lex::{ws_end, Kind};
 use crate::repair::{shortcut, Shortcut};
 use crate::spelling::WIDE_COMMA;
 use crate::value::parse::{string_at, value_accepting, value_at, Prefix};
@@ -57,10 +57,7 @@ pub(crate) fn valid_after(
     key: bool,
     top: Option<Kind>,
 ) -> Option<usize> {
-    let mut next = end;
-    while next < limit && is_ws(b[next]) {
-        next += 1;
-    }
+    let next = ws_end(b, end, limit);
     let c = *b.get(next).filter(|_| next < limit)?;
     let expected = if key {
         c == b':' && top == Some(Kind::Object)
@@ -223,7 +220,7 @@ impl<'t> Parser<'t> {
         let vouched = if root {
             self.lex().lost_after_document(end) == 0
         } else {
-            self.vouched_after(end, false, after)
+            self.vouched_after(end, after)
         };
         if !vouched {
             return Ok(self.refused_with(at, end, log));
@@ -245,10 +242,7 @@ impl<'t> Parser<'t> {
             Some(colon) => (colon, None),
             // With the conventions, another language's colon, as the parser would read it.
             None if lax && top == Some(Kind::Object) => {
-                let mut next = end;
-                while next < limit && is_ws(self.b[next]) {
-                    next += 1;
-                }
+                let next = ws_end(self.b, end, limit);
                 match colon_like_at(&self.b[next..limit]) {
                     Some(like) => (next, Some(like)),
                     None => return Ok(self.refused(at, end)),
@@ -286,10 +280,11 @@ impl<'t> Parser<'t> {
         }
         let limit = self.end();
         let lax = lax(&self.cfg);
-        let mut start = colon + like.as_ref().map_or(1, |like| like.len);
-        while start < limit && is_ws(self.b[start]) {
-            start += 1;
-        }
+        let start = ws_end(
+            self.b,
+            colon + like.as_ref().map_or(1, |like| like.len),
+            limit,
+        );
         let first = match self.b.get(start) {
             Some(&first) if start < limit && opens_lane_value(first, lax) => first,
             _ => return Ok(Err(key)),
@@ -300,7 +295,7 @@ impl<'t> Parser<'t> {
             return Ok(Err(key));
         };
         let after = after_value(self.kinds.len(), is_quote(first));
-        if !self.vouched_after(value_end, false, after) {
+        if !self.vouched_after(value_end, after) {
             self.lane_taken_refusal = Some((start, depth_left));
             self.refused_with::<()>(start, value_end, log);
             return Ok(Err(key));
@@ -416,18 +411,15 @@ impl<'t> Parser<'t> {
         })
     }
 
-    /// A stretch ending at `end` (a key's, with `key`) is followed by what a valid document has
-    /// there, and that spot, read in `after`, wins clearly.
-    fn vouched_after(&mut self, end: usize, key: bool, after: Mode) -> bool {
+    /// A value's stretch ending at `end` is followed by what a valid document has there, and
+    /// that spot, read in `after`, wins clearly.
+    fn vouched_after(&mut self, end: usize, after: Mode) -> bool {
         let top = self.kinds.last().copied();
         let limit = self.end();
-        let next = valid_after(self.b, end, limit, key, top).or_else(|| {
+        let next = valid_after(self.b, end, limit, false, top).or_else(|| {
             // With the conventions, a full-width comma after a value, as inside a stretch.
-            let mut next = end;
-            while next < limit && is_ws(self.b[next]) {
-                next += 1;
-            }
-            (!key && lax(&self.cfg) && self.b[next..limit].starts_with(&WIDE_COMMA)).then_some(next)
+            let next = ws_end(self.b, end, limit);
+            (lax(&self.cfg) && self.b[next..limit].starts_with(&WIDE_COMMA)).then_some(next)
         });
         next.is_some_and(|next| self.vouched(after, next))
     }
@@ -943,21 +935,34 @@ mod tests {
         (with, convention_stretches(text))
     }
 
+    /// A convention read by the lane: `whole` (text, value) written with it throughout is one
+    /// stretch, and in `after_fault` (text, value), whose root a missing comma refuses, at least
+    /// three members are read whole; both as with every shortcut off. The first outcome.
+    fn whole_then_by_member(whole: (&str, &str), after_fault: (&str, &str)) -> String {
+        let (with, stretches) = as_spot_by_spot(whole.0, whole.1);
+        assert_eq!(stretches, 1);
+        as_spot_by_spot(after_fault.0, after_fault.1);
+        let (members, _) = counted(&MEMBER_STRETCHES, after_fault.0, 0);
+        assert!(members >= 3, "{members} members read whole");
+        with
+    }
+
     /// Another language's colons (`=`, `=>`, a full-width `：`) are read by the convention lane:
     /// a reply written with them whole, in one stretch; after a fault, member by member. Each is
     /// logged as the parser logs it, and the outcome is the spot-by-spot parse's.
     #[test]
     fn colons_of_other_languages_are_read_in_the_lane() {
-        let whole = "{\"a\" = 1, \"b\" => \"x\", \"名前\"：[1, 2], \"d\" = {\"e\" => true}}";
-        let (with, stretches) =
-            as_spot_by_spot(whole, r#"{"a":1,"b":"x","名前":[1,2],"d":{"e":true}}"#);
+        let with = whole_then_by_member(
+            (
+                "{\"a\" = 1, \"b\" => \"x\", \"名前\"：[1, 2], \"d\" = {\"e\" => true}}",
+                r#"{"a":1,"b":"x","名前":[1,2],"d":{"e":true}}"#,
+            ),
+            (
+                "{\"a\" = \"x\" \"b\" = \"y\", \"c\" => [1], \"d\"： {\"e\" = 2}}",
+                r#"{"a":"x","b":"y","c":[1],"d":{"e":2}}"#,
+            ),
+        );
         assert!(with.contains("'=>' read as ':'") && with.contains("'：' read as ':'"));
-        assert_eq!(stretches, 1);
-        // The root refused (a missing comma), its members read one by one.
-        let after_fault = "{\"a\" = \"x\" \"b\" = \"y\", \"c\" => [1], \"d\"： {\"e\" = 2}}";
-        as_spot_by_spot(after_fault, r#"{"a":"x","b":"y","c":[1],"d":{"e":2}}"#);
-        let (members, _) = counted(&MEMBER_STRETCHES, after_fault, 0);
-        assert!(members >= 3, "{members} members read whole");
     }
 
     /// Full-width commas, as a CJK model writes them, are read by the convention lane: logged
@@ -965,15 +970,17 @@ mod tests {
     /// one stretch; after a fault, the members before one are read whole.
     #[test]
     fn full_width_commas_are_read_in_the_lane() {
-        let whole = "{\"名前\"：\"花子\"，\"tags\"：[\"a\"，\"b\"]，\"n\"：1}";
-        let value = r#"{"名前":"花子","tags":["a","b"],"n":1}"#;
-        let (with, stretches) = as_spot_by_spot(whole, value);
+        let with = whole_then_by_member(
+            (
+                "{\"名前\"：\"花子\"，\"tags\"：[\"a\"，\"b\"]，\"n\"：1}",
+                r#"{"名前":"花子","tags":["a","b"],"n":1}"#,
+            ),
+            (
+                "{\"a\"：\"x\" \"b\"：\"y\"，\"c\"：[1，2]，\"d\"：\"z\"}",
+                r#"{"a":"x","b":"y","c":[1,2],"d":"z"}"#,
+            ),
+        );
         assert!(with.contains(r#"path: "/tags/1""#), "{with}");
-        assert_eq!(stretches, 1);
-        let after_fault = "{\"a\"：\"x\" \"b\"：\"y\"，\"c\"：[1，2]，\"d\"：\"z\"}";
-        as_spot_by_spot(after_fault, r#"{"a":"x","b":"y","c":[1,2],"d":"z"}"#);
-        let (members, _) = counted(&MEMBER_STRETCHES, after_fault, 0);
-        assert!(members >= 3, "{members} members read whole");
     }
 
     /// Literals of other languages, every spelling the grammar reads with one reading, are read
