@@ -21,14 +21,17 @@ function jsonrepair(text) {
   if (typeof text !== 'string') {
     throw new TypeError(`expected a string, got ${text === null ? 'null' : typeof text}`);
   }
-  if (native.isValidDocument(text, 127)) return text;
   options ??= new native.CompiledOptions({ maxSize: Number.MAX_SAFE_INTEGER });
-  const out = native.repair(text, options, null);
+  // A valid document (nested at most 127 deep, the library's default limit) comes back
+  // as the same string; anything else is repaired in the same call.
+  const out = native.repair(text, options, null, 127);
+  if (typeof out === 'string') return out;
+  if (out.flags & native.VALID) return text;
   if (out.error) {
     const message = out.error.message.charAt(0).toUpperCase() + out.error.message.slice(1);
     throw new JSONRepairError(message, out.error.position ?? 0);
   }
-  return out.json;
+  throw new Error('llmjson: the native repair gave no text');
 }
 
 module.exports = { jsonrepair, JSONRepairError };

@@ -4,7 +4,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const llmjson = require('llmjson');
-const { native } = require('../core');
+const core = require('../core');
+const { native } = core;
 
 /** Counts the calls of `native[name]` while `body` runs (the original is put back). */
 function counting(name, body) {
@@ -242,4 +243,29 @@ test('a broken reply that looks like a document leaves the stack setting as it w
   const before = Error.stackTraceLimit;
   assert.deepEqual(llmjson.parse('{"a": 1,}').value, { a: 1 });
   assert.equal(Error.stackTraceLimit, before);
+});
+
+test('a success crosses as one string: its fields read back whole, a number each and the source', () => {
+  // Astral characters before the fence (the span counts UTF-16 code units), a label of every
+  // character a label may hold, a cut-off value (repaired and truncated) with repairs.
+  const text = '😀 说明 😀\n```json+ld.v_2-x\n{"名": \'値\', "n": [1, 2,';
+  const answer = native.parse(text, core.nativeOptions(core.DEFAULTS), null, false, false, true, false);
+  assert.equal(typeof answer, 'string', 'a plain success is one string');
+  const r = llmjson.parse(text);
+  assert.equal(r.source, 'fence:json+ld.v_2-x');
+  assert.equal(text.slice(r.span[0], r.span[1]), '{"名": \'値\', "n": [1, 2,');
+  assert.deepEqual([r.repaired, r.truncated], [true, true]);
+  assert.deepEqual(r.value, { 名: '値', n: [1, 2] });
+  assert.deepEqual(
+    r.repairs.map((x) => [x.kind, text.slice(x.start, x.end)]),
+    [
+      ['single_quotes', "'"],
+      ['trailing_comma', ','],
+      ['closed_truncated_array', ''],
+      ['closed_truncated_object', ''],
+    ],
+  );
+  // Nothing to log: no ticket, and the log is empty.
+  const clean = llmjson.parse('Here: {"a": 1}');
+  assert.deepEqual([clean.value, clean.repairs, clean.repaired, clean.source], [{ a: 1 }, [], false, 'text']);
 });
