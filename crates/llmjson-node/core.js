@@ -92,6 +92,15 @@ function nativeOptions(o) {
   return compiled;
 }
 
+// The defaults, compiled at load and kept natively: a call under them passes no options
+// object, which Node need not unwrap.
+native.setDefaultOptions(nativeOptions(DEFAULTS));
+
+/** The options argument of a parse or repair: `undefined` for the defaults. */
+function callOptions(o) {
+  return o === DEFAULTS ? undefined : nativeOptions(o);
+}
+
 function buildNativeOptions(o) {
   return {
     level: o.level,
@@ -348,7 +357,7 @@ function prepared(input, options) {
   const { compiled, zod } = compiledSchema(o.schema);
   // A valid document is handed to JSON.parse whole, unless its numbers must be verified.
   const validAsIs = typeof text === 'string' && !o.evidence;
-  return { text, o, opts: nativeOptions(o), compiled, zod, validAsIs, refusedWhole: false };
+  return { text, o, opts: callOptions(o), compiled, zod, validAsIs, refusedWhole: false };
 }
 
 /** The diagnostics record of a success, made when first read by the full path run again (most
@@ -532,7 +541,7 @@ function parseAll(text, options) {
   checkedText(text);
   const o = checkedOptions(options);
   const { compiled, zod } = compiledSchema(o.schema);
-  const opts = nativeOptions(o);
+  const opts = callOptions(o);
   const out = native.parse(text, opts, compiled, true, false, false, false);
   if (out.error) throw fromNative(out.error, null);
   let values = JSON.parse(out.json);
@@ -553,7 +562,7 @@ function repair(text, options) {
   checkedText(text);
   const o = checkedOptions(options);
   const { compiled } = compiledSchema(o.schema);
-  const out = native.repair(text, nativeOptions(o), compiled, null);
+  const out = native.repair(text, callOptions(o), compiled, null);
   if (typeof out === 'string') return out;
   throw fromNative(out.error, null);
 }

@@ -58,7 +58,7 @@ pub struct JsStreamParser {
 impl JsStreamParser {
     #[napi(constructor)]
     pub fn new(options: &CompiledOptions, schema: Option<&Schema>, events: bool) -> Result<Self> {
-        let options = with_schema(options, schema).into_owned();
+        let options = with_schema(Some(options), schema)?.into_owned();
         let mut inner = llmjson::StreamParser::new(options.clone());
         if !events {
             inner = inner.without_events();
