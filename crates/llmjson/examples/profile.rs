@@ -13,7 +13,9 @@
 //! (the `reply` of every JSON Lines record in the file `REPLIES`, e.g. examples/replies.jsonl);
 //! `SIZE`: the input's size in bytes (default 16 KiB); `REPEAT`: parse it this many times (a
 //! small input's cost is mostly per parse); `VALUE_ONLY=1`: `llmjson::parse_value` (no log
-//! paths or positions) instead of `llmjson::parse`; `CHUNK=n`: stream it in `n`-byte chunks
+//! paths or positions) instead of `llmjson::parse`; `NODE=1`: what the Node addon runs
+//! (`llmjson::parse_hinted` with the log's positions left for later, then the value written
+//! as JSON); `CHUNK=n`: stream it in `n`-byte chunks
 //! (`StreamParser`, no events) instead.
 
 #[path = "../benches/inputs.rs"]
@@ -47,6 +49,11 @@ fn main() {
         _ => vec![inputs::broken(size)],
     };
     let value_only = std::env::var_os("VALUE_ONLY").is_some();
+    let node = std::env::var_os("NODE").is_some();
+    let hints = llmjson::Hints {
+        refused_whole: false,
+        positions_later: true,
+    };
     let repeat = std::env::var("REPEAT")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -71,6 +78,12 @@ fn main() {
         .map(|r| {
             if value_only {
                 llmjson::parse_value(r, &options).map_or(0, |p| p.repairs.len())
+            } else if node {
+                llmjson::parse_hinted(r, &options, hints).map_or(0, |p| {
+                    let mut json = String::new();
+                    p.value.write_json(&mut json);
+                    p.repairs.len() + usize::from(json.is_empty())
+                })
             } else {
                 llmjson::parse(r, &options).map_or(0, |p| p.repairs.len())
             }
