@@ -625,7 +625,7 @@ fn skip_ws(b: &[u8], mut i: usize, end: usize) -> Option<usize> {
             }
         } else if i + 1 < end && b[i] == b'/' && b[i + 1] == b'*' {
             let limit = (i + 256).min(end);
-            match b[i + 2..limit].windows(2).position(|w| w == b"*/") {
+            match memchr::memmem::find(&b[i + 2..limit], b"*/") {
                 Some(k) => i = i + 2 + k + 2,
                 None => return Some(i),
             }
@@ -780,14 +780,10 @@ fn closed_early(b: &[u8], close: usize, end: usize) -> bool {
     false
 }
 
+/// Where `needle` first occurs in `b` at or after `from` (memchr's vectorised search: a fence's
+/// content is searched for its closing marker byte by byte otherwise, comparing at each).
 fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    if from >= b.len() {
-        return None;
-    }
-    b[from..]
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|i| from + i)
+    memchr::memmem::find(b.get(from..)?, needle).map(|i| from + i)
 }
 
 /// Whether a quoted key and its colon (or `=`, `=>`, a full-width colon, or a value and a comma

@@ -531,7 +531,7 @@ impl Reader {
                     return false;
                 }
             },
-            Trivia::Block => match find(&bytes[self.pos..], b"*/") {
+            Trivia::Block => match memchr::memmem::find(&bytes[self.pos..], b"*/") {
                 Some(at) => self.pos += at + 2,
                 None => {
                     // Keep a trailing `*`: the `/` may come next.
@@ -1115,10 +1115,6 @@ fn decode_unicode(b: &[u8]) -> Escape {
         // A lone low surrogate.
         None => Escape::Char('\u{FFFD}', 6, false),
     }
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 fn is_blank_byte(b: u8) -> bool {
