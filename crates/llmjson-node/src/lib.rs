@@ -256,6 +256,10 @@ pub const TRUNCATED: u32 = 2;
 /// `valid_as_is`, when nothing (schema, duplicate-key policy, evidence) asks for more.
 #[napi]
 pub const VALID: u32 = 4;
+/// The result has repairs whose log was not kept ([`CALL_LOG_LATER`]): JavaScript parses
+/// again to read it.
+#[napi]
+pub const LOG_LATER: u32 = 8;
 
 impl Outcome {
     /// Nothing yet: no value, no repairs, no error (each call fills in what it has).
@@ -640,7 +644,7 @@ impl OwnedInput {
     }
 }
 
-/// Which parse, and what it gives back.
+/// Which parse, and what it gives back: the bits of a call's `call` argument.
 #[derive(Clone, Copy)]
 struct Call {
     /// Every value, not only the first.
@@ -652,23 +656,52 @@ struct Call {
     /// JavaScript's `JSON.parse` refused the whole reply: the strict reader is not tried on
     /// it again.
     refused_whole: bool,
+    /// No caller has read a repair log yet: none is kept (a result that has repairs says
+    /// [`LOG_LATER`], and JavaScript parses again if its log is read).
+    log_later: bool,
 }
 
-/// Parses the first JSON value of `text` (every value with `all`), with the diagnostics record
-/// when it fails or `diagnose` asks for it. With `valid_as_is`, a reply
+/// `call` bit: every value, not only the first (`parseAll`).
+#[napi]
+pub const CALL_ALL: u32 = 1;
+/// `call` bit: the diagnostics record even on success.
+#[napi]
+pub const CALL_DIAGNOSE: u32 = 2;
+/// `call` bit: a valid document only says so ([`VALID`]).
+#[napi]
+pub const CALL_VALID_AS_IS: u32 = 4;
+/// `call` bit: JavaScript's `JSON.parse` refused the whole reply.
+#[napi]
+pub const CALL_REFUSED_WHOLE: u32 = 8;
+/// `call` bit: keep no repair log ([`LOG_LATER`] says a result had one).
+#[napi]
+pub const CALL_LOG_LATER: u32 = 16;
+
+impl Call {
+    fn of(bits: u32) -> Self {
+        Call {
+            all: bits & CALL_ALL != 0,
+            diagnose: bits & CALL_DIAGNOSE != 0,
+            valid_as_is: bits & CALL_VALID_AS_IS != 0,
+            refused_whole: bits & CALL_REFUSED_WHOLE != 0,
+            log_later: bits & CALL_LOG_LATER != 0,
+        }
+    }
+}
+
+/// Parses the first JSON value of `text` (every value with [`CALL_ALL`]), with the diagnostics
+/// record when it fails or [`CALL_DIAGNOSE`] asks for it. With [`CALL_VALID_AS_IS`], a reply
 /// that is one valid JSON document, under options that read it as JSON.parse does (no schema,
 /// the last of repeated keys), only says so: JavaScript's own parser builds it fastest. With
-/// `refused_whole`, JavaScript's `JSON.parse` has refused the whole reply already: the strict
-/// reader's fast path is not taken only to fail again.
+/// [`CALL_REFUSED_WHOLE`], JavaScript's `JSON.parse` has refused the whole reply already: the
+/// strict reader's fast path is not taken only to fail again. With [`CALL_LOG_LATER`], no
+/// repair log is made beyond its kinds and spans (no paths), nor kept.
 #[napi]
 pub fn parse(
     input: Either<Utf16String, Buffer>,
     options: Option<&CompiledOptions>,
     schema: Option<&Schema>,
-    all: bool,
-    diagnose: bool,
-    valid_as_is: bool,
-    refused_whole: bool,
+    call: u32,
 ) -> Result<Either<JsText, Outcome>> {
     let options = with_schema(options, schema)?;
     let text;
@@ -679,13 +712,7 @@ pub fn parse(
         }
         Either::B(bytes) => Input::Bytes(bytes),
     };
-    let call = Call {
-        all,
-        diagnose,
-        valid_as_is,
-        refused_whole,
-    };
-    run_parse(input, options.as_ref(), call)
+    run_parse(input, options.as_ref(), Call::of(call))
 }
 
 /// [`parse`] of the first value on the libuv thread pool: the event loop goes on meanwhile.
@@ -694,17 +721,14 @@ pub fn parse_async(
     input: Either<Utf16String, Buffer>,
     options: Option<&CompiledOptions>,
     schema: Option<&Schema>,
-    diagnose: bool,
-    valid_as_is: bool,
+    call: u32,
 ) -> Result<AsyncTask<ParseTask>> {
     Ok(AsyncTask::new(ParseTask {
         input: OwnedInput::of(input),
         options: with_schema(options, schema)?.into_owned(),
         call: Call {
             all: false,
-            diagnose,
-            valid_as_is,
-            refused_whole: false,
+            ..Call::of(call)
         },
     }))
 }
@@ -735,6 +759,7 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
         diagnose,
         valid_as_is,
         refused_whole,
+        log_later,
     } = call;
     // Bytes that are not UTF-8 go through `parse_bytes` (an error at level `none`, else U+FFFD
     // and an `invalid_utf8` repair); offsets then count in the decoded text.
@@ -767,6 +792,14 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
             ..Outcome::blank()
         }));
     }
+    // Where the library honours the hint (no schema or evidence, which need the whole log):
+    // then no log is kept, whatever the outcome.
+    let log_later = log_later
+        && !all
+        && !diagnose
+        && from_bytes.is_none()
+        && options.schema.is_none()
+        && options.evidence.is_none();
     let (result, diagnostics) = if all {
         (llmjson::parse_all(text, options), None)
     } else {
@@ -781,6 +814,7 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
                 llmjson::Hints {
                     refused_whole,
                     positions_later: !diagnose,
+                    log_later,
                 },
             ),
         };
@@ -799,8 +833,14 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
         Err(error) => return Ok(Either::B(failed(text, &error, options, diagnostics))),
     };
     if let [only] = parsed.as_mut_slice() {
-        if !all && diagnostics.is_none() && only.verification.is_none() && only.dropped.is_empty() {
-            return Ok(Either::A(success_line(text, only)));
+        // Without a schema or evidence (as `log_later` is), nothing is dropped or verified.
+        if log_later
+            || !all
+                && diagnostics.is_none()
+                && only.verification.is_none()
+                && only.dropped.is_empty()
+        {
+            return Ok(Either::A(success_line(text, only, !log_later)));
         }
     }
     outcome_of(text, &mut parsed, all, diagnostics).map(Either::B)
@@ -808,18 +848,25 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
 
 /// A success with nothing to say but the value, its span, source, flags and repairs (most
 /// parses) as one string: `flags start end ticket source`, a line feed, then the value as
-/// compact JSON (which holds no line feed); `ticket` is the repair log's ticket plus one, 0
-/// when there is none. One string crosses to JavaScript instead of an object of six
-/// properties, each a call into Node (about 1 µs of a small reply's parse, measured); V8
-/// parses the JSON in place, as a slice of it.
-fn success_line(text: &str, parsed: &mut llmjson::Parsed) -> JsText {
+/// compact JSON (which holds no line feed; a fence label holds no space either); `ticket` is
+/// the repair log's ticket plus one, 0 when there is none or it is not kept (`keep` false:
+/// [`LOG_LATER`] then says whether there was one). One string crosses to JavaScript instead
+/// of an object of six properties, each a call into Node (about 1 µs of a small reply's
+/// parse, measured); V8 parses the JSON in place, as a slice of it.
+fn success_line(text: &str, parsed: &mut llmjson::Parsed, keep: bool) -> JsText {
     use std::fmt::Write as _;
     let mut offsets = Utf16Offsets::new(text);
     let start = offsets.of(parsed.span.start);
     let end = offsets.of(parsed.span.end);
-    let flags = if parsed.is_repaired() { REPAIRED } else { 0 }
-        | if parsed.is_truncated() { TRUNCATED } else { 0 };
-    let ticket = RepairLog::of(text, std::slice::from_mut(parsed)).map_or(0, |log| log.keep() + 1);
+    let flag = |on: bool, flag: u32| if on { flag } else { 0 };
+    let flags = flag(parsed.is_repaired(), REPAIRED)
+        | flag(parsed.is_truncated(), TRUNCATED)
+        | flag(!keep && !parsed.repairs.is_empty(), LOG_LATER);
+    let ticket = if keep {
+        RepairLog::of(text, std::slice::from_mut(parsed)).map_or(0, |log| log.keep() + 1)
+    } else {
+        0
+    };
     let mut line = String::with_capacity(text.len() + 48);
     // Writing to a String cannot fail.
     let _ = writeln!(line, "{flags} {start} {end} {ticket} {}", parsed.source);

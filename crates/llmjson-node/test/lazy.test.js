@@ -249,7 +249,7 @@ test('a success crosses as one string: its fields read back whole, a number each
   // Astral characters before the fence (the span counts UTF-16 code units), a label of every
   // character a label may hold, a cut-off value (repaired and truncated) with repairs.
   const text = '😀 说明 😀\n```json+ld.v_2-x\n{"名": \'値\', "n": [1, 2,';
-  const answer = native.parse(text, core.nativeOptions(core.DEFAULTS), null, false, false, true, false);
+  const answer = native.parse(text, undefined, null, native.CALL_VALID_AS_IS);
   assert.equal(typeof answer, 'string', 'a plain success is one string');
   const r = llmjson.parse(text);
   assert.equal(r.source, 'fence:json+ld.v_2-x');
@@ -268,4 +268,39 @@ test('a success crosses as one string: its fields read back whole, a number each
   // Nothing to log: no ticket, and the log is empty.
   const clean = llmjson.parse('Here: {"a": 1}');
   assert.deepEqual([clean.value, clean.repairs, clean.repaired, clean.source], [{ a: 1 }, [], false, 'text']);
+});
+
+test('no log is kept until a caller reads one; then the log read is the same, and logs are kept', () => {
+  // A fresh copy of the package's JavaScript: no result's repairs read yet.
+  const path = require.resolve('../core');
+  const saved = require.cache[path];
+  delete require.cache[path];
+  const fresh = require('../core');
+  require.cache[path] = saved;
+  const text = "Sure: {a: 1, 'b': [1, 2,], c: True} // done";
+  const expected = llmjson.parse(text).repairs.map((x) => ({ ...x }));
+  counting('parse', (parses) => {
+    const early = fresh.parse(text);
+    const later = fresh.parse(text);
+    assert.equal(parses(), 2);
+    assert.deepEqual(early.value, { a: 1, b: [1, 2], c: true });
+    assert.equal(early.repaired, true);
+    // Read: parsed again, once, for its log.
+    assert.deepEqual(early.repairs.map((x) => ({ ...x })), expected);
+    assert.equal(parses(), 3);
+    assert.equal(early.repairs, early.repairs);
+    assert.equal(parses(), 3);
+    // A result from before the first read is parsed again too; one after it is not.
+    assert.deepEqual(later.repairs.map((x) => ({ ...x })), expected);
+    assert.equal(parses(), 4);
+    const kept = fresh.parse(text);
+    assert.deepEqual(kept.repairs.map((x) => ({ ...x })), expected);
+    assert.equal(parses(), 5, 'a log kept is read without parsing again');
+  });
+  // A reply with nothing to repair reads an empty log without parsing again.
+  counting('parse', (parses) => {
+    const clean = fresh.parse('x {"a": [1]}');
+    assert.deepEqual(clean.repairs, []);
+    assert.equal(parses(), 1);
+  });
 });

@@ -15,7 +15,7 @@
 //! small input's cost is mostly per parse); `VALUE_ONLY=1`: `llmjson::parse_value` (no log
 //! paths or positions) instead of `llmjson::parse`; `NODE=1`: what the Node addon runs
 //! (`llmjson::parse_hinted` with the log's positions left for later, then the value written
-//! as JSON); `CHUNK=n`: stream it in `n`-byte chunks
+//! as JSON; with `LOG_LATER=1`, no log kept, as the addon runs when no caller has read one); `CHUNK=n`: stream it in `n`-byte chunks
 //! (`StreamParser`, no events) instead.
 
 #[path = "../benches/inputs.rs"]
@@ -53,6 +53,7 @@ fn main() {
     let hints = llmjson::Hints {
         refused_whole: false,
         positions_later: true,
+        log_later: std::env::var_os("LOG_LATER").is_some(),
     };
     let repeat = std::env::var("REPEAT")
         .ok()

@@ -43,11 +43,16 @@ pub struct Hints {
     /// The repairs' lines and columns are not computed (left at 0): the caller fills them in
     /// with [`fill_positions`] when the log is read, if it is.
     pub positions_later: bool,
+    /// The log is not kept: each repair's kind and span only (no JSON path, line or column;
+    /// [`crate::Parsed::is_repaired`] and [`crate::Parsed::is_truncated`] still tell). A caller
+    /// that reads the log after all parses again without this hint: the parse is
+    /// deterministic.
+    pub log_later: bool,
 }
 
 /// [`parse`] with what the caller knows and will ask ([`Hints`]): the same value, repairs (but
-/// for the lines and columns [`Hints::positions_later`] leaves to [`fill_positions`]), span and
-/// errors.
+/// for the lines and columns [`Hints::positions_later`] leaves to [`fill_positions`], and the
+/// paths [`Hints::log_later`] leaves out), span and errors.
 ///
 /// # Errors
 /// As [`parse`].
@@ -61,7 +66,9 @@ pub fn parse_hinted(text: &str, options: &Options, hints: Hints) -> Result<Parse
     } else {
         FastPath::Try
     };
-    let detail = if hints.positions_later {
+    let detail = if hints.log_later {
+        Detail::Kinds
+    } else if hints.positions_later {
         Detail::Paths
     } else {
         Detail::Log

@@ -241,19 +241,29 @@ fn parse_value_gives_what_parse_gives_without_the_log_details() {
 #[test]
 fn parse_hinted_gives_what_parse_gives() {
     // The Node package passes what it knows (V8's `JSON.parse` refused the reply) and what it
-    // will ask (the log's lines and columns only when the log is read): whatever the reply, a
-    // valid document included, the result is `parse`'s once the positions are filled in.
+    // will ask (the log's lines and columns only when the log is read, or no log unless it is
+    // read): whatever the reply, a valid document included, the result is `parse`'s once the
+    // positions are filled in; without the log, its kinds and spans are the log's.
     let levels = [
         Options::default(),
         Options::default().level(llmjson::RepairLevel::Conservative),
         Options::strict(),
     ];
-    let hints =
-        [(false, true), (true, false), (true, true)].map(|(refused_whole, later)| llmjson::Hints {
+    let hints = [
+        (false, true, false),
+        (true, false, false),
+        (true, true, false),
+        (false, true, true),
+        (true, true, true),
+    ]
+    .map(
+        |(refused_whole, positions_later, log_later)| llmjson::Hints {
             refused_whole,
-            positions_later: later,
-        });
-    let (mut documents, mut placed) = (0, 0);
+            positions_later,
+            log_later,
+        },
+    );
+    let (mut documents, mut placed, mut unlogged) = (0, 0, 0);
     for case in llmjson_faults::generate(515151, 600) {
         let valid = case.expected.to_string();
         for text in [&case.input, &valid] {
@@ -263,6 +273,28 @@ fn parse_hinted_gives_what_parse_gives() {
                 for hints in hints {
                     let told = llmjson::parse_hinted(text, options, hints);
                     match (&full, told) {
+                        (Ok(full), Ok(told)) if hints.log_later => {
+                            let id = &case.id;
+                            let kinds = |p: &llmjson::Parsed| {
+                                p.repairs
+                                    .iter()
+                                    .map(|r| (r.kind, r.span.clone()))
+                                    .collect::<Vec<_>>()
+                            };
+                            assert_eq!(full.value, told.value, "{id} {hints:?}: {text:?}");
+                            assert_eq!(kinds(full), kinds(&told), "{id} {hints:?}: {text:?}");
+                            assert_eq!(full.is_repaired(), told.is_repaired(), "{id}: {text:?}");
+                            assert_eq!(full.is_truncated(), told.is_truncated(), "{id}");
+                            assert_eq!(full.span, told.span, "{id}: {text:?}");
+                            assert_eq!(full.source, told.source, "{id}: {text:?}");
+                            // No path is made: the log's own holds one.
+                            unlogged += usize::from(
+                                told.repairs
+                                    .iter()
+                                    .zip(&full.repairs)
+                                    .any(|(t, f)| t.path.is_empty() && !f.path.is_empty()),
+                            );
+                        }
                         (Ok(full), Ok(mut told)) => {
                             if hints.positions_later {
                                 placed += usize::from(told.repairs.iter().any(|r| r.line == 0));
@@ -284,6 +316,10 @@ fn parse_hinted_gives_what_parse_gives() {
     assert!(
         documents > 600,
         "the cases must hold documents: {documents}"
+    );
+    assert!(
+        unlogged > 300,
+        "the paths must be left out without the log: {unlogged}"
     );
     assert!(
         placed > 300,
