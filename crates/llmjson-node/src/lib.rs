@@ -763,6 +763,9 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
     } = call;
     // Bytes that are not UTF-8 go through `parse_bytes` (an error at level `none`, else U+FFFD
     // and an `invalid_utf8` repair); offsets then count in the decoded text.
+    // Only a JavaScript string can be handed back when the log is read (to place its
+    // repairs): bytes get their lines and columns now.
+    let from_string = matches!(input, Input::Text(_));
     let decoded;
     let (text, from_bytes) = match input {
         Input::Text(text) => (text, None),
@@ -807,13 +810,13 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
         let result = match from_bytes {
             Some(bytes) => llmjson::parse_bytes(bytes, options),
             // The log's lines and columns when it is read (JavaScript hands the text back),
-            // unless the diagnostics record, made now, shows them.
+            // unless the diagnostics record, made now, shows them, or the reply came as bytes.
             None => llmjson::parse_hinted(
                 text,
                 options,
                 llmjson::Hints {
                     refused_whole,
-                    positions_later: !diagnose,
+                    positions_later: !diagnose && from_string,
                     log_later,
                 },
             ),

@@ -304,3 +304,18 @@ test('no log is kept until a caller reads one; then the log read is the same, an
     assert.equal(parses(), 1);
   });
 });
+
+test('a reply given as bytes reads its repairs as its string does', async () => {
+  // Only a string is handed back to place a log's repairs when it is read: bytes are placed at
+  // the parse (this threw `the log's lines need the text parsed`).
+  for (const text of ["{a: 1, 'b': [1, 2,],}", "{a: 'é😀', /* 注 */ b: True}"]) {
+    const expected = llmjson.parse(text).repairs.map((x) => ({ ...x }));
+    assert.ok(expected.length > 2, text);
+    const bytes = Buffer.from(text);
+    for (const input of [bytes, new Uint8Array(bytes)]) {
+      assert.deepEqual(llmjson.parse(input).repairs.map((x) => ({ ...x })), expected, text);
+    }
+    const later = await llmjson.parseAsync(bytes);
+    assert.deepEqual(later.repairs.map((x) => ({ ...x })), expected, text);
+  }
+});
