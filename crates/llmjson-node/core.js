@@ -398,8 +398,9 @@ const SPACE = 32;
 /**
  * A success the addon wrote as one string (`success_line` in src/lib.rs): `flags start end
  * ticket source`, a line feed, then the value's compact JSON; `ticket` is the repair log's
- * ticket plus one, 0 when there is none. Read into the fields of the native outcome object;
- * `json` is a slice, which V8's JSON.parse reads in place.
+ * ticket plus one, 0 when there is none or it was not kept (`LOG_LATER` in the flags says
+ * which). Read into the fields of the native outcome object; `json` is a slice, which V8's
+ * JSON.parse reads in place.
  */
 function fromLine(line) {
   let at = 0;

@@ -761,11 +761,11 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
         refused_whole,
         log_later,
     } = call;
-    // Bytes that are not UTF-8 go through `parse_bytes` (an error at level `none`, else U+FFFD
-    // and an `invalid_utf8` repair); offsets then count in the decoded text.
     // Only a JavaScript string can be handed back when the log is read (to place its
     // repairs): bytes get their lines and columns now.
     let from_string = matches!(input, Input::Text(_));
+    // Bytes that are not UTF-8 go through `parse_bytes` (an error at level `none`, else U+FFFD
+    // and an `invalid_utf8` repair); offsets then count in the decoded text.
     let decoded;
     let (text, from_bytes) = match input {
         Input::Text(text) => (text, None),
@@ -894,6 +894,7 @@ fn utf8_of(units: &[u16]) -> String {
 /// encoding_rs makes the UTF-16 in one pass, eight ASCII bytes at a time.
 type JsText = Either<Latin1String, Utf16String>;
 
+/// `text` for JavaScript (see [`JsText`]).
 fn js_text(line: String) -> JsText {
     if line.is_ascii() {
         return Either::A(Latin1String::from(line));
@@ -984,18 +985,19 @@ fn outcome_of(
 }
 
 /// The first JSON value of `text` as JSON text: valid JSON exactly as written, repaired JSON
-/// compact; the text alone on success (no object to build). With `valid_as_is` (the jsonrepair
-/// drop-in), a `text` that is one valid JSON document nested at most `max_depth` deep only says
-/// so (`{ flags: VALID }`): JavaScript hands its own string back, and the text crosses once.
+/// compact; the text alone on success (no object to build). With `valid_within` (the
+/// jsonrepair drop-in), a `text` that is one valid JSON document nested at most that deep only
+/// says so (`{ flags: VALID }`): JavaScript hands its own string back, and the text crosses
+/// once.
 #[napi]
 pub fn repair(
     text: Utf16String,
     options: Option<&CompiledOptions>,
     schema: Option<&Schema>,
-    valid_as_is: Option<u32>,
+    valid_within: Option<u32>,
 ) -> Result<Either<JsText, Outcome>> {
     let text = utf8_of(&text);
-    if let Some(max_depth) = valid_as_is {
+    if let Some(max_depth) = valid_within {
         if llmjson::sink::read_valid(&text, max_depth as usize, &mut llmjson::sink::CheckSink)
             .is_ok()
         {
