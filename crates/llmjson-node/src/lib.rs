@@ -704,13 +704,17 @@ pub fn parse(
     call: u32,
 ) -> Result<Either<JsText, Outcome>> {
     let options = with_schema(options, schema)?;
-    let text;
-    let input = match &input {
+    let (text, bytes);
+    let input = match input {
         Either::A(units) => {
-            text = utf8_of(units);
+            // The UTF-16 copy goes as soon as it is converted.
+            text = utf8_of(&units);
             Input::Text(&text)
         }
-        Either::B(bytes) => Input::Bytes(bytes),
+        Either::B(buffer) => {
+            bytes = buffer;
+            Input::Bytes(&bytes)
+        }
     };
     run_parse(input, options.as_ref(), Call::of(call))
 }
@@ -885,6 +889,11 @@ fn utf8_of(units: &[u16]) -> String {
     let mut text = "\0".repeat(units.len() * 3);
     let written = encoding_rs::mem::convert_utf16_to_str(units, &mut text);
     text.truncate(written);
+    // A big reply does not hold on to three bytes a unit while it is parsed (a small one's
+    // room is not worth a copy).
+    if text.capacity() > 2 * text.len() + (64 << 10) {
+        text.shrink_to_fit();
+    }
     text
 }
 
