@@ -799,14 +799,10 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
             ..Outcome::blank()
         }));
     }
-    // Where the library honours the hint (no schema or evidence, which need the whole log):
-    // then no log is kept, whatever the outcome.
-    let log_later = log_later
-        && !all
-        && !diagnose
-        && from_bytes.is_none()
-        && options.schema.is_none()
-        && options.evidence.is_none();
+    // Where the library follows the hint (`llmjson::hints_apply`): then no log is kept,
+    // whatever the outcome.
+    let log_later =
+        log_later && !all && !diagnose && from_bytes.is_none() && llmjson::hints_apply(options);
     let (result, diagnostics) = if all {
         (llmjson::parse_all(text, options), None)
     } else {
@@ -840,7 +836,8 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
         Err(error) => return Ok(Either::B(failed(text, &error, options, diagnostics))),
     };
     if let [only] = parsed.as_mut_slice() {
-        // Without a schema or evidence (as `log_later` is), nothing is dropped or verified.
+        // Where hints apply (as `log_later` says), no schema or evidence: nothing is dropped
+        // or verified.
         if log_later
             || !all
                 && diagnostics.is_none()
@@ -865,10 +862,12 @@ fn success_line(text: &str, parsed: &mut llmjson::Parsed, keep: bool) -> JsText 
     let mut offsets = Utf16Offsets::new(text);
     let start = offsets.of(parsed.span.start);
     let end = offsets.of(parsed.span.end);
-    let flag = |on: bool, flag: u32| if on { flag } else { 0 };
-    let flags = flag(parsed.is_repaired(), REPAIRED)
-        | flag(parsed.is_truncated(), TRUNCATED)
-        | flag(!keep && !parsed.repairs.is_empty(), LOG_LATER);
+    let flags = value_flags(std::slice::from_ref(parsed))
+        | if !keep && !parsed.repairs.is_empty() {
+            LOG_LATER
+        } else {
+            0
+        };
     let ticket = if keep {
         RepairLog::of(text, std::slice::from_mut(parsed)).map_or(0, |log| log.keep() + 1)
     } else {
@@ -913,6 +912,13 @@ fn js_text(line: String) -> JsText {
     let written = encoding_rs::mem::convert_str_to_utf16(&line, &mut units);
     units.truncate(written);
     Either::B(Utf16String::from(units))
+}
+
+/// [`REPAIRED`] and [`TRUNCATED`] of what `parsed` holds (read before its log moves out).
+fn value_flags(parsed: &[llmjson::Parsed]) -> u32 {
+    let flag = |on: bool, flag: u32| if on { flag } else { 0 };
+    flag(parsed.iter().any(llmjson::Parsed::is_repaired), REPAIRED)
+        | flag(parsed.iter().any(llmjson::Parsed::is_truncated), TRUNCATED)
 }
 
 /// The outcome of a successful parse of `text` (`parsed`: one value, or every value with `all`).
@@ -966,7 +972,6 @@ fn outcome_of(
     } else {
         Some(serde_json::to_string(&dropped).map_err(|e| napi::Error::from_reason(e.to_string()))?)
     };
-    let flag = |on: bool, flag: u32| if on { flag } else { 0 };
     let outcome = Outcome {
         json: Some(json),
         dropped,
@@ -977,8 +982,7 @@ fn outcome_of(
         } else {
             first.source.to_string()
         }),
-        flags: flag(parsed.iter().any(llmjson::Parsed::is_repaired), REPAIRED)
-            | flag(parsed.iter().any(llmjson::Parsed::is_truncated), TRUNCATED),
+        flags: value_flags(parsed),
         diagnostics,
         verification: first
             .verification

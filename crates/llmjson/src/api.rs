@@ -58,7 +58,7 @@ pub struct Hints {
 /// As [`parse`].
 #[doc(hidden)]
 pub fn parse_hinted(text: &str, options: &Options, hints: Hints) -> Result<Parsed, Error> {
-    if options.schema.is_some() || options.evidence.is_some() {
+    if !hints_apply(options) {
         return parse(text, options);
     }
     let fast = if hints.refused_whole {
@@ -74,6 +74,13 @@ pub fn parse_hinted(text: &str, options: &Options, hints: Hints) -> Result<Parse
         Detail::Log
     };
     parse_with(text, options, fast, detail)
+}
+
+/// Whether [`parse_hinted`] follows its hints under `options` (and [`parse_value`] leaves the
+/// log's paths out): not with a schema or evidence, whose stages need the whole log.
+#[doc(hidden)]
+pub fn hints_apply(options: &Options) -> bool {
+    options.schema.is_none() && options.evidence.is_none()
 }
 
 /// Fills in the lines and columns of `repairs`, made from `text` by [`parse_hinted`] with
@@ -102,7 +109,7 @@ pub fn fill_positions(text: &str, repairs: &mut [Repair]) {
 /// # Errors
 /// As [`parse`].
 pub fn parse_value(text: &str, options: &Options) -> Result<ParsedValue, Error> {
-    let parsed = if options.schema.is_some() || options.evidence.is_some() {
+    let parsed = if !hints_apply(options) {
         parse(text, options)?
     } else {
         parse_with(text, options, FastPath::Try, Detail::Kinds)?

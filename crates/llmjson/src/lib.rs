@@ -44,7 +44,7 @@ pub use api::{
     repair_to_string,
 };
 #[doc(hidden)]
-pub use api::{fill_positions, parse_hinted, Hints};
+pub use api::{fill_positions, hints_apply, parse_hinted, Hints};
 pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics, DroppedRecord};
 pub use error::{Error, SchemaError, SyntaxError};
 pub use locate::Source;
