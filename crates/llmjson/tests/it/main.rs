@@ -6,6 +6,7 @@ mod corpus;
 mod decisions;
 mod errors;
 mod faults;
+mod grounding;
 mod hostile;
 mod latex;
 mod layout;
