@@ -189,9 +189,11 @@ impl Builder {
         {
             q = q.round(q.dec as i32 - 1);
         }
+        let rounded = q != g.values[r][a];
         let style = Style {
             unit_word: rng.chance(0.4),
-            full: rng.chance(0.4),
+            // A rounded amount written out in full would claim digits the evidence lacks.
+            full: !rounded && rng.chance(0.4),
             as_percent: rng.chance(0.6),
             ..Style::default()
         };

@@ -1,16 +1,22 @@
-//! The evidence, indexed once: every number it states (texts, JSON documents, CSV files), by
-//! value, with where it was found. An answer's number is then looked up, not searched for.
+//! The evidence, indexed once: every quantity it states (texts, JSON documents, CSV files), by
+//! value, with its frame (unit, currency, direction, fraction) and the labels the evidence binds
+//! it to — each a label among the alternatives of a dimension (a table's rows, its columns, a
+//! list's items, a paragraph's years or places, an object's keys). An answer's number is then
+//! looked up, not searched for, and its binding compared with the labels' alternatives.
 
 use super::decimal::Decimal;
-use super::extract::{self, Found, Polarity};
+use super::frame::{self, Frame, Kind, Polarity, Spec};
+use super::layout::{self, Bind, Config, Item, Role};
+use super::leaves::{walk_leaves, Leaf};
 use super::options::Locale;
-use super::subject::Subject;
 use crate::value::Value;
 use crate::Error;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::OnceLock;
+
+type Fast = ahash::RandomState;
 
 /// Evidence to ground answers in: one or more texts, JSON documents or CSV files, each named.
 ///
@@ -28,27 +34,34 @@ pub struct Evidence {
     locale: Locale,
     max_size: usize,
     sources: Vec<String>,
-    /// Each text source, kept to quote its numbers (empty for JSON and CSV sources).
+    /// Each text source, kept to quote its numbers (empty for JSON sources).
     texts: Vec<String>,
     numbers: Vec<EvidenceNumber>,
     /// Canonical value → first entry in `numbers`; `next` chains entries of equal value.
-    exact: HashMap<(i128, i32), u32, ahash::RandomState>,
+    exact: HashMap<(i128, i32), u32, Fast>,
     next: Vec<u32>,
     /// Numbers by value, built on the first lookup that needs rounding.
     sorted: OnceLock<Vec<(f64, u32)>>,
     bytes: usize,
-    /// Reused between texts: extraction's output.
-    scratch: Vec<Found>,
     /// Non-blank bytes over all sources: zero means there is no evidence at all.
     substance: usize,
-    /// The subjects numbers are bound to (index 0: none; a run of numbers under one subject
-    /// shares an entry), each with its fingerprint.
-    subjects: Vec<(Subject, u64)>,
-    /// (canonical value, subject fingerprint) → a number of that value bound to that subject:
-    /// an answer's number bound to a subject finds its own without walking every number of
-    /// its value (a report states a value for many samples). Built on the first lookup that
-    /// has a subject: evidence asked only about unbound numbers never pays for it.
-    by_subject: OnceLock<HashMap<u64, u32, ahash::RandomState>>,
+    /// Atoms (`w:porto`, `y:2021`, …) by text.
+    atoms: HashMap<Box<str>, u32, Fast>,
+    /// Labels: a dimension and its atoms (sorted); `label_ids` finds a label again.
+    labels: Vec<(u64, Box<[u32]>)>,
+    label_ids: HashMap<(u64, Box<[u32]>), u32, Fast>,
+    /// How many labels each dimension has, and how many of them hold each atom.
+    dim_labels: HashMap<u64, u32, Fast>,
+    dim_atoms: HashMap<(u64, u32), u32, Fast>,
+    /// Every number's labels, `EvidenceNumber::groups` ranges into it.
+    groups: Vec<u32>,
+    /// Atoms of numbers that label or date something (`n:401e0`, `y:2021`): an answer's number
+    /// in a label's place that the evidence holds so is that label.
+    label_atoms: HashSet<Box<str>, Fast>,
+    /// Values the evidence writes as labels, years or identifiers only.
+    label_values: HashSet<(i128, i32), Fast>,
+    /// Words the evidence counts (`staff` in `84 staff`).
+    count_nouns: HashSet<Box<str>, Fast>,
 }
 
 /// Two evidence sets are equal when they are the same set (so [`crate::Options`] can compare):
@@ -64,14 +77,15 @@ struct EvidenceNumber {
     /// The magnitude (the sign is in `polarity`).
     value: Decimal,
     unit: Option<&'static str>,
+    per: Option<&'static str>,
     polarity: Polarity,
-    /// Index into `Evidence::subjects`.
-    subject: u32,
+    fraction: bool,
+    /// Its labels: a range of `Evidence::groups`.
+    groups: Range<u32>,
     at: Place,
 }
 
-/// Where a number is; a text's numbers point into its copy in `Evidence::texts`, the others
-/// carry the cell or string they came from.
+/// Where a number is.
 #[derive(Debug, Clone)]
 enum Place {
     Text {
@@ -113,15 +127,28 @@ pub struct EvidenceLocation {
     pub column: Option<String>,
 }
 
+/// An answer's number as the evidence is asked about it.
+pub(crate) struct Claim<'c> {
+    pub value: Decimal,
+    pub unit: Option<&'static str>,
+    pub per: Option<&'static str>,
+    pub polarity: Polarity,
+    pub fraction: bool,
+    /// Its context: atoms of the evidence's (ids) and how strongly the answer binds each.
+    pub context: &'c [(u32, f32)],
+    /// Rounding allowed down to its last significant digit (an approximation word).
+    pub approx: bool,
+}
+
 /// What the evidence says about one reading of an answer's number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Lookup {
     Found(u32),
-    /// The value is there, but for another subject (`Variant B`'s, not `Variant A`'s).
+    /// The value is there, but bound to another subject (`Porto`'s, not `Lisbon`'s).
     OtherSubject(u32),
-    /// The value is there, but stated in another unit.
+    /// The value is there, but in another unit or currency.
     OtherUnit,
-    /// The magnitude is there, with the opposite sign or direction.
+    /// The magnitude is there, with the opposite direction.
     OtherSign,
     /// The evidence states it less precisely than the answer (`12.3` for `12.34`).
     LessPrecise,
@@ -131,6 +158,9 @@ pub(crate) enum Lookup {
 /// How many candidates within rounding distance are checked before giving up (each needs
 /// exact arithmetic); keeps a lookup bounded whatever the evidence holds.
 const ROUNDING_CANDIDATES: usize = 256;
+/// How many numbers of one value are judged for one reading (a report may state a value
+/// thousands of times): bounded work per answer number.
+const SAME_VALUE_CANDIDATES: usize = 4096;
 
 impl Evidence {
     /// Empty evidence, numbers read with the `auto` locale and the default size limit.
@@ -187,9 +217,8 @@ impl Evidence {
     pub fn add_text(&mut self, name: &str, text: &str) -> Result<&mut Self, Error> {
         let source = self.admit(name, text.len())?;
         self.substance += substance(text);
-        self.index_text(text, Subject::default(), None, |span, _| Place::Text {
-            source,
-            span,
+        self.index_text(text, source, self.locale, &[], Spec::default(), |span, _| {
+            Place::Text { source, span }
         });
         self.texts[source as usize] = text.to_string();
         Ok(self)
@@ -210,146 +239,244 @@ impl Evidence {
         self.add_text(name, text)
     }
 
-    /// Adds a JSON document: its numbers as numbers, its strings as text (keys are names,
-    /// not evidence). An object's members that name a subject (`"variant": "B"`, `"year":
-    /// 2023`, a key `"Variant B"`) bind the numbers inside it.
+    /// Adds a JSON document: its numbers as numbers, its strings as text. Keys are names, not
+    /// evidence: each number is bound to its key among its object's keys, to its object's key
+    /// among its parent's, and to an array item's names (`{"region": "North", …}`) among the
+    /// array's; a key's unit applies (`output_mwh`, `revenue_eur_m`, `rate_pct`).
     pub fn add_json(&mut self, name: &str, value: &Value) -> Result<&mut Self, Error> {
         let approx = value.to_json().len();
         let source = self.admit(name, approx)?;
-        super::leaves::walk_leaves(value, |path, leaf, subject| {
-            let (text, counted, locale) = match leaf {
-                super::leaves::Leaf::Number(digits) => (digits, digits.len(), Some(Locale::En)),
-                super::leaves::Leaf::Text(s) => (s, substance(s), None),
-            };
-            self.substance += counted;
-            let p: Box<str> = path.into();
-            self.index_text(text, subject, locale, |span, written| Place::Json {
-                source,
-                path: p.clone(),
-                text: written.into(),
-                span,
-            });
+        let salt = u64::from(source).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x15;
+        let mut leaves = Vec::new();
+        walk_leaves(value, salt, |leaf| {
+            leaves.push(leaf);
             Ok(())
         })?;
+        self.sorted = OnceLock::new();
+        for leaf in leaves {
+            let path: Box<str> = leaf.path.clone().into();
+            match leaf.leaf {
+                Leaf::Text(s) => {
+                    self.substance += substance(&s);
+                    self.index_text(&s, source, self.locale, &leaf.binds, leaf.spec, |span, written| {
+                        Place::Json {
+                            source,
+                            path: path.clone(),
+                            text: written.into(),
+                            span,
+                        }
+                    });
+                }
+                Leaf::Number(digits) => {
+                    self.substance += digits.len();
+                    let Some(mut item) = layout::json_number(&digits, leaf.spec, leaf.year_key) else {
+                        continue;
+                    };
+                    item.binds = leaf.binds;
+                    let span = 0..digits.len();
+                    let at = |_: Range<usize>, written: &str| Place::Json {
+                        source,
+                        path: path.clone(),
+                        text: written.into(),
+                        span: span.clone(),
+                    };
+                    self.index_item(item, &digits, &at);
+                }
+            }
+        }
         Ok(self)
     }
 
     /// Adds a CSV file (first row a header; comma-separated, or semicolon-separated with
-    /// decimal commas as pt-BR, de and fr spreadsheets export, or tab-separated): every cell is
-    /// text, and a number found in it is located by row and column. A row's label (its first
-    /// cell, under a header such as `Variant` or `Year`) and a column's header (`2023`,
-    /// `Variant B`) bind the numbers of the cell.
+    /// decimal commas as pt-BR, de and fr spreadsheets export, or tab-separated): read as a
+    /// table, each number bound to its row and its column, located by row and column.
     pub fn add_csv(&mut self, name: &str, text: &str) -> Result<&mut Self, Error> {
         let source = self.admit(name, text.len())?;
         self.substance += substance(text);
         let header_line = text.lines().next().unwrap_or_default();
         let count = |c: char| header_line.matches(c).count();
         let (delimiter, cell_locale) = if count('\t') > 0 {
-            (b'\t', None)
+            (b'\t', Locale::Auto)
         } else if count(';') > count(',') {
-            (b';', Some(Locale::Pt))
+            (b';', Locale::Pt)
         } else {
-            (b',', None)
+            (b',', Locale::En)
         };
-        let cell_locale = match self.locale {
+        let locale = match self.locale {
             Locale::Auto => cell_locale,
-            fixed => Some(fixed),
+            fixed => fixed,
         };
         let mut reader = csv::ReaderBuilder::new()
-            .has_headers(true)
+            .has_headers(false)
             .flexible(true)
             .delimiter(delimiter)
             .from_reader(text.as_bytes());
-        let headers: Vec<String> = reader
-            .headers()
-            .map(|h| h.iter().map(str::to_string).collect())
-            .unwrap_or_default();
-        let table = super::tables::Header::new(headers.iter().map(String::as_str));
-        // Numbers in the header (`2023`, `Q3 2024`) are evidence too.
-        for (c, cell) in headers.iter().enumerate() {
-            let column: Box<str> = column_name(&headers, c).into();
-            self.index_text(cell, Subject::default(), cell_locale, |_, written| {
-                Place::Csv {
-                    source,
-                    row: 0,
-                    column: column.clone(),
-                    text: written.into(),
-                }
-            });
-        }
+        // The file as a tab-separated table (quotes resolved), and where each cell is.
+        let mut table = String::new();
+        let mut cells: Vec<(usize, u32, u32)> = Vec::new();
+        let mut headers: Vec<String> = Vec::new();
         for (r, record) in reader.records().enumerate() {
             let Ok(record) = record else {
                 continue;
             };
-            let row_subject = table.row(record.iter());
-            for (c, cell) in record.iter().enumerate() {
-                let column: Box<str> = column_name(&headers, c).into();
-                let row = (r + 1) as u32;
-                let subject = table.cell(row_subject, c);
-                self.index_text(cell, subject, cell_locale, |_, written| Place::Csv {
-                    source,
-                    row,
-                    column: column.clone(),
-                    text: written.into(),
-                });
+            if r == 0 {
+                headers = record.iter().map(str::to_string).collect();
             }
+            for (c, cell) in record.iter().enumerate() {
+                if c > 0 {
+                    table.push('\t');
+                }
+                cells.push((table.len(), r as u32, c as u32));
+                table.push_str(&cell.replace(['\t', '\n', '\r'], " "));
+            }
+            table.push('\n');
         }
+        let column = |c: u32| -> Box<str> {
+            match headers.get(c as usize) {
+                Some(h) if !h.trim().is_empty() => h.as_str().into(),
+                _ => (c + 1).to_string().into(),
+            }
+        };
+        self.index_text(&table, source, locale, &[], Spec::default(), |span, written| {
+            let k = cells.partition_point(|&(at, _, _)| at <= span.start).saturating_sub(1);
+            let (_, row, col) = cells.get(k).copied().unwrap_or((0, 0, 0));
+            Place::Csv {
+                source,
+                row,
+                column: column(col),
+                text: written.into(),
+            }
+        });
         Ok(self)
     }
 
-    /// Indexes the numbers of `text` (under `base`'s subject; read with `locale` when given,
-    /// else the evidence's).
+    /// Indexes the numbers of `text`.
     fn index_text(
         &mut self,
         text: &str,
-        base: Subject,
-        locale: Option<Locale>,
+        source: u32,
+        locale: Locale,
+        base: &[Bind],
+        spec: Spec,
         place: impl Fn(Range<usize>, &str) -> Place,
     ) {
-        let mut found = std::mem::take(&mut self.scratch);
-        let locale = locale.unwrap_or(self.locale);
-        super::tables::scan_parts(text, locale, None, base, &mut found, |f| {
-            // Dates, times, names and labels are not quantities (`v2`, `Table 45` ground
-            // nothing).
-            if f.class != extract::Class::Quantity {
-                return;
-            }
-            let subject = self.intern(f.subject);
-            for value in f.readings.iter() {
-                self.insert(EvidenceNumber {
-                    value: value.magnitude(),
-                    unit: f.unit,
-                    polarity: f.polarity,
-                    subject,
-                    at: place(f.span.clone(), &text[f.span.clone()]),
-                });
-            }
-        });
-        self.scratch = found;
+        let salt = u64::from(source).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x7e;
+        let hints = layout::no_hints();
+        let cfg = Config {
+            locale,
+            role: Role::Evidence,
+            salt,
+            base,
+            spec,
+            hints: &hints,
+        };
+        let mut items: Vec<Item> = Vec::new();
+        layout::read(text, &cfg, &mut |item| items.push(item));
+        for item in items {
+            self.index_item(item, text, &place);
+        }
         self.sorted = OnceLock::new();
-        self.by_subject = OnceLock::new();
     }
 
-    /// The index of `subject` in `subjects`: numbers in a row share one entry.
-    fn intern(&mut self, subject: Subject) -> u32 {
-        if subject.is_empty() {
-            return 0;
+    fn index_item(&mut self, item: Item, text: &str, place: &impl Fn(Range<usize>, &str) -> Place) {
+        let Item {
+            num,
+            frame,
+            binds,
+            atom,
+            noun,
+        } = item;
+        if let Kind::Trivial(_) = frame.kind {
+            if let Some(a) = atom {
+                self.label_atoms.insert(a.into());
+            }
+            for d in frame.readings.iter() {
+                self.label_values.insert(d.magnitude().canonical());
+            }
+            return;
         }
-        if self.subjects.is_empty() {
-            self.subjects.push((Subject::default(), 0));
+        if let Some(w) = noun {
+            if w.len() > 2 && super::words::flags(&w) & super::words::flag::STOP == 0 {
+                self.count_nouns.insert(w.into());
+            }
         }
-        let last = self.subjects.len() - 1;
-        if last == 0 || self.subjects[last].0 != subject {
-            self.subjects.push((subject, subject.fingerprint()));
+        let start = self.groups.len() as u32;
+        for b in &binds {
+            // A label's bare numbers and codes (`Titan 2400`, `Site 203`, `S14`) are labels.
+            for a in &b.atoms {
+                if (a.starts_with("n:") && !a.contains('|')) || a.starts_with("c:") {
+                    if !self.label_atoms.contains(a.as_str()) {
+                        self.label_atoms.insert(a.as_str().into());
+                    }
+                }
+            }
+            let id = self.label(b);
+            if !self.groups[start as usize..].contains(&id) {
+                self.groups.push(id);
+            }
         }
-        (self.subjects.len() - 1) as u32
+        let groups = start..self.groups.len() as u32;
+        let span = num.span.clone();
+        let written = text.get(span.clone()).unwrap_or_default();
+        for value in frame.readings.iter() {
+            self.insert(EvidenceNumber {
+                value: value.magnitude(),
+                unit: frame.unit,
+                per: frame.per,
+                polarity: frame.polarity,
+                fraction: frame.fraction,
+                groups: groups.clone(),
+                at: place(span.clone(), written),
+            });
+        }
     }
 
-    fn subject_of(&self, n: &EvidenceNumber) -> Subject {
-        self.subjects
-            .get(n.subject as usize)
-            .map(|s| s.0)
-            .unwrap_or_default()
+    /// The id of a label (interned), counted in its dimension.
+    fn label(&mut self, b: &Bind) -> u32 {
+        let mut ids: Vec<u32> = b.atoms.iter().map(|a| self.atom(a)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let key = (b.dim, ids.into_boxed_slice());
+        if let Some(&id) = self.label_ids.get(&key) {
+            return id;
+        }
+        let id = self.labels.len() as u32;
+        *self.dim_labels.entry(b.dim).or_default() += 1;
+        for &a in key.1.iter() {
+            *self.dim_atoms.entry((b.dim, a)).or_default() += 1;
+        }
+        self.labels.push(key.clone());
+        self.label_ids.insert(key, id);
+        id
+    }
+
+    fn atom(&mut self, a: &str) -> u32 {
+        if let Some(&id) = self.atoms.get(a) {
+            return id;
+        }
+        let id = self.atoms.len() as u32;
+        self.atoms.insert(a.into(), id);
+        id
+    }
+
+    /// The id of an atom the evidence knows.
+    pub(crate) fn atom_id(&self, a: &str) -> Option<u32> {
+        self.atoms.get(a).copied()
+    }
+
+    /// Whether the evidence holds `atom` as a label's number (`n:401e0`).
+    pub(crate) fn is_label_atom(&self, atom: &str) -> bool {
+        self.label_atoms.contains(atom)
+    }
+
+    /// Whether the evidence writes this value only as a label, a year or an identifier.
+    pub(crate) fn is_label_value(&self, value: Decimal) -> bool {
+        self.label_values.contains(&value.magnitude().canonical())
+    }
+
+    /// Whether the evidence counts `word` (`staff` after `84`).
+    pub(crate) fn counts(&self, word: &str) -> bool {
+        self.count_nouns.contains(word)
     }
 
     fn insert(&mut self, n: EvidenceNumber) {
@@ -358,19 +485,6 @@ impl Evidence {
         let head = self.exact.insert(key, id);
         self.next.push(head.unwrap_or(u32::MAX));
         self.numbers.push(n);
-    }
-
-    /// The (value, subject) index: the first number of each value bound to each subject.
-    fn index_by_subject(&self) -> HashMap<u64, u32, ahash::RandomState> {
-        let mut map = HashMap::with_capacity_and_hasher(self.numbers.len(), Default::default());
-        for (id, n) in self.numbers.iter().enumerate() {
-            if n.subject != 0 {
-                let fingerprint = self.subjects[n.subject as usize].1;
-                map.entry(value_subject_key(n.value.canonical(), fingerprint))
-                    .or_insert(id as u32);
-            }
-        }
-        map
     }
 
     fn chain(&self, key: (i128, i32)) -> impl Iterator<Item = u32> + '_ {
@@ -386,27 +500,20 @@ impl Evidence {
     }
 
     /// Looks up one reading of an answer's number: the same value (in a compatible unit, with
-    /// an agreeing sign, for a compatible subject), or a more precise one that rounds to it.
-    /// `exact_unit`: the evidence's unit must be the answer's, stated or not (a percentage's
-    /// fraction is `0.25`, not `0.25 %`).
-    pub(crate) fn lookup(&self, answer: &Claim, exact_unit: bool) -> Lookup {
-        let magnitude = answer.value.magnitude();
+    /// an agreeing direction, bound compatibly), or a more precise one that rounds to it.
+    /// `fraction_twin`: the claim is a percentage's fraction (or a fraction's percentage), so the
+    /// evidence number must be a fraction (or a percentage).
+    pub(crate) fn lookup(&self, claim: &Claim, twin: Twin) -> Lookup {
+        let magnitude = claim.value.magnitude();
+        let magnitude = if claim.approx {
+            let (m, e) = magnitude.canonical();
+            Decimal { mant: m, exp: e }
+        } else {
+            magnitude
+        };
         let mut why = Miss::default();
-        if !answer.subject.is_empty() {
-            let key = magnitude.canonical();
-            let own = self
-                .by_subject
-                .get_or_init(|| self.index_by_subject())
-                .get(&value_subject_key(key, answer.subject.fingerprint()))
-                .filter(|&&id| self.numbers[id as usize].value.canonical() == key);
-            if let Some(&id) = own {
-                if let Some(found) = self.judge(id, answer, exact_unit, &mut Miss::default()) {
-                    return found;
-                }
-            }
-        }
-        for id in self.chain(magnitude.canonical()) {
-            if let Some(found) = self.judge(id, answer, exact_unit, &mut why) {
+        for id in self.chain(magnitude.canonical()).take(SAME_VALUE_CANDIDATES) {
+            if let Some(found) = self.judge(id, claim, twin, &mut why) {
                 return found;
             }
         }
@@ -432,7 +539,7 @@ impl Evidence {
                 break;
             }
             if self.numbers[id as usize].value.grounds(magnitude) {
-                if let Some(found) = self.judge(id, answer, exact_unit, &mut why) {
+                if let Some(found) = self.judge(id, claim, twin, &mut why) {
                     return found;
                 }
             }
@@ -440,11 +547,11 @@ impl Evidence {
         if let Some(id) = why.other_subject {
             return Lookup::OtherSubject(id);
         }
-        if why.other_unit {
-            return Lookup::OtherUnit;
-        }
         if why.other_sign {
             return Lookup::OtherSign;
+        }
+        if why.other_unit {
+            return Lookup::OtherUnit;
         }
         // Less precise evidence the answer rounds to (`12.3` for an answer of `12.34`).
         for exp in magnitude.exp + 1..=magnitude.exp.saturating_add(3) {
@@ -456,6 +563,7 @@ impl Evidence {
             }
             if self
                 .chain(coarse.canonical())
+                .take(SAME_VALUE_CANDIDATES)
                 .any(|id| self.numbers[id as usize].value.exp >= exp)
             {
                 return Lookup::LessPrecise;
@@ -464,33 +572,91 @@ impl Evidence {
         Lookup::Absent
     }
 
-    /// Whether evidence number `id` (of the answer's magnitude) grounds `answer`; else notes
+    /// Whether evidence number `id` (of the answer's magnitude) grounds `claim`; else notes
     /// why not in `why`.
-    fn judge(&self, id: u32, answer: &Claim, exact_unit: bool, why: &mut Miss) -> Option<Lookup> {
+    fn judge(&self, id: u32, claim: &Claim, twin: Twin, why: &mut Miss) -> Option<Lookup> {
         let n = &self.numbers[id as usize];
-        let unit_ok = if exact_unit {
-            answer.unit.map(str::as_ptr) == n.unit.map(str::as_ptr) || answer.unit == n.unit
-        } else {
-            compatible(answer.unit, n.unit)
+        let unit_ok = match twin {
+            Twin::No => {
+                frame::units_agree(claim.unit, n.unit)
+                    // A percentage is not its fraction's digits (`0.62%` is not `0.62`).
+                    && !(claim.unit == Some("%") && n.unit.is_none() && n.fraction)
+                    && !(claim.fraction && matches!(n.unit, Some("%" | "pp" | "pt")))
+                    && (claim.per.is_none() || n.per.is_none() || claim.per == n.per)
+            }
+            Twin::FractionOfPercent => n.unit.is_none() && n.fraction,
+            Twin::PercentOfFraction => n.unit == Some("%"),
         };
         if !unit_ok {
             why.other_unit = true;
             return None;
         }
-        if !answer.polarity.agrees(n.polarity) {
+        if !claim.polarity.agrees(n.polarity) {
             why.other_sign = true;
             return None;
         }
-        if answer.subject.conflict(&self.subject_of(n)).is_some() {
+        if self.conflict(n, claim.context) {
             why.other_subject.get_or_insert(id);
             return None;
         }
         Some(Lookup::Found(id))
     }
 
-    /// The subject evidence number `id` is bound to, described (`variant B`).
+    /// Whether the answer binds its number to another label than evidence number `n`'s, in any
+    /// of `n`'s dimensions: the answer names an alternative more strongly than `n`'s own label.
+    fn conflict(&self, n: &EvidenceNumber, context: &[(u32, f32)]) -> bool {
+        if context.is_empty() {
+            return false;
+        }
+        for &label in &self.groups[n.groups.start as usize..n.groups.end as usize] {
+            let (dim, own) = &self.labels[label as usize];
+            let total = self.dim_labels.get(dim).copied().unwrap_or(0);
+            if total < 2 {
+                continue;
+            }
+            let (mut own_score, mut alt_score) = (0f32, 0f32);
+            for &(atom, w) in context {
+                let holders = self.dim_atoms.get(&(*dim, atom)).copied().unwrap_or(0);
+                if holders == 0 {
+                    continue;
+                }
+                if own.binary_search(&atom).is_ok() {
+                    if holders < total {
+                        own_score = own_score.max(w);
+                    }
+                } else {
+                    alt_score = alt_score.max(w);
+                }
+            }
+            if alt_score > own_score + 0.05 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The label evidence number `id` is bound to that the answer's context contradicts, as
+    /// text (`w:porto`), for diagnostics.
     pub(crate) fn subject_described(&self, id: u32) -> String {
-        self.subject_of(&self.numbers[id as usize]).describe()
+        let n = &self.numbers[id as usize];
+        let names: HashMap<u32, &str> = self.atoms.iter().map(|(k, v)| (*v, &**k)).collect();
+        let mut out = Vec::new();
+        for &label in &self.groups[n.groups.start as usize..n.groups.end as usize] {
+            let (dim, atoms) = &self.labels[label as usize];
+            if self.dim_labels.get(dim).copied().unwrap_or(0) < 2 {
+                continue;
+            }
+            let total = self.dim_labels[dim];
+            let words: Vec<&str> = atoms
+                .iter()
+                .filter(|a| self.dim_atoms.get(&(*dim, **a)).copied().unwrap_or(0) < total)
+                .filter_map(|a| names.get(a).map(|s| s.split_once(':').map_or(*s, |(_, v)| v)))
+                .collect();
+            if !words.is_empty() {
+                out.push(words.join(" "));
+            }
+        }
+        out.join(", ")
     }
 
     /// Where the number `id` was found.
@@ -541,20 +707,14 @@ impl Evidence {
     }
 }
 
-/// One key for a value and a subject (checked against the value on a hit: a collision costs a
-/// walk, never a wrong answer).
-fn value_subject_key((mant, exp): (i128, i32), fingerprint: u64) -> u64 {
-    let h = (mant as u64) ^ ((mant >> 64) as u64).rotate_left(17) ^ u64::from(exp as u32) << 40;
-    (h ^ fingerprint).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-/// An answer's number as the evidence is asked about it: one reading, its unit, its direction
-/// and its subject.
-pub(crate) struct Claim {
-    pub value: Decimal,
-    pub unit: Option<&'static str>,
-    pub polarity: Polarity,
-    pub subject: Subject,
+/// Whether a lookup asks for a percentage's other form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Twin {
+    No,
+    /// The answer's percentage, asked as a fraction (`62%` → `0.62`).
+    FractionOfPercent,
+    /// The answer's fraction, asked as a percentage (`0.916` → `91.6%`).
+    PercentOfFraction,
 }
 
 /// Why the candidates of one lookup did not ground the answer.
@@ -565,28 +725,21 @@ struct Miss {
     other_sign: bool,
 }
 
-/// Units agree unless both are stated and differ (a table often states the unit once, in its
-/// header, and the numbers bare).
-/// A bare `°` (`45 degrees`) agrees with either scale.
-fn compatible(answer: Option<&str>, evidence: Option<&str>) -> bool {
-    match (answer, evidence) {
-        (Some(a), Some(e)) => {
-            std::ptr::eq(a, e)
-                || a == e
-                || (a == "°" && e.starts_with('°'))
-                || (e == "°" && a.starts_with('°'))
-        }
-        _ => true,
-    }
-}
-
-fn column_name(headers: &[String], c: usize) -> String {
-    match headers.get(c) {
-        Some(h) if !h.trim().is_empty() => h.clone(),
-        _ => (c + 1).to_string(),
-    }
-}
-
 fn substance(text: &str) -> usize {
     text.bytes().filter(|b| !b.is_ascii_whitespace()).count()
+}
+
+/// For the answer's reader: what the evidence knows of labels and counted words.
+impl Evidence {
+    pub(crate) fn frame_of_claim<'c>(&self, frame: &Frame, context: &'c [(u32, f32)]) -> Claim<'c> {
+        Claim {
+            value: frame.readings.first(),
+            unit: frame.unit,
+            per: frame.per,
+            polarity: frame.polarity,
+            fraction: frame.fraction,
+            context,
+            approx: frame.approx,
+        }
+    }
 }

@@ -1,52 +1,120 @@
-//! The strings and numbers of a JSON value, each with its pointer and the subject its objects
-//! bind it to: what the verify stage checks in a value, and indexes in JSON evidence.
+//! The strings and numbers of a JSON value, each with its pointer and what its place binds it
+//! to: its key among its object's keys, its object's key among its parent's, and an array
+//! item's names (`{"region": "North", …}`) among the array's items; with the unit, currency and
+//! scale its key states (`output_mwh`, `revenue_eur_m`). What the verify stage checks in a value,
+//! and indexes in JSON evidence.
 
-use super::subject::{self, Subject};
-use super::{tables, words};
+use super::frame::{self, Spec};
+use super::layout::{self, Bind};
 use crate::value::Value;
 use crate::Error;
 
 /// A leaf of a JSON value that can state numbers.
-pub(crate) enum Leaf<'v> {
+pub(crate) enum Leaf {
     /// A string's text.
-    Text(&'v str),
+    Text(String),
     /// A number's exact digits.
-    Number(&'v str),
+    Number(String),
 }
 
-/// Visits every string and number of `value` in document order, with its JSON Pointer and the
-/// subject its objects bind it to (keys are names, not text: they are not visited). An
-/// explicit stack: no recursion.
-///
-/// An object binds what it holds when a member names a subject by its key (`"variant": "B"`,
-/// `"year": 2023`), or when the object is a member whose key names one (`"Variant B": {…}`,
-/// `"2023": {…}`).
-pub(crate) fn walk_leaves<'v>(
-    value: &'v Value,
-    mut visit: impl FnMut(&str, Leaf<'_>, Subject) -> Result<(), Error>,
+/// A leaf, where it is, and what binds it.
+pub(crate) struct LeafItem {
+    /// Its JSON Pointer.
+    pub path: String,
+    pub leaf: Leaf,
+    pub binds: Vec<Bind>,
+    /// What its key says of its unit.
+    pub spec: Spec,
+    /// Its key names a year (`"year": 2023`): the number is a date, not a quantity.
+    pub year_key: bool,
+}
+
+/// Visits every string and number of `value` in document order (an explicit stack: no
+/// recursion). `salt` keeps this value's dimensions apart from other sources'.
+pub(crate) fn walk_leaves(
+    value: &Value,
+    salt: u64,
+    mut visit: impl FnMut(LeafItem) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let mut stack: Vec<(String, &'v Value, Subject)> =
-        vec![(String::new(), value, Subject::default())];
-    while let Some((path, v, subject)) = stack.pop() {
-        match v {
-            Value::String(s) => visit(&path, Leaf::Text(s), subject)?,
-            Value::Number(n) => visit(&path, Leaf::Number(&n.to_string()), subject)?,
+    struct Frame<'v> {
+        path: String,
+        shape: String,
+        value: &'v Value,
+        binds: Vec<Bind>,
+        key: Option<String>,
+    }
+    let mut stack = vec![Frame {
+        path: String::new(),
+        shape: String::new(),
+        value,
+        binds: Vec::new(),
+        key: None,
+    }];
+    while let Some(f) = stack.pop() {
+        match f.value {
+            Value::String(s) => {
+                let spec = f.key.as_deref().map(frame::key_spec).unwrap_or_default();
+                visit(LeafItem {
+                    path: f.path,
+                    leaf: Leaf::Text(s.to_string()),
+                    binds: f.binds,
+                    spec,
+                    year_key: false,
+                })?;
+            }
+            Value::Number(n) => {
+                let spec = f.key.as_deref().map(frame::key_spec).unwrap_or_default();
+                let year_key = f.key.as_deref().is_some_and(year_key);
+                visit(LeafItem {
+                    path: f.path,
+                    leaf: Leaf::Number(n.to_string()),
+                    binds: f.binds,
+                    spec,
+                    year_key,
+                })?;
+            }
             Value::Array(items) => {
+                let shape = format!("{}/*", f.shape);
+                let dim = mix(salt, &f.shape);
                 for (i, item) in items.iter().enumerate().rev() {
-                    stack.push((format!("{path}/{i}"), item, subject));
+                    let mut binds = f.binds.clone();
+                    let names = item_names(item);
+                    if !names.is_empty() {
+                        binds.push(Bind {
+                            dim,
+                            atoms: names,
+                            weight: 1.0,
+                        });
+                    }
+                    stack.push(Frame {
+                        path: format!("{}/{i}", f.path),
+                        shape: shape.clone(),
+                        value: item,
+                        binds,
+                        key: f.key.clone(),
+                    });
                 }
             }
             Value::Object(map) => {
-                let own = object_subject(map.iter()).over(subject);
+                let dim = mix(salt, &f.shape);
                 for (k, item) in map.iter().rev() {
-                    let key = crate::value::pointer_token(k);
-                    let mut inner = own;
-                    if matches!(item, Value::Object(_) | Value::Array(_)) {
-                        if let Some((kind, id)) = tables::mention_in(k) {
-                            inner.set(kind, id);
-                        }
+                    let token = crate::value::pointer_token(k);
+                    let mut binds = f.binds.clone();
+                    let atoms = layout::text_atoms(&key_words(k));
+                    if !atoms.is_empty() {
+                        binds.push(Bind {
+                            dim,
+                            atoms,
+                            weight: 1.0,
+                        });
                     }
-                    stack.push((format!("{path}/{key}"), item, inner));
+                    stack.push(Frame {
+                        path: format!("{}/{token}", f.path),
+                        shape: format!("{}/{token}", f.shape),
+                        value: item,
+                        binds,
+                        key: Some(k.to_string()),
+                    });
                 }
             }
             Value::Bool(_) | Value::Null => {}
@@ -55,30 +123,64 @@ pub(crate) fn walk_leaves<'v>(
     Ok(())
 }
 
-/// The subject an object's members name by their keys: `"variant": "B"`, `"sample": "A"`,
-/// `"year": 2023`.
-fn object_subject<'v>(members: impl Iterator<Item = (&'v String, &'v Value)>) -> Subject {
-    let mut s = Subject::default();
-    for (key, value) in members {
-        let Some(word) = words::lookup(key.trim()) else {
+/// A key's words: `inbound_teu` → `inbound teu`, `pvProduktion` → `pv Produktion`.
+fn key_words(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    let mut prev_lower = false;
+    for c in key.chars() {
+        if matches!(c, '_' | '-' | '.') {
+            out.push(' ');
+            prev_lower = false;
             continue;
-        };
-        let Some((kind, words::Plural::One)) = word.kind else {
-            continue;
-        };
-        let code = match value {
-            Value::String(t) => t.trim().to_string(),
-            Value::Number(n) => n.to_string(),
-            _ => continue,
-        };
-        let id = match tables::mention_in(&code) {
-            Some((k, id)) if k == kind => Some(id),
-            _ if kind == words::Kind::Year => None,
-            _ => subject::pack(&code),
-        };
-        if let Some(id) = id {
-            s.set(kind, id);
+        }
+        if c.is_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        prev_lower = c.is_lowercase();
+        out.push(c);
+    }
+    out
+}
+
+/// What names an array's item: its short strings (`"name": "Police"`, `"region": "North"`),
+/// the years and ids among its numbers (`"year": 2021`, `"site_id": 101`).
+fn item_names(item: &Value) -> Vec<String> {
+    let Value::Object(map) = item else {
+        return Vec::new();
+    };
+    let mut text = String::new();
+    for (k, v) in map.iter() {
+        match v {
+            Value::String(s) if s.chars().count() <= 60 => {
+                text.push_str(s);
+                text.push_str(" ; ");
+            }
+            Value::Number(n) if year_key(k) || id_key(k) => {
+                text.push_str(&n.to_string());
+                text.push_str(" ; ");
+            }
+            _ => {}
         }
     }
-    s
+    layout::text_atoms(&text)
+}
+
+/// A key that names a year (`year`, `ano`, `fiscal_year`, `jahr`).
+fn year_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    ["year", "ano", "anio", "jahr", "annee", "fy", "ejercicio", "exercice", "exercicio"]
+        .iter()
+        .any(|y| k == *y || k.ends_with(&format!("_{y}")) || k.starts_with(&format!("{y}_")))
+}
+
+/// A key that names an identifier (`id`, `site_id`, `code`, `no`).
+fn id_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    k == "id" || k.ends_with("_id") || k.ends_with("id") && k.len() <= 6 || matches!(k.as_str(), "code" | "no" | "nr" | "number" | "num")
+}
+
+fn mix(salt: u64, s: &str) -> u64 {
+    s.bytes().fold(salt ^ 0x6a50, |h, c| {
+        (h ^ u64::from(c)).wrapping_mul(0x100_0000_01b3)
+    })
 }

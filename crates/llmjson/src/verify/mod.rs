@@ -12,26 +12,27 @@
 
 mod decimal;
 mod evidence;
-mod extract;
+mod frame;
+mod layout;
 mod leaves;
+mod lex;
 mod options;
-mod subject;
-mod tables;
 mod words;
 
 pub use evidence::{Evidence, EvidenceLocation};
-pub(crate) use leaves::{walk_leaves, Leaf};
 pub use options::{
     Language, Locale, OnUngrounded, PercentForms, SmallCounts, VerifyOptions, Years,
 };
 
 use crate::value::Value;
 use crate::Error;
-use evidence::{Claim, Lookup};
-use extract::{Class, Found, Readings, Rule};
+use evidence::{Lookup, Twin};
+use frame::Kind;
+use layout::{Config, Hints, Item, Role};
+use leaves::{walk_leaves, Leaf};
+use lex::Readings;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
-use subject::Subject;
 
 /// Why a number is not grounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -53,6 +54,9 @@ pub enum IssueType {
     AmbiguousLocale,
     /// There is no evidence at all.
     NoEvidence,
+    /// The evidence writes the value only as a label, an identifier or a year (`Vortex 900`,
+    /// `p. 212`, `in 2021`), never as a measurement.
+    LabelNotMeasurement,
 }
 
 impl IssueType {
@@ -66,6 +70,7 @@ impl IssueType {
             IssueType::CrossVariantMix => "cross_variant_mix",
             IssueType::AmbiguousLocale => "ambiguous_locale",
             IssueType::NoEvidence => "no_evidence",
+            IssueType::LabelNotMeasurement => "label_not_measurement",
         }
     }
 
@@ -80,6 +85,9 @@ impl IssueType {
                 "its decimal mark is ambiguous and neither reading is in the evidence"
             }
             IssueType::NoEvidence => "there is no evidence",
+            IssueType::LabelNotMeasurement => {
+                "the evidence writes it only as a label, an identifier or a year"
+            }
         }
     }
 }
@@ -101,6 +109,12 @@ pub struct NumberExample {
     /// For a `cross_variant_mix`: the subject the evidence gives the value to (`variant B`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence_subject: Option<String>,
+    /// Which part of the claim's frame failed, when it failed: `wrong_subject`, `wrong_sign`,
+    /// `wrong_unit`, `wrong_currency`, `percent_not_points`, `fraction_not_percent`,
+    /// `label_not_measurement`, `less_precise`, `ambiguous_locale`, `not_in_evidence`,
+    /// `no_evidence`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
 }
 
 /// One checked number: its reading(s), and what the evidence says.
@@ -188,7 +202,7 @@ pub fn verify(
         });
     }
     let mut check = Check::new(evidence, options);
-    check.text(answer, "", Subject::default());
+    check.text(answer, "", &[], frame::Spec::default());
     let verification = check.finish(evidence);
     Ok(Verdict::of(answer.to_string(), verification, options))
 }
@@ -202,13 +216,19 @@ pub fn verify_value(
 ) -> Result<Verification, Error> {
     let mut check = Check::new(evidence, options);
     let mut size = 0usize;
-    walk_leaves(value, |path, leaf, subject| {
-        match leaf {
+    walk_leaves(value, 0xa5, |item| {
+        match &item.leaf {
             Leaf::Text(s) => {
                 size += s.len();
-                check.text(s, path, subject);
+                check.text(s, &item.path, &item.binds, item.spec);
             }
-            Leaf::Number(digits) => check.json_number(digits, path, subject),
+            Leaf::Number(digits) => {
+                size += digits.len();
+                if let Some(mut n) = layout::json_number(digits, item.spec, item.year_key) {
+                    n.binds = item.binds.clone();
+                    check.item(digits, &item.path, n);
+                }
+            }
         }
         if size > options.max_size {
             return Err(Error::TooLarge {
@@ -329,8 +349,6 @@ pub fn blocking_message(v: &Verification, language: Language) -> String {
 struct Check<'e> {
     evidence: &'e Evidence,
     options: &'e VerifyOptions,
-    rule: Rule,
-    found: Vec<Found>,
     numbers: Vec<CheckedNumber>,
     ambiguous: Vec<NumberExample>,
     skipped: usize,
@@ -341,87 +359,116 @@ impl<'e> Check<'e> {
         Check {
             evidence,
             options,
-            rule: Rule {
-                small_counts: options.small_counts,
-                years: options.years,
-            },
-            found: Vec::new(),
             numbers: Vec::new(),
             ambiguous: Vec::new(),
             skipped: 0,
         }
     }
 
-    /// A text of the answer, read in parts like evidence (memory stays flat however long).
-    fn text(&mut self, text: &str, path: &str, base: Subject) {
-        let mut found = std::mem::take(&mut self.found);
-        let (locale, rule) = (self.options.locale, Some(self.rule));
-        tables::scan_parts(text, locale, rule, base, &mut found, |f| {
-            self.number(text, path, f);
-        });
-        self.found = found;
+    /// A text of the answer, read with its layout; `base`: what its place in a JSON value binds
+    /// it to; `spec`: what its key says of its units.
+    fn text(&mut self, text: &str, path: &str, base: &[layout::Bind], spec: frame::Spec) {
+        let evidence = self.evidence;
+        let label = |a: &str| evidence.is_label_atom(a);
+        let count_noun = |w: &str| evidence.counts(w);
+        let hints = Hints {
+            label: &label,
+            count_noun: &count_noun,
+        };
+        let cfg = Config {
+            locale: self.options.locale,
+            role: Role::Answer,
+            salt: 0,
+            base,
+            spec,
+            hints: &hints,
+        };
+        let mut items = Vec::new();
+        layout::read(text, &cfg, &mut |item| items.push(item));
+        for item in items {
+            self.item(text, path, item);
+        }
     }
 
-    /// A JSON number of the answer: its exact digits, read with `.` as the mark.
-    fn json_number(&mut self, digits: &str, path: &str, base: Subject) {
-        let mut found = std::mem::take(&mut self.found);
-        found.clear();
-        extract::scan(digits, Locale::En, Some(self.rule), base, &mut found);
-        for f in &found {
-            self.number(digits, path, f);
+    fn item(&mut self, text: &str, path: &str, item: Item) {
+        let Item {
+            num, frame, binds, atom, ..
+        } = item;
+        match frame.kind {
+            Kind::Trivial(why) => {
+                let _ = why;
+                self.skipped += 1;
+                return;
+            }
+            Kind::Quantity => {}
         }
-        self.found = found;
-    }
-
-    fn number(&mut self, text: &str, path: &str, f: &Found) {
-        if let Class::Trivial(_) = f.class {
-            self.skipped += 1;
-            return;
+        // What the answer binds the number to: the evidence's atoms around it, each at its
+        // strongest (not the number itself).
+        let mut context: Vec<(u32, f32)> = Vec::new();
+        for b in &binds {
+            for a in &b.atoms {
+                if atom.as_deref() == Some(a.as_str()) {
+                    continue;
+                }
+                let Some(id) = self.evidence.atom_id(a) else {
+                    continue;
+                };
+                match context.iter_mut().find(|(c, _)| *c == id) {
+                    Some(c) => c.1 = c.1.max(b.weight),
+                    None => context.push((id, b.weight)),
+                }
+            }
         }
+        let span = num.span.clone();
         let mut at = NumberExample {
-            number: text[f.span.clone()].to_string(),
-            context: context(text, f.span.clone()),
+            number: text.get(span.clone()).unwrap_or_default().to_string(),
+            context: context_of(text, span.clone()),
             path: path.to_string(),
-            span: f.span.clone(),
-            subject: (!f.subject.is_empty())
-                .then(|| f.subject.describe())
-                .filter(|s| !s.is_empty()),
+            span,
+            subject: None,
             evidence_subject: None,
+            reason: None,
         };
         let mut issue = None;
+        let mut reason = None;
         let mut evidence = None;
         let mut grounded_readings = 0;
-        for reading in f.readings.iter() {
-            let claim = Claim {
-                value: reading,
-                unit: f.unit,
-                polarity: f.polarity,
-                subject: f.subject,
-            };
-            match self.ground(&claim) {
+        let readings = frame.readings;
+        for reading in readings.iter() {
+            let mut f = frame.clone();
+            f.readings = Readings::One(reading);
+            let claim = self.evidence.frame_of_claim(&f, &context);
+            match self.ground(&claim, &f) {
                 Lookup::Found(id) => {
                     grounded_readings += 1;
                     evidence.get_or_insert_with(|| self.evidence.location(id));
                 }
                 Lookup::OtherSubject(id) => {
                     issue = Some(IssueType::CrossVariantMix);
-                    at.evidence_subject = Some(self.evidence.subject_described(id));
-                }
-                Lookup::OtherUnit => {
-                    if issue != Some(IssueType::CrossVariantMix) {
-                        issue = Some(IssueType::UnitMismatch);
-                    }
+                    reason = Some("wrong_subject");
+                    let theirs = self.evidence.subject_described(id);
+                    at.evidence_subject = (!theirs.is_empty()).then_some(theirs);
                 }
                 Lookup::OtherSign => {
-                    issue.get_or_insert(IssueType::SignMismatch);
+                    if issue != Some(IssueType::CrossVariantMix) {
+                        issue = Some(IssueType::SignMismatch);
+                        reason = Some("wrong_sign");
+                    }
+                }
+                Lookup::OtherUnit => {
+                    if issue.is_none() {
+                        issue = Some(IssueType::UnitMismatch);
+                        reason = Some(unit_reason(frame.unit));
+                    }
                 }
                 Lookup::LessPrecise => {
                     issue.get_or_insert(IssueType::RoundingMismatch);
+                    reason.get_or_insert("less_precise");
                 }
                 Lookup::Absent => {}
             }
         }
-        let ambiguous = matches!(f.readings, Readings::Ambiguous(..));
+        let ambiguous = matches!(readings, Readings::Ambiguous(..));
         let matched = grounded_readings > 0;
         if matched && ambiguous && grounded_readings == 1 {
             self.ambiguous.push(at.clone());
@@ -429,51 +476,62 @@ impl<'e> Check<'e> {
         if matched {
             at.evidence_subject = None;
         }
-        let issue = if matched {
-            None
+        let (issue, reason) = if matched {
+            (None, None)
         } else if self.evidence.is_empty() {
-            Some(IssueType::NoEvidence)
+            (Some(IssueType::NoEvidence), Some("no_evidence"))
+        } else if let Some(i) = issue {
+            (Some(i), reason)
+        } else if readings.iter().any(|r| self.evidence.is_label_value(r)) {
+            (
+                Some(IssueType::LabelNotMeasurement),
+                Some("label_not_measurement"),
+            )
+        } else if ambiguous {
+            (Some(IssueType::AmbiguousLocale), Some("ambiguous_locale"))
         } else {
-            Some(issue.unwrap_or(if ambiguous {
-                IssueType::AmbiguousLocale
-            } else {
-                IssueType::NotInEvidence
-            }))
+            (Some(IssueType::NotInEvidence), Some("not_in_evidence"))
         };
+        at.reason = reason;
         self.numbers.push(CheckedNumber {
             at,
-            readings: f.readings.iter().map(decimal::Decimal::plain).collect(),
-            unit: f.unit.map(str::to_string),
+            readings: readings.iter().map(decimal::Decimal::plain).collect(),
+            unit: frame.unit.map(str::to_string),
             matched,
             issue,
             evidence,
         });
     }
 
-    /// One reading against the evidence, and its percent/fraction twin when configured: the
-    /// twin must carry exactly the twin's unit (`25%` is `0.25`, not `0.25 %`).
-    fn ground(&self, claim: &Claim) -> Lookup {
-        let direct = self.evidence.lookup(claim, false);
+    /// One reading against the evidence, and its percentage's fraction (or fraction's
+    /// percentage): `62%` is grounded by a fraction `0.62` bound to the same claim, `0.916` by
+    /// `91.6%`; `0.62%` is not `0.62`.
+    fn ground(&self, claim: &evidence::Claim, f: &frame::Frame) -> Lookup {
+        let direct = self.evidence.lookup(claim, Twin::No);
         if matches!(direct, Lookup::Found(_)) || self.options.percent == PercentForms::Distinct {
             return direct;
         }
-        let twin = |value: decimal::Decimal, unit| Claim {
-            value,
-            unit,
-            polarity: claim.polarity,
-            subject: claim.subject,
-        };
-        let twin = if claim.unit == Some("%") {
-            self.evidence
-                .lookup(&twin(claim.value.shifted(-2), None), true)
-        } else if claim.unit.is_none() && claim.value.to_f64().abs() <= 1.0 {
-            self.evidence
-                .lookup(&twin(claim.value.shifted(2), Some("%")), true)
+        let twin = if f.unit == Some("%") {
+            let c = evidence::Claim {
+                value: claim.value.shifted(-2),
+                unit: None,
+                ..*claim
+            };
+            self.evidence.lookup(&c, Twin::FractionOfPercent)
+        } else if f.fraction {
+            let c = evidence::Claim {
+                value: claim.value.shifted(2),
+                unit: Some("%"),
+                fraction: false,
+                ..*claim
+            };
+            self.evidence.lookup(&c, Twin::PercentOfFraction)
         } else {
             Lookup::Absent
         };
-        match twin {
-            Lookup::Found(_) => twin,
+        match (twin, direct) {
+            (Lookup::Found(_), _) => twin,
+            (Lookup::OtherSubject(_), Lookup::Absent | Lookup::OtherUnit) => twin,
             _ => direct,
         }
     }
@@ -495,10 +553,9 @@ impl<'e> Check<'e> {
                 } else {
                     format!(" at {}", n.at.path)
                 };
-                let whose = match (&n.at.subject, &n.at.evidence_subject) {
-                    (Some(ours), Some(theirs)) => format!(" ({theirs}'s, not {ours}'s)"),
-                    (None, Some(theirs)) => format!(" ({theirs}'s)"),
-                    _ => String::new(),
+                let whose = match &n.at.evidence_subject {
+                    Some(theirs) => format!(" (the evidence gives it to {theirs})"),
+                    None => String::new(),
                 };
                 format!("\"{}\"{at} (…{}…): {why}{whose}", n.at.number, n.at.context)
             })
@@ -527,9 +584,19 @@ impl<'e> Check<'e> {
     }
 }
 
+/// Which unit failed: a currency, percent against points, or another unit.
+fn unit_reason(unit: Option<&str>) -> &'static str {
+    match unit {
+        Some("%" | "pp" | "pt") => "percent_not_points",
+        Some(u) if u.len() == 3 && u.chars().all(|c| c.is_ascii_uppercase()) => "wrong_currency",
+        None => "fraction_not_percent",
+        _ => "wrong_unit",
+    }
+}
+
 /// About 30 characters around `span`: up to 15 on each side plus the number, on character
 /// boundaries, line breaks and runs of blanks collapsed to one space.
-fn context(text: &str, span: Range<usize>) -> String {
+fn context_of(text: &str, span: Range<usize>) -> String {
     let start = text[..span.start]
         .char_indices()
         .rev()
@@ -635,7 +702,48 @@ mod tests {
     fn context_respects_character_boundaries() {
         let text = "日本語の文章では数値が 12.5 キログラムと書かれている場合があります";
         let found = text.find("12.5").unwrap();
-        let c = context(text, found..found + 4);
+        let c = context_of(text, found..found + 4);
         assert!(c.contains("12.5") && c.chars().count() <= 34);
     }
+}
+
+/// How the verify stage reads a text: each number with its frame and its bindings, one line
+/// each (a debugging aid for `examples/verify_one.rs`; not a stable format).
+#[doc(hidden)]
+pub fn explain(text: &str, answer: bool, evidence: &Evidence) -> Vec<String> {
+    let label = |a: &str| evidence.is_label_atom(a);
+    let count_noun = |w: &str| evidence.counts(w);
+    let hints = Hints {
+        label: &label,
+        count_noun: &count_noun,
+    };
+    let cfg = Config {
+        locale: Locale::Auto,
+        role: if answer { Role::Answer } else { Role::Evidence },
+        salt: 0,
+        base: &[],
+        spec: frame::Spec::default(),
+        hints: &hints,
+    };
+    let mut out = Vec::new();
+    layout::read(text, &cfg, &mut |item| {
+        let binds: Vec<String> = item
+            .binds
+            .iter()
+            .map(|b| format!("{:x}:{:.2}:{}", b.dim & 0xffff, b.weight, b.atoms.join("+")))
+            .collect();
+        out.push(format!(
+            "{:?} {:?} unit={:?} per={:?} pol={:?} approx={} frac={} atom={:?} | {}",
+            text.get(item.num.span.clone()).unwrap_or_default(),
+            item.frame.kind,
+            item.frame.unit,
+            item.frame.per,
+            item.frame.polarity,
+            item.frame.approx,
+            item.frame.fraction,
+            item.atom,
+            binds.join("  ")
+        ));
+    });
+    out
 }

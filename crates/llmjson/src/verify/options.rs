@@ -64,13 +64,18 @@ pub enum Years {
 }
 
 /// Whether `45%` and `0.45` are the same quantity.
+///
+/// They are, by default: a percentage is grounded by the same fraction bound to the same claim
+/// (a rate, a share, a `*_rate` key, a value in (0, 1] of the same subject), and a fraction by
+/// the same percentage; `0.62%` is never `0.62`. `Distinct` is kept for callers that opted in
+/// to the old rule; it will go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PercentForms {
-    /// A percentage is grounded by the same percentage (or the bare number) only.
-    #[default]
+    /// A percentage is grounded by the same percentage only (the old rule, deprecated).
     Distinct,
-    /// `45%` is also grounded by `0.45`, and `0.45` by `45%`.
+    /// `45%` is also grounded by `0.45`, and `0.45` by `45%`. The default.
+    #[default]
     Equivalent,
 }
 
@@ -138,7 +143,7 @@ impl Default for VerifyOptions {
             locale: Locale::Auto,
             small_counts: SmallCounts::default(),
             years: Years::Skip,
-            percent: PercentForms::Distinct,
+            percent: PercentForms::Equivalent,
             on_ungrounded: OnUngrounded::FailClosed,
             language: Language::En,
             max_size: crate::limits::DEFAULT_MAX_SIZE,

@@ -1,1424 +1,475 @@
-//! The words that change what a number means, in every supported language (en, pt, es, de, fr):
-//! a loss or a gain before it, a label it numbers (`Table 45`), a subject it belongs to
-//! (`Variant B`, `amostra A`), a count noun after it (`2015 cycles`), a scale or a unit after it.
+//! The closed classes of words that change what a number means, in every supported language
+//! (en, pt, es, fr, de): a direction before it (`a loss of`, `fell`, `Fehlbetrag`), an
+//! approximation (`about`, `rund`, `cerca de`), a reference it numbers (`p. 212`, `§ 4.3`,
+//! `order no.`), a street it is the number of, a preposition that makes it a year (`in 2021`) or a
+//! level (`fell to 3.1%`), a month, a unit or a scale written as a word, a currency's name, and
+//! the function words that bind nothing.
 //!
-//! One table, built once: each word (lower case) maps to what it can be. The scan asks it about
-//! each word once, as it passes.
+//! No table here names a domain's things: what a number is *about* is read from the evidence's
+//! own labels (`layout`), so a new domain needs no new word. Words are compared folded (lower
+//! case, diacritics stripped: [`fold`]); the scan asks about each word once.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// The subjects a measurement can belong to: the kind of thing a claim is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Kind {
-    /// A variant, version of a product, formulation, mix, type, model, scenario.
-    Variant,
-    /// A sample, specimen, test piece.
-    Sample,
-    /// A group, arm, cohort, batch, lot.
-    Group,
-    /// An experiment, trial, run, test.
-    Experiment,
-    /// A treatment or condition.
-    Treatment,
-    /// A site, plant, factory.
-    Site,
-    /// A calendar year.
-    Year,
-    /// A quarter (`Q3`).
-    Quarter,
+/// What a word can be (several at once).
+pub(crate) mod flag {
+    /// Gives the number after it a negative direction (`loss`, `fell`, `queda`).
+    pub const NEG: u32 = 1;
+    /// A positive direction (`profit`, `rose`, `alta`).
+    pub const POS: u32 = 1 << 1;
+    /// The number after it is approximate (`about`, `rund`).
+    pub const APPROX: u32 = 1 << 2;
+    /// The number after it numbers a reference or a thing (`page`, `section`, `order`, `site`).
+    pub const REF: u32 = 1 << 3;
+    /// A street: the number beside it is an address.
+    pub const STREET: u32 = 1 << 4;
+    /// A preposition before a year (`in`, `since`, `em`, `seit`).
+    pub const YEAR_PREP: u32 = 1 << 5;
+    /// A preposition that makes the number after a direction word a level (`fell to`).
+    pub const LEVEL_PREP: u32 = 1 << 6;
+    /// A function word: binds nothing.
+    pub const STOP: u32 = 1 << 7;
+    /// Counted things (`patients`, `Beschäftigte`): a number before it is a count.
+    pub const COUNT: u32 = 1 << 8;
+    /// Joins clauses: what follows may be about something else (`and`, `while`, `während`).
+    pub const CONJ: u32 = 1 << 9;
+    /// A period noun (`week`, `semana`, `KW`): the number after it names a period.
+    pub const WEEK: u32 = 1 << 10;
+    /// `quarter`, `trimestre`, `Quartal`.
+    pub const QUARTER: u32 = 1 << 11;
+    /// `year`, `FY`, `exercício`.
+    pub const YEAR_WORD: u32 = 1 << 12;
 }
 
-/// How many kinds there are (the length of a subject's array).
-pub(crate) const KINDS: usize = 8;
-
-impl Kind {
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    pub fn all() -> [Kind; KINDS] {
-        [
-            Kind::Variant,
-            Kind::Sample,
-            Kind::Group,
-            Kind::Experiment,
-            Kind::Treatment,
-            Kind::Site,
-            Kind::Year,
-            Kind::Quarter,
-        ]
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Variant => "variant",
-            Kind::Sample => "sample",
-            Kind::Group => "group",
-            Kind::Experiment => "experiment",
-            Kind::Treatment => "treatment",
-            Kind::Site => "site",
-            Kind::Year => "year",
-            Kind::Quarter => "quarter",
+/// `Prejuízo` → `prejuizo`, `Straße` → `strasse`, `Œuvre` → `oeuvre`: lower case, the
+/// diacritics of Latin scripts dropped (other scripts kept as they are).
+pub(crate) fn fold(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    for c in word.chars() {
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+            continue;
         }
-    }
-}
-
-/// What a word can be (several at once: `in` is a connector and a year's preposition).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Word {
-    /// A loss, a fall, a deficit: the number after it is a negative amount.
-    pub negative: bool,
-    /// A profit, a gain, a rise.
-    pub positive: bool,
-    /// Numbers a label or a reference: the number after it names a thing (`Table 45`).
-    pub label: bool,
-    /// Names a subject kind; the code after it is the subject (`Variant B`).
-    pub kind: Option<(Kind, Plural)>,
-    /// Comes before a year (`in 2023`, `desde 2019`): the number after it is a date.
-    pub year_before: bool,
-    /// An article or possessive: `the 2023 report` is a year used as a name.
-    pub article: bool,
-    /// Joins clauses (`and`, `while`, `mas`, `während`): the subject may change after it.
-    pub conjunction: bool,
-    /// Joins a number to what follows it (`$5.1M in 2023`, `44.2 MPa for variant B`).
-    pub connector: bool,
-    /// Counted things: `2015 cycles` is a count, not a year.
-    pub count_noun: bool,
-    /// A unit written as a word (`minutes` → `min`).
-    pub unit: Option<&'static str>,
-    /// A scale word's power of ten (`million` → 6; 0: none).
-    pub scale: i8,
-    /// `billion`: 10¹² in the long scale (fr).
-    pub billion: bool,
-}
-
-/// Whether a kind's word is singular (`variant B`) or plural (`variants A and B`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Plural {
-    One,
-    Many,
-}
-
-const NEGATIVE: &[&str] = &[
-    // en
-    "loss",
-    "losses",
-    "deficit",
-    "deficits",
-    "decline",
-    "declined",
-    "declines",
-    "declining",
-    "decrease",
-    "decreased",
-    "decreases",
-    "drop",
-    "dropped",
-    "drops",
-    "fell",
-    "fall",
-    "falls",
-    "down",
-    "shrank",
-    "shrunk",
-    "negative",
-    "minus",
-    "lost",
-    "reduction",
-    "contraction",
-    "contracted",
-    "shortfall",
-    "deficiency",
-    "downturn",
-    "slump",
-    "slumped",
-    "plunged",
-    "plunge",
-    "decreasing",
-    "dip",
-    "dipped",
-    // pt
-    "perda",
-    "perdas",
-    "prejuízo",
-    "prejuizo",
-    "prejuízos",
-    "queda",
-    "quedas",
-    "caiu",
-    "caíram",
-    "cairam",
-    "diminuiu",
-    "diminuição",
-    "diminuicao",
-    "redução",
-    "reducao",
-    "recuo",
-    "recuou",
-    "déficit",
-    "deficit",
-    "negativo",
-    "negativa",
-    "menos",
-    "retração",
-    "retracao",
-    "baixa",
-    "encolheu",
-    "perdeu",
-    // es
-    "pérdida",
-    "pérdidas",
-    "perdida",
-    "caída",
-    "caida",
-    "descenso",
-    "disminución",
-    "disminucion",
-    "disminuyó",
-    "bajó",
-    "bajo",
-    "cayó",
-    "cayo",
-    "retroceso",
-    "retrocedió",
-    "perdió",
-    "reducción",
-    // de
-    "verlust",
-    "verluste",
-    "rückgang",
-    "rueckgang",
-    "sank",
-    "sanken",
-    "gesunken",
-    "gefallen",
-    "fiel",
-    "minus",
-    "defizit",
-    "abnahme",
-    "einbruch",
-    "fehlbetrag",
-    "negativ",
-    "weniger",
-    "verringerte",
-    "verringert",
-    "reduziert",
-    // fr
-    "perte",
-    "pertes",
-    "baisse",
-    "baissé",
-    "recul",
-    "reculé",
-    "diminution",
-    "diminué",
-    "négatif",
-    "négative",
-    "négatifs",
-    "moins",
-    "chute",
-    "chuté",
-    "repli",
-    "déficitaire",
-];
-
-const POSITIVE: &[&str] = &[
-    "lucrou",
-    "lucraram",
-    "ganhou",
-    "faturou",
-    "ganó",
-    "verdiente",
-    "gagné",
-    "earned",
-    // en
-    "profit",
-    "profits",
-    "gain",
-    "gains",
-    "gained",
-    "surplus",
-    "increase",
-    "increased",
-    "increases",
-    "rise",
-    "rose",
-    "rises",
-    "grew",
-    "growth",
-    "up",
-    "positive",
-    "plus",
-    "earnings",
-    "earned",
-    "improvement",
-    "improved",
-    "climbed",
-    "jumped",
-    "soared",
-    // pt
-    "lucro",
-    "lucros",
-    "ganho",
-    "ganhos",
-    "superávit",
-    "superavit",
-    "aumento",
-    "aumentou",
-    "cresceu",
-    "crescimento",
-    "alta",
-    "subiu",
-    "positivo",
-    "positiva",
-    "mais",
-    // es
-    "beneficio",
-    "beneficios",
-    "ganancia",
-    "ganancias",
-    "superávit",
-    "subió",
-    "creció",
-    "crecimiento",
-    "aumentó",
-    // de
-    "gewinn",
-    "gewinne",
-    "überschuss",
-    "anstieg",
-    "stieg",
-    "gestiegen",
-    "wachstum",
-    "zuwachs",
-    "plus",
-    "positiv",
-    "erhöhte",
-    "erhöht",
-    // fr
-    "bénéfice",
-    "bénéfices",
-    "gain",
-    "excédent",
-    "hausse",
-    "augmentation",
-    "augmenté",
-    "croissance",
-    "progression",
-    "positif",
-    "positive",
-];
-
-const LABEL: &[&str] = &[
-    // en
-    "table",
-    "tab",
-    "figure",
-    "fig",
-    "chart",
-    "graph",
-    "section",
-    "sec",
-    "chapter",
-    "page",
-    "pages",
-    "pp",
-    "appendix",
-    "annex",
-    "exhibit",
-    "equation",
-    "eq",
-    "item",
-    "article",
-    "paragraph",
-    "ref",
-    "reference",
-    "footnote",
-    "note",
-    "line",
-    "row",
-    "column",
-    "clause",
-    "nr",
-    "number",
-    "id",
-    "code",
-    "room",
-    "question",
-    "step",
-    "phase",
-    "version",
-    "release",
-    "protocol",
-    "lane",
-    "slide",
-    "panel",
-    "exhibit",
-    "patient",
-    "participant",
-    "subject",
-    "station",
-    "tube", // pt
-    "tabela",
-    "quadro",
-    "figura",
-    "gráfico",
-    "grafico",
-    "seção",
-    "secao",
-    "secção",
-    "capítulo",
-    "capitulo",
-    "página",
-    "pagina",
-    "apêndice",
-    "apendice",
-    "anexo",
-    "equação",
-    "equacao",
-    "artigo",
-    "parágrafo",
-    "paragrafo",
-    "referência",
-    "referencia",
-    "nota",
-    "linha",
-    "coluna",
-    "cláusula",
-    "clausula",
-    "nº",
-    "número",
-    "numero",
-    "sala",
-    "questão",
-    "questao",
-    "etapa",
-    "fase",
-    "versão",
-    "versao",
-    "paciente",
-    "participante",
-    "aba",
-    // es
-    "tabla",
-    "cuadro",
-    "sección",
-    "seccion",
-    "capítulo",
-    "anexo",
-    "ecuación",
-    "ecuacion",
-    "artículo",
-    "articulo",
-    "párrafo",
-    "fila",
-    "columna",
-    "cláusula",
-    "pregunta",
-    "versión",
-    // de
-    "tabelle",
-    "abbildung",
-    "abb",
-    "grafik",
-    "abschnitt",
-    "kapitel",
-    "seite",
-    "anhang",
-    "gleichung",
-    "artikel",
-    "absatz",
-    "zeile",
-    "spalte",
-    "klausel",
-    "frage",
-    "stufe",
-    "schritt",
-    "raum",
-    // fr
-    "tableau",
-    "graphique",
-    "chapitre",
-    "annexe",
-    "équation",
-    "paragraphe",
-    "ligne",
-    "colonne",
-    "clause",
-    "étape",
-];
-
-const KIND: &[(&str, Kind, Plural)] = &[
-    ("variant", Kind::Variant, Plural::One),
-    ("variants", Kind::Variant, Plural::Many),
-    ("variante", Kind::Variant, Plural::One),
-    ("variantes", Kind::Variant, Plural::Many),
-    ("varianten", Kind::Variant, Plural::Many),
-    ("formulation", Kind::Variant, Plural::One),
-    ("formulations", Kind::Variant, Plural::Many),
-    ("formulação", Kind::Variant, Plural::One),
-    ("formulacao", Kind::Variant, Plural::One),
-    ("formulações", Kind::Variant, Plural::Many),
-    ("formulación", Kind::Variant, Plural::One),
-    ("formulaciones", Kind::Variant, Plural::Many),
-    ("rezeptur", Kind::Variant, Plural::One),
-    ("rezepturen", Kind::Variant, Plural::Many),
-    ("formulierung", Kind::Variant, Plural::One),
-    ("mix", Kind::Variant, Plural::One),
-    ("mixes", Kind::Variant, Plural::Many),
-    ("mistura", Kind::Variant, Plural::One),
-    ("misturas", Kind::Variant, Plural::Many),
-    ("mezcla", Kind::Variant, Plural::One),
-    ("mezclas", Kind::Variant, Plural::Many),
-    ("mischung", Kind::Variant, Plural::One),
-    ("mischungen", Kind::Variant, Plural::Many),
-    ("mélange", Kind::Variant, Plural::One),
-    ("mélanges", Kind::Variant, Plural::Many),
-    ("blend", Kind::Variant, Plural::One),
-    ("blends", Kind::Variant, Plural::Many),
-    ("scenario", Kind::Variant, Plural::One),
-    ("scenarios", Kind::Variant, Plural::Many),
-    ("cenário", Kind::Variant, Plural::One),
-    ("cenario", Kind::Variant, Plural::One),
-    ("cenários", Kind::Variant, Plural::Many),
-    ("escenario", Kind::Variant, Plural::One),
-    ("escenarios", Kind::Variant, Plural::Many),
-    ("szenario", Kind::Variant, Plural::One),
-    ("szenarien", Kind::Variant, Plural::Many),
-    ("scénario", Kind::Variant, Plural::One),
-    ("scénarios", Kind::Variant, Plural::Many),
-    ("option", Kind::Variant, Plural::One),
-    ("options", Kind::Variant, Plural::Many),
-    ("opção", Kind::Variant, Plural::One),
-    ("opcao", Kind::Variant, Plural::One),
-    ("opções", Kind::Variant, Plural::Many),
-    ("opción", Kind::Variant, Plural::One),
-    ("opciones", Kind::Variant, Plural::Many),
-    ("model", Kind::Variant, Plural::One),
-    ("models", Kind::Variant, Plural::Many),
-    ("modelo", Kind::Variant, Plural::One),
-    ("modelos", Kind::Variant, Plural::Many),
-    ("modell", Kind::Variant, Plural::One),
-    ("modelle", Kind::Variant, Plural::Many),
-    ("modèle", Kind::Variant, Plural::One),
-    ("modèles", Kind::Variant, Plural::Many),
-    ("type", Kind::Variant, Plural::One),
-    ("types", Kind::Variant, Plural::Many),
-    ("tipo", Kind::Variant, Plural::One),
-    ("tipos", Kind::Variant, Plural::Many),
-    ("typ", Kind::Variant, Plural::One),
-    ("typen", Kind::Variant, Plural::Many),
-    ("sample", Kind::Sample, Plural::One),
-    ("samples", Kind::Sample, Plural::Many),
-    ("amostra", Kind::Sample, Plural::One),
-    ("amostras", Kind::Sample, Plural::Many),
-    ("muestra", Kind::Sample, Plural::One),
-    ("muestras", Kind::Sample, Plural::Many),
-    ("probe", Kind::Sample, Plural::One),
-    ("proben", Kind::Sample, Plural::Many),
-    ("échantillon", Kind::Sample, Plural::One),
-    ("échantillons", Kind::Sample, Plural::Many),
-    ("specimen", Kind::Sample, Plural::One),
-    ("specimens", Kind::Sample, Plural::Many),
-    ("espécime", Kind::Sample, Plural::One),
-    ("espécimes", Kind::Sample, Plural::Many),
-    ("probekörper", Kind::Sample, Plural::One),
-    ("éprouvette", Kind::Sample, Plural::One),
-    ("éprouvettes", Kind::Sample, Plural::Many),
-    ("probeta", Kind::Sample, Plural::One),
-    ("probetas", Kind::Sample, Plural::Many),
-    ("group", Kind::Group, Plural::One),
-    ("groups", Kind::Group, Plural::Many),
-    ("grupo", Kind::Group, Plural::One),
-    ("grupos", Kind::Group, Plural::Many),
-    ("gruppe", Kind::Group, Plural::One),
-    ("gruppen", Kind::Group, Plural::Many),
-    ("groupe", Kind::Group, Plural::One),
-    ("groupes", Kind::Group, Plural::Many),
-    ("arm", Kind::Group, Plural::One),
-    ("arms", Kind::Group, Plural::Many),
-    ("braço", Kind::Group, Plural::One),
-    ("brazo", Kind::Group, Plural::One),
-    ("cohort", Kind::Group, Plural::One),
-    ("cohorts", Kind::Group, Plural::Many),
-    ("coorte", Kind::Group, Plural::One),
-    ("kohorte", Kind::Group, Plural::One),
-    ("cohorte", Kind::Group, Plural::One),
-    ("batch", Kind::Group, Plural::One),
-    ("batches", Kind::Group, Plural::Many),
-    ("lote", Kind::Group, Plural::One),
-    ("lotes", Kind::Group, Plural::Many),
-    ("lot", Kind::Group, Plural::One),
-    ("lots", Kind::Group, Plural::Many),
-    ("experiment", Kind::Experiment, Plural::One),
-    ("experiments", Kind::Experiment, Plural::Many),
-    ("experimente", Kind::Experiment, Plural::Many),
-    ("experimento", Kind::Experiment, Plural::One),
-    ("experimentos", Kind::Experiment, Plural::Many),
-    ("versuch", Kind::Experiment, Plural::One),
-    ("versuche", Kind::Experiment, Plural::Many),
-    ("expérience", Kind::Experiment, Plural::One),
-    ("expériences", Kind::Experiment, Plural::Many),
-    ("trial", Kind::Experiment, Plural::One),
-    ("trials", Kind::Experiment, Plural::Many),
-    ("ensaio", Kind::Experiment, Plural::One),
-    ("ensaios", Kind::Experiment, Plural::Many),
-    ("ensayo", Kind::Experiment, Plural::One),
-    ("ensayos", Kind::Experiment, Plural::Many),
-    ("essai", Kind::Experiment, Plural::One),
-    ("essais", Kind::Experiment, Plural::Many),
-    ("run", Kind::Experiment, Plural::One),
-    ("runs", Kind::Experiment, Plural::Many),
-    ("test", Kind::Experiment, Plural::One),
-    ("teste", Kind::Experiment, Plural::One),
-    ("prueba", Kind::Experiment, Plural::One),
-    ("treatment", Kind::Treatment, Plural::One),
-    ("treatments", Kind::Treatment, Plural::Many),
-    ("tratamento", Kind::Treatment, Plural::One),
-    ("tratamentos", Kind::Treatment, Plural::Many),
-    ("tratamiento", Kind::Treatment, Plural::One),
-    ("tratamientos", Kind::Treatment, Plural::Many),
-    ("behandlung", Kind::Treatment, Plural::One),
-    ("behandlungen", Kind::Treatment, Plural::Many),
-    ("traitement", Kind::Treatment, Plural::One),
-    ("traitements", Kind::Treatment, Plural::Many),
-    ("condition", Kind::Treatment, Plural::One),
-    ("conditions", Kind::Treatment, Plural::Many),
-    ("condição", Kind::Treatment, Plural::One),
-    ("condicao", Kind::Treatment, Plural::One),
-    ("condições", Kind::Treatment, Plural::Many),
-    ("condición", Kind::Treatment, Plural::One),
-    ("condiciones", Kind::Treatment, Plural::Many),
-    ("bedingung", Kind::Treatment, Plural::One),
-    ("bedingungen", Kind::Treatment, Plural::Many),
-    ("site", Kind::Site, Plural::One),
-    ("sites", Kind::Site, Plural::Many),
-    ("plant", Kind::Site, Plural::One),
-    ("plants", Kind::Site, Plural::Many),
-    ("planta", Kind::Site, Plural::One),
-    ("plantas", Kind::Site, Plural::Many),
-    ("fábrica", Kind::Site, Plural::One),
-    ("fabrica", Kind::Site, Plural::One),
-    ("fábricas", Kind::Site, Plural::Many),
-    ("werk", Kind::Site, Plural::One),
-    ("werke", Kind::Site, Plural::Many),
-    ("standort", Kind::Site, Plural::One),
-    ("usine", Kind::Site, Plural::One),
-    ("usines", Kind::Site, Plural::Many),
-    ("year", Kind::Year, Plural::One),
-    ("years", Kind::Year, Plural::Many),
-    ("ano", Kind::Year, Plural::One),
-    ("anos", Kind::Year, Plural::Many),
-    ("año", Kind::Year, Plural::One),
-    ("años", Kind::Year, Plural::Many),
-    ("jahr", Kind::Year, Plural::One),
-    ("jahre", Kind::Year, Plural::Many),
-    ("année", Kind::Year, Plural::One),
-    ("années", Kind::Year, Plural::Many),
-    ("exercice", Kind::Year, Plural::One),
-    ("exercício", Kind::Year, Plural::One),
-    ("ejercicio", Kind::Year, Plural::One),
-    ("geschäftsjahr", Kind::Year, Plural::One),
-    ("fy", Kind::Year, Plural::One),
-    ("quarter", Kind::Quarter, Plural::One),
-    ("trimestre", Kind::Quarter, Plural::One),
-    ("quartal", Kind::Quarter, Plural::One),
-];
-
-const YEAR_BEFORE: &[&str] = &[
-    "in",
-    "since",
-    "during",
-    "until",
-    "till",
-    "by",
-    "from",
-    "through",
-    "before",
-    "after",
-    "of",
-    "em",
-    "desde",
-    "durante",
-    "até",
-    "ate",
-    "de",
-    "do",
-    "no",
-    "em",
-    "entre",
-    "im",
-    "seit",
-    "bis",
-    "von",
-    "vor",
-    "nach",
-    "ab",
-    "en",
-    "depuis",
-    "pendant",
-    "jusqu",
-    "avant",
-    "après",
-    "hasta",
-    "antes",
-    "después",
-    "para",
-    "for",
-    "to",
-    "and",
-    "e",
-    "y",
-    "et",
-    "und",
-    "or",
-    "ou",
-    "o",
-    "oder",
-    "year",
-    "ano",
-    "año",
-    "jahr",
-    "année",
-    "fy",
-    "end",
-    "early",
-    "late",
-    "mid",
-    "fim",
-    "final",
-    "início",
-    "inicio",
-    "ende",
-    "anfang",
-    "fin",
-    "début",
-    "around",
-    "circa",
-    "ca",
-    "c",
-    "summer",
-    "winter",
-    "spring",
-    "autumn",
-    "fall",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-    "janeiro",
-    "fevereiro",
-    "março",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-    "enero",
-    "febrero",
-    "marzo",
-    "mayo",
-    "junio",
-    "julio",
-    "septiembre",
-    "octubre",
-    "noviembre",
-    "diciembre",
-    "januar",
-    "februar",
-    "märz",
-    "juni",
-    "juli",
-    "oktober",
-    "dezember",
-    "janvier",
-    "février",
-    "mars",
-    "avril",
-    "mai",
-    "juin",
-    "juillet",
-    "août",
-    "septembre",
-    "octobre",
-    "novembre",
-    "décembre",
-];
-
-const ARTICLE: &[&str] = &[
-    "the", "a", "an", "this", "that", "our", "their", "its", "his", "her", "your", "o", "os", "as",
-    "um", "uma", "este", "esta", "esse", "essa", "nosso", "nossa", "seu", "sua", "der", "die",
-    "das", "dem", "den", "des", "ein", "eine", "einer", "unser", "unsere", "ihr", "ihre", "le",
-    "la", "les", "un", "une", "ce", "cette", "notre", "leur", "el", "los", "las", "una", "nuestro",
-    "nuestra", "su",
-];
-
-const CONJUNCTION: &[&str] = &[
-    "from",
-    "and",
-    "but",
-    "while",
-    "whereas",
-    "whilst",
-    "versus",
-    "vs",
-    "than",
-    "compared",
-    "e",
-    "mas",
-    "enquanto",
-    "porém",
-    "contra",
-    "que",
-    "und",
-    "aber",
-    "während",
-    "wohingegen",
-    "gegenüber",
-    "als",
-    "et",
-    "mais",
-    "tandis",
-    "alors",
-    "contre",
-    "y",
-    "pero",
-    "mientras",
-    "frente",
-];
-
-const CONNECTOR: &[&str] = &[
-    "in", "for", "of", "at", "on", "em", "para", "de", "do", "da", "dos", "das", "no", "na", "nos",
-    "nas", "im", "für", "von", "vom", "bei", "beim", "en", "pour", "du", "au", "aux", "del", "por",
-    "the", "o", "a", "le", "la", "el", "der", "die", "das",
-];
-
-const COUNT_NOUN: &[&str] = &[
-    // en
-    "cycles",
-    "patients",
-    "participants",
-    "subjects",
-    "people",
-    "persons",
-    "users",
-    "customers",
-    "clients",
-    "employees",
-    "workers",
-    "staff",
-    "students",
-    "respondents",
-    "cases",
-    "samples",
-    "specimens",
-    "units",
-    "items",
-    "products",
-    "orders",
-    "records",
-    "rows",
-    "entries",
-    "tests",
-    "trials",
-    "runs",
-    "visits",
-    "sessions",
-    "events",
-    "deaths",
-    "births",
-    "households",
-    "vehicles",
-    "cars",
-    "devices",
-    "machines",
-    "animals",
-    "mice",
-    "rats",
-    "cells",
-    "tickets",
-    "transactions",
-    "requests",
-    "calls",
-    "downloads",
-    "installs",
-    "pages",
-    "words",
-    "tokens",
-    "errors",
-    "failures",
-    "defects",
-    "incidents",
-    "accidents",
-    "beds",
-    "doses",
-    "tablets",
-    "pieces",
-    "parts",
-    "boxes",
-    "pallets",
-    "containers",
-    "shipments",
-    "jobs",
-    "members",
-    "votes",
-    "applications",
-    "complaints",
-    "visitors",
-    "passengers",
-    "flights",
-    "homes",
-    "houses",
-    "buildings",
-    "stores",
-    "shops",
-    "trees",
-    "plants",
-    "specimens",
-    "repetitions",
-    "iterations",
-    "steps",
-    "loads",
-    "hits",
-    "clicks",
-    "views",
-    // pt
-    "ciclos",
-    "pacientes",
-    "participantes",
-    "pessoas",
-    "usuários",
-    "usuarios",
-    "clientes",
-    "funcionários",
-    "funcionarios",
-    "trabalhadores",
-    "alunos",
-    "estudantes",
-    "casos",
-    "amostras",
-    "unidades",
-    "itens",
-    "produtos",
-    "pedidos",
-    "registros",
-    "linhas",
-    "testes",
-    "ensaios",
-    "visitas",
-    "sessões",
-    "eventos",
-    "mortes",
-    "óbitos",
-    "obitos",
-    "domicílios",
-    "veículos",
-    "veiculos",
-    "carros",
-    "dispositivos",
-    "máquinas",
-    "animais",
-    "camundongos",
-    "ratos",
-    "células",
-    "peças",
-    "pecas",
-    "falhas",
-    "defeitos",
-    "chamados",
-    "transações",
-    "leitos",
-    "empregados",
-    "votos",
-    "repetições",
-    "corpos",
-    // es
-    "personas",
-    "empleados",
-    "muestras",
-    "artículos",
-    "filas",
-    "pruebas",
-    "ensayos",
-    "sesiones",
-    "muertes",
-    "hogares",
-    "vehículos",
-    "máquinas",
-    "animales",
-    "ratones",
-    "piezas",
-    "fallos",
-    "fallas",
-    "defectos",
-    "dosis",
-    "viviendas",
-    // de
-    "zyklen",
-    "patienten",
-    "teilnehmer",
-    "personen",
-    "menschen",
-    "nutzer",
-    "benutzer",
-    "kunden",
-    "mitarbeiter",
-    "beschäftigte",
-    "studenten",
-    "schüler",
-    "fälle",
-    "proben",
-    "einheiten",
-    "stück",
-    "produkte",
-    "bestellungen",
-    "datensätze",
-    "zeilen",
-    "versuche",
-    "besuche",
-    "sitzungen",
-    "ereignisse",
-    "todesfälle",
-    "haushalte",
-    "fahrzeuge",
-    "geräte",
-    "maschinen",
-    "tiere",
-    "mäuse",
-    "zellen",
-    "teile",
-    "fehler",
-    "ausfälle",
-    "defekte",
-    "wiederholungen",
-    // fr
-    "personnes",
-    "utilisateurs",
-    "employés",
-    "salariés",
-    "étudiants",
-    "élèves",
-    "cas",
-    "échantillons",
-    "unités",
-    "articles",
-    "produits",
-    "commandes",
-    "enregistrements",
-    "lignes",
-    "essais",
-    "visites",
-    "séances",
-    "événements",
-    "décès",
-    "ménages",
-    "véhicules",
-    "appareils",
-    "animaux",
-    "souris",
-    "cellules",
-    "pièces",
-    "défauts",
-    "pannes",
-];
-
-const UNIT_WORDS: &[(&str, &str)] = &[
-    ("minute", "min"),
-    ("minutes", "min"),
-    ("mins", "min"),
-    ("minuto", "min"),
-    ("minutos", "min"),
-    ("minuten", "min"),
-    ("hour", "h"),
-    ("hours", "h"),
-    ("hr", "h"),
-    ("hrs", "h"),
-    ("hora", "h"),
-    ("horas", "h"),
-    ("stunde", "h"),
-    ("stunden", "h"),
-    ("std", "h"),
-    ("heure", "h"),
-    ("heures", "h"),
-    ("second", "s"),
-    ("seconds", "s"),
-    ("sec", "s"),
-    ("secs", "s"),
-    ("segundo", "s"),
-    ("segundos", "s"),
-    ("sekunde", "s"),
-    ("sekunden", "s"),
-    ("seconde", "s"),
-    ("secondes", "s"),
-    ("millisecond", "ms"),
-    ("milliseconds", "ms"),
-    ("milissegundo", "ms"),
-    ("milissegundos", "ms"),
-    ("millisekunden", "ms"),
-    ("milliseconde", "ms"),
-    ("millisecondes", "ms"),
-    ("milisegundo", "ms"),
-    ("milisegundos", "ms"),
-    ("day", "d"),
-    ("days", "d"),
-    ("dia", "d"),
-    ("dias", "d"),
-    ("tag", "d"),
-    ("tage", "d"),
-    ("tagen", "d"),
-    ("jour", "d"),
-    ("jours", "d"),
-    ("día", "d"),
-    ("días", "d"),
-    ("kilogram", "kg"),
-    ("kilograms", "kg"),
-    ("kilo", "kg"),
-    ("kilos", "kg"),
-    ("quilo", "kg"),
-    ("quilos", "kg"),
-    ("quilograma", "kg"),
-    ("quilogramas", "kg"),
-    ("kilogramm", "kg"),
-    ("kilogramme", "kg"),
-    ("kilogrammes", "kg"),
-    ("kilogramo", "kg"),
-    ("kilogramos", "kg"),
-    ("gram", "g"),
-    ("grams", "g"),
-    ("grama", "g"),
-    ("gramas", "g"),
-    ("gramm", "g"),
-    ("gramme", "g"),
-    ("grammes", "g"),
-    ("gramo", "g"),
-    ("gramos", "g"),
-    ("milligram", "mg"),
-    ("milligrams", "mg"),
-    ("miligrama", "mg"),
-    ("miligramas", "mg"),
-    ("milligramm", "mg"),
-    ("milligramme", "mg"),
-    ("milligrammes", "mg"),
-    ("miligramo", "mg"),
-    ("miligramos", "mg"),
-    ("meter", "m"),
-    ("meters", "m"),
-    ("metre", "m"),
-    ("metres", "m"),
-    ("metro", "m"),
-    ("metros", "m"),
-    ("mètre", "m"),
-    ("mètres", "m"),
-    ("kilometer", "km"),
-    ("kilometers", "km"),
-    ("kilometre", "km"),
-    ("kilometres", "km"),
-    ("quilômetro", "km"),
-    ("quilômetros", "km"),
-    ("quilometro", "km"),
-    ("quilometros", "km"),
-    ("kilomètre", "km"),
-    ("kilomètres", "km"),
-    ("kilómetro", "km"),
-    ("kilómetros", "km"),
-    ("centimeter", "cm"),
-    ("centimeters", "cm"),
-    ("centimetre", "cm"),
-    ("centimetres", "cm"),
-    ("centímetro", "cm"),
-    ("centímetros", "cm"),
-    ("zentimeter", "cm"),
-    ("centimètre", "cm"),
-    ("centimètres", "cm"),
-    ("millimeter", "mm"),
-    ("millimeters", "mm"),
-    ("millimetre", "mm"),
-    ("millimetres", "mm"),
-    ("milímetro", "mm"),
-    ("milímetros", "mm"),
-    ("milimetro", "mm"),
-    ("milimetros", "mm"),
-    ("millimètre", "mm"),
-    ("millimètres", "mm"),
-    ("liter", "L"),
-    ("liters", "L"),
-    ("litre", "L"),
-    ("litres", "L"),
-    ("litro", "L"),
-    ("litros", "L"),
-    ("milliliter", "mL"),
-    ("milliliters", "mL"),
-    ("millilitre", "mL"),
-    ("millilitres", "mL"),
-    ("mililitro", "mL"),
-    ("mililitros", "mL"),
-    ("ton", "t"),
-    ("tons", "t"),
-    ("tonne", "t"),
-    ("tonnes", "t"),
-    ("tonelada", "t"),
-    ("toneladas", "t"),
-    ("tonnen", "t"),
-    ("degree", "°"),
-    ("degrees", "°"),
-    ("grau", "°"),
-    ("graus", "°"),
-    ("grad", "°"),
-    ("degré", "°"),
-    ("degrés", "°"),
-    ("grado", "°"),
-    ("grados", "°"),
-    ("percent", "%"),
-    ("pct", "%"),
-    ("porcento", "%"),
-    ("prozent", "%"),
-    ("pourcent", "%"),
-    ("percentage", "%"),
-    ("kilowatt", "kW"),
-    ("kilowatts", "kW"),
-    ("quilowatt", "kW"),
-    ("quilowatts", "kW"),
-    ("watt", "W"),
-    ("watts", "W"),
-    ("volt", "V"),
-    ("volts", "V"),
-    ("megapascal", "MPa"),
-    ("megapascals", "MPa"),
-    ("megapascais", "MPa"),
-    ("euro", "EUR"),
-    ("euros", "EUR"),
-    ("dollar", "USD"),
-    ("dollars", "USD"),
-    ("dólar", "USD"),
-    ("dólares", "USD"),
-    ("dolar", "USD"),
-    ("dolares", "USD"),
-    ("real", "BRL"),
-    ("reais", "BRL"),
-];
-
-const SCALE_WORDS: &[(&str, i8)] = &[
-    ("thousand", 3),
-    ("thousands", 3),
-    ("mil", 3),
-    ("mille", 3),
-    ("tausend", 3),
-    ("tsd", 3),
-    ("k", 3),
-    ("million", 6),
-    ("millions", 6),
-    ("milhão", 6),
-    ("milhões", 6),
-    ("milhao", 6),
-    ("milhoes", 6),
-    ("mi", 6),
-    ("mn", 6),
-    ("millón", 6),
-    ("millon", 6),
-    ("millones", 6),
-    ("millionen", 6),
-    ("mio", 6),
-    ("billion", 9),
-    ("billions", 9),
-    ("bilhão", 9),
-    ("bilhões", 9),
-    ("bilhao", 9),
-    ("bilhoes", 9),
-    ("bi", 9),
-    ("bn", 9),
-    ("milliard", 9),
-    ("milliards", 9),
-    ("milliarde", 9),
-    ("milliarden", 9),
-    ("mrd", 9),
-    ("millardo", 9),
-    ("millardos", 9),
-    ("trillion", 12),
-    ("trillions", 12),
-    ("trilhão", 12),
-    ("trilhões", 12),
-    ("trilhao", 12),
-    ("trilhoes", 12),
-    ("tri", 12),
-    ("billón", 12),
-    ("billon", 12),
-    ("billones", 12),
-    ("billionen", 12),
-];
-
-fn table() -> &'static HashMap<&'static str, Word, ahash::RandomState> {
-    static TABLE: OnceLock<HashMap<&'static str, Word, ahash::RandomState>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t: HashMap<&'static str, Word, ahash::RandomState> = HashMap::default();
-        let mut set = |words: &[&'static str], f: &dyn Fn(&mut Word)| {
-            for w in words {
-                f(t.entry(w).or_default());
+        let base = match c {
+            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' => "a",
+            'ç' | 'Ç' => "c",
+            'è' | 'é' | 'ê' | 'ë' | 'È' | 'É' | 'Ê' | 'Ë' => "e",
+            'ì' | 'í' | 'î' | 'ï' | 'Ì' | 'Í' | 'Î' | 'Ï' => "i",
+            'ñ' | 'Ñ' => "n",
+            'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => "o",
+            'ù' | 'ú' | 'û' | 'ü' | 'Ù' | 'Ú' | 'Û' | 'Ü' => "u",
+            'ý' | 'ÿ' | 'Ý' => "y",
+            'ß' => "ss",
+            'æ' | 'Æ' => "ae",
+            'œ' | 'Œ' => "oe",
+            'º' | 'ª' => "o",
+            _ => {
+                for l in c.to_lowercase() {
+                    out.push(l);
+                }
+                continue;
             }
         };
-        set(NEGATIVE, &|w| w.negative = true);
-        set(POSITIVE, &|w| w.positive = true);
-        set(LABEL, &|w| w.label = true);
-        set(YEAR_BEFORE, &|w| w.year_before = true);
-        set(ARTICLE, &|w| w.article = true);
-        set(CONJUNCTION, &|w| w.conjunction = true);
-        set(CONNECTOR, &|w| w.connector = true);
-        set(COUNT_NOUN, &|w| w.count_noun = true);
-        for &(w, unit) in UNIT_WORDS {
-            t.entry(w).or_default().unit = Some(unit);
-        }
-        for &(w, scale) in SCALE_WORDS {
-            let e = t.entry(w).or_default();
-            e.scale = scale;
-            e.billion = matches!(w, "billion" | "billions");
-        }
-        for &(w, kind, plural) in KIND {
-            t.entry(w).or_default().kind = Some((kind, plural));
-        }
-        t
+        out.push_str(base);
+    }
+    out
+}
+
+/// The flags of a folded word.
+pub(crate) fn flags(folded: &str) -> u32 {
+    let mut f = table().get(folded).copied().unwrap_or(0);
+    if f & (flag::NEG | flag::POS) == 0 {
+        f |= direction_by_stem(folded);
+    }
+    if f & flag::STREET == 0 && street_suffix(folded) {
+        f |= flag::STREET;
+    }
+    f
+}
+
+/// Conjugations and derivations of direction words, by stem (`declin-`, `aument-`, `steig-`).
+fn direction_by_stem(w: &str) -> u32 {
+    const NEG: &[&str] = &[
+        "declin", "decreas", "dropp", "shrink", "shrank", "shrunk", "reduc", "contracti",
+        "contracte", "slump", "plung", "tumbl", "slipp", "lowered", "lowering", "prejuiz", "diminu", "redu",
+        "retrac", "encolh", "retroce", "descens", "disminu", "reducc", "verlust", "ruckgang",
+        "gesunk", "gefall", "einbruch", "eingebroch", "fehlbetrag", "verringer", "reduzier",
+        "schrumpf", "verlor", "abnahm", "baiss", "recul", "chute", "chuta", "regress",
+        "deficit", "negativ", "perdid", "perdie", "perdeu", "perdi",
+    ];
+    const POS: &[&str] = &[
+        "increas", "improv", "climb", "jump", "soar", "boost", "expand", "lucr", "ganh",
+        "aument", "cresc", "crec", "avanc", "avanz", "gananci", "benefic", "gewinn",
+        "uberschuss", "anstieg", "gestieg", "steig", "wachstum", "zuwachs", "erhoh", "zuleg",
+        "hauss", "augment", "croiss", "progress", "excedent", "superavit", "surplus", "profit",
+        "positiv", "grimp",
+    ];
+    if w.len() < 4 {
+        return 0;
+    }
+    if NEG.iter().any(|s| w.starts_with(s)) {
+        return flag::NEG;
+    }
+    if POS.iter().any(|s| w.starts_with(s)) {
+        return flag::POS;
+    }
+    0
+}
+
+/// German and Dutch street names are one word (`Bahnhofstrasse`, `Hauptstraße`, `Kirchweg`).
+fn street_suffix(w: &str) -> bool {
+    w.len() > 6
+        && ["strasse", "weg", "platz", "gasse", "allee", "damm", "ufer", "chaussee", "straat"]
+            .iter()
+            .any(|s| w.ends_with(s))
+}
+
+const NEG_WORDS: &[&str] = &[
+    "loss", "losses", "lost", "lose", "loses", "losing", "fell", "fall", "falls", "falling",
+    "drop", "drops", "down", "minus", "shortfall", "shortfalls", "downturn", "dip", "dipped",
+    "dips", "cut", "cuts", "slid", "sank", "sink", "sinks", "eased", "easing", "deficits",
+    "perda", "perdas", "queda", "quedas", "caiu", "cairam", "cair", "cai", "caem", "recuo",
+    "recuou", "recuar", "baixa", "baixou", "perdeu", "perdida", "caida", "caidas",
+    "cayo", "cayeron", "bajo", "bajaron", "bajada", "sinkt", "sinken", "fiel", "fielen", "fallt",
+    "fallen", "perte", "pertes", "repli", "tombe", "tombee",
+    "tombes", "contraction", "contracted",
+];
+const POS_WORDS: &[&str] = &[
+    "gain", "gains", "gained", "rise", "rises", "rose", "risen", "rising", "grew", "grow",
+    "grows", "growth", "growing", "up", "plus", "earned", "earnings", "added", "adds",
+    "alta", "altas", "subiu", "subir", "sobe", "sobem", "subiram", "mais", "subio", "sube",
+    "suben", "subieron", "alza", "wuchs", "wachst", "wachsen", "gagne", "gagnes",
+    "monte", "hausse",
+];
+const APPROX_WORDS: &[&str] = &[
+    "about", "roughly", "around", "approximately", "approx", "nearly", "almost", "some",
+    "circa", "ca", "cerca", "aproximadamente", "aprox", "quase", "volta", "torno", "uns",
+    "umas", "alrededor", "casi", "unos", "unas", "environ", "pres", "presque", "autour",
+    "approximativement", "quelque", "rund", "etwa", "ungefahr", "knapp", "zirka",
+];
+const REF_WORDS: &[&str] = &[
+    // References into a document.
+    "table", "tab", "figure", "fig", "chart", "graph", "section", "sec", "chapter", "page",
+    "pages", "pp", "p", "appendix", "annex", "exhibit", "equation", "eq", "item", "article",
+    "art", "paragraph", "para", "ref", "reference", "footnote", "note", "line", "row", "column",
+    "clause", "nr", "no", "n", "number", "num", "id", "code", "question", "step", "version",
+    "release", "protocol", "slide", "panel", "tabela", "quadro", "figura", "grafico", "secao",
+    "seccao", "capitulo", "pagina", "pag", "apendice", "anexo", "equacao", "artigo",
+    "paragrafo", "referencia", "nota", "linha", "coluna", "clausula", "numero", "questao",
+    "versao", "aba", "tabla", "cuadro", "seccion", "ecuacion", "articulo", "parrafo", "fila",
+    "columna", "pregunta", "version", "tabelle", "abbildung", "abb", "grafik", "abschnitt",
+    "kapitel", "seite", "s", "anhang", "gleichung", "artikel", "absatz", "zeile", "spalte",
+    "klausel", "frage", "tableau", "graphique", "chapitre", "annexe", "paragraphe", "ligne",
+    "colonne",
+    // Things numbered, not measured: orders, cases, invoices, places in a site.
+    "order", "orders", "pedido", "commande", "auftrag", "bestellung", "case", "processo",
+    "expediente", "dossier", "fall", "invoice", "fatura", "factura", "facture", "rechnung",
+    "ticket", "listing", "lot", "lote", "batch", "gate", "dock", "doca", "muelle", "quai",
+    "platform", "unit", "room", "sala", "floor", "store", "loja", "tienda", "depot", "route",
+    "rota", "ruta", "site", "plot", "parcela", "parcelle", "parzelle", "visit", "visita",
+    "visite", "subject", "patient", "paciente", "specimen", "probe", "zone", "zona", "bay",
+    "lane", "station", "tube", "matchday", "rodada", "jornada", "journee", "spieltag", "stage",
+    "etapa", "etape", "phase", "fase", "hall", "halle", "block", "bloco", "bloque", "bloc",
+    "lane", "pier", "berth", "terminal", "building", "predio", "edificio", "batiment",
+    "gebaude", "apartment", "apartamento", "wohnung", "shelf", "aisle", "rack", "bin",
+    "feeder", "well", "pozo", "poco", "pit", "shaft", "seat", "stand", "booth", "tag",
+    "serial", "model", "modelo", "modele", "modell", "type", "tipo", "typ", "series", "serie",
+    "flight", "voo", "vuelo", "vol", "flug", "bus", "train", "line", "linha", "linea",
+    "ligne", "linie", "arm", "braco", "brazo", "bras", "group", "grupo", "groupe", "gruppe",
+    "cohort", "coorte", "kohorte", "cohorte", "sample", "amostra", "muestra", "echantillon",
+    "probe", "variant", "variante", "trial", "study", "estudo", "estudio", "etude", "studie",
+    "run", "test", "teste", "prueba", "essai", "versuch", "experiment", "experimento",
+    "experience", "scenario", "cenario", "escenario", "szenario", "option", "opcao", "opcion",
+    "week", "semana", "semaine", "woche", "kw", "wk", "w",
+];
+const STREET_WORDS: &[&str] = &[
+    "street", "st", "road", "rd", "avenue", "ave", "av", "drive", "dr", "lane", "ln",
+    "boulevard", "blvd", "way", "place", "square", "court", "ct", "terrace", "close", "rua",
+    "avenida", "travessa", "alameda", "praca", "rodovia", "estrada", "calle", "avda", "paseo",
+    "plaza", "carrera", "camino", "rue", "bd", "chemin", "allee", "impasse", "quai", "route",
+    "strasse", "str", "weg", "platz", "gasse", "ring",
+];
+const YEAR_PREPS: &[&str] = &[
+    "in", "since", "during", "until", "till", "by", "from", "through", "before", "after", "of",
+    "for", "to", "em", "desde", "durante", "ate", "de", "do", "no", "entre", "im", "seit",
+    "bis", "von", "vor", "nach", "ab", "en", "depuis", "pendant", "jusqu", "avant", "apres",
+    "hasta", "antes", "despues", "para", "year", "ano", "jahr", "annee", "fy", "end", "early",
+    "late", "mid", "fim", "final", "inicio", "ende", "anfang", "fin", "debut", "fiscal",
+    "exercice", "exercicio", "ejercicio", "geschaftsjahr", "kontrolljahr", "safra", "campana",
+    "season", "temporada", "saison", "the", "o", "a", "el", "la", "le", "der", "die", "das",
+    "dem", "den",
+];
+const LEVEL_PREPS: &[&str] = &["to", "at", "para", "a", "hasta", "jusqu", "auf", "bis"];
+const STOP_WORDS: &[&str] = &[
+    // en
+    "the", "a", "an", "of", "in", "on", "at", "for", "to", "from", "by", "with", "and", "or",
+    "but", "as", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "it",
+    "its", "this", "that", "these", "those", "which", "who", "whom", "whose", "what", "there",
+    "their", "they", "them", "he", "she", "his", "her", "we", "our", "you", "your", "than",
+    "then", "also", "into", "per", "each", "all", "any", "both", "after", "before", "over",
+    "while", "when", "where", "not", "no", "so", "such", "about", "up", "out", "only", "more",
+    "most", "other", "same", "one", "two", "three", "would", "will", "can", "could", "may",
+    "did", "does", "do", "versus", "vs", "against", "compared", "with", "total", "average",
+    "mean", "value", "values", "figure", "amount", "level", "came", "stood", "reached",
+    "recorded", "reported", "showed", "posted", "had",
+    // pt
+    "o", "os", "as", "um", "uma", "uns", "umas", "de", "do", "da", "dos", "das", "em", "no",
+    "na", "nos", "nas", "por", "pelo", "pela", "para", "com", "sem", "e", "ou", "mas", "que",
+    "se", "foi", "foram", "era", "eram", "ser", "ficou", "ficaram", "teve", "tem", "tinha",
+    "seu", "sua", "seus", "suas", "este", "esta", "esse", "essa", "ao", "aos", "entre", "sobre",
+    "contra", "ja", "tambem", "mais", "menos", "cada", "todo", "toda", "total", "media",
+    "valor", "chegou", "registrou", "atingiu",
+    // es
+    "el", "los", "las", "del", "al", "y", "en", "con", "sin", "fue", "fueron", "es", "son",
+    "su", "sus", "lo", "le", "les", "este", "esta", "ese", "esa", "un", "una", "unos", "unas",
+    "tambien", "frente", "hasta", "desde", "segun", "registro", "alcanzo",
+    // fr
+    "le", "la", "les", "des", "du", "au", "aux", "un", "une", "et", "ou", "en", "dans", "sur",
+    "pour", "par", "avec", "sans", "est", "sont", "etait", "ete", "a", "ont", "ce", "cette",
+    "ces", "son", "sa", "ses", "leur", "leurs", "qui", "que", "dont", "ne", "pas", "plus",
+    "contre", "entre", "soit", "atteint", "affiche",
+    // de
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einer", "eines", "einem",
+    "einen", "und", "oder", "aber", "im", "in", "am", "an", "auf", "aus", "bei", "mit", "nach",
+    "von", "vom", "zu", "zum", "zur", "fur", "ist", "sind", "war", "waren", "wurde", "wurden",
+    "hat", "hatte", "sich", "als", "auch", "nicht", "wie", "lag", "betrug", "erreichte",
+    "insgesamt", "gegenuber",
+];
+const CONJ_WORDS: &[&str] = &[
+    "and", "but", "while", "whereas", "whilst", "versus", "vs", "than", "compared", "against",
+    "e", "mas", "enquanto", "porem", "contra", "und", "aber", "wahrend", "wohingegen",
+    "gegenuber", "et", "mais", "tandis", "alors", "y", "pero", "mientras", "frente", "quand",
+    "cuando", "quando", "wenn", "sowie", "ou", "or", "oder", "o",
+];
+const COUNT_WORDS: &[&str] = &[
+    "cycles", "patients", "participants", "subjects", "people", "persons", "users",
+    "customers", "clients", "employees", "workers", "staff", "students", "respondents",
+    "cases", "samples", "specimens", "units", "items", "products", "orders", "records",
+    "entries", "tests", "trials", "runs", "visits", "sessions", "events", "deaths", "births",
+    "households", "vehicles", "cars", "devices", "machines", "animals", "tickets",
+    "transactions", "requests", "calls", "downloads", "errors", "failures", "defects",
+    "incidents", "accidents", "beds", "doses", "pieces", "parts", "boxes", "pallets",
+    "containers", "shipments", "jobs", "members", "votes", "applications", "applicants",
+    "complaints", "visitors", "passengers", "flights", "homes", "houses", "buildings", "stores",
+    "locations", "shops", "sites", "trees", "hours", "fans", "spectators", "roles", "people",
+    "pacientes", "participantes", "pessoas", "usuarios", "clientes", "funcionarios",
+    "trabalhadores", "alunos", "estudantes", "casos", "amostras", "unidades", "itens",
+    "produtos", "pedidos", "registros", "testes", "ensaios", "visitas", "eventos", "mortes",
+    "obitos", "domicilios", "veiculos", "defeitos", "falhas", "escolas", "toneladas",
+    "empregados", "cooperados", "inscritos", "personas", "empleados", "muestras", "pruebas",
+    "defectos", "viviendas", "trenes", "camiones", "becas", "patienten", "teilnehmer",
+    "personen", "mitarbeiter", "mitarbeitende", "beschaftigte", "kunden", "falle", "proben",
+    "einheiten", "stuck", "ereignisse", "fahrzeuge", "reklamationen", "sendungen", "anlagen",
+    "personnes", "salaries", "employes", "etudiants", "eleves", "echantillons", "unites",
+    "commandes", "essais", "visites", "evenements", "deces", "logements", "abonnes",
+];
+
+/// Months by folded name (full names; abbreviations only inside dates, see [`month_abbrev`]).
+const MONTHS: &[(&str, u8)] = &[
+    ("january", 1), ("february", 2), ("march", 3), ("april", 4), ("may", 5), ("june", 6),
+    ("july", 7), ("august", 8), ("september", 9), ("october", 10), ("november", 11),
+    ("december", 12), ("janeiro", 1), ("fevereiro", 2), ("marco", 3), ("abril", 4),
+    ("maio", 5), ("junho", 6), ("julho", 7), ("agosto", 8), ("setembro", 9), ("outubro", 10),
+    ("novembro", 11), ("dezembro", 12), ("enero", 1), ("febrero", 2), ("marzo", 3),
+    ("mayo", 5), ("junio", 6), ("julio", 7), ("septiembre", 9), ("setiembre", 9),
+    ("octubre", 10), ("noviembre", 11), ("diciembre", 12), ("janvier", 1), ("fevrier", 2),
+    ("mars", 3), ("avril", 4), ("mai", 5), ("juin", 6), ("juillet", 7), ("aout", 8),
+    ("septembre", 9), ("octobre", 10), ("novembre", 11), ("decembre", 12), ("januar", 1),
+    ("februar", 2), ("marz", 3), ("juni", 6), ("juli", 7), ("oktober", 10), ("dezember", 12),
+];
+
+/// The month a folded full name names.
+pub(crate) fn month(folded: &str) -> Option<u8> {
+    MONTHS.iter().find(|(m, _)| *m == folded).map(|&(_, n)| n)
+}
+
+/// A month's abbreviation (`Mar`, `fev`, `Okt`), only trusted next to a day or a year.
+pub(crate) fn month_abbrev(folded: &str) -> Option<u8> {
+    let w = folded.trim_end_matches('.');
+    month(w).or(match w {
+        "jan" | "janv" | "ene" => Some(1),
+        "feb" | "fev" | "fevr" => Some(2),
+        "mar" => Some(3),
+        "apr" | "abr" | "avr" => Some(4),
+        "jun" => Some(6),
+        "jul" | "juil" => Some(7),
+        "aug" | "ago" => Some(8),
+        "sep" | "sept" | "set" => Some(9),
+        "oct" | "okt" | "out" => Some(10),
+        "nov" => Some(11),
+        "dec" | "dez" | "dic" => Some(12),
+        _ => None,
     })
 }
 
-/// The prefilter's bit for a word whose first and last bytes are ASCII letters: its length,
-/// first and last letter (any case).
-fn filter_bit(word: &str) -> Option<usize> {
-    let b = word.as_bytes();
-    let (&first, &last) = (b.first()?, b.last()?);
-    if !first.is_ascii_alphabetic() || !last.is_ascii_alphabetic() || b.len() > LONGEST {
-        return None;
-    }
-    let letter = |c: u8| usize::from((c | 0x20) - b'a');
-    Some((b.len() * 26 + letter(first)) * 26 + letter(last))
+/// Units written as words, folded, with their symbol.
+const UNIT_WORDS: &[(&str, &str)] = &[
+    ("minute", "min"), ("minutes", "min"), ("mins", "min"), ("minuto", "min"),
+    ("minutos", "min"), ("minuten", "min"), ("hour", "h"), ("hours", "h"), ("hr", "h"),
+    ("hrs", "h"), ("hora", "h"), ("horas", "h"), ("stunde", "h"), ("stunden", "h"),
+    ("std", "h"), ("heure", "h"), ("heures", "h"), ("second", "s"), ("seconds", "s"),
+    ("sec", "s"), ("secs", "s"), ("segundo", "s"), ("segundos", "s"), ("sekunde", "s"),
+    ("sekunden", "s"), ("seconde", "s"), ("secondes", "s"), ("millisecond", "ms"),
+    ("milliseconds", "ms"), ("milissegundos", "ms"), ("millisekunden", "ms"),
+    ("millisecondes", "ms"), ("milisegundos", "ms"), ("day", "d"), ("days", "d"),
+    ("dia", "d"), ("dias", "d"), ("tag", "d"), ("tage", "d"), ("tagen", "d"), ("jour", "d"),
+    ("jours", "d"), ("week", "wk"), ("weeks", "wk"), ("semanas", "wk"), ("semaines", "wk"),
+    ("wochen", "wk"), ("month", "mo"), ("months", "mo"), ("meses", "mo"), ("mois", "mo"),
+    ("monate", "mo"), ("monaten", "mo"), ("year", "yr"), ("years", "yr"), ("anos", "yr"),
+    ("ans", "yr"), ("annees", "yr"), ("jahre", "yr"), ("jahren", "yr"),
+    ("kilogram", "kg"), ("kilograms", "kg"), ("kilo", "kg"), ("kilos", "kg"), ("quilo", "kg"),
+    ("quilos", "kg"), ("quilograma", "kg"), ("quilogramas", "kg"), ("kilogramm", "kg"),
+    ("kilogramme", "kg"), ("kilogrammes", "kg"), ("kilogramo", "kg"), ("kilogramos", "kg"),
+    ("gram", "g"), ("grams", "g"), ("grama", "g"), ("gramas", "g"), ("gramm", "g"),
+    ("gramme", "g"), ("grammes", "g"), ("gramo", "g"), ("gramos", "g"), ("milligram", "mg"),
+    ("milligrams", "mg"), ("miligrama", "mg"), ("miligramas", "mg"), ("milligramm", "mg"),
+    ("milligramme", "mg"), ("milligrammes", "mg"), ("miligramo", "mg"), ("miligramos", "mg"),
+    ("meter", "m"), ("meters", "m"), ("metre", "m"), ("metres", "m"), ("metro", "m"),
+    ("metros", "m"), ("kilometer", "km"), ("kilometers", "km"), ("kilometre", "km"),
+    ("kilometres", "km"), ("quilometro", "km"), ("quilometros", "km"), ("kilometro", "km"),
+    ("kilometros", "km"), ("centimeter", "cm"), ("centimeters", "cm"), ("centimetre", "cm"),
+    ("centimetres", "cm"), ("centimetro", "cm"), ("centimetros", "cm"), ("zentimeter", "cm"),
+    ("millimeter", "mm"), ("millimeters", "mm"), ("millimetre", "mm"), ("millimetres", "mm"),
+    ("milimetro", "mm"), ("milimetros", "mm"), ("liter", "L"), ("liters", "L"),
+    ("litre", "L"), ("litres", "L"), ("litro", "L"), ("litros", "L"), ("milliliter", "mL"),
+    ("milliliters", "mL"), ("millilitre", "mL"), ("millilitres", "mL"), ("mililitro", "mL"),
+    ("mililitros", "mL"), ("ton", "t"), ("tons", "t"), ("tonne", "t"), ("tonnes", "t"),
+    ("tonelada", "t"), ("toneladas", "t"), ("tonnen", "t"), ("degree", "°"), ("degrees", "°"),
+    ("grau", "°"), ("graus", "°"), ("grad", "°"), ("degre", "°"), ("degres", "°"),
+    ("grado", "°"), ("grados", "°"), ("celsius", "°C"), ("fahrenheit", "°F"),
+    ("percent", "%"), ("pct", "%"), ("porcento", "%"), ("prozent", "%"), ("pourcent", "%"),
+    ("percentage", "pp"), ("kilowatt", "kW"), ("kilowatts", "kW"), ("quilowatt", "kW"),
+    ("quilowatts", "kW"), ("megawatt", "MW"), ("megawatts", "MW"), ("watt", "W"),
+    ("watts", "W"), ("volt", "V"), ("volts", "V"), ("megapascal", "MPa"),
+    ("megapascals", "MPa"), ("kilonewton", "kN"), ("kilonewtons", "kN"), ("newton", "N"),
+    ("newtons", "N"), ("hectare", "ha"), ("hectares", "ha"), ("hectarea", "ha"),
+    ("hectareas", "ha"), ("hektar", "ha"), ("kilowattstunden", "kWh"),
+    ("kilowattstunde", "kWh"), ("megawattstunden", "MWh"), ("gigawattstunden", "GWh"),
+    ("kilowattheures", "kWh"), ("megawattheures", "MWh"), ("gigawattheures", "GWh"),
+    ("decibels", "dB"), ("decibel", "dB"), ("points", "pt"), ("point", "pt"), ("pts", "pt"),
+    ("pontos", "pt"), ("puntos", "pt"), ("punkte", "pt"), ("prozentpunkte", "pp"),
+    ("prozentpunkten", "pp"), ("teu", "TEU"), ("lademeter", "ldm"), ("lademetern", "ldm"),
+    ("euro", "EUR"), ("euros", "EUR"), ("dollar", "USD"), ("dollars", "USD"),
+    ("dolar", "USD"), ("dolares", "USD"), ("real", "BRL"), ("reais", "BRL"),
+    ("franken", "CHF"), ("francs", "CHF"), ("franc", "CHF"), ("francos", "CHF"),
+    ("pound", "GBP"), ("pounds", "GBP"), ("sterling", "GBP"), ("libras", "GBP"),
+];
+
+/// Scale words (folded), as powers of ten.
+const SCALE_WORDS: &[(&str, i8)] = &[
+    ("thousand", 3), ("thousands", 3), ("mil", 3), ("mille", 3), ("milliers", 3),
+    ("milhares", 3), ("miles", 3), ("tausend", 3), ("tsd", 3), ("k", 3), ("million", 6),
+    ("millions", 6), ("milhao", 6), ("milhoes", 6), ("mi", 6), ("mn", 6), ("millon", 6),
+    ("millones", 6), ("millionen", 6), ("million", 6), ("mio", 6), ("billion", 9),
+    ("billions", 9), ("bilhao", 9), ("bilhoes", 9), ("bi", 9), ("bn", 9), ("milliard", 9),
+    ("milliards", 9), ("milliarde", 9), ("milliarden", 9), ("mrd", 9), ("md", 9),
+    ("millardo", 9), ("millardos", 9), ("trillion", 12), ("trillions", 12), ("trilhao", 12),
+    ("trilhoes", 12), ("tri", 12), ("billon", 12), ("billones", 12), ("billionen", 12),
+];
+
+#[derive(Default, Clone, Copy)]
+struct Entry {
+    flags: u32,
 }
 
-const FILTER_WORDS: usize = ((LONGEST + 1) * 26 * 26).div_ceil(64);
-
-/// One bit per (length, first letter, last letter) some word of the table has.
-fn prefilter() -> &'static [u64; FILTER_WORDS] {
-    static FILTER: OnceLock<[u64; FILTER_WORDS]> = OnceLock::new();
-    FILTER.get_or_init(|| {
-        let mut f = [0u64; FILTER_WORDS];
-        for word in table().keys() {
-            if let Some(bit) = filter_bit(word) {
-                f[bit / 64] |= 1 << (bit % 64);
+fn table() -> &'static HashMap<&'static str, u32, ahash::RandomState> {
+    static TABLE: OnceLock<HashMap<&'static str, u32, ahash::RandomState>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t: HashMap<&'static str, Entry, ahash::RandomState> = HashMap::default();
+        let mut set = |words: &[&'static str], f: u32| {
+            for w in words {
+                t.entry(w).or_default().flags |= f;
             }
-        }
-        f
+        };
+        set(NEG_WORDS, flag::NEG);
+        set(POS_WORDS, flag::POS);
+        set(APPROX_WORDS, flag::APPROX);
+        set(REF_WORDS, flag::REF);
+        set(STREET_WORDS, flag::STREET);
+        set(YEAR_PREPS, flag::YEAR_PREP);
+        set(LEVEL_PREPS, flag::LEVEL_PREP);
+        set(STOP_WORDS, flag::STOP);
+        set(CONJ_WORDS, flag::CONJ);
+        set(COUNT_WORDS, flag::COUNT);
+        set(
+            &["week", "semana", "semaine", "woche", "kw", "wk", "sem"],
+            flag::WEEK,
+        );
+        set(
+            &["quarter", "trimestre", "quartal", "tri"],
+            flag::QUARTER,
+        );
+        set(
+            &[
+                "year", "fy", "ano", "jahr", "annee", "exercice", "exercicio", "ejercicio",
+                "geschaftsjahr", "gj",
+            ],
+            flag::YEAR_WORD,
+        );
+        t.into_iter().map(|(k, e)| (k, e.flags)).collect()
     })
 }
 
-/// The longest word the table holds, in bytes: longer words are looked up no further.
-const LONGEST: usize = 24;
-
-/// `word` in lower case, in a buffer on the stack: `None` when it is longer than any word the
-/// tables hold. Called for every word the scan meets: it allocates nothing.
-fn lowered(word: &str, buf: &mut [u8; LONGEST]) -> Option<usize> {
-    if word.len() > LONGEST || word.is_empty() {
-        return None;
-    }
-    if word.is_ascii() {
-        let lower = &mut buf[..word.len()];
-        lower.copy_from_slice(word.as_bytes());
-        lower.make_ascii_lowercase();
-        return Some(word.len());
-    }
-    let mut n = 0;
-    for c in word.chars().flat_map(char::to_lowercase) {
-        let len = c.len_utf8();
-        if n + len > LONGEST {
-            return None;
-        }
-        c.encode_utf8(&mut buf[n..n + len]);
-        n += len;
-    }
-    Some(n)
+/// A unit written as a word (`minutes`, `Stunden`, `quilos`), with its symbol.
+pub(crate) fn unit_word(folded: &str) -> Option<&'static str> {
+    UNIT_WORDS
+        .iter()
+        .find(|(w, _)| *w == folded)
+        .map(|&(_, u)| u)
 }
 
-/// Calls `f` with `word` in lower case (`None` for a word no table holds).
-fn with_lower<T>(word: &str, f: impl FnOnce(&str) -> Option<T>) -> Option<T> {
-    let mut buf = [0u8; LONGEST];
-    let n = lowered(word, &mut buf)?;
-    f(std::str::from_utf8(&buf[..n]).ok()?)
-}
-
-/// What `word` (as written, any case) can be; `None` for a word that changes nothing.
-pub(crate) fn lookup(word: &str) -> Option<Word> {
-    if word.len() > LONGEST {
-        return None;
-    }
-    // Most words are in no table: their length, first and last letters say so without
-    // hashing.
-    if let Some(bit) = filter_bit(word) {
-        if prefilter()[bit / 64] & (1 << (bit % 64)) == 0 {
-            return None;
-        }
-    }
-    // Most words are written in lower case already: looked up as they are.
-    if !word.bytes().any(|c| c.is_ascii_uppercase() || c >= 0xC3) {
-        return table().get(word).copied();
-    }
-    with_lower(word, |lower| table().get(lower).copied())
-}
-
-/// A unit written as a word (`minutes`, `Stunden`, `quilos`), with its normal form; the number
-/// before it is a measurement in that unit.
-pub(crate) fn unit_word(word: &str) -> Option<&'static str> {
-    lookup(word)?.unit
-}
-
-/// A scale word (`million`, `Milliarden`, `milhões`, `mil millones`) as a power of ten. `fr`
-/// reads `billion` as 10¹² (the long scale); elsewhere it is 10⁹.
+/// A scale word as a power of ten. `fr` reads `billion` as 10¹² (the long scale).
 pub(crate) fn scale_word(word: &str, long_scale: bool) -> Option<i32> {
-    let w = lookup(word)?;
-    match w.scale {
-        0 => None,
-        9 if long_scale && w.billion => Some(12),
-        n => Some(i32::from(n)),
+    let folded = fold(word.trim_end_matches('.'));
+    let n = SCALE_WORDS
+        .iter()
+        .find(|(w, _)| *w == folded)
+        .map(|&(_, s)| i32::from(s))?;
+    Some(if n == 9 && long_scale && folded.starts_with("billion") {
+        12
+    } else {
+        n
+    })
+}
+
+/// A currency named by a word or a code (`euros`, `Franken`, `CAD`), as its code.
+pub(crate) fn currency_word(word: &str) -> Option<&'static str> {
+    const CODES: &[&str] = &[
+        "USD", "EUR", "BRL", "CHF", "GBP", "JPY", "CAD", "AUD", "NZD", "MXN", "PLN", "CZK",
+        "HUF", "SEK", "NOK", "DKK", "INR", "CNY", "ARS", "CLP", "COP", "ZAR",
+    ];
+    if let Some(c) = CODES.iter().find(|c| **c == word) {
+        return Some(c);
+    }
+    match unit_word(&fold(word)) {
+        Some(u @ ("EUR" | "USD" | "BRL" | "CHF" | "GBP")) => Some(u),
+        _ => None,
     }
 }
+
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn words_are_found_in_any_case() {
-        assert!(lookup("Loss").unwrap().negative);
-        assert!(lookup("VERLUST").unwrap().negative);
-        assert!(lookup("Prejuízo").unwrap().negative);
-        assert!(lookup("Tabela").unwrap().label);
-        assert_eq!(
-            lookup("Variante").unwrap().kind,
-            Some((Kind::Variant, Plural::One))
-        );
-        assert!(lookup("cycles").unwrap().count_noun);
-        assert!(lookup("parsecs").is_none());
-        assert_eq!(unit_word("Minutes"), Some("min"));
+    fn words_are_found_folded() {
+        assert_eq!(fold("Prejuízo"), "prejuizo");
+        assert_eq!(fold("Straße"), "strasse");
+        assert!(flags(&fold("Verlust")) & flag::NEG != 0);
+        assert!(flags(&fold("diminuição")) & flag::NEG != 0);
+        assert!(flags("steigt") & flag::POS != 0);
+        assert!(flags("sinkt") & flag::NEG != 0);
+        assert!(flags("about") & flag::APPROX != 0);
+        assert!(flags(&fold("página")) & flag::REF != 0);
+        assert!(flags(&fold("Bahnhofstrasse")) & flag::STREET != 0);
+        assert_eq!(unit_word("stunden"), Some("h"));
         assert_eq!(scale_word("Milliarden", false), Some(9));
         assert_eq!(scale_word("billion", true), Some(12));
+        assert_eq!(currency_word("Franken"), Some("CHF"));
+        assert_eq!(month(&fold("março")), Some(3));
+        assert_eq!(month_abbrev("okt."), Some(10));
+        assert!(flags("the") & flag::STOP != 0 && flags("porto") & flag::STOP == 0);
     }
 }

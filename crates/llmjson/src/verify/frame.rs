@@ -1,0 +1,455 @@
+//! A number's claim frame: its value (with the precision it shows), its kind, its unit,
+//! currency and scale, its direction, and — kept beside it by `layout` — what it is bound to.
+//! Two numbers can state the same claim only when their frames agree: the rules are here.
+
+use super::lex::{self, Readings};
+use super::words;
+
+/// What a number is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A quantity: checked in an answer, indexed in evidence.
+    Quantity,
+    /// Not a quantity, and why (skipped in an answer; a label in evidence).
+    Trivial(Trivial),
+}
+
+/// Why a number states no quantity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trivial {
+    ListMarker,
+    SmallCount,
+    Year,
+    Date,
+    Time,
+    /// Digits glued to a name (`ISO-9001`, `S14`).
+    Identifier,
+    Ordinal,
+    Citation,
+    /// Numbers a reference or a thing (`p. 212`, `§ 4.3`, `order no. 48213`, `Vortex 900`).
+    Label,
+    /// A street number or a postal code (`88 Quay Street`).
+    Address,
+    /// A telephone number.
+    Phone,
+}
+
+/// A number's direction: its sign, or the words about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Polarity {
+    /// No sign, no direction: a positive amount.
+    #[default]
+    Neutral,
+    /// `+3.2%`, `a profit of`, `rose`.
+    Plus,
+    /// `−$340,000`, `(2,317)`.
+    MinusSign,
+    /// `a loss of $340,000`, `fell 3.2%`, `Fehlbetrag 12,8 Mio. €`.
+    MinusWord,
+}
+
+impl Polarity {
+    /// Whether an answer's number of this direction can state an evidence number of
+    /// `evidence`'s (their magnitudes equal). A negative claim needs a negative number; a minus
+    /// sign is never met by a plain number; a plain number may state an amount the evidence calls
+    /// a loss in words (the answer names no direction).
+    pub fn agrees(self, evidence: Polarity) -> bool {
+        use Polarity::*;
+        match (self, evidence) {
+            (MinusSign | MinusWord, MinusSign | MinusWord) => true,
+            (MinusSign | MinusWord, Neutral | Plus) => false,
+            (Plus, MinusSign | MinusWord) => false,
+            (Neutral, MinusSign) => false,
+            (Neutral, MinusWord) => true,
+            (Neutral | Plus, Neutral | Plus) => true,
+        }
+    }
+}
+
+/// A number's frame.
+#[derive(Debug, Clone)]
+pub(crate) struct Frame {
+    /// The value(s), scaled (`3.2M` → 3 200 000 with the precision 10⁵), with the sign written.
+    pub readings: Readings,
+    pub kind: Kind,
+    /// Its unit, currency code, `%`, `pp` or `pt`, normalised (`$` already resolved).
+    pub unit: Option<&'static str>,
+    /// The unit it is per (`€/MWh`).
+    pub per: Option<&'static str>,
+    pub polarity: Polarity,
+    /// An approximation word before it: its precision is its last significant digit.
+    pub approx: bool,
+    /// A bare decimal in (0, 1] with no unit: a fraction, whose percentage is the same claim.
+    pub fraction: bool,
+}
+
+/// Units agree unless both are stated and differ (a table often states its unit once, in its
+/// header). A bare `°` agrees with `°C` and `°F`; points agree with percentage points.
+pub(crate) fn units_agree(answer: Option<&str>, evidence: Option<&str>) -> bool {
+    match (answer, evidence) {
+        (Some(a), Some(e)) => {
+            a == e
+                || (a == "°" && e.starts_with('°'))
+                || (e == "°" && a.starts_with('°'))
+                || (matches!(a, "pt" | "pp") && matches!(e, "pt" | "pp"))
+        }
+        _ => true,
+    }
+}
+
+/// What a caption, a table header, a heading or a JSON key says of the numbers under it: their
+/// currency, scale and unit (`Revenue (k€)`, `(USD millions)`, `durations in hours`,
+/// `output_mwh`, `[MPa]`, `(%)`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Spec {
+    pub currency: Option<&'static str>,
+    /// A power of ten.
+    pub scale: i32,
+    pub unit: Option<&'static str>,
+}
+
+impl Spec {
+    pub fn is_empty(&self) -> bool {
+        self.currency.is_none() && self.scale == 0 && self.unit.is_none()
+    }
+
+    /// `self`, with what it does not say taken from `under`.
+    pub fn over(self, under: Spec) -> Spec {
+        Spec {
+            currency: self.currency.or(under.currency),
+            scale: if self.scale != 0 || self.currency.is_some() || self.unit.is_some() {
+                self.scale
+            } else {
+                under.scale
+            },
+            unit: self.unit.or(under.unit),
+        }
+    }
+}
+
+/// Reads the currency, scale and unit a header or caption states: inside parentheses or
+/// brackets, after `in`/`em`/`en`/`(in)`, or glued (`k€`, `TEUR`, `$000s`, `USD millions`).
+/// Groups holding digits other than `000` are not specs (`(n=148)`, `(2023: 3.655)`).
+pub(crate) fn spec_of(text: &str) -> Spec {
+    let mut spec = Spec::default();
+    let mut parts: Vec<&str> = Vec::new();
+    // Bracketed groups.
+    let mut rest = text;
+    while let Some(open) = rest.find(['(', '[']) {
+        let close_char = if rest.as_bytes()[open] == b'(' { ')' } else { ']' };
+        let Some(len) = rest[open + 1..].find(close_char) else {
+            break;
+        };
+        parts.push(&rest[open + 1..open + 1 + len]);
+        rest = &rest[open + 1 + len + 1..];
+    }
+    // `values in € thousands`, `durations in hours`, `all amounts in AUD`, `em R$ mil`.
+    for marker in [" in ", " em ", " en ", "In ", "in ", "(in "] {
+        if let Some(at) = text.rfind(marker) {
+            let tail = &text[at + marker.len()..];
+            let tail = tail.split([')', ']', ';', ':']).next().unwrap_or_default();
+            if tail.split_whitespace().count() <= 4 {
+                parts.push(tail);
+            }
+        }
+    }
+    // A header is often its unit alone (`%`, `MWh`) or ends with it (`Screen-fail %`).
+    parts.push(text.rsplit([' ', ',']).next().unwrap_or_default());
+    for part in parts {
+        if part
+            .bytes()
+            .any(|c| c.is_ascii_digit() || c == b'=' || c == b'<' || c == b'>')
+            && !part.contains("000")
+        {
+            continue;
+        }
+        let found = spec_words(part);
+        if !found.is_empty() {
+            spec = found.over(spec);
+        }
+    }
+    spec
+}
+
+/// The spec the words of one group state. A lone `m`, `M`, `k`, `mn`, `bn` is a scale only
+/// beside a currency (`€ m`, `USD k`); function words (`in`, `em`) are never units.
+fn spec_words(part: &str) -> Spec {
+    let mut spec = Spec::default();
+    let tokens: Vec<&str> = part
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '/'))
+        .map(|raw| raw.trim_matches(|c: char| matches!(c, '.' | '\'' | '’' | '"' | ':')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let has_currency = tokens
+        .iter()
+        .any(|w| glued_money(w).is_some_and(|(c, _)| c.is_some()) || words::currency_word(w).is_some());
+    for w in tokens {
+        if w.ends_with('%') && w.len() <= 3 || w == "%" {
+            spec.unit = Some("%");
+            continue;
+        }
+        if w.ends_with('%') {
+            spec.unit = Some("%");
+            continue;
+        }
+        if let Some((currency, scale)) = glued_money(w) {
+            if currency.is_some() || has_currency || scale != 0 && w.len() > 1 {
+                spec.currency = currency.or(spec.currency);
+                if scale != 0 {
+                    spec.scale = scale;
+                }
+                continue;
+            }
+        }
+        if let Some(c) = words::currency_word(w) {
+            spec.currency = Some(c);
+            continue;
+        }
+        let folded = words::fold(w);
+        if words::flags(&folded) & words::flag::STOP != 0 {
+            continue;
+        }
+        if let Some(s) = words::scale_word(w, false) {
+            spec.scale = s;
+            continue;
+        }
+        if let Some(u) = lex::unit_symbol(w).or_else(|| words::unit_word(&folded)) {
+            if u.len() == 3 && u.chars().all(|c| c.is_ascii_uppercase()) && u != "TEU" {
+                spec.currency = Some(u);
+            } else if u.chars().count() > 1 || u == "%" || part.trim() == w {
+                spec.unit = Some(u);
+            }
+            continue;
+        }
+    }
+    spec
+}
+
+/// `k€`, `M€`, `Md€`, `T€`, `TEUR`, `kEUR`, `MEUR`, `TCHF`, `$M`, `$m`, `$bn`, `$k`, `€m`,
+/// `£m`, `$000s`, `000s`, `USDm`, `EURbn`, `R$`, `US$`: a currency and a scale.
+fn glued_money(w: &str) -> Option<(Option<&'static str>, i32)> {
+    const SYMBOLS: &[(&str, &str)] = &[
+        ("R$", "BRL"),
+        ("US$", "USD"),
+        ("C$", "CAD"),
+        ("A$", "AUD"),
+        ("$", "$"),
+        ("€", "EUR"),
+        ("£", "GBP"),
+        ("EUR", "EUR"),
+        ("USD", "USD"),
+        ("CHF", "CHF"),
+        ("GBP", "GBP"),
+        ("BRL", "BRL"),
+        ("CAD", "CAD"),
+        ("AUD", "AUD"),
+    ];
+    const SCALES: &[(&str, i32)] = &[
+        ("000s", 3),
+        ("000", 3),
+        ("bn", 9),
+        ("Md", 9),
+        ("Mrd", 9),
+        ("mn", 6),
+        ("M", 6),
+        ("m", 6),
+        ("k", 3),
+        ("K", 3),
+        ("T", 3),
+        ("B", 9),
+    ];
+    if w == "000s" || w == "000" {
+        return Some((None, 3));
+    }
+    for &(sym, code) in SYMBOLS {
+        if w == sym {
+            return Some((Some(code), 0));
+        }
+        if let Some(rest) = w.strip_prefix(sym) {
+            if let Some(&(_, s)) = SCALES.iter().find(|(p, _)| *p == rest) {
+                return Some((Some(code), s));
+            }
+        }
+        if let Some(rest) = w.strip_suffix(sym) {
+            if let Some(&(_, s)) = SCALES.iter().find(|(p, _)| *p == rest) {
+                return Some((Some(code), s));
+            }
+        }
+    }
+    None
+}
+
+/// The unit a JSON key's last parts name (`output_mwh`, `area_ha`, `fc_mpa`, `density_kg_m3`,
+/// `revenue_eur_m`, `response_rate_pct`, `yield_t_per_ha`, `avg_dwell_days`), with a currency's
+/// scale (`_meur`, `_eur_m`, `_k`).
+pub(crate) fn key_spec(key: &str) -> Spec {
+    let parts: Vec<String> = key
+        .split(['_', '-', ' ', '.'])
+        .filter(|p| !p.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let mut spec = Spec::default();
+    let n = parts.len();
+    if n < 2 {
+        return spec;
+    }
+    let last = parts[n - 1].as_str();
+    let prev = parts[n - 2].as_str();
+    let currency = |p: &str| -> Option<(&'static str, i32)> {
+        let (scale, code) = match p.len() {
+            4 if p.starts_with('m') || p.starts_with('k') || p.starts_with('t') => {
+                (if p.starts_with('m') { 6 } else { 3 }, &p[1..])
+            }
+            _ => (0, p),
+        };
+        let code = words::currency_word(&code.to_ascii_uppercase())?;
+        Some((code, scale))
+    };
+    // `_eur_m`, `_usd_k`, `_brl_bn`.
+    if let (Some((code, 0)), Some(scale)) = (
+        currency(prev),
+        match last {
+            "k" | "thousand" | "thousands" => Some(3),
+            "m" | "mn" | "mio" | "million" | "millions" => Some(6),
+            "bn" | "b" | "mrd" | "billion" => Some(9),
+            _ => None,
+        },
+    ) {
+        spec.currency = Some(code);
+        spec.scale = scale;
+        return spec;
+    }
+    if let Some((code, scale)) = currency(last) {
+        spec.currency = Some(code);
+        spec.scale = scale;
+        return spec;
+    }
+    if matches!(last, "pct" | "percent" | "pc") {
+        spec.unit = Some("%");
+        return spec;
+    }
+    if matches!(last, "pp" | "pts") {
+        spec.unit = Some("pp");
+        return spec;
+    }
+    // `t_ha`, `kg_m3`, `t_per_ha`.
+    let compound = if n >= 3 && parts[n - 2] == "per" {
+        Some(format!("{}/{}", parts[n - 3], last))
+    } else {
+        Some(format!("{prev}/{last}"))
+    };
+    if let Some(u) = compound.and_then(|c| unit_lower(&c)) {
+        spec.unit = Some(u);
+        return spec;
+    }
+    if let Some(u) = unit_lower(last).or_else(|| words::unit_word(last)) {
+        // A key's single letter is a unit only where keys are written so (`_t`, `_h`).
+        spec.unit = Some(u);
+    }
+    spec
+}
+
+/// A unit symbol written in lower case (`mwh`, `mpa`, `kg/m3`), as its symbol: the common
+/// reading where case tells prefixes apart.
+fn unit_lower(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "mwh" => "MWh",
+        "gwh" => "GWh",
+        "twh" => "TWh",
+        "kwh" => "kWh",
+        "mw" => "MW",
+        "gw" => "GW",
+        "kw" => "kW",
+        "mwp" => "MWp",
+        "kwp" => "kWp",
+        "mpa" => "MPa",
+        "kpa" => "kPa",
+        "gpa" => "GPa",
+        "kn" => "kN",
+        "teu" => "TEU",
+        "kg/m3" => "kg/m³",
+        "t/ha" => "t/ha",
+        "kg/ha" => "kg/ha",
+        "l/ha" => "L/ha",
+        "m3" => "m³",
+        "m2" => "m²",
+        "m3/h" => "m³/h",
+        "km/h" | "kmh" => "km/h",
+        "mmhg" => "mmHg",
+        "degc" | "c" => "°C",
+        "days" | "d" => "d",
+        "hours" | "hrs" | "h" => "h",
+        "min" | "mins" | "minutes" => "min",
+        "km" => "km",
+        "mm" => "mm",
+        "cm" => "cm",
+        "kg" => "kg",
+        "t" => "t",
+        "ha" => "ha",
+        "l" => "L",
+        "ml" => "mL",
+        "mg" => "mg",
+        "g" => "g",
+        "db" => "dB",
+        "w" => "W",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(c: Option<&'static str>, scale: i32, u: Option<&'static str>) -> Spec {
+        Spec {
+            currency: c,
+            scale,
+            unit: u,
+        }
+    }
+
+    #[test]
+    fn headers_and_captions_state_currency_scale_and_unit() {
+        assert_eq!(spec_of("Revenue (k€)"), s(Some("EUR"), 3, None));
+        assert_eq!(spec_of("Segment results FY2024 (USD millions)"), s(Some("USD"), 6, None));
+        assert_eq!(spec_of("Staff cost by department ($000s)"), s(Some("$"), 3, None));
+        assert_eq!(spec_of("Konzern-GuV (in TEUR)"), s(Some("EUR"), 3, None));
+        assert_eq!(spec_of("Rechnung 2024 (in CHF Mio.)"), s(Some("CHF"), 6, None));
+        assert_eq!(
+            spec_of("Despesas por função — 2024 (valores em R$ mil)"),
+            s(Some("BRL"), 3, None)
+        );
+        assert_eq!(
+            spec_of("Maintenance downtime by unit (durations in hours)"),
+            s(None, 0, Some("h"))
+        );
+        assert_eq!(spec_of("Rp0,2 [MPa]"), s(None, 0, Some("MPa")));
+        assert_eq!(spec_of("Gross margin (%)"), s(None, 0, Some("%")));
+        assert_eq!(spec_of("Screen-fail %"), s(None, 0, Some("%")));
+        assert_eq!(spec_of("Placebo arm (n=148)"), s(None, 0, None));
+        assert_eq!(spec_of("Freight quote #Q-5531 (all amounts in AUD)"), s(Some("AUD"), 0, None));
+        assert_eq!(spec_of("Área (mil ha)"), s(None, 3, Some("ha")));
+    }
+
+    #[test]
+    fn json_keys_state_units() {
+        assert_eq!(key_spec("output_mwh").unit, Some("MWh"));
+        assert_eq!(key_spec("density_kg_m3").unit, Some("kg/m³"));
+        assert_eq!(key_spec("yield_t_per_ha").unit, Some("t/ha"));
+        assert_eq!(key_spec("revenue_eur_m"), s(Some("EUR"), 6, None));
+        assert_eq!(key_spec("chiffre_affaires_meur"), s(Some("EUR"), 6, None));
+        assert_eq!(key_spec("response_rate_pct").unit, Some("%"));
+        assert_eq!(key_spec("avg_dwell_days").unit, Some("d"));
+        assert!(key_spec("revenue").is_empty());
+    }
+
+    #[test]
+    fn directions_agree_as_claims_do() {
+        use Polarity::*;
+        assert!(MinusWord.agrees(MinusSign));
+        assert!(!MinusWord.agrees(Neutral));
+        assert!(!Plus.agrees(MinusSign));
+        assert!(!Neutral.agrees(MinusSign));
+        assert!(Neutral.agrees(MinusWord));
+    }
+}

@@ -1,0 +1,2212 @@
+//! The layout: a text's structure — tables (markdown, CSV, TSV, semicolon rows), labelled lines
+//! and lists (`Lisbon: 84 staff; Porto: 61 staff`, `- 20,000 km: 1.2 mm`), headings and
+//! captions, prose — and, for each number, its frame and what the structure binds it to.
+//!
+//! A binding is a label among alternatives: a cell's row among the table's rows and its column
+//! among the columns; a list item's label among the list's labels; in prose, the place, the
+//! period, the code or the condition in force where the number is (by type: a new year replaces
+//! the year, a new name the name) and the words of its clause. Labels are the document's own
+//! words, read here: no table of domain words.
+//!
+//! Evidence and answers are read the same way; what differs is what is kept. For evidence, each
+//! binding is a label in a dimension (`Bind::dim`) — the index knows its alternatives. For an
+//! answer, each binding is a word or name near the number with a weight (explicit labels 1, prose
+//! decaying with distance), to compare with an evidence number's labels.
+
+use super::decimal::Decimal;
+use super::frame::{self, Frame, Kind, Polarity, Spec, Trivial};
+use super::lex::{self, Form, Lexed, Mode, Num, Sign, TokKind, P};
+use super::options::Locale;
+use super::words::{self, flag};
+use std::ops::Range;
+
+/// Whose text is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    Evidence,
+    Answer,
+}
+
+/// One thing a number is bound to.
+#[derive(Debug, Clone)]
+pub(crate) struct Bind {
+    /// The dimension whose labels are the alternatives (evidence).
+    pub dim: u64,
+    /// The label: atoms (`w:porto`, `y:2021`, `n:40000e0|km`, `c:B`, `d:2024-03-11`).
+    pub atoms: Vec<String>,
+    /// How strongly an answer binds it (1 for an explicit label; less, the farther in prose).
+    pub weight: f32,
+}
+
+/// A number read in its document.
+#[derive(Debug, Clone)]
+pub(crate) struct Item {
+    pub num: Num,
+    pub frame: Frame,
+    pub binds: Vec<Bind>,
+    /// The atom this number is when it labels (`n:401e0`, `y:2021`, `n:12e1|°C`).
+    pub atom: Option<String>,
+    /// The word right after it, folded (`staff` in `84 staff`): what it counts.
+    pub noun: Option<String>,
+}
+
+/// What an answer's reader may ask of the evidence.
+pub(crate) struct Hints<'a> {
+    /// The evidence holds this atom as a label (`n:401e0`): an answer's number in a label's place
+    /// is that label.
+    pub label: &'a dyn Fn(&str) -> bool,
+    /// The evidence counts this folded word (`staff` after `84`): a year-shaped number before it
+    /// is a count.
+    pub count_noun: &'a dyn Fn(&str) -> bool,
+}
+
+/// Hints that know nothing (for evidence).
+pub(crate) fn no_hints() -> Hints<'static> {
+    Hints {
+        label: &|_| false,
+        count_noun: &|_| false,
+    }
+}
+
+/// How a text is read.
+pub(crate) struct Config<'a> {
+    pub locale: Locale,
+    pub role: Role,
+    /// Distinguishes this text's dimensions from other sources'.
+    pub salt: u64,
+    /// Bindings every number of the text has (a JSON string's keys).
+    pub base: &'a [Bind],
+    /// A unit, currency or scale stated for the whole text (a JSON key's).
+    pub spec: Spec,
+    pub hints: &'a Hints<'a>,
+}
+
+/// Reads `text`, handing each number to `sink`.
+pub(crate) fn read(text: &str, cfg: &Config, sink: &mut dyn FnMut(Item)) {
+    let doc = Doc::new(text, cfg);
+    doc.run(sink);
+}
+
+/// How a text writes numeric dates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DateOrder {
+    DayFirst,
+    MonthFirst,
+    Unknown,
+}
+
+/// The scope of one kind of label in prose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Ty {
+    Year,
+    Date,
+    Month,
+    Quarter,
+    Week,
+    Code,
+    Name,
+    /// A condition in this unit (`at 120 °C`).
+    Cond(&'static str),
+    /// A thing numbered (`site 401`, `arm 2`): the noun's stem hash.
+    Ref(u32),
+}
+
+impl Ty {
+    fn temporal(self) -> bool {
+        matches!(self, Ty::Year | Ty::Date | Ty::Month | Ty::Quarter | Ty::Week)
+    }
+    fn key(self) -> u64 {
+        match self {
+            Ty::Year => 1,
+            Ty::Date => 2,
+            Ty::Month => 3,
+            Ty::Quarter => 4,
+            Ty::Week => 5,
+            Ty::Code => 6,
+            Ty::Name => 7,
+            Ty::Cond(u) => 8 ^ hash_str(u) << 4,
+            Ty::Ref(h) => 9 ^ u64::from(h) << 4,
+        }
+    }
+}
+
+struct Doc<'a> {
+    text: &'a str,
+    cfg: &'a Config<'a>,
+    dollar: &'static str,
+    german: bool,
+    order: DateOrder,
+    /// The decimal mark the whole text shows (`Some(true)`: a dot), for the numbers a region
+    /// leaves ambiguous.
+    convention: Option<bool>,
+}
+
+/// A line of the text and its shape.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    start: usize,
+    /// End, without the line break.
+    end: usize,
+    shape: Option<(u8, u16)>,
+}
+
+/// The heading or caption in force: its words bind what follows; its spec states units.
+#[derive(Debug, Clone, Default)]
+struct Section {
+    atoms: Vec<String>,
+    spec: Spec,
+    negative: bool,
+}
+
+const HEADER: u8 = 0;
+
+impl<'a> Doc<'a> {
+    fn new(text: &'a str, cfg: &'a Config<'a>) -> Self {
+        let convention = if cfg.locale == Locale::Auto {
+            let mut lx = Lexed::default();
+            lex::lex(text, Mode { locale: Locale::Auto, cell: false }, &mut lx);
+            lex::convention(&lx.nums)
+        } else {
+            None
+        };
+        Doc {
+            text,
+            cfg,
+            dollar: dollar_of(text),
+            german: german(text),
+            order: date_order(text),
+            convention,
+        }
+    }
+
+    fn dim(&self, what: u64, at: usize) -> u64 {
+        mix(mix(self.cfg.salt, what), at as u64)
+    }
+
+    fn run(&self, sink: &mut dyn FnMut(Item)) {
+        let text = self.text;
+        let lines = shapes(text);
+        let mut section = Section::default();
+        let mut sections_seen = 0u64;
+        let mut k = 0;
+        // Consecutive text lines are read together (a paragraph, a list block).
+        let mut block: Vec<Line> = Vec::new();
+        while k < lines.len() {
+            let line = lines[k];
+            let blank = text[line.start..line.end].trim().is_empty();
+            if let Some(shape) = line.shape.filter(|s| s.0 != HEADER) {
+                let mut e = k + 1;
+                while e < lines.len() && lines[e].shape == Some(shape) {
+                    e += 1;
+                }
+                let first = if k > 0
+                    && shape.0 == b','
+                    && lines[k - 1].shape == Some((HEADER, shape.1))
+                    && block.last().is_some_and(|l| l.start == lines[k - 1].start)
+                {
+                    block.pop();
+                    k - 1
+                } else {
+                    k
+                };
+                if e - first >= 2 {
+                    // The line just before a table is its caption.
+                    let caption = block.last().copied();
+                    self.text_block(&block, &mut section, &mut sections_seen, sink);
+                    block.clear();
+                    let cap = caption.map(|c| self.caption(c)).unwrap_or_default();
+                    let table_section = Section {
+                        atoms: section.atoms.clone(),
+                        spec: cap.spec.over(section.spec),
+                        negative: false,
+                    };
+                    self.table(&lines[first..e], shape.0, &table_section, sink);
+                    k = e;
+                    continue;
+                }
+            }
+            if blank {
+                self.text_block(&block, &mut section, &mut sections_seen, sink);
+                block.clear();
+            } else {
+                block.push(line);
+            }
+            k += 1;
+        }
+        self.text_block(&block, &mut section, &mut sections_seen, sink);
+    }
+
+    /// A heading's or caption's atoms and spec.
+    fn caption(&self, line: Line) -> Section {
+        let t = &self.text[line.start..line.end];
+        let atoms = label_atoms(t, self, None);
+        Section {
+            atoms,
+            spec: frame::spec_of(t),
+            negative: false,
+        }
+    }
+
+    /// A run of text lines: headings, labelled lines (lists), and prose paragraphs.
+    fn text_block(
+        &self,
+        lines: &[Line],
+        section: &mut Section,
+        seen: &mut u64,
+        sink: &mut dyn FnMut(Item),
+    ) {
+        let mut k = 0;
+        while k < lines.len() {
+            let line = lines[k];
+            let t = &self.text[line.start..line.end];
+            match classify(t) {
+                LineKind::Heading => {
+                    *seen += 1;
+                    let mut s = self.caption(line);
+                    s.spec = s.spec.over(section.spec);
+                    *section = s;
+                    k += 1;
+                }
+                LineKind::Labelled => {
+                    let mut e = k + 1;
+                    while e < lines.len()
+                        && classify(&self.text[lines[e].start..lines[e].end]) == LineKind::Labelled
+                    {
+                        e += 1;
+                    }
+                    let dim = self.dim(0x11_57, lines[k].start);
+                    for l in &lines[k..e] {
+                        self.labelled(*l, dim, section, *seen, sink);
+                    }
+                    k = e;
+                }
+                LineKind::Prose => {
+                    let mut e = k + 1;
+                    while e < lines.len()
+                        && classify(&self.text[lines[e].start..lines[e].end]) == LineKind::Prose
+                    {
+                        e += 1;
+                    }
+                    let range = lines[k].start..lines[e - 1].end;
+                    let binds = self.section_binds(section, *seen);
+                    self.prose(range, &binds, section, None, sink);
+                    k = e;
+                }
+            }
+        }
+    }
+
+    /// What a section binds its numbers to.
+    fn section_binds(&self, section: &Section, seen: u64) -> Vec<Bind> {
+        let mut binds = self.cfg.base.to_vec();
+        if !section.atoms.is_empty() {
+            binds.push(Bind {
+                dim: self.dim(0x5ec7, 0),
+                atoms: section.atoms.clone(),
+                weight: 0.7,
+            });
+        }
+        let _ = seen;
+        binds
+    }
+
+    /// A labelled line: `Lisbon: 84 staff`, `- 20,000 km: 1.2 mm`, `Brake wear — 20,000 km: 1.2
+    /// mm; 40,000 km: 2.4 mm`, `Arm A (n=64): TEAE 41 (64.1%); grade ≥3 6 (9.4%)`.
+    fn labelled(
+        &self,
+        line: Line,
+        dim: u64,
+        section: &Section,
+        seen: u64,
+        sink: &mut dyn FnMut(Item),
+    ) {
+        let t = &self.text[line.start..line.end];
+        let Some((label_end, value_start)) = label_split(t) else {
+            let binds = self.section_binds(section, seen);
+            self.prose(line.start..line.end, &binds, section, None, sink);
+            return;
+        };
+        let label_text = t[..label_end].trim_start_matches(['-', '*', '•', '#', ' ', '>', '\t']);
+        let label_abs = line.start + (label_end - label_text.len())..line.start + label_end;
+        let mut binds = self.section_binds(section, seen);
+        let label = label_atoms(label_text, self, None);
+        let mut spec = frame::spec_of(label_text).over(section.spec);
+        let negative = direction_outside_parens(label_text) == Some(true);
+        // The label's own numbers (a condition, a date, a count in parentheses) are evidence too,
+        // bound to the list.
+        self.prose(label_abs, &binds, section, Some(&[]), sink);
+        if !label.is_empty() {
+            binds.push(Bind {
+                dim,
+                atoms: label,
+                weight: 1.0,
+            });
+        }
+        let value = line.start + value_start..line.end;
+        // Segments of the value part with labels of their own (`Lisbon: 84; Porto: 61`).
+        let segments = segments(&self.text[value.clone()]);
+        let sub = Section {
+            atoms: Vec::new(),
+            spec: std::mem::take(&mut spec),
+            negative,
+        };
+        if segments.len() >= 2 {
+            let seg_dim = self.dim(0x5e6, value.start);
+            for (seg_label, seg) in segments {
+                let mut b = binds.clone();
+                let abs = value.start + seg.start..value.start + seg.end;
+                if let Some(l) = seg_label {
+                    let l_abs = value.start + l.start..value.start + l.end;
+                    let atoms = label_atoms(&self.text[l_abs.clone()], self, None);
+                    let seg_spec = frame::spec_of(&self.text[l_abs.clone()]).over(sub.spec);
+                    self.prose(l_abs, &b, section, Some(&[]), sink);
+                    if !atoms.is_empty() {
+                        b.push(Bind {
+                            dim: seg_dim,
+                            atoms,
+                            weight: 1.0,
+                        });
+                    }
+                    let s = Section {
+                        spec: seg_spec,
+                        ..sub.clone()
+                    };
+                    self.prose(abs, &b, &s, None, sink);
+                } else {
+                    self.prose(abs, &b, &sub, None, sink);
+                }
+            }
+        } else {
+            self.prose(value, &binds, &sub, None, sink);
+        }
+    }
+
+    /// A table: rows under a header, cells read on their own.
+    fn table(&self, lines: &[Line], delimiter: u8, section: &Section, sink: &mut dyn FnMut(Item)) {
+        let text = self.text;
+        let cell_locale = match (self.cfg.locale, delimiter) {
+            (Locale::Auto, b';') => Locale::Pt,
+            (Locale::Auto, b',') => Locale::En,
+            (l, _) => l,
+        };
+        let mut rows: Vec<Vec<Range<usize>>> = Vec::new();
+        for line in lines {
+            let row = cells(text, line, delimiter);
+            if row.iter().all(|r| {
+                text[r.clone()]
+                    .trim()
+                    .chars()
+                    .all(|c| matches!(c, '-' | ':' | ' ' | '='))
+            }) {
+                continue;
+            }
+            rows.push(row);
+        }
+        if rows.is_empty() {
+            return;
+        }
+        let header: Option<Vec<Range<usize>>> =
+            (!rows[0].iter().any(|r| data(&text[r.clone()]))).then(|| rows[0].clone());
+        let body = &rows[usize::from(header.is_some())..];
+        let ncols = rows.iter().map(Vec::len).max().unwrap_or(0);
+        // Columns that label rows: the first, and any mostly holding words.
+        let label_col: Vec<bool> = (0..ncols)
+            .map(|c| {
+                c == 0 || {
+                    let (mut words, mut all) = (0, 0);
+                    for row in body {
+                        if let Some(r) = row.get(c) {
+                            let t = text[r.clone()].trim();
+                            if !t.is_empty() {
+                                all += 1;
+                                words += usize::from(!t.starts_with(|ch: char| {
+                                    ch.is_ascii_digit() || matches!(ch, '-' | '−' | '+' | '(' | '.')
+                                }) && !t.starts_with(['$', '€', '£']));
+                            }
+                        }
+                    }
+                    all > 0 && words * 2 > all
+                }
+            })
+            .collect();
+        let head_text = |c: usize| -> &str {
+            header
+                .as_ref()
+                .and_then(|h| h.get(c))
+                .map_or("", |r| text[r.clone()].trim())
+        };
+        let col_specs: Vec<Spec> = (0..ncols)
+            .map(|c| frame::spec_of(head_text(c)).over(section.spec))
+            .collect();
+        let col_atoms: Vec<Vec<String>> = (0..ncols)
+            .map(|c| label_atoms(head_text(c), self, None))
+            .collect();
+        let col_negative: Vec<bool> = (0..ncols)
+            .map(|c| direction_outside_parens(head_text(c)) == Some(true))
+            .collect();
+        let first = lines[0].start;
+        let row_dim = self.dim(0x7ab1e, first);
+        let col_dim = self.dim(0xc01, first);
+        let sec_binds = self.section_binds(section, 0);
+        // The header's own numbers (`n=203`) are evidence.
+        if let Some(h) = &header {
+            for r in h {
+                self.cell(r.clone(), cell_locale, &sec_binds, Spec::default(), false, sink);
+            }
+        }
+        // A first column of years is a row of years; of integers under an id, ids.
+        let col0_years = body.iter().all(|row| {
+            row.first()
+                .is_some_and(|r| year_text(text[r.clone()].trim()).is_some())
+        });
+        for row in body {
+            let mut row_atoms: Vec<String> = Vec::new();
+            let mut row_negative = false;
+            for (c, r) in row.iter().enumerate() {
+                if !label_col.get(c).copied().unwrap_or(false) {
+                    continue;
+                }
+                let t = text[r.clone()].trim();
+                let spec = col_specs.get(c).copied().unwrap_or_default();
+                row_atoms.extend(label_atoms(t, self, Some(spec.unit)));
+                row_negative |= direction_outside_parens(t) == Some(true);
+                // A condition (`100` under `Temperature (°C)`, `50 mg`) is a quantity too; an id
+                // or a year labels only.
+                if c == 0 && !col0_years && (spec.unit.is_some() || has_unit(t)) {
+                    self.cell(r.clone(), cell_locale, &sec_binds, spec, false, sink);
+                }
+            }
+            for (c, r) in row.iter().enumerate() {
+                if label_col.get(c).copied().unwrap_or(false) {
+                    continue;
+                }
+                let mut binds = sec_binds.clone();
+                if !row_atoms.is_empty() {
+                    binds.push(Bind {
+                        dim: row_dim,
+                        atoms: row_atoms.clone(),
+                        weight: 1.0,
+                    });
+                }
+                if let Some(a) = col_atoms.get(c).filter(|a| !a.is_empty()) {
+                    binds.push(Bind {
+                        dim: col_dim,
+                        atoms: a.clone(),
+                        weight: 1.0,
+                    });
+                }
+                let spec = col_specs.get(c).copied().unwrap_or_default();
+                let negative = row_negative || col_negative.get(c).copied().unwrap_or(false);
+                self.cell(r.clone(), cell_locale, &binds, spec, negative, sink);
+            }
+        }
+    }
+
+    /// One table cell's numbers.
+    fn cell(
+        &self,
+        range: Range<usize>,
+        locale: Locale,
+        binds: &[Bind],
+        spec: Spec,
+        negative: bool,
+        sink: &mut dyn FnMut(Item),
+    ) {
+        let mut lexed = Lexed::default();
+        lex::lex(&self.text[range.clone()], Mode { locale, cell: true }, &mut lexed);
+        if let Some(dot) = self.convention {
+            lex::settle_by(&mut lexed.nums, dot);
+        }
+        shift(&mut lexed, range.start);
+        let section = Section {
+            atoms: Vec::new(),
+            spec,
+            negative,
+        };
+        self.bind_tokens(&lexed, binds, &section, true, Some(&[]), sink);
+    }
+
+    /// A stretch of prose (a paragraph, a list's value, a label's own numbers).
+    fn prose(
+        &self,
+        range: Range<usize>,
+        binds: &[Bind],
+        section: &Section,
+        only_numbers: Option<&[Bind]>,
+        sink: &mut dyn FnMut(Item),
+    ) {
+        if range.start >= range.end {
+            return;
+        }
+        let mut lexed = Lexed::default();
+        let mode = Mode {
+            locale: self.cfg.locale,
+            cell: false,
+        };
+        lex::lex(&self.text[range.clone()], mode, &mut lexed);
+        if let Some(dot) = self.convention {
+            lex::settle_by(&mut lexed.nums, dot);
+        }
+        shift(&mut lexed, range.start);
+        self.bind_tokens(&lexed, binds, section, false, only_numbers, sink);
+    }
+
+    /// Reads the tokens of one region: each number's frame, and what binds it (the region's
+    /// structural bindings, plus, in prose, the scope and the clause).
+    fn bind_tokens(
+        &self,
+        lx: &Lexed,
+        binds: &[Bind],
+        section: &Section,
+        cell: bool,
+        only_numbers: Option<&[Bind]>,
+        sink: &mut dyn FnMut(Item),
+    ) {
+        let role = self.cfg.role;
+        let toks = &lx.toks;
+        let mut scope: Vec<(Ty, Vec<String>, usize, u32)> = Vec::new();
+        let mut sentence = 0u32;
+        let mut clause_start = 0usize;
+        let mut last_number: Option<usize> = None;
+        let mut skip_until = 0usize;
+        // Dates written with month names: the tokens they cover, and their atoms.
+        let dates = month_dates(lx, self.order);
+        let mut date_at: std::collections::HashMap<usize, Vec<String>> = Default::default();
+        for (range, atoms) in &dates {
+            date_at.insert(range.start, atoms.clone());
+        }
+        let in_date = |t: usize| dates.iter().any(|(r, _)| r.contains(&t));
+        let mut pending_name: Vec<String> = Vec::new();
+        let mut name_at = 0usize;
+        // Names written in one stretch (no comma, colon or clause between) belong together
+        // (`In Graz wurden Überstunden von …`); after a break, a new name replaces the old
+        // (`Lisbon: 84, Porto: 61`).
+        let mut name_chunk = false;
+        for (t, tok) in toks.iter().enumerate() {
+            if let Some(atoms) = date_at.get(&t) {
+                set_scope(&mut scope, Ty::Date, atoms.clone(), t, sentence);
+            }
+            match tok.kind {
+                TokKind::Punct(p) => {
+                    if !pending_name.is_empty() {
+                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence);
+                    }
+                    if !matches!(p, P::Open | P::Close | P::Slash) {
+                        name_chunk = false;
+                    }
+                    match p {
+                        P::Stop | P::Line => {
+                            sentence += 1;
+                            clause_start = t + 1;
+                            last_number = None;
+                            scope.retain(|(ty, ..)| ty.temporal());
+                        }
+                        P::Semi | P::Pipe | P::Tab => {
+                            clause_start = t + 1;
+                            last_number = None;
+                        }
+                        _ => {}
+                    }
+                }
+                TokKind::Word {
+                    folded,
+                    flags,
+                    cap,
+                    upper,
+                } => {
+                    let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                    let initial = sentence_initial(toks, t, clause_start);
+                    let raw = &self.text[tok.span.clone()];
+                    if flags & flag::CONJ != 0 && !cap {
+                        clause_start = t + 1;
+                        name_chunk = false;
+                    }
+                    if in_date(t) {
+                        continue;
+                    }
+                    if let Some(m) = words::month(w).filter(|_| w != "may" || cap) {
+                        if w != "march" || cap {
+                            set_scope(&mut scope, Ty::Month, vec![format!("m:{m}")], t, sentence);
+                            continue;
+                        }
+                    }
+                    let name = (cap || upper)
+                        && !(initial && flags & flag::STOP != 0)
+                        && raw.chars().count() >= 2;
+                    if name {
+                        if pending_name.is_empty() {
+                            name_at = t;
+                        }
+                        if let Some(a) = word_atom(w, raw) {
+                            pending_name.push(a);
+                        }
+                    } else if !pending_name.is_empty() && !(flags & flag::STOP != 0 && w.len() <= 3) {
+                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence);
+                    }
+                    // A code: one capital letter after a word (`arm B`, `variante C`).
+                    if raw.len() == 1 && upper && !initial && t > 0 {
+                        if let TokKind::Word { .. } = toks[t - 1].kind {
+                            set_scope(&mut scope, Ty::Code, vec![format!("c:{raw}")], t, sentence);
+                        }
+                    }
+                }
+                TokKind::Num(id) => {
+                    if !pending_name.is_empty() {
+                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence);
+                    }
+                    if t < skip_until {
+                        continue;
+                    }
+                    let num = &lx.nums[id as usize];
+                    let class = self.classify_number(lx, t, num, cell, in_date(t), section);
+                    match class {
+                        Class::Label(ty, atoms) => {
+                            if let Some(ty) = ty {
+                                set_scope(&mut scope, ty, atoms.clone(), t, sentence);
+                            }
+                            // A label's number names no quantity: an answer skips it; evidence
+                            // remembers it as a label.
+                            self.emit_trivial(lx, t, num, trivial_of(num, &atoms), atoms.first().cloned(), sink);
+                        }
+                        Class::Skip(why) => {
+                            self.emit_trivial(lx, t, num, why, None, sink);
+                            if why == Trivial::Phone {
+                                skip_until = phone_end(lx, t);
+                            }
+                        }
+                        Class::Quantity { condition } => {
+                            let frame = self.frame(lx, t, num, section, cell);
+                            let mut all = binds.to_vec();
+                            if only_numbers.is_none() {
+                                self.scope_binds(lx, t, &scope, clause_start, sentence, &mut all);
+                            }
+                            let atom = Some(number_atom(&frame));
+                            let noun = next_word(lx, t).map(str::to_string);
+                            sink(Item {
+                                num: num.clone(),
+                                frame: frame.clone(),
+                                binds: all,
+                                atom: atom.clone(),
+                                noun,
+                            });
+                            if let Some(u) = condition {
+                                set_scope(&mut scope, Ty::Cond(u), atom.into_iter().collect(), t, sentence);
+                            }
+                            last_number = Some(t);
+                        }
+                    }
+                    let _ = role;
+                }
+            }
+        }
+        let _ = last_number;
+    }
+
+    /// What binds the number at token `t` in prose: for evidence, the scope in force (by type)
+    /// and its clause's words; for an answer, the atoms around it, weighted by distance.
+    fn scope_binds(
+        &self,
+        lx: &Lexed,
+        t: usize,
+        scope: &[(Ty, Vec<String>, usize, u32)],
+        clause_start: usize,
+        sentence: u32,
+        out: &mut Vec<Bind>,
+    ) {
+        let toks = &lx.toks;
+        // What follows in the clause, up to the next number: postposed labels (`$5.1M in 2023`,
+        // `44.2 MPa (variant B)`) and words.
+        let mut after: Vec<(Ty, String, usize)> = Vec::new();
+        let mut after_words: Vec<(String, usize)> = Vec::new();
+        let mut k = t + 1;
+        let mut seen_words = 0;
+        while k < toks.len() && seen_words < 6 {
+            match toks[k].kind {
+                TokKind::Punct(P::Stop | P::Semi | P::Line | P::Pipe | P::Tab) => break,
+                TokKind::Punct(_) => {}
+                TokKind::Num(id) => {
+                    let n = &lx.nums[id as usize];
+                    match n.form {
+                        Form::Date => {
+                            for a in date_atoms(&self.text[n.span.clone()], self.order) {
+                                after.push((Ty::Date, a, k));
+                            }
+                        }
+                        Form::Identifier => {
+                            for a in code_atoms(&self.text[n.code.clone()]) {
+                                after.push((Ty::Code, a, k));
+                            }
+                        }
+                        _ if n.year_shaped => {
+                            after.push((Ty::Year, format!("y:{}", &self.text[n.digits.clone()]), k))
+                        }
+                        _ => break,
+                    }
+                }
+                TokKind::Word { folded, flags, cap, upper } => {
+                    seen_words += 1;
+                    let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                    if flags & flag::CONJ != 0 && !cap {
+                        break;
+                    }
+                    let raw = &self.text[toks[k].span.clone()];
+                    if let Some(m) = words::month(w).filter(|_| cap) {
+                        after.push((Ty::Month, format!("m:{m}"), k));
+                    } else if cap || upper {
+                        if let Some(a) = word_atom(w, raw) {
+                            after.push((Ty::Name, a, k));
+                        }
+                    } else if flags & flag::STOP == 0 {
+                        if let Some(a) = word_atom(w, raw) {
+                            after_words.push((a, k));
+                        }
+                    }
+                }
+            }
+            k += 1;
+        }
+        // The clause's words before the number, back to the previous number or the clause's
+        // start.
+        let mut before_words: Vec<(String, usize, bool)> = Vec::new();
+        let mut comma = false;
+        let mut k = t;
+        while k > clause_start && before_words.len() < 8 {
+            k -= 1;
+            match toks[k].kind {
+                TokKind::Num(_) => break,
+                TokKind::Punct(P::Comma) => comma = true,
+                TokKind::Punct(_) => {}
+                TokKind::Word { folded, flags, cap, upper } => {
+                    let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                    let raw = &self.text[toks[k].span.clone()];
+                    let strong = cap || upper;
+                    if flags & flag::STOP == 0 && !strong {
+                        if let Some(a) = word_atom(w, raw) {
+                            before_words.push((a, k, comma));
+                        }
+                    }
+                }
+            }
+        }
+        let words_between = |a: usize, b: usize| -> f32 {
+            let (a, b) = (a.min(b), a.max(b));
+            toks[a..b]
+                .iter()
+                .filter(|x| matches!(x.kind, TokKind::Word { .. } | TokKind::Num(_)))
+                .count() as f32
+        };
+        let decay = |d: f32| 1.0 / (1.0 + d / 5.0);
+        match self.cfg.role {
+            Role::Evidence => {
+                // By type: the scope's label, unless a label of that type follows the number.
+                for (ty, atoms, _, _) in scope {
+                    if after.iter().any(|(aty, _, _)| aty == ty) {
+                        continue;
+                    }
+                    out.push(Bind {
+                        dim: self.dim(ty.key(), 0),
+                        atoms: atoms.clone(),
+                        weight: 1.0,
+                    });
+                }
+                let mut seen: Vec<Ty> = Vec::new();
+                for (ty, a, _) in &after {
+                    if seen.contains(ty) {
+                        if let Some(b) = out.last_mut() {
+                            b.atoms.push(a.clone());
+                        }
+                        continue;
+                    }
+                    seen.push(*ty);
+                    out.push(Bind {
+                        dim: self.dim(ty.key(), 0),
+                        atoms: vec![a.clone()],
+                        weight: 1.0,
+                    });
+                }
+                let measure: Vec<String> = before_words
+                    .iter()
+                    .filter(|(_, _, c)| !c)
+                    .map(|(a, _, _)| a.clone())
+                    .take(5)
+                    .collect();
+                if !measure.is_empty() {
+                    out.push(Bind {
+                        dim: self.dim(0x3ea5, 0),
+                        atoms: measure,
+                        weight: 1.0,
+                    });
+                }
+            }
+            Role::Answer => {
+                for (_, atoms, at, s) in scope {
+                    let far = if *s == sentence { 1.0 } else { 0.5 };
+                    let w = far * decay(words_between(*at, t));
+                    for a in atoms {
+                        out.push(Bind {
+                            dim: 0,
+                            atoms: vec![a.clone()],
+                            weight: w,
+                        });
+                    }
+                }
+                for (_, a, at) in &after {
+                    out.push(Bind {
+                        dim: 0,
+                        atoms: vec![a.clone()],
+                        weight: 0.9 * decay(words_between(t, *at)),
+                    });
+                }
+                for (a, at, comma) in &before_words {
+                    let w = 0.5 * decay(words_between(*at, t)) * if *comma { 0.6 } else { 1.0 };
+                    out.push(Bind {
+                        dim: 0,
+                        atoms: vec![a.clone()],
+                        weight: w,
+                    });
+                }
+                for (a, at) in &after_words {
+                    out.push(Bind {
+                        dim: 0,
+                        atoms: vec![a.clone()],
+                        weight: 0.4 * decay(words_between(t, *at)),
+                    });
+                }
+            }
+        }
+    }
+
+    /// What the number at token `t` is.
+    fn classify_number(
+        &self,
+        lx: &Lexed,
+        t: usize,
+        num: &Num,
+        cell: bool,
+        in_month_date: bool,
+        section: &Section,
+    ) -> Class {
+        let text = self.text;
+        let _ = section;
+        if in_month_date {
+            return Class::Skip(Trivial::Date);
+        }
+        match num.form {
+            Form::Date => {
+                return Class::Label(
+                    Some(Ty::Date),
+                    date_atoms(&text[num.span.clone()], self.order),
+                )
+            }
+            Form::Time => return Class::Skip(Trivial::Time),
+            Form::Ordinal => {
+                // `4º trimestre`, `3. Quartal`, `1er trimestre`: a quarter.
+                if next_word(lx, t).is_some_and(|w| words::flags(w) & flag::QUARTER != 0) {
+                    let q = num.readings.first().magnitude().plain();
+                    return Class::Label(Some(Ty::Quarter), vec![format!("q:{q}")]);
+                }
+                return Class::Skip(Trivial::Ordinal);
+            }
+            Form::ListMarker => return Class::Skip(Trivial::ListMarker),
+            Form::Citation => return Class::Skip(Trivial::Citation),
+            Form::Identifier => {
+                let code = &text[num.code.clone()];
+                let ty = code_type(code);
+                return Class::Label(Some(ty), code_atoms(code));
+            }
+            Form::Number => {}
+        }
+        let prev = prev_word(lx, t, text);
+        let bare = num.unit.is_none() && !num.scaled;
+        // A telephone number.
+        if num.sign == Sign::Plus && num.plain && phone_end(lx, t) > t + 2 {
+            return Class::Skip(Trivial::Phone);
+        }
+        // A street number or a postal code.
+        if bare && num.integer() && address(lx, t, text) {
+            return Class::Skip(Trivial::Address);
+        }
+        // A year, unless the number counts something (`2021 hours`, `2018 Beschäftigte`).
+        if num.year_shaped && !self.counted(lx, t) {
+            let y = &text[num.digits.clone()];
+            return Class::Label(Some(Ty::Year), vec![format!("y:{y}")]);
+        }
+        let value = num.readings.first();
+        // After a reference or a numbered thing (`p. 212`, `§ 4.3`, `order no. 48213`, `week
+        // 12`, `site 401`): a label.
+        if bare && num.sign == Sign::None {
+            if let Some((word, wflags)) = prev.filter(|(_, _, gap)| *gap).map(|(w, f, _)| (w, f)) {
+                if wflags & (flag::REF | flag::WEEK | flag::QUARTER) != 0 {
+                    let ty = if wflags & flag::WEEK != 0 {
+                        Ty::Week
+                    } else if wflags & flag::QUARTER != 0 {
+                        Ty::Quarter
+                    } else {
+                        Ty::Ref(hash_str(word) as u32)
+                    };
+                    let atom = if ty == Ty::Week {
+                        format!("wk:{}", plain_value(value))
+                    } else if ty == Ty::Quarter {
+                        format!("q:{}", plain_value(value))
+                    } else {
+                        format!("n:{}", key(value))
+                    };
+                    return Class::Label(Some(ty), vec![atom]);
+                }
+            }
+            if text[..num.span.start].trim_end().ends_with('§') || text[..num.span.start].trim_end().ends_with('#') {
+                return Class::Label(None, vec![format!("n:{}", key(value))]);
+            }
+            // A name with digits (`Vortex 900`, `Store 118`, `Gate 17`): a capitalised word
+            // glued by a space to an integer, in a label's place.
+            if num.integer() && num.plain {
+                if let Some((_, _, true)) = prev {
+                    if self.model_name(lx, t) {
+                        return Class::Label(Some(Ty::Code), vec![format!("n:{}", key(value))]);
+                    }
+                }
+            }
+        }
+        // An answer's number in a label's place that the evidence holds as a label.
+        if self.cfg.role == Role::Answer && bare && num.integer() && num.plain {
+            let atom = format!("n:{}", key(value));
+            if (self.cfg.hints.label)(&atom) && label_place(lx, t) {
+                return Class::Label(Some(Ty::Code), vec![atom]);
+            }
+        }
+        // A small count: a bare integer up to 10.
+        if self.cfg.role == Role::Answer
+            && bare
+            && num.plain
+            && num.sign == Sign::None
+            && value.exp == 0
+            && (0..=10).contains(&value.mant)
+            && !cell
+        {
+            return Class::Skip(Trivial::SmallCount);
+        }
+        // A condition other numbers are bound to: a quantity in a unit of conditions, after
+        // `at`/`a`/`bei`, or labelling (`+20 °C: 142 J`, `10 mg arm`).
+        let condition = num
+            .unit
+            .filter(|u| CONDITION_UNITS.contains(u))
+            .filter(|_| condition_place(lx, t, text));
+        Class::Quantity { condition }
+    }
+
+    /// A year-shaped number that counts: a unit or a counted noun follows.
+    fn counted(&self, lx: &Lexed, t: usize) -> bool {
+        let Some(w) = next_word(lx, t) else {
+            return false;
+        };
+        let flags = words::flags(w);
+        if flags & flag::COUNT != 0 || words::unit_word(w).is_some() {
+            return true;
+        }
+        if self.cfg.role == Role::Answer && (self.cfg.hints.count_noun)(w) {
+            // Unless a date's preposition stands before it (`in 2021 revenue`).
+            return !prev_word(lx, t, self.text).is_some_and(|(_, f, _)| f & flag::YEAR_PREP != 0);
+        }
+        false
+    }
+
+    /// `Vortex 900 fan`, `Gate 17 entrance`, `Store 118)`: a capitalised word and an integer,
+    /// followed by a word that is not a unit or a count, or by a label's separator.
+    fn model_name(&self, lx: &Lexed, t: usize) -> bool {
+        let toks = &lx.toks;
+        let Some(p) = t.checked_sub(1) else {
+            return false;
+        };
+        let TokKind::Word { cap, flags, .. } = toks[p].kind else {
+            return false;
+        };
+        if !cap || flags & (flag::STOP | flag::YEAR_PREP) != 0 || self.german && p > 0 {
+            return false;
+        }
+        let raw = &self.text[toks[p].span.clone()];
+        if raw.chars().count() < 3 {
+            return false;
+        }
+        match toks.get(t + 1).map(|x| x.kind) {
+            Some(TokKind::Word { flags, folded, .. }) => {
+                let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                flags & (flag::COUNT | flag::CONJ) == 0
+                    && words::unit_word(w).is_none()
+                    && !(self.cfg.hints.count_noun)(w)
+            }
+            Some(TokKind::Punct(P::Dash | P::Colon | P::Close | P::Open)) => true,
+            _ => false,
+        }
+    }
+
+    fn emit_trivial(
+        &self,
+        lx: &Lexed,
+        t: usize,
+        num: &Num,
+        why: Trivial,
+        atom: Option<String>,
+        sink: &mut dyn FnMut(Item),
+    ) {
+        sink(Item {
+            num: num.clone(),
+            frame: Frame {
+                readings: num.readings,
+                kind: Kind::Trivial(why),
+                unit: num.unit,
+                per: num.per,
+                polarity: Polarity::Neutral,
+                approx: false,
+                fraction: false,
+            },
+            binds: Vec::new(),
+            atom,
+            noun: next_word(lx, t).map(str::to_string),
+        });
+    }
+
+    /// The frame of a quantity: its unit (its own, else its column's, caption's or key's), its
+    /// currency and scale from there, its direction, whether it is approximate or a fraction.
+    fn frame(&self, lx: &Lexed, t: usize, num: &Num, section: &Section, cell: bool) -> Frame {
+        let spec = section.spec.over(self.cfg.spec);
+        let mut readings = num.readings;
+        let mut unit = num.unit.map(|u| if u == "$" { self.dollar } else { u });
+        if unit.is_none() {
+            unit = spec.unit.or(spec.currency.map(|c| if c == "$" { self.dollar } else { c }));
+            if spec.scale != 0 && (spec.currency.is_some() || spec.unit.is_some()) {
+                readings = readings.map(|d| d.shifted(spec.scale));
+            } else if spec.scale != 0 && !num.scaled {
+                readings = readings.map(|d| d.shifted(spec.scale));
+            }
+        } else if spec.scale != 0 && spec.currency.is_some() && unit == spec.currency && !num.scaled {
+            // `€ 3,905` under `(k€)`.
+            readings = readings.map(|d| d.shifted(spec.scale));
+        }
+        let mut polarity = match num.sign {
+            Sign::Minus => Polarity::MinusSign,
+            Sign::Plus => Polarity::Plus,
+            Sign::None if num.paren && (cell || section.negative || after_label(lx, t)) => {
+                readings = readings.map(|d| Decimal { mant: -d.mant.abs(), ..d });
+                Polarity::MinusSign
+            }
+            Sign::None => direction(lx, t),
+        };
+        if polarity == Polarity::Neutral && section.negative {
+            polarity = Polarity::MinusWord;
+        }
+        let approx = approximate(lx, t, self.text);
+        let fraction = unit.is_none()
+            && num.readings.iter().all(|d| {
+                let f = d.to_f64().abs();
+                f > 0.0 && f <= 1.0 && d.exp < 0
+            });
+        Frame {
+            readings,
+            kind: Kind::Quantity,
+            unit,
+            per: num.per,
+            polarity,
+            approx,
+            fraction,
+        }
+    }
+}
+
+/// What a number is, to the binder.
+enum Class {
+    /// Not a quantity: a label of this scope type (its atoms), or none.
+    Label(Option<Ty>, Vec<String>),
+    Skip(Trivial),
+    /// A quantity; a condition of its unit (other numbers are bound to it).
+    Quantity { condition: Option<&'static str> },
+}
+
+fn trivial_of(num: &Num, atoms: &[String]) -> Trivial {
+    match num.form {
+        Form::Date => Trivial::Date,
+        Form::Identifier => Trivial::Identifier,
+        _ if atoms.first().is_some_and(|a| a.starts_with("y:")) => Trivial::Year,
+        _ => Trivial::Label,
+    }
+}
+
+/// Units in which a number is a condition other numbers depend on.
+const CONDITION_UNITS: &[&str] = &[
+    "°C", "°F", "K", "km", "m", "mg", "g", "kg", "mg/kg", "µg", "µg/kg", "h", "min", "d", "wk",
+    "mo", "yr", "bar", "rpm", "V", "kV", "W", "kW", "MW", "mm", "cm", "mL", "L",
+];
+
+/// A stretch of capitalised words ends: it is the name in force, or joins the name of its
+/// stretch.
+fn flush_name(
+    scope: &mut Vec<(Ty, Vec<String>, usize, u32)>,
+    pending: &mut Vec<String>,
+    chunk: &mut bool,
+    at: usize,
+    sentence: u32,
+) {
+    let atoms = std::mem::take(pending);
+    if *chunk {
+        if let Some(s) = scope.iter_mut().find(|(t, ..)| *t == Ty::Name) {
+            for a in atoms {
+                if !s.1.contains(&a) {
+                    s.1.push(a);
+                }
+            }
+            s.2 = at;
+            return;
+        }
+    }
+    set_scope(scope, Ty::Name, atoms, at, sentence);
+    *chunk = true;
+}
+
+fn set_scope(scope: &mut Vec<(Ty, Vec<String>, usize, u32)>, ty: Ty, atoms: Vec<String>, at: usize, sentence: u32) {
+    if atoms.is_empty() {
+        return;
+    }
+    scope.retain(|(t, ..)| *t != ty);
+    scope.push((ty, atoms, at, sentence));
+}
+
+/// Whether token `t` starts a sentence (nothing but punctuation since the clause began at a
+/// sentence's start).
+fn sentence_initial(toks: &[lex::Tok], t: usize, _clause_start: usize) -> bool {
+    let mut k = t;
+    while k > 0 {
+        k -= 1;
+        match toks[k].kind {
+            TokKind::Punct(P::Stop | P::Line | P::Colon | P::Semi | P::Pipe | P::Tab) => return true,
+            TokKind::Punct(P::Dash | P::Open) => continue,
+            TokKind::Punct(_) => return false,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// The word before token `t`, its flags, and whether only blanks, `.`, `#`, `º`, `°`, `:` lie
+/// between (`p. 212`, `nº 23`, `Nr. 5`).
+fn prev_word<'l>(lx: &'l Lexed, t: usize, text: &str) -> Option<(&'l str, u32, bool)> {
+    let mut k = t;
+    while k > 0 {
+        k -= 1;
+        match lx.toks[k].kind {
+            TokKind::Word { folded, flags, .. } => {
+                let gap = text.get(lx.toks[k].span.end..lx.toks[t].span.start)?;
+                let adjacent = gap.len() <= 4
+                    && gap
+                        .chars()
+                        .all(|c| c.is_whitespace() || matches!(c, '.' | '#' | 'º' | '°' | ':'));
+                return Some((
+                    &lx.folded[folded.0 as usize..folded.1 as usize],
+                    flags,
+                    adjacent,
+                ));
+            }
+            TokKind::Punct(P::Stop | P::Colon) if k + 1 == t => continue,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The folded word right after number token `t` (only blanks between).
+fn next_word(lx: &Lexed, t: usize) -> Option<&str> {
+    match lx.toks.get(t + 1)?.kind {
+        TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),
+        _ => None,
+    }
+}
+
+/// An answer's number in a label's place: after a word, with no word of its own after it.
+fn label_place(lx: &Lexed, t: usize) -> bool {
+    let after_word = t > 0 && matches!(lx.toks[t - 1].kind, TokKind::Word { flags, .. } if flags & flag::STOP == 0);
+    let counted = matches!(lx.toks.get(t + 1).map(|x| x.kind), Some(TokKind::Word { flags, .. }) if flags & flag::STOP == 0);
+    after_word && !counted
+}
+
+/// A number in a condition's place: after `at`, `a`, `à`, `bei`, `aos`, `with`, at a label's
+/// start (`+20 °C:`), or naming an arm (`10 mg arm`).
+fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
+    let toks = &lx.toks;
+    if let Some((w, _, _)) = prev_word(lx, t, text) {
+        if matches!(
+            w,
+            "at" | "a" | "à" | "bei" | "aos" | "ao" | "with" | "con" | "mit" | "avec" | "under" | "after" | "apres" | "apos" | "nach" | "tras" | "despues" | "de"
+        ) {
+            return true;
+        }
+    }
+    match toks.get(t + 1).map(|x| x.kind) {
+        Some(TokKind::Punct(P::Colon)) => true,
+        Some(TokKind::Word { flags, .. }) => flags & flag::REF != 0,
+        _ => false,
+    }
+}
+
+/// A number after a label's separator (`Net loss: (2,904)`): accounting's parentheses apply.
+fn after_label(lx: &Lexed, t: usize) -> bool {
+    t > 0 && matches!(lx.toks[t - 1].kind, TokKind::Punct(P::Colon | P::Dash | P::Eq | P::Tab | P::Pipe))
+        || t == 0
+}
+
+/// The direction the words around a number give it: a direction word in its clause within six
+/// words before (unless a level's preposition stands between: `fell to 3.1%` states a level), or
+/// right after it (`$340,000 loss`).
+fn direction(lx: &Lexed, t: usize) -> Polarity {
+    let toks = &lx.toks;
+    let mut k = t;
+    let mut words_seen = 0;
+    let mut level = false;
+    while k > 0 && words_seen < 6 {
+        k -= 1;
+        match toks[k].kind {
+            TokKind::Punct(P::Stop | P::Semi | P::Line | P::Comma | P::Colon | P::Pipe | P::Tab) => break,
+            TokKind::Num(_) => break,
+            TokKind::Punct(_) => {}
+            TokKind::Word { flags, folded, .. } => {
+                words_seen += 1;
+                let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                if flags & flag::LEVEL_PREP != 0 || matches!(w, "from" | "desde" | "von" | "de" | "du" | "des") {
+                    level = true;
+                    continue;
+                }
+                if flags & flag::NEG != 0 {
+                    return if level { Polarity::Neutral } else { Polarity::MinusWord };
+                }
+                if flags & flag::POS != 0 {
+                    return if level { Polarity::Neutral } else { Polarity::Plus };
+                }
+            }
+        }
+    }
+    // Right after: `$340,000 loss`, `3.2% lower`, `de prejuízo`.
+    let mut k = t + 1;
+    let mut n = 0;
+    while k < toks.len() && n < 2 {
+        match toks[k].kind {
+            TokKind::Word { flags, .. } => {
+                n += 1;
+                if flags & flag::NEG != 0 {
+                    return Polarity::MinusWord;
+                }
+                if flags & flag::POS != 0 {
+                    return Polarity::Plus;
+                }
+                if flags & flag::STOP == 0 {
+                    break;
+                }
+            }
+            _ => break,
+        }
+        k += 1;
+    }
+    Polarity::Neutral
+}
+
+/// An approximation word or sign right before the number (`about 4,800`, `cerca de 1.200`,
+/// `~35,000`).
+fn approximate(lx: &Lexed, t: usize, text: &str) -> bool {
+    let start = lx.toks[t].span.start;
+    let head = text[..start].trim_end();
+    if head.ends_with(['~', '≈', '±']) || head.ends_with("c.") || head.ends_with("ca.") {
+        return true;
+    }
+    let mut k = t;
+    let mut n = 0;
+    while k > 0 && n < 3 {
+        k -= 1;
+        match lx.toks[k].kind {
+            TokKind::Word { flags, folded, .. } => {
+                n += 1;
+                if flags & flag::APPROX != 0 {
+                    return true;
+                }
+                let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                if !matches!(w, "de" | "of" | "du" | "d" | "del" | "da" | "do" | "some" | "em" | "por" | "el" | "la" | "the") {
+                    return false;
+                }
+            }
+            TokKind::Punct(_) => {}
+            TokKind::Num(_) => return false,
+        }
+    }
+    false
+}
+
+/// A street number (`88 Quay Street`, `Rua das Palmeiras, 1.520`, `Bahnhofstrasse 44`,
+/// `Calle Mayor 88`) or a postal code right after one (`44, 8001 Zürich`).
+fn address(lx: &Lexed, t: usize, text: &str) -> bool {
+    let toks = &lx.toks;
+    // A street word within three words after the number.
+    let mut k = t + 1;
+    let mut n = 0;
+    while k < toks.len() && n < 3 {
+        match toks[k].kind {
+            TokKind::Word { flags, cap, .. } => {
+                n += 1;
+                if flags & flag::STREET != 0 {
+                    return true;
+                }
+                if !cap {
+                    break;
+                }
+            }
+            _ => break,
+        }
+        k += 1;
+    }
+    // A street word within four words before it (a comma allowed).
+    let mut k = t;
+    let mut n = 0;
+    while k > 0 && n < 4 {
+        k -= 1;
+        match toks[k].kind {
+            TokKind::Word { flags, .. } => {
+                n += 1;
+                if flags & flag::STREET != 0 {
+                    return true;
+                }
+            }
+            TokKind::Punct(P::Comma) => {}
+            TokKind::Num(id) => {
+                // `Bahnhofstrasse 44, 8001 Zürich`: a postal code after a street number.
+                let prev = &lx.nums[id as usize];
+                let gap = text.get(prev.span.end..toks[t].span.start).unwrap_or("x");
+                return gap.trim() == "," && address(lx, k, text);
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Where a telephone number that starts at token `t` ends (`+351 21 384 2210`).
+fn phone_end(lx: &Lexed, t: usize) -> usize {
+    let mut k = t + 1;
+    while k < lx.toks.len() {
+        match lx.toks[k].kind {
+            TokKind::Num(_) => {
+                let gap = lx.toks[k].span.start - lx.toks[k - 1].span.end;
+                if gap > 2 {
+                    break;
+                }
+            }
+            _ => break,
+        }
+        k += 1;
+    }
+    k
+}
+
+/// What kind of code an identifier is: a quarter (`Q3`, `T3`, `3T24`, `1Q25`), a week (`S14`,
+/// `W18`, `KW16`), or a code.
+fn code_type(code: &str) -> Ty {
+    if quarter_code(code).is_some() {
+        return Ty::Quarter;
+    }
+    let letters: String = code.chars().filter(|c| c.is_ascii_alphabetic()).collect();
+    let l = letters.to_ascii_uppercase();
+    if matches!(l.as_str(), "S" | "W" | "KW" | "CW" | "WK") && code.len() <= 5 {
+        Ty::Week
+    } else {
+        Ty::Code
+    }
+}
+
+/// A quarter written as a code: `Q3`, `T3` (its number), `3T24`, `1Q25` (its number and year).
+fn quarter_code(code: &str) -> Option<(u32, Option<u32>)> {
+    let b = code.as_bytes();
+    let q = |c: u8| (b'1'..=b'4').contains(&c).then(|| u32::from(c - b'0'));
+    let mark = |c: u8| matches!(c, b'Q' | b'T' | b'q');
+    match b {
+        [m, d] if mark(*m) => Some((q(*d)?, None)),
+        [d, m, y1, y2] if mark(*m) && y1.is_ascii_digit() && y2.is_ascii_digit() => {
+            Some((q(*d)?, Some(2000 + u32::from(y1 - b'0') * 10 + u32::from(y2 - b'0'))))
+        }
+        _ => None,
+    }
+}
+
+/// An identifier's atoms: the code itself (upper case) and, for a quarter or a week, its number
+/// (`S16` is week 16 whatever the language calls weeks).
+fn code_atoms(code: &str) -> Vec<String> {
+    let up = code.to_uppercase();
+    let mut out = vec![format!("c:{up}")];
+    if let Some((q, year)) = quarter_code(code) {
+        out.push(format!("q:{q}"));
+        if let Some(y) = year {
+            out.push(format!("y:{y}"));
+        }
+        return out;
+    }
+    let digits: String = code
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if let Ok(n) = digits.parse::<u64>() {
+        if code_type(code) == Ty::Week {
+            out.push(format!("wk:{n}"));
+        }
+    }
+    // `FY2023`: a year.
+    if up.starts_with("FY") && digits.len() == 4 {
+        out.push(format!("y:{digits}"));
+    }
+    out
+}
+
+/// A number as a label atom: its canonical value, with its unit.
+pub(crate) fn number_atom(frame: &Frame) -> String {
+    let v = frame.readings.first().magnitude();
+    match frame.unit {
+        Some(u) => format!("n:{}|{u}", key(v)),
+        None => format!("n:{}", key(v)),
+    }
+}
+
+fn key(d: Decimal) -> String {
+    let (m, e) = d.magnitude().canonical();
+    format!("{m}e{e}")
+}
+
+fn plain_value(d: Decimal) -> String {
+    d.magnitude().plain()
+}
+
+/// A word as an atom: folded and stemmed (`Escritórios` → `w:escrit`), a capital letter or a
+/// short all-capitals code as a code (`c:B`, `c:MT`); nothing for a lone small letter.
+fn word_atom(folded: &str, raw: &str) -> Option<String> {
+    let n = raw.chars().count();
+    if n == 1 {
+        return raw
+            .chars()
+            .next()
+            .filter(|c| c.is_uppercase())
+            .map(|c| format!("c:{c}"));
+    }
+    if n <= 4 && raw.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+        return Some(format!("c:{raw}"));
+    }
+    Some(format!("w:{}", stem(folded)))
+}
+
+/// A folded word's stem: a plural's `s` dropped, then its first six letters
+/// (`liquidado`/`liquidou` → `liquid`, `outbound` → `outbou`).
+pub(crate) fn stem(folded: &str) -> String {
+    let w = if folded.len() > 3 && folded.ends_with('s') && !folded.ends_with("ss") {
+        &folded[..folded.len() - 1]
+    } else {
+        folded
+    };
+    w.chars().take(6).collect()
+}
+
+/// The atoms of a label's text (a table cell, a header, a list label, a JSON key or string):
+/// its words, codes, years, dates, months and numbers (with `unit` for a bare number, as a
+/// column states it).
+fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec<String> {
+    let mut out = Vec::new();
+    if text.trim().is_empty() {
+        return out;
+    }
+    let mut lx = Lexed::default();
+    lex::lex(text, Mode { locale: doc.cfg.locale, cell: true }, &mut lx);
+    let dates = month_dates(&lx, doc.order);
+    for (_, atoms) in &dates {
+        out.extend(atoms.iter().cloned());
+    }
+    let covered = |t: usize| dates.iter().any(|(r, _)| r.contains(&t));
+    for (t, tok) in lx.toks.iter().enumerate() {
+        if covered(t) {
+            continue;
+        }
+        match tok.kind {
+            TokKind::Word { folded, flags, cap, .. } => {
+                let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                let raw = &text[tok.span.clone()];
+                if let Some(m) = words::month(w) {
+                    out.push(format!("m:{m}"));
+                } else if flags & flag::STOP == 0 || (cap && raw.len() > 2) || (cap && raw.len() == 1) {
+                    if let Some(a) = word_atom(w, raw) {
+                        out.push(a);
+                    }
+                }
+            }
+            TokKind::Num(id) => {
+                let n = &lx.nums[id as usize];
+                match n.form {
+                    Form::Date => out.extend(date_atoms(&text[n.span.clone()], doc.order)),
+                    Form::Identifier => out.extend(code_atoms(&text[n.code.clone()])),
+                    Form::Ordinal => {
+                        if next_word(&lx, t).is_some_and(|w| words::flags(w) & flag::QUARTER != 0) {
+                            out.push(format!("q:{}", n.readings.first().magnitude().plain()));
+                        }
+                    }
+                    Form::Time | Form::Citation => {}
+                    _ if n.year_shaped => out.push(format!("y:{}", &text[n.digits.clone()])),
+                    _ => {
+                        let v = n.readings.first();
+                        let u = n.unit.or(unit.flatten());
+                        let signed = if n.sign == Sign::Minus { "-" } else { "" };
+                        out.push(match u {
+                            Some(u) => format!("n:{signed}{}|{u}", key(v)),
+                            None => format!("n:{}", key(v)),
+                        });
+                        // A numbered thing's number also stands alone (`Site 203`).
+                        if u.is_some() || !signed.is_empty() {
+                            continue;
+                        }
+                    }
+                }
+            }
+            TokKind::Punct(_) => {}
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Whether a label says its numbers are negative (`Net loss`, `Fehlbetrag`, `Pérdidas`), not
+/// inside parentheses (`Operating income (loss)` is income or loss).
+fn direction_outside_parens(text: &str) -> Option<bool> {
+    let mut depth = 0;
+    let mut word = String::new();
+    let mut found = None;
+    for c in text.chars().chain(std::iter::once(' ')) {
+        match c {
+            '(' | '[' => {
+                depth += 1;
+                word.clear();
+            }
+            ')' | ']' => {
+                depth -= 1;
+                word.clear();
+            }
+            c if c.is_alphabetic() => word.push(c),
+            _ => {
+                if depth == 0 && !word.is_empty() {
+                    let f = words::flags(&words::fold(&word));
+                    if f & flag::NEG != 0 {
+                        found = Some(true);
+                    } else if f & flag::POS != 0 && found.is_none() {
+                        found = Some(false);
+                    }
+                }
+                word.clear();
+            }
+        }
+    }
+    found
+}
+
+fn has_unit(cell: &str) -> bool {
+    let mut lx = Lexed::default();
+    lex::lex(cell, Mode { locale: Locale::Auto, cell: true }, &mut lx);
+    lx.nums.iter().any(|n| n.unit.is_some())
+}
+
+/// Dates written with a month's name, as token ranges and atoms: `3 March 2025`, `March 3,
+/// 2025`, `3 de março de 2025`, `3. März 2025`, `le 3 mars`, `março/2025`, `March 2025`.
+fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<String>)> {
+    let toks = &lx.toks;
+    let mut out = Vec::new();
+    let num_at = |k: usize| -> Option<(u64, bool)> {
+        let TokKind::Num(id) = toks.get(k)?.kind else {
+            return None;
+        };
+        let n = &lx.nums[id as usize];
+        if !(n.plain || n.form == Form::Ordinal) || n.unit.is_some() {
+            return None;
+        }
+        let v = n.readings.first();
+        (v.exp == 0 && v.mant >= 0).then_some((v.mant as u64, n.year_shaped))
+    };
+    let month_at = |k: usize| -> Option<u8> {
+        let TokKind::Word { folded, .. } = toks.get(k)?.kind else {
+            return None;
+        };
+        words::month_abbrev(&lx.folded[folded.0 as usize..folded.1 as usize])
+    };
+    let glue = |k: usize| -> bool {
+        matches!(toks.get(k).map(|t| t.kind), Some(TokKind::Word { folded, .. }) if matches!(&lx.folded[folded.0 as usize..folded.1 as usize], "de" | "of" | "del"))
+            || matches!(toks.get(k).map(|t| t.kind), Some(TokKind::Punct(P::Comma | P::Slash | P::Stop)))
+    };
+    let mut k = 0;
+    while k < toks.len() {
+        let Some(m) = month_at(k) else {
+            k += 1;
+            continue;
+        };
+        // A day before: `3 March`, `3 de março`, `3. März`, `1º de fevereiro`.
+        let mut start = k;
+        let mut day = None;
+        let mut b = k;
+        if b > 0 && glue(b - 1) {
+            b -= 1;
+        }
+        if b > 0 {
+            if let Some((d, false)) = num_at(b - 1).filter(|(d, _)| (1..=31).contains(d)) {
+                day = Some(d);
+                start = b - 1;
+            }
+        }
+        // After: a day (`March 3, 2025`) and a year.
+        let mut end = k + 1;
+        let mut a = k + 1;
+        if day.is_none() {
+            if let Some((d, false)) = num_at(a).filter(|(d, _)| (1..=31).contains(d)) {
+                day = Some(d);
+                a += 1;
+                end = a;
+            }
+        }
+        if glue(a) {
+            a += 1;
+        }
+        let mut year = None;
+        if let Some((y, true)) = num_at(a) {
+            year = Some(y);
+            end = a + 1;
+        } else if glue(a) {
+            if let Some((y, true)) = num_at(a + 1) {
+                year = Some(y);
+                end = a + 2;
+            }
+        }
+        // A lone abbreviation is not a month (`Mar`, `set`, `out`): only beside a day or a year.
+        let full = matches!(toks[k].kind, TokKind::Word { folded, .. } if words::month(&lx.folded[folded.0 as usize..folded.1 as usize]).is_some());
+        if day.is_none() && year.is_none() && !full {
+            k += 1;
+            continue;
+        }
+        let mut atoms = vec![format!("m:{m}")];
+        if let Some(y) = year {
+            atoms.push(format!("y:{y}"));
+            if let Some(d) = day {
+                atoms.push(format!("d:{y:04}-{m:02}-{d:02}"));
+            }
+        }
+        if let Some(d) = day {
+            atoms.push(format!("md:{m:02}-{d:02}"));
+        }
+        if day.is_some() || year.is_some() {
+            out.push((start..end, atoms));
+        }
+        k = end.max(k + 1);
+    }
+    out
+}
+
+/// A numeric date's atoms: `d:Y-M-D` (both readings when the day and month could swap and the
+/// text does not say its order), `md:M-D`, `y:Y`, `m:M`.
+fn date_atoms(s: &str, order: DateOrder) -> Vec<String> {
+    let parts: Vec<u32> = s
+        .split(['-', '/', '.'])
+        .filter_map(|p| p.trim().parse().ok())
+        .collect();
+    let mut out = Vec::new();
+    let mut push = |y: u32, m: u32, d: u32| {
+        if (1..=12).contains(&m) && (1..=31).contains(&d) {
+            out.push(format!("d:{y:04}-{m:02}-{d:02}"));
+            out.push(format!("md:{m:02}-{d:02}"));
+            out.push(format!("y:{y}"));
+            out.push(format!("m:{m}"));
+        }
+    };
+    match parts.as_slice() {
+        [y, m, d] if *y > 31 => push(*y, *m, *d),
+        [a, b, y] => {
+            let y = if *y < 100 { 2000 + y } else { *y };
+            match order {
+                _ if *a > 12 => push(y, *b, *a),
+                _ if *b > 12 => push(y, *a, *b),
+                DateOrder::DayFirst => push(y, *b, *a),
+                DateOrder::MonthFirst => push(y, *a, *b),
+                DateOrder::Unknown => {
+                    push(y, *b, *a);
+                    push(y, *a, *b);
+                }
+            }
+        }
+        _ => {}
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// How a text orders numeric dates: as it says (`MM/DD/YYYY`, `DD/MM/AAAA`, `JJ/MM`, `TT.MM`),
+/// as a date whose first or second part exceeds 12 shows, or as dotted dates are (day first).
+fn date_order(text: &str) -> DateOrder {
+    for (hint, order) in [
+        ("MM/DD", DateOrder::MonthFirst),
+        ("mm/dd", DateOrder::MonthFirst),
+        ("DD/MM", DateOrder::DayFirst),
+        ("dd/mm", DateOrder::DayFirst),
+        ("JJ/MM", DateOrder::DayFirst),
+        ("TT.MM", DateOrder::DayFirst),
+        ("DD.MM", DateOrder::DayFirst),
+    ] {
+        if text.contains(hint) {
+            return order;
+        }
+    }
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i + 10 <= b.len() {
+        if b[i].is_ascii_digit()
+            && b[i + 1].is_ascii_digit()
+            && matches!(b[i + 2], b'/' | b'.')
+            && b[i + 3].is_ascii_digit()
+            && b[i + 4].is_ascii_digit()
+            && b[i + 5] == b[i + 2]
+            && (i == 0 || !b[i - 1].is_ascii_digit())
+        {
+            let first = u32::from(b[i] - b'0') * 10 + u32::from(b[i + 1] - b'0');
+            let second = u32::from(b[i + 3] - b'0') * 10 + u32::from(b[i + 4] - b'0');
+            if b[i + 2] == b'.' || first > 12 {
+                return DateOrder::DayFirst;
+            }
+            if second > 12 {
+                return DateOrder::MonthFirst;
+            }
+        }
+        i += 1;
+    }
+    DateOrder::Unknown
+}
+
+/// The dollar a bare `$` means in this text: USD, unless the text names one other dollar
+/// (`CAD`, `AUD`, …) and no US one.
+fn dollar_of(text: &str) -> &'static str {
+    if text.contains("USD") || text.contains("US$") || !text.contains('$') {
+        return "USD";
+    }
+    let mut found = None;
+    for (code, marks) in [
+        ("CAD", &["CAD", "C$", "Canadian dollar", "dólares canadienses"][..]),
+        ("AUD", &["AUD", "A$", "Australian dollar"][..]),
+        ("NZD", &["NZD", "NZ$"][..]),
+        ("MXN", &["MXN", "MX$", "pesos mexicanos"][..]),
+    ] {
+        if marks.iter().any(|m| text.contains(m)) {
+            if found.is_some() {
+                return "USD";
+            }
+            found = Some(code);
+        }
+    }
+    found.unwrap_or("USD")
+}
+
+/// Whether a text is German (its nouns are capitalised: capitals name nothing).
+fn german(text: &str) -> bool {
+    let mut de = 0;
+    let mut other = 0;
+    for w in text.split(|c: char| !c.is_alphabetic()).take(400) {
+        match w {
+            "der" | "die" | "das" | "und" | "mit" | "von" | "im" | "ist" | "wurde" | "wurden"
+            | "bei" | "auf" | "für" | "nach" | "einer" | "eine" | "den" | "dem" | "lag" => de += 1,
+            "the" | "and" | "of" | "de" | "la" | "le" | "el" | "em" | "do" | "da" | "et" | "y"
+            | "was" | "foi" | "fue" | "que" => other += 1,
+            _ => {}
+        }
+    }
+    de >= 2 && de > other
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    Heading,
+    Labelled,
+    Prose,
+}
+
+/// What a line is: a heading (`# …`, or a short line ending with `:` or holding no number), a
+/// labelled line (a label, a separator, then numbers), or prose.
+fn classify(line: &str) -> LineKind {
+    let t = line.trim();
+    if t.starts_with('#') {
+        return LineKind::Heading;
+    }
+    let has_digit = t.bytes().any(|c| c.is_ascii_digit());
+    if t.ends_with(':') && !t[..t.len() - 1].contains(':') {
+        return LineKind::Heading;
+    }
+    if let Some((label_end, value_start)) = label_split(t) {
+        let value = &t[value_start..];
+        // A value that goes on in sentences is prose that starts with a label (`In Austin:
+        // 9,449 h. In Dayton: 757 h.`).
+        let sentences = value
+            .match_indices(". ")
+            .any(|(i, _)| value[i + 2..].starts_with(|c: char| c.is_uppercase()));
+        if value.bytes().any(|c| c.is_ascii_digit()) && label_end <= 80 && !sentences {
+            return LineKind::Labelled;
+        }
+    }
+    if !has_digit && t.split_whitespace().count() <= 12 && !t.ends_with(['.', '!', '?']) {
+        return LineKind::Heading;
+    }
+    if t.split_whitespace().count() <= 10
+        && !t.ends_with(['.', '!', '?'])
+        && (t.contains('(') && t.ends_with(')'))
+        && !t.bytes().any(|c| c.is_ascii_digit())
+    {
+        return LineKind::Heading;
+    }
+    LineKind::Prose
+}
+
+/// Where a labelled line's label ends and its value starts: the first separator (`:`, ` — `,
+/// ` – `, ` - `, ` = `, a tab) outside parentheses, with a short label before it.
+fn label_split(line: &str) -> Option<(usize, usize)> {
+    let b = line.as_bytes();
+    let mut depth = 0i32;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b':' if depth == 0 && !b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                // `14:30`, `http://`: no separator.
+                if !b.get(i + 1).is_some_and(|c| *c == b'/') {
+                    return short_label(line, i, i + 1);
+                }
+            }
+            b'=' if depth == 0 => return short_label(line, i, i + 1),
+            b'\t' if depth == 0 => return short_label(line, i, i + 1),
+            b' ' if depth == 0 => {
+                for sep in [" — ", " – ", " - ", " -- "] {
+                    if line[i..].starts_with(sep) {
+                        return short_label(line, i, i + sep.len());
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn short_label(line: &str, end: usize, value: usize) -> Option<(usize, usize)> {
+    let label = line[..end].trim();
+    let words = label.split_whitespace().count();
+    (words <= 12 && !label.ends_with(['.', '!', '?'])).then_some((end, value))
+}
+
+/// The segments of a list's value part (`84 staff; Porto: 61 staff`, `20,000 km: 1.2 mm;
+/// 40,000 km: 2.4 mm`, `on-time 93.4%, damage claims 0.6%`): each with its own label when it
+/// has one (the text before its separator, or its words before its first number).
+fn segments(value: &str) -> Vec<(Option<Range<usize>>, Range<usize>)> {
+    let b = value.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut from = 0;
+    let mut cuts = Vec::new();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b';' | b'|' if depth == 0 => cuts.push((i, i + 1)),
+            // A comma and a blank between labelled items (never inside a number: `1,5`).
+            b',' if depth == 0 && b.get(i + 1) == Some(&b' ') => cuts.push((i, i + 2)),
+            _ => {}
+        }
+    }
+    cuts.push((b.len(), b.len()));
+    for (at, next) in cuts {
+        let piece = &value[from..at];
+        if piece.trim().is_empty() {
+            from = next;
+            continue;
+        }
+        let label = match label_split(piece) {
+            Some((end, start)) if piece[start..].bytes().any(|c| c.is_ascii_digit()) => {
+                Some((from..from + end, from + start..at))
+            }
+            _ => {
+                // The words before the piece's first number (its sign and currency are the
+                // number's: `Haushaltssaldo EUR -189.900.000`).
+                let digit = number_start(piece);
+                let words = &piece[..digit];
+                (words.chars().any(char::is_alphabetic))
+                    .then(|| (from..from + digit, from + digit..at))
+            }
+        };
+        match label {
+            Some((l, v)) => out.push((Some(l), v)),
+            None => out.push((None, from..at)),
+        }
+        from = next;
+    }
+    // Two or more segments only when most have labels of their own.
+    let labelled = out.iter().filter(|(l, _)| l.is_some()).count();
+    if out.len() >= 2 && labelled * 2 >= out.len() {
+        out
+    } else {
+        vec![(None, 0..value.len())]
+    }
+}
+
+/// Where the first number of `piece` starts, with the sign and currency written before it.
+fn number_start(piece: &str) -> usize {
+    let Some(digit) = piece.find(|c: char| c.is_ascii_digit()) else {
+        return 0;
+    };
+    let mut at = digit;
+    loop {
+        let head = piece[..at].trim_end();
+        let before = at;
+        if let Some(h) = head.strip_suffix(['-', '+', '−', '(']) {
+            at = h.len();
+        } else if let Some(h) = ["R$", "US$", "C$", "A$", "$", "€", "£", "Fr."]
+            .iter()
+            .find_map(|sym| head.strip_suffix(sym))
+        {
+            at = h.len();
+        } else {
+            let word: String = head
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_uppercase)
+                .collect();
+            if word.len() == 3 && words::currency_word(&word.chars().rev().collect::<String>()).is_some() {
+                at = head.len() - 3;
+            }
+        }
+        if at == before {
+            break;
+        }
+    }
+    at
+}
+
+/// Shifts a region's lexed spans to the text's offsets.
+fn shift(lx: &mut Lexed, by: usize) {
+    for t in &mut lx.toks {
+        t.span = t.span.start + by..t.span.end + by;
+    }
+    for n in &mut lx.nums {
+        n.span = n.span.start + by..n.span.end + by;
+        n.digits = n.digits.start + by..n.digits.end + by;
+        n.code = n.code.start + by..n.code.end + by;
+    }
+}
+
+/// Every line of `text` with its shape (a table row's delimiter and how many times it occurs).
+fn shapes(text: &str) -> Vec<Line> {
+    let b = text.as_bytes();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while start < b.len() {
+        let nl = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |n| start + n);
+        let mut end = nl;
+        if end > start && b[end - 1] == b'\r' {
+            end -= 1;
+        }
+        let line = &b[start..end];
+        let clip = |n: usize| n.min(usize::from(u16::MAX)) as u16;
+        let pipes = memchr::memchr_iter(b'|', line).count();
+        let tabs = memchr::memchr_iter(b'\t', line).count();
+        let shape = if pipes >= 2 {
+            Some((b'|', clip(pipes)))
+        } else if tabs >= 1 {
+            Some((b'\t', clip(tabs)))
+        } else {
+            // Prose writes `, ` and `; `: a line that does is no row (quoted cells aside).
+            let (mut semis, mut commas) = (0usize, 0usize);
+            let mut spaced_semi = false;
+            let mut spaced_comma = false;
+            let mut quote = false;
+            for (i, &c) in line.iter().enumerate() {
+                match c {
+                    b'"' => quote = !quote,
+                    b';' if !quote => {
+                        semis += 1;
+                        spaced_semi |= line.get(i + 1) == Some(&b' ');
+                    }
+                    b',' if !quote => {
+                        commas += 1;
+                        spaced_comma |= line.get(i + 1) == Some(&b' ');
+                    }
+                    _ => {}
+                }
+            }
+            let blank = memchr::memchr(b' ', line).is_some();
+            if semis > 0 && !spaced_semi && semis >= commas / 2 {
+                Some((b';', clip(semis)))
+            } else if commas > 0 && !spaced_comma {
+                if blank {
+                    Some((HEADER, clip(commas)))
+                } else {
+                    Some((b',', clip(commas)))
+                }
+            } else {
+                None
+            }
+        };
+        lines.push(Line { start, end, shape });
+        start = nl + 1;
+    }
+    // A comma table's rows may hold blanks (`Alto Vale,0.42`): lines of one comma count, next to
+    // one another, with a header, are rows.
+    let mut k = 0;
+    while k < lines.len() {
+        if lines[k].shape.is_some_and(|s| s.0 == HEADER) {
+            let count = lines[k].shape.map(|s| s.1);
+            let mut e = k + 1;
+            while e < lines.len() && lines[e].shape.map(|s| s.1) == count && lines[e].shape.is_some_and(|s| s.0 == HEADER || s.0 == b',') {
+                e += 1;
+            }
+            if e - k >= 3 {
+                for l in &mut lines[k + 1..e] {
+                    if let Some(s) = l.shape.as_mut() {
+                        s.0 = b',';
+                    }
+                }
+            }
+            k = e;
+        } else {
+            k += 1;
+        }
+    }
+    lines
+}
+
+/// The cells of a line: byte ranges between delimiters (quotes respected for commas; a markdown
+/// row's outer pipes dropped).
+fn cells(text: &str, line: &Line, delimiter: u8) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
+    let end = line.end;
+    let mut out = Vec::new();
+    let mut from = line.start;
+    let mut quote = false;
+    for i in line.start..end {
+        let c = b[i];
+        if c == b'"' && delimiter != b'|' {
+            quote = !quote;
+        }
+        if c == delimiter && !quote {
+            out.push(from..i);
+            from = i + 1;
+        }
+    }
+    out.push(from..end);
+    if delimiter == b'|' {
+        out.retain(|r| !(text[r.clone()].trim().is_empty() && (r.start == line.start || r.end == end)));
+    }
+    // Quoted cells: the quotes are no part of the number.
+    for r in &mut out {
+        let t = &text[r.clone()];
+        let trimmed = t.trim();
+        if trimmed.len() >= 2 && trimmed.starts_with('"') && trimmed.ends_with('"') {
+            let lead = t.len() - t.trim_start().len();
+            *r = r.start + lead + 1..r.start + lead + trimmed.len() - 1;
+        }
+    }
+    out
+}
+
+/// A cell that holds a measurement (a number that is not a year): the row is data, not a
+/// header.
+fn data(cell: &str) -> bool {
+    let t = cell.trim().trim_matches('"');
+    t.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '-' | '−' | '+' | '(' | '$' | '€' | '£'))
+        && year_text(t).is_none()
+        && !t.chars().all(|c| matches!(c, '-' | ':' | ' '))
+}
+
+fn year_text(t: &str) -> Option<u16> {
+    let y: u16 = t.parse().ok().filter(|_| t.len() == 4)?;
+    (1900..=2100).contains(&y).then_some(y)
+}
+
+fn hash_str(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, c| {
+        (h ^ u64::from(c)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+fn mix(a: u64, b: u64) -> u64 {
+    (a ^ b.rotate_left(23))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .rotate_left(29)
+}
+
+/// The atoms of a short text (a JSON key, an array item's names).
+pub(crate) fn text_atoms(text: &str) -> Vec<String> {
+    let hints = no_hints();
+    let cfg = Config {
+        locale: Locale::Auto,
+        role: Role::Evidence,
+        salt: 0,
+        base: &[],
+        spec: Spec::default(),
+        hints: &hints,
+    };
+    let doc = Doc::new(text, &cfg);
+    label_atoms(text, &doc, None)
+}
+
+/// A JSON number as an item: its exact digits (a `.` mark), its key's unit, currency and scale;
+/// a year when its key names one.
+pub(crate) fn json_number(digits: &str, spec: Spec, year_key: bool) -> Option<Item> {
+    let mut lx = Lexed::default();
+    lex::lex(digits, Mode { locale: Locale::En, cell: true }, &mut lx);
+    let num = lx.nums.into_iter().next()?;
+    let value = num.readings.first();
+    if year_key || (num.year_shaped && spec.is_empty() && false) {
+        return Some(Item {
+            frame: Frame {
+                readings: num.readings,
+                kind: Kind::Trivial(Trivial::Year),
+                unit: None,
+                per: None,
+                polarity: Polarity::Neutral,
+                approx: false,
+                fraction: false,
+            },
+            atom: Some(format!("y:{}", value.magnitude().plain())),
+            num,
+            binds: Vec::new(),
+            noun: None,
+        });
+    }
+    let mut readings = num.readings;
+    let unit = spec.unit.or(spec.currency.map(|c| if c == "$" { "USD" } else { c }));
+    if spec.scale != 0 {
+        readings = readings.map(|d| d.shifted(spec.scale));
+    }
+    let polarity = if value.mant < 0 {
+        Polarity::MinusSign
+    } else {
+        Polarity::Neutral
+    };
+    let fraction = unit.is_none() && {
+        let f = value.to_f64().abs();
+        f > 0.0 && f <= 1.0 && value.exp < 0
+    };
+    Some(Item {
+        frame: Frame {
+            readings,
+            kind: Kind::Quantity,
+            unit,
+            per: None,
+            polarity,
+            approx: false,
+            fraction,
+        },
+        atom: None,
+        num,
+        binds: Vec::new(),
+        noun: None,
+    })
+}

@@ -1,0 +1,1684 @@
+//! Lexing: a text as a stream of words, numbers and punctuation, each number read with the
+//! context a few bytes either side (sign, currency, unit, scale, percent) and classified by form
+//! (a date, a time, an identifier glued to letters, an ordinal, a list marker, a citation).
+//!
+//! What a number is *about* is not decided here: `layout` reads the tokens with the document's
+//! structure. One forward pass; every look-around is bounded.
+
+use super::decimal::Decimal;
+use super::options::Locale;
+use super::words::{self, flag};
+use std::ops::Range;
+
+/// A text's tokens.
+#[derive(Debug, Default)]
+pub(crate) struct Lexed {
+    pub toks: Vec<Tok>,
+    pub nums: Vec<Num>,
+    /// The folded words, one after the other (a word's `folded` range points here).
+    pub folded: String,
+}
+
+/// One token: where it is and what it is.
+#[derive(Debug, Clone)]
+pub(crate) struct Tok {
+    pub span: Range<usize>,
+    pub kind: TokKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TokKind {
+    /// A word: its folded form (in `Lexed::folded`), its flags ([`flag`]), whether it starts
+    /// with a capital and whether it is all capitals.
+    Word {
+        folded: (u32, u32),
+        flags: u32,
+        cap: bool,
+        upper: bool,
+    },
+    /// A number: its index in `Lexed::nums`.
+    Num(u32),
+    /// Punctuation that structures a text (see [`P`]).
+    Punct(P),
+}
+
+/// Punctuation that structures a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum P {
+    /// `.`, `!`, `?` ending a sentence.
+    Stop,
+    Semi,
+    Comma,
+    Colon,
+    /// A dash between words (`—`, `–`, ` - `).
+    Dash,
+    Pipe,
+    Tab,
+    Line,
+    Open,
+    Close,
+    /// `=`, `→`, `->`.
+    Eq,
+    Slash,
+}
+
+/// The value(s) a number can mean.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Readings {
+    One(Decimal),
+    /// `(dot-decimal reading, comma-decimal reading)`: the locale is `auto`, both are valid,
+    /// and the text's other numbers do not show its convention.
+    Ambiguous(Decimal, Decimal),
+}
+
+impl Readings {
+    pub fn iter(self) -> impl Iterator<Item = Decimal> {
+        let (a, b) = match self {
+            Readings::One(a) => (a, None),
+            Readings::Ambiguous(a, b) => (a, Some(b)),
+        };
+        std::iter::once(a).chain(b)
+    }
+
+    pub fn map(self, f: impl Fn(Decimal) -> Decimal) -> Readings {
+        match self {
+            Readings::One(d) => Readings::One(f(d)),
+            Readings::Ambiguous(a, b) => Readings::Ambiguous(f(a), f(b)),
+        }
+    }
+
+    /// The first reading.
+    pub fn first(self) -> Decimal {
+        match self {
+            Readings::One(d) | Readings::Ambiguous(d, _) => d,
+        }
+    }
+}
+
+/// The decimal mark a number's spelling proves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Proves {
+    #[default]
+    Nothing,
+    /// `41.8`, `1,234.5`, `1,234,567`.
+    DotDecimal,
+    /// `41,8`, `1.234,5`, `1.234.567`.
+    CommaDecimal,
+}
+
+/// What a number is by its form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// A number that may state a quantity (the layout decides: a year, a label, a count).
+    Number,
+    /// A numeric date (`2024-03-15`, `15/03/2024`), or a day, month or year inside one.
+    Date,
+    /// `14:30`.
+    Time,
+    /// Digits glued to a name (`ISO-9001`, `v2`, `S14`, `CP-28`).
+    Identifier,
+    /// `2nd`, `3º`.
+    Ordinal,
+    /// A list item's number (`1.` first on its line).
+    ListMarker,
+    /// A citation marker (`[12]`).
+    Citation,
+}
+
+/// The written sign of a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Sign {
+    #[default]
+    None,
+    Minus,
+    Plus,
+}
+
+/// A number as written.
+#[derive(Debug, Clone)]
+pub(crate) struct Num {
+    /// The whole token: sign, currency, digits, unit.
+    pub span: Range<usize>,
+    /// From the first digit to the last (separators and exponent included).
+    pub digits: Range<usize>,
+    /// For an identifier: the whole name (`CP-28`, `S14`).
+    pub code: Range<usize>,
+    pub readings: Readings,
+    /// Its unit, currency code, `%` or `pp`, normalised.
+    pub unit: Option<&'static str>,
+    /// The unit it is per (`€/MWh`: `MWh`).
+    pub per: Option<&'static str>,
+    pub form: Form,
+    pub sign: Sign,
+    /// Written between parentheses alone (`(2,317)`): accounting's negative, in a table or
+    /// after a label.
+    pub paren: bool,
+    pub proves: Proves,
+    /// Plain digits: no separator, decimal, exponent, scale, unit or currency.
+    pub plain: bool,
+    /// Scaled by a word or letter (`3.2M`, `1,5 milhões`).
+    pub scaled: bool,
+    /// A plain integer 1900-2100.
+    pub year_shaped: bool,
+}
+
+impl Num {
+    /// An integer with no decimals.
+    pub fn integer(&self) -> bool {
+        self.readings.iter().all(|d| d.exp >= 0 || d.canonical().1 >= 0)
+    }
+}
+
+/// A separator between digit groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sep {
+    Dot,
+    Comma,
+    /// A space inside a number: NBSP, narrow NBSP or thin space (and a plain space where the
+    /// text groups with it).
+    Space,
+    /// `'` or `’` (Swiss grouping).
+    Apos,
+}
+
+const MAX_SEPS: usize = 12;
+
+/// How a text is read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mode {
+    pub locale: Locale,
+    /// A table cell: a plain space between three-digit groups groups them (`1 842`).
+    pub cell: bool,
+}
+
+/// Lexes `text`; the numbers' ambiguous readings are then settled by the convention the text's
+/// other numbers show ([`settle`]) when the locale is `auto`.
+pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
+    let first_num = out.nums.len();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_digit() {
+            i = read(text, i, mode, out);
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c >= 0xC3 || (c == 0xC2 && matches!(b.get(i + 1), Some(0xBA | 0xAA | 0xB5))) {
+            let end = word_end(text, i);
+            if end > i {
+                push_word(text, i, end, out);
+                i = end;
+                continue;
+            }
+        }
+        let p = match c {
+            b'\n' => Some(P::Line),
+            b';' => Some(P::Semi),
+            b'!' | b'?' => Some(P::Stop),
+            b'.' if b.get(i + 1).is_none_or(|n| n.is_ascii_whitespace() || *n == b'"' || *n == b')')
+                && !abbreviation_before(out, i) =>
+            {
+                Some(P::Stop)
+            }
+            b',' => Some(P::Comma),
+            b':' => Some(P::Colon),
+            b'|' => Some(P::Pipe),
+            b'\t' => Some(P::Tab),
+            b'(' | b'[' => Some(P::Open),
+            b')' | b']' => Some(P::Close),
+            b'=' => Some(P::Eq),
+            b'/' => Some(P::Slash),
+            b'-' if i > 0
+                && b[i - 1] == b' '
+                && b.get(i + 1).is_some_and(|n| *n == b' ' || *n == b'-' || *n == b'>') =>
+            {
+                if b.get(i + 1) == Some(&b'>') {
+                    Some(P::Eq)
+                } else {
+                    Some(P::Dash)
+                }
+            }
+            0xE2 => match b.get(i + 1..i + 3) {
+                Some([0x80, 0x94 | 0x93]) => Some(P::Dash),
+                Some([0x86, 0x92]) => Some(P::Eq),
+                _ => None,
+            },
+            _ => None,
+        };
+        let len = if c < 0x80 {
+            1
+        } else {
+            text[i..].chars().next().map_or(1, char::len_utf8)
+        };
+        if let Some(p) = p {
+            out.toks.push(Tok {
+                span: i..i + len,
+                kind: TokKind::Punct(p),
+            });
+        }
+        i += len;
+    }
+    if mode.locale == Locale::Auto {
+        settle(&mut out.nums[first_num..]);
+    }
+}
+
+/// The previous token is a word that abbreviates (`Fig.`, `p.`, `Nr.`, `ca.`, `Mio.`): its
+/// dot ends no sentence.
+fn abbreviation_before(out: &Lexed, dot: usize) -> bool {
+    let Some(t) = out.toks.last() else {
+        return false;
+    };
+    let TokKind::Word { folded, flags, .. } = t.kind else {
+        return false;
+    };
+    if t.span.end != dot {
+        return false;
+    }
+    let w = &out.folded[folded.0 as usize..folded.1 as usize];
+    w.len() <= 4
+        && (flags & (flag::REF | flag::APPROX | flag::STREET) != 0
+            || words::scale_word(w, false).is_some()
+            || words::month_abbrev(w).is_some()
+            || matches!(w, "vs" | "ggu" | "approx" | "aprox" | "no" | "nr" | "n" | "etc" | "dr" | "st" | "mr" | "ms" | "co" | "inc" | "ltd" | "corp" | "sr" | "sra"))
+}
+
+fn push_word(text: &str, s: usize, e: usize, out: &mut Lexed) {
+    let word = &text[s..e];
+    let from = out.folded.len();
+    if word.bytes().all(|c| c.is_ascii_lowercase()) {
+        out.folded.push_str(word);
+    } else {
+        out.folded.push_str(&words::fold(word));
+    }
+    let to = out.folded.len();
+    let flags = words::flags(&out.folded[from..to]);
+    let mut chars = word.chars();
+    let cap = chars.next().is_some_and(char::is_uppercase);
+    let upper = cap && word.chars().all(|c| !c.is_lowercase());
+    out.toks.push(Tok {
+        span: s..e,
+        kind: TokKind::Word {
+            folded: (from as u32, to as u32),
+            flags,
+            cap,
+            upper,
+        },
+    });
+}
+
+/// Where the word starting at `s` ends: letters (and `º`, `ª`, `µ`); `s` itself when no letter
+/// starts there.
+fn word_end(text: &str, s: usize) -> usize {
+    let b = text.as_bytes();
+    let mut end = s;
+    while end < b.len() && b[end].is_ascii_alphabetic() {
+        end += 1;
+    }
+    if end == b.len() || b[end] < 0x80 {
+        return end;
+    }
+    let ascii_end = end;
+    for (k, c) in text[ascii_end..].char_indices() {
+        if c.is_alphabetic() {
+            end = ascii_end + k + c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    end
+}
+
+/// In `auto`, a text shows its decimal mark through its unambiguous numbers: when they all
+/// show one convention, its ambiguous numbers are read by it (`1.234 kg` in a text that also
+/// writes `3.5%` is 1.234).
+pub(crate) fn settle(nums: &mut [Num]) {
+    let (mut dot, mut comma) = (false, false);
+    for n in nums.iter() {
+        match n.proves {
+            Proves::DotDecimal => dot = true,
+            Proves::CommaDecimal => comma = true,
+            Proves::Nothing => {}
+        }
+    }
+    if dot == comma {
+        return;
+    }
+    for n in nums.iter_mut() {
+        if let Readings::Ambiguous(d, c) = n.readings {
+            n.readings = Readings::One(if dot { d } else { c });
+        }
+    }
+}
+
+/// The decimal mark a text's unambiguous numbers show: `Some(true)` a dot, `Some(false)` a
+/// comma, `None` both or neither.
+pub(crate) fn convention(nums: &[Num]) -> Option<bool> {
+    let (mut dot, mut comma) = (false, false);
+    for n in nums {
+        match n.proves {
+            Proves::DotDecimal => dot = true,
+            Proves::CommaDecimal => comma = true,
+            Proves::Nothing => {}
+        }
+    }
+    (dot != comma).then_some(dot)
+}
+
+/// Reads the ambiguous numbers left by the convention of the document they are in.
+pub(crate) fn settle_by(nums: &mut [Num], dot: bool) {
+    for n in nums.iter_mut() {
+        if let Readings::Ambiguous(d, c) = n.readings {
+            n.readings = Readings::One(if dot { d } else { c });
+        }
+    }
+}
+
+/// Reads the token whose digits start at `s`; returns where lexing goes on.
+fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
+    let locale = mode.locale;
+    let b = text.as_bytes();
+    // Digits and the separators between them.
+    let mut seps = [(0usize, Sep::Dot); MAX_SEPS];
+    let mut nseps = 0;
+    let mut j = s;
+    loop {
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        let Some((sep, len)) = separator_at(b, j, mode, s) else {
+            break;
+        };
+        if !b.get(j + len).is_some_and(u8::is_ascii_digit) || nseps == MAX_SEPS {
+            break;
+        }
+        seps[nseps] = (j, sep);
+        nseps += 1;
+        j += len;
+    }
+    // A plain space groups only three-digit groups that end the number (`3 400 M€`, not the
+    // `3 400 500` of a list): dropped otherwise.
+    let mut nseps = nseps;
+    if seps[..nseps].iter().any(|&(_, sep)| sep == Sep::Space && b[seps[0].0] == b' ') {
+        if !plain_space_grouping(text, s, j, &seps[..nseps], mode) {
+            let first_space = seps[..nseps]
+                .iter()
+                .position(|&(at, sep)| sep == Sep::Space && b[at] == b' ')
+                .unwrap_or(nseps);
+            j = seps[first_space].0;
+            nseps = first_space;
+        }
+    }
+    let seps = &seps[..nseps];
+    let before = prev_char(text, s);
+
+    let num = |span: Range<usize>, form: Form| Num {
+        span: span.clone(),
+        digits: span.clone(),
+        code: span,
+        readings: Readings::One(Decimal { mant: 0, exp: 0 }),
+        unit: None,
+        per: None,
+        form,
+        sign: Sign::None,
+        paren: false,
+        proves: Proves::Nothing,
+        plain: false,
+        scaled: false,
+        year_shaped: false,
+    };
+    let push = |out: &mut Lexed, n: Num| {
+        let id = out.nums.len() as u32;
+        out.toks.push(Tok {
+            span: n.span.clone(),
+            kind: TokKind::Num(id),
+        });
+        out.nums.push(n);
+    };
+
+    // Tokens that are not quantities by their form: times, dates, names.
+    if let Some(end) = time_or_date(b, s, j, seps) {
+        let form = if b[s..end].contains(&b':') {
+            Form::Time
+        } else {
+            Form::Date
+        };
+        push(out, num(s..end, form));
+        return end;
+    }
+    let (sign_at, negative, identifier_left) = left_context(text, s, before);
+    if identifier_left {
+        let end = skip_word(text, j);
+        let code_start = s - text[..s]
+            .bytes()
+            .rev()
+            .take(16)
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'#'))
+            .count();
+        let mut n = num(s..end, Form::Identifier);
+        n.code = code_start..end;
+        if let Some(r) = integer_readings(b, s, j, seps) {
+            n.readings = r;
+        }
+        push(out, n);
+        return end;
+    }
+    // `.5`: a decimal with no integer part.
+    let bare_fraction = before == Some('.')
+        && nseps == 0
+        && !prev_char(text, s - 1).is_some_and(|c| c.is_alphanumeric());
+
+    // The value(s) the digits and separators can mean.
+    let read = if bare_fraction {
+        let digits = &b[s..j];
+        Decimal::from_digits(digits, digits.len(), negative, 0)
+            .map(|d| (Readings::One(d), Proves::DotDecimal))
+    } else {
+        readings(b, s, j, seps, locale, negative)
+    };
+    let Some((mut readings, proves)) = read else {
+        // No convention reads it whole: `41.8,7.5` is a row of numbers split at its commas;
+        // `1,2,3` too; else the first group is a number of its own.
+        let end = seps
+            .iter()
+            .find(|&&(_, sep)| sep == Sep::Comma)
+            .or(seps.first())
+            .map_or(j, |&(at, _)| at);
+        let cut = seps.iter().take_while(|&&(at, _)| at < end).count();
+        if let Some((r, proves)) =
+            readings(b, s, end, &seps[..cut], locale, negative).or_else(|| {
+                let first = seps.first().map_or(end, |&(at, _)| at);
+                Decimal::from_digits(&b[s..first], 0, negative, 0)
+                    .map(|v| (Readings::One(v), Proves::Nothing))
+            })
+        {
+            let end = if cut == 0 {
+                seps.first().map_or(end, |&(at, _)| at)
+            } else {
+                end
+            };
+            let start = sign_at.unwrap_or(s);
+            let mut n = num(start..end, Form::Number);
+            n.digits = s..end;
+            n.readings = r;
+            n.proves = proves;
+            n.sign = if negative { Sign::Minus } else { Sign::None };
+            n.plain = cut == 0;
+            push(out, n);
+            return end.max(s + 1);
+        }
+        return j.max(s + 1);
+    };
+
+    // An exponent (`1.5e-3`), only after plain digits or a `.` decimal.
+    let mut end = j;
+    if seps.iter().all(|&(_, sep)| sep == Sep::Dot) && seps.len() <= 1 {
+        if let Some((power, len)) = exponent_at(b, j) {
+            readings = match readings {
+                Readings::One(d) => Readings::One(Decimal {
+                    exp: d.exp.saturating_add(power),
+                    ..d
+                }),
+                other => other,
+            };
+            end = j + len;
+        }
+    }
+    let digits_end = end;
+
+    // What precedes: a currency, perhaps itself after a sign (`−$340,000`, `-R$ 12`).
+    let currency = currency_before(text, sign_at.unwrap_or(s));
+    let mut negative = negative;
+    let mut sign_written = sign_at.map(|at| if text[at..].starts_with('+') { Sign::Plus } else { Sign::Minus });
+    let mut start = currency
+        .map(|(at, _)| at)
+        .unwrap_or_else(|| sign_at.unwrap_or(s));
+    if let (Some((at, _)), None) = (currency, sign_at) {
+        if let Some(sign) = prev_char(text, at).filter(|c| matches!(c, '-' | '−' | '+')) {
+            let sign_start = at - sign.len_utf8();
+            if !prev_char(text, sign_start).is_some_and(|p| p.is_alphanumeric()) {
+                start = sign_start;
+                sign_written = Some(if sign == '+' { Sign::Plus } else { Sign::Minus });
+                if sign != '+' {
+                    negative = true;
+                    readings = readings.map(|d| Decimal { mant: -d.mant, ..d });
+                }
+            }
+        }
+    }
+    // What follows: `%`, a scale word, a unit, a currency, an ordinal suffix, more of a name.
+    let after = right_context(text, end, currency.is_some(), locale);
+    let (unit, scale, end) = match after {
+        Right::Identifier(e) => {
+            let mut n = num(start..e, Form::Identifier);
+            n.code = start..e;
+            n.digits = s..digits_end;
+            n.readings = readings;
+            push(out, n);
+            return e;
+        }
+        Right::Ordinal(e) => {
+            let mut n = num(start..e, Form::Ordinal);
+            n.readings = readings;
+            push(out, n);
+            return e;
+        }
+        Right::Unit {
+            unit,
+            scale,
+            end: e,
+        } => (unit.or(currency.map(|c| c.1)), scale, e),
+    };
+    if scale != 0 {
+        readings = readings.map(|d| d.shifted(scale));
+    }
+    // A unit per another (`€/MWh`, `mg/kg`, `USD/kW-mes`).
+    let (per, end) = per_after(text, end);
+    // `3. Quartal`, `3. März`: a German ordinal (its dot ends no sentence).
+    if nseps == 0 && j - s <= 2 && end == j && unit.is_none() && currency.is_none() {
+        if let Some(rest) = text[j..].strip_prefix(". ") {
+            let w = word_prefix(rest, 12, char::is_alphabetic);
+            let f = words::fold(w);
+            if words::month(&f).is_some() || words::flags(&f) & (flag::QUARTER | flag::WEEK) != 0 {
+                let mut n = num(s..j + 1, Form::Ordinal);
+                n.readings = readings;
+                push(out, n);
+                return j + 1;
+            }
+        }
+    }
+    let plain = nseps == 0 && !bare_fraction && scale == 0 && end == j && currency.is_none();
+    let year_shaped = plain
+        && sign_at.is_none()
+        && j - s == 4
+        && (&b"1900"[..]..=&b"2100"[..]).contains(&&b[s..j]);
+    let integer = readings.iter().all(|d| d.exp >= 0 || d.canonical().1 >= 0);
+    let form = if list_marker(text, start, j) && integer && unit.is_none() && plain {
+        Form::ListMarker
+    } else if start > 0
+        && matches!(b[start - 1], b'[' | b',' | b' ')
+        && matches!(b.get(j), Some(b']' | b','))
+        && citation(b, start, j)
+        && integer
+        && unit.is_none()
+    {
+        Form::Citation
+    } else {
+        Form::Number
+    };
+    let paren = start > 0
+        && b[..start].ends_with(b"(")
+        && b.get(end) == Some(&b')')
+        && !negative;
+    push(
+        out,
+        Num {
+            span: start..end,
+            digits: s..digits_end,
+            code: s..digits_end,
+            readings,
+            unit,
+            per,
+            form,
+            sign: sign_written.unwrap_or_default(),
+            paren,
+            proves,
+            plain,
+            scaled: scale != 0,
+            year_shaped,
+        },
+    );
+    end
+}
+
+/// The readings of an identifier's digits (its label value: `S14` → 14).
+fn integer_readings(b: &[u8], s: usize, j: usize, seps: &[(usize, Sep)]) -> Option<Readings> {
+    if !seps.is_empty() || j - s > 12 {
+        return None;
+    }
+    Decimal::from_digits(&b[s..j], 0, false, 0).map(Readings::One)
+}
+
+/// Whether a plain space between digit groups groups them here: in a table cell, with `--locale
+/// fr`, or when the number ends in a decimal comma, a unit, a currency, a percent or a scale word
+/// (`3 400 M€`, `12 500 €`, `1 234,5`), never when a further digit group follows.
+fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], mode: Mode) -> bool {
+    let b = text.as_bytes();
+    let _ = s;
+    if mode.cell || mode.locale == Locale::Fr {
+        return true;
+    }
+    // The groups after spaces are three digits each: checked by `conventional`; here, what ends
+    // the number.
+    if seps.last().is_some_and(|&(_, sep)| sep == Sep::Comma) {
+        return true;
+    }
+    let rest = &text[j..];
+    let after = rest.trim_start_matches([' ', '\u{a0}', '\u{202f}']);
+    if after.len() == rest.len() && !rest.starts_with(['%', '€', '$']) {
+        return false;
+    }
+    let _ = b;
+    after.starts_with(['%', '€', '$', '£'])
+        || after.starts_with("M€")
+        || after.starts_with("Md")
+        || after.starts_with("k€")
+        || {
+            let w = word_prefix(after, 14, |c| c.is_alphabetic() || matches!(c, '°' | 'µ' | '²' | '³'));
+            !w.is_empty()
+                && (unit_named(w).is_some()
+                    || words::unit_word(&words::fold(w)).is_some()
+                    || words::scale_word(w, false).is_some()
+                    || words::currency_word(w).is_some())
+        }
+}
+
+/// `/MWh`, `/kg`, ` per kg`, ` por kg` after a unit or currency: the unit it is per.
+fn per_after(text: &str, end: usize) -> (Option<&'static str>, usize) {
+    let rest = &text[end..];
+    let Some(tail) = ["/", " per ", " por ", " / ", " pro "]
+        .iter()
+        .find_map(|sep| rest.strip_prefix(sep))
+    else {
+        return (None, end);
+    };
+    let word = word_prefix(tail, 8, |c| c.is_alphabetic() || matches!(c, '²' | '³' | 'µ'));
+    if word.is_empty() {
+        return (None, end);
+    }
+    let unit = unit_named(word)
+        .or_else(|| words::unit_word(&words::fold(word)))
+        .or(match word {
+            "kWp" | "MWp" | "kW" => unit_named(word),
+            _ => None,
+        });
+    match unit {
+        Some(u) => (Some(u), end + (rest.len() - tail.len()) + word.len()),
+        None => (None, end),
+    }
+}
+
+/// The separator at `j`, if any, and its length in bytes. A plain space or an apostrophe
+/// counts only before exactly three digits (`3 400`, `2'480'000`).
+fn separator_at(b: &[u8], j: usize, mode: Mode, s: usize) -> Option<(Sep, usize)> {
+    let _ = (mode, s);
+    let three_after = |len: usize| {
+        b.get(j + len..j + len + 3)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+            && !b.get(j + len + 3).is_some_and(u8::is_ascii_digit)
+    };
+    match b.get(j..)? {
+        [b'.', ..] => Some((Sep::Dot, 1)),
+        [b',', ..] => Some((Sep::Comma, 1)),
+        [0xC2, 0xA0, ..] => Some((Sep::Space, 2)),
+        [0xE2, 0x80, 0xAF | 0x89, ..] => Some((Sep::Space, 3)),
+        [b' ', ..] if three_after(1) => Some((Sep::Space, 1)),
+        [b'\'', ..] if three_after(1) => Some((Sep::Apos, 1)),
+        [0xE2, 0x80, 0x99, ..] if three_after(3) => Some((Sep::Apos, 3)),
+        _ => None,
+    }
+}
+
+/// The values the digits `b[s..j]` with separators `seps` can mean under the conventions the
+/// locale allows: `None` when no convention reads them whole.
+fn readings(
+    b: &[u8],
+    s: usize,
+    j: usize,
+    seps: &[(usize, Sep)],
+    locale: Locale,
+    negative: bool,
+) -> Option<(Readings, Proves)> {
+    if seps.is_empty() {
+        return Decimal::from_digits(&b[s..j], 0, negative, 0)
+            .map(|d| (Readings::One(d), Proves::Nothing));
+    }
+    // The commonest spelling: one mark not followed by exactly three digits is a decimal mark
+    // in every convention that reads it (`41.8`, `12,50`); a space can be no decimal mark.
+    if let [(at, sep)] = *seps {
+        let after = j - at - sep_len(b, at);
+        if after != 3 {
+            if matches!(sep, Sep::Space | Sep::Apos) {
+                return None;
+            }
+            let mut digits = [0u8; 64];
+            let (int, frac) = (&b[s..at], &b[at + 1..j]);
+            if int.len() + frac.len() <= digits.len() {
+                digits[..int.len()].copy_from_slice(int);
+                digits[int.len()..int.len() + frac.len()].copy_from_slice(frac);
+                let n = int.len() + frac.len();
+                let proves = if sep == Sep::Dot {
+                    Proves::DotDecimal
+                } else {
+                    Proves::CommaDecimal
+                };
+                return Decimal::from_digits(&digits[..n], frac.len(), negative, 0)
+                    .map(|d| (Readings::One(d), proves));
+            }
+        }
+    }
+    let read = |group: Sep, decimal: &[Sep]| -> Option<Decimal> {
+        conventional(b, s, j, seps, group, decimal, negative)
+    };
+    let en = read(Sep::Comma, &[Sep::Dot]);
+    let pt = read(Sep::Dot, &[Sep::Comma]);
+    let fr = read(Sep::Space, &[Sep::Comma, Sep::Dot]);
+    // Swiss grouping: `2'480'000`, `1'842,6`, `CHF 57'300.50`.
+    let ch = seps
+        .iter()
+        .any(|&(_, sep)| sep == Sep::Apos)
+        .then(|| read(Sep::Apos, &[Sep::Dot, Sep::Comma]))
+        .flatten();
+    let own = match locale {
+        Locale::En => en,
+        Locale::Pt => pt,
+        Locale::Fr => fr,
+        Locale::Auto => None,
+    };
+    if let Some(v) = own.or(ch) {
+        return Some((Readings::One(v), Proves::Nothing));
+    }
+    let mut valid = [en, pt, fr].into_iter().flatten();
+    let first = valid.next()?;
+    match valid.find(|v| v.canonical() != first.canonical() || v.exp != first.exp) {
+        Some(second) => Some((Readings::Ambiguous(first, second), Proves::Nothing)),
+        None => {
+            let has = |mark: Sep| seps.iter().any(|&(_, sep)| sep == mark);
+            let proves = match (en.is_some(), pt.is_some()) {
+                (true, false) if has(Sep::Comma) || has(Sep::Dot) => Proves::DotDecimal,
+                (false, true) => Proves::CommaDecimal,
+                (false, false) if has(Sep::Comma) => Proves::CommaDecimal,
+                (false, false) if has(Sep::Dot) => Proves::DotDecimal,
+                _ => Proves::Nothing,
+            };
+            Some((Readings::One(first), proves))
+        }
+    }
+}
+
+/// The digits read with `group` as the thousands separator and one of `decimal` as the mark.
+fn conventional(
+    b: &[u8],
+    s: usize,
+    j: usize,
+    seps: &[(usize, Sep)],
+    group: Sep,
+    decimal: &[Sep],
+    negative: bool,
+) -> Option<Decimal> {
+    let mut digits = [0u8; 64];
+    let mut n = 0;
+    let mut decimals = None;
+    let mut from = s;
+    let mut groups = 0;
+    for (k, &(at, sep)) in seps.iter().enumerate() {
+        let run = &b[from..at];
+        if sep == group && decimals.is_none() {
+            // The first group has 1-3 digits and is not a lone 0; the others have exactly 3.
+            let ok = if groups == 0 {
+                (1..=3).contains(&run.len()) && run != b"0"
+            } else {
+                run.len() == 3
+            };
+            if !ok {
+                return None;
+            }
+            groups += 1;
+        } else if decimal.contains(&sep) && k == seps.len() - 1 {
+            if groups > 0 && run.len() != 3 {
+                return None;
+            }
+            decimals = Some(j - at - 1);
+        } else {
+            return None;
+        }
+        for &d in run {
+            if n < digits.len() {
+                digits[n] = d;
+                n += 1;
+            }
+        }
+        from = at + sep_len(b, at);
+    }
+    let last = &b[from..j];
+    if groups > 0 && decimals.is_none() && last.len() != 3 {
+        return None;
+    }
+    let mut dropped = 0;
+    for &d in last {
+        if n < digits.len() {
+            digits[n] = d;
+            n += 1;
+        } else {
+            dropped += 1;
+        }
+    }
+    let decimals = decimals.unwrap_or(0);
+    // Digits past the buffer: the integer part grows (decimals past it are simply dropped).
+    let (decimals, power) = if dropped > decimals {
+        (0, (dropped - decimals) as i32)
+    } else {
+        (decimals - dropped, 0)
+    };
+    Decimal::from_digits(&digits[..n], decimals, negative, power)
+}
+
+fn sep_len(b: &[u8], at: usize) -> usize {
+    match b[at] {
+        0xC2 => 2,
+        0xE2 => 3,
+        _ => 1,
+    }
+}
+
+/// `12:30`, `12:30:45`, `2024-03-15`, `15/03/2024`, `2024/03/15`, `15.03.2024`: where it ends.
+fn time_or_date(b: &[u8], s: usize, j: usize, seps: &[(usize, Sep)]) -> Option<usize> {
+    let digits_at = |k: usize, min: usize, max: usize| -> Option<usize> {
+        let n = b
+            .get(k..)?
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        (min..=max).contains(&n).then_some(k + n)
+    };
+    let head = j - s;
+    if seps.is_empty() && head <= 2 && b.get(j) == Some(&b':') {
+        let mut end = digits_at(j + 1, 2, 2)?;
+        if b.get(end) == Some(&b':') {
+            end = digits_at(end + 1, 2, 2).unwrap_or(end);
+        }
+        return Some(end);
+    }
+    if seps.is_empty() && matches!(b.get(j), Some(b'-' | b'/')) {
+        let mark = b[j];
+        let (mid_min, last_min, last_max) = if head == 4 { (1, 1, 2) } else { (1, 2, 4) };
+        if head == 4 || (1..=2).contains(&head) {
+            let mid = digits_at(j + 1, mid_min, 2)?;
+            if b.get(mid) == Some(&mark) {
+                return digits_at(mid + 1, last_min, last_max);
+            }
+        }
+        return None;
+    }
+    // `15.03.2024`: two dots around day and month groups.
+    if let [(a, Sep::Dot), (c, Sep::Dot)] = seps {
+        let (d, m, y) = (a - s, c - a - 1, j - c - 1);
+        if (1..=2).contains(&d) && (1..=2).contains(&m) && y == 4 {
+            return Some(j);
+        }
+    }
+    None
+}
+
+/// The sign before `s` (where it starts, and whether it is a minus) and whether the number is
+/// glued to a name on its left (`v2`, `ISO-9001`, `#3`).
+fn left_context(text: &str, s: usize, before: Option<char>) -> (Option<usize>, bool, bool) {
+    match before {
+        Some(c) if c.is_alphabetic() || c == '_' || c == '#' => (None, false, true),
+        Some(c @ ('-' | '+' | '−')) => {
+            let at = s - c.len_utf8();
+            match prev_char(text, at) {
+                // `10-20`: a range; the dash is no sign.
+                Some(p) if p.is_ascii_digit() => (None, false, false),
+                // `ISO-9001`, `COVID-19`.
+                Some(p) if c == '-' && (p.is_alphabetic() || p == '_') => (None, false, true),
+                _ => (Some(at), c != '+', false),
+            }
+        }
+        _ => (None, false, false),
+    }
+}
+
+/// A currency written before the number (`R$ 1.234,56`, `€12,50`, `USD 40`): where it starts
+/// and its code.
+fn currency_before(text: &str, at: usize) -> Option<(usize, &'static str)> {
+    let b = text.as_bytes();
+    let mut k = at;
+    if k > 0 && b[k - 1] == b' ' {
+        k -= 1;
+    } else if k > 1 && b[k - 2..k] == [0xC2, 0xA0] {
+        k -= 2;
+    }
+    // Every symbol and code ends in one of these bytes: most numbers stop here.
+    if k == 0
+        || !(matches!(b[k - 1], b'$' | b'.' | 0xAC | 0xA3 | 0xA5 | 0xB9)
+            || b[k - 1].is_ascii_uppercase())
+    {
+        return None;
+    }
+    let head = &text[..at];
+    let head = head
+        .strip_suffix(' ')
+        .or_else(|| head.strip_suffix('\u{a0}'))
+        .unwrap_or(head);
+    // A bare `$` is `$` here: the layout reads it as the text's dollar (USD unless the text
+    // names another).
+    const SYMBOLS: &[(&str, &str)] = &[
+        ("R$", "BRL"),
+        ("US$", "USD"),
+        ("CA$", "CAD"),
+        ("C$", "CAD"),
+        ("AU$", "AUD"),
+        ("A$", "AUD"),
+        ("NZ$", "NZD"),
+        ("MX$", "MXN"),
+        ("$", "$"),
+        ("€", "EUR"),
+        ("£", "GBP"),
+        ("¥", "JPY"),
+        ("₹", "INR"),
+        ("Fr.", "CHF"),
+        ("USD", "USD"),
+        ("EUR", "EUR"),
+        ("BRL", "BRL"),
+        ("GBP", "GBP"),
+        ("JPY", "JPY"),
+        ("CHF", "CHF"),
+        ("CAD", "CAD"),
+        ("AUD", "AUD"),
+        ("NZD", "NZD"),
+        ("MXN", "MXN"),
+        ("PLN", "PLN"),
+        ("SEK", "SEK"),
+        ("NOK", "NOK"),
+        ("DKK", "DKK"),
+        ("CZK", "CZK"),
+        ("HUF", "HUF"),
+        ("INR", "INR"),
+        ("CNY", "CNY"),
+    ];
+    for &(symbol, code) in SYMBOLS {
+        if let Some(rest) = head.strip_suffix(symbol) {
+            // A code is a word of its own (`XUSD 5` is not dollars).
+            let word = symbol.as_bytes()[0].is_ascii_alphabetic();
+            if word
+                && rest
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric())
+            {
+                continue;
+            }
+            return Some((rest.len(), code));
+        }
+    }
+    None
+}
+
+enum Right {
+    Unit {
+        unit: Option<&'static str>,
+        /// A power of ten (`3.2M` with a currency, `12 mil`, `1,5 milhões`).
+        scale: i32,
+        end: usize,
+    },
+    Identifier(usize),
+    Ordinal(usize),
+}
+
+impl Right {
+    /// Nothing that belongs to the number follows: it ends at `end`.
+    fn nothing(end: usize) -> Right {
+        Right::Unit {
+            unit: None,
+            scale: 0,
+            end,
+        }
+    }
+}
+
+/// What follows the digits at `j`.
+fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right {
+    let rest = &text[j..];
+    if let Some((code, len)) = currency_symbol_after(rest) {
+        // `12,50€`, `3.200.000 €`.
+        return Right::Unit {
+            unit: Some(code),
+            scale: 0,
+            end: j + len,
+        };
+    }
+    let glued = word_prefix(rest, 12, |c| {
+        c.is_alphabetic() || matches!(c, '°' | 'º' | 'ª' | 'µ' | '²' | '³' | '%')
+    });
+    let after_glued = j + glued.len();
+    if !glued.is_empty() {
+        // More digits right after the letters: a name (`3D5`, `2x4`, `A4B2`).
+        if text[after_glued..].starts_with(|c: char| c.is_ascii_digit()) {
+            return Right::Identifier(skip_word(text, after_glued));
+        }
+        let g = glued;
+        if matches!(
+            g,
+            "st" | "nd" | "rd" | "th" | "º" | "ª" | "o" | "a" | "ª." | "º."
+        ) {
+            return Right::Ordinal(after_glued);
+        }
+        if let Some(unit) = unit_named(g).filter(|_| !(currency && g == "m")) {
+            let (unit, end) = per_unit(text, unit, after_glued);
+            return Right::Unit {
+                unit: Some(unit),
+                scale: 0,
+                end,
+            };
+        }
+        // `7B parameters`, `1.4T tokens`: a scale letter before a counted word.
+        let counted = !currency
+            && after_blank(&text[after_glued..])
+                .is_some_and(|(_, w)| w.starts_with(|c: char| c.is_lowercase()));
+        let scale = match g {
+            "k" | "K" => 3,
+            "M" | "MM" | "mn" if currency || counted => 6,
+            "m" if currency => 6,
+            "B" | "bn" | "bi" if currency || counted => 9,
+            "T" | "tn" if currency || counted => 12,
+            "mi" if currency => 6,
+            _ => 0,
+        };
+        if scale != 0 {
+            let (unit, end) = currency_after_scale(text, after_glued);
+            return Right::Unit { unit, scale, end };
+        }
+        return Right::Unit {
+            unit: words::unit_word(&words::fold(g)),
+            scale: 0,
+            end: after_glued,
+        };
+    }
+    // One space (or NBSP) and a word: `%`, a unit, a scale word.
+    let Some((gap, spaced)) = after_blank(rest) else {
+        return Right::nothing(j);
+    };
+    let word = word_prefix(spaced, 14, |c| {
+        c.is_alphabetic() || matches!(c, '°' | 'º' | 'µ' | '²' | '³' | '%' | '/')
+    });
+    let boundary = !spaced[word.len()..].starts_with(|c: char| c.is_alphanumeric());
+    if word.is_empty() || !boundary {
+        return Right::nothing(j);
+    }
+    let end = j + gap + word.len();
+    // `3 400 M€`, `3,4 Md€`, `850 k€`, `2074,5 M €`: a scale letter and a currency.
+    if let Some(scale) = match word {
+        "k" | "K" => Some(3),
+        "M" | "Mio" | "MM" | "mn" => Some(6),
+        "Md" | "Mrd" | "bn" | "B" => Some(9),
+        _ => None,
+    } {
+        let after = &text[end..];
+        let after_sym = after.strip_prefix(' ').unwrap_or(after);
+        if let Some((code, len)) = currency_symbol_after(after_sym).filter(|_| {
+            after_sym.starts_with(['€', '$', '£']) || after_sym.starts_with("EUR") || after_sym.starts_with("USD") || after_sym.starts_with("CHF")
+        }) {
+            return Right::Unit {
+                unit: Some(code),
+                scale,
+                end: end + (after.len() - after_sym.len()) + len,
+            };
+        }
+    }
+    if let Some(mut scale) = words::scale_word(word, locale == Locale::Fr) {
+        // `R$ 1,2 bilhão`, `3 million users`, `3,2 mil millones de euros`, `2 Mio. €`.
+        let mut end = end;
+        if scale == 3 {
+            if let Some((g, next)) = after_blank(&text[end..]) {
+                let w = word_prefix(next, 14, char::is_alphabetic);
+                if let Some(more @ 6..) = words::scale_word(w, false) {
+                    scale += more;
+                    end += g + w.len();
+                }
+            }
+        }
+        if text[end..].starts_with('.')
+            && !text[end + 1..].starts_with(|c: char| c.is_alphanumeric())
+        {
+            end += 1;
+        }
+        let (unit, end) = currency_after_scale(text, end);
+        return Right::Unit { unit, scale, end };
+    }
+    if matches!(word, "per" | "por" | "pour") {
+        if let Some((g, next)) = after_blank(&spaced[word.len()..]) {
+            let w = word_prefix(next, 8, char::is_alphabetic);
+            if matches!(w, "cent" | "cento" | "ciento") {
+                return Right::Unit {
+                    unit: Some("%"),
+                    scale: 0,
+                    end: end + g + w.len(),
+                };
+            }
+        }
+    }
+    // Percentage points: `p.p.`, `pp`, `Pp.`, `%-Punkte`, `puntos porcentuales`.
+    let spaced_rest = &text[j + gap..];
+    for (form, unit) in [
+        ("p.p.", "pp"),
+        ("p. p.", "pp"),
+        ("p.p", "pp"),
+        ("Pp.", "pp"),
+        ("%-Punkte", "pp"),
+        ("%-punkte", "pp"),
+    ] {
+        if spaced_rest.starts_with(form) {
+            return Right::Unit {
+                unit: Some(unit),
+                scale: 0,
+                end: j + gap + form.len(),
+            };
+        }
+    }
+    // `in` after a blank is a preposition, not inches.
+    let word_unit = if word == "in" {
+        None
+    } else {
+        unit_named(word).or_else(|| words::unit_word(&words::fold(word)))
+    };
+    match word_unit {
+        Some("pt") => {
+            // `puntos porcentuales`, `pontos percentuais`, `points de pourcentage`.
+            let after = &text[end..];
+            let more = after.trim_start_matches(' ').trim_start_matches("de ");
+            let pp = after.starts_with(' ')
+                && ["porcent", "percent", "pourcent"]
+                    .iter()
+                    .any(|p| more.starts_with(p));
+            let end = if pp {
+                end + (after.len() - more.len()) + word_prefix(more, 14, char::is_alphabetic).len()
+            } else {
+                end
+            };
+            Right::Unit {
+                unit: Some(if pp { "pp" } else { "pt" }),
+                scale: 0,
+                end,
+            }
+        }
+        Some(unit) => {
+            let (unit, end) = per_unit(text, unit, end);
+            Right::Unit {
+                unit: Some(unit),
+                scale: 0,
+                end,
+            }
+        }
+        None => Right::nothing(j),
+    }
+}
+
+/// One blank (space, NBSP, narrow NBSP) at the start of `s`: its length and what follows.
+fn after_blank(s: &str) -> Option<(usize, &str)> {
+    let rest = s
+        .strip_prefix(' ')
+        .or_else(|| s.strip_prefix('\u{a0}'))
+        .or_else(|| s.strip_prefix('\u{202f}'))?;
+    Some((s.len() - rest.len(), rest))
+}
+
+/// A currency symbol or code right after a number, glued or after one blank: its code and
+/// length.
+fn currency_symbol_after(rest: &str) -> Option<(&'static str, usize)> {
+    let (gap, r) = after_blank(rest).unwrap_or((0, rest));
+    // Every symbol and code starts with one of these bytes: most numbers stop here.
+    if !r
+        .as_bytes()
+        .first()
+        .is_some_and(|&c| matches!(c, 0xE2 | 0xC2 | b'$') || c.is_ascii_uppercase())
+    {
+        return None;
+    }
+    const AFTER: &[(&str, &str)] = &[
+        ("€", "EUR"),
+        ("$ US", "USD"),
+        ("$", "$"),
+        ("£", "GBP"),
+        ("EUR", "EUR"),
+        ("USD", "USD"),
+        ("BRL", "BRL"),
+        ("GBP", "GBP"),
+        ("CHF", "CHF"),
+        ("CAD", "CAD"),
+        ("AUD", "AUD"),
+        ("NZD", "NZD"),
+        ("MXN", "MXN"),
+        ("PLN", "PLN"),
+        ("SEK", "SEK"),
+        ("NOK", "NOK"),
+        ("DKK", "DKK"),
+        ("CZK", "CZK"),
+        ("HUF", "HUF"),
+        ("JPY", "JPY"),
+        ("INR", "INR"),
+        ("CNY", "CNY"),
+    ];
+    AFTER.iter().find_map(|&(symbol, code)| {
+        let tail = r.strip_prefix(symbol)?;
+        let word = symbol.as_bytes()[0].is_ascii_alphabetic();
+        // `2023 $5.1M`: a symbol before digits is the next number's.
+        let next_number = tail.trim_start().starts_with(|c: char| c.is_ascii_digit());
+        (!next_number && (!word || !tail.starts_with(|c: char| c.is_alphanumeric())))
+            .then_some((code, gap + symbol.len()))
+    })
+}
+
+/// After a scale word, the currency it counts (`millones de euros`, `Mio. €`, `million
+/// dollars`): its code and where the token ends.
+fn currency_after_scale(text: &str, end: usize) -> (Option<&'static str>, usize) {
+    let rest = &text[end..];
+    if let Some((code, len)) = currency_symbol_after(rest) {
+        return (Some(code), end + len);
+    }
+    let Some((gap, mut r)) = after_blank(rest) else {
+        return (None, end);
+    };
+    let mut skip = gap;
+    for of in ["de ", "of ", "d'", "d’"] {
+        if let Some(t) = r.strip_prefix(of) {
+            skip += of.len();
+            r = t;
+            break;
+        }
+    }
+    let w = word_prefix(r, 10, char::is_alphabetic);
+    match words::currency_word(w) {
+        Some(code) => (Some(code), end + skip + w.len()),
+        _ => (None, end),
+    }
+}
+
+/// A bare integer 1900-2100 that no count noun follows: a calendar year (`in 2015`), not a
+/// count (`survived 2015 cycles`).
+fn per_unit(text: &str, unit: &'static str, end: usize) -> (&'static str, usize) {
+    let rest = &text[end..];
+    let Some(tail) = ["/", " per ", " por ", " / "]
+        .iter()
+        .find_map(|sep| rest.strip_prefix(sep))
+    else {
+        return (unit, end);
+    };
+    let word: String = tail
+        .chars()
+        .take_while(|c| c.is_alphabetic() || matches!(c, '²' | '³'))
+        .take(6)
+        .collect();
+    match unit_named(&format!("{unit}/{word}")) {
+        Some(compound) if !word.is_empty() => {
+            (compound, end + (rest.len() - tail.len()) + word.len())
+        }
+        _ => (unit, end),
+    }
+}
+
+/// The longest prefix of `s` made of at most `max` characters that satisfy `keep`.
+fn word_prefix(s: &str, max: usize, keep: impl Fn(char) -> bool) -> &str {
+    let end = s
+        .char_indices()
+        .take(max)
+        .find(|&(_, c)| !keep(c))
+        .map_or_else(
+            || s.char_indices().nth(max).map_or(s.len(), |(k, _)| k),
+            |(k, _)| k,
+        );
+    &s[..end]
+}
+
+/// Units a quantity can be stated in, each spelling with its normal form, sorted by spelling
+/// (bytes) for a binary search.
+const UNITS: &[(&str, &str)] = &[
+    ("%", "%"),
+    ("A", "A"),
+    ("GB", "GB"),
+    ("GHz", "GHz"),
+    ("GJ", "GJ"),
+    ("GPa", "GPa"),
+    ("GW", "GW"),
+    ("GWh", "GWh"),
+    ("HV", "HV"),
+    ("Hz", "Hz"),
+    ("J", "J"),
+    ("K", "K"),
+    ("KB", "kB"),
+    ("L", "L"),
+    ("L/h", "L/h"),
+    ("L/ha", "L/ha"),
+    ("MB", "MB"),
+    ("MHz", "MHz"),
+    ("MJ", "MJ"),
+    ("MPa", "MPa"),
+    ("MW", "MW"),
+    ("MWh", "MWh"),
+    ("MWp", "MWp"),
+    ("N", "N"),
+    ("Pa", "Pa"),
+    ("TB", "TB"),
+    ("TEU", "TEU"),
+    ("TWh", "TWh"),
+    ("U/L", "U/L"),
+    ("V", "V"),
+    ("W", "W"),
+    ("Wh", "Wh"),
+    ("bar", "bar"),
+    ("bp", "bp"),
+    ("bps", "bp"),
+    ("cal", "cal"),
+    ("cm", "cm"),
+    ("ct", "ct"),
+    ("ct/kg", "ct/kg"),
+    ("dB", "dB"),
+    ("dt", "dt"),
+    ("dt/ha", "dt/ha"),
+    ("ft", "ft"),
+    ("ft²", "ft²"),
+    ("g", "g"),
+    ("g/L", "g/L"),
+    ("g/cm3", "g/cm³"),
+    ("g/cm³", "g/cm³"),
+    ("h", "h"),
+    ("ha", "ha"),
+    ("in", "in"),
+    ("kB", "kB"),
+    ("kHz", "kHz"),
+    ("kJ", "kJ"),
+    ("kN", "kN"),
+    ("kPa", "kPa"),
+    ("kV", "kV"),
+    ("kVA", "kVA"),
+    ("kW", "kW"),
+    ("kWh", "kWh"),
+    ("kWp", "kWp"),
+    ("kcal", "kcal"),
+    ("kg", "kg"),
+    ("kg/ha", "kg/ha"),
+    ("kg/m2", "kg/m²"),
+    ("kg/m3", "kg/m³"),
+    ("kg/m²", "kg/m²"),
+    ("kg/m³", "kg/m³"),
+    ("km", "km"),
+    ("km/h", "km/h"),
+    ("kt", "kt"),
+    ("l", "L"),
+    ("lb", "lb"),
+    ("lbs", "lb"),
+    ("m", "m"),
+    ("m/s", "m/s"),
+    ("m2", "m²"),
+    ("m3", "m³"),
+    ("m3/h", "m³/h"),
+    ("m3/s", "m³/s"),
+    ("mA", "mA"),
+    ("mL", "mL"),
+    ("mL/min", "mL/min"),
+    ("mV", "mV"),
+    ("mW", "mW"),
+    ("mbar", "mbar"),
+    ("mg", "mg"),
+    ("mg/L", "mg/L"),
+    ("mg/dL", "mg/dL"),
+    ("mg/kg", "mg/kg"),
+    ("mg/l", "mg/L"),
+    ("min", "min"),
+    ("ml", "mL"),
+    ("mm", "mm"),
+    ("mmHg", "mmHg"),
+    ("mmol", "mmol"),
+    ("mol", "mol"),
+    ("mph", "mph"),
+    ("ms", "ms"),
+    ("m²", "m²"),
+    ("m³", "m³"),
+    ("m³/h", "m³/h"),
+    ("m³/s", "m³/s"),
+    ("nm", "nm"),
+    ("pp", "pp"),
+    ("ppb", "ppb"),
+    ("ppm", "ppm"),
+    ("psi", "psi"),
+    ("pt", "pt"),
+    ("pts", "pt"),
+    ("q", "q"),
+    ("q/ha", "q/ha"),
+    ("rpm", "rpm"),
+    ("s", "s"),
+    ("t", "t"),
+    ("t/ha", "t/ha"),
+    ("uL", "µL"),
+    ("ug", "µg"),
+    ("ug/kg", "µg/kg"),
+    ("ug/mL", "µg/mL"),
+    ("um", "µm"),
+    ("x", "x"),
+    ("°", "°"),
+    ("°C", "°C"),
+    ("°F", "°F"),
+    ("µL", "µL"),
+    ("µg", "µg"),
+    ("µg/kg", "µg/kg"),
+    ("µg/mL", "µg/mL"),
+    ("µm", "µm"),
+    ("µs", "µs"),
+    ("º", "°"),
+    ("ºC", "°C"),
+    ("ºF", "°F"),
+    ("μL", "µL"),
+    ("μg", "µg"),
+    ("μg/kg", "µg/kg"),
+    ("μg/mL", "µg/mL"),
+    ("μm", "µm"),
+    ("℃", "°C"),
+];
+
+/// The normal form of a unit's spelling (`ºC` → `°C`, `ml` → `mL`), for the layout's headers.
+pub(crate) fn unit_symbol(w: &str) -> Option<&'static str> {
+    unit_named(w)
+}
+
+/// The normal form of a unit's spelling (`ºC` → `°C`, `ml` → `mL`), if it is one.
+fn unit_named(w: &str) -> Option<&'static str> {
+    UNITS
+        .binary_search_by(|(spelling, _)| spelling.as_bytes().cmp(w.as_bytes()))
+        .ok()
+        .map(|i| UNITS[i].1)
+}
+
+/// `1.5e-3`'s exponent at `j`: its value and length.
+fn exponent_at(b: &[u8], j: usize) -> Option<(i32, usize)> {
+    if !matches!(b.get(j), Some(b'e' | b'E')) {
+        return None;
+    }
+    let mut k = j + 1;
+    let negative = match b.get(k) {
+        Some(b'-') => {
+            k += 1;
+            true
+        }
+        Some(b'+') => {
+            k += 1;
+            false
+        }
+        _ => false,
+    };
+    let digits = b
+        .get(k..)?
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    if digits == 0 || digits > 4 || b.get(k + digits).is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let mut power: i32 = 0;
+    for &d in &b[k..k + digits] {
+        power = power * 10 + i32::from(d - b'0');
+    }
+    Some((if negative { -power } else { power }, k + digits - j))
+}
+
+/// `b[start..j]` sits inside square brackets that hold only integers, commas and blanks
+/// (`[12]`, `[3, 4]`), within a few bytes.
+fn citation(b: &[u8], start: usize, j: usize) -> bool {
+    let inside = |c: &u8| c.is_ascii_digit() || matches!(c, b',' | b' ' | b'-');
+    let open = b[start.saturating_sub(16)..start]
+        .iter()
+        .rposition(|c| !inside(c))
+        .map(|k| start.saturating_sub(16) + k);
+    let close = b[j..b.len().min(j + 16)]
+        .iter()
+        .position(|c| !inside(c))
+        .map(|k| j + k);
+    matches!((open, close), (Some(o), Some(c)) if b[o] == b'[' && b[c] == b']')
+}
+
+/// The number at `start..j` numbers a list item: first on its line (after blanks or a bullet)
+/// and followed by `.` or `)` and a blank.
+fn list_marker(text: &str, start: usize, j: usize) -> bool {
+    let b = text.as_bytes();
+    let followed = matches!(b.get(j), Some(b'.' | b')'))
+        && b.get(j + 1).is_none_or(|c| c.is_ascii_whitespace());
+    if !followed {
+        return false;
+    }
+    let line = &text[..start];
+    let line = &line[line.rfind('\n').map_or(0, |n| n + 1)..];
+    line.trim_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '*' | '•' | '(' | '#'))
+        .is_empty()
+}
+
+/// The end of the word (letters, digits, `-`, `.`, `_` between them) that continues at `j`.
+fn skip_word(text: &str, j: usize) -> usize {
+    let rest = &text[j..];
+    let mut end = 0;
+    let mut chars = rest.char_indices().peekable();
+    while let Some((k, c)) = chars.next() {
+        let joins =
+            matches!(c, '-' | '.' | '_') && chars.peek().is_some_and(|&(_, n)| n.is_alphanumeric());
+        if c.is_alphanumeric() || joins {
+            end = k + c.len_utf8();
+        } else {
+            break;
+        }
+    }
+    j + end
+}
+
+fn prev_char(text: &str, at: usize) -> Option<char> {
+    text.get(..at)?.chars().next_back()
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Seen = (String, String, Option<&'static str>, Form);
+
+    fn nums(text: &str, locale: Locale) -> Vec<Seen> {
+        let mut out = Lexed::default();
+        lex(text, Mode { locale, cell: false }, &mut out);
+        out.nums
+            .iter()
+            .map(|n| {
+                let values = n
+                    .readings
+                    .iter()
+                    .map(Decimal::plain)
+                    .collect::<Vec<_>>()
+                    .join("|");
+                (text[n.span.clone()].to_string(), values, n.unit, n.form)
+            })
+            .collect()
+    }
+
+    fn q(token: &str, value: &str, unit: Option<&'static str>) -> Seen {
+        (token.to_string(), value.to_string(), unit, Form::Number)
+    }
+
+    #[test]
+    fn locale_forms() {
+        let auto = Locale::Auto;
+        assert_eq!(nums("1,234.5 kg", auto), [q("1,234.5 kg", "1234.5", Some("kg"))]);
+        assert_eq!(nums("1.234,5 kg", auto), [q("1.234,5 kg", "1234.5", Some("kg"))]);
+        assert_eq!(nums("12,5 mm", auto), [q("12,5 mm", "12.5", Some("mm"))]);
+        assert_eq!(nums("1\u{a0}234,5", auto), [q("1\u{a0}234,5", "1234.5", None)]);
+        assert_eq!(nums("1 234,5", Locale::Fr), [q("1 234,5", "1234.5", None)]);
+        assert_eq!(nums("1,234", auto), [q("1,234", "1234|1.234", None)]);
+        assert_eq!(nums("1,234", Locale::Pt), [q("1,234", "1.234", None)]);
+        assert_eq!(nums("0,500", auto), [q("0,500", "0.500", None)]);
+        // Swiss and French grouping, in any text.
+        assert_eq!(
+            nums("CHF 2'480'000", auto),
+            [q("CHF 2'480'000", "2480000", Some("CHF"))]
+        );
+        assert_eq!(nums("3 400 M€", auto), [q("3 400 M€", "3400000000", Some("EUR"))]);
+        assert_eq!(nums("12 500 €", auto), [q("12 500 €", "12500", Some("EUR"))]);
+        // A plain space between a count and another number is no grouping.
+        assert_eq!(nums("scores 3 400 500", auto).len(), 3);
+    }
+
+    #[test]
+    fn currency_percent_scale_and_units() {
+        let auto = Locale::Auto;
+        assert_eq!(
+            nums("R$ 1.234,56", auto),
+            [q("R$ 1.234,56", "1234.56", Some("BRL"))]
+        );
+        assert_eq!(nums("$3.2M", auto), [q("$3.2M", "3200000", Some("$"))]);
+        assert_eq!(nums("45%", auto), [q("45%", "45", Some("%"))]);
+        assert_eq!(nums("+2,0 p.p.", auto)[0].2, Some("pp"));
+        assert_eq!(nums("19,1 points", auto)[0].2, Some("pt"));
+        assert_eq!(nums("12 puntos porcentuales", auto)[0].2, Some("pp"));
+        assert_eq!(
+            nums("1,5 milhões", auto),
+            [q("1,5 milhões", "1500000", None)]
+        );
+        assert_eq!(nums("C$923.84", auto)[0].2, Some("CAD"));
+        let mut out = Lexed::default();
+        lex("112,40 €/MWh", Mode { locale: auto, cell: false }, &mut out);
+        assert_eq!((out.nums[0].unit, out.nums[0].per), (Some("EUR"), Some("MWh")));
+    }
+
+    #[test]
+    fn forms() {
+        let forms = |t: &str| {
+            nums(t, Locale::Auto)
+                .into_iter()
+                .map(|n| n.3)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(forms("1. Intro\n2) Next"), [Form::ListMarker, Form::ListMarker]);
+        assert_eq!(forms("2024-03-15 at 14:30"), [Form::Date, Form::Time]);
+        assert_eq!(forms("ISO-9001 v2 H2O S14 CP-28"), [Form::Identifier; 5]);
+        assert_eq!(forms("the 2nd and 3º"), [Form::Ordinal, Form::Ordinal]);
+        assert_eq!(forms("as shown [12] and [3, 14]"), [Form::Citation; 3]);
+    }
+
+    #[test]
+    fn hostile_text_is_read_in_one_pass() {
+        for text in [
+            "",
+            "1",
+            "-",
+            "1,",
+            ",1",
+            "1e",
+            "1e+",
+            "$",
+            "R$",
+            "1.2.3.4.5.6.7.8.9.0.1.2.3.4.5",
+            "9999999999999999999999999999999999999999999999",
+            "٣٤٥",
+            "1\u{a0}",
+            "12:",
+            "2024-",
+            "1 2 3 4 5 6 7 8 9",
+            "1'2'3",
+            "(((1)))",
+            "—1—",
+            "€",
+            "1/",
+            "1/x",
+        ] {
+            let mut out = Lexed::default();
+            lex(text, Mode { locale: Locale::Auto, cell: true }, &mut out);
+            for n in &out.nums {
+                assert!(n.span.end <= text.len() && text.is_char_boundary(n.span.start));
+            }
+        }
+    }
+}
