@@ -53,6 +53,8 @@ pub struct Evidence {
     /// How many labels each dimension has, and how many of them hold each atom.
     dim_labels: HashMap<u64, u32, Fast>,
     dim_atoms: HashMap<(u64, u32), u32, Fast>,
+    /// The labels of a dimension that hold an atom (the first [`POSTINGS`] of them).
+    postings: HashMap<(u64, u32), Vec<u32>, Fast>,
     /// Every number's labels, `EvidenceNumber::groups` ranges into it.
     groups: Vec<u32>,
     /// Atoms of numbers that label or date something (`n:401e0`, `y:2021`): an answer's number
@@ -158,6 +160,11 @@ pub(crate) enum Lookup {
 /// How many candidates within rounding distance are checked before giving up (each needs
 /// exact arithmetic); keeps a lookup bounded whatever the evidence holds.
 const ROUNDING_CANDIDATES: usize = 256;
+/// How strongly an answer must name an alternative label to bind its number to it.
+const MENTION: f32 = 0.3;
+/// How many labels of a dimension an atom's postings keep: an atom held by more is common
+/// there, and names no alternative.
+const POSTINGS: usize = 64;
 /// How many numbers of one value are judged for one reading (a report may state a value
 /// thousands of times): bounded work per answer number.
 const SAME_VALUE_CANDIDATES: usize = 4096;
@@ -444,6 +451,10 @@ impl Evidence {
         *self.dim_labels.entry(b.dim).or_default() += 1;
         for &a in key.1.iter() {
             *self.dim_atoms.entry((b.dim, a)).or_default() += 1;
+            let p = self.postings.entry((b.dim, a)).or_default();
+            if p.len() < POSTINGS {
+                p.push(id);
+            }
         }
         self.labels.push(key.clone());
         self.label_ids.insert(key, id);
@@ -603,32 +614,47 @@ impl Evidence {
     }
 
     /// Whether the answer binds its number to another label than evidence number `n`'s, in any
-    /// of `n`'s dimensions: the answer names an alternative more strongly than `n`'s own label.
+    /// of `n`'s dimensions: the answer's words around the number match an alternative label
+    /// (another row, another year, another key) better than `n`'s own. A label's match is the
+    /// sum of the weights of the answer's atoms it holds (`19 April 2024` matches a label
+    /// `19.04.2024` by its date, month and year; a label `2023-04-21` by its month alone).
     fn conflict(&self, n: &EvidenceNumber, context: &[(u32, f32)]) -> bool {
         if context.is_empty() {
             return false;
         }
+        let mut alternatives: Vec<(u32, f32)> = Vec::new();
         for &label in &self.groups[n.groups.start as usize..n.groups.end as usize] {
             let (dim, own) = &self.labels[label as usize];
             let total = self.dim_labels.get(dim).copied().unwrap_or(0);
             if total < 2 {
                 continue;
             }
-            let (mut own_score, mut alt_score) = (0f32, 0f32);
+            let mut own_score = 0f32;
+            alternatives.clear();
             for &(atom, w) in context {
                 let holders = self.dim_atoms.get(&(*dim, atom)).copied().unwrap_or(0);
-                if holders == 0 {
+                if holders == 0 || holders == total {
                     continue;
                 }
                 if own.binary_search(&atom).is_ok() {
-                    if holders < total {
-                        own_score = own_score.max(w);
+                    own_score += w;
+                }
+                if holders as usize > POSTINGS {
+                    continue;
+                }
+                for &other in self.postings.get(&(*dim, atom)).map_or(&[][..], Vec::as_slice) {
+                    if other == label {
+                        continue;
                     }
-                } else {
-                    alt_score = alt_score.max(w);
+                    match alternatives.iter_mut().find(|(l, _)| *l == other) {
+                        Some(a) => a.1 += w,
+                        None => alternatives.push((other, w)),
+                    }
                 }
             }
-            if alt_score > own_score + 0.05 {
+            let best = alternatives.iter().map(|a| a.1).fold(0f32, f32::max);
+            // An alternative named only in passing (an earlier clause, far away) binds nothing.
+            if best >= MENTION && best > own_score + 0.05 {
                 return true;
             }
         }

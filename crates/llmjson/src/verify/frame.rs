@@ -192,6 +192,17 @@ fn spec_words(part: &str) -> Spec {
             spec.unit = Some("%");
             continue;
         }
+        if has_currency {
+            if let Some(scale) = match w {
+                "k" | "K" | "mil" => Some(3),
+                "m" | "M" | "mn" | "Mn" | "mm" | "MM" => Some(6),
+                "bn" | "B" | "Md" | "Mrd" => Some(9),
+                _ => None,
+            } {
+                spec.scale = scale;
+                continue;
+            }
+        }
         if let Some((currency, scale)) = glued_money(w) {
             if currency.is_some() || has_currency || scale != 0 && w.len() > 1 {
                 spec.currency = currency.or(spec.currency);

@@ -165,7 +165,7 @@ impl<'a> Doc<'a> {
         let convention = if cfg.locale == Locale::Auto {
             let mut lx = Lexed::default();
             lex::lex(text, Mode { locale: Locale::Auto, cell: false }, &mut lx);
-            lex::convention(&lx.nums)
+            lex::convention(&lx.nums).or_else(|| decimal_by_language(text))
         } else {
             None
         };
@@ -334,7 +334,7 @@ impl<'a> Doc<'a> {
         let negative = direction_outside_parens(label_text) == Some(true);
         // The label's own numbers (a condition, a date, a count in parentheses) are evidence too,
         // bound to the list.
-        self.prose(label_abs, &binds, section, Some(&[]), sink);
+        self.label_numbers(label_abs, &binds, section, sink);
         if !label.is_empty() {
             binds.push(Bind {
                 dim,
@@ -359,7 +359,7 @@ impl<'a> Doc<'a> {
                     let l_abs = value.start + l.start..value.start + l.end;
                     let atoms = label_atoms(&self.text[l_abs.clone()], self, None);
                     let seg_spec = frame::spec_of(&self.text[l_abs.clone()]).over(sub.spec);
-                    self.prose(l_abs, &b, section, Some(&[]), sink);
+                    self.label_numbers(l_abs, &b, section, sink);
                     if !atoms.is_empty() {
                         b.push(Bind {
                             dim: seg_dim,
@@ -526,6 +526,32 @@ impl<'a> Doc<'a> {
         self.bind_tokens(&lexed, binds, &section, true, Some(&[]), sink);
     }
 
+    /// A label's own numbers: a condition (`+20 °C:`), a date, a year, a count after `=`
+    /// (`n=151`) are read as quantities or dates; a bare integer names (`Zephyr 1200`).
+    fn label_numbers(&self, range: Range<usize>, binds: &[Bind], section: &Section, sink: &mut dyn FnMut(Item)) {
+        let text = self.text;
+        self.prose(range, binds, section, Some(&[]), &mut |item: Item| {
+            let bare = item.frame.kind == Kind::Quantity
+                && item.num.plain
+                && item.frame.unit.is_none()
+                && item.num.integer()
+                && !text[..item.num.span.start].trim_end().ends_with('=');
+            if bare {
+                let v = item.frame.readings.first();
+                sink(Item {
+                    frame: Frame {
+                        kind: Kind::Trivial(Trivial::Label),
+                        ..item.frame
+                    },
+                    atom: Some(format!("n:{}", key(v))),
+                    ..item
+                });
+            } else {
+                sink(item);
+            }
+        });
+    }
+
     /// A stretch of prose (a paragraph, a list's value, a label's own numbers).
     fn prose(
         &self,
@@ -566,6 +592,10 @@ impl<'a> Doc<'a> {
         let toks = &lx.toks;
         let mut scope: Vec<(Ty, Vec<String>, usize, u32)> = Vec::new();
         let mut sentence = 0u32;
+        // Clauses within a sentence (a comma, a semicolon, a conjunction): a label named in an
+        // earlier clause binds less than one in the number's own.
+        let mut clause = 0u32;
+        let mut numbers_in_sentence = 0u32;
         let mut clause_start = 0usize;
         let mut last_number: Option<usize> = None;
         let mut skip_until = 0usize;
@@ -584,12 +614,12 @@ impl<'a> Doc<'a> {
         let mut name_chunk = false;
         for (t, tok) in toks.iter().enumerate() {
             if let Some(atoms) = date_at.get(&t) {
-                set_scope(&mut scope, Ty::Date, atoms.clone(), t, sentence);
+                set_scope(&mut scope, Ty::Date, atoms.clone(), t, sentence << 16 | clause);
             }
             match tok.kind {
                 TokKind::Punct(p) => {
                     if !pending_name.is_empty() {
-                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence);
+                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence << 16 | clause);
                     }
                     if !matches!(p, P::Open | P::Close | P::Slash) {
                         name_chunk = false;
@@ -597,6 +627,8 @@ impl<'a> Doc<'a> {
                     match p {
                         P::Stop | P::Line => {
                             sentence += 1;
+                            clause = 0;
+                            numbers_in_sentence = 0;
                             clause_start = t + 1;
                             last_number = None;
                             scope.retain(|(ty, ..)| ty.temporal());
@@ -604,7 +636,11 @@ impl<'a> Doc<'a> {
                         P::Semi | P::Pipe | P::Tab => {
                             clause_start = t + 1;
                             last_number = None;
+                            clause += 1;
                         }
+                        // The comma after an introductory phrase (`In 2023, …`, `Em Brennan, …`)
+                        // keeps its label in the clause that follows.
+                        P::Comma if numbers_in_sentence > 0 => clause += 1,
                         _ => {}
                     }
                 }
@@ -620,13 +656,14 @@ impl<'a> Doc<'a> {
                     if flags & flag::CONJ != 0 && !cap {
                         clause_start = t + 1;
                         name_chunk = false;
+                        clause += 1;
                     }
                     if in_date(t) {
                         continue;
                     }
                     if let Some(m) = words::month(w).filter(|_| w != "may" || cap) {
                         if w != "march" || cap {
-                            set_scope(&mut scope, Ty::Month, vec![format!("m:{m}")], t, sentence);
+                            set_scope(&mut scope, Ty::Month, vec![format!("m:{m}")], t, sentence << 16 | clause);
                             continue;
                         }
                     }
@@ -641,18 +678,18 @@ impl<'a> Doc<'a> {
                             pending_name.push(a);
                         }
                     } else if !pending_name.is_empty() && !(flags & flag::STOP != 0 && w.len() <= 3) {
-                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence);
+                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence << 16 | clause);
                     }
                     // A code: one capital letter after a word (`arm B`, `variante C`).
                     if raw.len() == 1 && upper && !initial && t > 0 {
                         if let TokKind::Word { .. } = toks[t - 1].kind {
-                            set_scope(&mut scope, Ty::Code, vec![format!("c:{raw}")], t, sentence);
+                            set_scope(&mut scope, Ty::Code, vec![format!("c:{raw}")], t, sentence << 16 | clause);
                         }
                     }
                 }
                 TokKind::Num(id) => {
                     if !pending_name.is_empty() {
-                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence);
+                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence << 16 | clause);
                     }
                     if t < skip_until {
                         continue;
@@ -662,7 +699,7 @@ impl<'a> Doc<'a> {
                     match class {
                         Class::Label(ty, atoms) => {
                             if let Some(ty) = ty {
-                                set_scope(&mut scope, ty, atoms.clone(), t, sentence);
+                                set_scope(&mut scope, ty, atoms.clone(), t, sentence << 16 | clause);
                             }
                             // A label's number names no quantity: an answer skips it; evidence
                             // remembers it as a label.
@@ -678,7 +715,7 @@ impl<'a> Doc<'a> {
                             let frame = self.frame(lx, t, num, section, cell);
                             let mut all = binds.to_vec();
                             if only_numbers.is_none() {
-                                self.scope_binds(lx, t, &scope, clause_start, sentence, &mut all);
+                                self.scope_binds(lx, t, &scope, clause_start, sentence << 16 | clause, &mut all);
                             }
                             let atom = Some(number_atom(&frame));
                             let noun = next_word(lx, t).map(str::to_string);
@@ -690,9 +727,10 @@ impl<'a> Doc<'a> {
                                 noun,
                             });
                             if let Some(u) = condition {
-                                set_scope(&mut scope, Ty::Cond(u), atom.into_iter().collect(), t, sentence);
+                                set_scope(&mut scope, Ty::Cond(u), atom.into_iter().collect(), t, sentence << 16 | clause);
                             }
                             last_number = Some(t);
+                            numbers_in_sentence += 1;
                         }
                     }
                     let _ = role;
@@ -722,10 +760,35 @@ impl<'a> Doc<'a> {
         let mut seen_words = 0;
         while k < toks.len() && seen_words < 6 {
             match toks[k].kind {
-                TokKind::Punct(P::Stop | P::Semi | P::Line | P::Pipe | P::Tab) => break,
+                TokKind::Punct(P::Stop | P::Semi | P::Line | P::Pipe | P::Tab | P::Comma) => break,
                 TokKind::Punct(_) => {}
                 TokKind::Num(id) => {
                     let n = &lx.nums[id as usize];
+                    // `en semaine 15`, `in week 12`, `for site 401`: a numbered thing after it.
+                    if let Some((_, f, true)) = prev_word(lx, k, self.text) {
+                        if f & (flag::WEEK | flag::QUARTER | flag::REF) != 0 && n.unit.is_none() {
+                            let v = n.readings.first();
+                            let atom = if f & flag::WEEK != 0 {
+                                format!("wk:{}", plain_value(v))
+                            } else if f & flag::QUARTER != 0 {
+                                format!("q:{}", plain_value(v))
+                            } else {
+                                format!("n:{}", key(v))
+                            };
+                            after.push((Ty::Code, atom, k));
+                            k += 1;
+                            continue;
+                        }
+                    }
+                    // `18,1 mmHg bei 25 mg`, `35 min at 120 °C`: a condition after it.
+                    if let Some(u) = n.unit.filter(|u| CONDITION_UNITS.contains(u)) {
+                        if condition_place(lx, k, self.text) {
+                            let v = n.readings.first();
+                            after.push((Ty::Cond(u), format!("n:{}|{u}", key(v)), k));
+                            k += 1;
+                            continue;
+                        }
+                    }
                     match n.form {
                         Form::Date => {
                             for a in date_atoms(&self.text[n.span.clone()], self.order) {
@@ -840,7 +903,13 @@ impl<'a> Doc<'a> {
             }
             Role::Answer => {
                 for (_, atoms, at, s) in scope {
-                    let far = if *s == sentence { 1.0 } else { 0.5 };
+                    let far = if *s == sentence {
+                        1.0
+                    } else if *s >> 16 == sentence >> 16 {
+                        0.4
+                    } else {
+                        0.25
+                    };
                     let w = far * decay(words_between(*at, t));
                     for a in atoms {
                         out.push(Bind {
@@ -994,13 +1063,21 @@ impl<'a> Doc<'a> {
         Class::Quantity { condition }
     }
 
-    /// A year-shaped number that counts: a unit or a counted noun follows.
+    /// A year-shaped number that counts: a unit follows, or a counted noun (in German, only a
+    /// capitalised one: `2018 Beschäftigte`, not `2024 beschäftigte der Standort`).
     fn counted(&self, lx: &Lexed, t: usize) -> bool {
         let Some(w) = next_word(lx, t) else {
             return false;
         };
+        if words::unit_word(w).is_some() {
+            return true;
+        }
+        let cap = matches!(lx.toks.get(t + 1).map(|x| x.kind), Some(TokKind::Word { cap: true, .. }));
+        if self.german && !cap {
+            return false;
+        }
         let flags = words::flags(w);
-        if flags & flag::COUNT != 0 || words::unit_word(w).is_some() {
+        if flags & flag::COUNT != 0 {
             return true;
         }
         if self.cfg.role == Role::Answer && (self.cfg.hints.count_noun)(w) {
@@ -1034,7 +1111,7 @@ impl<'a> Doc<'a> {
                     && words::unit_word(w).is_none()
                     && !(self.cfg.hints.count_noun)(w)
             }
-            Some(TokKind::Punct(P::Dash | P::Colon | P::Close | P::Open)) => true,
+            Some(TokKind::Punct(P::Dash | P::Colon | P::Close)) => true,
             _ => false,
         }
     }
@@ -1268,7 +1345,7 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
             TokKind::Word { flags, folded, .. } => {
                 words_seen += 1;
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
-                if flags & flag::LEVEL_PREP != 0 || matches!(w, "from" | "desde" | "von" | "de" | "du" | "des") {
+                if flags & flag::LEVEL_PREP != 0 || matches!(w, "from" | "desde" | "von") {
                     level = true;
                     continue;
                 }
@@ -1806,6 +1883,46 @@ fn dollar_of(text: &str) -> &'static str {
     found.unwrap_or("USD")
 }
 
+/// The decimal mark a text's language writes, when its numbers do not show it: English writes a
+/// dot; Portuguese, Spanish, French and German a comma (`1.400` is 1400 in `Ausgaben (Mio. €)`).
+fn decimal_by_language(text: &str) -> Option<bool> {
+    let (mut dot, mut comma) = (0, 0);
+    for w in text
+        .split(|c: char| !c.is_alphabetic() && c != '$' && c != '€')
+        .take(600)
+    {
+        match w {
+            "the" | "and" | "of" | "was" | "were" | "with" | "for" | "to" | "is" | "are"
+            | "million" | "billion" | "bn" | "thousand" => dot += 1,
+            "de" | "da" | "do" | "em" | "foi" | "que" | "el" | "los" | "las" | "y" | "fue"
+            | "le" | "les" | "et" | "des" | "est" | "der" | "die" | "das" | "und" | "mit"
+            | "von" | "im" | "milhões" | "mil" | "millones" | "Mio" | "Mrd" | "Tsd" | "bilhões"
+            | "milliards" | "para" | "en" | "del" | "au" | "du" | "sur" | "für" | "bei" => {
+                comma += 1
+            }
+            _ => {}
+        }
+    }
+    if text.contains("R$") || text.contains("M€") || text.contains("Md€") || text.contains("k€") {
+        comma += 2;
+    }
+    // A bare dollar or a pound sign: an English text.
+    let b = text.as_bytes();
+    let bare_dollar = b
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| c == b'$' && (i == 0 || !b[i - 1].is_ascii_alphabetic()))
+        .count();
+    dot += bare_dollar.min(3) + text.matches('£').count().min(3);
+    if dot >= 2 && dot > comma * 2 {
+        Some(true)
+    } else if comma >= 1 && comma > dot * 2 {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// Whether a text is German (its nouns are capitalised: capitals name nothing).
 fn german(text: &str) -> bool {
     let mut de = 0;
@@ -1844,10 +1961,22 @@ fn classify(line: &str) -> LineKind {
         let value = &t[value_start..];
         // A value that goes on in sentences is prose that starts with a label (`In Austin:
         // 9,449 h. In Dayton: 757 h.`).
-        let sentences = value
-            .match_indices(". ")
-            .any(|(i, _)| value[i + 2..].starts_with(|c: char| c.is_uppercase()));
-        if value.bytes().any(|c| c.is_ascii_digit()) && label_end <= 80 && !sentences {
+        let sentences = value.match_indices(". ").any(|(i, _)| {
+            let next = value[i + 2..].chars().next().unwrap_or(' ');
+            // After a number, a percent, a parenthesis or a long word, a dot ends a sentence
+            // (`Fig. 7`, `p. 212` do not).
+            let before: String = value[..i].chars().rev().take_while(|c| c.is_alphanumeric()).collect();
+            let ends = value[..i].ends_with(['%', ')'])
+                || before.chars().next().is_some_and(|c| c.is_ascii_digit())
+                || before.chars().count() > 4;
+            (next.is_uppercase() || next.is_ascii_digit()) && ends
+        });
+        let label = &t[..label_end];
+        let label_sentences = label.match_indices(". ").any(|(i, _)| {
+            let before: String = label[..i].chars().rev().take_while(|c| c.is_alphanumeric()).collect();
+            before.chars().next().is_some_and(|c| c.is_ascii_digit()) || before.chars().count() > 4
+        }) || label.matches(", ").count() >= 1 && label.split_whitespace().count() > 6;
+        if value.bytes().any(|c| c.is_ascii_digit()) && label_end <= 80 && !sentences && !label_sentences {
             return LineKind::Labelled;
         }
     }
@@ -2066,7 +2195,10 @@ fn shapes(text: &str) -> Vec<Line> {
             while e < lines.len() && lines[e].shape.map(|s| s.1) == count && lines[e].shape.is_some_and(|s| s.0 == HEADER || s.0 == b',') {
                 e += 1;
             }
-            if e - k >= 3 {
+            // The run's first line is a header: no cell of it holds a number.
+            let header = &text[lines[k].start..lines[k].end];
+            let header_ok = !header.split(',').any(data);
+            if e - k >= 3 && header_ok {
                 for l in &mut lines[k + 1..e] {
                     if let Some(s) = l.shape.as_mut() {
                         s.0 = b',';

@@ -50,7 +50,11 @@ pub(crate) fn walk_leaves(
         binds: Vec::new(),
         key: None,
     }];
+    let mut keys: Vec<LeafItem> = Vec::new();
     while let Some(f) = stack.pop() {
+        for k in keys.drain(..) {
+            visit(k)?;
+        }
         match f.value {
             Value::String(s) => {
                 let spec = f.key.as_deref().map(frame::key_spec).unwrap_or_default();
@@ -99,6 +103,16 @@ pub(crate) fn walk_leaves(
                 let dim = mix(salt, &f.shape);
                 for (k, item) in map.iter().rev() {
                     let token = crate::value::pointer_token(k);
+                    // A key's own quantities (`"140 °C": {…}`) are evidence too.
+                    if k.bytes().any(|c| c.is_ascii_digit()) && !k.contains('_') {
+                        keys.push(LeafItem {
+                            path: format!("{}/{token}", f.path),
+                            leaf: Leaf::Text(k.to_string()),
+                            binds: f.binds.clone(),
+                            spec: Spec::default(),
+                            year_key: false,
+                        });
+                    }
                     let mut binds = f.binds.clone();
                     let atoms = layout::text_atoms(&key_words(k));
                     if !atoms.is_empty() {
@@ -119,6 +133,9 @@ pub(crate) fn walk_leaves(
             }
             Value::Bool(_) | Value::Null => {}
         }
+    }
+    for k in keys.drain(..) {
+        visit(k)?;
     }
     Ok(())
 }

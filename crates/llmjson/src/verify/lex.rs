@@ -574,6 +574,13 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     }
     // A unit per another (`€/MWh`, `mg/kg`, `USD/kW-mes`).
     let (per, end) = per_after(text, end);
+    // `1.º`, `4.ª`: a Spanish ordinal.
+    if nseps == 0 && j - s <= 2 && (text[j..].starts_with(".º") || text[j..].starts_with(".ª")) {
+        let mut n = num(s..j + 3, Form::Ordinal);
+        n.readings = readings;
+        push(out, n);
+        return j + 3;
+    }
     // `3. Quartal`, `3. März`: a German ordinal (its dot ends no sentence).
     if nseps == 0 && j - s <= 2 && end == j && unit.is_none() && currency.is_none() {
         if let Some(rest) = text[j..].strip_prefix(". ") {
@@ -655,9 +662,6 @@ fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], m
     }
     let rest = &text[j..];
     let after = rest.trim_start_matches([' ', '\u{a0}', '\u{202f}']);
-    if after.len() == rest.len() && !rest.starts_with(['%', '€', '$']) {
-        return false;
-    }
     let _ = b;
     after.starts_with(['%', '€', '$', '£'])
         || after.starts_with("M€")
