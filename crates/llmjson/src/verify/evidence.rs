@@ -589,11 +589,10 @@ impl Evidence {
         let n = &self.numbers[id as usize];
         let unit_ok = match twin {
             Twin::No => {
-                frame::units_agree(claim.unit, n.unit)
+                frame::units_per_agree((claim.unit, claim.per), (n.unit, n.per))
                     // A percentage is not its fraction's digits (`0.62%` is not `0.62`).
                     && !(claim.unit == Some("%") && n.unit.is_none() && n.fraction)
                     && !(claim.fraction && matches!(n.unit, Some("%" | "pp" | "pt")))
-                    && (claim.per.is_none() || n.per.is_none() || claim.per == n.per)
             }
             Twin::FractionOfPercent => n.unit.is_none() && n.fraction,
             Twin::PercentOfFraction => n.unit == Some("%"),

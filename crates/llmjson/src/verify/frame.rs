@@ -85,7 +85,27 @@ pub(crate) struct Frame {
 
 /// Units agree unless both are stated and differ (a table often states its unit once, in its
 /// header). A bare `°` agrees with `°C` and `°F`; points agree with percentage points.
-pub(crate) fn units_agree(answer: Option<&str>, evidence: Option<&str>) -> bool {
+/// Units and the units they are per agree: `t` per `ha` is `t/ha`.
+pub(crate) fn units_per_agree(
+    answer: (Option<&str>, Option<&str>),
+    evidence: (Option<&str>, Option<&str>),
+) -> bool {
+    let split = |(u, per): (Option<&str>, Option<&str>)| -> (Option<String>, Option<String>) {
+        match (u, per) {
+            (Some(u), None) if u.contains('/') && u != "%" => {
+                let (a, b) = u.split_once('/').unwrap_or((u, ""));
+                (Some(a.to_string()), Some(b.to_string()))
+            }
+            (u, per) => (u.map(str::to_string), per.map(str::to_string)),
+        }
+    };
+    let (au, ap) = split(answer);
+    let (eu, ep) = split(evidence);
+    units_agree_one(au.as_deref(), eu.as_deref())
+        && (ap.is_none() || ep.is_none() || ap == ep)
+}
+
+fn units_agree_one(answer: Option<&str>, evidence: Option<&str>) -> bool {
     match (answer, evidence) {
         (Some(a), Some(e)) => {
             a == e

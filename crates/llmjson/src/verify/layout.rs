@@ -156,6 +156,9 @@ struct Section {
     atoms: Vec<String>,
     spec: Spec,
     negative: bool,
+    /// A list item's value or a table cell: parentheses around a number are accounting's
+    /// minus (`Net loss: (2,904)`).
+    value: bool,
 }
 
 const HEADER: u8 = 0;
@@ -219,6 +222,7 @@ impl<'a> Doc<'a> {
                         atoms: section.atoms.clone(),
                         spec: cap.spec.over(section.spec),
                         negative: false,
+                        value: false,
                     };
                     self.table(&lines[first..e], shape.0, &table_section, sink);
                     k = e;
@@ -244,6 +248,7 @@ impl<'a> Doc<'a> {
             atoms,
             spec: frame::spec_of(t),
             negative: false,
+            value: false,
         }
     }
 
@@ -349,6 +354,7 @@ impl<'a> Doc<'a> {
             atoms: Vec::new(),
             spec: std::mem::take(&mut spec),
             negative,
+            value: true,
         };
         if segments.len() >= 2 {
             let seg_dim = self.dim(0x5e6, value.start);
@@ -359,6 +365,8 @@ impl<'a> Doc<'a> {
                     let l_abs = value.start + l.start..value.start + l.end;
                     let atoms = label_atoms(&self.text[l_abs.clone()], self, None);
                     let seg_spec = frame::spec_of(&self.text[l_abs.clone()]).over(sub.spec);
+                    let seg_negative = sub.negative
+                        || direction_outside_parens(&self.text[l_abs.clone()]) == Some(true);
                     self.label_numbers(l_abs, &b, section, sink);
                     if !atoms.is_empty() {
                         b.push(Bind {
@@ -369,6 +377,7 @@ impl<'a> Doc<'a> {
                     }
                     let s = Section {
                         spec: seg_spec,
+                        negative: seg_negative,
                         ..sub.clone()
                     };
                     self.prose(abs, &b, &s, None, sink);
@@ -522,6 +531,7 @@ impl<'a> Doc<'a> {
             atoms: Vec::new(),
             spec,
             negative,
+            value: true,
         };
         self.bind_tokens(&lexed, binds, &section, true, Some(&[]), sink);
     }
@@ -764,6 +774,12 @@ impl<'a> Doc<'a> {
                 TokKind::Punct(_) => {}
                 TokKind::Num(id) => {
                     let n = &lx.nums[id as usize];
+                    if n.form == Form::Number && n.unit.is_some() && !CONDITION_UNITS.contains(&n.unit.unwrap_or_default()) {
+                        // The words just before the next quantity are its own (`218,4 M€ pour un
+                        // loyer annuel de 11,2 M€`).
+                        after_words.clear();
+                        break;
+                    }
                     // `en semaine 15`, `in week 12`, `for site 401`: a numbered thing after it.
                     if let Some((_, f, true)) = prev_word(lx, k, self.text) {
                         if f & (flag::WEEK | flag::QUARTER | flag::REF) != 0 && n.unit.is_none() {
@@ -810,6 +826,17 @@ impl<'a> Doc<'a> {
                     seen_words += 1;
                     let w = &lx.folded[folded.0 as usize..folded.1 as usize];
                     if flags & flag::CONJ != 0 && !cap {
+                        break;
+                    }
+                    // What follows a comparison is its base, not the number's subject (`−1,7 %
+                    // respecto a 2023`, `vs Q2`, `gegenüber Vorjahr`).
+                    if matches!(
+                        w,
+                        "vs" | "versus" | "than" | "compared" | "respecto" | "relacao" | "rapport"
+                            | "gegenuber" | "ggu" | "frente" | "over" | "from" | "since" | "desde"
+                            | "seit" | "depuis" | "contre" | "contra" | "vor" | "after" | "apres"
+                            | "nach" | "tras" | "apos" | "antes" | "before" | "avant"
+                    ) {
                         break;
                     }
                     let raw = &self.text[toks[k].span.clone()];
@@ -1001,6 +1028,13 @@ impl<'a> Doc<'a> {
             return Class::Label(Some(Ty::Year), vec![format!("y:{y}")]);
         }
         let value = num.readings.first();
+        // A confidence interval's level (`IC 95%`, `95% CI`, `95%-KI`): a label.
+        if num.unit == Some("%") {
+            let ci = |w: &str| matches!(w, "ci" | "ic" | "ki" | "confidence" | "intervalo" | "intervalle" | "konfidenzintervall");
+            if prev.is_some_and(|(w, _, gap)| gap && ci(w)) || next_word(lx, t).is_some_and(ci) {
+                return Class::Label(None, vec![format!("n:{}", key(value))]);
+            }
+        }
         // After a reference or a numbered thing (`p. 212`, `§ 4.3`, `order no. 48213`, `week
         // 12`, `site 401`): a label.
         if bare && num.sign == Sign::None {
@@ -1162,7 +1196,7 @@ impl<'a> Doc<'a> {
         let mut polarity = match num.sign {
             Sign::Minus => Polarity::MinusSign,
             Sign::Plus => Polarity::Plus,
-            Sign::None if num.paren && (cell || section.negative || after_label(lx, t)) => {
+            Sign::None if num.paren && (cell || section.value || after_label(lx, t)) => {
                 readings = readings.map(|d| Decimal { mant: -d.mant.abs(), ..d });
                 Polarity::MinusSign
             }
@@ -1980,17 +2014,40 @@ fn classify(line: &str) -> LineKind {
             return LineKind::Labelled;
         }
     }
-    if !has_digit && t.split_whitespace().count() <= 12 && !t.ends_with(['.', '!', '?']) {
+    if !quantity_digits(t) && t.split_whitespace().count() <= 12 && !t.ends_with(['.', '!', '?']) {
         return LineKind::Heading;
     }
-    if t.split_whitespace().count() <= 10
-        && !t.ends_with(['.', '!', '?'])
-        && (t.contains('(') && t.ends_with(')'))
-        && !t.bytes().any(|c| c.is_ascii_digit())
-    {
-        return LineKind::Heading;
-    }
+    let _ = has_digit;
     LineKind::Prose
+}
+
+/// Whether a line holds a number that may be a quantity: a digit run that is not a year
+/// (`2024`), a season (`2023/24`), a code's (`FY2024`, `Q3`, `EP-40`), a date's, or an
+/// ordinal's (`3º`).
+fn quantity_digits(t: &str) -> bool {
+    let b = t.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let run = &t[start..i];
+        let glued_left = start > 0 && (b[start - 1].is_ascii_alphabetic() || b[start - 1] == b'-');
+        let year = run.len() == 4 && (run.starts_with("19") || run.starts_with("20"));
+        let season = run.len() == 2 && start >= 5 && b[start - 1] == b'/' && t[..start - 1].ends_with(|c: char| c.is_ascii_digit());
+        let ordinal = t[i..].starts_with(['º', 'ª']) || t[i..].starts_with(".º") || t[i..].starts_with(". ");
+        let date = matches!(b.get(i), Some(b'/' | b'.' | b'-')) && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+            || start > 0 && matches!(b[start - 1], b'/' | b'-' | b'.') && start >= 2 && b[start - 2].is_ascii_digit();
+        if !(glued_left || year || season || ordinal || date) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Where a labelled line's label ends and its value starts: the first separator (`:`, ` — `,

@@ -383,12 +383,18 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     let mut nseps = 0;
     let mut j = s;
     loop {
+        let group = j;
         while j < b.len() && b[j].is_ascii_digit() {
             j += 1;
         }
         let Some((sep, len)) = separator_at(b, j, mode, s) else {
             break;
         };
+        // A space or an apostrophe groups only groups of one to three digits (`2025 412,6`
+        // is a year and a number).
+        if matches!(sep, Sep::Space | Sep::Apos) && !(1..=3).contains(&(j - group)) {
+            break;
+        }
         if !b.get(j + len).is_some_and(u8::is_ascii_digit) || nseps == MAX_SEPS {
             break;
         }
@@ -428,6 +434,10 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
         year_shaped: false,
     };
     let push = |out: &mut Lexed, n: Num| {
+        // A currency's letters before the digits (`R$`, `USD`) are the number's, not words.
+        while out.toks.last().is_some_and(|t| t.span.start >= n.span.start) {
+            out.toks.pop();
+        }
         let id = out.nums.len() as u32;
         out.toks.push(Tok {
             span: n.span.clone(),
@@ -447,7 +457,17 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
         return end;
     }
     let (sign_at, negative, identifier_left) = left_context(text, s, before);
-    if identifier_left {
+    // `active_10mg`, `dose-20mg`: a quantity written into a name; read as the quantity.
+    let glued_quantity = identifier_left
+        && matches!(before, Some('_'))
+        && nseps <= 1
+        && {
+            let g = word_prefix(&text[j..], 6, |c| c.is_alphabetic() || matches!(c, 'µ' | '°'));
+            !g.is_empty()
+                && unit_named(g).is_some()
+                && !text[j + g.len()..].starts_with(|c: char| c.is_alphanumeric())
+        };
+    if identifier_left && !glued_quantity {
         let end = skip_word(text, j);
         let code_start = s - text[..s]
             .bytes()
@@ -574,6 +594,7 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     }
     // A unit per another (`€/MWh`, `mg/kg`, `USD/kW-mes`).
     let (per, end) = per_after(text, end);
+    let per = per.or_else(|| unit.and_then(|_| per_ahead(text, end)));
     // `1.º`, `4.ª`: a Spanish ordinal.
     if nseps == 0 && j - s <= 2 && (text[j..].starts_with(".º") || text[j..].starts_with(".ª")) {
         let mut n = num(s..j + 3, Form::Ordinal);
@@ -663,6 +684,10 @@ fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], m
     let rest = &text[j..];
     let after = rest.trim_start_matches([' ', '\u{a0}', '\u{202f}']);
     let _ = b;
+    // `6 420 salariés`, `21 184 finishers`: a counted word.
+    if after.len() < rest.len() && after.starts_with(|c: char| c.is_alphabetic() && c.is_lowercase()) {
+        return true;
+    }
     after.starts_with(['%', '€', '$', '£'])
         || after.starts_with("M€")
         || after.starts_with("Md")
@@ -675,6 +700,30 @@ fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], m
                     || words::scale_word(w, false).is_some()
                     || words::currency_word(w).is_some())
         }
+}
+
+/// A unit it is per, a few words on (`2,5 toneladas de calcário por hectare`, `45 t je
+/// Hektar`, `R$ 6,85 por quilômetro`): the words between stay out of the token.
+fn per_ahead(text: &str, end: usize) -> Option<&'static str> {
+    let rest = text.get(end..)?;
+    let window: String = rest.chars().take(48).collect();
+    let mut words = window
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.'))
+        .filter(|w| !w.is_empty());
+    for _ in 0..4 {
+        let w = words.next()?;
+        if matches!(w, "per" | "por" | "pro" | "par" | "je" | "pour" | "a" | "à") {
+            let unit_word = words.next()?;
+            let unit_word = unit_word.trim_start_matches("l'");
+            return unit_named(unit_word)
+                .or_else(|| words::unit_word(&words::fold(unit_word)))
+                .filter(|u| !matches!(*u, "%" | "pp" | "pt"));
+        }
+        if w.chars().any(|c| c.is_ascii_digit()) {
+            return None;
+        }
+    }
+    None
 }
 
 /// `/MWh`, `/kg`, ` per kg`, ` por kg` after a unit or currency: the unit it is per.
@@ -892,6 +941,16 @@ fn time_or_date(b: &[u8], s: usize, j: usize, seps: &[(usize, Sep)]) -> Option<u
             end = digits_at(end + 1, 2, 2).unwrap_or(end);
         }
         return Some(end);
+    }
+    // `2025/26`, `2023-24`: a season.
+    if seps.is_empty()
+        && head == 4
+        && matches!(b.get(j), Some(b'/' | b'-'))
+        && b.get(j + 1..j + 3).is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+        && !b.get(j + 3).is_some_and(|c| c.is_ascii_digit() || matches!(c, b'/' | b'-'))
+        && matches!(&b[s..s + 2], b"19" | b"20")
+    {
+        return Some(j + 3);
     }
     if seps.is_empty() && matches!(b.get(j), Some(b'-' | b'/')) {
         let mark = b[j];
@@ -1529,12 +1588,13 @@ fn citation(b: &[u8], start: usize, j: usize) -> bool {
     matches!((open, close), (Some(o), Some(c)) if b[o] == b'[' && b[c] == b']')
 }
 
-/// The number at `start..j` numbers a list item: first on its line (after blanks or a bullet)
-/// and followed by `.` or `)` and a blank.
+/// The number at `start..j` numbers a list item: first on its line (after blanks or a bullet),
+/// followed by `.` or `)`, a blank and a word (`1. Intro`, `2) Next`; `(412)` is no marker).
 fn list_marker(text: &str, start: usize, j: usize) -> bool {
     let b = text.as_bytes();
     let followed = matches!(b.get(j), Some(b'.' | b')'))
-        && b.get(j + 1).is_none_or(|c| c.is_ascii_whitespace());
+        && b.get(j + 1).is_some_and(|c| *c == b' ' || *c == b'\t')
+        && text[j + 2..].trim_start().starts_with(|c: char| c.is_alphabetic() || c == '*' || c == '"');
     if !followed {
         return false;
     }
