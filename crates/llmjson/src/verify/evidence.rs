@@ -136,8 +136,9 @@ pub(crate) struct Claim<'c> {
     pub per: Option<&'static str>,
     pub polarity: Polarity,
     pub fraction: bool,
-    /// Its context: atoms of the evidence's (ids) and how strongly the answer binds each.
-    pub context: &'c [(u32, f32)],
+    /// Its context: atoms of the evidence's (ids), how strongly the answer binds each, and the
+    /// mention each comes from.
+    pub context: &'c [(u32, f32, u32)],
     /// Rounding allowed down to its last significant digit (an approximation word).
     pub approx: bool,
 }
@@ -162,6 +163,9 @@ pub(crate) enum Lookup {
 const ROUNDING_CANDIDATES: usize = 256;
 /// How strongly an answer must name an alternative label to bind its number to it.
 const MENTION: f32 = 0.3;
+/// How much more strongly it must name the alternative than the number's own label, when it
+/// names both.
+const DOMINANT: f32 = 0.5;
 /// How many labels of a dimension an atom's postings keep: an atom held by more is common
 /// there, and names no alternative.
 const POSTINGS: usize = 64;
@@ -617,43 +621,70 @@ impl Evidence {
     /// (another row, another year, another key) better than `n`'s own. A label's match is the
     /// sum of the weights of the answer's atoms it holds (`19 April 2024` matches a label
     /// `19.04.2024` by its date, month and year; a label `2023-04-21` by its month alone).
-    fn conflict(&self, n: &EvidenceNumber, context: &[(u32, f32)]) -> bool {
+    fn conflict(&self, n: &EvidenceNumber, context: &[(u32, f32, u32)]) -> bool {
         if context.is_empty() {
             return false;
         }
-        let mut alternatives: Vec<(u32, f32)> = Vec::new();
         for &label in &self.groups[n.groups.start as usize..n.groups.end as usize] {
-            let (dim, own) = &self.labels[label as usize];
+            let (dim, own_atoms) = &self.labels[label as usize];
             let total = self.dim_labels.get(dim).copied().unwrap_or(0);
             if total < 2 {
                 continue;
             }
-            let mut own_score = 0f32;
-            alternatives.clear();
-            for &(atom, w) in context {
+            // The answer's mentions this dimension knows: each mention's atoms here (a date is
+            // its day, month and year), and its weight.
+            let mut mentions: Vec<(u32, f32, Vec<u32>)> = Vec::new();
+            for &(atom, w, mention) in context {
                 let holders = self.dim_atoms.get(&(*dim, atom)).copied().unwrap_or(0);
                 if holders == 0 || holders == total {
                     continue;
                 }
-                if own.binary_search(&atom).is_ok() {
-                    own_score += w;
+                match mentions.iter_mut().find(|(m, _, _)| *m == mention) {
+                    Some((_, mw, atoms)) => {
+                        *mw = mw.max(w);
+                        atoms.push(atom);
+                    }
+                    None => mentions.push((mention, w, vec![atom])),
                 }
-                if holders as usize > POSTINGS {
-                    continue;
-                }
-                for &other in self.postings.get(&(*dim, atom)).map_or(&[][..], Vec::as_slice) {
-                    if other == label {
+            }
+            if mentions.is_empty() {
+                continue;
+            }
+            // A label's score: for each mention, its weight times the share of its atoms the
+            // label holds (`19 April 2024` is all of `19.04.2024` and a quarter of `2024-09-28`).
+            let score = |holds: &dyn Fn(u32) -> bool| -> f32 {
+                mentions
+                    .iter()
+                    .map(|(_, w, atoms)| {
+                        let held = atoms.iter().filter(|a| holds(**a)).count();
+                        w * held as f32 / atoms.len() as f32
+                    })
+                    .sum()
+            };
+            let own_score = score(&|a| own_atoms.binary_search(&a).is_ok());
+            let mut candidates: Vec<u32> = Vec::new();
+            for (_, _, atoms) in &mentions {
+                for a in atoms {
+                    if self.dim_atoms.get(&(*dim, *a)).copied().unwrap_or(0) as usize > POSTINGS {
                         continue;
                     }
-                    match alternatives.iter_mut().find(|(l, _)| *l == other) {
-                        Some(a) => a.1 += w,
-                        None => alternatives.push((other, w)),
+                    for &other in self.postings.get(&(*dim, *a)).map_or(&[][..], Vec::as_slice) {
+                        if other != label && !candidates.contains(&other) {
+                            candidates.push(other);
+                        }
                     }
                 }
             }
-            let best = alternatives.iter().map(|a| a.1).fold(0f32, f32::max);
-            // An alternative named only in passing (an earlier clause, far away) binds nothing.
-            if best >= MENTION && best > own_score + 0.05 {
+            let best = candidates
+                .iter()
+                .map(|&other| {
+                    let atoms = &self.labels[other as usize].1;
+                    score(&|a| atoms.binary_search(&a).is_ok())
+                })
+                .fold(0f32, f32::max);
+            // The answer names an alternative (an earlier clause's passing mention does not),
+            // and names its own label not at all, or far less.
+            if best >= MENTION && (own_score < MENTION || best > own_score + DOMINANT) {
                 return true;
             }
         }
@@ -756,7 +787,7 @@ fn substance(text: &str) -> usize {
 
 /// For the answer's reader: what the evidence knows of labels and counted words.
 impl Evidence {
-    pub(crate) fn frame_of_claim<'c>(&self, frame: &Frame, context: &'c [(u32, f32)]) -> Claim<'c> {
+    pub(crate) fn frame_of_claim<'c>(&self, frame: &Frame, context: &'c [(u32, f32, u32)]) -> Claim<'c> {
         Claim {
             value: frame.readings.first(),
             unit: frame.unit,

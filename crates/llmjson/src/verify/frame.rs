@@ -191,6 +191,30 @@ pub(crate) fn spec_of(text: &str) -> Spec {
     spec
 }
 
+/// What a caption says of several columns at once (`distance in km, HSR in m, top speed in
+/// km/h`, `durations in hours`): each column's words (folded) and their spec.
+pub(crate) fn spec_pairs(text: &str) -> Vec<(Vec<String>, Spec)> {
+    let mut out = Vec::new();
+    for part in text.split([',', ';', '(', ')', ':']) {
+        let part = part.trim();
+        for marker in [" in ", " em ", " en "] {
+            if let Some((what, unit)) = part.split_once(marker) {
+                let spec = spec_words(unit);
+                let words: Vec<String> = what
+                    .split_whitespace()
+                    .map(words::fold)
+                    .filter(|w| w.len() > 1 && words::flags(w) & words::flag::STOP == 0)
+                    .collect();
+                if !spec.is_empty() && !words.is_empty() && words.len() <= 4 {
+                    out.push((words, spec));
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// The spec the words of one group state. A lone `m`, `M`, `k`, `mn`, `bn` is a scale only
 /// beside a currency (`€ m`, `USD k`); function words (`in`, `em`) are never units.
 fn spec_words(part: &str) -> Spec {

@@ -36,6 +36,8 @@ pub(crate) struct Bind {
     pub atoms: Vec<String>,
     /// How strongly an answer binds it (1 for an explicit label; less, the farther in prose).
     pub weight: f32,
+    /// Which mention in the answer it comes from (one date is several atoms: counted once).
+    pub mention: u32,
 }
 
 /// A number read in its document.
@@ -177,7 +179,12 @@ impl<'a> Doc<'a> {
             cfg,
             dollar: dollar_of(text),
             german: german(text),
-            order: date_order(text),
+            order: match date_order(text) {
+                DateOrder::Unknown if decimal_by_language(text) == Some(false) => {
+                    DateOrder::DayFirst
+                }
+                o => o,
+            },
             convention,
         }
     }
@@ -218,13 +225,21 @@ impl<'a> Doc<'a> {
                     self.text_block(&block, &mut section, &mut sections_seen, sink);
                     block.clear();
                     let cap = caption.map(|c| self.caption(c)).unwrap_or_default();
+                    // A caption may give each column its unit (`distance in km, HSR in m`).
+                    let pairs = caption
+                        .map(|c| frame::spec_pairs(&self.text[c.start..c.end]))
+                        .unwrap_or_default();
                     let table_section = Section {
                         atoms: section.atoms.clone(),
-                        spec: cap.spec.over(section.spec),
+                        spec: if pairs.len() >= 2 {
+                            section.spec
+                        } else {
+                            cap.spec.over(section.spec)
+                        },
                         negative: false,
                         value: false,
                     };
-                    self.table(&lines[first..e], shape.0, &table_section, sink);
+                    self.table(&lines[first..e], shape.0, &table_section, &pairs, sink);
                     k = e;
                     continue;
                 }
@@ -309,6 +324,7 @@ impl<'a> Doc<'a> {
                 dim: self.dim(0x5ec7, 0),
                 atoms: section.atoms.clone(),
                 weight: 0.7,
+                mention: 0,
             });
         }
         let _ = seen;
@@ -345,6 +361,7 @@ impl<'a> Doc<'a> {
                 dim,
                 atoms: label,
                 weight: 1.0,
+                mention: 0,
             });
         }
         let value = line.start + value_start..line.end;
@@ -373,6 +390,7 @@ impl<'a> Doc<'a> {
                             dim: seg_dim,
                             atoms,
                             weight: 1.0,
+                            mention: 0,
                         });
                     }
                     let s = Section {
@@ -391,7 +409,14 @@ impl<'a> Doc<'a> {
     }
 
     /// A table: rows under a header, cells read on their own.
-    fn table(&self, lines: &[Line], delimiter: u8, section: &Section, sink: &mut dyn FnMut(Item)) {
+    fn table(
+        &self,
+        lines: &[Line],
+        delimiter: u8,
+        section: &Section,
+        pairs: &[(Vec<String>, Spec)],
+        sink: &mut dyn FnMut(Item),
+    ) {
         let text = self.text;
         let cell_locale = match (self.cfg.locale, delimiter) {
             (Locale::Auto, b';') => Locale::Pt,
@@ -445,7 +470,16 @@ impl<'a> Doc<'a> {
                 .map_or("", |r| text[r.clone()].trim())
         };
         let col_specs: Vec<Spec> = (0..ncols)
-            .map(|c| frame::spec_of(head_text(c)).over(section.spec))
+            .map(|c| {
+                let head = head_text(c);
+                let folded: Vec<String> = head.split_whitespace().map(words::fold).collect();
+                let from_caption = pairs
+                    .iter()
+                    .find(|(ws, _)| ws.iter().all(|w| folded.contains(w)))
+                    .map(|(_, spec)| *spec)
+                    .unwrap_or_default();
+                frame::spec_of(head).over(from_caption).over(section.spec)
+            })
             .collect();
         let col_atoms: Vec<Vec<String>> = (0..ncols)
             .map(|c| label_atoms(head_text(c), self, None))
@@ -495,6 +529,7 @@ impl<'a> Doc<'a> {
                         dim: row_dim,
                         atoms: row_atoms.clone(),
                         weight: 1.0,
+                        mention: 0,
                     });
                 }
                 if let Some(a) = col_atoms.get(c).filter(|a| !a.is_empty()) {
@@ -502,6 +537,7 @@ impl<'a> Doc<'a> {
                         dim: col_dim,
                         atoms: a.clone(),
                         weight: 1.0,
+                        mention: 0,
                     });
                 }
                 let spec = col_specs.get(c).copied().unwrap_or_default();
@@ -606,6 +642,11 @@ impl<'a> Doc<'a> {
         // earlier clause binds less than one in the number's own.
         let mut clause = 0u32;
         let mut numbers_in_sentence = 0u32;
+        // The weak words before a sentence's first quantity: its subject, for the later ones.
+        let mut subject: Vec<(String, usize)> = Vec::new();
+        // The previous quantity's direction in words and where it was, for an ellipsis (`fell
+        // 52.3% on the drug and 3.1% on placebo`).
+        let mut last_direction: Option<(Polarity, usize)> = None;
         let mut clause_start = 0usize;
         let mut last_number: Option<usize> = None;
         let mut skip_until = 0usize;
@@ -639,6 +680,8 @@ impl<'a> Doc<'a> {
                             sentence += 1;
                             clause = 0;
                             numbers_in_sentence = 0;
+                            subject.clear();
+                            last_direction = None;
                             clause_start = t + 1;
                             last_number = None;
                             scope.retain(|(ty, ..)| ty.temporal());
@@ -722,10 +765,25 @@ impl<'a> Doc<'a> {
                             }
                         }
                         Class::Quantity { condition } => {
-                            let frame = self.frame(lx, t, num, section, cell);
+                            let mut frame = self.frame(lx, t, num, section, cell);
+                            if numbers_in_sentence == 0 {
+                                subject = sentence_subject(lx, t, clause_start, self.text);
+                            }
+                            if frame.polarity == Polarity::Neutral && num.sign == Sign::None {
+                                if let Some((p, at)) = last_direction {
+                                    if ellipsis(lx, at, t) {
+                                        frame.polarity = p;
+                                    }
+                                }
+                            }
+                            if matches!(frame.polarity, Polarity::MinusWord | Polarity::Plus) {
+                                last_direction = Some((frame.polarity, t));
+                            } else {
+                                last_direction = None;
+                            }
                             let mut all = binds.to_vec();
                             if only_numbers.is_none() {
-                                self.scope_binds(lx, t, &scope, clause_start, sentence << 16 | clause, &mut all);
+                                self.scope_binds(lx, t, &scope, clause_start, sentence << 16 | clause, &subject, &mut all);
                             }
                             let atom = Some(number_atom(&frame));
                             let noun = next_word(lx, t).map(str::to_string);
@@ -759,6 +817,7 @@ impl<'a> Doc<'a> {
         scope: &[(Ty, Vec<String>, usize, u32)],
         clause_start: usize,
         sentence: u32,
+        subject: &[(String, usize)],
         out: &mut Vec<Bind>,
     ) {
         let toks = &lx.toks;
@@ -863,7 +922,16 @@ impl<'a> Doc<'a> {
         while k > clause_start && before_words.len() < 8 {
             k -= 1;
             match toks[k].kind {
-                TokKind::Num(_) => break,
+                TokKind::Num(_) => {
+                    // The word right after the previous number is what that number counts (`18
+                    // goles en 2.710 minutos`): not this number's.
+                    if let Some((_, at, _)) = before_words.last() {
+                        if *at == k + 1 {
+                            before_words.pop();
+                        }
+                    }
+                    break;
+                }
                 TokKind::Punct(P::Comma) => comma = true,
                 TokKind::Punct(_) => {}
                 TokKind::Word { folded, flags, cap, upper } => {
@@ -897,6 +965,7 @@ impl<'a> Doc<'a> {
                         dim: self.dim(ty.key(), 0),
                         atoms: atoms.clone(),
                         weight: 1.0,
+                        mention: 0,
                     });
                 }
                 let mut seen: Vec<Ty> = Vec::new();
@@ -912,6 +981,7 @@ impl<'a> Doc<'a> {
                         dim: self.dim(ty.key(), 0),
                         atoms: vec![a.clone()],
                         weight: 1.0,
+                        mention: 0,
                     });
                 }
                 let measure: Vec<String> = before_words
@@ -925,48 +995,68 @@ impl<'a> Doc<'a> {
                         dim: self.dim(0x3ea5, 0),
                         atoms: measure,
                         weight: 1.0,
+                        mention: 0,
                     });
                 }
             }
             Role::Answer => {
-                for (_, atoms, at, s) in scope {
+                let mut push = |a: &str, weight: f32, at: usize| {
+                    out.push(Bind {
+                        dim: 0,
+                        atoms: vec![a.to_string()],
+                        weight,
+                        mention: at as u32 + 1,
+                    });
+                };
+                // The unit the number is written with, as a word (`2.710 minutos`), names its
+                // measure; so does the word it counts right after it (`18 goles`).
+                if let TokKind::Num(id) = toks[t].kind {
+                    let n = &lx.nums[id as usize];
+                    let tail = &self.text[n.digits.end.min(n.span.end)..n.span.end];
+                    for w in tail.split(|c: char| !c.is_alphabetic()).filter(|w| w.chars().count() > 2) {
+                        if let Some(a) = word_atom(&words::fold(w), w) {
+                            push(&a, 0.8, t);
+                        }
+                    }
+                }
+                if let Some((a, at)) = after_words.first() {
+                    if *at == t + 1 {
+                        push(a, 0.8, *at);
+                    }
+                }
+                // The labels in force: the nearer clause, the stronger; a type named again after
+                // the number is that type's (`… 87.8% for matchday 13`).
+                for (ty, atoms, at, s) in scope {
+                    if after.iter().any(|(aty, _, _)| aty == ty) {
+                        continue;
+                    }
                     let far = if *s == sentence {
                         1.0
                     } else if *s >> 16 == sentence >> 16 {
-                        0.4
+                        0.7
                     } else {
-                        0.25
+                        0.5
                     };
-                    let w = far * decay(words_between(*at, t));
+                    let w = far / (1.0 + words_between(*at, t) / 12.0);
                     for a in atoms {
-                        out.push(Bind {
-                            dim: 0,
-                            atoms: vec![a.clone()],
-                            weight: w,
-                        });
+                        push(a, w, *at);
                     }
                 }
                 for (_, a, at) in &after {
-                    out.push(Bind {
-                        dim: 0,
-                        atoms: vec![a.clone()],
-                        weight: 0.9 * decay(words_between(t, *at)),
-                    });
+                    push(a, 0.9 * decay(words_between(t, *at)), *at);
                 }
                 for (a, at, comma) in &before_words {
                     let w = 0.5 * decay(words_between(*at, t)) * if *comma { 0.6 } else { 1.0 };
-                    out.push(Bind {
-                        dim: 0,
-                        atoms: vec![a.clone()],
-                        weight: w,
-                    });
+                    push(a, w, *at);
                 }
                 for (a, at) in &after_words {
-                    out.push(Bind {
-                        dim: 0,
-                        atoms: vec![a.clone()],
-                        weight: 0.4 * decay(words_between(t, *at)),
-                    });
+                    push(a, 0.4 * decay(words_between(t, *at)), *at);
+                }
+                // The sentence's subject words (`A soja ocupou … e produziu 8.432 t`).
+                for (a, at) in subject {
+                    if *at < clause_start {
+                        push(a, 0.35, *at);
+                    }
                 }
             }
         }
@@ -1354,6 +1444,46 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         Some(TokKind::Word { flags, .. }) => flags & flag::REF != 0,
         _ => false,
     }
+}
+
+/// The weak words before a sentence's first quantity (its subject), back to the clause start.
+fn sentence_subject(lx: &Lexed, t: usize, start: usize, text: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut k = t;
+    while k > start && out.len() < 4 {
+        k -= 1;
+        if let TokKind::Word { folded, flags, cap, upper } = lx.toks[k].kind {
+            if flags & flag::STOP == 0 && !cap && !upper {
+                let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                if let Some(a) = word_atom(w, &text[lx.toks[k].span.clone()]) {
+                    out.push((a, k));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Between two quantities only a conjunction and function words (`… 52.3% on the drug and by
+/// 3.1% on placebo`, `11,2 points … contre 7,9`): the second shares the first's direction.
+fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
+    let mut conj = false;
+    for tok in &lx.toks[from + 1..to] {
+        match tok.kind {
+            TokKind::Word { flags, .. } => {
+                if flags & flag::CONJ != 0 {
+                    conj = true;
+                } else if flags & flag::STOP == 0 {
+                    // A content word may name a new direction or subject; only a few words.
+                    continue;
+                }
+            }
+            TokKind::Punct(P::Comma) => {}
+            TokKind::Punct(_) => return false,
+            TokKind::Num(_) => return false,
+        }
+    }
+    conj && to - from <= 10
 }
 
 /// A number after a label's separator (`Net loss: (2,904)`): accounting's parentheses apply.
@@ -1948,9 +2078,9 @@ fn decimal_by_language(text: &str) -> Option<bool> {
         .filter(|&(i, &c)| c == b'$' && (i == 0 || !b[i - 1].is_ascii_alphabetic()))
         .count();
     dot += bare_dollar.min(3) + text.matches('£').count().min(3);
-    if dot >= 2 && dot > comma * 2 {
+    if dot >= 1 && comma == 0 || dot >= 2 && dot > comma * 2 {
         Some(true)
-    } else if comma >= 1 && comma > dot * 2 {
+    } else if comma >= 1 && (dot == 0 || comma > dot * 2) {
         Some(false)
     } else {
         None

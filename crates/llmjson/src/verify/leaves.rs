@@ -88,6 +88,7 @@ pub(crate) fn walk_leaves(
                             dim,
                             atoms: names,
                             weight: 1.0,
+                            mention: 0,
                         });
                     }
                     stack.push(Frame {
@@ -120,6 +121,7 @@ pub(crate) fn walk_leaves(
                             dim,
                             atoms,
                             weight: 1.0,
+                            mention: 0,
                         });
                     }
                     stack.push(Frame {

@@ -1113,7 +1113,8 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         let g = glued;
         if matches!(
             g,
-            "st" | "nd" | "rd" | "th" | "º" | "ª" | "o" | "a" | "ª." | "º."
+            "st" | "nd" | "rd" | "th" | "º" | "ª" | "o" | "a" | "ª." | "º." | "e" | "er" | "re"
+                | "eme" | "ème" | "ᵉ" | "ter" | "te"
         ) {
             return Right::Ordinal(after_glued);
         }

@@ -404,8 +404,10 @@ impl<'e> Check<'e> {
         }
         // What the answer binds the number to: the evidence's atoms around it, each at its
         // strongest (not the number itself).
-        let mut context: Vec<(u32, f32)> = Vec::new();
-        for b in &binds {
+        let mut context: Vec<(u32, f32, u32)> = Vec::new();
+        for (k, b) in binds.iter().enumerate() {
+            // Explicit labels (a JSON key, a table cell's row) are mentions of their own.
+            let mention = if b.mention == 0 { u32::MAX - k as u32 } else { b.mention };
             for a in &b.atoms {
                 if atom.as_deref() == Some(a.as_str()) {
                     continue;
@@ -413,9 +415,10 @@ impl<'e> Check<'e> {
                 let Some(id) = self.evidence.atom_id(a) else {
                     continue;
                 };
-                match context.iter_mut().find(|(c, _)| *c == id) {
-                    Some(c) => c.1 = c.1.max(b.weight),
-                    None => context.push((id, b.weight)),
+                match context.iter_mut().find(|(c, _, _)| *c == id) {
+                    Some(c) if c.1 >= b.weight => {}
+                    Some(c) => *c = (id, b.weight, mention),
+                    None => context.push((id, b.weight, mention)),
                 }
             }
         }
