@@ -141,6 +141,8 @@ struct Doc<'a> {
     /// The decimal mark the whole text shows (`Some(true)`: a dot), for the numbers a region
     /// leaves ambiguous.
     convention: Option<bool>,
+    /// A French text: a plain space groups digits (`18 460`).
+    french: bool,
 }
 
 /// A line of the text and its shape.
@@ -179,6 +181,7 @@ impl<'a> Doc<'a> {
             cfg,
             dollar: dollar_of(text),
             german: german(text),
+            french: french(text),
             order: match date_order(text) {
                 DateOrder::Unknown if decimal_by_language(text) == Some(false) => {
                     DateOrder::DayFirst
@@ -613,7 +616,7 @@ impl<'a> Doc<'a> {
         let mut lexed = Lexed::default();
         let mode = Mode {
             locale: self.cfg.locale,
-            cell: false,
+            cell: self.french,
         };
         lex::lex(&self.text[range.clone()], mode, &mut lexed);
         if let Some(dot) = self.convention {
@@ -1024,10 +1027,15 @@ impl<'a> Doc<'a> {
                         push(a, 0.8, *at);
                     }
                 }
-                // The labels in force: the nearer clause, the stronger; a type named again after
-                // the number is that type's (`… 87.8% for matchday 13`).
+                // The labels in force: the nearer clause, the stronger; a type named right after
+                // the number is that type's (`… 87.8% for matchday 13`); a comparison's base is
+                // another period's (`up 3.7 points from 41.2%`).
+                let base = comparison_base(lx, t);
                 for (ty, atoms, at, s) in scope {
-                    if after.iter().any(|(aty, _, _)| aty == ty) {
+                    let overridden = after.iter().any(|(aty, _, k)| {
+                        aty == ty && (*aty != Ty::Name || !self.german) && words_between(t, *k) <= 3.0
+                    });
+                    if overridden || base && ty.temporal() {
                         continue;
                     }
                     let far = if *s == sentence {
@@ -1286,7 +1294,14 @@ impl<'a> Doc<'a> {
         let mut polarity = match num.sign {
             Sign::Minus => Polarity::MinusSign,
             Sign::Plus => Polarity::Plus,
-            Sign::None if num.paren && (cell || section.value || after_label(lx, t)) => {
+            // `(2,317)` alone in a cell or a value; not `41 (64.1%)`.
+            Sign::None
+                if num.paren
+                    && (cell || section.value || after_label(lx, t))
+                    && lx.toks[..t]
+                        .iter()
+                        .all(|x| matches!(x.kind, TokKind::Punct(_))) =>
+            {
                 readings = readings.map(|d| Decimal { mant: -d.mant.abs(), ..d });
                 Polarity::MinusSign
             }
@@ -1446,6 +1461,28 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
     }
 }
 
+/// A number that a comparison introduces (`from 41.2%`, `than 3.1`, `vs 12`, `versus`): the
+/// base compared with, not the subject's value.
+fn comparison_base(lx: &Lexed, t: usize) -> bool {
+    let mut k = t;
+    let mut n = 0;
+    while k > 0 && n < 2 {
+        k -= 1;
+        match lx.toks[k].kind {
+            TokKind::Word { folded, .. } => {
+                n += 1;
+                let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                if matches!(w, "from" | "than" | "vs" | "versus" | "compared" | "against" | "desde" | "als" | "contra" | "frente" | "contre") {
+                    return true;
+                }
+            }
+            TokKind::Punct(_) => {}
+            TokKind::Num(_) => return false,
+        }
+    }
+    false
+}
+
 /// The weak words before a sentence's first quantity (its subject), back to the clause start.
 fn sentence_subject(lx: &Lexed, t: usize, start: usize, text: &str) -> Vec<(String, usize)> {
     let mut out = Vec::new();
@@ -1504,6 +1541,8 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
         k -= 1;
         match toks[k].kind {
             TokKind::Punct(P::Stop | P::Semi | P::Line | P::Comma | P::Colon | P::Pipe | P::Tab) => break,
+            // A name's or a date's digits (`HbA1c`, `week 12`) do not stop the reading.
+            TokKind::Num(id) if lx.nums[id as usize].form != Form::Number => {}
             TokKind::Num(_) => break,
             TokKind::Punct(_) => {}
             TokKind::Word { flags, folded, .. } => {
@@ -2085,6 +2124,22 @@ fn decimal_by_language(text: &str) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// Whether a text is French (it groups digits with plain spaces).
+fn french(text: &str) -> bool {
+    let mut fr = 0;
+    let mut other = 0;
+    for w in text.split(|c: char| !c.is_alphabetic()).take(400) {
+        match w {
+            "le" | "les" | "des" | "du" | "est" | "et" | "au" | "aux" | "sur" | "pour" | "dans"
+            | "une" | "avec" | "été" | "à" => fr += 1,
+            "the" | "and" | "of" | "de" | "em" | "el" | "y" | "der" | "die" | "und" | "que"
+            | "foi" | "fue" | "los" | "das" => other += 1,
+            _ => {}
+        }
+    }
+    fr >= 2 && fr > other
 }
 
 /// Whether a text is German (its nouns are capitalised: capitals name nothing).
