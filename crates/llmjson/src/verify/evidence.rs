@@ -163,9 +163,9 @@ pub(crate) enum Lookup {
 const ROUNDING_CANDIDATES: usize = 256;
 /// How strongly an answer must name an alternative label to bind its number to it.
 const MENTION: f32 = 0.3;
-/// How much more strongly it must name the alternative than the number's own label, when it
-/// names both.
-const DOMINANT: f32 = 0.5;
+/// How much more strongly it must name the alternative than the number's own label: the
+/// alternative must outweigh this many times the own label's mention (and a little more).
+const DOMINANT: f32 = 1.5;
 /// How many labels of a dimension an atom's postings keep: an atom held by more is common
 /// there, and names no alternative.
 const POSTINGS: usize = 64;
@@ -684,7 +684,7 @@ impl Evidence {
                 .fold(0f32, f32::max);
             // The answer names an alternative (an earlier clause's passing mention does not),
             // and names its own label not at all, or far less.
-            if best >= MENTION && (own_score < MENTION || best > own_score + DOMINANT) {
+            if best >= MENTION && best > 0.15 + DOMINANT * own_score {
                 return true;
             }
         }

@@ -220,7 +220,7 @@ pub(crate) fn spec_pairs(text: &str) -> Vec<(Vec<String>, Spec)> {
 fn spec_words(part: &str) -> Spec {
     let mut spec = Spec::default();
     let tokens: Vec<&str> = part
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '/'))
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';'))
         .map(|raw| raw.trim_matches(|c: char| matches!(c, '.' | '\'' | '’' | '"' | ':')))
         .filter(|w| !w.is_empty())
         .collect();

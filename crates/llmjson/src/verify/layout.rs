@@ -673,7 +673,7 @@ impl<'a> Doc<'a> {
             match tok.kind {
                 TokKind::Punct(p) => {
                     if !pending_name.is_empty() {
-                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence << 16 | clause);
+                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, self.german, name_at, sentence << 16 | clause);
                     }
                     if !matches!(p, P::Open | P::Close | P::Slash) {
                         name_chunk = false;
@@ -734,7 +734,7 @@ impl<'a> Doc<'a> {
                             pending_name.push(a);
                         }
                     } else if !pending_name.is_empty() && !(flags & flag::STOP != 0 && w.len() <= 3) {
-                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence << 16 | clause);
+                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, self.german, name_at, sentence << 16 | clause);
                     }
                     // A code: one capital letter after a word (`arm B`, `variante C`).
                     if raw.len() == 1 && upper && !initial && t > 0 {
@@ -745,7 +745,7 @@ impl<'a> Doc<'a> {
                 }
                 TokKind::Num(id) => {
                     if !pending_name.is_empty() {
-                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, name_at, sentence << 16 | clause);
+                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, self.german, name_at, sentence << 16 | clause);
                     }
                     if t < skip_until {
                         continue;
@@ -786,7 +786,7 @@ impl<'a> Doc<'a> {
                             }
                             let mut all = binds.to_vec();
                             if only_numbers.is_none() {
-                                self.scope_binds(lx, t, &scope, clause_start, sentence << 16 | clause, &subject, &mut all);
+                                self.scope_binds(lx, t, &scope, clause_start, sentence << 16 | clause, &subject, &dates, &mut all);
                             }
                             let atom = Some(number_atom(&frame));
                             let noun = next_word(lx, t).map(str::to_string);
@@ -821,6 +821,7 @@ impl<'a> Doc<'a> {
         clause_start: usize,
         sentence: u32,
         subject: &[(String, usize)],
+        dates: &[(Range<usize>, Vec<String>)],
         out: &mut Vec<Bind>,
     ) {
         let toks = &lx.toks;
@@ -836,6 +837,14 @@ impl<'a> Doc<'a> {
                 TokKind::Punct(_) => {}
                 TokKind::Num(id) => {
                     let n = &lx.nums[id as usize];
+                    // `… le 22 février 2025`: a date with its month's name.
+                    if let Some((range, atoms)) = dates.iter().find(|(r, _)| r.contains(&k)) {
+                        for a in atoms {
+                            after.push((Ty::Date, a.clone(), k));
+                        }
+                        k = range.end.max(k + 1);
+                        continue;
+                    }
                     if n.form == Form::Number && n.unit.is_some() && !CONDITION_UNITS.contains(&n.unit.unwrap_or_default()) {
                         // The words just before the next quantity are its own (`218,4 M€ pour un
                         // loyer annuel de 11,2 M€`).
@@ -1033,7 +1042,9 @@ impl<'a> Doc<'a> {
                 let base = comparison_base(lx, t);
                 for (ty, atoms, at, s) in scope {
                     let overridden = after.iter().any(|(aty, _, k)| {
-                        aty == ty && (*aty != Ty::Name || !self.german) && words_between(t, *k) <= 3.0
+                        aty == ty
+                            && (*aty != Ty::Name || !self.german && *s != sentence)
+                            && words_between(t, *k) <= 3.0
                     });
                     if overridden || base && ty.temporal() {
                         continue;
@@ -1063,7 +1074,7 @@ impl<'a> Doc<'a> {
                 // The sentence's subject words (`A soja ocupou … e produziu 8.432 t`).
                 for (a, at) in subject {
                     if *at < clause_start {
-                        push(a, 0.35, *at);
+                        push(a, 0.3, *at);
                     }
                 }
             }
@@ -1358,11 +1369,12 @@ fn flush_name(
     scope: &mut Vec<(Ty, Vec<String>, usize, u32)>,
     pending: &mut Vec<String>,
     chunk: &mut bool,
+    german: bool,
     at: usize,
     sentence: u32,
 ) {
     let atoms = std::mem::take(pending);
-    if *chunk {
+    if *chunk || german {
         if let Some(s) = scope.iter_mut().find(|(t, ..)| *t == Ty::Name) {
             for a in atoms {
                 if !s.1.contains(&a) {
@@ -1834,6 +1846,13 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                         let v = n.readings.first();
                         let u = n.unit.or(unit.flatten());
                         let signed = if n.sign == Sign::Minus { "-" } else { "" };
+                        // `Semana 16`, `Q 3`: a week's or a quarter's number.
+                        let prev = prev_word(&lx, t, text).filter(|(_, _, gap)| *gap).map(|(_, f, _)| f);
+                        if u.is_none() && prev.is_some_and(|f| f & flag::WEEK != 0) {
+                            out.push(format!("wk:{}", plain_value(v)));
+                        } else if u.is_none() && prev.is_some_and(|f| f & flag::QUARTER != 0) {
+                            out.push(format!("q:{}", plain_value(v)));
+                        }
                         out.push(match u {
                             Some(u) => format!("n:{signed}{}|{u}", key(v)),
                             None => format!("n:{}", key(v)),
@@ -2182,19 +2201,13 @@ fn classify(line: &str) -> LineKind {
         // 9,449 h. In Dayton: 757 h.`).
         let sentences = value.match_indices(". ").any(|(i, _)| {
             let next = value[i + 2..].chars().next().unwrap_or(' ');
-            // After a number, a percent, a parenthesis or a long word, a dot ends a sentence
-            // (`Fig. 7`, `p. 212` do not).
-            let before: String = value[..i].chars().rev().take_while(|c| c.is_alphanumeric()).collect();
-            let ends = value[..i].ends_with(['%', ')'])
-                || before.chars().next().is_some_and(|c| c.is_ascii_digit())
-                || before.chars().count() > 4;
-            (next.is_uppercase() || next.is_ascii_digit()) && ends
+            (next.is_uppercase() || next.is_ascii_digit()) && sentence_dot(&value[..i])
         });
         let label = &t[..label_end];
-        let label_sentences = label.match_indices(". ").any(|(i, _)| {
-            let before: String = label[..i].chars().rev().take_while(|c| c.is_alphanumeric()).collect();
-            before.chars().next().is_some_and(|c| c.is_ascii_digit()) || before.chars().count() > 4
-        }) || label.matches(", ").count() >= 1 && label.split_whitespace().count() > 6;
+        let label_sentences = label
+            .match_indices(". ")
+            .any(|(i, _)| sentence_dot(&label[..i]))
+            || label.matches(", ").count() >= 1 && label.split_whitespace().count() > 6;
         if value.bytes().any(|c| c.is_ascii_digit()) && label_end <= 80 && !sentences && !label_sentences {
             return LineKind::Labelled;
         }
@@ -2233,6 +2246,21 @@ fn quantity_digits(t: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether a dot after `head` ends a sentence: after a number or a number and its unit
+/// (`625.2 ha.`), a percent, a parenthesis, or a word longer than an abbreviation (`Fig. 7`,
+/// `p. 212`, `Nr. 5` do not end one).
+fn sentence_dot(head: &str) -> bool {
+    if head.ends_with(['%', ')']) {
+        return true;
+    }
+    let mut tokens = head.split_whitespace().rev();
+    let last = tokens.next().unwrap_or("");
+    let before = tokens.next().unwrap_or("");
+    last.chars().any(|c| c.is_ascii_digit())
+        || before.chars().last().is_some_and(|c| c.is_ascii_digit())
+        || last.chars().filter(|c| c.is_alphabetic()).count() > 4
 }
 
 /// Where a labelled line's label ends and its value starts: the first separator (`:`, ` — `,

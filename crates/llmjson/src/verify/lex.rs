@@ -1179,6 +1179,17 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                 end: end + (after.len() - after_sym.len()) + len,
             };
         }
+        // `6.033,1 M euros`, `2,4 Mio. Franken`.
+        let w = word_prefix(after_sym, 12, char::is_alphabetic);
+        if after.starts_with(' ') {
+            if let Some(code) = words::currency_word(w) {
+                return Right::Unit {
+                    unit: Some(code),
+                    scale,
+                    end: end + 1 + w.len(),
+                };
+            }
+        }
     }
     if let Some(mut scale) = words::scale_word(word, locale == Locale::Fr) {
         // `R$ 1,2 bilhão`, `3 million users`, `3,2 mil millones de euros`, `2 Mio. €`.
