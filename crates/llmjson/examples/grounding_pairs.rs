@@ -107,8 +107,11 @@ fn main() {
                 );
                 for n in verdict.verification.numbers.iter().filter(|n| !n.matched) {
                     println!(
-                        "  unmatched {:?} ({:?}) {:?}",
-                        n.at.number, n.issue, n.at.context
+                        "  unmatched {:?} ({:?}, {}) {:?}",
+                        n.at.number,
+                        n.issue,
+                        n.at.reason.unwrap_or("-"),
+                        n.at.context
                     );
                 }
             }

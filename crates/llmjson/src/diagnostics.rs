@@ -143,6 +143,9 @@ impl Diagnostics {
                 if let Some(theirs) = &example.evidence_subject {
                     e.str("evidence_subject", theirs);
                 }
+                if let Some(reason) = example.reason {
+                    e.str("reason", reason);
+                }
                 e.close();
             },
         );

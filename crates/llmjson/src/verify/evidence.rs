@@ -45,8 +45,9 @@ pub struct Evidence {
     bytes: usize,
     /// Non-blank bytes over all sources: zero means there is no evidence at all.
     substance: usize,
-    /// Atoms (`w:porto`, `y:2021`, …) by text.
+    /// Atoms (`w:porto`, `y:2021`, …) by text, and back.
     atoms: HashMap<Box<str>, u32, Fast>,
+    atom_names: Vec<Box<str>>,
     /// Labels: a dimension and its atoms (sorted); `label_ids` finds a label again.
     labels: Vec<(u64, Box<[u32]>)>,
     label_ids: HashMap<(u64, Box<[u32]>), u32, Fast>,
@@ -64,6 +65,8 @@ pub struct Evidence {
     label_values: HashSet<(i128, i32), Fast>,
     /// Words the evidence counts (`staff` in `84 staff`).
     count_nouns: HashSet<Box<str>, Fast>,
+    /// Dimensions of headings and captions: they frame, they exclude nothing.
+    title_dims: HashSet<u64, Fast>,
 }
 
 /// Two evidence sets are equal when they are the same set (so [`crate::Options`] can compare):
@@ -141,6 +144,9 @@ pub(crate) struct Claim<'c> {
     pub context: &'c [(u32, f32, u32)],
     /// Rounding allowed down to its last significant digit (an approximation word).
     pub approx: bool,
+    /// Its periods and numbered things (`y:2021`, `q:3`, `r:batch:13e0`), known to the evidence
+    /// or not, with their weights: one year excludes another wherever the evidence states it.
+    pub exclusive: &'c [(String, f32)],
 }
 
 /// What the evidence says about one reading of an answer's number.
@@ -444,6 +450,9 @@ impl Evidence {
 
     /// The id of a label (interned), counted in its dimension.
     fn label(&mut self, b: &Bind) -> u32 {
+        if b.title {
+            self.title_dims.insert(b.dim);
+        }
         let mut ids: Vec<u32> = b.atoms.iter().map(|a| self.atom(a)).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -471,6 +480,7 @@ impl Evidence {
         }
         let id = self.atoms.len() as u32;
         self.atoms.insert(a.into(), id);
+        self.atom_names.push(a.into());
         id
     }
 
@@ -609,7 +619,7 @@ impl Evidence {
             why.other_sign = true;
             return None;
         }
-        if self.conflict(n, claim.context) {
+        if self.conflict(n, claim.context) || self.exclusive_conflict(n, claim.exclusive) {
             why.other_subject.get_or_insert(id);
             return None;
         }
@@ -691,6 +701,47 @@ impl Evidence {
         false
     }
 
+    /// Whether the answer gives its number a period or a numbered thing that excludes the
+    /// evidence number's (`In 2021 … 41.8 MPa` against `the 2019 cohort: 41.8 MPa`; `batch 13`
+    /// against `Batch 12`), even where the evidence names no alternative.
+    fn exclusive_conflict(&self, n: &EvidenceNumber, exclusive: &[(String, f32)]) -> bool {
+        if exclusive.is_empty() {
+            return false;
+        }
+        let mut own: Vec<&str> = Vec::new();
+        for &label in &self.groups[n.groups.start as usize..n.groups.end as usize] {
+            if self.title_dims.contains(&self.labels[label as usize].0) {
+                continue;
+            }
+            for &a in self.labels[label as usize].1.iter() {
+                let name = &*self.atom_names[a as usize];
+                if exclusive_kind(name).is_some() {
+                    own.push(name);
+                }
+            }
+        }
+        if own.is_empty() {
+            return false;
+        }
+        for (kind, _) in exclusive.iter().filter_map(|(a, _)| exclusive_kind(a).map(|k| (k, ()))) {
+            if !own.iter().any(|o| exclusive_kind(o) == Some(kind)) {
+                continue;
+            }
+            let (mut own_w, mut alt_w) = (0f32, 0f32);
+            for (a, w) in exclusive.iter().filter(|(a, _)| exclusive_kind(a) == Some(kind)) {
+                if own.contains(&a.as_str()) {
+                    own_w = own_w.max(*w);
+                } else {
+                    alt_w = alt_w.max(*w);
+                }
+            }
+            if alt_w >= MENTION && alt_w > 0.15 + DOMINANT * own_w {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The label evidence number `id` is bound to that the answer's context contradicts, as
     /// text (`w:porto`), for diagnostics.
     pub(crate) fn subject_described(&self, id: u32) -> String {
@@ -763,6 +814,17 @@ impl Evidence {
     }
 }
 
+/// The kind of an exclusive atom: years exclude years, quarters quarters, a batch's number
+/// another batch's (`r:batch:12e0` and `r:batch:13e0` are of kind `r:batch`).
+pub(crate) fn exclusive_kind(atom: &str) -> Option<&str> {
+    let (kind, rest) = atom.split_once(':')?;
+    match kind {
+        "y" | "q" | "wk" | "d" => Some(kind),
+        "r" => rest.split_once(':').map(|(noun, _)| &atom[..2 + noun.len()]),
+        _ => None,
+    }
+}
+
 /// Whether a lookup asks for a percentage's other form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Twin {
@@ -787,8 +849,14 @@ fn substance(text: &str) -> usize {
 
 /// For the answer's reader: what the evidence knows of labels and counted words.
 impl Evidence {
-    pub(crate) fn frame_of_claim<'c>(&self, frame: &Frame, context: &'c [(u32, f32, u32)]) -> Claim<'c> {
+    pub(crate) fn frame_of_claim<'c>(
+        &self,
+        frame: &Frame,
+        context: &'c [(u32, f32, u32)],
+        exclusive: &'c [(String, f32)],
+    ) -> Claim<'c> {
         Claim {
+            exclusive,
             value: frame.readings.first(),
             unit: frame.unit,
             per: frame.per,

@@ -38,6 +38,9 @@ pub(crate) struct Bind {
     pub weight: f32,
     /// Which mention in the answer it comes from (one date is several atoms: counted once).
     pub mention: u32,
+    /// A heading's or a caption's: it frames, it does not exclude (`Budget 2025` does not make
+    /// a 2024 figure under it a 2025 one).
+    pub title: bool,
 }
 
 /// A number read in its document.
@@ -284,6 +287,10 @@ impl<'a> Doc<'a> {
             let t = &self.text[line.start..line.end];
             match classify(t) {
                 LineKind::Heading => {
+                    // A heading's own numbers (a year, a count) are read too: nothing is
+                    // skipped unread.
+                    let binds = self.section_binds(section, *seen);
+                    self.prose(line.start..line.end, &binds, section, None, sink);
                     *seen += 1;
                     let mut s = self.caption(line);
                     s.spec = s.spec.over(section.spec);
@@ -328,6 +335,7 @@ impl<'a> Doc<'a> {
                 atoms: section.atoms.clone(),
                 weight: 0.7,
                 mention: 0,
+                title: true,
             });
         }
         let _ = seen;
@@ -359,17 +367,24 @@ impl<'a> Doc<'a> {
         // The label's own numbers (a condition, a date, a count in parentheses) are evidence too,
         // bound to the list.
         self.label_numbers(label_abs, &binds, section, sink);
-        if !label.is_empty() {
+        let value = line.start + value_start..line.end;
+        // Segments of the value part with labels of their own (`Lisbon: 84; Porto: 61`).
+        let segments = segments(&self.text[value.clone()]);
+        // `Amostra A: 41,8 MPa; amostra B: 38,2 MPa`: the line's label is its first item's, not
+        // a title over all of them.
+        let first_item = segments.len() >= 2 && segments[0].0.is_none();
+        let mut first_label = None;
+        if first_item {
+            first_label = Some(label);
+        } else if !label.is_empty() {
             binds.push(Bind {
                 dim,
                 atoms: label,
                 weight: 1.0,
                 mention: 0,
+                title: false,
             });
         }
-        let value = line.start + value_start..line.end;
-        // Segments of the value part with labels of their own (`Lisbon: 84; Porto: 61`).
-        let segments = segments(&self.text[value.clone()]);
         let sub = Section {
             atoms: Vec::new(),
             spec: std::mem::take(&mut spec),
@@ -394,6 +409,7 @@ impl<'a> Doc<'a> {
                             atoms,
                             weight: 1.0,
                             mention: 0,
+                            title: false,
                         });
                     }
                     let s = Section {
@@ -403,6 +419,15 @@ impl<'a> Doc<'a> {
                     };
                     self.prose(abs, &b, &s, None, sink);
                 } else {
+                    if let Some(atoms) = first_label.take().filter(|a| !a.is_empty()) {
+                        b.push(Bind {
+                            dim: seg_dim,
+                            atoms,
+                            weight: 1.0,
+                            mention: 0,
+                            title: false,
+                        });
+                    }
                     self.prose(abs, &b, &sub, None, sink);
                 }
             }
@@ -520,6 +545,9 @@ impl<'a> Doc<'a> {
                 // or a year labels only.
                 if c == 0 && !col0_years && (spec.unit.is_some() || has_unit(t)) {
                     self.cell(r.clone(), cell_locale, &sec_binds, spec, false, sink);
+                } else {
+                    // A label cell's numbers (an id, a year, a name's digits) label.
+                    self.label_numbers(r.clone(), &sec_binds, section, sink);
                 }
             }
             for (c, r) in row.iter().enumerate() {
@@ -533,6 +561,7 @@ impl<'a> Doc<'a> {
                         atoms: row_atoms.clone(),
                         weight: 1.0,
                         mention: 0,
+                        title: false,
                     });
                 }
                 if let Some(a) = col_atoms.get(c).filter(|a| !a.is_empty()) {
@@ -541,6 +570,7 @@ impl<'a> Doc<'a> {
                         atoms: a.clone(),
                         weight: 1.0,
                         mention: 0,
+                        title: false,
                     });
                 }
                 let spec = col_specs.get(c).copied().unwrap_or_default();
@@ -736,9 +766,13 @@ impl<'a> Doc<'a> {
                     } else if !pending_name.is_empty() && !(flags & flag::STOP != 0 && w.len() <= 3) {
                         flush_name(&mut scope, &mut pending_name, &mut name_chunk, self.german, name_at, sentence << 16 | clause);
                     }
-                    // A code: one capital letter after a word (`arm B`, `variante C`).
-                    if raw.len() == 1 && upper && !initial && t > 0 {
-                        if let TokKind::Word { .. } = toks[t - 1].kind {
+                    // A code: one capital letter after a word (`arm B`, `variante C`), or
+                    // labelling what follows (`(A: 41.8 MPa, B: 44.2 MPa)`).
+                    if raw.len() == 1 && upper && t > 0 {
+                        let after_word = !initial && matches!(toks[t - 1].kind, TokKind::Word { .. });
+                        let labels = matches!(toks[t - 1].kind, TokKind::Punct(P::Open | P::Comma))
+                            && matches!(toks.get(t + 1).map(|x| x.kind), Some(TokKind::Punct(P::Colon)));
+                        if after_word || labels {
                             set_scope(&mut scope, Ty::Code, vec![format!("c:{raw}")], t, sentence << 16 | clause);
                         }
                     }
@@ -747,10 +781,12 @@ impl<'a> Doc<'a> {
                     if !pending_name.is_empty() {
                         flush_name(&mut scope, &mut pending_name, &mut name_chunk, self.german, name_at, sentence << 16 | clause);
                     }
+                    let num = &lx.nums[id as usize];
                     if t < skip_until {
+                        // A telephone number's other groups.
+                        self.emit_trivial(lx, t, num, Trivial::Phone, None, sink);
                         continue;
                     }
-                    let num = &lx.nums[id as usize];
                     let class = self.classify_number(lx, t, num, cell, in_date(t), section);
                     match class {
                         Class::Label(ty, atoms) => {
@@ -848,21 +884,30 @@ impl<'a> Doc<'a> {
                     if n.form == Form::Number && n.unit.is_some() && !CONDITION_UNITS.contains(&n.unit.unwrap_or_default()) {
                         // The words just before the next quantity are its own (`218,4 M€ pour un
                         // loyer annuel de 11,2 M€`).
-                        after_words.clear();
+                        let near = |at: usize| {
+                            toks[at..k]
+                                .iter()
+                                .filter(|x| matches!(x.kind, TokKind::Word { .. }))
+                                .count()
+                                <= 4
+                        };
+                        after_words.retain(|(_, at)| !near(*at));
                         break;
                     }
                     // `en semaine 15`, `in week 12`, `for site 401`: a numbered thing after it.
                     if let Some((_, f, true)) = prev_word(lx, k, self.text) {
                         if f & (flag::WEEK | flag::QUARTER | flag::REF) != 0 && n.unit.is_none() {
                             let v = n.readings.first();
-                            let atom = if f & flag::WEEK != 0 {
-                                format!("wk:{}", plain_value(v))
+                            if f & flag::WEEK != 0 {
+                                after.push((Ty::Week, format!("wk:{}", plain_value(v)), k));
                             } else if f & flag::QUARTER != 0 {
-                                format!("q:{}", plain_value(v))
+                                after.push((Ty::Quarter, format!("q:{}", plain_value(v)), k));
                             } else {
-                                format!("n:{}", key(v))
-                            };
-                            after.push((Ty::Code, atom, k));
+                                let w = prev_word(lx, k, self.text).map_or("", |(w, _, _)| w);
+                                let r = Ty::Ref(hash_str(w) as u32);
+                                after.push((r, format!("n:{}", key(v)), k));
+                                after.push((r, format!("r:{}:{}", stem(w), key(v)), k));
+                            }
                             k += 1;
                             continue;
                         }
@@ -904,7 +949,7 @@ impl<'a> Doc<'a> {
                     if matches!(
                         w,
                         "vs" | "versus" | "than" | "compared" | "respecto" | "relacao" | "rapport"
-                            | "gegenuber" | "ggu" | "frente" | "over" | "from" | "since" | "desde"
+                            | "gegenuber" | "ggu" | "frente" | "over" | "from" | "since" | "desde" | "sobre"
                             | "seit" | "depuis" | "contre" | "contra" | "vor" | "after" | "apres"
                             | "nach" | "tras" | "apos" | "antes" | "before" | "avant"
                     ) {
@@ -978,6 +1023,7 @@ impl<'a> Doc<'a> {
                         atoms: atoms.clone(),
                         weight: 1.0,
                         mention: 0,
+                        title: false,
                     });
                 }
                 let mut seen: Vec<Ty> = Vec::new();
@@ -994,6 +1040,7 @@ impl<'a> Doc<'a> {
                         atoms: vec![a.clone()],
                         weight: 1.0,
                         mention: 0,
+                        title: false,
                     });
                 }
                 let measure: Vec<String> = before_words
@@ -1008,6 +1055,7 @@ impl<'a> Doc<'a> {
                         atoms: measure,
                         weight: 1.0,
                         mention: 0,
+                        title: false,
                     });
                 }
             }
@@ -1018,6 +1066,7 @@ impl<'a> Doc<'a> {
                         atoms: vec![a.to_string()],
                         weight,
                         mention: at as u32 + 1,
+                        title: false,
                     });
                 };
                 // The unit the number is written with, as a word (`2.710 minutos`), names its
@@ -1074,7 +1123,7 @@ impl<'a> Doc<'a> {
                 // The sentence's subject words (`A soja ocupou … e produziu 8.432 t`).
                 for (a, at) in subject {
                     if *at < clause_start {
-                        push(a, 0.3, *at);
+                        push(a, 0.25, *at);
                     }
                 }
             }
@@ -1156,14 +1205,15 @@ impl<'a> Doc<'a> {
                     } else {
                         Ty::Ref(hash_str(word) as u32)
                     };
-                    let atom = if ty == Ty::Week {
-                        format!("wk:{}", plain_value(value))
+                    let atoms = if ty == Ty::Week {
+                        vec![format!("wk:{}", plain_value(value))]
                     } else if ty == Ty::Quarter {
-                        format!("q:{}", plain_value(value))
+                        vec![format!("q:{}", plain_value(value))]
                     } else {
-                        format!("n:{}", key(value))
+                        // `batch 12`: a thing of its kind; `batch 13` is another.
+                        vec![format!("n:{}", key(value)), format!("r:{}:{}", stem(word), key(value))]
                     };
-                    return Class::Label(Some(ty), vec![atom]);
+                    return Class::Label(Some(ty), atoms);
                 }
             }
             if text[..num.span.start].trim_end().ends_with('§') || text[..num.span.start].trim_end().ends_with('#') {
@@ -1698,6 +1748,9 @@ fn code_type(code: &str) -> Ty {
     if quarter_code(code).is_some() {
         return Ty::Quarter;
     }
+    if code.len() == 6 && code[..2].eq_ignore_ascii_case("fy") {
+        return Ty::Year;
+    }
     let letters: String = code.chars().filter(|c| c.is_ascii_alphabetic()).collect();
     let l = letters.to_ascii_uppercase();
     if matches!(l.as_str(), "S" | "W" | "KW" | "CW" | "WK") && code.len() <= 5 {
@@ -1846,12 +1899,15 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                         let v = n.readings.first();
                         let u = n.unit.or(unit.flatten());
                         let signed = if n.sign == Sign::Minus { "-" } else { "" };
-                        // `Semana 16`, `Q 3`: a week's or a quarter's number.
-                        let prev = prev_word(&lx, t, text).filter(|(_, _, gap)| *gap).map(|(_, f, _)| f);
-                        if u.is_none() && prev.is_some_and(|f| f & flag::WEEK != 0) {
+                        // `Semana 16`, `Q 3`, `Batch 12`: a week's, a quarter's, a thing's number.
+                        let prev = prev_word(&lx, t, text).filter(|(_, _, gap)| *gap);
+                        let f = prev.map_or(0, |(_, f, _)| f);
+                        if u.is_none() && f & flag::WEEK != 0 {
                             out.push(format!("wk:{}", plain_value(v)));
-                        } else if u.is_none() && prev.is_some_and(|f| f & flag::QUARTER != 0) {
+                        } else if u.is_none() && f & flag::QUARTER != 0 {
                             out.push(format!("q:{}", plain_value(v)));
+                        } else if let Some((w, _, _)) = prev.filter(|_| u.is_none() && f & flag::REF != 0) {
+                            out.push(format!("r:{}:{}", stem(w), key(v)));
                         }
                         out.push(match u {
                             Some(u) => format!("n:{signed}{}|{u}", key(v)),
@@ -2135,10 +2191,10 @@ fn decimal_by_language(text: &str) -> Option<bool> {
         .enumerate()
         .filter(|&(i, &c)| c == b'$' && (i == 0 || !b[i - 1].is_ascii_alphabetic()))
         .count();
-    dot += bare_dollar.min(3) + text.matches('£').count().min(3);
-    if dot >= 1 && comma == 0 || dot >= 2 && dot > comma * 2 {
+    dot += 2 * (bare_dollar.min(3) + text.matches('£').count().min(3));
+    if dot >= 3 && dot > comma * 3 {
         Some(true)
-    } else if comma >= 1 && (dot == 0 || comma > dot * 2) {
+    } else if comma >= 2 && comma > dot * 3 {
         Some(false)
     } else {
         None
@@ -2219,33 +2275,25 @@ fn classify(line: &str) -> LineKind {
     LineKind::Prose
 }
 
-/// Whether a line holds a number that may be a quantity: a digit run that is not a year
-/// (`2024`), a season (`2023/24`), a code's (`FY2024`, `Q3`, `EP-40`), a date's, or an
-/// ordinal's (`3º`).
+/// Whether a line holds a number that may be a quantity: a token with digits that is not a
+/// year (`2024`), a season (`2023/24`), a date (`31.12.2024`, `2025-03-04`), a code (`FY2024`,
+/// `Q3`, `EP-40`, `HbA1c`) or an ordinal (`3º`, `1er`, `3.`).
 fn quantity_digits(t: &str) -> bool {
-    let b = t.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        let run = &t[start..i];
-        let glued_left = start > 0 && (b[start - 1].is_ascii_alphabetic() || b[start - 1] == b'-');
-        let year = run.len() == 4 && (run.starts_with("19") || run.starts_with("20"));
-        let season = run.len() == 2 && start >= 5 && b[start - 1] == b'/' && t[..start - 1].ends_with(|c: char| c.is_ascii_digit());
-        let ordinal = t[i..].starts_with(['º', 'ª']) || t[i..].starts_with(".º") || t[i..].starts_with(". ");
-        let date = matches!(b.get(i), Some(b'/' | b'.' | b'-')) && b.get(i + 1).is_some_and(u8::is_ascii_digit)
-            || start > 0 && matches!(b[start - 1], b'/' | b'-' | b'.') && start >= 2 && b[start - 2].is_ascii_digit();
-        if !(glued_left || year || season || ordinal || date) {
-            return true;
-        }
-    }
-    false
+    t.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | ',' | ';' | ':'))
+        .filter(|w| w.bytes().any(|c| c.is_ascii_digit()))
+        .any(|w| {
+            let w = w.trim_matches(|c: char| matches!(c, '.' | '"' | '\'' | '—' | '–'));
+            let b = w.as_bytes();
+            let digits_only = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+            let year = |s: &str| s.len() == 4 && (s.starts_with("19") || s.starts_with("20")) && digits_only(s);
+            let parts: Vec<&str> = w.split(['/', '-', '.']).collect();
+            let is_year = year(w);
+            let season = parts.len() == 2 && year(parts[0]) && parts[1].len() == 2 && digits_only(parts[1]);
+            let date = parts.len() == 3 && parts.iter().all(|p| digits_only(p)) && parts.iter().any(|p| year(p) || p.len() == 2);
+            let code = b.first().is_some_and(u8::is_ascii_alphabetic) || w.chars().any(|c| c.is_alphabetic()) && !w.ends_with('%');
+            let ordinal = w.ends_with(['º', 'ª']);
+            !(is_year || season || date || code || ordinal)
+        })
 }
 
 /// Whether a dot after `head` ends a sentence: after a number or a number and its unit

@@ -89,6 +89,7 @@ pub(crate) fn walk_leaves(
                             atoms: names,
                             weight: 1.0,
                             mention: 0,
+                            title: false,
                         });
                     }
                     stack.push(Frame {
@@ -122,6 +123,7 @@ pub(crate) fn walk_leaves(
                             atoms,
                             weight: 1.0,
                             mention: 0,
+                            title: false,
                         });
                     }
                     stack.push(Frame {

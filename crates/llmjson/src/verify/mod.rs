@@ -385,8 +385,47 @@ impl<'e> Check<'e> {
         };
         let mut items = Vec::new();
         layout::read(text, &cfg, &mut |item| items.push(item));
+        // Every digit of the answer is read: a number the layout did not hand over is checked
+        // as not found (fail closed), never skipped unread.
+        let mut covered = vec![false; text.len()];
+        for item in &items {
+            for r in [&item.num.span, &item.num.code, &item.num.digits] {
+                for c in covered.iter_mut().take(r.end.min(text.len())).skip(r.start) {
+                    *c = true;
+                }
+            }
+        }
         for item in items {
             self.item(text, path, item);
+        }
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i].is_ascii_digit() && !covered[i] {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_digit() || matches!(b[i], b'.' | b',')) && !covered[i] {
+                    i += 1;
+                }
+                let span = start..i;
+                self.numbers.push(CheckedNumber {
+                    at: NumberExample {
+                        number: text[span.clone()].to_string(),
+                        context: context_of(text, span.clone()),
+                        path: path.to_string(),
+                        span,
+                        subject: None,
+                        evidence_subject: None,
+                        reason: Some("not_read"),
+                    },
+                    readings: Vec::new(),
+                    unit: None,
+                    matched: false,
+                    issue: Some(IssueType::NotInEvidence),
+                    evidence: None,
+                });
+                continue;
+            }
+            i += 1;
         }
     }
 
@@ -422,6 +461,19 @@ impl<'e> Check<'e> {
                 }
             }
         }
+        // Its periods and numbered things, each at its strongest.
+        let mut exclusive: Vec<(String, f32)> = Vec::new();
+        for b in &binds {
+            for a in &b.atoms {
+                if evidence::exclusive_kind(a).is_none() || atom.as_deref() == Some(a.as_str()) {
+                    continue;
+                }
+                match exclusive.iter_mut().find(|(e, _)| e == a) {
+                    Some(e) => e.1 = e.1.max(b.weight),
+                    None => exclusive.push((a.clone(), b.weight)),
+                }
+            }
+        }
         let span = num.span.clone();
         let mut at = NumberExample {
             number: text.get(span.clone()).unwrap_or_default().to_string(),
@@ -440,7 +492,7 @@ impl<'e> Check<'e> {
         for reading in readings.iter() {
             let mut f = frame.clone();
             f.readings = Readings::One(reading);
-            let claim = self.evidence.frame_of_claim(&f, &context);
+            let claim = self.evidence.frame_of_claim(&f, &context, &exclusive);
             match self.ground(&claim, &f) {
                 Lookup::Found(id) => {
                     grounded_readings += 1;
