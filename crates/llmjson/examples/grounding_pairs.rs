@@ -34,7 +34,13 @@ impl Tally {
     }
     fn line(&self, name: &str) -> String {
         let total = self.tp + self.fp + self.tn + self.fn_;
-        let pct = |a: usize, b: usize| if b == 0 { 100.0 } else { 100.0 * a as f64 / b as f64 };
+        let pct = |a: usize, b: usize| {
+            if b == 0 {
+                100.0
+            } else {
+                100.0 * a as f64 / b as f64
+            }
+        };
         format!(
             "{name:<20} {:>4} pairs  accuracy {:>5.1}%  precision {:>5.1}%  recall {:>5.1}%  (delivered ungrounded {}, blocked grounded {})",
             total,
@@ -57,7 +63,8 @@ fn evidence_of(case: &Value) -> Result<Evidence, String> {
     match source {
         "json" => {
             let v = llmjson::parse_value(text, &Options::default()).map_err(|e| e.to_string())?;
-            e.add_json("evidence", &v.value).map_err(|e| e.to_string())?;
+            e.add_json("evidence", &v.value)
+                .map_err(|e| e.to_string())?;
         }
         "csv" => {
             e.add_csv("evidence", text).map_err(|e| e.to_string())?;
@@ -92,7 +99,10 @@ fn main() {
             let delivered = verdict.verification.verified;
             all.add(grounded, delivered);
             let class = case["class"].as_str().unwrap_or("-").to_string();
-            by_class.entry(class.clone()).or_default().add(grounded, delivered);
+            by_class
+                .entry(class.clone())
+                .or_default()
+                .add(grounded, delivered);
             let lang = case["language"].as_str().unwrap_or("-").to_string();
             by_lang.entry(lang).or_default().add(grounded, delivered);
             if show && grounded != delivered {

@@ -58,6 +58,10 @@ pub struct Evidence {
     postings: HashMap<(u64, u32), Vec<u32>, Fast>,
     /// Every number's labels, `EvidenceNumber::groups` ranges into it.
     groups: Vec<u32>,
+    /// Per label, the measures of the numbers it labels (a bit per [`measure_bit`]): a label
+    /// is an alternative subject only for a claim of a measure it labels (`Herdengröße 86
+    /// Kühe` is no other subject for `9.412 kg`).
+    label_measures: Vec<u64>,
     /// Atoms of numbers that label or date something (`n:401e0`, `y:2021`): an answer's number
     /// in a label's place that the evidence holds so is that label.
     label_atoms: HashSet<Box<str>, Fast>,
@@ -67,6 +71,8 @@ pub struct Evidence {
     count_nouns: HashSet<Box<str>, Fast>,
     /// Dimensions of headings and captions: they frame, they exclude nothing.
     title_dims: HashSet<u64, Fast>,
+    /// Dimensions of prose clauses' words: soft bindings.
+    soft_dims: HashSet<u64, Fast>,
 }
 
 /// Two evidence sets are equal when they are the same set (so [`crate::Options`] can compare):
@@ -234,9 +240,14 @@ impl Evidence {
     pub fn add_text(&mut self, name: &str, text: &str) -> Result<&mut Self, Error> {
         let source = self.admit(name, text.len())?;
         self.substance += substance(text);
-        self.index_text(text, source, self.locale, &[], Spec::default(), |span, _| {
-            Place::Text { source, span }
-        });
+        self.index_text(
+            text,
+            source,
+            self.locale,
+            &[],
+            Spec::default(),
+            |span, _| Place::Text { source, span },
+        );
         self.texts[source as usize] = text.to_string();
         Ok(self)
     }
@@ -275,18 +286,24 @@ impl Evidence {
             match leaf.leaf {
                 Leaf::Text(s) => {
                     self.substance += substance(&s);
-                    self.index_text(&s, source, self.locale, &leaf.binds, leaf.spec, |span, written| {
-                        Place::Json {
+                    self.index_text(
+                        &s,
+                        source,
+                        self.locale,
+                        &leaf.binds,
+                        leaf.spec,
+                        |span, written| Place::Json {
                             source,
                             path: path.clone(),
                             text: written.into(),
                             span,
-                        }
-                    });
+                        },
+                    );
                 }
                 Leaf::Number(digits) => {
                     self.substance += digits.len();
-                    let Some(mut item) = layout::json_number(&digits, leaf.spec, leaf.year_key) else {
+                    let Some(mut item) = layout::json_number(&digits, leaf.spec, leaf.year_key)
+                    else {
                         continue;
                     };
                     item.binds = leaf.binds;
@@ -354,16 +371,25 @@ impl Evidence {
                 _ => (c + 1).to_string().into(),
             }
         };
-        self.index_text(&table, source, locale, &[], Spec::default(), |span, written| {
-            let k = cells.partition_point(|&(at, _, _)| at <= span.start).saturating_sub(1);
-            let (_, row, col) = cells.get(k).copied().unwrap_or((0, 0, 0));
-            Place::Csv {
-                source,
-                row,
-                column: column(col),
-                text: written.into(),
-            }
-        });
+        self.index_text(
+            &table,
+            source,
+            locale,
+            &[],
+            Spec::default(),
+            |span, written| {
+                let k = cells
+                    .partition_point(|&(at, _, _)| at <= span.start)
+                    .saturating_sub(1);
+                let (_, row, col) = cells.get(k).copied().unwrap_or((0, 0, 0));
+                Place::Csv {
+                    source,
+                    row,
+                    column: column(col),
+                    text: written.into(),
+                }
+            },
+        );
         Ok(self)
     }
 
@@ -428,6 +454,7 @@ impl Evidence {
                 }
             }
             let id = self.label(b);
+            self.label_measures[id as usize] |= measure_bit(frame.unit, frame.per, frame.fraction);
             if !self.groups[start as usize..].contains(&id) {
                 self.groups.push(id);
             }
@@ -453,6 +480,9 @@ impl Evidence {
         if b.title {
             self.title_dims.insert(b.dim);
         }
+        if b.soft {
+            self.soft_dims.insert(b.dim);
+        }
         let mut ids: Vec<u32> = b.atoms.iter().map(|a| self.atom(a)).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -470,6 +500,7 @@ impl Evidence {
             }
         }
         self.labels.push(key.clone());
+        self.label_measures.push(0);
         self.label_ids.insert(key, id);
         id
     }
@@ -537,7 +568,10 @@ impl Evidence {
             magnitude
         };
         let mut why = Miss::default();
-        for id in self.chain(magnitude.canonical()).take(SAME_VALUE_CANDIDATES) {
+        for id in self
+            .chain(magnitude.canonical())
+            .take(SAME_VALUE_CANDIDATES)
+        {
             if let Some(found) = self.judge(id, claim, twin, &mut why) {
                 return found;
             }
@@ -619,7 +653,9 @@ impl Evidence {
             why.other_sign = true;
             return None;
         }
-        if self.conflict(n, claim.context) || self.exclusive_conflict(n, claim.exclusive) {
+        if self.conflict(n, claim.context, (claim.unit, claim.per, claim.fraction))
+            || self.exclusive_conflict(n, claim.exclusive)
+        {
             why.other_subject.get_or_insert(id);
             return None;
         }
@@ -631,7 +667,12 @@ impl Evidence {
     /// (another row, another year, another key) better than `n`'s own. A label's match is the
     /// sum of the weights of the answer's atoms it holds (`19 April 2024` matches a label
     /// `19.04.2024` by its date, month and year; a label `2023-04-21` by its month alone).
-    fn conflict(&self, n: &EvidenceNumber, context: &[(u32, f32, u32)]) -> bool {
+    fn conflict(
+        &self,
+        n: &EvidenceNumber,
+        context: &[(u32, f32, u32)],
+        claim_unit: (Option<&str>, Option<&str>, bool),
+    ) -> bool {
         if context.is_empty() {
             return false;
         }
@@ -678,15 +719,29 @@ impl Evidence {
                     if self.dim_atoms.get(&(*dim, *a)).copied().unwrap_or(0) as usize > POSTINGS {
                         continue;
                     }
-                    for &other in self.postings.get(&(*dim, *a)).map_or(&[][..], Vec::as_slice) {
+                    for &other in self
+                        .postings
+                        .get(&(*dim, *a))
+                        .map_or(&[][..], Vec::as_slice)
+                    {
                         if other != label && !candidates.contains(&other) {
                             candidates.push(other);
                         }
                     }
                 }
             }
+            // A claim without a unit may be of any measure.
+            let measure = match claim_unit {
+                (None, _, false) => u64::MAX,
+                (u, per, fraction) => measure_bit(u, per, fraction),
+            };
             let best = candidates
                 .iter()
+                .filter(|&&other| {
+                    // Numbers without a unit may be of the claim's measure (a JSON key's).
+                    let of = self.label_measures[other as usize];
+                    of & (measure | measure_bit(None, None, false)) != 0
+                })
                 .map(|&other| {
                     let atoms = &self.labels[other as usize].1;
                     score(&|a| atoms.binary_search(&a).is_ok())
@@ -694,7 +749,24 @@ impl Evidence {
                 .fold(0f32, f32::max);
             // The answer names an alternative (an earlier clause's passing mention does not),
             // and names its own label not at all, or far less.
-            if best >= MENTION && best > 0.15 + DOMINANT * own_score {
+            // A clause's words bind softly: their alternative must be named clearly.
+            let (mention, dominant) = if self.soft_dims.contains(dim) {
+                (2.0 * MENTION, 2.0 * DOMINANT)
+            } else {
+                (MENTION, DOMINANT)
+            };
+            if std::env::var_os("LLMJSON_DEBUG_CONFLICT").is_some() {
+                eprintln!("conflict? {} dim {dim:x}", n.value.plain());
+                eprintln!(
+                    " own {own_score} best {best} candidates {} measure {measure:x} {:?}",
+                    candidates.len(),
+                    candidates
+                        .iter()
+                        .map(|&o| self.label_measures[o as usize])
+                        .collect::<Vec<_>>()
+                );
+            }
+            if best >= mention && best > 0.15 + dominant * own_score {
                 return true;
             }
         }
@@ -723,12 +795,18 @@ impl Evidence {
         if own.is_empty() {
             return false;
         }
-        for (kind, _) in exclusive.iter().filter_map(|(a, _)| exclusive_kind(a).map(|k| (k, ()))) {
+        for (kind, _) in exclusive
+            .iter()
+            .filter_map(|(a, _)| exclusive_kind(a).map(|k| (k, ())))
+        {
             if !own.iter().any(|o| exclusive_kind(o) == Some(kind)) {
                 continue;
             }
             let (mut own_w, mut alt_w) = (0f32, 0f32);
-            for (a, w) in exclusive.iter().filter(|(a, _)| exclusive_kind(a) == Some(kind)) {
+            for (a, w) in exclusive
+                .iter()
+                .filter(|(a, _)| exclusive_kind(a) == Some(kind))
+            {
                 if own.contains(&a.as_str()) {
                     own_w = own_w.max(*w);
                 } else {
@@ -757,7 +835,11 @@ impl Evidence {
             let words: Vec<&str> = atoms
                 .iter()
                 .filter(|a| self.dim_atoms.get(&(*dim, **a)).copied().unwrap_or(0) < total)
-                .filter_map(|a| names.get(a).map(|s| s.split_once(':').map_or(*s, |(_, v)| v)))
+                .filter_map(|a| {
+                    names
+                        .get(a)
+                        .map(|s| s.split_once(':').map_or(*s, |(_, v)| v))
+                })
                 .collect();
             if !words.is_empty() {
                 out.push(words.join(" "));
@@ -814,13 +896,29 @@ impl Evidence {
     }
 }
 
+/// The bit of a measure (a unit and what it is per; a percentage and a fraction are one
+/// measure, and so are percentage points): which numbers a label can be another subject for.
+fn measure_bit(unit: Option<&str>, per: Option<&str>, fraction: bool) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let unit = match unit {
+        Some("%") | None if fraction => Some("%"),
+        Some("pt") => Some("pp"),
+        u => u,
+    };
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (unit, per).hash(&mut h);
+    1u64 << (h.finish() % 64)
+}
+
 /// The kind of an exclusive atom: years exclude years, quarters quarters, a batch's number
 /// another batch's (`r:batch:12e0` and `r:batch:13e0` are of kind `r:batch`).
 pub(crate) fn exclusive_kind(atom: &str) -> Option<&str> {
     let (kind, rest) = atom.split_once(':')?;
     match kind {
         "y" | "q" | "wk" | "d" => Some(kind),
-        "r" => rest.split_once(':').map(|(noun, _)| &atom[..2 + noun.len()]),
+        "r" => rest
+            .split_once(':')
+            .map(|(noun, _)| &atom[..2 + noun.len()]),
         _ => None,
     }
 }

@@ -101,8 +101,7 @@ pub(crate) fn units_per_agree(
     };
     let (au, ap) = split(answer);
     let (eu, ep) = split(evidence);
-    units_agree_one(au.as_deref(), eu.as_deref())
-        && (ap.is_none() || ep.is_none() || ap == ep)
+    units_agree_one(au.as_deref(), eu.as_deref()) && (ap.is_none() || ep.is_none() || ap == ep)
 }
 
 fn units_agree_one(answer: Option<&str>, evidence: Option<&str>) -> bool {
@@ -156,7 +155,11 @@ pub(crate) fn spec_of(text: &str) -> Spec {
     // Bracketed groups.
     let mut rest = text;
     while let Some(open) = rest.find(['(', '[']) {
-        let close_char = if rest.as_bytes()[open] == b'(' { ')' } else { ']' };
+        let close_char = if rest.as_bytes()[open] == b'(' {
+            ')'
+        } else {
+            ']'
+        };
         let Some(len) = rest[open + 1..].find(close_char) else {
             break;
         };
@@ -224,9 +227,9 @@ fn spec_words(part: &str) -> Spec {
         .map(|raw| raw.trim_matches(|c: char| matches!(c, '.' | '\'' | '’' | '"' | ':')))
         .filter(|w| !w.is_empty())
         .collect();
-    let has_currency = tokens
-        .iter()
-        .any(|w| glued_money(w).is_some_and(|(c, _)| c.is_some()) || words::currency_word(w).is_some());
+    let has_currency = tokens.iter().any(|w| {
+        glued_money(w).is_some_and(|(c, _)| c.is_some()) || words::currency_word(w).is_some()
+    });
     for w in tokens {
         if w.ends_with('%') && w.len() <= 3 || w == "%" {
             spec.unit = Some("%");
@@ -466,10 +469,19 @@ mod tests {
     #[test]
     fn headers_and_captions_state_currency_scale_and_unit() {
         assert_eq!(spec_of("Revenue (k€)"), s(Some("EUR"), 3, None));
-        assert_eq!(spec_of("Segment results FY2024 (USD millions)"), s(Some("USD"), 6, None));
-        assert_eq!(spec_of("Staff cost by department ($000s)"), s(Some("$"), 3, None));
+        assert_eq!(
+            spec_of("Segment results FY2024 (USD millions)"),
+            s(Some("USD"), 6, None)
+        );
+        assert_eq!(
+            spec_of("Staff cost by department ($000s)"),
+            s(Some("$"), 3, None)
+        );
         assert_eq!(spec_of("Konzern-GuV (in TEUR)"), s(Some("EUR"), 3, None));
-        assert_eq!(spec_of("Rechnung 2024 (in CHF Mio.)"), s(Some("CHF"), 6, None));
+        assert_eq!(
+            spec_of("Rechnung 2024 (in CHF Mio.)"),
+            s(Some("CHF"), 6, None)
+        );
         assert_eq!(
             spec_of("Despesas por função — 2024 (valores em R$ mil)"),
             s(Some("BRL"), 3, None)
@@ -482,7 +494,10 @@ mod tests {
         assert_eq!(spec_of("Gross margin (%)"), s(None, 0, Some("%")));
         assert_eq!(spec_of("Screen-fail %"), s(None, 0, Some("%")));
         assert_eq!(spec_of("Placebo arm (n=148)"), s(None, 0, None));
-        assert_eq!(spec_of("Freight quote #Q-5531 (all amounts in AUD)"), s(Some("AUD"), 0, None));
+        assert_eq!(
+            spec_of("Freight quote #Q-5531 (all amounts in AUD)"),
+            s(Some("AUD"), 0, None)
+        );
         assert_eq!(spec_of("Área (mil ha)"), s(None, 3, Some("ha")));
     }
 

@@ -41,6 +41,9 @@ pub(crate) struct Bind {
     /// A heading's or a caption's: it frames, it does not exclude (`Budget 2025` does not make
     /// a 2024 figure under it a 2025 one).
     pub title: bool,
+    /// The words of a prose clause: a weaker binding than a label, which the answer must
+    /// contradict more clearly.
+    pub soft: bool,
 }
 
 /// A number read in its document.
@@ -118,7 +121,10 @@ enum Ty {
 
 impl Ty {
     fn temporal(self) -> bool {
-        matches!(self, Ty::Year | Ty::Date | Ty::Month | Ty::Quarter | Ty::Week)
+        matches!(
+            self,
+            Ty::Year | Ty::Date | Ty::Month | Ty::Quarter | Ty::Week
+        )
     }
     fn key(self) -> u64 {
         match self {
@@ -174,7 +180,14 @@ impl<'a> Doc<'a> {
     fn new(text: &'a str, cfg: &'a Config<'a>) -> Self {
         let convention = if cfg.locale == Locale::Auto {
             let mut lx = Lexed::default();
-            lex::lex(text, Mode { locale: Locale::Auto, cell: false }, &mut lx);
+            lex::lex(
+                text,
+                Mode {
+                    locale: Locale::Auto,
+                    cell: false,
+                },
+                &mut lx,
+            );
             lex::convention(&lx.nums).or_else(|| decimal_by_language(text))
         } else {
             None
@@ -192,6 +205,16 @@ impl<'a> Doc<'a> {
                 o => o,
             },
             convention,
+        }
+    }
+
+    /// Reads the ambiguous numbers of one region by the document's convention; evidence whose
+    /// convention nothing shows reads a comma before three digits as grouping.
+    fn settle(&self, lexed: &mut Lexed, text: &str) {
+        match self.convention {
+            Some(dot) => lex::settle_by(&mut lexed.nums, dot),
+            None if self.cfg.role == Role::Evidence => lex::settle_commas(&mut lexed.nums, text),
+            None => {}
         }
     }
 
@@ -336,6 +359,7 @@ impl<'a> Doc<'a> {
                 weight: 0.7,
                 mention: 0,
                 title: true,
+                soft: false,
             });
         }
         let _ = seen;
@@ -372,7 +396,14 @@ impl<'a> Doc<'a> {
         let segments = segments(&self.text[value.clone()]);
         // `Amostra A: 41,8 MPa; amostra B: 38,2 MPa`: the line's label is its first item's, not
         // a title over all of them.
-        let first_item = segments.len() >= 2 && segments[0].0.is_none();
+        // Only when a later item is labelled the same way (`Porto: 61`): a line's label over
+        // items that name themselves by their words (`Milchleistung 2024: 9.412 kg pro Kuh;
+        // Herdengröße 86 Kühe`) is a title over all of them.
+        let first_item = segments.len() >= 2
+            && segments[0].0.is_none()
+            && segments[1..]
+                .iter()
+                .any(|(l, v)| l.as_ref().is_some_and(|l| l.end < v.start));
         let mut first_label = None;
         if first_item {
             first_label = Some(label);
@@ -383,6 +414,7 @@ impl<'a> Doc<'a> {
                 weight: 1.0,
                 mention: 0,
                 title: false,
+                soft: false,
             });
         }
         let sub = Section {
@@ -410,6 +442,7 @@ impl<'a> Doc<'a> {
                             weight: 1.0,
                             mention: 0,
                             title: false,
+                            soft: false,
                         });
                     }
                     let s = Section {
@@ -426,6 +459,7 @@ impl<'a> Doc<'a> {
                             weight: 1.0,
                             mention: 0,
                             title: false,
+                            soft: false,
                         });
                     }
                     self.prose(abs, &b, &sub, None, sink);
@@ -481,9 +515,12 @@ impl<'a> Doc<'a> {
                             let t = text[r.clone()].trim();
                             if !t.is_empty() {
                                 all += 1;
-                                words += usize::from(!t.starts_with(|ch: char| {
-                                    ch.is_ascii_digit() || matches!(ch, '-' | '−' | '+' | '(' | '.')
-                                }) && !t.starts_with(['$', '€', '£']));
+                                words += usize::from(
+                                    !t.starts_with(|ch: char| {
+                                        ch.is_ascii_digit()
+                                            || matches!(ch, '-' | '−' | '+' | '(' | '.')
+                                    }) && !t.starts_with(['$', '€', '£']),
+                                );
                             }
                         }
                     }
@@ -522,7 +559,14 @@ impl<'a> Doc<'a> {
         // The header's own numbers (`n=203`) are evidence.
         if let Some(h) = &header {
             for r in h {
-                self.cell(r.clone(), cell_locale, &sec_binds, Spec::default(), false, sink);
+                self.cell(
+                    r.clone(),
+                    cell_locale,
+                    &sec_binds,
+                    Spec::default(),
+                    false,
+                    sink,
+                );
             }
         }
         // A first column of years is a row of years; of integers under an id, ids.
@@ -562,6 +606,7 @@ impl<'a> Doc<'a> {
                         weight: 1.0,
                         mention: 0,
                         title: false,
+                        soft: false,
                     });
                 }
                 if let Some(a) = col_atoms.get(c).filter(|a| !a.is_empty()) {
@@ -571,6 +616,7 @@ impl<'a> Doc<'a> {
                         weight: 1.0,
                         mention: 0,
                         title: false,
+                        soft: false,
                     });
                 }
                 let spec = col_specs.get(c).copied().unwrap_or_default();
@@ -591,10 +637,12 @@ impl<'a> Doc<'a> {
         sink: &mut dyn FnMut(Item),
     ) {
         let mut lexed = Lexed::default();
-        lex::lex(&self.text[range.clone()], Mode { locale, cell: true }, &mut lexed);
-        if let Some(dot) = self.convention {
-            lex::settle_by(&mut lexed.nums, dot);
-        }
+        lex::lex(
+            &self.text[range.clone()],
+            Mode { locale, cell: true },
+            &mut lexed,
+        );
+        self.settle(&mut lexed, &self.text[range.clone()]);
         shift(&mut lexed, range.start);
         let section = Section {
             atoms: Vec::new(),
@@ -607,7 +655,13 @@ impl<'a> Doc<'a> {
 
     /// A label's own numbers: a condition (`+20 °C:`), a date, a year, a count after `=`
     /// (`n=151`) are read as quantities or dates; a bare integer names (`Zephyr 1200`).
-    fn label_numbers(&self, range: Range<usize>, binds: &[Bind], section: &Section, sink: &mut dyn FnMut(Item)) {
+    fn label_numbers(
+        &self,
+        range: Range<usize>,
+        binds: &[Bind],
+        section: &Section,
+        sink: &mut dyn FnMut(Item),
+    ) {
         let text = self.text;
         self.prose(range, binds, section, Some(&[]), &mut |item: Item| {
             let bare = item.frame.kind == Kind::Quantity
@@ -649,9 +703,7 @@ impl<'a> Doc<'a> {
             cell: self.french,
         };
         lex::lex(&self.text[range.clone()], mode, &mut lexed);
-        if let Some(dot) = self.convention {
-            lex::settle_by(&mut lexed.nums, dot);
-        }
+        self.settle(&mut lexed, &self.text[range.clone()]);
         shift(&mut lexed, range.start);
         self.bind_tokens(&lexed, binds, section, false, only_numbers, sink);
     }
@@ -696,14 +748,33 @@ impl<'a> Doc<'a> {
         // (`In Graz wurden Überstunden von …`); after a break, a new name replaces the old
         // (`Lisbon: 84, Porto: 61`).
         let mut name_chunk = false;
+        let mut name_owned = false;
         for (t, tok) in toks.iter().enumerate() {
             if let Some(atoms) = date_at.get(&t) {
-                set_scope(&mut scope, Ty::Date, atoms.clone(), t, sentence << 16 | clause);
+                set_scope(
+                    &mut scope,
+                    Ty::Date,
+                    atoms.clone(),
+                    t,
+                    sentence << 16 | clause,
+                );
             }
             match tok.kind {
                 TokKind::Punct(p) => {
                     if !pending_name.is_empty() {
-                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, self.german, name_at, sentence << 16 | clause);
+                        if std::mem::take(&mut name_owned) {
+                            // The noun a number counts (`86 Kühe`) is that number's.
+                            pending_name.clear();
+                        } else {
+                            flush_name(
+                                &mut scope,
+                                &mut pending_name,
+                                &mut name_chunk,
+                                self.german,
+                                name_at,
+                                sentence << 16 | clause,
+                            );
+                        }
                     }
                     if !matches!(p, P::Open | P::Close | P::Slash) {
                         name_chunk = false;
@@ -749,7 +820,13 @@ impl<'a> Doc<'a> {
                     }
                     if let Some(m) = words::month(w).filter(|_| w != "may" || cap) {
                         if w != "march" || cap {
-                            set_scope(&mut scope, Ty::Month, vec![format!("m:{m}")], t, sentence << 16 | clause);
+                            set_scope(
+                                &mut scope,
+                                Ty::Month,
+                                vec![format!("m:{m}")],
+                                t,
+                                sentence << 16 | clause,
+                            );
                             continue;
                         }
                     }
@@ -759,27 +836,63 @@ impl<'a> Doc<'a> {
                     if name {
                         if pending_name.is_empty() {
                             name_at = t;
+                            name_owned = last_number.is_some() && last_number == t.checked_sub(1);
                         }
                         if let Some(a) = word_atom(w, raw) {
                             pending_name.push(a);
                         }
-                    } else if !pending_name.is_empty() && !(flags & flag::STOP != 0 && w.len() <= 3) {
-                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, self.german, name_at, sentence << 16 | clause);
+                    } else if !pending_name.is_empty() && !(flags & flag::STOP != 0 && w.len() <= 3)
+                    {
+                        if std::mem::take(&mut name_owned) {
+                            // The noun a number counts (`86 Kühe`) is that number's.
+                            pending_name.clear();
+                        } else {
+                            flush_name(
+                                &mut scope,
+                                &mut pending_name,
+                                &mut name_chunk,
+                                self.german,
+                                name_at,
+                                sentence << 16 | clause,
+                            );
+                        }
                     }
                     // A code: one capital letter after a word (`arm B`, `variante C`), or
                     // labelling what follows (`(A: 41.8 MPa, B: 44.2 MPa)`).
                     if raw.len() == 1 && upper && t > 0 {
-                        let after_word = !initial && matches!(toks[t - 1].kind, TokKind::Word { .. });
+                        let after_word =
+                            !initial && matches!(toks[t - 1].kind, TokKind::Word { .. });
                         let labels = matches!(toks[t - 1].kind, TokKind::Punct(P::Open | P::Comma))
-                            && matches!(toks.get(t + 1).map(|x| x.kind), Some(TokKind::Punct(P::Colon)));
+                            && matches!(
+                                toks.get(t + 1).map(|x| x.kind),
+                                Some(TokKind::Punct(P::Colon))
+                            );
                         if after_word || labels {
-                            set_scope(&mut scope, Ty::Code, vec![format!("c:{raw}")], t, sentence << 16 | clause);
+                            set_scope(
+                                &mut scope,
+                                Ty::Code,
+                                vec![format!("c:{raw}")],
+                                t,
+                                sentence << 16 | clause,
+                            );
                         }
                     }
                 }
                 TokKind::Num(id) => {
                     if !pending_name.is_empty() {
-                        flush_name(&mut scope, &mut pending_name, &mut name_chunk, self.german, name_at, sentence << 16 | clause);
+                        if std::mem::take(&mut name_owned) {
+                            // The noun a number counts (`86 Kühe`) is that number's.
+                            pending_name.clear();
+                        } else {
+                            flush_name(
+                                &mut scope,
+                                &mut pending_name,
+                                &mut name_chunk,
+                                self.german,
+                                name_at,
+                                sentence << 16 | clause,
+                            );
+                        }
                     }
                     let num = &lx.nums[id as usize];
                     if t < skip_until {
@@ -790,12 +903,34 @@ impl<'a> Doc<'a> {
                     let class = self.classify_number(lx, t, num, cell, in_date(t), section);
                     match class {
                         Class::Label(ty, atoms) => {
-                            if let Some(ty) = ty {
-                                set_scope(&mut scope, ty, atoms.clone(), t, sentence << 16 | clause);
+                            // A label right after a quantity is that quantity's (`84.1 F1`, `$5.1M
+                            // in 2023`): it does not carry on to the next one.
+                            let postposed = last_number.is_some_and(|q| {
+                                toks[q + 1..t].iter().all(|x| match x.kind {
+                                    TokKind::Word { flags, .. } => flags & flag::STOP != 0,
+                                    TokKind::Punct(P::Open) => true,
+                                    _ => false,
+                                }) && t - q <= 3
+                            });
+                            if let Some(ty) = ty.filter(|_| !postposed) {
+                                set_scope(
+                                    &mut scope,
+                                    ty,
+                                    atoms.clone(),
+                                    t,
+                                    sentence << 16 | clause,
+                                );
                             }
                             // A label's number names no quantity: an answer skips it; evidence
                             // remembers it as a label.
-                            self.emit_trivial(lx, t, num, trivial_of(num, &atoms), atoms.first().cloned(), sink);
+                            self.emit_trivial(
+                                lx,
+                                t,
+                                num,
+                                trivial_of(num, &atoms),
+                                atoms.first().cloned(),
+                                sink,
+                            );
                         }
                         Class::Skip(why) => {
                             self.emit_trivial(lx, t, num, why, None, sink);
@@ -822,7 +957,16 @@ impl<'a> Doc<'a> {
                             }
                             let mut all = binds.to_vec();
                             if only_numbers.is_none() {
-                                self.scope_binds(lx, t, &scope, clause_start, sentence << 16 | clause, &subject, &dates, &mut all);
+                                self.scope_binds(
+                                    lx,
+                                    t,
+                                    &scope,
+                                    clause_start,
+                                    sentence << 16 | clause,
+                                    &subject,
+                                    &dates,
+                                    &mut all,
+                                );
                             }
                             let atom = Some(number_atom(&frame));
                             let noun = next_word(lx, t).map(str::to_string);
@@ -834,7 +978,13 @@ impl<'a> Doc<'a> {
                                 noun,
                             });
                             if let Some(u) = condition {
-                                set_scope(&mut scope, Ty::Cond(u), atom.into_iter().collect(), t, sentence << 16 | clause);
+                                set_scope(
+                                    &mut scope,
+                                    Ty::Cond(u),
+                                    atom.into_iter().collect(),
+                                    t,
+                                    sentence << 16 | clause,
+                                );
                             }
                             last_number = Some(t);
                             numbers_in_sentence += 1;
@@ -881,7 +1031,10 @@ impl<'a> Doc<'a> {
                         k = range.end.max(k + 1);
                         continue;
                     }
-                    if n.form == Form::Number && n.unit.is_some() && !CONDITION_UNITS.contains(&n.unit.unwrap_or_default()) {
+                    if n.form == Form::Number
+                        && n.unit.is_some()
+                        && !CONDITION_UNITS.contains(&n.unit.unwrap_or_default())
+                    {
                         // The words just before the next quantity are its own (`218,4 M€ pour un
                         // loyer annuel de 11,2 M€`).
                         let near = |at: usize| {
@@ -928,8 +1081,9 @@ impl<'a> Doc<'a> {
                             }
                         }
                         Form::Identifier => {
-                            for a in code_atoms(&self.text[n.code.clone()]) {
-                                after.push((Ty::Code, a, k));
+                            let code = &self.text[n.code.clone()];
+                            for a in code_atoms(code) {
+                                after.push((code_type(code), a, k));
                             }
                         }
                         _ if n.year_shaped => {
@@ -938,7 +1092,12 @@ impl<'a> Doc<'a> {
                         _ => break,
                     }
                 }
-                TokKind::Word { folded, flags, cap, upper } => {
+                TokKind::Word {
+                    folded,
+                    flags,
+                    cap,
+                    upper,
+                } => {
                     seen_words += 1;
                     let w = &lx.folded[folded.0 as usize..folded.1 as usize];
                     if flags & flag::CONJ != 0 && !cap {
@@ -948,10 +1107,33 @@ impl<'a> Doc<'a> {
                     // respecto a 2023`, `vs Q2`, `gegenüber Vorjahr`).
                     if matches!(
                         w,
-                        "vs" | "versus" | "than" | "compared" | "respecto" | "relacao" | "rapport"
-                            | "gegenuber" | "ggu" | "frente" | "over" | "from" | "since" | "desde" | "sobre"
-                            | "seit" | "depuis" | "contre" | "contra" | "vor" | "after" | "apres"
-                            | "nach" | "tras" | "apos" | "antes" | "before" | "avant"
+                        "vs" | "versus"
+                            | "than"
+                            | "compared"
+                            | "respecto"
+                            | "relacao"
+                            | "rapport"
+                            | "gegenuber"
+                            | "ggu"
+                            | "frente"
+                            | "over"
+                            | "from"
+                            | "since"
+                            | "desde"
+                            | "sobre"
+                            | "seit"
+                            | "depuis"
+                            | "contre"
+                            | "contra"
+                            | "vor"
+                            | "after"
+                            | "apres"
+                            | "nach"
+                            | "tras"
+                            | "apos"
+                            | "antes"
+                            | "before"
+                            | "avant"
                     ) {
                         break;
                     }
@@ -991,7 +1173,12 @@ impl<'a> Doc<'a> {
                 }
                 TokKind::Punct(P::Comma) => comma = true,
                 TokKind::Punct(_) => {}
-                TokKind::Word { folded, flags, cap, upper } => {
+                TokKind::Word {
+                    folded,
+                    flags,
+                    cap,
+                    upper,
+                } => {
                     let w = &lx.folded[folded.0 as usize..folded.1 as usize];
                     let raw = &self.text[toks[k].span.clone()];
                     let strong = cap || upper;
@@ -1024,6 +1211,7 @@ impl<'a> Doc<'a> {
                         weight: 1.0,
                         mention: 0,
                         title: false,
+                        soft: false,
                     });
                 }
                 let mut seen: Vec<Ty> = Vec::new();
@@ -1041,6 +1229,7 @@ impl<'a> Doc<'a> {
                         weight: 1.0,
                         mention: 0,
                         title: false,
+                        soft: false,
                     });
                 }
                 let measure: Vec<String> = before_words
@@ -1056,6 +1245,7 @@ impl<'a> Doc<'a> {
                         weight: 1.0,
                         mention: 0,
                         title: false,
+                        soft: true,
                     });
                 }
             }
@@ -1067,6 +1257,7 @@ impl<'a> Doc<'a> {
                         weight,
                         mention: at as u32 + 1,
                         title: false,
+                        soft: false,
                     });
                 };
                 // The unit the number is written with, as a word (`2.710 minutos`), names its
@@ -1074,7 +1265,10 @@ impl<'a> Doc<'a> {
                 if let TokKind::Num(id) = toks[t].kind {
                     let n = &lx.nums[id as usize];
                     let tail = &self.text[n.digits.end.min(n.span.end)..n.span.end];
-                    for w in tail.split(|c: char| !c.is_alphabetic()).filter(|w| w.chars().count() > 2) {
+                    for w in tail
+                        .split(|c: char| !c.is_alphabetic())
+                        .filter(|w| w.chars().count() > 2)
+                    {
                         if let Some(a) = word_atom(&words::fold(w), w) {
                             push(&a, 0.8, t);
                         }
@@ -1188,7 +1382,17 @@ impl<'a> Doc<'a> {
         let value = num.readings.first();
         // A confidence interval's level (`IC 95%`, `95% CI`, `95%-KI`): a label.
         if num.unit == Some("%") {
-            let ci = |w: &str| matches!(w, "ci" | "ic" | "ki" | "confidence" | "intervalo" | "intervalle" | "konfidenzintervall");
+            let ci = |w: &str| {
+                matches!(
+                    w,
+                    "ci" | "ic"
+                        | "ki"
+                        | "confidence"
+                        | "intervalo"
+                        | "intervalle"
+                        | "konfidenzintervall"
+                )
+            };
             if prev.is_some_and(|(w, _, gap)| gap && ci(w)) || next_word(lx, t).is_some_and(ci) {
                 return Class::Label(None, vec![format!("n:{}", key(value))]);
             }
@@ -1211,12 +1415,17 @@ impl<'a> Doc<'a> {
                         vec![format!("q:{}", plain_value(value))]
                     } else {
                         // `batch 12`: a thing of its kind; `batch 13` is another.
-                        vec![format!("n:{}", key(value)), format!("r:{}:{}", stem(word), key(value))]
+                        vec![
+                            format!("n:{}", key(value)),
+                            format!("r:{}:{}", stem(word), key(value)),
+                        ]
                     };
                     return Class::Label(Some(ty), atoms);
                 }
             }
-            if text[..num.span.start].trim_end().ends_with('§') || text[..num.span.start].trim_end().ends_with('#') {
+            if text[..num.span.start].trim_end().ends_with('§')
+                || text[..num.span.start].trim_end().ends_with('#')
+            {
                 return Class::Label(None, vec![format!("n:{}", key(value))]);
             }
             // A name with digits (`Vortex 900`, `Store 118`, `Gate 17`): a capitalised word
@@ -1265,7 +1474,10 @@ impl<'a> Doc<'a> {
         if words::unit_word(w).is_some() {
             return true;
         }
-        let cap = matches!(lx.toks.get(t + 1).map(|x| x.kind), Some(TokKind::Word { cap: true, .. }));
+        let cap = matches!(
+            lx.toks.get(t + 1).map(|x| x.kind),
+            Some(TokKind::Word { cap: true, .. })
+        );
         if self.german && !cap {
             return false;
         }
@@ -1290,21 +1502,27 @@ impl<'a> Doc<'a> {
         let TokKind::Word { cap, flags, .. } = toks[p].kind else {
             return false;
         };
-        if !cap || flags & (flag::STOP | flag::YEAR_PREP) != 0 || self.german && p > 0 {
+        if !cap || flags & (flag::STOP | flag::YEAR_PREP) != 0 {
             return false;
         }
+        // German capitalises every noun: a noun and its number (`Herdengröße 86 Kühe`) name
+        // a thing only when a lower-case word, a verb, follows (`Atlas 450 meldete`).
+        let german_noun = self.german && p > 0;
         let raw = &self.text[toks[p].span.clone()];
         if raw.chars().count() < 3 {
             return false;
         }
         match toks.get(t + 1).map(|x| x.kind) {
-            Some(TokKind::Word { flags, folded, .. }) => {
+            Some(TokKind::Word {
+                flags, folded, cap, ..
+            }) => {
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
-                flags & (flag::COUNT | flag::CONJ) == 0
+                !(german_noun && cap)
+                    && flags & (flag::COUNT | flag::CONJ) == 0
                     && words::unit_word(w).is_none()
                     && !(self.cfg.hints.count_noun)(w)
             }
-            Some(TokKind::Punct(P::Dash | P::Colon | P::Close)) => true,
+            Some(TokKind::Punct(P::Dash | P::Colon | P::Close)) => !german_noun,
             _ => false,
         }
     }
@@ -1342,13 +1560,16 @@ impl<'a> Doc<'a> {
         let mut readings = num.readings;
         let mut unit = num.unit.map(|u| if u == "$" { self.dollar } else { u });
         if unit.is_none() {
-            unit = spec.unit.or(spec.currency.map(|c| if c == "$" { self.dollar } else { c }));
+            unit = spec.unit.or(spec
+                .currency
+                .map(|c| if c == "$" { self.dollar } else { c }));
             if spec.scale != 0 && (spec.currency.is_some() || spec.unit.is_some()) {
                 readings = readings.map(|d| d.shifted(spec.scale));
             } else if spec.scale != 0 && !num.scaled {
                 readings = readings.map(|d| d.shifted(spec.scale));
             }
-        } else if spec.scale != 0 && spec.currency.is_some() && unit == spec.currency && !num.scaled {
+        } else if spec.scale != 0 && spec.currency.is_some() && unit == spec.currency && !num.scaled
+        {
             // `€ 3,905` under `(k€)`.
             readings = readings.map(|d| d.shifted(spec.scale));
         }
@@ -1363,7 +1584,10 @@ impl<'a> Doc<'a> {
                         .iter()
                         .all(|x| matches!(x.kind, TokKind::Punct(_))) =>
             {
-                readings = readings.map(|d| Decimal { mant: -d.mant.abs(), ..d });
+                readings = readings.map(|d| Decimal {
+                    mant: -d.mant.abs(),
+                    ..d
+                });
                 Polarity::MinusSign
             }
             Sign::None => direction(lx, t),
@@ -1395,7 +1619,9 @@ enum Class {
     Label(Option<Ty>, Vec<String>),
     Skip(Trivial),
     /// A quantity; a condition of its unit (other numbers are bound to it).
-    Quantity { condition: Option<&'static str> },
+    Quantity {
+        condition: Option<&'static str>,
+    },
 }
 
 fn trivial_of(num: &Num, atoms: &[String]) -> Trivial {
@@ -1439,7 +1665,13 @@ fn flush_name(
     *chunk = true;
 }
 
-fn set_scope(scope: &mut Vec<(Ty, Vec<String>, usize, u32)>, ty: Ty, atoms: Vec<String>, at: usize, sentence: u32) {
+fn set_scope(
+    scope: &mut Vec<(Ty, Vec<String>, usize, u32)>,
+    ty: Ty,
+    atoms: Vec<String>,
+    at: usize,
+    sentence: u32,
+) {
     if atoms.is_empty() {
         return;
     }
@@ -1454,7 +1686,9 @@ fn sentence_initial(toks: &[lex::Tok], t: usize, _clause_start: usize) -> bool {
     while k > 0 {
         k -= 1;
         match toks[k].kind {
-            TokKind::Punct(P::Stop | P::Line | P::Colon | P::Semi | P::Pipe | P::Tab) => return true,
+            TokKind::Punct(P::Stop | P::Line | P::Colon | P::Semi | P::Pipe | P::Tab) => {
+                return true
+            }
             TokKind::Punct(P::Dash | P::Open) => continue,
             TokKind::Punct(_) => return false,
             _ => return false,
@@ -1499,7 +1733,8 @@ fn next_word(lx: &Lexed, t: usize) -> Option<&str> {
 
 /// An answer's number in a label's place: after a word, with no word of its own after it.
 fn label_place(lx: &Lexed, t: usize) -> bool {
-    let after_word = t > 0 && matches!(lx.toks[t - 1].kind, TokKind::Word { flags, .. } if flags & flag::STOP == 0);
+    let after_word = t > 0
+        && matches!(lx.toks[t - 1].kind, TokKind::Word { flags, .. } if flags & flag::STOP == 0);
     let counted = matches!(lx.toks.get(t + 1).map(|x| x.kind), Some(TokKind::Word { flags, .. }) if flags & flag::STOP == 0);
     after_word && !counted
 }
@@ -1511,7 +1746,23 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
     if let Some((w, _, _)) = prev_word(lx, t, text) {
         if matches!(
             w,
-            "at" | "a" | "à" | "bei" | "aos" | "ao" | "with" | "con" | "mit" | "avec" | "under" | "after" | "apres" | "apos" | "nach" | "tras" | "despues" | "de"
+            "at" | "a"
+                | "à"
+                | "bei"
+                | "aos"
+                | "ao"
+                | "with"
+                | "con"
+                | "mit"
+                | "avec"
+                | "under"
+                | "after"
+                | "apres"
+                | "apos"
+                | "nach"
+                | "tras"
+                | "despues"
+                | "de"
         ) {
             return true;
         }
@@ -1534,7 +1785,20 @@ fn comparison_base(lx: &Lexed, t: usize) -> bool {
             TokKind::Word { folded, .. } => {
                 n += 1;
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
-                if matches!(w, "from" | "than" | "vs" | "versus" | "compared" | "against" | "desde" | "als" | "contra" | "frente" | "contre") {
+                if matches!(
+                    w,
+                    "from"
+                        | "than"
+                        | "vs"
+                        | "versus"
+                        | "compared"
+                        | "against"
+                        | "desde"
+                        | "als"
+                        | "contra"
+                        | "frente"
+                        | "contre"
+                ) {
                     return true;
                 }
             }
@@ -1551,7 +1815,13 @@ fn sentence_subject(lx: &Lexed, t: usize, start: usize, text: &str) -> Vec<(Stri
     let mut k = t;
     while k > start && out.len() < 4 {
         k -= 1;
-        if let TokKind::Word { folded, flags, cap, upper } = lx.toks[k].kind {
+        if let TokKind::Word {
+            folded,
+            flags,
+            cap,
+            upper,
+        } = lx.toks[k].kind
+        {
             if flags & flag::STOP == 0 && !cap && !upper {
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
                 if let Some(a) = word_atom(w, &text[lx.toks[k].span.clone()]) {
@@ -1587,7 +1857,11 @@ fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
 
 /// A number after a label's separator (`Net loss: (2,904)`): accounting's parentheses apply.
 fn after_label(lx: &Lexed, t: usize) -> bool {
-    t > 0 && matches!(lx.toks[t - 1].kind, TokKind::Punct(P::Colon | P::Dash | P::Eq | P::Tab | P::Pipe))
+    t > 0
+        && matches!(
+            lx.toks[t - 1].kind,
+            TokKind::Punct(P::Colon | P::Dash | P::Eq | P::Tab | P::Pipe)
+        )
         || t == 0
 }
 
@@ -1602,7 +1876,9 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
     while k > 0 && words_seen < 6 {
         k -= 1;
         match toks[k].kind {
-            TokKind::Punct(P::Stop | P::Semi | P::Line | P::Comma | P::Colon | P::Pipe | P::Tab) => break,
+            TokKind::Punct(
+                P::Stop | P::Semi | P::Line | P::Comma | P::Colon | P::Pipe | P::Tab,
+            ) => break,
             // A name's or a date's digits (`HbA1c`, `week 12`) do not stop the reading.
             TokKind::Num(id) if lx.nums[id as usize].form != Form::Number => {}
             TokKind::Num(_) => break,
@@ -1615,10 +1891,18 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                     continue;
                 }
                 if flags & flag::NEG != 0 {
-                    return if level { Polarity::Neutral } else { Polarity::MinusWord };
+                    return if level {
+                        Polarity::Neutral
+                    } else {
+                        Polarity::MinusWord
+                    };
                 }
                 if flags & flag::POS != 0 {
-                    return if level { Polarity::Neutral } else { Polarity::Plus };
+                    return if level {
+                        Polarity::Neutral
+                    } else {
+                        Polarity::Plus
+                    };
                 }
             }
         }
@@ -1666,7 +1950,21 @@ fn approximate(lx: &Lexed, t: usize, text: &str) -> bool {
                     return true;
                 }
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
-                if !matches!(w, "de" | "of" | "du" | "d" | "del" | "da" | "do" | "some" | "em" | "por" | "el" | "la" | "the") {
+                if !matches!(
+                    w,
+                    "de" | "of"
+                        | "du"
+                        | "d"
+                        | "del"
+                        | "da"
+                        | "do"
+                        | "some"
+                        | "em"
+                        | "por"
+                        | "el"
+                        | "la"
+                        | "the"
+                ) {
                     return false;
                 }
             }
@@ -1767,9 +2065,10 @@ fn quarter_code(code: &str) -> Option<(u32, Option<u32>)> {
     let mark = |c: u8| matches!(c, b'Q' | b'T' | b'q');
     match b {
         [m, d] if mark(*m) => Some((q(*d)?, None)),
-        [d, m, y1, y2] if mark(*m) && y1.is_ascii_digit() && y2.is_ascii_digit() => {
-            Some((q(*d)?, Some(2000 + u32::from(y1 - b'0') * 10 + u32::from(y2 - b'0'))))
-        }
+        [d, m, y1, y2] if mark(*m) && y1.is_ascii_digit() && y2.is_ascii_digit() => Some((
+            q(*d)?,
+            Some(2000 + u32::from(y1 - b'0') * 10 + u32::from(y2 - b'0')),
+        )),
         _ => None,
     }
 }
@@ -1835,7 +2134,11 @@ fn word_atom(folded: &str, raw: &str) -> Option<String> {
             .filter(|c| c.is_uppercase())
             .map(|c| format!("c:{c}"));
     }
-    if n <= 4 && raw.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+    if n <= 4
+        && raw
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    {
         return Some(format!("c:{raw}"));
     }
     Some(format!("w:{}", stem(folded)))
@@ -1861,7 +2164,14 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
         return out;
     }
     let mut lx = Lexed::default();
-    lex::lex(text, Mode { locale: doc.cfg.locale, cell: true }, &mut lx);
+    lex::lex(
+        text,
+        Mode {
+            locale: doc.cfg.locale,
+            cell: true,
+        },
+        &mut lx,
+    );
     let dates = month_dates(&lx, doc.order);
     for (_, atoms) in &dates {
         out.extend(atoms.iter().cloned());
@@ -1872,12 +2182,17 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
             continue;
         }
         match tok.kind {
-            TokKind::Word { folded, flags, cap, .. } => {
+            TokKind::Word {
+                folded, flags, cap, ..
+            } => {
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
                 let raw = &text[tok.span.clone()];
                 if let Some(m) = words::month(w) {
                     out.push(format!("m:{m}"));
-                } else if flags & flag::STOP == 0 || (cap && raw.len() > 2) || (cap && raw.len() == 1) {
+                } else if flags & flag::STOP == 0
+                    || (cap && raw.len() > 2)
+                    || (cap && raw.len() == 1)
+                {
                     if let Some(a) = word_atom(w, raw) {
                         out.push(a);
                     }
@@ -1906,7 +2221,9 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                             out.push(format!("wk:{}", plain_value(v)));
                         } else if u.is_none() && f & flag::QUARTER != 0 {
                             out.push(format!("q:{}", plain_value(v)));
-                        } else if let Some((w, _, _)) = prev.filter(|_| u.is_none() && f & flag::REF != 0) {
+                        } else if let Some((w, _, _)) =
+                            prev.filter(|_| u.is_none() && f & flag::REF != 0)
+                        {
                             out.push(format!("r:{}:{}", stem(w), key(v)));
                         }
                         out.push(match u {
@@ -1963,7 +2280,14 @@ fn direction_outside_parens(text: &str) -> Option<bool> {
 
 fn has_unit(cell: &str) -> bool {
     let mut lx = Lexed::default();
-    lex::lex(cell, Mode { locale: Locale::Auto, cell: true }, &mut lx);
+    lex::lex(
+        cell,
+        Mode {
+            locale: Locale::Auto,
+            cell: true,
+        },
+        &mut lx,
+    );
     lx.nums.iter().any(|n| n.unit.is_some())
 }
 
@@ -1991,7 +2315,10 @@ fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<String>)
     };
     let glue = |k: usize| -> bool {
         matches!(toks.get(k).map(|t| t.kind), Some(TokKind::Word { folded, .. }) if matches!(&lx.folded[folded.0 as usize..folded.1 as usize], "de" | "of" | "del"))
-            || matches!(toks.get(k).map(|t| t.kind), Some(TokKind::Punct(P::Comma | P::Slash | P::Stop)))
+            || matches!(
+                toks.get(k).map(|t| t.kind),
+                Some(TokKind::Punct(P::Comma | P::Slash | P::Stop))
+            )
     };
     let mut k = 0;
     while k < toks.len() {
@@ -2146,7 +2473,10 @@ fn dollar_of(text: &str) -> &'static str {
     }
     let mut found = None;
     for (code, marks) in [
-        ("CAD", &["CAD", "C$", "Canadian dollar", "dólares canadienses"][..]),
+        (
+            "CAD",
+            &["CAD", "C$", "Canadian dollar", "dólares canadienses"][..],
+        ),
         ("AUD", &["AUD", "A$", "Australian dollar"][..]),
         ("NZD", &["NZD", "NZ$"][..]),
         ("MXN", &["MXN", "MX$", "pesos mexicanos"][..]),
@@ -2164,6 +2494,9 @@ fn dollar_of(text: &str) -> &'static str {
 /// The decimal mark a text's language writes, when its numbers do not show it: English writes a
 /// dot; Portuguese, Spanish, French and German a comma (`1.400` is 1400 in `Ausgaben (Mio. €)`).
 fn decimal_by_language(text: &str) -> Option<bool> {
+    if german(text) || french(text) {
+        return Some(false);
+    }
     let (mut dot, mut comma) = (0, 0);
     for w in text
         .split(|c: char| !c.is_alphabetic() && c != '$' && c != '€')
@@ -2174,14 +2507,15 @@ fn decimal_by_language(text: &str) -> Option<bool> {
             | "million" | "billion" | "bn" | "thousand" => dot += 1,
             "de" | "da" | "do" | "em" | "foi" | "que" | "el" | "los" | "las" | "y" | "fue"
             | "le" | "les" | "et" | "des" | "est" | "der" | "die" | "das" | "und" | "mit"
-            | "von" | "im" | "milhões" | "mil" | "millones" | "Mio" | "Mrd" | "Tsd" | "bilhões"
-            | "milliards" | "para" | "en" | "del" | "au" | "du" | "sur" | "für" | "bei" => {
-                comma += 1
-            }
+            | "von" | "im" | "milhões" | "mil" | "millones" | "bilhões" | "milliards" | "para"
+            | "en" | "del" | "au" | "du" | "sur" | "für" | "bei" => comma += 1,
+            // German scale abbreviations: nobody else writes them.
+            "Mio" | "Mrd" | "Tsd" => comma += 2,
             _ => {}
         }
     }
-    if text.contains("R$") || text.contains("M€") || text.contains("Md€") || text.contains("k€") {
+    if text.contains("R$") || text.contains("M€") || text.contains("Md€") || text.contains("k€")
+    {
         comma += 2;
     }
     // A bare dollar or a pound sign: an English text.
@@ -2191,7 +2525,7 @@ fn decimal_by_language(text: &str) -> Option<bool> {
         .enumerate()
         .filter(|&(i, &c)| c == b'$' && (i == 0 || !b[i - 1].is_ascii_alphabetic()))
         .count();
-    dot += 2 * (bare_dollar.min(3) + text.matches('£').count().min(3));
+    dot += 3 * (bare_dollar.min(3) + text.matches('£').count().min(3));
     if dot >= 3 && dot > comma * 3 {
         Some(true)
     } else if comma >= 2 && comma > dot * 3 {
@@ -2264,7 +2598,11 @@ fn classify(line: &str) -> LineKind {
             .match_indices(". ")
             .any(|(i, _)| sentence_dot(&label[..i]))
             || label.matches(", ").count() >= 1 && label.split_whitespace().count() > 6;
-        if value.bytes().any(|c| c.is_ascii_digit()) && label_end <= 80 && !sentences && !label_sentences {
+        if value.bytes().any(|c| c.is_ascii_digit())
+            && label_end <= 80
+            && !sentences
+            && !label_sentences
+        {
             return LineKind::Labelled;
         }
     }
@@ -2285,12 +2623,18 @@ fn quantity_digits(t: &str) -> bool {
             let w = w.trim_matches(|c: char| matches!(c, '.' | '"' | '\'' | '—' | '–'));
             let b = w.as_bytes();
             let digits_only = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
-            let year = |s: &str| s.len() == 4 && (s.starts_with("19") || s.starts_with("20")) && digits_only(s);
+            let year = |s: &str| {
+                s.len() == 4 && (s.starts_with("19") || s.starts_with("20")) && digits_only(s)
+            };
             let parts: Vec<&str> = w.split(['/', '-', '.']).collect();
             let is_year = year(w);
-            let season = parts.len() == 2 && year(parts[0]) && parts[1].len() == 2 && digits_only(parts[1]);
-            let date = parts.len() == 3 && parts.iter().all(|p| digits_only(p)) && parts.iter().any(|p| year(p) || p.len() == 2);
-            let code = b.first().is_some_and(u8::is_ascii_alphabetic) || w.chars().any(|c| c.is_alphabetic()) && !w.ends_with('%');
+            let season =
+                parts.len() == 2 && year(parts[0]) && parts[1].len() == 2 && digits_only(parts[1]);
+            let date = parts.len() == 3
+                && parts.iter().all(|p| digits_only(p))
+                && parts.iter().any(|p| year(p) || p.len() == 2);
+            let code = b.first().is_some_and(u8::is_ascii_alphabetic)
+                || w.chars().any(|c| c.is_alphabetic()) && !w.ends_with('%');
             let ordinal = w.ends_with(['º', 'ª']);
             !(is_year || season || date || code || ordinal)
         })
@@ -2425,7 +2769,9 @@ fn number_start(piece: &str) -> usize {
                 .rev()
                 .take_while(char::is_ascii_uppercase)
                 .collect();
-            if word.len() == 3 && words::currency_word(&word.chars().rev().collect::<String>()).is_some() {
+            if word.len() == 3
+                && words::currency_word(&word.chars().rev().collect::<String>()).is_some()
+            {
                 at = head.len() - 3;
             }
         }
@@ -2510,7 +2856,10 @@ fn shapes(text: &str) -> Vec<Line> {
         if lines[k].shape.is_some_and(|s| s.0 == HEADER) {
             let count = lines[k].shape.map(|s| s.1);
             let mut e = k + 1;
-            while e < lines.len() && lines[e].shape.map(|s| s.1) == count && lines[e].shape.is_some_and(|s| s.0 == HEADER || s.0 == b',') {
+            while e < lines.len()
+                && lines[e].shape.map(|s| s.1) == count
+                && lines[e].shape.is_some_and(|s| s.0 == HEADER || s.0 == b',')
+            {
                 e += 1;
             }
             // The run's first line is a header: no cell of it holds a number.
@@ -2551,7 +2900,9 @@ fn cells(text: &str, line: &Line, delimiter: u8) -> Vec<Range<usize>> {
     }
     out.push(from..end);
     if delimiter == b'|' {
-        out.retain(|r| !(text[r.clone()].trim().is_empty() && (r.start == line.start || r.end == end)));
+        out.retain(|r| {
+            !(text[r.clone()].trim().is_empty() && (r.start == line.start || r.end == end))
+        });
     }
     // Quoted cells: the quotes are no part of the number.
     for r in &mut out {
@@ -2569,8 +2920,9 @@ fn cells(text: &str, line: &Line, delimiter: u8) -> Vec<Range<usize>> {
 /// header.
 fn data(cell: &str) -> bool {
     let t = cell.trim().trim_matches('"');
-    t.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '-' | '−' | '+' | '(' | '$' | '€' | '£'))
-        && year_text(t).is_none()
+    t.starts_with(|c: char| {
+        c.is_ascii_digit() || matches!(c, '-' | '−' | '+' | '(' | '$' | '€' | '£')
+    }) && year_text(t).is_none()
         && !t.chars().all(|c| matches!(c, '-' | ':' | ' '))
 }
 
@@ -2610,7 +2962,14 @@ pub(crate) fn text_atoms(text: &str) -> Vec<String> {
 /// a year when its key names one.
 pub(crate) fn json_number(digits: &str, spec: Spec, year_key: bool) -> Option<Item> {
     let mut lx = Lexed::default();
-    lex::lex(digits, Mode { locale: Locale::En, cell: true }, &mut lx);
+    lex::lex(
+        digits,
+        Mode {
+            locale: Locale::En,
+            cell: true,
+        },
+        &mut lx,
+    );
     let num = lx.nums.into_iter().next()?;
     let value = num.readings.first();
     if year_key || (num.year_shaped && spec.is_empty() && false) {
@@ -2631,7 +2990,9 @@ pub(crate) fn json_number(digits: &str, spec: Spec, year_key: bool) -> Option<It
         });
     }
     let mut readings = num.readings;
-    let unit = spec.unit.or(spec.currency.map(|c| if c == "$" { "USD" } else { c }));
+    let unit = spec
+        .unit
+        .or(spec.currency.map(|c| if c == "$" { "USD" } else { c }));
     if spec.scale != 0 {
         readings = readings.map(|d| d.shifted(spec.scale));
     }

@@ -90,6 +90,7 @@ pub(crate) fn walk_leaves(
                             weight: 1.0,
                             mention: 0,
                             title: false,
+                            soft: false,
                         });
                     }
                     stack.push(Frame {
@@ -124,6 +125,7 @@ pub(crate) fn walk_leaves(
                             weight: 1.0,
                             mention: 0,
                             title: false,
+                            soft: false,
                         });
                     }
                     stack.push(Frame {
@@ -189,15 +191,28 @@ fn item_names(item: &Value) -> Vec<String> {
 /// A key that names a year (`year`, `ano`, `fiscal_year`, `jahr`).
 fn year_key(key: &str) -> bool {
     let k = key.to_ascii_lowercase();
-    ["year", "ano", "anio", "jahr", "annee", "fy", "ejercicio", "exercice", "exercicio"]
-        .iter()
-        .any(|y| k == *y || k.ends_with(&format!("_{y}")) || k.starts_with(&format!("{y}_")))
+    [
+        "year",
+        "ano",
+        "anio",
+        "jahr",
+        "annee",
+        "fy",
+        "ejercicio",
+        "exercice",
+        "exercicio",
+    ]
+    .iter()
+    .any(|y| k == *y || k.ends_with(&format!("_{y}")) || k.starts_with(&format!("{y}_")))
 }
 
 /// A key that names an identifier (`id`, `site_id`, `code`, `no`).
 fn id_key(key: &str) -> bool {
     let k = key.to_ascii_lowercase();
-    k == "id" || k.ends_with("_id") || k.ends_with("id") && k.len() <= 6 || matches!(k.as_str(), "code" | "no" | "nr" | "number" | "num")
+    k == "id"
+        || k.ends_with("_id")
+        || k.ends_with("id") && k.len() <= 6
+        || matches!(k.as_str(), "code" | "no" | "nr" | "number" | "num")
 }
 
 fn mix(salt: u64, s: &str) -> u64 {

@@ -165,7 +165,9 @@ pub(crate) struct Num {
 impl Num {
     /// An integer with no decimals.
     pub fn integer(&self) -> bool {
-        self.readings.iter().all(|d| d.exp >= 0 || d.canonical().1 >= 0)
+        self.readings
+            .iter()
+            .all(|d| d.exp >= 0 || d.canonical().1 >= 0)
     }
 }
 
@@ -203,7 +205,10 @@ pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
             i = read(text, i, mode, out);
             continue;
         }
-        if c.is_ascii_alphabetic() || c >= 0xC3 || (c == 0xC2 && matches!(b.get(i + 1), Some(0xBA | 0xAA | 0xB5))) {
+        if c.is_ascii_alphabetic()
+            || c >= 0xC3
+            || (c == 0xC2 && matches!(b.get(i + 1), Some(0xBA | 0xAA | 0xB5)))
+        {
             let end = word_end(text, i);
             if end > i {
                 push_word(text, i, end, out);
@@ -215,7 +220,9 @@ pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
             b'\n' => Some(P::Line),
             b';' => Some(P::Semi),
             b'!' | b'?' => Some(P::Stop),
-            b'.' if b.get(i + 1).is_none_or(|n| n.is_ascii_whitespace() || *n == b'"' || *n == b')')
+            b'.' if b
+                .get(i + 1)
+                .is_none_or(|n| n.is_ascii_whitespace() || *n == b'"' || *n == b')')
                 && !abbreviation_before(out, i) =>
             {
                 Some(P::Stop)
@@ -230,7 +237,8 @@ pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
             b'/' => Some(P::Slash),
             b'-' if i > 0
                 && b[i - 1] == b' '
-                && b.get(i + 1).is_some_and(|n| *n == b' ' || *n == b'-' || *n == b'>') =>
+                && b.get(i + 1)
+                    .is_some_and(|n| *n == b' ' || *n == b'-' || *n == b'>') =>
             {
                 if b.get(i + 1) == Some(&b'>') {
                     Some(P::Eq)
@@ -280,7 +288,26 @@ fn abbreviation_before(out: &Lexed, dot: usize) -> bool {
         && (flags & (flag::REF | flag::APPROX | flag::STREET) != 0
             || words::scale_word(w, false).is_some()
             || words::month_abbrev(w).is_some()
-            || matches!(w, "vs" | "ggu" | "approx" | "aprox" | "no" | "nr" | "n" | "etc" | "dr" | "st" | "mr" | "ms" | "co" | "inc" | "ltd" | "corp" | "sr" | "sra"))
+            || matches!(
+                w,
+                "vs" | "ggu"
+                    | "approx"
+                    | "aprox"
+                    | "no"
+                    | "nr"
+                    | "n"
+                    | "etc"
+                    | "dr"
+                    | "st"
+                    | "mr"
+                    | "ms"
+                    | "co"
+                    | "inc"
+                    | "ltd"
+                    | "corp"
+                    | "sr"
+                    | "sra"
+            ))
 }
 
 fn push_word(text: &str, s: usize, e: usize, out: &mut Lexed) {
@@ -374,6 +401,21 @@ pub(crate) fn settle_by(nums: &mut [Num], dot: bool) {
     }
 }
 
+/// Reads the ambiguous numbers of a document whose convention nothing shows: a comma before
+/// three digits groups them (`$8,900m`, `1,200` under `USD millions`) — the writers who mark
+/// decimals with a comma write `1,2`, not `1,200` — and a dot stays ambiguous (`1.400` is as
+/// likely German thousands as an English decimal).
+pub(crate) fn settle_commas(nums: &mut [Num], text: &str) {
+    for n in nums.iter_mut() {
+        if let Readings::Ambiguous(d, _) = n.readings {
+            let digits = text.get(n.digits.clone()).unwrap_or_default();
+            if digits.contains(',') && !digits.contains('.') {
+                n.readings = Readings::One(d);
+            }
+        }
+    }
+}
+
 /// Reads the token whose digits start at `s`; returns where lexing goes on.
 fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     let locale = mode.locale;
@@ -405,7 +447,10 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     // A plain space groups only three-digit groups that end the number (`3 400 M€`, not the
     // `3 400 500` of a list): dropped otherwise.
     let mut nseps = nseps;
-    if seps[..nseps].iter().any(|&(_, sep)| sep == Sep::Space && b[seps[0].0] == b' ') {
+    if seps[..nseps]
+        .iter()
+        .any(|&(_, sep)| sep == Sep::Space && b[seps[0].0] == b' ')
+    {
         if !plain_space_grouping(text, s, j, &seps[..nseps], mode) {
             let first_space = seps[..nseps]
                 .iter()
@@ -434,8 +479,10 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
         year_shaped: false,
     };
     let push = |out: &mut Lexed, n: Num| {
-        // A currency's letters before the digits (`R$`, `USD`) are the number's, not words.
-        while out.toks.last().is_some_and(|t| t.span.start >= n.span.start) {
+        // A currency's letters before the digits (`R$`, `USD`), a code's (`FY2023`), are the
+        // number's, not words.
+        let start = n.span.start.min(n.code.start);
+        while out.toks.last().is_some_and(|t| t.span.start >= start) {
             out.toks.pop();
         }
         let id = out.nums.len() as u32;
@@ -458,15 +505,14 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     }
     let (sign_at, negative, identifier_left) = left_context(text, s, before);
     // `active_10mg`, `dose-20mg`: a quantity written into a name; read as the quantity.
-    let glued_quantity = identifier_left
-        && matches!(before, Some('_'))
-        && nseps <= 1
-        && {
-            let g = word_prefix(&text[j..], 6, |c| c.is_alphabetic() || matches!(c, 'µ' | '°'));
-            !g.is_empty()
-                && unit_named(g).is_some()
-                && !text[j + g.len()..].starts_with(|c: char| c.is_alphanumeric())
-        };
+    let glued_quantity = identifier_left && matches!(before, Some('_')) && nseps <= 1 && {
+        let g = word_prefix(&text[j..], 6, |c| {
+            c.is_alphabetic() || matches!(c, 'µ' | '°')
+        });
+        !g.is_empty()
+            && unit_named(g).is_some()
+            && !text[j + g.len()..].starts_with(|c: char| c.is_alphanumeric())
+    };
     if identifier_left && !glued_quantity {
         let end = skip_word(text, j);
         let code_start = s - text[..s]
@@ -549,7 +595,13 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     // What precedes: a currency, perhaps itself after a sign (`−$340,000`, `-R$ 12`).
     let currency = currency_before(text, sign_at.unwrap_or(s));
     let mut negative = negative;
-    let mut sign_written = sign_at.map(|at| if text[at..].starts_with('+') { Sign::Plus } else { Sign::Minus });
+    let mut sign_written = sign_at.map(|at| {
+        if text[at..].starts_with('+') {
+            Sign::Plus
+        } else {
+            Sign::Minus
+        }
+    });
     let mut start = currency
         .map(|(at, _)| at)
         .unwrap_or_else(|| sign_at.unwrap_or(s));
@@ -634,10 +686,7 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     } else {
         Form::Number
     };
-    let paren = start > 0
-        && b[..start].ends_with(b"(")
-        && b.get(end) == Some(&b')')
-        && !negative;
+    let paren = start > 0 && b[..start].ends_with(b"(") && b.get(end) == Some(&b')') && !negative;
     push(
         out,
         Num {
@@ -685,7 +734,9 @@ fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], m
     let after = rest.trim_start_matches([' ', '\u{a0}', '\u{202f}']);
     let _ = b;
     // `6 420 salariés`, `21 184 finishers`: a counted word.
-    if after.len() < rest.len() && after.starts_with(|c: char| c.is_alphabetic() && c.is_lowercase()) {
+    if after.len() < rest.len()
+        && after.starts_with(|c: char| c.is_alphabetic() && c.is_lowercase())
+    {
         return true;
     }
     after.starts_with(['%', '€', '$', '£'])
@@ -693,7 +744,9 @@ fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], m
         || after.starts_with("Md")
         || after.starts_with("k€")
         || {
-            let w = word_prefix(after, 14, |c| c.is_alphabetic() || matches!(c, '°' | 'µ' | '²' | '³'));
+            let w = word_prefix(after, 14, |c| {
+                c.is_alphabetic() || matches!(c, '°' | 'µ' | '²' | '³')
+            });
             !w.is_empty()
                 && (unit_named(w).is_some()
                     || words::unit_word(&words::fold(w)).is_some()
@@ -735,7 +788,9 @@ fn per_after(text: &str, end: usize) -> (Option<&'static str>, usize) {
     else {
         return (None, end);
     };
-    let word = word_prefix(tail, 8, |c| c.is_alphabetic() || matches!(c, '²' | '³' | 'µ'));
+    let word = word_prefix(tail, 8, |c| {
+        c.is_alphabetic() || matches!(c, '²' | '³' | 'µ')
+    });
     if word.is_empty() {
         return (None, end);
     }
@@ -946,8 +1001,11 @@ fn time_or_date(b: &[u8], s: usize, j: usize, seps: &[(usize, Sep)]) -> Option<u
     if seps.is_empty()
         && head == 4
         && matches!(b.get(j), Some(b'/' | b'-'))
-        && b.get(j + 1..j + 3).is_some_and(|d| d.iter().all(u8::is_ascii_digit))
-        && !b.get(j + 3).is_some_and(|c| c.is_ascii_digit() || matches!(c, b'/' | b'-'))
+        && b.get(j + 1..j + 3)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+        && !b
+            .get(j + 3)
+            .is_some_and(|c| c.is_ascii_digit() || matches!(c, b'/' | b'-'))
         && matches!(&b[s..s + 2], b"19" | b"20")
     {
         return Some(j + 3);
@@ -1113,8 +1171,23 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         let g = glued;
         if matches!(
             g,
-            "st" | "nd" | "rd" | "th" | "º" | "ª" | "o" | "a" | "ª." | "º." | "e" | "er" | "re"
-                | "eme" | "ème" | "ᵉ" | "ter" | "te"
+            "st" | "nd"
+                | "rd"
+                | "th"
+                | "º"
+                | "ª"
+                | "o"
+                | "a"
+                | "ª."
+                | "º."
+                | "e"
+                | "er"
+                | "re"
+                | "eme"
+                | "ème"
+                | "ᵉ"
+                | "ter"
+                | "te"
         ) {
             return Right::Ordinal(after_glued);
         }
@@ -1171,7 +1244,10 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         let after = &text[end..];
         let after_sym = after.strip_prefix(' ').unwrap_or(after);
         if let Some((code, len)) = currency_symbol_after(after_sym).filter(|_| {
-            after_sym.starts_with(['€', '$', '£']) || after_sym.starts_with("EUR") || after_sym.starts_with("USD") || after_sym.starts_with("CHF")
+            after_sym.starts_with(['€', '$', '£'])
+                || after_sym.starts_with("EUR")
+                || after_sym.starts_with("USD")
+                || after_sym.starts_with("CHF")
         }) {
             return Right::Unit {
                 unit: Some(code),
@@ -1203,10 +1279,18 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                 }
             }
         }
+        // An abbreviation's dot belongs to it when a currency follows (`2 Mio. €`); else it
+        // may end the sentence (`R$ 341,9 mi. Porto: …`), and stays punctuation.
         if text[end..].starts_with('.')
             && !text[end + 1..].starts_with(|c: char| c.is_alphanumeric())
         {
-            end += 1;
+            if let (Some(unit), after) = currency_after_scale(text, end + 1) {
+                return Right::Unit {
+                    unit: Some(unit),
+                    scale,
+                    end: after,
+                };
+            }
         }
         let (unit, end) = currency_after_scale(text, end);
         return Right::Unit { unit, scale, end };
@@ -1606,7 +1690,9 @@ fn list_marker(text: &str, start: usize, j: usize) -> bool {
     let b = text.as_bytes();
     let followed = matches!(b.get(j), Some(b'.' | b')'))
         && b.get(j + 1).is_some_and(|c| *c == b' ' || *c == b'\t')
-        && text[j + 2..].trim_start().starts_with(|c: char| c.is_alphabetic() || c == '*' || c == '"');
+        && text[j + 2..]
+            .trim_start()
+            .starts_with(|c: char| c.is_alphabetic() || c == '*' || c == '"');
     if !followed {
         return false;
     }
@@ -1637,7 +1723,6 @@ fn prev_char(text: &str, at: usize) -> Option<char> {
     text.get(..at)?.chars().next_back()
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1646,7 +1731,14 @@ mod tests {
 
     fn nums(text: &str, locale: Locale) -> Vec<Seen> {
         let mut out = Lexed::default();
-        lex(text, Mode { locale, cell: false }, &mut out);
+        lex(
+            text,
+            Mode {
+                locale,
+                cell: false,
+            },
+            &mut out,
+        );
         out.nums
             .iter()
             .map(|n| {
@@ -1668,10 +1760,19 @@ mod tests {
     #[test]
     fn locale_forms() {
         let auto = Locale::Auto;
-        assert_eq!(nums("1,234.5 kg", auto), [q("1,234.5 kg", "1234.5", Some("kg"))]);
-        assert_eq!(nums("1.234,5 kg", auto), [q("1.234,5 kg", "1234.5", Some("kg"))]);
+        assert_eq!(
+            nums("1,234.5 kg", auto),
+            [q("1,234.5 kg", "1234.5", Some("kg"))]
+        );
+        assert_eq!(
+            nums("1.234,5 kg", auto),
+            [q("1.234,5 kg", "1234.5", Some("kg"))]
+        );
         assert_eq!(nums("12,5 mm", auto), [q("12,5 mm", "12.5", Some("mm"))]);
-        assert_eq!(nums("1\u{a0}234,5", auto), [q("1\u{a0}234,5", "1234.5", None)]);
+        assert_eq!(
+            nums("1\u{a0}234,5", auto),
+            [q("1\u{a0}234,5", "1234.5", None)]
+        );
         assert_eq!(nums("1 234,5", Locale::Fr), [q("1 234,5", "1234.5", None)]);
         assert_eq!(nums("1,234", auto), [q("1,234", "1234|1.234", None)]);
         assert_eq!(nums("1,234", Locale::Pt), [q("1,234", "1.234", None)]);
@@ -1681,8 +1782,14 @@ mod tests {
             nums("CHF 2'480'000", auto),
             [q("CHF 2'480'000", "2480000", Some("CHF"))]
         );
-        assert_eq!(nums("3 400 M€", auto), [q("3 400 M€", "3400000000", Some("EUR"))]);
-        assert_eq!(nums("12 500 €", auto), [q("12 500 €", "12500", Some("EUR"))]);
+        assert_eq!(
+            nums("3 400 M€", auto),
+            [q("3 400 M€", "3400000000", Some("EUR"))]
+        );
+        assert_eq!(
+            nums("12 500 €", auto),
+            [q("12 500 €", "12500", Some("EUR"))]
+        );
         // A plain space between a count and another number is no grouping.
         assert_eq!(nums("scores 3 400 500", auto).len(), 3);
     }
@@ -1705,8 +1812,18 @@ mod tests {
         );
         assert_eq!(nums("C$923.84", auto)[0].2, Some("CAD"));
         let mut out = Lexed::default();
-        lex("112,40 €/MWh", Mode { locale: auto, cell: false }, &mut out);
-        assert_eq!((out.nums[0].unit, out.nums[0].per), (Some("EUR"), Some("MWh")));
+        lex(
+            "112,40 €/MWh",
+            Mode {
+                locale: auto,
+                cell: false,
+            },
+            &mut out,
+        );
+        assert_eq!(
+            (out.nums[0].unit, out.nums[0].per),
+            (Some("EUR"), Some("MWh"))
+        );
     }
 
     #[test]
@@ -1717,7 +1834,10 @@ mod tests {
                 .map(|n| n.3)
                 .collect::<Vec<_>>()
         };
-        assert_eq!(forms("1. Intro\n2) Next"), [Form::ListMarker, Form::ListMarker]);
+        assert_eq!(
+            forms("1. Intro\n2) Next"),
+            [Form::ListMarker, Form::ListMarker]
+        );
         assert_eq!(forms("2024-03-15 at 14:30"), [Form::Date, Form::Time]);
         assert_eq!(forms("ISO-9001 v2 H2O S14 CP-28"), [Form::Identifier; 5]);
         assert_eq!(forms("the 2nd and 3º"), [Form::Ordinal, Form::Ordinal]);
@@ -1751,7 +1871,14 @@ mod tests {
             "1/x",
         ] {
             let mut out = Lexed::default();
-            lex(text, Mode { locale: Locale::Auto, cell: true }, &mut out);
+            lex(
+                text,
+                Mode {
+                    locale: Locale::Auto,
+                    cell: true,
+                },
+                &mut out,
+            );
             for n in &out.nums {
                 assert!(n.span.end <= text.len() && text.is_char_boundary(n.span.start));
             }

@@ -403,7 +403,10 @@ impl<'e> Check<'e> {
         while i < b.len() {
             if b[i].is_ascii_digit() && !covered[i] {
                 let start = i;
-                while i < b.len() && (b[i].is_ascii_digit() || matches!(b[i], b'.' | b',')) && !covered[i] {
+                while i < b.len()
+                    && (b[i].is_ascii_digit() || matches!(b[i], b'.' | b','))
+                    && !covered[i]
+                {
                     i += 1;
                 }
                 let span = start..i;
@@ -431,7 +434,11 @@ impl<'e> Check<'e> {
 
     fn item(&mut self, text: &str, path: &str, item: Item) {
         let Item {
-            num, frame, binds, atom, ..
+            num,
+            frame,
+            binds,
+            atom,
+            ..
         } = item;
         match frame.kind {
             Kind::Trivial(why) => {
@@ -446,7 +453,11 @@ impl<'e> Check<'e> {
         let mut context: Vec<(u32, f32, u32)> = Vec::new();
         for (k, b) in binds.iter().enumerate() {
             // Explicit labels (a JSON key, a table cell's row) are mentions of their own.
-            let mention = if b.mention == 0 { u32::MAX - k as u32 } else { b.mention };
+            let mention = if b.mention == 0 {
+                u32::MAX - k as u32
+            } else {
+                b.mention
+            };
             for a in &b.atoms {
                 if atom.as_deref() == Some(a.as_str()) {
                     continue;
@@ -788,8 +799,13 @@ pub fn explain(text: &str, answer: bool, evidence: &Evidence) -> Vec<String> {
             .map(|b| format!("{:x}:{:.2}:{}", b.dim & 0xffff, b.weight, b.atoms.join("+")))
             .collect();
         out.push(format!(
-            "{:?} {:?} unit={:?} per={:?} pol={:?} approx={} frac={} atom={:?} | {}",
+            "{:?} {:?} {:?} unit={:?} per={:?} pol={:?} approx={} frac={} atom={:?} | {}",
             text.get(item.num.span.clone()).unwrap_or_default(),
+            item.frame
+                .readings
+                .iter()
+                .map(decimal::Decimal::plain)
+                .collect::<Vec<_>>(),
             item.frame.kind,
             item.frame.unit,
             item.frame.per,
