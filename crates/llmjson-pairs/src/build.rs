@@ -52,11 +52,8 @@ fn grid(
 ) -> Option<Grid> {
     let mut taken: Vec<Row> = Vec::new();
     for _ in 0..rows {
-        let row = Row::random(kind, rng, &taken);
-        if taken.contains(&row) {
-            return None;
-        }
-        taken.push(row);
+        // A kind with fewer rows than asked for: the attempt is drawn again.
+        taken.push(Row::random(kind, rng, &taken)?);
     }
     if matches!(kind, RowKind::Year) {
         taken.sort_by_key(|r| match r {

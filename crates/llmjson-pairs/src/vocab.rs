@@ -945,8 +945,9 @@ pub const DOMAINS: &[Domain] = &[
 ];
 
 impl Row {
-    /// A random row of `kind`, different from those in `taken`.
-    pub fn random(kind: RowKind, rng: &mut Rng, taken: &[Row]) -> Row {
+    /// A random row of `kind`, different from those in `taken`; none when the kind has no
+    /// other (a year has four quarters).
+    pub fn random(kind: RowKind, rng: &mut Rng, taken: &[Row]) -> Option<Row> {
         for _ in 0..64 {
             let row = match kind {
                 RowKind::Name(names) => Row::Name(rng.pick::<&str>(names)),
@@ -976,10 +977,10 @@ impl Row {
                 ),
             };
             if !taken.iter().any(|t| t.same_label(&row)) {
-                return row;
+                return Some(row);
             }
         }
-        Row::Name("Zeta")
+        None
     }
 
     /// Whether two rows would be written with a label of the same words (`arm B` and

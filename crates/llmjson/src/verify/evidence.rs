@@ -684,6 +684,12 @@ impl Evidence {
             }
             // The answer's mentions this dimension knows: each mention's atoms here (a date is
             // its day, month and year), and its weight.
+            // The families of atoms the number's own label has: a label that states no month
+            // is not contradicted by the answer's month (`OTIF de março: 91,6%` / `Avarias:
+            // 0,3%` against `Em março … as avarias afetaram 0,3%`).
+            let families = own_atoms
+                .iter()
+                .fold(0u8, |f, &a| f | family(&self.atom_names[a as usize]));
             let mut mentions: Vec<(u32, f32, Vec<u32>)> = Vec::new();
             for &(atom, w, mention) in context {
                 let holders = self.dim_atoms.get(&(*dim, atom)).copied().unwrap_or(0);
@@ -713,6 +719,9 @@ impl Evidence {
                     .sum()
             };
             let own_score = score(&|a| own_atoms.binary_search(&a).is_ok());
+            // An alternative contradicts the number's label only in the families of atoms
+            // that label has.
+            let like = |a: u32| family(&self.atom_names[a as usize]) & families != 0;
             let mut candidates: Vec<u32> = Vec::new();
             for (_, _, atoms) in &mentions {
                 for a in atoms {
@@ -744,7 +753,7 @@ impl Evidence {
                 })
                 .map(|&other| {
                     let atoms = &self.labels[other as usize].1;
-                    score(&|a| atoms.binary_search(&a).is_ok())
+                    score(&|a| like(a) && atoms.binary_search(&a).is_ok())
                 })
                 .fold(0f32, f32::max);
             // The answer names an alternative (an earlier clause's passing mention does not),
@@ -756,15 +765,12 @@ impl Evidence {
                 (MENTION, DOMINANT)
             };
             if std::env::var_os("LLMJSON_DEBUG_CONFLICT").is_some() {
-                eprintln!("conflict? {} dim {dim:x}", n.value.plain());
-                eprintln!(
-                    " own {own_score} best {best} candidates {} measure {measure:x} {:?}",
-                    candidates.len(),
-                    candidates
-                        .iter()
-                        .map(|&o| self.label_measures[o as usize])
-                        .collect::<Vec<_>>()
-                );
+                let names = |ids: &[u32]| ids.iter().map(|&a| &*self.atom_names[a as usize]).collect::<Vec<_>>().join("+");
+                let ctx: Vec<String> = mentions.iter().map(|(m, w, a)| format!("{m}:{w:.2}:{}", names(a))).collect();
+                eprintln!("conflict? {} dim {:x} own [{}] {own_score:.2} best {best:.2} ctx {ctx:?}", n.value.plain(), dim & 0xffff, names(own_atoms));
+                for &o in &candidates {
+                    eprintln!("   alt [{}] measures {:x}", names(&self.labels[o as usize].1), self.label_measures[o as usize]);
+                }
             }
             if best >= mention && best > 0.15 + dominant * own_score {
                 return true;
@@ -893,6 +899,20 @@ impl Evidence {
             }
         }
         loc
+    }
+}
+
+/// The family of an atom, a bit: words, codes, times (a date, a month, a year), quarters and
+/// weeks, numbers (a condition, a named number), numbered things.
+fn family(atom: &str) -> u8 {
+    match atom.split_once(':').map_or("", |(k, _)| k) {
+        "w" => 1,
+        "c" => 2,
+        "d" | "md" | "m" | "y" => 4,
+        "q" | "wk" => 8,
+        "n" => 16,
+        "r" => 32,
+        _ => 64,
     }
 }
 

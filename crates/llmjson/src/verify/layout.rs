@@ -749,6 +749,9 @@ impl<'a> Doc<'a> {
         // (`Lisbon: 84, Porto: 61`).
         let mut name_chunk = false;
         let mut name_owned = false;
+        // The last quantity of the clause: labels named after it are its (`$5.1M in 2023, and
+        // $6.2M in 2024`; `€1.85 per share, paid on 2025-07-03; 78.4% …`), not the next clause's.
+        let mut clause_quantity: Option<usize> = None;
         for (t, tok) in toks.iter().enumerate() {
             if let Some(atoms) = date_at.get(&t) {
                 set_scope(
@@ -778,6 +781,13 @@ impl<'a> Doc<'a> {
                     }
                     if !matches!(p, P::Open | P::Close | P::Slash) {
                         name_chunk = false;
+                    }
+                    if matches!(p, P::Stop | P::Line | P::Semi | P::Pipe | P::Tab) {
+                        // A hard break: what was named after the last quantity was its.
+                        clause_quantity = clause_quantity.or(last_number);
+                        drop_postposed(&mut scope, &mut clause_quantity);
+                    } else if p == P::Comma && numbers_in_sentence > 0 {
+                        drop_postposed(&mut scope, &mut clause_quantity);
                     }
                     match p {
                         P::Stop | P::Line => {
@@ -811,6 +821,7 @@ impl<'a> Doc<'a> {
                     let initial = sentence_initial(toks, t, clause_start);
                     let raw = &self.text[tok.span.clone()];
                     if flags & flag::CONJ != 0 && !cap {
+                        drop_postposed(&mut scope, &mut clause_quantity);
                         clause_start = t + 1;
                         name_chunk = false;
                         clause += 1;
@@ -987,6 +998,7 @@ impl<'a> Doc<'a> {
                                 );
                             }
                             last_number = Some(t);
+                            clause_quantity = Some(t);
                             numbers_in_sentence += 1;
                         }
                     }
@@ -1045,6 +1057,19 @@ impl<'a> Doc<'a> {
                                 <= 4
                         };
                         after_words.retain(|(_, at)| !near(*at));
+                        // So are the labels nearer to it than to this one, or opening a
+                        // parenthesis (`412,6 Mio. EUR (Vorjahr 388,1 Mio. EUR)`; not `2.022
+                        // neue PV-Anlagen mit zusammen 31,4 MWp`).
+                        let words = |r: Range<usize>| {
+                            toks[r].iter().filter(|x| matches!(x.kind, TokKind::Word { .. })).count()
+                        };
+                        let opened = |at: usize| {
+                            toks[t + 1..at].iter().any(|x| x.kind == TokKind::Punct(P::Open))
+                        };
+                        after.retain(|(_, _, at)| {
+                            let (to_next, to_this) = (words(*at + 1..k), words(t + 1..*at));
+                            !(to_next < to_this || to_next <= to_this && opened(*at))
+                        });
                         break;
                     }
                     // `en semaine 15`, `in week 12`, `for site 401`: a numbered thing after it.
@@ -1663,6 +1688,13 @@ fn flush_name(
     }
     set_scope(scope, Ty::Name, atoms, at, sentence);
     *chunk = true;
+}
+
+/// At a clause's end, the labels named after its last quantity leave the scope.
+fn drop_postposed(scope: &mut Vec<(Ty, Vec<String>, usize, u32)>, clause_quantity: &mut Option<usize>) {
+    if let Some(q) = clause_quantity.take() {
+        scope.retain(|(_, _, at, _)| *at <= q);
+    }
 }
 
 fn set_scope(
@@ -2558,7 +2590,13 @@ fn german(text: &str) -> bool {
     for w in text.split(|c: char| !c.is_alphabetic()).take(400) {
         match w {
             "der" | "die" | "das" | "und" | "mit" | "von" | "im" | "ist" | "wurde" | "wurden"
-            | "bei" | "auf" | "für" | "nach" | "einer" | "eine" | "den" | "dem" | "lag" => de += 1,
+            | "bei" | "auf" | "für" | "nach" | "einer" | "eine" | "den" | "dem" | "lag" | "des"
+            | "zum" | "zur" | "sind" | "hat" | "haben" | "wird" | "auch" | "nicht" | "sich"
+            | "über" | "gegenüber" | "je" | "pro" => de += 1,
+            // A lower-case word with an umlaut or sharp s.
+            _ if w.starts_with(char::is_lowercase) && w.contains(['ä', 'ö', 'ü', 'ß']) => {
+                de += 1
+            }
             "the" | "and" | "of" | "de" | "la" | "le" | "el" | "em" | "do" | "da" | "et" | "y"
             | "was" | "foi" | "fue" | "que" => other += 1,
             _ => {}
