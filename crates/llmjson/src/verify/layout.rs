@@ -1400,7 +1400,8 @@ impl<'a> Doc<'a> {
             return Class::Skip(Trivial::Address);
         }
         // A year, unless the number counts something (`2021 hours`, `2018 Beschäftigte`).
-        if num.year_shaped && !self.counted(lx, t) {
+        // A table's value cell holds a value of its column (`| 14/12/2025 | 1926 |`).
+        if num.year_shaped && !(cell && section.value) && !self.counted(lx, t) {
             let y = &text[num.digits.clone()];
             return Class::Label(Some(Ty::Year), vec![format!("y:{y}")]);
         }
@@ -1905,6 +1906,7 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
     let mut k = t;
     let mut words_seen = 0;
     let mut level = false;
+    let mut von = false;
     while k > 0 && words_seen < 6 {
         k -= 1;
         match toks[k].kind {
@@ -1915,10 +1917,21 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
             TokKind::Num(id) if lx.nums[id as usize].form != Form::Number => {}
             TokKind::Num(_) => break,
             TokKind::Punct(_) => {}
-            TokKind::Word { flags, folded, .. } => {
+            TokKind::Word {
+                flags, folded, cap, ..
+            } => {
                 words_seen += 1;
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
-                if flags & flag::LEVEL_PREP != 0 || matches!(w, "from" | "desde" | "von") {
+                if w == "von" {
+                    von = true;
+                    continue;
+                }
+                // `von` after a German noun is `of` (`Fehlbetrag von 852 Mio.`), after a verb
+                // `from` (`sank von 12 auf 9`).
+                if von && !cap {
+                    level = true;
+                }
+                if flags & flag::LEVEL_PREP != 0 || matches!(w, "from" | "desde") {
                     level = true;
                     continue;
                 }
@@ -2158,6 +2171,14 @@ fn plain_value(d: Decimal) -> String {
 /// A word as an atom: folded and stemmed (`Escritórios` → `w:escrit`), a capital letter or a
 /// short all-capitals code as a code (`c:B`, `c:MT`); nothing for a lone small letter.
 fn word_atom(folded: &str, raw: &str) -> Option<String> {
+    // A scale, a currency or the word `year` says how a number is written or what kind of
+    // label follows, not whose it is (`Budget balance (USD millions)`, `im Jahr 2023`).
+    if words::scale_word(folded, false).is_some()
+        || words::currency_word(raw).is_some()
+        || words::flags(folded) & flag::YEAR_WORD != 0
+    {
+        return None;
+    }
     let n = raw.chars().count();
     if n == 1 {
         return raw

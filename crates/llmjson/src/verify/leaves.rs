@@ -185,6 +185,13 @@ fn item_names(item: &Value) -> Vec<String> {
             _ => {}
         }
     }
+    // Nothing names it: its first number does (`{"condition": 140, "defects": 64}`), the way a
+    // table's first column names its row.
+    if text.is_empty() {
+        if let Some((_, Value::Number(n))) = map.iter().next() {
+            text.push_str(&n.to_string());
+        }
+    }
     layout::text_atoms(&text)
 }
 

@@ -416,6 +416,17 @@ pub(crate) fn settle_commas(nums: &mut [Num], text: &str) {
     }
 }
 
+/// The unit of energy a unit of power makes with hours.
+fn energy_of(power: &str) -> Option<&'static str> {
+    match power {
+        "W" => Some("Wh"),
+        "kW" => Some("kWh"),
+        "MW" => Some("MWh"),
+        "GW" => Some("GWh"),
+        _ => None,
+    }
+}
+
 /// Reads the token whose digits start at `s`; returns where lexing goes on.
 fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     let locale = mode.locale;
@@ -1352,6 +1363,20 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
             }
         }
         Some(unit) => {
+            // `megawatt-hours`, `kilowatt hours`: energy, not power.
+            let (unit, end) = match energy_of(unit) {
+                Some(energy) => {
+                    let after = &text[end..];
+                    let rest = after.strip_prefix(['-', ' ']).unwrap_or("");
+                    let w = word_prefix(rest, 8, char::is_alphabetic);
+                    if matches!(words::fold(w).as_str(), "hour" | "hours" | "heure" | "heures" | "hora" | "horas") {
+                        (energy, end + 1 + w.len())
+                    } else {
+                        (unit, end)
+                    }
+                }
+                None => (unit, end),
+            };
             let (unit, end) = per_unit(text, unit, end);
             Right::Unit {
                 unit: Some(unit),

@@ -462,13 +462,22 @@ impl<'e> Check<'e> {
                 if atom.as_deref() == Some(a.as_str()) {
                     continue;
                 }
-                let Some(id) = self.evidence.atom_id(a) else {
-                    continue;
-                };
-                match context.iter_mut().find(|(c, _, _)| *c == id) {
-                    Some(c) if c.1 >= b.weight => {}
-                    Some(c) => *c = (id, b.weight, mention),
-                    None => context.push((id, b.weight, mention)),
+                // A condition with its unit (`n:14e1|°C`) is also the bare number a JSON key
+                // without a unit holds (`"condition": 140`).
+                let bare = a
+                    .strip_prefix("n:")
+                    .and_then(|v| v.split_once('|'))
+                    .map(|(v, _)| format!("n:{v}"));
+                let ids = [Some(a.as_str()), bare.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|a| self.evidence.atom_id(a));
+                for id in ids {
+                    match context.iter_mut().find(|(c, _, _)| *c == id) {
+                        Some(c) if c.1 >= b.weight => {}
+                        Some(c) => *c = (id, b.weight, mention),
+                        None => context.push((id, b.weight, mention)),
+                    }
                 }
             }
         }

@@ -1447,6 +1447,8 @@ const UNIT_WORDS: &[(&str, &str)] = &[
     ("quilowatt", "kW"),
     ("quilowatts", "kW"),
     ("megawatt", "MW"),
+    ("gigawatt", "GW"),
+    ("gigawatts", "GW"),
     ("megawatts", "MW"),
     ("watt", "W"),
     ("watts", "W"),
