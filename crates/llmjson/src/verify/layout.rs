@@ -1105,6 +1105,14 @@ impl<'a> Doc<'a> {
                                 after.push((Ty::Date, a, k));
                             }
                         }
+                        // `… im 3. Quartal 2024`, `en el 2.º trimestre`.
+                        Form::Ordinal
+                            if next_word(lx, k)
+                                .is_some_and(|w| words::flags(w) & flag::QUARTER != 0) =>
+                        {
+                            let q = n.readings.first().magnitude().plain();
+                            after.push((Ty::Quarter, format!("q:{q}"), k));
+                        }
                         Form::Identifier => {
                             let code = &self.text[n.code.clone()];
                             for a in code_atoms(code) {
@@ -1543,7 +1551,11 @@ impl<'a> Doc<'a> {
                 flags, folded, cap, ..
             }) => {
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
-                !(german_noun && cap)
+                // `Sprints 48 Sprints`: the word it counts, said twice.
+                let before = &self.text[toks[p].span.clone()];
+                let same = stem(w) == stem(&words::fold(before));
+                !same
+                    && !(german_noun && cap)
                     && flags & (flag::COUNT | flag::CONJ) == 0
                     && words::unit_word(w).is_none()
                     && !(self.cfg.hints.count_noun)(w)

@@ -148,6 +148,10 @@ pub(crate) fn walk_leaves(
 
 /// A key's words: `inbound_teu` → `inbound teu`, `pvProduktion` → `pv Produktion`.
 fn key_words(key: &str) -> String {
+    // A key written as words is read as written (`2.º trimestre de 2024`).
+    if key.contains(' ') {
+        return key.to_string();
+    }
     let mut out = String::with_capacity(key.len() + 4);
     let mut prev_lower = false;
     for c in key.chars() {
