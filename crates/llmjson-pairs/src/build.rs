@@ -178,8 +178,11 @@ impl Builder {
     fn respell(&self, rng: &mut Rng, g: &Grid, r: usize, a: usize) -> String {
         let attr = g.attrs[a];
         let mut q = g.values[r][a];
-        // A rounding that keeps at least two significant digits (`41.8` for `41.83`).
-        if q.dec > 0
+        // A rounding that keeps at least two significant digits (`41.8` for `41.83`); never
+        // of a wrong answer's value, which rounded may meet the right one (`13` from another
+        // row's `13,1` is also this row's `12,7` rounded).
+        if self.grounded
+            && q.dec > 0
             && q.abs().mant >= 100
             && rng.chance(0.25)
             && !matches!(attr.kind, Kind::Fraction)

@@ -1561,6 +1561,12 @@ impl<'a> Doc<'a> {
                     && !(self.cfg.hints.count_noun)(w)
             }
             Some(TokKind::Punct(P::Dash | P::Colon | P::Close)) => !german_noun,
+            // `For Aurora 1200, noise level …`: a name after a word, before a comma.
+            Some(TokKind::Punct(P::Comma)) => {
+                !german_noun
+                    && p > 0
+                    && matches!(toks[p - 1].kind, TokKind::Word { flags, .. } if flags & flag::STOP != 0)
+            }
             _ => false,
         }
     }
@@ -1932,7 +1938,10 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
             TokKind::Word {
                 flags, folded, cap, ..
             } => {
-                words_seen += 1;
+                // Content words only: `redução média da pressão sistólica foi de 22,7`.
+                if flags & flag::STOP == 0 {
+                    words_seen += 1;
+                }
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
                 if w == "von" {
                     von = true;

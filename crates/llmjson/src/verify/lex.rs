@@ -1202,7 +1202,8 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         ) {
             return Right::Ordinal(after_glued);
         }
-        if let Some(unit) = unit_named(g).filter(|_| !(currency && g == "m")) {
+        // After a currency, `m` and `K` are scales (`$585,942K`), not metres and kelvins.
+        if let Some(unit) = unit_named(g).filter(|_| !(currency && matches!(g, "m" | "K"))) {
             let (unit, end) = per_unit(text, unit, after_glued);
             return Right::Unit {
                 unit: Some(unit),
@@ -1264,6 +1265,14 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                 unit: Some(code),
                 scale,
                 end: end + (after.len() - after_sym.len()) + len,
+            };
+        }
+        // `US$ 9.484,8 M`: the currency was written before.
+        if currency {
+            return Right::Unit {
+                unit: None,
+                scale,
+                end,
             };
         }
         // `6.033,1 M euros`, `2,4 Mio. Franken`.
