@@ -774,6 +774,7 @@ impl<'a> Doc<'a> {
                                 &mut pending_name,
                                 &mut name_chunk,
                                 self.german,
+                                last_number,
                                 name_at,
                                 sentence << 16 | clause,
                             );
@@ -863,6 +864,7 @@ impl<'a> Doc<'a> {
                                 &mut pending_name,
                                 &mut name_chunk,
                                 self.german,
+                                last_number,
                                 name_at,
                                 sentence << 16 | clause,
                             );
@@ -900,6 +902,7 @@ impl<'a> Doc<'a> {
                                 &mut pending_name,
                                 &mut name_chunk,
                                 self.german,
+                                last_number,
                                 name_at,
                                 sentence << 16 | clause,
                             );
@@ -967,7 +970,10 @@ impl<'a> Doc<'a> {
                                 last_direction = None;
                             }
                             let mut all = binds.to_vec();
-                            if only_numbers.is_none() {
+                            // An answer's condition (`96 defectos a 140 °C`) binds the other
+                            // numbers; the words around it are theirs.
+                            let answer_condition = role == Role::Answer && condition.is_some();
+                            if only_numbers.is_none() && !answer_condition {
                                 self.scope_binds(
                                     lx,
                                     t,
@@ -1690,11 +1696,18 @@ fn flush_name(
     pending: &mut Vec<String>,
     chunk: &mut bool,
     german: bool,
+    last_quantity: Option<usize>,
     at: usize,
     sentence: u32,
 ) {
     let atoms = std::mem::take(pending);
-    if *chunk || german {
+    // Names with no quantity between them are one subject (`In Iberia, EBITDA margin was …`);
+    // German nouns, always.
+    let merge = german
+        || scope
+            .iter()
+            .any(|(ty, _, named, _)| *ty == Ty::Name && last_quantity.is_none_or(|q| *named > q));
+    if *chunk || merge {
         if let Some(s) = scope.iter_mut().find(|(t, ..)| *t == Ty::Name) {
             for a in atoms {
                 if !s.1.contains(&a) {
@@ -1813,9 +1826,32 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
                 | "nach"
                 | "tras"
                 | "despues"
-                | "de"
         ) {
-            return true;
+            // A condition conditions another quantity of its sentence (`257 patients at 30
+            // mg`); alone it is the quantity (`chegou a 10,0 km`).
+            // Another quantity: a number with a unit, or one counting the word after it
+            // (`257 patients`); not a date's day, a label's number (`rodada 38`).
+            let other = |k: &usize| {
+                let TokKind::Num(id) = toks[*k].kind else {
+                    return false;
+                };
+                let n = &lx.nums[id as usize];
+                let counts = matches!(toks.get(*k + 1).map(|x| x.kind),
+                    Some(TokKind::Word { flags, cap: false, folded, .. })
+                        if flags & flag::STOP == 0
+                            && words::month(&lx.folded[folded.0 as usize..folded.1 as usize]).is_none());
+                let labelled = prev_word(lx, *k, text)
+                    .is_some_and(|(_, f, _)| f & (flag::REF | flag::WEEK | flag::QUARTER) != 0);
+                *k != t
+                    && n.form == Form::Number
+                    && !n.year_shaped
+                    && (n.unit.is_some() || counts)
+                    && !labelled
+            };
+            let hard = |k: &usize| matches!(toks[*k].kind, TokKind::Punct(P::Stop | P::Line | P::Semi));
+            let before = (0..t).rev().take_while(|k| !hard(k)).any(|k| other(&k));
+            let after = (t + 1..toks.len()).take_while(|k| !hard(k)).any(|k| other(&k));
+            return before || after;
         }
     }
     match toks.get(t + 1).map(|x| x.kind) {
