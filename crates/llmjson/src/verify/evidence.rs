@@ -302,7 +302,7 @@ impl Evidence {
                 }
                 Leaf::Number(digits) => {
                     self.substance += digits.len();
-                    let Some(mut item) = layout::json_number(&digits, leaf.spec, leaf.year_key)
+                    let Some(mut item) = layout::json_number(&digits, leaf.spec, leaf.year_key, leaf.negative)
                     else {
                         continue;
                     };

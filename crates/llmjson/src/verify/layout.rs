@@ -752,6 +752,8 @@ impl<'a> Doc<'a> {
         // The last quantity of the clause: labels named after it are its (`$5.1M in 2023, and
         // $6.2M in 2024`; `€1.85 per share, paid on 2025-07-03; 78.4% …`), not the next clause's.
         let mut clause_quantity: Option<usize> = None;
+        // A condition with no quantity measured under it yet.
+        let mut pending_condition: Option<usize> = None;
         for (t, tok) in toks.iter().enumerate() {
             if let Some(atoms) = date_at.get(&t) {
                 set_scope(
@@ -792,6 +794,7 @@ impl<'a> Doc<'a> {
                     }
                     match p {
                         P::Stop | P::Line => {
+                            pending_condition = None;
                             sentence += 1;
                             clause = 0;
                             numbers_in_sentence = 0;
@@ -953,6 +956,20 @@ impl<'a> Doc<'a> {
                             }
                         }
                         Class::Quantity { condition } => {
+                            // Two conditions in a row with words between: the second is what
+                            // was measured under the first (`a 100.000 km chegou a 64 minutos`).
+                            let condition = condition.filter(|_| {
+                                pending_condition.is_none_or(|c| {
+                                    toks[c + 1..t].iter().all(|x| match x.kind {
+                                        TokKind::Word { flags, .. } => {
+                                            flags & (flag::STOP | flag::CONJ) != 0
+                                        }
+                                        TokKind::Punct(P::Comma) => true,
+                                        _ => false,
+                                    })
+                                })
+                            });
+                            pending_condition = condition.map(|_| t);
                             let mut frame = self.frame(lx, t, num, section, cell);
                             if numbers_in_sentence == 0 {
                                 subject = sentence_subject(lx, t, clause_start, self.text);
@@ -1684,7 +1701,7 @@ fn trivial_of(num: &Num, atoms: &[String]) -> Trivial {
 }
 
 /// Units in which a number is a condition other numbers depend on.
-const CONDITION_UNITS: &[&str] = &[
+pub(crate) const CONDITION_UNITS: &[&str] = &[
     "°C", "°F", "K", "km", "m", "mg", "g", "kg", "mg/kg", "µg", "µg/kg", "h", "min", "d", "wk",
     "mo", "yr", "bar", "rpm", "V", "kV", "W", "kW", "MW", "mm", "cm", "mL", "L",
 ];
@@ -1837,7 +1854,7 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
                 };
                 let n = &lx.nums[id as usize];
                 let counts = matches!(toks.get(*k + 1).map(|x| x.kind),
-                    Some(TokKind::Word { flags, cap: false, folded, .. })
+                    Some(TokKind::Word { flags, folded, .. })
                         if flags & flag::STOP == 0
                             && words::month(&lx.folded[folded.0 as usize..folded.1 as usize]).is_none());
                 let labelled = prev_word(lx, *k, text)
@@ -2357,7 +2374,7 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
 
 /// Whether a label says its numbers are negative (`Net loss`, `Fehlbetrag`, `Pérdidas`), not
 /// inside parentheses (`Operating income (loss)` is income or loss).
-fn direction_outside_parens(text: &str) -> Option<bool> {
+pub(crate) fn direction_outside_parens(text: &str) -> Option<bool> {
     let mut depth = 0;
     let mut word = String::new();
     let mut found = None;
@@ -3076,7 +3093,7 @@ pub(crate) fn text_atoms(text: &str) -> Vec<String> {
 
 /// A JSON number as an item: its exact digits (a `.` mark), its key's unit, currency and scale;
 /// a year when its key names one.
-pub(crate) fn json_number(digits: &str, spec: Spec, year_key: bool) -> Option<Item> {
+pub(crate) fn json_number(digits: &str, spec: Spec, year_key: bool, negative: bool) -> Option<Item> {
     let mut lx = Lexed::default();
     lex::lex(
         digits,
@@ -3088,7 +3105,7 @@ pub(crate) fn json_number(digits: &str, spec: Spec, year_key: bool) -> Option<It
     );
     let num = lx.nums.into_iter().next()?;
     let value = num.readings.first();
-    if year_key || (num.year_shaped && spec.is_empty() && false) {
+    if year_key {
         return Some(Item {
             frame: Frame {
                 readings: num.readings,
@@ -3112,8 +3129,12 @@ pub(crate) fn json_number(digits: &str, spec: Spec, year_key: bool) -> Option<It
     if spec.scale != 0 {
         readings = readings.map(|d| d.shifted(spec.scale));
     }
+    // A key that names a loss or a fall (`mean_systolic_reduction`, `net_loss`) says so of
+    // its positive numbers.
     let polarity = if value.mant < 0 {
         Polarity::MinusSign
+    } else if negative {
+        Polarity::MinusWord
     } else {
         Polarity::Neutral
     };

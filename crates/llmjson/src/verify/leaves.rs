@@ -27,6 +27,8 @@ pub(crate) struct LeafItem {
     pub spec: Spec,
     /// Its key names a year (`"year": 2023`): the number is a date, not a quantity.
     pub year_key: bool,
+    /// Its key names a loss or a fall (`net_loss`, `mean_systolic_reduction`).
+    pub negative: bool,
 }
 
 /// Visits every string and number of `value` in document order (an explicit stack: no
@@ -64,17 +66,22 @@ pub(crate) fn walk_leaves(
                     binds: f.binds,
                     spec,
                     year_key: false,
+                    negative: false,
                 })?;
             }
             Value::Number(n) => {
                 let spec = f.key.as_deref().map(frame::key_spec).unwrap_or_default();
                 let year_key = f.key.as_deref().is_some_and(year_key);
+                let negative = f.key.as_deref().is_some_and(|k| {
+                    layout::direction_outside_parens(&key_words(k)) == Some(true)
+                });
                 visit(LeafItem {
                     path: f.path,
                     leaf: Leaf::Number(n.to_string()),
                     binds: f.binds,
                     spec,
                     year_key,
+                    negative,
                 })?;
             }
             Value::Array(items) => {
@@ -114,6 +121,7 @@ pub(crate) fn walk_leaves(
                             binds: f.binds.clone(),
                             spec: Spec::default(),
                             year_key: false,
+                            negative: false,
                         });
                     }
                     let mut binds = f.binds.clone();
@@ -189,14 +197,34 @@ fn item_names(item: &Value) -> Vec<String> {
             _ => {}
         }
     }
-    // Nothing names it: its first number does (`{"condition": 140, "defects": 64}`), the way a
-    // table's first column names its row.
+    // Nothing names it: its condition does (`{"defects": 64, "condition": 140}`, `"dose_mg":
+    // 20`), else its first number, the way a table's first column names its row.
     if text.is_empty() {
-        if let Some((_, Value::Number(n))) = map.iter().next() {
+        let condition = map
+            .iter()
+            .find(|(k, v)| matches!(v, Value::Number(_)) && condition_key(k));
+        if let Some((_, Value::Number(n))) = condition.or_else(|| map.iter().next()) {
             text.push_str(&n.to_string());
         }
     }
     layout::text_atoms(&text)
+}
+
+/// A key that names a condition the other numbers were measured under: its unit is one of
+/// conditions (`temp_c`, `dose_mg`), or it says so (`condition`, `Bedingung`, `dose`).
+fn condition_key(key: &str) -> bool {
+    if frame::key_spec(key)
+        .unit
+        .is_some_and(|u| layout::CONDITION_UNITS.contains(&u))
+    {
+        return true;
+    }
+    let words = crate::verify::words::fold(&key_words(key));
+    words.split_whitespace().any(|w| {
+        ["condi", "beding", "dose", "dosis", "temperat", "setting"]
+            .iter()
+            .any(|c| w.starts_with(c))
+    })
 }
 
 /// A key that names a year (`year`, `ano`, `fiscal_year`, `jahr`).

@@ -224,7 +224,7 @@ pub fn verify_value(
             }
             Leaf::Number(digits) => {
                 size += digits.len();
-                if let Some(mut n) = layout::json_number(digits, item.spec, item.year_key) {
+                if let Some(mut n) = layout::json_number(digits, item.spec, item.year_key, item.negative) {
                     n.binds = item.binds.clone();
                     check.item(digits, &item.path, n);
                 }
