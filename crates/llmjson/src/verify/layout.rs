@@ -1238,7 +1238,11 @@ impl<'a> Doc<'a> {
                     let w = &lx.folded[folded.0 as usize..folded.1 as usize];
                     let raw = &self.text[toks[k].span.clone()];
                     let strong = cap || upper;
-                    if flags & flag::STOP == 0 && !strong {
+                    // The noun of a code (`bloco D`, `arm B`) names the thing, not the measure.
+                    let code_noun = matches!(toks.get(k + 1).map(|x| x.kind),
+                        Some(TokKind::Word { upper: true, .. }))
+                        && self.text[toks[k + 1].span.clone()].chars().count() == 1;
+                    if flags & flag::STOP == 0 && !strong && !code_noun {
                         if let Some(a) = word_atom(w, raw) {
                             before_words.push((a, k, comma));
                         }
@@ -2634,10 +2638,11 @@ fn decimal_by_language(text: &str) -> Option<bool> {
             | "million" | "billion" | "bn" | "thousand" => dot += 1,
             "de" | "da" | "do" | "em" | "foi" | "que" | "el" | "los" | "las" | "y" | "fue"
             | "le" | "les" | "et" | "des" | "est" | "der" | "die" | "das" | "und" | "mit"
-            | "von" | "im" | "milhões" | "mil" | "millones" | "bilhões" | "milliards" | "para"
+            | "von" | "im" | "mil" | "milliards" | "para"
             | "en" | "del" | "au" | "du" | "sur" | "für" | "bei" => comma += 1,
-            // German scale abbreviations: nobody else writes them.
-            "Mio" | "Mrd" | "Tsd" => comma += 2,
+            // Words only comma-writing languages have.
+            "Mio" | "Mrd" | "Tsd" | "milhões" | "bilhões" | "millones" | "reais" | "milhão"
+            | "bilhão" => comma += 2,
             _ => {}
         }
     }

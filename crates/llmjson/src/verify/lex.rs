@@ -1311,6 +1311,14 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                     end: after,
                 };
             }
+            // A sentence does not go on in lower case (`-277,9 Mio. im Jahr 2019`).
+            if text[end + 1..]
+                .trim_start_matches(' ')
+                .starts_with(|c: char| c.is_lowercase())
+            {
+                let (unit, end) = currency_after_scale(text, end + 1);
+                return Right::Unit { unit, scale, end };
+            }
         }
         let (unit, end) = currency_after_scale(text, end);
         return Right::Unit { unit, scale, end };
