@@ -291,7 +291,9 @@ impl<'a> Doc<'a> {
         Section {
             atoms,
             spec: frame::spec_of(t),
-            negative: false,
+            // A heading that introduces its values (`Mittlere Senkung des systolischen Drucks:`)
+            // names their direction.
+            negative: t.trim_end().ends_with(':') && direction_outside_parens(t) == Some(true),
             value: false,
         }
     }
@@ -960,9 +962,14 @@ impl<'a> Doc<'a> {
                             // was measured under the first (`a 100.000 km chegou a 64 minutos`).
                             let condition = condition.filter(|_| {
                                 pending_condition.is_none_or(|c| {
+                                    // Joined by `and`, a comma, a preposition (`at 120
+                                    // °C and at 30 bar`); not by a verb.
                                     toks[c + 1..t].iter().all(|x| match x.kind {
-                                        TokKind::Word { flags, .. } => {
-                                            flags & (flag::STOP | flag::CONJ) != 0
+                                        TokKind::Word { flags, folded, .. } => {
+                                            flags & flag::CONJ != 0
+                                                || CONDITION_PREPS.contains(
+                                                    &&lx.folded[folded.0 as usize..folded.1 as usize],
+                                                )
                                         }
                                         TokKind::Punct(P::Comma) => true,
                                         _ => false,
@@ -1705,6 +1712,12 @@ fn trivial_of(num: &Num, atoms: &[String]) -> Trivial {
 }
 
 /// Units in which a number is a condition other numbers depend on.
+/// The words that put a quantity as a condition (`at 120 °C`, `bei 25 mg`, `après 24 h`).
+const CONDITION_PREPS: &[&str] = &[
+    "at", "a", "à", "bei", "aos", "ao", "with", "con", "mit", "avec", "under", "after", "apres",
+    "apos", "nach", "tras", "despues",
+];
+
 pub(crate) const CONDITION_UNITS: &[&str] = &[
     "°C", "°F", "K", "km", "m", "mg", "g", "kg", "mg/kg", "µg", "µg/kg", "h", "min", "d", "wk",
     "mo", "yr", "bar", "rpm", "V", "kV", "W", "kW", "MW", "mm", "cm", "mL", "L",
@@ -1829,25 +1842,7 @@ fn label_place(lx: &Lexed, t: usize) -> bool {
 fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
     let toks = &lx.toks;
     if let Some((w, _, _)) = prev_word(lx, t, text) {
-        if matches!(
-            w,
-            "at" | "a"
-                | "à"
-                | "bei"
-                | "aos"
-                | "ao"
-                | "with"
-                | "con"
-                | "mit"
-                | "avec"
-                | "under"
-                | "after"
-                | "apres"
-                | "apos"
-                | "nach"
-                | "tras"
-                | "despues"
-        ) {
+        if CONDITION_PREPS.contains(&w) {
             // A condition conditions another quantity of its sentence (`257 patients at 30
             // mg`); alone it is the quantity (`chegou a 10,0 km`).
             // Another quantity: a number with a unit, or one counting the word after it
@@ -2303,6 +2298,9 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
         },
         &mut lx,
     );
+    // A label's numbers read as the document's (`100.000` under `Distância (km)` in a text
+    // that writes decimal commas).
+    doc.settle(&mut lx, text);
     let dates = month_dates(&lx, doc.order);
     for (_, atoms) in &dates {
         out.extend(atoms.iter().cloned());

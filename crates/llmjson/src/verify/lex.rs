@@ -223,7 +223,7 @@ pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
             b'.' if b
                 .get(i + 1)
                 .is_none_or(|n| n.is_ascii_whitespace() || *n == b'"' || *n == b')')
-                && !abbreviation_before(out, i) =>
+                && !abbreviation_before(out, i, &b[i + 1..]) =>
             {
                 Some(P::Stop)
             }
@@ -273,10 +273,16 @@ pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
 
 /// The previous token is a word that abbreviates (`Fig.`, `p.`, `Nr.`, `ca.`, `Mio.`): its
 /// dot ends no sentence.
-fn abbreviation_before(out: &Lexed, dot: usize) -> bool {
+fn abbreviation_before(out: &Lexed, dot: usize, after: &[u8]) -> bool {
     let Some(t) = out.toks.last() else {
         return false;
     };
+    // A capital after it starts a sentence (`… en Kestrel Bay. Carga punta …`), but after a
+    // title (`Dr. Silva`).
+    let capital = after
+        .iter()
+        .find(|c| !c.is_ascii_whitespace())
+        .is_some_and(u8::is_ascii_uppercase);
     let TokKind::Word { folded, flags, .. } = t.kind else {
         return false;
     };
@@ -284,6 +290,9 @@ fn abbreviation_before(out: &Lexed, dot: usize) -> bool {
         return false;
     }
     let w = &out.folded[folded.0 as usize..folded.1 as usize];
+    if capital && !matches!(w, "dr" | "mr" | "ms" | "mrs" | "st" | "prof" | "sr" | "sra") {
+        return false;
+    }
     w.len() <= 4
         && (flags & (flag::REF | flag::APPROX | flag::STREET) != 0
             || words::scale_word(w, false).is_some()
@@ -403,17 +412,30 @@ pub(crate) fn settle_by(nums: &mut [Num], dot: bool) {
 
 /// Reads the ambiguous numbers of a document whose convention nothing shows: a comma before
 /// three digits groups them (`$8,900m`, `1,200` under `USD millions`) — the writers who mark
-/// decimals with a comma write `1,2`, not `1,200` — and a dot stays ambiguous (`1.400` is as
-/// likely German thousands as an English decimal).
+/// decimals with a comma write `1,2`, not `1,200` — and so does a dot before digits that end
+/// in zero (`8.100 M EUR`); another dot stays ambiguous (`1.412` is as likely German
+/// thousands as an English decimal).
 pub(crate) fn settle_commas(nums: &mut [Num], text: &str) {
     for n in nums.iter_mut() {
         if let Readings::Ambiguous(d, _) = n.readings {
             let digits = text.get(n.digits.clone()).unwrap_or_default();
             if digits.contains(',') && !digits.contains('.') {
                 n.readings = Readings::One(d);
+            } else if digits.contains('.') && !digits.contains(',') && digits.ends_with('0') {
+                // `8.100 M EUR`: nobody writes a decimal's trailing zero where a group's is.
+                if let Readings::Ambiguous(_, c) = n.readings {
+                    n.readings = Readings::One(c);
+                }
             }
         }
     }
+}
+
+/// 1 when `rest` starts with an abbreviation's dot: a sentence does not go on in lower case
+/// (`-277,9 Mio. im Jahr 2019`).
+fn abbreviation_dot(rest: &str) -> usize {
+    let after = rest.strip_prefix('.').map(|r| r.trim_start_matches(' '));
+    usize::from(after.is_some_and(|r| r.starts_with(|c: char| c.is_lowercase())))
 }
 
 /// The unit of energy a unit of power makes with hours.
@@ -1267,12 +1289,12 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                 end: end + (after.len() - after_sym.len()) + len,
             };
         }
-        // `US$ 9.484,8 M`: the currency was written before.
+        // `US$ 9.484,8 M`, `EUR -277,9 Mio. im Jahr`: the currency was written before.
         if currency {
             return Right::Unit {
                 unit: None,
                 scale,
-                end,
+                end: end + abbreviation_dot(&text[end..]),
             };
         }
         // `6.033,1 M euros`, `2,4 Mio. Franken`.
@@ -1311,11 +1333,7 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                     end: after,
                 };
             }
-            // A sentence does not go on in lower case (`-277,9 Mio. im Jahr 2019`).
-            if text[end + 1..]
-                .trim_start_matches(' ')
-                .starts_with(|c: char| c.is_lowercase())
-            {
+            if abbreviation_dot(&text[end..]) == 1 {
                 let (unit, end) = currency_after_scale(text, end + 1);
                 return Right::Unit { unit, scale, end };
             }
