@@ -208,13 +208,12 @@ impl<'a> Doc<'a> {
         }
     }
 
-    /// Reads the ambiguous numbers of one region by the document's convention; evidence whose
+    /// Reads the ambiguous numbers of one region by the document's convention; a text whose
     /// convention nothing shows reads a comma before three digits as grouping.
     fn settle(&self, lexed: &mut Lexed, text: &str) {
         match self.convention {
             Some(dot) => lex::settle_by(&mut lexed.nums, dot),
-            None if self.cfg.role == Role::Evidence => lex::settle_commas(&mut lexed.nums, text),
-            None => {}
+            None => lex::settle_commas(&mut lexed.nums, text),
         }
     }
 

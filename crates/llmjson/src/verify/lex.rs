@@ -1446,6 +1446,8 @@ fn currency_symbol_after(rest: &str) -> Option<(&'static str, usize)> {
     }
     const AFTER: &[(&str, &str)] = &[
         ("€", "EUR"),
+        ("US-Dollar", "USD"),
+        ("US-dollar", "USD"),
         ("$ US", "USD"),
         ("$", "$"),
         ("£", "GBP"),
