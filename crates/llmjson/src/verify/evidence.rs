@@ -530,6 +530,11 @@ impl Evidence {
         self.label_values.contains(&value.magnitude().canonical())
     }
 
+    /// Whether the evidence states `value` as a quantity.
+    pub(crate) fn states(&self, value: Decimal) -> bool {
+        self.exact.contains_key(&value.magnitude().canonical())
+    }
+
     /// Whether the evidence counts `word` (`staff` after `84`).
     pub(crate) fn counts(&self, word: &str) -> bool {
         self.count_nouns.contains(word)

@@ -66,6 +66,9 @@ pub(crate) struct Hints<'a> {
     /// The evidence counts this folded word (`staff` after `84`): a year-shaped number before it
     /// is a count.
     pub count_noun: &'a dyn Fn(&str) -> bool,
+    /// The evidence states this value as a quantity: an answer's small count of it is checked
+    /// (`7 não conformidades` against another date's 7), not skipped.
+    pub states: &'a dyn Fn(Decimal) -> bool,
 }
 
 /// Hints that know nothing (for evidence).
@@ -73,6 +76,7 @@ pub(crate) fn no_hints() -> Hints<'static> {
     Hints {
         label: &|_| false,
         count_noun: &|_| false,
+        states: &|_| false,
     }
 }
 
@@ -198,8 +202,13 @@ impl<'a> Doc<'a> {
             dollar: dollar_of(text),
             german: german(text),
             french: french(text),
+            // Those who write decimal commas write the day first (`02/01/2024, 81,7 GW`).
             order: match date_order(text) {
-                DateOrder::Unknown if decimal_by_language(text) == Some(false) => {
+                DateOrder::Unknown
+                    if convention == Some(false)
+                        || matches!(cfg.locale, Locale::Pt | Locale::Fr)
+                        || decimal_by_language(text) == Some(false) =>
+                {
                     DateOrder::DayFirst
                 }
                 o => o,
@@ -1380,10 +1389,13 @@ impl<'a> Doc<'a> {
                 for (a, at) in &after_words {
                     push(a, 0.4 * decay(words_between(t, *at)), *at);
                 }
-                // The sentence's subject words (`A soja ocupou … e produziu 8.432 t`).
+                // The sentence's subject words (`A soja ocupou … e produziu 8.432 t`): more
+                // strongly when the clause names no subject of its own (its verb alone).
+                let own_words = before_words.iter().filter(|(_, at, _)| *at >= clause_start).count();
+                let weight = if own_words <= 1 { 0.35 } else { 0.25 };
                 for (a, at) in subject {
                     if *at < clause_start {
-                        push(a, 0.25, *at);
+                        push(a, weight, *at);
                     }
                 }
             }
@@ -1512,7 +1524,8 @@ impl<'a> Doc<'a> {
                 return Class::Label(Some(Ty::Code), vec![atom]);
             }
         }
-        // A small count: a bare integer up to 10.
+        // A small count: a bare integer up to 10 the evidence does not state (`five readings`,
+        // `2 vagas` counted from a list).
         if self.cfg.role == Role::Answer
             && bare
             && num.plain
@@ -1520,6 +1533,7 @@ impl<'a> Doc<'a> {
             && value.exp == 0
             && (0..=10).contains(&value.mant)
             && !cell
+            && !(self.cfg.hints.states)(value)
         {
             return Class::Skip(Trivial::SmallCount);
         }
@@ -1900,6 +1914,17 @@ fn comparison_base(lx: &Lexed, t: usize) -> bool {
                         | "contra"
                         | "frente"
                         | "contre"
+                        // Another time than the one in force (`eine Woche zuvor 2340 kg`).
+                        | "zuvor"
+                        | "vorher"
+                        | "earlier"
+                        | "before"
+                        | "previously"
+                        | "prior"
+                        | "antes"
+                        | "anteriormente"
+                        | "avant"
+                        | "auparavant"
                 ) {
                     return true;
                 }
@@ -2625,7 +2650,7 @@ fn decimal_by_language(text: &str) -> Option<bool> {
     if german(text) || french(text) {
         return Some(false);
     }
-    let (mut dot, mut comma) = (0, 0);
+    let (mut dot, mut comma, mut accented) = (0, 0, 0);
     for w in text
         .split(|c: char| !c.is_alphabetic() && c != '$' && c != '€')
         .take(600)
@@ -2640,6 +2665,14 @@ fn decimal_by_language(text: &str) -> Option<bool> {
             // Words only comma-writing languages have.
             "Mio" | "Mrd" | "Tsd" | "milhões" | "bilhões" | "millones" | "reais" | "milhão"
             | "bilhão" => comma += 2,
+            // A lower-case word with a Romance accent (`inspeção`, `não`, `según`, `été`).
+            _ if accented < 4
+                && w.starts_with(char::is_lowercase)
+                && w.contains(['ã', 'õ', 'ç', 'ñ', 'é', 'è', 'ê', 'à', 'â', 'ô', 'ú', 'í', 'ó', 'á']) =>
+            {
+                accented += 1;
+                comma += 1;
+            }
             _ => {}
         }
     }

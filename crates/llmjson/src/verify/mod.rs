@@ -371,9 +371,11 @@ impl<'e> Check<'e> {
         let evidence = self.evidence;
         let label = |a: &str| evidence.is_label_atom(a);
         let count_noun = |w: &str| evidence.counts(w);
+        let states = |v: decimal::Decimal| evidence.states(v);
         let hints = Hints {
             label: &label,
             count_noun: &count_noun,
+            states: &states,
         };
         let cfg = Config {
             locale: self.options.locale,
@@ -788,9 +790,11 @@ mod tests {
 pub fn explain(text: &str, answer: bool, evidence: &Evidence) -> Vec<String> {
     let label = |a: &str| evidence.is_label_atom(a);
     let count_noun = |w: &str| evidence.counts(w);
+    let states = |v: decimal::Decimal| evidence.states(v);
     let hints = Hints {
         label: &label,
         count_noun: &count_noun,
+        states: &states,
     };
     let cfg = Config {
         locale: Locale::Auto,
