@@ -1386,16 +1386,29 @@ impl<'a> Doc<'a> {
                     let w = 0.5 * decay(words_between(*at, t)) * if *comma { 0.6 } else { 1.0 };
                     push(a, w, *at);
                 }
+                // `121,9 m² de área privativa`, `4.2 days of dwell time`: what follows `of` right
+                // after the number is what it measures.
+                let of = matches!(toks.get(t + 1).map(|x| x.kind),
+                    Some(TokKind::Word { folded, .. })
+                        if matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
+                            "de" | "of" | "d" | "do" | "da" | "del" | "des" | "du" | "der"));
                 for (a, at) in &after_words {
-                    push(a, 0.4 * decay(words_between(t, *at)), *at);
+                    let w = if of && words_between(t, *at) <= 3.0 { 0.7 } else { 0.4 };
+                    push(a, w * decay(words_between(t, *at)), *at);
                 }
                 // The sentence's subject words (`A soja ocupou … e produziu 8.432 t`): more
                 // strongly when the clause names no subject of its own (its verb alone).
+                // A clause that names its own (`Parks spent …`, `mientras la hidráulica
+                // aumentó …`) takes none.
                 let own_words = before_words.iter().filter(|(_, at, _)| *at >= clause_start).count();
-                let weight = if own_words <= 1 { 0.35 } else { 0.25 };
-                for (a, at) in subject {
-                    if *at < clause_start {
-                        push(a, weight, *at);
+                let own_name = scope
+                    .iter()
+                    .any(|(ty, _, at, _)| *ty == Ty::Name && *at >= clause_start && *at < t);
+                if own_words <= 1 && !own_name {
+                    for (a, at) in subject {
+                        if *at < clause_start {
+                            push(a, 0.35, *at);
+                        }
                     }
                 }
             }
