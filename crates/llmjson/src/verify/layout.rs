@@ -932,13 +932,20 @@ impl<'a> Doc<'a> {
                         Class::Label(ty, atoms) => {
                             // A label right after a quantity is that quantity's (`84.1 F1`, `$5.1M
                             // in 2023`): it does not carry on to the next one.
-                            let postposed = last_number.is_some_and(|q| {
-                                toks[q + 1..t].iter().all(|x| match x.kind {
-                                    TokKind::Word { flags, .. } => flags & flag::STOP != 0,
-                                    TokKind::Punct(P::Open) => true,
-                                    _ => false,
-                                }) && t - q <= 3
-                            });
+                            // A label before a colon labels what follows (`(2023: R$ 95,1
+                            // milhões)`).
+                            let introduces = matches!(
+                                toks.get(t + 1).map(|x| x.kind),
+                                Some(TokKind::Punct(P::Colon))
+                            );
+                            let postposed = !introduces
+                                && last_number.is_some_and(|q| {
+                                    toks[q + 1..t].iter().all(|x| match x.kind {
+                                        TokKind::Word { flags, .. } => flags & flag::STOP != 0,
+                                        TokKind::Punct(P::Open) => true,
+                                        _ => false,
+                                    }) && t - q <= 3
+                                });
                             if let Some(ty) = ty.filter(|_| !postposed) {
                                 set_scope(
                                     &mut scope,
@@ -1229,7 +1236,10 @@ impl<'a> Doc<'a> {
         let mut before_words: Vec<(String, usize, bool)> = Vec::new();
         let mut comma = false;
         let mut k = t;
-        while k > clause_start && before_words.len() < 8 {
+        // A number opening a parenthesis (`… randomizados (480 na população ITT)`) is an aside:
+        // the words before it are the main clause's.
+        let aside = t > 0 && matches!(toks[t - 1].kind, TokKind::Punct(P::Open));
+        while !aside && k > clause_start && before_words.len() < 8 {
             k -= 1;
             match toks[k].kind {
                 TokKind::Num(_) => {
@@ -3153,7 +3163,10 @@ pub(crate) fn json_number(digits: &str, spec: Spec, year_key: bool, negative: bo
     );
     let num = lx.nums.into_iter().next()?;
     let value = num.readings.first();
-    if year_key {
+    // A key that names a year holds a year (`"exercice": 2024`, not `"effectif_fin_exercice":
+    // 6420`).
+    let year_like = value.exp == 0 && (1800..=2200).contains(&value.mant);
+    if year_key && year_like {
         return Some(Item {
             frame: Frame {
                 readings: num.readings,
