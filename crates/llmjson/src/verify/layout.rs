@@ -556,6 +556,14 @@ impl<'a> Doc<'a> {
                 frame::spec_of(head).over(from_caption).over(section.spec)
             })
             .collect();
+        // A column of units (`Unité: €/MWh, CHF/MWh, £/MWh`) gives each row's numbers theirs.
+        let unit_col: Option<usize> = (1..ncols).find(|&c| {
+            !body.is_empty()
+                && body.iter().all(|row| {
+                    row.get(c)
+                        .is_some_and(|r| unit_cell(text[r.clone()].trim()).is_some())
+                })
+        });
         let col_atoms: Vec<Vec<String>> = (0..ncols)
             .map(|c| label_atoms(head_text(c), self, None))
             .collect();
@@ -629,7 +637,13 @@ impl<'a> Doc<'a> {
                         soft: false,
                     });
                 }
-                let spec = col_specs.get(c).copied().unwrap_or_default();
+                let mut spec = col_specs.get(c).copied().unwrap_or_default();
+                if let Some(u) = unit_col
+                    .and_then(|u| row.get(u))
+                    .and_then(|r| unit_cell(text[r.clone()].trim()))
+                {
+                    spec = u.over(spec);
+                }
                 let negative = row_negative || col_negative.get(c).copied().unwrap_or(false);
                 self.cell(r.clone(), cell_locale, &binds, spec, negative, sink);
             }
@@ -1987,7 +2001,7 @@ fn sentence_subject(lx: &Lexed, t: usize, start: usize, text: &str) -> Vec<(Stri
 /// 3.1% on placebo`, `11,2 points … contre 7,9`): the second shares the first's direction.
 fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
     let mut conj = false;
-    for tok in &lx.toks[from + 1..to] {
+    for (k, tok) in lx.toks.iter().enumerate().take(to).skip(from + 1) {
         match tok.kind {
             TokKind::Word { flags, .. } => {
                 if flags & flag::CONJ != 0 {
@@ -1999,10 +2013,17 @@ fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
             }
             TokKind::Punct(P::Comma) => {}
             TokKind::Punct(_) => return false,
-            TokKind::Num(_) => return false,
+            // A label's number (`… at week 24 and by 3.1%`) is no new quantity.
+            TokKind::Num(id) => {
+                let labelled = matches!(lx.toks.get(k.wrapping_sub(1)).map(|x| x.kind),
+                    Some(TokKind::Word { flags, .. }) if flags & (flag::WEEK | flag::REF | flag::QUARTER) != 0);
+                if lx.nums[id as usize].form == Form::Number && !labelled {
+                    return false;
+                }
+            }
         }
     }
-    conj && to - from <= 10
+    conj && to - from <= 12
 }
 
 /// A number after a label's separator (`Net loss: (2,904)`): accounting's parentheses apply.
@@ -2452,6 +2473,27 @@ pub(crate) fn direction_outside_parens(text: &str) -> Option<bool> {
         }
     }
     found
+}
+
+/// A cell that is a unit alone (`€/MWh`, `kg`, `USD`), as the spec it gives a number.
+fn unit_cell(cell: &str) -> Option<Spec> {
+    if cell.is_empty() || cell.len() > 16 || cell.bytes().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let probe = format!("1 {cell}");
+    let mut lx = Lexed::default();
+    lex::lex(&probe, Mode { locale: Locale::Auto, cell: true }, &mut lx);
+    let num = lx.nums.first()?;
+    if num.span.end < probe.trim_end().len() {
+        return None;
+    }
+    let unit = num.unit?;
+    let currency = words::currency_word(unit).is_some() || unit == "$";
+    Some(Spec {
+        currency: currency.then_some(unit),
+        scale: 0,
+        unit: (!currency).then_some(unit),
+    })
 }
 
 fn has_unit(cell: &str) -> bool {

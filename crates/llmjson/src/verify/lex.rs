@@ -1260,7 +1260,7 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
     let Some((gap, spaced)) = after_blank(rest) else {
         return Right::nothing(j);
     };
-    let word = word_prefix(spaced, 14, |c| {
+    let word = word_prefix(spaced, 20, |c| {
         c.is_alphabetic() || matches!(c, '°' | 'º' | 'µ' | '²' | '³' | '%' | '/')
     });
     let boundary = !spaced[word.len()..].starts_with(|c: char| c.is_alphanumeric());
