@@ -2003,8 +2003,13 @@ fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
     let mut conj = false;
     for (k, tok) in lx.toks.iter().enumerate().take(to).skip(from + 1) {
         match tok.kind {
-            TokKind::Word { flags, .. } => {
-                if flags & flag::CONJ != 0 {
+            TokKind::Word { flags, folded, .. } => {
+                // `and`, or a comparison (`a diminué de 11,2 points … contre 7,9 sous placebo`).
+                let versus = matches!(
+                    &lx.folded[folded.0 as usize..folded.1 as usize],
+                    "vs" | "versus" | "contre" | "contra" | "gegenuber" | "against" | "frente"
+                );
+                if flags & flag::CONJ != 0 || versus {
                     conj = true;
                 } else if flags & flag::STOP == 0 {
                     // A content word may name a new direction or subject; only a few words.

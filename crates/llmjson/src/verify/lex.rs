@@ -1268,6 +1268,26 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         return Right::nothing(j);
     }
     let end = j + gap + word.len();
+    // `12,500 sq ft`, `85 square metres`: an area in two words.
+    if matches!(word, "sq" | "square") {
+        if let Some((g, next)) = after_blank(&text[end..]) {
+            let w = word_prefix(next, 12, char::is_alphabetic);
+            let unit = match w {
+                "ft" | "feet" | "foot" => Some("ft²"),
+                "m" | "metres" | "meters" | "metre" | "meter" => Some("m²"),
+                "km" | "kilometres" | "kilometers" => Some("km²"),
+                "mi" | "miles" | "mile" => Some("mi²"),
+                _ => None,
+            };
+            if let Some(unit) = unit {
+                return Right::Unit {
+                    unit: Some(unit),
+                    scale: 0,
+                    end: end + g + w.len(),
+                };
+            }
+        }
+    }
     // `3 400 M€`, `3,4 Md€`, `850 k€`, `2074,5 M €`: a scale letter and a currency.
     if let Some(scale) = match word {
         "k" | "K" => Some(3),
