@@ -595,11 +595,17 @@ impl<'a> Doc<'a> {
         for row in body {
             let mut row_atoms: Vec<String> = Vec::new();
             let mut row_negative = false;
+            // A row label may state its own unit or scale (`Diluted EPS ($)`, `Employees
+            // (thousands)`): it overrides the caption's for that row.
+            let mut row_spec = Spec::default();
             for (c, r) in row.iter().enumerate() {
                 if !label_col.get(c).copied().unwrap_or(false) {
                     continue;
                 }
                 let t = text[r.clone()].trim();
+                if row_spec.is_empty() && !t.bytes().any(|b| b.is_ascii_digit()) {
+                    row_spec = frame::spec_of(t);
+                }
                 let spec = col_specs.get(c).copied().unwrap_or_default();
                 row_atoms.extend(label_atoms(t, self, Some(spec.unit)));
                 row_negative |= direction_outside_parens(t) == Some(true);
@@ -638,6 +644,13 @@ impl<'a> Doc<'a> {
                     });
                 }
                 let mut spec = col_specs.get(c).copied().unwrap_or_default();
+                if !row_spec.is_empty() {
+                    spec = Spec {
+                        currency: row_spec.currency.or(spec.currency.filter(|_| row_spec.unit.is_none())),
+                        scale: row_spec.scale,
+                        unit: row_spec.unit,
+                    };
+                }
                 if let Some(u) = unit_col
                     .and_then(|u| row.get(u))
                     .and_then(|r| unit_cell(text[r.clone()].trim()))
@@ -1424,7 +1437,12 @@ impl<'a> Doc<'a> {
                 // strongly when the clause names no subject of its own (its verb alone).
                 // A clause that names its own (`Parks spent …`, `mientras la hidráulica
                 // aumentó …`) takes none.
-                let own_words = before_words.iter().filter(|(_, at, _)| *at >= clause_start).count();
+                // Content words of the clause before the number, past any earlier number
+                // (`and gross margin widened by 90 basis points to 35.0%`).
+                let own_words = toks[clause_start.min(t)..t]
+                    .iter()
+                    .filter(|x| matches!(x.kind, TokKind::Word { flags, .. } if flags & flag::STOP == 0))
+                    .count();
                 let own_name = scope
                     .iter()
                     .any(|(ty, _, at, _)| *ty == Ty::Name && *at >= clause_start && *at < t);

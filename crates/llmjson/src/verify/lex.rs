@@ -1268,6 +1268,26 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         return Right::nothing(j);
     }
     let end = j + gap + word.len();
+    // `90 basis points`, `15 Basispunkte`.
+    if matches!(word, "basis" | "Basispunkte" | "basispunkte") {
+        let (w, g) = if word == "basis" {
+            match after_blank(&text[end..]) {
+                Some((g, next)) if next.starts_with("point") => {
+                    (word_prefix(next, 8, char::is_alphabetic), g)
+                }
+                _ => ("", 0),
+            }
+        } else {
+            ("", 0)
+        };
+        if word != "basis" || !w.is_empty() {
+            return Right::Unit {
+                unit: Some("bp"),
+                scale: 0,
+                end: end + g + w.len(),
+            };
+        }
+    }
     // `12,500 sq ft`, `85 square metres`: an area in two words.
     if matches!(word, "sq" | "square") {
         if let Some((g, next)) = after_blank(&text[end..]) {
