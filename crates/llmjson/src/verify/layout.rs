@@ -1344,12 +1344,18 @@ impl<'a> Doc<'a> {
                         soft: false,
                     });
                 }
-                let measure: Vec<String> = before_words
+                let mut measure: Vec<String> = before_words
                     .iter()
                     .filter(|(_, _, c)| !c)
                     .map(|(a, _, _)| a.clone())
                     .take(5)
                     .collect();
+                // And the word it counts (`at 84 sites`).
+                if let Some((a, at)) = after_words.first() {
+                    if *at == t + 1 && !measure.contains(a) {
+                        measure.push(a.clone());
+                    }
+                }
                 if !measure.is_empty() {
                     out.push(Bind {
                         dim: self.dim(0x3ea5, 0),
@@ -2123,10 +2129,17 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
         match toks[k].kind {
             TokKind::Word { flags, .. } => {
                 n += 1;
-                if flags & flag::NEG != 0 {
+                // A verb with an object is what the number did (`150 mg cut the relapse
+                // rate`), not its direction.
+                let object = matches!(toks.get(k + 1).map(|x| x.kind),
+                    Some(TokKind::Word { folded, .. })
+                        if matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
+                            "the" | "a" | "an" | "its" | "their" | "o" | "os" | "la" | "las" | "el"
+                            | "los" | "le" | "les" | "die" | "der" | "das" | "den"));
+                if flags & flag::NEG != 0 && !object {
                     return Polarity::MinusWord;
                 }
-                if flags & flag::POS != 0 {
+                if flags & flag::POS != 0 && !object {
                     return Polarity::Plus;
                 }
                 if flags & flag::STOP == 0 {
