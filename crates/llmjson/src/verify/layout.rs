@@ -2070,6 +2070,20 @@ fn after_label(lx: &Lexed, t: usize) -> bool {
 /// right after it (`$340,000 loss`).
 fn direction(lx: &Lexed, t: usize) -> Polarity {
     let toks = &lx.toks;
+    // `bajó de 58,90 a 41,30 €/MWh`, `fell from 12 to 9`: the first of two levels; not a
+    // change to a level (`sinkt um 2,91 % auf CHF 2'184`, `a baissé de 2,6 % à 44,1 ct/kg`).
+    let unit_of = |k: usize| match toks.get(k).map(|x| x.kind) {
+        Some(TokKind::Num(id)) => Some(lx.nums[id as usize].unit),
+        _ => None,
+    };
+    let to_level = matches!(toks.get(t + 1).map(|x| x.kind),
+        Some(TokKind::Word { flags, .. }) if flags & flag::LEVEL_PREP != 0)
+        && unit_of(t + 2).is_some_and(|next| {
+            unit_of(t).flatten() != Some("%") || next == Some("%")
+        });
+    if to_level {
+        return Polarity::Neutral;
+    }
     let mut k = t;
     let mut words_seen = 0;
     let mut level = false;
@@ -2127,8 +2141,20 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
     let mut n = 0;
     while k < toks.len() && n < 2 {
         match toks[k].kind {
-            TokKind::Word { flags, .. } => {
+            TokKind::Word { flags, folded, .. } => {
                 n += 1;
+                // `and` starts another quantity's words (`FEC de 15,44 e perdas de 58,6%`).
+                if flags & flag::CONJ != 0 {
+                    break;
+                }
+                // A comparative right after the number: `4,3 % weniger als im Vorjahr`.
+                match &lx.folded[folded.0 as usize..folded.1 as usize] {
+                    "weniger" | "less" | "fewer" | "lower" | "menos" | "moins" | "niedriger" => {
+                        return Polarity::MinusWord
+                    }
+                    "mehr" | "more" | "higher" | "hoher" | "mas" => return Polarity::Plus,
+                    _ => {}
+                }
                 // A verb with an object is what the number did (`150 mg cut the relapse
                 // rate`), not its direction.
                 let object = matches!(toks.get(k + 1).map(|x| x.kind),
