@@ -62,6 +62,8 @@ pub struct Evidence {
     /// is an alternative subject only for a claim of a measure it labels (`Herdengröße 86
     /// Kühe` is no other subject for `9.412 kg`).
     label_measures: Vec<u64>,
+    /// Per label, its text as written (empty when it has none), for diagnostics.
+    label_texts: Vec<Box<str>>,
     /// Atoms of numbers that label or date something (`n:401e0`, `y:2021`): an answer's number
     /// in a label's place that the evidence holds so is that label.
     label_atoms: HashSet<Box<str>, Fast>,
@@ -156,11 +158,11 @@ pub(crate) struct Claim<'c> {
 }
 
 /// What the evidence says about one reading of an answer's number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Lookup {
     Found(u32),
     /// The value is there, but bound to another subject (`Porto`'s, not `Lisbon`'s).
-    OtherSubject(u32),
+    OtherSubject(Clash),
     /// The value is there, but in another unit or currency.
     OtherUnit,
     /// The magnitude is there, with the opposite direction.
@@ -168,6 +170,16 @@ pub(crate) enum Lookup {
     /// The evidence states it less precisely than the answer (`12.3` for `12.34`).
     LessPrecise,
     Absent,
+}
+
+/// Whose value a number is, by the answer and by the evidence: the labels that clashed, as
+/// written (`Variant A` against `Variant B`, `2021` against `2019`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Clash {
+    /// What the answer binds the number to.
+    pub ours: String,
+    /// What the evidence binds it to.
+    pub theirs: String,
 }
 
 /// How many candidates within rounding distance are checked before giving up (each needs
@@ -501,6 +513,7 @@ impl Evidence {
         }
         self.labels.push(key.clone());
         self.label_measures.push(0);
+        self.label_texts.push(b.text.as_str().into());
         self.label_ids.insert(key, id);
         id
     }
@@ -608,8 +621,8 @@ impl Evidence {
                 }
             }
         }
-        if let Some(id) = why.other_subject {
-            return Lookup::OtherSubject(id);
+        if let Some(clash) = why.other_subject.take() {
+            return Lookup::OtherSubject(clash);
         }
         if why.other_sign {
             return Lookup::OtherSign;
@@ -658,10 +671,11 @@ impl Evidence {
             why.other_sign = true;
             return None;
         }
-        if self.conflict(n, claim.context, (claim.unit, claim.per, claim.fraction))
-            || self.exclusive_conflict(n, claim.exclusive)
-        {
-            why.other_subject.get_or_insert(id);
+        let clash = self
+            .conflict(n, claim.context, (claim.unit, claim.per, claim.fraction))
+            .or_else(|| self.exclusive_conflict(n, claim.exclusive));
+        if let Some(clash) = clash {
+            why.other_subject.get_or_insert(clash);
             return None;
         }
         Some(Lookup::Found(id))
@@ -677,9 +691,9 @@ impl Evidence {
         n: &EvidenceNumber,
         context: &[(u32, f32, u32)],
         claim_unit: (Option<&str>, Option<&str>, bool),
-    ) -> bool {
+    ) -> Option<Clash> {
         if context.is_empty() {
-            return false;
+            return None;
         }
         for &label in &self.groups[n.groups.start as usize..n.groups.end as usize] {
             let (dim, own_atoms) = &self.labels[label as usize];
@@ -749,7 +763,7 @@ impl Evidence {
                 (None, _, false) => u64::MAX,
                 (u, per, fraction) => measure_bit(u, per, fraction),
             };
-            let best = candidates
+            let (best, best_label) = candidates
                 .iter()
                 .filter(|&&other| {
                     // Numbers without a unit may be of the claim's measure (a JSON key's).
@@ -758,9 +772,9 @@ impl Evidence {
                 })
                 .map(|&other| {
                     let atoms = &self.labels[other as usize].1;
-                    score(&|a| like(a) && atoms.binary_search(&a).is_ok())
+                    (score(&|a| like(a) && atoms.binary_search(&a).is_ok()), other)
                 })
-                .fold(0f32, f32::max);
+                .fold((0f32, u32::MAX), |b, x| if x.0 > b.0 { x } else { b });
             // The answer names an alternative (an earlier clause's passing mention does not),
             // and names its own label not at all, or far less.
             // A clause's words bind softly: their alternative must be named clearly.
@@ -769,27 +783,36 @@ impl Evidence {
             } else {
                 (MENTION, DOMINANT)
             };
-            if std::env::var_os("LLMJSON_DEBUG_CONFLICT").is_some() {
-                let names = |ids: &[u32]| ids.iter().map(|&a| &*self.atom_names[a as usize]).collect::<Vec<_>>().join("+");
-                let ctx: Vec<String> = mentions.iter().map(|(m, w, a)| format!("{m}:{w:.2}:{}", names(a))).collect();
-                eprintln!("conflict? {} dim {:x} own [{}] {own_score:.2} best {best:.2} ctx {ctx:?}", n.value.plain(), dim & 0xffff, names(own_atoms));
-                for &o in &candidates {
-                    eprintln!("   alt [{}] measures {:x}", names(&self.labels[o as usize].1), self.label_measures[o as usize]);
-                }
-            }
             if best >= mention && best > 0.15 + dominant * own_score {
-                return true;
+                return Some(Clash {
+                    ours: self.label_text(best_label),
+                    theirs: self.label_text(label),
+                });
             }
         }
-        false
+        None
+    }
+
+    /// A label as written, or its atoms where it has no one text.
+    fn label_text(&self, label: u32) -> String {
+        match self.label_texts.get(label as usize) {
+            Some(t) if !t.is_empty() => t.to_string(),
+            _ => self.labels.get(label as usize).map_or_else(String::new, |(_, atoms)| {
+                atoms
+                    .iter()
+                    .map(|&a| atom_text(&self.atom_names[a as usize]))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }),
+        }
     }
 
     /// Whether the answer gives its number a period or a numbered thing that excludes the
     /// evidence number's (`In 2021 … 41.8 MPa` against `the 2019 cohort: 41.8 MPa`; `batch 13`
     /// against `Batch 12`), even where the evidence names no alternative.
-    fn exclusive_conflict(&self, n: &EvidenceNumber, exclusive: &[(String, f32)]) -> bool {
+    fn exclusive_conflict(&self, n: &EvidenceNumber, exclusive: &[(String, f32)]) -> Option<Clash> {
         if exclusive.is_empty() {
-            return false;
+            return None;
         }
         let mut own: Vec<&str> = Vec::new();
         for &label in &self.groups[n.groups.start as usize..n.groups.end as usize] {
@@ -804,7 +827,7 @@ impl Evidence {
             }
         }
         if own.is_empty() {
-            return false;
+            return None;
         }
         for (kind, _) in exclusive
             .iter()
@@ -813,50 +836,30 @@ impl Evidence {
             if !own.iter().any(|o| exclusive_kind(o) == Some(kind)) {
                 continue;
             }
-            let (mut own_w, mut alt_w) = (0f32, 0f32);
+            let (mut own_w, mut alt_w, mut alt) = (0f32, 0f32, "");
             for (a, w) in exclusive
                 .iter()
                 .filter(|(a, _)| exclusive_kind(a) == Some(kind))
             {
                 if own.contains(&a.as_str()) {
                     own_w = own_w.max(*w);
-                } else {
-                    alt_w = alt_w.max(*w);
+                } else if *w > alt_w {
+                    alt_w = *w;
+                    alt = a;
                 }
             }
             if alt_w >= MENTION && alt_w > 0.15 + DOMINANT * own_w {
-                return true;
+                let theirs = own
+                    .iter()
+                    .find(|o| exclusive_kind(o) == Some(kind))
+                    .map_or_else(String::new, |o| atom_text(o));
+                return Some(Clash {
+                    ours: atom_text(alt),
+                    theirs,
+                });
             }
         }
-        false
-    }
-
-    /// The label evidence number `id` is bound to that the answer's context contradicts, as
-    /// text (`w:porto`), for diagnostics.
-    pub(crate) fn subject_described(&self, id: u32) -> String {
-        let n = &self.numbers[id as usize];
-        let names: HashMap<u32, &str> = self.atoms.iter().map(|(k, v)| (*v, &**k)).collect();
-        let mut out = Vec::new();
-        for &label in &self.groups[n.groups.start as usize..n.groups.end as usize] {
-            let (dim, atoms) = &self.labels[label as usize];
-            if self.dim_labels.get(dim).copied().unwrap_or(0) < 2 {
-                continue;
-            }
-            let total = self.dim_labels[dim];
-            let words: Vec<&str> = atoms
-                .iter()
-                .filter(|a| self.dim_atoms.get(&(*dim, **a)).copied().unwrap_or(0) < total)
-                .filter_map(|a| {
-                    names
-                        .get(a)
-                        .map(|s| s.split_once(':').map_or(*s, |(_, v)| v))
-                })
-                .collect();
-            if !words.is_empty() {
-                out.push(words.join(" "));
-            }
-        }
-        out.join(", ")
+        None
     }
 
     /// Where the number `id` was found.
@@ -921,6 +924,19 @@ fn family(atom: &str) -> u8 {
     }
 }
 
+/// An atom as a reader would write it: `y:2021` → `2021`, `q:3` → `Q3`, `w:porto` → `porto`.
+fn atom_text(atom: &str) -> String {
+    let (kind, v) = atom.split_once(':').unwrap_or(("", atom));
+    match kind {
+        "q" => format!("Q{v}"),
+        "wk" => format!("week {v}"),
+        "m" => format!("month {v}"),
+        "r" => v.replace(':', " ").replace("e0", ""),
+        "n" => v.split('|').next().unwrap_or(v).replace("e0", ""),
+        _ => v.to_string(),
+    }
+}
+
 /// The bit of a measure (a unit and what it is per; a percentage and a fraction are one
 /// measure, and so are percentage points): which numbers a label can be another subject for.
 fn measure_bit(unit: Option<&str>, per: Option<&str>, fraction: bool) -> u64 {
@@ -961,7 +977,7 @@ pub(crate) enum Twin {
 /// Why the candidates of one lookup did not ground the answer.
 #[derive(Default)]
 struct Miss {
-    other_subject: Option<u32>,
+    other_subject: Option<Clash>,
     other_unit: bool,
     other_sign: bool,
 }

@@ -44,6 +44,9 @@ pub(crate) struct Bind {
     /// The words of a prose clause: a weaker binding than a label, which the answer must
     /// contradict more clearly.
     pub soft: bool,
+    /// The label as written (`Variant B`, `inbound_teu`), for diagnostics; empty when the
+    /// binding has no one text.
+    pub text: String,
 }
 
 /// A number read in its document.
@@ -370,6 +373,7 @@ impl<'a> Doc<'a> {
                 mention: 0,
                 title: true,
                 soft: false,
+                text: String::new(),
             });
         }
         let _ = seen;
@@ -425,6 +429,7 @@ impl<'a> Doc<'a> {
                 mention: 0,
                 title: false,
                 soft: false,
+                text: label_text.trim().to_string(),
             });
         }
         let sub = Section {
@@ -444,6 +449,7 @@ impl<'a> Doc<'a> {
                     let seg_spec = frame::spec_of(&self.text[l_abs.clone()]).over(sub.spec);
                     let seg_negative = sub.negative
                         || direction_outside_parens(&self.text[l_abs.clone()]) == Some(true);
+                    let seg_text = self.text[l_abs.clone()].trim().to_string();
                     self.label_numbers(l_abs, &b, section, sink);
                     if !atoms.is_empty() {
                         b.push(Bind {
@@ -453,6 +459,7 @@ impl<'a> Doc<'a> {
                             mention: 0,
                             title: false,
                             soft: false,
+                            text: seg_text,
                         });
                     }
                     let s = Section {
@@ -470,6 +477,7 @@ impl<'a> Doc<'a> {
                             mention: 0,
                             title: false,
                             soft: false,
+                            text: label_text.trim().to_string(),
                         });
                     }
                     self.prose(abs, &b, &sub, None, sink);
@@ -594,6 +602,7 @@ impl<'a> Doc<'a> {
         });
         for row in body {
             let mut row_atoms: Vec<String> = Vec::new();
+            let mut row_text = String::new();
             let mut row_negative = false;
             // A row label may state its own unit or scale (`Diluted EPS ($)`, `Employees
             // (thousands)`): it overrides the caption's for that row.
@@ -603,6 +612,12 @@ impl<'a> Doc<'a> {
                     continue;
                 }
                 let t = text[r.clone()].trim();
+                if !t.is_empty() {
+                    if !row_text.is_empty() {
+                        row_text.push(' ');
+                    }
+                    row_text.push_str(t);
+                }
                 if row_spec.is_empty() && !t.bytes().any(|b| b.is_ascii_digit()) {
                     row_spec = frame::spec_of(t);
                 }
@@ -631,6 +646,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: false,
+                        text: row_text.clone(),
                     });
                 }
                 if let Some(a) = col_atoms.get(c).filter(|a| !a.is_empty()) {
@@ -641,6 +657,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: false,
+                        text: head_text(c).to_string(),
                     });
                 }
                 let mut spec = col_specs.get(c).copied().unwrap_or_default();
@@ -1313,7 +1330,7 @@ impl<'a> Doc<'a> {
         match self.cfg.role {
             Role::Evidence => {
                 // By type: the scope's label, unless a label of that type follows the number.
-                for (ty, atoms, _, _) in scope {
+                for (ty, atoms, at, _) in scope {
                     if after.iter().any(|(aty, _, _)| aty == ty) {
                         continue;
                     }
@@ -1324,6 +1341,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: false,
+                        text: label_words(lx, *at, self.text),
                     });
                 }
                 let mut seen: Vec<Ty> = Vec::new();
@@ -1342,6 +1360,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: false,
+                        text: String::new(),
                     });
                 }
                 let mut measure: Vec<String> = before_words
@@ -1364,6 +1383,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: true,
+                        text: String::new(),
                     });
                 }
             }
@@ -1376,6 +1396,7 @@ impl<'a> Doc<'a> {
                         mention: at as u32 + 1,
                         title: false,
                         soft: false,
+                        text: String::new(),
                     });
                 };
                 // The unit the number is written with, as a word (`2.710 minutos`), names its
@@ -1828,6 +1849,29 @@ fn flush_name(
     }
     set_scope(scope, Ty::Name, atoms, at, sentence);
     *chunk = true;
+}
+
+/// The words of a label that starts at token `at`, as written, for diagnostics: a code with the
+/// word before it (`Variant B`), a name up to the next mark or number (`Kestrel Bay`).
+fn label_words(lx: &Lexed, at: usize, text: &str) -> String {
+    let toks = &lx.toks;
+    let Some(first) = toks.get(at) else {
+        return String::new();
+    };
+    let mut start = first.span.start;
+    if let (Some(p), TokKind::Word { upper: true, .. }) = (at.checked_sub(1), first.kind) {
+        if first.span.len() == 1 && matches!(toks[p].kind, TokKind::Word { .. }) {
+            start = toks[p].span.start;
+        }
+    }
+    let mut end = first.span.end;
+    for tok in toks.iter().skip(at + 1).take(3) {
+        match tok.kind {
+            TokKind::Word { cap: true, .. } | TokKind::Word { upper: true, .. } => end = tok.span.end,
+            _ => break,
+        }
+    }
+    text.get(start..end).unwrap_or_default().to_string()
 }
 
 /// At a clause's end, the labels named after its last quantity leave the scope.

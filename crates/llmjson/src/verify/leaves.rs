@@ -89,7 +89,7 @@ pub(crate) fn walk_leaves(
                 let dim = mix(salt, &f.shape);
                 for (i, item) in items.iter().enumerate().rev() {
                     let mut binds = f.binds.clone();
-                    let names = item_names(item);
+                    let (names, names_text) = item_names(item);
                     if !names.is_empty() {
                         binds.push(Bind {
                             dim,
@@ -98,6 +98,7 @@ pub(crate) fn walk_leaves(
                             mention: 0,
                             title: false,
                             soft: false,
+                            text: names_text,
                         });
                     }
                     stack.push(Frame {
@@ -134,6 +135,7 @@ pub(crate) fn walk_leaves(
                             mention: 0,
                             title: false,
                             soft: false,
+                            text: k.to_string(),
                         });
                     }
                     stack.push(Frame {
@@ -179,9 +181,9 @@ fn key_words(key: &str) -> String {
 
 /// What names an array's item: its short strings (`"name": "Police"`, `"region": "North"`),
 /// the years and ids among its numbers (`"year": 2021`, `"site_id": 101`).
-fn item_names(item: &Value) -> Vec<String> {
+fn item_names(item: &Value) -> (Vec<String>, String) {
     let Value::Object(map) = item else {
-        return Vec::new();
+        return (Vec::new(), String::new());
     };
     let mut text = String::new();
     for (k, v) in map.iter() {
@@ -207,7 +209,9 @@ fn item_names(item: &Value) -> Vec<String> {
             text.push_str(&n.to_string());
         }
     }
-    layout::text_atoms(&text)
+    let atoms = layout::text_atoms(&text);
+    let text = text.trim().trim_end_matches(';').trim().replace(" ; ", ", ");
+    (atoms, text)
 }
 
 /// A key that names a condition the other numbers were measured under: its unit is one of

@@ -224,7 +224,19 @@ pub fn verify_value(
             }
             Leaf::Number(digits) => {
                 size += digits.len();
-                if let Some(mut n) = layout::json_number(digits, item.spec, item.year_key, item.negative) {
+                if let Some(mut n) =
+                    layout::json_number(digits, item.spec, item.year_key, item.negative)
+                {
+                    // A small count (`"steps": 3`) the evidence does not state is not checked,
+                    // as in text.
+                    let v = n.frame.readings.first();
+                    let small = n.frame.unit.is_none()
+                        && v.exp == 0
+                        && (0..=10).contains(&v.mant)
+                        && !evidence.states(v);
+                    if small {
+                        n.frame.kind = frame::Kind::Trivial(frame::Trivial::SmallCount);
+                    }
                     n.binds = item.binds.clone();
                     check.item(digits, &item.path, n);
                 }
@@ -520,11 +532,11 @@ impl<'e> Check<'e> {
                     grounded_readings += 1;
                     evidence.get_or_insert_with(|| self.evidence.location(id));
                 }
-                Lookup::OtherSubject(id) => {
+                Lookup::OtherSubject(clash) => {
                     issue = Some(IssueType::CrossVariantMix);
                     reason = Some("wrong_subject");
-                    let theirs = self.evidence.subject_described(id);
-                    at.evidence_subject = (!theirs.is_empty()).then_some(theirs);
+                    at.subject = (!clash.ours.is_empty()).then_some(clash.ours);
+                    at.evidence_subject = (!clash.theirs.is_empty()).then_some(clash.theirs);
                 }
                 Lookup::OtherSign => {
                     if issue != Some(IssueType::CrossVariantMix) {
@@ -551,6 +563,7 @@ impl<'e> Check<'e> {
             self.ambiguous.push(at.clone());
         }
         if matched {
+            at.subject = None;
             at.evidence_subject = None;
         }
         let (issue, reason) = if matched {
@@ -607,9 +620,9 @@ impl<'e> Check<'e> {
             Lookup::Absent
         };
         match (twin, direct) {
-            (Lookup::Found(_), _) => twin,
-            (Lookup::OtherSubject(_), Lookup::Absent | Lookup::OtherUnit) => twin,
-            _ => direct,
+            (twin @ Lookup::Found(_), _) => twin,
+            (twin @ Lookup::OtherSubject(_), Lookup::Absent | Lookup::OtherUnit) => twin,
+            (_, direct) => direct,
         }
     }
 

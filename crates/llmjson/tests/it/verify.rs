@@ -147,7 +147,10 @@ fn each_issue_type_is_named() {
     };
     assert_eq!(issue("Mass 12.34 g."), [IssueType::RoundingMismatch]);
     assert_eq!(issue("Length 12.7 kg."), [IssueType::UnitMismatch]);
-    assert_eq!(issue("Sold 1,234 units."), [IssueType::AmbiguousLocale]);
+    // A comma before three digits groups them where nothing shows the convention; a dot
+    // before digits that do not end in zero stays ambiguous.
+    assert_eq!(issue("Sold 1.234 units."), [IssueType::AmbiguousLocale]);
+    assert_eq!(issue("Sold 1,234 units."), [IssueType::NotInEvidence]);
     assert_eq!(issue("It weighs 99.5 g."), [IssueType::NotInEvidence]);
     assert_eq!(
         verify(
@@ -165,16 +168,16 @@ fn each_issue_type_is_named() {
 #[test]
 fn an_ambiguous_number_grounded_under_one_reading_is_reported() {
     let evidence = text_evidence("Sold 1234 units.");
-    let v = verify("We sold 1,234 units.", &evidence, &VerifyOptions::default())
+    let v = verify("We sold 1.234 units.", &evidence, &VerifyOptions::default())
         .unwrap()
         .verification;
     assert!(v.verified);
     assert_eq!(v.ambiguous.len(), 1);
-    assert_eq!(v.numbers[0].readings, ["1234", "1.234"]);
+    assert_eq!(v.numbers[0].readings, ["1.234", "1234"]);
     // A fixed locale decides instead.
-    let en = VerifyOptions::default().locale(Locale::Pt);
+    let en = VerifyOptions::default().locale(Locale::En);
     assert!(
-        !verify("We sold 1,234 units.", &evidence, &en)
+        !verify("We sold 1.234 units.", &evidence, &en)
             .unwrap()
             .verification
             .verified
