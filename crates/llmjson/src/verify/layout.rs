@@ -785,7 +785,7 @@ impl<'a> Doc<'a> {
         let mut subject: Vec<(String, usize)> = Vec::new();
         // The previous quantity's direction in words and where it was, for an ellipsis (`fell
         // 52.3% on the drug and 3.1% on placebo`).
-        let mut last_direction: Option<(Polarity, usize)> = None;
+        let mut last_direction: Option<(Polarity, usize, Option<&'static str>)> = None;
         let mut clause_start = 0usize;
         let mut last_number: Option<usize> = None;
         let mut skip_until = 0usize;
@@ -1041,14 +1041,20 @@ impl<'a> Doc<'a> {
                                 subject = sentence_subject(lx, t, clause_start, self.text);
                             }
                             if frame.polarity == Polarity::Neutral && num.sign == Sign::None {
-                                if let Some((p, at)) = last_direction {
-                                    if ellipsis(lx, at, t) {
+                                // Only to a parallel quantity, of the same measure (not `fell
+                                // by 18.5% compared with the 23 °C baseline`).
+                                if let Some((p, at, unit)) = last_direction {
+                                    // (or a change restated as a percentage: `dropped by
+                                    // 290,000 litres, or 8.5%`).
+                                    let parallel = frame::units_per_agree((unit, None), (frame.unit, None))
+                                        || frame.unit == Some("%");
+                                    if parallel && ellipsis(lx, at, t) {
                                         frame.polarity = p;
                                     }
                                 }
                             }
                             if matches!(frame.polarity, Polarity::MinusWord | Polarity::Plus) {
-                                last_direction = Some((frame.polarity, t));
+                                last_direction = Some((frame.polarity, t, frame.unit));
                             } else {
                                 last_direction = None;
                             }
@@ -1752,10 +1758,12 @@ impl<'a> Doc<'a> {
             // `(2,317)` alone in a cell or a value; not `41 (64.1%)`.
             Sign::None
                 if num.paren
-                    && (cell || section.value || after_label(lx, t))
-                    && lx.toks[..t]
-                        .iter()
-                        .all(|x| matches!(x.kind, TokKind::Punct(_))) =>
+                    && (cell
+                        || after_label(lx, t)
+                        || section.value
+                            && lx.toks[..t]
+                                .iter()
+                                .all(|x| matches!(x.kind, TokKind::Punct(_)))) =>
             {
                 readings = readings.map(|d| Decimal {
                     mant: -d.mant.abs(),
@@ -2069,6 +2077,9 @@ fn sentence_subject(lx: &Lexed, t: usize, start: usize, text: &str) -> Vec<(Stri
 /// 3.1% on placebo`, `11,2 points … contre 7,9`): the second shares the first's direction.
 fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
     let mut conj = false;
+    // Content words after the conjunction name a new subject or verb (`, and the cabin took
+    // 6.5 min`); an ellipsis has none (`and by 3.1% on placebo`, `and £230m in December`).
+    let mut content_after = 0;
     for (k, tok) in lx.toks.iter().enumerate().take(to).skip(from + 1) {
         match tok.kind {
             TokKind::Word { flags, folded, .. } => {
@@ -2079,7 +2090,9 @@ fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
                 );
                 if flags & flag::CONJ != 0 || versus {
                     conj = true;
+                    content_after = 0;
                 } else if flags & flag::STOP == 0 {
+                    content_after += 1;
                     // A content word may name a new direction or subject; only a few words.
                     continue;
                 }
@@ -2096,7 +2109,7 @@ fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
             }
         }
     }
-    conj && to - from <= 12
+    conj && content_after == 0 && to - from <= 12
 }
 
 /// A number after a label's separator (`Net loss: (2,904)`): accounting's parentheses apply.

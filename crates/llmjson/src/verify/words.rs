@@ -126,6 +126,7 @@ fn direction_by_stem(w: &str) -> u32 {
         "einbruch",
         "eingebroch",
         "fehlbetrag",
+        "outflow",
         "senkung",
         "gesenkt",
         "minderung",
@@ -150,6 +151,7 @@ fn direction_by_stem(w: &str) -> u32 {
     ];
     const POS: &[&str] = &[
         "increas",
+        "inflow",
         "improv",
         "climb",
         "jump",
@@ -188,10 +190,12 @@ fn direction_by_stem(w: &str) -> u32 {
     if w.len() < 4 {
         return 0;
     }
-    if NEG.iter().any(|s| w.starts_with(s)) {
+    // A German compound ends in its head (`Jahresfehlbetrag`, `Umsatzrückgang`).
+    let compound = |s: &&str| s.len() >= 7 && w.len() > s.len() + 3 && w.ends_with(*s);
+    if NEG.iter().any(|s| w.starts_with(s) || compound(s)) {
         return flag::NEG;
     }
-    if POS.iter().any(|s| w.starts_with(s)) {
+    if POS.iter().any(|s| w.starts_with(s) || compound(s)) {
         return flag::POS;
     }
     0
