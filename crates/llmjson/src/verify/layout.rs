@@ -2114,12 +2114,17 @@ fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
 
 /// A number after a label's separator (`Net loss: (2,904)`): accounting's parentheses apply.
 fn after_label(lx: &Lexed, t: usize) -> bool {
-    t > 0
+    let mut k = t;
+    // The parenthesis itself may be a token of its own.
+    while k > 0 && matches!(lx.toks[k - 1].kind, TokKind::Punct(P::Open)) {
+        k -= 1;
+    }
+    k > 0
         && matches!(
-            lx.toks[t - 1].kind,
+            lx.toks[k - 1].kind,
             TokKind::Punct(P::Colon | P::Dash | P::Eq | P::Tab | P::Pipe)
         )
-        || t == 0
+        || k == 0
 }
 
 /// The direction the words around a number give it: a direction word in its clause within six
@@ -2148,6 +2153,9 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
     while k > 0 && words_seen < 6 {
         k -= 1;
         match toks[k].kind {
+            // A label's colon right before the number: the label says (`Jahresfehlbetrag
+            // 2023: 4,6 Mio. EUR`).
+            TokKind::Punct(P::Colon) if k + 1 == t => {}
             TokKind::Punct(
                 P::Stop | P::Semi | P::Line | P::Comma | P::Colon | P::Pipe | P::Tab,
             ) => break,
@@ -2198,10 +2206,13 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
     let mut n = 0;
     while k < toks.len() && n < 2 {
         match toks[k].kind {
-            TokKind::Word { flags, folded, .. } => {
+            TokKind::Word {
+                flags, folded, cap, ..
+            } => {
                 n += 1;
-                // `and` starts another quantity's words (`FEC de 15,44 e perdas de 58,6%`).
-                if flags & flag::CONJ != 0 {
+                // `and` starts another quantity's words (`FEC de 15,44 e perdas de 58,6%`); a
+                // capitalised word is what it counts (`28.340 Fällen`), not a direction.
+                if flags & flag::CONJ != 0 || cap {
                     break;
                 }
                 // A comparative right after the number: `4,3 % weniger als im Vorjahr`.
