@@ -1696,6 +1696,8 @@ impl<'a> Doc<'a> {
                     && !(self.cfg.hints.count_noun)(w)
             }
             Some(TokKind::Punct(P::Dash | P::Colon | P::Close)) => !german_noun,
+            // `Audiences de la veille — Info 24` ending its line.
+            Some(TokKind::Punct(P::Line)) | None => !german_noun,
             // `For Aurora 1200, noise level …`: a name after a word, before a comma.
             Some(TokKind::Punct(P::Comma)) => {
                 !german_noun
@@ -1823,7 +1825,8 @@ const CONDITION_PREPS: &[&str] = &[
 
 pub(crate) const CONDITION_UNITS: &[&str] = &[
     "°C", "°F", "K", "km", "m", "mg", "g", "kg", "mg/kg", "µg", "µg/kg", "h", "min", "d", "wk",
-    "mo", "yr", "bar", "rpm", "V", "kV", "W", "kW", "MW", "mm", "cm", "mL", "L",
+    "mo", "yr", "bar", "rpm", "V", "kV", "W", "kW", "MW", "mm", "cm", "mL", "L", "km/h", "mph",
+    "m/s",
 ];
 
 /// A stretch of capitalised words ends: it is the name in force, or joins the name of its
@@ -1967,8 +1970,12 @@ fn label_place(lx: &Lexed, t: usize) -> bool {
 /// start (`+20 °C:`), or naming an arm (`10 mg arm`).
 fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
     let toks = &lx.toks;
+    // A duration conditions only after `after` (`nach 24 h`); `a 47 minutos` is reached.
+    let duration = matches!(toks[t].kind, TokKind::Num(id)
+        if matches!(lx.nums[id as usize].unit, Some("h" | "min" | "d" | "wk" | "mo" | "yr")));
     if let Some((w, _, _)) = prev_word(lx, t, text) {
-        if CONDITION_PREPS.contains(&w) {
+        let after_prep = matches!(w, "after" | "apres" | "apos" | "nach" | "tras" | "despues");
+        if CONDITION_PREPS.contains(&w) && (!duration || after_prep) {
             // A condition conditions another quantity of its sentence (`257 patients at 30
             // mg`); alone it is the quantity (`chegou a 10,0 km`).
             // Another quantity: a number with a unit, or one counting the word after it
