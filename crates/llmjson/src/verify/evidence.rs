@@ -186,7 +186,7 @@ pub(crate) struct Clash {
 /// exact arithmetic); keeps a lookup bounded whatever the evidence holds.
 const ROUNDING_CANDIDATES: usize = 256;
 /// How strongly an answer must name an alternative label to bind its number to it.
-const MENTION: f32 = 0.3;
+const MENTION: f32 = 0.25;
 /// How much more strongly it must name the alternative than the number's own label: the
 /// alternative must outweigh this many times the own label's mention (and a little more).
 const DOMINANT: f32 = 1.5;
