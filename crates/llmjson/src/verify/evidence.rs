@@ -737,7 +737,6 @@ impl Evidence {
                     })
                     .sum()
             };
-            let own_score = score(&|a| own_atoms.binary_search(&a).is_ok());
             // An alternative contradicts the number's label only in the families of atoms
             // that label has.
             let like = |a: u32| family(&self.atom_names[a as usize]) & families != 0;
@@ -763,29 +762,39 @@ impl Evidence {
                 (None, _, false) => u64::MAX,
                 (u, per, fraction) => measure_bit(u, per, fraction),
             };
-            let (best, best_label) = candidates
-                .iter()
-                .filter(|&&other| {
-                    // Numbers without a unit may be of the claim's measure (a JSON key's).
-                    let of = self.label_measures[other as usize];
-                    of & (measure | measure_bit(None, None, false)) != 0
-                })
-                .map(|&other| {
-                    let atoms = &self.labels[other as usize].1;
-                    (score(&|a| like(a) && atoms.binary_search(&a).is_ok()), other)
-                })
-                .fold((0f32, u32::MAX), |b, x| if x.0 > b.0 { x } else { b });
-            // The answer names an alternative (an earlier clause's passing mention does not),
-            // and names its own label not at all, or far less.
             // A clause's words bind softly: their alternative must be named clearly.
             let (mention, dominant) = if self.soft_dims.contains(dim) {
                 (2.0 * MENTION, 2.0 * DOMINANT)
             } else {
                 (MENTION, DOMINANT)
             };
-            if best >= mention && best > 0.15 + dominant * own_score {
+            // Against each alternative, only what tells the two apart counts: the answer names
+            // what the alternative has and the number's own label lacks (`avanço físico` against
+            // `avanço financeiro`), and names what its own label has and the alternative lacks
+            // not at all, or far less.
+            let own_has = |a: u32| own_atoms.binary_search(&a).is_ok();
+            let clash = candidates
+                .iter()
+                .filter(|&&other| {
+                    // Numbers without a unit may be of the claim's measure (a JSON key's).
+                    let of = self.label_measures[other as usize];
+                    of & (measure | measure_bit(None, None, false)) != 0
+                })
+                .filter_map(|&other| {
+                    let atoms = &self.labels[other as usize].1;
+                    let alt_has = |a: u32| atoms.binary_search(&a).is_ok();
+                    let theirs_only = score(&|a| like(a) && alt_has(a) && !own_has(a));
+                    let own_only = score(&|a| own_has(a) && !alt_has(a));
+                    (theirs_only >= mention && theirs_only > 0.15 + dominant * own_only)
+                        .then_some((theirs_only, other))
+                })
+                .fold(None, |b: Option<(f32, u32)>, x| match b {
+                    Some(b) if b.0 >= x.0 => Some(b),
+                    _ => Some(x),
+                });
+            if let Some((_, other)) = clash {
                 return Some(Clash {
-                    ours: self.label_text(best_label),
+                    ours: self.label_text(other),
                     theirs: self.label_text(label),
                 });
             }
