@@ -2882,6 +2882,10 @@ fn decimal_by_language(text: &str) -> Option<bool> {
     {
         comma += 2;
     }
+    // French typography: a space before a colon (`11/04/2025 : 1 240 km`).
+    if text.contains(" : ") {
+        comma += 2;
+    }
     // A bare dollar or a pound sign: an English text.
     let b = text.as_bytes();
     let bare_dollar = b
