@@ -2980,7 +2980,7 @@ fn classify(line: &str) -> LineKind {
             return LineKind::Labelled;
         }
     }
-    if !quantity_digits(t) && t.split_whitespace().count() <= 12 && !t.ends_with(['.', '!', '?']) {
+    if !quantity_digits(t) && t.split_whitespace().count() <= 16 && !t.ends_with(['.', '!', '?']) {
         return LineKind::Heading;
     }
     let _ = has_digit;
