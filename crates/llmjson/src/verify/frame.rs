@@ -178,6 +178,13 @@ pub(crate) fn spec_of(text: &str) -> Spec {
     }
     // A header is often its unit alone (`%`, `MWh`) or ends with it (`Screen-fail %`).
     parts.push(text.rsplit([' ', ',']).next().unwrap_or_default());
+    // A CSV header written as a key (`reach_000`, `revenue_eur_m`).
+    if !text.contains(' ') && text.contains('_') {
+        let key = key_spec(text);
+        if !key.is_empty() {
+            return key;
+        }
+    }
     for part in parts {
         if part
             .bytes()
@@ -384,6 +391,11 @@ pub(crate) fn key_spec(key: &str) -> Spec {
     }
     if matches!(last, "pct" | "percent" | "pc") {
         spec.unit = Some("%");
+        return spec;
+    }
+    // `reach_000`, `revenue_000s`: in thousands.
+    if matches!(last, "000" | "000s" | "k") {
+        spec.scale = 3;
         return spec;
     }
     if matches!(last, "pp" | "pts") {

@@ -1555,6 +1555,21 @@ fn per_unit(text: &str, unit: &'static str, end: usize) -> (&'static str, usize)
     else {
         return (unit, end);
     };
+    // `l/100 km`, `kWh/100km`: per hundred kilometres.
+    for hundred in ["100 km", "100km"] {
+        if let Some(after) = tail.strip_prefix(hundred) {
+            if !after.starts_with(|c: char| c.is_alphanumeric()) {
+                let per = match unit {
+                    "L" => Some("L/100km"),
+                    "kWh" => Some("kWh/100km"),
+                    _ => None,
+                };
+                if let Some(per) = per {
+                    return (per, end + (rest.len() - tail.len()) + hundred.len());
+                }
+            }
+        }
+    }
     let word: String = tail
         .chars()
         .take_while(|c| c.is_alphabetic() || matches!(c, '²' | '³'))
