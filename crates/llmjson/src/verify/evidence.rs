@@ -7,6 +7,7 @@
 use super::decimal::Decimal;
 use super::frame::{self, Frame, Kind, Polarity, Spec};
 use super::layout::{self, Bind, Config, Item, Role};
+use super::lex::Readings;
 use super::leaves::{walk_leaves, Leaf};
 use super::options::Locale;
 use crate::value::Value;
@@ -64,6 +65,9 @@ pub struct Evidence {
     label_measures: Vec<u64>,
     /// Per label, its text as written (empty when it has none), for diagnostics.
     label_texts: Vec<Box<str>>,
+    /// Decimals written with a comma and with a dot: the convention an answer that shows none
+    /// of its own is read by.
+    decimal_marks: (u32, u32),
     /// Atoms of numbers that label or date something (`n:401e0`, `y:2021`): an answer's number
     /// in a label's place that the evidence holds so is that label.
     label_atoms: HashSet<Box<str>, Fast>,
@@ -428,6 +432,17 @@ impl Evidence {
         let mut items: Vec<Item> = Vec::new();
         layout::read(text, &cfg, &mut |item| items.push(item));
         for item in items {
+            // The decimal marks the text writes (a JSON document's dots are no language's).
+            if let Readings::One(d) = item.frame.readings {
+                let digits = text.get(item.num.digits.clone()).unwrap_or_default();
+                if d.exp < 0 && !item.num.scaled {
+                    match (digits.contains(','), digits.contains('.')) {
+                        (true, false) => self.decimal_marks.0 += 1,
+                        (false, true) => self.decimal_marks.1 += 1,
+                        _ => {}
+                    }
+                }
+            }
             self.index_item(item, text, &place);
         }
         self.sorted = OnceLock::new();
@@ -474,6 +489,7 @@ impl Evidence {
         let groups = start..self.groups.len() as u32;
         let span = num.span.clone();
         let written = text.get(span.clone()).unwrap_or_default();
+
         for value in frame.readings.iter() {
             self.insert(EvidenceNumber {
                 value: value.magnitude(),
@@ -541,6 +557,19 @@ impl Evidence {
     /// Whether the evidence writes this value only as a label, a year or an identifier.
     pub(crate) fn is_label_value(&self, value: Decimal) -> bool {
         self.label_values.contains(&value.magnitude().canonical())
+    }
+
+    /// The decimal mark the evidence writes, when it clearly writes one: `Some(false)` for a
+    /// comma.
+    pub(crate) fn convention(&self) -> Option<bool> {
+        let (comma, dot) = self.decimal_marks;
+        if comma > 2 * dot {
+            Some(false)
+        } else if dot > 2 * comma {
+            Some(true)
+        } else {
+            None
+        }
     }
 
     /// Whether the evidence states `value` as a quantity.

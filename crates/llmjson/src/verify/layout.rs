@@ -72,6 +72,9 @@ pub(crate) struct Hints<'a> {
     /// The evidence states this value as a quantity: an answer's small count of it is checked
     /// (`7 não conformidades` against another date's 7), not skipped.
     pub states: &'a dyn Fn(Decimal) -> bool,
+    /// The decimal mark the evidence writes (`Some(false)`: a comma): an answer that shows none
+    /// of its own is read by it (`alongamento de 1,047` against a table of decimal commas).
+    pub convention: Option<bool>,
 }
 
 /// Hints that know nothing (for evidence).
@@ -80,6 +83,7 @@ pub(crate) fn no_hints() -> Hints<'static> {
         label: &|_| false,
         count_noun: &|_| false,
         states: &|_| false,
+        convention: None,
     }
 }
 
@@ -195,7 +199,12 @@ impl<'a> Doc<'a> {
                 },
                 &mut lx,
             );
-            lex::convention(&lx.nums).or_else(|| decimal_by_language(text))
+            // The evidence's convention for an answer that leans its way (`A variante A teve
+            // alongamento de 1,047` against a table of decimal commas).
+            let lean = language_lean(text);
+            lex::convention(&lx.nums)
+                .or_else(|| decimal_by_language(text))
+                .or(cfg.hints.convention.filter(|dot| if *dot { lean < 0 } else { lean > 0 }))
         } else {
             None
         };
@@ -984,8 +993,11 @@ impl<'a> Doc<'a> {
                             );
                             let postposed = !introduces
                                 && last_number.is_some_and(|q| {
+                                    // (not after `and`: `$4.8M and in 2023 $5.1M`).
                                     toks[q + 1..t].iter().all(|x| match x.kind {
-                                        TokKind::Word { flags, .. } => flags & flag::STOP != 0,
+                                        TokKind::Word { flags, .. } => {
+                                            flags & flag::STOP != 0 && flags & flag::CONJ == 0
+                                        }
                                         TokKind::Punct(P::Open) => true,
                                         _ => false,
                                     }) && t - q <= 3
@@ -2846,13 +2858,13 @@ fn dollar_of(text: &str) -> &'static str {
     found.unwrap_or("USD")
 }
 
-/// The decimal mark a text's language writes, when its numbers do not show it: English writes a
-/// dot; Portuguese, Spanish, French and German a comma (`1.400` is 1400 in `Ausgaben (Mio. €)`).
-fn decimal_by_language(text: &str) -> Option<bool> {
+/// A text's votes for decimal commas and for dots, by its words: function words of each
+/// language, accents, currencies and scale words only one side writes.
+fn language_votes(text: &str) -> (u32, u32) {
     if german(text) || french(text) {
-        return Some(false);
+        return (3, 0);
     }
-    let (mut dot, mut comma, mut accented) = (0, 0, 0);
+    let (mut dot, mut comma, mut accented) = (0u32, 0u32, 0u32);
     for w in text
         .split(|c: char| !c.is_alphabetic() && c != '$' && c != '€')
         .take(600)
@@ -2893,7 +2905,23 @@ fn decimal_by_language(text: &str) -> Option<bool> {
         .enumerate()
         .filter(|&(i, &c)| c == b'$' && (i == 0 || !b[i - 1].is_ascii_alphabetic()))
         .count();
-    dot += 3 * (bare_dollar.min(3) + text.matches('£').count().min(3));
+    dot += 3 * (bare_dollar.min(3) + text.matches('£').count().min(3)) as u32;
+    (comma, dot)
+}
+
+/// How far a text leans to decimal commas (positive) or dots (negative), by its words.
+fn language_lean(text: &str) -> i32 {
+    let (comma, dot) = language_votes(text);
+    comma as i32 - dot as i32
+}
+
+/// The decimal mark a text's language writes, when its numbers do not show it: English writes a
+/// dot; Portuguese, Spanish, French and German a comma (`1.400` is 1400 in `Ausgaben (Mio. €)`).
+fn decimal_by_language(text: &str) -> Option<bool> {
+    if german(text) || french(text) {
+        return Some(false);
+    }
+    let (comma, dot) = language_votes(text);
     if dot >= 3 && dot > comma * 3 {
         Some(true)
     } else if comma >= 2 && comma > dot * 3 {

@@ -388,6 +388,7 @@ impl<'e> Check<'e> {
             label: &label,
             count_noun: &count_noun,
             states: &states,
+            convention: evidence.convention(),
         };
         let cfg = Config {
             locale: self.options.locale,
@@ -808,6 +809,7 @@ pub fn explain(text: &str, answer: bool, evidence: &Evidence) -> Vec<String> {
         label: &label,
         count_noun: &count_noun,
         states: &states,
+        convention: evidence.convention(),
     };
     let cfg = Config {
         locale: Locale::Auto,
