@@ -2495,6 +2495,15 @@ pub(crate) fn stem(folded: &str) -> String {
     } else {
         folded
     };
+    // English inflections: `scored` and `score`, `reached` and `reach`.
+    let w = if w.len() > 5 && w.ends_with("ed") {
+        &w[..w.len() - 2]
+    } else if w.len() > 6 && w.ends_with("ing") {
+        &w[..w.len() - 3]
+    } else {
+        w
+    };
+    let w = if w.len() > 4 && w.ends_with('e') { &w[..w.len() - 1] } else { w };
     w.chars().take(6).collect()
 }
 
