@@ -151,8 +151,11 @@ ADVERSARIAL: list[tuple[str, str, str, str, bool, str | None]] = [
     ("wrong-decimal-mark", "pt", "Viscosidade: 1,25 Pa·s.", "A viscosidade foi de 12,5 Pa·s.", False, None),
     ("wrong-decimal-mark-fixed-locale", "en", "Thickness 1,234 mm (en: one thousand two hundred).",
      "Thickness 1.234 mm.", False, "en"),
-    ("percent-as-fraction", "en", "Churn was 0.045 of active users.", "Churn was 4.5%.", False, None),
-    ("percent-as-fraction", "pt", "A evasão foi de 0,045 dos usuários ativos.", "A evasão foi de 4,5%.", False, None),
+    # Grounding round 3 decided that a percentage is its fraction when both are bound to the
+    # same claim (issue 56, item 5): relabelled from not grounded.
+    ("percent-as-fraction", "en", "Churn was 0.045 of active users.", "Churn was 4.5%.", True, None),
+    ("percent-as-fraction", "pt", "A evasão foi de 0,045 dos usuários ativos.", "A evasão foi de 4,5%.", True, None),
+    ("percent-points-are-not-percent", "en", "Churn fell 0.4 pp.", "Churn fell 0.4%.", False, None),
     ("sum-of-evidence", "en", "Q1 sales 120 units, Q2 sales 135 units.", "First-half sales totalled 255 units.", False, None),
     ("sum-of-evidence", "pt", "Vendas no T1: 120 unidades; no T2: 135 unidades.", "As vendas do semestre somaram 255 unidades.", False, None),
     ("difference-of-evidence", "en", "Before: 41.8 MPa. After: 38.2 MPa.", "Strength dropped by 3.6 MPa.", False, None),
@@ -163,7 +166,10 @@ ADVERSARIAL: list[tuple[str, str, str, str, bool, str | None]] = [
     ("unit-mismatch", "pt", "Comprimento 12,7 mm.", "Comprimento de 12,7 kg.", False, None),
     ("unit-only-in-header", "en", "Thickness (mm): 12.7", "It is 12.7 mm thick.", True, None),
     ("years-are-skipped", "en", "Study of the second cohort: 41.8 MPa.", "In 2021 the strength was 41.8 MPa.", True, None),
-    ("dates-are-skipped", "pt", "Ensaio de 15/03/2024: 41,8 MPa.", "Em 16/03/2024 a resistência era 41,8 MPa.", True, None),
+    # Round 3 reads dates as dates (issue 56, item 4): another day is another claim, the same day
+    # in another spelling the same one. Relabelled from grounded.
+    ("another-date", "pt", "Ensaio de 15/03/2024: 41,8 MPa.", "Em 16/03/2024 a resistência era 41,8 MPa.", False, None),
+    ("same-date-respelled", "pt", "Ensaio de 15/03/2024: 41,8 MPa.", "Em 15 de março de 2024 a resistência era 41,8 MPa.", True, None),
     ("list-markers-are-skipped", "en", "Strength 41.8 MPa; elongation 12.4%.",
      "1. Strength: 41.8 MPa\n2. Elongation: 12.4%\n3. Verdict: pass", True, None),
     ("identifiers-are-skipped", "en", "Per ISO 527 the strength was 41.8 MPa.",

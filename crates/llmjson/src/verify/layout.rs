@@ -1229,7 +1229,21 @@ impl<'a> Doc<'a> {
                         _ if n.year_shaped => {
                             after.push((Ty::Year, format!("y:{}", &self.text[n.digits.clone()]), k))
                         }
-                        _ => break,
+                        _ => {
+                            // Another quantity: the words just before it are its own (`88.5
+                            // with a weight of 2.25`).
+                            if n.form == Form::Number {
+                                let near = |at: usize| {
+                                    toks[at..k]
+                                        .iter()
+                                        .filter(|x| matches!(x.kind, TokKind::Word { .. }))
+                                        .count()
+                                        <= 4
+                                };
+                                after_words.retain(|(_, at)| !near(*at));
+                            }
+                            break;
+                        }
                     }
                 }
                 TokKind::Word {

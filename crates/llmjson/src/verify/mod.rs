@@ -644,9 +644,12 @@ impl<'e> Check<'e> {
                 } else {
                     format!(" at {}", n.at.path)
                 };
-                let whose = match &n.at.evidence_subject {
-                    Some(theirs) => format!(" (the evidence gives it to {theirs})"),
-                    None => String::new(),
+                let whose = match (&n.at.evidence_subject, &n.at.subject) {
+                    (Some(theirs), Some(ours)) => {
+                        format!(" (the evidence gives it to {theirs}, not {ours})")
+                    }
+                    (Some(theirs), None) => format!(" (the evidence gives it to {theirs})"),
+                    _ => String::new(),
                 };
                 format!("\"{}\"{at} (…{}…): {why}{whose}", n.at.number, n.at.context)
             })

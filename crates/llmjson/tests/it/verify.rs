@@ -375,17 +375,18 @@ fn another_subjects_value_is_blocked_as_cross_variant_mix_with_both_subjects() {
     assert_eq!(v.issue_types, [IssueType::CrossVariantMix]);
     let example = &v.unmatched_examples[0];
     assert_eq!(example.number, "44.2 MPa");
-    assert_eq!(example.subject.as_deref(), Some("variant A"));
-    assert_eq!(example.evidence_subject.as_deref(), Some("variant B"));
+    // Both subjects as the evidence writes them.
+    assert_eq!(example.subject.as_deref(), Some("Variant A"));
+    assert_eq!(example.evidence_subject.as_deref(), Some("Variant B"));
     assert_eq!(
         verdict.fail_closed.as_ref().map(|f| f.reason),
         Some("cross_variant_mix")
     );
     assert!(verdict
         .output
-        .contains("the evidence gives it to variant B"));
+        .contains("the evidence gives it to Variant B"));
     assert!(
-        v.issues[0].contains("variant B's, not variant A's"),
+        v.issues[0].contains("the evidence gives it to Variant B, not Variant A"),
         "{}",
         v.issues[0]
     );
@@ -476,7 +477,9 @@ fn signs_units_scales_and_labels_each_decide_on_their_own() {
     assert_eq!(v.issue_types, [IssueType::UnitMismatch]);
     assert_eq!(v.numbers[0].unit.as_deref(), Some("min"));
     assert!(check("Umsatz: 1.500.000.000 €.", "Umsatz 1,5 Milliarden Euro.").verified);
+    // A label's number is no measurement, and the reason says so.
     let v = check("See Table 45: 120 patients.", "We enrolled 45 patients.");
-    assert_eq!(v.issue_types, [IssueType::NotInEvidence]);
+    assert_eq!(v.issue_types, [IssueType::LabelNotMeasurement]);
+    assert_eq!(v.unmatched_examples[0].reason, Some("label_not_measurement"));
     assert_eq!(check("Table 45", "Table 45 shows it.").skipped, 1);
 }
