@@ -7,8 +7,8 @@
 use super::decimal::Decimal;
 use super::frame::{self, Frame, Kind, Polarity, Spec};
 use super::layout::{self, Bind, Config, Item, Role};
-use super::lex::Readings;
 use super::leaves::{walk_leaves, Leaf};
+use super::lex::Readings;
 use super::options::Locale;
 use crate::value::Value;
 use crate::Error;
@@ -318,7 +318,8 @@ impl Evidence {
                 }
                 Leaf::Number(digits) => {
                     self.substance += digits.len();
-                    let Some(mut item) = layout::json_number(&digits, leaf.spec, leaf.year_key, leaf.negative)
+                    let Some(mut item) =
+                        layout::json_number(&digits, leaf.spec, leaf.year_key, leaf.negative)
                     else {
                         continue;
                     };
@@ -835,13 +836,16 @@ impl Evidence {
     fn label_text(&self, label: u32) -> String {
         match self.label_texts.get(label as usize) {
             Some(t) if !t.is_empty() => t.to_string(),
-            _ => self.labels.get(label as usize).map_or_else(String::new, |(_, atoms)| {
-                atoms
-                    .iter()
-                    .map(|&a| atom_text(&self.atom_names[a as usize]))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }),
+            _ => self
+                .labels
+                .get(label as usize)
+                .map_or_else(String::new, |(_, atoms)| {
+                    atoms
+                        .iter()
+                        .map(|&a| atom_text(&self.atom_names[a as usize]))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }),
         }
     }
 

@@ -204,7 +204,10 @@ impl<'a> Doc<'a> {
             let lean = language_lean(text);
             lex::convention(&lx.nums)
                 .or_else(|| decimal_by_language(text))
-                .or(cfg.hints.convention.filter(|dot| if *dot { lean < 0 } else { lean > 0 }))
+                .or(cfg
+                    .hints
+                    .convention
+                    .filter(|dot| if *dot { lean < 0 } else { lean > 0 }))
         } else {
             None
         };
@@ -672,7 +675,9 @@ impl<'a> Doc<'a> {
                 let mut spec = col_specs.get(c).copied().unwrap_or_default();
                 if !row_spec.is_empty() {
                     spec = Spec {
-                        currency: row_spec.currency.or(spec.currency.filter(|_| row_spec.unit.is_none())),
+                        currency: row_spec
+                            .currency
+                            .or(spec.currency.filter(|_| row_spec.unit.is_none())),
                         scale: row_spec.scale,
                         unit: row_spec.unit,
                     };
@@ -1039,7 +1044,8 @@ impl<'a> Doc<'a> {
                                         TokKind::Word { flags, folded, .. } => {
                                             flags & flag::CONJ != 0
                                                 || CONDITION_PREPS.contains(
-                                                    &&lx.folded[folded.0 as usize..folded.1 as usize],
+                                                    &&lx.folded
+                                                        [folded.0 as usize..folded.1 as usize],
                                                 )
                                         }
                                         TokKind::Punct(P::Comma) => true,
@@ -1058,8 +1064,9 @@ impl<'a> Doc<'a> {
                                 if let Some((p, at, unit)) = last_direction {
                                     // (or a change restated as a percentage: `dropped by
                                     // 290,000 litres, or 8.5%`).
-                                    let parallel = frame::units_per_agree((unit, None), (frame.unit, None))
-                                        || frame.unit == Some("%");
+                                    let parallel =
+                                        frame::units_per_agree((unit, None), (frame.unit, None))
+                                            || frame.unit == Some("%");
                                     if parallel && ellipsis(lx, at, t) {
                                         frame.polarity = p;
                                     }
@@ -1168,10 +1175,15 @@ impl<'a> Doc<'a> {
                         // parenthesis (`412,6 Mio. EUR (Vorjahr 388,1 Mio. EUR)`; not `2.022
                         // neue PV-Anlagen mit zusammen 31,4 MWp`).
                         let words = |r: Range<usize>| {
-                            toks[r].iter().filter(|x| matches!(x.kind, TokKind::Word { .. })).count()
+                            toks[r]
+                                .iter()
+                                .filter(|x| matches!(x.kind, TokKind::Word { .. }))
+                                .count()
                         };
                         let opened = |at: usize| {
-                            toks[t + 1..at].iter().any(|x| x.kind == TokKind::Punct(P::Open))
+                            toks[t + 1..at]
+                                .iter()
+                                .any(|x| x.kind == TokKind::Punct(P::Open))
                         };
                         after.retain(|(_, _, at)| {
                             let (to_next, to_this) = (words(*at + 1..k), words(t + 1..*at));
@@ -1340,9 +1352,10 @@ impl<'a> Doc<'a> {
                     let raw = &self.text[toks[k].span.clone()];
                     let strong = cap || upper;
                     // The noun of a code (`bloco D`, `arm B`) names the thing, not the measure.
-                    let code_noun = matches!(toks.get(k + 1).map(|x| x.kind),
-                        Some(TokKind::Word { upper: true, .. }))
-                        && self.text[toks[k + 1].span.clone()].chars().count() == 1;
+                    let code_noun = matches!(
+                        toks.get(k + 1).map(|x| x.kind),
+                        Some(TokKind::Word { upper: true, .. })
+                    ) && self.text[toks[k + 1].span.clone()].chars().count() == 1;
                     if flags & flag::STOP == 0 && !strong && !code_noun {
                         if let Some(a) = word_atom(w, raw) {
                             before_words.push((a, k, comma));
@@ -1489,7 +1502,11 @@ impl<'a> Doc<'a> {
                         if matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
                             "de" | "of" | "d" | "do" | "da" | "del" | "des" | "du" | "der"));
                 for (a, at) in &after_words {
-                    let w = if of && words_between(t, *at) <= 3.0 { 0.7 } else { 0.4 };
+                    let w = if of && words_between(t, *at) <= 3.0 {
+                        0.7
+                    } else {
+                        0.4
+                    };
                     push(a, w * decay(words_between(t, *at)), *at);
                 }
                 // The sentence's subject words (`A soja ocupou … e produziu 8.432 t`): more
@@ -1904,7 +1921,9 @@ fn label_words(lx: &Lexed, at: usize, text: &str) -> String {
     let mut end = first.span.end;
     for tok in toks.iter().skip(at + 1).take(3) {
         match tok.kind {
-            TokKind::Word { cap: true, .. } | TokKind::Word { upper: true, .. } => end = tok.span.end,
+            TokKind::Word { cap: true, .. } | TokKind::Word { upper: true, .. } => {
+                end = tok.span.end
+            }
             _ => break,
         }
     }
@@ -1912,7 +1931,10 @@ fn label_words(lx: &Lexed, at: usize, text: &str) -> String {
 }
 
 /// At a clause's end, the labels named after its last quantity leave the scope.
-fn drop_postposed(scope: &mut Vec<(Ty, Vec<String>, usize, u32)>, clause_quantity: &mut Option<usize>) {
+fn drop_postposed(
+    scope: &mut Vec<(Ty, Vec<String>, usize, u32)>,
+    clause_quantity: &mut Option<usize>,
+) {
     if let Some(q) = clause_quantity.take() {
         scope.retain(|(_, _, at, _)| *at <= q);
     }
@@ -2023,9 +2045,12 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
                     && (n.unit.is_some() || counts)
                     && !labelled
             };
-            let hard = |k: &usize| matches!(toks[*k].kind, TokKind::Punct(P::Stop | P::Line | P::Semi));
+            let hard =
+                |k: &usize| matches!(toks[*k].kind, TokKind::Punct(P::Stop | P::Line | P::Semi));
             let before = (0..t).rev().take_while(|k| !hard(k)).any(|k| other(&k));
-            let after = (t + 1..toks.len()).take_while(|k| !hard(k)).any(|k| other(&k));
+            let after = (t + 1..toks.len())
+                .take_while(|k| !hard(k))
+                .any(|k| other(&k));
             return before || after;
         }
     }
@@ -2173,9 +2198,8 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
     };
     let to_level = matches!(toks.get(t + 1).map(|x| x.kind),
         Some(TokKind::Word { flags, .. }) if flags & flag::LEVEL_PREP != 0)
-        && unit_of(t + 2).is_some_and(|next| {
-            unit_of(t).flatten() != Some("%") || next == Some("%")
-        });
+        && unit_of(t + 2)
+            .is_some_and(|next| unit_of(t).flatten() != Some("%") || next == Some("%"));
     if to_level {
         return Polarity::Neutral;
     }
@@ -2517,7 +2541,11 @@ pub(crate) fn stem(folded: &str) -> String {
     } else {
         w
     };
-    let w = if w.len() > 4 && w.ends_with('e') { &w[..w.len() - 1] } else { w };
+    let w = if w.len() > 4 && w.ends_with('e') {
+        &w[..w.len() - 1]
+    } else {
+        w
+    };
     w.chars().take(6).collect()
 }
 
@@ -2654,7 +2682,14 @@ fn unit_cell(cell: &str) -> Option<Spec> {
     }
     let probe = format!("1 {cell}");
     let mut lx = Lexed::default();
-    lex::lex(&probe, Mode { locale: Locale::Auto, cell: true }, &mut lx);
+    lex::lex(
+        &probe,
+        Mode {
+            locale: Locale::Auto,
+            cell: true,
+        },
+        &mut lx,
+    );
     let num = lx.nums.first()?;
     if num.span.end < probe.trim_end().len() {
         return None;
@@ -2897,15 +2932,17 @@ fn language_votes(text: &str) -> (u32, u32) {
             | "million" | "billion" | "bn" | "thousand" => dot += 1,
             "de" | "da" | "do" | "em" | "foi" | "que" | "el" | "los" | "las" | "y" | "fue"
             | "le" | "les" | "et" | "des" | "est" | "der" | "die" | "das" | "und" | "mit"
-            | "von" | "im" | "mil" | "milliards" | "para"
-            | "en" | "del" | "au" | "du" | "sur" | "für" | "bei" => comma += 1,
+            | "von" | "im" | "mil" | "milliards" | "para" | "en" | "del" | "au" | "du" | "sur"
+            | "für" | "bei" => comma += 1,
             // Words only comma-writing languages have.
             "Mio" | "Mrd" | "Tsd" | "milhões" | "bilhões" | "millones" | "reais" | "milhão"
             | "bilhão" => comma += 2,
             // A lower-case word with a Romance accent (`inspeção`, `não`, `según`, `été`).
             _ if accented < 4
                 && w.starts_with(char::is_lowercase)
-                && w.contains(['ã', 'õ', 'ç', 'ñ', 'é', 'è', 'ê', 'à', 'â', 'ô', 'ú', 'í', 'ó', 'á']) =>
+                && w.contains([
+                    'ã', 'õ', 'ç', 'ñ', 'é', 'è', 'ê', 'à', 'â', 'ô', 'ú', 'í', 'ó', 'á',
+                ]) =>
             {
                 accented += 1;
                 comma += 1;
@@ -3385,7 +3422,12 @@ pub(crate) fn text_atoms(text: &str) -> Vec<String> {
 
 /// A JSON number as an item: its exact digits (a `.` mark), its key's unit, currency and scale;
 /// a year when its key names one.
-pub(crate) fn json_number(digits: &str, spec: Spec, year_key: bool, negative: bool) -> Option<Item> {
+pub(crate) fn json_number(
+    digits: &str,
+    spec: Spec,
+    year_key: bool,
+    negative: bool,
+) -> Option<Item> {
     let mut lx = Lexed::default();
     lex::lex(
         digits,

@@ -72,9 +72,10 @@ pub(crate) fn walk_leaves(
             Value::Number(n) => {
                 let spec = f.key.as_deref().map(frame::key_spec).unwrap_or_default();
                 let year_key = f.key.as_deref().is_some_and(year_key);
-                let negative = f.key.as_deref().is_some_and(|k| {
-                    layout::direction_outside_parens(&key_words(k)) == Some(true)
-                });
+                let negative = f
+                    .key
+                    .as_deref()
+                    .is_some_and(|k| layout::direction_outside_parens(&key_words(k)) == Some(true));
                 visit(LeafItem {
                     path: f.path,
                     leaf: Leaf::Number(n.to_string()),
@@ -210,7 +211,11 @@ fn item_names(item: &Value) -> (Vec<String>, String) {
         }
     }
     let atoms = layout::text_atoms(&text);
-    let text = text.trim().trim_end_matches(';').trim().replace(" ; ", ", ");
+    let text = text
+        .trim()
+        .trim_end_matches(';')
+        .trim()
+        .replace(" ; ", ", ");
     (atoms, text)
 }
 

@@ -1444,7 +1444,10 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                     let after = &text[end..];
                     let rest = after.strip_prefix(['-', ' ']).unwrap_or("");
                     let w = word_prefix(rest, 8, char::is_alphabetic);
-                    if matches!(words::fold(w).as_str(), "hour" | "hours" | "heure" | "heures" | "hora" | "horas") {
+                    if matches!(
+                        words::fold(w).as_str(),
+                        "hour" | "hours" | "heure" | "heures" | "hora" | "horas"
+                    ) {
                         (energy, end + 1 + w.len())
                     } else {
                         (unit, end)

@@ -480,6 +480,9 @@ fn signs_units_scales_and_labels_each_decide_on_their_own() {
     // A label's number is no measurement, and the reason says so.
     let v = check("See Table 45: 120 patients.", "We enrolled 45 patients.");
     assert_eq!(v.issue_types, [IssueType::LabelNotMeasurement]);
-    assert_eq!(v.unmatched_examples[0].reason, Some("label_not_measurement"));
+    assert_eq!(
+        v.unmatched_examples[0].reason,
+        Some("label_not_measurement")
+    );
     assert_eq!(check("Table 45", "Table 45 shows it.").skipped, 1);
 }
