@@ -475,10 +475,10 @@ impl Evidence {
         for b in &binds {
             // A label's bare numbers and codes (`Titan 2400`, `Site 203`, `S14`) are labels.
             for a in &b.atoms {
-                if (a.starts_with("n:") && !a.contains('|')) || a.starts_with("c:") {
-                    if !self.label_atoms.contains(a.as_str()) {
-                        self.label_atoms.insert(a.as_str().into());
-                    }
+                if ((a.starts_with("n:") && !a.contains('|')) || a.starts_with("c:"))
+                    && !self.label_atoms.contains(a.as_str())
+                {
+                    self.label_atoms.insert(a.as_str().into());
                 }
             }
             let id = self.label(b);

@@ -187,6 +187,14 @@ struct Section {
 
 const HEADER: u8 = 0;
 
+/// Where a number's clause is: its first token, its id (sentence << 16 | clause), and the weak
+/// words its sentence started with (the subject later clauses may lack).
+struct Clause<'a> {
+    start: usize,
+    id: u32,
+    subject: &'a [(String, usize)],
+}
+
 impl<'a> Doc<'a> {
     fn new(text: &'a str, cfg: &'a Config<'a>) -> Self {
         let convention = if cfg.locale == Locale::Auto {
@@ -924,7 +932,7 @@ impl<'a> Doc<'a> {
                         if let Some(a) = word_atom(w, raw) {
                             pending_name.push(a);
                         }
-                    } else if !pending_name.is_empty() && !(flags & flag::STOP != 0 && w.len() <= 3)
+                    } else if !(pending_name.is_empty() || flags & flag::STOP != 0 && w.len() <= 3)
                     {
                         if std::mem::take(&mut name_owned) {
                             // The noun a number counts (`86 Kühe`) is that number's.
@@ -1082,16 +1090,12 @@ impl<'a> Doc<'a> {
                             // numbers; the words around it are theirs.
                             let answer_condition = role == Role::Answer && condition.is_some();
                             if only_numbers.is_none() && !answer_condition {
-                                self.scope_binds(
-                                    lx,
-                                    t,
-                                    &scope,
-                                    clause_start,
-                                    sentence << 16 | clause,
-                                    &subject,
-                                    &dates,
-                                    &mut all,
-                                );
+                                let at = Clause {
+                                    start: clause_start,
+                                    id: sentence << 16 | clause,
+                                    subject: &subject,
+                                };
+                                self.scope_binds(lx, t, &scope, &at, &dates, &mut all);
                             }
                             let atom = Some(number_atom(&frame));
                             let noun = next_word(lx, t).map(str::to_string);
@@ -1130,12 +1134,11 @@ impl<'a> Doc<'a> {
         lx: &Lexed,
         t: usize,
         scope: &[(Ty, Vec<String>, usize, u32)],
-        clause_start: usize,
-        sentence: u32,
-        subject: &[(String, usize)],
+        clause: &Clause,
         dates: &[(Range<usize>, Vec<String>)],
         out: &mut Vec<Bind>,
     ) {
+        let (clause_start, sentence, subject) = (clause.start, clause.id, clause.subject);
         let toks = &lx.toks;
         // What follows in the clause, up to the next number: postposed labels (`$5.1M in 2023`,
         // `44.2 MPa (variant B)`) and words.
@@ -1699,7 +1702,7 @@ impl<'a> Doc<'a> {
         }
         if self.cfg.role == Role::Answer && (self.cfg.hints.count_noun)(w) {
             // Unless a date's preposition stands before it (`in 2021 revenue`).
-            return !prev_word(lx, t, self.text).is_some_and(|(_, f, _)| f & flag::YEAR_PREP != 0);
+            return prev_word(lx, t, self.text).is_none_or(|(_, f, _)| f & flag::YEAR_PREP == 0);
         }
         false
     }
@@ -1732,8 +1735,7 @@ impl<'a> Doc<'a> {
                 // `Sprints 48 Sprints`: the word it counts, said twice.
                 let before = &self.text[toks[p].span.clone()];
                 let same = stem(w) == stem(&words::fold(before));
-                !same
-                    && !(german_noun && cap)
+                !(same || german_noun && cap)
                     && flags & (flag::COUNT | flag::CONJ) == 0
                     && words::unit_word(w).is_none()
                     && !(self.cfg.hints.count_noun)(w)
@@ -3127,11 +3129,11 @@ fn label_split(line: &str) -> Option<(usize, usize)> {
         match b[i] {
             b'(' | b'[' => depth += 1,
             b')' | b']' => depth -= 1,
-            b':' if depth == 0 && !b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+            b':' if depth == 0 && !b.get(i + 1).is_some_and(u8::is_ascii_digit)
                 // `14:30`, `http://`: no separator.
-                if !b.get(i + 1).is_some_and(|c| *c == b'/') {
-                    return short_label(line, i, i + 1);
-                }
+                && b.get(i + 1).is_none_or(|c| *c != b'/') =>
+            {
+                return short_label(line, i, i + 1);
             }
             b'=' if depth == 0 => return short_label(line, i, i + 1),
             b'\t' if depth == 0 => return short_label(line, i, i + 1),
@@ -3350,8 +3352,7 @@ fn cells(text: &str, line: &Line, delimiter: u8) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut from = line.start;
     let mut quote = false;
-    for i in line.start..end {
-        let c = b[i];
+    for (i, &c) in b.iter().enumerate().take(end).skip(line.start) {
         if c == b'"' && delimiter != b'|' {
             quote = !quote;
         }

@@ -479,19 +479,17 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     }
     // A plain space groups only three-digit groups that end the number (`3 400 M€`, not the
     // `3 400 500` of a list): dropped otherwise.
-    let mut nseps = nseps;
     if seps[..nseps]
         .iter()
         .any(|&(_, sep)| sep == Sep::Space && b[seps[0].0] == b' ')
+        && !plain_space_grouping(text, s, j, &seps[..nseps], mode)
     {
-        if !plain_space_grouping(text, s, j, &seps[..nseps], mode) {
-            let first_space = seps[..nseps]
-                .iter()
-                .position(|&(at, sep)| sep == Sep::Space && b[at] == b' ')
-                .unwrap_or(nseps);
-            j = seps[first_space].0;
-            nseps = first_space;
-        }
+        let first_space = seps[..nseps]
+            .iter()
+            .position(|&(at, sep)| sep == Sep::Space && b[at] == b' ')
+            .unwrap_or(nseps);
+        j = seps[first_space].0;
+        nseps = first_space;
     }
     let seps = &seps[..nseps];
     let before = prev_char(text, s);

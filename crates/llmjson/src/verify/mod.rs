@@ -717,6 +717,55 @@ fn context_of(text: &str, span: Range<usize>) -> String {
     out
 }
 
+/// How the verify stage reads a text: each number with its frame and its bindings, one line
+/// each (a debugging aid for `examples/verify_one.rs`; not a stable format).
+#[doc(hidden)]
+pub fn explain(text: &str, answer: bool, evidence: &Evidence) -> Vec<String> {
+    let label = |a: &str| evidence.is_label_atom(a);
+    let count_noun = |w: &str| evidence.counts(w);
+    let states = |v: decimal::Decimal| evidence.states(v);
+    let hints = Hints {
+        label: &label,
+        count_noun: &count_noun,
+        states: &states,
+        convention: evidence.convention(),
+    };
+    let cfg = Config {
+        locale: Locale::Auto,
+        role: if answer { Role::Answer } else { Role::Evidence },
+        salt: 0,
+        base: &[],
+        spec: frame::Spec::default(),
+        hints: &hints,
+    };
+    let mut out = Vec::new();
+    layout::read(text, &cfg, &mut |item| {
+        let binds: Vec<String> = item
+            .binds
+            .iter()
+            .map(|b| format!("{:x}:{:.2}:{}", b.dim & 0xffff, b.weight, b.atoms.join("+")))
+            .collect();
+        out.push(format!(
+            "{:?} {:?} {:?} unit={:?} per={:?} pol={:?} approx={} frac={} atom={:?} | {}",
+            text.get(item.num.span.clone()).unwrap_or_default(),
+            item.frame
+                .readings
+                .iter()
+                .map(decimal::Decimal::plain)
+                .collect::<Vec<_>>(),
+            item.frame.kind,
+            item.frame.unit,
+            item.frame.per,
+            item.frame.polarity,
+            item.frame.approx,
+            item.frame.fraction,
+            item.atom,
+            binds.join("  ")
+        ));
+    });
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -799,53 +848,4 @@ mod tests {
         let c = context_of(text, found..found + 4);
         assert!(c.contains("12.5") && c.chars().count() <= 34);
     }
-}
-
-/// How the verify stage reads a text: each number with its frame and its bindings, one line
-/// each (a debugging aid for `examples/verify_one.rs`; not a stable format).
-#[doc(hidden)]
-pub fn explain(text: &str, answer: bool, evidence: &Evidence) -> Vec<String> {
-    let label = |a: &str| evidence.is_label_atom(a);
-    let count_noun = |w: &str| evidence.counts(w);
-    let states = |v: decimal::Decimal| evidence.states(v);
-    let hints = Hints {
-        label: &label,
-        count_noun: &count_noun,
-        states: &states,
-        convention: evidence.convention(),
-    };
-    let cfg = Config {
-        locale: Locale::Auto,
-        role: if answer { Role::Answer } else { Role::Evidence },
-        salt: 0,
-        base: &[],
-        spec: frame::Spec::default(),
-        hints: &hints,
-    };
-    let mut out = Vec::new();
-    layout::read(text, &cfg, &mut |item| {
-        let binds: Vec<String> = item
-            .binds
-            .iter()
-            .map(|b| format!("{:x}:{:.2}:{}", b.dim & 0xffff, b.weight, b.atoms.join("+")))
-            .collect();
-        out.push(format!(
-            "{:?} {:?} {:?} unit={:?} per={:?} pol={:?} approx={} frac={} atom={:?} | {}",
-            text.get(item.num.span.clone()).unwrap_or_default(),
-            item.frame
-                .readings
-                .iter()
-                .map(decimal::Decimal::plain)
-                .collect::<Vec<_>>(),
-            item.frame.kind,
-            item.frame.unit,
-            item.frame.per,
-            item.frame.polarity,
-            item.frame.approx,
-            item.frame.fraction,
-            item.atom,
-            binds.join("  ")
-        ));
-    });
-    out
 }
