@@ -76,7 +76,7 @@ export interface Verification {
   matched: number;
   unmatched: number;
   issue_types: string[];
-  unmatched_examples: Array<{ number: string; context: string; path: string; span: { start: number; end: number }; subject?: string; evidence_subject?: string }>;
+  unmatched_examples: Array<{ number: string; context: string; path: string; span: { start: number; end: number }; subject?: string; evidence_subject?: string; /** Why it is not grounded: `wrong_subject`, `wrong_sign`, `wrong_unit`, `wrong_currency`, `percent_not_points`, `fraction_not_percent`, `label_not_measurement`, `less_precise`, `ambiguous_locale`, `not_in_evidence`, `not_read`, `no_evidence`. */ reason?: string }>;
   [field: string]: unknown;
 }
 
@@ -115,7 +115,7 @@ export interface Diagnostics {
   verification_matched: number;
   verification_unmatched: number;
   verification_issue_types: string[];
-  verification_unmatched_examples: Array<{ number: string; context: string; path: string; span: { start: number; end: number }; subject?: string; evidence_subject?: string }>;
+  verification_unmatched_examples: Array<{ number: string; context: string; path: string; span: { start: number; end: number }; subject?: string; evidence_subject?: string; /** Why it is not grounded: `wrong_subject`, `wrong_sign`, `wrong_unit`, `wrong_currency`, `percent_not_points`, `fraction_not_percent`, `label_not_measurement`, `less_precise`, `ambiguous_locale`, `not_in_evidence`, `not_read`, `no_evidence`. */ reason?: string }>;
   fail_closed_triggered: boolean;
   fail_closed_reason: string | null;
   fail_closed_stage: string | null;

@@ -191,9 +191,13 @@ pub struct GroundingArgs {
     /// The blocking message's language: en or pt.
     #[arg(long, default_value = "en", value_parser = language)]
     pub language: llmjson::Language,
-    /// Treat a percentage and its fraction as one quantity (45% and 0.45).
-    #[arg(long)]
+    /// Deprecated, and the default since grounding round 3: a percentage and its fraction bound
+    /// to the same claim are one quantity (45% and a `share` of 0.45). Accepted, does nothing.
+    #[arg(long, hide = true)]
     pub percent_fraction: bool,
+    /// Treat a percentage and a fraction as different quantities (45% is not 0.45).
+    #[arg(long)]
+    pub percent_distinct: bool,
     /// Check years (1900-2100) like any number (they are skipped by default).
     #[arg(long)]
     pub check_years: bool,
@@ -248,7 +252,13 @@ impl GroundingArgs {
             options = options.report_only();
         }
         if self.percent_fraction {
-            options = options.percent(llmjson::PercentForms::Equivalent);
+            eprintln!(
+                "llmjson: --percent-fraction is deprecated and does nothing: a percentage and \
+                 its fraction are one quantity by default (--percent-distinct turns that off)"
+            );
+        }
+        if self.percent_distinct {
+            options = options.percent(llmjson::PercentForms::Distinct);
         }
         if self.check_years {
             options = options.years(llmjson::Years::Check);

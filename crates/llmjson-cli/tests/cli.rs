@@ -954,3 +954,31 @@ fn invalid_items_drop_returns_the_valid_records_and_names_the_others() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_percentage_is_its_fraction_unless_kept_apart_and_the_old_flag_says_it_is_gone() {
+    let dir = std::env::temp_dir().join(format!("llmjson-cli-percent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let evidence = dir.join("evidence.txt");
+    std::fs::write(&evidence, "Return rate: 0.07").unwrap();
+    let evidence = evidence.to_str().unwrap();
+    let out = llmjson(&["verify", "--evidence", evidence], "Returns were 7%.", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let out = llmjson(
+        &["verify", "--evidence", evidence, "--percent-distinct"],
+        "Returns were 7%.",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let out = llmjson(
+        &["verify", "--evidence", evidence, "--percent-fraction"],
+        "Returns were 7%.",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("--percent-fraction is deprecated"),
+        "{}",
+        stderr(&out)
+    );
+}

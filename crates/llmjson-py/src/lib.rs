@@ -304,7 +304,7 @@ impl PyEvidence {
 /// returns (output, fail_closed_reason, verification as JSON text). The GIL is released.
 #[pyfunction]
 #[pyo3(signature = (answer, evidence, *, as_json=false, locale="auto", small_counts=10,
-    check_years=false, percent_fraction=false, fail_closed=true, language="en",
+    check_years=false, percent_fraction=None, fail_closed=true, language="en",
     max_size=llmjson::DEFAULT_MAX_SIZE))]
 #[allow(clippy::too_many_arguments)]
 fn verify(
@@ -315,7 +315,7 @@ fn verify(
     locale: &str,
     small_counts: u32,
     check_years: bool,
-    percent_fraction: bool,
+    percent_fraction: Option<bool>,
     fail_closed: bool,
     language: &str,
     max_size: usize,
@@ -328,8 +328,9 @@ fn verify(
     if check_years {
         options = options.years(llmjson::Years::Check);
     }
-    if percent_fraction {
-        options = options.percent(llmjson::PercentForms::Equivalent);
+    // A percentage is its fraction by default; `percent_fraction=False` keeps them apart.
+    if percent_fraction == Some(false) {
+        options = options.percent(llmjson::PercentForms::Distinct);
     }
     options = if fail_closed {
         options.fail_closed()

@@ -112,3 +112,20 @@ def test_prose_comments_are_not_counted_by_the_guard_unless_asked():
         llmjson.parse(reply, guard_comments="all")
     with pytest.raises(ValueError):
         llmjson.parse(reply, guard_comments="some")
+
+
+def test_a_percentage_is_its_fraction_and_percent_fraction_is_deprecated():
+    evidence = Evidence("Return rate: 0.07")
+    assert llmjson.verify("Returns were 7%.", evidence).verified
+    with pytest.warns(DeprecationWarning):
+        apart = llmjson.verify("Returns were 7%.", evidence, percent_fraction=False)
+    assert not apart.verified
+
+
+def test_a_blocked_number_says_why_and_whose_it_is():
+    evidence = Evidence("Lisbon: 84 staff; Porto: 61 staff")
+    result = llmjson.verify("The Porto office has 84 staff.", evidence)
+    assert not result.verified
+    example = result.unmatched_examples[0]
+    assert example.reason == "wrong_subject"
+    assert (example.subject, example.evidence_subject) == ("Porto", "Lisbon")

@@ -153,7 +153,7 @@ def verify(
     locale: str = "auto",
     small_counts: int = 10,
     check_years: bool = False,
-    percent_fraction: bool = False,
+    percent_fraction: bool | None = None,
     fail_closed: bool = True,
     language: str = "en",
     max_size: int = ...,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -109,9 +110,14 @@ class NumberExample:
     span: tuple[int, int]
     """Byte offsets in the answer text (for a JSON value, within the string at ``path``)."""
     subject: str | None = None
-    """The subject the answer binds the number to (``"variant A"``), when it names one."""
+    """For a ``cross_variant_mix``: the subject the answer binds the number to (``"Variant A"``),
+    as the evidence writes it."""
     evidence_subject: str | None = None
     """For a ``cross_variant_mix``: the subject the evidence gives the value to."""
+    reason: str | None = None
+    """Why the number is not grounded: ``wrong_subject``, ``wrong_sign``, ``wrong_unit``,
+    ``wrong_currency``, ``percent_not_points``, ``fraction_not_percent``, ``label_not_measurement``, ``less_precise``, ``ambiguous_locale``,
+    ``not_in_evidence``, ``not_read`` or ``no_evidence``."""
 
 
 def _examples(raw: list[dict[str, Any]]) -> list[NumberExample]:
@@ -123,6 +129,7 @@ def _examples(raw: list[dict[str, Any]]) -> list[NumberExample]:
             (e["span"]["start"], e["span"]["end"]),
             e.get("subject"),
             e.get("evidence_subject"),
+            e.get("reason"),
         )
         for e in raw
     ]
@@ -160,7 +167,7 @@ def verify(
     locale: LocaleName = "auto",
     fail_closed: bool = True,
     language: Literal["en", "pt"] = "en",
-    percent_fraction: bool = False,
+    percent_fraction: bool | None = None,
     check_years: bool = False,
     small_counts: int = 10,
     max_size: int = DEFAULT_MAX_SIZE,
@@ -170,6 +177,13 @@ def verify(
     and numbers) is in ``evidence``. Never raises for an ungrounded answer: the result says so,
     and its ``output`` is the blocking message (an ungrounded answer is not delivered; with
     ``fail_closed=False`` it is the answer)."""
+    if percent_fraction is not None:
+        warnings.warn(
+            "percent_fraction is deprecated: a percentage and its fraction bound to the same "
+            "claim are one quantity by default; percent_fraction=False keeps them apart",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     started = time.perf_counter()
     as_json = not isinstance(answer, str)
     text = json.dumps(answer) if as_json else answer
