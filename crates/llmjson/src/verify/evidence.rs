@@ -68,6 +68,13 @@ pub struct Evidence {
     /// Decimals written with a comma and with a dot: the convention an answer that shows none
     /// of its own is read by.
     decimal_marks: (u32, u32),
+    /// The last bindings interned, as written, and their labels.
+    recent_labels: Vec<(u64, Vec<String>, u32)>,
+    /// Per label, the numbers it labels (the first [`LABEL_NUMBERS`]); per atom, the labels
+    /// holding it (the first [`POSTINGS`], one more marking a common atom): a claim's own
+    /// number is looked for among the numbers its context names before any other.
+    label_numbers: Vec<Vec<u32>>,
+    atom_labels: HashMap<u32, Vec<u32>, Fast>,
     /// Atoms of numbers that label or date something (`n:401e0`, `y:2021`): an answer's number
     /// in a label's place that the evidence holds so is that label.
     label_atoms: HashSet<Box<str>, Fast>,
@@ -194,6 +201,8 @@ const MENTION: f32 = 0.25;
 /// How much more strongly it must name the alternative than the number's own label: the
 /// alternative must outweigh this many times the own label's mention (and a little more).
 const DOMINANT: f32 = 1.5;
+/// How many numbers a label remembers for a claim's first look (a heading may label thousands).
+const LABEL_NUMBERS: usize = 256;
 /// How many labels of a dimension an atom's postings keep: an atom held by more is common
 /// there, and names no alternative.
 const POSTINGS: usize = 64;
@@ -492,6 +501,13 @@ impl Evidence {
         let written = text.get(span.clone()).unwrap_or_default();
 
         for value in frame.readings.iter() {
+            let id = self.numbers.len() as u32;
+            for &label in &self.groups[groups.start as usize..groups.end as usize] {
+                let numbers = &mut self.label_numbers[label as usize];
+                if numbers.len() < LABEL_NUMBERS {
+                    numbers.push(id);
+                }
+            }
             self.insert(EvidenceNumber {
                 value: value.magnitude(),
                 unit: frame.unit,
@@ -506,6 +522,24 @@ impl Evidence {
 
     /// The id of a label (interned), counted in its dimension.
     fn label(&mut self, b: &Bind) -> u32 {
+        // A line's, a row's or a section's binding repeats for each of its numbers: the last
+        // few are remembered as written.
+        if let Some(&(_, _, id)) = self
+            .recent_labels
+            .iter()
+            .find(|(dim, atoms, _)| *dim == b.dim && **atoms == b.atoms)
+        {
+            return id;
+        }
+        let id = self.intern_label(b);
+        if self.recent_labels.len() == 16 {
+            self.recent_labels.remove(0);
+        }
+        self.recent_labels.push((b.dim, b.atoms.clone(), id));
+        id
+    }
+
+    fn intern_label(&mut self, b: &Bind) -> u32 {
         if b.title {
             self.title_dims.insert(b.dim);
         }
@@ -522,6 +556,10 @@ impl Evidence {
         let id = self.labels.len() as u32;
         *self.dim_labels.entry(b.dim).or_default() += 1;
         for &a in key.1.iter() {
+            let labels = self.atom_labels.entry(a).or_default();
+            if labels.len() <= POSTINGS {
+                labels.push(id);
+            }
             *self.dim_atoms.entry((b.dim, a)).or_default() += 1;
             let p = self.postings.entry((b.dim, a)).or_default();
             if p.len() < POSTINGS {
@@ -529,6 +567,7 @@ impl Evidence {
             }
         }
         self.labels.push(key.clone());
+        self.label_numbers.push(Vec::new());
         self.label_measures.push(0);
         self.label_texts.push(b.text.as_str().into());
         self.label_ids.insert(key, id);
@@ -616,10 +655,35 @@ impl Evidence {
             magnitude
         };
         let mut why = Miss::default();
-        for id in self
-            .chain(magnitude.canonical())
-            .take(SAME_VALUE_CANDIDATES)
-        {
+        let key = magnitude.canonical();
+        // A value stated many times (a report's `41.8 MPa` for a hundred samples): the numbers
+        // of this value that the labels the answer names hold are judged first, so that the
+        // claim's own is found without judging every other subject's.
+        let mut first: Vec<u32> = Vec::new();
+        for (atom, _, _) in claim.context {
+            let Some(labels) = self.atom_labels.get(atom).filter(|l| l.len() <= POSTINGS) else {
+                continue;
+            };
+            for &label in labels {
+                for &id in &self.label_numbers[label as usize] {
+                    if self.numbers[id as usize].value.canonical() == key && !first.contains(&id) {
+                        first.push(id);
+                    }
+                }
+            }
+            if first.len() >= SAME_VALUE_CANDIDATES {
+                break;
+            }
+        }
+        for &id in &first {
+            if let Some(found) = self.judge(id, claim, twin, &mut why) {
+                return found;
+            }
+        }
+        for id in self.chain(key).take(SAME_VALUE_CANDIDATES) {
+            if first.contains(&id) {
+                continue;
+            }
             if let Some(found) = self.judge(id, claim, twin, &mut why) {
                 return found;
             }

@@ -82,6 +82,30 @@ pub(crate) fn fold(word: &str) -> String {
 
 /// The flags of a folded word.
 pub(crate) fn flags(folded: &str) -> u32 {
+    // Words repeat: their flags are remembered per thread (the stems are many).
+    thread_local! {
+        static SEEN: std::cell::RefCell<HashMap<Box<str>, u32, ahash::RandomState>> =
+            std::cell::RefCell::new(HashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)));
+    }
+    if folded.len() > 40 {
+        return flags_of(folded);
+    }
+    SEEN.with(|seen| {
+        if let Some(&f) = seen.borrow().get(folded) {
+            return f;
+        }
+        let f = flags_of(folded);
+        let mut seen = seen.borrow_mut();
+        // Bounded: a text of many distinct words starts the memory again.
+        if seen.len() >= 1 << 16 {
+            seen.clear();
+        }
+        seen.insert(folded.into(), f);
+        f
+    })
+}
+
+fn flags_of(folded: &str) -> u32 {
     let mut f = table().get(folded).copied().unwrap_or(0);
     if f & (flag::NEG | flag::POS) == 0 {
         f |= direction_by_stem(folded);
