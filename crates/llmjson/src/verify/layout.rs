@@ -198,19 +198,10 @@ struct Clause<'a> {
 impl<'a> Doc<'a> {
     fn new(text: &'a str, cfg: &'a Config<'a>) -> Self {
         let convention = if cfg.locale == Locale::Auto {
-            let mut lx = Lexed::default();
-            lex::lex(
-                text,
-                Mode {
-                    locale: Locale::Auto,
-                    cell: false,
-                },
-                &mut lx,
-            );
             // The evidence's convention for an answer that leans its way (`A variante A teve
             // alongamento de 1,047` against a table of decimal commas).
             let lean = language_lean(text);
-            lex::convention(&lx.nums)
+            lex::numbers_convention(text)
                 .or_else(|| decimal_by_language(text))
                 .or(cfg
                     .hints
@@ -2503,9 +2494,9 @@ fn plain_value(d: Decimal) -> String {
 fn word_atom(folded: &str, raw: &str) -> Option<String> {
     // A scale, a currency or the word `year` says how a number is written or what kind of
     // label follows, not whose it is (`Budget balance (USD millions)`, `im Jahr 2023`).
-    if words::scale_word(folded, false).is_some()
-        || words::currency_word(raw).is_some()
-        || words::flags(folded) & flag::YEAR_WORD != 0
+    if words::flags(folded) & flag::YEAR_WORD != 0
+        || words::scale_word_folded(folded).is_some()
+        || words::currency_word_folded(raw, folded).is_some()
     {
         return None;
     }

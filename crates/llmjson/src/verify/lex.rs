@@ -401,6 +401,39 @@ pub(crate) fn convention(nums: &[Num]) -> Option<bool> {
     (dot != comma).then_some(dot)
 }
 
+/// The decimal mark a text's numbers show ([`convention`]), read without its words: the first
+/// look at a document, before its parts are read in full.
+pub(crate) fn numbers_convention(text: &str) -> Option<bool> {
+    let mut out = Lexed::default();
+    let mode = Mode {
+        locale: Locale::Auto,
+        cell: false,
+    };
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_digit() {
+            i = read(text, i, mode, &mut out);
+            continue;
+        }
+        // Words are stepped over whole (digits inside them are names: `H2O`, `ISO-9001`).
+        if c.is_ascii_alphabetic() || c >= 0xC3 {
+            let end = word_end(text, i);
+            if end > i {
+                i = end;
+                continue;
+            }
+        }
+        i += if c < 0x80 {
+            1
+        } else {
+            text[i..].chars().next().map_or(1, char::len_utf8)
+        };
+    }
+    convention(&out.nums)
+}
+
 /// Reads the ambiguous numbers left by the convention of the document they are in.
 pub(crate) fn settle_by(nums: &mut [Num], dot: bool) {
     for n in nums.iter_mut() {

@@ -1651,6 +1651,25 @@ pub(crate) fn scale_word(word: &str, long_scale: bool) -> Option<i32> {
     })
 }
 
+/// [`scale_word`] of a word already folded (no `fr` long scale).
+pub(crate) fn scale_word_folded(folded: &str) -> Option<i32> {
+    SCALE_WORDS
+        .iter()
+        .find(|(w, _)| *w == folded)
+        .map(|&(_, s)| i32::from(s))
+}
+
+/// [`currency_word`] of a word whose folded form is at hand.
+pub(crate) fn currency_word_folded(raw: &str, folded: &str) -> Option<&'static str> {
+    if raw.len() == 3 && raw.bytes().all(|c| c.is_ascii_uppercase()) {
+        return currency_word(raw);
+    }
+    match unit_word(folded) {
+        Some(u @ ("EUR" | "USD" | "BRL" | "CHF" | "GBP")) => Some(u),
+        _ => None,
+    }
+}
+
 /// A currency named by a word or a code (`euros`, `Franken`, `CAD`), as its code.
 pub(crate) fn currency_word(word: &str) -> Option<&'static str> {
     const CODES: &[&str] = &[
