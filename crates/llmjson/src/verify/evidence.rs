@@ -69,7 +69,8 @@ pub struct Evidence {
     /// of its own is read by.
     decimal_marks: (u32, u32),
     /// The last bindings interned, as written, and their labels.
-    recent_labels: Vec<(u64, Vec<String>, u32)>,
+    recent_labels: Vec<(u64, u32)>,
+    label_hasher: Fast,
     /// Per label, the numbers it labels (the first [`LABEL_NUMBERS`]); per atom, the labels
     /// holding it (the first [`POSTINGS`], one more marking a common atom): a claim's own
     /// number is looked for among the numbers its context names before any other.
@@ -524,18 +525,24 @@ impl Evidence {
     fn label(&mut self, b: &Bind) -> u32 {
         // A line's, a row's or a section's binding repeats for each of its numbers: the last
         // few are remembered as written.
-        if let Some(&(_, _, id)) = self
-            .recent_labels
-            .iter()
-            .find(|(dim, atoms, _)| *dim == b.dim && **atoms == b.atoms)
-        {
+        let hash = {
+            use std::hash::{BuildHasher, Hash, Hasher};
+            let mut h = self.label_hasher.build_hasher();
+            (b.dim, &b.atoms).hash(&mut h);
+            h.finish()
+        };
+        if let Some(&(_, id)) = self.recent_labels.iter().find(|(h, id)| {
+            *h == hash
+                && self.labels[*id as usize].0 == b.dim
+                && self.labels[*id as usize].1.len() <= b.atoms.len()
+        }) {
             return id;
         }
         let id = self.intern_label(b);
         if self.recent_labels.len() == 16 {
             self.recent_labels.remove(0);
         }
-        self.recent_labels.push((b.dim, b.atoms.clone(), id));
+        self.recent_labels.push((hash, id));
         id
     }
 
