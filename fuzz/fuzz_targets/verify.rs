@@ -1,6 +1,9 @@
 //! The verify stage never panics and stays within its input: the first byte splits the data
 //! into an answer and evidence (texts, and the same bytes as CSV and, when they parse, JSON),
-//! verified under every locale; every reported span lies on character boundaries of the answer.
+//! verified under every locale; every reported span lies on character boundaries of the answer,
+//! and every blocked number says why. The claim frames are built for both halves read as
+//! evidence and as an answer (the layout reader: tables, lists, prose, dates, labels), and a
+//! JSON answer is verified value by value.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use llmjson::{verify, Evidence, Locale, VerifyOptions};
@@ -28,6 +31,15 @@ fuzz_target!(|data: &[u8]| {
         for n in &v.numbers {
             assert!(answer.is_char_boundary(n.at.span.start) && answer.is_char_boundary(n.at.span.end));
             assert!(n.at.span.start < n.at.span.end);
+            assert_eq!(n.matched, n.at.reason.is_none());
+        }
+        if let Ok(value) = answer.parse::<llmjson::Value>() {
+            let v = llmjson::verify_value(&value, &ev, &options).unwrap();
+            assert_eq!(v.matched + v.unmatched, v.numbers_extracted);
         }
     }
+    // The frames of both halves, as evidence and as an answer.
+    let ev = Evidence::new();
+    let _ = llmjson::verify::explain(answer, true, &ev);
+    let _ = llmjson::verify::explain(evidence, false, &ev);
 });

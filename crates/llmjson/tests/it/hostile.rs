@@ -180,3 +180,102 @@ fn nested_parentheses_are_judged_in_linear_time() {
         let _ = llmjson::parse(&input, &Options::default());
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The verify stage on hostile evidence and answers: a clear result or a typed error, never a
+// panic. (Sizes stay small enough for a debug build; speed is `benches/verify.rs`'s.)
+
+fn verdict(answer: &str, evidence: &str) -> llmjson::Verification {
+    let mut e = llmjson::Evidence::new();
+    e.add_text("evidence", evidence).unwrap();
+    llmjson::verify(answer, &e, &llmjson::VerifyOptions::default())
+        .unwrap()
+        .verification
+}
+
+#[test]
+fn verify_on_empty_and_blank_inputs() {
+    let v = verdict("", "");
+    assert!(!v.verified, "no evidence never verifies");
+    assert_eq!(v.numbers_extracted, 0);
+    let v = verdict("It was 41.8 MPa.", " \n\t ");
+    assert_eq!(v.issue_types, [llmjson::IssueType::NoEvidence]);
+    let v = verdict("", "Strength 41.8 MPa.");
+    assert!(v.verified && v.numbers_extracted == 0);
+}
+
+#[test]
+fn verify_on_binary_evidence_is_a_typed_error() {
+    let mut e = llmjson::Evidence::new();
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(64 << 10).collect();
+    assert!(
+        e.add_bytes("blob", &bytes).is_err(),
+        "bytes that are not UTF-8 are refused"
+    );
+    // Control characters and odd marks in valid UTF-8 are read, not refused.
+    let noise: String = (0u32..0x3000)
+        .filter_map(char::from_u32)
+        .cycle()
+        .take(40_000)
+        .collect();
+    let v = verdict(&noise, &noise);
+    assert_eq!(v.matched + v.unmatched, v.numbers_extracted);
+}
+
+#[test]
+fn verify_on_ten_megabytes_of_digits() {
+    let digits = "7".repeat(10 * MB);
+    let mut e = llmjson::Evidence::new();
+    // At the default limit the evidence is refused before any work; the answer too.
+    assert!(matches!(
+        e.add_text("digits", &(digits.clone() + "7")),
+        Err(Error::TooLarge { .. })
+    ));
+    let small = "12 345 678,9 1.234.567 ".repeat(MB / 64);
+    e.add_text("groups", &small).unwrap();
+    let v = llmjson::verify(&small[..4096], &e, &llmjson::VerifyOptions::default())
+        .unwrap()
+        .verification;
+    assert_eq!(v.matched + v.unmatched, v.numbers_extracted);
+    let err = llmjson::verify(&digits, &e, &llmjson::VerifyOptions::default());
+    assert!(matches!(err, Err(Error::TooLarge { .. }) | Ok(_)));
+}
+
+#[test]
+fn verify_on_ragged_and_degenerate_tables() {
+    let ragged = "a,b,c\n1,2\n3,4,5,6,7\n,,\n8\n|x|y|\n|---|\n| 1 | 2 | 3 | 4 |\n;;;\n9;10\n";
+    let v = verdict("The b column holds 2, and 7 sits last.", ragged);
+    assert_eq!(v.matched + v.unmatched, v.numbers_extracted);
+    let mut e = llmjson::Evidence::new();
+    e.add_csv("ragged.csv", ragged).unwrap();
+    e.add_csv("empty.csv", "").unwrap();
+    e.add_csv("header-only.csv", "a;b;c\n").unwrap();
+    let v = llmjson::verify("b is 2.", &e, &llmjson::VerifyOptions::default()).unwrap();
+    assert_eq!(
+        v.verification.matched + v.verification.unmatched,
+        v.verification.numbers_extracted
+    );
+    // A table a thousand columns wide, and one a hundred thousand rows long.
+    let wide = format!("{}\n{}\n", "h,".repeat(1000), "1,".repeat(1000));
+    let long = format!("k,v\n{}", "a,1\n".repeat(100_000));
+    let v = verdict("v was 1.", &(wide + &long));
+    assert!(v.verified);
+}
+
+#[test]
+fn verify_on_deep_json_and_pathological_prose() {
+    let mut e = llmjson::Evidence::new();
+    let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+    let value: Result<llmjson::Value, _> = deep.parse();
+    if let Ok(value) = value {
+        let _ = e.add_json("deep", &value);
+    }
+    // Every kind of mark the layout reader splits on, repeated.
+    let marks = ": ; — – - | ( ) [ ] , . = → % € $ R$ CHF 1 2,5 3.000 4'000 5 6 ".repeat(20_000);
+    e.add_text("marks", &marks).unwrap();
+    let v = llmjson::verify(&marks[..2000], &e, &llmjson::VerifyOptions::default()).unwrap();
+    assert_eq!(
+        v.verification.matched + v.verification.unmatched,
+        v.verification.numbers_extracted
+    );
+}
