@@ -59,10 +59,12 @@ pub struct Evidence {
     postings: HashMap<(u64, u32), Vec<u32>, Fast>,
     /// Every number's labels, `EvidenceNumber::groups` ranges into it.
     groups: Vec<u32>,
-    /// Per label, the measures of the numbers it labels (a bit per [`measure_bit`]): a label
+    /// Each label and the measures of the numbers it labels (by [`measure_of`]): a label
     /// is an alternative subject only for a claim of a measure it labels (`Herdengröße 86
     /// Kühe` is no other subject for `9.412 kg`).
-    label_measures: Vec<u64>,
+    label_measures: HashSet<(u32, u64), Fast>,
+    /// Per label, whether it labels any number.
+    label_counts: Vec<bool>,
     /// Per label, its text as written (empty when it has none), for diagnostics.
     label_texts: Vec<Box<str>>,
     /// Decimals written with a comma and with a dot: the convention an answer that shows none
@@ -75,6 +77,10 @@ pub struct Evidence {
     /// holding it (the first [`POSTINGS`], one more marking a common atom): a claim's own
     /// number is looked for among the numbers its context names before any other.
     label_numbers: Vec<Vec<u32>>,
+    /// Each number's value, canonical (`Decimal::canonical`: a division to find).
+    keys: Vec<(i128, i32)>,
+    /// The judgements of the numbers looked up (see `index_item`).
+    judgements: HashSet<u64, Fast>,
     atom_labels: HashMap<u32, Vec<u32>, Fast>,
     /// Atoms of numbers that label or date something (`n:401e0`, `y:2021`): an answer's number
     /// in a label's place that the evidence holds so is that label.
@@ -210,6 +216,10 @@ const POSTINGS: usize = 64;
 /// How many numbers of one value are judged for one reading (a report may state a value
 /// thousands of times): bounded work per answer number.
 const SAME_VALUE_CANDIDATES: usize = 4096;
+
+/// How many numbers of the labels an answer names a lookup reads before it reads the value's
+/// own chain: a bound per claim, so that a verify stays linear however often a label repeats.
+const FIRST_LOOK: usize = 2048;
 
 impl Evidence {
     /// Empty evidence, numbers read with the `auto` locale and the default size limit.
@@ -492,7 +502,9 @@ impl Evidence {
                 }
             }
             let id = self.label(b);
-            self.label_measures[id as usize] |= measure_bit(frame.unit, frame.per, frame.fraction);
+            self.label_measures
+                .insert((id, measure_of(frame.unit, frame.per, frame.fraction)));
+            self.label_counts[id as usize] = true;
             if !self.groups[start as usize..].contains(&id) {
                 self.groups.push(id);
             }
@@ -503,13 +515,27 @@ impl Evidence {
 
         for value in frame.readings.iter() {
             let id = self.numbers.len() as u32;
-            for &label in &self.groups[groups.start as usize..groups.end as usize] {
-                let numbers = &mut self.label_numbers[label as usize];
-                if numbers.len() < LABEL_NUMBERS {
-                    numbers.push(id);
+            // A number judged as an earlier one would be (the same value, unit, direction and
+            // labels: `2025` in every dated line of a log) is kept for its place but not looked
+            // up again: a lookup walks each distinct judgement once, not each repetition.
+            let judged_as = self.label_hasher.hash_one((
+                value.magnitude().canonical(),
+                frame.unit,
+                frame.per,
+                frame.polarity as u8,
+                frame.fraction,
+                &self.groups[groups.start as usize..groups.end as usize],
+            ));
+            let new_judgement = self.judgements.insert(judged_as);
+            if new_judgement {
+                for &label in &self.groups[groups.start as usize..groups.end as usize] {
+                    let numbers = &mut self.label_numbers[label as usize];
+                    if numbers.len() < LABEL_NUMBERS {
+                        numbers.push(id);
+                    }
                 }
             }
-            self.insert(EvidenceNumber {
+            let number = EvidenceNumber {
                 value: value.magnitude(),
                 unit: frame.unit,
                 per: frame.per,
@@ -517,7 +543,8 @@ impl Evidence {
                 fraction: frame.fraction,
                 groups: groups.clone(),
                 at: place(span.clone(), written),
-            });
+            };
+            self.insert(number, new_judgement);
         }
     }
 
@@ -525,12 +552,7 @@ impl Evidence {
     fn label(&mut self, b: &Bind) -> u32 {
         // A line's, a row's or a section's binding repeats for each of its numbers: the last
         // few are remembered as written.
-        let hash = {
-            use std::hash::{BuildHasher, Hash, Hasher};
-            let mut h = self.label_hasher.build_hasher();
-            (b.dim, &b.atoms).hash(&mut h);
-            h.finish()
-        };
+        let hash = self.label_hasher.hash_one((b.dim, &b.atoms));
         if let Some(&(_, id)) = self.recent_labels.iter().find(|(h, id)| {
             *h == hash
                 && self.labels[*id as usize].0 == b.dim
@@ -575,7 +597,7 @@ impl Evidence {
         }
         self.labels.push(key.clone());
         self.label_numbers.push(Vec::new());
-        self.label_measures.push(0);
+        self.label_counts.push(false);
         self.label_texts.push(b.text.as_str().into());
         self.label_ids.insert(key, id);
         id
@@ -629,10 +651,17 @@ impl Evidence {
         self.count_nouns.contains(word)
     }
 
-    fn insert(&mut self, n: EvidenceNumber) {
+    /// Stores number `n`; `looked_up`: it joins its value's chain (a repetition of an earlier
+    /// judgement does not).
+    fn insert(&mut self, n: EvidenceNumber, looked_up: bool) {
         let id = self.numbers.len() as u32;
         let key = n.value.canonical();
-        let head = self.exact.insert(key, id);
+        self.keys.push(key);
+        let head = if looked_up {
+            self.exact.insert(key, id)
+        } else {
+            None
+        };
         self.next.push(head.unwrap_or(u32::MAX));
         self.numbers.push(n);
     }
@@ -666,20 +695,25 @@ impl Evidence {
         // A value stated many times (a report's `41.8 MPa` for a hundred samples): the numbers
         // of this value that the labels the answer names hold are judged first, so that the
         // claim's own is found without judging every other subject's.
+        // The walk is bounded (`FIRST_LOOK`): past it, the chain of the value below finds the
+        // rest.
         let mut first: Vec<u32> = Vec::new();
-        for (atom, _, _) in claim.context {
+        let mut looked = 0usize;
+        'atoms: for (atom, _, _) in claim.context {
             let Some(labels) = self.atom_labels.get(atom).filter(|l| l.len() <= POSTINGS) else {
                 continue;
             };
             for &label in labels {
-                for &id in &self.label_numbers[label as usize] {
-                    if self.numbers[id as usize].value.canonical() == key && !first.contains(&id) {
+                let numbers = &self.label_numbers[label as usize];
+                looked += numbers.len();
+                for &id in numbers {
+                    if self.keys[id as usize] == key && !first.contains(&id) {
                         first.push(id);
                     }
                 }
-            }
-            if first.len() >= SAME_VALUE_CANDIDATES {
-                break;
+                if looked >= FIRST_LOOK || first.len() >= SAME_VALUE_CANDIDATES {
+                    break 'atoms;
+                }
             }
         }
         for &id in &first {
@@ -860,8 +894,8 @@ impl Evidence {
             }
             // A claim without a unit may be of any measure.
             let measure = match claim_unit {
-                (None, _, false) => u64::MAX,
-                (u, per, fraction) => measure_bit(u, per, fraction),
+                (None, _, false) => None,
+                (u, per, fraction) => Some(measure_of(u, per, fraction)),
             };
             // A clause's words bind softly: their alternative must be named clearly.
             let (mention, dominant) = if self.soft_dims.contains(dim) {
@@ -878,8 +912,11 @@ impl Evidence {
                 .iter()
                 .filter(|&&other| {
                     // Numbers without a unit may be of the claim's measure (a JSON key's).
-                    let of = self.label_measures[other as usize];
-                    of & (measure | measure_bit(None, None, false)) != 0
+                    let has = |m| self.label_measures.contains(&(other, m));
+                    match measure {
+                        None => self.label_counts[other as usize],
+                        Some(m) => has(m) || has(measure_of(None, None, false)),
+                    }
                 })
                 .filter_map(|&other| {
                     let atoms = &self.labels[other as usize].1;
@@ -1050,18 +1087,23 @@ fn atom_text(atom: &str) -> String {
     }
 }
 
-/// The bit of a measure (a unit and what it is per; a percentage and a fraction are one
+/// The key of a measure (a unit and what it is per; a percentage and a fraction are one
 /// measure, and so are percentage points): which numbers a label can be another subject for.
-fn measure_bit(unit: Option<&str>, per: Option<&str>, fraction: bool) -> u64 {
-    use std::hash::{Hash, Hasher};
+fn measure_of(unit: Option<&str>, per: Option<&str>, fraction: bool) -> u64 {
     let unit = match unit {
         Some("%") | None if fraction => Some("%"),
         Some("pt") => Some("pp"),
         u => u,
     };
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (unit, per).hash(&mut h);
-    1u64 << (h.finish() % 64)
+    // FNV-1a: called for every number, on a few bytes; a keyed hash costs more than it protects.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in [unit, per] {
+        let tag = [part.is_some() as u8, 0xff];
+        for &b in part.unwrap_or("").as_bytes().iter().chain(&tag) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
 }
 
 /// The kind of an exclusive atom: years exclude years, quarters quarters, a batch's number

@@ -18,6 +18,7 @@ use super::frame::{self, Frame, Kind, Polarity, Spec, Trivial};
 use super::lex::{self, Form, Lexed, Mode, Num, Sign, TokKind, P};
 use super::options::Locale;
 use super::words::{self, flag};
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// Whose text is read.
@@ -163,7 +164,14 @@ struct Doc<'a> {
     convention: Option<bool>,
     /// A French text: a plain space groups digits (`18 460`).
     french: bool,
+    /// Labels already read: a list's segment labels and a table's cells repeat (`resistência`,
+    /// `custo`), and are read once.
+    labels: std::cell::RefCell<HashMap<LabelKey, Vec<String>, ahash::RandomState>>,
+    specs: std::cell::RefCell<HashMap<Box<str>, Spec, ahash::RandomState>>,
 }
+
+/// A label's text and the unit of its column, if it is a table cell.
+type LabelKey = (Box<str>, Option<Option<&'static str>>);
 
 /// A line of the text and its shape.
 #[derive(Debug, Clone, Copy)]
@@ -228,7 +236,36 @@ impl<'a> Doc<'a> {
                 o => o,
             },
             convention,
+            labels: Default::default(),
+            specs: Default::default(),
         }
+    }
+
+    /// [`label_atoms`], read once per label text.
+    fn label_of(&self, text: &str, unit: Option<Option<&'static str>>) -> Vec<String> {
+        let key = (Box::<str>::from(text), unit);
+        if let Some(atoms) = self.labels.borrow().get(&key) {
+            return atoms.clone();
+        }
+        let atoms = label_atoms(text, self, unit);
+        let mut labels = self.labels.borrow_mut();
+        if labels.len() < 4096 {
+            labels.insert(key, atoms.clone());
+        }
+        atoms
+    }
+
+    /// [`frame::spec_of`], read once per label text.
+    fn spec_of(&self, text: &str) -> Spec {
+        if let Some(&spec) = self.specs.borrow().get(text) {
+            return spec;
+        }
+        let spec = frame::spec_of(text);
+        let mut specs = self.specs.borrow_mut();
+        if specs.len() < 4096 {
+            specs.insert(text.into(), spec);
+        }
+        spec
     }
 
     /// Reads the ambiguous numbers of one region by the document's convention; a text whose
@@ -410,8 +447,8 @@ impl<'a> Doc<'a> {
         let label_text = t[..label_end].trim_start_matches(['-', '*', '•', '#', ' ', '>', '\t']);
         let label_abs = line.start + (label_end - label_text.len())..line.start + label_end;
         let mut binds = self.section_binds(section, seen);
-        let label = label_atoms(label_text, self, None);
-        let mut spec = frame::spec_of(label_text).over(section.spec);
+        let label = self.label_of(label_text, None);
+        let mut spec = self.spec_of(label_text).over(section.spec);
         let negative = direction_outside_parens(label_text) == Some(true);
         // The label's own numbers (a condition, a date, a count in parentheses) are evidence too,
         // bound to the list.
@@ -456,8 +493,8 @@ impl<'a> Doc<'a> {
                 let abs = value.start + seg.start..value.start + seg.end;
                 if let Some(l) = seg_label {
                     let l_abs = value.start + l.start..value.start + l.end;
-                    let atoms = label_atoms(&self.text[l_abs.clone()], self, None);
-                    let seg_spec = frame::spec_of(&self.text[l_abs.clone()]).over(sub.spec);
+                    let atoms = self.label_of(&self.text[l_abs.clone()], None);
+                    let seg_spec = self.spec_of(&self.text[l_abs.clone()]).over(sub.spec);
                     let seg_negative = sub.negative
                         || direction_outside_parens(&self.text[l_abs.clone()]) == Some(true);
                     let seg_text = self.text[l_abs.clone()].trim().to_string();
@@ -630,10 +667,10 @@ impl<'a> Doc<'a> {
                     row_text.push_str(t);
                 }
                 if row_spec.is_empty() && !t.bytes().any(|b| b.is_ascii_digit()) {
-                    row_spec = frame::spec_of(t);
+                    row_spec = self.spec_of(t);
                 }
                 let spec = col_specs.get(c).copied().unwrap_or_default();
-                row_atoms.extend(label_atoms(t, self, Some(spec.unit)));
+                row_atoms.extend(self.label_of(t, Some(spec.unit)));
                 row_negative |= direction_outside_parens(t) == Some(true);
                 // A condition (`100` under `Temperature (°C)`, `50 mg`) is a quantity too; an id
                 // or a year labels only.
@@ -808,7 +845,8 @@ impl<'a> Doc<'a> {
         for (range, atoms) in &dates {
             date_at.insert(range.start, atoms.clone());
         }
-        let in_date = |t: usize| dates.iter().any(|(r, _)| r.contains(&t));
+        let in_date = |t: usize| date_covering(&dates, t).is_some();
+        let counts = TokCounts::new(lx);
         let mut pending_name: Vec<String> = Vec::new();
         let mut name_at = 0usize;
         // Names written in one stretch (no comma, colon or clause between) belong together
@@ -1086,7 +1124,11 @@ impl<'a> Doc<'a> {
                                     id: sentence << 16 | clause,
                                     subject: &subject,
                                 };
-                                self.scope_binds(lx, t, &scope, &at, &dates, &mut all);
+                                let marks = Marks {
+                                    dates: &dates,
+                                    counts: &counts,
+                                };
+                                self.scope_binds(lx, t, &scope, &at, &marks, &mut all);
                             }
                             let atom = Some(number_atom(&frame));
                             let noun = next_word(lx, t).map(str::to_string);
@@ -1126,9 +1168,10 @@ impl<'a> Doc<'a> {
         t: usize,
         scope: &[(Ty, Vec<String>, usize, u32)],
         clause: &Clause,
-        dates: &[(Range<usize>, Vec<String>)],
+        marks: &Marks,
         out: &mut Vec<Bind>,
     ) {
+        let (dates, counts) = (marks.dates, marks.counts);
         let (clause_start, sentence, subject) = (clause.start, clause.id, clause.subject);
         let toks = &lx.toks;
         // What follows in the clause, up to the next number: postposed labels (`$5.1M in 2023`,
@@ -1144,7 +1187,7 @@ impl<'a> Doc<'a> {
                 TokKind::Num(id) => {
                     let n = &lx.nums[id as usize];
                     // `… le 22 février 2025`: a date with its month's name.
-                    if let Some((range, atoms)) = dates.iter().find(|(r, _)| r.contains(&k)) {
+                    if let Some((range, atoms)) = date_covering(dates, k) {
                         for a in atoms {
                             after.push((Ty::Date, a.clone(), k));
                         }
@@ -1157,28 +1200,13 @@ impl<'a> Doc<'a> {
                     {
                         // The words just before the next quantity are its own (`218,4 M€ pour un
                         // loyer annuel de 11,2 M€`).
-                        let near = |at: usize| {
-                            toks[at..k]
-                                .iter()
-                                .filter(|x| matches!(x.kind, TokKind::Word { .. }))
-                                .count()
-                                <= 4
-                        };
+                        let near = |at: usize| counts.words(at..k) <= 4;
                         after_words.retain(|(_, at)| !near(*at));
                         // So are the labels nearer to it than to this one, or opening a
                         // parenthesis (`412,6 Mio. EUR (Vorjahr 388,1 Mio. EUR)`; not `2.022
                         // neue PV-Anlagen mit zusammen 31,4 MWp`).
-                        let words = |r: Range<usize>| {
-                            toks[r]
-                                .iter()
-                                .filter(|x| matches!(x.kind, TokKind::Word { .. }))
-                                .count()
-                        };
-                        let opened = |at: usize| {
-                            toks[t + 1..at]
-                                .iter()
-                                .any(|x| x.kind == TokKind::Punct(P::Open))
-                        };
+                        let words = |r: Range<usize>| counts.words(r);
+                        let opened = |at: usize| counts.opens(t + 1..at) > 0;
                         after.retain(|(_, _, at)| {
                             let (to_next, to_this) = (words(*at + 1..k), words(t + 1..*at));
                             !(to_next < to_this || to_next <= to_this && opened(*at))
@@ -1239,13 +1267,7 @@ impl<'a> Doc<'a> {
                             // Another quantity: the words just before it are its own (`88.5
                             // with a weight of 2.25`).
                             if n.form == Form::Number {
-                                let near = |at: usize| {
-                                    toks[at..k]
-                                        .iter()
-                                        .filter(|x| matches!(x.kind, TokKind::Word { .. }))
-                                        .count()
-                                        <= 4
-                                };
+                                let near = |at: usize| counts.words(at..k) <= 4;
                                 after_words.retain(|(_, at)| !near(*at));
                             }
                             break;
@@ -1360,10 +1382,7 @@ impl<'a> Doc<'a> {
         }
         let words_between = |a: usize, b: usize| -> f32 {
             let (a, b) = (a.min(b), a.max(b));
-            toks[a..b]
-                .iter()
-                .filter(|x| matches!(x.kind, TokKind::Word { .. } | TokKind::Num(_)))
-                .count() as f32
+            counts.words_and_numbers(a..b) as f32
         };
         let decay = |d: f32| 1.0 / (1.0 + d / 5.0);
         match self.cfg.role {
@@ -1509,10 +1528,7 @@ impl<'a> Doc<'a> {
                 // aumentó …`) takes none.
                 // Content words of the clause before the number, past any earlier number
                 // (`and gross margin widened by 90 basis points to 35.0%`).
-                let own_words = toks[clause_start.min(t)..t]
-                    .iter()
-                    .filter(|x| matches!(x.kind, TokKind::Word { flags, .. } if flags & flag::STOP == 0))
-                    .count();
+                let own_words = counts.content_words(clause_start.min(t)..t);
                 let own_name = scope
                     .iter()
                     .any(|(ty, _, at, _)| *ty == Ty::Name && *at >= clause_start && *at < t);
@@ -2566,7 +2582,7 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
     for (_, atoms) in &dates {
         out.extend(atoms.iter().cloned());
     }
-    let covered = |t: usize| dates.iter().any(|(r, _)| r.contains(&t));
+    let covered = |t: usize| date_covering(&dates, t).is_some();
     for (t, tok) in lx.toks.iter().enumerate() {
         if covered(t) {
             continue;
@@ -2711,6 +2727,77 @@ fn has_unit(cell: &str) -> bool {
 
 /// Dates written with a month's name, as token ranges and atoms: `3 March 2025`, `March 3,
 /// 2025`, `3 de março de 2025`, `3. März 2025`, `le 3 mars`, `março/2025`, `March 2025`.
+/// What [`Doc::scope_binds`] reads of a block besides its tokens: its month-named dates, and
+/// running counts of its tokens.
+struct Marks<'m> {
+    dates: &'m [(Range<usize>, Vec<String>)],
+    counts: &'m TokCounts,
+}
+
+/// Running counts over a block's tokens, so that the words between two tokens are counted in
+/// one step: a count by walking is quadratic over a long clause of numbers.
+struct TokCounts {
+    /// Before each token (and at the end): words; words and numbers; content words (not stop
+    /// words); opening parentheses.
+    before: Vec<[u32; 4]>,
+}
+
+impl TokCounts {
+    fn new(lx: &Lexed) -> Self {
+        let mut before = Vec::with_capacity(lx.toks.len() + 1);
+        let mut c = [0u32; 4];
+        before.push(c);
+        for tok in &lx.toks {
+            match tok.kind {
+                TokKind::Word { flags, .. } => {
+                    c[0] += 1;
+                    c[1] += 1;
+                    c[2] += u32::from(flags & flag::STOP == 0);
+                }
+                TokKind::Num(_) => c[1] += 1,
+                TokKind::Punct(P::Open) => c[3] += 1,
+                TokKind::Punct(_) => {}
+            }
+            before.push(c);
+        }
+        TokCounts { before }
+    }
+
+    fn count(&self, r: Range<usize>, which: usize) -> usize {
+        let at = |i: usize| self.before[i.min(self.before.len() - 1)][which];
+        if r.start >= r.end {
+            return 0;
+        }
+        (at(r.end) - at(r.start)) as usize
+    }
+
+    fn words(&self, r: Range<usize>) -> usize {
+        self.count(r, 0)
+    }
+
+    fn words_and_numbers(&self, r: Range<usize>) -> usize {
+        self.count(r, 1)
+    }
+
+    fn content_words(&self, r: Range<usize>) -> usize {
+        self.count(r, 2)
+    }
+
+    fn opens(&self, r: Range<usize>) -> usize {
+        self.count(r, 3)
+    }
+}
+
+/// The month-named date covering token `t`: [`month_dates`] gives them in order and apart, so
+/// a binary search finds it (a scan per token is quadratic on a log of dates).
+fn date_covering(
+    dates: &[(Range<usize>, Vec<String>)],
+    t: usize,
+) -> Option<&(Range<usize>, Vec<String>)> {
+    let i = dates.partition_point(|(r, _)| r.end <= t);
+    dates.get(i).filter(|(r, _)| r.contains(&t))
+}
+
 fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<String>)> {
     let toks = &lx.toks;
     let mut out = Vec::new();
@@ -2739,6 +2826,8 @@ fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<String>)
             )
     };
     let mut k = 0;
+    // Where the last date ended: a day is not shared by two (`March 3 April`).
+    let mut taken = 0;
     while k < toks.len() {
         let Some(m) = month_at(k) else {
             k += 1;
@@ -2751,7 +2840,7 @@ fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<String>)
         if b > 0 && glue(b - 1) {
             b -= 1;
         }
-        if b > 0 {
+        if b > taken {
             if let Some((d, false)) = num_at(b - 1).filter(|(d, _)| (1..=31).contains(d)) {
                 day = Some(d);
                 start = b - 1;
@@ -2798,6 +2887,7 @@ fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<String>)
         }
         if day.is_some() || year.is_some() {
             out.push((start..end, atoms));
+            taken = end;
         }
         k = end.max(k + 1);
     }

@@ -279,3 +279,45 @@ fn verify_on_deep_json_and_pathological_prose() {
         v.verification.numbers_extracted
     );
 }
+
+#[test]
+fn verify_long_answers_of_the_shapes_that_once_went_quadratic() {
+    // Each was quadratic in the answer once (a clause of numbers counted word by word, a
+    // value repeated under labels scanned in full, dates scanned per token): at these sizes a
+    // quadratic walk takes minutes in a debug build. `examples/verify_linearity.rs` times them.
+    let shapes: [(&str, String); 5] = [
+        ("digits", "1,2.3 4\u{a0}5-6–7e8%".repeat(5_000)),
+        (
+            "dates",
+            (0..3_000)
+                .map(|i| format!("On {} March 2025 the audit found {i} defects; ", 1 + i % 28))
+                .collect(),
+        ),
+        ("lines", (0..10_000).map(|i| format!("{i}\n")).collect()),
+        ("colons", (0..10_000).map(|i| format!("a: {i} ")).collect()),
+        (
+            "words",
+            (0..10_000).map(|i| format!("w{} {i} ", i % 7)).collect(),
+        ),
+    ];
+    for (name, text) in shapes {
+        let mut e = llmjson::Evidence::new();
+        e.add_text(name, &text).unwrap();
+        let v = llmjson::verify(&text, &e, &llmjson::VerifyOptions::default()).unwrap();
+        let v = v.verification;
+        assert!(
+            v.numbers_extracted > 1000,
+            "{name}: {}",
+            v.numbers_extracted
+        );
+        assert_eq!(v.matched + v.unmatched, v.numbers_extracted, "{name}");
+        // The answer is its own evidence: every number it states is grounded. (Not asserted
+        // for bare lines of integers, where year-shaped lines label the lines after them and
+        // the answer reads them as years of other lines: a block, on a text no reply writes.)
+        assert!(
+            v.verified || name == "lines",
+            "{name}: {:?}",
+            v.issues.first()
+        );
+    }
+}
