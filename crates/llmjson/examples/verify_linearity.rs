@@ -101,6 +101,13 @@ fn shapes(n: usize) -> Vec<(&'static str, String)> {
     ));
     v.push(("newlines", (0..n).map(|i| format!("{}\n", i)).collect()));
     v.push(("colons", (0..n).map(|i| format!("a: {} ", i)).collect()));
+    v.push((
+        "label_sentences",
+        format!(
+            "Total: 1 kg. {}",
+            (0..n).map(|i| format!("x{i} {i} kg. ")).collect::<String>()
+        ),
+    ));
     v.push(("money", (0..n).map(|i| format!("R$ {},00 e ", i)).collect()));
     v
 }

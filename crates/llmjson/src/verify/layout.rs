@@ -390,7 +390,20 @@ impl<'a> Doc<'a> {
                     }
                     let dim = self.dim(0x11_57, lines[k].start);
                     for l in &lines[k..e] {
-                        self.labelled(*l, dim, section, *seen, sink);
+                        // A later sentence with a label of its own (`2016: … fell by 775.2 mn
+                        // USD. 2018: budget balance, a decline of $29.0m.`) is a line of its
+                        // own: the first label is not its.
+                        let mut start = l.start;
+                        for cut in sentence_cuts(&self.text[l.start..l.end]) {
+                            let piece = Line {
+                                start,
+                                end: l.start + cut,
+                                ..*l
+                            };
+                            self.labelled(piece, dim, section, *seen, sink);
+                            start = l.start + cut + 2;
+                        }
+                        self.labelled(Line { start, ..*l }, dim, section, *seen, sink);
                     }
                     k = e;
                 }
@@ -449,7 +462,8 @@ impl<'a> Doc<'a> {
         let mut binds = self.section_binds(section, seen);
         let label = self.label_of(label_text, None);
         let mut spec = self.spec_of(label_text).over(section.spec);
-        let negative = direction_outside_parens(label_text) == Some(true);
+        // A heading that names a fall (`Mean systolic reduction:`) names it for its lines too.
+        let negative = section.negative || direction_outside_parens(label_text) == Some(true);
         // The label's own numbers (a condition, a date, a count in parentheses) are evidence too,
         // bound to the list.
         self.label_numbers(label_abs, &binds, section, sink);
@@ -724,7 +738,9 @@ impl<'a> Doc<'a> {
                 {
                     spec = u.over(spec);
                 }
-                let negative = row_negative || col_negative.get(c).copied().unwrap_or(false);
+                let negative = section.negative
+                    || row_negative
+                    || col_negative.get(c).copied().unwrap_or(false);
                 self.cell(r.clone(), cell_locale, &binds, spec, negative, sink);
             }
         }
@@ -2623,13 +2639,14 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                         // `Semana 16`, `Q 3`, `Batch 12`: a week's, a quarter's, a thing's number.
                         let prev = prev_word(&lx, t, text).filter(|(_, _, gap)| *gap);
                         let f = prev.map_or(0, |(_, f, _)| f);
-                        if u.is_none() && f & flag::WEEK != 0 {
+                        // The label's own word decides, not its column's unit (`Week 21` under
+                        // a `Week` column is week 21, not 21 weeks).
+                        let own = n.unit.is_none();
+                        if own && f & flag::WEEK != 0 {
                             out.push(format!("wk:{}", plain_value(v)));
-                        } else if u.is_none() && f & flag::QUARTER != 0 {
+                        } else if own && f & flag::QUARTER != 0 {
                             out.push(format!("q:{}", plain_value(v)));
-                        } else if let Some((w, _, _)) =
-                            prev.filter(|_| u.is_none() && f & flag::REF != 0)
-                        {
+                        } else if let Some((w, _, _)) = prev.filter(|_| own && f & flag::REF != 0) {
                             out.push(format!("r:{}:{}", stem(w), key(v)));
                         }
                         out.push(match u {
@@ -3290,6 +3307,41 @@ fn segments(value: &str) -> Vec<(Option<Range<usize>>, Range<usize>)> {
     } else {
         vec![(None, 0..value.len())]
     }
+}
+
+/// Where a labelled line holds another labelled sentence: the offsets of each `. ` after a
+/// sentence with a number, before a short label and its colon (`… 775.2 mn USD. 2018: …`).
+fn sentence_cuts(line: &str) -> Vec<usize> {
+    let b = line.as_bytes();
+    let mut cuts = Vec::new();
+    let mut depth = 0i32;
+    // A digit since the last cut (kept as the scan goes: one pass).
+    let mut digit = false;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => digit = true,
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b'.' if depth == 0 && digit && b.get(i + 1) == Some(&b' ') => {
+                let rest = &line[i + 2..];
+                // The next sentence opens with a label: a few words, then a colon that is no
+                // time's (`14:30`).
+                let label = rest
+                    .find([':', '.', ';', ',', '|', '(', '\n'])
+                    .filter(|&k| {
+                        rest[k..].starts_with(':')
+                            && !rest[k + 1..].starts_with(|c: char| c.is_ascii_digit())
+                            && (1..=4).contains(&rest[..k].split_whitespace().count())
+                    });
+                if label.is_some() {
+                    cuts.push(i);
+                    digit = false;
+                }
+            }
+            _ => {}
+        }
+    }
+    cuts
 }
 
 /// Where the first number of `piece` starts, with the sign and currency written before it.
