@@ -1336,9 +1336,22 @@ impl<'a> Doc<'a> {
                         break;
                     }
                     let raw = &self.text[toks[k].span.clone()];
+                    // In evidence, a capitalised word right after the number, ending its clause,
+                    // is the noun it counts (`arbeiten 1240 Beschäftigte.`), not a name after it
+                    // that would stand for the place named before.
+                    let counted_noun = self.cfg.role == Role::Evidence
+                        && cap
+                        && !upper
+                        && k == t + 1
+                        && toks.get(k + 1).is_none_or(|x| {
+                            matches!(
+                                x.kind,
+                                TokKind::Punct(P::Stop | P::Line | P::Semi | P::Comma)
+                            )
+                        });
                     if let Some(m) = words::month(w).filter(|_| cap) {
                         after.push((Ty::Month, format!("m:{m}"), k));
-                    } else if cap || upper {
+                    } else if (cap || upper) && !counted_noun {
                         if let Some(a) = word_atom(w, raw) {
                             after.push((Ty::Name, a, k));
                         }

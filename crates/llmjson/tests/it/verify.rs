@@ -563,3 +563,37 @@ fn a_week_named_in_its_row_is_that_week_whatever_its_column_says() {
     ];
     judged_as_labelled(&cases);
 }
+
+#[test]
+fn a_capitalised_noun_a_number_counts_is_not_a_name_that_replaces_the_place() {
+    // German capitalises the noun a number counts: `1240 Beschäftigte.` was read as a name after
+    // the number, which replaced the place named before it, so every city's count had the same
+    // subject and another city's count passed.
+    judged_as_labelled(&[
+        (
+            "In Linz arbeiten 1240 Beschäftigte. In Graz arbeiten 870 Beschäftigte.",
+            "In Graz arbeiten 1240 Beschäftigte.",
+            false,
+        ),
+        (
+            "In Linz arbeiten 1240 Beschäftigte. In Graz arbeiten 870 Beschäftigte.",
+            "In Linz arbeiten 1240 Beschäftigte.",
+            true,
+        ),
+        (
+            "In Bremen studieren 2150 Studierende. In Kiel studieren 1380 Studierende.",
+            "In Kiel studieren 2150 Studierende.",
+            false,
+        ),
+        (
+            "In Bremen studieren 2150 Studierende. In Kiel studieren 1380 Studierende.",
+            "In Kiel studieren 1380 Studierende.",
+            true,
+        ),
+        (
+            "Die Filiale Köln zählte 640 Kunden. Die Filiale Bonn zählte 310 Kunden.",
+            "Die Filiale Bonn zählte 640 Kunden.",
+            false,
+        ),
+    ]);
+}
