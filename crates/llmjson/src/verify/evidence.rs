@@ -518,8 +518,9 @@ impl Evidence {
             // A number judged as an earlier one would be (the same value, unit, direction and
             // labels: `2025` in every dated line of a log) is kept for its place but not looked
             // up again: a lookup walks each distinct judgement once, not each repetition.
+            let key = value.magnitude().canonical();
             let judged_as = self.label_hasher.hash_one((
-                value.magnitude().canonical(),
+                key,
                 frame.unit,
                 frame.per,
                 frame.polarity as u8,
@@ -544,7 +545,7 @@ impl Evidence {
                 groups: groups.clone(),
                 at: place(span.clone(), written),
             };
-            self.insert(number, new_judgement);
+            self.insert(number, key, new_judgement);
         }
     }
 
@@ -651,11 +652,10 @@ impl Evidence {
         self.count_nouns.contains(word)
     }
 
-    /// Stores number `n`; `looked_up`: it joins its value's chain (a repetition of an earlier
-    /// judgement does not).
-    fn insert(&mut self, n: EvidenceNumber, looked_up: bool) {
+    /// Stores number `n` (`key`: its value, canonical); `looked_up`: it joins its value's
+    /// chain (a repetition of an earlier judgement does not).
+    fn insert(&mut self, n: EvidenceNumber, key: (i128, i32), looked_up: bool) {
         let id = self.numbers.len() as u32;
-        let key = n.value.canonical();
         self.keys.push(key);
         let head = if looked_up {
             self.exact.insert(key, id)

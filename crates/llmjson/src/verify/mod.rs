@@ -380,26 +380,15 @@ impl<'e> Check<'e> {
     /// A text of the answer, read with its layout; `base`: what its place in a JSON value binds
     /// it to; `spec`: what its key says of its units.
     fn text(&mut self, text: &str, path: &str, base: &[layout::Bind], spec: frame::Spec) {
-        let evidence = self.evidence;
-        let label = |a: &str| evidence.is_label_atom(a);
-        let count_noun = |w: &str| evidence.counts(w);
-        let states = |v: decimal::Decimal| evidence.states(v);
-        let hints = Hints {
-            label: &label,
-            count_noun: &count_noun,
-            states: &states,
-            convention: evidence.convention(),
-        };
-        let cfg = Config {
-            locale: self.options.locale,
-            role: Role::Answer,
-            salt: 0,
+        let mut items = Vec::new();
+        read_against(
+            self.evidence,
+            text,
+            (Role::Answer, self.options.locale),
             base,
             spec,
-            hints: &hints,
-        };
-        let mut items = Vec::new();
-        layout::read(text, &cfg, &mut |item| items.push(item));
+            &mut |item| items.push(item),
+        );
         // Every digit of the answer is read: a number the layout did not hand over is checked
         // as not found (fail closed), never skipped unread.
         let mut covered = vec![false; text.len()];
@@ -717,10 +706,16 @@ fn context_of(text: &str, span: Range<usize>) -> String {
     out
 }
 
-/// How the verify stage reads a text: each number with its frame and its bindings, one line
-/// each (a debugging aid for `examples/verify_one.rs`; not a stable format).
-#[doc(hidden)]
-pub fn explain(text: &str, answer: bool, evidence: &Evidence) -> Vec<String> {
+/// Reads `text` with the layout reader, told what `evidence` knows: which atoms it holds as
+/// labels, which nouns it counts, which values it states, which decimal mark it writes.
+fn read_against(
+    evidence: &Evidence,
+    text: &str,
+    (role, locale): (Role, Locale),
+    base: &[layout::Bind],
+    spec: frame::Spec,
+    sink: &mut dyn FnMut(Item),
+) {
     let label = |a: &str| evidence.is_label_atom(a);
     let count_noun = |w: &str| evidence.counts(w);
     let states = |v: decimal::Decimal| evidence.states(v);
@@ -731,38 +726,53 @@ pub fn explain(text: &str, answer: bool, evidence: &Evidence) -> Vec<String> {
         convention: evidence.convention(),
     };
     let cfg = Config {
-        locale: Locale::Auto,
-        role: if answer { Role::Answer } else { Role::Evidence },
+        locale,
+        role,
         salt: 0,
-        base: &[],
-        spec: frame::Spec::default(),
+        base,
+        spec,
         hints: &hints,
     };
+    layout::read(text, &cfg, sink);
+}
+
+/// How the verify stage reads a text: each number with its frame and its bindings, one line
+/// each (a debugging aid for `examples/verify_one.rs`; not a stable format).
+#[doc(hidden)]
+pub fn explain(text: &str, answer: bool, evidence: &Evidence) -> Vec<String> {
+    let role = if answer { Role::Answer } else { Role::Evidence };
     let mut out = Vec::new();
-    layout::read(text, &cfg, &mut |item| {
-        let binds: Vec<String> = item
-            .binds
-            .iter()
-            .map(|b| format!("{:x}:{:.2}:{}", b.dim & 0xffff, b.weight, b.atoms.join("+")))
-            .collect();
-        out.push(format!(
-            "{:?} {:?} {:?} unit={:?} per={:?} pol={:?} approx={} frac={} atom={:?} | {}",
-            text.get(item.num.span.clone()).unwrap_or_default(),
-            item.frame
-                .readings
+    read_against(
+        evidence,
+        text,
+        (role, Locale::Auto),
+        &[],
+        frame::Spec::default(),
+        &mut |item| {
+            let binds: Vec<String> = item
+                .binds
                 .iter()
-                .map(decimal::Decimal::plain)
-                .collect::<Vec<_>>(),
-            item.frame.kind,
-            item.frame.unit,
-            item.frame.per,
-            item.frame.polarity,
-            item.frame.approx,
-            item.frame.fraction,
-            item.atom,
-            binds.join("  ")
-        ));
-    });
+                .map(|b| format!("{:x}:{:.2}:{}", b.dim & 0xffff, b.weight, b.atoms.join("+")))
+                .collect();
+            out.push(format!(
+                "{:?} {:?} {:?} unit={:?} per={:?} pol={:?} approx={} frac={} atom={:?} | {}",
+                text.get(item.num.span.clone()).unwrap_or_default(),
+                item.frame
+                    .readings
+                    .iter()
+                    .map(decimal::Decimal::plain)
+                    .collect::<Vec<_>>(),
+                item.frame.kind,
+                item.frame.unit,
+                item.frame.per,
+                item.frame.polarity,
+                item.frame.approx,
+                item.frame.fraction,
+                item.atom,
+                binds.join("  ")
+            ));
+        },
+    );
     out
 }
 
