@@ -80,8 +80,8 @@ impl ReplyColumn<'_> {
 /// Parses every row of `column` (`evidence[row]`: that row's evidence, a text or an array of
 /// texts; empty: none) with `context`'s options, on `threads` threads (a Spark task passes the
 /// cores it was given: one pool per call, so tasks sharing a machine do not oversubscribe it).
-/// A null reply gives a null in every result column; bytes that are not UTF-8 an
-/// `invalid_utf8` failure, as a record of `llmjson batch` would.
+/// A null reply gives a null in every result column; bytes that are not UTF-8 are read as
+/// `llmjson::parse_bytes` reads them, as every door does.
 pub fn parse_column(
     column: &ReplyColumn<'_>,
     mut evidence: Vec<Option<serde_json::Value>>,
@@ -104,19 +104,19 @@ pub fn parse_column(
             continue;
         };
         present.push(true);
-        let input = match std::str::from_utf8(reply) {
-            Ok(text) => Input::Reply {
-                text: text.to_string(),
-                schema: None,
+        let input = match Input::of_bytes(reply.to_vec()) {
+            Input::Reply {
+                text,
+                invalid_utf8_at,
+                schema,
+                ..
+            } => Input::Reply {
+                text,
+                invalid_utf8_at,
+                schema,
                 evidence,
             },
-            Err(e) => Input::Unreadable {
-                kind: "invalid_utf8",
-                message: format!(
-                    "the reply is not UTF-8 (invalid byte at offset {})",
-                    e.valid_up_to()
-                ),
-            },
+            unreadable => unreadable,
         };
         records.push(Pending::Record(Record {
             seq: row as u64,
@@ -142,13 +142,13 @@ pub fn parse_column(
     ResultColumns::write(&present, processed, column.large)
 }
 
-/// The result columns: `value` (the value's JSON text), `outcome` ([`Processed::
-/// metrics_outcome`]), `repairs` (kind, path, start, end of each) and `diagnostics` (the
+/// The result columns: `value` (the value's JSON text), `outcome` ([`Processed::outcome`],
+/// as every door names it), `repairs` (kind, path, start, end of each) and `diagnostics` (the
 /// pipeline's record as JSON).
 pub struct ResultColumns {
     /// The value's JSON text; null on failure.
     pub value: StringBuffers,
-    /// ok, repaired, or the failure's outcome.
+    /// ok, repaired, or the failure's kind.
     pub outcome: StringBuffers,
     /// Every repair.
     pub repairs: RepairBuffers,
@@ -208,7 +208,7 @@ impl ResultColumns {
                 Some(v) => value.push_with(|out| v.write_json(out)),
                 None => value.push_null(),
             }
-            outcome.push(p.metrics_outcome());
+            outcome.push(p.outcome());
             match &p.diagnostics {
                 Some(d) => diagnostics.push_with(|out| d.write_json(out)),
                 None => diagnostics.push_null(),
@@ -511,17 +511,19 @@ mod tests {
             let outcomes: Vec<_> = outcomes.iter().map(Option::as_deref).collect();
             assert_eq!(
                 outcomes,
+                // The outcomes every door gives these replies: an empty reply is `empty`, a
+                // lone byte that is not UTF-8 is not text.
                 [
                     Some("repaired"),
-                    Some("no_json"),
+                    Some("empty"),
                     Some("ok"),
-                    Some("parse_fail"),
+                    Some("binary"),
                     None
                 ]
             );
             let diagnostics = strings(&out.diagnostics, true);
             assert!(diagnostics[0].as_deref().unwrap().contains("\"repaired\""));
-            assert!(diagnostics[3].is_none(), "an unreadable reply ran nothing");
+            assert!(diagnostics[3].as_deref().unwrap().contains("\"binary\""));
             assert_eq!(diagnostics[4], None);
             // Row 0's repairs (at least the quotes and the trailing comma), the others none.
             let list = offsets32(&[0]);
@@ -563,7 +565,7 @@ mod tests {
         let outcomes = strings(&out.outcome, false);
         assert_eq!(
             outcomes,
-            [Some("ok".to_string()), Some("verify_fail".to_string())]
+            [Some("ok".to_string()), Some("grounding".to_string())]
         );
         assert!(parse_column(&column, vec![None], &context, 1).is_err());
     }

@@ -17,6 +17,6 @@ pub use columns::{parse_column, RepairBuffers, ReplyColumn, ResultColumns, Strin
 pub use lines::{Line, LineReader};
 pub use process::{
     outcome_of_error_kind, process, process_all, process_and_render, process_and_render_with,
-    Context, Failure, Processed, Rendered, EXCERPT_CHARS, OUTCOME_OF_ERROR_KIND,
+    Context, Failure, Processed, Rendered, EXCERPT_CHARS,
 };
 pub use record::{Fields, Input, Pending, Record};

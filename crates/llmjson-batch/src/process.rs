@@ -132,23 +132,10 @@ impl Failure {
     }
 }
 
-/// The outcome an error kind counts as in the outcome counters (`llmjson.metrics`); every
-/// kind not listed counts as `parse_fail`.
-pub const OUTCOME_OF_ERROR_KIND: [(&str, &str); 6] = [
-    ("empty", "no_json"),
-    ("no_json", "no_json"),
-    ("binary", "no_json"),
-    ("repair_rejected", "repair_rejected"),
-    ("schema", "schema_fail"),
-    ("grounding", "verify_fail"),
-];
-
-/// The outcome `kind` counts as ([`OUTCOME_OF_ERROR_KIND`]).
+/// The counter an outcome adds to in the outcome counters (`llmjson.metrics`):
+/// [`llmjson::OUTCOMES`], and `parse_fail` for a record that could not be read.
 pub fn outcome_of_error_kind(kind: &str) -> &'static str {
-    OUTCOME_OF_ERROR_KIND
-        .iter()
-        .find(|(k, _)| *k == kind)
-        .map_or("parse_fail", |(_, outcome)| outcome)
+    llmjson::outcome_counter(kind)
 }
 
 /// One record's result.
@@ -197,7 +184,7 @@ impl Processed {
     }
 
     /// The outcome as `llmjson.metrics` and `llmjson.spark` name it: `ok`, `repaired`, or
-    /// the failure's kind as [`OUTCOME_OF_ERROR_KIND`] counts it.
+    /// the counter its failure adds to ([`llmjson::OUTCOMES`]).
     pub fn metrics_outcome(&self) -> &'static str {
         match &self.failure {
             None => self.outcome(),
@@ -316,7 +303,7 @@ impl Rendered {
 /// Runs one record through the pipeline.
 pub fn process(record: Record, context: &Context) -> Processed {
     let start = Instant::now();
-    let (text, schema, evidence) = match record.input {
+    let (text, invalid_utf8_at, schema, evidence) = match record.input {
         Input::Unreadable { kind, message } => {
             return Processed {
                 seq: record.seq,
@@ -339,13 +326,14 @@ pub fn process(record: Record, context: &Context) -> Processed {
         }
         Input::Reply {
             text,
+            invalid_utf8_at,
             schema,
             evidence,
-        } => (text, schema, evidence),
+        } => (text, invalid_utf8_at, schema, evidence),
     };
     let options = context.options_for(schema.as_ref(), evidence.as_ref());
     let result = match &options {
-        Ok(options) => llmjson::parse(&text, options),
+        Ok(options) => llmjson::parse_decoded(&text, invalid_utf8_at, options),
         Err(e) => Err(clone_setup_error(e)),
     };
     let elapsed = start.elapsed();

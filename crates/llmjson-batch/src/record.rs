@@ -97,6 +97,10 @@ pub enum Input {
     Reply {
         /// The model's reply.
         text: String,
+        /// Where the first byte that was not UTF-8 was, now U+FFFD in `text` (`None`: it was
+        /// UTF-8): the reply is read as `llmjson::parse_bytes` reads bytes, so a batch, the CLI
+        /// and the bindings give it the same outcome.
+        invalid_utf8_at: Option<usize>,
         /// A JSON Schema for this record only.
         schema: Option<serde_json::Value>,
         /// Evidence for this record only: a text, an array of texts, or JSON.
@@ -135,15 +139,11 @@ impl Record {
             }
             Line::Bytes(bytes) => bytes,
         };
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(e) => {
-                let offset = e.utf8_error().valid_up_to();
-                return unreadable(
-                    "invalid_utf8",
-                    format!("the record is not UTF-8 (invalid byte at offset {offset})"),
-                );
-            }
+        // A line that is not UTF-8 is read as bytes are everywhere: bad bytes become U+FFFD;
+        // when one lands in the reply, its parse logs an `invalid_utf8` repair there.
+        let (text, line_had_bad_bytes) = match String::from_utf8(bytes) {
+            Ok(text) => (text, false),
+            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
         };
         // Only the fields a record uses are kept; the others are skipped unread.
         let fields_read = {
@@ -168,6 +168,11 @@ impl Record {
         };
         let input = match read.reply {
             Some(serde_json::Value::String(text)) => Input::Reply {
+                invalid_utf8_at: if line_had_bad_bytes {
+                    text.find('\u{fffd}')
+                } else {
+                    None
+                },
                 text,
                 schema: read.schema.filter(|s| !s.is_null()),
                 evidence: read.evidence.filter(|e| !e.is_null()),
@@ -182,31 +187,46 @@ impl Record {
             },
             None => Input::Unreadable {
                 kind: "missing_field",
-                message: format!("the record has no {:?} field", fields.reply),
+                message: format!(
+                    "the record has no {:?} field (name the reply's field with --reply-field, \
+                     or reply_field= in Python)",
+                    fields.reply
+                ),
             },
         };
         Record { seq, id, input }
     }
 
-    /// A record from a whole file (its path as the id): the reply is its text; bytes that are
-    /// not UTF-8 are an unreadable record, like a JSON Lines line.
+    /// A record from a whole file (its path as the id): the reply is its bytes, read as
+    /// `llmjson::parse_bytes` reads them ([`Input::of_bytes`]).
     pub fn from_file(seq: u64, path: &str, bytes: Vec<u8>) -> Self {
         let id = serde_json::Value::String(path.to_string());
-        let input = match String::from_utf8(bytes) {
-            Ok(text) => Input::Reply {
-                text,
-                schema: None,
-                evidence: None,
-            },
-            Err(e) => Input::Unreadable {
-                kind: "invalid_utf8",
-                message: format!(
-                    "the file is not UTF-8 (invalid byte at offset {})",
-                    e.utf8_error().valid_up_to()
-                ),
-            },
+        Record {
+            seq,
+            id,
+            input: Input::of_bytes(bytes),
+        }
+    }
+}
+
+impl Input {
+    /// A reply given as bytes (a file, an Arrow binary cell), decoded as `llmjson::parse_bytes`
+    /// decodes: bytes that are not UTF-8 become U+FFFD and the parse decides (an `invalid_utf8`
+    /// repair, a refusal under `strict_utf8` or level `none`, binary when most were bad).
+    pub fn of_bytes(bytes: Vec<u8>) -> Input {
+        let (text, invalid_utf8_at) = match String::from_utf8(bytes) {
+            Ok(text) => (text, None),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
+            }
         };
-        Record { seq, id, input }
+        Input::Reply {
+            text,
+            invalid_utf8_at,
+            schema: None,
+            evidence: None,
+        }
     }
 }
 
@@ -303,6 +323,7 @@ mod tests {
                 text,
                 schema,
                 evidence,
+                ..
             } => {
                 assert_eq!(text, "{'a': 1}");
                 assert_eq!(schema, Some(serde_json::json!({"type": "object"})));
@@ -349,13 +370,41 @@ mod tests {
         let (kind, message) = unreadable(&read(b"{'reply': 'x'}"));
         assert_eq!(kind, "bad_record");
         assert!(message.contains("line 1 column 2"), "{message}");
-        let (kind, message) = unreadable(&read(b"{\"reply\": \"\xff\"}"));
-        assert_eq!(kind, "invalid_utf8");
-        assert!(message.contains("offset 11"), "{message}");
         let long = Record::from_line(0, "f", 1, Line::TooLong(20_000_000), &Fields::default());
         assert_eq!(unreadable(&long).0, "too_large");
-        let file = Record::from_file(3, "dir/a.txt", b"\xc3(".to_vec());
-        assert_eq!(unreadable(&file).0, "invalid_utf8");
+        let (_, message) = unreadable(&read(b"{\"id\": 1}"));
+        assert!(message.contains("--reply-field"), "{message}");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_read_as_parse_bytes_reads_them() {
+        // In a JSON Lines record: the bad byte lands in the reply, whose parse logs it.
+        match read(b"{\"reply\": \"{\\\"name\\\": \\\"Jos\xe9\\\"}\"}").input {
+            Input::Reply {
+                text,
+                invalid_utf8_at,
+                ..
+            } => {
+                assert_eq!(text, "{\"name\": \"Jos\u{fffd}\"}");
+                assert_eq!(invalid_utf8_at, Some(13));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Outside the reply: nothing in the reply to log.
+        match read(b"{\"note\": \"\xff\", \"reply\": \"[1]\"}").input {
+            Input::Reply {
+                invalid_utf8_at, ..
+            } => assert_eq!(invalid_utf8_at, None),
+            other => panic!("{other:?}"),
+        }
+        let file = Record::from_file(3, "dir/a.txt", b"[1, \"\xc3(\"]".to_vec());
         assert_eq!(file.id, serde_json::json!("dir/a.txt"));
+        assert!(matches!(
+            file.input,
+            Input::Reply {
+                invalid_utf8_at: Some(5),
+                ..
+            }
+        ));
     }
 }

@@ -108,16 +108,139 @@ impl BatchArgs {
     }
 }
 
-/// Parses the command line (clap), with `batch --resume`'s optional value read as it is meant.
+/// Parses the command line (clap), with `batch --resume`'s optional value read as it is meant;
+/// a flag that does nothing where it is given is a usage error (exit 2) that says where it
+/// belongs.
 pub fn parse() -> Cli {
+    match parse_from(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(Refused::Clap(e)) => {
+            let note = belongs_elsewhere(&e);
+            if note.is_empty() {
+                e.exit()
+            }
+            eprint!("{}", e.render());
+            eprintln!("{note}");
+            std::process::exit(2)
+        }
+        Err(Refused::Idle(message)) => {
+            eprintln!("llmjson: {message}");
+            std::process::exit(2)
+        }
+    }
+}
+
+/// Why a command line was refused.
+#[derive(Debug)]
+pub enum Refused {
+    /// clap's: an unknown flag, a bad value, a missing one, `--help`, `--version`.
+    Clap(clap::Error),
+    /// A flag that would do nothing with the others given.
+    Idle(String),
+}
+
+/// [`parse`] of `args` (the program's name first), without exiting.
+pub fn parse_from<I, T>(args: I) -> Result<Cli, Refused>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     use clap::{CommandFactory, FromArgMatches};
-    let matches = Cli::command().get_matches();
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = Cli::command()
+        .try_get_matches_from(args)
+        .map_err(Refused::Clap)?;
+    let mut cli = Cli::from_arg_matches(&matches).map_err(Refused::Clap)?;
+    if let Some((name, sub)) = matches.subcommand() {
+        refuse_idle(name, sub).map_err(Refused::Idle)?;
+    }
     if let (Command::Batch(batch), Some(("batch", sub))) = (&mut cli.command, matches.subcommand())
     {
         batch.put_back_resume_input(sub);
     }
-    cli
+    Ok(cli)
+}
+
+/// The grounding flags: they act on an answer checked against `--evidence`.
+const GROUNDING: [&str; 9] = [
+    "locale",
+    "fail_closed",
+    "report_only",
+    "language",
+    "percent_fraction",
+    "percent_distinct",
+    "check_years",
+    "small_counts",
+    "max_evidence",
+];
+
+/// Refuses a flag given to `command` that would do nothing without another one (a silent
+/// no-op misleads): the grounding flags without `--evidence`, `--coercion` and
+/// `--invalid-items` without `--schema`. A batch takes them alone: its records may carry their
+/// own evidence and schema.
+fn refuse_idle(command: &str, sub: &clap::ArgMatches) -> Result<(), String> {
+    let given = |id: &str| {
+        sub.try_get_raw(id).ok().flatten().is_some()
+            && sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+    };
+    let flag = |id: &str| format!("--{}", id.replace('_', "-"));
+    let idle = |ids: &[&str]| -> Vec<String> {
+        ids.iter()
+            .filter(|id| given(id))
+            .map(|id| flag(id))
+            .collect()
+    };
+    let needs = match command {
+        "repair" | "validate" => vec![
+            (idle(&GROUNDING), "evidence"),
+            (idle(&["coercion", "invalid_items"]), "schema"),
+        ],
+        _ => Vec::new(),
+    };
+    for (flags, needed) in needs {
+        if !flags.is_empty() && !given(needed) {
+            return Err(format!(
+                "{} does nothing in `{command}` without {}",
+                flags.join(", "),
+                flag(needed)
+            ));
+        }
+    }
+    match command {
+        "verify" if !given("evidence") => Err("verify needs evidence: --evidence FILE".into()),
+        "validate" if !given("schema") => Err("validate needs a schema: --schema FILE".into()),
+        _ => Ok(()),
+    }
+}
+
+/// For a flag the command does not take: the commands that do take it, as a line to print
+/// after clap's error (empty when none does, or for any other error).
+fn belongs_elsewhere(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use clap::CommandFactory;
+    if e.kind() != ErrorKind::UnknownArgument {
+        return String::new();
+    }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidArg) else {
+        return String::new();
+    };
+    let name = given
+        .trim_start_matches('-')
+        .split('=')
+        .next()
+        .unwrap_or_default();
+    let command = Cli::command();
+    let owners: Vec<&str> = command
+        .get_subcommands()
+        .filter(|sub| sub.get_arguments().any(|a| a.get_long() == Some(name)))
+        .map(|sub| sub.get_name())
+        .collect();
+    if owners.is_empty() {
+        return String::new();
+    }
+    format!(
+        "note: --{name} belongs to `llmjson {}`; it does nothing here",
+        owners.join("`, `llmjson ")
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -342,6 +465,9 @@ pub struct RepairArgs {
     /// changed.
     #[arg(long, value_enum, default_value_t = Every::Value, requires = "stream")]
     pub every: Every,
+    /// Every JSON value in the reply, as one array (no diagnostics record: it is one call's).
+    #[arg(long, conflicts_with = "diagnostics")]
+    pub all: bool,
     #[command(flatten)]
     pub policy: PolicyArgs,
 }
@@ -370,18 +496,21 @@ pub struct ValidateArgs {
 pub struct ExtractArgs {
     /// The reply to read; `-` or nothing reads standard input.
     pub file: Option<PathBuf>,
+    /// Every JSON value in the reply, one per line.
+    #[arg(long)]
+    pub all: bool,
+    /// Write the diagnostics record (one JSON object) to FILE, or to standard error for `-`.
+    #[arg(long, value_name = "FILE|-", conflicts_with = "all")]
+    pub diagnostics: Option<PathBuf>,
     #[command(flatten)]
-    pub policy: PolicyArgs,
+    pub read: ReadArgs,
 }
 
-/// Options shared by the commands that locate and parse one reply.
+/// Options shared by the commands that repair one reply (`repair`, `validate`).
 #[derive(Debug, Args)]
 pub struct PolicyArgs {
     #[command(flatten)]
     pub parse: ParseArgs,
-    /// Every JSON value in the reply, as one array.
-    #[arg(long)]
-    pub all: bool,
     /// Write the diagnostics record (one JSON object) to FILE, or to standard error for `-`.
     #[arg(long, value_name = "FILE|-")]
     pub diagnostics: Option<PathBuf>,
@@ -391,15 +520,13 @@ pub struct PolicyArgs {
     pub fail_on: Option<FailOn>,
 }
 
-/// How a reply is parsed: the library's options (every command that parses, batch included).
+/// How a reply is located and read: what every command that reads a reply takes (`extract`,
+/// which repairs nothing, takes only these).
 #[derive(Debug, Args)]
-pub struct ParseArgs {
+pub struct ReadArgs {
     /// How much may be repaired. `LLMJSON_REPAIR=0` in the environment forces `none`.
     #[arg(long, value_enum, default_value_t = LevelArg::Full)]
     pub level: LevelArg,
-    /// What to do with a value the reply cut off: complete it, or drop the last incomplete member.
-    #[arg(long, value_enum, default_value_t = TruncationArg::Complete)]
-    pub truncation: TruncationArg,
     /// Refuse a repair that discards more than this share (0–1) of the located JSON text.
     #[arg(long, default_value_t = llmjson::DEFAULT_MAX_REMOVED_RATIO, value_parser = ratio)]
     pub max_removed_ratio: f64,
@@ -407,6 +534,26 @@ pub struct ParseArgs {
     /// model commented out; a prose note loses nothing when removed) or `all` (every comment).
     #[arg(long, value_enum, default_value_t = GuardCommentsArg::Data)]
     pub guard_comments: GuardCommentsArg,
+    /// Refuse inputs larger than this many bytes.
+    #[arg(long, default_value_t = llmjson::DEFAULT_MAX_SIZE)]
+    pub max_size: usize,
+    /// Refuse a reply whose bytes are not UTF-8 (error `invalid_utf8`, exit 1). Without it,
+    /// bad bytes become U+FFFD, logged as an `invalid_utf8` repair and said on standard error.
+    #[arg(long)]
+    pub strict_utf8: bool,
+    /// Refuse containers nested deeper than this (1 to 1024; default: serde_json's own limit).
+    #[arg(long, default_value_t = llmjson::DEFAULT_MAX_DEPTH, value_parser = depth)]
+    pub max_depth: usize,
+}
+
+/// How a reply is parsed: the library's options (every command that repairs, batch included).
+#[derive(Debug, Args)]
+pub struct ParseArgs {
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// What to do with a value the reply cut off: complete it, or drop the last incomplete member.
+    #[arg(long, value_enum, default_value_t = TruncationArg::Complete)]
+    pub truncation: TruncationArg,
     /// Read `\frac`, `\beta` (and `\theta`, `\nabla`, … in a string that shows maths) as JSON's
     /// escapes (a form feed, a backspace, a tab, a line break), as RFC 8259 does, not as the
     /// LaTeX commands a model wrote with one backslash.
@@ -415,12 +562,6 @@ pub struct ParseArgs {
     /// What to do with a key that appears twice in an object.
     #[arg(long, value_enum, default_value_t = DuplicateArg::Last)]
     pub duplicate_keys: DuplicateArg,
-    /// Refuse inputs larger than this many bytes.
-    #[arg(long, default_value_t = llmjson::DEFAULT_MAX_SIZE)]
-    pub max_size: usize,
-    /// Refuse containers nested deeper than this (1 to 1024; default: serde_json's own limit).
-    #[arg(long, default_value_t = llmjson::DEFAULT_MAX_DEPTH, value_parser = depth)]
-    pub max_depth: usize,
     /// A JSON Schema file (drafts 7 and 2020-12): guides the repair, coerces the value to it,
     /// and refuses a value that does not fit.
     #[arg(long, value_name = "FILE")]
@@ -533,9 +674,9 @@ impl PolicyArgs {
     }
 }
 
-impl ParseArgs {
-    /// The library options, with `default` coercion unless `--coercion` says otherwise.
-    pub fn options_coercing(&self, default: Coercion) -> Result<Options, Failure> {
+impl ReadArgs {
+    /// The library options these flags set (the others at their defaults).
+    pub fn options(&self) -> Options {
         let level = if llmjson::repair_disabled_by_env() {
             RepairLevel::None
         } else {
@@ -545,30 +686,40 @@ impl ParseArgs {
                 LevelArg::Full => RepairLevel::Full,
             }
         };
-        let options = Options::default()
+        Options::default()
             .level(level)
+            .max_removed_ratio(self.max_removed_ratio)
+            .guard_comments(match self.guard_comments {
+                GuardCommentsArg::Data => llmjson::GuardComments::Data,
+                GuardCommentsArg::All => llmjson::GuardComments::All,
+            })
+            .max_size(self.max_size)
+            .strict_utf8(self.strict_utf8)
+            .max_depth(self.max_depth)
+    }
+}
+
+impl ParseArgs {
+    /// The library options, with `default` coercion unless `--coercion` says otherwise.
+    pub fn options_coercing(&self, default: Coercion) -> Result<Options, Failure> {
+        let options = self
+            .read
+            .options()
             .truncation(match self.truncation {
                 TruncationArg::Complete => Truncation::Complete,
                 TruncationArg::Drop => Truncation::Drop,
                 TruncationArg::DropElement => Truncation::DropElement,
             })
-            .max_removed_ratio(self.max_removed_ratio)
             .latex(!self.no_latex)
             .invalid_items(match self.invalid_items {
                 InvalidItemsArg::Fail => llmjson::InvalidItems::Fail,
                 InvalidItemsArg::Drop => llmjson::InvalidItems::Drop,
-            })
-            .guard_comments(match self.guard_comments {
-                GuardCommentsArg::Data => llmjson::GuardComments::Data,
-                GuardCommentsArg::All => llmjson::GuardComments::All,
             })
             .duplicate_keys(match self.duplicate_keys {
                 DuplicateArg::Last => DuplicateKeys::Last,
                 DuplicateArg::First => DuplicateKeys::First,
                 DuplicateArg::Error => DuplicateKeys::Error,
             })
-            .max_size(self.max_size)
-            .max_depth(self.max_depth)
             .coercion(match self.coercion {
                 Some(CoercionArg::Fit) => Coercion::Fit,
                 Some(CoercionArg::ValidateOnly) => Coercion::ValidateOnly,
@@ -595,33 +746,160 @@ impl ParseArgs {
     }
 }
 
-impl PolicyArgs {
-    /// Refuses flags that would do nothing in `command` (a silent no-op misleads).
-    pub fn refuse_unused(&self, command: &str, all: bool, schema: bool) -> Result<(), Failure> {
-        let mut unused = Vec::new();
-        if self.all && !all {
-            unused.push("--all");
+#[cfg(test)]
+mod tests {
+    use super::{parse_from, Cli, Refused};
+    use clap::CommandFactory;
+
+    /// A value clap accepts for `arg`: its default, its first possible value, or one for its
+    /// value name.
+    fn value_for(arg: &clap::Arg) -> Option<String> {
+        if !arg.get_action().takes_values() {
+            return None;
         }
-        if self.fail_on.is_some() && command == "extract" {
-            unused.push("--fail-on");
+        if let Some(default) = arg.get_default_values().first() {
+            return Some(default.to_string_lossy().into_owned());
         }
-        if !schema {
-            if self.parse.schema.is_some() {
-                unused.push("--schema");
+        if let Some(first) = arg.get_possible_values().first() {
+            return Some(first.get_name().to_string());
+        }
+        let name = arg
+            .get_value_names()
+            .and_then(|names| names.first())
+            .map(|n| n.as_str().to_string());
+        Some(
+            match name.as_deref() {
+                Some("URL") => "sqlite:runs.db",
+                Some("RUN") => "last",
+                Some("FILE|-") => "-",
+                Some("ID" | "SECONDS") => "1",
+                _ if arg.get_id() == "jobs" => "2",
+                _ => "x.json",
             }
-            if self.parse.coercion.is_some() {
-                unused.push("--coercion");
+            .to_string(),
+        )
+    }
+
+    /// What a command needs to run at all, and what a flag needs beside it to do something.
+    fn needed(command: &str, flag: &str) -> Vec<&'static str> {
+        let mut args = match command {
+            "validate" => vec!["--schema", "s.json"],
+            "verify" => vec!["--evidence", "e.txt"],
+            "report" => vec!["--db", "sqlite:runs.db", "--out", "r.html"],
+            _ => vec![],
+        };
+        let grounding = super::GROUNDING
+            .iter()
+            .any(|id| id.replace('_', "-") == flag);
+        match flag {
+            "log-format" => args.push("--log"),
+            "every" => args.push("--stream"),
+            "metrics-interval" => args.extend(["--metrics", "m.prom"]),
+            "coercion" | "invalid-items" if command == "repair" => {
+                args.extend(["--schema", "s.json"])
             }
-            if !self.parse.grounding.evidence.is_empty() {
-                unused.push("--evidence");
+            _ if grounding && matches!(command, "repair" | "validate") => {
+                args.extend(["--evidence", "e.txt"])
+            }
+            _ => {}
+        }
+        args
+    }
+
+    #[test]
+    fn every_command_refuses_every_flag_it_does_not_take_and_takes_its_own() {
+        let cli = Cli::command();
+        let mut flags: Vec<(String, Option<String>)> = cli
+            .get_subcommands()
+            .flat_map(|sub| sub.get_arguments())
+            .filter_map(|arg| Some((arg.get_long()?.to_string(), value_for(arg))))
+            .collect();
+        flags.sort();
+        flags.dedup_by(|a, b| a.0 == b.0);
+        let mut checked = 0;
+        for sub in cli.get_subcommands() {
+            let command = sub.get_name();
+            for (flag, value) in &flags {
+                // A flag of the same name may take other values here (`--fail-on`).
+                let own = sub.get_arguments().find(|a| a.get_long() == Some(flag));
+                let owned = own.is_some();
+                let value = own.map_or_else(|| value.clone(), value_for);
+                let mut argv = vec!["llmjson".to_string(), command.to_string()];
+                let needs = needed(command, if owned { flag } else { "" });
+                // A needed flag that is the one tested is given once.
+                let given_twice = needs.iter().position(|n| *n == format!("--{flag}"));
+                let needs = match given_twice {
+                    Some(at) => [&needs[..at], &needs[at + 2..]].concat(),
+                    None => needs,
+                };
+                argv.extend(needs.into_iter().map(String::from));
+                argv.push(format!("--{flag}"));
+                argv.extend(value);
+                match (owned, parse_from(&argv)) {
+                    (true, Ok(_)) => {}
+                    (false, Err(Refused::Clap(e)))
+                        if e.kind() == clap::error::ErrorKind::UnknownArgument =>
+                    {
+                        let note = super::belongs_elsewhere(&e);
+                        assert!(note.contains(&format!("--{flag} belongs to")), "{argv:?}");
+                    }
+                    (owned, result) => panic!("{argv:?} (takes it: {owned}): {result:?}"),
+                }
+                checked += 1;
             }
         }
-        match unused.as_slice() {
-            [] => Ok(()),
-            flags => Err(Failure::Usage(format!(
-                "{} does nothing with {command}",
-                flags.join(", ")
-            ))),
+        assert!(checked > 200, "{checked}");
+    }
+
+    #[test]
+    fn a_flag_that_needs_another_is_refused_without_it() {
+        for argv in [
+            &["repair", "--report-only"][..],
+            &["repair", "--locale", "de"],
+            &["validate", "--schema", "s.json", "--small-counts", "3"],
+            &["repair", "--coercion", "validate-only"],
+            &["repair", "--invalid-items", "drop"],
+            &["verify"],
+            &["validate"],
+        ] {
+            let argv: Vec<&str> = std::iter::once("llmjson")
+                .chain(argv.iter().copied())
+                .collect();
+            match parse_from(&argv) {
+                Err(Refused::Idle(message)) => {
+                    assert!(message.contains("--"), "{argv:?}: {message}")
+                }
+                other => panic!("{argv:?}: {other:?}"),
+            }
+        }
+        // A batch's records may carry their own evidence and schema: the flags stand alone.
+        assert!(parse_from(["llmjson", "batch", "--report-only", "--coercion", "fit"]).is_ok());
+    }
+
+    #[test]
+    fn extract_refuses_what_only_a_repair_or_a_check_uses() {
+        for flag in [
+            "--report-only",
+            "--fail-closed",
+            "--locale=en",
+            "--language=en",
+            "--check-years",
+            "--small-counts=3",
+            "--max-evidence=9",
+            "--invalid-items=drop",
+            "--truncation=drop",
+            "--no-latex",
+            "--duplicate-keys=error",
+            "--schema=s.json",
+            "--evidence=e.txt",
+            "--fail-on=repaired",
+            "--percent-fraction",
+        ] {
+            let result = parse_from(["llmjson", "extract", flag]);
+            assert!(
+                matches!(&result, Err(Refused::Clap(e)) if e.kind() == clap::error::ErrorKind::UnknownArgument),
+                "{flag}: {result:?}"
+            );
         }
     }
 }

@@ -54,8 +54,11 @@ fn results_come_in_input_order_with_every_field() {
     assert_eq!(lines[3]["error"]["kind"], "no_json");
     assert_eq!(lines[5]["error"]["kind"], "empty");
     assert_eq!(lines[4]["value"], serde_json::json!([4, 2]));
-    // Nothing on standard error when it is not a terminal.
-    assert_eq!(text(&out.stderr), "");
+    // No progress bar or summary when standard error is not a terminal; the exit 1 is said.
+    assert_eq!(
+        text(&out.stderr),
+        "llmjson: 1000 of 3000 records gave no value (exit 1; --fail-on none exits 0)\n"
+    );
 
     let lenient = llmjson(&["batch", &input, "--fail-on", "none"], b"");
     assert_eq!(lenient.status.code(), Some(0), "--fail-on none");
@@ -106,6 +109,7 @@ fn fields_are_configurable_and_a_record_may_carry_a_schema() {
 fn bad_records_are_their_own_errors_and_the_run_goes_on() {
     let mut input = Vec::new();
     input.extend_from_slice(b"{\"id\": 1, \"reply\": \"[1]\"}\n");
+    // Bytes that are not UTF-8 are read as everywhere: replaced, and here nothing else is left.
     input.extend_from_slice(b"{\"id\": 2, \"reply\": \"\xff\xfe\"}\n");
     input.extend_from_slice(b"{\"id\": 3, \"text\": \"[1]\"}\n");
     input.extend_from_slice(b"{\"id\": 4, \"reply\": \"");
@@ -124,7 +128,7 @@ fn bad_records_are_their_own_errors_and_the_run_goes_on() {
         kinds,
         [
             "ok",
-            "invalid_utf8",
+            "binary",
             "missing_field",
             "too_large",
             "bad_record",

@@ -982,3 +982,70 @@ fn a_percentage_is_its_fraction_unless_kept_apart_and_the_old_flag_says_it_is_go
         stderr(&out)
     );
 }
+
+#[test]
+fn bytes_that_are_not_utf8_are_replaced_and_said_or_refused_with_strict_utf8() {
+    let reply = b"Here: {\"name\": \"Jos\xe9\", \"city\": \"S\xe3o Paulo\"}";
+    // repair: replaced, logged, and said on standard error even without --log.
+    let out = llmjson_bytes(&["repair"], reply);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out),
+        "{\"name\":\"Jos\u{fffd}\",\"city\":\"S\u{fffd}o Paulo\"}\n"
+    );
+    assert!(
+        stderr(&out).contains("not UTF-8 (line 1, column 20)"),
+        "{}",
+        stderr(&out)
+    );
+    // extract prints the reply's own bytes, untouched.
+    let out = llmjson_bytes(&["extract"], reply);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        out.stdout,
+        b"{\"name\": \"Jos\xe9\", \"city\": \"S\xe3o Paulo\"}\n"
+    );
+    assert!(stderr(&out).contains("not UTF-8"), "{}", stderr(&out));
+    // --strict-utf8 refuses, with where.
+    for command in ["repair", "extract"] {
+        let out = llmjson_bytes(&[command, "--strict-utf8"], reply);
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        assert!(out.stdout.is_empty(), "{command}");
+        assert!(
+            stderr(&out).contains("not valid UTF-8 at byte 19"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // The same outcome in a batch of files, in its record and its diagnostics.
+    let file = temp_file("latin1.txt", reply);
+    let out = llmjson(&["batch", "--input-format", "text", &file], "", &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["outcome"], "repaired");
+    assert_eq!(line["diagnostics"]["outcome"], "repaired");
+    assert_eq!(line["repairs"][0]["kind"], "invalid_utf8");
+}
+
+#[test]
+fn every_non_zero_exit_says_why_on_standard_error() {
+    let evidence = temp_file("why-evidence.txt", b"Revenue was 4817 units.");
+    let cases: [(&[&str], &str); 4] = [
+        (&["repair"], "no json here"),
+        (&["repair"], ""),
+        (
+            &["verify", "--evidence", &evidence],
+            "Revenue was 9999 units.",
+        ),
+        (&["batch"], "{\"response\": \"[1]\"}\n"),
+    ];
+    for (args, input) in cases {
+        let out = llmjson(args, input, &[]);
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.starts_with("llmjson: "), "{args:?}: {err:?}");
+    }
+    // A record without the reply field names the flag that names it.
+    let out = llmjson(&["batch"], "{\"response\": \"[1]\"}\n", &[]);
+    assert!(stdout(&out).contains("--reply-field"), "{}", stdout(&out));
+}

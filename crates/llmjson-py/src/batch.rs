@@ -123,9 +123,10 @@ pub struct PyMetrics {
 }
 
 /// The outcomes of `llmjson.metrics.snapshot()`, in its order: every call counts in one.
-pub(crate) const OUTCOMES: [&str; 7] = [
+pub(crate) const OUTCOMES: [&str; 8] = [
     "ok",
     "repaired",
+    "empty",
     "no_json",
     "parse_fail",
     "repair_rejected",

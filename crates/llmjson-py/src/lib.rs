@@ -854,10 +854,7 @@ fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<batch::PyMetrics>()?;
     m.add_function(wrap_pyfunction!(batch::batch_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(columns::parse_arrow_strings, m)?)?;
-    m.add(
-        "OUTCOME_OF_ERROR_KIND",
-        llmjson_batch::OUTCOME_OF_ERROR_KIND.to_vec(),
-    )?;
+    m.add("OUTCOME_OF_ERROR_KIND", llmjson::OUTCOMES.to_vec())?;
     m.add("METRIC_NAMES", llmjson::metrics::NAMES.to_vec())?;
     m.add_class::<PyEvidence>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;

@@ -191,7 +191,7 @@ fn check_decoded(text: &str, invalid_at: Option<usize>, options: &Options) -> Re
         return Ok(());
     };
     pipeline::check_decoded(text, text.matches('\u{fffd}').count())?;
-    if options.level == RepairLevel::None {
+    if options.level == RepairLevel::None || options.strict_utf8 {
         return Err(Error::InvalidUtf8 { offset: at });
     }
     Ok(())
@@ -210,9 +210,15 @@ fn invalid_utf8_repair(text: &str, at: usize) -> Repair {
 }
 
 /// [`parse`] of text decoded from bytes whose first invalid sequence (now U+FFFD) was at
-/// `invalid_at`: what [`parse_bytes`] does after decoding (the stream parser decodes as bytes
-/// arrive).
-pub(crate) fn parse_decoded(
+/// `invalid_at` (`None`: the bytes were UTF-8): what [`parse_bytes`] does after decoding, for a
+/// caller that decoded them itself (the stream parser as bytes arrive, a batch record read
+/// from a file or an Arrow column). Bad bytes are refused with [`Error::InvalidUtf8`] at level
+/// `none` or with [`Options::strict_utf8`], else logged as one `invalid_utf8` repair; mostly
+/// replaced text is [`Error::Binary`].
+///
+/// # Errors
+/// As [`parse_bytes`].
+pub fn parse_decoded(
     text: &str,
     invalid_at: Option<usize>,
     options: &Options,

@@ -217,11 +217,7 @@ impl Diagnostics {
         match result {
             Ok(parsed) => {
                 d.stages = stages(schema, verify, Reached::All);
-                d.outcome = if parsed.is_repaired() {
-                    "repaired"
-                } else {
-                    "ok"
-                };
+                d.outcome = crate::outcome(result);
                 d.json_source = Some(parsed.source.to_string());
                 d.json_span = Some(parsed.span.clone());
                 d.count_repairs(parsed);
@@ -239,7 +235,7 @@ impl Diagnostics {
                 }
             }
             Err(e) => {
-                d.outcome = e.kind();
+                d.outcome = crate::outcome(result);
                 d.error = Some(e.to_string());
                 d.stages = stages(schema, verify, reached(e));
                 match e {

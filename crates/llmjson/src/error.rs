@@ -109,7 +109,9 @@ pub enum Error {
         invalid_share: f64,
     },
 
-    /// The input bytes are not UTF-8 and the level is `none` (other levels replace bad bytes).
+    /// The input bytes are not UTF-8 and the level is `none` or
+    /// [`Options::strict_utf8`](crate::Options::strict_utf8) is on (otherwise bad bytes are
+    /// replaced, and logged).
     #[error("input is not valid UTF-8 at byte {offset}")]
     InvalidUtf8 {
         /// Offset of the first invalid byte.

@@ -37,10 +37,9 @@ mod stream;
 mod value;
 pub mod verify;
 
-pub(crate) use api::parse_decoded;
 pub use api::{
     extract, from_str, from_str_guided, from_str_guided_with, from_str_with, from_value,
-    is_valid_document, parse, parse_all, parse_all_bytes, parse_bytes, parse_value,
+    is_valid_document, parse, parse_all, parse_all_bytes, parse_bytes, parse_decoded, parse_value,
     repair_to_string,
 };
 #[doc(hidden)]
@@ -53,7 +52,7 @@ pub use options::{
     RepairLevel, Truncation, DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO, DEFAULT_MAX_SIZE,
     KILL_SWITCH_VAR, MAX_DEPTH_CEILING,
 };
-pub use parsed::{Located, Parsed, ParsedValue};
+pub use parsed::{outcome, outcome_counter, Located, Parsed, ParsedValue, OUTCOMES};
 pub(crate) use pipeline::parse_unguided;
 pub use pipeline::MIN_GUARDED_BYTES;
 #[doc(hidden)]

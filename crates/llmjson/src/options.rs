@@ -220,6 +220,10 @@ pub struct Options {
     /// With a schema: what to do with array items that fail their item schema. Default
     /// [`InvalidItems::Fail`].
     pub invalid_items: InvalidItems,
+    /// Bytes that are not UTF-8 ([`crate::parse_bytes`]): off (the default), each bad sequence
+    /// becomes U+FFFD and the log holds one `invalid_utf8` repair (the outcome is `repaired`);
+    /// on, the reply is refused with [`crate::Error::InvalidUtf8`] (as at level `none`).
+    pub strict_utf8: bool,
 }
 
 /// The environment variable of the operator's kill switch ([`repair_disabled_by_env`]).
@@ -253,6 +257,7 @@ impl Default for Options {
             verify: VerifyOptions::default(),
             latex: true,
             invalid_items: InvalidItems::Fail,
+            strict_utf8: false,
         }
     }
 }
@@ -285,6 +290,11 @@ impl Options {
     /// the `latex` field).
     pub fn latex(mut self, on: bool) -> Self {
         self.latex = on;
+        self
+    }
+    /// Refuses bytes that are not UTF-8 instead of replacing them (see the `strict_utf8` field).
+    pub fn strict_utf8(mut self, on: bool) -> Self {
+        self.strict_utf8 = on;
         self
     }
     /// Sets what the schema stage does with array items that fail their item schema.

@@ -32,6 +32,49 @@ pub struct Parsed {
     pub dropped: Vec<DroppedItem>,
 }
 
+/// The outcome of one reply, whatever the door it came through (the CLI, a batch, Python,
+/// Node, a Spark column): `ok` (valid as written), `repaired`, or the error's
+/// [`kind`](crate::Error::kind). Every door names a reply's outcome with this function, so the
+/// same reply has the same outcome everywhere; [`OUTCOMES`] lists them.
+pub fn outcome(result: &Result<Parsed, crate::Error>) -> &'static str {
+    match result {
+        Ok(parsed) if parsed.is_repaired() => "repaired",
+        Ok(_) => "ok",
+        Err(e) => e.kind(),
+    }
+}
+
+/// Every outcome [`outcome`] gives, with the counter it adds to in the outcome counters
+/// (`ok`, `repaired`, `empty`, `no_json`, `parse_fail`, `repair_rejected`, `schema_fail`,
+/// `verify_fail`): `(outcome, counter)`. A batch adds its record-level outcomes
+/// (`bad_record`, `missing_field`), counted as `parse_fail` like any outcome not listed.
+pub const OUTCOMES: [(&str, &str); 16] = [
+    ("ok", "ok"),
+    ("repaired", "repaired"),
+    ("empty", "empty"),
+    ("no_json", "no_json"),
+    ("binary", "no_json"),
+    ("too_large", "parse_fail"),
+    ("too_deep", "parse_fail"),
+    ("syntax", "parse_fail"),
+    ("invalid_utf8", "parse_fail"),
+    ("duplicate_key", "parse_fail"),
+    ("deserialize", "parse_fail"),
+    ("internal", "parse_fail"),
+    ("repair_rejected", "repair_rejected"),
+    ("schema", "schema_fail"),
+    ("invalid_schema", "parse_fail"),
+    ("grounding", "verify_fail"),
+];
+
+/// The counter `outcome` adds to ([`OUTCOMES`]; `parse_fail` for one not listed).
+pub fn outcome_counter(outcome: &str) -> &'static str {
+    OUTCOMES
+        .iter()
+        .find(|(o, _)| *o == outcome)
+        .map_or("parse_fail", |(_, counter)| counter)
+}
+
 impl Parsed {
     /// The value needed at least one repair.
     pub fn is_repaired(&self) -> bool {

@@ -85,6 +85,26 @@ pub fn write_diagnostics(
     Ok(())
 }
 
+/// Says on standard error that the reply's bytes were not all UTF-8 and were replaced (the
+/// `invalid_utf8` repair), unless the repair log, printed with `--log`, says it already.
+pub fn note_invalid_utf8(repairs: &[llmjson::Repair], logged: bool) {
+    if logged {
+        return;
+    }
+    if let Some(r) = repairs
+        .iter()
+        .find(|r| r.kind == llmjson::RepairKind::InvalidUtf8)
+    {
+        let _ = writeln!(
+            std::io::stderr(),
+            "llmjson: the reply is not UTF-8 (line {}, column {}): its bad bytes became U+FFFD \
+             (--strict-utf8 refuses such a reply)",
+            r.line,
+            r.column
+        );
+    }
+}
+
 /// `parse_bytes`, timed, its diagnostics record written where `--diagnostics` says.
 pub fn parse_recorded(
     bytes: &[u8],

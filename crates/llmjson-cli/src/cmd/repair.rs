@@ -1,7 +1,7 @@
 //! `llmjson repair`: locate, repair, print the JSON on one line (or `--pretty`); with
 //! `--stream`, the value so far as the reply arrives, then the final value.
 
-use super::{parse_recorded, read_input, write_diagnostics};
+use super::{note_invalid_utf8, parse_recorded, read_input, write_diagnostics};
 use crate::args::{Every, RepairArgs};
 use crate::output::{write_json, write_log};
 use crate::Failure;
@@ -18,14 +18,8 @@ fn repair(args: &RepairArgs) -> Result<(), Failure> {
         return repair_stream(args, options);
     }
     let bytes = read_input(args.file.as_deref(), options.max_size)?;
-    let parsed = if args.policy.all {
-        let text = String::from_utf8_lossy(&bytes);
-        if options.level == llmjson::RepairLevel::None && std::str::from_utf8(&bytes).is_err() {
-            // Level none refuses bad UTF-8: let the library say where.
-            vec![llmjson::parse_bytes(&bytes, &options)?]
-        } else {
-            llmjson::parse_all(&text, &options)?
-        }
+    let parsed = if args.all {
+        llmjson::parse_all_bytes(&bytes, &options)?
     } else {
         let target = args.policy.diagnostics.as_deref();
         vec![parse_recorded(&bytes, &options, target)?]
@@ -41,11 +35,14 @@ fn finish(args: &RepairArgs, parsed: Vec<llmjson::Parsed>) -> Result<(), Failure
             write_log(&mut err, &p.repairs, args.log_format)?;
         }
     }
+    if let Some(first) = parsed.first() {
+        note_invalid_utf8(&first.repairs, args.log);
+    }
     let refused = args
         .policy
         .fail_on
         .and_then(|check| parsed.iter().find_map(|p| check.refuses(p)));
-    let value = value_of(parsed, args.policy.all);
+    let value = value_of(parsed, args.all);
     let mut out = std::io::stdout().lock();
     write_json(&mut out, &value, args.pretty, args.ascii)?;
     out.write_all(b"\n")?;

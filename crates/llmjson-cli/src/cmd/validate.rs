@@ -1,6 +1,6 @@
 //! `llmjson validate`: does the reply fit the schema? Exit 0 if it does, 1 if not.
 
-use super::{parse_recorded, read_input};
+use super::{note_invalid_utf8, parse_recorded, read_input};
 use crate::args::ValidateArgs;
 use crate::Failure;
 
@@ -9,7 +9,6 @@ pub fn run(args: &ValidateArgs) -> Result<(), Failure> {
 }
 
 fn validate(args: &ValidateArgs) -> Result<(), Failure> {
-    args.policy.refuse_unused("validate", false, true)?;
     // A validator reports what is there: no coercion unless asked for.
     let options = args
         .policy
@@ -21,6 +20,7 @@ fn validate(args: &ValidateArgs) -> Result<(), Failure> {
     }
     let bytes = read_input(args.file.as_deref(), options.max_size)?;
     let parsed = parse_recorded(&bytes, &options, args.policy.diagnostics.as_deref())?;
+    note_invalid_utf8(&parsed.repairs, false);
     match args.policy.fail_on.and_then(|check| check.refuses(&parsed)) {
         Some(why) => Err(Failure::Refused(why)),
         None => Ok(()),

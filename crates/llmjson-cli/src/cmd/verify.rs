@@ -55,11 +55,20 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
     if v.verified {
         return Ok(());
     }
-    if verdict.fail_closed.is_none() {
-        let mut err = std::io::stderr().lock();
-        for issue in &v.issues {
-            writeln!(err, "llmjson: not grounded: {issue}")?;
+    let mut err = std::io::stderr().lock();
+    match &verdict.fail_closed {
+        None => {
+            for issue in &v.issues {
+                writeln!(err, "llmjson: not grounded: {issue}")?;
+            }
         }
+        // The blocking message is on standard output, in place of the answer: one line here
+        // says why the exit is 1.
+        Some(blocked) => writeln!(
+            err,
+            "llmjson: answer blocked ({}): {} of {} numbers are not grounded in the evidence",
+            blocked.reason, v.unmatched, v.numbers_extracted
+        )?,
     }
     Err(Failure::Silent(1))
 }

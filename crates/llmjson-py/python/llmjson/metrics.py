@@ -39,13 +39,15 @@ NAMES: tuple[str, ...] = tuple(METRIC_NAMES)
 # (`loads`) counts itself there.
 _prometheus = _NativeMetrics()
 
-#: Every outcome counted. ``no_json`` includes empty replies.
-OUTCOMES = ("ok", "repaired", "no_json", "parse_fail", "repair_rejected", "schema_fail", "verify_fail")
+#: Every outcome counted: each reply's outcome (``llmjson::OUTCOMES``, as the diagnostics record and
+#: a batch name it) adds to one of these. An empty or blank reply is ``empty``, not ``no_json``.
+OUTCOMES = ("ok", "repaired", "empty", "no_json", "parse_fail", "repair_rejected", "schema_fail", "verify_fail")
 
 
 class Snapshot(TypedDict):
     ok: int
     repaired: int
+    empty: int
     no_json: int
     parse_fail: int
     repair_rejected: int
@@ -57,9 +59,7 @@ class Snapshot(TypedDict):
     latency_max_s: float
 
 
-# The error kinds of the native module, by outcome.
-# The outcome each error kind counts as (every other kind: parse_fail); the table is the batch
-# engine's, which also writes llmjson.spark's outcome column.
+# The counter each outcome adds to (every other: parse_fail): the library's table.
 _OUTCOME_OF_KIND = dict(OUTCOME_OF_ERROR_KIND)
 
 
@@ -75,6 +75,7 @@ def snapshot() -> Snapshot:
 
 # The error kind an outcome counts under when the caller gives none.
 _KIND_OF_OUTCOME = {
+    "empty": "empty",
     "no_json": "no_json",
     "parse_fail": "syntax",
     "repair_rejected": "repair_rejected",

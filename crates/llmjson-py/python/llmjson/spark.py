@@ -19,8 +19,10 @@ The columns added:
     Spark type (:func:`spark_type`), a struct (or array, or map) of that type, read from the
     JSON text by Spark's ``from_json``, and the text is kept beside it as ``llmjson_json``.
 ``llmjson_outcome``
-    ``ok``, ``repaired``, or a failure's outcome as :mod:`llmjson.metrics` counts it
-    (``no_json``, ``parse_fail``, ``repair_rejected``, ``schema_fail``, ``verify_fail``).
+    The reply's outcome, named as every door names it (``llmjson batch``'s ``outcome``, the
+    diagnostics record's, the error's ``kind``): ``ok``, ``repaired``, or the failure's kind
+    (``empty``, ``no_json``, ``binary``, ``syntax``, ``repair_rejected``, ``schema``,
+    ``grounding``, …; the table is in docs/diagnostics.md).
 ``llmjson_repairs``
     Every repair made: an array of structs ``kind``, ``path`` (a JSON Pointer), ``start`` and
     ``end`` (the span in the reply, in bytes).

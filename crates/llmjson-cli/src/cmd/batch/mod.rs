@@ -204,7 +204,8 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     if let Some(path) = &args.metrics {
         write_metrics(path, &metrics)?;
     }
-    if !args.quiet && (args.summary || io::stderr().is_terminal()) {
+    let summarised = !args.quiet && (args.summary || io::stderr().is_terminal());
+    if summarised {
         eprintln!(
             "llmjson: {}",
             summary(&metrics, started.elapsed(), run_id, &plan, rewritten)
@@ -223,7 +224,17 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
         return Err(Failure::Silent(130));
     }
     match args.fail_on {
-        BatchFailOn::Any if metrics.failed > 0 => Err(Failure::Silent(1)),
+        BatchFailOn::Any if metrics.failed > 0 => {
+            // No silent exit: the summary says it, or this line does (even with --quiet).
+            if !summarised {
+                eprintln!(
+                    "llmjson: {} of {} records gave no value (exit 1; --fail-on none exits 0)",
+                    metrics.failed,
+                    metrics.replies()
+                );
+            }
+            Err(Failure::Silent(1))
+        }
         _ => Ok(()),
     }
 }
@@ -334,14 +345,14 @@ fn start_run(
 fn settings(args: &BatchArgs) -> serde_json::Value {
     let p = &args.parse;
     let name = |v: &dyn std::fmt::Debug| format!("{v:?}").to_ascii_lowercase();
-    serde_json::json!({
-        "level": name(&p.level),
+    let mut settings = serde_json::json!({
+        "level": name(&p.read.level),
         "truncation": name(&p.truncation),
-        "max_removed_ratio": p.max_removed_ratio,
-        "guard_comments": name(&p.guard_comments),
+        "max_removed_ratio": p.read.max_removed_ratio,
+        "guard_comments": name(&p.read.guard_comments),
         "duplicate_keys": name(&p.duplicate_keys),
-        "max_size": p.max_size,
-        "max_depth": p.max_depth,
+        "max_size": p.read.max_size,
+        "max_depth": p.read.max_depth,
         "schema": p.schema.as_ref().map(|s| s.display().to_string()),
         "coercion": p.coercion.map(|c| name(&c)),
         "evidence": p.grounding.evidence.iter().map(|e| e.display().to_string()).collect::<Vec<_>>(),
@@ -350,7 +361,12 @@ fn settings(args: &BatchArgs) -> serde_json::Value {
         "input_format": name(&args.input_format),
         "id_field": args.id_field,
         "reply_field": args.reply_field,
-    })
+    });
+    // Only when set, so that a run stored before the flag existed resumes with the same ones.
+    if p.read.strict_utf8 {
+        settings["strict_utf8"] = true.into();
+    }
+    settings
 }
 
 /// One place records come from.
