@@ -151,8 +151,8 @@ pub struct Processed {
     pub repairs: Vec<Repair>,
     /// Why no value came out.
     pub failure: Option<Failure>,
-    /// The pipeline's diagnostics record (`None` for a record that could not be read: nothing
-    /// ran).
+    /// The pipeline's diagnostics record (a record that could not be read has one too: its
+    /// outcome and message, no stage).
     pub diagnostics: Option<Diagnostics>,
     /// At least one repair was made ([`llmjson::Parsed::is_repaired`]).
     pub repaired: bool,
@@ -294,7 +294,7 @@ impl Rendered {
         &self.line[self.repairs.clone()]
     }
 
-    /// The diagnostics record as a JSON object (`None` for an unreadable record).
+    /// The diagnostics record as a JSON object.
     pub fn diagnostics(&self) -> Option<&str> {
         self.diagnostics.clone().map(|r| &self.line[r])
     }
@@ -303,13 +303,17 @@ impl Rendered {
 /// Runs one record through the pipeline.
 pub fn process(record: Record, context: &Context) -> Processed {
     let start = Instant::now();
-    let (text, invalid_utf8_at, schema, evidence) = match record.input {
+    let text;
+    let options;
+    let result = match record.input {
         Input::Unreadable { kind, message } => {
+            let elapsed = start.elapsed();
             return Processed {
                 seq: record.seq,
                 id: record.id,
                 value: None,
                 repairs: Vec::new(),
+                diagnostics: Some(Diagnostics::of_unread(kind, &message, elapsed)),
                 failure: Some(Failure {
                     kind,
                     message,
@@ -317,24 +321,33 @@ pub fn process(record: Record, context: &Context) -> Processed {
                     column: None,
                     fail_closed: None,
                 }),
-                diagnostics: None,
                 repaired: false,
                 truncated: false,
-                elapsed: start.elapsed(),
+                elapsed,
                 excerpt: String::new(),
-            }
+            };
+        }
+        Input::TooLarge { size } => {
+            text = String::new();
+            options = Ok(context.options.clone());
+            Err(Error::TooLarge {
+                size,
+                limit: context.options.max_size,
+            })
         }
         Input::Reply {
-            text,
+            text: reply,
             invalid_utf8_at,
             schema,
             evidence,
-        } => (text, invalid_utf8_at, schema, evidence),
-    };
-    let options = context.options_for(schema.as_ref(), evidence.as_ref());
-    let result = match &options {
-        Ok(options) => llmjson::parse_decoded(&text, invalid_utf8_at, options),
-        Err(e) => Err(clone_setup_error(e)),
+        } => {
+            options = context.options_for(schema.as_ref(), evidence.as_ref());
+            text = reply;
+            match &options {
+                Ok(options) => llmjson::parse_decoded(&text, invalid_utf8_at, options),
+                Err(e) => Err(clone_setup_error(e)),
+            }
+        }
     };
     let elapsed = start.elapsed();
     let diagnostics = Diagnostics::of_parse(
@@ -481,7 +494,9 @@ mod tests {
         assert_eq!(c["value"], serde_json::Value::Null);
         let d = line(&out[3]);
         assert_eq!(d["id"], "t:4");
-        assert_eq!(d["diagnostics"], serde_json::Value::Null);
+        // A record that could not be read has its record too: nothing ran.
+        assert_eq!(d["diagnostics"]["outcome"], "bad_record");
+        assert_eq!(d["diagnostics"]["stages"], serde_json::json!([]));
     }
 
     #[test]

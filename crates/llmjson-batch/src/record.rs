@@ -106,6 +106,12 @@ pub enum Input {
         /// Evidence for this record only: a text, an array of texts, or JSON.
         evidence: Option<serde_json::Value>,
     },
+    /// A reply over the size limit, refused unread (its size in bytes): the pipeline's
+    /// `too_large`, with the record every door gives it.
+    TooLarge {
+        /// The reply's size.
+        size: usize,
+    },
     /// The record could not be read: the reason, as an error kind and a message.
     Unreadable {
         /// `invalid_utf8`, `too_large`, `bad_record` or `missing_field`.
@@ -307,7 +313,7 @@ mod tests {
     fn unreadable(record: &Record) -> (&'static str, String) {
         match &record.input {
             Input::Unreadable { kind, message } => (kind, message.clone()),
-            Input::Reply { .. } => panic!("read: {record:?}"),
+            other => panic!("read: {other:?}"),
         }
     }
 

@@ -150,7 +150,12 @@ pub(crate) fn parsed_tuple<'py>(
     }
     let to_chars = CharOffsets::new(text);
     let span = (to_chars.of(first.span.start), to_chars.of(last.span.end));
-    let source = if all { "text" } else { source_name(first) };
+    // As the diagnostics record writes it at every door: `fence:json` for a labelled fence.
+    let source = if all {
+        "text".to_string()
+    } else {
+        first.source.to_string()
+    };
     let removed: usize = parsed.iter().map(|p| p.removed_bytes).sum();
     let located: usize = parsed.iter().map(|p| p.located_bytes).sum();
     let count: usize = parsed.iter().map(|p| p.repairs.len()).sum();
@@ -625,15 +630,6 @@ impl<'t> CharOffsets<'t> {
     }
 }
 
-/// Where the JSON was found: `fence`, `tool_call` or `text`.
-fn source_name(p: &Parsed) -> &'static str {
-    match p.source {
-        llmjson::Source::Fence { .. } => "fence",
-        llmjson::Source::ToolCall => "tool_call",
-        _ => "text",
-    }
-}
-
 fn parse_level(level: &str) -> PyResult<RepairLevel> {
     level
         .parse()
@@ -855,6 +851,13 @@ fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::batch_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(columns::parse_arrow_strings, m)?)?;
     m.add("OUTCOME_OF_ERROR_KIND", llmjson::OUTCOMES.to_vec())?;
+    // The repair kinds the diagnostics record counts as `coercions`.
+    let coercions: Vec<&str> = llmjson::RepairKind::ALL
+        .iter()
+        .filter(|k| k.is_coercion())
+        .map(|k| k.as_str())
+        .collect();
+    m.add("COERCION_KINDS", coercions)?;
     m.add("METRIC_NAMES", llmjson::metrics::NAMES.to_vec())?;
     m.add_class::<PyEvidence>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;

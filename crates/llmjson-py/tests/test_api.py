@@ -27,9 +27,8 @@ def test_parse_returns_value_repairs_and_diagnostics():
     assert str(first) == "3:33 python_literal at /steps/0/done: 'True' became true"
     assert result.repaired
     d = result.diagnostics
-    assert d["schema_version"] == llmjson.DIAGNOSTICS_SCHEMA_VERSION == 1
     assert d["outcome"] == "repaired"
-    assert d["source"] == "fence"
+    assert d["json_source"] == "fence:json"
     assert d["repairs_by_kind"] == {"python_literal": 1, "trailing_comma": 1}
     assert d["stages"] == ["locate", "repair"]
     assert d["latency_ms"] >= 0
@@ -42,8 +41,11 @@ def test_spans_are_character_offsets_even_after_non_ascii_text():
     assert reply[quote.span[0] : quote.span[1]] == "'"
     literal = next(r for r in result.repairs if r.kind == "python_literal")
     assert reply[literal.span[0] : literal.span[1]] == "True"
-    start, end = result.diagnostics["span"]
+    start, end = result.span
     assert reply[start:end] == "{'キー': True}"
+    # The record counts bytes, as at every door.
+    span = result.diagnostics["json_span"]
+    assert reply.encode()[span["start"] : span["end"]].decode() == "{'キー': True}"
 
 
 def test_valid_json_has_no_repairs_and_exact_numbers():

@@ -101,7 +101,7 @@ def test_an_endless_input_is_read_a_chunk_at_a_time():
 def test_every_record_is_counted_in_the_metrics():
     list(llmjson.batch(["[1]", "[1,]", "", "nothing"]))
     snap = llmjson.metrics.snapshot()
-    assert (snap["ok"], snap["repaired"], snap["no_json"], snap["calls"]) == (1, 1, 2, 4)
+    assert (snap["ok"], snap["repaired"], snap["empty"], snap["no_json"], snap["calls"]) == (1, 1, 1, 1, 4)
     assert 'llmjson_failures_total{kind="empty"} 1' in llmjson.metrics.prometheus()
 
 

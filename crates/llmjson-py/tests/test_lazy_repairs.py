@@ -27,7 +27,7 @@ def test_results_compare_and_print_by_their_repairs() -> None:
     b = llmjson.parse("{'x': 1}")
     # The same repairs, one side still native, the other a list: equal (diagnostics aside,
     # which hold timings).
-    same = llmjson.ParseResult(b.value, b.repairs, a.diagnostics, b.verification, b.dropped)
+    same = llmjson.ParseResult(b.value, b.repairs, a.diagnostics, b.verification, b.dropped, b.span)
     assert a == same
     assert a != llmjson.ParseResult(b.value, [], a.diagnostics)
     assert "single_quotes" in repr(a)
@@ -54,12 +54,11 @@ def test_a_repair_span_counts_characters_past_non_ascii_text() -> None:
 
 # The record's keys, in order, as the eager record had them before it was made when read.
 RECORD_KEYS = [
-    "schema_version", "level", "input_chars", "outcome", "error", "failed_stage", "dropped_items",
-    "latency_ms", "request_id", "stages", "verification_passed", "verification_numbers_extracted",
-    "verification_matched", "verification_unmatched", "verification_issue_types",
-    "verification_unmatched_examples", "fail_closed_triggered", "fail_closed_reason",
-    "fail_closed_stage", "repairs", "source", "span", "repairs_by_kind", "removed_bytes",
-    "located_bytes", "removed_share",
+    "request_id", "stages", "outcome", "error", "failed_stage", "json_source", "json_span",
+    "repairs", "repairs_by_kind", "coercions", "schema_errors", "dropped_items",
+    "verification_passed", "verification_numbers_extracted", "verification_matched",
+    "verification_unmatched", "verification_issue_types", "verification_unmatched_examples",
+    "fail_closed_triggered", "fail_closed_reason", "fail_closed_stage", "latency_ms",
 ]  # fmt: skip
 
 
@@ -80,14 +79,14 @@ def test_diagnostics_are_made_when_first_read_and_are_the_record_they_were() -> 
         assert repaired.diagnostics is record and len(made) == 1, "made once, the same dict after"
         assert list(record) == RECORD_KEYS
         assert record["request_id"] == "r-1"
-        assert (record["outcome"], record["repairs"], record["source"]) == ("repaired", 4, "fence")
+        assert (record["outcome"], record["repairs"], record["json_source"]) == ("repaired", 4, "fence:json")
         assert record["repairs_by_kind"] == {"unquoted_key": 1, "single_quotes": 1, "trailing_comma": 2}
-        assert record["input_chars"] == 39 and record["latency_ms"] > 0
+        assert record["coercions"] == 0 and record["latency_ms"] > 0
         assert record["stages"] == ["locate", "repair"]
         # A valid document's record: no dropped items written, its span the document's.
         clean = valid.diagnostics
         assert list(clean) == RECORD_KEYS and clean["dropped_items"] == []
-        assert (clean["outcome"], clean["span"], clean["located_bytes"]) == ("ok", (1, 9), None)
+        assert (clean["outcome"], clean["json_span"]) == ("ok", {"start": 1, "end": 9})
         assert clean["request_id"] != "" and clean["request_id"] != repaired.diagnostics["request_id"]
         # A failure's error carries its record at once; a lone surrogate's replacement is noted.
         with pytest.raises(NoJSONError) as failure:

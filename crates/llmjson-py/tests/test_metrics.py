@@ -22,7 +22,8 @@ def test_each_call_counts_once_in_its_outcome():
     assert {k: snap[k] for k in llmjson.metrics.OUTCOMES} == {
         "ok": 1,
         "repaired": 2,
-        "no_json": 2,
+        "empty": 1,
+        "no_json": 1,
         "parse_fail": 1,
         "repair_rejected": 1,
         "schema_fail": 1,

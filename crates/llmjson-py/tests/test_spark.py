@@ -95,9 +95,12 @@ def test_a_repair_has_its_kind_path_and_span_in_the_reply():
 def test_a_sliced_batch_and_bytes_that_are_not_utf8():
     replies = pa.array([b"{'a': 1}", b"[1, 2]", b'{"b": "\xff"}', None], type=pa.binary()).slice(1)
     out = parse_batch(pa.RecordBatch.from_arrays([replies], ["reply"]), "reply").to_pylist()
-    assert [r["llmjson_value"] for r in out] == ["[1,2]", None, None]
-    assert [r["llmjson_outcome"] for r in out] == ["ok", "parse_fail", None]
-    assert out[1]["llmjson_diagnostics"] is None, "an unreadable reply ran nothing"
+    # Bytes that are not UTF-8 are read as every door reads them: replaced and logged.
+    assert [r["llmjson_value"] for r in out] == ["[1,2]", '{"b":"\ufffd"}', None]
+    assert [r["llmjson_outcome"] for r in out] == ["ok", "repaired", None]
+    assert [r["kind"] for r in out[1]["llmjson_repairs"]] == ["invalid_utf8"]
+    assert json.loads(out[1]["llmjson_diagnostics"])["outcome"] == "repaired"
+    assert llmjson.parse(b'{"b": "\xff"}').diagnostics["outcome"] == "repaired"
 
 
 def test_options_schema_and_evidence_apply_to_each_row():
@@ -110,17 +113,17 @@ def test_options_schema_and_evidence_apply_to_each_row():
     )
     for column in ("evidence", "text"):  # an array of texts, or a text
         grounded = parse_batch(batch, "reply", evidence=column).to_pylist()
-        assert [r["llmjson_outcome"] for r in grounded] == ["ok", "verify_fail", "repaired", "repaired"]
+        assert [r["llmjson_outcome"] for r in grounded] == ["ok", "grounding", "repaired", "repaired"]
         assert "numeric_grounding_failed" in grounded[1]["llmjson_diagnostics"]
     reported = parse_batch(batch, "reply", evidence="text", fail_closed=False).to_pylist()
     assert [r["llmjson_outcome"] for r in reported][:2] == ["ok", "ok"]
     assert json.loads(reported[1]["llmjson_diagnostics"])["verification_passed"] is False
     schema = {"type": "object", "properties": {"revenue": {"type": "integer"}}, "required": ["revenue"]}
     fitted = parse_batch(batch, "reply", schema=schema).to_pylist()
-    assert [r["llmjson_outcome"] for r in fitted] == ["ok", "ok", "repaired", "schema_fail"]
+    assert [r["llmjson_outcome"] for r in fitted] == ["ok", "ok", "repaired", "schema"]
     assert fitted[2]["llmjson_value"] == '{"revenue":12}'
     strict = parse_batch(batch, "reply", level="none").to_pylist()
-    assert [r["llmjson_outcome"] for r in strict] == ["ok", "ok", "parse_fail", "parse_fail"]
+    assert [r["llmjson_outcome"] for r in strict] == ["ok", "ok", "syntax", "syntax"]
     with pytest.raises(ValueError, match="level"):
         parse_batch(batch, "reply", level="lenient")
     with pytest.raises(TypeError, match="string or binary"):
@@ -290,7 +293,7 @@ def test_a_schema_column_comes_back_typed(spark, method):
     assert rows[1]["llmjson_value"].asDict() == {"name": "Ana", "id": 7, "tags": ["x"]}
     assert json.loads(rows[1]["llmjson_json"]) == {"name": "Ana", "id": 7, "tags": ["x"]}
     assert rows[1]["llmjson_outcome"] == "repaired"
-    assert (rows[2]["llmjson_value"], rows[2]["llmjson_outcome"]) == (None, "schema_fail")
+    assert (rows[2]["llmjson_value"], rows[2]["llmjson_outcome"]) == (None, "schema")
     assert json.loads(rows[2]["llmjson_diagnostics"])["schema_errors"], "the schema's errors are in the record"
     assert rows[3]["llmjson_outcome"] is None
     untyped = parse_column(df, "reply", schema=schema, typed=False, method=method)
@@ -326,7 +329,7 @@ def test_the_column_function_and_both_methods_give_what_batch_gives(spark):
         got = {r["id"]: (None if r["value"] is None else json.loads(r["value"]), r["outcome"], list(r["kinds"] or [])) for r in frame.collect()}
         assert all(got[k] == v for k, v in expected.items()), method
     grounded = {r["id"]: r["llmjson_outcome"] for m in ("map", "udf") for r in parse_column(df, "reply", evidence="evidence", method=m).where(F.col("id").isin("grounded", "made up")).collect()}
-    assert grounded == {"grounded": "ok", "made up": "verify_fail"}
+    assert grounded == {"grounded": "ok", "made up": "grounding"}
     with pytest.raises(ValueError, match="method"):
         parse_column(df, "reply", method="rdd")
 

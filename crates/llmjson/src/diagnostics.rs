@@ -33,6 +33,8 @@ pub struct Diagnostics {
     pub outcome: &'static str,
     /// The error's message, when the call failed.
     pub error: Option<String>,
+    /// The stage that refused the reply (the last of `stages`), when the call failed.
+    pub failed_stage: Option<&'static str>,
     /// Where the JSON was found: `text`, `fence` (with its label: `fence:json`), `tool_call`.
     pub json_source: Option<String>,
     /// Byte range of the located JSON in the input.
@@ -88,6 +90,7 @@ impl Diagnostics {
         m.strs("stages", self.stages.iter().copied());
         m.str("outcome", self.outcome);
         m.opt_str("error", self.error.as_deref());
+        m.opt_str("failed_stage", self.failed_stage);
         m.opt_str("json_source", self.json_source.as_deref());
         match &self.json_span {
             Some(span) => m.range("json_span", span),
@@ -168,6 +171,7 @@ impl Diagnostics {
             stages: Vec::new(),
             outcome: "ok",
             error: None,
+            failed_stage: None,
             json_source: None,
             json_span: None,
             repairs: 0,
@@ -211,49 +215,71 @@ impl Diagnostics {
 
     /// The record of a [`crate::parse`] call that returned `result` after `elapsed`.
     pub fn of_parse(result: &Result<Parsed, Error>, options: &Options, elapsed: Duration) -> Self {
+        let parsed = match result {
+            Ok(parsed) => parsed,
+            Err(e) => return Diagnostics::of_error(e, options, elapsed),
+        };
         let mut d = Diagnostics::blank(elapsed);
-        let schema = options.schema.is_some();
-        let verify = options.evidence.is_some();
-        match result {
-            Ok(parsed) => {
-                d.stages = stages(schema, verify, Reached::All);
-                d.outcome = crate::outcome(result);
-                d.json_source = Some(parsed.source.to_string());
-                d.json_span = Some(parsed.span.clone());
-                d.count_repairs(parsed);
-                d.dropped_items = parsed
-                    .dropped
-                    .iter()
-                    .map(|item| DroppedRecord {
-                        path: item.path.clone(),
-                        span: item.span.clone(),
-                        errors: item.errors.iter().map(ToString::to_string).collect(),
-                    })
-                    .collect();
-                if let Some(v) = &parsed.verification {
-                    d.verification(v);
-                }
-            }
-            Err(e) => {
-                d.outcome = crate::outcome(result);
-                d.error = Some(e.to_string());
-                d.stages = stages(schema, verify, reached(e));
-                match e {
-                    Error::Schema { errors, .. } => {
-                        d.schema_errors = errors.iter().map(|s| s.to_string()).collect();
-                    }
-                    Error::Grounding {
-                        reason,
-                        verification,
-                        ..
-                    } => {
-                        d.verification(verification);
-                        d.fail_closed(reason);
-                    }
-                    _ => {}
-                }
-            }
+        d.stages = stages(
+            options.schema.is_some(),
+            options.evidence.is_some(),
+            Reached::All,
+        );
+        d.outcome = crate::outcome(result);
+        d.json_source = Some(parsed.source.to_string());
+        d.json_span = Some(parsed.span.clone());
+        d.count_repairs(parsed);
+        d.dropped_items = parsed
+            .dropped
+            .iter()
+            .map(|item| DroppedRecord {
+                path: item.path.clone(),
+                span: item.span.clone(),
+                errors: item.errors.iter().map(ToString::to_string).collect(),
+            })
+            .collect();
+        if let Some(v) = &parsed.verification {
+            d.verification(v);
         }
+        d
+    }
+
+    /// The record of a parse that failed with `error` after `elapsed` (the failure part of
+    /// [`Diagnostics::of_parse`], for a caller that refused the input before parsing it).
+    pub fn of_error(error: &Error, options: &Options, elapsed: Duration) -> Self {
+        let mut d = Diagnostics::blank(elapsed);
+        d.outcome = error.kind();
+        d.error = Some(error.to_string());
+        d.stages = stages(
+            options.schema.is_some(),
+            options.evidence.is_some(),
+            reached(error),
+        );
+        d.failed_stage = d.stages.last().copied();
+        match error {
+            Error::Schema { errors, .. } => {
+                d.schema_errors = errors.iter().map(|s| s.to_string()).collect();
+            }
+            Error::Grounding {
+                reason,
+                verification,
+                ..
+            } => {
+                d.verification(verification);
+                d.fail_closed(reason);
+            }
+            _ => {}
+        }
+        d
+    }
+
+    /// The record of an input refused before any stage ran, for a reason of the caller's own
+    /// (a batch's record that is not a JSON object, or lacks its reply field): `outcome` is
+    /// that reason's kind, `stages` is empty.
+    pub fn of_unread(kind: &'static str, message: &str, elapsed: Duration) -> Self {
+        let mut d = Diagnostics::blank(elapsed);
+        d.outcome = kind;
+        d.error = Some(message.to_string());
         d
     }
 
@@ -271,11 +297,13 @@ impl Diagnostics {
                 d.verification(&verdict.verification);
                 if let Some(f) = &verdict.fail_closed {
                     d.fail_closed(f.reason);
+                    d.failed_stage = Some("verify");
                 }
             }
             Err(e) => {
                 d.outcome = e.kind();
                 d.error = Some(e.to_string());
+                d.failed_stage = Some("verify");
             }
         }
         d

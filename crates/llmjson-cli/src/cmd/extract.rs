@@ -1,7 +1,7 @@
 //! `llmjson extract`: print the located JSON text exactly as it appears in the reply (its own
 //! bytes, even where they are not UTF-8).
 
-use super::{note_invalid_utf8, read_input, write_diagnostics};
+use super::{note_invalid_utf8, read_recorded, write_diagnostics};
 use crate::args::ExtractArgs;
 use crate::Failure;
 use std::io::Write;
@@ -9,7 +9,7 @@ use std::ops::Range;
 
 pub fn run(args: &ExtractArgs) -> Result<(), Failure> {
     let options = args.read.options();
-    let bytes = read_input(args.file.as_deref(), options.max_size)?;
+    let bytes = read_recorded(args.file.as_deref(), &options, args.diagnostics.as_deref())?;
     let decoded = Decoded::of(&bytes);
     let mut out = std::io::stdout().lock();
     if args.all {

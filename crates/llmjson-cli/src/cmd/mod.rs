@@ -61,6 +61,36 @@ pub fn read_input(file: Option<&Path>, max_size: usize) -> Result<Vec<u8>, Failu
     Ok(bytes)
 }
 
+/// [`read_input`] for a command that writes a diagnostics record: an input refused before any
+/// parse (over the size limit) still gets its record, as at every other door.
+pub fn read_recorded(
+    file: Option<&Path>,
+    options: &llmjson::Options,
+    target: Option<&Path>,
+) -> Result<Vec<u8>, Failure> {
+    let start = std::time::Instant::now();
+    let record = |error: &llmjson::Error| {
+        let record = llmjson::Diagnostics::of_error(error, options, start.elapsed());
+        write_diagnostics(target, &record)
+    };
+    match read_input(file, options.max_size) {
+        Err(Failure::NoJson(error)) => {
+            record(&error)?;
+            Err(Failure::NoJson(error))
+        }
+        Err(Failure::Oversized { limit }) => {
+            // Its real size is unknown (reading stopped past the limit): the record says one
+            // byte more, the message "more than".
+            record(&llmjson::Error::TooLarge {
+                size: limit.saturating_add(1),
+                limit,
+            })?;
+            Err(Failure::Oversized { limit })
+        }
+        other => other,
+    }
+}
+
 /// Writes a diagnostics record as one JSON line to `target` (standard error for `-`).
 pub fn write_diagnostics(
     target: Option<&Path>,

@@ -1,7 +1,7 @@
 //! `llmjson repair`: locate, repair, print the JSON on one line (or `--pretty`); with
 //! `--stream`, the value so far as the reply arrives, then the final value.
 
-use super::{note_invalid_utf8, parse_recorded, read_input, write_diagnostics};
+use super::{note_invalid_utf8, parse_recorded, read_recorded, write_diagnostics};
 use crate::args::{Every, RepairArgs};
 use crate::output::{write_json, write_log};
 use crate::Failure;
@@ -17,7 +17,11 @@ fn repair(args: &RepairArgs) -> Result<(), Failure> {
     if args.stream {
         return repair_stream(args, options);
     }
-    let bytes = read_input(args.file.as_deref(), options.max_size)?;
+    let bytes = read_recorded(
+        args.file.as_deref(),
+        &options,
+        args.policy.diagnostics.as_deref(),
+    )?;
     let parsed = if args.all {
         llmjson::parse_all_bytes(&bytes, &options)?
     } else {

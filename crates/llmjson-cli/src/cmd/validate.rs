@@ -1,6 +1,6 @@
 //! `llmjson validate`: does the reply fit the schema? Exit 0 if it does, 1 if not.
 
-use super::{note_invalid_utf8, parse_recorded, read_input};
+use super::{note_invalid_utf8, parse_recorded, read_recorded};
 use crate::args::ValidateArgs;
 use crate::Failure;
 
@@ -18,7 +18,11 @@ fn validate(args: &ValidateArgs) -> Result<(), Failure> {
             "validate needs a schema: --schema FILE".to_string(),
         ));
     }
-    let bytes = read_input(args.file.as_deref(), options.max_size)?;
+    let bytes = read_recorded(
+        args.file.as_deref(),
+        &options,
+        args.policy.diagnostics.as_deref(),
+    )?;
     let parsed = parse_recorded(&bytes, &options, args.policy.diagnostics.as_deref())?;
     note_invalid_utf8(&parsed.repairs, false);
     match args.policy.fail_on.and_then(|check| check.refuses(&parsed)) {

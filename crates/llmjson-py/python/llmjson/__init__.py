@@ -20,6 +20,7 @@ from typing import IO, Any, Callable, Generic, Literal, TypeVar, overload
 
 from . import errors, metrics
 from .batch import BatchError, BatchResult, batch
+from ._llmjson import COERCION_KINDS as _COERCION_KINDS
 from ._llmjson import DEFAULT_MAX_SIZE, NativeError, __version__
 from ._llmjson import Schema as _NativeSchema
 from ._llmjson import read_valid_document as _read_valid_document
@@ -176,6 +177,9 @@ class ParseResult(Generic[T]):
     dropped: list[DroppedItem] = field(default_factory=list)
     """With ``invalid_items="drop"``: the array items left out because they failed their item
     schema, in text order (each also has a ``dropped_invalid_item`` repair)."""
+    span: tuple[int, int] | None = None
+    """Where the JSON was found: ``reply[start:end]`` (character offsets, like each repair's;
+    the diagnostics record's ``json_span`` counts UTF-8 bytes, as at every door)."""
     _repairs_made: list[Repair] | None = None
 
     @property
@@ -215,7 +219,7 @@ class ParseResult(Generic[T]):
         return any(r.kind in TRUNCATION_KINDS for r in self.repairs)
 
     def _fields(self) -> tuple[Any, ...]:
-        return (self.value, self.repairs, self.diagnostics, self.verification, self.dropped)
+        return (self.value, self.repairs, self.diagnostics, self.verification, self.dropped, self.span)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Pickled (and deep-copied) whole: the native log and the record's maker become the
@@ -305,32 +309,14 @@ def _repairs(raw: list[tuple[str, int, int, int, int, str, str]]) -> list[Repair
     return [Repair(k, (s, e), line, col, path, detail) for (k, s, e, line, col, path, detail) in raw]
 
 
-def _diagnostics(
-    text: str,
-    stages: list[str],
-    *,
-    request_id: str | None,
-    level: str,
-) -> dict[str, Any]:
-    return _blank_record(len(text), stages, request_id, level)
+def _diagnostics(stages: list[str], *, request_id: str | None) -> dict[str, Any]:
+    return _blank_record(stages, request_id)
 
 
-def _blank_record(
-    input_chars: int, stages: list[str], request_id: str | None, level: str, replaced_lone_surrogates: bool = False
-) -> dict[str, Any]:
-    """The diagnostics record of a call before its outcome is known (``_diagnostics`` of a text
-    of ``input_chars`` characters)."""
-    record: dict[str, Any] = {
-        "schema_version": DIAGNOSTICS_SCHEMA_VERSION,
-        "level": level,
-        "input_chars": input_chars,
-        "outcome": None,
-        "error": None,
-        "failed_stage": None,
-        "dropped_items": [],
-        "latency_ms": None,
-    }
-    record.update(blank_diagnostics(request_id, stages))
+def _blank_record(stages: list[str], request_id: str | None, replaced_lone_surrogates: bool = False) -> dict[str, Any]:
+    """The diagnostics record of a call before its outcome is known: the documented record (the
+    CLI's and Node's, key for key), and ``replaced_lone_surrogates`` when a str held some."""
+    record = blank_diagnostics(request_id, stages)
     if replaced_lone_surrogates:
         record["replaced_lone_surrogates"] = True
     return record
@@ -357,7 +343,7 @@ class _Grounding:
         record_verification(diagnostics, result)
         if result.fail_closed_triggered:
             diagnostics["outcome"] = "grounding"
-            diagnostics["failed_stage"] = "verify"
+            diagnostics["error"] = f"answer blocked ({result.fail_closed_reason})"
             diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
             metrics.record(
                 "verify_fail",
@@ -426,23 +412,23 @@ def _run(
             elapsed = time.perf_counter() - started
             whole = [value] if all_values else value
             if grounding is not None:
-                record = _blank_record(len(text), ["locate", "repair"], request_id, level)
+                record = _blank_record(["locate", "repair"], request_id)
                 verification = grounding.check(value, record, started)
                 metrics.record("ok", elapsed)
                 if not value_only:
-                    _completed(record, "ok", 0, "text", span, (), 0, None, None, elapsed)
-                return ParseResult(whole, [], record, verification)
+                    _completed(record, text, "ok", 0, "text", span, (), None, elapsed)
+                return ParseResult(whole, [], record, verification, span=span)
             metrics.record("ok", elapsed)
             if value_only:
-                return ParseResult(whole, [], {})
-            blank = functools.partial(_blank_record, len(text), ["locate", "repair"], request_id, level)
+                return ParseResult(whole, [], {}, span=span)
+            blank = functools.partial(_blank_record, ["locate", "repair"], request_id)
             return ParseResult(
-                whole, [], functools.partial(_completed, blank, "ok", 0, "text", span, (), 0, None, None, elapsed)
+                whole, [], functools.partial(_completed, blank, text, "ok", 0, "text", span, (), None, elapsed), span=span
             )
     stages = ["locate", "repair"] + (["coerce", "validate"] if compiled is not None else [])
     # The record is made only when something reads it: a failure's error, a stage that writes
     # to it (verify, the model), or the caller reading `diagnostics` (about 5 µs a call saved).
-    blank = functools.partial(_blank_record, len(text), stages, request_id, level)
+    blank = functools.partial(_blank_record, stages, request_id)
     try:
         call = functools.partial(
             _native_parse,
@@ -464,18 +450,22 @@ def _run(
         except UnicodeEncodeError:
             # A str holding lone surrogates (not UTF-8): each becomes U+FFFD, as bad bytes do.
             text = _without_lone_surrogates(text)
-            blank = functools.partial(_blank_record, len(text), stages, request_id, level, True)
+            blank = functools.partial(_blank_record, stages, request_id, True)
             native_result = call(text)
     except NativeError as native:
         raise _failure(native, blank(), text, started) from None
-    return _result(native_result, blank, started, model=model, grounding=grounding, stages=stages)
+    return _result(native_result, blank, started, text, model=model, grounding=grounding, stages=stages)
 
 
 def _failure(native: NativeError, diagnostics: dict[str, Any], text: str, started: float) -> LLMJSONError:
     """The error of a failed native parse of ``text``, its diagnostics completed and counted."""
     error = from_native(native, diagnostics, doc=text)
     diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
-    diagnostics["failed_stage"] = _stage_of(error.kind)
+    # The stages that ran: those up to the one that refused the reply.
+    failed = _stage_of(error.kind)
+    stages = diagnostics["stages"]
+    diagnostics["stages"] = stages[: stages.index(failed) + 1] if failed in stages else stages
+    diagnostics["failed_stage"] = diagnostics["stages"][-1] if diagnostics["stages"] else failed
     metrics.record(metrics.outcome_of_error_kind(error.kind), time.perf_counter() - started, error_kind=error.kind)
     return error
 
@@ -484,6 +474,7 @@ def _result(
     native_result: tuple[Any, ...],
     diagnostics: dict[str, Any] | Callable[[], dict[str, Any]],
     started: float,
+    text: str,
     *,
     model: Any,
     grounding: _Grounding | None,
@@ -492,7 +483,7 @@ def _result(
     """A successful native parse as a ParseResult: repairs, verification, the model, the
     diagnostics completed (when read, unless a stage here writes to them: ``diagnostics`` may
     be what makes the blank record), the outcome counted."""
-    value, repair_log, span, source, removed, located, repair_count, repair_kinds, raw_dropped = native_result
+    value, repair_log, span, source, _removed, _located, repair_count, repair_kinds, raw_dropped = native_result
     dropped = [
         DroppedItem(path, (start, end), line, column, [SchemaViolation(p, k, m) for (p, k, m) in errors])
         for (path, start, end, line, column, errors) in raw_dropped
@@ -516,20 +507,32 @@ def _result(
         truncated=not TRUNCATION_KINDS.isdisjoint(repair_kinds),
     )
     made = functools.partial(
-        _completed, diagnostics, outcome, repair_count, source, span, repair_kinds, removed, located, dropped, elapsed
+        _completed, diagnostics, text, outcome, repair_count, source, span, repair_kinds, dropped, elapsed
     )
-    return ParseResult(value, repair_log, made if callable(diagnostics) else made(), verification, dropped)
+    return ParseResult(value, repair_log, made if callable(diagnostics) else made(), verification, dropped, span)
+
+
+_COERCION_SET = frozenset(_COERCION_KINDS)
+
+
+def _byte_span(text: str, span: tuple[int, int]) -> dict[str, int]:
+    """A character range of ``text`` as the record writes ranges at every door: byte offsets in
+    its UTF-8 form, ``{start, end}``."""
+    start, end = span
+    if text.isascii():
+        return {"start": start, "end": end}
+    before = len(text[:start].encode("utf-8", "surrogatepass"))
+    return {"start": before, "end": before + len(text[start:end].encode("utf-8", "surrogatepass"))}
 
 
 def _completed(
     diagnostics: dict[str, Any] | Callable[[], dict[str, Any]],
+    text: str,
     outcome: str,
     repair_count: int,
     source: str,
     span: tuple[int, int],
     repair_kinds: Any,
-    removed: int,
-    located: int | None,
     dropped: list[DroppedItem] | None,
     elapsed: float,
 ) -> dict[str, Any]:
@@ -541,17 +544,15 @@ def _completed(
         kinds[kind] = kinds.get(kind, 0) + 1
     record.update(
         outcome=outcome,
+        json_source=source,
+        json_span=_byte_span(text, span),
         repairs=repair_count,
-        source=source,
-        span=span,
-        repairs_by_kind=kinds,
-        removed_bytes=removed,
-        located_bytes=located,
-        removed_share=(removed / located) if located else 0.0,
+        repairs_by_kind=dict(sorted(kinds.items())),
+        coercions=sum(n for kind, n in kinds.items() if kind in _COERCION_SET),
     )
     if dropped is not None:
         record["dropped_items"] = [
-            {"path": d.path, "span": d.span, "errors": [str(e) for e in d.errors]} for d in dropped
+            {"path": d.path, "span": _byte_span(text, d.span), "errors": [str(e) for e in d.errors]} for d in dropped
         ]
     record["latency_ms"] = elapsed * 1000
     return record
@@ -603,13 +604,17 @@ def _valid_document(text: str, max_size: int) -> tuple[Any, tuple[int, int]] | N
 
 
 def _stage_of(kind: str) -> str:
+    """The stage an error kind stops in (Rust's ``Diagnostics`` says the same)."""
     return {
         "empty": "locate",
         "no_json": "locate",
         "too_large": "locate",
         "binary": "locate",
+        "invalid_utf8": "locate",
         "schema": "validate",
         "invalid_schema": "validate",
+        "deserialize": "validate",
+        "grounding": "verify",
     }.get(kind, "repair")
 
 
@@ -628,7 +633,8 @@ def _validate_model(model: Any, value: Any, diagnostics: dict[str, Any], started
         from ._llmjson import schema_feedback
 
         lines = [str(v) for v in violations]
-        diagnostics.update(outcome="schema", failed_stage="model", errors=lines)
+        diagnostics.update(outcome="schema", failed_stage="model", schema_errors=lines)
+        diagnostics["error"] = "the JSON does not fit the model: " + "; ".join(lines[:5])
         diagnostics["latency_ms"] = (time.perf_counter() - started) * 1000
         metrics.record("schema_fail", time.perf_counter() - started)
         raise JSONSchemaError(
@@ -803,7 +809,7 @@ def _json_repair_log(text: str, repairs: list[Repair]) -> list[dict[str, Any]]:
 
 
 def _loads(
-    json_str: str,
+    json_str: str | bytes,
     *,
     logging: bool,
     strict: bool,
@@ -850,7 +856,8 @@ def _loads(
         # json_repair: one value alone, several as a list.
         value = value[0] if len(value) == 1 else value
     if logging:
-        return value, _json_repair_log(json_str, result.repairs)
+        text = json_str if isinstance(json_str, str) else json_str.decode("utf-8", "replace")
+        return value, _json_repair_log(text, result.repairs)
     return value
 
 
@@ -941,9 +948,15 @@ def from_file(
     compat: Compat = None,
     max_size: int = DEFAULT_MAX_SIZE,
 ) -> Any:
-    """json_repair's ``from_file``: ``loads`` of a file's content (read as UTF-8)."""
+    """json_repair's ``from_file``: ``loads`` of a file's content, read as bytes are at every
+    door: bytes that are not UTF-8 become U+FFFD with an ``invalid_utf8`` repair (refused with
+    ``strict=True``), a file that is not text is a ``BinaryInputError``."""
     del skip_json_loads, chunk_length, schema_repair_mode
-    text = Path(filename).read_text(encoding="utf-8")
+    data = Path(filename).read_bytes()
+    try:
+        text: str | bytes = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data
     return _loads(text, logging=logging, strict=strict, schema=schema, compat=compat, max_size=max_size)
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "Metrics",
     "batch_chunk",
     "OUTCOME_OF_ERROR_KIND",
+    "COERCION_KINDS",
     "parse_arrow_strings",
 ]
 
@@ -162,6 +163,7 @@ def verify(
 
 METRIC_NAMES: list[str]
 OUTCOME_OF_ERROR_KIND: list[tuple[str, str]]
+COERCION_KINDS: list[str]
 
 @final
 class Metrics:

@@ -34,6 +34,10 @@ class LLMJSONError(ValueError):
     diagnostics: dict[str, Any]
     feedback: str | None
     advice: str | None
+    details: dict[str, Any]
+    """What the native layer knows of the failure beyond the record (place, excerpt, the
+    guard's figures, the failure envelope): kept here, so that ``diagnostics`` is the
+    documented record, key for key the CLI's and Node's."""
 
     def __init__(
         self,
@@ -43,6 +47,7 @@ class LLMJSONError(ValueError):
         diagnostics: dict[str, Any] | None = None,
         feedback: str | None = None,
         advice: str | None = None,
+        details: dict[str, Any] | None = None,
     ) -> None:
         # ValueError's own init: a subclass may also be a json.JSONDecodeError, whose init
         # wants (msg, doc, pos); `_DecodeError` fills those in itself.
@@ -52,18 +57,19 @@ class LLMJSONError(ValueError):
         self.diagnostics = diagnostics or {}
         self.feedback = feedback
         self.advice = advice
+        self.details = details or {}
 
     @property
     def truncated(self) -> bool:
         """The reply was cut off (for example at the model's output token limit)."""
-        return bool(self.diagnostics.get("truncated"))
+        return bool(self.details.get("truncated"))
 
     def envelope(self) -> dict[str, Any]:
         """The failure envelope, a record to log or return to a caller: ``{"status": "FAIL", "summary", "errors",
         "next_actions", "request_id"}`` (plus ``failure`` and ``feedback``). An escaping
         failure — a string holding an unescaped quote, a raw newline, a lone backslash — says
         so and names the escaping rule, read from the reply's own repair log."""
-        envelope = dict(self.diagnostics.get("envelope") or {})
+        envelope = dict(self.details.get("envelope") or {})
         if not envelope:
             envelope = {
                 "status": "FAIL",
@@ -127,17 +133,17 @@ class JSONParseError(_DecodeError):
 
     @property
     def line(self) -> int | None:
-        line = self.diagnostics.get("line")
+        line = self.details.get("line")
         return int(line) if line is not None else None
 
     @property
     def column(self) -> int | None:
-        column = self.diagnostics.get("column")
+        column = self.details.get("column")
         return int(column) if column is not None else None
 
     @property
     def excerpt(self) -> str | None:
-        excerpt = self.diagnostics.get("excerpt")
+        excerpt = self.details.get("excerpt")
         return str(excerpt) if excerpt is not None else None
 
 
@@ -146,7 +152,7 @@ class JSONRepairFailed(_DecodeError):
 
     @property
     def removed_share(self) -> float:
-        return float(self.diagnostics.get("removed_share", 0.0))
+        return float(self.details.get("removed_share", 0.0))
 
 
 class InvalidSchemaError(LLMJSONError):
@@ -200,9 +206,10 @@ class JSONSchemaError(LLMJSONError):
         diagnostics: dict[str, Any] | None = None,
         feedback: str | None = None,
         advice: str | None = None,
+        details: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(
-            message, kind=kind, diagnostics=diagnostics, feedback=feedback, advice=advice
+            message, kind=kind, diagnostics=diagnostics, feedback=feedback, advice=advice, details=details
         )
         self.errors = errors
         self.value = value
@@ -225,24 +232,24 @@ _BY_KIND: dict[str, type[LLMJSONError]] = {
 def from_native(error: BaseException, diagnostics: dict[str, Any], doc: str | None = None) -> LLMJSONError:
     """The native module's ``NativeError(kind, message, details)`` as the matching exception."""
     kind, message, details = error.args
-    diagnostics.update(details)
     diagnostics["outcome"] = kind
+    diagnostics["error"] = message
     feedback = details.get("feedback")
     advice = details.get("advice")
     if kind == "schema":
         violations = [SchemaViolation(p, k, m) for (p, k, m) in details.get("errors", [])]
-        diagnostics["errors"] = [str(v) for v in violations]
-        value = diagnostics.pop("value", None)
+        diagnostics["schema_errors"] = [str(v) for v in violations]
         return JSONSchemaError(
             message,
             errors=violations,
-            value=value,
+            value=details.get("value"),
             diagnostics=diagnostics,
             feedback=feedback,
             advice=advice,
+            details=details,
         )
     cls = _BY_KIND.get(kind, LLMJSONError)
-    result = cls(message, kind=kind, diagnostics=diagnostics, feedback=feedback, advice=advice)
+    result = cls(message, kind=kind, diagnostics=diagnostics, feedback=feedback, advice=advice, details=details)
     if isinstance(result, _DecodeError) and doc is not None:
         offset = details.get("offset")
         pos = len(doc.encode("utf-8")[:offset].decode("utf-8", "ignore")) if offset is not None else 0

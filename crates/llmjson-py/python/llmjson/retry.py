@@ -72,7 +72,7 @@ class _Loop:
         try:
             result = parse(text, **self.options)
         except LLMJSONError as error:
-            failure = str(error.diagnostics.get("failure", error.kind))
+            failure = str(error.details.get("failure", error.kind))
             body = error.feedback or f"Your reply could not be used: {error}."
             if hit_limit:
                 failure = "truncated"

@@ -196,18 +196,18 @@ class StreamParser:
         except NativeError as native:
             self._later_events(getattr(native, "stream_events", None))
             text = getattr(native, "stream_text", "")
-            diagnostics = _diagnostics(text, stages, request_id=self._request_id, level=self._level)
+            diagnostics = _diagnostics(stages, request_id=self._request_id)
             raise _failure(native, diagnostics, text, started) from None
         self._later_events(events)
-        diagnostics = _diagnostics(text, stages, request_id=self._request_id, level=self._level)
+        diagnostics = _diagnostics(stages, request_id=self._request_id)
         diagnostics.update(stream_chunks=chunks, stream_first_value_ms=first_ms)
-        return _result(native_result, diagnostics, started, model=self._model, grounding=None, stages=stages)
+        return _result(native_result, diagnostics, started, text, model=self._model, grounding=None, stages=stages)
 
 
 def _feed_failure(request_id: str | None, level: str, started: float, native: NativeError) -> Exception:
     """The typed error a failed ``feed`` raises (the reply went over ``max_size``)."""
     text = getattr(native, "stream_text", "")
-    diagnostics = _diagnostics(text, ["locate"], request_id=request_id, level=level)
+    diagnostics = _diagnostics(["locate"], request_id=request_id)
     return _failure(native, diagnostics, text, started)
 
 

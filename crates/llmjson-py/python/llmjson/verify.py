@@ -230,11 +230,22 @@ def verify(
 
 
 def blank_diagnostics(request_id: str | None, stages: list[str]) -> dict[str, Any]:
-    """The verification and fail-closed fields every diagnostics record carries, with their
-    values for "did not run"."""
+    """The diagnostics record before the call's outcome is known: every key of the documented
+    record (docs/diagnostics.md; Rust's ``llmjson::Diagnostics``, which the CLI and Node write),
+    in its order, with its values for "did not run"."""
     return {
         "request_id": request_id or str(uuid.uuid4()),
         "stages": stages,
+        "outcome": None,
+        "error": None,
+        "failed_stage": None,
+        "json_source": None,
+        "json_span": None,
+        "repairs": 0,
+        "repairs_by_kind": {},
+        "coercions": 0,
+        "schema_errors": [],
+        "dropped_items": [],
         "verification_passed": None,
         "verification_numbers_extracted": 0,
         "verification_matched": 0,
@@ -244,7 +255,20 @@ def blank_diagnostics(request_id: str | None, stages: list[str]) -> dict[str, An
         "fail_closed_triggered": False,
         "fail_closed_reason": None,
         "fail_closed_stage": None,
+        "latency_ms": None,
     }
+
+
+def _example_record(e: NumberExample) -> dict[str, Any]:
+    """An unmatched number as the record writes it (Rust's ``NumberExample``): the optional
+    fields only when they have a value."""
+    record: dict[str, Any] = {"number": e.number, "context": e.context, "path": e.path}
+    record["span"] = {"start": e.span[0], "end": e.span[1]}
+    for key in ("subject", "evidence_subject", "reason"):
+        value = getattr(e, key, None)
+        if value is not None:
+            record[key] = value
+    return record
 
 
 def record_verification(d: dict[str, Any], result: VerifyResult) -> None:
@@ -254,10 +278,10 @@ def record_verification(d: dict[str, Any], result: VerifyResult) -> None:
         verification_matched=result.matched,
         verification_unmatched=result.unmatched,
         verification_issue_types=list(result.issue_types),
-        verification_unmatched_examples=[
-            {"number": e.number, "context": e.context, "path": e.path} for e in result.unmatched_examples
-        ],
+        verification_unmatched_examples=[_example_record(e) for e in result.unmatched_examples],
         fail_closed_triggered=result.fail_closed_triggered,
         fail_closed_reason=result.fail_closed_reason,
         fail_closed_stage=result.fail_closed_stage,
     )
+    if result.fail_closed_triggered:
+        d["failed_stage"] = "verify"

@@ -550,13 +550,8 @@ impl Records {
             return Ok(Record {
                 seq,
                 id: serde_json::Value::String(name),
-                input: llmjson_batch::Input::Unreadable {
-                    kind: "too_large",
-                    message: llmjson::Error::TooLarge {
-                        size: usize::try_from(size).unwrap_or(usize::MAX),
-                        limit: self.max_size,
-                    }
-                    .to_string(),
+                input: llmjson_batch::Input::TooLarge {
+                    size: usize::try_from(size).unwrap_or(usize::MAX),
                 },
             });
         }
