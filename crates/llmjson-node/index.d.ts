@@ -103,6 +103,8 @@ export interface Diagnostics {
   stages: string[];
   outcome: string;
   error: string | null;
+  /** The stage that refused the reply (the last of `stages`), when the call failed. */
+  failed_stage: string | null;
   json_source: string | null;
   json_span: { start: number; end: number } | null;
   repairs: number;
@@ -308,6 +310,44 @@ export interface Attempt {
   error: LLMJSONError | null;
   feedback: string | null;
 }
+
+/** How `verify` checks an answer (each optional: the CLI's defaults). */
+export interface VerifyOptions {
+  /** Block an ungrounded answer (default `true`) or only report it. */
+  failClosed?: boolean;
+  /** How numbers are spelled: `auto` (default), `en`, `pt-BR`, `de`, `es`, `it`, `fr`. */
+  locale?: string;
+  /** The blocking message's language: `en` (default) or `pt`. */
+  language?: string;
+  /** Skip bare integer counts up to this value (default 10; 0 checks every number but 0). */
+  smallCounts?: number;
+  /** Check years (1900-2100) like any number (skipped by default). */
+  checkYears?: boolean;
+  /** A percentage and its fraction are different quantities (45% is not 0.45). */
+  percentDistinct?: boolean;
+}
+
+/** What `verify` found. */
+export interface Verdict {
+  /** The answer, or the blocking message when it was blocked. */
+  output: string;
+  /** Every non-trivial number is grounded in the evidence. */
+  verified: boolean;
+  /** The answer was blocked (fail closed, and not verified). */
+  blocked: boolean;
+  /** `numeric_grounding_failed`, `cross_variant_mix` or `no_evidence`, when blocked. */
+  reason: string | null;
+  verification: Verification;
+  /** The diagnostics record (outcome `verified` or `not_verified`). */
+  diagnostics: Diagnostics;
+}
+
+/**
+ * Checks every non-trivial number of a text answer against the evidence (a string or an array
+ * of strings). Fails closed by default: `output` is then the blocking message. (A JSON answer:
+ * `parse(reply, { evidence })`.)
+ */
+export function verify(answer: string, evidence: string | string[], options?: VerifyOptions): Verdict;
 
 /** A reply: its text, or the text and whether the model hit its token limit. */
 export type Reply = string | { text: string; hitTokenLimit?: boolean };

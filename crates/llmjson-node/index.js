@@ -8,6 +8,7 @@ const core = require('./core');
 const errors = require('./errors');
 const retry = require('./retry');
 const stream = require('./stream');
+const verifying = require('./verify');
 
 exports.parse = core.parse;
 exports.parseAsync = core.parseAsync;
@@ -20,6 +21,7 @@ exports.parseStream = stream.parseStream;
 exports.DONE_ONLY = stream.DONE_ONLY;
 exports.DEFAULTS = core.DEFAULTS;
 exports.parseWithRetries = retry.parseWithRetries;
+exports.verify = verifying.verify;
 exports.RetriesExhausted = retry.RetriesExhausted;
 exports.LLMJSONError = errors.LLMJSONError;
 exports.NoJSONError = errors.NoJSONError;

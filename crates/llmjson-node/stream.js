@@ -6,7 +6,7 @@
 // text stream), yielding the partial value each time it changes, then the final one.
 
 const core = require('./core');
-const { fromNative } = require('./errors');
+const { fromNative, LLMJSONError } = require('./errors');
 
 const { native } = core;
 
@@ -50,6 +50,7 @@ class StreamParser {
   #call;
   #held = '';
   #lastEvents = [];
+  #finished = false;
 
   /**
    * After finish: the events not taken before it, then its `revised` events. Made when first
@@ -71,8 +72,21 @@ class StreamParser {
     this.#call = { opts, compiled, zod };
   }
 
+  /** Throws, when the parser was finished, an LLMJSONError (kind `stream_finished`) naming what
+   * to read instead; a finished parser takes nothing more. */
+  #live(method) {
+    if (this.#finished) {
+      throw new LLMJSONError(
+        `${method}() after finish(): the stream was finished; the events after finish are in ` +
+          'lastEvents, the value in what finish() returned',
+        { kind: 'stream_finished' },
+      );
+    }
+  }
+
   /** Reads the next chunk (a string, or bytes: a character split between chunks waits). */
   feed(chunk) {
+    this.#live('feed');
     let input = core.checkedInput(chunk);
     if (typeof input === 'string') {
       // A string cut between the two halves of a surrogate pair (an emoji): the first half
@@ -98,11 +112,13 @@ class StreamParser {
 
   /** The value so far, and which paths are complete or still provisional. */
   snapshot() {
+    this.#live('snapshot');
     return new Snapshot(this.#native.snapshot());
   }
 
   /** What happened since the last call: [{ kind, path, text?, property? }]. */
   events() {
+    this.#live('events');
     return this.#native.events().map(event);
   }
 
@@ -111,6 +127,8 @@ class StreamParser {
    * stream_chunks and stream_first_value_ms).
    */
   finish() {
+    this.#live('finish');
+    this.#finished = true;
     if (this.#held) {
       // A lone half of a pair at the end: U+FFFD, as parse reads it.
       this.#native.feed(this.#held);

@@ -1096,3 +1096,97 @@ pub fn version() -> &'static str {
 pub fn latex_collisions() -> Vec<&'static str> {
     llmjson::sink::LATEX_COLLISIONS.to_vec()
 }
+
+/// How `verify` checks a text answer (every field optional: the CLI's defaults).
+#[napi(object)]
+pub struct NativeVerifyOptions {
+    /// Block an ungrounded answer (the default) or only report it.
+    pub fail_closed: Option<bool>,
+    /// How numbers are spelled: `auto`, `en`, `pt-BR`, `de`, `es`, `it`, `fr`.
+    pub locale: Option<String>,
+    /// The blocking message's language: `en` or `pt`.
+    pub language: Option<String>,
+    /// Skip bare integer counts up to this value (default 10).
+    pub small_counts: Option<u32>,
+    /// Check years (1900-2100) like any number.
+    pub check_years: Option<bool>,
+    /// A percentage and its fraction are different quantities (45% is not 0.45).
+    pub percent_distinct: Option<bool>,
+}
+
+/// What `verify` returns: the output (the answer, or the blocking message), the reason it was
+/// blocked, the verification and the diagnostics record, each as JSON.
+#[napi(object)]
+pub struct NativeVerdict {
+    /// The answer, or the blocking message.
+    pub output: String,
+    /// Why it was blocked, when it was.
+    pub fail_closed_reason: Option<String>,
+    /// The verification, as JSON.
+    pub verification: String,
+    /// The diagnostics record, as JSON.
+    pub diagnostics: String,
+}
+
+/// Checks the numbers of a text answer against evidence texts, as `llmjson verify` does.
+#[napi]
+pub fn verify(
+    answer: String,
+    evidence: Vec<String>,
+    options: Option<NativeVerifyOptions>,
+) -> Result<NativeVerdict> {
+    let o = options.unwrap_or(NativeVerifyOptions {
+        fail_closed: None,
+        locale: None,
+        language: None,
+        small_counts: None,
+        check_years: None,
+        percent_distinct: None,
+    });
+    let locale: llmjson::Locale = o
+        .locale
+        .as_deref()
+        .unwrap_or("auto")
+        .parse()
+        .map_err(|e: String| invalid(format!("locale: {e}")))?;
+    let language: llmjson::Language = o
+        .language
+        .as_deref()
+        .unwrap_or("en")
+        .parse()
+        .map_err(|e: String| invalid(format!("language: {e}")))?;
+    let mut verify = llmjson::VerifyOptions::default()
+        .locale(locale)
+        .language(language)
+        .small_counts(llmjson::SmallCounts::UpTo(o.small_counts.unwrap_or(10)));
+    if o.check_years == Some(true) {
+        verify = verify.years(llmjson::Years::Check);
+    }
+    if o.percent_distinct == Some(true) {
+        verify = verify.percent(llmjson::PercentForms::Distinct);
+    }
+    verify = if o.fail_closed == Some(false) {
+        verify.report_only()
+    } else {
+        verify.fail_closed()
+    };
+    let mut index = llmjson::Evidence::with_locale(locale);
+    for (i, text) in evidence.iter().enumerate() {
+        index
+            .add_text(&format!("evidence[{i}]"), text)
+            .map_err(|e| invalid(format!("evidence: {e}")))?;
+    }
+    let start = Instant::now();
+    let result = llmjson::verify(&answer, &index, &verify);
+    let mut diagnostics = String::new();
+    Diagnostics::of_verify(&result, start.elapsed()).write_json(&mut diagnostics);
+    let verdict = result.map_err(|e| invalid(e.to_string()))?;
+    let verification = serde_json::to_string(&verdict.verification)
+        .map_err(|e| invalid(format!("the verification: {e}")))?;
+    Ok(NativeVerdict {
+        output: verdict.output,
+        fail_closed_reason: verdict.fail_closed.map(|f| f.reason.to_string()),
+        verification,
+        diagnostics,
+    })
+}

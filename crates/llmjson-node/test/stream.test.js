@@ -64,6 +64,10 @@ test('a snapshot: the value so far, what is complete, what may still change', ()
   assert.equal(r.diagnostics.stream_chunks, 2);
   assert.ok(r.diagnostics.stream_first_value_ms >= 0);
   assert.throws(() => parser.finish(), /finished/);
+  // Every call after finish is an LLMJSONError with a kind, naming what to read instead.
+  for (const call of [() => parser.events(), () => parser.snapshot(), () => parser.feed('x')]) {
+    assert.throws(call, (e) => e instanceof llmjson.LLMJSONError && e.kind === 'stream_finished' && /lastEvents/.test(e.message));
+  }
 });
 
 test('events say what was settled, and are taken once', () => {

@@ -48,3 +48,25 @@ test('prose comments do not count toward the guard unless every comment does', (
   assert.throws(() => llmjson.parse(data), llmjson.JSONRepairFailed);
   assert.throws(() => llmjson.parse('{}', { guardComments: 'some' }), TypeError);
 });
+
+test('verify checks a text answer as llmjson verify does, failing closed by default', () => {
+  const grounded = llmjson.verify('Sample B reached 38.2 MPa.', EVIDENCE);
+  assert.equal(grounded.verified, true);
+  assert.equal(grounded.blocked, false);
+  assert.equal(grounded.output, 'Sample B reached 38.2 MPa.');
+  assert.equal(grounded.diagnostics.outcome, 'verified');
+  const blocked = llmjson.verify('Sample B reached 39.9 MPa.', [EVIDENCE]);
+  assert.equal(blocked.verified, false);
+  assert.equal(blocked.blocked, true);
+  assert.equal(blocked.reason, 'numeric_grounding_failed');
+  assert.match(blocked.output, /^VERIFICATION FAILED/);
+  assert.equal(blocked.verification.unmatched_examples[0].number, '39.9 MPa');
+  assert.equal(blocked.diagnostics.fail_closed_triggered, true);
+  assert.equal(blocked.diagnostics.failed_stage, 'verify');
+  const reported = llmjson.verify('Sample B reached 39.9 MPa.', EVIDENCE, { failClosed: false });
+  assert.equal(reported.blocked, false);
+  assert.equal(reported.output, 'Sample B reached 39.9 MPa.');
+  assert.throws(() => llmjson.verify('x', EVIDENCE, { fail_closed: false }), TypeError);
+  assert.throws(() => llmjson.verify('x', EVIDENCE, { locale: 'xx' }), TypeError);
+  assert.throws(() => llmjson.verify(3, EVIDENCE), TypeError);
+});

@@ -309,25 +309,28 @@ pub(crate) fn fail_reason(v: &Verification) -> Option<&'static str> {
     }
 }
 
-/// The message that replaces a blocked answer (seed 004's text).
+/// The message that replaces a blocked answer: how many numbers, each with its context (and,
+/// in a JSON answer, its JSON path), and what to do next, in neutral words whatever the domain.
 pub fn blocking_message(v: &Verification, language: Language) -> String {
     let list = v
         .unmatched_examples
         .iter()
-        .map(|e| match (&e.evidence_subject, language) {
-            (Some(theirs), Language::En) => {
-                format!(
-                    "\"{}\" (…{}…) [the evidence gives it to {theirs}]",
-                    e.number, e.context
-                )
+        .map(|e| {
+            let at = match (e.path.is_empty(), language) {
+                (true, _) => String::new(),
+                (false, Language::En) => format!(" at {}", e.path),
+                (false, Language::Pt) => format!(" em {}", e.path),
+            };
+            let shown = format!("\"{}\"{at} (…{}…)", e.number, e.context);
+            match (&e.evidence_subject, language) {
+                (Some(theirs), Language::En) => {
+                    format!("{shown} [the evidence gives it to {theirs}]")
+                }
+                (Some(theirs), Language::Pt) => {
+                    format!("{shown} [a evidência o atribui a {theirs}]")
+                }
+                (None, _) => shown,
             }
-            (Some(theirs), Language::Pt) => {
-                format!(
-                    "\"{}\" (…{}…) [a evidência o atribui a {theirs}]",
-                    e.number, e.context
-                )
-            }
-            (None, _) => format!("\"{}\" (…{}…)", e.number, e.context),
         })
         .collect::<Vec<_>>()
         .join("; ");
@@ -344,14 +347,14 @@ pub fn blocking_message(v: &Verification, language: Language) -> String {
             "VERIFICATION FAILED: {} number(s) in the answer do not match the evidence.\n\n\
              Numbers without evidence: {list}\n\n\
              The answer was blocked to avoid unverifiable information.\n\
-             To investigate, ask about the specific experiment or source directly.",
+             Ask for the sources of these numbers.",
             v.unmatched
         ),
         (Language::Pt, false) => format!(
             "VERIFICAÇÃO FALHOU: {} número(s) na resposta não correspondem às evidências.\n\n\
              Números sem evidência: {list}\n\n\
              A resposta foi bloqueada para evitar informações não verificáveis.\n\
-             Para investigar, pergunte diretamente sobre o experimento ou a fonte específica.",
+             Peça as fontes desses números.",
             v.unmatched
         ),
     }
