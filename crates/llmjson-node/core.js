@@ -70,6 +70,17 @@ function checkedOptions(options) {
     }
     o.evidence = texts;
   }
+  // An option that would do nothing is refused, as the CLI refuses the flag: a silent no-op
+  // misleads.
+  for (const [name, value, needs] of [
+    ['failClosed', true, 'evidence'],
+    ['coercion', 'fit', 'schema'],
+    ['invalidItems', 'fail', 'schema'],
+  ]) {
+    if (o[name] !== value && (o[needs] === undefined || o[needs] === null)) {
+      throw new TypeError(`${name}: does nothing without ${needs} (give ${needs}, or leave ${name} out)`);
+    }
+  }
   return o;
 }
 
@@ -221,13 +232,27 @@ function pointer(path) {
 }
 
 /** Runs the Zod schema on the coerced value: its transforms and defaults apply. */
+/**
+ * A Zod issue's message, as the other doors word a pattern: without the regular expression's
+ * source (Zod writes `Invalid string: must match pattern /^[A-Z]{3}$/`), which tells a model
+ * nothing it can act on and may show what a schema keeps to itself.
+ */
+function zodMessage(issue) {
+  const pattern =
+    (issue.code === 'invalid_string' && issue.validation === 'regex') ||
+    (issue.code === 'invalid_format' && issue.format === 'regex');
+  if (pattern) return 'does not match the pattern the schema requires';
+  // Any other message that quotes a pattern (`/…/`) loses the quote.
+  return typeof issue.pattern === 'string' ? issue.message.replace(issue.pattern, 'the pattern') : issue.message;
+}
+
 function zodChecked(zod, value, diagnose) {
   const checked = zod.safeParse(value);
   if (checked.success) return checked.data;
   const errors = checked.error.issues.map((issue) => ({
     path: pointer(issue.path),
     keyword: issue.code,
-    message: issue.message,
+    message: zodMessage(issue),
   }));
   const listed = errors.map((e) => `${e.path || '(root)'}: ${e.message}`).join('; ');
   throw new JSONSchemaError(`the JSON does not fit the schema: ${listed}`, {

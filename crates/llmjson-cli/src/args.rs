@@ -460,9 +460,9 @@ pub struct RepairArgs {
     /// value so far as JSON Lines (see --every), then the final value on the last line.
     #[arg(long, conflicts_with_all = ["pretty", "all"])]
     pub stream: bool,
-    /// With --stream, when to print the value so far: when a value completed (`value`), after
-    /// each read (`chunk`), or when a line ended (`line`). A line is printed only when the value
-    /// changed.
+    /// With --stream, when to print the value so far: when a value completed (`value`: the
+    /// complete values only, never a string or number still being written), after each read
+    /// (`chunk`), or when a line ended (`line`). A line is printed only when the value changed.
     #[arg(long, value_enum, default_value_t = Every::Value, requires = "stream")]
     pub every: Every,
     /// Every JSON value in the reply, as one array (no diagnostics record: it is one call's).
@@ -739,7 +739,7 @@ impl ParseArgs {
                     Failure::Usage(format!("cannot read the schema {}: {e}", path.display()))
                 })?;
                 let schema = Schema::from_json(&text)
-                    .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+                    .map_err(|e| Failure::InvalidSchema(format!("{}: {e}", path.display())))?;
                 Ok(options.schema(schema))
             }
         }

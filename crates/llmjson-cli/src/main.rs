@@ -28,6 +28,11 @@ pub enum Failure {
     Usage(String),
     /// The same, reported as a JSON line on standard output.
     UsageReported(String),
+    /// The schema given is not a valid JSON Schema (or cannot be read): exit 2, kind
+    /// `invalid_schema` as at every other door.
+    InvalidSchema(String),
+    /// The same, reported as a JSON line on standard output.
+    InvalidSchemaReported(String),
     /// Writing the output failed.
     Io(io::Error),
     /// The input is larger than the limit (its exact size unknown: reading stopped there).
@@ -55,6 +60,7 @@ impl Failure {
                 Failure::OversizedReported { limit }
             }
             (Failure::Usage(m), args::LogFormat::Json) => Failure::UsageReported(m),
+            (Failure::InvalidSchema(m), args::LogFormat::Json) => Failure::InvalidSchemaReported(m),
             (other, _) => other,
         }
     }
@@ -97,6 +103,12 @@ fn main() -> ExitCode {
                     let _ = writeln!(io::stdout().lock(), "{line}");
                     return ExitCode::from(2);
                 }
+                Failure::InvalidSchemaReported(m) => {
+                    let line = output::error_line("invalid_schema", &m, None, None, None, None);
+                    let _ = writeln!(io::stdout().lock(), "{line}");
+                    return ExitCode::from(2);
+                }
+                Failure::InvalidSchema(m) => (2, m),
                 Failure::NoJson(e) => (1, output::error_text(&e)),
                 Failure::Usage(m) => (2, m),
                 Failure::Io(e) => (2, format!("error: {e}")),

@@ -485,6 +485,21 @@ fn validate_exits_zero_one_or_two() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("invalid schema: the schema is not JSON"));
+    // As a JSON line, an invalid schema has the kind it has at every door.
+    let out = llmjson(
+        &[
+            "validate",
+            "--schema",
+            &example("plan-reply.md"),
+            "--errors",
+            "json",
+        ],
+        good,
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let line: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["kind"], "invalid_schema");
 }
 
 fn temp_file(name: &str, bytes: &[u8]) -> String {
@@ -744,6 +759,39 @@ fn repair_stream_prints_the_value_as_it_arrives_then_the_final_one() {
     }
     for line in &lines {
         serde_json::from_str::<serde_json::Value>(line).expect("a JSON line");
+    }
+    // By default (--every value) a line shows complete values only: never "Add pas".
+    assert!(lines.iter().all(|l| !l.contains("Add pas\"")), "{lines:?}");
+}
+
+#[test]
+fn repair_stream_every_value_prints_only_what_is_complete() {
+    let pieces = [
+        "{\"a\": \"b",
+        "b",
+        "b\", \"n\": [1, 2",
+        "3, 4], \"c\": \"d\"}",
+    ];
+    let out = llmjson_slowly(&["repair", "--stream"], &pieces);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        !text.contains("\"bb\""),
+        "a string still being written: {lines:?}"
+    );
+    assert!(
+        !text.contains("[1,2]"),
+        "a number still being written (23): {lines:?}"
+    );
+    assert_eq!(lines.last(), Some(&r#"{"a":"bbb","n":[1,23,4],"c":"d"}"#));
+    // Each line before the last holds complete values only: each is a prefix of the final
+    // value's members.
+    for line in &lines {
+        let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        if let Some(a) = value.get("a") {
+            assert_eq!(a, "bbb", "{lines:?}");
+        }
     }
 }
 

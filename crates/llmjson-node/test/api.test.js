@@ -206,3 +206,11 @@ test('LaTeX written with one backslash reads as LaTeX; latex: false keeps JSON e
   assert.throws(() => parse(reply, { latex: 'no' }), /latex: expected true or false/);
   assert.equal(repair('{"f": "\\theta = \\alpha"}'), '{"f":"\\\\theta = \\\\alpha"}');
 });
+
+test('an option that would do nothing is refused', () => {
+  for (const options of [{ failClosed: false }, { coercion: 'validate_only' }, { invalidItems: 'drop' }]) {
+    assert.throws(() => llmjson.parse('{"a": 1}', options), (e) => e instanceof TypeError && /does nothing without/.test(e.message));
+  }
+  assert.deepEqual(llmjson.parse('{"a": 1}', { schema: { type: 'object' }, coercion: 'validate_only' }).value, { a: 1 });
+  assert.deepEqual(llmjson.parse('{"a": 1}', { evidence: 'a was 1', failClosed: false }).value, { a: 1 });
+});

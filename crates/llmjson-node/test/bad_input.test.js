@@ -109,6 +109,8 @@ test('parseWithRetries checks its options before calling the model', async () =>
   await assert.rejects(parseWithRetries(generate, { nope: 1 }), /unknown option "nope"/);
   await assert.rejects(parseWithRetries(generate, { schema: { type: 12 } }), (e) => e.kind === 'invalid_schema');
   await assert.rejects(parseWithRetries(generate, { maxRetries: 'two' }), /maxRetries/);
+  await assert.rejects(parseWithRetries(generate, { coercion: 'validate-only' }), /coercion: does nothing without schema/);
   assert.equal(calls, 0);
-  assert.deepEqual((await parseWithRetries(generate, { coercion: 'validate-only' })).value, {});
+  const schema = { type: 'object' };
+  assert.deepEqual((await parseWithRetries(generate, { schema, coercion: 'validate-only' })).value, {});
 });

@@ -31,11 +31,9 @@ const DOCUMENTED = {
 
 // Documented features where llmjson chose differently, and why (also in
 // crates/llmjson/tests/conformance/expected_failures.txt).
-const DIFFERENT = {
-  // first-value-wins: several top-level values give the first one (seed 003); jsonrepair
-  // wraps them in an array.
-  'newline delimited JSON': '{"a": 1}\n{"b": 2}',
-};
+// llmjson's own API keeps the first of several top-level values; the drop-in makes
+// newline-delimited values one array, as jsonrepair does.
+const NEWLINE_DELIMITED = '{"a": 1}\n{"b": 2}';
 
 for (const [feature, input] of Object.entries(DOCUMENTED)) {
   test(`the drop-in repairs ${feature} as jsonrepair does`, () => {
@@ -44,10 +42,10 @@ for (const [feature, input] of Object.entries(DOCUMENTED)) {
   });
 }
 
-test('newline-delimited JSON: the first value, where jsonrepair makes an array', () => {
-  const input = DIFFERENT['newline delimited JSON'];
-  assert.deepEqual(JSON.parse(theirs.jsonrepair(input)), [{ a: 1 }, { b: 2 }]);
-  assert.deepEqual(JSON.parse(ours.jsonrepair(input)), { a: 1 });
+test('newline-delimited JSON: an array in the drop-in, the first value in our own API', () => {
+  assert.deepEqual(JSON.parse(theirs.jsonrepair(NEWLINE_DELIMITED)), [{ a: 1 }, { b: 2 }]);
+  assert.equal(ours.jsonrepair(NEWLINE_DELIMITED), theirs.jsonrepair(NEWLINE_DELIMITED));
+  assert.deepEqual(require('llmjson').parse(NEWLINE_DELIMITED).value, { a: 1 });
 });
 
 test("the README's example", () => {
@@ -85,4 +83,21 @@ test('no size limit, as jsonrepair: 12 MB of broken JSON is repaired', () => {
   assert.ok(input.length > 12_000_000);
   const value = JSON.parse(ours.jsonrepair(input));
   assert.equal(value.length, 600_000);
+});
+
+test('newline-delimited values become one array, as jsonrepair makes them', () => {
+  for (const input of [
+    '{"a":1}\n{"b":2}',
+    '{"a":1}\n{"b":2}\n',
+    '[1]\n[2]\n[3]',
+    '{a:1}\n{b:2}',
+    '{"id": 1, "tags": ["x",]}\n{"id": 2}\n',
+  ]) {
+    assert.deepEqual(JSON.parse(ours.jsonrepair(input)), JSON.parse(theirs.jsonrepair(input)), input);
+  }
+  // Valid lines keep their text, as jsonrepair keeps them.
+  assert.equal(ours.jsonrepair('{"a":1}\n{"b":2}\n'), theirs.jsonrepair('{"a":1}\n{"b":2}\n'));
+  // One value over several lines stays one value.
+  assert.deepEqual(JSON.parse(ours.jsonrepair('{"a": 1,\n "b": [1,\n 2]}')), { a: 1, b: [1, 2] });
+  assert.deepEqual(JSON.parse(ours.jsonrepair('[\n{"a":1},\n{"b":2}\n]')), [{ a: 1 }, { b: 2 }]);
 });

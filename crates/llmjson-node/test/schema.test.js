@@ -71,3 +71,18 @@ test('a Zod 3 schema goes through zod-to-json-schema', () => {
   assert.deepEqual(r.value, { steps: [{ id: 2, done: true }] });
   assert.throws(() => llmjson.parse('{"steps": [{"id": "two"}]}', { schema: Plan }), llmjson.JSONSchemaError);
 });
+
+test('a Zod pattern violation is worded without the regular expression', () => {
+  const Code = z.object({ code: z.string().regex(/^[A-Z]{3}-\d{4}$/), email: z.string().email() });
+  assert.throws(
+    () => llmjson.parse('{"code": "abc", "email": "nope"}', { schema: Code }),
+    (error) => {
+      assert.ok(error instanceof llmjson.JSONSchemaError);
+      assert.doesNotMatch(error.message, /\[A-Z\]|\\d/);
+      const at = (path) => error.errors.filter((e) => e.path === path).map((e) => e.message);
+      assert.match(at('/code').join(), /does not match the pattern the schema requires/);
+      assert.match(at('/email').join(), /not a valid email|Invalid email/);
+      return true;
+    },
+  );
+});

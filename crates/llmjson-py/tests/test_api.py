@@ -266,3 +266,18 @@ def test_loads_answers_as_parse_does_and_counts_each_call_once():
             assert llmjson.metrics.snapshot()["calls"] == calls + 1, reply
             full = _answer(lambda: llmjson.parse(reply, level=level).value)
             assert lean == full, reply
+
+
+def test_an_option_that_would_do_nothing_is_refused():
+    for kwargs in [
+        {"fail_closed": False},
+        {"locale": "de"},
+        {"language": "pt"},
+        {"coercion": "validate_only"},
+        {"invalid_items": "drop"},
+    ]:
+        with pytest.raises(TypeError, match="does nothing without"):
+            llmjson.parse("{'a': 1}", **kwargs)
+    # With what they act on, they are taken.
+    assert llmjson.parse('{"a": 1}', schema={"type": "object"}, coercion="validate_only").value == {"a": 1}
+    assert llmjson.parse('{"a": 1}', evidence="a was 1", fail_closed=False).value == {"a": 1}

@@ -89,7 +89,7 @@ def test_truncation_takes_either_spelling(spelling):
 
 def test_a_misspelt_option_is_refused_before_any_work():
     with pytest.raises(ValueError, match="coercion must be one of fit, validate_only"):
-        llmjson.parse("[1]", coercion="validate only")
+        llmjson.parse("[1]", schema={"type": "array"}, coercion="validate only")
 
 
 def test_dir_shows_the_public_api_only():

@@ -67,7 +67,9 @@ def test_bad_records_are_their_own_results():
     ]
     assert results[0].id == "records:1"
     assert results[0].value == {"bare": "string"}
-    assert results[1].diagnostics is None
+    # A record that could not be read has its record too: its outcome, and no stage ran.
+    assert (results[1].diagnostics["outcome"], results[1].diagnostics["stages"]) == ("missing_field", [])
+    assert "reply_field=" in results[1].error.message
     assert results[5].to_dict()["value"] == [1]
     assert json.dumps(results[2].to_dict())
 

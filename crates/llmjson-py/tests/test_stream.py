@@ -204,6 +204,45 @@ def test_stream_with_a_model_yields_partial_instances():
         list(llmjson.stream(['{"goal": 1, "steps": "none"}'], model=Plan))
 
 
+def test_partial_instances_are_typed_all_the_way_down():
+    pydantic = pytest.importorskip("pydantic")
+
+    class Stop(pydantic.BaseModel):
+        place: str
+        minutes: int
+
+    class Day(pydantic.BaseModel):
+        plan: str
+        stops: list[Stop] = []
+
+    class Trip(pydantic.BaseModel):
+        title: str
+        days: list[Day]
+        note: Day | None = None
+
+    reply = (
+        '{"title": "Lisbon", "days": [{"plan": "Old town", "stops": [{"place": "Alfama", "minutes": "90"}, '
+        '{"place": "Baixa", "minutes": 45}]}, {"plan": "Belém", "stops": [{"place": "Torre", "minutes": 30}, '
+        '{"place": "Jerónimos", "minutes": 6'
+    )
+    seen = list(llmjson.stream([reply[i : i + 17] for i in range(0, len(reply), 17)] + ["0}]}]}"], model=Trip))
+    # Once days[0] is complete, it is a validated Day (its "90" a number), its stops Stops.
+    typed = [v for v in seen[:-1] if isinstance(v, Trip) and len(getattr(v, "days", [])) >= 2]
+    assert typed, seen
+    partial = typed[-1]
+    day = partial.days[0]
+    assert isinstance(day, Day) and day.plan == "Old town"
+    assert isinstance(day.stops[0], Stop) and day.stops[0].minutes == 90
+    # days[1] is still arriving: a model_construct Day, its complete stops typed, the open one
+    # constructed from what has arrived.
+    open_day = partial.days[1]
+    assert isinstance(open_day, Day) and open_day.plan == "Belém"
+    assert isinstance(open_day.stops[0], Stop) and open_day.stops[0].minutes == 30
+    assert all(isinstance(s, Stop) for s in open_day.stops)
+    final = seen[-1]
+    assert isinstance(final, Trip) and final.days[1].stops[1].minutes == 60
+
+
 def _joined(events: list[llmjson.Event]) -> list[tuple[str, str, str | None]]:
     """Events with each string's growth joined (how many pieces depends on when they are read)."""
     out: list[tuple[str, str, str | None]] = []

@@ -93,15 +93,18 @@ fn repair_stream(args: &RepairArgs, options: llmjson::Options) -> Result<(), Fai
             continue;
         }
         let snapshot = stream.snapshot();
-        if args.every == Every::Value {
+        let shown = if args.every == Every::Value {
             // What is complete changes only when a value completes (or a repeated key replaces
-            // one).
+            // one); only the complete values are shown, never a string still being written.
             if snapshot.complete == completed {
                 continue;
             }
             completed.clone_from(&snapshot.complete);
-        }
-        if let Some(value) = snapshot.value {
+            snapshot.complete_value()
+        } else {
+            snapshot.value
+        };
+        if let Some(value) = shown {
             if last_printed.as_ref() != Some(&value) {
                 let mut out = std::io::stdout().lock();
                 write_json(&mut out, &value, false, args.ascii)?;

@@ -731,6 +731,15 @@ def parse(
     (``.value`` is then the model instance). Raises an ``LLMJSONError`` subclass when no usable
     JSON comes out.
     """
+    _refuse_idle(
+        schema is not None or model is not None,
+        evidence is not None,
+        coercion=coercion != "fit",
+        invalid_items=invalid_items != "fail",
+        fail_closed=fail_closed is not True,
+        locale=locale != "auto",
+        language=language != "en",
+    )
     return _run(
         text,
         schema=schema,
@@ -747,6 +756,18 @@ def parse(
         request_id=request_id,
         grounding=_grounding(evidence, fail_closed, locale, language),
     )
+
+
+def _refuse_idle(has_schema: bool, has_evidence: bool, **set_: bool) -> None:
+    """Raises ``TypeError`` for an option set to something other than its default where it
+    would do nothing: ``coercion`` and ``invalid_items`` without a schema or model,
+    ``fail_closed``, ``locale`` and ``language`` without evidence (as the CLI refuses them)."""
+    needs = {"coercion": "schema", "invalid_items": "schema", "fail_closed": "evidence", "locale": "evidence", "language": "evidence"}
+    given = {"schema": has_schema, "evidence": has_evidence}
+    idle = [name for name, on in set_.items() if on and not given[needs[name]]]
+    if idle:
+        need = needs[idle[0]]
+        raise TypeError(f"{', '.join(idle)} does nothing without {need}= (give {need}=, or leave {idle[0]} out)")
 
 
 def parse_all(

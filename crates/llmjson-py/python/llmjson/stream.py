@@ -9,9 +9,10 @@ changes, then the final one.
 
 from __future__ import annotations
 
+import collections.abc
 import functools
-
 import time
+import typing
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -212,22 +213,88 @@ def _feed_failure(request_id: str | None, level: str, started: float, native: Na
 
 
 def _partial_model(model: Any, snapshot: Snapshot) -> Any:
-    """A partial ``model`` instance: ``model_construct`` of the value so far, each settled
-    top-level field validated (a settled field that does not validate is left out: the final
-    value raises the error)."""
+    """A partial ``model`` instance, typed all the way down: a settled value that validates is
+    the validated object (a nested model's instance), an unsettled object of a model type is
+    ``model_construct`` of its parts, each again typed as its field says; a settled value that
+    does not validate is left out (the final value raises the error)."""
     value = snapshot.value
     if not isinstance(value, dict):
         return value
-    settled = {k: v for k, v in value.items() if snapshot.is_settled("/" + _escape(k))}
-    open_fields = {k: v for k, v in value.items() if k not in settled}
-    instance = model.model_construct(**open_fields)
-    validator = model.__pydantic_validator__
-    for name, field_value in settled.items():
-        try:
-            instance = validator.validate_assignment(instance, name, field_value)
-        except Exception:  # pydantic.ValidationError, without importing pydantic
-            continue
-    return instance
+    return _partial(model, value, "", snapshot, 0)
+
+
+#: How deep a partial value is typed (deeper parts stay plain values).
+_PARTIAL_DEPTH = 64
+
+_UNSET = object()
+
+
+def _partial(annotation: Any, value: Any, pointer: str, snapshot: Snapshot, depth: int) -> Any:
+    """``value`` (at ``pointer``) as ``annotation`` says, as far as it has arrived."""
+    if depth > 0 and snapshot.is_settled(pointer):
+        validated = _validated(annotation, value)
+        return value if validated is _UNSET else validated
+    if depth > _PARTIAL_DEPTH:
+        return value
+    model = _model_in(annotation)
+    if model is not None and isinstance(value, dict):
+        fields = model.model_fields
+        by_alias = {f.alias: name for name, f in fields.items() if f.alias}
+        parts: dict[str, Any] = {}
+        for key, item in value.items():
+            name = key if key in fields else by_alias.get(key)
+            child = pointer + "/" + _escape(key)
+            if name is None:
+                continue
+            part = _partial(fields[name].annotation, item, child, snapshot, depth + 1)
+            if part is not _UNSET:
+                parts[name] = part
+        return model.model_construct(**parts)
+    item_type = _item_type(annotation)
+    if item_type is not None and isinstance(value, list):
+        items = (_partial(item_type, v, f"{pointer}/{i}", snapshot, depth + 1) for i, v in enumerate(value))
+        return [v for v in items if v is not _UNSET]
+    return value
+
+
+@functools.lru_cache(maxsize=512)
+def _adapter(annotation: Any) -> Any:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(annotation)
+
+
+def _validated(annotation: Any, value: Any) -> Any:
+    """``value`` validated as ``annotation`` (a settled part), or ``_UNSET`` when it does not
+    fit."""
+    try:
+        return _adapter(annotation).validate_python(value)
+    except TypeError:  # an annotation pydantic cannot adapt (or not hashable): kept as is
+        return value
+    except Exception:  # pydantic.ValidationError, without importing pydantic
+        return _UNSET
+
+
+def _model_in(annotation: Any) -> Any:
+    """The pydantic model class ``annotation`` is, or holds as an ``Optional``/union member."""
+    if isinstance(annotation, type) and hasattr(annotation, "model_construct"):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        if isinstance(arg, type) and hasattr(arg, "model_construct"):
+            return arg
+    return None
+
+
+_SEQUENCES = (list, tuple, set, frozenset, collections.abc.Sequence)
+
+
+def _item_type(annotation: Any) -> Any:
+    """The item type of a ``list[X]`` (or ``Optional[list[X]]``) annotation, else None."""
+    for candidate in (annotation, *typing.get_args(annotation)):
+        if typing.get_origin(candidate) in _SEQUENCES:
+            args = typing.get_args(candidate)
+            return args[0] if args else None
+    return None
 
 
 def _escape(key: str) -> str:

@@ -71,7 +71,9 @@ fn message(error: &jsonschema::ValidationError<'_>) -> String {
         Kind::MaxItems { limit } => format!("the list has more than {limit} items"),
         Kind::MinProperties { limit } => format!("the object has fewer than {limit} properties"),
         Kind::MaxProperties { limit } => format!("the object has more than {limit} properties"),
-        Kind::Pattern { pattern } => format!("{value} does not match the pattern '{pattern}'"),
+        // Not the pattern's source: it tells a model nothing it can act on, may show what a
+        // schema keeps to itself, and a generated one (an email's) runs to a line of its own.
+        Kind::Pattern { .. } => format!("{value} does not match the pattern the schema requires"),
         Kind::Format { format } => format!("{value} is not a valid {format}"),
         Kind::UniqueItems => "the list has duplicate items".to_string(),
         Kind::MultipleOf { multiple_of } => format!("{value} is not a multiple of {multiple_of}"),

@@ -69,9 +69,16 @@ impl Schema {
                 ),
             });
         }
-        let validator = jsonschema::validator_for(&document).map_err(|e| Error::InvalidSchema {
-            message: e.to_string(),
-        })?;
+        // `format` is checked, not only annotated: a schema that says `"format": "email"` means
+        // it. The formats the jsonschema crate knows (date, date-time, time, duration, email,
+        // hostname, ipv4, ipv6, uri, uri-reference, iri, uuid, regex, json-pointer, …) are
+        // checked; an unknown format is ignored, as the specification says.
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&document)
+            .map_err(|e| Error::InvalidSchema {
+                message: e.to_string(),
+            })?;
         let mut found = Gathered {
             names: HashSet::new(),
             closed: true,

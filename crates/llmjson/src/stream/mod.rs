@@ -61,6 +61,62 @@ impl Snapshot {
         self.complete.iter().any(|c| pointer_within(pointer, c))
             && !self.provisional.iter().any(|p| pointer_within(p, pointer))
     }
+
+    /// The value with only its complete parts: each complete value whole, the open containers
+    /// around them holding only those (an open container with nothing complete inside is left
+    /// out). `None` when nothing is complete yet. What `llmjson repair --stream --every value`
+    /// prints: never a string or number still being written. Linear in the value's size.
+    pub fn complete_value(&self) -> Option<Value> {
+        let value = self.value.as_ref()?;
+        let complete: std::collections::HashSet<&str> =
+            self.complete.iter().map(String::as_str).collect();
+        let mut pointer = String::new();
+        complete_part(value, &complete, &mut pointer, 0)
+    }
+}
+
+/// `value` (at `pointer`) cut to its complete parts ([`Snapshot::complete_value`]); `depth`
+/// bounds the walk as the parser bounds nesting.
+fn complete_part(
+    value: &Value,
+    complete: &std::collections::HashSet<&str>,
+    pointer: &mut String,
+    depth: usize,
+) -> Option<Value> {
+    if complete.contains(pointer.as_str()) {
+        return Some(value.clone());
+    }
+    if depth > crate::MAX_DEPTH_CEILING {
+        return None;
+    }
+    let at = pointer.len();
+    match value {
+        Value::Object(map) => {
+            let mut kept = crate::Map::new();
+            for (key, item) in map {
+                pointer.push('/');
+                crate::value::push_pointer_token(pointer, key);
+                let part = complete_part(item, complete, pointer, depth + 1);
+                pointer.truncate(at);
+                if let Some(part) = part {
+                    kept.insert(key.clone(), part);
+                }
+            }
+            (!kept.is_empty()).then_some(Value::Object(kept))
+        }
+        Value::Array(items) => {
+            let mut kept = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                use std::fmt::Write as _;
+                let _ = write!(pointer, "/{i}");
+                kept.extend(complete_part(item, complete, pointer, depth + 1));
+                pointer.truncate(at);
+            }
+            (!kept.is_empty()).then_some(Value::Array(kept))
+        }
+        // A string or number that is not complete is still being written.
+        _ => None,
+    }
 }
 
 /// A snapshot's provisional part: `reader` reads `text` into `tree` up to its first guess, and

@@ -742,3 +742,31 @@ fn coercions_point_at_the_value_they_changed() {
         ]
     );
 }
+
+#[test]
+fn a_format_the_schema_names_is_checked_and_an_unknown_one_ignored() {
+    let contact = r#"{"type": "object", "properties": {
+        "email": {"type": "string", "format": "email"},
+        "born": {"type": "string", "format": "date"},
+        "id": {"type": "string", "format": "uuid"},
+        "site": {"type": "string", "format": "uri"},
+        "tag": {"type": "string", "format": "our-own-format"}}}"#;
+    let good = r#"{"email": "ana@example.com", "born": "1990-04-01",
+        "id": "6f1c1c1e-2b6b-4c57-9f0a-4a1e4f3e2b10", "site": "https://example.com/a",
+        "tag": "anything"}"#;
+    assert_eq!(value(good, contact)["email"], json(r#""ana@example.com""#));
+    let errors = misfit(
+        r#"{"email": "ana at example", "born": "1990-13-45", "id": "not-a-uuid", "site": "::"}"#,
+        contact,
+    );
+    for path in ["/email", "/born", "/id", "/site"] {
+        assert!(
+            errors.iter().any(|e| e.starts_with(path)),
+            "{path} in {errors:?}"
+        );
+    }
+    assert!(
+        errors.iter().any(|e| e.contains("is not a valid email")),
+        "{errors:?}"
+    );
+}
