@@ -314,7 +314,7 @@ pub struct GroundingArgs {
     /// The blocking message's language: en or pt.
     #[arg(long, default_value = "en", value_parser = language)]
     pub language: llmjson::Language,
-    /// Deprecated, and the default since grounding round 3: a percentage and its fraction bound
+    /// Deprecated, and now the default: a percentage and its fraction bound
     /// to the same claim are one quantity (45% and a `share` of 0.45). Accepted, does nothing.
     #[arg(long, hide = true)]
     pub percent_fraction: bool,

@@ -581,7 +581,7 @@ fn native_error(text: &str, error: &Error, options: &Options) -> NativeError {
     };
     NativeError {
         kind: error.kind().to_string(),
-        // A blocked answer's message is the blocking message (seed 004's text).
+        // A blocked answer's message is the blocking message.
         message: match error {
             Error::Grounding { message, .. } => message.clone(),
             _ => error.to_string(),
@@ -1021,6 +1021,31 @@ pub fn repair(
         }
     }
     let options = with_schema(options, schema)?;
+    if valid_within.is_some() {
+        // The drop-in: a repaired value is written in the layout the reply had (its
+        // indentation, its spacing), as jsonrepair keeps the input's whitespace.
+        return Ok(match llmjson::parse(&text, &options) {
+            Ok(parsed) if parsed.repairs.is_empty() => {
+                Either::A(js_text(text[parsed.span].to_string()))
+            }
+            Ok(parsed) => {
+                let layout = llmjson::Layout::of(&text[parsed.span.clone()]);
+                // The whitespace around the value stays too, when that is all there is.
+                let (before, after) = (&text[..parsed.span.start], &text[parsed.span.end..]);
+                let blank = |s: &str| s.chars().all(char::is_whitespace);
+                let mut json = String::new();
+                if blank(before) {
+                    json.push_str(before);
+                }
+                json.push_str(&parsed.value.to_json_in(&layout));
+                if blank(after) {
+                    json.push_str(after);
+                }
+                Either::A(js_text(json))
+            }
+            Err(error) => Either::B(failed(&text, &error, &options, None)),
+        });
+    }
     Ok(match llmjson::repair_to_string(&text, &options) {
         Ok(json) => Either::A(js_text(json)),
         Err(error) => Either::B(failed(&text, &error, &options, None)),

@@ -5,7 +5,7 @@ import { jsonrepair, JSONRepairError } from 'llmjson/jsonrepair';
 import { parse, LLMJSONError, parseWithRetries } from 'llmjson';
 
 test('named imports from an ES module', () => {
-  assert.equal(jsonrepair('[1, 2,]'), '[1,2]');
+  assert.equal(jsonrepair('[1, 2,]'), '[1, 2]'); // the input's spacing, as jsonrepair keeps it
   assert.equal(typeof JSONRepairError, 'function');
   assert.deepEqual(parse("{'a': 1}").value, { a: 1 });
   assert.equal(typeof LLMJSONError, 'function');

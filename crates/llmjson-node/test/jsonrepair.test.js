@@ -49,7 +49,8 @@ test('newline-delimited JSON: an array in the drop-in, the first value in our ow
 });
 
 test("the README's example", () => {
-  assert.equal(ours.jsonrepair("{name: 'John'}"), '{"name":"John"}');
+  assert.equal(ours.jsonrepair("{name: 'John'}"), '{"name": "John"}');
+  assert.equal(ours.jsonrepair("{name: 'John'}"), theirs.jsonrepair("{name: 'John'}"));
 });
 
 test('valid JSON comes back exactly as given, layout and all', () => {
@@ -100,4 +101,21 @@ test('newline-delimited values become one array, as jsonrepair makes them', () =
   // One value over several lines stays one value.
   assert.deepEqual(JSON.parse(ours.jsonrepair('{"a": 1,\n "b": [1,\n 2]}')), { a: 1, b: [1, 2] });
   assert.deepEqual(JSON.parse(ours.jsonrepair('[\n{"a":1},\n{"b":2}\n]')), [{ a: 1 }, { b: 2 }]);
+});
+
+test("a repaired value keeps the input's layout, as jsonrepair keeps its whitespace", () => {
+  for (const input of [
+    '{a: 2}',
+    '{\n  a: 2,\n  b: {\n    c: [\n      1,\n    ],\n  },\n}',
+    "{\n    'name': 'Ana',\n    'tags': ['x', 'y']\n}\n",
+    '[a,b]',
+    '{\nmessage: hello world\n}',
+    '{"a":\u00a0"foo"}',
+  ]) {
+    assert.equal(ours.jsonrepair(input), theirs.jsonrepair(input), JSON.stringify(input));
+  }
+  // One layout for the whole value: an inner list written on one line inside a broken object
+  // is broken too (jsonrepair keeps it on one line); the values are the same.
+  const mixed = '{\n  a: 2,\n  b: [1, 2,],\n}';
+  assert.deepEqual(JSON.parse(ours.jsonrepair(mixed)), JSON.parse(theirs.jsonrepair(mixed)));
 });

@@ -1,6 +1,7 @@
 //! The diagnostics record: one JSON object per call (parse, repair, validate, verify) with the
 //! same keys on success and on failure, so a log table can hold every call in one schema. The
-//! verification and fail-closed fields carry seed 004's `_diagnostics` names. Field by field in
+//! verification and fail-closed fields carry the names RAG pipelines already log in their
+//! `_diagnostics`. Field by field in
 //! docs/diagnostics.md.
 
 use crate::verify::{IssueType, NumberExample, Verdict, Verification};

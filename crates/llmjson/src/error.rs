@@ -124,7 +124,7 @@ pub enum Error {
     Grounding {
         /// `numeric_grounding_failed`, `cross_variant_mix` or `no_evidence`.
         reason: &'static str,
-        /// The blocking message (seed 004's text, in the configured language).
+        /// The blocking message (in the configured language).
         message: String,
         /// What was checked and what failed.
         verification: Box<crate::Verification>,

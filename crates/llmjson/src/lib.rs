@@ -65,7 +65,7 @@ pub use stream::{
     PROVISIONAL_LAG,
 };
 pub use value::serde_impl::DeserializeError;
-pub use value::write::Style;
+pub use value::write::{Layout, Style};
 pub use value::{Map, Number, NumberError, Value};
 
 /// The strict reader and what it builds into: llmjson's [`Value`] ([`sink::ValueSink`]) or any

@@ -50,7 +50,7 @@ pub const NAMES: [&str; 8] = [
 ];
 
 /// The latency histogram's upper bounds, in seconds: 10 µs to 1 s, roughly ×2.5 apart (a reply
-/// takes from a few microseconds to a few milliseconds; seed 001 asks for well under 10 ms).
+/// takes from a few microseconds to a few milliseconds; well under 10 ms is the promise).
 pub const LATENCY_BUCKETS: [f64; 12] = [
     0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.1,
     1.0,

@@ -105,7 +105,7 @@ pub enum DuplicateKeys {
 
 /// Which comments the safety guard counts as discarded text.
 ///
-/// Seed 001's guard exists to stop repairs that throw data away. A comment of prose loses
+/// The safety guard exists to stop repairs that throw data away. A comment of prose loses
 /// nothing when it is removed, however long it is (models annotate JSON, often at length and
 /// in the user's language); a member or value the model commented out is data. By default only
 /// the latter counts; every comment is logged either way (kind `comment`, with its span).
@@ -115,7 +115,7 @@ pub enum GuardComments {
     /// Only comments that hold JSON data (`// "age": 31,`, `/* 3, */`) count.
     #[default]
     Data,
-    /// Every comment's text counts, as the letter of seed 001's guard has it.
+    /// Every comment's text counts, prose included (the strictest reading of the guard).
     All,
 }
 

@@ -469,7 +469,7 @@ impl Diagnosis {
         }
     }
 
-    /// The failure envelope (seed 002's `FAIL` shape) for `error`, under `request_id`.
+    /// The failure envelope (`{"status": "FAIL", …}`) for `error`, under `request_id`.
     pub fn envelope(&self, error: &Error, request_id: impl Into<String>) -> Envelope {
         let errors: Vec<String> = match (self.failure, error) {
             (Failure::Escaping, _) => self
@@ -538,7 +538,7 @@ impl Diagnosis {
     }
 }
 
-/// What a pipeline returns when nothing worked: seed 002's `FAIL` envelope, as one JSON object.
+/// What a pipeline returns when nothing worked: the `FAIL` envelope, as one JSON object.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Envelope {
     /// Always `FAIL`.

@@ -202,3 +202,30 @@ fn indexing_and_pointers_never_panic() {
     assert_eq!(v.pointer("a"), None);
     assert_eq!(v.pointer(""), Some(&v));
 }
+
+#[test]
+fn a_layout_is_read_from_the_text_and_the_value_written_in_it_reads_back_the_same() {
+    use crate::Layout;
+    let compact = Layout::of(r#"{"a":1,"b":[1,2]}"#);
+    assert!(!compact.space_after_colon && !compact.space_after_comma && compact.indent.is_none());
+    let spaced = Layout::of("{a: 1, b: ['x', 'y: z']}");
+    assert!(spaced.space_after_colon && spaced.space_after_comma && spaced.indent.is_none());
+    let indented = Layout::of(
+        "{\n    \"a\": 1,\n    \"tags\": [\"x\", \"y\"],\n    \"n\": {\n        \"b\": 2\n    }\n}",
+    );
+    assert_eq!(indented.indent.as_deref(), Some("    "));
+    assert!(
+        indented.space_after_colon && indented.space_after_comma && indented.inline_scalar_lists
+    );
+    let tabbed = Layout::of("[\n\t{\"a\": [\n\t\t1\n\t]}\n]");
+    assert_eq!(tabbed.indent.as_deref(), Some("\t"));
+    assert!(!tabbed.inline_scalar_lists);
+    // A colon or a line break inside a string says nothing.
+    let quoted = Layout::of("{\"a b\\n: c\":1}");
+    assert!(!quoted.space_after_colon && quoted.indent.is_none());
+    let value = sample();
+    for layout in [compact, spaced, indented, tabbed, quoted] {
+        let text = value.to_json_in(&layout);
+        assert_eq!(text.parse::<Value>().unwrap(), value, "{layout:?}: {text}");
+    }
+}

@@ -270,8 +270,202 @@ fn pretty(value: &Value, out: &mut String, depth: usize, ascii: bool) {
     }
 }
 
+/// The layout of a JSON text as written: whether it breaks lines (and by what indentation unit)
+/// and whether a space follows a colon or a comma. Read from the text a model wrote, so that a
+/// repaired value can be written back the way it came (what jsonrepair's users expect).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Layout {
+    /// One member or element per line, indented by this unit per level (`""`: not indented);
+    /// `None`: one line.
+    pub indent: Option<String>,
+    /// `": "` rather than `":"`.
+    pub space_after_colon: bool,
+    /// `", "` rather than `","` (on one line).
+    pub space_after_comma: bool,
+    /// A list of scalars stays on one line even when the layout breaks lines (`"tags": ["x",
+    /// "y"]` inside an indented object), as the text's first such list was written.
+    pub inline_scalar_lists: bool,
+}
+
+impl Layout {
+    /// The layout `text` is written in: the first colon and comma outside strings say the
+    /// spacing, the first line break inside a container the indentation. One pass.
+    pub fn of(text: &str) -> Layout {
+        let bytes = text.as_bytes();
+        let mut layout = Layout::default();
+        let (mut colon, mut comma, mut broke) = (false, false, false);
+        let mut in_string: Option<u8> = None;
+        let mut depth = 0usize;
+        // The list being looked at for `inline_scalar_lists`: its depth, and whether a line
+        // broke inside it; decided when the first list holding no container closes.
+        let mut list: Option<(usize, bool)> = None;
+        let mut lists_decided = false;
+        let mut i = 0;
+        while i < bytes.len() && !(colon && comma && broke && lists_decided) {
+            let b = bytes[i];
+            match in_string {
+                Some(q) => {
+                    if b == b'\\' {
+                        i += 1;
+                    } else if b == q {
+                        in_string = None;
+                    }
+                }
+                None => match b {
+                    b'"' | b'\'' => in_string = Some(b),
+                    b'{' | b'[' => {
+                        depth += 1;
+                        if !lists_decided {
+                            // A container inside the list looked at: that one holds no
+                            // scalars only; this one (if a list) is looked at instead.
+                            list = (b == b'[').then_some((depth, false));
+                        }
+                    }
+                    b'}' | b']' => {
+                        if let (Some((at, broken)), false) = (list, lists_decided) {
+                            if at == depth && b == b']' {
+                                layout.inline_scalar_lists = !broken;
+                                lists_decided = true;
+                            }
+                        }
+                        depth = depth.saturating_sub(1);
+                    }
+                    // Any space counts: a no-break or ideographic space after a colon is a
+                    // space to a reader.
+                    b':' if !colon => {
+                        colon = true;
+                        layout.space_after_colon = spaced(&text[i + 1..]);
+                    }
+                    // A comma that ends a line says nothing of the spacing on one line.
+                    b',' if !comma && !matches!(bytes.get(i + 1), Some(b'\n' | b'\r')) => {
+                        comma = true;
+                        layout.space_after_comma = spaced(&text[i + 1..]);
+                    }
+                    b'\n' => {
+                        if let (Some((_, broken)), false) = (&mut list, lists_decided) {
+                            *broken = true;
+                        }
+                        if depth > 0 && !broke {
+                            broke = true;
+                            layout.indent = Some(indent_unit(&text[i + 1..], depth));
+                        }
+                    }
+                    _ => {}
+                },
+            }
+            i += 1;
+        }
+        layout
+    }
+}
+
+/// One level's indentation: the first broken line's leading spaces over its depth.
+fn indent_unit(rest: &str, depth: usize) -> String {
+    let unit: String = rest
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect();
+    if depth > 1 && unit.len() % depth == 0 {
+        unit[..unit.len() / depth].to_string()
+    } else {
+        unit
+    }
+}
+
+/// `rest` starts with a space that is not a line break.
+fn spaced(rest: &str) -> bool {
+    rest.chars()
+        .next()
+        .is_some_and(|c| c.is_whitespace() && c != '\n' && c != '\r')
+}
+
+fn line(out: &mut String, unit: &str, depth: usize) {
+    out.push('\n');
+    for _ in 0..depth {
+        out.push_str(unit);
+    }
+}
+
+fn in_layout(value: &Value, out: &mut String, layout: &Layout, depth: usize) {
+    let comma = |out: &mut String| {
+        out.push(',');
+        if layout.indent.is_none() && layout.space_after_comma {
+            out.push(' ');
+        }
+    };
+    match value {
+        Value::Array(items)
+            if layout.indent.is_some()
+                && layout.inline_scalar_lists
+                && items
+                    .iter()
+                    .all(|v| !matches!(v, Value::Array(_) | Value::Object(_))) =>
+        {
+            // A list of scalars on one line, as the text wrote its lists.
+            let one_line = Layout {
+                indent: None,
+                ..layout.clone()
+            };
+            in_layout(value, out, &one_line, depth);
+        }
+        Value::Array(items) if !items.is_empty() => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    comma(out);
+                }
+                if let Some(unit) = &layout.indent {
+                    line(out, unit, depth + 1);
+                }
+                in_layout(item, out, layout, depth + 1);
+            }
+            if let Some(unit) = &layout.indent {
+                line(out, unit, depth);
+            }
+            out.push(']');
+        }
+        Value::Object(map) if !map.is_empty() => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    comma(out);
+                }
+                if let Some(unit) = &layout.indent {
+                    line(out, unit, depth + 1);
+                }
+                write_string(key, out, false);
+                out.push(':');
+                if layout.space_after_colon {
+                    out.push(' ');
+                }
+                in_layout(item, out, layout, depth + 1);
+            }
+            if let Some(unit) = &layout.indent {
+                line(out, unit, depth);
+            }
+            out.push('}');
+        }
+        _ => compact(value, out, false),
+    }
+}
+
 /// Writing a value: compact, pretty or ASCII-only JSON text, exact digits.
 impl Value {
+    /// JSON written in `layout` (see [`Layout::of`]): a repaired value laid out as the reply
+    /// that held it was, exact digits.
+    ///
+    /// ```
+    /// use llmjson::{Layout, Value};
+    /// let v: Value = r#"{"a": [1, 2], "b": {"c": true}}"#.parse().unwrap();
+    /// assert_eq!(v.to_json_in(&Layout::of("{a: [1, 2], b: {c: True}}")), r#"{"a": [1, 2], "b": {"c": true}}"#);
+    /// assert_eq!(v.to_json_in(&Layout::of("{\n    a: 1\n}")), "{\n    \"a\": [\n        1,\n        2\n    ],\n    \"b\": {\n        \"c\": true\n    }\n}");
+    /// ```
+    pub fn to_json_in(&self, layout: &Layout) -> String {
+        let mut out = String::new();
+        in_layout(self, &mut out, layout, 0);
+        out
+    }
+
     /// Compact JSON with exact digits (the same as `to_string()`).
     pub fn to_json(&self) -> String {
         self.to_json_styled(Style::default())

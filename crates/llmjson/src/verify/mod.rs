@@ -135,7 +135,7 @@ pub struct CheckedNumber {
     pub evidence: Option<EvidenceLocation>,
 }
 
-/// The verification of one answer: the seed's fields, and every number checked.
+/// The verification of one answer: what RAG pipelines log, and every number checked.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Verification {
     /// Every non-trivial number is grounded (and there is evidence).

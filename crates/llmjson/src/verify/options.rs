@@ -81,7 +81,7 @@ pub enum PercentForms {
 
 /// What an answer that is not grounded becomes.
 ///
-/// Seed 004's hard rule is the default: an answer with numbers the evidence does not support
+/// Failing closed is the default: an answer with numbers the evidence does not support
 /// is not delivered. Reporting only is the caller's explicit choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
