@@ -71,6 +71,10 @@ pub(crate) fn locate_first(
             }
         }
         Some(start) if scan.is_scalar_at(start) => match leading_scalar(scan, start, config) {
+            // `"depth": 10` alone is a member whose braces are missing (read below), not a
+            // string that holds a quote: a scalar that opens with a key is taken only as it is
+            // written (`"\":"` is a valid string).
+            Ok(Some(found)) if !found.out.repairs.is_empty() && scan.key_at(start) => None,
             Ok(found) => found,
             Err(fail) => {
                 leading_error = Some(fail);

@@ -106,6 +106,10 @@ pub enum RepairKind {
     /// `\theta` in maths) was read as the command, backslash kept, not as a form feed,
     /// backspace, tab or line break (see `repair::latex` for exactly when).
     LatexEscape,
+    /// A markdown escape a model wrote in a string or key (`\_`, `\*`, `\#`, `\[`, `\]`, `\>`,
+    /// `\~`: `user\_id`, `file\_name.py`) became the character; kept where the string shows
+    /// maths (`$a\_1$`) or other literal backslashes (a regular expression, a Windows path).
+    MarkdownEscape,
 
     // --- schema stage: coercions (made only with a schema and coercion on) ---
     /// A string holding a number became the number the schema wants (`"12"` → `12`).
@@ -190,6 +194,7 @@ impl RepairKind {
             IgnoredTrailingContent => "ignored_trailing_content",
             FullwidthPunctuation => "fullwidth_punctuation",
             LatexEscape => "latex_escape",
+            MarkdownEscape => "markdown_escape",
             CoercedNumber => "coerced_number",
             CoercedString => "coerced_string",
             CoercedBoolean => "coerced_boolean",
@@ -253,6 +258,7 @@ impl RepairKind {
         RepairKind::IgnoredTrailingContent,
         RepairKind::FullwidthPunctuation,
         RepairKind::LatexEscape,
+        RepairKind::MarkdownEscape,
         RepairKind::CoercedNumber,
         RepairKind::CoercedString,
         RepairKind::CoercedBoolean,
@@ -335,6 +341,7 @@ impl RepairKind {
             IgnoredTrailingContent => "JSON-like text after the value",
             FullwidthPunctuation => "full-width punctuation ('：' or '，') used as JSON's",
             LatexEscape => "LaTeX command read as a JSON escape",
+            MarkdownEscape => "markdown escape in a string",
             CoercedNumber => "string where a number is wanted",
             CoercedString => "number or boolean where a string is wanted",
             CoercedBoolean => "string where a boolean is wanted",

@@ -18,6 +18,12 @@ pub(crate) const WIDE_COLON: [u8; 3] = [0xEF, 0xBC, 0x9A];
 /// `−` (U+2212), the minus sign of typeset text.
 pub(crate) const MINUS_SIGN: [u8; 3] = [0xE2, 0x88, 0x92];
 
+/// The characters a model formatting for markdown escapes inside JSON strings (`user\_id`,
+/// `\*bold\*`, `\#tag`, `\[1\]`, `\> quote`, `\~`): `\` then one of these is that character.
+pub(crate) fn markdown_escape(e: u8) -> bool {
+    matches!(e, b'_' | b'*' | b'#' | b'[' | b']' | b'>' | b'~')
+}
+
 /// JSON's one-character escapes: the character the byte after `\` stands for (`\n`, `\"`, …).
 pub(crate) fn simple_escape(e: u8) -> Option<char> {
     Some(match e {

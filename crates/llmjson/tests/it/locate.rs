@@ -316,3 +316,40 @@ fn a_laid_out_list_of_a_number_is_not_a_citation() {
     check(reply, r#"[3933, "D:\\data\\q3.csv"]"#);
     assert!(matches!(error("See [12] and [3]."), Error::NoJson { .. }));
 }
+
+/// Members written with no braces, as the whole reply or after prose: an object (its `{`
+/// logged as `missing_opener`). One member alone too, where it was read as a string holding a
+/// quote. Cases written for the class: other words, languages, layouts.
+#[test]
+fn bare_members_are_an_object_even_one_alone() {
+    for (reply, want) in [
+        (r#""depth": 10"#, r#"{"depth": 10}"#),
+        (r#""status": "done""#, r#"{"status": "done"}"#),
+        ("\"count\":3\n", r#"{"count": 3}"#),
+        (
+            r#""título": "Relatório", "páginas": 12"#,
+            r#"{"título": "Relatório", "páginas": 12}"#,
+        ),
+        (
+            "\"名前\": \"太郎\",\n\"年齢\": 30",
+            r#"{"名前": "太郎", "年齢": 30}"#,
+        ),
+        ("Here you go:\n\"city\": \"Lyon\"", r#"{"city": "Lyon"}"#),
+        (r#""done": true}"#, r#"{"done": true}"#),
+    ] {
+        let parsed = crate::support::parse(reply);
+        assert_eq!(parsed.value, crate::support::json(want), "{reply:?}");
+        assert!(
+            crate::support::kinds(&parsed).contains(&llmjson::RepairKind::MissingOpener),
+            "{reply:?}"
+        );
+    }
+    // A string alone stays a string, a colon inside it or not.
+    for (reply, want) in [(r#""ok""#, r#""ok""#), (r#""a: b""#, r#""a: b""#)] {
+        assert_eq!(
+            crate::support::parse(reply).value,
+            crate::support::json(want),
+            "{reply}"
+        );
+    }
+}

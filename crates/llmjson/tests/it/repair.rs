@@ -460,3 +460,83 @@ fn a_cut_reply_keeps_code_holding_a_json_literal() {
     let parsed = parse(&input);
     assert_eq!(parsed.value["content"].as_str(), Some(code));
 }
+
+/// Markdown escapes (`\_`, `\*`, `\#`, `\[`, `\]`, `\>`, `\~`) written by a model that formats
+/// for markdown: the character, in keys always, in values unless the string shows maths or
+/// other literal backslashes. Cases written for the class: other words, languages, nesting.
+#[test]
+fn markdown_escapes_become_their_characters_unless_the_backslashes_are_text() {
+    let read = [
+        (r#"{"user\_id": 7}"#, r#"{"user_id": 7}"#),
+        (
+            r#"{"file": "report\_final\_v2.pdf"}"#,
+            r#"{"file": "report_final_v2.pdf"}"#,
+        ),
+        (
+            r#"{"note": "Use \*bold\* and \#tags"}"#,
+            r#"{"note": "Use *bold* and #tags"}"#,
+        ),
+        (
+            r#"{"título": "Relatório \_anual\_ \> 2024"}"#,
+            r#"{"título": "Relatório _anual_ > 2024"}"#,
+        ),
+        (
+            r#"{"メモ": "ファイル名は data\_2024.csv です"}"#,
+            r#"{"メモ": "ファイル名は data_2024.csv です"}"#,
+        ),
+        (
+            r#"{"steps": [{"cmd": "rm tmp\_\*.log", "why": "\~cleanup"}]}"#,
+            r#"{"steps": [{"cmd": "rm tmp_*.log", "why": "~cleanup"}]}"#,
+        ),
+        (
+            "{'action': 'think', 'thought': 'run hello\\_world.sh first'}",
+            r#"{"action": "think", "thought": "run hello_world.sh first"}"#,
+        ),
+    ];
+    for (reply, want) in read {
+        let parsed = parse(reply);
+        assert_eq!(parsed.value, json(want), "{reply}");
+        assert!(
+            kinds(&parsed).contains(&RepairKind::MarkdownEscape),
+            "{reply}: {:?}",
+            kinds(&parsed)
+        );
+    }
+    // The backslashes are text: maths, a regular expression, a Windows path.
+    let kept = [
+        (
+            r#"{"formula": "$a\_1 + b\_2$"}"#,
+            r#"{"formula": "$a\\_1 + b\\_2$"}"#,
+        ),
+        (
+            r#"{"pattern": "^\d+\_\w+$"}"#,
+            r#"{"pattern": "^\\d+\\_\\w+$"}"#,
+        ),
+        (
+            r#"{"path": "C:\Users\_cache"}"#,
+            r#"{"path": "C:\\Users\\_cache"}"#,
+        ),
+    ];
+    for (reply, want) in kept {
+        let parsed = parse(reply);
+        assert_eq!(parsed.value, json(want), "{reply}");
+        assert!(
+            !kinds(&parsed).contains(&RepairKind::MarkdownEscape),
+            "{reply}"
+        );
+    }
+    // In a key the character, whatever the key holds.
+    assert_eq!(
+        parse(r#"{"col\_\d": 1}"#)
+            .value
+            .as_object()
+            .unwrap()
+            .keys()
+            .next()
+            .unwrap(),
+        "col_\\d"
+    );
+    // Conservative repairs no markdown: the backslash is kept as text, as any bad escape.
+    let conservative = Options::default().level(RepairLevel::Conservative);
+    assert!(llmjson::parse(r#"{"a": "x\_y"}"#, &conservative).is_err());
+}

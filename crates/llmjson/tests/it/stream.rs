@@ -627,7 +627,7 @@ fn print_agreement(name: &str, a: Agreement) {
 
 #[test]
 fn every_corpus_case_streams_as_it_parses() {
-    for corpus in ["seeds", "jsonrepair", "jsontestsuite", "baml"] {
+    for corpus in ["seeds", "jsonrepair", "jsontestsuite", "baml", "realworld"] {
         let Some(cases) = crate::corpus::load(corpus) else {
             return;
         };

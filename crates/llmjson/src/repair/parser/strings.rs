@@ -40,6 +40,12 @@ struct StringScan {
     first_latex: usize,
     /// Whether the string shows maths, once asked (`latex::shows_maths`).
     maths: Option<bool>,
+    /// Markdown escapes read as their character, and where the first was.
+    markdown: u32,
+    first_markdown: usize,
+    /// Whether the string holds a backslash that is neither a JSON escape nor a markdown one
+    /// (a regular expression's `\d`, a path's `\Users`), once asked.
+    literal_backslashes: Option<bool>,
 }
 
 /// A run of a string's text copied as it is: where it starts in the input and in the decoded
@@ -51,6 +57,7 @@ pub(super) struct Run {
     len: usize,
     controls: u32,
     bad_escapes: u32,
+    markdown: u32,
     text_quotes: u32,
 }
 
@@ -61,6 +68,7 @@ impl Run {
             len,
             controls: scan.controls,
             bad_escapes: scan.bad_escapes,
+            markdown: scan.markdown,
             text_quotes: scan.text_quotes,
         }
     }
@@ -190,6 +198,9 @@ impl Parser<'_> {
             latex: 0,
             first_latex: 0,
             maths: None,
+            markdown: 0,
+            first_markdown: 0,
+            literal_backslashes: None,
         };
         let mut odd = false;
         let mut last_text_quote: Option<TextQuote> = None;
@@ -385,6 +396,7 @@ impl Parser<'_> {
                         if let Some(run) = runs.get(run.wrapping_sub(1)) {
                             scan.controls = run.controls;
                             scan.bad_escapes = run.bad_escapes;
+                            scan.markdown = run.markdown;
                         }
                         self.pos = s.pos;
                         return Ok((self.finish_string(buf, scan)?, s.mode));
@@ -439,6 +451,7 @@ impl Parser<'_> {
         // What the text after the split held is no longer this string's to log.
         scan.controls = run.controls;
         scan.bad_escapes = run.bad_escapes;
+        scan.markdown = run.markdown;
         scan.text_quotes = run.text_quotes;
         if scan.mixed_close.is_some_and(|at| at >= s.pos) {
             scan.mixed_close = None;
@@ -499,6 +512,7 @@ impl Parser<'_> {
         let nothing_to_log = crate::repair::grammar::quote_repair(scan.class).is_none()
             && scan.controls == 0
             && scan.bad_escapes == 0
+            && scan.markdown == 0
             && scan.text_quotes == 0
             && scan.latex == 0
             && scan.mixed_close.is_none();
@@ -544,6 +558,12 @@ impl Parser<'_> {
             let detail = format!("{n} {what} that start no valid escape kept as text");
             let at = scan.first_bad_escape;
             self.repair(RepairKind::InvalidEscape, at, at + 2, detail)?;
+        }
+        if scan.markdown > 0 {
+            let n = scan.markdown;
+            let detail = format!("{n} markdown {} read as the character", plural(n, "escape"));
+            let at = scan.first_markdown;
+            self.repair(RepairKind::MarkdownEscape, at, at + 2, detail)?;
         }
         if scan.latex > 0 {
             let n = scan.latex;
@@ -660,6 +680,28 @@ impl Parser<'_> {
             buf.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
             return Ok(Some((i + 6, false)));
         }
+        if crate::spelling::markdown_escape(e) && self.allowed(RepairKind::MarkdownEscape) {
+            // A model that formats for markdown escapes `_`, `*`, `#`… In a key, always the
+            // character; in a value too, unless the string shows maths (`$a\_1$`) or keeps
+            // other backslashes as text (a regular expression, a path): then all are kept.
+            let content = scan.open_at + scan.open_len;
+            let quote = class.stop_bytes().0;
+            let keep = !scan.is_key
+                && (*scan
+                    .maths
+                    .get_or_insert_with(|| latex::shows_maths(b, content, end, quote))
+                    || *scan
+                        .literal_backslashes
+                        .get_or_insert_with(|| literal_backslashes(b, content, end, quote)));
+            if !keep {
+                buf.push(e as char);
+                if scan.markdown == 0 {
+                    scan.first_markdown = i;
+                }
+                scan.markdown += 1;
+                return Ok(Some((i + 2, false)));
+            }
+        }
         self.check_escape_repair(i)?;
         match e {
             // `\'` (JavaScript) and a backslash before a raw newline: the escaped character.
@@ -715,4 +757,30 @@ fn strip_dangling_plus(buf: &mut String) {
         let kept = buf.trim_end().trim_end_matches('+').trim_end().len();
         buf.truncate(kept);
     }
+}
+
+/// Whether the string whose text starts at `start` (up to its first unescaped `quote`, or
+/// `end`) holds a backslash that is neither a JSON escape nor a markdown one: its backslashes
+/// are then text (`^\d+\_\w+$`, `C:\Users\_cache`), markdown-looking ones included.
+fn literal_backslashes(b: &[u8], start: usize, end: usize, quote: u8) -> bool {
+    let end = end.min(b.len());
+    let mut i = start;
+    while i < end {
+        match b[i] {
+            c if c == quote => return false,
+            b'\\' => match b.get(i + 1) {
+                Some(&e)
+                    if crate::spelling::simple_escape(e).is_some()
+                        || e == b'u'
+                        || crate::spelling::markdown_escape(e) =>
+                {
+                    i += 2
+                }
+                Some(_) => return true,
+                None => return false,
+            },
+            _ => i += 1,
+        }
+    }
+    false
 }
