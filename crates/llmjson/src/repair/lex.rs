@@ -41,7 +41,8 @@ impl Kind {
 pub(crate) enum Trivia {
     /// JSON whitespace up to `end`.
     Space { end: usize },
-    /// Unicode whitespace JSON does not allow (NBSP, BOM, zero-width), one character.
+    /// Unicode whitespace JSON does not allow (NBSP, BOM, zero-width), one character; or a
+    /// line break or tab written as an escape (`\n`) between tokens.
     SpecialSpace { end: usize },
     /// `//…`, `#…` or `/* … */`; the body is what the markers enclose.
     Comment {
@@ -104,7 +105,7 @@ pub(crate) enum Stop {
 /// Whether trivia can start with `c`: JSON whitespace, a comment's `/` or `#`, or the first
 /// byte of a non-ASCII character (a special space). Any other byte starts a token.
 fn starts_trivia(c: u8) -> bool {
-    is_ws(c) || c == b'/' || c == b'#' || c >= 0x80
+    is_ws(c) || c == b'/' || c == b'#' || c == b'\\' || c >= 0x80
 }
 
 pub(crate) fn is_ws(b: u8) -> bool {
@@ -353,6 +354,11 @@ impl<'t> Lex<'t> {
         }
         if c == b'/' || c == b'#' {
             return self.comment_at(i);
+        }
+        // `\n`, `\r`, `\t` written as two characters between tokens (a tool call's arguments
+        // quoted once too often): whitespace, as a reader sees it.
+        if self.escaped_space_at(i) {
+            return Some(Trivia::SpecialSpace { end: i + 2 });
         }
         if c >= 0x80 {
             if let Some(ch) = self.char_at(i) {
@@ -653,6 +659,14 @@ impl<'t> Lex<'t> {
             || (c == b'/' && matches!(self.b.get(i + 1), Some(b'/' | b'*')))
             || (c >= 0x80 && self.char_at(i).is_some_and(is_special_space))
             || wide_punctuation_at(self.b, i)
+            || self.escaped_space_at(i)
+    }
+
+    /// `\n`, `\r` or `\t` written as two characters at `i` (read as whitespace between tokens).
+    fn escaped_space_at(&self, i: usize) -> bool {
+        self.b.get(i) == Some(&b'\\')
+            && i + 2 <= self.end
+            && matches!(self.b.get(i + 1), Some(b'n' | b'r' | b't'))
     }
 
     /// A number starting at `i` (sign, digits, fraction, exponent), if one ends at a terminator.
@@ -698,6 +712,13 @@ impl<'t> Lex<'t> {
             }
             if c == b')' && in_call {
                 break;
+            }
+            // `hello world\n}`: a line break written as an escape, then the member's end.
+            if c == b'\\' && matches!(b.get(j + 1), Some(b'n' | b'r')) {
+                let (q, _) = self.skip_trivia(j);
+                if q >= self.end || matches!(b[q], b'}' | b']' | b'"' | b',') {
+                    break;
+                }
             }
             // `花子，"年齢"：30`: a full-width comma before the next member's quote.
             if wide_punctuation_at(b, j) {

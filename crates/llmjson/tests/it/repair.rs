@@ -540,3 +540,39 @@ fn markdown_escapes_become_their_characters_unless_the_backslashes_are_text() {
     let conservative = Options::default().level(RepairLevel::Conservative);
     assert!(llmjson::parse(r#"{"a": "x\_y"}"#, &conservative).is_err());
 }
+
+/// A line break or tab written as an escape between tokens (`\n` as two characters: tool-call
+/// arguments quoted once too often) is whitespace; inside a string it stays what JSON says.
+#[test]
+fn escaped_line_breaks_between_tokens_are_whitespace() {
+    for (reply, want) in [
+        (
+            r#"{"command": "view", "view_range": \n[2142, 2250]\n\n}"#,
+            r#"{"command": "view", "view_range": [2142, 2250]}"#,
+        ),
+        (
+            r#"{\n  "nome": "Ana",\n  "idade": 31\n}"#,
+            r#"{"nome": "Ana", "idade": 31}"#,
+        ),
+        (r#"[1,\t2,\r\n3]"#, "[1, 2, 3]"),
+        (
+            r#"{\n"city": Porto,\n"note": hello world\n}"#,
+            r#"{"city": "Porto", "note": "hello world"}"#,
+        ),
+        (
+            r#"{\n\"query\": \"hotels in Porto\",\n\"limit\": 3\n}"#,
+            r#"{"query": "hotels in Porto", "limit": 3}"#,
+        ),
+    ] {
+        let parsed = parse(reply);
+        assert_eq!(parsed.value, json(want), "{reply}");
+        assert!(
+            kinds(&parsed).contains(&RepairKind::SpecialWhitespace),
+            "{reply}"
+        );
+    }
+    // In a string, `\n` is the line break JSON says, and no repair.
+    let parsed = parse(r#"{"text": "a\nb\tc"}"#);
+    assert_eq!(parsed.value, json(r#"{"text": "a\nb\tc"}"#));
+    assert!(parsed.repairs.is_empty());
+}
