@@ -52,8 +52,9 @@ struct Decoded {
     text: String,
     /// Where the first bad byte was (`None`: the bytes were UTF-8).
     invalid_at: Option<usize>,
-    /// For each replacement character: its offset in the text, and the bytes it replaced.
-    replaced: Vec<(usize, Range<usize>)>,
+    /// For each replacement character: its offset in the text, the bytes it replaced, and how
+    /// far the bytes after it are from the text (the sum of every shift up to it).
+    replaced: Vec<(usize, Range<usize>, isize)>,
 }
 
 impl Decoded {
@@ -66,12 +67,14 @@ impl Decoded {
             at += chunk.valid().len();
             let bad = chunk.invalid();
             if !bad.is_empty() {
-                replaced.push((text.len(), at..at + bad.len()));
+                let before = replaced.last().map_or(0, |(_, _, shift)| *shift);
+                let shift = before + bad.len() as isize - 3;
+                replaced.push((text.len(), at..at + bad.len(), shift));
                 text.push('\u{fffd}');
                 at += bad.len();
             }
         }
-        let invalid_at = replaced.first().map(|(_, bytes)| bytes.start);
+        let invalid_at = replaced.first().map(|(_, bytes, _)| bytes.start);
         Decoded {
             text,
             invalid_at,
@@ -87,20 +90,16 @@ impl Decoded {
     }
 
     /// The byte offset of the text's offset `at` (a replacement character's start maps to its
-    /// bytes' start, its end to their end).
+    /// bytes' start, its end to their end): a binary search, so `--all` over many values and
+    /// many bad bytes stays linear.
     fn byte_at(&self, at: usize) -> usize {
-        // Each replacement before `at` shifts what follows by (its bytes) - 3.
-        let mut shift: isize = 0;
-        for (offset, bad) in &self.replaced {
-            if *offset >= at {
-                break;
-            }
-            if at < offset + 3 {
-                return bad.start;
-            }
-            shift += bad.len() as isize - 3;
+        // The replacements that start before `at`.
+        let before = self.replaced.partition_point(|(offset, _, _)| *offset < at);
+        match before.checked_sub(1).map(|k| &self.replaced[k]) {
+            None => at,
+            Some((offset, bad, _)) if at < offset + 3 => bad.start,
+            Some((_, _, shift)) => at.saturating_add_signed(*shift),
         }
-        at.saturating_add_signed(shift)
     }
 }
 
