@@ -125,6 +125,34 @@ pub enum Fault {
     /// Control: tables and lists whose real tabs and line breaks are JSON escapes, some before
     /// letters that spell a LaTeX command (`"Fruit\tan apple"`): valid JSON, to stay as it is.
     ControlEscapes,
+    /// A template of the answer with type names for leaves (`{"label": "string"}`), echoed from
+    /// the prompt before the answer: the answer is the value after it.
+    TemplateEcho,
+    /// The JSON Schema the prompt gave, echoed before the instance.
+    SchemaEcho,
+    /// The JSON inside Python triple quotes (`"""{…}"""`, `'''[…]'''`), maybe around a fence.
+    TripleQuotes,
+    /// A function call around the arguments (`lookup_order({…})`, `search(q="x", limit=3)`).
+    CallAround,
+    /// A fence of two or four backticks.
+    OddFence,
+    /// The root object's members with no braces (`"status": "done", "retries": 2`).
+    BareMembers,
+    /// The root list's objects one after another with no brackets (`{…}, {…}`).
+    UnbracketedObjects,
+    /// Markdown escapes in keys and values (`user\_id`, `\*\*bold\*\*`); maths keeps its own.
+    MarkdownEscapes,
+    /// One flat object as `key=value` pairs (`{name=search, path="src/*.rs", limit=5}`).
+    KeywordPairs,
+    /// A member's object value with its quotes escaped and the rest not
+    /// (`"args\":{\"id\":\"A7\"}`).
+    HalfEscaped,
+    /// `>` or `->` for `:` after quoted keys (`"weight">2.5`).
+    ArrowSeparator,
+    /// A nested object written with brackets (`["lang": "pt", "level": "B2"]`).
+    BracketObject,
+    /// Values with units or decimal commas left unquoted (`"altura": 1,82 m`).
+    UnitValues,
 }
 
 impl Fault {
@@ -185,6 +213,19 @@ impl Fault {
         Fault::ExtraCloserPretty,
         Fault::LatexBackslashes,
         Fault::ControlEscapes,
+        Fault::TemplateEcho,
+        Fault::SchemaEcho,
+        Fault::TripleQuotes,
+        Fault::CallAround,
+        Fault::OddFence,
+        Fault::BareMembers,
+        Fault::UnbracketedObjects,
+        Fault::MarkdownEscapes,
+        Fault::KeywordPairs,
+        Fault::HalfEscaped,
+        Fault::ArrowSeparator,
+        Fault::BracketObject,
+        Fault::UnitValues,
     ];
 
     /// How often models write this fault, relative to the others (a rough share of the faults
@@ -237,6 +278,10 @@ impl Fault {
                 | OpenStringAtLineEnd
                 | EscapedJson
                 | LatexBackslashes
+                | MarkdownEscapes
+                | KeywordPairs
+                | HalfEscaped
+                | UnitValues
         )
     }
 
@@ -269,6 +314,9 @@ impl Fault {
                 | CommentedOut
                 | ConcatenatedStrings
                 | UnquotedValues
+                | HalfEscaped
+                | ArrowSeparator
+                | BracketObject
         )
     }
 
@@ -342,6 +390,19 @@ impl Fault {
             ExtraCloserPretty => "extra_closer_pretty",
             LatexBackslashes => "latex_backslashes",
             ControlEscapes => "control_escapes",
+            TemplateEcho => "template_echo",
+            SchemaEcho => "schema_echo",
+            TripleQuotes => "triple_quotes",
+            CallAround => "call_around",
+            OddFence => "odd_fence",
+            BareMembers => "bare_members",
+            UnbracketedObjects => "unbracketed_objects",
+            MarkdownEscapes => "markdown_escapes",
+            KeywordPairs => "keyword_pairs",
+            HalfEscaped => "half_escaped",
+            ArrowSeparator => "arrow_separator",
+            BracketObject => "bracket_object",
+            UnitValues => "unit_values",
         }
     }
 
@@ -393,7 +454,7 @@ impl Fault {
 
     /// The fault needs the document on one line (inline code does not span lines).
     pub fn needs_one_line(self) -> bool {
-        matches!(self, Fault::InlineCode)
+        matches!(self, Fault::InlineCode | Fault::HalfEscaped)
     }
 
     /// Applied to the whole reply, not to tokens (it goes alone or with token faults only).
@@ -405,7 +466,51 @@ impl Fault {
                 | Fault::ThinkDecoy
                 | Fault::EscapedJson
                 | Fault::InlineCode
+                | Fault::TemplateEcho
+                | Fault::SchemaEcho
+                | Fault::TripleQuotes
+                | Fault::CallAround
+                | Fault::OddFence
         )
+    }
+
+    /// Takes away the root container's brackets: nothing else may touch the root or wrap it.
+    pub fn strips_root(self) -> bool {
+        matches!(self, Fault::BareMembers | Fault::UnbracketedObjects)
+    }
+
+    /// Writes keys other than in double quotes, or their colons other than `:`.
+    pub fn rewrites_keys(self) -> bool {
+        matches!(
+            self,
+            Fault::UnquotedKeys
+                | Fault::SingleQuotes
+                | Fault::PythonRepr
+                | Fault::JsSingleQuotes
+                | Fault::KeyMissingOpenQuote
+                | Fault::KeyMissingCloseQuote
+                | Fault::KeywordPairs
+                | Fault::ArrowSeparator
+                | Fault::EqualsColon
+                | Fault::SmartQuotes
+                | Fault::LowQuotes
+        )
+    }
+
+    /// Touches the root's brackets or what a reader takes as the reply's end.
+    pub fn touches_root(self) -> bool {
+        matches!(
+            self,
+            Fault::MissingOpener
+                | Fault::MissingCloserEnd
+                | Fault::MissingCloserInner
+                | Fault::PrematureClose
+                | Fault::ExtraCloser
+                | Fault::ExtraCloserPretty
+                | Fault::WrongCloser
+                | Fault::CommentAfterValue
+        ) || self.strips_root()
+            || self.is_wrapper()
     }
 
     /// A cut: applied last.
@@ -433,6 +538,26 @@ impl Fault {
                 | Fault::CommentedOut
                 | Fault::DigitSeparators
                 | Fault::PythonContainers
+        ) && !self.is_form()
+    }
+
+    /// A form of `crate::forms` (what real replies hold that the first classes did not write).
+    pub fn is_form(self) -> bool {
+        matches!(
+            self,
+            Fault::TemplateEcho
+                | Fault::SchemaEcho
+                | Fault::TripleQuotes
+                | Fault::CallAround
+                | Fault::OddFence
+                | Fault::BareMembers
+                | Fault::UnbracketedObjects
+                | Fault::MarkdownEscapes
+                | Fault::KeywordPairs
+                | Fault::HalfEscaped
+                | Fault::ArrowSeparator
+                | Fault::BracketObject
+                | Fault::UnitValues
         )
     }
 }
@@ -1120,6 +1245,8 @@ pub fn apply(fault: Fault, toks: &mut Vec<Tok>, rng: &mut Rng) -> bool {
         | Fault::DraftThenFinal
         | Fault::DecoyCodeFence
         | Fault::ThinkDecoy => false,
+        // The forms real replies hold (their wrappers apply to the reply, not to tokens).
+        _ => crate::forms::apply(fault, toks, rng),
     }
 }
 

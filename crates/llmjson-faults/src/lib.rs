@@ -13,6 +13,7 @@
 
 mod doc;
 mod faults;
+mod forms;
 mod rng;
 mod text;
 mod tokens;
@@ -142,6 +143,30 @@ fn compatible(faults: &[Fault], f: Fault) -> bool {
         // Inline code holds a short, whole value.
         f == Fault::InlineCode && faults.contains(&Fault::MissingOpener),
         f == Fault::MissingOpener && faults.contains(&Fault::InlineCode),
+        // A root without brackets is read from the whole reply: nothing else at its edges.
+        f.strips_root() && faults.iter().any(|g| g.touches_root()),
+        f.touches_root() && faults.iter().any(|g| g.strips_root()),
+        // Objects with no brackets are a list by the commas between them.
+        f == Fault::UnbracketedObjects
+            && faults.iter().any(|g| {
+                matches!(
+                    g,
+                    Fault::MissingCommaNewline | Fault::MissingCommaInline | Fault::BracketObject
+                )
+            }),
+        matches!(
+            f,
+            Fault::MissingCommaNewline | Fault::MissingCommaInline | Fault::BracketObject
+        ) && faults.contains(&Fault::UnbracketedObjects),
+        // Members with no braces are told by their quoted keys (`"status": "done"`): keys
+        // written another way leave a reply that opens with words, which prose does too.
+        // So is an object in brackets (`["lang": "pt"]`) told by its first quoted key.
+        matches!(f, Fault::BareMembers | Fault::BracketObject)
+            && faults.iter().any(|g| g.rewrites_keys()),
+        f.rewrites_keys()
+            && faults
+                .iter()
+                .any(|g| matches!(g, Fault::BareMembers | Fault::BracketObject)),
     ];
     !conflicts.contains(&true)
 }
@@ -165,6 +190,9 @@ fn attempt(rng: &mut Rng, primary: Fault, seed: u64, index: usize) -> Option<Cas
     };
     if faults.contains(&Fault::PythonContainers) {
         doc::add_python_shapes(rng, &mut doc);
+    }
+    for &f in &faults {
+        forms::prepare(f, rng, &mut doc);
     }
     let layout = if faults.iter().any(|f| f.needs_one_line()) {
         *rng.pick(&[Layout::Compact, Layout::Spaced, Layout::Spaced])
@@ -215,7 +243,10 @@ fn attempt(rng: &mut Rng, primary: Fault, seed: u64, index: usize) -> Option<Cas
         text.truncate(at);
         truncation_drop = mode == Mode::Drop;
     }
-    let input = if faults.contains(&Fault::EscapedJson) {
+    let form_wrapper = faults.iter().copied().find(|f| forms::is_form_wrapper(*f));
+    let input = if let Some(w) = form_wrapper {
+        forms::wrap(w, rng, &doc, &text)?
+    } else if faults.contains(&Fault::EscapedJson) {
         if !escapable(&clean) {
             return None;
         }
@@ -492,6 +523,7 @@ fn local_faults() -> Vec<Fault> {
                 && !f.is_cut()
                 && !f.is_convention()
                 && !f.needs_lines()
+                && !f.strips_root()
                 && !matches!(
                     f,
                     Fault::MissingOpener | Fault::PrematureClose | Fault::MissingCloserEnd

@@ -25,6 +25,13 @@ struct Args {
     /// List the classes and exit.
     #[arg(long)]
     list: bool,
+    /// Write the large laid-out case of about this many bytes for the seed instead (one line:
+    /// `id`, `faults`, `input`, `expected`).
+    #[arg(long)]
+    large: Option<usize>,
+    /// With --large: the plan whose steps hold code, with every local fault at once.
+    #[arg(long)]
+    code: bool,
 }
 
 fn main() -> std::process::ExitCode {
@@ -33,6 +40,22 @@ fn main() -> std::process::ExitCode {
         for f in Fault::ALL {
             println!("{}", f.name());
         }
+        return std::process::ExitCode::SUCCESS;
+    }
+    if let Some(size) = args.large {
+        let case = if args.code {
+            llmjson_faults::large_code_case(args.seed, size, true)
+        } else {
+            llmjson_faults::large_case(args.seed, size)
+        };
+        let faults: Vec<&str> = case.faults.iter().map(|f| f.name()).collect();
+        let line = serde_json::json!({
+            "id": case.id,
+            "faults": faults,
+            "input": case.input,
+            "expected": case.expected,
+        });
+        println!("{line}");
         return std::process::ExitCode::SUCCESS;
     }
     let mut wanted = Vec::new();

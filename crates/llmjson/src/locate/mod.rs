@@ -115,6 +115,31 @@ impl<'t> Scan<'t> {
         Scan { text, b, masks }
     }
 
+    /// The same reply with `range` masked out too (a decoy the pipeline chose to skip).
+    pub(crate) fn with_mask(&self, range: Range<usize>) -> Scan<'t> {
+        let mut masks = self.masks.clone();
+        let at = masks.partition_point(|m| m.start < range.start);
+        masks.insert(at, range);
+        // Keep the masks disjoint: a new one may overlap its neighbours.
+        let mut merged: Vec<Range<usize>> = Vec::with_capacity(masks.len());
+        for m in masks {
+            match merged.last_mut() {
+                Some(last) if m.start <= last.end => last.end = last.end.max(m.end),
+                _ => merged.push(m),
+            }
+        }
+        Scan {
+            text: self.text,
+            b: self.b,
+            masks: merged,
+        }
+    }
+
+    /// Byte `i` lies in a masked range (a `<think>` block, a skipped decoy).
+    pub(crate) fn is_masked(&self, i: usize) -> bool {
+        self.mask_end(i).is_some()
+    }
+
     /// The reply has `<think>` blocks.
     pub(crate) fn has_masks(&self) -> bool {
         !self.masks.is_empty()
@@ -144,7 +169,9 @@ impl<'t> Scan<'t> {
                 continue;
             }
             let c = b[i];
-            if (c == b'`' || c == b'~') && b[i..].starts_with(&[c, c, c]) {
+            if ((c == b'`' || c == b'~') && b[i..].starts_with(&[c, c, c]))
+                || self.two_backtick_fence_at(i)
+            {
                 return Some(self.fence_block(i, c));
             }
             if c == b'<' {
@@ -187,8 +214,10 @@ impl<'t> Scan<'t> {
         }
         let label = &self.text[label_start..i];
         let content_start = i;
+        // A fence of two backticks closes with two; of three or more, with three.
         let marker = [c, c, c];
-        let (content_end, after) = match find(b, content_start, &marker) {
+        let marker = &marker[..(label_start - at).min(3)];
+        let (content_end, after) = match find(b, content_start, marker) {
             Some(k) => {
                 let mut e = k;
                 while e < b.len() && b[e] == c {
@@ -211,6 +240,71 @@ impl<'t> Scan<'t> {
             after,
             preferred: is_json_label(&lower),
         }
+    }
+
+    /// A Python triple-quoted wrapper at `at` (`"""{…}"""`, `'''json⏎[…]'''`, maybe around a
+    /// fence) whose content is a JSON container: a block that ends at the closing quotes.
+    pub(crate) fn triple_quoted_at(&self, at: usize) -> Option<Block> {
+        let b = self.b;
+        let q = *b.get(at)?;
+        if !matches!(q, b'"' | b'\'') || !b[at..].starts_with(&[q, q, q]) {
+            return None;
+        }
+        if at > 0
+            && (b[at - 1].is_ascii_alphanumeric() || matches!(b[at - 1], b'"' | b'\'' | b'\\'))
+        {
+            return None;
+        }
+        let label_start = at + 3;
+        let mut i = label_start;
+        while i < b.len() && b[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        let label = self.text[label_start..i].to_ascii_lowercase();
+        if !label.is_empty() && !is_json_label(&label) {
+            return None;
+        }
+        let skip_blanks = |mut k: usize| {
+            while k < b.len() && b[k].is_ascii_whitespace() {
+                k += 1;
+            }
+            k
+        };
+        let mut k = skip_blanks(i);
+        if b[k..].starts_with(b"```") {
+            k = skip_blanks(memchr::memchr(b'\n', &b[k..]).map_or(b.len(), |e| k + e));
+        }
+        if !matches!(b.get(k), Some(b'{' | b'[')) {
+            return None;
+        }
+        let content_end = find(b, k, &[q, q, q]).unwrap_or(b.len());
+        Some(Block {
+            source: Source::Text,
+            start: at,
+            content_start: i,
+            content_end,
+            fence: Some(Fence { byte: b'`' }),
+            region_end: content_end,
+            after: (content_end + 3).min(b.len()),
+            preferred: true,
+        })
+    }
+
+    /// A fence of two backticks (```` ``json ````, as some models write it): alone at a line's
+    /// start, then a label or nothing, then the line's end — never inline code.
+    fn two_backtick_fence_at(&self, i: usize) -> bool {
+        let b = self.b;
+        if !(b[i..].starts_with(b"``") && b.get(i + 2) != Some(&b'`')) {
+            return false;
+        }
+        if i > 0 && b[i - 1] != b'\n' {
+            return false;
+        }
+        let mut k = i + 2;
+        while k < b.len() && b[k].is_ascii_alphanumeric() {
+            k += 1;
+        }
+        matches!(b.get(k), Some(b'\n' | b'\r'))
     }
 
     /// Every block in the reply, in document order.
@@ -281,6 +375,13 @@ impl<'t> Scan<'t> {
             };
             if json {
                 return Some(i);
+            }
+            // `search(query="hotels", limit=3)`: a call with keyword arguments starts at its
+            // name.
+            if b[i] == b'(' {
+                if let Some(name) = keyword_call_name(b, i, to) {
+                    return Some(name);
+                }
             }
             i += 1;
         }
@@ -415,7 +516,7 @@ impl<'t> Scan<'t> {
         let b = self.b;
         let c = b[i];
         // `` `{"status": "ok"}` ``: JSON in inline code, not a string in backticks.
-        if c == b'`' && inline_code_json(b, i) {
+        if c == b'`' && (inline_code_json(b, i) || self.two_backtick_fence_at(i)) {
             return None;
         }
         if crate::spelling::starts_quote(b, i) || c.is_ascii_digit() || c == b'-' || c == b'.' {
@@ -577,6 +678,27 @@ pub(crate) fn looks_like_tuple(b: &[u8], p: usize, end: usize) -> bool {
         return false;
     };
     comma_after(value_end)
+}
+
+/// The `(` at `p` opens a call with keyword arguments (`lookup(order_id="A-17")`): where the
+/// function's name starts (an identifier right before the `(`, not a word of prose's end).
+fn keyword_call_name(b: &[u8], p: usize, end: usize) -> Option<usize> {
+    let mut name = p;
+    while name > 0 && (b[name - 1].is_ascii_alphanumeric() || matches!(b[name - 1], b'_' | b'.')) {
+        name -= 1;
+    }
+    let named = name < p && b[name].is_ascii_alphabetic();
+    let arg = skip_ws(b, p + 1, end)?;
+    let mut k = arg;
+    while k < end && (b[k].is_ascii_alphanumeric() || b[k] == b'_') {
+        k += 1;
+    }
+    let eq = skip_ws(b, k, end)?;
+    let keyword = k > arg
+        && b[arg].is_ascii_alphabetic()
+        && b[eq] == b'='
+        && !matches!(b.get(eq + 1), Some(b'=' | b'>'));
+    (named && keyword).then_some(name)
 }
 
 /// The backtick at `i` opens inline code that holds JSON: one backtick (not a fence), then a

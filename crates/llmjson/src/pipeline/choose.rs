@@ -22,9 +22,234 @@ pub(crate) fn parse_candidate(
             inside_object: true,
             ..config
         };
-        return repair::parse_once(text, start, region_end, inside);
+        return repair::parser::parse(text, start, region_end, fence, inside);
     }
     repair::parse_at(text, start, region_end, fence, config)
+}
+
+/// The answer: the first candidate, unless it is a decoy (an echoed template or schema, see
+/// `decoys.rs`) that a later value fills — then that value, with the skip logged. A decoy masks
+/// its span and the choice runs again, as a `<think>` block is masked.
+pub(crate) fn locate_answer(
+    scan: &Scan<'_>,
+    options: &Options,
+    detail: Detail,
+) -> Result<Found, Error> {
+    let first = locate_first(scan, options, detail)?;
+    if options.level < RepairLevel::Full {
+        return Ok(first);
+    }
+    let mut chosen = first;
+    let mut masked: Option<Scan<'_>> = None;
+    let mut skipped = Vec::new();
+    // A reply rarely echoes more than a template and a schema: a few rounds, each linear.
+    for _ in 0..4 {
+        let Some(kind) = super::decoys::decoy_kind(&chosen.out.value) else {
+            break;
+        };
+        // The decoy ends with its value, not with the text it left out after it (which may
+        // be the answer).
+        let decoy = chosen.start..value_end(&chosen.out).max(chosen.start + 1);
+        let next_scan = masked.as_ref().unwrap_or(scan).with_mask(decoy.clone());
+        match locate_first(&next_scan, options, detail) {
+            Ok(next)
+                if next.start >= decoy.end
+                    && super::decoys::fills(kind, &chosen.out.value, &next.out.value) =>
+            {
+                skipped.push(repair::parser::RawRepair::at_root(
+                    kind,
+                    decoy.start,
+                    decoy.end,
+                    match kind {
+                        RepairKind::SkippedSchemaEcho => {
+                            "the JSON Schema echoed before the answer was skipped"
+                        }
+                        _ => "the template echoed before the answer was skipped",
+                    },
+                ));
+                chosen = next;
+                masked = Some(next_scan);
+            }
+            _ => break,
+        }
+    }
+    if !skipped.is_empty() {
+        skipped.append(&mut chosen.out.repairs);
+        chosen.out.repairs = skipped;
+    }
+    let chosen = list_siblings(scan, chosen, config(options, detail));
+    Ok(unwrap_single_call(scan.text, chosen))
+}
+
+/// `[lookup_order({"order_id": "A-17"})]`: a list holding one function call is the call, and
+/// the call's arguments are the answer (the wrapper is logged by the parser; the list here).
+fn unwrap_single_call(text: &str, mut found: Found) -> Found {
+    let Value::Array(items) = &mut found.out.value else {
+        return found;
+    };
+    // The call opens the list: the wrapper starts at its first item (paths are not always
+    // computed, the span says it).
+    let b = text.as_bytes();
+    let first_item = (found.out.start + 1..b.len()).find(|&i| !b[i].is_ascii_whitespace());
+    let called = b.get(found.out.start) == Some(&b'[')
+        && found
+            .out
+            .repairs
+            .iter()
+            .any(|r| r.kind == RepairKind::FunctionWrapper && Some(r.start) == first_item);
+    if items.len() != 1 || !called || !matches!(items[0], Value::Object(_)) {
+        return found;
+    }
+    let Some(item) = items.pop() else {
+        return found;
+    };
+    found.out.value = item;
+    for r in &mut found.out.repairs {
+        if let Some(rest) = r.path.strip_prefix("/0") {
+            r.path = rest.to_string();
+        }
+    }
+    let (start, end) = (found.out.start, found.out.end);
+    found.out.repairs.push(repair::parser::RawRepair::at_root(
+        RepairKind::UnwrappedCall,
+        start,
+        end,
+        "the list around one call removed",
+    ));
+    found
+}
+
+/// Where the value ends: before the text it left out after it, if any.
+fn value_end(out: &Output) -> usize {
+    out.repairs
+        .iter()
+        .filter(|r| r.kind == RepairKind::IgnoredTrailingContent)
+        .map(|r| r.start)
+        .min()
+        .unwrap_or(out.end)
+}
+
+/// Objects written one after another with commas and no brackets (`{…}, {…}, {…}`) are one
+/// list. The parser reads such a reply as one object whose closer was stray (its members merge);
+/// when the first object's braces balance and `, {` follows, each object is parsed alone, and
+/// the list is the answer if it needs fewer repairs than the merged reading.
+fn list_siblings(scan: &Scan<'_>, found: Found, config: Config<'_>) -> Found {
+    if config.level < RepairLevel::Full || !matches!(found.out.value, Value::Object(_)) {
+        return found;
+    }
+    let text = scan.text;
+    let b = text.as_bytes();
+    let next_object = |end: usize| {
+        let comma = skip_blanks(b, end);
+        (b.get(comma) == Some(&b',')).then(|| skip_blanks(b, comma + 1))
+    };
+    let Some(first_end) = balanced_end(b, found.start) else {
+        return found;
+    };
+    // The merged reading took the first object's closer for a stray one: that is the doubt.
+    let stray_there = found
+        .out
+        .repairs
+        .iter()
+        .any(|r| r.kind == RepairKind::ExtraCloser && r.start + 1 == first_end);
+    if !stray_there || next_object(first_end).is_none_or(|k| b.get(k) != Some(&b'{')) {
+        return found;
+    }
+    let mut parts = Vec::new();
+    let mut at = found.start;
+    let mut end = first_end;
+    loop {
+        let Ok(out) = repair::parse_at(text, at, end, None, config) else {
+            return found;
+        };
+        // Each object but the last closed itself where its braces balance.
+        let closed = out.repairs.iter().all(|r| !r.kind.is_truncation());
+        if !matches!(out.value, Value::Object(_)) || (!closed && end != text.len()) {
+            return found;
+        }
+        parts.push(out);
+        match next_object(end) {
+            Some(k) if b.get(k) == Some(&b'{') => {
+                at = k;
+                // The last object may be unbalanced (cut, or a closer lost): it reads to the end.
+                end = balanced_end(b, k).unwrap_or(text.len());
+            }
+            _ => break,
+        }
+    }
+    let repairs: usize = parts.iter().map(|p| p.repairs.len()).sum();
+    // The list must cover what the merged reading read (nothing it held may go unlogged),
+    // and need fewer repairs.
+    let covers = parts.last().is_some_and(|p| p.end >= value_end(&found.out));
+    if !covers || repairs + 1 >= found.out.repairs.len() {
+        return found;
+    }
+    let Found { start, source, .. } = found;
+    let end = parts.last().map_or(start, |p| p.end);
+    let mut log = Vec::with_capacity(repairs + 1);
+    let mut removed = 0;
+    let mut values = Vec::with_capacity(parts.len());
+    for part in parts {
+        removed += part.removed;
+        log.extend(part.repairs);
+        values.push(part.value);
+    }
+    log.push(repair::parser::RawRepair::at_root(
+        RepairKind::WrappedInArray,
+        start,
+        end,
+        "objects written one after another became a list",
+    ));
+    Found {
+        start,
+        out: Output {
+            value: Value::Array(values),
+            start,
+            end,
+            repairs: log,
+            removed,
+        },
+        source,
+    }
+}
+
+fn skip_blanks(b: &[u8], mut k: usize) -> usize {
+    while k < b.len() && b[k].is_ascii_whitespace() {
+        k += 1;
+    }
+    k
+}
+
+/// Where the object opening at `start` ends, counting braces and brackets outside
+/// double-quoted strings: right after its closer, if they balance before the text ends.
+fn balanced_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = start;
+    while i < b.len() {
+        let c = b[i];
+        if in_string {
+            match c {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                b'"' => in_string = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
 }
 
 pub(crate) fn locate_first(
@@ -39,6 +264,15 @@ pub(crate) fn locate_first(
         return locate_exact(scan, options, detail);
     }
 
+    // A reply that opens with Python's triple quotes around JSON (`"""{…}"""`) is that JSON:
+    // the quotes wrap it as a fence would, they do not make it one string.
+    if let Some(block) = scan.first_content().and_then(|i| scan.triple_quoted_at(i)) {
+        if let Some(start) = block_candidate(scan, &block, config) {
+            if let Ok(out) = parse_candidate(text, start, block.region_end, block.fence, config) {
+                return Ok(found(out, block.source.clone()));
+            }
+        }
+    }
     // A value that opens the reply is parsed first: fences and tags *inside* it (markdown in a
     // string value) are text, not blocks.
     let mut leading_error = None;
@@ -169,8 +403,15 @@ pub(crate) fn locate_first(
 /// item) — the rule the reply's own leading bracket follows, so nothing before the value in the
 /// block is left out unseen.
 fn block_candidate(scan: &Scan<'_>, block: &Block, config: Config<'_>) -> Option<usize> {
-    let candidate = scan.find_candidate(block.content_start, block.content_end)?;
     let b = scan.text.as_bytes();
+    // In a JSON fence, a bracket that opens the content is the value even when it looks like a
+    // citation (`[1]`).
+    let opening = (block.content_start..block.content_end)
+        .find(|&i| !b[i].is_ascii_whitespace())
+        .filter(|&i| block.preferred && matches!(b[i], b'{' | b'[') && !scan.is_masked(i));
+    let candidate = scan
+        .find_candidate(block.content_start, block.content_end)
+        .or(opening)?;
     let first = (block.content_start..candidate).find(|&i| !b[i].is_ascii_whitespace());
     let Some(first) = first.filter(|&i| matches!(b[i], b'{' | b'[')) else {
         return Some(candidate);

@@ -5,12 +5,13 @@
 //! [`Error`]s. The schema stage (`crate::schema::stage`) runs on top of it.
 
 mod choose;
+mod decoys;
 mod found;
 
 use crate::locate::{Scan, Source};
 use crate::repair::Output;
 use crate::{DuplicateKeys, Error, Options, Parsed, RepairLevel, Value, MAX_DEPTH_CEILING};
-use choose::{locate_first, parse_candidate};
+use choose::{locate_answer, parse_candidate};
 pub use found::MIN_GUARDED_BYTES;
 pub(crate) use found::{config, finish, found, guard_refuses, to_error, Detail, Found};
 
@@ -41,7 +42,7 @@ pub(crate) fn parse_with(
         }
     }
     let scan = Scan::new(text);
-    let found = locate_first(&scan, options, detail)?;
+    let found = locate_answer(&scan, options, detail)?;
     finish(text, found, options, detail)
 }
 
@@ -52,7 +53,7 @@ pub(crate) fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Er
         return Ok(vec![finish(text, found, options, Detail::Log)?]);
     }
     let scan = Scan::new(text);
-    let first = locate_first(&scan, options, Detail::Log)?;
+    let first = locate_answer(&scan, options, Detail::Log)?;
     let mut from = first.out.end;
     let in_blocks = first.source != Source::Text;
     let mut results = vec![finish(text, first, options, Detail::Log)?];

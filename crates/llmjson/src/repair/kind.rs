@@ -110,6 +110,13 @@ pub enum RepairKind {
     /// `\~`: `user\_id`, `file\_name.py`) became the character; kept where the string shows
     /// maths (`$a\_1$`) or other literal backslashes (a regular expression, a Windows path).
     MarkdownEscape,
+    /// A template of the answer echoed from the prompt (`{"label": "string", "score":
+    /// "number"}`: every leaf a type name) before the value that fills it was skipped.
+    SkippedTemplate,
+    /// The JSON Schema the prompt gave, echoed before the instance, was skipped.
+    SkippedSchemaEcho,
+    /// A list around one function call (`[lookup_order({…})]`) became the call's arguments.
+    UnwrappedCall,
 
     // --- schema stage: coercions (made only with a schema and coercion on) ---
     /// A string holding a number became the number the schema wants (`"12"` → `12`).
@@ -195,6 +202,9 @@ impl RepairKind {
             FullwidthPunctuation => "fullwidth_punctuation",
             LatexEscape => "latex_escape",
             MarkdownEscape => "markdown_escape",
+            SkippedTemplate => "skipped_template",
+            SkippedSchemaEcho => "skipped_schema_echo",
+            UnwrappedCall => "unwrapped_call",
             CoercedNumber => "coerced_number",
             CoercedString => "coerced_string",
             CoercedBoolean => "coerced_boolean",
@@ -259,6 +269,9 @@ impl RepairKind {
         RepairKind::FullwidthPunctuation,
         RepairKind::LatexEscape,
         RepairKind::MarkdownEscape,
+        RepairKind::SkippedTemplate,
+        RepairKind::SkippedSchemaEcho,
+        RepairKind::UnwrappedCall,
         RepairKind::CoercedNumber,
         RepairKind::CoercedString,
         RepairKind::CoercedBoolean,
@@ -342,6 +355,9 @@ impl RepairKind {
             FullwidthPunctuation => "full-width punctuation ('：' or '，') used as JSON's",
             LatexEscape => "LaTeX command read as a JSON escape",
             MarkdownEscape => "markdown escape in a string",
+            SkippedTemplate => "a template echoed before the answer",
+            SkippedSchemaEcho => "a JSON Schema echoed before the answer",
+            UnwrappedCall => "a list around one function call",
             CoercedNumber => "string where a number is wanted",
             CoercedString => "number or boolean where a string is wanted",
             CoercedBoolean => "string where a boolean is wanted",

@@ -345,6 +345,22 @@ pub(crate) fn shows_maths(b: &[u8], start: usize, end: usize, quote: u8) -> bool
     signs(b, start, end, Some(quote))
 }
 
+/// `\[…\]` at `i` holds maths (`\[x^2\]`, `\[a = b\]`), not words a markdown writer
+/// escaped (`see \[the docs\]`): something other than letters, blanks and sentence marks lies
+/// before its `\]` (or no `\]` follows on its line).
+fn bracket_maths(b: &[u8], i: usize, end: usize) -> bool {
+    let from = i + 2;
+    let to = end.min(from + 200);
+    let Some(close) = memchr::memmem::find(b.get(from..to).unwrap_or_default(), b"\\]") else {
+        return true;
+    };
+    b[from..from + close].iter().any(|&c| {
+        !(c.is_ascii_alphabetic()
+            || c >= 0x80
+            || matches!(c, b' ' | b'.' | b',' | b'\'' | b'!' | b'?' | b':'))
+    })
+}
+
 /// The document between `start` and `end` shows maths in some string: a command written with
 /// one backslash (or two), `\(`, `\[`, or a `\f`/`\b` command (not `$`, which prices use
 /// too). Then `{"symbol": "\theta", "formula": "\frac{a}{b}"}` reads `\theta` as LaTeX.
@@ -370,7 +386,8 @@ fn signs(b: &[u8], start: usize, end: usize, quote: Option<u8>) -> bool {
             b'\\' => {
                 let next = b.get(i + 1).copied();
                 match next {
-                    Some(b'(' | b'[') => return true,
+                    Some(b'(') => return true,
+                    Some(b'[') if bracket_maths(b, i, end) => return true,
                     // `\\alpha`: a command written with its backslash escaped.
                     Some(b'\\') => {
                         let name = letters(b, i + 2, end);

@@ -447,9 +447,41 @@ impl<'t> Lex<'t> {
                 .any(|k| b[k] == b'"' && self.next_is_colon(k + 1, last_content));
         match last_unbalanced {
             Some(end) => Some(j..end),
-            None if continues || member_like => Some(j..last_content),
+            // Another value (`{…}` on the next line) is a separate answer, not a part left out.
+            None if continues
+                || member_like
+                || (!matches!(b[j], b'{' | b'[') && self.member_after_comma(j, last_content)) =>
+            {
+                Some(j..last_content)
+            }
             None => None,
         }
+    }
+
+    /// `b[from..to]` holds the start of another member after a value's end: a closing quote,
+    /// a comma, then a key (quoted or a word) and its colon (`…\n", next_actions: [`).
+    fn member_after_comma(&self, from: usize, to: usize) -> bool {
+        let b = self.b;
+        let to = to.min(self.end).min(from.saturating_add(cost::WINDOW));
+        // One line: a later line may be another value's.
+        let to = memchr::memchr(b'\n', &b[from.min(to)..to]).map_or(to, |n| from + n);
+        (from..to).any(|k| {
+            if b[k] != b',' || k == from || b[k - 1] != b'"' {
+                return false;
+            }
+            let mut i = k + 1;
+            while i < to && is_ws(b[i]) {
+                i += 1;
+            }
+            if i < to && b[i] == b'"' {
+                let Some(close) = memchr::memchr(b'"', &b[i + 1..to]) else {
+                    return false;
+                };
+                return self.next_is_colon(i + 1 + close + 1, to);
+            }
+            let word = self.word_end(i);
+            word > i && self.next_is_colon(word, to)
+        })
     }
 
     /// The run of closers (and blanks) that ends `b[from..to]` (within the window before `to`):
@@ -696,6 +728,66 @@ impl<'t> Lex<'t> {
         numbers::spelled_end(self.b, i, self.end).filter(|&j| self.is_terminator(j))
     }
 
+    /// A number written with a unit or a decimal comma and no quotes, as non-English replies
+    /// write a measure (`1,82 m`, `74 kg`, `38,5 °C`, `12,50 €`, `90 km/h`): where it ends, when
+    /// the unit is one word and a delimiter (`,`, a closer, a line end) follows it.
+    pub(crate) fn measured_value_end(&self, i: usize) -> Option<usize> {
+        let b = self.b;
+        let end = self.end;
+        let digits = |mut k: usize| {
+            while k < end && b[k].is_ascii_digit() {
+                k += 1;
+            }
+            k
+        };
+        let mut k = digits(i);
+        if k == i {
+            return None;
+        }
+        let mut decimal_comma = false;
+        if k + 1 < end && matches!(b[k], b',' | b'.') && b[k + 1].is_ascii_digit() {
+            let fraction = digits(k + 1);
+            // Three digits after a comma group thousands (`75,515`), unless a unit says more.
+            decimal_comma = b[k] == b',' && fraction - (k + 1) != 3;
+            k = fraction;
+        }
+        // The unit: one word after one space (letters, `°`, `%`, `€`, `/`, `²`), or none
+        // after a decimal comma (`1,5`).
+        let unit_start = if k < end && b[k] == b' ' { k + 1 } else { k };
+        let mut u = unit_start;
+        while u < end {
+            let c = b[u];
+            if c.is_ascii_alphabetic() || c == b'/' || c == b'%' || c == b'$' {
+                u += 1;
+            } else if c >= 0x80 {
+                match self.char_at(u) {
+                    Some(ch) if ch.is_alphabetic() || "°€£¥²³µ".contains(ch) => {
+                        u += ch.len_utf8()
+                    }
+                    _ => break,
+                }
+            } else if c.is_ascii_digit() && u > unit_start {
+                u += 1;
+            } else {
+                break;
+            }
+        }
+        let has_unit = u > unit_start && unit_start > k;
+        if !has_unit && !decimal_comma {
+            return None;
+        }
+        let mut stop = if has_unit { u } else { k };
+        // `2 h 30`, `1 m 80`: a smaller unit's count after the unit.
+        if has_unit && stop + 1 < end && b[stop] == b' ' && b[stop + 1].is_ascii_digit() {
+            stop = digits(stop + 1);
+        }
+        let mut j = stop;
+        while j < end && matches!(b[j], b' ' | b'\t') {
+            j += 1;
+        }
+        (j >= end || matches!(b[j], b',' | b'}' | b']' | b'\n' | b'\r')).then_some(stop)
+    }
+
     /// Where an unquoted value starting at `i` ends: at a comma, a closer, a line end, a quote
     /// (and a `)` inside a call), before trailing whitespace.
     pub(crate) fn unquoted_value_end(&self, i: usize, in_call: bool) -> usize {
@@ -751,6 +843,8 @@ impl<'t> Lex<'t> {
                 || QuoteClass::opening_at(b, j).is_some()
                 || wide_punctuation_at(b, j)
                 || self.fence_at(j)
+                // `name=search`: one word, then `=` (not `==`) for the colon.
+                || (c == b'=' && first_word_end.is_none() && b.get(j + 1) != Some(&b'='))
             {
                 break;
             }
@@ -759,15 +853,16 @@ impl<'t> Lex<'t> {
             }
             j += if c < 0x80 { 1 } else { self.char_len_at(j) };
         }
-        let key_end = if j < self.end && (b[j] == b':' || b[j..].starts_with(&WIDE_COLON)) {
-            let mut k = j;
-            while k > i && matches!(b[k - 1], b' ' | b'\t') {
-                k -= 1;
-            }
-            k
-        } else {
-            first_word_end.unwrap_or(j)
-        };
+        let key_end =
+            if j < self.end && (b[j] == b':' || b[j] == b'=' || b[j..].starts_with(&WIDE_COLON)) {
+                let mut k = j;
+                while k > i && matches!(b[k - 1], b' ' | b'\t') {
+                    k -= 1;
+                }
+                k
+            } else {
+                first_word_end.unwrap_or(j)
+            };
         (key_end, j)
     }
 

@@ -40,6 +40,11 @@ impl Lex<'_> {
         match self.b[j] {
             // Another value: a separate answer, not a lost part of this one.
             b'{' | b'[' => 0,
+            // `}, filled in: {…}`: a sentence, then another value.
+            b',' if self.prose_words_at(self.skip_trivia(j + 1).0) => {
+                let next = memchr::memchr2(b'{', b'[', &self.b[j..to]).map_or(to, |k| j + k);
+                self.json_marks(j + 1, next) * cost::LOST_STRUCTURE
+            }
             b',' | b':' => self.lost_structure(j, to) + self.numbers(j, to) * cost::LOST_STRUCTURE,
             _ if wide_punctuation_at(self.b, j) => {
                 self.lost_structure(j, to) + self.numbers(j, to) * cost::LOST_STRUCTURE
@@ -47,6 +52,29 @@ impl Lex<'_> {
             // Prose costs nothing; marks that only JSON has (`"key":`, `, "`, closers) do.
             _ => self.json_marks(j, to) * cost::LOST_STRUCTURE,
         }
+    }
+
+    /// Two words of prose start at `k` (`filled in`, `the output is`): letters, a space,
+    /// letters — not a key, which is one word or quoted.
+    pub(crate) fn prose_words_at(&self, k: usize) -> bool {
+        let (b, end) = (self.b, self.end.min(self.b.len()));
+        let letter = |c: u8| c.is_ascii_alphabetic() || c >= 0x80;
+        let mut i = k;
+        while i < end && (letter(b[i]) || b[i].is_ascii_digit() || matches!(b[i], b'_' | b'-')) {
+            i += 1;
+        }
+        i > k && letter(b[k]) && i + 1 < end && b[i] == b' ' && letter(b[i + 1])
+    }
+
+    /// The line at `k` is a sentence: it opens with two words and holds no mark of JSON
+    /// (quote, colon, bracket, `=`) before its end.
+    pub(crate) fn prose_line_at(&self, k: usize) -> bool {
+        let end = self.end.min(self.b.len());
+        let line_end = memchr::memchr(b'\n', &self.b[k.min(end)..end]).map_or(end, |e| k + e);
+        self.prose_words_at(k)
+            && !self.b[k..line_end]
+                .iter()
+                .any(|c| matches!(c, b'"' | b':' | b'{' | b'}' | b'[' | b']' | b'='))
     }
 
     /// Numbers in `b[from..to]`: runs of digits that start a word (`, 2001]`).
@@ -390,6 +418,8 @@ mod tests {
                 ("\n\nHope this helps!", 0),
                 // Per quote, bracket or number left out.
                 (", \"b\": 2}", 4 * LOST),
+                // A sentence, then another value.
+                (", filled in:\n{\"b\": 2}", 0),
             ],
             |lex, _| lex.lost_after_document(0),
         );

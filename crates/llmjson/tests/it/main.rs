@@ -6,6 +6,7 @@ mod corpus;
 mod decisions;
 mod errors;
 mod faults;
+mod forms;
 mod grounding;
 mod hostile;
 mod latex;

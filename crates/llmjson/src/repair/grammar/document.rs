@@ -30,7 +30,10 @@ impl Ctx<'_> {
             let from = self.doc_start.max(k.saturating_sub(cost::WINDOW)).min(k);
             memchr::memrchr(b'\n', &b[from..k]).is_some()
         };
-        if (newlines >= 2 || (newlines == 1 && !laid_out())) && depth > 0 {
+        // A line of words with nothing of JSON on it ends the document too (`Если нужно, могу
+        // уточнить.` after a reply whose closer never came).
+        let prose_line = || newlines == 1 && self.lex.prose_line_at(pos);
+        if (newlines >= 2 || (newlines == 1 && !laid_out()) || prose_line()) && depth > 0 {
             let lost = self
                 .lex
                 .lost_structure(pos, (pos + cost::WINDOW).min(self.lex.end));

@@ -68,6 +68,15 @@ pub(crate) enum Action {
     Literal,
     /// A bare word (or text) used as a string value.
     UnquotedValue,
+    /// `"args\":`: a key whose closing quote was escaped (half of a tool call's arguments
+    /// stringified): the key, up to the backslash.
+    EscapedCloseKey,
+    /// A number with its unit or a decimal comma, unquoted (`1,82 m`, `74 kg`): one string.
+    MeasuredValue,
+    /// `name=` where a call's argument is due: keyword arguments open an object.
+    OpenKeywords,
+    /// `)` after keyword arguments: their object closes, the call's `)` is read next.
+    CloseKeywords,
     /// `name(` of a function-call wrapper.
     FunctionWrapper,
     /// A key without quotes.
@@ -91,6 +100,9 @@ pub(crate) enum Action {
     /// `:` after a string item of an array inside an object: the array lacked `]`, and the
     /// string is the next member's key.
     CloseArrayBeforeMember,
+    /// `:` after the first item of an array, a string: the array is an object written with
+    /// brackets (`["lang": "pt", "level": "B2"]`), and the string its first key.
+    ObjectFromFirstItem,
     /// `{{`: an opener too many (its closer is owed).
     ExtraOpener,
     /// A `,` (or a second `:`) too many.

@@ -34,6 +34,20 @@ impl Ctx<'_> {
                 self.stray_quote(out, pos, len, Mode::Value { after_comma });
             }
             Token::Number { end } => self.value_number(out, stack, pos, end, next),
+            // `search(query="hotels", limit=3)`: keyword arguments are an object's members.
+            Token::Word { .. } if top == Some(Kind::Call) && keyword_at(b, pos, self.lex.end) => {
+                out.add(
+                    level,
+                    reading(
+                        Action::OpenKeywords,
+                        None,
+                        0,
+                        pos,
+                        Mode::Key { after_comma: false },
+                    )
+                    .push(Kind::Object),
+                );
+            }
             Token::Word { end } => self.value_word(out, stack, pos, end, next, top),
             Token::Comma => match top {
                 Some(Kind::Array | Kind::Tuple | Kind::Set) => out.add(
@@ -172,6 +186,21 @@ impl Ctx<'_> {
                 (Some(RepairKind::InvalidNumber), cost::ODD_NUMBER)
             };
             out.add(level, reading(Action::Number, kind, cost, end, next));
+            // `"altura": 1,82 m`, `"poids": 74 kg`: a measure, one string.
+            if stack.top() == Some(Kind::Object) {
+                if let Some(measured) = self.lex.measured_value_end(pos) {
+                    out.add(
+                        level,
+                        reading(
+                            Action::MeasuredValue,
+                            Some(RepairKind::UnquotedString),
+                            cost::UNQUOTED_VALUE,
+                            measured,
+                            next,
+                        ),
+                    );
+                }
+            }
             // `1,299.99`: where a comma cannot separate items (after a key), the
             // reading that keeps the number whole is the one that survives.
             if let Some(grouped) = self.lex.grouped_number_end(pos) {
@@ -373,12 +402,19 @@ impl Ctx<'_> {
             } else {
                 0
             };
+        // `{"id": 1]` inside a list: the closer is the list's, the object lost its own — on a
+        // tie with the wrong-kind reading (nothing after tells them apart in the window), the
+        // reading that leaves no container open for a closer that never comes.
+        let below_matches = u8::from(stack.below() == Some(kind));
         out.add(
             level,
             reading(
                 Action::Mismatched,
                 Some(RepairKind::MismatchedCloser),
-                cost::MISMATCHED_CLOSER + mismatch_indent + list_goes_on,
+                cost::MISMATCHED_CLOSER
+                    + mismatch_indent
+                    + list_goes_on
+                    + Cost::from(below_matches),
                 pos + 1,
                 after_close(depth - 1),
             )
@@ -602,6 +638,23 @@ impl Ctx<'_> {
         cost::MISALIGNED_CLOSER
     }
 
+    /// `"args\":{\"id\": …`: the key opened at `pos` by `"` closes with `\"` before its colon
+    /// (the rest of the member was stringified): where the `\"` ends. The key holds no other
+    /// quote or backslash and stays on its line.
+    fn escaped_close_key(&self, pos: usize) -> Option<usize> {
+        let b = self.b();
+        if b.get(pos) != Some(&b'"') {
+            return None;
+        }
+        let end = self.lex.end.min(pos + cost::WINDOW);
+        let k = pos + 1 + memchr::memchr3(b'\\', b'"', b'\n', b.get(pos + 1..end)?)?;
+        if k == pos + 1 || b[k] != b'\\' || b.get(k + 1) != Some(&b'"') {
+            return None;
+        }
+        let (j, _) = self.lex.skip_trivia(k + 2);
+        (b.get(j) == Some(&b':')).then_some(k + 2)
+    }
+
     /// The blanks before `pos` on its line, if only blanks precede it there.
     fn indentation(&self, pos: usize) -> Option<usize> {
         let b = self.b();
@@ -628,9 +681,26 @@ impl Ctx<'_> {
             Token::Quote(class, len) => {
                 self.string_open(out, class, len, pos, true);
                 self.stray_quote(out, pos, len, here);
+                if let Some(end) = self.escaped_close_key(pos) {
+                    out.add(
+                        self.level,
+                        reading(
+                            Action::EscapedCloseKey,
+                            Some(RepairKind::EscapedString),
+                            cost::COMMENT,
+                            end,
+                            Mode::Colon,
+                        ),
+                    );
+                }
             }
             Token::Word { .. } | Token::Number { .. } => self.bare_key(out, pos),
             Token::Close(Kind::Object) => self.key_close(out, stack, pos, after_comma),
+            Token::RParen
+                if stack.top() == Some(Kind::Object) && stack.below() == Some(Kind::Call) =>
+            {
+                self.close_keywords(out, stack, pos)
+            }
             Token::Close(kind) => self.wrong_closer(out, stack, kind, pos, here),
             Token::Comma => out.add(
                 self.level,
@@ -680,6 +750,22 @@ impl Ctx<'_> {
                 kind,
                 cost,
                 pos + 1,
+                after_close(stack.depth() - 1),
+            )
+            .pop(1),
+        );
+    }
+
+    /// `)` ends a call's keyword arguments: their object closes here, and the `)` closes the
+    /// call next.
+    fn close_keywords(&self, out: &mut Readings, stack: &dyn Stack, pos: usize) {
+        out.add(
+            self.level,
+            reading(
+                Action::CloseKeywords,
+                None,
+                0,
+                pos,
                 after_close(stack.depth() - 1),
             )
             .pop(1),
@@ -785,6 +871,12 @@ impl Ctx<'_> {
     /// `{'red'` before a `,` is the first item of a set. A quoted key is walked back to its
     /// opening quote, a number over its digits (within the window).
     fn first_key_before(&self, pos: usize) -> bool {
+        self.first_item_before(pos, b'{')
+    }
+
+    /// The string or number that ends just before `pos` (blanks aside) opens the container
+    /// whose opener is `opener`.
+    fn first_item_before(&self, pos: usize, opener: u8) -> bool {
         let b = self.b();
         let floor = pos.saturating_sub(cost::WINDOW);
         let mut k = pos;
@@ -821,7 +913,7 @@ impl Ctx<'_> {
         while k > floor && is_ws(b[k - 1]) {
             k -= 1;
         }
-        k > 0 && b[k - 1] == b'{'
+        k > 0 && b[k - 1] == opener
     }
 
     /// After the first item of a set and its comma, at `i`: another item follows, itself
@@ -862,6 +954,26 @@ impl Ctx<'_> {
     pub(super) fn colon(&self, out: &mut Readings, stack: &dyn Stack, tok: Token, pos: usize) {
         let level = self.level;
         let value = Mode::Value { after_comma: false };
+        // `"weight">2.5`, `"weight" -> 2.5`: an arrow for the colon.
+        let arrow = match self.b().get(pos..pos + 2) {
+            Some([b'-', b'>', ..]) => 2,
+            Some([b'>', c]) if *c != b'=' => 1,
+            _ => 0,
+        };
+        if arrow > 0 {
+            out.add(
+                level,
+                reading(
+                    Action::ColonLike,
+                    Some(RepairKind::MissingColon),
+                    0,
+                    pos + arrow,
+                    value,
+                )
+                .styled(style::EQUALS_COLON),
+            );
+            return;
+        }
         match tok {
             Token::Colon => out.add(level, reading(Action::Colon, None, 0, pos + 1, value)),
             // `{"名前"："花子"}`: a CJK model's full-width colon.
@@ -957,6 +1069,9 @@ impl Ctx<'_> {
                 self.next_close(out, stack, pos, here)
             }
             Token::Close(closer) => self.wrong_closer(out, stack, closer, pos, here),
+            Token::RParen if kind == Kind::Object && stack.below() == Some(Kind::Call) => {
+                self.close_keywords(out, stack, pos)
+            }
             Token::RParen if matches!(kind, Kind::Call | Kind::Tuple) => out.add(
                 self.level,
                 reading(
@@ -1056,7 +1171,14 @@ impl Ctx<'_> {
         let (j, _) = self.lex.skip_trivia(pos + 1);
         let b = self.b();
         let end = self.lex.end;
+        // After the root's closer, a comma followed by words of prose (`}, filled in: {…}`,
+        // `}, the output is: {…}`) ends the document: the sentence is not a member.
+        let prose_follows = depth == 1 && j < end && b[j] == b',' && {
+            let (k, _) = self.lex.skip_trivia(j + 1);
+            self.lex.prose_words_at(k)
+        };
         let goes_on = j < end
+            && !prose_follows
             && (b[j] == b','
                 || b[j..end].starts_with(&WIDE_COMMA)
                 || (depth == 1 && (b[j] == b':' || b[j..end].starts_with(&WIDE_COLON))));
@@ -1100,6 +1222,22 @@ impl Ctx<'_> {
         if after_string && stack.top() == Some(Kind::Array) && stack.below() == Some(Kind::Object) {
             self.lost_closer(out, Action::CloseArrayBeforeMember, pos, Mode::Colon);
         }
+        // `["lang": "pt", "level": "B2"]`: an object in brackets (its `]` then pays as a
+        // closer of the wrong kind).
+        if after_string && stack.top() == Some(Kind::Array) && self.first_item_before(pos, b'[') {
+            out.add(
+                self.level,
+                reading(
+                    Action::ObjectFromFirstItem,
+                    Some(RepairKind::MismatchedCloser),
+                    cost::ODD_NUMBER,
+                    pos,
+                    Mode::Colon,
+                )
+                .pop(1)
+                .push(Kind::Object),
+            );
+        }
         let len = match tok {
             Token::Other { len } => len,
             Token::WideColon => WIDE_COLON.len(),
@@ -1137,6 +1275,21 @@ impl Ctx<'_> {
             ),
         );
     }
+}
+
+/// `name=` (not `==`) at `pos`: a keyword argument.
+pub(crate) fn keyword_at(b: &[u8], pos: usize, end: usize) -> bool {
+    let mut k = pos;
+    while k < end && (b[k].is_ascii_alphanumeric() || b[k] == b'_') {
+        k += 1;
+    }
+    while k < end && b[k] == b' ' {
+        k += 1;
+    }
+    k > pos
+        && b[pos].is_ascii_alphabetic()
+        && b.get(k) == Some(&b'=')
+        && !matches!(b.get(k + 1), Some(b'=' | b'>'))
 }
 
 /// What a comma leads to inside a container of `kind`: a key in an object, an item elsewhere.

@@ -73,6 +73,8 @@ impl Parser<'_> {
             Action::SetItem => self.set_from_first_key(at)?,
             Action::Literal => return self.literal(at, s),
             Action::UnquotedValue => return self.unquoted_value(at, s),
+            Action::MeasuredValue => return self.measured_value(at, s),
+            Action::EscapedCloseKey => return self.escaped_close_key(at, s),
             Action::BareKey => return self.bare_key(at, s),
             Action::FunctionWrapper => {
                 let name = &self.text[at..s.pos - 1];
@@ -127,6 +129,9 @@ impl Parser<'_> {
                 self.close_top()?;
             }
             Action::CloseArrayBeforeMember => self.close_array_before_member(at)?,
+            Action::ObjectFromFirstItem => self.object_from_first_item(at)?,
+            Action::OpenKeywords => self.open(Kind::Object, at)?,
+            Action::CloseKeywords => self.close_top()?,
             Action::StrayCloser => {
                 self.repair(RepairKind::ExtraCloser, at, at + 1, "removed")?;
                 self.pos = s.pos;
@@ -423,6 +428,33 @@ impl Parser<'_> {
             .frames
             .last_mut()
             .ok_or(Fail::Internal("no object around the array"))?;
+        frame.key = Some(key);
+        frame.key_end = at;
+        frame.key_at = quoted_start_before(self.b, at);
+        Ok(())
+    }
+
+    /// `["lang": "pt"`: the array opened at its `[` is an object, its one item the first key.
+    fn object_from_first_item(&mut self, at: usize) -> Result<()> {
+        let open = self.opens.last().copied().unwrap_or(at);
+        let key = match self.pop_frame()? {
+            Partial::Array(mut items) if items.len() == 1 => match items.pop() {
+                Some(Value::String(key)) => key,
+                _ => return Err(Fail::Internal("no string item to use as a key")),
+            },
+            _ => return Err(Fail::Internal("no array of one item")),
+        };
+        self.repair(
+            RepairKind::MismatchedCloser,
+            open,
+            open + 1,
+            "'[' read as '{': the list holds members",
+        )?;
+        self.open(Kind::Object, open)?;
+        let frame = self
+            .frames
+            .last_mut()
+            .ok_or(Fail::Internal("no object opened"))?;
         frame.key = Some(key);
         frame.key_end = at;
         frame.key_at = quoted_start_before(self.b, at);

@@ -1047,7 +1047,7 @@ mod tests {
         // A member commented out in a laid-out list, beside a trailing comma (the generator's
         // `commented_out`): priced as a draft, more than the one comment a clear spot allows.
         // The first such case of a seed (found, not indexed: a new class shifts the schedule).
-        let commented_out = llmjson_faults::generate(90210, 1200)
+        let commented_out = llmjson_faults::generate(90210, 4000)
             .into_iter()
             .find(|case| {
                 case.input.contains("/* {")

@@ -184,6 +184,36 @@ impl Parser<'_> {
         Ok(s.mode)
     }
 
+    /// A measure written without quotes (`1,82 m`): the string up to the reading's end.
+    pub(super) fn measured_value(&mut self, at: usize, s: Reading) -> Result<Mode> {
+        let value = self.text[at..s.pos].to_string();
+        self.pos = s.pos;
+        self.repair(RepairKind::UnquotedString, at, s.pos, "quoted")?;
+        self.emit(Value::String(value))?;
+        Ok(s.mode)
+    }
+
+    /// `"args\":`: the key between the quote at `at` and the escaped quote that ends before
+    /// `s.pos`.
+    pub(super) fn escaped_close_key(&mut self, at: usize, s: Reading) -> Result<Mode> {
+        let key_end = s.pos - 2;
+        let key = self.text[at + 1..key_end].to_string();
+        self.pos = s.pos;
+        self.repair_at_key(
+            &key,
+            RepairKind::EscapedString,
+            key_end,
+            s.pos,
+            "an escaped quote closed the key",
+        )?;
+        if let Some(frame) = self.frames.last_mut() {
+            frame.key = Some(key);
+            frame.key_at = at;
+            frame.key_end = s.pos;
+        }
+        Ok(s.mode)
+    }
+
     /// An object key without quotes: `{name: "x"}`, `{2: 1}`, `{first name: "x"}`.
     pub(super) fn bare_key(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let (key_end, stop) = self.lex().bare_key(at);

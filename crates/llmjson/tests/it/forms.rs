@@ -1,0 +1,149 @@
+//! The forms real replies hold (issue 58): an echoed template or schema before the answer,
+//! wrappers that are not fences, calls around arguments, objects listed without brackets, an
+//! object in brackets, `key=value` pairs, half-escaped arguments, arrows for colons, measures
+//! left unquoted, markdown escapes. Each case here is written in other words than the
+//! generator's (`llmjson-faults` writes the classes; the scoreboard scores them).
+
+use crate::support::kinds;
+use llmjson::{Options, RepairKind};
+use serde_json::json;
+
+fn value(text: &str) -> serde_json::Value {
+    let parsed =
+        llmjson::parse(text, &Options::default()).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    serde_json::to_value(&parsed.value).unwrap()
+}
+
+fn logged(text: &str, kind: RepairKind) -> bool {
+    kinds(&llmjson::parse(text, &Options::default()).unwrap()).contains(&kind)
+}
+
+#[test]
+fn an_echoed_template_is_skipped_for_the_value_that_fills_it() {
+    for text in [
+        "Output format: {\"label\": \"string\", \"score\": \"number\"}\nAnswer: {\"label\": \"spam\", \"score\": 0.93}",
+        "Formato: {\"rótulo\": \"<texto>\", \"nota\": \"int\"}, preenchido assim: {\"rótulo\": \"ok\", \"nota\": 0.93}",
+        "```json\n[{\"label\": \"str\", \"score\": \"float\"}]\n```\n```json\n[{\"label\": \"spam\", \"score\": 0.93}]\n```",
+    ] {
+        let v = value(text);
+        let first = v.get(0).unwrap_or(&v);
+        assert!(first.to_string().contains("0.93"), "{text:?} gave {v}");
+        assert!(logged(text, RepairKind::SkippedTemplate), "{text:?}");
+    }
+    // A template alone is what the reply holds.
+    assert_eq!(value("{\"label\": \"string\"}"), json!({"label": "string"}));
+    // A value whose keys differ does not fill it.
+    let other = "Format: {\"label\": \"string\"}\nAlso: {\"weather\": \"sunny\"}";
+    assert_eq!(value(other), json!({"label": "string"}));
+}
+
+#[test]
+fn an_echoed_schema_is_skipped_for_the_instance() {
+    let text = "Schema:\n{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}}\n\nThe instance:\n{\"city\": \"Porto\"}";
+    assert_eq!(value(text), json!({"city": "Porto"}));
+    assert!(logged(text, RepairKind::SkippedSchemaEcho));
+    // A schema asked for, alone, is the answer.
+    let alone = "{\"$schema\": \"x\", \"type\": \"array\", \"items\": {\"type\": \"integer\"}}";
+    assert_eq!(value(alone)["type"], json!("array"));
+}
+
+#[test]
+fn wrappers_that_are_not_fences() {
+    for text in [
+        "\"\"\"{\"ok\": true}\"\"\"",
+        "'''json\n{\"ok\": true}\n'''",
+        "\"\"\"\n```json\n{\"ok\": true}\n```\n\"\"\"\nThat is the output.",
+        "``json\n{\"ok\": true}\n``",
+        "````\n{\"ok\": true}\n````",
+    ] {
+        assert_eq!(value(text), json!({"ok": true}), "{text:?}");
+    }
+    // A JSON fence holding a list that looks like a citation is still the value.
+    assert_eq!(value("```json\n[3]\n```"), json!([3]));
+}
+
+#[test]
+fn calls_around_the_arguments() {
+    assert_eq!(
+        value("[reserve_table({\"guests\": 4, \"smoking\": False})]"),
+        json!({"guests": 4, "smoking": false})
+    );
+    assert!(logged(
+        "[reserve_table({\"guests\": 4})]",
+        RepairKind::UnwrappedCall
+    ));
+    assert_eq!(
+        value("I will now run translate(text=\"bom dia\", target=\"en\", formal=True)"),
+        json!({"text": "bom dia", "target": "en", "formal": true})
+    );
+    // Two calls stay two.
+    assert_eq!(
+        value("[f({\"a\": 1}), g({\"b\": 2})]"),
+        json!([{"a": 1}, {"b": 2}])
+    );
+}
+
+#[test]
+fn objects_one_after_another_are_a_list() {
+    let text = "Results: {\"sku\": \"A1\", \"qty\": 2}, {\"sku\": \"B7\", \"qty\": 1}";
+    assert_eq!(
+        value(text),
+        json!([{"sku": "A1", "qty": 2}, {"sku": "B7", "qty": 1}])
+    );
+    assert!(logged(text, RepairKind::WrappedInArray));
+    // Lines of JSON are not a list: the first value.
+    assert_eq!(value("{\"a\": 1}\n{\"b\": 2}"), json!({"a": 1}));
+}
+
+#[test]
+fn members_without_braces_and_objects_in_brackets() {
+    assert_eq!(
+        value("Here: \"estado\": \"pronto\", \"tentativas\": 2"),
+        json!({"estado": "pronto", "tentativas": 2})
+    );
+    assert_eq!(
+        value("{\"idioma\": [\"código\": \"pt\", \"nível\": \"B2\"], \"n\": 1}"),
+        json!({"idioma": {"código": "pt", "nível": "B2"}, "n": 1})
+    );
+}
+
+#[test]
+fn pairs_arrows_and_half_escaped_arguments() {
+    assert_eq!(
+        value("<tool_call>{action=grep, pattern=\"TODO\", max=20}</tool_call>"),
+        json!({"action": "grep", "pattern": "TODO", "max": 20})
+    );
+    assert_eq!(
+        value("{\"peso\">3.5, \"altura\" -> 2}"),
+        json!({"peso": 3.5, "altura": 2})
+    );
+    assert_eq!(
+        value("{\"fn\":\"weather\",\"params\\\":{\\\"city\\\":\\\"Oslo\\\"}}"),
+        json!({"fn": "weather", "params": {"city": "Oslo"}})
+    );
+}
+
+#[test]
+fn measures_left_unquoted_are_one_string() {
+    assert_eq!(
+        value("{\"Größe\": 1,75 m, \"Gewicht\": 68 kg, \"Fieber\": 38,2 °C}"),
+        json!({"Größe": "1,75 m", "Gewicht": "68 kg", "Fieber": "38,2 °C"})
+    );
+    // Thousands stay a number.
+    assert_eq!(
+        value("{\"n\": 12,500, \"m\": 1}"),
+        json!({"n": 12500, "m": 1})
+    );
+}
+
+#[test]
+fn markdown_escapes_in_words_but_not_in_maths() {
+    assert_eq!(
+        value("{\"note\": \"read \\[the guide\\] first\", \"max\\_len\": 3}"),
+        json!({"note": "read [the guide] first", "max_len": 3})
+    );
+    assert_eq!(
+        value("{\"m\": \"\\[a^2 + b^2\\]\"}"),
+        json!({"m": "\\[a^2 + b^2\\]"})
+    );
+}
