@@ -450,12 +450,23 @@ impl<'t> Lex<'t> {
             // Another value (`{…}` on the next line) is a separate answer, not a part left out.
             None if continues
                 || member_like
-                || (!matches!(b[j], b'{' | b'[') && self.member_after_comma(j, last_content)) =>
+                || (!self.opens_another_value(j, last_content)
+                    && self.member_after_comma(j, last_content)) =>
             {
                 Some(j..last_content)
             }
             None => None,
         }
+    }
+
+    /// The stretch at `from` opens another value, maybe after words that introduce it
+    /// (`{…}`, `FUNCTION RETURN {…}`): its first mark of JSON is an opening bracket.
+    fn opens_another_value(&self, from: usize, to: usize) -> bool {
+        let to = to.min(self.end);
+        self.b[from.min(to)..to]
+            .iter()
+            .find(|c| matches!(c, b'"' | b':' | b',' | b'{' | b'}' | b'[' | b']'))
+            .is_some_and(|&c| matches!(c, b'{' | b'['))
     }
 
     /// `b[from..to]` holds the start of another member after a value's end: a closing quote,

@@ -67,14 +67,21 @@ impl Lex<'_> {
     }
 
     /// The line at `k` is a sentence: it opens with two words and holds no mark of JSON
-    /// (quote, colon, bracket, `=`) before its end.
+    /// (quote, colon, bracket, `=`) before its end, or only after an opening bracket.
     pub(crate) fn prose_line_at(&self, k: usize) -> bool {
         let end = self.end.min(self.b.len());
         let line_end = memchr::memchr(b'\n', &self.b[k.min(end)..end]).map_or(end, |e| k + e);
+        // Or it is words that introduce another value (`FUNCTION RETURN {…}`): the first mark
+        // of JSON on the line opens it.
+        let line = &self.b[k..line_end];
         self.prose_words_at(k)
-            && !self.b[k..line_end]
+            && line
                 .iter()
-                .any(|c| matches!(c, b'"' | b':' | b'{' | b'}' | b'[' | b']' | b'='))
+                .position(|c| matches!(c, b'"' | b':' | b'{' | b'}' | b'[' | b']' | b'='))
+                .is_none_or(|m| {
+                    // A bracket after a blank (`RETURN {`), not one glued to a word (`doc[`).
+                    matches!(line[m], b'{' | b'[') && m > 0 && line[m - 1] == b' '
+                })
     }
 
     /// Numbers in `b[from..to]`: runs of digits that start a word (`, 2001]`).

@@ -324,11 +324,12 @@ fn conformance_scoreboard() {
         jr.pass * 100 >= (jr.pass + jr.expected_fail) * 90,
         "jsonrepair below 90%"
     );
-    // Real replies: every miss is listed with the form it is; the list only shrinks.
+    // Real replies: every miss is listed with the form it is; the list only shrinks. At most
+    // one miss (the expression no repair can compute).
     let real = &totals["realworld"];
     assert!(
-        real.pass * 100 >= (real.pass + real.expected_fail) * 90,
-        "real replies below 90%"
+        real.expected_fail <= 1 && real.pass * 100 >= (real.pass + real.expected_fail) * 98,
+        "real replies below 84 of 85"
     );
     let baml = &totals["baml"];
     assert!(

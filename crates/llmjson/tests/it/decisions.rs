@@ -95,7 +95,47 @@ fn a_stutter_after_a_value_is_dropped() {
     decides(
         r#"{"when":"07:58",","city":"Lisboa"}"#,
         r#"{"when": "07:58", "city": "Lisboa"}"#,
-        &[DroppedGarbage, ExtraComma],
+        // The stutter `",` is one stray run before the key.
+        &[DroppedGarbage],
+    );
+    // So are longer runs of fragments (`"",",`), as a real reply wrote them.
+    decides(
+        r#"{"data":"2024-10-09","",","dia":"quarta"}"#,
+        r#"{"data": "2024-10-09", "dia": "quarta"}"#,
+        &[DroppedGarbage],
+    );
+}
+
+#[test]
+fn a_row_that_lost_its_bracket_is_regrouped() {
+    decides(
+        r#"{"t": [["a", 1, "x"], ["b", 2, "y"], "c", 3, "z"], ["d", 4, "w"]]}"#,
+        r#"{"t": [["a", 1, "x"], ["b", 2, "y"], ["c", 3, "z"], ["d", 4, "w"]]}"#,
+        &[MissingOpener],
+    );
+}
+
+#[test]
+fn a_label_line_after_members_whose_closer_never_came_ends_the_document() {
+    let text = r#"{
+"op": "send",
+"args": {
+    "to": "ana"
+}
+TOOL OUTPUT {"status": "OK", "id": 7}"#;
+    let parsed = llmjson::parse(text, &llmjson::Options::default()).unwrap();
+    assert_eq!(
+        serde_json::to_value(&parsed.value).unwrap(),
+        serde_json::json!({"op": "send", "args": {"to": "ana"}})
+    );
+}
+
+#[test]
+fn a_value_that_lost_its_opening_quote_and_opens_with_an_apostrophe() {
+    decides(
+        r#"{"name "'O' Brien and sons, Ltd","n":1}"#,
+        r#"{"name": "'O' Brien and sons, Ltd", "n": 1}"#,
+        &[MissingColon, MissingStartQuote],
     );
 }
 

@@ -32,11 +32,15 @@ impl Ctx<'_> {
         };
         // A line of words with nothing of JSON on it ends the document too (`Если нужно, могу
         // уточнить.` after a reply whose closer never came).
-        let prose_line = || newlines == 1 && self.lex.prose_line_at(pos);
-        if (newlines >= 2 || (newlines == 1 && !laid_out()) || prose_line()) && depth > 0 {
-            let lost = self
-                .lex
-                .lost_structure(pos, (pos + cost::WINDOW).min(self.lex.end));
+        let prose_line = newlines == 1 && self.lex.prose_line_at(pos);
+        if (newlines >= 2 || (newlines == 1 && !laid_out()) || prose_line) && depth > 0 {
+            // What follows a line of prose that opens a value (`FUNCTION RETURN {…}`) is
+            // another value, not structure this one loses: only the words up to it count.
+            let mut to = (pos + cost::WINDOW).min(self.lex.end);
+            if prose_line {
+                to = memchr::memchr2(b'{', b'[', &b[pos..to]).map_or(to, |k| pos + k);
+            }
+            let lost = self.lex.lost_structure(pos, to);
             let close = cost::CLOSE_AT_END * Cost::from(depth);
             let one_line_break = if newlines == 1 {
                 cost::PROSE_AFTER_ONE_LINE_BREAK

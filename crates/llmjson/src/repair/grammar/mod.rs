@@ -71,6 +71,8 @@ pub(crate) enum Action {
     /// `"args\":`: a key whose closing quote was escaped (half of a tool call's arguments
     /// stringified): the key, up to the backslash.
     EscapedCloseKey,
+    /// Text up to a `"` that closes it, its opening `"` lost (`'K' a judicial officer",`).
+    QuoteLostValue,
     /// A number with its unit or a decimal comma, unquoted (`1,82 m`, `74 kg`): one string.
     MeasuredValue,
     /// `name=` where a call's argument is due: keyword arguments open an object.
@@ -103,6 +105,9 @@ pub(crate) enum Action {
     /// `:` after the first item of an array, a string: the array is an object written with
     /// brackets (`["lang": "pt", "level": "B2"]`), and the string its first key.
     ObjectFromFirstItem,
+    /// `]` after a list's scalars, a row's worth (`[…], "x", "y"], [`): the row lost its `[`,
+    /// those items are the row.
+    RegroupRow,
     /// `{{`: an opener too many (its closer is owed).
     ExtraOpener,
     /// A `,` (or a second `:`) too many.

@@ -32,6 +32,22 @@ impl Ctx<'_> {
             Token::Quote(class, len) => {
                 self.string_open(out, class, len, pos, false);
                 self.stray_quote(out, pos, len, Mode::Value { after_comma });
+                // `'K' a judicial officer",`: text that begins with an apostrophe and lost
+                // its opening `"`.
+                if class == QuoteClass::Single {
+                    if let Some(end) = self.lost_open_quote_end(pos) {
+                        out.add(
+                            level,
+                            reading(
+                                Action::QuoteLostValue,
+                                Some(RepairKind::MissingStartQuote),
+                                cost::MISSING_END_QUOTE,
+                                end,
+                                next,
+                            ),
+                        );
+                    }
+                }
             }
             Token::Number { end } => self.value_number(out, stack, pos, end, next),
             // `search(query="hotels", limit=3)`: keyword arguments are an object's members.
@@ -638,6 +654,43 @@ impl Ctx<'_> {
         cost::MISALIGNED_CLOSER
     }
 
+    /// The text at `pos` opens with an apostrophe-quoted word that more words follow, and ends
+    /// on its line at a `"` before a delimiter: a string value that lost its opening `"`.
+    /// Where that `"` ends.
+    fn lost_open_quote_end(&self, pos: usize) -> Option<usize> {
+        let b = self.b();
+        let end = self.lex.end.min(pos + cost::WINDOW);
+        let line = memchr::memchr(b'\n', &b[pos..end]).map_or(end, |n| pos + n);
+        let q = pos + memchr::memchr(b'"', &b[pos..line])?;
+        let apostrophe = pos + 1 + memchr::memchr(b'\'', &b[pos + 1..q])?;
+        let words_follow = b.get(apostrophe + 1) == Some(&b' ')
+            && b.get(apostrophe + 2)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c >= 0x80);
+        let (after, _) = self.lex.skip_trivia(q + 1);
+        let delimited = self.lex.at_end(after) || matches!(b[after], b',' | b'}' | b']');
+        (words_follow && delimited).then_some(q + 1)
+    }
+
+    /// A run of quotes and commas at `pos` (`",`, `"",",`) that ends where a quoted key and its
+    /// colon begin: where that key's quote is. The run holds a quote and ends with a comma.
+    fn stray_fragment_end(&self, pos: usize) -> Option<usize> {
+        let b = self.b();
+        let end = self.lex.end.min(pos + 16);
+        let mut k = pos;
+        while k < end && matches!(b[k], b'"' | b',' | b' ') {
+            k += 1;
+        }
+        let key = k.checked_sub(1).filter(|&q| q > pos && b[q] == b'"')?;
+        let fragment = &b[pos..key];
+        let last = fragment.iter().rposition(|&c| c != b' ')?;
+        if fragment[last] != b',' || !fragment.contains(&b'"') {
+            return None;
+        }
+        let line_end = memchr::memchr(b'\n', &b[k..self.lex.end]).map_or(self.lex.end, |n| k + n);
+        let close = k + memchr::memchr(b'"', &b[k..line_end])?;
+        self.lex.next_is_colon(close + 1, line_end).then_some(key)
+    }
+
     /// `"args\":{\"id\": …`: the key opened at `pos` by `"` closes with `\"` before its colon
     /// (the rest of the member was stringified): where the `\"` ends. The key holds no other
     /// quote or backslash and stays on its line.
@@ -681,6 +734,19 @@ impl Ctx<'_> {
             Token::Quote(class, len) => {
                 self.string_open(out, class, len, pos, true);
                 self.stray_quote(out, pos, len, here);
+                // `"",","key":` between members: fragments of quotes and commas, one stray run.
+                if let Some(key) = self.stray_fragment_end(pos) {
+                    out.add(
+                        self.level,
+                        reading(
+                            Action::Garbage,
+                            Some(RepairKind::DroppedGarbage),
+                            cost::EXTRA_PUNCTUATION,
+                            key,
+                            here,
+                        ),
+                    );
+                }
                 if let Some(end) = self.escaped_close_key(pos) {
                     out.add(
                         self.level,
@@ -1205,7 +1271,61 @@ impl Ctx<'_> {
                     here,
                 ),
             );
+            // `[…], "x", "y", "z"], [` in a list of rows: the last row lost its `[`.
+            if stack.top() == Some(Kind::Array) && b[pos] == b']' && self.row_lost_opener(pos, j) {
+                out.add(
+                    self.level,
+                    reading(
+                        Action::RegroupRow,
+                        Some(RepairKind::MissingOpener),
+                        0,
+                        pos + 1,
+                        here,
+                    ),
+                );
+            }
         }
+    }
+
+    /// The `]` at `pos` (a comma at `comma`, then `[`) ends a row whose `[` was lost: the items
+    /// before it since the list's last row are scalars, as many as that row holds. Bounded to
+    /// the window before `pos`.
+    fn row_lost_opener(&self, pos: usize, comma: usize) -> bool {
+        let b = self.b();
+        if b.get(comma) != Some(&b',') {
+            return false;
+        }
+        let (next, _) = self.lex.skip_trivia(comma + 1);
+        if b.get(next) != Some(&b'[') {
+            return false;
+        }
+        let floor = pos.saturating_sub(cost::WINDOW);
+        // The scalars since the previous row's `]` (no bracket among them).
+        let Some(prev_close) = (floor..pos)
+            .rev()
+            .find(|&k| matches!(b[k], b'[' | b']' | b'{' | b'}'))
+        else {
+            return false;
+        };
+        if b[prev_close] != b']' {
+            return false;
+        }
+        let Some(prev_open) = (floor..prev_close)
+            .rev()
+            .find(|&k| matches!(b[k], b'[' | b']' | b'{' | b'}'))
+        else {
+            return false;
+        };
+        if b[prev_open] != b'[' {
+            return false;
+        }
+        let row = items_in(&b[prev_open + 1..prev_close]);
+        let after_row = self.lex.skip_trivia(prev_close + 1).0;
+        if b.get(after_row) != Some(&b',') {
+            return false;
+        }
+        let run = items_in(&b[after_row + 1..pos]);
+        row >= 2 && run == row
     }
 
     /// A colon after an item: `"risks": [` after a list's string item means the list lost its
@@ -1275,6 +1395,27 @@ impl Ctx<'_> {
             ),
         );
     }
+}
+
+/// How many items a bracket-free run of scalars holds: commas outside double quotes, plus one
+/// (none when it is blank).
+fn items_in(run: &[u8]) -> usize {
+    if run.iter().all(|c| c.is_ascii_whitespace()) {
+        return 0;
+    }
+    let mut quoted = false;
+    let mut escaped = false;
+    let mut commas = 0;
+    for &c in run {
+        match c {
+            _ if escaped => escaped = false,
+            b'\\' if quoted => escaped = true,
+            b'"' => quoted = !quoted,
+            b',' if !quoted => commas += 1,
+            _ => {}
+        }
+    }
+    commas + 1
 }
 
 /// `name=` (not `==`) at `pos`: a keyword argument.

@@ -74,6 +74,7 @@ impl Parser<'_> {
             Action::Literal => return self.literal(at, s),
             Action::UnquotedValue => return self.unquoted_value(at, s),
             Action::MeasuredValue => return self.measured_value(at, s),
+            Action::QuoteLostValue => return self.quote_lost_value(at, s),
             Action::EscapedCloseKey => return self.escaped_close_key(at, s),
             Action::BareKey => return self.bare_key(at, s),
             Action::FunctionWrapper => {
@@ -130,6 +131,7 @@ impl Parser<'_> {
             }
             Action::CloseArrayBeforeMember => self.close_array_before_member(at)?,
             Action::ObjectFromFirstItem => self.object_from_first_item(at)?,
+            Action::RegroupRow => self.regroup_row(at, s.pos)?,
             Action::OpenKeywords => self.open(Kind::Object, at)?,
             Action::CloseKeywords => self.close_top()?,
             Action::StrayCloser => {
@@ -160,7 +162,16 @@ impl Parser<'_> {
                 }
             }
             Action::MissingComma => self.repair(RepairKind::MissingComma, at, at, "added ','")?,
-            Action::MissingColon => self.repair(RepairKind::MissingColon, at, at, "added ':'")?,
+            Action::MissingColon => {
+                self.repair(RepairKind::MissingColon, at, at, "added ':'")?;
+                // `"title "'K' …`: the blank that ends the key stood where `": "` was.
+                if let Some(key) = self.frames.last_mut().and_then(|f| f.key.as_mut()) {
+                    let kept = key.trim_end_matches(' ').len();
+                    if kept > 0 && at > 0 && self.b[at - 1] == b'"' && self.b[at] != b' ' {
+                        key.truncate(kept);
+                    }
+                }
+            }
             Action::Ellipsis => {
                 self.repair(RepairKind::Ellipsis, at, s.pos, "removed")?;
                 self.pos = s.pos;
@@ -458,6 +469,29 @@ impl Parser<'_> {
         frame.key = Some(key);
         frame.key_end = at;
         frame.key_at = quoted_start_before(self.b, at);
+        Ok(())
+    }
+
+    /// `[…], "x", "y"]`: the scalars since the list's last container are a row whose `[` was
+    /// lost; the `]` at `at` is that row's.
+    fn regroup_row(&mut self, at: usize, end: usize) -> Result<()> {
+        let Some(Partial::Array(items)) = self.frames.last_mut().map(|f| &mut f.partial) else {
+            return Err(Fail::Internal("no list to regroup"));
+        };
+        let scalars = items
+            .iter()
+            .rev()
+            .take_while(|v| !matches!(v, Value::Array(_) | Value::Object(_)))
+            .count();
+        let row = items.split_off(items.len() - scalars);
+        items.push(Value::Array(row));
+        self.repair(
+            RepairKind::MissingOpener,
+            at,
+            end,
+            "the items before ']' are a row whose '[' was lost",
+        )?;
+        self.pos = end;
         Ok(())
     }
 

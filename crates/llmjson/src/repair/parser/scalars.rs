@@ -184,6 +184,15 @@ impl Parser<'_> {
         Ok(s.mode)
     }
 
+    /// `'K' a judicial officer"`: the string before the `"` that ends at the reading's end.
+    pub(super) fn quote_lost_value(&mut self, at: usize, s: Reading) -> Result<Mode> {
+        let value = self.text[at..s.pos - 1].to_string();
+        self.pos = s.pos;
+        self.repair(RepairKind::MissingStartQuote, at, at, "added")?;
+        self.emit(Value::String(value))?;
+        Ok(s.mode)
+    }
+
     /// A measure written without quotes (`1,82 m`): the string up to the reading's end.
     pub(super) fn measured_value(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let value = self.text[at..s.pos].to_string();
