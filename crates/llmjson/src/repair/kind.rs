@@ -91,7 +91,8 @@ pub enum RepairKind {
     DroppedGarbage,
     /// A Python triple-quoted string (`"""…"""`) became a JSON string.
     TripleQuotes,
-    /// The reply began inside an object whose `{` is missing (a prefilled brace): it was added.
+    /// An opener was missing: the reply began inside an object whose `{` is missing (a
+    /// prefilled brace), or a row of a list lost its `[` (`[…], "x", "y"], [`): it was added.
     MissingOpener,
     /// A draft the model abandoned before the JSON it then wrote in full was skipped
     /// (`{"a": [1, 2 -- wait. Final: {...}`).
