@@ -479,6 +479,15 @@ impl Fault {
         matches!(self, Fault::BareMembers | Fault::UnbracketedObjects)
     }
 
+    /// A reader tells this form by its quoted keys (members with no braces, an object in
+    /// brackets, an object whose `{` is missing).
+    pub fn told_by_quoted_keys(self) -> bool {
+        matches!(
+            self,
+            Fault::BareMembers | Fault::BracketObject | Fault::MissingOpener
+        )
+    }
+
     /// Writes keys other than in double quotes, or their colons other than `:`.
     pub fn rewrites_keys(self) -> bool {
         matches!(

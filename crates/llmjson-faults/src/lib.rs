@@ -160,13 +160,17 @@ fn compatible(faults: &[Fault], f: Fault) -> bool {
         ) && faults.contains(&Fault::UnbracketedObjects),
         // Members with no braces are told by their quoted keys (`"status": "done"`): keys
         // written another way leave a reply that opens with words, which prose does too.
-        // So is an object in brackets (`["lang": "pt"]`) told by its first quoted key.
-        matches!(f, Fault::BareMembers | Fault::BracketObject)
-            && faults.iter().any(|g| g.rewrites_keys()),
-        f.rewrites_keys()
+        // So is an object in brackets (`["lang": "pt"]`), and one whose `{` is missing, told by
+        // their first quoted key.
+        f.told_by_quoted_keys() && faults.iter().any(|g| g.rewrites_keys()),
+        f.rewrites_keys() && faults.iter().any(|g| g.told_by_quoted_keys()),
+        // A reply that starts inside its object is no call's argument, nor a list of objects.
+        f == Fault::MissingOpener
             && faults
                 .iter()
-                .any(|g| matches!(g, Fault::BareMembers | Fault::BracketObject)),
+                .any(|g| matches!(g, Fault::CallAround | Fault::BracketObject)),
+        matches!(f, Fault::CallAround | Fault::BracketObject)
+            && faults.contains(&Fault::MissingOpener),
     ];
     !conflicts.contains(&true)
 }

@@ -354,9 +354,20 @@ fn bracket_maths(b: &[u8], i: usize, end: usize) -> bool {
     let Some(close) = memchr::memmem::find(b.get(from..to).unwrap_or_default(), b"\\]") else {
         return true;
     };
-    b[from..from + close].iter().any(|&c| {
+    // A markdown escape inside (`\[overdraft\_ok\]`) is text: LaTeX maths writes `x_i`.
+    let inner = &b[from..from + close];
+    let escaped = |k: usize| {
+        inner[k] == b'\\'
+            && inner
+                .get(k + 1)
+                .is_some_and(|&e| crate::spelling::markdown_escape(e))
+            || (k > 0 && inner[k - 1] == b'\\' && crate::spelling::markdown_escape(inner[k]))
+    };
+    (0..inner.len()).any(|k| {
+        let c = inner[k];
         !(c.is_ascii_alphabetic()
             || c >= 0x80
+            || escaped(k)
             || matches!(c, b' ' | b'.' | b',' | b'\'' | b'!' | b'?' | b':'))
     })
 }

@@ -751,8 +751,14 @@ impl<'t> Lex<'t> {
             }
             k
         };
-        let mut k = digits(i);
-        if k == i {
+        // A sign may lead (`+0,9 m/s`).
+        let first = if matches!(b.get(i), Some(b'+' | b'-')) {
+            i + 1
+        } else {
+            i
+        };
+        let mut k = digits(first);
+        if k == first {
             return None;
         }
         let mut decimal_comma = false;
@@ -772,7 +778,7 @@ impl<'t> Lex<'t> {
                 u += 1;
             } else if c >= 0x80 {
                 match self.char_at(u) {
-                    Some(ch) if ch.is_alphabetic() || "°€£¥²³µ".contains(ch) => {
+                    Some(ch) if ch.is_alphabetic() || "°€£¥²³µ℃℉Ω".contains(ch) => {
                         u += ch.len_utf8()
                     }
                     _ => break,

@@ -147,3 +147,22 @@ fn markdown_escapes_in_words_but_not_in_maths() {
         json!({"m": "\\[a^2 + b^2\\]"})
     );
 }
+
+#[test]
+fn held_out_shapes_of_the_same_forms() {
+    // A sign, and a unit that is one symbol.
+    assert_eq!(
+        value(r#"{"vento": +0,9 m/s, "体温": 36.8 ℃}"#),
+        json!({"vento": "+0,9 m/s", "体温": "36.8 ℃"})
+    );
+    // Escapes inside escaped brackets are markdown's too.
+    assert_eq!(
+        value(r#"{"flags": ["\[overdraft\_ok\]"]}"#),
+        json!({"flags": ["[overdraft_ok]"]})
+    );
+    // Laid out, one pair per line.
+    assert_eq!(
+        value("{\n  origem=GRU,\n  destino=LIS,\n  passageiros=2\n}"),
+        json!({"origem": "GRU", "destino": "LIS", "passageiros": 2})
+    );
+}

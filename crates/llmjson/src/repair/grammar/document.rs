@@ -26,9 +26,14 @@ impl Ctx<'_> {
         // A document written on one line that a line break follows has ended: the next line
         // is prose (`{"a": 1, "b": "x"⏎Note: the dates are in UTC.`). In a document laid out
         // over lines, a line of its own is more JSON unless a blank line comes first.
+        // A line that holds only the document's openers (`{⏎`) starts a laid-out document.
         let laid_out = || {
             let from = self.doc_start.max(k.saturating_sub(cost::WINDOW)).min(k);
             memchr::memrchr(b'\n', &b[from..k]).is_some()
+                || (from == self.doc_start
+                    && b[from..k]
+                        .iter()
+                        .all(|c| matches!(c, b'{' | b'[' | b' ' | b'\t')))
         };
         // A line of words with nothing of JSON on it ends the document too (`Если нужно, могу
         // уточнить.` after a reply whose closer never came).
