@@ -143,15 +143,22 @@ fn list_siblings(scan: &Scan<'_>, found: Found, config: Config<'_>) -> Found {
         let comma = skip_blanks(b, end);
         (b.get(comma) == Some(&b',')).then(|| skip_blanks(b, comma + 1))
     };
+    // The merged reading took the first object's closer for a stray one: that is the doubt
+    // (checked first: most replies have no stray closer, and then nothing is scanned again).
+    let stray_closers = || {
+        found
+            .out
+            .repairs
+            .iter()
+            .filter(|r| r.kind == RepairKind::ExtraCloser)
+    };
+    if stray_closers().next().is_none() {
+        return found;
+    }
     let Some(first_end) = balanced_end(b, found.start) else {
         return found;
     };
-    // The merged reading took the first object's closer for a stray one: that is the doubt.
-    let stray_there = found
-        .out
-        .repairs
-        .iter()
-        .any(|r| r.kind == RepairKind::ExtraCloser && r.start + 1 == first_end);
+    let stray_there = stray_closers().any(|r| r.start + 1 == first_end);
     if !stray_there || next_object(first_end).is_none_or(|k| b.get(k) != Some(&b'{')) {
         return found;
     }

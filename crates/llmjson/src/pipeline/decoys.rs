@@ -54,7 +54,8 @@ const TYPE_NAMES: &[&str] = &[
 /// A leaf spelled as a type: `string`, `<number>`, `string | null`, `string[]`, `...`.
 fn type_name(s: &str) -> bool {
     let t = s.trim();
-    if t.is_empty() {
+    // Type names are short: a longer leaf is a value (and no lower-casing is paid for it).
+    if t.is_empty() || t.len() > 40 {
         return false;
     }
     if t.len() >= 3 && t.starts_with('<') && t.ends_with('>') {
@@ -84,18 +85,18 @@ fn type_name(s: &str) -> bool {
     }
 }
 
-/// Counts a value's leaves: (type names, real values). Nulls and empty containers are neither.
-fn leaves(value: &Value, names: &mut usize, real: &mut usize) {
+/// Whether every leaf of `value` is a type name (nulls and empty containers are neither), and
+/// whether one was seen; stops at the first real leaf (an answer's first leaf usually is one).
+fn only_type_names(value: &Value, named: &mut bool) -> bool {
     match value {
-        Value::Object(map) => {
-            for (_, v) in map.iter() {
-                leaves(v, names, real);
-            }
+        Value::Object(map) => map.iter().all(|(_, v)| only_type_names(v, named)),
+        Value::Array(items) => items.iter().all(|v| only_type_names(v, named)),
+        Value::String(s) if type_name(s) => {
+            *named = true;
+            true
         }
-        Value::Array(items) => items.iter().for_each(|v| leaves(v, names, real)),
-        Value::String(s) if type_name(s) => *names += 1,
-        Value::Null => {}
-        _ => *real += 1,
+        Value::Null => true,
+        _ => false,
     }
 }
 
@@ -104,9 +105,8 @@ fn is_template(value: &Value) -> bool {
     if !matches!(value, Value::Object(_) | Value::Array(_)) {
         return false;
     }
-    let (mut names, mut real) = (0, 0);
-    leaves(value, &mut names, &mut real);
-    names > 0 && real == 0
+    let mut named = false;
+    only_type_names(value, &mut named) && named
 }
 
 /// A JSON Schema document: `$schema`, or a type with the keyword that describes its contents.
