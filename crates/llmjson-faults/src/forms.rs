@@ -447,14 +447,7 @@ fn bare_type_names(text: &str) -> String {
 
 /// A wrapper class of this module (see [`wrap`]).
 pub fn is_form_wrapper(fault: Fault) -> bool {
-    matches!(
-        fault,
-        Fault::TemplateEcho
-            | Fault::SchemaEcho
-            | Fault::TripleQuotes
-            | Fault::CallAround
-            | Fault::OddFence
-    )
+    fault.is_form() && fault.is_wrapper()
 }
 
 /// The reply around `text` (the faulted answer) for a wrapper class of this module; `None`
