@@ -290,6 +290,21 @@ impl<'t> Scan<'t> {
         })
     }
 
+    /// The first Python triple-quoted wrapper of the reply, when nothing before it opens a
+    /// value: at its start, or after a label or an assignment (`output = \'\'\'json⏎{…}`,
+    /// `Here it is: """[…]"""`).
+    pub(crate) fn first_triple_quoted(&self) -> Option<Block> {
+        let start = self.first_content()?;
+        let b = &self.b[start..];
+        let before_value = memchr::memchr2(b'{', b'[', b).unwrap_or(b.len());
+        let quote = |q: u8| memchr::memmem::find(&b[..before_value], &[q, q, q]);
+        let at = match (quote(b'"'), quote(b'\'')) {
+            (Some(d), Some(s)) => d.min(s),
+            (d, s) => d.or(s)?,
+        };
+        self.triple_quoted_at(start + at)
+    }
+
     /// A fence of two backticks (```` ``json ````, as some models write it): alone at a line's
     /// start, then a label or nothing, then the line's end — never inline code.
     fn two_backtick_fence_at(&self, i: usize) -> bool {

@@ -143,33 +143,47 @@ fn list_siblings(scan: &Scan<'_>, found: Found, config: Config<'_>) -> Found {
         let comma = skip_blanks(b, end);
         (b.get(comma) == Some(&b',')).then(|| skip_blanks(b, comma + 1))
     };
-    // The merged reading took the first object's closer for a stray one: that is the doubt
-    // (checked first: most replies have no stray closer, and then nothing is scanned again).
-    let stray_closers = || {
-        found
-            .out
-            .repairs
-            .iter()
-            .filter(|r| r.kind == RepairKind::ExtraCloser)
-    };
-    if stray_closers().next().is_none() {
-        return found;
-    }
-    let Some(first_end) = balanced_end(b, found.start) else {
-        return found;
-    };
-    let stray_there = stray_closers().any(|r| r.start + 1 == first_end);
-    if !stray_there || next_object(first_end).is_none_or(|k| b.get(k) != Some(&b'{')) {
+    // The doubt: the merged reading took an object's closer for a stray one (at the root,
+    // before `, {`), or the reading ended after the first object and left the rest out
+    // (checked first: most replies have neither, and then nothing is scanned again).
+    let is_boundary = |end: usize| next_object(end).is_some_and(|k| b.get(k) == Some(&b'{'));
+    let mut ends: Vec<usize> = found
+        .out
+        .repairs
+        .iter()
+        .filter(|r| r.kind == RepairKind::ExtraCloser && r.path.is_empty())
+        .map(|r| r.start + 1)
+        .filter(|&e| b.get(e - 1) == Some(&b'}') && is_boundary(e))
+        .collect();
+    let left_out = found
+        .out
+        .repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::IgnoredTrailingContent)
+        .map(|r| r.start);
+    // Where the reading closed the object it kept, when it left the rest out: its own
+    // judgement of the quotes, which may be broken (`"name": "Ana, "city": …}`).
+    let read_end = left_out
+        .and_then(|k| {
+            let e = b[..k].iter().rposition(|c| !c.is_ascii_whitespace())? + 1;
+            (e > found.start && b[e - 1] == b'}').then_some(e)
+        })
+        .filter(|&e| is_boundary(e));
+    ends.extend(read_end);
+    ends.sort_unstable();
+    ends.dedup();
+    if ends.is_empty() {
         return found;
     }
     let mut parts = Vec::new();
     let mut at = found.start;
-    let mut end = first_end;
+    let mut known = ends.into_iter();
+    let mut end = known.next().unwrap_or(text.len());
     loop {
         let Ok(out) = repair::parse_at(text, at, end, None, config) else {
             return found;
         };
-        // Each object but the last closed itself where its braces balance.
+        // Each object but the last closed itself where the reading ended it.
         let closed = out.repairs.iter().all(|r| !r.kind.is_truncation());
         if !matches!(out.value, Value::Object(_)) || (!closed && end != text.len()) {
             return found;
@@ -178,17 +192,22 @@ fn list_siblings(scan: &Scan<'_>, found: Found, config: Config<'_>) -> Found {
         match next_object(end) {
             Some(k) if b.get(k) == Some(&b'{') => {
                 at = k;
-                // The last object may be unbalanced (cut, or a closer lost): it reads to the end.
-                end = balanced_end(b, k).unwrap_or(text.len());
+                // Past the ends the reading found, where the braces balance; the last object
+                // may be unbalanced (cut, or a closer lost): it reads to the end.
+                end = match known.next() {
+                    Some(e) if e > k => e,
+                    _ => balanced_end(b, k).unwrap_or(text.len()),
+                };
             }
             _ => break,
         }
     }
     let repairs: usize = parts.iter().map(|p| p.repairs.len()).sum();
     // The list must cover what the merged reading read (nothing it held may go unlogged),
-    // and need fewer repairs.
+    // and need fewer repairs than merging — or than leaving the other objects out, which
+    // loses data and is never the cheaper reading when the list reads them all.
     let covers = parts.last().is_some_and(|p| p.end >= value_end(&found.out));
-    if !covers || repairs + 1 >= found.out.repairs.len() {
+    if !covers || (read_end.is_none() && repairs + 1 >= found.out.repairs.len()) {
         return found;
     }
     let Found { start, source, .. } = found;
@@ -271,9 +290,10 @@ pub(crate) fn locate_first(
         return locate_exact(scan, options, detail);
     }
 
-    // A reply that opens with Python's triple quotes around JSON (`"""{…}"""`) is that JSON:
-    // the quotes wrap it as a fence would, they do not make it one string.
-    if let Some(block) = scan.first_content().and_then(|i| scan.triple_quoted_at(i)) {
+    // A reply whose first value lies in Python's triple quotes (`"""{…}"""`, after a label
+    // or `output = `) is that JSON: the quotes wrap it as a fence would, they do not make it
+    // one string.
+    if let Some(block) = scan.first_triple_quoted() {
         if let Some(start) = block_candidate(scan, &block, config) {
             if let Ok(out) = parse_candidate(text, start, block.region_end, block.fence, config) {
                 return Ok(found(out, block.source.clone()));

@@ -8,6 +8,9 @@ use super::lex::{is_ws, member_starts, wide_punctuation_at, Lex};
 use crate::spelling::quotes::{LEFT_DOUBLE, RIGHT_DOUBLE};
 use crate::spelling::{QuoteClass, WIDE_COMMA};
 
+/// The longest label [`Lex::label_before_value`] reads, in bytes.
+const LABEL_MAX: usize = 80;
+
 impl Lex<'_> {
     /// What the comment whose body is `b[body_start..body_end]` (ending at `end`) costs. A
     /// comment may quote words (`# the "id" must be unique`); what it must not hold is JSON's own
@@ -49,9 +52,42 @@ impl Lex<'_> {
             _ if wide_punctuation_at(self.b, j) => {
                 self.lost_structure(j, to) + self.numbers(j, to) * cost::LOST_STRUCTURE
             }
-            // Prose costs nothing; marks that only JSON has (`"key":`, `, "`, closers) do.
-            _ => self.json_marks(j, to) * cost::LOST_STRUCTURE,
+            // A label, then another value (`Answer: {…}`): the label holds no quote, comma or
+            // closer before the bracket, so what follows is a value of its own, which costs
+            // nothing to leave, as `{` right after the document does — unless its closers
+            // outnumber its openers (`b: {c: 2}}`: the document went on after a premature `}`).
+            _ => match self.label_before_value(j, to) {
+                Some(open) => self.unbalanced_closers(open, to),
+                // Prose costs nothing; marks that only JSON has (`"key":`, `, "`, closers) do.
+                None => self.json_marks(j, to) * cost::LOST_STRUCTURE,
+            },
         }
+    }
+
+    /// A short label on one line (`Answer:`, `Filled in ->`, `出力：`) from `k`, then (on that
+    /// line or after blank lines) an opening bracket: the bracket's offset. The label starts
+    /// with a letter and holds no JSON mark (quote, comma, closer, `=`) and none of code's
+    /// (`(`, `;`, `\\`); the bracket stands apart from it (after a blank or a colon), not
+    /// glued to a word as an index is (`print(d[`, `items[`).
+    pub(crate) fn label_before_value(&self, k: usize, to: usize) -> Option<usize> {
+        let b = &self.b[k..to.min(self.b.len())];
+        if !b
+            .first()
+            .is_some_and(|&c| c.is_ascii_alphabetic() || c >= 0x80)
+        {
+            return None;
+        }
+        let m = b.iter().take(LABEL_MAX).position(|&c| {
+            matches!(
+                c,
+                b'{' | b'[' | b'"' | b',' | b'}' | b']' | b'=' | b'\n' | b'(' | b')' | b';' | b'\\'
+            )
+        })?;
+        let open = m + b[m..].iter().position(|&c| !is_ws(c))?;
+        let apart = open > m
+            || matches!(b[m - 1], b' ' | b':' | b'\t')
+            || b[..m].ends_with("：".as_bytes());
+        (matches!(b[open], b'{' | b'[') && apart).then_some(k + open)
     }
 
     /// Two words of prose start at `k` (`filled in`, `the output is`): letters, a space,

@@ -228,6 +228,26 @@ fn a_key_that_lost_its_quote_at_the_end_of_the_document_is_kept() {
         r#"{"id": 1}"#,
         &[DroppedTruncatedMember, ClosedTruncatedObject],
     );
+    // So does a cut right after a key that lost its opening quote: `score"` is a key, not
+    // a key, a lost colon and a string cut at its start.
+    decides(
+        "{\"id\": 1,\n  score\"",
+        r#"{"id": 1}"#,
+        &[DroppedTruncatedMember, ClosedTruncatedObject],
+    );
+}
+
+#[test]
+fn a_line_of_words_after_a_one_line_document_is_prose_not_an_item() {
+    // The list lost its closer; the sentence on the next line is not its next item.
+    decides(
+        "[{\"a\": 1}, {\"b\": 2}\nObrigado pela paciência!",
+        r#"[{"a": 1}, {"b": 2}]"#,
+        &[MissingCloser],
+    );
+    // In a document laid out over lines, a line of its own may still be an item.
+    let laid_out = parse("[\n  \"a\",\n  \"b\"\n  c d\n]");
+    assert_eq!(laid_out.value.as_array().map(Vec::len), Some(3));
 }
 
 #[test]

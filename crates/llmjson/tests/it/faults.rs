@@ -119,6 +119,14 @@ fn fault_scoreboard() {
         .collect();
     assert!(pass * 100 >= total * 97, "below 97% exact overall");
     assert!(weak.is_empty(), "classes below 95%: {weak:?}");
+    // The fixed set is held to what issue 58 reached (5,211 of 5,220): a ratchet, so that a
+    // change that loses cases on it shows here, not in the next measurement.
+    if seed == FIXED_SEED && count == fixed_count() {
+        assert!(
+            pass * 1000 >= total * 998,
+            "the fixed seed fell below 99.8% exact: {pass}/{total}"
+        );
+    }
 }
 
 /// Cases for the accounting property, made from seed [`ACCOUNTING_SEED`]

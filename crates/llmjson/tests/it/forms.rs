@@ -30,6 +30,13 @@ fn an_echoed_template_is_skipped_for_the_value_that_fills_it() {
         assert!(first.to_string().contains("0.93"), "{text:?} gave {v}");
         assert!(logged(text, RepairKind::SkippedTemplate), "{text:?}");
     }
+    // The answer after a label on its own line: the template's last string must not run on
+    // into the label (the label costs nothing to leave out; the value after it is another).
+    let label_line = "Esquema de saída: {\"cidade\":\"string\",\"notas\":[{\"n\":\"int\"}],\"resumo\":\"...\"}\n\nResposta: {\"cidade\": \"Braga\", \"notas\": [{\"n\": 3}], \"resumo\": \"Chove \\\"muito\\\" em março\"}";
+    assert_eq!(
+        value(label_line),
+        json!({"cidade": "Braga", "notas": [{"n": 3}], "resumo": "Chove \"muito\" em março"})
+    );
     // A template alone is what the reply holds.
     assert_eq!(value("{\"label\": \"string\"}"), json!({"label": "string"}));
     // A value whose keys differ does not fill it.
@@ -57,6 +64,13 @@ fn wrappers_that_are_not_fences() {
         "````\n{\"ok\": true}\n````",
     ] {
         assert_eq!(value(text), json!({"ok": true}), "{text:?}");
+    }
+    // After an assignment or a label, and with the document's last closer lost.
+    for text in [
+        "result = '''json\n{\n  \"ok\": true,\n  \"n\": {\n    \"k\": 2\n  }\n\n'''\n",
+        "Aqui está:\n\"\"\"\n{\"ok\": true, \"n\": {\"k\": 2}\n\"\"\"\nAté logo",
+    ] {
+        assert_eq!(value(text), json!({"ok": true, "n": {"k": 2}}), "{text:?}");
     }
     // A JSON fence holding a list that looks like a citation is still the value.
     assert_eq!(value("```json\n[3]\n```"), json!([3]));
@@ -91,6 +105,18 @@ fn objects_one_after_another_are_a_list() {
         json!([{"sku": "A1", "qty": 2}, {"sku": "B7", "qty": 1}])
     );
     assert!(logged(text, RepairKind::WrappedInArray));
+    // The reading that kept the first object and left the rest out (a trailing comma, a quote
+    // lost in the first object) is not the answer: the list reads them all.
+    for text in [
+        "```\n{\n  \"sku\": \"A1\",\n  \"qty\": 2,\n},\n{\n  \"sku\": \"B7\",\n  \"qty\": 1\n}\n```",
+        "Itens:\n{\"sku\": \"A1, \"qty\": 2}, {\"sku\": \"B7\", \"qty\": 1}",
+    ] {
+        assert_eq!(
+            value(text),
+            json!([{"sku": "A1", "qty": 2}, {"sku": "B7", "qty": 1}]),
+            "{text:?}"
+        );
+    }
     // Lines of JSON are not a list: the first value.
     assert_eq!(value("{\"a\": 1}\n{\"b\": 2}"), json!({"a": 1}));
 }

@@ -47,7 +47,8 @@ impl Ctx<'_> {
             }
             let lost = self.lex.lost_structure(pos, to);
             let close = cost::CLOSE_AT_END * Cost::from(depth);
-            let one_line_break = if newlines == 1 {
+            // After a document written on one line, the next line is not more of it.
+            let one_line_break = if newlines == 1 && laid_out() {
                 cost::PROSE_AFTER_ONE_LINE_BREAK
             } else {
                 0

@@ -879,15 +879,22 @@ impl Ctx<'_> {
         if key_end == pos {
             return;
         }
-        if lex.at_end(stop) {
-            // The reply ended inside a bare key.
+        // The reply ended inside a bare key, or right after one that lost its opening quote
+        // (`{"a": 1, summary"`: a key, not a key, a lost colon and a string cut at its start).
+        let after_quote =
+            (stop == key_end && b.get(stop) == Some(&b'"')).then(|| lex.skip_trivia(stop + 1).0);
+        if let Some(cut) = [Some(stop), after_quote]
+            .into_iter()
+            .flatten()
+            .find(|&k| lex.at_end(k))
+        {
             out.add(
                 self.level,
                 reading(
                     Action::BareKey,
                     Some(RepairKind::DroppedTruncatedMember),
                     cost::CUT_TOKEN,
-                    stop,
+                    cut,
                     Mode::Colon,
                 ),
             );
@@ -895,8 +902,7 @@ impl Ctx<'_> {
         }
         let known = self.key_cost(&lex.text[pos..key_end]);
         // `{a":"x"}`: the key lost its opening quote only.
-        if stop == key_end && b[stop] == b'"' {
-            let (j, _) = lex.skip_trivia(stop + 1);
+        if let Some(j) = after_quote {
             if j < lex.end && (b[j] == b':' || b[j..lex.end].starts_with(&WIDE_COLON)) {
                 out.add(
                     self.level,
