@@ -420,9 +420,14 @@ pub struct LargeCase {
     pub faults: Vec<Fault>,
 }
 
+/// The languages of [`text::CODE_WITH_LABELS`], in order.
+const LABEL_LANGUAGES: [&str; 5] = ["javascript", "javascript", "python", "go", "python"];
+
 /// A pretty-printed plan of about `size` bytes whose steps carry source code in
 /// `code.snippet`; every third snippet is code holding a JSON literal (Python, JavaScript, SQL,
-/// shell) written with its quotes unescaped, as models write it, and some titles hold an
+/// shell) written with its quotes unescaped, as models write it, and every sixth code that
+/// prints quoted labels ending in a colon (`console.log("total:", n)`) with its quotes and
+/// line breaks raw; some titles hold an
 /// apostrophe (`O'Brien`). With `every_fault`, every local fault class is applied once more
 /// where it fits (a model's habits and slips together). The expected value is the plan as meant.
 pub fn large_code_case(seed: u64, size: usize, every_fault: bool) -> LargeCase {
@@ -435,6 +440,9 @@ pub fn large_code_case(seed: u64, size: usize, every_fault: bool) -> LargeCase {
         let (language, snippet) = if i % 3 == 1 {
             let k = rng.below(text::CODE_WITH_JSON.len());
             (languages[k], text::CODE_WITH_JSON[k].to_string())
+        } else if i % 6 == 5 {
+            let k = rng.below(text::CODE_WITH_LABELS.len());
+            (LABEL_LANGUAGES[k], text::CODE_WITH_LABELS[k].to_string())
         } else {
             ("python", text::text(&mut rng, text::TextKind::Code))
         };
@@ -487,9 +495,12 @@ pub fn large_code_case(seed: u64, size: usize, every_fault: bool) -> LargeCase {
     ]);
     let mut toks = tokens(&doc, Layout::Pretty(2));
     for i in 0..toks.len() {
-        if toks[i].k == K::Str && text::CODE_WITH_JSON.contains(&toks[i].content.as_str()) {
+        let content = toks[i].content.as_str();
+        let labels = text::CODE_WITH_LABELS.contains(&content);
+        if toks[i].k == K::Str && (labels || text::CODE_WITH_JSON.contains(&content)) {
             let style = tokens::StrStyle {
                 raw_quotes: true,
+                raw_controls: labels,
                 ..tokens::StrStyle::JSON
             };
             toks[i].text = tokens::render_str(&toks[i].content.clone(), style);

@@ -128,6 +128,18 @@ const CODE: &[&str] = &[
     "curl -s -d '{\"name\": \"Ana\", \"ok\": true}' https://api.example.com/v1/users",
 ];
 
+/// Code that prints a quoted label ending in a colon, then a comma and a value
+/// (`console.log("total:", n)`), over several lines: written into a JSON string with its quotes
+/// and line breaks raw, `"total:", ` reads like a key and the next member. Only the laid-out
+/// plans of [`crate::large_code_case`] carry these (the small replies keep their schedule).
+pub(crate) const CODE_WITH_LABELS: &[&str] = &[
+    "const n = items.length;\nconsole.log(\"total:\", n);\nreturn n;",
+    "for (const row of rows) {\n  console.log(\"row:\", row.id, \"status:\", row.status);\n}",
+    "print(\"count:\", len(xs))\nprint(\"first:\", xs[0])",
+    "if err != nil {\n\tfmt.Println(\"error:\", err)\n\treturn err\n}",
+    "logger.info(\"saved:\", path)\nlogger.debug(\"size:\", os.path.getsize(path))",
+];
+
 /// Code that holds a JSON literal in a string of its own language (Python, JavaScript, SQL,
 /// shell): written into a JSON string with its quotes unescaped, the literal's quotes, commas,
 /// colons and brackets look like the document's own structure.
@@ -466,6 +478,7 @@ pub fn is_code(content: &str) -> bool {
     CODE.contains(&content)
         || CODE_NO_QUOTES.contains(&content)
         || CODE_WITH_JSON.contains(&content)
+        || CODE_WITH_LABELS.contains(&content)
 }
 
 /// Whether `content` holds quotes meant as text (quoted speech, HTML, links).

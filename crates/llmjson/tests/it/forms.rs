@@ -192,3 +192,32 @@ fn held_out_shapes_of_the_same_forms() {
         json!({"origem": "GRU", "destino": "LIS", "passageiros": 2})
     );
 }
+
+#[test]
+fn code_that_prints_a_label_ending_in_a_colon_stays_one_string() {
+    // `console.log("total:", n)` in a string with raw quotes and line breaks: `"total:", ` is
+    // not a key and the next member (issue 58, form 10), also among `=` colons, smart quotes,
+    // full-width commas and comments.
+    let laid_out = "{\n  id = “s1”，\n  // the step\n  “code” = {\n    lang = “javascript”，\n    “snippet”: \"const n = rows.length;\nconsole.log(\"rows:\", n);\nreturn n;\"\n  }，\n  done = False\n}";
+    assert_eq!(
+        value(laid_out),
+        json!({"id": "s1", "code": {"lang": "javascript", "snippet": "const n = rows.length;\nconsole.log(\"rows:\", n);\nreturn n;"}, "done": false})
+    );
+    for (text, code) in [
+        (
+            "{\"code\": \"fmt.Println(\"error:\", err)\", \"lang\": \"go\"}",
+            "fmt.Println(\"error:\", err)",
+        ),
+        (
+            "{\n  \"code\": \"print(\"count:\", len(xs))\nprint(\"first:\", xs[0])\",\n  \"lang\": \"python\"\n}",
+            "print(\"count:\", len(xs))\nprint(\"first:\", xs[0])",
+        ),
+    ] {
+        assert_eq!(value(text)["code"], json!(code), "{text:?}");
+    }
+    // A string cut short and glued to the next key is still two members.
+    assert_eq!(
+        value("{\"title\": \"Uma história que cher\"rating\": 4}"),
+        json!({"title": "Uma história que cher", "rating": 4})
+    );
+}

@@ -1388,14 +1388,29 @@ impl Ctx<'_> {
         );
     }
 
-    /// The next key or item starts at `pos` with no comma before it.
+    /// The next key or item starts at `pos` with no comma before it. A word glued to the
+    /// quote that would have closed the string before it (`console.log("total:", n)` read as
+    /// `"…log("` then `total:`) is rarely a new member: a model that drops a comma keeps the
+    /// blank or the line break; the quote more likely opens a quoted span in text.
     fn missing_comma(&self, out: &mut Readings, kind: Kind, pos: usize) {
+        let b = self.b();
+        // Unless the word is a key with its own closing quote (`…cher"rating": 4`: a string
+        // cut short, then a key that lost its opening quote).
+        let glued = pos > 0
+            && b[pos - 1] == b'"'
+            && b.get(pos)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c >= 0x80)
+            && {
+                let (key_end, _) = self.lex.bare_key(pos);
+                !(b.get(key_end) == Some(&b'"')
+                    && self.lex.next_is_colon(key_end + 1, self.lex.end))
+            };
         out.add(
             self.level,
             reading(
                 Action::MissingComma,
                 Some(RepairKind::MissingComma),
-                cost::MISSING_COMMA,
+                cost::MISSING_COMMA + if glued { cost::LOOSE_TEXT_QUOTE } else { 0 },
                 pos,
                 after_comma_in(kind),
             ),
