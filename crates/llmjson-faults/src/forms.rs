@@ -550,7 +550,7 @@ fn call_around(rng: &mut Rng, doc: &Node, text: &str) -> Option<String> {
                 _ => true,
             }
     });
-    let call = if kwargs && !members.is_empty() && rng.chance(0.4) {
+    if kwargs && !members.is_empty() && rng.chance(0.4) {
         let args: Vec<String> = members
             .iter()
             .map(|(k, v)| {
@@ -564,14 +564,26 @@ fn call_around(rng: &mut Rng, doc: &Node, text: &str) -> Option<String> {
                 format!("{k}={value}")
             })
             .collect();
-        format!("{name}({})", args.join(", "))
+        let call = format!("{name}({})", args.join(", "));
+        Some(around_call(rng, &call))
     } else {
-        match rng.below(3) {
-            0 => format!("{name}({text})"),
-            1 => format!("[{name}({text})]"),
-            _ => format!("I'll call the tool as follows.{name}{text}"),
-        }
+        Some(call_with_object(rng, name, text))
+    }
+}
+
+/// `text` (an object) as the argument of a call named `name`, written one of the ways models
+/// write a call (`f({…})`, `[f({…})]`, a name glued to prose before it), maybe in a tag or
+/// after a line of prose.
+pub(crate) fn call_with_object(rng: &mut Rng, name: &str, text: &str) -> String {
+    let call = match rng.below(3) {
+        0 => format!("{name}({text})"),
+        1 => format!("[{name}({text})]"),
+        _ => format!("I'll call the tool as follows.{name}{text}"),
     };
+    around_call(rng, &call)
+}
+
+fn around_call(rng: &mut Rng, call: &str) -> String {
     let (before, after) = *rng.pick(&[
         ("", ""),
         ("", ""),
@@ -579,5 +591,5 @@ fn call_around(rng: &mut Rng, doc: &Node, text: &str) -> Option<String> {
         ("<tool_call>\n", "\n</tool_call>"),
         ("Vou chamar a ferramenta: ", ""),
     ]);
-    Some(format!("{before}{call}{after}"))
+    format!("{before}{call}{after}")
 }

@@ -528,6 +528,18 @@ pub fn large_code_case(seed: u64, size: usize, every_fault: bool) -> LargeCase {
     }
 }
 
+/// [`large_code_case`] with every local fault, written as the argument of a tool call
+/// (`create_plan({…})`, `[create_plan({…})]`, a name glued to prose, in a `<tool_call>` tag):
+/// issue 58's form 7 around a laid-out document. The expected value is the plan.
+pub fn large_code_case_in_call(seed: u64, size: usize) -> LargeCase {
+    let mut case = large_code_case(seed, size, true);
+    let mut rng = Rng::new(seed ^ 0x6361_6c6c);
+    case.input = forms::call_with_object(&mut rng, "create_plan", &case.input);
+    case.faults.push(Fault::CallAround);
+    case.id.push_str("-in-call");
+    case
+}
+
 /// Token faults that stay within one spot of a document (no wrapper, cut or convention).
 fn local_faults() -> Vec<Fault> {
     Fault::ALL

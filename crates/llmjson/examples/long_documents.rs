@@ -1,6 +1,7 @@
 //! Laid-out plans of about 64 KB, 1 MB and 10 MB (just under the default size limit) whose steps
 //! carry code holding JSON literals with their quotes unescaped
-//! (`llmjson_faults::large_code_case`), alone and with every local fault at once, read with the
+//! (`llmjson_faults::large_code_case`), alone, with every local fault at once, and with every
+//! fault inside a tool call (`llmjson_faults::large_code_case_in_call`), read with the
 //! default options: for each, whether the value is the one meant, how many steps differ, and
 //! the time.
 //!
@@ -20,10 +21,10 @@ fn main() {
     let options = Options::default();
     println!("| plan | size | seed | value | steps wrong | time |");
     println!("|---|---:|---:|---|---:|---:|");
-    for every_fault in [false, true] {
+    for plan in [Plan::CodeAlone, Plan::EveryFault, Plan::EveryFaultInCall] {
         for size in [64 << 10, 1 << 20, 10 << 20] {
             for seed in 0..seeds {
-                let case = under_limit(seed, size, every_fault, options.max_size);
+                let case = under_limit(seed, size, plan, options.max_size);
                 let started = Instant::now();
                 let parsed = llmjson::parse(&case.input, &options);
                 let elapsed = started.elapsed();
@@ -44,10 +45,10 @@ fn main() {
                 };
                 println!(
                     "| {} | {} KB | {seed} | {verdict} | {wrong} | {:.0} ms |",
-                    if every_fault {
-                        "every fault"
-                    } else {
-                        "code alone"
+                    match plan {
+                        Plan::CodeAlone => "code alone",
+                        Plan::EveryFault => "every fault",
+                        Plan::EveryFaultInCall => "every fault, in a call",
                     },
                     case.input.len() / 1024,
                     elapsed.as_secs_f64() * 1000.0
@@ -57,17 +58,25 @@ fn main() {
     }
 }
 
+/// The three plans: code alone, every local fault at once, and every fault with the plan
+/// written as a tool call's argument (`create_plan({…})`).
+#[derive(Clone, Copy)]
+enum Plan {
+    CodeAlone,
+    EveryFault,
+    EveryFaultInCall,
+}
+
 /// The plan for `size`, asked smaller until it comes out within `limit` (the generator's
 /// faults and layout add to the size it aims at).
-fn under_limit(
-    seed: u64,
-    size: usize,
-    every_fault: bool,
-    limit: usize,
-) -> llmjson_faults::LargeCase {
+fn under_limit(seed: u64, size: usize, plan: Plan, limit: usize) -> llmjson_faults::LargeCase {
     let mut size = size;
     loop {
-        let case = llmjson_faults::large_code_case(seed, size, every_fault);
+        let case = match plan {
+            Plan::CodeAlone => llmjson_faults::large_code_case(seed, size, false),
+            Plan::EveryFault => llmjson_faults::large_code_case(seed, size, true),
+            Plan::EveryFaultInCall => llmjson_faults::large_code_case_in_call(seed, size),
+        };
         if case.input.len() <= limit {
             return case;
         }

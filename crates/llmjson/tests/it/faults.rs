@@ -473,3 +473,22 @@ fn long_laid_out_plans_with_code_holding_json_keep_every_step() {
     }
     println!("laid-out plans with code holding JSON exact: {exact}/{total}");
 }
+
+/// The same plans with every local fault, written as a tool call's argument
+/// (`llmjson_faults::large_code_case_in_call`: `create_plan({…})`, `[create_plan({…})]`, a name
+/// glued to prose, a `<tool_call>` tag): the plan is the answer, exact.
+#[test]
+fn long_plans_inside_a_call_are_the_call_arguments() {
+    for size in [64 << 10, 1 << 20] {
+        for seed in 0..3 {
+            let case = llmjson_faults::large_code_case_in_call(seed, size);
+            let parsed = llmjson::parse(&case.input, &Options::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", case.id));
+            assert!(
+                crate::corpus::same_value(&parsed.value, &case.expected),
+                "{}: not read as meant",
+                case.id
+            );
+        }
+    }
+}

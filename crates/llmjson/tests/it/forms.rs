@@ -221,3 +221,20 @@ fn code_that_prints_a_label_ending_in_a_colon_stays_one_string() {
         json!({"title": "Uma história que cher", "rating": 4})
     );
 }
+
+#[test]
+fn a_key_that_holds_an_escaped_quote_is_not_a_half_escaped_one() {
+    // Valid JSON whose key holds `\"` (found by the prefix property): the key is whole, and a
+    // cut inside it is a cut or a lost quote, not a key closed by `\"`.
+    assert_eq!(
+        value("{\"\u{1a60}\\\":0}\": null}"),
+        json!({"\u{1a60}\":0}": null})
+    );
+    let cut = "{\"\u{1a60}\\\":0}";
+    assert!(!logged(cut, RepairKind::EscapedString), "{cut:?}");
+    // The half-escaped form itself: the rest of the member was stringified.
+    assert_eq!(
+        value("{\"tool\":\"lookup\",\"args\\\":{\\\"id\\\":\\\"A7\\\"}}"),
+        json!({"tool": "lookup", "args": {"id": "A7"}})
+    );
+}

@@ -705,7 +705,15 @@ impl Ctx<'_> {
             return None;
         }
         let (j, _) = self.lex.skip_trivia(k + 2);
-        (b.get(j) == Some(&b':')).then_some(k + 2)
+        if b.get(j) != Some(&b':') {
+            return None;
+        }
+        // What follows was stringified with it: a container whose first string is escaped
+        // (`{\"id\"`). A key that merely holds `\"` (`{"a\":0}": 1`, cut or not) is not this.
+        let (v, _) = self.lex.skip_trivia(j + 1);
+        let (first, _) = self.lex.skip_trivia(v + 1);
+        (matches!(b.get(v), Some(b'{' | b'[')) && b[first.min(b.len())..].starts_with(b"\\\""))
+            .then_some(k + 2)
     }
 
     /// The blanks before `pos` on its line, if only blanks precede it there.
