@@ -367,6 +367,16 @@ pub(crate) fn locate_first(
                 .map_err(to_err)?;
             return Ok(found(out, block.source.clone()));
         }
+        // `<tool_call>city="Porto", days=3</tool_call>`: the arguments with no braces.
+        if let Some(start) = bare_arguments(scan, block) {
+            let inside = Config {
+                inside_object: true,
+                ..config
+            };
+            if let Ok(out) = repair::parser::parse(text, start, block.region_end, None, inside) {
+                return Ok(found(out, block.source.clone()));
+            }
+        }
     }
     if let Some(found) = leading {
         return Ok(found);
@@ -447,6 +457,54 @@ fn block_candidate(scan: &Scan<'_>, block: &Block, config: Config<'_>) -> Option
         Ok(out) if out.end > candidate => Some(first),
         _ => Some(candidate),
     }
+}
+
+/// A tool-call block whose content opens with a bare key and `=` or `:` (`city="Porto",
+/// days=3`, `city: "Porto"`): its first byte, the start of an object whose braces are missing.
+/// Only in a tool-call tag, where the content is arguments by construction (in prose,
+/// `Note: the dates are in UTC` is a sentence).
+fn bare_arguments(scan: &Scan<'_>, block: &Block) -> Option<usize> {
+    if block.source != Source::ToolCall {
+        return None;
+    }
+    let b = scan.text.as_bytes();
+    let start = (block.content_start..block.content_end).find(|&i| !b[i].is_ascii_whitespace())?;
+    let mut k = start;
+    while k < block.content_end && (b[k].is_ascii_alphanumeric() || b[k] == b'_') {
+        k += 1;
+    }
+    if k == start || !b[start].is_ascii_alphabetic() && b[start] != b'_' {
+        return None;
+    }
+    while k < block.content_end && b[k] == b' ' {
+        k += 1;
+    }
+    let separator = match b.get(k) {
+        Some(b'=') => b.get(k + 1) != Some(&b'='),
+        Some(b':') => b.get(k + 1) != Some(&b'/'),
+        _ => false,
+    };
+    if !separator {
+        return None;
+    }
+    // Then a value: quoted, a number, a bracket, or one word that ends the argument
+    // (`units=metric,`); words that run on (`Note: nothing to call`) are a sentence.
+    let mut v = k + 1;
+    while v < block.content_end && b[v] == b' ' {
+        v += 1;
+    }
+    let first = *b.get(v).filter(|_| v < block.content_end)?;
+    if matches!(first, b'"' | b'\'' | b'[' | b'{' | b'-') || first.is_ascii_digit() {
+        return Some(start);
+    }
+    let mut w = v;
+    while w < block.content_end && (b[w].is_ascii_alphanumeric() || b[w] == b'_') {
+        w += 1;
+    }
+    while w < block.content_end && matches!(b[w], b' ' | b'\t' | b'\r') {
+        w += 1;
+    }
+    (w > v && (w == block.content_end || matches!(b[w], b',' | b'\n'))).then_some(start)
 }
 
 /// A reply that starts with a scalar is that scalar only if nothing but noise follows (or

@@ -238,3 +238,22 @@ fn a_key_that_holds_an_escaped_quote_is_not_a_half_escaped_one() {
         json!({"tool": "lookup", "args": {"id": "A7"}})
     );
 }
+
+#[test]
+fn keyword_arguments_with_no_braces_in_a_tool_call_tag_are_an_object() {
+    for (text, want) in [
+        (
+            "<tool_call>city=\"Porto\", units=metric, days=3</tool_call>",
+            json!({"city": "Porto", "units": "metric", "days": 3}),
+        ),
+        (
+            "<tool_call>\n  query: \"hotéis em Lisboa\",\n  limit: 5\n</tool_call>",
+            json!({"query": "hotéis em Lisboa", "limit": 5}),
+        ),
+    ] {
+        assert_eq!(value(text), want, "{text:?}");
+    }
+    // A sentence in the tag is not arguments.
+    let prose = "<tool_call>Note: nothing to call</tool_call>";
+    assert!(llmjson::parse(prose, &Options::default()).is_err());
+}
