@@ -15,6 +15,7 @@ fn line(i: usize) -> String {
     )
 }
 
+/// A report of about `bytes` bytes, one line per sample.
 pub fn evidence_text(bytes: usize) -> String {
     let mut out = String::with_capacity(bytes + 128);
     let mut i = 0;
