@@ -43,7 +43,7 @@ maturin sdist -m crates/llmjson-py/Cargo.toml --out "$OUT"
 
 echo "== the CLI and the Node addon (glibc $GLIBC)"
 cargo zigbuild --profile dist --locked -p llmjson-cli -p llmjson-node --target "$TRIPLE.$GLIBC"
-BIN="$ROOT/target/$TRIPLE/dist"
+BIN="${CARGO_TARGET_DIR:-$ROOT/target}/$TRIPLE/dist"
 
 echo "== the CLI archive"
 rm -rf "$STAGE" && mkdir -p "$STAGE"

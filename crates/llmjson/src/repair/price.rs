@@ -44,7 +44,9 @@ impl Lex<'_> {
             // Another value: a separate answer, not a lost part of this one.
             b'{' | b'[' => 0,
             // `}, filled in: {…}`: a sentence, then another value.
-            b',' if self.prose_words_at(self.skip_trivia(j + 1).0) => {
+            b',' if self.prose_words_at(self.skip_trivia(j + 1).0)
+                || self.labelled_last_value(self.skip_trivia(j + 1).0, to) =>
+            {
                 let next = memchr::memchr2(b'{', b'[', &self.b[j..to]).map_or(to, |k| j + k);
                 self.json_marks(j + 1, next) * cost::LOST_STRUCTURE
             }
@@ -88,6 +90,21 @@ impl Lex<'_> {
             || matches!(b[m - 1], b' ' | b':' | b'\t')
             || b[..m].ends_with("：".as_bytes());
         (matches!(b[open], b'{' | b'[') && apart).then_some(k + open)
+    }
+
+    /// `}, preenchido: {…}` at the reply's end: a one-word label, then a value that closes
+    /// within the window with nothing after it — a sentence's worth of label, not a member
+    /// (a member after a premature closer leaves a closer for the document: `b: {c: 2}}`).
+    fn labelled_last_value(&self, k: usize, to: usize) -> bool {
+        let Some(open) = self.label_before_value(k, to) else {
+            return false;
+        };
+        if to < self.end {
+            return false;
+        }
+        let (lost, open_left) = self.bracket_balance(open, to);
+        let last = self.b[open..to].iter().rposition(|c| !is_ws(*c));
+        lost == 0 && open_left == 0 && last.is_some_and(|e| matches!(self.b[open + e], b'}' | b']'))
     }
 
     /// Two words of prose start at `k` (`filled in`, `the output is`): letters, a space,

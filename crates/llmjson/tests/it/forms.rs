@@ -37,6 +37,17 @@ fn an_echoed_template_is_skipped_for_the_value_that_fills_it() {
         value(label_line),
         json!({"cidade": "Braga", "notas": [{"n": 3}], "resumo": "Chove \"muito\" em março"})
     );
+    // A one-word label between the template and the answer, at the reply's end.
+    for text in [
+        "Formato: {\"rótulo\": \"<texto>\", \"nota\": \"int\"}, preenchido: {\"rótulo\": \"ok\", \"nota\": 0.93}",
+        "Schéma {\"ville\": \"string\", \"jours\": \"number\"}, réponse: {\"ville\": \"Lyon\", \"jours\": 3}",
+    ] {
+        let v = value(text);
+        assert!(v.get("nota").or(v.get("jours")).is_some_and(|n| n.is_number()), "{text:?} gave {v}");
+        assert!(logged(text, RepairKind::SkippedTemplate), "{text:?}");
+    }
+    // A member after a premature closer still pays for the closer it leaves.
+    assert_eq!(value("{a: 1}, b: {c: 2}}"), json!({"a": 1, "b": {"c": 2}}));
     // A template alone is what the reply holds.
     assert_eq!(value("{\"label\": \"string\"}"), json!({"label": "string"}));
     // A value whose keys differ does not fill it.
