@@ -411,10 +411,20 @@ pub(crate) fn numbers_convention(text: &str) -> Option<bool> {
     };
     let b = text.as_bytes();
     let mut i = 0;
+    let (mut dot, mut comma) = (false, false);
     while i < b.len() {
         let c = b[i];
         if c.is_ascii_digit() {
+            let first = out.nums.len();
             i = read(text, i, mode, &mut out);
+            for n in &out.nums[first..] {
+                dot |= n.proves == Proves::DotDecimal;
+                comma |= n.proves == Proves::CommaDecimal;
+            }
+            // Both marks shown: the text has no convention, whatever the rest holds.
+            if dot && comma {
+                return None;
+            }
             continue;
         }
         // Words are stepped over whole (digits inside them are names: `H2O`, `ISO-9001`).
