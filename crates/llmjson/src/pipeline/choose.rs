@@ -130,9 +130,11 @@ fn value_end(out: &Output) -> usize {
 }
 
 /// Objects written one after another with commas and no brackets (`{…}, {…}, {…}`) are one
-/// list. The parser reads such a reply as one object whose closer was stray (its members merge);
-/// when the first object's braces balance and `, {` follows, each object is parsed alone, and
-/// the list is the answer if it needs fewer repairs than the merged reading.
+/// list. The parser reads such a reply as one object whose closers were stray (its members
+/// merge), or as the first object with the rest left out. Where that reading ended an object
+/// before `, {` (a stray closer it logged at the root, or the end of the object it kept), each
+/// object is parsed alone; the list is the answer if it covers what the reading read and needs
+/// fewer repairs than merging (leaving objects out is never cheaper).
 fn list_siblings(scan: &Scan<'_>, found: Found, config: Config<'_>) -> Found {
     if config.level < RepairLevel::Full || !matches!(found.out.value, Value::Object(_)) {
         return found;
