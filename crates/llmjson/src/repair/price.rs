@@ -72,7 +72,8 @@ impl Lex<'_> {
     /// (`(`, `;`, `\\`); the bracket stands apart from it (after a blank or a colon), not
     /// glued to a word as an index is (`print(d[`, `items[`).
     pub(crate) fn label_before_value(&self, k: usize, to: usize) -> Option<usize> {
-        let b = &self.b[k..to.min(self.b.len())];
+        // `k` may lie past `to` (trivia skipped beyond the window): then there is no label.
+        let b = self.b.get(k..to.min(self.b.len()))?;
         if !b
             .first()
             .is_some_and(|&c| c.is_ascii_alphabetic() || c >= 0x80)

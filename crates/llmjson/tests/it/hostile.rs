@@ -321,3 +321,14 @@ fn verify_long_answers_of_the_shapes_that_once_went_quadratic() {
         );
     }
 }
+
+/// After a document, blanks that run past the pricing window before a label (`x: {…}`) once
+/// sliced the text backwards (found by the laid-out plans property): a value, no panic.
+#[test]
+fn a_label_beyond_the_pricing_window_after_a_document() {
+    for gap in [250, 255, 256, 300, 4096] {
+        let text = format!("{{\"a\": 1}},{}x: {{\"b\": 2}}", " ".repeat(gap));
+        let parsed = llmjson::parse(&text, &llmjson::Options::default());
+        assert!(parsed.is_ok(), "gap {gap}: {parsed:?}");
+    }
+}
