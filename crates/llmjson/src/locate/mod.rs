@@ -274,7 +274,8 @@ impl<'t> Scan<'t> {
         if b[k..].starts_with(b"```") {
             k = skip_blanks(memchr::memchr(b'\n', &b[k..]).map_or(b.len(), |e| k + e));
         }
-        if !matches!(b.get(k), Some(b'{' | b'[')) {
+        // A container, or members with no braces (`'''"poids": 74 kg, …}'''`).
+        if !matches!(b.get(k), Some(b'{' | b'[')) && !key_line_at(b, k).0 {
             return None;
         }
         let content_end = find(b, k, &[q, q, q]).unwrap_or(b.len());

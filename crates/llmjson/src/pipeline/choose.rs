@@ -296,7 +296,11 @@ pub(crate) fn locate_first(
     // or `output = `) is that JSON: the quotes wrap it as a fence would, they do not make it
     // one string.
     if let Some(block) = scan.first_triple_quoted() {
-        if let Some(start) = block_candidate(scan, &block, config) {
+        // Members with no braces start at the first key (`parse_candidate` opens the object).
+        let first_key = (block.content_start..block.content_end)
+            .find(|&i| !text.as_bytes()[i].is_ascii_whitespace())
+            .filter(|&i| scan.key_at(i));
+        if let Some(start) = first_key.or_else(|| block_candidate(scan, &block, config)) {
             if let Ok(out) = parse_candidate(text, start, block.region_end, block.fence, config) {
                 return Ok(found(out, block.source.clone()));
             }

@@ -83,6 +83,16 @@ fn wrappers_that_are_not_fences() {
     ] {
         assert_eq!(value(text), json!({"ok": true, "n": {"k": 2}}), "{text:?}");
     }
+    // Members with no braces inside the quotes: every member, the first one too (it was once
+    // taken for prose before the JSON and left out unlogged).
+    for text in [
+        "'''\"peso\": 74 kg, \"ruta\": \"q.sql\"}'''",
+        "\"\"\"json\n\"peso\": 74,\n\"ruta\": \"q.sql\"\n\"\"\"",
+    ] {
+        let v = value(text);
+        assert_eq!(v["ruta"], json!("q.sql"), "{text:?}");
+        assert!(v.get("peso").is_some(), "{text:?} gave {v}");
+    }
     // A JSON fence holding a list that looks like a citation is still the value.
     assert_eq!(value("```json\n[3]\n```"), json!([3]));
 }
