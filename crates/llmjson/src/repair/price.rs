@@ -40,12 +40,14 @@ impl Lex<'_> {
             return 0;
         }
         let to = (j + cost::WINDOW).min(self.end);
+        // What follows a comma after the document: a sentence or a label?
+        let after_comma = || self.skip_trivia(j + 1).0;
         match self.b[j] {
             // Another value: a separate answer, not a lost part of this one.
             b'{' | b'[' => 0,
             // `}, filled in: {…}`: a sentence, then another value.
-            b',' if self.prose_words_at(self.skip_trivia(j + 1).0)
-                || self.labelled_last_value(self.skip_trivia(j + 1).0, to) =>
+            b',' if self.prose_words_at(after_comma())
+                || self.labelled_last_value(after_comma(), to) =>
             {
                 let next = memchr::memchr2(b'{', b'[', &self.b[j..to]).map_or(to, |k| j + k);
                 self.json_marks(j + 1, next) * cost::LOST_STRUCTURE
@@ -97,12 +99,13 @@ impl Lex<'_> {
     /// within the window with nothing after it — a sentence's worth of label, not a member
     /// (a member after a premature closer leaves a closer for the document: `b: {c: 2}}`).
     fn labelled_last_value(&self, k: usize, to: usize) -> bool {
-        let Some(open) = self.label_before_value(k, to) else {
-            return false;
-        };
+        // Only at the reply's end: checked first, it costs nothing.
         if to < self.end {
             return false;
         }
+        let Some(open) = self.label_before_value(k, to) else {
+            return false;
+        };
         let (lost, open_left) = self.bracket_balance(open, to);
         let last = self.b[open..to].iter().rposition(|c| !is_ws(*c));
         lost == 0 && open_left == 0 && last.is_some_and(|e| matches!(self.b[open + e], b'}' | b']'))

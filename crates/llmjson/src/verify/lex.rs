@@ -387,22 +387,9 @@ pub(crate) fn settle(nums: &mut [Num]) {
     }
 }
 
-/// The decimal mark a text's unambiguous numbers show: `Some(true)` a dot, `Some(false)` a
-/// comma, `None` both or neither.
-pub(crate) fn convention(nums: &[Num]) -> Option<bool> {
-    let (mut dot, mut comma) = (false, false);
-    for n in nums {
-        match n.proves {
-            Proves::DotDecimal => dot = true,
-            Proves::CommaDecimal => comma = true,
-            Proves::Nothing => {}
-        }
-    }
-    (dot != comma).then_some(dot)
-}
-
-/// The decimal mark a text's numbers show ([`convention`]), read without its words: the first
-/// look at a document, before its parts are read in full.
+/// The decimal mark a text's unambiguous numbers show, read without its words (the first look
+/// at a document, before its parts are read in full): `Some(true)` a dot, `Some(false)` a comma,
+/// `None` both or neither.
 pub(crate) fn numbers_convention(text: &str) -> Option<bool> {
     let mut out = Lexed::default();
     let mode = Mode {
@@ -441,7 +428,7 @@ pub(crate) fn numbers_convention(text: &str) -> Option<bool> {
             text[i..].chars().next().map_or(1, char::len_utf8)
         };
     }
-    convention(&out.nums)
+    (dot != comma).then_some(dot)
 }
 
 /// Reads the ambiguous numbers left by the convention of the document they are in.
