@@ -405,7 +405,8 @@ impl<'t> Lex<'t> {
     /// The text after a complete document at `at` that goes on like JSON and was left out of
     /// it: from the first byte that is not trivia to the end of that stretch. It goes on like
     /// JSON when it starts with `,` or `:` (`, "b": 2}`), or holds closers that nothing in it
-    /// opened (`)", "x"]`). The stretch ends at a blank line, a fence, or the region's end;
+    /// opened (`)", "x"]`). The stretch ends at a fence, the region's end, or a blank line
+    /// outside the brackets it opened;
     /// `None` when nothing but prose (or nothing) follows.
     pub(crate) fn trailing_json(&self, at: usize) -> Option<std::ops::Range<usize>> {
         let (j, _) = self.skip_trivia(at);
@@ -421,12 +422,17 @@ impl<'t> Lex<'t> {
         while k < self.end {
             let c = b[k];
             if c == b'\n' {
-                // A blank line, or a fence at the start of the next line, ends the stretch.
+                // A fence at the start of the next line ends the stretch; so does a blank
+                // line outside the brackets the stretch opened (inside them, the text left
+                // out goes on: a laid-out step has blank lines too, and all of it is lost).
                 let mut n = k + 1;
                 while n < self.end && matches!(b[n], b' ' | b'\t' | b'\r') {
                     n += 1;
                 }
-                if n >= self.end || b[n] == b'\n' || b[n..self.end].starts_with(b"```") {
+                if n >= self.end
+                    || (b[n] == b'\n' && depth == 0)
+                    || b[n..self.end].starts_with(b"```")
+                {
                     break;
                 }
             }
@@ -592,6 +598,38 @@ impl<'t> Lex<'t> {
             e += 1;
         }
         false
+    }
+
+    /// A colon (`:`, `：`, `=`, `=>`) and then an opening bracket that ends its line (maybe
+    /// before a comment) follow `i` (`" => [⏎`, `": {⏎`, `” = [ # steps`): where a quote ends a
+    /// key whose value is a laid-out container.
+    pub(crate) fn colon_then_open_line(&self, i: usize) -> bool {
+        let b = &self.b[..self.end];
+        let blanks = |mut k: usize| {
+            while k < b.len() && matches!(b[k], b' ' | b'\t') {
+                k += 1;
+            }
+            k
+        };
+        let k = blanks(i);
+        let k = if b[k..].starts_with(b"=>") {
+            k + 2
+        } else if b[k..].starts_with(&WIDE_COLON) {
+            k + WIDE_COLON.len()
+        } else if matches!(b.get(k), Some(b':' | b'=')) {
+            k + 1
+        } else {
+            return false;
+        };
+        let k = blanks(k);
+        if !matches!(b.get(k), Some(b'{' | b'[')) {
+            return false;
+        }
+        // Nothing else on the line, or a comment (`[ # the steps you asked for`).
+        let k = blanks(k + 1);
+        matches!(b.get(k), None | Some(b'\n' | b'\r' | b'#'))
+            || b[k..].starts_with(b"//")
+            || b[k..].starts_with(b"/*")
     }
 
     pub(crate) fn leaves_open(&self, from: usize, to: usize) -> bool {

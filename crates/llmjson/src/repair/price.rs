@@ -115,12 +115,19 @@ impl Lex<'_> {
     /// letters — not a key, which is one word or quoted.
     pub(crate) fn prose_words_at(&self, k: usize) -> bool {
         let (b, end) = (self.b, self.end.min(self.b.len()));
-        let letter = |c: u8| c.is_ascii_alphabetic() || c >= 0x80;
+        // A letter of any script, not a full-width `：` `，` or a quote of any kind: a word
+        // glued to those is a key (`owner：“Fatima Zahra”,`), not prose.
+        let letter = |i: usize| {
+            b[i].is_ascii_alphabetic()
+                || (b[i] >= 0x80
+                    && !wide_punctuation_at(b, i)
+                    && crate::spelling::quotes::quote_at(b, i).is_none())
+        };
         let mut i = k;
-        while i < end && (letter(b[i]) || b[i].is_ascii_digit() || matches!(b[i], b'_' | b'-')) {
+        while i < end && (letter(i) || b[i].is_ascii_digit() || matches!(b[i], b'_' | b'-')) {
             i += 1;
         }
-        i > k && letter(b[k]) && i + 1 < end && b[i] == b' ' && letter(b[i + 1])
+        i > k && letter(k) && i + 1 < end && b[i] == b' ' && letter(i + 1)
     }
 
     /// The line at `k` is a sentence: it opens with two words and holds no mark of JSON
@@ -495,5 +502,42 @@ mod tests {
             &[("[1, 2]", 0), ("1, 2]}", 2 * LOST), ("a) b", 0)],
             |lex, len| lex.unbalanced_closers(0, len),
         );
+    }
+
+    #[test]
+    fn a_word_glued_to_a_full_width_colon_or_a_quote_is_no_prose() {
+        check(
+            &[
+                ("the output is", 1),
+                ("Filled in below", 1),
+                ("owner：“Fatima Zahra”,", 0),
+                ("担当者：“山田 太郎”,", 0),
+                ("name “Ana Souza”", 0),
+                ("owner", 0),
+            ],
+            |lex, _| Cost::from(lex.prose_words_at(0)),
+        );
+    }
+
+    #[test]
+    fn a_colon_and_a_bracket_ending_the_line_open_a_laid_out_container() {
+        check(
+            &[
+                (" => [\n", 1),
+                ("\": {\n", 1),
+                (" = [ # the steps you asked for\n", 1),
+                ("：[ // steps\n", 1),
+                (" : {", 1),
+                (": [1, 2]\n", 0),
+                (" said: {no}", 0),
+                (", [\n", 0),
+            ],
+            |lex, _| Cost::from(lex.colon_then_open_line(text_start(lex))),
+        );
+    }
+
+    /// Where [`Lex::colon_then_open_line`] is asked: after the quote a case starts with.
+    fn text_start(lex: &Lex<'_>) -> usize {
+        usize::from(lex.b.first() == Some(&b'"'))
     }
 }

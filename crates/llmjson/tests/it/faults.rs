@@ -394,7 +394,7 @@ proptest::proptest! {
 /// options now.
 #[test]
 fn laid_out_plans_once_misread_are_read_as_meant() {
-    let cases: [(u64, usize); 30] = [
+    let cases: [(u64, usize); 34] = [
         (10078940314148811585, 2993),
         (5597789094504272861, 2266),
         (8399054018134401870, 8843),
@@ -425,6 +425,15 @@ fn laid_out_plans_once_misread_are_read_as_meant() {
         (4755009964439920206, 5273),
         (7264800263552853581, 11706),
         (2385495587869127453, 2855),
+        // Lost in silence before stop 67 (issue 58's label snippets exposed them): an extra
+        // `}}` before `owner：“…”,` ended the document; a `",` stutter opened a key whose
+        // value swallowed the steps.
+        (10915022525572355890, 2185),
+        (14180640363742719377, 6683),
+        (11718960553400339004, 2093),
+        // And (found while fixing those) a value that lost its closing quote before
+        // `“steps” = [ # a comment`: it ran on over the whole plan.
+        (11718960553400359821, 2093),
     ];
     for (seed, size) in cases {
         let case = llmjson_faults::large_code_case(seed, size, true);

@@ -448,6 +448,26 @@ fn a_comment_before_trailing_content_is_left_out_with_it() {
     assert_eq!((left.span.start, left.span.end), (9, 22));
 }
 
+/// What is left out after the value runs on over blank lines inside the brackets it opened (a
+/// laid-out step has blank lines too): the log covers all of it, to its last closer. Before,
+/// the entry stopped at the first blank line and the rest was lost with no log line (found by
+/// the laid-out plans property, where 1.8 KB of a plan went so).
+#[test]
+fn trailing_content_over_blank_lines_inside_its_brackets_is_logged_whole() {
+    for gap in ["\n\n", "\n  \n\n", "\n\t\n"] {
+        let input =
+            format!("Result:\n{{\"id\": 1, \"name\": \"x\"}}\n\"tags\": [\n\"a\",{gap}\"b\"\n]}}");
+        let parsed = parse(&input);
+        assert_eq!(parsed.value, json(r#"{"id": 1, "name": "x"}"#));
+        let left = parsed
+            .repairs
+            .iter()
+            .find(|r| r.kind == RepairKind::IgnoredTrailingContent)
+            .unwrap_or_else(|| panic!("{input:?}: {:?}", parsed.repairs));
+        assert_eq!(left.span.end, input.len(), "{input:?}");
+    }
+}
+
 /// A reply cut after a member whose code holds a JSON literal (`'{"name": "Ana", "ok": true}'`)
 /// keeps the whole string: ending the document at the literal's `}` leaves out a `",` that ends
 /// its line, which is how JSON ends a member, and now pays for it. Before, the rest of the code

@@ -189,8 +189,18 @@ impl Ctx<'_> {
             } else {
                 cost::TEXT_QUOTE
             };
+            // A quote kept as text before a colon and a bracket that ends its line
+            // (`"steps" => [⏎`, outside any bracket of the text's) is a key's close
+            // and its laid-out container's opening: text running on from there
+            // swallows a member and the structure under it, which the text's own
+            // brackets would otherwise hide.
+            let member = if !code() && self.lex.colon_then_open_line(at + len) {
+                2 * cost::LOST_STRUCTURE
+            } else {
+                0
+            };
             // Running on past this quote swallows what came since the last one.
-            let cost = pair + loose + self.lex.swallowed_since(class, open, at);
+            let cost = pair + loose + member + self.lex.swallowed_since(class, open, at);
             out.add(
                 level,
                 reading(
@@ -235,7 +245,15 @@ impl Ctx<'_> {
         } else {
             0
         };
-        let loose = loose + self.lex.swallowed_since(class, open, at);
+        // As at a quote of its own: one before a colon and a laid-out container's opening
+        // (`“steps” = [ # …`) ends a key, and text running on swallows the member.
+        let member =
+            if !key && self.lex.colon_then_open_line(at + len) && !self.lex.leaves_open(open, at) {
+                2 * cost::LOST_STRUCTURE
+            } else {
+                0
+            };
+        let loose = loose + member + self.lex.swallowed_since(class, open, at);
         out.add(
             level,
             reading(Action::TextQuote, None, loose, at + len, s.mode()),
