@@ -430,12 +430,47 @@ PROBES: list[tuple[str, str, bool]] = [
 ]
 
 
+
+# Grounding round 3, classes of the hand-written misses, written anew in other words and
+# languages: a phrase the sentence opens with, a code between a label and its number, a label
+# or a lower-case month far after the number, a label then a comma then the number (elided
+# verb), values grouped with plain spaces that end their item.
+CLASSES_R3 = [
+    ("frame", "en", "Braking trials, train R-212, distance from 160 km/h:\ndry rail: 1 120 m\nwet rail: 1 480 m\nleaf-covered rail: 1 930 m", "On wet rail the R-212 train came to a stop in 1 480 m.", "On wet rail the R-212 train came to a stop in 1 120 m."),
+    ("frame", "en", "Braking trials, train R-212, distance from 160 km/h:\ndry rail: 1 120 m\nwet rail: 1 480 m\nleaf-covered rail: 1 930 m", "On dry rail, after the driver applied full service braking, the train stopped within 1 120 m.", "On dry rail, after the driver applied full service braking, the train stopped within 1 480 m."),
+    ("frame", "pt-BR", "Rentabilidade em 2024 — carteira conservadora: 11,02%; carteira moderada: 9,84%; carteira arrojada: 6,37%.", "Na carteira arrojada o fundo previdenciário entregou 6,37% no ano.", "Na carteira arrojada o fundo previdenciário entregou 11,02% no ano."),
+    ("frame", "pt-BR", "Rentabilidade em 2024 — carteira conservadora: 11,02%; carteira moderada: 9,84%; carteira arrojada: 6,37%.", "Na carteira moderada, segundo o relatório anual dos gestores, o retorno foi de 9,84%.", "Na carteira moderada, segundo o relatório anual dos gestores, o retorno foi de 6,37%."),
+    ("frame", "es", "Tiempo medio de espera por sede — Norte: 14 min; Centro: 22 min; Sur: 9 min.", "En la sede Sur los pacientes de la clínica esperaron en promedio 9 min.", "En la sede Sur los pacientes de la clínica esperaron en promedio 22 min."),
+    ("frame", "es", "Tiempo medio de espera por sede — Norte: 14 min; Centro: 22 min; Sur: 9 min.", "Para la sede Norte, según el informe trimestral de calidad, la espera fue de 14 min.", "Para la sede Norte, según el informe trimestral de calidad, la espera fue de 22 min."),
+    ("frame", "fr", "Consommation moyenne par site — Lyon : 412 MWh ; Lille : 388 MWh ; Nantes : 297 MWh.", "Sur le site de Nantes, la consommation électrique du mois a atteint 297 MWh.", "Sur le site de Nantes, la consommation électrique du mois a atteint 412 MWh."),
+    ("frame", "fr", "Consommation moyenne par site — Lyon : 412 MWh ; Lille : 388 MWh ; Nantes : 297 MWh.", "À Lille la consommation moyenne de tous les bâtiments était de 388 MWh.", "À Lille la consommation moyenne de tous les bâtiments était de 297 MWh."),
+    ("frame", "de", "Ausfallzeit je Linie — Linie A: 31 h; Linie B: 12 h; Linie C: 47 h.", "Auf Linie B summierte sich die ungeplante Ausfallzeit im Quartal auf 12 h.", "Auf Linie B summierte sich die ungeplante Ausfallzeit im Quartal auf 31 h."),
+    ("frame", "de", "Ausfallzeit je Linie — Linie A: 31 h; Linie B: 12 h; Linie C: 47 h.", "Bei Linie C, so der Bericht der Instandhaltung, lag die Ausfallzeit bei 47 h.", "Bei Linie C, so der Bericht der Instandhaltung, lag die Ausfallzeit bei 12 h."),
+    ("identifier", "en", "Throughput by router model — RX-500: 612 Mbit/s over Wi-Fi, 940 Mbit/s over LAN; RX-700: 823 Mbit/s over Wi-Fi, 941 Mbit/s over LAN.", "Over Wi-Fi the RX-500 reached 612 Mbit/s.", "Over Wi-Fi the RX-500 reached 823 Mbit/s."),
+    ("identifier", "de", "Kühlleistung — Anlage KL-40: 118 kW; Anlage KL-60: 164 kW.", "Die Anlage KL-40 schafft laut Datenblatt 118 kW Kühlleistung.", "Die Anlage KL-40 schafft laut Datenblatt 164 kW Kühlleistung."),
+    ("identifier", "pt-BR", "Autonomia por modelo — e-Vento 3: 412 km; e-Vento 5: 506 km.", "O e-Vento 3 da montadora roda até 412 km com uma carga.", "O e-Vento 3 da montadora roda até 506 km com uma carga."),
+    ("month", "pt-BR", "Hóspedes recebidos: julho 6.140; agosto 7.380.", "O hotel recebeu aproximadamente 6 mil hóspedes em julho.", "O hotel recebeu aproximadamente 7 mil hóspedes em julho."),
+    ("month", "es", "Visitantes: marzo 12.480; abril 15.210; mayo 14.030.", "El museo recibió 14.030 visitantes durante el mes de mayo.", "El museo recibió 15.210 visitantes durante el mes de mayo."),
+    ("month", "fr", "Inscriptions : septembre 2 310 ; octobre 2 845.", "La médiathèque a enregistré 2 310 inscriptions nouvelles au cours du mois de septembre.", "La médiathèque a enregistré 2 845 inscriptions nouvelles au cours du mois de septembre."),
+    ("month", "en", "New loyalty sign-ups: April 4,310; May 4,762.", "Around 4,800 customers joined the loyalty scheme in May.", "Around 4,800 customers joined the loyalty scheme in April."),
+    ("ellipsis", "pt-BR", "Rendimento em 2024: Plano BD 9,84%; Plano CD conservador 11,02%; Plano CD arrojado 6,37%.", "Em 2024 o Plano BD rendeu 9,84% e o perfil arrojado do Plano CD, 6,37%.", "Em 2024 o Plano BD rendeu 9,84% e o perfil arrojado do Plano CD, 11,02%."),
+    ("ellipsis", "en", "Renewed track per line: Main North 38.6 km; Main South 27.9 km; Lakeshore 12.1 km; Ridge 11.6 km.", "Main North renewed 38.6 km, Main South 27.9 km and the Lakeshore line, about 12 km.", "Main North renewed 38.6 km, Main South 27.9 km and the Lakeshore line, 11.6 km."),
+    ("ellipsis", "fr", "Ventes par région : Nord 1 240 ; Sud 980 ; Est 1 515.", "Le Nord a vendu 1 240 unités et la région Est, 1 515.", "Le Nord a vendu 1 240 unités et la région Est, 980."),
+    ("ellipsis", "de-CH", "Umsatz je Filiale: Bern 4,2 Mio. CHF; Basel 3,1 Mio. CHF; Zug 1,9 Mio. CHF.", "Bern setzte 4,2 Mio. CHF um und die Filiale in Zug, 1,9 Mio. CHF.", "Bern setzte 4,2 Mio. CHF um und die Filiale in Zug, 3,1 Mio. CHF."),
+]
+
+
 def main() -> None:
     rows = []
     for i, (form, lang, evidence, good, bad) in enumerate(FORMS):
         rows.append({"id": f"{form}-{lang}-{i}-grounded", "form": form, "language": lang,
                      "evidence": evidence, "answer": good, "grounded": True})
         rows.append({"id": f"{form}-{lang}-{i}-ungrounded", "form": form, "language": lang,
+                     "evidence": evidence, "answer": bad, "grounded": False})
+    for i, (form, lang, evidence, good, bad) in enumerate(CLASSES_R3):
+        rows.append({"id": f"r3-{form}-{lang}-{i}-grounded", "form": "r3:" + form, "language": lang,
+                     "evidence": evidence, "answer": good, "grounded": True})
+        rows.append({"id": f"r3-{form}-{lang}-{i}-ungrounded", "form": "r3:" + form, "language": lang,
                      "evidence": evidence, "answer": bad, "grounded": False})
     for i, (name, lang, evidence, answer, grounded, locale) in enumerate(ADVERSARIAL):
         row = {"id": f"adversarial-{name}-{lang}-{i}", "form": "adversarial:" + name, "language": lang,

@@ -195,12 +195,37 @@ struct Section {
 
 const HEADER: u8 = 0;
 
+/// How strongly the phrase an answer's sentence opens with binds its numbers: a mention,
+/// whatever the distance (the phrase frames the sentence).
+const OPENING_WEIGHT: f32 = 0.4;
+/// Prepositions that open a framing phrase (`On wet rail`, `Na carteira arrojada`, `Sur le site
+/// de Nantes`, `Auf Linie B`), folded.
+const OPENING_PREPOSITIONS: &[&str] = &[
+    "on", "in", "at", "for", "under", "across", "within", "over", "sur", "dans", "pour", "chez",
+    "au", "aux", "a", "en", "em", "no", "na", "nos", "nas", "para", "com", "sob", "bei", "auf",
+    "im", "fur", "unter", "an", "am", "con", "bajo", "durante", "entre",
+];
+/// Articles and determiners that end a framing phrase written without a comma once it has a
+/// word (`On wet rail | the train …`, `Na carteira arrojada | o fundo …`).
+const PHRASE_ENDS: &[&str] = &[
+    "the", "a", "an", "this", "its", "their", "our", "le", "la", "les", "l", "un", "une", "o",
+    "os", "as", "um", "uma", "el", "los", "las", "der", "die", "das", "den", "dem", "des", "ein",
+    "eine", "es", "il", "we", "they", "it",
+];
+
+/// Words after a number that may bind it as plain words (`84 staff on site`).
+const AFTER_WORDS: usize = 6;
+/// Words after a number of an answer's within which a label still binds it.
+const AFTER_LABEL_WORDS: usize = 14;
+
 /// Where a number's clause is: its first token, its id (sentence << 16 | clause), and the weak
 /// words its sentence started with (the subject later clauses may lack).
 struct Clause<'a> {
     start: usize,
     id: u32,
     subject: &'a [(String, usize)],
+    /// The words of the prepositional phrase its sentence opens with (an answer's).
+    opening: &'a [(String, usize)],
 }
 
 impl<'a> Doc<'a> {
@@ -849,6 +874,10 @@ impl<'a> Doc<'a> {
         let mut numbers_in_sentence = 0u32;
         // The weak words before a sentence's first quantity: its subject, for the later ones.
         let mut subject: Vec<(String, usize)> = Vec::new();
+        // An answer's sentence that opens with a prepositional phrase (`On wet rail the train
+        // stopped in …`, `Na carteira arrojada, …`): its words, read once per sentence.
+        let mut opening: Vec<(String, usize)> = Vec::new();
+        let mut sentence_start = 0usize;
         // The previous quantity's direction in words and where it was, for an ellipsis (`fell
         // 52.3% on the drug and 3.1% on placebo`).
         let mut last_direction: Option<(Polarity, usize, Option<&'static str>)> = None;
@@ -920,6 +949,8 @@ impl<'a> Doc<'a> {
                             clause = 0;
                             numbers_in_sentence = 0;
                             subject.clear();
+                            opening.clear();
+                            sentence_start = t + 1;
                             last_direction = None;
                             clause_start = t + 1;
                             last_number = None;
@@ -1110,6 +1141,9 @@ impl<'a> Doc<'a> {
                             let mut frame = self.frame(lx, t, num, section, cell);
                             if numbers_in_sentence == 0 {
                                 subject = sentence_subject(lx, t, clause_start, self.text);
+                                if role == Role::Answer {
+                                    opening = opening_phrase(lx, sentence_start, t, self.text);
+                                }
                             }
                             if frame.polarity == Polarity::Neutral && num.sign == Sign::None {
                                 // Only to a parallel quantity, of the same measure (not `fell
@@ -1139,6 +1173,7 @@ impl<'a> Doc<'a> {
                                     start: clause_start,
                                     id: sentence << 16 | clause,
                                     subject: &subject,
+                                    opening: &opening,
                                 };
                                 let marks = Marks {
                                     dates: &dates,
@@ -1189,6 +1224,7 @@ impl<'a> Doc<'a> {
     ) {
         let (dates, counts) = (marks.dates, marks.counts);
         let (clause_start, sentence, subject) = (clause.start, clause.id, clause.subject);
+        let opening = clause.opening;
         let toks = &lx.toks;
         // What follows in the clause, up to the next number: postposed labels (`$5.1M in 2023`,
         // `44.2 MPa (variant B)`) and words.
@@ -1196,7 +1232,15 @@ impl<'a> Doc<'a> {
         let mut after_words: Vec<(String, usize)> = Vec::new();
         let mut k = t + 1;
         let mut seen_words = 0;
-        while k < toks.len() && seen_words < 6 {
+        // An answer names the thing a number is of further on than evidence does (`came to
+        // 50.0 MPa according to the figures reported for variant A`): past the first words, a
+        // label (a name, a month, a code, a numbered thing) still binds; plain words do not.
+        let horizon = if self.cfg.role == Role::Answer {
+            AFTER_LABEL_WORDS
+        } else {
+            AFTER_WORDS
+        };
+        while k < toks.len() && seen_words < horizon {
             match toks[k].kind {
                 TokKind::Punct(P::Stop | P::Semi | P::Line | P::Pipe | P::Tab | P::Comma) => break,
                 TokKind::Punct(_) => {}
@@ -1349,13 +1393,17 @@ impl<'a> Doc<'a> {
                                 TokKind::Punct(P::Stop | P::Line | P::Semi | P::Comma)
                             )
                         });
-                    if let Some(m) = words::month(w).filter(|_| cap) {
+                    // Months are lower case in most languages (`em julho`, `en août`); `may`
+                    // and `march` are months only capitalised, as before a number.
+                    if let Some(m) =
+                        words::month(w).filter(|_| cap || !matches!(w, "may" | "march"))
+                    {
                         after.push((Ty::Month, format!("m:{m}"), k));
                     } else if (cap || upper) && !counted_noun {
                         if let Some(a) = word_atom(w, raw) {
                             after.push((Ty::Name, a, k));
                         }
-                    } else if flags & flag::STOP == 0 {
+                    } else if flags & flag::STOP == 0 && seen_words <= AFTER_WORDS {
                         if let Some(a) = word_atom(w, raw) {
                             after_words.push((a, k));
                         }
@@ -1385,7 +1433,9 @@ impl<'a> Doc<'a> {
                     }
                     break;
                 }
-                TokKind::Punct(P::Comma) => comma = true,
+                // A comma with no word of the number's own between (`e o perfil arrojado do
+                // Plano CD, 6,37%`) elides a verb: the words before it are the number's.
+                TokKind::Punct(P::Comma) => comma = !before_words.is_empty(),
                 TokKind::Punct(_) => {}
                 TokKind::Word {
                     folded,
@@ -1567,6 +1617,11 @@ impl<'a> Doc<'a> {
                             push(a, 0.35, *at);
                         }
                     }
+                }
+                // The phrase the sentence opens with frames every number in it, however far
+                // (`On wet rail the R-212 train came to a stop in 1 120 m`).
+                for (a, at) in opening {
+                    push(a, OPENING_WEIGHT, *at);
                 }
             }
         }
@@ -2143,6 +2198,60 @@ fn comparison_base(lx: &Lexed, t: usize) -> bool {
         }
     }
     false
+}
+
+/// The content words of the prepositional phrase a sentence opens with, when it opens with
+/// one and the phrase ends before token `t` (at a comma, or at the article after its first
+/// words): `Sur rail humide, …`, `On wet rail the train …`. At most a few tokens are read.
+fn opening_phrase(lx: &Lexed, start: usize, t: usize, text: &str) -> Vec<(String, usize)> {
+    const MOST_TOKENS: usize = 10;
+    let toks = &lx.toks;
+    let word = |k: usize| match toks.get(k).map(|x| x.kind) {
+        Some(TokKind::Word { folded, .. }) => {
+            Some(&lx.folded[folded.0 as usize..folded.1 as usize])
+        }
+        _ => None,
+    };
+    let mut k = start;
+    while k < t && matches!(toks[k].kind, TokKind::Punct(_)) {
+        k += 1;
+    }
+    if !word(k).is_some_and(|w| OPENING_PREPOSITIONS.contains(&w)) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut content = 0;
+    for j in k + 1..t.min(k + 1 + MOST_TOKENS) {
+        match toks[j].kind {
+            TokKind::Punct(P::Comma) => return out,
+            TokKind::Punct(P::Open | P::Close | P::Slash) => {}
+            TokKind::Punct(_) | TokKind::Num(_) => {
+                return if content > 0 { out } else { Vec::new() }
+            }
+            TokKind::Word {
+                folded,
+                flags,
+                cap,
+                upper,
+            } => {
+                let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                if content > 0 && PHRASE_ENDS.contains(&w) {
+                    return out;
+                }
+                if flags & flag::STOP == 0 {
+                    content += 1;
+                    // Names and codes are labels the scope already holds.
+                    if !cap && !upper {
+                        if let Some(a) = word_atom(w, &text[toks[j].span.clone()]) {
+                            out.push((a, j));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // No end before the number, or within the tokens read: no phrase of its own.
+    Vec::new()
 }
 
 /// The weak words before a sentence's first quantity (its subject), back to the clause start.

@@ -778,11 +778,11 @@ fn integer_readings(b: &[u8], s: usize, j: usize, seps: &[(usize, Sep)]) -> Opti
 }
 
 /// Whether a plain space between digit groups groups them here: in a table cell, with `--locale
-/// fr`, or when the number ends in a decimal comma, a unit, a currency, a percent or a scale word
+/// fr`, when the number ends its item (`;`, a line's or the text's end, a sentence's stop or a
+/// comma), or when it ends in a decimal comma, a unit, a currency, a percent or a scale word
 /// (`3 400 M€`, `12 500 €`, `1 234,5`), never when a further digit group follows.
 fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], mode: Mode) -> bool {
     let b = text.as_bytes();
-    let _ = s;
     if mode.cell || mode.locale == Locale::Fr {
         return true;
     }
@@ -794,6 +794,23 @@ fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], m
     let rest = &text[j..];
     let after = rest.trim_start_matches([' ', '\u{a0}', '\u{202f}']);
     let _ = b;
+    // A value that ends its item (`Nord 1 240 ;`, `Est, 1 515.`, `total : 12 480⏎`): nothing
+    // after it could be another group of its, and a list's value is written whole.
+    let at_end = |r: &str| r.is_empty();
+    // Nor does a run that another number stands right before (`3 400 500`, read from `400`).
+    let after_number = text[..s].trim_end_matches(' ').len() < s
+        && text[..s]
+            .trim_end_matches(' ')
+            .ends_with(|c: char| c.is_ascii_digit());
+    let ends_item = !after_number
+        && (at_end(after)
+            || after.starts_with([';', '\n', '\r', ')'])
+            || rest
+                .strip_prefix(['.', ','])
+                .is_some_and(|r| at_end(r) || r.starts_with([' ', '\n', '\r'])));
+    if ends_item {
+        return true;
+    }
     // `6 420 salariés`, `21 184 finishers`: a counted word.
     if after.len() < rest.len()
         && after.starts_with(|c: char| c.is_alphabetic() && c.is_lowercase())
@@ -1439,8 +1456,10 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
             };
         }
     }
-    // `in` after a blank is a preposition, not inches.
-    let word_unit = if word == "in" {
+    // `in` after a blank is a preposition, not inches; after a currency written before the
+    // number, a unit word is the next word of the sentence (`US$ 544.259.000 segundo os
+    // números…`: `according to`, not seconds): money is not measured in seconds.
+    let word_unit = if word == "in" || (currency && unit_named(word).is_none()) {
         None
     } else {
         unit_named(word).or_else(|| words::unit_word(&words::fold(word)))
@@ -1938,8 +1957,21 @@ mod tests {
             nums("12 500 €", auto),
             [q("12 500 €", "12500", Some("EUR"))]
         );
-        // A plain space between a count and another number is no grouping.
-        assert_eq!(nums("scores 3 400 500", auto).len(), 3);
+        // A plain space after a group of four digits is no grouping (a year, then a count).
+        assert_eq!(nums("in 2023 400 patients", auto).len(), 2);
+        // A value that ends its item is written whole (`Nord 1 240 ; Est 1 515.`).
+        assert_eq!(
+            nums("Nord 1 240 ; Sud 980 ; Est 1 515.", auto),
+            [
+                q("1 240", "1240", None),
+                q("980", "980", None),
+                q("1 515", "1515", None)
+            ]
+        );
+        assert_eq!(
+            nums("septembre : 2 310\noctobre : 12 845 000\n", auto),
+            [q("2 310", "2310", None), q("12 845 000", "12845000", None)]
+        );
     }
 
     #[test]

@@ -185,8 +185,9 @@ fn grounding_scoreboard() {
 // ---------------------------------------------------------------------------------------------
 // Hand-written pairs: labelled by helpers that never read the verifier (tests/verify/handpairs,
 // PROMPT.md there says how). `dev` and `dev2` were used while building round 3; `dev3` and `test`
-// were held out (only their totals were looked at). Each set's accuracy and recall of "not
-// grounded" are ratcheted at what round 3 reached: a change that loses a pair fails here.
+// were held out then (only their totals were looked at) and their misses read in stop 67, when
+// `dev4` was written and used after its first contact. Each set's accuracy and recall of "not
+// grounded" are ratcheted at what was reached: a change that loses a pair fails here.
 
 /// A hand-written pair's evidence, as its format says.
 fn hand_evidence(p: &serde_json::Value) -> Evidence {
@@ -243,9 +244,11 @@ fn hand_written_pairs_stay_at_round_three() {
     // (set, least right, least ungrounded caught) as round 3 left them.
     for (name, least_right, least_caught) in [
         ("dev", 248, 124),
-        ("dev2", 186, 95),
-        ("dev3", 174, 95),
-        ("test", 215, 113),
+        ("dev2", 186, 96),
+        ("dev3", 177, 96),
+        ("test", 217, 115),
+        // Written for stop 67; 175 right and 90 caught before its changes (first contact).
+        ("dev4", 177, 91),
     ] {
         let (right, total, caught, ungrounded, misses) = hand_score(name);
         println!(
