@@ -457,6 +457,19 @@ CLASSES_R3 = [
     ("ellipsis", "en", "Renewed track per line: Main North 38.6 km; Main South 27.9 km; Lakeshore 12.1 km; Ridge 11.6 km.", "Main North renewed 38.6 km, Main South 27.9 km and the Lakeshore line, about 12 km.", "Main North renewed 38.6 km, Main South 27.9 km and the Lakeshore line, 11.6 km."),
     ("ellipsis", "fr", "Ventes par région : Nord 1 240 ; Sud 980 ; Est 1 515.", "Le Nord a vendu 1 240 unités et la région Est, 1 515.", "Le Nord a vendu 1 240 unités et la région Est, 980."),
     ("ellipsis", "de-CH", "Umsatz je Filiale: Bern 4,2 Mio. CHF; Basel 3,1 Mio. CHF; Zug 1,9 Mio. CHF.", "Bern setzte 4,2 Mio. CHF um und die Filiale in Zug, 1,9 Mio. CHF.", "Bern setzte 4,2 Mio. CHF um und die Filiale in Zug, 3,1 Mio. CHF."),
+    ("count_year", "en", "Dogs vaccinated since 2019: 1,930", "The clinic has vaccinated 1,930 dogs since 2019.", "The clinic has vaccinated 2019 dogs since 2019."),
+    ("count_year", "es", "Abonos de temporada vendidos (2024): 3.115", "En 2024 se vendieron 3.115 abonos de temporada.", "En 2024 se vendieron 2024 abonos de temporada."),
+    ("count_year", "fr", "Fûts produits en 2022 : 1 842", "La brasserie a produit 1 842 fûts en 2022.", "La brasserie a produit 2022 fûts en 2022."),
+    ("count_year", "pt-BR", "Empréstimos digitais em 2021: 1.764", "A biblioteca registrou 1.764 empréstimos digitais em 2021.", "A biblioteca registrou 2021 empréstimos digitais em 2021."),
+    ("count_year", "en", "The 2023 budget of the ski resort was $5.2 million.", "The resort's 2023 budget came to $5.2 million.", "The resort's 2023 budget came to $5.3 million."),
+    ("count_year", "en", "In 2024 revenue per screen reached $41,300.", "In 2024 revenue per screen reached $41,300.", "In 2024 revenue per screen reached $42,300."),
+    ("unit", "en", "Backup volume last night: 2.6 TB; archive total: 48 PB.", "Last night's backup moved 2.6 TB.", "Last night's backup moved 2.6 PB."),
+    ("unit", "es", "Velocidad media de subida: 38 Mbit/s", "La subida media fue de 38 Mbps.", "La subida media fue de 38 MB/s."),
+    ("unit", "fr", "Glycémie à jeun : 5,4 mmol/L", "La glycémie à jeun était de 5,4 mmol/L.", "La glycémie à jeun était de 5,4 mg/L."),
+    ("unit", "de", "Fettgehalt: 41,2 g/kg", "Der Fettgehalt lag bei 41,2 g/kg.", "Der Fettgehalt lag bei 41,2 mg/kg."),
+    ("unit", "pt-BR", "Armazenamento usado: 740 GiB", "O armazenamento usado chegou a 740 GiB.", "O armazenamento usado chegou a 740 TiB."),
+    ("label_sign", "pt-BR", "Ordem de serviço nº 4410 — troca do rolamento\nCusto: R$ 3.980", "A troca do rolamento (OS 4410) custou R$ 3.980.", "A troca do rolamento (OS 4410) custou R$ 4.410."),
+    ("label_sign", "es", "Pedido Nº 7731 — envío a Valencia\nPeso: 412 kg", "El pedido Nº 7731 a Valencia pesó 412 kg.", "El pedido Nº 7731 a Valencia pesó 7731 kg."),
 ]
 
 

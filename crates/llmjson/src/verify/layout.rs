@@ -73,6 +73,9 @@ pub(crate) struct Hints<'a> {
     /// The evidence states this value as a quantity: an answer's small count of it is checked
     /// (`7 não conformidades` against another date's 7), not skipped.
     pub states: &'a dyn Fn(Decimal) -> bool,
+    /// The evidence binds a number to this atom (`w:forfait`): a word an answer writes right
+    /// after a year-shaped number names what it counts (`se vendieron 2023 forfaits`).
+    pub binds: &'a dyn Fn(&str) -> bool,
     /// The decimal mark the evidence writes (`Some(false)`: a comma): an answer that shows none
     /// of its own is read by it (`alongamento de 1,047` against a table of decimal commas).
     pub convention: Option<bool>,
@@ -84,6 +87,7 @@ pub(crate) fn no_hints() -> Hints<'static> {
         label: &|_| false,
         count_noun: &|_| false,
         states: &|_| false,
+        binds: &|_| false,
         convention: None,
     }
 }
@@ -1727,8 +1731,12 @@ impl<'a> Doc<'a> {
                     return Class::Label(Some(ty), atoms);
                 }
             }
-            if text[..num.span.start].trim_end().ends_with('§')
-                || text[..num.span.start].trim_end().ends_with('#')
+            // `§ 4.3`, `# 12`, and the numero sign (`nº 2317`, `N° 88`).
+            let before = text[..num.span.start].trim_end();
+            if before.ends_with(['§', '#'])
+                || ["nº", "Nº", "n°", "N°", "no.", "No.", "Nr.", "nr."]
+                    .iter()
+                    .any(|s| before.ends_with(s))
             {
                 return Class::Label(None, vec![format!("n:{}", key(value))]);
             }
@@ -1794,6 +1802,26 @@ impl<'a> Doc<'a> {
         if self.cfg.role == Role::Answer && (self.cfg.hints.count_noun)(w) {
             // Unless a date's preposition stands before it (`in 2021 revenue`).
             return prev_word(lx, t, self.text).is_none_or(|(_, f, _)| f & flag::YEAR_PREP == 0);
+        }
+        // In an answer, a word the evidence binds its numbers to, right after a year-shaped
+        // number that a content word of the clause comes before (`se vendieron 2023 forfaits`,
+        // `drilled 2015 wells`): what the number counts. Not after a date's preposition or an
+        // article (`in 2021 revenue`, `the 2023 budget`), nor first in its sentence.
+        if self.cfg.role == Role::Answer
+            && flags & (flag::STOP | flag::CONJ) == 0
+            && words::month(w).is_none()
+            && word_atom(w, w).is_some_and(|a| (self.cfg.hints.binds)(&a))
+        {
+            // (A verb may be a function word here: `registrou`, `chegou`.)
+            return matches!(
+                t.checked_sub(1).map(|p| lx.toks[p].kind),
+                Some(TokKind::Word { flags, folded, cap: false, upper: false })
+                    if flags & (flag::YEAR_PREP | flag::YEAR_WORD | flag::CONJ) == 0
+                        && !{
+                            let p = &lx.folded[folded.0 as usize..folded.1 as usize];
+                            PHRASE_ENDS.contains(&p) || OPENING_PREPOSITIONS.contains(&p)
+                        }
+            );
         }
         false
     }
@@ -2101,8 +2129,11 @@ fn next_word(lx: &Lexed, t: usize) -> Option<&str> {
 
 /// An answer's number in a label's place: after a word, with no word of its own after it.
 fn label_place(lx: &Lexed, t: usize) -> bool {
+    // An abbreviation in capitals names a thing even when its letters spell a function word
+    // (`OS 2317`: ordem de serviço).
     let after_word = t > 0
-        && matches!(lx.toks[t - 1].kind, TokKind::Word { flags, .. } if flags & flag::STOP == 0);
+        && matches!(lx.toks[t - 1].kind, TokKind::Word { flags, upper, folded, .. }
+            if flags & flag::STOP == 0 || upper && folded.1 - folded.0 >= 2);
     let counted = matches!(lx.toks.get(t + 1).map(|x| x.kind), Some(TokKind::Word { flags, .. }) if flags & flag::STOP == 0);
     after_word && !counted
 }

@@ -722,10 +722,12 @@ fn read_against(
     let label = |a: &str| evidence.is_label_atom(a);
     let count_noun = |w: &str| evidence.counts(w);
     let states = |v: decimal::Decimal| evidence.states(v);
+    let binds = |a: &str| evidence.atom_id(a).is_some();
     let hints = Hints {
         label: &label,
         count_noun: &count_noun,
         states: &states,
+        binds: &binds,
         convention: evidence.convention(),
     };
     let cfg = Config {

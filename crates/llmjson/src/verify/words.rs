@@ -378,6 +378,8 @@ const REF_WORDS: &[&str] = &[
     "clause",
     "nr",
     "n",
+    // `Nro. 88` (Spanish; `nº` folds to `no`, a preposition: the reader checks its sign).
+    "nro",
     "number",
     "num",
     "id",
