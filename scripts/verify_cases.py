@@ -470,6 +470,8 @@ CLASSES_R3 = [
     ("unit", "pt-BR", "Armazenamento usado: 740 GiB", "O armazenamento usado chegou a 740 GiB.", "O armazenamento usado chegou a 740 TiB."),
     ("label_sign", "pt-BR", "Ordem de serviço nº 4410 — troca do rolamento\nCusto: R$ 3.980", "A troca do rolamento (OS 4410) custou R$ 3.980.", "A troca do rolamento (OS 4410) custou R$ 4.410."),
     ("label_sign", "es", "Pedido Nº 7731 — envío a Valencia\nPeso: 412 kg", "El pedido Nº 7731 a Valencia pesó 412 kg.", "El pedido Nº 7731 a Valencia pesó 7731 kg."),
+    ("frame_named", "pt-BR", "Zona Leste: Loja A 412 unidades, Loja B 388 unidades. Zona Oeste: Loja A 296 unidades, Loja B 341 unidades.", "Na zona Oeste, a Loja B vendeu 341 unidades contra 296 da Loja A.", "Na zona Oeste, a Loja B vendeu 388 unidades contra 296 da Loja A."),
+    ("restatement", "fr", "| Lycée | Inscrits | Admis | Taux (%) |\n|---|---|---|---|\n| Jean-Moulin | 412 | 371 | 90,0 |\n| Colette | 388 | 330 | 85,1 |\n| Ensemble | 800 | 701 | 87,6 |", "Sur l'ensemble des lycées, 701 des 800 inscrits ont été admis, soit 87,6 %.", "Sur l'ensemble des lycées, 701 des 800 inscrits ont été admis, soit 85,1 %."),
 ]
 
 

@@ -1424,6 +1424,9 @@ impl<'a> Doc<'a> {
         // A number opening a parenthesis (`… randomizados (480 na população ITT)`) is an aside:
         // the words before it are the main clause's.
         let aside = t > 0 && matches!(toks[t - 1].kind, TokKind::Punct(P::Open));
+        // Whether a word other than an approximation's stands between the number and the
+        // nearest comma before it.
+        let mut words_after_comma = false;
         while !aside && k > clause_start && before_words.len() < 8 {
             k -= 1;
             match toks[k].kind {
@@ -1437,9 +1440,11 @@ impl<'a> Doc<'a> {
                     }
                     break;
                 }
-                // A comma with no word of the number's own between (`e o perfil arrojado do
-                // Plano CD, 6,37%`) elides a verb: the words before it are the number's.
-                TokKind::Punct(P::Comma) => comma = !before_words.is_empty(),
+                // A comma with no word between it and the number but an approximation's
+                // (`e o perfil arrojado do Plano CD, 6,37%`, `a Lakeshore, cerca de 13 km`)
+                // elides a verb: the words before it are the number's. Not one a word of its
+                // own follows (`ont été admis, soit 88,4 %`: a restatement).
+                TokKind::Punct(P::Comma) => comma = comma || words_after_comma,
                 TokKind::Punct(_) => {}
                 TokKind::Word {
                     folded,
@@ -1448,6 +1453,9 @@ impl<'a> Doc<'a> {
                     upper,
                 } => {
                     let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                    if !comma && flags & flag::APPROX == 0 && !matches!(w, "de" | "of" | "di") {
+                        words_after_comma = true;
+                    }
                     let raw = &self.text[toks[k].span.clone()];
                     let strong = cap || upper;
                     // The noun of a code (`bloco D`, `arm B`) names the thing, not the measure.
@@ -2269,13 +2277,16 @@ fn opening_phrase(lx: &Lexed, start: usize, t: usize, text: &str) -> Vec<(String
                 if content > 0 && PHRASE_ENDS.contains(&w) {
                     return out;
                 }
+                // A phrase that names a thing (`En la región Sur`, `Sur le site de Nantes`)
+                // binds by the name, which the scope holds; its common nouns only say what kind
+                // of thing it is, and would bind the sentence to every such thing.
+                if cap || upper {
+                    return Vec::new();
+                }
                 if flags & flag::STOP == 0 {
                     content += 1;
-                    // Names and codes are labels the scope already holds.
-                    if !cap && !upper {
-                        if let Some(a) = word_atom(w, &text[toks[j].span.clone()]) {
-                            out.push((a, j));
-                        }
+                    if let Some(a) = word_atom(w, &text[toks[j].span.clone()]) {
+                        out.push((a, j));
                     }
                 }
             }
