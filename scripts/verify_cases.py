@@ -472,6 +472,9 @@ CLASSES_R3 = [
     ("label_sign", "es", "Pedido Nº 7731 — envío a Valencia\nPeso: 412 kg", "El pedido Nº 7731 a Valencia pesó 412 kg.", "El pedido Nº 7731 a Valencia pesó 7731 kg."),
     ("frame_named", "pt-BR", "Zona Leste: Loja A 412 unidades, Loja B 388 unidades. Zona Oeste: Loja A 296 unidades, Loja B 341 unidades.", "Na zona Oeste, a Loja B vendeu 341 unidades contra 296 da Loja A.", "Na zona Oeste, a Loja B vendeu 388 unidades contra 296 da Loja A."),
     ("restatement", "fr", "| Lycée | Inscrits | Admis | Taux (%) |\n|---|---|---|---|\n| Jean-Moulin | 412 | 371 | 90,0 |\n| Colette | 388 | 330 | 85,1 |\n| Ensemble | 800 | 701 | 87,6 |", "Sur l'ensemble des lycées, 701 des 800 inscrits ont été admis, soit 87,6 %.", "Sur l'ensemble des lycées, 701 des 800 inscrits ont été admis, soit 85,1 %."),
+    ("unit_per", "pt-BR", "Dipirona gotas: 500 mg/mL; dose máxima para adultos: 4 g/dia.", "A dose máxima de dipirona para adultos é de 4 g por dia.", "A dose máxima de dipirona para adultos é de 4 mg por dia."),
+    ("unit_words", "es", "Consumo de agua del centro de datos: 2.340 m³/mes", "El centro de datos consume 2.340 metros cúbicos de agua al mes.", "El centro de datos consume 2.340 metros de agua al mes."),
+    ("unit_words", "de", "Wasserverbrauch: 640 m³ pro Monat", "Der Verbrauch lag bei 640 Kubikmeter Wasser im Monat.", "Der Verbrauch lag bei 640 Quadratmeter Wasser im Monat."),
 ]
 
 

@@ -882,6 +882,8 @@ impl<'a> Doc<'a> {
         // stopped in …`, `Na carteira arrojada, …`): its words, read once per sentence.
         let mut opening: Vec<(String, usize)> = Vec::new();
         let mut sentence_start = 0usize;
+        // The name a sentence's list is headed by (`Zona Oeste: Loja A 296, Loja B 341.`).
+        let mut head: Vec<String> = Vec::new();
         // The previous quantity's direction in words and where it was, for an ellipsis (`fell
         // 52.3% on the drug and 3.1% on placebo`).
         let mut last_direction: Option<(Polarity, usize, Option<&'static str>)> = None;
@@ -927,7 +929,7 @@ impl<'a> Doc<'a> {
                         } else {
                             flush_name(
                                 &mut scope,
-                                &mut pending_name,
+                                (&mut pending_name, &head),
                                 &mut name_chunk,
                                 self.german,
                                 last_number,
@@ -954,6 +956,7 @@ impl<'a> Doc<'a> {
                             numbers_in_sentence = 0;
                             subject.clear();
                             opening.clear();
+                            head.clear();
                             sentence_start = t + 1;
                             last_direction = None;
                             clause_start = t + 1;
@@ -968,6 +971,15 @@ impl<'a> Doc<'a> {
                         // The comma after an introductory phrase (`In 2023, …`, `Em Brennan, …`)
                         // keeps its label in the clause that follows.
                         P::Comma if numbers_in_sentence > 0 => clause += 1,
+                        // A name before the colon that opens a sentence's list heads the list:
+                        // the names of its items replace one another, not it.
+                        P::Colon if numbers_in_sentence == 0 && role == Role::Evidence => {
+                            head = scope
+                                .iter()
+                                .find(|(ty, ..)| *ty == Ty::Name)
+                                .map(|(_, atoms, ..)| atoms.clone())
+                                .unwrap_or_default();
+                        }
                         _ => {}
                     }
                 }
@@ -1020,7 +1032,7 @@ impl<'a> Doc<'a> {
                         } else {
                             flush_name(
                                 &mut scope,
-                                &mut pending_name,
+                                (&mut pending_name, &head),
                                 &mut name_chunk,
                                 self.german,
                                 last_number,
@@ -1058,7 +1070,7 @@ impl<'a> Doc<'a> {
                         } else {
                             flush_name(
                                 &mut scope,
-                                &mut pending_name,
+                                (&mut pending_name, &head),
                                 &mut name_chunk,
                                 self.german,
                                 last_number,
@@ -2002,10 +2014,10 @@ pub(crate) const CONDITION_UNITS: &[&str] = &[
 ];
 
 /// A stretch of capitalised words ends: it is the name in force, or joins the name of its
-/// stretch.
+/// stretch. `pending` holds its words; `head`, the name its sentence's list is headed by.
 fn flush_name(
     scope: &mut Vec<(Ty, Vec<String>, usize, u32)>,
-    pending: &mut Vec<String>,
+    (pending, head): (&mut Vec<String>, &[String]),
     chunk: &mut bool,
     german: bool,
     last_quantity: Option<usize>,
@@ -2028,6 +2040,13 @@ fn flush_name(
             }
             s.2 = at;
             return;
+        }
+    }
+    // A new name in a list keeps the list's head (`Zona Oeste: …, Loja B 341`).
+    let mut atoms = atoms;
+    for a in head.iter().rev() {
+        if !atoms.contains(a) {
+            atoms.insert(0, a.clone());
         }
     }
     set_scope(scope, Ty::Name, atoms, at, sentence);

@@ -1312,6 +1312,19 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
     if word.is_empty() || !boundary {
         return Right::nothing(j);
     }
+    // `4 g/dia`, `12 t/Jahr`: a unit per a unit word the table does not hold as one; the
+    // unit, and the per after it (read as `/dia` is).
+    if let Some((left, _)) = word.split_once('/') {
+        if unit_named(word).is_none() {
+            if let Some(unit) = unit_named(left) {
+                return Right::Unit {
+                    unit: Some(unit),
+                    scale: 0,
+                    end: j + gap + left.len(),
+                };
+            }
+        }
+    }
     let end = j + gap + word.len();
     // `90 basis points`, `15 Basispunkte`.
     if matches!(word, "basis" | "Basispunkte" | "basispunkte") {
@@ -1333,24 +1346,21 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
             };
         }
     }
-    // `12,500 sq ft`, `85 square metres`: an area in two words.
-    if matches!(word, "sq" | "square") {
-        if let Some((g, next)) = after_blank(&text[end..]) {
-            let w = word_prefix(next, 12, char::is_alphabetic);
-            let unit = match w {
-                "ft" | "feet" | "foot" => Some("ft²"),
-                "m" | "metres" | "meters" | "metre" | "meter" => Some("m²"),
-                "km" | "kilometres" | "kilometers" => Some("km²"),
-                "mi" | "miles" | "mile" => Some("mi²"),
-                _ => None,
-            };
-            if let Some(unit) = unit {
-                return Right::Unit {
-                    unit: Some(unit),
-                    scale: 0,
-                    end: end + g + w.len(),
-                };
-            }
+    // `12,500 sq ft`, `85 square metres`, `40 cubic metres`: an area or a volume in two words.
+    if matches!(word, "sq" | "square" | "cubic") {
+        let cubic = word == "cubic";
+        let unit = unit_in_two_words(text, end, |w| match w {
+            "ft" | "feet" | "foot" if cubic => Some("ft³"),
+            "m" | "metres" | "meters" | "metre" | "meter" if cubic => Some("m³"),
+            _ if cubic => None,
+            "ft" | "feet" | "foot" => Some("ft²"),
+            "m" | "metres" | "meters" | "metre" | "meter" => Some("m²"),
+            "km" | "kilometres" | "kilometers" => Some("km²"),
+            "mi" | "miles" | "mile" => Some("mi²"),
+            _ => None,
+        });
+        if let Some(unit) = unit {
+            return unit;
         }
     }
     // `3 400 M€`, `3,4 Md€`, `850 k€`, `2074,5 M €`: a scale letter and a currency.
@@ -1464,6 +1474,17 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
     } else {
         unit_named(word).or_else(|| words::unit_word(&words::fold(word)))
     };
+    // `metros cúbicos`, `mètres carrés`: a volume or an area in two words.
+    if word_unit == Some("m") {
+        let unit = unit_in_two_words(text, end, |w| match words::fold(w).as_str() {
+            "cubicos" | "cubico" | "cubes" | "cube" | "cubi" => Some("m³"),
+            "quadrados" | "quadrado" | "carres" | "carre" | "cuadrados" | "quadrati" => Some("m²"),
+            _ => None,
+        });
+        if let Some(unit) = unit {
+            return unit;
+        }
+    }
     match word_unit {
         Some("pt") => {
             // `puntos porcentuales`, `pontos percentuais`, `points de pourcentage`.
@@ -1511,6 +1532,22 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         }
         None => Right::nothing(j),
     }
+}
+
+/// A unit written in two words, the second after a blank at `end` (`square metres`, `metros
+/// cúbicos`): the unit `pick` makes of that word, ending after it.
+fn unit_in_two_words(
+    text: &str,
+    end: usize,
+    pick: impl Fn(&str) -> Option<&'static str>,
+) -> Option<Right> {
+    let (g, next) = after_blank(&text[end..])?;
+    let w = word_prefix(next, 12, char::is_alphabetic);
+    pick(w).map(|unit| Right::Unit {
+        unit: Some(unit),
+        scale: 0,
+        end: end + g + w.len(),
+    })
 }
 
 /// One blank (space, NBSP, narrow NBSP) at the start of `s`: its length and what follows.

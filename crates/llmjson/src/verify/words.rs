@@ -1321,6 +1321,8 @@ pub(crate) fn month_abbrev(folded: &str) -> Option<u8> {
 
 /// Units written as words, folded, with their symbol.
 const UNIT_WORDS: &[(&str, &str)] = &[
+    ("kubikmeter", "m³"),
+    ("quadratmeter", "m²"),
     ("minute", "min"),
     ("minutes", "min"),
     ("mins", "min"),
