@@ -186,7 +186,8 @@ fn grounding_scoreboard() {
 // Hand-written pairs: labelled by helpers that never read the verifier (tests/verify/handpairs,
 // PROMPT.md there says how). `dev` and `dev2` were used while building round 3; `dev3` and `test`
 // were held out then (only their totals were looked at) and their misses read in stop 67, when
-// `dev4` was written and used after its first contact. Each set's accuracy and recall of "not
+// `dev4` was written and used after its first contact; `test2`, written with it, was held out
+// until measured at the end of that stop. Each set's accuracy and recall of "not
 // grounded" are ratcheted at what was reached: a change that loses a pair fails here.
 
 /// A hand-written pair's evidence, as its format says.
@@ -249,6 +250,9 @@ fn hand_written_pairs_stay_at_round_three() {
         ("test", 220, 117),
         // Written for stop 67; 175 right and 90 caught before its changes (first contact).
         ("dev4", 184, 96),
+        // Written with dev4 and held out until measured at the end of stop 67: 187 and 100,
+        // the same as before its changes.
+        ("test2", 187, 100),
     ] {
         let (right, total, caught, ungrounded, misses) = hand_score(name);
         println!(
