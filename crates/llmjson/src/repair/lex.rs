@@ -604,7 +604,8 @@ impl<'t> Lex<'t> {
     /// before a comment) follow `i` (`" => [⏎`, `": {⏎`, `” = [ # steps`): where a quote ends a
     /// key whose value is a laid-out container.
     pub(crate) fn colon_then_open_line(&self, i: usize) -> bool {
-        let b = &self.b[..self.end];
+        let b = &self.b[..self.end.min(self.b.len())];
+        let i = i.min(b.len());
         let blanks = |mut k: usize| {
             while k < b.len() && matches!(b[k], b' ' | b'\t') {
                 k += 1;

@@ -534,6 +534,10 @@ mod tests {
             ],
             |lex, _| Cost::from(lex.colon_then_open_line(text_start(lex))),
         );
+        // Asked past the region's end (a quote that ends beyond it): no, and no panic.
+        check(&[(" => [\n", 0)], |lex, len| {
+            Cost::from(lex.colon_then_open_line(len + 3))
+        });
     }
 
     /// Where [`Lex::colon_then_open_line`] is asked: after the quote a case starts with.
