@@ -475,6 +475,7 @@ CLASSES_R3 = [
     ("unit_per", "pt-BR", "Dipirona gotas: 500 mg/mL; dose máxima para adultos: 4 g/dia.", "A dose máxima de dipirona para adultos é de 4 g por dia.", "A dose máxima de dipirona para adultos é de 4 mg por dia."),
     ("unit_words", "es", "Consumo de agua del centro de datos: 2.340 m³/mes", "El centro de datos consume 2.340 metros cúbicos de agua al mes.", "El centro de datos consume 2.340 metros de agua al mes."),
     ("unit_words", "de", "Wasserverbrauch: 640 m³ pro Monat", "Der Verbrauch lag bei 640 Kubikmeter Wasser im Monat.", "Der Verbrauch lag bei 640 Quadratmeter Wasser im Monat."),
+    ("label_sign", "pt-BR", "Meta do plano: 1.200 clientes novos.", "Cumprimos a meta do plano. 1.200 clientes novos chegaram.", "Cumprimos a meta do plano. 1500 clientes novos chegaram."),
 ]
 
 

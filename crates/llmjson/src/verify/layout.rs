@@ -1752,11 +1752,17 @@ impl<'a> Doc<'a> {
                 }
             }
             // `§ 4.3`, `# 12`, and the numero sign (`nº 2317`, `N° 88`).
+            // The sign is a word of its own: `plano. 1200` is a sentence's end and a number.
             let before = text[..num.span.start].trim_end();
+            let sign_word = |s: &str| {
+                before
+                    .strip_suffix(s)
+                    .is_some_and(|rest| !rest.ends_with(|c: char| c.is_alphanumeric()))
+            };
             if before.ends_with(['§', '#'])
                 || ["nº", "Nº", "n°", "N°", "no.", "No.", "Nr.", "nr."]
-                    .iter()
-                    .any(|s| before.ends_with(s))
+                    .into_iter()
+                    .any(sign_word)
             {
                 return Class::Label(None, vec![format!("n:{}", key(value))]);
             }
