@@ -796,18 +796,15 @@ fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], m
     let _ = b;
     // A value that ends its item (`Nord 1 240 ;`, `Est, 1 515.`, `total : 12 480⏎`): nothing
     // after it could be another group of its, and a list's value is written whole.
-    let at_end = |r: &str| r.is_empty();
     // Nor does a run that another number stands right before (`3 400 500`, read from `400`).
-    let after_number = text[..s].trim_end_matches(' ').len() < s
-        && text[..s]
-            .trim_end_matches(' ')
-            .ends_with(|c: char| c.is_ascii_digit());
+    let before = text[..s].trim_end_matches(' ');
+    let after_number = before.len() < s && before.ends_with(|c: char| c.is_ascii_digit());
     let ends_item = !after_number
-        && (at_end(after)
+        && (after.is_empty()
             || after.starts_with([';', '\n', '\r', ')'])
             || rest
                 .strip_prefix(['.', ','])
-                .is_some_and(|r| at_end(r) || r.starts_with([' ', '\n', '\r'])));
+                .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\n', '\r'])));
     if ends_item {
         return true;
     }
