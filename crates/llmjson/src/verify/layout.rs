@@ -843,7 +843,13 @@ impl<'a> Doc<'a> {
         only_numbers: Option<&[Bind]>,
         sink: &mut dyn FnMut(Item),
     ) {
-        if range.start >= range.end {
+        // Only numbers are read out of prose, and every number has an ASCII digit: a stretch
+        // without one (a list item's label, a heading) yields nothing, and is not lexed.
+        if range.start >= range.end
+            || !self.text.as_bytes()[range.clone()]
+                .iter()
+                .any(u8::is_ascii_digit)
+        {
             return;
         }
         let mut lexed = Lexed::default();

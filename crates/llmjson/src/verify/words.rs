@@ -1297,7 +1297,8 @@ const MONTHS: &[(&str, u8)] = &[
 
 /// The month a folded full name names.
 pub(crate) fn month(folded: &str) -> Option<u8> {
-    MONTHS.iter().find(|(m, _)| *m == folded).map(|&(_, n)| n)
+    static MAP: Table<u8> = OnceLock::new();
+    lookup(&MAP, MONTHS, folded)
 }
 
 /// A month's abbreviation (`Mar`, `fev`, `Okt`), only trusted next to a day or a year.
@@ -1635,19 +1636,14 @@ fn table() -> &'static HashMap<&'static str, u32, ahash::RandomState> {
 
 /// A unit written as a word (`minutes`, `Stunden`, `quilos`), with its symbol.
 pub(crate) fn unit_word(folded: &str) -> Option<&'static str> {
-    UNIT_WORDS
-        .iter()
-        .find(|(w, _)| *w == folded)
-        .map(|&(_, u)| u)
+    static MAP: Table<&'static str> = OnceLock::new();
+    lookup(&MAP, UNIT_WORDS, folded)
 }
 
 /// A scale word as a power of ten. `fr` reads `billion` as 10¹² (the long scale).
 pub(crate) fn scale_word(word: &str, long_scale: bool) -> Option<i32> {
     let folded = fold(word.trim_end_matches('.'));
-    let n = SCALE_WORDS
-        .iter()
-        .find(|(w, _)| *w == folded)
-        .map(|&(_, s)| i32::from(s))?;
+    let n = scale_word_folded(&folded)?;
     Some(if n == 9 && long_scale && folded.starts_with("billion") {
         12
     } else {
@@ -1657,10 +1653,32 @@ pub(crate) fn scale_word(word: &str, long_scale: bool) -> Option<i32> {
 
 /// [`scale_word`] of a word already folded (no `fr` long scale).
 pub(crate) fn scale_word_folded(folded: &str) -> Option<i32> {
-    SCALE_WORDS
-        .iter()
-        .find(|(w, _)| *w == folded)
-        .map(|&(_, s)| i32::from(s))
+    static MAP: Table<i8> = OnceLock::new();
+    lookup(&MAP, SCALE_WORDS, folded).map(i32::from)
+}
+
+/// A word table read as a hash map, built on first use: the tables are asked about every word of
+/// every text, and a scan of a few hundred pairs per word was a tenth of indexing's time.
+type Table<V> = OnceLock<HashMap<&'static str, V, ahash::RandomState>>;
+
+/// The value `table` gives `key` (its first entry, as a scan would find it).
+fn lookup<V: Copy>(
+    map: &'static Table<V>,
+    table: &'static [(&'static str, V)],
+    key: &str,
+) -> Option<V> {
+    map.get_or_init(|| {
+        let mut m = HashMap::with_capacity_and_hasher(
+            table.len(),
+            ahash::RandomState::with_seeds(1, 2, 3, 4),
+        );
+        for &(k, v) in table.iter().rev() {
+            m.insert(k, v);
+        }
+        m
+    })
+    .get(key)
+    .copied()
 }
 
 /// [`currency_word`] of a word whose folded form is at hand.
