@@ -172,7 +172,7 @@ pub(crate) struct Claim<'c> {
     pub approx: bool,
     /// Its periods and numbered things (`y:2021`, `q:3`, `r:batch:13e0`), known to the evidence
     /// or not, with their weights: one year excludes another wherever the evidence states it.
-    pub exclusive: &'c [(String, f32)],
+    pub exclusive: &'c [(super::layout::Atom, f32)],
 }
 
 /// What the evidence says about one reading of an answer's number.
@@ -960,7 +960,11 @@ impl Evidence {
     /// Whether the answer gives its number a period or a numbered thing that excludes the
     /// evidence number's (`In 2021 … 41.8 MPa` against `the 2019 cohort: 41.8 MPa`; `batch 13`
     /// against `Batch 12`), even where the evidence names no alternative.
-    fn exclusive_conflict(&self, n: &EvidenceNumber, exclusive: &[(String, f32)]) -> Option<Clash> {
+    fn exclusive_conflict(
+        &self,
+        n: &EvidenceNumber,
+        exclusive: &[(super::layout::Atom, f32)],
+    ) -> Option<Clash> {
         if exclusive.is_empty() {
             return None;
         }
@@ -1147,7 +1151,7 @@ impl Evidence {
         &self,
         frame: &Frame,
         context: &'c [(u32, f32, u32)],
-        exclusive: &'c [(String, f32)],
+        exclusive: &'c [(super::layout::Atom, f32)],
     ) -> Claim<'c> {
         Claim {
             exclusive,

@@ -18,8 +18,13 @@ use super::frame::{self, Frame, Kind, Polarity, Spec, Trivial};
 use super::lex::{self, Form, Lexed, Mode, Num, Sign, TokKind, P};
 use super::options::Locale;
 use super::words::{self, flag};
+use compact_str::{format_compact, CompactString};
 use std::collections::HashMap;
 use std::ops::Range;
+
+/// A label's atom (`w:porto`, `y:2021`, `n:40000e0|km`): short, kept inline (no allocation per
+/// word read).
+pub(crate) type Atom = CompactString;
 
 /// Whose text is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,7 +39,7 @@ pub(crate) struct Bind {
     /// The dimension whose labels are the alternatives (evidence).
     pub dim: u64,
     /// The label: atoms (`w:porto`, `y:2021`, `n:40000e0|km`, `c:B`, `d:2024-03-11`).
-    pub atoms: Vec<String>,
+    pub atoms: Vec<Atom>,
     /// How strongly an answer binds it (1 for an explicit label; less, the farther in prose).
     pub weight: f32,
     /// Which mention in the answer it comes from (one date is several atoms: counted once).
@@ -57,7 +62,7 @@ pub(crate) struct Item {
     pub frame: Frame,
     pub binds: Vec<Bind>,
     /// The atom this number is when it labels (`n:401e0`, `y:2021`, `n:12e1|°C`).
-    pub atom: Option<String>,
+    pub atom: Option<Atom>,
     /// The word right after it, folded (`staff` in `84 staff`): what it counts.
     pub noun: Option<String>,
 }
@@ -170,7 +175,7 @@ struct Doc<'a> {
     french: bool,
     /// Labels already read: a list's segment labels and a table's cells repeat (`resistência`,
     /// `custo`), and are read once.
-    labels: std::cell::RefCell<HashMap<LabelKey, Vec<String>, ahash::RandomState>>,
+    labels: std::cell::RefCell<HashMap<LabelKey, Vec<Atom>, ahash::RandomState>>,
     specs: std::cell::RefCell<HashMap<Box<str>, Spec, ahash::RandomState>>,
 }
 
@@ -189,7 +194,7 @@ struct Line {
 /// The heading or caption in force: its words bind what follows; its spec states units.
 #[derive(Debug, Clone, Default)]
 struct Section {
-    atoms: Vec<String>,
+    atoms: Vec<Atom>,
     spec: Spec,
     negative: bool,
     /// A list item's value or a table cell: parentheses around a number are accounting's
@@ -227,9 +232,9 @@ const AFTER_LABEL_WORDS: usize = 14;
 struct Clause<'a> {
     start: usize,
     id: u32,
-    subject: &'a [(String, usize)],
+    subject: &'a [(Atom, usize)],
     /// The words of the prepositional phrase its sentence opens with (an answer's).
-    opening: &'a [(String, usize)],
+    opening: &'a [(Atom, usize)],
 }
 
 impl<'a> Doc<'a> {
@@ -271,7 +276,7 @@ impl<'a> Doc<'a> {
     }
 
     /// [`label_atoms`], read once per label text.
-    fn label_of(&self, text: &str, unit: Option<Option<&'static str>>) -> Vec<String> {
+    fn label_of(&self, text: &str, unit: Option<Option<&'static str>>) -> Vec<Atom> {
         let key = (Box::<str>::from(text), unit);
         if let Some(atoms) = self.labels.borrow().get(&key) {
             return atoms.clone();
@@ -663,7 +668,7 @@ impl<'a> Doc<'a> {
                         .is_some_and(|r| unit_cell(text[r.clone()].trim()).is_some())
                 })
         });
-        let col_atoms: Vec<Vec<String>> = (0..ncols)
+        let col_atoms: Vec<Vec<Atom>> = (0..ncols)
             .map(|c| label_atoms(head_text(c), self, None))
             .collect();
         let col_negative: Vec<bool> = (0..ncols)
@@ -692,7 +697,7 @@ impl<'a> Doc<'a> {
                 .is_some_and(|r| year_text(text[r.clone()].trim()).is_some())
         });
         for row in body {
-            let mut row_atoms: Vec<String> = Vec::new();
+            let mut row_atoms: Vec<Atom> = Vec::new();
             let mut row_text = String::new();
             let mut row_negative = false;
             // A row label may state its own unit or scale (`Diluted EPS ($)`, `Employees
@@ -825,7 +830,7 @@ impl<'a> Doc<'a> {
                         kind: Kind::Trivial(Trivial::Label),
                         ..item.frame
                     },
-                    atom: Some(format!("n:{}", key(v))),
+                    atom: Some(value_atom("n:", v, None)),
                     ..item
                 });
             } else {
@@ -876,20 +881,20 @@ impl<'a> Doc<'a> {
     ) {
         let role = self.cfg.role;
         let toks = &lx.toks;
-        let mut scope: Vec<(Ty, Vec<String>, usize, u32)> = Vec::new();
+        let mut scope: Vec<(Ty, Vec<Atom>, usize, u32)> = Vec::new();
         let mut sentence = 0u32;
         // Clauses within a sentence (a comma, a semicolon, a conjunction): a label named in an
         // earlier clause binds less than one in the number's own.
         let mut clause = 0u32;
         let mut numbers_in_sentence = 0u32;
         // The weak words before a sentence's first quantity: its subject, for the later ones.
-        let mut subject: Vec<(String, usize)> = Vec::new();
+        let mut subject: Vec<(Atom, usize)> = Vec::new();
         // An answer's sentence that opens with a prepositional phrase (`On wet rail the train
         // stopped in …`, `Na carteira arrojada, …`): its words, read once per sentence.
-        let mut opening: Vec<(String, usize)> = Vec::new();
+        let mut opening: Vec<(Atom, usize)> = Vec::new();
         let mut sentence_start = 0usize;
         // The name a sentence's list is headed by (`Zona Oeste: Loja A 296, Loja B 341.`).
-        let mut head: Vec<String> = Vec::new();
+        let mut head: Vec<Atom> = Vec::new();
         // The previous quantity's direction in words and where it was, for an ellipsis (`fell
         // 52.3% on the drug and 3.1% on placebo`).
         let mut last_direction: Option<(Polarity, usize, Option<&'static str>)> = None;
@@ -898,13 +903,13 @@ impl<'a> Doc<'a> {
         let mut skip_until = 0usize;
         // Dates written with month names: the tokens they cover, and their atoms.
         let dates = month_dates(lx, self.order);
-        let mut date_at: std::collections::HashMap<usize, Vec<String>> = Default::default();
+        let mut date_at: std::collections::HashMap<usize, Vec<Atom>> = Default::default();
         for (range, atoms) in &dates {
             date_at.insert(range.start, atoms.clone());
         }
         let in_date = |t: usize| date_covering(&dates, t).is_some();
         let counts = TokCounts::new(lx);
-        let mut pending_name: Vec<String> = Vec::new();
+        let mut pending_name: Vec<Atom> = Vec::new();
         let mut name_at = 0usize;
         // Names written in one stretch (no comma, colon or clause between) belong together
         // (`In Graz wurden Überstunden von …`); after a break, a new name replaces the old
@@ -1012,7 +1017,7 @@ impl<'a> Doc<'a> {
                             set_scope(
                                 &mut scope,
                                 Ty::Month,
-                                vec![format!("m:{m}")],
+                                vec![format_compact!("m:{m}")],
                                 t,
                                 sentence << 16 | clause,
                             );
@@ -1061,7 +1066,7 @@ impl<'a> Doc<'a> {
                             set_scope(
                                 &mut scope,
                                 Ty::Code,
-                                vec![format!("c:{raw}")],
+                                vec![format_compact!("c:{raw}")],
                                 t,
                                 sentence << 16 | clause,
                             );
@@ -1239,7 +1244,7 @@ impl<'a> Doc<'a> {
         &self,
         lx: &Lexed,
         t: usize,
-        scope: &[(Ty, Vec<String>, usize, u32)],
+        scope: &[(Ty, Vec<Atom>, usize, u32)],
         clause: &Clause,
         marks: &Marks,
         out: &mut Vec<Bind>,
@@ -1250,8 +1255,8 @@ impl<'a> Doc<'a> {
         let toks = &lx.toks;
         // What follows in the clause, up to the next number: postposed labels (`$5.1M in 2023`,
         // `44.2 MPa (variant B)`) and words.
-        let mut after: Vec<(Ty, String, usize)> = Vec::new();
-        let mut after_words: Vec<(String, usize)> = Vec::new();
+        let mut after: Vec<(Ty, Atom, usize)> = Vec::new();
+        let mut after_words: Vec<(Atom, usize)> = Vec::new();
         let mut k = t + 1;
         let mut seen_words = 0;
         // An answer names the thing a number is of further on than evidence does (`came to
@@ -1300,14 +1305,18 @@ impl<'a> Doc<'a> {
                         if f & (flag::WEEK | flag::QUARTER | flag::REF) != 0 && n.unit.is_none() {
                             let v = n.readings.first();
                             if f & flag::WEEK != 0 {
-                                after.push((Ty::Week, format!("wk:{}", plain_value(v)), k));
+                                after.push((Ty::Week, format_compact!("wk:{}", plain_value(v)), k));
                             } else if f & flag::QUARTER != 0 {
-                                after.push((Ty::Quarter, format!("q:{}", plain_value(v)), k));
+                                after.push((
+                                    Ty::Quarter,
+                                    format_compact!("q:{}", plain_value(v)),
+                                    k,
+                                ));
                             } else {
                                 let w = prev_word(lx, k, self.text).map_or("", |(w, _, _)| w);
                                 let r = Ty::Ref(hash_str(w) as u32);
-                                after.push((r, format!("n:{}", key(v)), k));
-                                after.push((r, format!("r:{}:{}", stem(w), key(v)), k));
+                                after.push((r, value_atom("n:", v, None), k));
+                                after.push((r, format_compact!("r:{}:{}", stem(w), key(v)), k));
                             }
                             k += 1;
                             continue;
@@ -1317,7 +1326,7 @@ impl<'a> Doc<'a> {
                     if let Some(u) = n.unit.filter(|u| CONDITION_UNITS.contains(u)) {
                         if condition_place(lx, k, self.text) {
                             let v = n.readings.first();
-                            after.push((Ty::Cond(u), format!("n:{}|{u}", key(v)), k));
+                            after.push((Ty::Cond(u), value_atom("n:", v, Some(u)), k));
                             k += 1;
                             continue;
                         }
@@ -1334,7 +1343,7 @@ impl<'a> Doc<'a> {
                                 .is_some_and(|w| words::flags(w) & flag::QUARTER != 0) =>
                         {
                             let q = n.readings.first().magnitude().plain();
-                            after.push((Ty::Quarter, format!("q:{q}"), k));
+                            after.push((Ty::Quarter, format_compact!("q:{q}"), k));
                         }
                         Form::Identifier => {
                             let code = &self.text[n.code.clone()];
@@ -1342,9 +1351,11 @@ impl<'a> Doc<'a> {
                                 after.push((code_type(code), a, k));
                             }
                         }
-                        _ if n.year_shaped => {
-                            after.push((Ty::Year, format!("y:{}", &self.text[n.digits.clone()]), k))
-                        }
+                        _ if n.year_shaped => after.push((
+                            Ty::Year,
+                            format_compact!("y:{}", &self.text[n.digits.clone()]),
+                            k,
+                        )),
                         _ => {
                             // Another quantity: the words just before it are its own (`88.5
                             // with a weight of 2.25`).
@@ -1420,7 +1431,7 @@ impl<'a> Doc<'a> {
                     if let Some(m) =
                         words::month(w).filter(|_| cap || !matches!(w, "may" | "march"))
                     {
-                        after.push((Ty::Month, format!("m:{m}"), k));
+                        after.push((Ty::Month, format_compact!("m:{m}"), k));
                     } else if (cap || upper) && !counted_noun {
                         if let Some(a) = word_atom(w, raw) {
                             after.push((Ty::Name, a, k));
@@ -1436,7 +1447,7 @@ impl<'a> Doc<'a> {
         }
         // The clause's words before the number, back to the previous number or the clause's
         // start.
-        let mut before_words: Vec<(String, usize, bool)> = Vec::new();
+        let mut before_words: Vec<(Atom, usize, bool)> = Vec::new();
         let mut comma = false;
         let mut k = t;
         // A number opening a parenthesis (`… randomizados (480 na população ITT)`) is an aside:
@@ -1530,7 +1541,7 @@ impl<'a> Doc<'a> {
                         text: String::new(),
                     });
                 }
-                let mut measure: Vec<String> = before_words
+                let mut measure: Vec<Atom> = before_words
                     .iter()
                     .filter(|(_, _, c)| !c)
                     .map(|(a, _, _)| a.clone())
@@ -1558,7 +1569,7 @@ impl<'a> Doc<'a> {
                 let mut push = |a: &str, weight: f32, at: usize| {
                     out.push(Bind {
                         dim: 0,
-                        atoms: vec![a.to_string()],
+                        atoms: vec![Atom::from(a)],
                         weight,
                         mention: at as u32 + 1,
                         title: false,
@@ -1684,7 +1695,7 @@ impl<'a> Doc<'a> {
                 // `4º trimestre`, `3. Quartal`, `1er trimestre`: a quarter.
                 if next_word(lx, t).is_some_and(|w| words::flags(w) & flag::QUARTER != 0) {
                     let q = num.readings.first().magnitude().plain();
-                    return Class::Label(Some(Ty::Quarter), vec![format!("q:{q}")]);
+                    return Class::Label(Some(Ty::Quarter), vec![format_compact!("q:{q}")]);
                 }
                 return Class::Skip(Trivial::Ordinal);
             }
@@ -1711,7 +1722,7 @@ impl<'a> Doc<'a> {
         // A table's value cell holds a value of its column (`| 14/12/2025 | 1926 |`).
         if num.year_shaped && !(cell && section.value) && !self.counted(lx, t) {
             let y = &text[num.digits.clone()];
-            return Class::Label(Some(Ty::Year), vec![format!("y:{y}")]);
+            return Class::Label(Some(Ty::Year), vec![format_compact!("y:{y}")]);
         }
         let value = num.readings.first();
         // A confidence interval's level (`IC 95%`, `95% CI`, `95%-KI`): a label.
@@ -1728,7 +1739,7 @@ impl<'a> Doc<'a> {
                 )
             };
             if prev.is_some_and(|(w, _, gap)| gap && ci(w)) || next_word(lx, t).is_some_and(ci) {
-                return Class::Label(None, vec![format!("n:{}", key(value))]);
+                return Class::Label(None, vec![value_atom("n:", value, None)]);
             }
         }
         // After a reference or a numbered thing (`p. 212`, `§ 4.3`, `order no. 48213`, `week
@@ -1744,14 +1755,14 @@ impl<'a> Doc<'a> {
                         Ty::Ref(hash_str(word) as u32)
                     };
                     let atoms = if ty == Ty::Week {
-                        vec![format!("wk:{}", plain_value(value))]
+                        vec![format_compact!("wk:{}", plain_value(value))]
                     } else if ty == Ty::Quarter {
-                        vec![format!("q:{}", plain_value(value))]
+                        vec![format_compact!("q:{}", plain_value(value))]
                     } else {
                         // `batch 12`: a thing of its kind; `batch 13` is another.
                         vec![
-                            format!("n:{}", key(value)),
-                            format!("r:{}:{}", stem(word), key(value)),
+                            value_atom("n:", value, None),
+                            format_compact!("r:{}:{}", stem(word), key(value)),
                         ]
                     };
                     return Class::Label(Some(ty), atoms);
@@ -1770,21 +1781,21 @@ impl<'a> Doc<'a> {
                     .into_iter()
                     .any(sign_word)
             {
-                return Class::Label(None, vec![format!("n:{}", key(value))]);
+                return Class::Label(None, vec![value_atom("n:", value, None)]);
             }
             // A name with digits (`Vortex 900`, `Store 118`, `Gate 17`): a capitalised word
             // glued by a space to an integer, in a label's place.
             if num.integer() && num.plain {
                 if let Some((_, _, true)) = prev {
                     if self.model_name(lx, t) {
-                        return Class::Label(Some(Ty::Code), vec![format!("n:{}", key(value))]);
+                        return Class::Label(Some(Ty::Code), vec![value_atom("n:", value, None)]);
                     }
                 }
             }
         }
         // An answer's number in a label's place that the evidence holds as a label.
         if self.cfg.role == Role::Answer && bare && num.integer() && num.plain {
-            let atom = format!("n:{}", key(value));
+            let atom = value_atom("n:", value, None);
             if (self.cfg.hints.label)(&atom) && label_place(lx, t) {
                 return Class::Label(Some(Ty::Code), vec![atom]);
             }
@@ -1910,7 +1921,7 @@ impl<'a> Doc<'a> {
         t: usize,
         num: &Num,
         why: Trivial,
-        atom: Option<String>,
+        atom: Option<Atom>,
         sink: &mut dyn FnMut(Item),
     ) {
         sink(Item {
@@ -1995,7 +2006,7 @@ impl<'a> Doc<'a> {
 /// What a number is, to the binder.
 enum Class {
     /// Not a quantity: a label of this scope type (its atoms), or none.
-    Label(Option<Ty>, Vec<String>),
+    Label(Option<Ty>, Vec<Atom>),
     Skip(Trivial),
     /// A quantity; a condition of its unit (other numbers are bound to it).
     Quantity {
@@ -2003,7 +2014,7 @@ enum Class {
     },
 }
 
-fn trivial_of(num: &Num, atoms: &[String]) -> Trivial {
+fn trivial_of(num: &Num, atoms: &[Atom]) -> Trivial {
     match num.form {
         Form::Date => Trivial::Date,
         Form::Identifier => Trivial::Identifier,
@@ -2028,8 +2039,8 @@ pub(crate) const CONDITION_UNITS: &[&str] = &[
 /// A stretch of capitalised words ends: it is the name in force, or joins the name of its
 /// stretch. `pending` holds its words; `head`, the name its sentence's list is headed by.
 fn flush_name(
-    scope: &mut Vec<(Ty, Vec<String>, usize, u32)>,
-    (pending, head): (&mut Vec<String>, &[String]),
+    scope: &mut Vec<(Ty, Vec<Atom>, usize, u32)>,
+    (pending, head): (&mut Vec<Atom>, &[Atom]),
     chunk: &mut bool,
     german: bool,
     last_quantity: Option<usize>,
@@ -2092,7 +2103,7 @@ fn label_words(lx: &Lexed, at: usize, text: &str) -> String {
 
 /// At a clause's end, the labels named after its last quantity leave the scope.
 fn drop_postposed(
-    scope: &mut Vec<(Ty, Vec<String>, usize, u32)>,
+    scope: &mut Vec<(Ty, Vec<Atom>, usize, u32)>,
     clause_quantity: &mut Option<usize>,
 ) {
     if let Some(q) = clause_quantity.take() {
@@ -2101,9 +2112,9 @@ fn drop_postposed(
 }
 
 fn set_scope(
-    scope: &mut Vec<(Ty, Vec<String>, usize, u32)>,
+    scope: &mut Vec<(Ty, Vec<Atom>, usize, u32)>,
     ty: Ty,
-    atoms: Vec<String>,
+    atoms: Vec<Atom>,
     at: usize,
     sentence: u32,
 ) {
@@ -2273,7 +2284,7 @@ fn comparison_base(lx: &Lexed, t: usize) -> bool {
 /// The content words of the prepositional phrase a sentence opens with, when it opens with
 /// one and the phrase ends before token `t` (at a comma, or at the article after its first
 /// words): `Sur rail humide, …`, `On wet rail the train …`. At most a few tokens are read.
-fn opening_phrase(lx: &Lexed, start: usize, t: usize, text: &str) -> Vec<(String, usize)> {
+fn opening_phrase(lx: &Lexed, start: usize, t: usize, text: &str) -> Vec<(Atom, usize)> {
     const MOST_TOKENS: usize = 10;
     let toks = &lx.toks;
     let word = |k: usize| match toks.get(k).map(|x| x.kind) {
@@ -2328,7 +2339,7 @@ fn opening_phrase(lx: &Lexed, start: usize, t: usize, text: &str) -> Vec<(String
 }
 
 /// The weak words before a sentence's first quantity (its subject), back to the clause start.
-fn sentence_subject(lx: &Lexed, t: usize, start: usize, text: &str) -> Vec<(String, usize)> {
+fn sentence_subject(lx: &Lexed, t: usize, start: usize, text: &str) -> Vec<(Atom, usize)> {
     let mut out = Vec::new();
     let mut k = t;
     while k > start && out.len() < 4 {
@@ -2668,13 +2679,13 @@ fn quarter_code(code: &str) -> Option<(u32, Option<u32>)> {
 
 /// An identifier's atoms: the code itself (upper case) and, for a quarter or a week, its number
 /// (`S16` is week 16 whatever the language calls weeks).
-fn code_atoms(code: &str) -> Vec<String> {
+fn code_atoms(code: &str) -> Vec<Atom> {
     let up = code.to_uppercase();
-    let mut out = vec![format!("c:{up}")];
+    let mut out = vec![format_compact!("c:{up}")];
     if let Some((q, year)) = quarter_code(code) {
-        out.push(format!("q:{q}"));
+        out.push(format_compact!("q:{q}"));
         if let Some(y) = year {
-            out.push(format!("y:{y}"));
+            out.push(format_compact!("y:{y}"));
         }
         return out;
     }
@@ -2688,28 +2699,42 @@ fn code_atoms(code: &str) -> Vec<String> {
         .collect();
     if let Ok(n) = digits.parse::<u64>() {
         if code_type(code) == Ty::Week {
-            out.push(format!("wk:{n}"));
+            out.push(format_compact!("wk:{n}"));
         }
     }
     // `FY2023`: a year.
     if up.starts_with("FY") && digits.len() == 4 {
-        out.push(format!("y:{digits}"));
+        out.push(format_compact!("y:{digits}"));
     }
     out
 }
 
 /// A number as a label atom: its canonical value, with its unit.
-pub(crate) fn number_atom(frame: &Frame) -> String {
+pub(crate) fn number_atom(frame: &Frame) -> Atom {
     let v = frame.readings.first().magnitude();
     match frame.unit {
-        Some(u) => format!("n:{}|{u}", key(v)),
-        None => format!("n:{}", key(v)),
+        Some(u) => value_atom("n:", v, Some(u)),
+        None => value_atom("n:", v, None),
     }
 }
 
-fn key(d: Decimal) -> String {
+fn key(d: Decimal) -> Atom {
+    value_atom("", d, None)
+}
+
+/// `prefix`, the value's canonical digits and exponent, and `|unit` (`n:40000e0|km`), written by
+/// hand: every number of a text becomes one, and `format!` cost a tenth of indexing.
+fn value_atom(prefix: &str, d: Decimal, unit: Option<&str>) -> Atom {
     let (m, e) = d.magnitude().canonical();
-    format!("{m}e{e}")
+    let mut out = Atom::new(prefix);
+    out.push_str(itoa::Buffer::new().format(m));
+    out.push('e');
+    out.push_str(itoa::Buffer::new().format(e));
+    if let Some(u) = unit {
+        out.push('|');
+        out.push_str(u);
+    }
+    out
 }
 
 fn plain_value(d: Decimal) -> String {
@@ -2718,7 +2743,7 @@ fn plain_value(d: Decimal) -> String {
 
 /// A word as an atom: folded and stemmed (`Escritórios` → `w:escrit`), a capital letter or a
 /// short all-capitals code as a code (`c:B`, `c:MT`); nothing for a lone small letter.
-fn word_atom(folded: &str, raw: &str) -> Option<String> {
+fn word_atom(folded: &str, raw: &str) -> Option<Atom> {
     // A scale, a currency or the word `year` says how a number is written or what kind of
     // label follows, not whose it is (`Budget balance (USD millions)`, `im Jahr 2023`).
     if words::flags(folded) & flag::YEAR_WORD != 0
@@ -2733,16 +2758,16 @@ fn word_atom(folded: &str, raw: &str) -> Option<String> {
             .chars()
             .next()
             .filter(|c| c.is_uppercase())
-            .map(|c| format!("c:{c}"));
+            .map(|c| format_compact!("c:{c}"));
     }
     if n <= 4
         && raw
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
     {
-        return Some(format!("c:{raw}"));
+        return Some(format_compact!("c:{raw}"));
     }
-    Some(format!("w:{}", stem(folded)))
+    Some(format_compact!("w:{}", stem(folded)))
 }
 
 /// A folded word's stem: a plural's `s` dropped, then its first six letters
@@ -2772,7 +2797,7 @@ pub(crate) fn stem(folded: &str) -> String {
 /// The atoms of a label's text (a table cell, a header, a list label, a JSON key or string):
 /// its words, codes, years, dates, months and numbers (with `unit` for a bare number, as a
 /// column states it).
-fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec<String> {
+fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec<Atom> {
     let mut out = Vec::new();
     if text.trim().is_empty() {
         return out;
@@ -2805,7 +2830,7 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
                 let raw = &text[tok.span.clone()];
                 if let Some(m) = words::month(w) {
-                    out.push(format!("m:{m}"));
+                    out.push(format_compact!("m:{m}"));
                 } else if flags & flag::STOP == 0
                     || (cap && raw.len() > 2)
                     || (cap && raw.len() == 1)
@@ -2822,11 +2847,16 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                     Form::Identifier => out.extend(code_atoms(&text[n.code.clone()])),
                     Form::Ordinal => {
                         if next_word(&lx, t).is_some_and(|w| words::flags(w) & flag::QUARTER != 0) {
-                            out.push(format!("q:{}", n.readings.first().magnitude().plain()));
+                            out.push(format_compact!(
+                                "q:{}",
+                                n.readings.first().magnitude().plain()
+                            ));
                         }
                     }
                     Form::Time | Form::Citation => {}
-                    _ if n.year_shaped => out.push(format!("y:{}", &text[n.digits.clone()])),
+                    _ if n.year_shaped => {
+                        out.push(format_compact!("y:{}", &text[n.digits.clone()]))
+                    }
                     _ => {
                         let v = n.readings.first();
                         let u = n.unit.or(unit.flatten());
@@ -2838,15 +2868,15 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                         // a `Week` column is week 21, not 21 weeks).
                         let own = n.unit.is_none();
                         if own && f & flag::WEEK != 0 {
-                            out.push(format!("wk:{}", plain_value(v)));
+                            out.push(format_compact!("wk:{}", plain_value(v)));
                         } else if own && f & flag::QUARTER != 0 {
-                            out.push(format!("q:{}", plain_value(v)));
+                            out.push(format_compact!("q:{}", plain_value(v)));
                         } else if let Some((w, _, _)) = prev.filter(|_| own && f & flag::REF != 0) {
-                            out.push(format!("r:{}:{}", stem(w), key(v)));
+                            out.push(format_compact!("r:{}:{}", stem(w), key(v)));
                         }
                         out.push(match u {
-                            Some(u) => format!("n:{signed}{}|{u}", key(v)),
-                            None => format!("n:{}", key(v)),
+                            Some(u) => format_compact!("n:{signed}{}|{u}", key(v)),
+                            None => value_atom("n:", v, None),
                         });
                         // A numbered thing's number also stands alone (`Site 203`).
                         if u.is_some() || !signed.is_empty() {
@@ -2901,7 +2931,7 @@ fn unit_cell(cell: &str) -> Option<Spec> {
     if cell.is_empty() || cell.len() > 16 || cell.bytes().any(|c| c.is_ascii_digit()) {
         return None;
     }
-    let probe = format!("1 {cell}");
+    let probe = format_compact!("1 {cell}");
     let mut lx = Lexed::default();
     lex::lex(
         &probe,
@@ -2942,7 +2972,7 @@ fn has_unit(cell: &str) -> bool {
 /// What [`Doc::scope_binds`] reads of a block besides its tokens: its month-named dates, and
 /// running counts of its tokens.
 struct Marks<'m> {
-    dates: &'m [(Range<usize>, Vec<String>)],
+    dates: &'m [(Range<usize>, Vec<Atom>)],
     counts: &'m TokCounts,
 }
 
@@ -3003,14 +3033,14 @@ impl TokCounts {
 /// The month-named date covering token `t`: [`month_dates`] gives them in order and apart, so
 /// a binary search finds it (a scan per token is quadratic on a log of dates).
 fn date_covering(
-    dates: &[(Range<usize>, Vec<String>)],
+    dates: &[(Range<usize>, Vec<Atom>)],
     t: usize,
-) -> Option<&(Range<usize>, Vec<String>)> {
+) -> Option<&(Range<usize>, Vec<Atom>)> {
     let i = dates.partition_point(|(r, _)| r.end <= t);
     dates.get(i).filter(|(r, _)| r.contains(&t))
 }
 
-fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<String>)> {
+fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<Atom>)> {
     let toks = &lx.toks;
     let mut out = Vec::new();
     let num_at = |k: usize| -> Option<(u64, bool)> {
@@ -3087,15 +3117,15 @@ fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<String>)
             k += 1;
             continue;
         }
-        let mut atoms = vec![format!("m:{m}")];
+        let mut atoms = vec![format_compact!("m:{m}")];
         if let Some(y) = year {
-            atoms.push(format!("y:{y}"));
+            atoms.push(format_compact!("y:{y}"));
             if let Some(d) = day {
-                atoms.push(format!("d:{y:04}-{m:02}-{d:02}"));
+                atoms.push(format_compact!("d:{y:04}-{m:02}-{d:02}"));
             }
         }
         if let Some(d) = day {
-            atoms.push(format!("md:{m:02}-{d:02}"));
+            atoms.push(format_compact!("md:{m:02}-{d:02}"));
         }
         if day.is_some() || year.is_some() {
             out.push((start..end, atoms));
@@ -3108,7 +3138,7 @@ fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<String>)
 
 /// A numeric date's atoms: `d:Y-M-D` (both readings when the day and month could swap and the
 /// text does not say its order), `md:M-D`, `y:Y`, `m:M`.
-fn date_atoms(s: &str, order: DateOrder) -> Vec<String> {
+fn date_atoms(s: &str, order: DateOrder) -> Vec<Atom> {
     let parts: Vec<u32> = s
         .split(['-', '/', '.'])
         .filter_map(|p| p.trim().parse().ok())
@@ -3116,10 +3146,10 @@ fn date_atoms(s: &str, order: DateOrder) -> Vec<String> {
     let mut out = Vec::new();
     let mut push = |y: u32, m: u32, d: u32| {
         if (1..=12).contains(&m) && (1..=31).contains(&d) {
-            out.push(format!("d:{y:04}-{m:02}-{d:02}"));
-            out.push(format!("md:{m:02}-{d:02}"));
-            out.push(format!("y:{y}"));
-            out.push(format!("m:{m}"));
+            out.push(format_compact!("d:{y:04}-{m:02}-{d:02}"));
+            out.push(format_compact!("md:{m:02}-{d:02}"));
+            out.push(format_compact!("y:{y}"));
+            out.push(format_compact!("m:{m}"));
         }
     };
     match parts.as_slice() {
@@ -3735,7 +3765,7 @@ fn mix(a: u64, b: u64) -> u64 {
 }
 
 /// The atoms of a short text (a JSON key, an array item's names).
-pub(crate) fn text_atoms(text: &str) -> Vec<String> {
+pub(crate) fn text_atoms(text: &str) -> Vec<Atom> {
     let hints = no_hints();
     let cfg = Config {
         locale: Locale::Auto,
@@ -3782,7 +3812,7 @@ pub(crate) fn json_number(
                 approx: false,
                 fraction: false,
             },
-            atom: Some(format!("y:{}", value.magnitude().plain())),
+            atom: Some(format_compact!("y:{}", value.magnitude().plain())),
             num,
             binds: Vec::new(),
             noun: None,

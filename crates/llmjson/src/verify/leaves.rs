@@ -182,7 +182,7 @@ fn key_words(key: &str) -> String {
 
 /// What names an array's item: its short strings (`"name": "Police"`, `"region": "North"`),
 /// the years and ids among its numbers (`"year": 2021`, `"site_id": 101`).
-fn item_names(item: &Value) -> (Vec<String>, String) {
+fn item_names(item: &Value) -> (Vec<layout::Atom>, String) {
     let Value::Object(map) = item else {
         return (Vec::new(), String::new());
     };

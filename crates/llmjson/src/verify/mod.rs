@@ -489,7 +489,7 @@ impl<'e> Check<'e> {
             }
         }
         // Its periods and numbered things, each at its strongest.
-        let mut exclusive: Vec<(String, f32)> = Vec::new();
+        let mut exclusive: Vec<(layout::Atom, f32)> = Vec::new();
         for b in &binds {
             for a in &b.atoms {
                 if evidence::exclusive_kind(a).is_none() || atom.as_deref() == Some(a.as_str()) {
