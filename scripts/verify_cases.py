@@ -479,6 +479,35 @@ CLASSES_R3 = [
 ]
 
 
+# Round 3, this stop: classes found on the misses of a fifth hand-written set (dev5), each written
+# anew here in other words, domains and languages before it was fixed. `own_clause`: a later
+# number's own clause names its own label (`für Pkw 11,50 €, Lkw zahlen 88,70 €`; `… e
+# disponibilidade de 93,1 %`) against the subject an earlier clause named.
+CLASSES_R4 = [
+    ("own_clause", "en", "Average ticket price — adults: $24.50; children: $12.00; seniors: $18.00.", "Adults pay $24.50 at the zoo, and children pay $12.00.", "Adults pay $24.50 at the zoo, and children pay $18.00."),
+    ("own_clause", "pt-BR", "Consumo de energia da fábrica — caldeira: 412 MWh; compressores: 268 MWh; iluminação: 54 MWh.", "A caldeira consumiu 412 MWh no mês e os compressores, 268 MWh.", "A caldeira consumiu 412 MWh no mês e os compressores, 54 MWh."),
+    ("own_clause", "es", "Plazas por planta — Planta 1: 64 camas; Planta 2: 48 camas; UCI: 12 camas.", "La Planta 1 dispone de 64 camas y la UCI cuenta con 12 camas.", "La Planta 1 dispone de 64 camas y la UCI cuenta con 48 camas."),
+    ("own_clause", "fr", "Effectifs par atelier : montage 86 ; peinture 41 ; contrôle qualité 23.", "L'atelier de montage compte 86 salariés, tandis que la peinture en emploie 41.", "L'atelier de montage compte 86 salariés, tandis que la peinture en emploie 23."),
+    ("own_clause", "de", "Wartezeit je Schalter — Schalter Nord: 14 min; Schalter Süd: 9 min.", "Am Schalter Nord wartet man 14 min, am Schalter Süd dagegen nur 9 min.", "Am Schalter Nord wartet man 14 min, am Schalter Süd dagegen nur 14 min."),
+    ("own_clause", "de", "Gebühren — Pkw: EUR 8,20; Wohnmobil: EUR 14,60; Motorrad: EUR 4,10.", "Für einen Pkw zahlt man 8,20 €, ein Wohnmobil kostet 14,60 €.", "Für einen Pkw zahlt man 8,20 €, ein Wohnmobil kostet 4,10 €."),
+    ("own_clause", "de-CH", "Eintritt Hallenbad — Erwachsene: CHF 9.50; Kinder: CHF 5.00; Familien: CHF 22.00.", "Erwachsene zahlen im Hallenbad CHF 9.50, Familien CHF 22.00.", "Erwachsene zahlen im Hallenbad CHF 9.50, Familien CHF 5.00."),
+    ("own_clause", "en", "Staffing — Lisbon nurses: 84; Lisbon doctors: 21; Porto nurses: 61; Porto doctors: 17.", "In Porto there are 61 nurses and 17 doctors.", "In Porto there are 61 nurses and 21 doctors."),
+    ("own_clause", "pt-BR", "Tempo médio de atendimento — telefone: 6,2 min; chat: 4,8 min; e-mail: 31 min.", "No telefone o atendimento leva 6,2 min e no chat, 4,8 min.", "No telefone o atendimento leva 6,2 min e no chat, 31 min."),
+    ("own_clause", "es", "Consumo de agua por edificio: Edificio A 1.240 m³; Edificio B 980 m³; Edificio C 615 m³.", "El Edificio A gastó 1.240 m³ de agua, mientras el Edificio C se quedó en 615 m³.", "El Edificio A gastó 1.240 m³ de agua, mientras el Edificio C se quedó en 980 m³."),
+    ("own_clause", "en", "Battery life by mode — video playback: 14 h; web browsing: 11 h; standby: 310 h.", "In video playback the tablet lasts 14 h, and web browsing drains it in 11 h.", "In video playback the tablet lasts 14 h, and web browsing drains it in 310 h."),
+    ("own_clause", "pt-BR", "Eficiência térmica da caldeira 2 da usina Norte: 88,5 %; disponibilidade: 93,1 %", "A caldeira 2 da usina Norte opera com eficiência térmica de 88,5 % e disponibilidade de 93,1 %.", "A caldeira 2 da usina Norte opera com eficiência térmica de 88,5 % e disponibilidade de 88,5 %."),
+    ("own_clause", "es", "Producción de la línea 3 de la planta Sur: 1.240 t; mermas: 38 t; reprocesos: 52 t", "La línea 3 de la planta Sur produjo 1.240 t y registró mermas de 38 t.", "La línea 3 de la planta Sur produjo 1.240 t y registró mermas de 52 t."),
+    ("own_clause", "en", "Uptime of the primary cluster in the Frankfurt region: 99.2%; error rate: 0.4%; saturation: 61%", "The primary cluster in Frankfurt ran at 99.2% uptime, with saturation of 61%.", "The primary cluster in Frankfurt ran at 99.2% uptime, with saturation of 0.4%."),
+    ("own_clause", "fr", "Taux de remplissage du vol Paris–Dakar : 91 % ; ponctualité : 78 % ; réclamations : 3 %", "Le vol Paris–Dakar a été rempli à 91 % et la ponctualité a atteint 78 %.", "Le vol Paris–Dakar a été rempli à 91 % et la ponctualité a atteint 3 %."),
+    ("own_clause", "de", "Gebühren Parkhaus Altstadt, Tagesticket: EUR 18,00; Wochenticket: EUR 64,00; Monatsticket: EUR 190,00", "Im Parkhaus Altstadt kostet das Tagesticket 18,00 €, das Wochenticket 64,00 €.", "Im Parkhaus Altstadt kostet das Tagesticket 18,00 €, das Wochenticket 190,00 €."),
+    ("own_clause", "de", "Stromverbrauch Werk Ulm, Presse 4: 812 MWh; Lackiererei: 455 MWh; Verwaltung: 96 MWh", "Im Werk Ulm brauchte die Presse 4 insgesamt 812 MWh, die Lackiererei 455 MWh.", "Im Werk Ulm brauchte die Presse 4 insgesamt 812 MWh, die Lackiererei 96 MWh."),
+    ("own_clause", "de-CH", "Umsatz Filiale Bahnhof Luzern, Kaffee: CHF 48'200; Gebäck: CHF 31'900; Sandwiches: CHF 22'400", "Die Filiale am Bahnhof Luzern setzte mit Kaffee CHF 48'200 um, mit Gebäck CHF 31'900.", "Die Filiale am Bahnhof Luzern setzte mit Kaffee CHF 48'200 um, mit Gebäck CHF 22'400."),
+    ("own_clause", "pt-BR", "Desempenho da frota de ônibus elétricos de Curitiba — autonomia média: 240 km; disponibilidade: 92%; ocupação: 68%", "A frota de ônibus elétricos de Curitiba tem autonomia média de 240 km e disponibilidade de 92%.", "A frota de ônibus elétricos de Curitiba tem autonomia média de 240 km e disponibilidade de 68%."),
+    ("own_clause", "en", "Conversion rate of the spring email campaign to returning customers: 4.8%; unsubscribe rate: 0.6%; bounce rate: 1.9%", "The spring email campaign converted 4.8% of returning customers, and bounces stayed at 1.9%.", "The spring email campaign converted 4.8% of returning customers, and bounces stayed at 0.6%."),
+    ("own_clause", "es", "Ocupación del hospital de día de Sevilla en marzo: 87 %; rotación: 1,4; reingresos: 6 %", "El hospital de día de Sevilla tuvo una ocupación del 87 % en marzo y reingresos del 6 %.", "El hospital de día de Sevilla tuvo una ocupación del 87 % en marzo y reingresos del 87 %."),
+]
+
+
 def main() -> None:
     rows = []
     for i, (form, lang, evidence, good, bad) in enumerate(FORMS):
@@ -486,7 +515,7 @@ def main() -> None:
                      "evidence": evidence, "answer": good, "grounded": True})
         rows.append({"id": f"{form}-{lang}-{i}-ungrounded", "form": form, "language": lang,
                      "evidence": evidence, "answer": bad, "grounded": False})
-    for i, (form, lang, evidence, good, bad) in enumerate(CLASSES_R3):
+    for i, (form, lang, evidence, good, bad) in enumerate(CLASSES_R3 + CLASSES_R4):
         rows.append({"id": f"r3-{form}-{lang}-{i}-grounded", "form": "r3:" + form, "language": lang,
                      "evidence": evidence, "answer": good, "grounded": True})
         rows.append({"id": f"r3-{form}-{lang}-{i}-ungrounded", "form": "r3:" + form, "language": lang,

@@ -6,7 +6,7 @@
 
 use super::decimal::Decimal;
 use super::frame::{self, Frame, Kind, Polarity, Spec};
-use super::layout::{self, Bind, Config, Item, Role};
+use super::layout::{self, Bind, Config, Item, Reach, Role};
 use super::leaves::{walk_leaves, Leaf};
 use super::lex::Readings;
 use super::options::Locale;
@@ -167,7 +167,7 @@ pub(crate) struct Claim<'c> {
     pub fraction: bool,
     /// Its context: atoms of the evidence's (ids), how strongly the answer binds each, and the
     /// mention each comes from.
-    pub context: &'c [(u32, f32, u32)],
+    pub context: &'c [Mention],
     /// Rounding allowed down to its last significant digit (an approximation word).
     pub approx: bool,
     /// Its periods and numbered things (`y:2021`, `q:3`, `r:batch:13e0`), known to the evidence
@@ -205,6 +205,19 @@ pub(crate) struct Clash {
 const ROUNDING_CANDIDATES: usize = 256;
 /// How strongly an answer must name an alternative label to bind its number to it.
 const MENTION: f32 = 0.25;
+/// One word of an answer's context, as the evidence knows it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mention {
+    /// The evidence's atom id.
+    pub atom: u32,
+    /// How strongly the answer binds it to the number.
+    pub weight: f32,
+    /// Which mention of the answer it belongs to (one date is several atoms).
+    pub mention: u32,
+    /// Where the answer names it (see `layout::Reach`).
+    pub reach: super::layout::Reach,
+}
+
 /// How much more strongly it must name the alternative than the number's own label: the
 /// alternative must outweigh this many times the own label's mention (and a little more).
 const DOMINANT: f32 = 1.5;
@@ -699,8 +712,8 @@ impl Evidence {
         // rest.
         let mut first: Vec<u32> = Vec::new();
         let mut looked = 0usize;
-        'atoms: for (atom, _, _) in claim.context {
-            let Some(labels) = self.atom_labels.get(atom).filter(|l| l.len() <= POSTINGS) else {
+        'atoms: for &Mention { atom, .. } in claim.context {
+            let Some(labels) = self.atom_labels.get(&atom).filter(|l| l.len() <= POSTINGS) else {
                 continue;
             };
             for &label in labels {
@@ -824,7 +837,7 @@ impl Evidence {
     fn conflict(
         &self,
         n: &EvidenceNumber,
-        context: &[(u32, f32, u32)],
+        context: &[Mention],
         claim_unit: (Option<&str>, Option<&str>, bool),
     ) -> Option<Clash> {
         if context.is_empty() {
@@ -844,18 +857,24 @@ impl Evidence {
             let families = own_atoms
                 .iter()
                 .fold(0u8, |f, &a| f | family(&self.atom_names[a as usize]));
-            let mut mentions: Vec<(u32, f32, Vec<u32>)> = Vec::new();
-            for &(atom, w, mention) in context {
+            let mut mentions: Vec<(u32, f32, Vec<u32>, Reach)> = Vec::new();
+            for &Mention {
+                atom,
+                weight: w,
+                mention,
+                reach,
+            } in context
+            {
                 let holders = self.dim_atoms.get(&(*dim, atom)).copied().unwrap_or(0);
                 if holders == 0 || holders == total {
                     continue;
                 }
-                match mentions.iter_mut().find(|(m, _, _)| *m == mention) {
-                    Some((_, mw, atoms)) => {
+                match mentions.iter_mut().find(|(m, ..)| *m == mention) {
+                    Some((_, mw, atoms, _)) => {
                         *mw = mw.max(w);
                         atoms.push(atom);
                     }
-                    None => mentions.push((mention, w, vec![atom])),
+                    None => mentions.push((mention, w, vec![atom], reach)),
                 }
             }
             if mentions.is_empty() {
@@ -863,10 +882,11 @@ impl Evidence {
             }
             // A label's score: for each mention, its weight times the share of its atoms the
             // label holds (`19 April 2024` is all of `19.04.2024` and a quarter of `2024-09-28`).
-            let score = |holds: &dyn Fn(u32) -> bool| -> f32 {
+            let score = |holds: &dyn Fn(u32) -> bool, reaches: &[Reach]| -> f32 {
                 mentions
                     .iter()
-                    .map(|(_, w, atoms)| {
+                    .filter(|m| reaches.contains(&m.3))
+                    .map(|(_, w, atoms, _)| {
                         let held = atoms.iter().filter(|a| holds(**a)).count();
                         w * held as f32 / atoms.len() as f32
                     })
@@ -876,7 +896,7 @@ impl Evidence {
             // that label has.
             let like = |a: u32| family(&self.atom_names[a as usize]) & families != 0;
             let mut candidates: Vec<u32> = Vec::new();
-            for (_, _, atoms) in &mentions {
+            for (_, _, atoms, _) in &mentions {
                 for a in atoms {
                     if self.dim_atoms.get(&(*dim, *a)).copied().unwrap_or(0) as usize > POSTINGS {
                         continue;
@@ -921,8 +941,24 @@ impl Evidence {
                 .filter_map(|&other| {
                     let atoms = &self.labels[other as usize].1;
                     let alt_has = |a: u32| atoms.binary_search(&a).is_ok();
-                    let theirs_only = score(&|a| like(a) && alt_has(a) && !own_has(a));
-                    let own_only = score(&|a| own_has(a) && !alt_has(a));
+                    // What the number's own clause names decides over what an earlier clause
+                    // named (`für Pkw 11,50 €, Lkw zahlen 88,70 €`): when the own clause tells
+                    // this label and the alternative apart, carried words do not count.
+                    // Either way: the own clause naming the alternative against this label
+                    // before the number (`… de 88,5 % e disponibilidade de 88,5 %`) is not
+                    // outweighed by the subject an earlier clause named; a word after it is
+                    // what it counts (`655 quarantined emails`), too weak to overrule alone.
+                    let near = score(&|a| own_has(a) && !alt_has(a), &[Reach::Own, Reach::After])
+                        >= MENTION
+                        || score(&|a| like(a) && alt_has(a) && !own_has(a), &[Reach::Own])
+                            >= MENTION;
+                    let reaches: &[Reach] = if near {
+                        &[Reach::Own, Reach::After]
+                    } else {
+                        &[Reach::Own, Reach::After, Reach::Carried]
+                    };
+                    let theirs_only = score(&|a| like(a) && alt_has(a) && !own_has(a), reaches);
+                    let own_only = score(&|a| own_has(a) && !alt_has(a), reaches);
                     (theirs_only >= mention && theirs_only > 0.15 + dominant * own_only)
                         .then_some((theirs_only, other))
                 })
@@ -1150,7 +1186,7 @@ impl Evidence {
     pub(crate) fn frame_of_claim<'c>(
         &self,
         frame: &Frame,
-        context: &'c [(u32, f32, u32)],
+        context: &'c [Mention],
         exclusive: &'c [(super::layout::Atom, f32)],
     ) -> Claim<'c> {
         Claim {

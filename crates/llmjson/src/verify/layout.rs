@@ -50,9 +50,24 @@ pub(crate) struct Bind {
     /// The words of a prose clause: a weaker binding than a label, which the answer must
     /// contradict more clearly.
     pub soft: bool,
+    /// Where an answer's word is named, against the number's own clause.
+    pub reach: Reach,
     /// The label as written (`Variant B`, `inbound_teu`), for diagnostics; empty when the
     /// binding has no one text.
     pub text: String,
+}
+
+/// Where an answer names a word bound to a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Reach {
+    /// In the number's own clause, before it (`Lkw zahlen 88,70 €`); an evidence's binding.
+    #[default]
+    Own,
+    /// After the number (`655 quarantined emails`): what it counts, more than whose it is.
+    After,
+    /// Before the number's own clause (an earlier clause's label, the sentence's subject or
+    /// opening phrase): it yields to what the own clause names.
+    Carried,
 }
 
 /// A number read in its document.
@@ -468,6 +483,7 @@ impl<'a> Doc<'a> {
                 mention: 0,
                 title: true,
                 soft: false,
+                reach: Reach::Own,
                 text: String::new(),
             });
         }
@@ -525,6 +541,7 @@ impl<'a> Doc<'a> {
                 mention: 0,
                 title: false,
                 soft: false,
+                reach: Reach::Own,
                 text: label_text.trim().to_string(),
             });
         }
@@ -555,6 +572,7 @@ impl<'a> Doc<'a> {
                             mention: 0,
                             title: false,
                             soft: false,
+                            reach: Reach::Own,
                             text: seg_text,
                         });
                     }
@@ -573,6 +591,7 @@ impl<'a> Doc<'a> {
                             mention: 0,
                             title: false,
                             soft: false,
+                            reach: Reach::Own,
                             text: label_text.trim().to_string(),
                         });
                     }
@@ -742,6 +761,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: false,
+                        reach: Reach::Own,
                         text: row_text.clone(),
                     });
                 }
@@ -753,6 +773,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: false,
+                        reach: Reach::Own,
                         text: head_text(c).to_string(),
                     });
                 }
@@ -1519,6 +1540,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: false,
+                        reach: Reach::Own,
                         text: label_words(lx, *at, self.text),
                     });
                 }
@@ -1538,6 +1560,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: false,
+                        reach: Reach::Own,
                         text: String::new(),
                     });
                 }
@@ -1561,11 +1584,28 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: true,
+                        reach: Reach::Own,
                         text: String::new(),
                     });
                 }
             }
             Role::Answer => {
+                // The number's own clause: back to the last comma, stop, semicolon, conjunction
+                // or quantity (`für Pkw 11,50 €, Lkw zahlen 88,70 €`: `Lkw zahlen`; a date or a
+                // year is a label of the clause, not the end of another). Bounded: a clause
+                // longer than that is its own beyond the bound.
+                let own_start = (t.saturating_sub(64)..t)
+                    .rev()
+                    .find(|&k| match toks[k].kind {
+                        TokKind::Num(id) => {
+                            !lx.nums[id as usize].year_shaped && date_covering(dates, k).is_none()
+                        }
+                        TokKind::Punct(p) => {
+                            matches!(p, P::Comma | P::Semi | P::Stop | P::Line | P::Pipe | P::Tab)
+                        }
+                        TokKind::Word { flags, cap, .. } => flags & flag::CONJ != 0 && !cap,
+                    })
+                    .map_or(t.saturating_sub(64), |k| k + 1);
                 let mut push = |a: &str, weight: f32, at: usize| {
                     out.push(Bind {
                         dim: 0,
@@ -1574,6 +1614,13 @@ impl<'a> Doc<'a> {
                         mention: at as u32 + 1,
                         title: false,
                         soft: false,
+                        reach: if at < own_start {
+                            Reach::Carried
+                        } else if at > t {
+                            Reach::After
+                        } else {
+                            Reach::Own
+                        },
                         text: String::new(),
                     });
                 };
@@ -2050,10 +2097,10 @@ fn flush_name(
     let atoms = std::mem::take(pending);
     // Names with no quantity between them are one subject (`In Iberia, EBITDA margin was …`);
     // German nouns, always.
-    let merge = german
-        || scope
-            .iter()
-            .any(|(ty, _, named, _)| *ty == Ty::Name && last_quantity.is_none_or(|q| *named > q));
+    let _ = german;
+    let merge = scope
+        .iter()
+        .any(|(ty, _, named, _)| *ty == Ty::Name && last_quantity.is_none_or(|q| *named > q));
     if *chunk || merge {
         if let Some(s) = scope.iter_mut().find(|(t, ..)| *t == Ty::Name) {
             for a in atoms {

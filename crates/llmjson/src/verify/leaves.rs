@@ -99,6 +99,7 @@ pub(crate) fn walk_leaves(
                             mention: 0,
                             title: false,
                             soft: false,
+                            reach: layout::Reach::Own,
                             text: names_text,
                         });
                     }
@@ -136,6 +137,7 @@ pub(crate) fn walk_leaves(
                             mention: 0,
                             title: false,
                             soft: false,
+                            reach: layout::Reach::Own,
                             text: k.to_string(),
                         });
                     }

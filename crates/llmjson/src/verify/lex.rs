@@ -1464,9 +1464,10 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         }
     }
     // `in` after a blank is a preposition, not inches; after a currency written before the
-    // number, a unit word is the next word of the sentence (`US$ 544.259.000 segundo os
-    // números…`: `according to`, not seconds): money is not measured in seconds.
-    let word_unit = if word == "in" || (currency && unit_named(word).is_none()) {
+    // number, a unit word or symbol is the next word of the sentence (`US$ 544.259.000
+    // segundo os números…`: `according to`, not seconds; `setzte CHF 48'200 um`: a verb's
+    // particle, not micrometres): money is not measured in seconds or lengths.
+    let word_unit = if word == "in" || currency {
         None
     } else {
         unit_named(word).or_else(|| words::unit_word(&words::fold(word)))
@@ -2058,6 +2059,11 @@ mod tests {
             [q("1,5 milhões", "1500000", None)]
         );
         assert_eq!(nums("C$923.84", auto)[0].2, Some("CAD"));
+        // After money, a unit's spelling is the sentence's next word (a verb's particle).
+        assert_eq!(
+            nums("setzte CHF 48'200 um", auto),
+            [q("CHF 48'200", "48200", Some("CHF"))]
+        );
         let mut out = Lexed::default();
         lex(
             "112,40 €/MWh",

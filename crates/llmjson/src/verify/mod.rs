@@ -457,7 +457,7 @@ impl<'e> Check<'e> {
         }
         // What the answer binds the number to: the evidence's atoms around it, each at its
         // strongest (not the number itself).
-        let mut context: Vec<(u32, f32, u32)> = Vec::new();
+        let mut context: Vec<evidence::Mention> = Vec::new();
         for (k, b) in binds.iter().enumerate() {
             // Explicit labels (a JSON key, a table cell's row) are mentions of their own.
             let mention = if b.mention == 0 {
@@ -480,10 +480,16 @@ impl<'e> Check<'e> {
                     .flatten()
                     .filter_map(|a| self.evidence.atom_id(a));
                 for id in ids {
-                    match context.iter_mut().find(|(c, _, _)| *c == id) {
-                        Some(c) if c.1 >= b.weight => {}
-                        Some(c) => *c = (id, b.weight, mention),
-                        None => context.push((id, b.weight, mention)),
+                    let m = evidence::Mention {
+                        atom: id,
+                        weight: b.weight,
+                        mention,
+                        reach: b.reach,
+                    };
+                    match context.iter_mut().find(|c| c.atom == id) {
+                        Some(c) if c.weight >= b.weight => {}
+                        Some(c) => *c = m,
+                        None => context.push(m),
                     }
                 }
             }
