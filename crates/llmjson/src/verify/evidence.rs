@@ -170,6 +170,9 @@ pub(crate) struct Claim<'c> {
     pub context: &'c [Mention],
     /// Rounding allowed down to its last significant digit (an approximation word).
     pub approx: bool,
+    /// Written without a unit and followed by a word the evidence counts (`12 mil pessoas`,
+    /// `60 puestos`): a count, which a measurement with a unit (`12.000 m²`) does not ground.
+    pub counted: bool,
     /// Its periods and numbered things (`y:2021`, `q:3`, `r:batch:13e0`), known to the evidence
     /// or not, with their weights: one year excludes another wherever the evidence states it.
     pub exclusive: &'c [(super::layout::Atom, f32)],
@@ -807,6 +810,7 @@ impl Evidence {
                     // A percentage is not its fraction's digits (`0.62%` is not `0.62`).
                     && !(claim.unit == Some("%") && n.unit.is_none() && n.fraction)
                     && !(claim.fraction && matches!(n.unit, Some("%" | "pp" | "pt")))
+                    && !(claim.counted && n.unit.is_some())
             }
             Twin::FractionOfPercent => n.unit.is_none() && n.fraction,
             Twin::PercentOfFraction => n.unit == Some("%"),
@@ -1188,8 +1192,10 @@ impl Evidence {
         frame: &Frame,
         context: &'c [Mention],
         exclusive: &'c [(super::layout::Atom, f32)],
+        noun: Option<&str>,
     ) -> Claim<'c> {
         Claim {
+            counted: frame.unit.is_none() && noun.is_some_and(|w| self.counts(w)),
             exclusive,
             value: frame.readings.first(),
             unit: frame.unit,

@@ -1762,7 +1762,7 @@ impl<'a> Doc<'a> {
             return Class::Skip(Trivial::Phone);
         }
         // A street number or a postal code.
-        if bare && num.integer() && address(lx, t, text) {
+        if bare && num.integer() && address(lx, t, text, self.german) {
             return Class::Skip(Trivial::Address);
         }
         // A year, unless the number counts something (`2021 hours`, `2018 Beschäftigte`).
@@ -2628,12 +2628,22 @@ fn approximate(lx: &Lexed, t: usize, text: &str) -> bool {
 
 /// A street number (`88 Quay Street`, `Rua das Palmeiras, 1.520`, `Bahnhofstrasse 44`,
 /// `Calle Mayor 88`) or a postal code right after one (`44, 8001 Zürich`).
-fn address(lx: &Lexed, t: usize, text: &str) -> bool {
+/// Small words inside a street's or a place's name (`Rua da Consolação`, `Rue de la Paix`,
+/// `Calle del Prado`, `Avenue of the Americas`).
+const NAME_PARTICLES: &[&str] = &[
+    "de", "da", "do", "das", "dos", "del", "la", "le", "les", "des", "du", "di", "von", "van",
+    "der", "of", "the", "y", "e",
+];
+
+fn address(lx: &Lexed, t: usize, text: &str, german: bool) -> bool {
     let toks = &lx.toks;
-    // A street word within three words after the number.
+    // A street word within three words after the number (`88 Quay Street`); German writes the
+    // number after the street, and capitalises every noun (`7.140 Zuschauer Platz`: a count).
+    // Before the street, a house number is plain digits (`7.140 Zuschauer Platz` is a count).
+    let plain = matches!(toks[t].kind, TokKind::Num(id) if lx.nums[id as usize].plain);
     let mut k = t + 1;
     let mut n = 0;
-    while k < toks.len() && n < 3 {
+    while plain && !german && k < toks.len() && n < 3 {
         match toks[k].kind {
             TokKind::Word { flags, cap, .. } => {
                 n += 1;
@@ -2648,16 +2658,22 @@ fn address(lx: &Lexed, t: usize, text: &str) -> bool {
         }
         k += 1;
     }
-    // A street word within four words before it (a comma allowed).
+    // A street word within four words before it (a comma allowed), the words between being
+    // the street's name (`Rua Augusta 1500`, `Rue de la Paix 12`), not a sentence's
+    // (`na praça de Itatiba passam 31.240 veículos`: a verb between, a count).
     let mut k = t;
     let mut n = 0;
     while k > 0 && n < 4 {
         k -= 1;
         match toks[k].kind {
-            TokKind::Word { flags, .. } => {
+            TokKind::Word { flags, cap, .. } => {
                 n += 1;
                 if flags & flag::STREET != 0 {
                     return true;
+                }
+                let w = &text[toks[k].span.clone()];
+                if !cap && !w.chars().all(char::is_numeric) && !NAME_PARTICLES.contains(&w) {
+                    return false;
                 }
             }
             TokKind::Punct(P::Comma) => {}
@@ -2665,7 +2681,7 @@ fn address(lx: &Lexed, t: usize, text: &str) -> bool {
                 // `Bahnhofstrasse 44, 8001 Zürich`: a postal code after a street number.
                 let prev = &lx.nums[id as usize];
                 let gap = text.get(prev.span.end..toks[t].span.start).unwrap_or("x");
-                return gap.trim() == "," && address(lx, k, text);
+                return gap.trim() == "," && address(lx, k, text, german);
             }
             _ => return false,
         }

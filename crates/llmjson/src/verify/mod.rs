@@ -445,7 +445,7 @@ impl<'e> Check<'e> {
             frame,
             binds,
             atom,
-            ..
+            noun,
         } = item;
         match frame.kind {
             Kind::Trivial(why) => {
@@ -525,7 +525,9 @@ impl<'e> Check<'e> {
         for reading in readings.iter() {
             let mut f = frame.clone();
             f.readings = Readings::One(reading);
-            let claim = self.evidence.frame_of_claim(&f, &context, &exclusive);
+            let claim = self
+                .evidence
+                .frame_of_claim(&f, &context, &exclusive, noun.as_deref());
             match self.ground(&claim, &f) {
                 Lookup::Found(id) => {
                     grounded_readings += 1;
