@@ -486,6 +486,10 @@ CLASSES_R3 = [
 # street or square named in a sentence before its count (`na praça de Itatiba passam 31.240
 # veículos`) is no address. `counted`: a number followed by a word the evidence counts is a count
 # that a measurement with a unit does not ground (`12 mil pessoas` against `12.000 m²`).
+# `date_order`: a slash date in an English text is month first (day first when it counts in
+# pounds), in a text with Portuguese letters day first. `condition_label`: a quantity opening its
+# sentence after a preposition is a condition in any measure (`A 250 MPa, …`), and a label's
+# condition (`50 mg: 118 patients`) gives its value no unit.
 CLASSES_R4 = [
     ("own_clause", "en", "Average ticket price — adults: $24.50; children: $12.00; seniors: $18.00.", "Adults pay $24.50 at the zoo, and children pay $12.00.", "Adults pay $24.50 at the zoo, and children pay $18.00."),
     ("own_clause", "pt-BR", "Consumo de energia da fábrica — caldeira: 412 MWh; compressores: 268 MWh; iluminação: 54 MWh.", "A caldeira consumiu 412 MWh no mês e os compressores, 268 MWh.", "A caldeira consumiu 412 MWh no mês e os compressores, 54 MWh."),
@@ -522,6 +526,14 @@ CLASSES_R4 = [
     ("counted", "es", "La finca Los Robles cuenta con 3.200 olivos en 45 ha.", "La finca Los Robles tiene 3.200 olivos.", "La finca Los Robles tiene 45 olivos."),
     ("counted", "pt-BR", "A Fazenda Boa Vista cria 860 cabeças de gado em 1.240 ha de pasto.", "A Fazenda Boa Vista tem 860 cabeças de gado.", "A Fazenda Boa Vista tem 1.240 cabeças de gado."),
     ("counted", "en", "The ferry carries 412 passengers and 38 t of freight per crossing.", "Each crossing takes up to 412 passengers.", "Each crossing takes up to 38 passengers."),
+    ("date_order", "en", "Deliveries — 2025-03-04: 1,120 parcels; 2025-04-03: 1,480 parcels.", "On 3/4/2025 the hub delivered 1,120 parcels.", "On 3/4/2025 the hub delivered 1,480 parcels."),
+    ("date_order", "en", "Shift log: 2024-06-11 — 212 calls; 2024-11-06 — 187 calls", "On 11/6/2024 the desk took 187 calls.", "On 11/6/2024 the desk took 212 calls."),
+    ("date_order", "pt-BR", "Inspeções concluídas — 03/07/2025: 18; 07/03/2025: 26", "Em 7 de março de 2025 foram concluídas 26 inspeções.", "Em 7 de março de 2025 foram concluídas 18 inspeções."),
+    ("date_order", "fr", "Passages — 04/05/2024 : 2 310 ; 05/04/2024 : 1 980", "Le 4 mai 2024, on a compté 2 310 passages.", "Le 4 mai 2024, on a compté 1 980 passages."),
+    ("date_order", "de", "Besucher — 07.08.2024: 4.120; 08.07.2024: 3.870", "Am 7. August 2024 kamen 4.120 Besucher.", "Am 7. August 2024 kamen 3.870 Besucher."),
+    ("date_order", "en", "Takings — 04/05/2024: £3,120; 05/04/2024: £2,870", "On 4 May 2024 takings were £3,120.", "On 4 May 2024 takings were £2,870."),
+    ("condition_label", "en", "Responders by dose — 50 mg: 118 patients; 100 mg: 141 patients", "At 100 mg, 141 patients responded.", "At 100 mg, 118 patients responded."),
+    ("condition_label", "pt-BR", "Ciclos até a falha — 200 MPa: 84.000 ciclos; 250 MPa: 31.500 ciclos", "A 250 MPa, o corpo de prova durou 31.500 ciclos.", "A 250 MPa, o corpo de prova durou 84.000 ciclos."),
 ]
 
 

@@ -176,8 +176,15 @@ pub(crate) fn spec_of(text: &str) -> Spec {
             }
         }
     }
-    // A header is often its unit alone (`%`, `MWh`) or ends with it (`Screen-fail %`).
-    parts.push(text.rsplit([' ', ',']).next().unwrap_or_default());
+    // A header is often its unit alone (`%`, `MWh`) or ends with it (`Screen-fail %`) — not a
+    // quantity's unit: `30 mg: 825 patients` is a condition, its value counts patients.
+    let last = text.rsplit([' ', ',']).next().unwrap_or_default();
+    if !text[..text.len() - last.len()]
+        .trim_end()
+        .ends_with(|c: char| c.is_ascii_digit())
+    {
+        parts.push(last);
+    }
     // A CSV header written as a key (`reach_000`, `revenue_eur_m`).
     if !text.contains(' ') && text.contains('_') {
         let key = key_spec(text);

@@ -282,6 +282,17 @@ impl<'a> Doc<'a> {
                 {
                     DateOrder::DayFirst
                 }
+                // A British text writes the day first; another English one, the month
+                // (`on 10/2/2024`: 2 October). A few words tell English apart.
+                DateOrder::Unknown if text.contains('£') => DateOrder::DayFirst,
+                DateOrder::Unknown
+                    if !german(text) && !french(text) && {
+                        let (comma, dot) = language_votes(text);
+                        dot >= 1 && dot > comma
+                    } =>
+                {
+                    DateOrder::MonthFirst
+                }
                 o => o,
             },
             convention,
@@ -1304,7 +1315,7 @@ impl<'a> Doc<'a> {
                     }
                     if n.form == Form::Number
                         && n.unit.is_some()
-                        && !CONDITION_UNITS.contains(&n.unit.unwrap_or_default())
+                        && !condition_unit(n.unit.unwrap_or_default())
                     {
                         // The words just before the next quantity are its own (`218,4 M€ pour un
                         // loyer annuel de 11,2 M€`).
@@ -1344,7 +1355,7 @@ impl<'a> Doc<'a> {
                         }
                     }
                     // `18,1 mmHg bei 25 mg`, `35 min at 120 °C`: a condition after it.
-                    if let Some(u) = n.unit.filter(|u| CONDITION_UNITS.contains(u)) {
+                    if let Some(u) = n.unit.filter(|u| condition_unit(u)) {
                         if condition_place(lx, k, self.text) {
                             let v = n.readings.first();
                             after.push((Ty::Cond(u), value_atom("n:", v, Some(u)), k));
@@ -1864,7 +1875,7 @@ impl<'a> Doc<'a> {
         // `at`/`a`/`bei`, or labelling (`+20 °C: 142 J`, `10 mg arm`).
         let condition = num
             .unit
-            .filter(|u| CONDITION_UNITS.contains(u))
+            .filter(|u| condition_unit(u) || opening_condition(lx, t, u))
             .filter(|_| condition_place(lx, t, text));
         Class::Quantity { condition }
     }
@@ -2077,11 +2088,36 @@ const CONDITION_PREPS: &[&str] = &[
     "apos", "nach", "tras", "despues",
 ];
 
-pub(crate) const CONDITION_UNITS: &[&str] = &[
+/// Units of the quantities experiments are run under (`at 120 °C`, `bei 25 mg`), which may
+/// condition other numbers wherever they stand; another measure conditions only as a sentence's
+/// opening phrase (see [`opening_condition`]).
+const CONDITION_UNITS: &[&str] = &[
     "°C", "°F", "K", "km", "m", "mg", "g", "kg", "mg/kg", "µg", "µg/kg", "h", "min", "d", "wk",
     "mo", "yr", "bar", "rpm", "V", "kV", "W", "kW", "MW", "mm", "cm", "mL", "L", "km/h", "mph",
     "m/s",
 ];
+
+fn condition_unit(unit: &str) -> bool {
+    CONDITION_UNITS.contains(&unit)
+}
+
+/// A quantity of any measure (not a share, not money) that opens its sentence after a
+/// preposition and a comma closes (`A 250 MPa, o corpo de prova durou 31.500 ciclos`, `Bei
+/// 40 GB, …`): a condition, the way `at 120 °C` is one anywhere.
+fn opening_condition(lx: &Lexed, t: usize, unit: &str) -> bool {
+    let toks = &lx.toks;
+    let measure = !matches!(unit, "%" | "pp" | "pt" | "$") && words::currency_word(unit).is_none();
+    let prep = t.checked_sub(1).filter(|&k| {
+        matches!(toks[k].kind, TokKind::Word { folded, .. }
+            if CONDITION_PREPS.contains(&&lx.folded[folded.0 as usize..folded.1 as usize]))
+    });
+    measure
+        && prep.is_some_and(|k| sentence_initial(toks, k, 0))
+        && matches!(
+            toks.get(t + 1).map(|x| x.kind),
+            Some(TokKind::Punct(P::Comma))
+        )
+}
 
 /// A stretch of capitalised words ends: it is the name in force, or joins the name of its
 /// stretch. `pending` holds its words; `head`, the name its sentence's list is headed by.
@@ -3317,20 +3353,23 @@ fn language_votes(text: &str) -> (u32, u32) {
     {
         match w {
             "the" | "and" | "of" | "was" | "were" | "with" | "for" | "to" | "is" | "are"
-            | "million" | "billion" | "bn" | "thousand" => dot += 1,
+            | "million" | "billion" | "bn" | "thousand" | "had" | "has" | "on" | "when"
+            | "which" | "from" | "by" => dot += 1,
             "de" | "da" | "do" | "em" | "foi" | "que" | "el" | "los" | "las" | "y" | "fue"
             | "le" | "les" | "et" | "des" | "est" | "der" | "die" | "das" | "und" | "mit"
             | "von" | "im" | "mil" | "milliards" | "para" | "en" | "del" | "au" | "du" | "sur"
-            | "für" | "bei" => comma += 1,
+            | "für" | "bei" | "com" | "dos" | "pelo" | "pela" | "ao" | "uma" => comma += 1,
             // Words only comma-writing languages have.
             "Mio" | "Mrd" | "Tsd" | "milhões" | "bilhões" | "millones" | "reais" | "milhão"
             | "bilhão" => comma += 2,
-            // A lower-case word with a Romance accent (`inspeção`, `não`, `según`, `été`).
+            // A lower-case word with a Romance accent (`inspeção`, `não`, `según`, `été`), or
+            // any word with a letter only Romance languages write (`Devoluções`).
             _ if accented < 4
-                && w.starts_with(char::is_lowercase)
-                && w.contains([
-                    'ã', 'õ', 'ç', 'ñ', 'é', 'è', 'ê', 'à', 'â', 'ô', 'ú', 'í', 'ó', 'á',
-                ]) =>
+                && (w.starts_with(char::is_lowercase)
+                    && w.contains([
+                        'ã', 'õ', 'ç', 'ñ', 'é', 'è', 'ê', 'à', 'â', 'ô', 'ú', 'í', 'ó', 'á',
+                    ])
+                    || w.contains(['ã', 'õ', 'ç', 'ñ'])) =>
             {
                 accented += 1;
                 comma += 1;
