@@ -489,7 +489,9 @@ CLASSES_R3 = [
 # `date_order`: a slash date in an English text is month first (day first when it counts in
 # pounds), in a text with Portuguese letters day first. `condition_label`: a quantity opening its
 # sentence after a preposition is a condition in any measure (`A 250 MPa, …`), and a label's
-# condition (`50 mg: 118 patients`) gives its value no unit.
+# condition (`50 mg: 118 patients`) gives its value no unit. `catalogue_number`: a work's number
+# (`op. 18`) is a label. `street_label`: a street before its number in a list item (`Calle
+# Colón 60, 3.ª planta`) is an address; `pro Woche 31` is a rate's period, not week 31.
 CLASSES_R4 = [
     ("own_clause", "en", "Average ticket price — adults: $24.50; children: $12.00; seniors: $18.00.", "Adults pay $24.50 at the zoo, and children pay $12.00.", "Adults pay $24.50 at the zoo, and children pay $18.00."),
     ("own_clause", "pt-BR", "Consumo de energia da fábrica — caldeira: 412 MWh; compressores: 268 MWh; iluminação: 54 MWh.", "A caldeira consumiu 412 MWh no mês e os compressores, 268 MWh.", "A caldeira consumiu 412 MWh no mês e os compressores, 54 MWh."),
@@ -534,6 +536,13 @@ CLASSES_R4 = [
     ("date_order", "en", "Takings — 04/05/2024: £3,120; 05/04/2024: £2,870", "On 4 May 2024 takings were £3,120.", "On 4 May 2024 takings were £2,870."),
     ("condition_label", "en", "Responders by dose — 50 mg: 118 patients; 100 mg: 141 patients", "At 100 mg, 141 patients responded.", "At 100 mg, 118 patients responded."),
     ("condition_label", "pt-BR", "Ciclos até a falha — 200 MPa: 84.000 ciclos; 250 MPa: 31.500 ciclos", "A 250 MPa, o corpo de prova durou 31.500 ciclos.", "A 250 MPa, o corpo de prova durou 84.000 ciclos."),
+    ("catalogue_number", "en", "Tonight: Brahms Symphony No. 4 (Op. 98), 41 min; Dvořák Cello Concerto (Op. 104), 39 min.", "Brahms's Fourth Symphony (Op. 98) lasts 41 minutes.", "Brahms's Fourth Symphony (Op. 98) lasts 98 minutes."),
+    ("catalogue_number", "de", "Streichquartett op. 59 — 312 Zuhörer; Klaviertrio op. 97 — 287 Zuhörer", "Beim Streichquartett op. 59 saßen 312 Zuhörer im Saal.", "Beim Klaviertrio saßen 97 Zuhörer im Saal."),
+    ("catalogue_number", "pt-BR", "Concerto para violino op. 64 de Mendelssohn: 27 min; Sinfonia nº 9 op. 125: 68 min", "A Sinfonia nº 9 dura 68 minutos.", "A Sinfonia nº 9 dura 125 minutos."),
+    ("street_label", "es", "Oficina de Sevilla — Avenida de la Constitución 24, 2.º piso\nEmpleados: 37", "La oficina de Sevilla tiene 37 empleados.", "La oficina de Sevilla tiene 24 empleados."),
+    ("street_label", "pt-BR", "Loja Centro — Rua Direita 250, térreo\nVendedores: 14", "A Loja Centro conta com 14 vendedores.", "A Loja Centro conta com 250 vendedores."),
+    ("street_label", "fr", "Agence de Lyon — Rue Garibaldi 118, 4e étage\nConseillers : 22", "L'agence de Lyon emploie 22 conseillers.", "L'agence de Lyon emploie 118 conseillers."),
+    ("street_label", "de", "Praxis Dr. Huber — Hauptstraße 31, 2. OG\nBehandlungen pro Woche: 140", "Die Praxis Dr. Huber führt pro Woche 140 Behandlungen durch.", "Die Praxis Dr. Huber führt pro Woche 31 Behandlungen durch."),
 ]
 
 

@@ -574,7 +574,7 @@ impl<'a> Doc<'a> {
                     let seg_negative = sub.negative
                         || direction_outside_parens(&self.text[l_abs.clone()]) == Some(true);
                     let seg_text = self.text[l_abs.clone()].trim().to_string();
-                    self.label_numbers(l_abs, &b, section, sink);
+                    self.label_numbers(l_abs.clone(), &b, section, sink);
                     if !atoms.is_empty() {
                         b.push(Bind {
                             dim: seg_dim,
@@ -592,6 +592,15 @@ impl<'a> Doc<'a> {
                         negative: seg_negative,
                         ..sub.clone()
                     };
+                    // A street before its number (`Calle Colón 60, 3.ª planta`) is read with it:
+                    // an address, not a value labelled `Calle Colón`.
+                    let label_text = &self.text[l_abs.clone()];
+                    let street = !label_text.bytes().any(|c| c.is_ascii_digit())
+                        && label_text
+                            .split(|c: char| !c.is_alphabetic())
+                            .filter(|w| !w.is_empty())
+                            .any(|w| words::flags(&words::fold(w)) & flag::STREET != 0);
+                    let abs = if street { l_abs.start..abs.end } else { abs };
                     self.prose(abs, &b, &s, None, sink);
                 } else {
                     if let Some(atoms) = first_label.take().filter(|a| !a.is_empty()) {
@@ -1804,7 +1813,9 @@ impl<'a> Doc<'a> {
         // 12`, `site 401`): a label.
         if bare && num.sign == Sign::None {
             if let Some((word, wflags)) = prev.filter(|(_, _, gap)| *gap).map(|(w, f, _)| (w, f)) {
-                if wflags & (flag::REF | flag::WEEK | flag::QUARTER) != 0 {
+                // `pro Woche 31 Behandlungen`, `per week 40`: a rate's period, not week 31.
+                let rate = wflags & flag::WEEK != 0 && per_before_prev_word(lx, t, text);
+                if wflags & (flag::REF | flag::WEEK | flag::QUARTER) != 0 && !rate {
                     let ty = if wflags & flag::WEEK != 0 {
                         Ty::Week
                     } else if wflags & flag::QUARTER != 0 {
@@ -2253,6 +2264,23 @@ fn prev_word<'l>(lx: &'l Lexed, t: usize, text: &str) -> Option<(&'l str, u32, b
 }
 
 /// The folded word right after number token `t` (only blanks between).
+/// Whether the word before the number's previous word says "per" (`pro Woche 31`, `per week
+/// 40`, `por semana 12`).
+fn per_before_prev_word(lx: &Lexed, t: usize, text: &str) -> bool {
+    let Some(k) = (0..t)
+        .rev()
+        .find(|&k| matches!(lx.toks[k].kind, TokKind::Word { .. }))
+    else {
+        return false;
+    };
+    prev_word(lx, k, text).is_some_and(|(w, _, _)| {
+        matches!(
+            w,
+            "per" | "pro" | "por" | "par" | "je" | "each" | "every" | "cada" | "chaque" | "jede"
+        )
+    })
+}
+
 fn next_word(lx: &Lexed, t: usize) -> Option<&str> {
     match lx.toks.get(t + 1)?.kind {
         TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),

@@ -388,6 +388,11 @@ const REF_WORDS: &[&str] = &[
     "step",
     "version",
     "release",
+    // A work's number in its composer's catalogue (`op. 18`, `BWV 1007`, `K. 525`).
+    "op",
+    "opus",
+    "bwv",
+    "hob",
     "protocol",
     "slide",
     "panel",
