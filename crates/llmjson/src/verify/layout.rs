@@ -190,12 +190,15 @@ struct Doc<'a> {
     french: bool,
     /// Labels already read: a list's segment labels and a table's cells repeat (`resistência`,
     /// `custo`), and are read once.
-    labels: std::cell::RefCell<HashMap<LabelKey, Vec<Atom>, ahash::RandomState>>,
-    specs: std::cell::RefCell<HashMap<Box<str>, Spec, ahash::RandomState>>,
+    labels: std::cell::RefCell<HashMap<Box<str>, Vec<LabelRead>, ahash::RandomState>>,
+    /// A label's spec and whether it names a fall, read once per label text.
+    specs: std::cell::RefCell<HashMap<Box<str>, (Spec, bool), ahash::RandomState>>,
 }
 
 /// A label's text and the unit of its column, if it is a table cell.
-type LabelKey = (Box<str>, Option<Option<&'static str>>);
+/// A label's atoms, read with the unit of its column (if a table cell): looked up by the text
+/// alone, so that a hit allocates nothing.
+type LabelRead = (Option<Option<&'static str>>, Vec<Atom>);
 
 /// A line of the text and its shape.
 #[derive(Debug, Clone, Copy)]
@@ -303,29 +306,42 @@ impl<'a> Doc<'a> {
 
     /// [`label_atoms`], read once per label text.
     fn label_of(&self, text: &str, unit: Option<Option<&'static str>>) -> Vec<Atom> {
-        let key = (Box::<str>::from(text), unit);
-        if let Some(atoms) = self.labels.borrow().get(&key) {
-            return atoms.clone();
+        if let Some(reads) = self.labels.borrow().get(text) {
+            if let Some((_, atoms)) = reads.iter().find(|(u, _)| *u == unit) {
+                return atoms.clone();
+            }
         }
         let atoms = label_atoms(text, self, unit);
         let mut labels = self.labels.borrow_mut();
         if labels.len() < 4096 {
-            labels.insert(key, atoms.clone());
+            labels
+                .entry(text.into())
+                .or_default()
+                .push((unit, atoms.clone()));
         }
         atoms
     }
 
     /// [`frame::spec_of`], read once per label text.
     fn spec_of(&self, text: &str) -> Spec {
-        if let Some(&spec) = self.specs.borrow().get(text) {
-            return spec;
+        self.label_spec(text).0
+    }
+
+    /// A label's spec ([`frame::spec_of`]) and whether it names a fall outside parentheses
+    /// ([`direction_outside_parens`]): list items and rows repeat their labels, read once.
+    fn label_spec(&self, text: &str) -> (Spec, bool) {
+        if let Some(&found) = self.specs.borrow().get(text) {
+            return found;
         }
-        let spec = frame::spec_of(text);
+        let found = (
+            frame::spec_of(text),
+            direction_outside_parens(text) == Some(true),
+        );
         let mut specs = self.specs.borrow_mut();
         if specs.len() < 4096 {
-            specs.insert(text.into(), spec);
+            specs.insert(text.into(), found);
         }
-        spec
+        found
     }
 
     /// Reads the ambiguous numbers of one region by the document's convention; a text whose
@@ -522,9 +538,10 @@ impl<'a> Doc<'a> {
         let label_abs = line.start + (label_end - label_text.len())..line.start + label_end;
         let mut binds = self.section_binds(section, seen);
         let label = self.label_of(label_text, None);
-        let mut spec = self.spec_of(label_text).over(section.spec);
+        let (label_spec, label_fall) = self.label_spec(label_text);
+        let mut spec = label_spec.over(section.spec);
         // A heading that names a fall (`Mean systolic reduction:`) names it for its lines too.
-        let negative = section.negative || direction_outside_parens(label_text) == Some(true);
+        let negative = section.negative || label_fall;
         // The label's own numbers (a condition, a date, a count in parentheses) are evidence too,
         // bound to the list.
         self.label_numbers(label_abs, &binds, section, sink);
@@ -570,9 +587,9 @@ impl<'a> Doc<'a> {
                 if let Some(l) = seg_label {
                     let l_abs = value.start + l.start..value.start + l.end;
                     let atoms = self.label_of(&self.text[l_abs.clone()], None);
-                    let seg_spec = self.spec_of(&self.text[l_abs.clone()]).over(sub.spec);
-                    let seg_negative = sub.negative
-                        || direction_outside_parens(&self.text[l_abs.clone()]) == Some(true);
+                    let (seg_spec, seg_fall) = self.label_spec(&self.text[l_abs.clone()]);
+                    let seg_spec = seg_spec.over(sub.spec);
+                    let seg_negative = sub.negative || seg_fall;
                     let seg_text = self.text[l_abs.clone()].trim().to_string();
                     self.label_numbers(l_abs.clone(), &b, section, sink);
                     if !atoms.is_empty() {
@@ -595,7 +612,10 @@ impl<'a> Doc<'a> {
                     // A street before its number (`Calle Colón 60, 3.ª planta`) is read with it:
                     // an address, not a value labelled `Calle Colón`.
                     let label_text = &self.text[l_abs.clone()];
-                    let street = !label_text.bytes().any(|c| c.is_ascii_digit())
+                    let value_text = self.text[abs.clone()].trim();
+                    let street = !value_text.is_empty()
+                        && value_text.bytes().all(|c| c.is_ascii_digit())
+                        && !label_text.bytes().any(|c| c.is_ascii_digit())
                         && label_text
                             .split(|c: char| !c.is_alphabetic())
                             .filter(|w| !w.is_empty())
