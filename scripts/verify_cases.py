@@ -492,6 +492,7 @@ CLASSES_R3 = [
 # condition (`50 mg: 118 patients`) gives its value no unit. `catalogue_number`: a work's number
 # (`op. 18`) is a label. `street_label`: a street before its number in a list item (`Calle
 # Colón 60, 3.ª planta`) is an address; `pro Woche 31` is a rate's period, not week 31.
+# `weekday`: a day of the week in any language is one label (`terça-feira` and a column `Ter`).
 CLASSES_R4 = [
     ("own_clause", "en", "Average ticket price — adults: $24.50; children: $12.00; seniors: $18.00.", "Adults pay $24.50 at the zoo, and children pay $12.00.", "Adults pay $24.50 at the zoo, and children pay $18.00."),
     ("own_clause", "pt-BR", "Consumo de energia da fábrica — caldeira: 412 MWh; compressores: 268 MWh; iluminação: 54 MWh.", "A caldeira consumiu 412 MWh no mês e os compressores, 268 MWh.", "A caldeira consumiu 412 MWh no mês e os compressores, 54 MWh."),
@@ -543,6 +544,13 @@ CLASSES_R4 = [
     ("street_label", "pt-BR", "Loja Centro — Rua Direita 250, térreo\nVendedores: 14", "A Loja Centro conta com 14 vendedores.", "A Loja Centro conta com 250 vendedores."),
     ("street_label", "fr", "Agence de Lyon — Rue Garibaldi 118, 4e étage\nConseillers : 22", "L'agence de Lyon emploie 22 conseillers.", "L'agence de Lyon emploie 118 conseillers."),
     ("street_label", "de", "Praxis Dr. Huber — Hauptstraße 31, 2. OG\nBehandlungen pro Woche: 140", "Die Praxis Dr. Huber führt pro Woche 140 Behandlungen durch.", "Die Praxis Dr. Huber führt pro Woche 31 Behandlungen durch."),
+    ("weekday", "pt-BR", "Produção diária (t)\nMáquina | Seg | Ter | Qua\nMP1 | 612 | 598 | 605\nMP2 | 433 | 441 | 450", "Na terça-feira a MP1 produziu 598 t.", "Na terça-feira a MP1 produziu 612 t."),
+    ("weekday", "en", "Calls handled\nAgent | Mon | Tue | Wed\nAna | 41 | 38 | 45\nBen | 29 | 33 | 31", "On Wednesday Ana handled 45 calls.", "On Wednesday Ana handled 38 calls."),
+    ("weekday", "es", "Visitas por día: lunes 1.240; martes 980; miércoles 1.115", "El miércoles hubo 1.115 visitas.", "El miércoles hubo 980 visitas."),
+    ("weekday", "fr", "Passages : lundi 2 310 ; mardi 1 980 ; mercredi 2 045", "Mardi, on a compté 1 980 passages.", "Mardi, on a compté 2 310 passages."),
+    ("weekday", "de", "Besucher | Mo | Di | Mi\nHallenbad | 412 | 388 | 405\nFreibad | 920 | 870 | 1010", "Am Dienstag kamen 388 Besucher ins Hallenbad.", "Am Dienstag kamen 412 Besucher ins Hallenbad."),
+    ("weekday", "pt-BR", "Atendimentos — segunda: 214; terça: 198; quarta: 230; quinta: 205; sexta: 187", "Na quinta-feira foram 205 atendimentos.", "Na quinta-feira foram 230 atendimentos."),
+    ("weekday", "en", "Footfall\nStore,Sat,Sun\nLeeds,3410,2980\nYork,2210,2650", "York drew 2,650 shoppers on Sunday.", "York drew 2,210 shoppers on Sunday."),
 ]
 
 

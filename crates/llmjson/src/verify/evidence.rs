@@ -1110,7 +1110,7 @@ fn family(atom: &str) -> u8 {
     match atom.split_once(':').map_or("", |(k, _)| k) {
         "w" => 1,
         "c" => 2,
-        "d" | "md" | "m" | "y" => 4,
+        "d" | "md" | "m" | "y" | "wd" => 4,
         "q" | "wk" => 8,
         "n" => 16,
         "r" => 32,

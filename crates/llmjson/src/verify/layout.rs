@@ -2891,6 +2891,10 @@ fn plain_value(d: Decimal) -> String {
 /// A word as an atom: folded and stemmed (`Escritórios` → `w:escrit`), a capital letter or a
 /// short all-capitals code as a code (`c:B`, `c:MT`); nothing for a lone small letter.
 fn word_atom(folded: &str, raw: &str) -> Option<Atom> {
+    // A day of the week in any language is one label (`terça-feira` and a column `Ter`).
+    if let Some(d) = words::weekday(folded) {
+        return Some(format_compact!("wd:{d}"));
+    }
     // A scale, a currency or the word `year` says how a number is written or what kind of
     // label follows, not whose it is (`Budget balance (USD millions)`, `im Jahr 2023`).
     if words::flags(folded) & flag::YEAR_WORD != 0
@@ -2961,6 +2965,15 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
     // A label's numbers read as the document's (`100.000` under `Distância (km)` in a text
     // that writes decimal commas).
     doc.settle(&mut lx, text);
+    // A label that is a day's abbreviation alone (a column `Seg`, `Di.`, `Tue`).
+    if let [tok] = &lx.toks[..] {
+        if let TokKind::Word { folded, .. } = tok.kind {
+            if let Some(d) = words::weekday_abbrev(&lx.folded[folded.0 as usize..folded.1 as usize])
+            {
+                return vec![format_compact!("wd:{d}")];
+            }
+        }
+    }
     let dates = month_dates(&lx, doc.order);
     for (_, atoms) in &dates {
         out.extend(atoms.iter().cloned());

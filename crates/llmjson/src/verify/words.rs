@@ -1306,6 +1306,70 @@ pub(crate) fn month(folded: &str) -> Option<u8> {
     lookup(&MAP, MONTHS, folded)
 }
 
+/// Days of the week by folded name, Monday first.
+const WEEKDAYS: &[(&str, u8)] = &[
+    ("monday", 1),
+    ("tuesday", 2),
+    ("wednesday", 3),
+    ("thursday", 4),
+    ("friday", 5),
+    ("saturday", 6),
+    ("sunday", 7),
+    ("segunda", 1),
+    ("terca", 2),
+    ("quarta", 3),
+    ("quinta", 4),
+    ("sexta", 5),
+    ("sabado", 6),
+    ("domingo", 7),
+    ("lunes", 1),
+    ("martes", 2),
+    ("miercoles", 3),
+    ("jueves", 4),
+    ("viernes", 5),
+    ("lundi", 1),
+    ("mardi", 2),
+    ("mercredi", 3),
+    ("jeudi", 4),
+    ("vendredi", 5),
+    ("samedi", 6),
+    ("dimanche", 7),
+    ("montag", 1),
+    ("dienstag", 2),
+    ("mittwoch", 3),
+    ("donnerstag", 4),
+    ("freitag", 5),
+    ("samstag", 6),
+    ("sonnabend", 6),
+    ("sonntag", 7),
+];
+
+/// A day of the week by its folded name (`terça-feira`, `Dienstag`, `mardi`, `Mondays`).
+pub(crate) fn weekday(folded: &str) -> Option<u8> {
+    static MAP: Table<u8> = OnceLock::new();
+    let w = folded.strip_suffix("-feira").unwrap_or(folded);
+    lookup(&MAP, WEEKDAYS, w).or_else(|| {
+        w.strip_suffix('s')
+            .filter(|w| w.ends_with("day"))
+            .and_then(|w| lookup(&MAP, WEEKDAYS, w))
+    })
+}
+
+/// A day's abbreviation (`Seg`, `Tue`, `Mi.`), trusted only as a whole label (a table's
+/// column): short words that are also other words (`Do`, `Sat`, `Mar`) elsewhere.
+pub(crate) fn weekday_abbrev(folded: &str) -> Option<u8> {
+    match folded.trim_end_matches('.') {
+        "mon" | "seg" | "lun" | "mo" => Some(1),
+        "tue" | "tues" | "ter" | "mar" | "di" => Some(2),
+        "wed" | "qua" | "mie" | "mer" | "mi" => Some(3),
+        "thu" | "thur" | "thurs" | "qui" | "jue" | "jeu" | "do" => Some(4),
+        "fri" | "sex" | "vie" | "ven" | "fr" => Some(5),
+        "sat" | "sab" | "sam" | "sa" => Some(6),
+        "sun" | "dom" | "dim" | "so" => Some(7),
+        _ => None,
+    }
+}
+
 /// A month's abbreviation (`Mar`, `fev`, `Okt`), only trusted next to a day or a year.
 pub(crate) fn month_abbrev(folded: &str) -> Option<u8> {
     let w = folded.trim_end_matches('.');
@@ -1715,6 +1779,19 @@ pub(crate) fn currency_word(word: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn days_of_the_week_in_every_language() {
+        assert_eq!(weekday(&fold("terça-feira")), Some(2));
+        assert_eq!(weekday(&fold("Mittwoch")), Some(3));
+        assert_eq!(weekday(&fold("miércoles")), Some(3));
+        assert_eq!(weekday("sundays"), Some(7));
+        assert_eq!(weekday("mardi"), Some(2));
+        assert_eq!(weekday("march"), None);
+        assert_eq!(weekday_abbrev("seg"), Some(1));
+        assert_eq!(weekday_abbrev("di."), Some(2));
+        assert_eq!(weekday_abbrev("month"), None);
+    }
 
     #[test]
     fn words_are_found_folded() {
