@@ -493,6 +493,8 @@ CLASSES_R3 = [
 # (`op. 18`) is a label. `street_label`: a street before its number in a list item (`Calle
 # Colón 60, 3.ª planta`) is an address; `pro Woche 31` is a rate's period, not week 31.
 # `weekday`: a day of the week in any language is one label (`terça-feira` and a column `Ter`).
+# `day_range`: the first day of a range whose last day starts a date (`entre el 12 y el 19 de
+# febrero`, `vom 12. bis 16. August`) is a day, not a quantity.
 CLASSES_R4 = [
     ("own_clause", "en", "Average ticket price — adults: $24.50; children: $12.00; seniors: $18.00.", "Adults pay $24.50 at the zoo, and children pay $12.00.", "Adults pay $24.50 at the zoo, and children pay $18.00."),
     ("own_clause", "pt-BR", "Consumo de energia da fábrica — caldeira: 412 MWh; compressores: 268 MWh; iluminação: 54 MWh.", "A caldeira consumiu 412 MWh no mês e os compressores, 268 MWh.", "A caldeira consumiu 412 MWh no mês e os compressores, 54 MWh."),
@@ -551,6 +553,12 @@ CLASSES_R4 = [
     ("weekday", "de", "Besucher | Mo | Di | Mi\nHallenbad | 412 | 388 | 405\nFreibad | 920 | 870 | 1010", "Am Dienstag kamen 388 Besucher ins Hallenbad.", "Am Dienstag kamen 412 Besucher ins Hallenbad."),
     ("weekday", "pt-BR", "Atendimentos — segunda: 214; terça: 198; quarta: 230; quinta: 205; sexta: 187", "Na quinta-feira foram 205 atendimentos.", "Na quinta-feira foram 230 atendimentos."),
     ("weekday", "en", "Footfall\nStore,Sat,Sun\nLeeds,3410,2980\nYork,2210,2650", "York drew 2,650 shoppers on Sunday.", "York drew 2,210 shoppers on Sunday."),
+    ("day_range", "es", "Parada PM3: del 12/02/2024 al 19/02/2024; producción perdida 4.350 t.", "Entre el 12 y el 19 de febrero de 2024 se perdieron 4.350 t.", "Entre el 12 y el 19 de febrero de 2024 se perdieron 4.530 t."),
+    ("day_range", "en", "Outage 2024-03-04 to 2024-03-08: 212 MWh not delivered.", "Between 4 and 8 March 2024, 212 MWh were not delivered.", "Between 4 and 8 March 2024, 221 MWh were not delivered."),
+    ("day_range", "de", "Wartung 12.08.2024–16.08.2024: 38 Stunden Stillstand", "Vom 12. bis 16. August 2024 stand die Anlage 38 Stunden still.", "Vom 12. bis 16. August 2024 stand die Anlage 36 Stunden still."),
+    ("day_range", "fr", "Fermeture du 03/06/2024 au 09/06/2024 : 1 240 visiteurs en moins", "Du 3 au 9 juin 2024, le musée a perdu 1 240 visiteurs.", "Du 3 au 9 juin 2024, le musée a perdu 1 420 visiteurs."),
+    ("day_range", "pt-BR", "Greve de 10/04/2024 a 14/04/2024: 86 voos cancelados", "De 10 a 14 de abril de 2024 foram cancelados 86 voos.", "De 10 a 14 de abril de 2024 foram cancelados 68 voos."),
+    ("day_range", "en", "Festival 2024-07-19 to 2024-07-21: attendance 48,200", "From 19 to 21 July 2024 the festival drew 48,200 visitors.", "From 19 to 21 July 2024 the festival drew 42,800 visitors."),
 ]
 
 

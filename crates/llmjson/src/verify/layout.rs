@@ -1157,7 +1157,14 @@ impl<'a> Doc<'a> {
                         self.emit_trivial(lx, t, num, Trivial::Phone, None, sink);
                         continue;
                     }
-                    let class = self.classify_number(lx, t, num, cell, in_date(t), section);
+                    let class = self.classify_number(
+                        lx,
+                        t,
+                        num,
+                        cell,
+                        in_date(t) || range_start_day(lx, t, &in_date),
+                        section,
+                    );
                     match class {
                         Class::Label(ty, atoms) => {
                             // A label right after a quantity is that quantity's (`84.1 F1`, `$5.1M
@@ -2284,6 +2291,60 @@ fn prev_word<'l>(lx: &'l Lexed, t: usize, text: &str) -> Option<(&'l str, u32, b
 }
 
 /// The folded word right after number token `t` (only blanks between).
+/// Whether the number at `t` is the first day of a range whose last day starts a date written
+/// with its month (`entre el 12 y el 19 de febrero`, `vom 12. bis 16. August`, `from 19 to 21
+/// July`): a day, not a quantity.
+fn range_start_day(lx: &Lexed, t: usize, in_date: &dyn Fn(usize) -> bool) -> bool {
+    let TokKind::Num(id) = lx.toks[t].kind else {
+        return false;
+    };
+    let n = &lx.nums[id as usize];
+    let day = n.unit.is_none()
+        && n.readings.iter().all(|d| {
+            let (m, e) = d.canonical();
+            (e == 0 && (1..=31).contains(&m)) || (e == 1 && (1..=3).contains(&m))
+        });
+    let joins = |k: usize| match lx.toks.get(k).map(|x| x.kind) {
+        Some(TokKind::Punct(P::Dash)) => true,
+        Some(TokKind::Word { folded, .. }) => matches!(
+            &lx.folded[folded.0 as usize..folded.1 as usize],
+            "to" | "and"
+                | "through"
+                | "y"
+                | "al"
+                | "a"
+                | "hasta"
+                | "au"
+                | "et"
+                | "bis"
+                | "und"
+                | "ate"
+                | "e"
+        ),
+        _ => false,
+    };
+    let word_is = |k: usize, set: &[&str]| {
+        matches!(lx.toks.get(k).map(|x| x.kind), Some(TokKind::Word { folded, .. })
+            if set.contains(&&lx.folded[folded.0 as usize..folded.1 as usize]))
+    };
+    // `12. bis 16. August`: the first day's dot; `el 12 y el 19`: the second day's article.
+    let mut k = t + 1;
+    if matches!(
+        lx.toks.get(k).map(|x| x.kind),
+        Some(TokKind::Punct(P::Stop))
+    ) {
+        k += 1;
+    }
+    if !joins(k) {
+        return false;
+    }
+    k += 1;
+    if word_is(k, &["el", "la", "le", "o", "the", "den", "dem", "zum"]) {
+        k += 1;
+    }
+    day && matches!(lx.toks.get(k).map(|x| x.kind), Some(TokKind::Num(_))) && in_date(k)
+}
+
 /// Whether the word before the number's previous word says "per" (`pro Woche 31`, `per week
 /// 40`, `por semana 12`).
 fn per_before_prev_word(lx: &Lexed, t: usize, text: &str) -> bool {
