@@ -257,12 +257,13 @@ struct Clause<'a> {
 
 impl<'a> Doc<'a> {
     fn new(text: &'a str, cfg: &'a Config<'a>) -> Self {
+        let language = Language::of(text);
         let convention = if cfg.locale == Locale::Auto {
             // The evidence's convention for an answer that leans its way (`A variante A teve
             // alongamento de 1,047` against a table of decimal commas).
-            let lean = language_lean(text);
+            let lean = language.lean();
             lex::numbers_convention(text)
-                .or_else(|| decimal_by_language(text))
+                .or_else(|| language.decimal())
                 .or(cfg
                     .hints
                     .convention
@@ -274,28 +275,21 @@ impl<'a> Doc<'a> {
             text,
             cfg,
             dollar: dollar_of(text),
-            german: german(text),
-            french: french(text),
+            german: language.german,
+            french: language.french,
             // Those who write decimal commas write the day first (`02/01/2024, 81,7 GW`).
             order: match date_order(text) {
                 DateOrder::Unknown
                     if convention == Some(false)
                         || matches!(cfg.locale, Locale::Pt | Locale::Fr)
-                        || decimal_by_language(text) == Some(false) =>
+                        || language.decimal() == Some(false) =>
                 {
                     DateOrder::DayFirst
                 }
                 // A British text writes the day first; another English one, the month
                 // (`on 10/2/2024`: 2 October). A few words tell English apart.
                 DateOrder::Unknown if text.contains('£') => DateOrder::DayFirst,
-                DateOrder::Unknown
-                    if !german(text) && !french(text) && {
-                        let (comma, dot) = language_votes(text);
-                        dot >= 1 && dot > comma
-                    } =>
-                {
-                    DateOrder::MonthFirst
-                }
+                DateOrder::Unknown if language.english() => DateOrder::MonthFirst,
                 o => o,
             },
             convention,
@@ -2129,7 +2123,7 @@ const CONDITION_PREPS: &[&str] = &[
 /// Units of the quantities experiments are run under (`at 120 °C`, `bei 25 mg`), which may
 /// condition other numbers wherever they stand; another measure conditions only as a sentence's
 /// opening phrase (see [`opening_condition`]).
-const CONDITION_UNITS: &[&str] = &[
+pub(crate) const CONDITION_UNITS: &[&str] = &[
     "°C", "°F", "K", "km", "m", "mg", "g", "kg", "mg/kg", "µg", "µg/kg", "h", "min", "d", "wk",
     "mo", "yr", "bar", "rpm", "V", "kV", "W", "kW", "MW", "mm", "cm", "mL", "L", "km/h", "mph",
     "m/s",
@@ -3462,12 +3456,63 @@ fn dollar_of(text: &str) -> &'static str {
     found.unwrap_or("USD")
 }
 
-/// A text's votes for decimal commas and for dots, by its words: function words of each
-/// language, accents, currencies and scale words only one side writes.
-fn language_votes(text: &str) -> (u32, u32) {
-    if german(text) || french(text) {
-        return (3, 0);
+/// What a text's words say of its language, read once per text.
+#[derive(Debug, Clone, Copy)]
+struct Language {
+    german: bool,
+    french: bool,
+    /// Votes for decimal commas and for dots ([`language_votes`]; German and French: 3 to 0).
+    comma: u32,
+    dot: u32,
+}
+
+impl Language {
+    fn of(text: &str) -> Self {
+        let (german, french) = (german(text), french(text));
+        let (comma, dot) = if german || french {
+            (3, 0)
+        } else {
+            language_votes(text)
+        };
+        Language {
+            german,
+            french,
+            comma,
+            dot,
+        }
     }
+
+    /// How far the text leans to decimal commas (positive) or dots (negative).
+    fn lean(self) -> i32 {
+        self.comma as i32 - self.dot as i32
+    }
+
+    /// The decimal mark the text's language writes, when its numbers do not show it: English
+    /// writes a dot; Portuguese, Spanish, French and German a comma (`1.400` is 1400 in
+    /// `Ausgaben (Mio. €)`).
+    fn decimal(self) -> Option<bool> {
+        if self.german || self.french {
+            Some(false)
+        } else if self.dot >= 3 && self.dot > self.comma * 3 {
+            Some(true)
+        } else if self.comma >= 2 && self.comma > self.dot * 3 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// An English text, by a few words more than the others' (weaker than [`Self::decimal`]:
+    /// enough to order a date's parts).
+    fn english(self) -> bool {
+        !self.german && !self.french && self.dot >= 1 && self.dot > self.comma
+    }
+}
+
+/// A text's votes for decimal commas and for dots, by its words: function words of each
+/// language, accents, currencies and scale words only one side writes (German and French are
+/// told apart before, by [`Language::of`]).
+fn language_votes(text: &str) -> (u32, u32) {
     let (mut dot, mut comma, mut accented) = (0u32, 0u32, 0u32);
     for w in text
         .split(|c: char| !c.is_alphabetic() && c != '$' && c != '€')
@@ -3516,28 +3561,6 @@ fn language_votes(text: &str) -> (u32, u32) {
         .count();
     dot += 3 * (bare_dollar.min(3) + text.matches('£').count().min(3)) as u32;
     (comma, dot)
-}
-
-/// How far a text leans to decimal commas (positive) or dots (negative), by its words.
-fn language_lean(text: &str) -> i32 {
-    let (comma, dot) = language_votes(text);
-    comma as i32 - dot as i32
-}
-
-/// The decimal mark a text's language writes, when its numbers do not show it: English writes a
-/// dot; Portuguese, Spanish, French and German a comma (`1.400` is 1400 in `Ausgaben (Mio. €)`).
-fn decimal_by_language(text: &str) -> Option<bool> {
-    if german(text) || french(text) {
-        return Some(false);
-    }
-    let (comma, dot) = language_votes(text);
-    if dot >= 3 && dot > comma * 3 {
-        Some(true)
-    } else if comma >= 2 && comma > dot * 3 {
-        Some(false)
-    } else {
-        None
-    }
 }
 
 /// Whether a text is French (it groups digits with plain spaces).

@@ -221,20 +221,12 @@ fn item_names(item: &Value) -> (Vec<layout::Atom>, String) {
     (atoms, text)
 }
 
-/// Units a JSON key names a condition in (`temp_c`, `dose_mg`), rather than a measure of the
-/// item (`revenue_eur_m`).
-const CONDITION_UNITS: &[&str] = &[
-    "°C", "°F", "K", "km", "m", "mg", "g", "kg", "mg/kg", "µg", "µg/kg", "h", "min", "d", "wk",
-    "mo", "yr", "bar", "rpm", "V", "kV", "W", "kW", "MW", "mm", "cm", "mL", "L", "km/h", "mph",
-    "m/s",
-];
-
 /// A key that names a condition the other numbers were measured under: its unit is one of
 /// conditions (`temp_c`, `dose_mg`), or it says so (`condition`, `Bedingung`, `dose`).
 fn condition_key(key: &str) -> bool {
     if frame::key_spec(key)
         .unit
-        .is_some_and(|u| CONDITION_UNITS.contains(&u))
+        .is_some_and(|u| layout::CONDITION_UNITS.contains(&u))
     {
         return true;
     }
