@@ -65,6 +65,8 @@ pub struct Evidence {
     label_measures: HashSet<(u32, u64), Fast>,
     /// Per label, whether it labels any number.
     label_counts: Vec<bool>,
+    /// Per label: whether it holds a negative number (a loss, a fall, `(2,317)`).
+    label_negative: Vec<bool>,
     /// Per label, its text as written (empty when it has none), for diagnostics.
     label_texts: Vec<Box<str>>,
     /// Decimals written with a comma and with a dot: the convention an answer that shows none
@@ -521,6 +523,9 @@ impl Evidence {
             self.label_measures
                 .insert((id, measure_of(frame.unit, frame.per, frame.fraction)));
             self.label_counts[id as usize] = true;
+            if matches!(frame.polarity, Polarity::MinusSign | Polarity::MinusWord) {
+                self.label_negative[id as usize] = true;
+            }
             if !self.groups[start as usize..].contains(&id) {
                 self.groups.push(id);
             }
@@ -615,6 +620,7 @@ impl Evidence {
         self.labels.push(key.clone());
         self.label_numbers.push(Vec::new());
         self.label_counts.push(false);
+        self.label_negative.push(false);
         self.label_texts.push(b.text.as_str().into());
         self.label_ids.insert(key, id);
         id
@@ -824,7 +830,12 @@ impl Evidence {
             return None;
         }
         let clash = self
-            .conflict(n, claim.context, (claim.unit, claim.per, claim.fraction))
+            .conflict(
+                n,
+                claim.context,
+                (claim.unit, claim.per, claim.fraction),
+                claim.polarity,
+            )
             .or_else(|| self.exclusive_conflict(n, claim.exclusive));
         if let Some(clash) = clash {
             why.other_subject.get_or_insert(clash);
@@ -843,6 +854,7 @@ impl Evidence {
         n: &EvidenceNumber,
         context: &[Mention],
         claim_unit: (Option<&str>, Option<&str>, bool),
+        polarity: Polarity,
     ) -> Option<Clash> {
         if context.is_empty() {
             return None;
@@ -937,10 +949,16 @@ impl Evidence {
                 .filter(|&&other| {
                     // Numbers without a unit may be of the claim's measure (a JSON key's).
                     let has = |m| self.label_measures.contains(&(other, m));
-                    match measure {
+                    let measured = match measure {
                         None => self.label_counts[other as usize],
                         Some(m) => has(m) || has(measure_of(None, None, false)),
-                    }
+                    };
+                    // A loss is not another label's gain: a claim with a negative direction
+                    // (`e prejuízo de R$ 2,3 milhões`) is not another label's unless that
+                    // label states a negative number (`Receita líquida: 184.220` is no loss).
+                    let signed = !matches!(polarity, Polarity::MinusSign | Polarity::MinusWord)
+                        || self.label_negative[other as usize];
+                    measured && signed
                 })
                 .filter_map(|&other| {
                     let atoms = &self.labels[other as usize].1;

@@ -2059,6 +2059,7 @@ impl<'a> Doc<'a> {
                 if num.paren
                     && (cell
                         || after_label(lx, t)
+                        || statement_line(lx, t)
                         || section.value
                             && lx.toks[..t]
                                 .iter()
@@ -2600,6 +2601,84 @@ fn after_label(lx: &Lexed, t: usize) -> bool {
             TokKind::Punct(P::Colon | P::Dash | P::Eq | P::Tab | P::Pipe)
         )
         || k == 0
+}
+
+/// A statement's line: a label and a number in parentheses ending its line (`Operating result
+/// (17,317)`, `Saldo (130.600)`), among lines of a label and a bare number (`Revenue
+/// 1,284,600`). The neighbour decides: a list whose every value is in parentheses (`Sites (12)`)
+/// is a list of asides, not of losses.
+fn statement_line(lx: &Lexed, t: usize) -> bool {
+    const LABEL_WORDS: usize = 12;
+    const NEIGHBOURS: usize = 8;
+    let toks = &lx.toks;
+    let is_line = |k: usize| matches!(toks[k].kind, TokKind::Punct(P::Line));
+    // The line of a number in shape — a short label, the number, nothing after it but a closing
+    // parenthesis — as (the index of the line break before it, the one after it). Every scan
+    // is bounded by a label's length or stops at the first token out of shape, so the check
+    // stays linear however long a line is.
+    let shape = |num: usize| -> Option<(Option<usize>, Option<usize>)> {
+        let mut words = 0;
+        let mut k = num;
+        while k > 0 && !is_line(k - 1) {
+            k -= 1;
+            match toks[k].kind {
+                TokKind::Word { .. } if words < LABEL_WORDS => words += 1,
+                TokKind::Punct(P::Open) if k + 1 == num => {}
+                _ => return None,
+            }
+        }
+        if words == 0 {
+            return None;
+        }
+        let mut e = num + 1;
+        while e < toks.len() && !is_line(e) {
+            if !matches!(toks[e].kind, TokKind::Punct(P::Close)) {
+                return None;
+            }
+            e += 1;
+        }
+        Some((k.checked_sub(1), (e < toks.len()).then_some(e)))
+    };
+    let bare = |k: usize| match toks[k].kind {
+        TokKind::Num(id) => {
+            let n = &lx.nums[id as usize];
+            (!n.paren && n.sign == Sign::None && !n.year_shaped).then_some(())
+        }
+        _ => None,
+    };
+    let Some((mut up, mut down)) = shape(t) else {
+        return false;
+    };
+    for _ in 0..NEIGHBOURS {
+        // The line above: its number is its last token, or the one before a parenthesis.
+        if let Some(brk) = up.take() {
+            let last = (brk.saturating_sub(2)..brk)
+                .rev()
+                .find(|&k| matches!(toks[k].kind, TokKind::Num(_)));
+            if let Some(k) = last {
+                if let Some((u, _)) = shape(k) {
+                    if bare(k).is_some() {
+                        return true;
+                    }
+                    up = u;
+                }
+            }
+        }
+        // The line below: its number comes after its label's words.
+        if let Some(brk) = down.take() {
+            let first = (brk + 1..toks.len().min(brk + 2 + LABEL_WORDS + 1))
+                .find(|&k| !matches!(toks[k].kind, TokKind::Word { .. } | TokKind::Punct(P::Open)));
+            if let Some(k) = first.filter(|&k| matches!(toks[k].kind, TokKind::Num(_))) {
+                if let Some((_, d)) = shape(k) {
+                    if bare(k).is_some() {
+                        return true;
+                    }
+                    down = d;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// The direction the words around a number give it: a direction word in its clause within six
