@@ -949,16 +949,10 @@ impl Evidence {
                 .filter(|&&other| {
                     // Numbers without a unit may be of the claim's measure (a JSON key's).
                     let has = |m| self.label_measures.contains(&(other, m));
-                    let measured = match measure {
+                    match measure {
                         None => self.label_counts[other as usize],
                         Some(m) => has(m) || has(measure_of(None, None, false)),
-                    };
-                    // A loss is not another label's gain: a claim with a negative direction
-                    // (`e prejuízo de R$ 2,3 milhões`) is not another label's unless that
-                    // label states a negative number (`Receita líquida: 184.220` is no loss).
-                    let signed = !matches!(polarity, Polarity::MinusSign | Polarity::MinusWord)
-                        || self.label_negative[other as usize];
-                    measured && signed
+                    }
                 })
                 .filter_map(|&other| {
                     let atoms = &self.labels[other as usize].1;
@@ -970,8 +964,14 @@ impl Evidence {
                     // before the number (`… de 88,5 % e disponibilidade de 88,5 %`) is not
                     // outweighed by the subject an earlier clause named; a word after it is
                     // what it counts (`655 quarantined emails`), too weak to overrule alone.
-                    let near = score(&|a| own_has(a) && !alt_has(a), &[Reach::Own, Reach::After])
-                        >= MENTION
+                    // A loss named in the own clause (`… e prejuízo de R$ 2,3 milhões`) tells
+                    // the number apart from a label that states no negative number
+                    // (`Receita líquida: 184.220`), whatever an earlier clause named.
+                    let loss_apart =
+                        polarity == Polarity::MinusWord && !self.label_negative[other as usize];
+                    let near = loss_apart
+                        || score(&|a| own_has(a) && !alt_has(a), &[Reach::Own, Reach::After])
+                            >= MENTION
                         || score(&|a| like(a) && alt_has(a) && !own_has(a), &[Reach::Own])
                             >= MENTION;
                     let reaches: &[Reach] = if near {

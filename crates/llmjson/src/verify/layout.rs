@@ -581,6 +581,7 @@ impl<'a> Doc<'a> {
                 if let Some(l) = seg_label {
                     let l_abs = value.start + l.start..value.start + l.end;
                     let atoms = self.label_of(&self.text[l_abs.clone()], None);
+                    let function_words = atoms.is_empty();
                     let (seg_spec, seg_fall) = self.label_spec(&self.text[l_abs.clone()]);
                     let seg_spec = seg_spec.over(sub.spec);
                     let seg_negative = sub.negative || seg_fall;
@@ -614,7 +615,13 @@ impl<'a> Doc<'a> {
                             .split(|c: char| !c.is_alphabetic())
                             .filter(|w| !w.is_empty())
                             .any(|w| words::flags(&words::fold(w)) & flag::STREET != 0);
-                    let abs = if street { l_abs.start..abs.end } else { abs };
+                    // A label of function words alone (`bei 16 kn 3,4 t/Tag`: `bei`) binds
+                    // nothing: it is read with its value, where it makes a condition.
+                    let abs = if street || function_words {
+                        l_abs.start..abs.end
+                    } else {
+                        abs
+                    };
                     self.prose(abs, &b, &s, None, sink);
                 } else {
                     if let Some(atoms) = first_label.take().filter(|a| !a.is_empty()) {
@@ -1689,10 +1696,12 @@ impl<'a> Doc<'a> {
                 // another period's (`up 3.7 points from 41.2%`).
                 let base = comparison_base(lx, t);
                 for (ty, atoms, at, s) in scope {
+                    // A condition after the number in its clause is its own, however many
+                    // words its phrase has (`et 16,8 m³/s à la pression de 55 bar`).
                     let overridden = after.iter().any(|(aty, _, k)| {
                         aty == ty
                             && (*aty != Ty::Name || !self.german && *s != sentence)
-                            && words_between(t, *k) <= 3.0
+                            && (matches!(aty, Ty::Cond(_)) || words_between(t, *k) <= 3.0)
                     });
                     if overridden || base && ty.temporal() {
                         continue;
@@ -2121,13 +2130,17 @@ const CONDITION_PREPS: &[&str] = &[
     "apos", "nach", "tras", "despues",
 ];
 
+/// The prepositions that put a quantity as a condition wherever the phrase stands (`at the
+/// 324 m level`, `à la pression de 55 bar`, `bei einer Drehzahl von 1.800 U/min`).
+const AT_PREPS: &[&str] = &["at", "a", "bei", "aos", "ao", "under"];
+
 /// Units of the quantities experiments are run under (`at 120 °C`, `bei 25 mg`), which may
 /// condition other numbers wherever they stand; another measure conditions only as a sentence's
 /// opening phrase (see [`opening_condition`]).
 pub(crate) const CONDITION_UNITS: &[&str] = &[
     "°C", "°F", "K", "km", "m", "mg", "g", "kg", "mg/kg", "µg", "µg/kg", "h", "min", "d", "wk",
     "mo", "yr", "bar", "rpm", "V", "kV", "W", "kW", "MW", "mm", "cm", "mL", "L", "km/h", "mph",
-    "m/s",
+    "m/s", "kn",
 ];
 
 fn condition_unit(unit: &str) -> bool {
@@ -2384,7 +2397,7 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         if matches!(lx.nums[id as usize].unit, Some("h" | "min" | "d" | "wk" | "mo" | "yr")));
     if let Some((w, _, _)) = prev_word(lx, t, text) {
         let after_prep = matches!(w, "after" | "apres" | "apos" | "nach" | "tras" | "despues");
-        if CONDITION_PREPS.contains(&w) && (!duration || after_prep) {
+        if (CONDITION_PREPS.contains(&w) || condition_phrase(lx, t)) && (!duration || after_prep) {
             // A condition conditions another quantity of its sentence (`257 patients at 30
             // mg`); alone it is the quantity (`chegou a 10,0 km`).
             // Another quantity: a number with a unit, or one counting the word after it
@@ -2420,6 +2433,62 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         Some(TokKind::Word { flags, .. }) => flags & flag::REF != 0,
         _ => false,
     }
+}
+
+/// A quantity a phrase names after a preposition and a few words (`Con la dosis de 10 µg la …`,
+/// `With the 30 mg dose, …`, `Bei einer Geschwindigkeit von 16 Knoten …`, `Na velocidade de
+/// 80 km/h …`, `… à la pression de 55 bar`): a condition, as right after the preposition.
+fn condition_phrase(lx: &Lexed, t: usize) -> bool {
+    const WORDS_BETWEEN: usize = 4;
+    // The word before the number joins it to the phrase's noun (`dose of`, `Temperatur von`)
+    // or is an article (`With the 100 mg tablet`); a verb there (`Em fevereiro o banco recebeu
+    // 49.870 kg`) makes the number what the sentence states, not its condition.
+    const JOINS: &[&str] = &[
+        "of", "de", "von", "da", "do", "du", "del", "des", "dos", "das", "di", "the", "a", "an",
+        "la", "le", "el", "o", "der", "die", "den", "dem", "einer", "einem", "eines", "un", "une",
+        "um", "uma",
+    ];
+    let toks = &lx.toks;
+    let joined = t.checked_sub(1).is_some_and(|p| {
+        matches!(toks[p].kind, TokKind::Word { folded, .. }
+            if JOINS.contains(&&lx.folded[folded.0 as usize..folded.1 as usize]))
+    });
+    if !joined {
+        return false;
+    }
+    let word = |k: usize| match toks[k].kind {
+        TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),
+        _ => None,
+    };
+    let mut k = t;
+    for _ in 0..=WORDS_BETWEEN {
+        let Some(p) = k.checked_sub(1) else {
+            return false;
+        };
+        k = p;
+        let Some(w) = word(k) else {
+            return false;
+        };
+        if k + 1 == t {
+            continue;
+        }
+        // Opening the sentence, any preposition (`Na velocidade de 80 km/h …`); anywhere, one
+        // of place on a scale (`… rising to 3,475 m³/s at the 324 m design-flood level`, `et
+        // 16,8 m³/s à la pression de 55 bar`) — `a` only before an article: in Portuguese it
+        // is one too (`a dose de 10 mg`). Not `with` mid-sentence: `umkreist die Erde mit einem
+        // Perigäum von 548 km` states the perigee.
+        if (CONDITION_PREPS.contains(&w) || OPENING_PREPOSITIONS.contains(&w))
+            && sentence_initial(toks, k, 0)
+        {
+            return true;
+        }
+        if AT_PREPS.contains(&w)
+            && (w != "a" || word(k + 1).is_some_and(|n| PHRASE_ENDS.contains(&n)))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// A number that a comparison introduces (`from 41.2%`, `than 3.1`, `vs 12`, `versus`): the
@@ -3897,7 +3966,15 @@ fn sentence_cuts(line: &str) -> Vec<usize> {
 
 /// Where the first number of `piece` starts, with the sign and currency written before it.
 fn number_start(piece: &str) -> usize {
-    let Some(digit) = piece.find(|c: char| c.is_ascii_digit()) else {
+    // The first digit that starts a number: not one inside a code (`T1 capacidad 1.200 m³`,
+    // `Sat-2 perigee 552 km`), which names the item.
+    let b = piece.as_bytes();
+    let letter = |i: usize| b[i].is_ascii_alphabetic();
+    let Some(digit) = (0..b.len()).find(|&i| {
+        b[i].is_ascii_digit()
+            && !(i > 0 && (letter(i - 1) || b[i - 1].is_ascii_digit()))
+            && !(i > 1 && b[i - 1] == b'-' && letter(i - 2))
+    }) else {
         return 0;
     };
     let mut at = digit;

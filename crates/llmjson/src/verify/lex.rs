@@ -1781,6 +1781,7 @@ const UNITS: &[(&str, &str)] = &[
     ("kg/m³", "kg/m³"),
     ("km", "km"),
     ("km/h", "km/h"),
+    ("kn", "kn"),
     ("kt", "kt"),
     ("l", "L"),
     ("lb", "lb"),

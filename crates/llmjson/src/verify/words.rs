@@ -1393,6 +1393,11 @@ pub(crate) fn month_abbrev(folded: &str) -> Option<u8> {
 const UNIT_WORDS: &[(&str, &str)] = &[
     ("kubikmeter", "m³"),
     ("quadratmeter", "m²"),
+    ("knot", "kn"),
+    ("knots", "kn"),
+    ("knoten", "kn"),
+    ("nudos", "kn"),
+    ("noeuds", "kn"),
     ("minute", "min"),
     ("minutes", "min"),
     ("mins", "min"),
