@@ -1128,7 +1128,7 @@ fn family(atom: &str) -> u8 {
     match atom.split_once(':').map_or("", |(k, _)| k) {
         "w" => 1,
         "c" => 2,
-        "d" | "md" | "m" | "y" | "wd" => 4,
+        "d" | "dd" | "dm" | "md" | "m" | "y" | "wd" => 4,
         "q" | "wk" => 8,
         "n" => 16,
         "r" => 32,

@@ -139,6 +139,20 @@ enum DateOrder {
     Unknown,
 }
 
+impl DateOrder {
+    /// The atom prefix of a date read in this order (`dd:` day first, `dm:` month first): a
+    /// text whose slash dates could be read either way (`05/03/2025` with no other cue) holds
+    /// both readings under both prefixes, and an answer's date matches the reading its own
+    /// language writes (`3 de maio de 2025`: the day-first one, `03/05/2025`).
+    fn reading_prefix(self) -> Option<&'static str> {
+        match self {
+            DateOrder::DayFirst => Some("dd"),
+            DateOrder::MonthFirst => Some("dm"),
+            DateOrder::Unknown => None,
+        }
+    }
+}
+
 /// The scope of one kind of label in prose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Ty {
@@ -290,6 +304,10 @@ impl<'a> Doc<'a> {
                 // (`on 10/2/2024`: 2 October). A few words tell English apart.
                 DateOrder::Unknown if text.contains('£') => DateOrder::DayFirst,
                 DateOrder::Unknown if language.english() => DateOrder::MonthFirst,
+                // Only American English writes the month first: a text whose words lean to
+                // any other language, however few (`Embarques de concentrado: 12/04/2024 …`,
+                // `Vacinação lote A: 05/03/2025`), writes the day first.
+                DateOrder::Unknown if language.lean() > 0 => DateOrder::DayFirst,
                 o => o,
             },
             convention,
@@ -2858,7 +2876,17 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                 if flags & flag::POS != 0 && !object {
                     return Polarity::Plus;
                 }
-                if flags & flag::STOP == 0 {
+                // The things it counts may stand between (`1,240 units lost;`), when the
+                // direction word ends the clause; nothing else (`52% water cut`, `25 mg arm
+                // lowered HbA1c`).
+                let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                let counted = n == 1
+                    && (flags & flag::COUNT != 0 || w.len() > 3 && w.ends_with('s'))
+                    && matches!(toks.get(k + 1).map(|x| x.kind),
+                        Some(TokKind::Word { flags, .. })
+                            if flags & (flag::NEG | flag::POS) != 0)
+                    && !matches!(toks.get(k + 2).map(|x| x.kind), Some(TokKind::Word { .. }));
+                if flags & flag::STOP == 0 && !counted {
                     break;
                 }
             }
@@ -3403,7 +3431,7 @@ fn date_covering(
     dates.get(i).filter(|(r, _)| r.contains(&t))
 }
 
-fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<Atom>)> {
+fn month_dates(lx: &Lexed, order: DateOrder) -> Vec<(Range<usize>, Vec<Atom>)> {
     let toks = &lx.toks;
     let mut out = Vec::new();
     let num_at = |k: usize| -> Option<(u64, bool)> {
@@ -3485,6 +3513,10 @@ fn month_dates(lx: &Lexed, _order: DateOrder) -> Vec<(Range<usize>, Vec<Atom>)> 
             atoms.push(format_compact!("y:{y}"));
             if let Some(d) = day {
                 atoms.push(format_compact!("d:{y:04}-{m:02}-{d:02}"));
+                // The reading of a slash date this text's writer would mean.
+                if let Some(prefix) = order.reading_prefix() {
+                    atoms.push(format_compact!("{prefix}:{y:04}-{m:02}-{d:02}"));
+                }
             }
         }
         if let Some(d) = day {
@@ -3507,26 +3539,31 @@ fn date_atoms(s: &str, order: DateOrder) -> Vec<Atom> {
         .filter_map(|p| p.trim().parse().ok())
         .collect();
     let mut out = Vec::new();
-    let mut push = |y: u32, m: u32, d: u32| {
+    let mut push = |y: u32, m: u32, d: u32, reading: Option<DateOrder>| {
         if (1..=12).contains(&m) && (1..=31).contains(&d) {
             out.push(format_compact!("d:{y:04}-{m:02}-{d:02}"));
             out.push(format_compact!("md:{m:02}-{d:02}"));
             out.push(format_compact!("y:{y}"));
             out.push(format_compact!("m:{m}"));
+            if let Some(prefix) = reading.and_then(DateOrder::reading_prefix) {
+                out.push(format_compact!("{prefix}:{y:04}-{m:02}-{d:02}"));
+            }
         }
     };
     match parts.as_slice() {
-        [y, m, d] if *y > 31 => push(*y, *m, *d),
+        [y, m, d] if *y > 31 => push(*y, *m, *d, None),
         [a, b, y] => {
             let y = if *y < 100 { 2000 + y } else { *y };
             match order {
-                _ if *a > 12 => push(y, *b, *a),
-                _ if *b > 12 => push(y, *a, *b),
-                DateOrder::DayFirst => push(y, *b, *a),
-                DateOrder::MonthFirst => push(y, *a, *b),
+                _ if *a > 12 => push(y, *b, *a, None),
+                _ if *b > 12 => push(y, *a, *b, None),
+                DateOrder::DayFirst => push(y, *b, *a, Some(DateOrder::DayFirst)),
+                DateOrder::MonthFirst => push(y, *a, *b, Some(DateOrder::MonthFirst)),
+                // Both readings, each also as what it is (`dd:` the day-first one, `dm:` the
+                // month-first one), for an answer whose language tells which it means.
                 DateOrder::Unknown => {
-                    push(y, *b, *a);
-                    push(y, *a, *b);
+                    push(y, *b, *a, Some(DateOrder::DayFirst));
+                    push(y, *a, *b, Some(DateOrder::MonthFirst));
                 }
             }
         }
@@ -3894,6 +3931,41 @@ fn segments(value: &str) -> Vec<(Option<Range<usize>>, Range<usize>)> {
             _ => {}
         }
     }
+    // Semicolons separate items, commas the parts of one: an item whose comma parts are not
+    // labelled items themselves (`interdição 2024-09-06: 2 h 15 min, 6.100 veículos`) is cut
+    // only at its semicolons; one whose parts are (`Mai 410.000 m³, Juni 585.000 m³`), at both.
+    if cuts.iter().any(|&(at, _)| b[at] == b';') {
+        let mut kept = Vec::with_capacity(cuts.len());
+        let mut item_start = 0;
+        let mut commas: Vec<(usize, usize)> = Vec::new();
+        let ends: Vec<(usize, usize)> = cuts
+            .iter()
+            .copied()
+            .chain(std::iter::once((b.len(), b.len())))
+            .collect();
+        for (at, next) in ends {
+            if at < b.len() && b[at] == b',' {
+                commas.push((at, next));
+                continue;
+            }
+            let mut part_from = item_start;
+            let mut labelled = 0;
+            for &(c, n) in commas.iter().chain(std::iter::once(&(at, at))) {
+                labelled += usize::from(piece_label(&value[part_from..c]).is_some());
+                part_from = n;
+            }
+            let parts = commas.len() + 1;
+            if parts >= 2 && labelled >= 2 && labelled * 2 >= parts {
+                kept.append(&mut commas);
+            }
+            commas.clear();
+            if at < b.len() {
+                kept.push((at, next));
+            }
+            item_start = next;
+        }
+        cuts = kept;
+    }
     cuts.push((b.len(), b.len()));
     for (at, next) in cuts {
         let piece = &value[from..at];
@@ -3901,21 +3973,8 @@ fn segments(value: &str) -> Vec<(Option<Range<usize>>, Range<usize>)> {
             from = next;
             continue;
         }
-        let label = match label_split(piece) {
-            Some((end, start)) if piece[start..].bytes().any(|c| c.is_ascii_digit()) => {
-                Some((from..from + end, from + start..at))
-            }
-            _ => {
-                // The words before the piece's first number (its sign and currency are the
-                // number's: `Haushaltssaldo EUR -189.900.000`).
-                let digit = number_start(piece);
-                let words = &piece[..digit];
-                (words.chars().any(char::is_alphabetic))
-                    .then(|| (from..from + digit, from + digit..at))
-            }
-        };
-        match label {
-            Some((l, v)) => out.push((Some(l), v)),
+        match piece_label(piece) {
+            Some((end, start)) => out.push((Some(from..from + end), from + start..at)),
             None => out.push((None, from..at)),
         }
         from = next;
@@ -3926,6 +3985,24 @@ fn segments(value: &str) -> Vec<(Option<Range<usize>>, Range<usize>)> {
         out
     } else {
         vec![(None, 0..value.len())]
+    }
+}
+
+/// A segment's label: the text before its separator, or its words before its first number
+/// (the number's sign and currency are the number's: `Haushaltssaldo EUR -189.900.000`), as
+/// (the label's end, the value's start).
+fn piece_label(piece: &str) -> Option<(usize, usize)> {
+    match label_split(piece) {
+        Some((end, start)) if piece[start..].bytes().any(|c| c.is_ascii_digit()) => {
+            Some((end, start))
+        }
+        _ => {
+            let digit = number_start(piece);
+            piece[..digit]
+                .chars()
+                .any(char::is_alphabetic)
+                .then_some((digit, digit))
+        }
     }
 }
 
