@@ -619,6 +619,13 @@ CLASSES_R5 = [
     ("comma_items", "en", "Visitors: Monday 1,210, Tuesday 980, Wednesday 1,430; weekly total: 3,620.", "Tuesday drew 980 visitors out of a weekly 3,620.", "Tuesday drew 1,430 visitors out of a weekly 3,620."),
     ("counted_direction", "en", "Returns by store: Elm Street 412 parcels returned; Oak Avenue 96 parcels lost, 318 parcels returned.", "Oak Avenue lost 96 parcels.", "Oak Avenue lost 318 parcels."),
     ("counted_direction", "es", "Almacén central: 1.240 cajas recibidas; 86 cajas perdidas.", "El almacén central perdió 86 cajas y recibió 1.240.", "El almacén central perdió 1.240 cajas y recibió 86."),
+    ("year_count", "en", "At the end of 2021 the clinic had 1,874 registered patients; at the end of 2023, 2,240.", "By the close of 2021 the clinic had 1,874 registered patients.", "By the close of 2021, 2021 patients were registered at the clinic."),
+    ("year_count", "de", "Tierpark Jahresbericht 2022: Zuchterfolge 46; Besuchende 312'400.", "Im Jahr 2022 verzeichnete der Tierpark 46 Zuchterfolge.", "Im Jahr 2022 gab es im Tierpark 2022 Zuchterfolge."),
+    ("year_count", "de", "Jahresbilanz 2020 der Bergbahn: Fahrten 1.984; Gäste 214.300.", "Die Bergbahn absolvierte 2020 insgesamt 1.984 Fahrten.", "Im Jahr 2020 absolvierte die Bergbahn 2020 Fahrten."),
+    ("year_count", "en", "In 2019 the foundry poured 1,912 castings; in 2020 it poured 1,655.", "The foundry poured 1,912 castings in 2019.", "By the end of 2019, 2019 castings had been poured."),
+    ("year_count", "pt-BR", "Em 2023 o abrigo acolheu 1.987 animais; em 2024, 2.150.", "Em 2023 o abrigo acolheu 1.987 animais.", "Em 2023 o abrigo acolheu 2023 animais."),
+    ("count_after_label_colon", "en", "Harbour depot: 14 forklifts, 8,200 pallets; inland depot: 9 forklifts, 5,100 pallets.", "The harbour depot runs 14 forklifts and stores 8,200 pallets.", "The harbour depot runs 9 forklifts and stores 8,200 pallets."),
+    ("count_after_label_colon", "es", "Almacén norte: 22 carretillas; almacén central: 15 carretillas.", "El almacén central tiene 15 carretillas.", "El almacén central tiene 22 carretillas."),
 ]
 
 

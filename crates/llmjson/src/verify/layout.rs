@@ -1863,7 +1863,14 @@ impl<'a> Doc<'a> {
             if let Some((word, wflags)) = prev.filter(|(_, _, gap)| *gap).map(|(w, f, _)| (w, f)) {
                 // `pro Woche 31 Behandlungen`, `per week 40`: a rate's period, not week 31.
                 let rate = wflags & flag::WEEK != 0 && per_before_prev_word(lx, t, text);
-                if wflags & (flag::REF | flag::WEEK | flag::QUARTER) != 0 && !rate {
+                // `Harbour depot: 14 forklifts`: a label's colon, then a count of things.
+                let colon = text[..num.span.start].trim_end().ends_with(':');
+                let count = colon
+                    && next_word(lx, t).is_some_and(|w| {
+                        words::flags(w) & flag::COUNT != 0
+                            || w.len() > 3 && w.ends_with('s') && words::month(w).is_none()
+                    });
+                if wflags & (flag::REF | flag::WEEK | flag::QUARTER) != 0 && !rate && !count {
                     let ty = if wflags & flag::WEEK != 0 {
                         Ty::Week
                     } else if wflags & flag::QUARTER != 0 {
@@ -1972,11 +1979,13 @@ impl<'a> Doc<'a> {
             && words::month(w).is_none()
             && word_atom(w, w).is_some_and(|a| (self.cfg.hints.binds)(&a))
         {
-            // (A verb may be a function word here: `registrou`, `chegou`.)
+            // (A verb may be a function word here: `registrou`, `chegou`; in German a noun
+            // may be the place: `gab es im Besucherstollen 2019 Führungen`.)
             return matches!(
                 t.checked_sub(1).map(|p| lx.toks[p].kind),
-                Some(TokKind::Word { flags, folded, cap: false, upper: false })
-                    if flags & (flag::YEAR_PREP | flag::YEAR_WORD | flag::CONJ) == 0
+                Some(TokKind::Word { flags, folded, cap, upper: false })
+                    if (!cap || self.german)
+                        && flags & (flag::YEAR_PREP | flag::YEAR_WORD | flag::CONJ) == 0
                         && !{
                             let p = &lx.folded[folded.0 as usize..folded.1 as usize];
                             PHRASE_ENDS.contains(&p) || OPENING_PREPOSITIONS.contains(&p)
@@ -2962,7 +2971,7 @@ fn address(lx: &Lexed, t: usize, text: &str, german: bool) -> bool {
         match toks[k].kind {
             TokKind::Word { flags, cap, .. } => {
                 n += 1;
-                if flags & flag::STREET != 0 {
+                if flags & flag::STREET != 0 && street_word(lx, k) {
                     return true;
                 }
                 if !cap {
@@ -2983,7 +2992,7 @@ fn address(lx: &Lexed, t: usize, text: &str, german: bool) -> bool {
         match toks[k].kind {
             TokKind::Word { flags, cap, .. } => {
                 n += 1;
-                if flags & flag::STREET != 0 {
+                if flags & flag::STREET != 0 && street_word(lx, k) {
                     return true;
                 }
                 let w = &text[toks[k].span.clone()];
@@ -3002,6 +3011,41 @@ fn address(lx: &Lexed, t: usize, text: &str, german: bool) -> bool {
         }
     }
     false
+}
+
+/// Whether the street word at token `k` names a street: English ones are common words in
+/// lower case (`by the close of 2018`, `the road to 2030`), and name a street capitalised
+/// (`Maple Close 4`, `88 Quay Street`); other languages write theirs in lower case too
+/// (`na rua Augusta 1500`).
+fn street_word(lx: &Lexed, k: usize) -> bool {
+    const ENGLISH: &[&str] = &[
+        "street",
+        "st",
+        "road",
+        "rd",
+        "avenue",
+        "ave",
+        "drive",
+        "dr",
+        "lane",
+        "ln",
+        "boulevard",
+        "blvd",
+        "way",
+        "place",
+        "square",
+        "court",
+        "ct",
+        "terrace",
+        "close",
+        "route",
+    ];
+    match lx.toks[k].kind {
+        TokKind::Word {
+            folded, cap, upper, ..
+        } => cap || upper || !ENGLISH.contains(&&lx.folded[folded.0 as usize..folded.1 as usize]),
+        _ => false,
+    }
 }
 
 /// Where a telephone number that starts at token `t` ends (`+351 21 384 2210`).
@@ -3773,7 +3817,8 @@ fn german(text: &str) -> bool {
             "der" | "die" | "das" | "und" | "mit" | "von" | "im" | "ist" | "wurde" | "wurden"
             | "bei" | "auf" | "für" | "nach" | "einer" | "eine" | "den" | "dem" | "lag" | "des"
             | "zum" | "zur" | "sind" | "hat" | "haben" | "wird" | "auch" | "nicht" | "sich"
-            | "über" | "gegenüber" | "je" | "pro" => de += 1,
+            | "über" | "gegenüber" | "je" | "pro" | "gab" | "gibt" | "insgesamt" | "rund"
+            | "etwa" | "Im" | "Der" | "Die" | "Das" | "Jahr" | "Jahres" => de += 1,
             // A lower-case word with an umlaut or sharp s.
             _ if w.starts_with(char::is_lowercase) && w.contains(['ä', 'ö', 'ü', 'ß']) => {
                 de += 1
