@@ -3018,32 +3018,14 @@ fn address(lx: &Lexed, t: usize, text: &str, german: bool) -> bool {
 /// (`Maple Close 4`, `88 Quay Street`); other languages write theirs in lower case too
 /// (`na rua Augusta 1500`).
 fn street_word(lx: &Lexed, k: usize) -> bool {
-    const ENGLISH: &[&str] = &[
-        "street",
-        "st",
-        "road",
-        "rd",
-        "avenue",
-        "ave",
-        "drive",
-        "dr",
-        "lane",
-        "ln",
-        "boulevard",
-        "blvd",
-        "way",
-        "place",
-        "square",
-        "court",
-        "ct",
-        "terrace",
-        "close",
-        "route",
-    ];
     match lx.toks[k].kind {
         TokKind::Word {
             folded, cap, upper, ..
-        } => cap || upper || !ENGLISH.contains(&&lx.folded[folded.0 as usize..folded.1 as usize]),
+        } => {
+            cap || upper
+                || !words::ENGLISH_STREET_WORDS
+                    .contains(&&lx.folded[folded.0 as usize..folded.1 as usize])
+        }
         _ => false,
     }
 }

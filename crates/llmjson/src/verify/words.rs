@@ -623,14 +623,15 @@ const REF_WORDS: &[&str] = &[
     "wk",
     "w",
 ];
-const STREET_WORDS: &[&str] = &[
+/// English street words: common words in lower case (`by the close of 2018`), a street's
+/// only capitalised (`Maple Close 4`).
+pub(crate) const ENGLISH_STREET_WORDS: &[&str] = &[
     "street",
     "st",
     "road",
     "rd",
     "avenue",
     "ave",
-    "av",
     "drive",
     "dr",
     "lane",
@@ -644,32 +645,13 @@ const STREET_WORDS: &[&str] = &[
     "ct",
     "terrace",
     "close",
-    "rua",
-    "avenida",
-    "travessa",
-    "alameda",
-    "praca",
-    "rodovia",
-    "estrada",
-    "calle",
-    "avda",
-    "paseo",
-    "plaza",
-    "carrera",
-    "camino",
-    "rue",
-    "bd",
-    "chemin",
-    "allee",
-    "impasse",
-    "quai",
     "route",
-    "strasse",
-    "str",
-    "weg",
-    "platz",
-    "gasse",
-    "ring",
+];
+/// Other languages', written in lower case in a street's name too (`na rua Augusta 1500`).
+const STREET_WORDS: &[&str] = &[
+    "av", "rua", "avenida", "travessa", "alameda", "praca", "rodovia", "estrada", "calle", "avda",
+    "paseo", "plaza", "carrera", "camino", "rue", "bd", "chemin", "allee", "impasse", "quai",
+    "strasse", "str", "weg", "platz", "gasse", "ring",
 ];
 const YEAR_PREPS: &[&str] = &[
     "in",
@@ -1679,6 +1661,7 @@ fn table() -> &'static HashMap<&'static str, u32, ahash::RandomState> {
         set(APPROX_WORDS, flag::APPROX);
         set(REF_WORDS, flag::REF);
         set(STREET_WORDS, flag::STREET);
+        set(ENGLISH_STREET_WORDS, flag::STREET);
         set(YEAR_PREPS, flag::YEAR_PREP);
         set(LEVEL_PREPS, flag::LEVEL_PREP);
         set(STOP_WORDS, flag::STOP);
