@@ -626,6 +626,12 @@ CLASSES_R5 = [
     ("year_count", "pt-BR", "Em 2023 o abrigo acolheu 1.987 animais; em 2024, 2.150.", "Em 2023 o abrigo acolheu 1.987 animais.", "Em 2023 o abrigo acolheu 2023 animais."),
     ("count_after_label_colon", "en", "Harbour depot: 14 forklifts, 8,200 pallets; inland depot: 9 forklifts, 5,100 pallets.", "The harbour depot runs 14 forklifts and stores 8,200 pallets.", "The harbour depot runs 9 forklifts and stores 8,200 pallets."),
     ("count_after_label_colon", "es", "Almacén norte: 22 carretillas; almacén central: 15 carretillas.", "El almacén central tiene 15 carretillas.", "El almacén central tiene 22 carretillas."),
+    ("json_item_snake", "es", "{\"grupos\": [{\"grupo\": \"menores_12\", \"dosis\": 5120, \"cobertura\": 0.58}, {\"grupo\": \"docentes\", \"dosis\": 2210, \"cobertura\": 0.81}]}", "Entre los docentes la cobertura fue del 81 %, con 2.210 dosis.", "Entre los docentes la cobertura fue del 58 %, con 2.210 dosis."),
+    ("json_item_snake", "en", "{\"segments\": [{\"segment\": \"small_business\", \"accounts\": 4120, \"churn\": 0.031}, {\"segment\": \"enterprise\", \"accounts\": 380, \"churn\": 0.012}]}", "Enterprise churn was 1.2% across 380 accounts.", "Enterprise churn was 3.1% across 380 accounts."),
+    ("json_item_snake", "pt-BR", "{\"turmas\": [{\"turma\": \"berçario_1\", \"criancas\": 14, \"frequencia\": 0.91}, {\"turma\": \"maternal\", \"criancas\": 22, \"frequencia\": 0.87}]}", "A turma do maternal tem 22 crianças e frequência de 87%.", "A turma do maternal tem 22 crianças e frequência de 91%."),
+    ("code_joined", "en", "{\"draw\": \"2024-09-14\", \"winners\": {\"tier1\": 0, \"tier2\": 12, \"tier3\": 388}}", "There were 12 tier-2 winners and 388 tier-3 winners.", "There were 12 tier-1 winners and 388 tier-3 winners."),
+    ("code_joined", "en", "Well output (bbl/d): W-01 412; W-02 388; W-03 517", "Well W03 produced 517 bbl/d.", "Well W01 produced 517 bbl/d."),
+    ("code_joined", "de", "Linien: L4 mit 18.200 Fahrgästen pro Tag; L7 mit 9.400 Fahrgästen pro Tag", "Die Linie L-7 befördert 9.400 Fahrgäste am Tag.", "Die Linie L-4 befördert 9.400 Fahrgäste am Tag."),
 ]
 
 
@@ -640,9 +646,13 @@ def main() -> None:
         for i, (form, lang, evidence, good, bad) in enumerate(classes):
             for answer, grounded in ((good, True), (bad, False)):
                 state = "grounded" if grounded else "ungrounded"
-                rows.append({"id": f"{prefix}-{form}-{lang}-{i}-{state}", "form": f"{prefix}:{form}",
-                             "language": lang, "evidence": evidence, "answer": answer,
-                             "grounded": grounded})
+                row = {"id": f"{prefix}-{form}-{lang}-{i}-{state}", "form": f"{prefix}:{form}",
+                       "language": lang, "evidence": evidence, "answer": answer,
+                       "grounded": grounded}
+                # A JSON document is evidence as JSON (its keys and items bind its numbers).
+                if evidence.lstrip().startswith("{"):
+                    row["format"] = "json"
+                rows.append(row)
     for i, (name, lang, evidence, answer, grounded, locale) in enumerate(ADVERSARIAL):
         row = {"id": f"adversarial-{name}-{lang}-{i}", "form": "adversarial:" + name, "language": lang,
                "evidence": evidence, "answer": answer, "grounded": grounded}

@@ -3084,7 +3084,12 @@ fn quarter_code(code: &str) -> Option<(u32, Option<u32>)> {
 /// An identifier's atoms: the code itself (upper case) and, for a quarter or a week, its number
 /// (`S16` is week 16 whatever the language calls weeks).
 fn code_atoms(code: &str) -> Vec<Atom> {
-    let up = code.to_uppercase();
+    // One code however it is joined: `tier-1`, `tier_1` and `tier1`; `W-01` and `W01`.
+    let up: String = code
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '‑'))
+        .flat_map(char::to_uppercase)
+        .collect();
     let mut out = vec![format_compact!("c:{up}")];
     if let Some((q, year)) = quarter_code(code) {
         out.push(format_compact!("q:{q}"));

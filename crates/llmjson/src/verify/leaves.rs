@@ -191,8 +191,14 @@ fn item_names(item: &Value) -> (Vec<layout::Atom>, String) {
     let mut text = String::new();
     for (k, v) in map.iter() {
         match v {
+            // A value written as a key (`mayores_65`) is read as its words; a code keeps its
+            // dash (`KX-310`, `INC-1042`).
             Value::String(s) if s.chars().count() <= 60 => {
-                text.push_str(s);
+                if s.contains('_') {
+                    text.push_str(&key_words(s));
+                } else {
+                    text.push_str(s);
+                }
                 text.push_str(" ; ");
             }
             Value::Number(n) if year_key(k) || id_key(k) => {

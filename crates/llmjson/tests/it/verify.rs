@@ -18,9 +18,13 @@ fn cases() -> Vec<Value> {
 fn judged(case: &Value) -> bool {
     let locale: Locale = case["locale"].as_str().unwrap_or("auto").parse().unwrap();
     let mut evidence = Evidence::with_locale(locale);
-    evidence
-        .add_text("evidence", case["evidence"].as_str().unwrap())
-        .unwrap();
+    let text = case["evidence"].as_str().unwrap();
+    if case["format"].as_str() == Some("json") {
+        let value = llmjson::parse_value(text, &llmjson::Options::default()).unwrap();
+        evidence.add_json("evidence", &value.value).unwrap();
+    } else {
+        evidence.add_text("evidence", text).unwrap();
+    }
     let mut options = VerifyOptions::default().locale(locale);
     if case["percent"].as_str() == Some("equivalent") {
         options = options.percent(llmjson::PercentForms::Equivalent);
