@@ -632,6 +632,14 @@ CLASSES_R5 = [
     ("code_joined", "en", "{\"draw\": \"2024-09-14\", \"winners\": {\"tier1\": 0, \"tier2\": 12, \"tier3\": 388}}", "There were 12 tier-2 winners and 388 tier-3 winners.", "There were 12 tier-1 winners and 388 tier-3 winners."),
     ("code_joined", "en", "Well output (bbl/d): W-01 412; W-02 388; W-03 517", "Well W03 produced 517 bbl/d.", "Well W01 produced 517 bbl/d."),
     ("code_joined", "de", "Linien: L4 mit 18.200 Fahrgästen pro Tag; L7 mit 9.400 Fahrgästen pro Tag", "Die Linie L-7 befördert 9.400 Fahrgäste am Tag.", "Die Linie L-4 befördert 9.400 Fahrgäste am Tag."),
+    ("possessive_row", "en", "line,shift,units,scrap_pct\n1,day,4120,2.1\n2,day,3890,3.4\n3,night,3650,2.8", "Line 2 ran the day shift with 3,890 units, and its scrap rate was 3.4%.", "Line 2 ran the day shift with 3,890 units, and its scrap rate was 2.8%."),
+    ("possessive_row", "pt-BR", "loja;cidade;vendas;ticket_medio\nLoja 4;Campinas;18.240;62,10\nLoja 7;Santos;15.930;58,40\nLoja 9;Sorocaba;12.110;71,80", "A Loja 7, em Santos, vendeu 15.930 itens, e o seu ticket médio foi de R$ 58,40.", "A Loja 7, em Santos, vendeu 15.930 itens, e o seu ticket médio foi de R$ 71,80."),
+    ("possessive_row", "fr", "Agence | Dossiers | Délai moyen (j)\n|---|---|---|\n| Agence 3 | 412 | 11 |\n| Agence 5 | 388 | 16 |\n| Agence 8 | 295 | 9 |", "L'agence 5 a traité 388 dossiers, mais son délai moyen a atteint 16 jours.", "L'agence 5 a traité 388 dossiers, mais son délai moyen a atteint 9 jours."),
+    ("route_number", "en", "route,depot,trips,on_time_pct\n3,Westgate,188,92.4\n5,Northgate,240,87.9\n8,Westgate,150,90.6", "Route 5 out of Northgate runs 240 trips at 87.9% on time.", "Route 5 out of Northgate runs 240 trips at 90.6% on time."),
+    ("route_number", "de", "Stellplatz-Auslastung: Platz 2: 91 %; Platz 4: 77 %; Platz 6: 68 %", "Auf Platz 4 lag die Auslastung bei 77 %.", "Auf Platz 4 lag die Auslastung bei 91 %."),
+    ("english_month_words", "en", "Shipments by week — week 12: 3 out of 40 containers delayed; week 13: 7 out of 42 delayed.", "In week 13, 7 out of 42 containers were delayed.", "In week 13, 7 out of 40 containers were delayed."),
+    ("row_word_not_unit", "en", "shift,operators,output_t\nday,14,212.5\nnight,9,188.0\nweekend,6,97.5", "The night shift had 9 operators and produced 188 t.", "The night shift had 9 operators and produced 212.5 t."),
+    ("grouped_by_period", "es", "Envíos por semana — semana 22: 412 cajas; semana 23: 385 cajas.", "En la semana 23 se enviaron 385 cajas.", "En la semana 23 se enviaron 412 cajas."),
 ]
 
 

@@ -178,11 +178,14 @@ pub(crate) fn spec_of(text: &str) -> Spec {
     }
     // A header is often its unit alone (`%`, `MWh`) or ends with it (`Screen-fail %`) — not a
     // quantity's unit: `30 mg: 825 patients` is a condition, its value counts patients.
+    // Nor what a header groups by (`Shipments by week`, `Vendas por semana`): a period.
     let last = text.rsplit([' ', ',']).next().unwrap_or_default();
-    if !text[..text.len() - last.len()]
-        .trim_end()
-        .ends_with(|c: char| c.is_ascii_digit())
-    {
+    let head = text[..text.len() - last.len()].trim_end();
+    let grouped = head
+        .rsplit(' ')
+        .next()
+        .is_some_and(|w| matches!(w, "by" | "per" | "por" | "par" | "pro" | "je" | "nach"));
+    if !head.ends_with(|c: char| c.is_ascii_digit()) && !grouped {
         parts.push(last);
     }
     // A CSV header written as a key (`reach_000`, `revenue_eur_m`).

@@ -239,6 +239,12 @@ const HEADER: u8 = 0;
 /// How strongly the phrase an answer's sentence opens with binds its numbers: a mention,
 /// whatever the distance (the phrase frames the sentence).
 const OPENING_WEIGHT: f32 = 0.4;
+/// Possessive determiners: the thing they refer to is what the sentence named before.
+const POSSESSIVES: &[&str] = &[
+    "its", "their", "his", "her", "sua", "seu", "suas", "seus", "su", "sus", "son", "sa", "ses",
+    "leur", "leurs", "sein", "seine", "seiner", "seinen", "seinem", "ihr", "ihre", "ihrer",
+    "ihren", "ihrem",
+];
 /// Prepositions that open a framing phrase (`On wet rail`, `Na carteira arrojada`, `Sur le site
 /// de Nantes`, `Auf Linie B`), folded.
 const OPENING_PREPOSITIONS: &[&str] = &[
@@ -794,6 +800,14 @@ impl<'a> Doc<'a> {
                 }
                 if row_spec.is_empty() && !t.bytes().any(|b| b.is_ascii_digit()) {
                     row_spec = self.spec_of(t);
+                    // A one-word label names the row (`day` and `night` shifts), not its
+                    // unit; a currency's code alone (`CAD`) is the row's money.
+                    if !t.contains([' ', '(', '[']) {
+                        row_spec = Spec {
+                            currency: row_spec.currency,
+                            ..Spec::default()
+                        };
+                    }
                 }
                 let spec = col_specs.get(c).copied().unwrap_or_default();
                 row_atoms.extend(self.label_of(t, Some(spec.unit)));
@@ -1713,6 +1727,12 @@ impl<'a> Doc<'a> {
                 // the number is that type's (`… 87.8% for matchday 13`); a comparison's base is
                 // another period's (`up 3.7 points from 41.2%`).
                 let base = comparison_base(lx, t);
+                // A possessive in the number's own clause (`but its on-time rate of 88.6%`,
+                // `e a sua taxa`) points back to what its sentence named, however far.
+                let possessive = (own_start..t).any(|k| {
+                    matches!(toks[k].kind, TokKind::Word { folded, .. }
+                        if POSSESSIVES.contains(&&lx.folded[folded.0 as usize..folded.1 as usize]))
+                });
                 for (ty, atoms, at, s) in scope {
                     // A condition after the number in its clause is its own, however many
                     // words its phrase has (`et 16,8 m³/s à la pression de 55 bar`).
@@ -1731,7 +1751,11 @@ impl<'a> Doc<'a> {
                     } else {
                         0.5
                     };
-                    let w = far / (1.0 + words_between(*at, t) / 12.0);
+                    let w = if possessive && *s >> 16 == sentence >> 16 {
+                        far
+                    } else {
+                        far / (1.0 + words_between(*at, t) / 12.0)
+                    };
                     for a in atoms {
                         push(a, w, *at);
                     }
@@ -2993,7 +3017,10 @@ fn address(lx: &Lexed, t: usize, text: &str, german: bool) -> bool {
             TokKind::Word { flags, cap, .. } => {
                 n += 1;
                 if flags & flag::STREET != 0 && street_word(lx, k) {
-                    return true;
+                    // A street word right before the number, with no name between, numbers a
+                    // thing (`Route 5`, `Platz 2`); a street's compound name does not need one
+                    // (`Bahnhofstrasse 44`).
+                    return n > 1 || !bare_street_word(lx, k);
                 }
                 let w = &text[toks[k].span.clone()];
                 if !cap && !w.chars().all(char::is_numeric) && !NAME_PARTICLES.contains(&w) {
@@ -3028,6 +3055,13 @@ fn street_word(lx: &Lexed, k: usize) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether the word at token `k` is a street word alone (`Route`, `rua`), not a street's
+/// compound name (`Bahnhofstrasse`).
+fn bare_street_word(lx: &Lexed, k: usize) -> bool {
+    matches!(lx.toks[k].kind, TokKind::Word { folded, .. }
+        if words::is_street_word(&lx.folded[folded.0 as usize..folded.1 as usize]))
 }
 
 /// Where a telephone number that starts at token `t` ends (`+351 21 384 2210`).
@@ -3480,7 +3514,13 @@ fn month_dates(lx: &Lexed, order: DateOrder) -> Vec<(Range<usize>, Vec<Atom>)> {
         let TokKind::Word { folded, .. } = toks.get(k)?.kind else {
             return None;
         };
-        words::month_abbrev(&lx.folded[folded.0 as usize..folded.1 as usize])
+        let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+        // In English, `out`, `set` and `ago` are words (`Route 5 out of Northgate`, `2 years
+        // ago`), not October, September and August.
+        if order == DateOrder::MonthFirst && matches!(w, "out" | "set" | "ago") {
+            return None;
+        }
+        words::month_abbrev(w)
     };
     let glue = |k: usize| -> bool {
         matches!(toks.get(k).map(|t| t.kind), Some(TokKind::Word { folded, .. }) if matches!(&lx.folded[folded.0 as usize..folded.1 as usize], "de" | "of" | "del"))

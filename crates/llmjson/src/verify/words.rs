@@ -623,6 +623,11 @@ const REF_WORDS: &[&str] = &[
     "wk",
     "w",
 ];
+/// A street word as listed (`street`, `rua`, `platz`), not a compound ending in one.
+pub(crate) fn is_street_word(folded: &str) -> bool {
+    ENGLISH_STREET_WORDS.contains(&folded) || STREET_WORDS.contains(&folded)
+}
+
 /// English street words: common words in lower case (`by the close of 2018`), a street's
 /// only capitalised (`Maple Close 4`).
 pub(crate) const ENGLISH_STREET_WORDS: &[&str] = &[
