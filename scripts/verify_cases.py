@@ -640,6 +640,12 @@ CLASSES_R5 = [
     ("english_month_words", "en", "Shipments by week — week 12: 3 out of 40 containers delayed; week 13: 7 out of 42 delayed.", "In week 13, 7 out of 42 containers were delayed.", "In week 13, 7 out of 40 containers were delayed."),
     ("row_word_not_unit", "en", "shift,operators,output_t\nday,14,212.5\nnight,9,188.0\nweekend,6,97.5", "The night shift had 9 operators and produced 188 t.", "The night shift had 9 operators and produced 212.5 t."),
     ("grouped_by_period", "es", "Envíos por semana — semana 22: 412 cajas; semana 23: 385 cajas.", "En la semana 23 se enviaron 385 cajas.", "En la semana 23 se enviaron 412 cajas."),
+    ("dollar_prefix", "en", "Kowloon depot refit: budget HK$48 million; spent to date HK$31.5 million.", "The Kowloon refit has a budget of HK$48 million.", "The Kowloon refit has a budget of US$48 million."),
+    ("dollar_prefix", "en", "Singapore office lease: S$1.2 million a year; Sydney office: A$0.9 million a year.", "The Singapore lease costs S$1.2 million a year.", "The Singapore lease costs $1.2 million a year."),
+    ("dollar_prefix", "es", "Contrato del muelle: HK$ 22 millones; seguro: US$ 1,4 millones.", "El contrato del muelle asciende a HK$ 22 millones.", "El contrato del muelle asciende a US$ 22 millones."),
+    ("peso_code", "es", "Recaudación de la temporada: ARS 412 millones (≈ USD 460.000).", "La temporada recaudó 412 millones de pesos argentinos.", "La temporada recaudó 412 millones de dólares."),
+    ("peso_code", "en", "Santiago plant payroll: CLP 1,850 million per month.", "Payroll at the Santiago plant is CLP 1,850 million a month.", "Payroll at the Santiago plant is $1,850 million a month."),
+    ("rand_code", "en", "Johannesburg depot, FY2024: revenue ZAR 48.6 million; operating profit ZAR 5.1 million.", "The Johannesburg depot earned revenue of ZAR 48.6 million in FY2024.", "The Johannesburg depot earned revenue of USD 48.6 million in FY2024."),
 ]
 
 

@@ -3701,6 +3701,9 @@ fn dollar_of(text: &str) -> &'static str {
         ("AUD", &["AUD", "A$", "Australian dollar"][..]),
         ("NZD", &["NZD", "NZ$"][..]),
         ("MXN", &["MXN", "MX$", "pesos mexicanos"][..]),
+        ("HKD", &["HKD", "HK$", "Hong Kong dollar"][..]),
+        ("SGD", &["SGD", "S$", "Singapore dollar"][..]),
+        ("TWD", &["TWD", "NT$"][..]),
     ] {
         if marks.iter().any(|m| text.contains(m)) {
             if found.is_some() {
@@ -4132,9 +4135,11 @@ fn number_start(piece: &str) -> usize {
         let before = at;
         if let Some(h) = head.strip_suffix(['-', '+', '−', '(']) {
             at = h.len();
-        } else if let Some(h) = ["R$", "US$", "C$", "A$", "$", "€", "£", "Fr."]
-            .iter()
-            .find_map(|sym| head.strip_suffix(sym))
+        } else if let Some(h) = [
+            "R$", "US$", "HK$", "NT$", "C$", "A$", "S$", "$", "€", "£", "Fr.",
+        ]
+        .iter()
+        .find_map(|sym| head.strip_suffix(sym))
         {
             at = h.len();
         } else {

@@ -1158,6 +1158,9 @@ fn currency_before(text: &str, at: usize) -> Option<(usize, &'static str)> {
         ("A$", "AUD"),
         ("NZ$", "NZD"),
         ("MX$", "MXN"),
+        ("HK$", "HKD"),
+        ("NT$", "TWD"),
+        ("S$", "SGD"),
         ("$", "$"),
         ("€", "EUR"),
         ("£", "GBP"),
@@ -1182,6 +1185,13 @@ fn currency_before(text: &str, at: usize) -> Option<(usize, &'static str)> {
         ("HUF", "HUF"),
         ("INR", "INR"),
         ("CNY", "CNY"),
+        ("ARS", "ARS"),
+        ("CLP", "CLP"),
+        ("ZAR", "ZAR"),
+        ("HKD", "HKD"),
+        ("SGD", "SGD"),
+        ("TWD", "TWD"),
+        ("KRW", "KRW"),
     ];
     for &(symbol, code) in SYMBOLS {
         if let Some(rest) = head.strip_suffix(symbol) {

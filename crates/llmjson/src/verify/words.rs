@@ -1758,7 +1758,7 @@ pub(crate) fn currency_word_folded(raw: &str, folded: &str) -> Option<&'static s
 pub(crate) fn currency_word(word: &str) -> Option<&'static str> {
     const CODES: &[&str] = &[
         "USD", "EUR", "BRL", "CHF", "GBP", "JPY", "CAD", "AUD", "NZD", "MXN", "PLN", "CZK", "HUF",
-        "SEK", "NOK", "DKK", "INR", "CNY", "ARS", "CLP", "COP", "ZAR",
+        "SEK", "NOK", "DKK", "INR", "CNY", "ARS", "CLP", "COP", "ZAR", "HKD", "SGD", "TWD", "KRW",
     ];
     if let Some(c) = CODES.iter().find(|c| **c == word) {
         return Some(c);
