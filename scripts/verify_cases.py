@@ -646,6 +646,9 @@ CLASSES_R5 = [
     ("peso_code", "es", "Recaudación de la temporada: ARS 412 millones (≈ USD 460.000).", "La temporada recaudó 412 millones de pesos argentinos.", "La temporada recaudó 412 millones de dólares."),
     ("peso_code", "en", "Santiago plant payroll: CLP 1,850 million per month.", "Payroll at the Santiago plant is CLP 1,850 million a month.", "Payroll at the Santiago plant is $1,850 million a month."),
     ("rand_code", "en", "Johannesburg depot, FY2024: revenue ZAR 48.6 million; operating profit ZAR 5.1 million.", "The Johannesburg depot earned revenue of ZAR 48.6 million in FY2024.", "The Johannesburg depot earned revenue of USD 48.6 million in FY2024."),
+    ("year_paren", "en", "Net result (USD k): 2022 812; 2023 (1,045); 2024 390", "The company lost $1,045k in 2023 and earned $390k in 2024.", "The company earned $1,045k in 2023 and $390k in 2024."),
+    ("year_paren", "pt-BR", "Resultado líquido (R$ mil): 2022 2.140; 2023 (860)", "Em 2023 o estaleiro teve prejuízo de R$ 860 mil.", "Em 2023 o estaleiro teve lucro de R$ 860 mil."),
+    ("year_paren", "fr", "Résultat d'exploitation (k€) : 2023 310 ; 2024 (128)", "En 2024, le résultat d'exploitation est une perte de 128 k€.", "En 2024, le résultat d'exploitation est un bénéfice de 128 k€."),
 ]
 
 

@@ -2120,6 +2120,7 @@ impl<'a> Doc<'a> {
                     && (cell
                         || after_label(lx, t)
                         || statement_line(lx, t)
+                        || section.value && after_year(lx, t)
                         || section.value
                             && lx.toks[..t]
                                 .iter()
@@ -2721,6 +2722,16 @@ fn after_label(lx: &Lexed, t: usize) -> bool {
             TokKind::Punct(P::Colon | P::Dash | P::Eq | P::Tab | P::Pipe)
         )
         || k == 0
+}
+
+/// A number right after a year that labels it in a list's value (`2023 1,420; 2024
+/// (2,317)`): accounting's parentheses apply.
+fn after_year(lx: &Lexed, t: usize) -> bool {
+    let mut k = t;
+    while k > 0 && matches!(lx.toks[k - 1].kind, TokKind::Punct(P::Open)) {
+        k -= 1;
+    }
+    k > 0 && matches!(lx.toks[k - 1].kind, TokKind::Num(id) if lx.nums[id as usize].year_shaped)
 }
 
 /// A statement's line: a label and a number in parentheses ending its line (`Operating result
