@@ -649,6 +649,11 @@ CLASSES_R5 = [
     ("year_paren", "en", "Net result (USD k): 2022 812; 2023 (1,045); 2024 390", "The company lost $1,045k in 2023 and earned $390k in 2024.", "The company earned $1,045k in 2023 and $390k in 2024."),
     ("year_paren", "pt-BR", "Resultado líquido (R$ mil): 2022 2.140; 2023 (860)", "Em 2023 o estaleiro teve prejuízo de R$ 860 mil.", "Em 2023 o estaleiro teve lucro de R$ 860 mil."),
     ("year_paren", "fr", "Résultat d'exploitation (k€) : 2023 310 ; 2024 (128)", "En 2024, le résultat d'exploitation est une perte de 128 k€.", "En 2024, le résultat d'exploitation est un bénéfice de 128 k€."),
+    ("count_not_money", "fr", "Groupe Verrier du Nord — chiffre d'affaires 2024 : 3 400 M€ ; effectif : 11 200.", "Le groupe réalise 3,4 Md€ de chiffre d'affaires avec 11 200 salariés.", "Le groupe réalise 3,4 Md€ de chiffre d'affaires avec 3 400 salariés."),
+    ("count_not_money", "en", "Harbor Fitness, FY2024: revenue $18.6 million; members 24,300; clubs 31.", "Harbor Fitness booked $18.6 million in revenue with 24,300 members.", "Harbor Fitness booked $18.6 million in revenue with 31 members across 24,300 clubs."),
+    ("count_not_money", "de", "Frühjahrsauktion: Zuschläge CHF 5,73 Mio.; angebotene Lose 412; verkaufte Lose 366.", "Die Auktion erzielte Zuschläge von CHF 5,73 Mio., verkauft wurden 366 Lose.", "Die Auktion erzielte Zuschläge von CHF 5,73 Mio., verkauft wurden 412 Lose."),
+    ("energy_words", "pt-BR", "Duração da aula: 45 min; gasto calórico médio: 520 kcal.", "Cada aula dura 45 minutos e queima em média 520 quilocalorias.", "Cada aula dura 45 minutos e queima em média 450 quilocalorias."),
+    ("energy_words", "en", "Spin class: 50 min; average energy burned: 610 kcal.", "A spin class lasts 50 minutes and burns about 610 kilocalories.", "A spin class lasts 50 minutes and burns about 510 kilocalories."),
 ]
 
 

@@ -67,6 +67,8 @@ pub struct Evidence {
     label_counts: Vec<bool>,
     /// Per label: whether it holds a negative number (a loss, a fall, `(2,317)`).
     label_negative: Vec<bool>,
+    /// Per label: whether every number it holds is money (`3 400 M€`).
+    label_money: Vec<bool>,
     /// Per label, its text as written (empty when it has none), for diagnostics.
     label_texts: Vec<Box<str>>,
     /// Decimals written with a comma and with a dot: the convention an answer that shows none
@@ -522,6 +524,11 @@ impl Evidence {
             let id = self.label(b);
             self.label_measures
                 .insert((id, measure_of(frame.unit, frame.per, frame.fraction)));
+            let money = frame
+                .unit
+                .is_some_and(|u| super::words::currency_word(u).is_some());
+            let first = !self.label_counts[id as usize];
+            self.label_money[id as usize] = money && (first || self.label_money[id as usize]);
             self.label_counts[id as usize] = true;
             if matches!(frame.polarity, Polarity::MinusSign | Polarity::MinusWord) {
                 self.label_negative[id as usize] = true;
@@ -621,6 +628,7 @@ impl Evidence {
         self.label_numbers.push(Vec::new());
         self.label_counts.push(false);
         self.label_negative.push(false);
+        self.label_money.push(false);
         self.label_texts.push(b.text.as_str().into());
         self.label_ids.insert(key, id);
         id
@@ -950,7 +958,11 @@ impl Evidence {
                     // Numbers without a unit may be of the claim's measure (a JSON key's).
                     let has = |m| self.label_measures.contains(&(other, m));
                     match measure {
-                        None => self.label_counts[other as usize],
+                        // A claim without a unit (`avec 11 200 salariés`) is not a label's
+                        // that states only money (`chiffre d'affaires : 3 400 M€`).
+                        None => {
+                            self.label_counts[other as usize] && !self.label_money[other as usize]
+                        }
                         Some(m) => has(m) || has(measure_of(None, None, false)),
                     }
                 })

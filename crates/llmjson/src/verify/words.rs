@@ -1380,6 +1380,11 @@ pub(crate) fn month_abbrev(folded: &str) -> Option<u8> {
 const UNIT_WORDS: &[(&str, &str)] = &[
     ("kubikmeter", "m³"),
     ("quadratmeter", "m²"),
+    ("kilocalories", "kcal"),
+    ("kilocalorie", "kcal"),
+    ("quilocalorias", "kcal"),
+    ("kilocalorias", "kcal"),
+    ("kilokalorien", "kcal"),
     ("knot", "kn"),
     ("knots", "kn"),
     ("knoten", "kn"),
