@@ -654,6 +654,8 @@ CLASSES_R5 = [
     ("count_not_money", "de", "Frühjahrsauktion: Zuschläge CHF 5,73 Mio.; angebotene Lose 412; verkaufte Lose 366.", "Die Auktion erzielte Zuschläge von CHF 5,73 Mio., verkauft wurden 366 Lose.", "Die Auktion erzielte Zuschläge von CHF 5,73 Mio., verkauft wurden 412 Lose."),
     ("energy_words", "pt-BR", "Duração da aula: 45 min; gasto calórico médio: 520 kcal.", "Cada aula dura 45 minutos e queima em média 520 quilocalorias.", "Cada aula dura 45 minutos e queima em média 450 quilocalorias."),
     ("energy_words", "en", "Spin class: 50 min; average energy burned: 610 kcal.", "A spin class lasts 50 minutes and burns about 610 kilocalories.", "A spin class lasts 50 minutes and burns about 510 kilocalories."),
+    ("verb_noun", "en", "Flight 212 — arrival delay: 34 min; departure delay: 18 min", "Flight 212 left 18 min late and arrived 34 min behind schedule.", "Flight 212 left 18 min late and arrived 18 min behind schedule."),
+    ("verb_noun", "en", "Permit office, March — approval rate: 0.82; withdrawal rate: 0.05", "In March the office approved 82% of permits, and 5% were withdrawn.", "In March the office approved 5% of permits, and 5% were withdrawn."),
 ]
 
 

@@ -3236,11 +3236,12 @@ pub(crate) fn stem(folded: &str) -> String {
     } else {
         folded
     };
-    // English inflections: `scored` and `score`, `reached` and `reach`.
+    // English inflections: `scored` and `score`, `reached` and `reach`; the noun of a verb
+    // (`renewal` and `renewed`, `arrival` and `arrived`).
     let w = if w.len() > 5 && w.ends_with("ed") {
         &w[..w.len() - 2]
-    } else if w.len() > 6 && w.ends_with("ing") {
-        &w[..w.len() - 3]
+    } else if w.len() > 6 && (w.ends_with("ing") || w.ends_with("val") || w.ends_with("wal")) {
+        &w[..w.len() - if w.ends_with("ing") { 3 } else { 2 }]
     } else {
         w
     };
