@@ -656,6 +656,9 @@ CLASSES_R5 = [
     ("energy_words", "en", "Spin class: 50 min; average energy burned: 610 kcal.", "A spin class lasts 50 minutes and burns about 610 kilocalories.", "A spin class lasts 50 minutes and burns about 510 kilocalories."),
     ("verb_noun", "en", "Flight 212 — arrival delay: 34 min; departure delay: 18 min", "Flight 212 left 18 min late and arrived 34 min behind schedule.", "Flight 212 left 18 min late and arrived 18 min behind schedule."),
     ("verb_noun", "en", "Permit office, March — approval rate: 0.82; withdrawal rate: 0.05", "In March the office approved 82% of permits, and 5% were withdrawn.", "In March the office approved 5% of permits, and 5% were withdrawn."),
+    ("label_repeated_cap", "de", "Los-Nr. 5512 — Ziehung 2024-09-07 — Gewinn: 12.500,00 €", "Auf das Los 5512 entfiel am 7. September 2024 ein Gewinn von 12.500 €.", "Auf das Los 5512 entfiel am 7. September 2024 ein Gewinn von 15.200 €."),
+    ("label_repeated_cap", "de-CH", "Zuschlag Los 27: CHF 412'000; Zuschlag Los 28: CHF 96'500", "Los 27 wurde für CHF 412'000 zugeschlagen.", "Los 27 wurde für CHF 96'500 zugeschlagen."),
+    ("label_repeated_cap", "es", "Lote 7: 1.240 kg; Lote 9: 980 kg", "El Lote 9 pesó 980 kg.", "El Lote 9 pesó 1.240 kg."),
 ]
 
 

@@ -1944,7 +1944,7 @@ impl<'a> Doc<'a> {
         // An answer's number in a label's place that the evidence holds as a label.
         if self.cfg.role == Role::Answer && bare && num.integer() && num.plain {
             let atom = value_atom("n:", value, None);
-            if (self.cfg.hints.label)(&atom) && label_place(lx, t) {
+            if (self.cfg.hints.label)(&atom) && label_place(lx, t, self.german) {
                 return Class::Label(Some(Ty::Code), vec![atom]);
             }
         }
@@ -2430,13 +2430,17 @@ fn next_word(lx: &Lexed, t: usize) -> Option<&str> {
 }
 
 /// An answer's number in a label's place: after a word, with no word of its own after it.
-fn label_place(lx: &Lexed, t: usize) -> bool {
+fn label_place(lx: &Lexed, t: usize, german: bool) -> bool {
     // An abbreviation in capitals names a thing even when its letters spell a function word
-    // (`OS 2317`: ordem de serviço).
+    // (`OS 2317`: ordem de serviço); so does a capitalised word (`Los 3318`: a lottery ticket
+    // in German, an article in Spanish).
     let after_word = t > 0
-        && matches!(lx.toks[t - 1].kind, TokKind::Word { flags, upper, folded, .. }
-            if flags & flag::STOP == 0 || upper && folded.1 - folded.0 >= 2);
-    let counted = matches!(lx.toks.get(t + 1).map(|x| x.kind), Some(TokKind::Word { flags, .. }) if flags & flag::STOP == 0);
+        && matches!(lx.toks[t - 1].kind, TokKind::Word { flags, upper, cap, folded }
+            if flags & flag::STOP == 0 || cap || upper && folded.1 - folded.0 >= 2);
+    // What follows counts (`14 stores`); in German only a noun does, a lower-case word is the
+    // verb (`Auf das Los 5512 entfiel …`).
+    let counted = matches!(lx.toks.get(t + 1).map(|x| x.kind),
+        Some(TokKind::Word { flags, cap, .. }) if flags & flag::STOP == 0 && (cap || !german));
     after_word && !counted
 }
 
