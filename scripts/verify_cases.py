@@ -659,6 +659,10 @@ CLASSES_R5 = [
     ("label_repeated_cap", "de", "Los-Nr. 5512 — Ziehung 2024-09-07 — Gewinn: 12.500,00 €", "Auf das Los 5512 entfiel am 7. September 2024 ein Gewinn von 12.500 €.", "Auf das Los 5512 entfiel am 7. September 2024 ein Gewinn von 15.200 €."),
     ("label_repeated_cap", "de-CH", "Zuschlag Los 27: CHF 412'000; Zuschlag Los 28: CHF 96'500", "Los 27 wurde für CHF 412'000 zugeschlagen.", "Los 27 wurde für CHF 96'500 zugeschlagen."),
     ("label_repeated_cap", "es", "Lote 7: 1.240 kg; Lote 9: 980 kg", "El Lote 9 pesó 980 kg.", "El Lote 9 pesó 1.240 kg."),
+    ("title_money_scale", "de-CH", "Unterhalt Sportanlagen 2024 (in CHF 1'000)\n\n| Anlage | Energie | Reinigung |\n|---|---|---|\n| Hallenbad | 1'310 | 420 |\n| Stadion | 640 | 215 |", "Das Stadion kostete rund CHF 0,6 Mio. an Energie.", "Das Stadion kostete rund CHF 1,3 Mio. an Energie."),
+    ("title_money_scale", "en", "Regional marketing spend, FY2024 (USD 1,000)\n\n| Region | Digital | Print |\n|---|---|---|\n| North | 2,140 | 380 |\n| South | 1,760 | 510 |", "The South region spent about $1.8 million on digital.", "The South region spent about $2.1 million on digital."),
+    ("title_money_scale", "es", "Gasto de mantenimiento 2023 (EUR 1.000)\n\n| Planta | Eléctrico | Mecánico |\n|---|---|---|\n| Norte | 412 | 655 |\n| Sur | 298 | 540 |", "La planta Sur gastó 540.000 € en mantenimiento mecánico.", "La planta Sur gastó 655.000 € en mantenimiento mecánico."),
+    ("title_unit_not_all", "pt-BR", "Chuva acumulada (mm) e dias de chuva — inverno 2024\n\n| Cidade | Jun | Jul | Dias de chuva |\n|---|---|---|---|\n| Porto Alegre | 142,3 | 118,9 | 21 |\n| Florianópolis | 98,4 | 87,2 | 17 |", "Porto Alegre teve 21 dias de chuva no inverno.", "Porto Alegre teve 17 dias de chuva no inverno."),
 ]
 
 

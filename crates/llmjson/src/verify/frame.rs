@@ -248,6 +248,15 @@ fn spec_words(part: &str) -> Spec {
         glued_money(w).is_some_and(|(c, _)| c.is_some()) || words::currency_word(w).is_some()
     });
     for w in tokens {
+        // `(in CHF 1'000)`, `(EUR 1.000)`, `(USD 1,000,000)`: the scale written as its unit.
+        let grouped: String = w
+            .chars()
+            .filter(|c| !matches!(c, '\'' | '’' | '.'))
+            .collect();
+        if has_currency && w.starts_with('1') && matches!(grouped.as_str(), "1000" | "1000000") {
+            spec.scale = if grouped.len() == 4 { 3 } else { 6 };
+            continue;
+        }
         if w.ends_with('%') && w.len() <= 3 || w == "%" {
             spec.unit = Some("%");
             continue;

@@ -383,6 +383,9 @@ impl<'a> Doc<'a> {
         let mut k = 0;
         // Consecutive text lines are read together (a paragraph, a list block).
         let mut block: Vec<Line> = Vec::new();
+        // A one-line block a blank line ended: a table right after it is captioned by it
+        // (`Betriebskosten 2023 (in CHF 1'000)`, a blank line, the table).
+        let mut title: Option<Line> = None;
         while k < lines.len() {
             let line = lines[k];
             let blank = text[line.start..line.end].trim().is_empty();
@@ -403,14 +406,29 @@ impl<'a> Doc<'a> {
                 };
                 if e - first >= 2 {
                     // The line just before a table is its caption.
-                    let caption = block.last().copied();
+                    let adjacent = block.last().copied();
+                    let caption = adjacent.or(title.take());
                     self.text_block(&block, &mut section, &mut sections_seen, sink);
                     block.clear();
-                    let cap = caption.map(|c| self.caption(c)).unwrap_or_default();
+                    let mut cap = caption.map(|c| self.caption(c)).unwrap_or_default();
                     // A caption may give each column its unit (`distance in km, HSR in m`).
                     let pairs = caption
                         .map(|c| frame::spec_pairs(&self.text[c.start..c.end]))
                         .unwrap_or_default();
+                    // A title a blank line sets apart states the table's money for every
+                    // column (`(in CHF 1'000)`), not a unit (`Precipitação (mm) e dias de
+                    // chuva`), nor what one column's words say (`presupuesto en miles`).
+                    if adjacent.is_none() {
+                        cap.spec = if pairs.is_empty() && cap.spec.currency.is_some() {
+                            Spec {
+                                currency: cap.spec.currency,
+                                scale: cap.spec.scale,
+                                ..Spec::default()
+                            }
+                        } else {
+                            Spec::default()
+                        };
+                    }
                     let table_section = Section {
                         atoms: section.atoms.clone(),
                         spec: if pairs.len() >= 2 {
@@ -428,8 +446,12 @@ impl<'a> Doc<'a> {
             }
             if blank {
                 self.text_block(&block, &mut section, &mut sections_seen, sink);
+                if !block.is_empty() {
+                    title = (block.len() == 1).then(|| block[0]);
+                }
                 block.clear();
             } else {
+                title = None;
                 block.push(line);
             }
             k += 1;
