@@ -663,6 +663,11 @@ CLASSES_R5 = [
     ("title_money_scale", "en", "Regional marketing spend, FY2024 (USD 1,000)\n\n| Region | Digital | Print |\n|---|---|---|\n| North | 2,140 | 380 |\n| South | 1,760 | 510 |", "The South region spent about $1.8 million on digital.", "The South region spent about $2.1 million on digital."),
     ("title_money_scale", "es", "Gasto de mantenimiento 2023 (EUR 1.000)\n\n| Planta | Eléctrico | Mecánico |\n|---|---|---|\n| Norte | 412 | 655 |\n| Sur | 298 | 540 |", "La planta Sur gastó 540.000 € en mantenimiento mecánico.", "La planta Sur gastó 655.000 € en mantenimiento mecánico."),
     ("title_unit_not_all", "pt-BR", "Chuva acumulada (mm) e dias de chuva — inverno 2024\n\n| Cidade | Jun | Jul | Dias de chuva |\n|---|---|---|---|\n| Porto Alegre | 142,3 | 118,9 | 21 |\n| Florianópolis | 98,4 | 87,2 | 17 |", "Porto Alegre teve 21 dias de chuva no inverno.", "Porto Alegre teve 17 dias de chuva no inverno."),
+    ("label_not_count", "en", "Store 14: sales up 3.1%; Store 22: sales down 1.4%. Stores reporting: 20.", "Store 14 saw sales rise 3.1%, out of 20 stores reporting.", "In 14 of the 20 stores, sales rose 3.1%."),
+    ("label_not_count", "de", "Halle 300: Fläche 1.200 m²; Halle 310: Fläche 950 m². Belegschaft: 240 Mitarbeiter.", "Die Halle 300 hat 1.200 m² Fläche, die Belegschaft zählt 240 Mitarbeiter.", "Das Werk stellte 300 neue Mitarbeiter ein, die Halle 300 hat 1.200 m² Fläche."),
+    ("caption_millions", "en", "| Segment | Revenue (USD 1,000,000) |\n|---|---|\n| Retail | 412.5 |\n| Wholesale | 188.2 |", "Retail revenue was $412.5 million.", "Retail revenue was $412.5 thousand."),
+    ("header_by_case", "en", "Shipments By Week — week 12: 3 out of 40 containers delayed; week 13: 7 out of 42 delayed.", "In week 13, 7 out of 42 containers were delayed.", "In week 13, 7 out of 40 containers were delayed."),
+    ("ticket_not_count", "en", "Ticket: 4471 remains open; resolved tickets this week: 38.", "Ticket 4471 is still open, and 38 tickets were resolved this week.", "Ticket 4471 is still open, and 4471 tickets were resolved this week."),
 ]
 
 

@@ -181,10 +181,12 @@ pub(crate) fn spec_of(text: &str) -> Spec {
     // Nor what a header groups by (`Shipments by week`, `Vendas por semana`): a period.
     let last = text.rsplit([' ', ',']).next().unwrap_or_default();
     let head = text[..text.len() - last.len()].trim_end();
-    let grouped = head
-        .rsplit(' ')
-        .next()
-        .is_some_and(|w| matches!(w, "by" | "per" | "por" | "par" | "pro" | "je" | "nach"));
+    let grouped = head.rsplit(' ').next().is_some_and(|w| {
+        matches!(
+            w.to_lowercase().as_str(),
+            "by" | "per" | "por" | "par" | "pro" | "je" | "nach"
+        )
+    });
     if !head.ends_with(|c: char| c.is_ascii_digit()) && !grouped {
         parts.push(last);
     }
@@ -239,6 +241,17 @@ pub(crate) fn spec_pairs(text: &str) -> Vec<(Vec<String>, Spec)> {
 /// beside a currency (`€ m`, `USD k`); function words (`in`, `em`) are never units.
 fn spec_words(part: &str) -> Spec {
     let mut spec = Spec::default();
+    // `(USD 1,000,000)`, `(EUR 1.000.000)`: millions, however grouped (the tokens below split
+    // at commas).
+    let millions = [
+        "1,000,000",
+        "1.000.000",
+        "1'000'000",
+        "1’000’000",
+        "1 000 000",
+    ]
+    .iter()
+    .any(|m| part.contains(m));
     let tokens: Vec<&str> = part
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';'))
         .map(|raw| raw.trim_matches(|c: char| matches!(c, '.' | '\'' | '’' | '"' | ':')))
@@ -255,6 +268,10 @@ fn spec_words(part: &str) -> Spec {
             .collect();
         if has_currency && w.starts_with('1') && matches!(grouped.as_str(), "1000" | "1000000") {
             spec.scale = if grouped.len() == 4 { 3 } else { 6 };
+            continue;
+        }
+        if millions && has_currency && matches!(w, "1" | "000") {
+            spec.scale = 6;
             continue;
         }
         if w.ends_with('%') && w.len() <= 3 || w == "%" {

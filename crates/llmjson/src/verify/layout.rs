@@ -241,9 +241,8 @@ const HEADER: u8 = 0;
 const OPENING_WEIGHT: f32 = 0.4;
 /// Possessive determiners: the thing they refer to is what the sentence named before.
 const POSSESSIVES: &[&str] = &[
-    "its", "their", "his", "her", "sua", "seu", "suas", "seus", "su", "sus", "son", "sa", "ses",
-    "leur", "leurs", "sein", "seine", "seiner", "seinen", "seinem", "ihr", "ihre", "ihrer",
-    "ihren", "ihrem",
+    "its", "their", "his", "sua", "seu", "suas", "seus", "su", "sus", "sa", "ses", "leur", "leurs",
+    "seine", "seiner", "seinen", "seinem", "ihre", "ihrer", "ihren", "ihrem",
 ];
 /// Prepositions that open a framing phrase (`On wet rail`, `Na carteira arrojada`, `Sur le site
 /// de Nantes`, `Auf Linie B`), folded.
@@ -822,13 +821,11 @@ impl<'a> Doc<'a> {
                 }
                 if row_spec.is_empty() && !t.bytes().any(|b| b.is_ascii_digit()) {
                     row_spec = self.spec_of(t);
-                    // A one-word label names the row (`day` and `night` shifts), not its
-                    // unit; a currency's code alone (`CAD`) is the row's money.
-                    if !t.contains([' ', '(', '[']) {
-                        row_spec = Spec {
-                            currency: row_spec.currency,
-                            ..Spec::default()
-                        };
+                    // A one-word label in letters names the row (`day` and `night` shifts), not
+                    // its unit; its money and scale stay (`CAD`, `TEUR`), as does a symbol's
+                    // or a key's unit (`%`, `revenue_eur_m`).
+                    if t.chars().all(char::is_alphabetic) {
+                        row_spec.unit = None;
                     }
                 }
                 let spec = col_specs.get(c).copied().unwrap_or_default();
@@ -1911,10 +1908,18 @@ impl<'a> Doc<'a> {
                 let rate = wflags & flag::WEEK != 0 && per_before_prev_word(lx, t, text);
                 // `Harbour depot: 14 forklifts`: a label's colon, then a count of things.
                 let colon = text[..num.span.start].trim_end().ends_with(':');
+                // (a plural ending its phrase: `4471 remains open` is a ticket that remains.)
+                let ends_phrase = !matches!(
+                    lx.toks.get(t + 2).map(|x| x.kind),
+                    Some(TokKind::Word { .. })
+                );
                 let count = colon
                     && next_word(lx, t).is_some_and(|w| {
                         words::flags(w) & flag::COUNT != 0
-                            || w.len() > 3 && w.ends_with('s') && words::month(w).is_none()
+                            || ends_phrase
+                                && w.len() > 3
+                                && w.ends_with('s')
+                                && words::month(w).is_none()
                     });
                 if wflags & (flag::REF | flag::WEEK | flag::QUARTER) != 0 && !rate && !count {
                     let ty = if wflags & flag::WEEK != 0 {
@@ -2141,7 +2146,11 @@ impl<'a> Doc<'a> {
                 if num.paren
                     && (cell
                         || after_label(lx, t)
+                        // (an amount: grouped, decimal or money; `Vacancies (12)` beside
+                        // `Staff 140` is an aside)
                         || statement_line(lx, t)
+                            && (!num.plain
+                                || unit.is_some_and(|u| words::currency_word(u).is_some()))
                         || section.value && after_year(lx, t)
                         || section.value
                             && lx.toks[..t]
@@ -2454,17 +2463,38 @@ fn next_word(lx: &Lexed, t: usize) -> Option<&str> {
 /// An answer's number in a label's place: after a word, with no word of its own after it.
 fn label_place(lx: &Lexed, t: usize, german: bool) -> bool {
     // An abbreviation in capitals names a thing even when its letters spell a function word
-    // (`OS 2317`: ordem de serviço); so does a capitalised word (`Los 3318`: a lottery ticket
-    // in German, an article in Spanish).
-    let after_word = t > 0
-        && matches!(lx.toks[t - 1].kind, TokKind::Word { flags, upper, cap, folded }
-            if flags & flag::STOP == 0 || cap || upper && folded.1 - folded.0 >= 2);
-    // What follows counts (`14 stores`); in German only a noun does, a lower-case word is the
-    // verb (`Auf das Los 5512 entfiel …`).
+    // (`OS 2317`: ordem de serviço); in German, so does a capitalised noun that spells another
+    // language's (`Los 3318`: a lottery ticket, an article in Spanish).
+    let noun = |folded: (u32, u32)| {
+        german && !GERMAN_FUNCTION_WORDS.contains(&&lx.folded[folded.0 as usize..folded.1 as usize])
+    };
+    let (after_word, after_noun) = match t.checked_sub(1).map(|p| lx.toks[p].kind) {
+        Some(TokKind::Word {
+            flags,
+            upper,
+            cap,
+            folded,
+        }) => (
+            flags & flag::STOP == 0 || upper && folded.1 - folded.0 >= 2 || cap && noun(folded),
+            cap,
+        ),
+        _ => (false, false),
+    };
+    // What follows counts (`14 stores`); in German, after a noun, a lower-case word is the
+    // verb (`Auf das Los 5512 entfiel …`), not what it counts; after a verb it is an
+    // adjective (`stellte 300 neue Mitarbeiter ein`).
     let counted = matches!(lx.toks.get(t + 1).map(|x| x.kind),
-        Some(TokKind::Word { flags, cap, .. }) if flags & flag::STOP == 0 && (cap || !german));
+        Some(TokKind::Word { flags, cap, .. })
+            if flags & flag::STOP == 0 && (cap || !german || !after_noun));
     after_word && !counted
 }
+
+/// German function words, capitalised at a sentence's start (`In`, `Der`, `Am`): no noun.
+const GERMAN_FUNCTION_WORDS: &[&str] = &[
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einer", "einem", "einen", "und",
+    "oder", "mit", "von", "vom", "im", "in", "am", "an", "auf", "aus", "bei", "fur", "nach", "zu",
+    "zum", "zur", "um", "uber", "unter", "vor", "seit", "bis", "es", "er", "sie", "wir", "ist",
+];
 
 /// A number in a condition's place: after `at`, `a`, `à`, `bei`, `aos`, `with`, at a label's
 /// start (`+20 °C:`), or naming an arm (`10 mg arm`).
@@ -2499,8 +2529,14 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
             };
             let hard =
                 |k: &usize| matches!(toks[*k].kind, TokKind::Punct(P::Stop | P::Line | P::Semi));
-            let before = (0..t).rev().take_while(|k| !hard(k)).any(|k| other(&k));
-            let after = (t + 1..toks.len())
+            // Within the sentence, and a bounded reach of it: each number looks at most this
+            // far, so a sentence of many conditions stays linear.
+            const REACH: usize = 48;
+            let before = (t.saturating_sub(REACH)..t)
+                .rev()
+                .take_while(|k| !hard(k))
+                .any(|k| other(&k));
+            let after = (t + 1..toks.len().min(t + 1 + REACH))
                 .take_while(|k| !hard(k))
                 .any(|k| other(&k));
             return before || after;
@@ -3021,6 +3057,12 @@ const NAME_PARTICLES: &[&str] = &[
 ];
 
 fn address(lx: &Lexed, t: usize, text: &str, german: bool) -> bool {
+    address_at(lx, t, text, german, false)
+}
+
+/// [`address`]; `postal` when `t` is a postal code's candidate after a street number (one
+/// level: `1, 2, 3, …` is not a chain of addresses).
+fn address_at(lx: &Lexed, t: usize, text: &str, german: bool, postal: bool) -> bool {
     let toks = &lx.toks;
     // A street word within three words after the number (`88 Quay Street`); German writes the
     // number after the street, and capitalises every noun (`7.140 Zuschauer Platz`: a count).
@@ -3069,7 +3111,7 @@ fn address(lx: &Lexed, t: usize, text: &str, german: bool) -> bool {
                 // `Bahnhofstrasse 44, 8001 Zürich`: a postal code after a street number.
                 let prev = &lx.nums[id as usize];
                 let gap = text.get(prev.span.end..toks[t].span.start).unwrap_or("x");
-                return gap.trim() == "," && address(lx, k, text, german);
+                return !postal && gap.trim() == "," && address_at(lx, k, text, german, true);
             }
             _ => return false,
         }
@@ -3886,7 +3928,8 @@ fn german(text: &str) -> bool {
             | "bei" | "auf" | "für" | "nach" | "einer" | "eine" | "den" | "dem" | "lag" | "des"
             | "zum" | "zur" | "sind" | "hat" | "haben" | "wird" | "auch" | "nicht" | "sich"
             | "über" | "gegenüber" | "je" | "pro" | "gab" | "gibt" | "insgesamt" | "rund"
-            | "etwa" | "Im" | "Der" | "Die" | "Das" | "Jahr" | "Jahres" => de += 1,
+            | "etwa" | "Im" | "Der" | "Jahr" | "Jahres" | "davon" | "vor" | "sowie" | "beim"
+            | "vom" | "zwischen" | "nur" | "noch" => de += 1,
             // A lower-case word with an umlaut or sharp s.
             _ if w.starts_with(char::is_lowercase) && w.contains(['ä', 'ö', 'ü', 'ß']) => {
                 de += 1

@@ -194,7 +194,7 @@ fn item_names(item: &Value) -> (Vec<layout::Atom>, String) {
             // A value written as a key (`mayores_65`) is read as its words; a code keeps its
             // dash (`KX-310`, `INC-1042`).
             Value::String(s) if s.chars().count() <= 60 => {
-                if s.contains('_') {
+                if s.contains('_') && !s.contains(['-', '.']) {
                     text.push_str(&key_words(s));
                 } else {
                     text.push_str(s);
