@@ -63,12 +63,8 @@ pub struct Evidence {
     /// is an alternative subject only for a claim of a measure it labels (`Herdengröße 86
     /// Kühe` is no other subject for `9.412 kg`).
     label_measures: HashSet<(u32, u64), Fast>,
-    /// Per label, whether it labels any number.
-    label_counts: Vec<bool>,
-    /// Per label: whether it holds a negative number (a loss, a fall, `(2,317)`).
-    label_negative: Vec<bool>,
-    /// Per label: whether every number it holds is money (`3 400 M€`).
-    label_money: Vec<bool>,
+    /// Per label, what the numbers it labels are.
+    label_facts: Vec<LabelFacts>,
     /// Per label, its text as written (empty when it has none), for diagnostics.
     label_texts: Vec<Box<str>>,
     /// Decimals written with a comma and with a dot: the convention an answer that shows none
@@ -180,6 +176,17 @@ pub(crate) struct Claim<'c> {
     /// Its periods and numbered things (`y:2021`, `q:3`, `r:batch:13e0`), known to the evidence
     /// or not, with their weights: one year excludes another wherever the evidence states it.
     pub exclusive: &'c [(super::layout::Atom, f32)],
+}
+
+/// What the numbers a label labels are.
+#[derive(Debug, Clone, Copy, Default)]
+struct LabelFacts {
+    /// It labels a number.
+    numbers: bool,
+    /// One of them is negative (a loss, a fall, `(2,317)`).
+    negative: bool,
+    /// One of them is not money (`chiffre d'affaires : 3 400 M€` labels money only).
+    not_money: bool,
 }
 
 /// What the evidence says about one reading of an answer's number.
@@ -524,15 +531,12 @@ impl Evidence {
             let id = self.label(b);
             self.label_measures
                 .insert((id, measure_of(frame.unit, frame.per, frame.fraction)));
-            let money = frame
+            let facts = &mut self.label_facts[id as usize];
+            facts.numbers = true;
+            facts.negative |= matches!(frame.polarity, Polarity::MinusSign | Polarity::MinusWord);
+            facts.not_money |= frame
                 .unit
-                .is_some_and(|u| super::words::currency_word(u).is_some());
-            let first = !self.label_counts[id as usize];
-            self.label_money[id as usize] = money && (first || self.label_money[id as usize]);
-            self.label_counts[id as usize] = true;
-            if matches!(frame.polarity, Polarity::MinusSign | Polarity::MinusWord) {
-                self.label_negative[id as usize] = true;
-            }
+                .is_none_or(|u| super::words::currency_word(u).is_none());
             if !self.groups[start as usize..].contains(&id) {
                 self.groups.push(id);
             }
@@ -626,9 +630,7 @@ impl Evidence {
         }
         self.labels.push(key.clone());
         self.label_numbers.push(Vec::new());
-        self.label_counts.push(false);
-        self.label_negative.push(false);
-        self.label_money.push(false);
+        self.label_facts.push(LabelFacts::default());
         self.label_texts.push(b.text.as_str().into());
         self.label_ids.insert(key, id);
         id
@@ -961,7 +963,8 @@ impl Evidence {
                         // A claim without a unit (`avec 11 200 salariés`) is not a label's
                         // that states only money (`chiffre d'affaires : 3 400 M€`).
                         None => {
-                            self.label_counts[other as usize] && !self.label_money[other as usize]
+                            let facts = self.label_facts[other as usize];
+                            facts.numbers && facts.not_money
                         }
                         Some(m) => has(m) || has(measure_of(None, None, false)),
                     }
@@ -979,8 +982,8 @@ impl Evidence {
                     // A loss named in the own clause (`… e prejuízo de R$ 2,3 milhões`) tells
                     // the number apart from a label that states no negative number
                     // (`Receita líquida: 184.220`), whatever an earlier clause named.
-                    let loss_apart =
-                        polarity == Polarity::MinusWord && !self.label_negative[other as usize];
+                    let loss_apart = polarity == Polarity::MinusWord
+                        && !self.label_facts[other as usize].negative;
                     let near = loss_apart
                         || score(&|a| own_has(a) && !alt_has(a), &[Reach::Own, Reach::After])
                             >= MENTION

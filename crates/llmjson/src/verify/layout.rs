@@ -2771,29 +2771,33 @@ fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
     conj && content_after == 0 && to - from <= 12
 }
 
-/// A number after a label's separator (`Net loss: (2,904)`): accounting's parentheses apply.
-fn after_label(lx: &Lexed, t: usize) -> bool {
+/// The token before number `t` and its opening parentheses (the parenthesis itself may be a
+/// token of its own), if any.
+fn before_parens(lx: &Lexed, t: usize) -> Option<usize> {
     let mut k = t;
-    // The parenthesis itself may be a token of its own.
     while k > 0 && matches!(lx.toks[k - 1].kind, TokKind::Punct(P::Open)) {
         k -= 1;
     }
-    k > 0
-        && matches!(
-            lx.toks[k - 1].kind,
+    k.checked_sub(1)
+}
+
+/// A number after a label's separator (`Net loss: (2,904)`): accounting's parentheses apply.
+fn after_label(lx: &Lexed, t: usize) -> bool {
+    // (or first in its region: the value of a list item or a cell)
+    before_parens(lx, t).is_none_or(|p| {
+        matches!(
+            lx.toks[p].kind,
             TokKind::Punct(P::Colon | P::Dash | P::Eq | P::Tab | P::Pipe)
         )
-        || k == 0
+    })
 }
 
 /// A number right after a year that labels it in a list's value (`2023 1,420; 2024
 /// (2,317)`): accounting's parentheses apply.
 fn after_year(lx: &Lexed, t: usize) -> bool {
-    let mut k = t;
-    while k > 0 && matches!(lx.toks[k - 1].kind, TokKind::Punct(P::Open)) {
-        k -= 1;
-    }
-    k > 0 && matches!(lx.toks[k - 1].kind, TokKind::Num(id) if lx.nums[id as usize].year_shaped)
+    before_parens(lx, t).is_some_and(
+        |p| matches!(lx.toks[p].kind, TokKind::Num(id) if lx.nums[id as usize].year_shaped),
+    )
 }
 
 /// A statement's line: a label and a number in parentheses ending its line (`Operating result
