@@ -15,7 +15,7 @@ use crate::Error;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 type Fast = ahash::RandomState;
 
@@ -49,14 +49,16 @@ pub struct Evidence {
     /// Atoms (`w:porto`, `y:2021`, …) by text, and back.
     atoms: HashMap<Box<str>, u32, Fast>,
     atom_names: Vec<Box<str>>,
-    /// Labels: a dimension and its atoms (sorted); `label_ids` finds a label again.
+    /// Labels: a dimension and its atoms (sorted); `label_ids` finds a label again (by the
+    /// hash of its dimension and atoms; the label is in `labels`).
     labels: Vec<(u64, Box<[u32]>)>,
-    label_ids: HashMap<(u64, Box<[u32]>), u32, Fast>,
-    /// How many labels each dimension has, and how many of them hold each atom.
+    label_ids: hashbrown::HashTable<u32>,
+    /// Atom ids of the label being interned (kept: a buffer, not a value).
+    label_scratch: Vec<u32>,
+    /// How many labels each dimension has.
     dim_labels: HashMap<u64, u32, Fast>,
-    dim_atoms: HashMap<(u64, u32), u32, Fast>,
-    /// The labels of a dimension that hold an atom (the first [`POSTINGS`] of them).
-    postings: HashMap<(u64, u32), Vec<u32>, Fast>,
+    /// Per dimension and atom: how many labels hold it, and the first [`POSTINGS`] of them.
+    postings: HashMap<(u64, u32), Posting, Fast>,
     /// Every number's labels, `EvidenceNumber::groups` ranges into it.
     groups: Vec<u32>,
     /// Each label and the measures of the numbers it labels (by [`measure_of`]): a label
@@ -66,7 +68,7 @@ pub struct Evidence {
     /// Per label, what the numbers it labels are.
     label_facts: Vec<LabelFacts>,
     /// Per label, its text as written (empty when it has none), for diagnostics.
-    label_texts: Vec<Box<str>>,
+    label_texts: Vec<Option<Arc<str>>>,
     /// Decimals written with a comma and with a dot: the convention an answer that shows none
     /// of its own is read by.
     decimal_marks: (u32, u32),
@@ -76,7 +78,7 @@ pub struct Evidence {
     /// Per label, the numbers it labels (the first [`LABEL_NUMBERS`]); per atom, the labels
     /// holding it (the first [`POSTINGS`], one more marking a common atom): a claim's own
     /// number is looked for among the numbers its context names before any other.
-    label_numbers: Vec<Vec<u32>>,
+    label_numbers: Vec<LabelNumbers>,
     /// Each number's value, canonical (`Decimal::canonical`: a division to find).
     keys: Vec<(i128, i32)>,
     /// The judgements of the numbers looked up (see `index_item`).
@@ -176,6 +178,64 @@ pub(crate) struct Claim<'c> {
     /// Its periods and numbered things (`y:2021`, `q:3`, `r:batch:13e0`), known to the evidence
     /// or not, with their weights: one year excludes another wherever the evidence states it.
     pub exclusive: &'c [(super::layout::Atom, f32)],
+}
+
+/// The numbers a label labels (the first [`LABEL_NUMBERS`]): most labels label one number,
+/// kept without a list.
+#[derive(Debug)]
+struct LabelNumbers {
+    first: u32,
+    more: Vec<u32>,
+}
+
+impl Default for LabelNumbers {
+    fn default() -> Self {
+        LabelNumbers {
+            first: u32::MAX,
+            more: Vec::new(),
+        }
+    }
+}
+
+impl LabelNumbers {
+    fn len(&self) -> usize {
+        usize::from(self.first != u32::MAX) + self.more.len()
+    }
+
+    fn push(&mut self, id: u32) {
+        if self.first == u32::MAX {
+            self.first = id;
+        } else if self.more.len() + 1 < LABEL_NUMBERS {
+            self.more.push(id);
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (self.first != u32::MAX)
+            .then_some(self.first)
+            .into_iter()
+            .chain(self.more.iter().copied())
+    }
+}
+
+/// The labels of a dimension that hold one atom.
+#[derive(Debug, Default)]
+struct Posting {
+    /// How many labels hold it.
+    holders: u32,
+    /// The first one (most atoms of a dimension are held by one label: no list for it).
+    first: u32,
+    /// The next ones, up to [`POSTINGS`] in all.
+    more: Vec<u32>,
+}
+
+impl Posting {
+    fn labels(&self) -> impl Iterator<Item = u32> + '_ {
+        (self.holders > 0)
+            .then_some(self.first)
+            .into_iter()
+            .chain(self.more.iter().copied())
+    }
 }
 
 /// What the numbers a label labels are.
@@ -514,14 +574,17 @@ impl Evidence {
             return;
         }
         if let Some(w) = noun {
-            if w.len() > 2 && super::words::flags(&w) & super::words::flag::STOP == 0 {
-                self.count_nouns.insert(w.into());
+            if w.len() > 2
+                && super::words::flags(&w) & super::words::flag::STOP == 0
+                && !self.count_nouns.contains(w.as_str())
+            {
+                self.count_nouns.insert(w.as_str().into());
             }
         }
         let start = self.groups.len() as u32;
         for b in &binds {
             // A label's bare numbers and codes (`Titan 2400`, `Site 203`, `S14`) are labels.
-            for a in &b.atoms {
+            for a in b.atoms.iter() {
                 if ((a.starts_with("n:") && !a.contains('|')) || a.starts_with("c:"))
                     && !self.label_atoms.contains(a.as_str())
                 {
@@ -562,10 +625,7 @@ impl Evidence {
             let new_judgement = self.judgements.insert(judged_as);
             if new_judgement {
                 for &label in &self.groups[groups.start as usize..groups.end as usize] {
-                    let numbers = &mut self.label_numbers[label as usize];
-                    if numbers.len() < LABEL_NUMBERS {
-                        numbers.push(id);
-                    }
+                    self.label_numbers[label as usize].push(id);
                 }
             }
             let number = EvidenceNumber {
@@ -608,31 +668,45 @@ impl Evidence {
         if b.soft {
             self.soft_dims.insert(b.dim);
         }
-        let mut ids: Vec<u32> = b.atoms.iter().map(|a| self.atom(a)).collect();
+        let mut ids = std::mem::take(&mut self.label_scratch);
+        ids.clear();
+        ids.extend(b.atoms.iter().map(|a| self.atom(a)));
         ids.sort_unstable();
         ids.dedup();
-        let key = (b.dim, ids.into_boxed_slice());
-        if let Some(&id) = self.label_ids.get(&key) {
+        let hash = self.label_hasher.hash_one((b.dim, &ids[..]));
+        let labels = &self.labels;
+        if let Some(&id) = self.label_ids.find(hash, |&id| {
+            let (dim, atoms) = &labels[id as usize];
+            *dim == b.dim && atoms[..] == ids[..]
+        }) {
+            self.label_scratch = ids;
             return id;
         }
         let id = self.labels.len() as u32;
         *self.dim_labels.entry(b.dim).or_default() += 1;
-        for &a in key.1.iter() {
+        for &a in &ids {
             let labels = self.atom_labels.entry(a).or_default();
             if labels.len() <= POSTINGS {
                 labels.push(id);
             }
-            *self.dim_atoms.entry((b.dim, a)).or_default() += 1;
             let p = self.postings.entry((b.dim, a)).or_default();
-            if p.len() < POSTINGS {
-                p.push(id);
+            if p.holders == 0 {
+                p.first = id;
+            } else if p.more.len() + 1 < POSTINGS {
+                p.more.push(id);
             }
+            p.holders += 1;
         }
-        self.labels.push(key.clone());
-        self.label_numbers.push(Vec::new());
+        self.labels.push((b.dim, ids[..].into()));
+        self.label_numbers.push(LabelNumbers::default());
         self.label_facts.push(LabelFacts::default());
-        self.label_texts.push(b.text.as_str().into());
-        self.label_ids.insert(key, id);
+        self.label_texts.push(b.text.clone());
+        let (labels, hasher) = (&self.labels, &self.label_hasher);
+        self.label_ids.insert_unique(hash, id, |&id| {
+            let (dim, atoms) = &labels[id as usize];
+            hasher.hash_one((*dim, &atoms[..]))
+        });
+        self.label_scratch = ids;
         id
     }
 
@@ -738,7 +812,7 @@ impl Evidence {
             for &label in labels {
                 let numbers = &self.label_numbers[label as usize];
                 looked += numbers.len();
-                for &id in numbers {
+                for id in numbers.iter() {
                     if self.keys[id as usize] == key && !first.contains(&id) {
                         first.push(id);
                     }
@@ -891,7 +965,7 @@ impl Evidence {
                 reach,
             } in context
             {
-                let holders = self.dim_atoms.get(&(*dim, atom)).copied().unwrap_or(0);
+                let holders = self.postings.get(&(*dim, atom)).map_or(0, |p| p.holders);
                 if holders == 0 || holders == total {
                     continue;
                 }
@@ -924,14 +998,13 @@ impl Evidence {
             let mut candidates: Vec<u32> = Vec::new();
             for (_, _, atoms, _) in &mentions {
                 for a in atoms {
-                    if self.dim_atoms.get(&(*dim, *a)).copied().unwrap_or(0) as usize > POSTINGS {
+                    let Some(posting) = self.postings.get(&(*dim, *a)) else {
+                        continue;
+                    };
+                    if posting.holders as usize > POSTINGS {
                         continue;
                     }
-                    for &other in self
-                        .postings
-                        .get(&(*dim, *a))
-                        .map_or(&[][..], Vec::as_slice)
-                    {
+                    for other in posting.labels() {
                         if other != label && !candidates.contains(&other) {
                             candidates.push(other);
                         }
@@ -1016,7 +1089,7 @@ impl Evidence {
     /// A label as written, or its atoms where it has no one text.
     fn label_text(&self, label: u32) -> String {
         match self.label_texts.get(label as usize) {
-            Some(t) if !t.is_empty() => t.to_string(),
+            Some(Some(t)) if !t.is_empty() => t.to_string(),
             _ => self
                 .labels
                 .get(label as usize)

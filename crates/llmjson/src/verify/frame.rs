@@ -224,7 +224,7 @@ pub(crate) fn spec_pairs(text: &str) -> Vec<(Vec<String>, Spec)> {
                 let spec = spec_words(unit);
                 let words: Vec<String> = what
                     .split_whitespace()
-                    .map(words::fold)
+                    .map(|w| words::fold(w).into_owned())
                     .filter(|w| w.len() > 1 && words::flags(w) & words::flag::STOP == 0)
                     .collect();
                 if !spec.is_empty() && !words.is_empty() && words.len() <= 4 {

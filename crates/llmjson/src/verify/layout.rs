@@ -21,6 +21,8 @@ use super::words::{self, flag};
 use compact_str::{format_compact, CompactString};
 use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// A label's atom (`w:porto`, `y:2021`, `n:40000e0|km`): short, kept inline (no allocation per
 /// word read).
@@ -38,8 +40,9 @@ pub(crate) enum Role {
 pub(crate) struct Bind {
     /// The dimension whose labels are the alternatives (evidence).
     pub dim: u64,
-    /// The label: atoms (`w:porto`, `y:2021`, `n:40000e0|km`, `c:B`, `d:2024-03-11`).
-    pub atoms: Vec<Atom>,
+    /// The label: atoms (`w:porto`, `y:2021`, `n:40000e0|km`, `c:B`, `d:2024-03-11`), shared:
+    /// a line's, a row's or a section's binding is cloned for each of its numbers.
+    pub atoms: Rc<[Atom]>,
     /// How strongly an answer binds it (1 for an explicit label; less, the farther in prose).
     pub weight: f32,
     /// Which mention in the answer it comes from (one date is several atoms: counted once).
@@ -52,9 +55,9 @@ pub(crate) struct Bind {
     pub soft: bool,
     /// Where an answer's word is named, against the number's own clause.
     pub reach: Reach,
-    /// The label as written (`Variant B`, `inbound_teu`), for diagnostics; empty when the
-    /// binding has no one text.
-    pub text: String,
+    /// The label as written (`Variant B`, `inbound_teu`), for diagnostics; none when the
+    /// binding has no one text (shared with the evidence's index: `Arc`).
+    pub text: Option<Arc<str>>,
 }
 
 /// Where an answer names a word bound to a number.
@@ -79,7 +82,7 @@ pub(crate) struct Item {
     /// The atom this number is when it labels (`n:401e0`, `y:2021`, `n:12e1|°C`).
     pub atom: Option<Atom>,
     /// The word right after it, folded (`staff` in `84 staff`): what it counts.
-    pub noun: Option<String>,
+    pub noun: Option<CompactString>,
 }
 
 /// What an answer's reader may ask of the evidence.
@@ -207,6 +210,9 @@ struct Doc<'a> {
     labels: std::cell::RefCell<HashMap<Box<str>, Vec<LabelRead>, ahash::RandomState>>,
     /// A label's spec and whether it names a fall, read once per label text.
     specs: std::cell::RefCell<HashMap<Box<str>, (Spec, bool), ahash::RandomState>>,
+    /// Token buffers of regions read and done with: a document's lines and cells are lexed
+    /// one after another, into buffers already grown.
+    spare: std::cell::RefCell<Vec<Lexed>>,
 }
 
 /// A label's text and the unit of its column, if it is a table cell.
@@ -318,6 +324,7 @@ impl<'a> Doc<'a> {
             convention,
             labels: Default::default(),
             specs: Default::default(),
+            spare: Default::default(),
         }
     }
 
@@ -429,7 +436,7 @@ impl<'a> Doc<'a> {
                         };
                     }
                     let table_section = Section {
-                        atoms: section.atoms.clone(),
+                        atoms: section.atoms.as_slice().into(),
                         spec: if pairs.len() >= 2 {
                             section.spec
                         } else {
@@ -544,13 +551,13 @@ impl<'a> Doc<'a> {
         if !section.atoms.is_empty() {
             binds.push(Bind {
                 dim: self.dim(0x5ec7, 0),
-                atoms: section.atoms.clone(),
+                atoms: section.atoms.as_slice().into(),
                 weight: 0.7,
                 mention: 0,
                 title: true,
                 soft: false,
                 reach: Reach::Own,
-                text: String::new(),
+                text: None,
             });
         }
         let _ = seen;
@@ -603,13 +610,13 @@ impl<'a> Doc<'a> {
         } else if !label.is_empty() {
             binds.push(Bind {
                 dim,
-                atoms: label,
+                atoms: label.into(),
                 weight: 1.0,
                 mention: 0,
                 title: false,
                 soft: false,
                 reach: Reach::Own,
-                text: label_text.trim().to_string(),
+                text: Some(label_text.trim().into()),
             });
         }
         let sub = Section {
@@ -621,7 +628,8 @@ impl<'a> Doc<'a> {
         if segments.len() >= 2 {
             let seg_dim = self.dim(0x5e6, value.start);
             for (seg_label, seg) in segments {
-                let mut b = binds.clone();
+                let mut b = Vec::with_capacity(binds.len() + 1);
+                b.extend_from_slice(&binds);
                 let abs = value.start + seg.start..value.start + seg.end;
                 if let Some(l) = seg_label {
                     let l_abs = value.start + l.start..value.start + l.end;
@@ -635,13 +643,13 @@ impl<'a> Doc<'a> {
                     if !atoms.is_empty() {
                         b.push(Bind {
                             dim: seg_dim,
-                            atoms,
+                            atoms: atoms.into(),
                             weight: 1.0,
                             mention: 0,
                             title: false,
                             soft: false,
                             reach: Reach::Own,
-                            text: seg_text,
+                            text: Some(seg_text.into()),
                         });
                     }
                     let s = Section {
@@ -672,13 +680,13 @@ impl<'a> Doc<'a> {
                     if let Some(atoms) = first_label.take().filter(|a| !a.is_empty()) {
                         b.push(Bind {
                             dim: seg_dim,
-                            atoms,
+                            atoms: atoms.into(),
                             weight: 1.0,
                             mention: 0,
                             title: false,
                             soft: false,
                             reach: Reach::Own,
-                            text: label_text.trim().to_string(),
+                            text: Some(label_text.trim().into()),
                         });
                     }
                     self.prose(abs, &b, &sub, None, sink);
@@ -756,7 +764,10 @@ impl<'a> Doc<'a> {
         let col_specs: Vec<Spec> = (0..ncols)
             .map(|c| {
                 let head = head_text(c);
-                let folded: Vec<String> = head.split_whitespace().map(words::fold).collect();
+                let folded: Vec<String> = head
+                    .split_whitespace()
+                    .map(|w| words::fold(w).into_owned())
+                    .collect();
                 let from_caption = pairs
                     .iter()
                     .find(|(ws, _)| ws.iter().all(|w| folded.contains(w)))
@@ -773,9 +784,10 @@ impl<'a> Doc<'a> {
                         .is_some_and(|r| unit_cell(text[r.clone()].trim()).is_some())
                 })
         });
-        let col_atoms: Vec<Vec<Atom>> = (0..ncols)
-            .map(|c| label_atoms(head_text(c), self, None))
+        let col_atoms: Vec<Rc<[Atom]>> = (0..ncols)
+            .map(|c| label_atoms(head_text(c), self, None).into())
             .collect();
+        let col_texts: Vec<Arc<str>> = (0..ncols).map(|c| head_text(c).into()).collect();
         let col_negative: Vec<bool> = (0..ncols)
             .map(|c| direction_outside_parens(head_text(c)) == Some(true))
             .collect();
@@ -840,12 +852,14 @@ impl<'a> Doc<'a> {
                     self.label_numbers(r.clone(), &sec_binds, section, sink);
                 }
             }
+            let row_label: Option<(Rc<[Atom]>, Arc<str>)> =
+                (!row_atoms.is_empty()).then(|| (row_atoms.into(), row_text.into()));
             for (c, r) in row.iter().enumerate() {
                 if label_col.get(c).copied().unwrap_or(false) {
                     continue;
                 }
                 let mut binds = sec_binds.clone();
-                if !row_atoms.is_empty() {
+                if let Some((row_atoms, row_text)) = &row_label {
                     binds.push(Bind {
                         dim: row_dim,
                         atoms: row_atoms.clone(),
@@ -854,7 +868,7 @@ impl<'a> Doc<'a> {
                         title: false,
                         soft: false,
                         reach: Reach::Own,
-                        text: row_text.clone(),
+                        text: Some(row_text.clone()),
                     });
                 }
                 if let Some(a) = col_atoms.get(c).filter(|a| !a.is_empty()) {
@@ -866,7 +880,7 @@ impl<'a> Doc<'a> {
                         title: false,
                         soft: false,
                         reach: Reach::Own,
-                        text: head_text(c).to_string(),
+                        text: col_texts.get(c).cloned(),
                     });
                 }
                 let mut spec = col_specs.get(c).copied().unwrap_or_default();
@@ -894,6 +908,19 @@ impl<'a> Doc<'a> {
     }
 
     /// One table cell's numbers.
+    /// An empty token buffer (a spare one when there is one: regions are read one after
+    /// another, and a region's reading may read another).
+    fn lexed(&self) -> Lexed {
+        let mut lx = self.spare.borrow_mut().pop().unwrap_or_default();
+        lx.clear();
+        lx
+    }
+
+    /// Gives back a buffer [`Doc::lexed`] handed out.
+    fn done(&self, lx: Lexed) {
+        self.spare.borrow_mut().push(lx);
+    }
+
     fn cell(
         &self,
         range: Range<usize>,
@@ -903,7 +930,7 @@ impl<'a> Doc<'a> {
         negative: bool,
         sink: &mut dyn FnMut(Item),
     ) {
-        let mut lexed = Lexed::default();
+        let mut lexed = self.lexed();
         lex::lex(
             &self.text[range.clone()],
             Mode { locale, cell: true },
@@ -970,7 +997,7 @@ impl<'a> Doc<'a> {
         {
             return;
         }
-        let mut lexed = Lexed::default();
+        let mut lexed = self.lexed();
         let mode = Mode {
             locale: self.cfg.locale,
             cell: self.french,
@@ -979,6 +1006,7 @@ impl<'a> Doc<'a> {
         self.settle(&mut lexed, &self.text[range.clone()]);
         shift(&mut lexed, range.start);
         self.bind_tokens(&lexed, binds, section, false, only_numbers, sink);
+        self.done(lexed);
     }
 
     /// Reads the tokens of one region: each number's frame, and what binds it (the region's
@@ -1016,10 +1044,6 @@ impl<'a> Doc<'a> {
         let mut skip_until = 0usize;
         // Dates written with month names: the tokens they cover, and their atoms.
         let dates = month_dates(lx, self.order);
-        let mut date_at: std::collections::HashMap<usize, Vec<Atom>> = Default::default();
-        for (range, atoms) in &dates {
-            date_at.insert(range.start, atoms.clone());
-        }
         let in_date = |t: usize| date_covering(&dates, t).is_some();
         let counts = TokCounts::new(lx);
         let mut pending_name: Vec<Atom> = Vec::new();
@@ -1035,7 +1059,8 @@ impl<'a> Doc<'a> {
         // A condition with no quantity measured under it yet.
         let mut pending_condition: Option<usize> = None;
         for (t, tok) in toks.iter().enumerate() {
-            if let Some(atoms) = date_at.get(&t) {
+            // (A region's dates are few: looked for, not indexed.)
+            if let Some((_, atoms)) = dates.iter().find(|(r, _)| r.start == t) {
                 set_scope(
                     &mut scope,
                     Ty::Date,
@@ -1329,7 +1354,7 @@ impl<'a> Doc<'a> {
                                 self.scope_binds(lx, t, &scope, &at, &marks, &mut all);
                             }
                             let atom = Some(number_atom(&frame));
-                            let noun = next_word(lx, t).map(str::to_string);
+                            let noun = next_word(lx, t).map(CompactString::from);
                             sink(Item {
                                 num: num.clone(),
                                 frame: frame.clone(),
@@ -1634,33 +1659,33 @@ impl<'a> Doc<'a> {
                     }
                     out.push(Bind {
                         dim: self.dim(ty.key(), 0),
-                        atoms: atoms.clone(),
+                        atoms: atoms.as_slice().into(),
                         weight: 1.0,
                         mention: 0,
                         title: false,
                         soft: false,
                         reach: Reach::Own,
-                        text: label_words(lx, *at, self.text),
+                        text: Some(label_words(lx, *at, self.text).into()),
                     });
                 }
-                let mut seen: Vec<Ty> = Vec::new();
+                // A type's labels after the number are one binding (`… in 2023 and 2024`).
+                let mut seen: Vec<(Ty, Vec<Atom>)> = Vec::new();
                 for (ty, a, _) in &after {
-                    if seen.contains(ty) {
-                        if let Some(b) = out.last_mut() {
-                            b.atoms.push(a.clone());
-                        }
-                        continue;
+                    match seen.iter_mut().find(|(t, _)| t == ty) {
+                        Some((_, atoms)) => atoms.push(a.clone()),
+                        None => seen.push((*ty, vec![a.clone()])),
                     }
-                    seen.push(*ty);
+                }
+                for (ty, atoms) in seen {
                     out.push(Bind {
                         dim: self.dim(ty.key(), 0),
-                        atoms: vec![a.clone()],
+                        atoms: atoms.into(),
                         weight: 1.0,
                         mention: 0,
                         title: false,
                         soft: false,
                         reach: Reach::Own,
-                        text: String::new(),
+                        text: None,
                     });
                 }
                 let mut measure: Vec<Atom> = before_words
@@ -1678,13 +1703,13 @@ impl<'a> Doc<'a> {
                 if !measure.is_empty() {
                     out.push(Bind {
                         dim: self.dim(0x3ea5, 0),
-                        atoms: measure,
+                        atoms: measure.into(),
                         weight: 1.0,
                         mention: 0,
                         title: false,
                         soft: true,
                         reach: Reach::Own,
-                        text: String::new(),
+                        text: None,
                     });
                 }
             }
@@ -1708,7 +1733,7 @@ impl<'a> Doc<'a> {
                 let mut push = |a: &str, weight: f32, at: usize| {
                     out.push(Bind {
                         dim: 0,
-                        atoms: vec![Atom::from(a)],
+                        atoms: Rc::from([Atom::from(a)]),
                         weight,
                         mention: at as u32 + 1,
                         title: false,
@@ -1720,7 +1745,7 @@ impl<'a> Doc<'a> {
                         } else {
                             Reach::Own
                         },
-                        text: String::new(),
+                        text: None,
                     });
                 };
                 // The unit the number is written with, as a word (`2.710 minutos`), names its
@@ -2114,7 +2139,7 @@ impl<'a> Doc<'a> {
             },
             binds: Vec::new(),
             atom,
-            noun: next_word(lx, t).map(str::to_string),
+            noun: next_word(lx, t).map(CompactString::from),
         });
     }
 
@@ -3174,8 +3199,12 @@ fn code_type(code: &str) -> Ty {
     if code.len() == 6 && code[..2].eq_ignore_ascii_case("fy") {
         return Ty::Year;
     }
-    let letters: String = code.chars().filter(|c| c.is_ascii_alphabetic()).collect();
-    let l = letters.to_ascii_uppercase();
+    let mut l = CompactString::default();
+    l.extend(
+        code.chars()
+            .filter(char::is_ascii_alphabetic)
+            .map(|c| c.to_ascii_uppercase()),
+    );
     if matches!(l.as_str(), "S" | "W" | "KW" | "CW" | "WK") && code.len() <= 5 {
         Ty::Week
     } else {
@@ -3202,7 +3231,7 @@ fn quarter_code(code: &str) -> Option<(u32, Option<u32>)> {
 /// (`S16` is week 16 whatever the language calls weeks).
 fn code_atoms(code: &str) -> Vec<Atom> {
     // One code however it is joined: `tier-1`, `tier_1` and `tier1`; `W-01` and `W01`.
-    let up: String = code
+    let up: CompactString = code
         .chars()
         .filter(|c| !matches!(c, '-' | '_' | '‑'))
         .flat_map(char::to_uppercase)
@@ -3215,14 +3244,7 @@ fn code_atoms(code: &str) -> Vec<Atom> {
         }
         return out;
     }
-    let digits: String = code
-        .chars()
-        .rev()
-        .take_while(char::is_ascii_digit)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
+    let digits = &code[code.trim_end_matches(|c: char| c.is_ascii_digit()).len()..];
     if let Ok(n) = digits.parse::<u64>() {
         if code_type(code) == Ty::Week {
             out.push(format_compact!("wk:{n}"));
@@ -3302,7 +3324,7 @@ fn word_atom(folded: &str, raw: &str) -> Option<Atom> {
 
 /// A folded word's stem: a plural's `s` dropped, then its first six letters
 /// (`liquidado`/`liquidou` → `liquid`, `outbound` → `outbou`).
-pub(crate) fn stem(folded: &str) -> String {
+pub(crate) fn stem(folded: &str) -> CompactString {
     let w = if folded.len() > 3 && folded.ends_with('s') && !folded.ends_with("ss") {
         &folded[..folded.len() - 1]
     } else {
@@ -3333,7 +3355,7 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
     if text.trim().is_empty() {
         return out;
     }
-    let mut lx = Lexed::default();
+    let mut lx = doc.lexed();
     lex::lex(
         text,
         Mode {
@@ -3430,6 +3452,7 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
     }
     out.sort();
     out.dedup();
+    doc.done(lx);
     out
 }
 

@@ -94,13 +94,13 @@ pub(crate) fn walk_leaves(
                     if !names.is_empty() {
                         binds.push(Bind {
                             dim,
-                            atoms: names,
+                            atoms: names.into(),
                             weight: 1.0,
                             mention: 0,
                             title: false,
                             soft: false,
                             reach: layout::Reach::Own,
-                            text: names_text,
+                            text: Some(names_text.into()),
                         });
                     }
                     stack.push(Frame {
@@ -132,13 +132,13 @@ pub(crate) fn walk_leaves(
                     if !atoms.is_empty() {
                         binds.push(Bind {
                             dim,
-                            atoms,
+                            atoms: atoms.into(),
                             weight: 1.0,
                             mention: 0,
                             title: false,
                             soft: false,
                             reach: layout::Reach::Own,
-                            text: k.to_string(),
+                            text: Some(k.as_str().into()),
                         });
                     }
                     stack.push(Frame {
@@ -236,7 +236,8 @@ fn condition_key(key: &str) -> bool {
     {
         return true;
     }
-    let words = crate::verify::words::fold(&key_words(key));
+    let key = key_words(key);
+    let words = crate::verify::words::fold(&key);
     words.split_whitespace().any(|w| {
         ["condi", "beding", "dose", "dosis", "temperat", "setting"]
             .iter()

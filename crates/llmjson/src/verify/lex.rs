@@ -19,6 +19,15 @@ pub(crate) struct Lexed {
     pub folded: String,
 }
 
+impl Lexed {
+    /// Empties it, keeping what it has allocated.
+    pub fn clear(&mut self) {
+        self.toks.clear();
+        self.nums.clear();
+        self.folded.clear();
+    }
+}
+
 /// One token: where it is and what it is.
 #[derive(Debug, Clone)]
 pub(crate) struct Tok {
@@ -322,11 +331,7 @@ fn abbreviation_before(out: &Lexed, dot: usize, after: &[u8]) -> bool {
 fn push_word(text: &str, s: usize, e: usize, out: &mut Lexed) {
     let word = &text[s..e];
     let from = out.folded.len();
-    if word.bytes().all(|c| c.is_ascii_lowercase()) {
-        out.folded.push_str(word);
-    } else {
-        out.folded.push_str(&words::fold(word));
-    }
+    words::fold_into(word, &mut out.folded);
     let to = out.folded.len();
     let flags = words::flags(&out.folded[from..to]);
     let mut chars = word.chars();
@@ -1484,7 +1489,7 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
     };
     // `metros cúbicos`, `mètres carrés`: a volume or an area in two words.
     if word_unit == Some("m") {
-        let unit = unit_in_two_words(text, end, |w| match words::fold(w).as_str() {
+        let unit = unit_in_two_words(text, end, |w| match &*words::fold(w) {
             "cubicos" | "cubico" | "cubes" | "cube" | "cubi" => Some("m³"),
             "quadrados" | "quadrado" | "carres" | "carre" | "cuadrados" | "quadrati" => Some("m²"),
             _ => None,
@@ -1521,7 +1526,7 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                     let rest = after.strip_prefix(['-', ' ']).unwrap_or("");
                     let w = word_prefix(rest, 8, char::is_alphabetic);
                     if matches!(
-                        words::fold(w).as_str(),
+                        &*words::fold(w),
                         "hour" | "hours" | "heure" | "heures" | "hora" | "horas"
                     ) {
                         (energy, end + 1 + w.len())

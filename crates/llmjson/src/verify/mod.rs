@@ -465,7 +465,7 @@ impl<'e> Check<'e> {
             } else {
                 b.mention
             };
-            for a in &b.atoms {
+            for a in b.atoms.iter() {
                 if atom.as_deref() == Some(a.as_str()) {
                     continue;
                 }
@@ -497,7 +497,7 @@ impl<'e> Check<'e> {
         // Its periods and numbered things, each at its strongest.
         let mut exclusive: Vec<(layout::Atom, f32)> = Vec::new();
         for b in &binds {
-            for a in &b.atoms {
+            for a in b.atoms.iter() {
                 if evidence::exclusive_kind(a).is_none() || atom.as_deref() == Some(a.as_str()) {
                     continue;
                 }

@@ -9,6 +9,7 @@
 //! own labels (`layout`), so a new domain needs no new word. Words are compared folded (lower
 //! case, diacritics stripped: [`fold`]); the scan asks about each word once.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -44,8 +45,28 @@ pub(crate) mod flag {
 
 /// `Prejuízo` → `prejuizo`, `Straße` → `strasse`, `Œuvre` → `oeuvre`: lower case, the
 /// diacritics of Latin scripts dropped (other scripts kept as they are).
-pub(crate) fn fold(word: &str) -> String {
+pub(crate) fn fold(word: &str) -> Cow<'_, str> {
+    // Most words are folded already: they are borrowed, not copied.
+    if word
+        .bytes()
+        .all(|c| !c.is_ascii_uppercase() && c.is_ascii())
+    {
+        return Cow::Borrowed(word);
+    }
     let mut out = String::with_capacity(word.len());
+    fold_into(word, &mut out);
+    Cow::Owned(out)
+}
+
+/// Appends `word` folded to `out`.
+pub(crate) fn fold_into(word: &str, out: &mut String) {
+    if word
+        .bytes()
+        .all(|c| !c.is_ascii_uppercase() && c.is_ascii())
+    {
+        out.push_str(word);
+        return;
+    }
     for c in word.chars() {
         if c.is_ascii() {
             out.push(c.to_ascii_lowercase());
@@ -77,7 +98,6 @@ pub(crate) fn fold(word: &str) -> String {
         };
         out.push_str(base);
     }
-    out
 }
 
 /// The flags of a folded word.
@@ -1765,8 +1785,10 @@ pub(crate) fn currency_word(word: &str) -> Option<&'static str> {
         "USD", "EUR", "BRL", "CHF", "GBP", "JPY", "CAD", "AUD", "NZD", "MXN", "PLN", "CZK", "HUF",
         "SEK", "NOK", "DKK", "INR", "CNY", "ARS", "CLP", "COP", "ZAR", "HKD", "SGD", "TWD", "KRW",
     ];
-    if let Some(c) = CODES.iter().find(|c| **c == word) {
-        return Some(c);
+    if word.len() == 3 && word.bytes().all(|c| c.is_ascii_uppercase()) {
+        if let Some(c) = CODES.iter().find(|c| **c == word) {
+            return Some(c);
+        }
     }
     match unit_word(&fold(word)) {
         Some(u @ ("EUR" | "USD" | "BRL" | "CHF" | "GBP")) => Some(u),
