@@ -363,6 +363,7 @@ impl Evidence {
     pub fn add_text(&mut self, name: &str, text: &str) -> Result<&mut Self, Error> {
         let source = self.admit(name, text.len())?;
         self.substance += substance(text);
+        self.reserve_for(text.len());
         self.index_text(
             text,
             source,
@@ -537,9 +538,9 @@ impl Evidence {
             spec,
             hints: &hints,
         };
-        let mut items: Vec<Item> = Vec::new();
-        layout::read(text, &cfg, &mut |item| items.push(item));
-        for item in items {
+        // Each number is indexed as it is read (not collected first: a megabyte's numbers
+        // would be copied twice).
+        layout::read(text, &cfg, &mut |item| {
             // The decimal marks the text writes (a JSON document's dots are no language's).
             if let Readings::One(d) = item.frame.readings {
                 let digits = text.get(item.num.digits.clone()).unwrap_or_default();
@@ -552,8 +553,23 @@ impl Evidence {
                 }
             }
             self.index_item(item, text, &place);
-        }
+        });
         self.sorted = OnceLock::new();
+    }
+
+    /// Room for the numbers of `bytes` more text (a dense report states one every 16 bytes or
+    /// so; half that is reserved, so that a sparse text does not hold what it never uses).
+    fn reserve_for(&mut self, bytes: usize) {
+        let numbers = bytes / 32;
+        if numbers < 1024 {
+            return;
+        }
+        self.numbers.reserve(numbers);
+        self.keys.reserve(numbers);
+        self.next.reserve(numbers);
+        self.exact.reserve(numbers);
+        self.judgements.reserve(numbers);
+        self.groups.reserve(2 * numbers);
     }
 
     fn index_item(&mut self, item: Item, text: &str, place: &impl Fn(Range<usize>, &str) -> Place) {

@@ -3764,13 +3764,16 @@ fn date_order(text: &str) -> DateOrder {
         ("TT.MM", DateOrder::DayFirst),
         ("DD.MM", DateOrder::DayFirst),
     ] {
-        if text.contains(hint) {
+        if contains(text, hint) {
             return order;
         }
     }
     let b = text.as_bytes();
-    let mut i = 0;
-    while i + 10 <= b.len() {
+    // Each separator is a candidate's third byte.
+    for sep in memchr::memchr2_iter(b'/', b'.', b) {
+        let Some(i) = sep.checked_sub(2).filter(|i| i + 10 <= b.len()) else {
+            continue;
+        };
         if b[i].is_ascii_digit()
             && b[i + 1].is_ascii_digit()
             && matches!(b[i + 2], b'/' | b'.')
@@ -3788,15 +3791,22 @@ fn date_order(text: &str) -> DateOrder {
                 return DateOrder::MonthFirst;
             }
         }
-        i += 1;
     }
     DateOrder::Unknown
+}
+
+/// Whether `text` holds `pattern` (a whole document is searched: by `memmem`, not `str::contains`).
+fn contains(text: &str, pattern: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), pattern.as_bytes()).is_some()
 }
 
 /// The dollar a bare `$` means in this text: USD, unless the text names one other dollar
 /// (`CAD`, `AUD`, …) and no US one.
 fn dollar_of(text: &str) -> &'static str {
-    if text.contains("USD") || text.contains("US$") || !text.contains('$') {
+    if contains(text, "USD")
+        || contains(text, "US$")
+        || memchr::memchr(b'$', text.as_bytes()).is_none()
+    {
         return "USD";
     }
     let mut found = None;
@@ -3812,7 +3822,7 @@ fn dollar_of(text: &str) -> &'static str {
         ("SGD", &["SGD", "S$", "Singapore dollar"][..]),
         ("TWD", &["TWD", "NT$"][..]),
     ] {
-        if marks.iter().any(|m| text.contains(m)) {
+        if marks.iter().any(|m| contains(text, m)) {
             if found.is_some() {
                 return "USD";
             }
