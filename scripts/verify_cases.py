@@ -671,6 +671,33 @@ CLASSES_R5 = [
 ]
 
 
+# Round 3, stop 70: each class written anew before it was fixed (issue 56).
+CLASSES_R6 = [
+    ("possessive_year", "en", "Brewery results 2022: revenue USD 41.3 million; hectolitres 182,400.\nBrewery results 2023: revenue USD 44.9 million; hectolitres 190,100.", "The brewery's 2023 revenue was $44.9 million on 190,100 hectolitres.", "The brewery's 2023 revenue was $41.3 million on 190,100 hectolitres."),
+    ("possessive_year", "en", "{\"museum\": \"Harbor Arts\", \"visits\": {\"2023\": {\"adults\": 81200, \"schools\": 9400}, \"2024\": {\"adults\": 86900, \"schools\": 11050}}}", "Harbor Arts's 2024 season drew 86,900 adult visitors and 11,050 school visits.", "Harbor Arts's 2024 season drew 86,900 adult visitors and 9,400 school visits."),
+    ("possessive_year", "en", "Route 12: 2023 ridership 1,204,000; 2024 ridership 1,311,500\nRoute 14: 2023 ridership 880,300; 2024 ridership 902,750", "Route 12's 2024 ridership reached 1,311,500, while Route 14's came to 902,750.", "Route 12's 2024 ridership reached 1,204,000, while Route 14's came to 902,750."),
+    ("possessive_count", "en", "Depot inventory: Northgate depot 46 buses, 12 of them electric; Southfield depot 38 buses, 20 electric.", "Northgate's 46 buses include 12 electric ones.", "Northgate's 46 buses include 20 electric ones."),
+    ("possessive_period", "en", "Weekly admissions\nWeek 21: 318\nWeek 22: 342\nWeek 23: 297", "Admissions rose to 342 in week 22, then fell back to the following week's 297.", "Admissions rose to 342 in week 22, then fell back to the following week's 318."),
+    ("possessive_period", "en", "Quarterly churn — Q1: 2.4%; Q2: 2.9%; Q3: 2.1%", "Churn peaked at 2.9% in Q2 before the next quarter's 2.1%.", "Churn peaked at 2.9% in Q2 before the next quarter's 2.4%."),
+    ("possessive_period", "pt-BR", "Vendas semanais\nSemana 8: 1.120 unidades\nSemana 9: 1.305 unidades\nSemana 10: 990 unidades", "Na semana 9 foram 1.305 unidades, contra 990 na semana seguinte.", "Na semana 9 foram 1.305 unidades, contra 1.120 na semana seguinte."),
+    ("possessive_name", "en", "Lab results: Sample A tensile strength 41.8 MPa; Sample B tensile strength 38.2 MPa.", "Sample B's tensile strength was 38.2 MPa.", "Sample B's tensile strength was 41.8 MPa."),
+    ("possessive_year", "en", "Food bank distributions: 2022 — 2,840 t; 2023 — 3,115 t; 2024 — 3,402 t", "The food bank's 2023 distributions totalled 3,115 t, below 2024's 3,402 t.", "The food bank's 2023 distributions totalled 2,840 t, below 2024's 3,402 t."),
+    ("numbered_key", "en", "{\"year\": 2024, \"emissions\": {\"scope_1_t\": 12840, \"scope_2_t\": 5310, \"scope_3_t\": 88200}}", "In 2024 scope 2 emissions were 5,310 t and scope 3 reached 88,200 t.", "In 2024 scope 2 emissions were 12,840 t and scope 3 reached 88,200 t."),
+    ("numbered_key", "de", "{\"netz\": \"Tram Nord\", \"linie_4_fahrgaeste\": 41200, \"linie_7_fahrgaeste\": 28650}", "Auf der Linie 7 fuhren 28.650 Fahrgäste.", "Auf der Linie 7 fuhren 41.200 Fahrgäste."),
+    ("numbered_key", "fr", "Taux d'occupation — salle 1 : 78 % ; salle 2 : 64 % ; salle 3 : 91 %", "La salle 3 affiche un taux d'occupation de 91 %, la salle 2 de 64 %.", "La salle 3 affiche un taux d'occupation de 78 %, la salle 2 de 64 %."),
+    ("numbered_key", "pt-BR", "{\"usina\": \"Serra Azul\", \"turbina_1_mwh\": 18420, \"turbina_2_mwh\": 17260, \"turbina_3_mwh\": 9905}", "A turbina 2 gerou 17.260 MWh e a turbina 3, 9.905 MWh.", "A turbina 2 gerou 18.420 MWh e a turbina 3, 9.905 MWh."),
+    ("numbered_key", "es", "Producción por nave: nave 1: 2.310 t; nave 2: 1.870 t; nave 4: 3.025 t", "La nave 4 produjo 3.025 t, frente a 1.870 t de la nave 2.", "La nave 4 produjo 2.310 t, frente a 1.870 t de la nave 2."),
+    ("numbered_key", "en", "{\"hospital\": \"Westmead\", \"ward_3_beds\": 28, \"ward_5_beds\": 34, \"ward_3_occupancy\": 0.91, \"ward_5_occupancy\": 0.84}", "Ward 5 has 34 beds and ran at 84% occupancy.", "Ward 5 has 34 beds and ran at 91% occupancy."),
+    ("co2_unit", "en", "Fleet emissions 2024: 1,284 tCO2e; buildings: 412 tCO2e.", "The fleet emitted 1,284 tonnes of CO2e in 2024, the buildings 412 t CO2e.", "The fleet emitted 412 tonnes of CO2e in 2024, the buildings 1,284 t CO2e."),
+    ("co2_unit", "de", "Scope-1-Emissionen 2023: 8.940 t CO₂e; Scope-2-Emissionen 2023: 2.115 t CO₂e", "2023 lagen die Scope-1-Emissionen bei 8.940 Tonnen CO₂e.", "2023 lagen die Scope-1-Emissionen bei 2.115 Tonnen CO₂e."),
+    ("co2_unit", "fr", "{\"site\": \"Lyon\", \"emissions_tco2e\": 3120, \"energie_mwh\": 14800}", "Le site de Lyon a émis 3 120 tCO2e pour 14 800 MWh consommés.", "Le site de Lyon a émis 3 120 kgCO2e pour 14 800 MWh consommés."),
+    ("key_rate", "en", "{\"plant\": \"Carlsbad\", \"output_m3_d\": 189000, \"energy_kwh_m3\": 3.6}", "Carlsbad delivers 189,000 m³/d at 3.6 kWh/m³.", "Carlsbad delivers 189,000 m³/h at 3.6 kWh/m³."),
+    ("key_rate", "es", "{\"planta\": \"Torrevieja\", \"caudal_m3_d\": 240000, \"consumo_kwh_m3\": 3.9}", "Torrevieja produce 240.000 m³ al día con un consumo de 3,9 kWh/m³.", "Torrevieja produce 240.000 m³ al día con un consumo de 3,9 kWh/t."),
+    ("key_rate", "fr", "{\"scierie\": \"Vosges\", \"sciage_m3_h\": 42, \"electricite_kwh_m3\": 18.5}", "La scierie des Vosges scie 42 m³/h pour 18,5 kWh/m³.", "La scierie des Vosges scie 42 m³/j pour 18,5 kWh/m³."),
+    ("key_rate", "de", "{\"werk\": \"Nord\", \"ausstoss_t_d\": 1250, \"strom_kwh_t\": 96}", "Das Werk Nord stößt 1.250 t/d aus und braucht 96 kWh/t.", "Das Werk Nord stößt 1.250 t/h aus und braucht 96 kWh/t."),
+    ("key_rate", "pt-BR", "{\"eta\": \"Guandu\", \"vazao_m3_s\": 43, \"cloro_mg_l\": 1.2}", "A ETA Guandu trata 43 m³/s com cloro residual de 1,2 mg/L.", "A ETA Guandu trata 43 m³/h com cloro residual de 1,2 mg/L."),
+]
+
 def main() -> None:
     rows = []
     for i, (form, lang, evidence, good, bad) in enumerate(FORMS):
@@ -678,7 +705,7 @@ def main() -> None:
                      "evidence": evidence, "answer": good, "grounded": True})
         rows.append({"id": f"{form}-{lang}-{i}-ungrounded", "form": form, "language": lang,
                      "evidence": evidence, "answer": bad, "grounded": False})
-    for prefix, classes in (("r3", CLASSES_R3 + CLASSES_R4), ("r5", CLASSES_R5)):
+    for prefix, classes in (("r3", CLASSES_R3 + CLASSES_R4), ("r5", CLASSES_R5), ("r6", CLASSES_R6)):
         for i, (form, lang, evidence, good, bad) in enumerate(classes):
             for answer, grounded in ((good, True), (bad, False)):
                 state = "grounded" if grounded else "ungrounded"

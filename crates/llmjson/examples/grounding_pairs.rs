@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Each line holds `evidence`, `answer`, `grounded`, and how the evidence is given:
-//! `evidence_format` or `source` (`text`, `csv`, `json`); `class` and `language` group the
+//! `evidence_format`, `source` or `format` (`text`, `csv`, `json`); `class` and `language` group the
 //! scores. Prints accuracy, precision and recall of "not grounded" overall and per class, and
 //! with `--show` every wrong judgement with the verifier's reasons.
 
@@ -58,6 +58,7 @@ fn evidence_of(case: &Value) -> Result<Evidence, String> {
     let source = case["source"]
         .as_str()
         .or(case["evidence_format"].as_str())
+        .or(case["format"].as_str())
         .unwrap_or("text");
     let mut e = Evidence::new();
     match source {

@@ -265,6 +265,21 @@ const PHRASE_ENDS: &[&str] = &[
     "eine", "es", "il", "we", "they", "it",
 ];
 
+/// How a word places a period against the one named before (`the following week`, `semana
+/// anterior`, `le trimestre suivant`): one after, one before, or (`last`, `letzte`: the one
+/// before or the final one) somewhere else (0).
+fn period_shift(folded: &str) -> Option<i64> {
+    match folded {
+        "next" | "following" | "subsequent" | "proxima" | "proximo" | "seguinte" | "siguiente"
+        | "suivante" | "suivant" | "nachste" | "nachsten" | "folgende" | "folgenden" => Some(1),
+        "previous" | "prior" | "preceding" | "anterior" | "precedente" | "precedent" | "vorige"
+        | "vorigen" | "vorherige" | "vorherigen" => Some(-1),
+        "last" | "final" | "ultima" | "ultimo" | "pasada" | "pasado" | "derniere" | "dernier"
+        | "letzte" | "letzten" => Some(0),
+        _ => None,
+    }
+}
+
 /// Words after a number that may bind it as plain words (`84 staff on site`).
 const AFTER_WORDS: usize = 6;
 /// Words after a number of an answer's within which a label still binds it.
@@ -1446,8 +1461,11 @@ impl<'a> Doc<'a> {
                         break;
                     }
                     // `en semaine 15`, `in week 12`, `for site 401`: a numbered thing after it.
-                    if let Some((_, f, true)) = prev_word(lx, k, self.text) {
-                        if f & (flag::WEEK | flag::QUARTER | flag::REF) != 0 && n.unit.is_none() {
+                    if let Some((w, f, true)) = prev_word(lx, k, self.text) {
+                        let numbered = f & (flag::WEEK | flag::QUARTER | flag::REF) != 0
+                            || n.plain
+                                && self.numbered_by_evidence(lx, k, w, f, n.readings.first());
+                        if numbered && n.unit.is_none() {
                             let v = n.readings.first();
                             if f & flag::WEEK != 0 {
                                 after.push((Ty::Week, format_compact!("wk:{}", plain_value(v)), k));
@@ -1777,7 +1795,74 @@ impl<'a> Doc<'a> {
                     matches!(toks[k].kind, TokKind::Word { folded, .. }
                         if POSSESSIVES.contains(&&lx.folded[folded.0 as usize..folded.1 as usize]))
                 });
+                // A period its own clause names by its place, not its number (`the following
+                // week's 297`, `au trimestre suivant`): an earlier clause's week or quarter
+                // moved by one, or (`the last week's 612`: the final one?) none.
+                // (Its clause: before the number, and after it to the clause's end: `contra
+                // 1.120 na semana seguinte`.)
+                let clause_end = (t + 1..toks.len().min(t + 10))
+                    .find(|&k| {
+                        matches!(
+                            toks[k].kind,
+                            TokKind::Num(_)
+                                | TokKind::Punct(
+                                    P::Comma | P::Semi | P::Stop | P::Line | P::Pipe | P::Tab
+                                )
+                        )
+                    })
+                    .unwrap_or(toks.len().min(t + 10));
+                let other_period = |f: u32| -> Option<i64> {
+                    (own_start..clause_end).filter(|&k| k != t).find_map(|k| {
+                        let period = matches!(toks[k].kind,
+                            TokKind::Word { flags, .. } if flags & f != 0)
+                            && !toks.get(k + 1).is_some_and(|x| {
+                                matches!(x.kind, TokKind::Num(_))
+                                    && self.text[toks[k].span.end..x.span.start].trim().is_empty()
+                            });
+                        if !period {
+                            return None;
+                        }
+                        [k.wrapping_sub(1), k + 1].iter().find_map(|&j| {
+                            let TokKind::Word { folded, .. } = toks.get(j)?.kind else {
+                                return None;
+                            };
+                            period_shift(&lx.folded[folded.0 as usize..folded.1 as usize])
+                        })
+                    })
+                };
+                let (week_shift, quarter_shift) =
+                    (other_period(flag::WEEK), other_period(flag::QUARTER));
+                // The period named last before the clause, in its sentence (`in week 22`, `Q2`):
+                // the one a `following` or `previous` one is counted from.
+                let last_period = |quarter: bool| -> Option<i64> {
+                    (0..own_start)
+                        .rev()
+                        .take_while(|&k| !matches!(toks[k].kind, TokKind::Punct(P::Stop | P::Line)))
+                        .find_map(|k| {
+                            let TokKind::Num(id) = toks[k].kind else {
+                                return None;
+                            };
+                            let n = &lx.nums[id as usize];
+                            if quarter {
+                                if let Some((q, _)) = quarter_code(&self.text[n.code.clone()]) {
+                                    return Some(i64::from(q));
+                                }
+                            }
+                            let want = if quarter { flag::QUARTER } else { flag::WEEK };
+                            let prev = &toks[k.checked_sub(1)?];
+                            let named = matches!(prev.kind,
+                                TokKind::Word { flags, .. } if flags & want != 0)
+                                && self.text[prev.span.end..n.span.start].trim().is_empty();
+                            named.then(|| plain_value(n.readings.first()).parse().ok())?
+                        })
+                };
                 for (ty, atoms, at, s) in scope {
+                    if *at < own_start
+                        && (*ty == Ty::Week && week_shift.is_some()
+                            || *ty == Ty::Quarter && quarter_shift.is_some())
+                    {
+                        continue;
+                    }
                     // A condition after the number in its clause is its own, however many
                     // words its phrase has (`et 16,8 m³/s à la pression de 55 bar`).
                     let overridden = after.iter().any(|(aty, _, k)| {
@@ -1806,6 +1891,15 @@ impl<'a> Doc<'a> {
                 }
                 for (_, a, at) in &after {
                     push(a, 0.9 * decay(words_between(t, *at)), *at);
+                }
+                for (shift, quarter, prefix) in
+                    [(week_shift, false, "wk"), (quarter_shift, true, "q")]
+                {
+                    if let (Some(shift @ (-1 | 1)), Some(n)) = (shift, last_period(quarter)) {
+                        if n + shift > 0 {
+                            push(&format_compact!("{prefix}:{}", n + shift), 0.9, t);
+                        }
+                    }
                 }
                 for (a, at, comma) in &before_words {
                     let w = 0.5 * decay(words_between(*at, t)) * if *comma { 0.6 } else { 1.0 };
@@ -1996,6 +2090,14 @@ impl<'a> Doc<'a> {
         // An answer's number in a label's place that the evidence holds as a label.
         if self.cfg.role == Role::Answer && bare && num.integer() && num.plain {
             let atom = value_atom("n:", value, None);
+            if let Some((word, flags, true)) = prev {
+                if self.numbered_by_evidence(lx, t, word, flags, value) {
+                    return Class::Label(
+                        Some(Ty::Ref(hash_str(word) as u32)),
+                        vec![atom, format_compact!("r:{}:{}", stem(word), key(value))],
+                    );
+                }
+            }
             if (self.cfg.hints.label)(&atom) && label_place(lx, t, self.german) {
                 return Class::Label(Some(Ty::Code), vec![atom]);
             }
@@ -2020,6 +2122,32 @@ impl<'a> Doc<'a> {
             .filter(|u| condition_unit(u) || opening_condition(lx, t, u))
             .filter(|_| condition_place(lx, t, text));
         Class::Quantity { condition }
+    }
+
+    /// An answer's word and the integer after it that the evidence labels with both (`alcance
+    /// 2` against a key `alcance_2_tco2e`, `nave 4` against `nave 4: 3.025 t`): a numbered
+    /// thing, whatever the word. Not when a counted noun follows (`Patienten 839 Patienten`
+    /// counts).
+    fn numbered_by_evidence(
+        &self,
+        lx: &Lexed,
+        t: usize,
+        word: &str,
+        flags: u32,
+        value: Decimal,
+    ) -> bool {
+        let counts = next_word(lx, t).is_some_and(|w| {
+            (self.cfg.hints.count_noun)(w)
+                || words::unit_word(w).is_some()
+                || words::flags(w) & flag::COUNT != 0
+        });
+        self.cfg.role == Role::Answer
+            && !counts
+            && flags & flag::STOP == 0
+            && word.len() > 2
+            && value.exp == 0
+            && word_atom(word, word).is_some_and(|a| (self.cfg.hints.binds)(&a))
+            && (self.cfg.hints.label)(&value_atom("n:", value, None))
     }
 
     /// A year-shaped number that counts: a unit follows, or a counted noun (in German, only a
@@ -2056,7 +2184,12 @@ impl<'a> Doc<'a> {
             && word_atom(w, w).is_some_and(|a| (self.cfg.hints.binds)(&a))
         {
             // (A verb may be a function word here: `registrou`, `chegou`; in German a noun
-            // may be the place: `gab es im Besucherstollen 2019 Führungen`.)
+            // may be the place: `gab es im Besucherstollen 2019 Führungen`.) A possessive is
+            // a determiner, as an article is (`the line's 2024 revenue`).
+            let before = self.text[..lx.toks[t].span.start].trim_end();
+            if before.ends_with("'s") || before.ends_with("’s") {
+                return false;
+            }
             return matches!(
                 t.checked_sub(1).map(|p| lx.toks[p].kind),
                 Some(TokKind::Word { flags, folded, cap, upper: false })

@@ -44,6 +44,8 @@ pub(crate) fn walk_leaves(
         value: &'v Value,
         binds: Vec<Bind>,
         key: Option<String>,
+        /// Which of `binds` are the keys of the objects above (not an array's item names).
+        key_binds: Vec<usize>,
     }
     let mut stack = vec![Frame {
         path: String::new(),
@@ -51,6 +53,7 @@ pub(crate) fn walk_leaves(
         value,
         binds: Vec::new(),
         key: None,
+        key_binds: Vec::new(),
     }];
     let mut keys: Vec<LeafItem> = Vec::new();
     while let Some(f) = stack.pop() {
@@ -109,6 +112,7 @@ pub(crate) fn walk_leaves(
                         value: item,
                         binds,
                         key: f.key.clone(),
+                        key_binds: f.key_binds.clone(),
                     });
                 }
             }
@@ -128,8 +132,19 @@ pub(crate) fn walk_leaves(
                         });
                     }
                     let mut binds = f.binds.clone();
-                    let atoms = layout::text_atoms(&key_words(k));
+                    let mut key_binds = f.key_binds.clone();
+                    let atoms = layout::text_atoms(&key_label(k));
                     if !atoms.is_empty() {
+                        // An object's key labels, among its siblings, what lies below it too:
+                        // `"overnight": {"buses_charged": 61}` is the overnight buses charged,
+                        // against `"chargers": 24` beside it.
+                        for &i in &key_binds {
+                            let b = &mut binds[i];
+                            let mut union: Vec<layout::Atom> = b.atoms.to_vec();
+                            union.extend(atoms.iter().filter(|a| !b.atoms.contains(a)).cloned());
+                            b.atoms = union.into();
+                        }
+                        key_binds.push(binds.len());
                         binds.push(Bind {
                             dim,
                             atoms: atoms.into(),
@@ -147,6 +162,7 @@ pub(crate) fn walk_leaves(
                         value: item,
                         binds,
                         key: Some(k.to_string()),
+                        key_binds,
                     });
                 }
             }
@@ -160,6 +176,23 @@ pub(crate) fn walk_leaves(
 }
 
 /// A key's words: `inbound_teu` → `inbound teu`, `pvProduktion` → `pv Produktion`.
+/// A key's words as a label: without the unit its value is in when a number comes before it
+/// (`scope_2_t` is scope 2, in tonnes: not 2 t).
+fn key_label(key: &str) -> String {
+    let words = key_words(key);
+    let parts: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
+    match parts[..] {
+        [.., number, _unit]
+            if parts.len() >= 3
+                && number.bytes().all(|c| c.is_ascii_digit())
+                && !frame::key_spec(key).is_empty() =>
+        {
+            parts[..parts.len() - 1].join(" ")
+        }
+        _ => words,
+    }
+}
+
 fn key_words(key: &str) -> String {
     // A key written as words is read as written (`2.º trimestre de 2024`).
     if key.contains(' ') {

@@ -220,7 +220,11 @@ pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
         {
             let end = word_end(text, i);
             if end > i {
-                push_word(text, i, end, out);
+                // An English possessive's `s` (`Harbourline's 2023 inventory`) is no word: it
+                // would number a thing `s`.
+                if !possessive_s(b, i, end) {
+                    push_word(text, i, end, out);
+                }
                 i = end;
                 continue;
             }
@@ -346,6 +350,19 @@ fn push_word(text: &str, s: usize, e: usize, out: &mut Lexed) {
             upper,
         },
     });
+}
+
+/// The word `s..e` is the `s` of a possessive: `'s` or `’s` right after a letter.
+fn possessive_s(b: &[u8], s: usize, e: usize) -> bool {
+    if e != s + 1 || !matches!(b[s], b's' | b'S') {
+        return false;
+    }
+    let before = match b[..s] {
+        [.., l, b'\''] => l,
+        [.., l, 0xE2, 0x80, 0x99] => l,
+        _ => return false,
+    };
+    before.is_ascii_alphabetic() || before >= 0x80
 }
 
 /// Where the word starting at `s` ends: letters (and `º`, `ª`, `µ`); `s` itself when no letter
@@ -878,6 +895,9 @@ fn per_after(text: &str, end: usize) -> (Option<&'static str>, usize) {
         .or_else(|| words::unit_word(&words::fold(word)))
         .or(match word {
             "kWp" | "MWp" | "kW" => unit_named(word),
+            // After a slash, a period's letter: `m³/j` (jour), `t/a` (German: per year).
+            "j" if rest.starts_with('/') => Some("d"),
+            "a" if rest.starts_with('/') => Some("yr"),
             _ => None,
         });
     match unit {
@@ -1317,6 +1337,14 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
     let Some((gap, spaced)) = after_blank(rest) else {
         return Right::nothing(j);
     };
+    // `8 420 tCO2e`, `1,2 kg CO₂e`: a mass of greenhouse gas (digits inside the unit).
+    if let Some((unit, len)) = co2_unit(spaced) {
+        return Right::Unit {
+            unit: Some(unit),
+            scale: 0,
+            end: j + gap + len,
+        };
+    }
     let word = word_prefix(spaced, 20, |c| {
         c.is_alphabetic() || matches!(c, '°' | 'º' | 'µ' | '²' | '³' | '%' | '/')
     });
@@ -1886,6 +1914,29 @@ fn unit_named(w: &str) -> Option<&'static str> {
         .binary_search_by(|(spelling, _)| spelling.as_bytes().cmp(w.as_bytes()))
         .ok()
         .map(|i| UNITS[i].1)
+}
+
+/// A mass of CO₂ or of its equivalent at the start of `s` (`tCO2e`, `kg CO₂e`, `MtCO2eq`,
+/// `t CO2`): the mass's unit (the gas is what is weighed, as in `412 Tonnen CO2e` or `598 kg
+/// de CO₂`) and the length.
+fn co2_unit(s: &str) -> Option<(&'static str, usize)> {
+    const MASSES: [&str; 5] = ["Mt", "kt", "kg", "t", "g"];
+    let mass = MASSES.iter().find(|m| s.starts_with(*m))?;
+    let mut k = mass.len();
+    if s[k..].starts_with(' ') {
+        k += 1;
+    }
+    k += ["CO2", "CO₂"]
+        .iter()
+        .find(|c| s[k..].starts_with(*c))?
+        .len();
+    if let Some(x) = ["-eq", "eq", "e"].iter().find(|x| s[k..].starts_with(*x)) {
+        k += x.len();
+    }
+    if s[k..].starts_with(|c: char| c.is_alphanumeric()) {
+        return None;
+    }
+    Some((unit_named(mass)?, k))
 }
 
 /// `1.5e-3`'s exponent at `j`: its value and length.
