@@ -599,9 +599,10 @@ impl Evidence {
         }
         let start = self.groups.len() as u32;
         for b in &binds {
-            // A label's bare numbers and codes (`Titan 2400`, `Site 203`, `S14`) are labels.
+            // A label's numbers and codes (`Titan 2400`, `Site 203`, `S14`, `Forfait 3 días`)
+            // are labels.
             for a in b.atoms.iter() {
-                if ((a.starts_with("n:") && !a.contains('|')) || a.starts_with("c:"))
+                if (a.starts_with("n:") || a.starts_with("c:"))
                     && !self.label_atoms.contains(a.as_str())
                 {
                     self.label_atoms.insert(a.as_str().into());

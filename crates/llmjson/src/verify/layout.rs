@@ -506,7 +506,16 @@ impl<'a> Doc<'a> {
         while k < lines.len() {
             let line = lines[k];
             let t = &self.text[line.start..line.end];
-            match classify(t) {
+            let kind = match classify(t) {
+                LineKind::Labelled
+                    if k == 0
+                        && title_line(t, lines.get(1).map(|l| &self.text[l.start..l.end])) =>
+                {
+                    LineKind::Heading
+                }
+                kind => kind,
+            };
+            match kind {
                 LineKind::Heading => {
                     // A heading's own numbers (a year, a count) are read too: nothing is
                     // skipped unread.
@@ -972,6 +981,12 @@ impl<'a> Doc<'a> {
         sink: &mut dyn FnMut(Item),
     ) {
         let text = self.text;
+        // The caption's money, scale and unit are its values', not its labels' (`7-night` under
+        // `all amounts USD`).
+        let section = &Section {
+            spec: Spec::default(),
+            ..section.clone()
+        };
         self.prose(range, binds, section, Some(&[]), &mut |item: Item| {
             let bare = item.frame.kind == Kind::Quantity
                 && item.num.plain
@@ -1128,6 +1143,8 @@ impl<'a> Doc<'a> {
                             scope.retain(|(ty, ..)| ty.temporal());
                         }
                         P::Semi | P::Pipe | P::Tab => {
+                            // (A condition named before a semicolon measured nothing after it.)
+                            pending_condition = None;
                             clause_start = t + 1;
                             last_number = None;
                             clause += 1;
@@ -1444,6 +1461,7 @@ impl<'a> Doc<'a> {
                     if n.form == Form::Number
                         && n.unit.is_some()
                         && !condition_unit(n.unit.unwrap_or_default())
+                        && !self.variant_unit(n)
                     {
                         // The words just before the next quantity are its own (`218,4 M€ pour un
                         // loyer annuel de 11,2 M€`).
@@ -1486,8 +1504,8 @@ impl<'a> Doc<'a> {
                         }
                     }
                     // `18,1 mmHg bei 25 mg`, `35 min at 120 °C`: a condition after it.
-                    if let Some(u) = n.unit.filter(|u| condition_unit(u)) {
-                        if condition_place(lx, k, self.text) {
+                    if let Some(u) = n.unit.filter(|u| condition_unit(u) || self.variant_unit(n)) {
+                        if condition_place(lx, k, self.text) || self.variant_unit(n) {
                             let v = n.readings.first();
                             after.push((Ty::Cond(u), value_atom("n:", v, Some(u)), k));
                             k += 1;
@@ -1991,6 +2009,10 @@ impl<'a> Doc<'a> {
         if num.sign == Sign::Plus && num.plain && phone_end(lx, t) > t + 2 {
             return Class::Skip(Trivial::Phone);
         }
+        // One written in dashed groups (`1-800-555-0142`, `555.201.3344`).
+        if num.sign == Sign::None && num.plain && dashed_phone(&text[num.span.start..]) {
+            return Class::Skip(Trivial::Phone);
+        }
         // A street number or a postal code.
         if bare && num.integer() && address(lx, t, text, self.german) {
             return Class::Skip(Trivial::Address);
@@ -2097,9 +2119,34 @@ impl<'a> Doc<'a> {
                         vec![atom, format_compact!("r:{}:{}", stem(word), key(value))],
                     );
                 }
+                // After `de`, the noun it numbers follows (`o pacote de 7 noites`, `e o de 4
+                // noites` against `Pacote 7 noites: 2.940`): a variant, typed by that noun.
+                // (Not a noun the evidence counts: `plantilla de 276 empleados` is a count.)
+                let noun = next_word(lx, t).filter(|w| {
+                    words::flags(w) & (flag::STOP | flag::COUNT) == 0
+                        && !(self.cfg.hints.count_noun)(w)
+                        && word_atom(w, w).is_some_and(|a| (self.cfg.hints.binds)(&a))
+                });
+                if matches!(word, "de" | "of" | "du" | "del" | "do" | "da") {
+                    if let Some(noun) = noun.filter(|_| (self.cfg.hints.label)(&atom)) {
+                        return Class::Label(Some(variant_type(noun)), vec![atom]);
+                    }
+                }
             }
             if (self.cfg.hints.label)(&atom) && label_place(lx, t, self.german) {
                 return Class::Label(Some(Ty::Code), vec![atom]);
+            }
+            // A number joined to its noun by a hyphen names a variant (`a 5-day guided hike`,
+            // `the 7-night Western sailing`, `3-Tage-Pass`) that the evidence labels so.
+            let rest = &text[num.span.end..];
+            if let Some(noun) = rest
+                .strip_prefix('-')
+                .filter(|r| r.starts_with(char::is_alphabetic))
+            {
+                let noun: String = noun.chars().take_while(|c| c.is_alphabetic()).collect();
+                if (self.cfg.hints.label)(&atom) {
+                    return Class::Label(Some(variant_type(&words::fold(&noun))), vec![atom]);
+                }
             }
         }
         // A small count: a bare integer up to 10 the evidence does not state (`five readings`,
@@ -2120,7 +2167,8 @@ impl<'a> Doc<'a> {
         let condition = num
             .unit
             .filter(|u| condition_unit(u) || opening_condition(lx, t, u))
-            .filter(|_| condition_place(lx, t, text));
+            .filter(|_| condition_place(lx, t, text))
+            .or_else(|| num.unit.filter(|_| self.variant_unit(num)));
         Class::Quantity { condition }
     }
 
@@ -2148,6 +2196,19 @@ impl<'a> Doc<'a> {
             && value.exp == 0
             && word_atom(word, word).is_some_and(|a| (self.cfg.hints.binds)(&a))
             && (self.cfg.hints.label)(&value_atom("n:", value, None))
+    }
+
+    /// An answer's quantity the evidence writes in its labels (`el forfait de 6 días cuesta …`
+    /// against `Forfait 6 días: 262`, `on 12 nm` against `12 nm: 94.2%`): a variant, which
+    /// the numbers near it are of, as of a condition.
+    fn variant_unit(&self, num: &Num) -> bool {
+        let Some(u) = num.unit else {
+            return false;
+        };
+        self.cfg.role == Role::Answer
+            && !matches!(u, "%" | "pp" | "pt")
+            && words::currency_word(u).is_none()
+            && (self.cfg.hints.label)(&value_atom("n:", num.readings.first(), Some(u)))
     }
 
     /// A year-shaped number that counts: a unit follows, or a counted noun (in German, only a
@@ -3306,6 +3367,44 @@ fn bare_street_word(lx: &Lexed, k: usize) -> bool {
 }
 
 /// Where a telephone number that starts at token `t` ends (`+351 21 384 2210`).
+/// Whether `s` starts with a telephone number in dashed or dotted groups: three or more
+/// groups of one to four digits, ten or eleven digits in all, one separator throughout, and
+/// nothing glued after it (`1-800-555-0142`; not a date, `2024-03-15`, whose digits are eight).
+fn dashed_phone(s: &str) -> bool {
+    let b = s.as_bytes();
+    let (mut i, mut groups, mut digits, mut sep) = (0, 0, 0, None);
+    loop {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() && i - start < 5 {
+            i += 1;
+        }
+        let len = i - start;
+        if len == 0 || len > 4 {
+            return false;
+        }
+        groups += 1;
+        digits += len;
+        match b.get(i) {
+            Some(&c @ (b'-' | b'.')) if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                if *sep.get_or_insert(c) != c {
+                    return false;
+                }
+                i += 1;
+            }
+            next => {
+                let glued = next.is_some_and(|c| c.is_ascii_alphanumeric());
+                return groups >= 3 && (10..=11).contains(&digits) && !glued;
+            }
+        }
+    }
+}
+
+/// The type of a variant numbered by the noun after its number (`5-day`, `de 7 noites`): one
+/// per noun, so that a later variant of it replaces an earlier one.
+fn variant_type(folded_noun: &str) -> Ty {
+    Ty::Ref(hash_str(&stem(folded_noun)) as u32 ^ 0x4879)
+}
+
 fn phone_end(lx: &Lexed, t: usize) -> usize {
     let mut k = t + 1;
     while k < lx.toks.len() {
@@ -4121,6 +4220,25 @@ enum LineKind {
 
 /// What a line is: a heading (`# …`, or a short line ending with `:` or holding no number), a
 /// labelled line (a label, a separator, then numbers), or prose.
+/// A block's first line that names what its list is about (`Gran Teatre del Liceu — La Rambla,
+/// 51-59, 08002 Barcelona`, `Brightway Hearing — bookings 1-800-555-0142` over `Aforo: …`
+/// lines): a name, a dash and no labelled items, over a line labelled with a colon. A heading:
+/// its numbers (an address, a phone, a race's number) label no item of the list.
+fn title_line(line: &str, next: Option<&str>) -> bool {
+    let dash_label = |t: &str| {
+        label_split(t.trim()).filter(|&(end, value)| {
+            let sep = &t.trim()[end..value];
+            !sep.contains(':') && !sep.contains('=') && !sep.contains('\t')
+        })
+    };
+    let Some((_, value)) = dash_label(line) else {
+        return false;
+    };
+    let colon_next =
+        next.is_some_and(|n| classify(n) == LineKind::Labelled && dash_label(n).is_none());
+    colon_next && !line.trim()[value..].contains(':')
+}
+
 fn classify(line: &str) -> LineKind {
     let t = line.trim();
     if t.starts_with('#') {
