@@ -937,7 +937,7 @@ impl Evidence {
                 (claim.unit, claim.per, claim.fraction),
                 claim.polarity,
             )
-            .or_else(|| self.exclusive_conflict(n, claim.exclusive));
+            .or_else(|| self.exclusive_conflict(n, claim.exclusive, claim.context));
         if let Some(clash) = clash {
             why.other_subject.get_or_insert(clash);
             return None;
@@ -999,13 +999,20 @@ impl Evidence {
             }
             // A label's score: for each mention, its weight times the share of its atoms the
             // label holds (`19 April 2024` is all of `19.04.2024` and a quarter of `2024-09-28`).
-            let score = |holds: &dyn Fn(u32) -> bool, reaches: &[Reach]| -> f32 {
+            // Of a mention, only the atoms that tell the two labels apart count: `12/04/2025`
+            // against rows dated 2025-04-12 and 2025-04-19 is all of the first's day, though
+            // both hold its month and year.
+            let score = |holds: &dyn Fn(u32) -> bool,
+                         shared: &dyn Fn(u32) -> bool,
+                         reaches: &[Reach]|
+             -> f32 {
                 mentions
                     .iter()
                     .filter(|m| reaches.contains(&m.3))
                     .map(|(_, w, atoms, _)| {
                         let held = atoms.iter().filter(|a| holds(**a)).count();
-                        w * held as f32 / atoms.len() as f32
+                        let apart = atoms.iter().filter(|a| !shared(**a)).count().max(1);
+                        w * held as f32 / apart as f32
                     })
                     .sum()
             };
@@ -1062,6 +1069,7 @@ impl Evidence {
                 .filter_map(|&other| {
                     let atoms = &self.labels[other as usize].1;
                     let alt_has = |a: u32| atoms.binary_search(&a).is_ok();
+                    let shared = |a: u32| own_has(a) && alt_has(a);
                     // What the number's own clause names decides over what an earlier clause
                     // named (`für Pkw 11,50 €, Lkw zahlen 88,70 €`): when the own clause tells
                     // this label and the alternative apart, carried words do not count.
@@ -1075,17 +1083,24 @@ impl Evidence {
                     let loss_apart = polarity == Polarity::MinusWord
                         && !self.label_facts[other as usize].negative;
                     let near = loss_apart
-                        || score(&|a| own_has(a) && !alt_has(a), &[Reach::Own, Reach::After])
-                            >= MENTION
-                        || score(&|a| like(a) && alt_has(a) && !own_has(a), &[Reach::Own])
-                            >= MENTION;
+                        || score(
+                            &|a| own_has(a) && !alt_has(a),
+                            &shared,
+                            &[Reach::Own, Reach::After],
+                        ) >= MENTION
+                        || score(
+                            &|a| like(a) && alt_has(a) && !own_has(a),
+                            &shared,
+                            &[Reach::Own],
+                        ) >= MENTION;
                     let reaches: &[Reach] = if near {
                         &[Reach::Own, Reach::After]
                     } else {
                         &[Reach::Own, Reach::After, Reach::Carried]
                     };
-                    let theirs_only = score(&|a| like(a) && alt_has(a) && !own_has(a), reaches);
-                    let own_only = score(&|a| own_has(a) && !alt_has(a), reaches);
+                    let theirs_only =
+                        score(&|a| like(a) && alt_has(a) && !own_has(a), &shared, reaches);
+                    let own_only = score(&|a| own_has(a) && !alt_has(a), &shared, reaches);
                     (theirs_only >= mention && theirs_only > 0.15 + dominant * own_only)
                         .then_some((theirs_only, other))
                 })
@@ -1127,11 +1142,15 @@ impl Evidence {
         &self,
         n: &EvidenceNumber,
         exclusive: &[(super::layout::Atom, f32)],
+        context: &[Mention],
     ) -> Option<Clash> {
         if exclusive.is_empty() {
             return None;
         }
         let mut own: Vec<&str> = Vec::new();
+        // How strongly the answer names a code of the number's own (`C1` of the row `C1 |
+        // Cabernet | … | 2024-10-01`): a period named less strongly is not its.
+        let mut own_code = 0f32;
         for &label in &self.groups[n.groups.start as usize..n.groups.end as usize] {
             if self.title_dims.contains(&self.labels[label as usize].0) {
                 continue;
@@ -1140,6 +1159,11 @@ impl Evidence {
                 let name = &*self.atom_names[a as usize];
                 if exclusive_kind(name).is_some() {
                     own.push(name);
+                }
+                if name.starts_with("c:") {
+                    for m in context.iter().filter(|m| m.atom == a) {
+                        own_code = own_code.max(m.weight);
+                    }
                 }
             }
         }
@@ -1165,7 +1189,7 @@ impl Evidence {
                     alt = a;
                 }
             }
-            if alt_w >= MENTION && alt_w > 0.15 + DOMINANT * own_w {
+            if alt_w >= MENTION && alt_w > 0.15 + DOMINANT * own_w && alt_w > own_code {
                 let theirs = own
                     .iter()
                     .find(|o| exclusive_kind(o) == Some(kind))

@@ -757,9 +757,18 @@ impl<'a> Doc<'a> {
         let body = &rows[usize::from(header.is_some())..];
         let ncols = rows.iter().map(Vec::len).max().unwrap_or(0);
         // Columns that label rows: the first, and any mostly holding words.
+        // A column of dates labels its rows as a column of names does (`J10 | 2025-04-19 |
+        // 97.150`: the row of 19 April).
+        let date_col = |c: usize| {
+            let mut cells = body
+                .iter()
+                .filter_map(|row| row.get(c))
+                .map(|r| text[r.clone()].trim());
+            cells.clone().any(|t| !t.is_empty()) && cells.all(|t| t.is_empty() || date_shape(t))
+        };
         let label_col: Vec<bool> = (0..ncols)
             .map(|c| {
-                c == 0 || {
+                c == 0 || date_col(c) || {
                     let (mut words, mut all) = (0, 0);
                     for row in body {
                         if let Some(r) = row.get(c) {
@@ -1182,7 +1191,10 @@ impl<'a> Doc<'a> {
                     if in_date(t) {
                         continue;
                     }
-                    if let Some(m) = words::month(w).filter(|_| w != "may" || cap) {
+                    if let Some(m) = words::month(w)
+                        .filter(|_| w != "may" || cap)
+                        .filter(|_| flags & flag::NOT_MONTH == 0)
+                    {
                         if w != "march" || cap {
                             set_scope(
                                 &mut scope,
@@ -1673,7 +1685,9 @@ impl<'a> Doc<'a> {
                         toks.get(k + 1).map(|x| x.kind),
                         Some(TokKind::Word { upper: true, .. })
                     ) && self.text[toks[k + 1].span.clone()].chars().count() == 1;
-                    if flags & flag::STOP == 0 && !strong && !code_noun {
+                    let statistic = words::statistic(w).is_some();
+                    // (A statistic is one whatever its case: `Average daily utilisation …`.)
+                    if (statistic || flags & flag::STOP == 0 && !strong) && !code_noun {
                         if let Some(a) = word_atom(w, raw) {
                             before_words.push((a, k, comma));
                         }
@@ -1757,8 +1771,12 @@ impl<'a> Doc<'a> {
                 let own_start = (t.saturating_sub(64)..t)
                     .rev()
                     .find(|&k| match toks[k].kind {
+                        // (A code or a date names; it ends no clause: `C1 Cabernet (5.2 ha)`.)
                         TokKind::Num(id) => {
-                            !lx.nums[id as usize].year_shaped && date_covering(dates, k).is_none()
+                            let n = &lx.nums[id as usize];
+                            n.form == Form::Number
+                                && !n.year_shaped
+                                && date_covering(dates, k).is_none()
                         }
                         TokKind::Punct(p) => {
                             matches!(p, P::Comma | P::Semi | P::Stop | P::Line | P::Pipe | P::Tab)
@@ -1853,7 +1871,7 @@ impl<'a> Doc<'a> {
                 // The period named last before the clause, in its sentence (`in week 22`, `Q2`):
                 // the one a `following` or `previous` one is counted from.
                 let last_period = |quarter: bool| -> Option<i64> {
-                    (0..own_start)
+                    (0..t)
                         .rev()
                         .take_while(|&k| !matches!(toks[k].kind, TokKind::Punct(P::Stop | P::Line)))
                         .find_map(|k| {
@@ -1921,6 +1939,14 @@ impl<'a> Doc<'a> {
                 }
                 for (a, at, comma) in &before_words {
                     let w = 0.5 * decay(words_between(*at, t)) * if *comma { 0.6 } else { 1.0 };
+                    // A statistic qualifies its number as a label does (`averaged 1.0 m³/s`),
+                    // and only its own clause's (`averaged 11,840 spectators, …, and took in
+                    // €2.31 million`).
+                    let statistic = a.starts_with("w:~");
+                    if statistic && *at < own_start {
+                        continue;
+                    }
+                    let w = if statistic { w * 1.6 } else { w };
                     push(a, w, *at);
                 }
                 // `121,9 m² de área privativa`, `4.2 days of dwell time`: what follows `of` right
@@ -1949,7 +1975,7 @@ impl<'a> Doc<'a> {
                     .any(|(ty, _, at, _)| *ty == Ty::Name && *at >= clause_start && *at < t);
                 if own_words <= 1 && !own_name {
                     for (a, at) in subject {
-                        if *at < clause_start {
+                        if *at < clause_start && !a.starts_with("w:~") {
                             push(a, 0.35, *at);
                         }
                     }
@@ -3399,6 +3425,25 @@ fn dashed_phone(s: &str) -> bool {
     }
 }
 
+/// Whether a cell is a numeric date and nothing else: three groups of digits joined by one
+/// `-`, `/` or `.` (`2025-04-19`, `19/04/2025`, `19.04.25`), the year first or last.
+fn date_shape(t: &str) -> bool {
+    let Some(sep) = t.bytes().find(|c| matches!(c, b'-' | b'/' | b'.')) else {
+        return false;
+    };
+    let parts: Vec<&str> = t.split(sep as char).collect();
+    let digits = |p: &str| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit());
+    match parts[..] {
+        [a, b, c] if digits(a) && digits(b) && digits(c) => {
+            matches!(
+                (a.len(), b.len(), c.len()),
+                (4, 1..=2, 1..=2) | (1..=2, 1..=2, 2 | 4)
+            )
+        }
+        _ => false,
+    }
+}
+
 /// The type of a variant numbered by the noun after its number (`5-day`, `de 7 noites`): one
 /// per noun, so that a later variant of it replaces an earlier one.
 fn variant_type(folded_noun: &str) -> Ty {
@@ -3528,6 +3573,11 @@ fn word_atom(folded: &str, raw: &str) -> Option<Atom> {
     if let Some(d) = words::weekday(folded) {
         return Some(format_compact!("wd:{d}"));
     }
+    // A statistic in any language and spelling is one word (`largest` and `max_claim_usd`,
+    // `averaged` and `producao_media`).
+    if let Some(s) = words::statistic(folded) {
+        return Some(format_compact!("w:~{s}"));
+    }
     // A scale, a currency or the word `year` says how a number is written or what kind of
     // label follows, not whose it is (`Budget balance (USD millions)`, `im Jahr 2023`).
     if words::flags(folded) & flag::YEAR_WORD != 0
@@ -3628,6 +3678,7 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                 } else if flags & flag::STOP == 0
                     || (cap && raw.len() > 2)
                     || (cap && raw.len() == 1)
+                    || words::statistic(w).is_some()
                 {
                     if let Some(a) = word_atom(w, raw) {
                         out.push(a);
@@ -3850,9 +3901,12 @@ fn month_dates(lx: &Lexed, order: DateOrder) -> Vec<(Range<usize>, Vec<Atom>)> {
         (v.exp == 0 && v.mant >= 0).then_some((v.mant as u64, n.year_shaped))
     };
     let month_at = |k: usize| -> Option<u8> {
-        let TokKind::Word { folded, .. } = toks.get(k)?.kind else {
+        let TokKind::Word { folded, flags, .. } = toks.get(k)?.kind else {
             return None;
         };
+        if flags & flag::NOT_MONTH != 0 {
+            return None;
+        }
         let w = &lx.folded[folded.0 as usize..folded.1 as usize];
         // In English, `out`, `set` and `ago` are words (`Route 5 out of Northgate`, `2 years
         // ago`), not October, September and August.
@@ -4370,6 +4424,8 @@ fn segments(value: &str) -> Vec<(Option<Range<usize>>, Range<usize>)> {
             b'(' | b'[' => depth += 1,
             b')' | b']' => depth -= 1,
             b';' | b'|' if depth == 0 => cuts.push((i, i + 1)),
+            // A middle dot between items (`Tosca 96,1 % · Rigoletto 91,4 %`).
+            0xC2 if depth == 0 && b.get(i + 1) == Some(&0xB7) => cuts.push((i, i + 2)),
             // A comma and a blank between labelled items (never inside a number: `1,5`).
             b',' if depth == 0 && b.get(i + 1) == Some(&b' ') => cuts.push((i, i + 2)),
             _ => {}

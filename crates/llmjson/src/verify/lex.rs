@@ -259,8 +259,11 @@ pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
                     Some(P::Dash)
                 }
             }
+            // A middle dot or a bullet between items (`Tosca 96,1 % · Rigoletto 91,4 %`).
+            0xC2 if b.get(i + 1) == Some(&0xB7) => Some(P::Semi),
             0xE2 => match b.get(i + 1..i + 3) {
                 Some([0x80, 0x94 | 0x93]) => Some(P::Dash),
+                Some([0x80, 0xA2]) if i > 0 && b[i - 1] == b' ' => Some(P::Semi),
                 Some([0x86, 0x92]) => Some(P::Eq),
                 _ => None,
             },
@@ -337,7 +340,14 @@ fn push_word(text: &str, s: usize, e: usize, out: &mut Lexed) {
     let from = out.folded.len();
     words::fold_into(word, &mut out.folded);
     let to = out.folded.len();
-    let flags = words::flags(&out.folded[from..to]);
+    let mut flags = words::flags(&out.folded[from..to]);
+    if word.ends_with(['ó', 'Ó']) {
+        flags |= words::flag::NOT_MONTH;
+    }
+    // Portuguese `é` (is) folds to `e` (and): a verb, which joins no clauses.
+    if matches!(word, "é" | "É") {
+        flags &= !words::flag::CONJ;
+    }
     let mut chars = word.chars();
     let cap = chars.next().is_some_and(char::is_uppercase);
     let upper = cap && word.chars().all(|c| !c.is_lowercase());

@@ -41,6 +41,9 @@ pub(crate) mod flag {
     pub const QUARTER: u32 = 1 << 11;
     /// `year`, `FY`, `exercício`.
     pub const YEAR_WORD: u32 = 1 << 12;
+    /// Written with a month's letters but not one (`marcó`, a Spanish verb, is not `março`):
+    /// set by the lexer from the word as written.
+    pub const NOT_MONTH: u32 = 1 << 13;
 }
 
 /// `Prejuízo` → `prejuizo`, `Straße` → `strasse`, `Œuvre` → `oeuvre`: lower case, the
@@ -98,6 +101,26 @@ pub(crate) fn fold_into(word: &str, out: &mut String) {
         };
         out.push_str(base);
     }
+}
+
+/// The statistic a folded word names (`largest`, `máximo`, `höchste` → `max`; `averaged`,
+/// `media`, `Durchschnitt` → `avg`): a claim of one is not a label's of another.
+pub(crate) fn statistic(folded: &str) -> Option<&'static str> {
+    Some(match folded {
+        "max" | "maximum" | "maxima" | "maximo" | "maximos" | "maximal" | "maximale"
+        | "maximalen" | "largest" | "highest" | "biggest" | "greatest" | "longest" | "hochste"
+        | "hochsten" | "hochster" | "hochstens" | "hochstwert" | "groesste" | "grosste"
+        | "grossten" => "max",
+        "min" | "minimum" | "minima" | "minimo" | "minimos" | "minimal" | "minimale" | "lowest"
+        | "smallest" | "shortest" | "niedrigste" | "niedrigsten" | "geringste" | "geringsten"
+        | "mindestens" => "min",
+        "avg" | "average" | "averages" | "averaged" | "averaging" | "mean" | "media" | "medio"
+        | "medios" | "medias" | "promedio" | "promedios" | "moyenne" | "moyennes" | "moyen"
+        | "durchschnitt" | "durchschnittlich" | "durchschnittliche" | "durchschnittlichen"
+        | "mittel" | "mittlere" | "mittleren" | "schnitt" => "avg",
+        "median" | "mediana" | "mediane" => "median",
+        _ => return None,
+    })
 }
 
 /// The flags of a folded word.
