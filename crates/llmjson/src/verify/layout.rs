@@ -992,9 +992,11 @@ impl<'a> Doc<'a> {
         let text = self.text;
         // The caption's money, scale and unit are its values', not its labels' (`7-night` under
         // `all amounts USD`).
+        // (Its bindings are given: the section's atoms are not read again.)
         let section = &Section {
+            atoms: Vec::new(),
             spec: Spec::default(),
-            ..section.clone()
+            ..*section
         };
         self.prose(range, binds, section, Some(&[]), &mut |item: Item| {
             let bare = item.frame.kind == Kind::Quantity
@@ -3601,7 +3603,10 @@ fn word_atom(folded: &str, raw: &str) -> Option<Atom> {
     {
         return Some(format_compact!("c:{raw}"));
     }
-    Some(format_compact!("w:{}", stem(folded)))
+    // (Written by hand: every word of a label becomes one.)
+    let mut atom = CompactString::const_new("w:");
+    atom.push_str(&stem(folded));
+    Some(atom)
 }
 
 /// A folded word's stem: a plural's `s` dropped, then its first six letters
