@@ -729,6 +729,14 @@ CLASSES_R6 = [
     ("date_column", "es", "Jornada | Fecha | Asistencia\nJ1 | 2025-02-15 | 31.240\nJ2 | 2025-02-22 | 29.870\nJ3 | 2025-03-01 | 33.105", "El 22/02/2025 asistieron 29.870 personas.", "El 22/02/2025 asistieron 33.105 personas."),
     ("date_column", "en", "Inspection log\n| Bridge | Date | Defects |\n|---|---|---|\n| B-101 | 2024-05-14 | 12 |\n| B-102 | 2024-06-03 | 7 |\n| B-103 | 2024-06-21 | 19 |", "The inspection on June 21, 2024 found 19 defects.", "The inspection on June 3, 2024 found 19 defects."),
     ("verb_not_month", "es", "Goles por jornada: J1 18 · J2 23 · J3 15", "En la J2 la liga marcó 23 goles.", "En la J2 la liga marcó 18 goles."),
+    ("scale_unit", "pt-BR", "Volume tratado em 2024: 42 mil m³ por dia", "Em 2024 a estação tratou 42 mil m³ por dia.", "Em 2024 a estação tratou 42 mil litros por dia."),
+    ("scale_unit", "es", "Cosecha 2024: 1,8 millones de toneladas de trigo", "La cosecha de 2024 fue de 1,8 millones de toneladas de trigo.", "La cosecha de 2024 fue de 1,8 millones de kilos de trigo."),
+    ("scale_unit", "fr", "Production annuelle : 3,2 millions de litres de lait", "La laiterie produit 3,2 millions de litres de lait par an.", "La laiterie produit 3,2 millions de tonnes de lait par an."),
+    ("scale_unit", "en", "Sawmill output, 2024: 2.4 million m³ of sawn timber", "The sawmill produced 2.4 million m³ of sawn timber in 2024.", "The sawmill produced 2.4 million tonnes of sawn timber in 2024."),
+    ("scale_unit", "en", "Grant awarded: $1.8 million in 2024; matched funds: $0.6 million", "The $1.8 million in grants came in 2024, with $0.6 million matched.", "The $0.6 million in grants came in 2024, with $1.8 million matched."),
+    ("per_cubic", "es", "Coste del agua regenerada: 0,38 €/m³", "El agua regenerada cuesta 0,38 euros por metro cúbico.", "El agua regenerada cuesta 0,38 euros por litro."),
+    ("per_cubic", "fr", "Prix de l'eau potable : 4,12 €/m³", "L'eau potable est facturée 4,12 euros par mètre cube.", "L'eau potable est facturée 4,12 euros par litre."),
+    ("per_cubic", "pt-BR", "Aluguel médio: R$ 52,40/m²", "O aluguel médio é de R$ 52,40 por metro quadrado.", "O aluguel médio é de R$ 52,40 por metro cúbico."),
 ]
 
 def main() -> None:

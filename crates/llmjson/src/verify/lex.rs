@@ -889,7 +889,7 @@ fn per_ahead(text: &str, end: usize) -> Option<&'static str> {
 /// `/MWh`, `/kg`, ` per kg`, ` por kg` after a unit or currency: the unit it is per.
 fn per_after(text: &str, end: usize) -> (Option<&'static str>, usize) {
     let rest = &text[end..];
-    let Some(tail) = ["/", " per ", " por ", " / ", " pro "]
+    let Some(tail) = ["/", " per ", " por ", " / ", " pro ", " par ", " je "]
         .iter()
         .find_map(|sep| rest.strip_prefix(sep))
     else {
@@ -911,9 +911,30 @@ fn per_after(text: &str, end: usize) -> (Option<&'static str>, usize) {
             _ => None,
         });
     match unit {
+        // `por metro cúbico`, `par mètre cube`: a cubic (or square) metre.
+        Some("m") => {
+            let end = end + (rest.len() - tail.len()) + word.len();
+            match power_after(text, end) {
+                Some((unit, e)) => (Some(unit), e),
+                None => (Some("m"), end),
+            }
+        }
         Some(u) => (Some(u), end + (rest.len() - tail.len()) + word.len()),
         None => (None, end),
     }
+}
+
+/// `cúbico`, `cubique`, `quadrado`, `carré` … after a metre ending at `end`: `m³` or `m²`, and
+/// where the word ends.
+fn power_after(text: &str, end: usize) -> Option<(&'static str, usize)> {
+    let (gap, rest) = after_blank(&text[end..])?;
+    let word = word_prefix(rest, 12, char::is_alphabetic);
+    let unit = match &*words::fold(word) {
+        "cubico" | "cubicos" | "cubique" | "cubiques" | "cube" | "cubes" => "m³",
+        "quadrado" | "quadrados" | "cuadrado" | "cuadrados" | "carre" | "carres" => "m²",
+        _ => return None,
+    };
+    Some((unit, end + gap + word.len()))
 }
 
 /// The separator at `j`, if any, and its length in bytes. A plain space or an apostrophe
@@ -1484,6 +1505,16 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
             }
         }
         let (unit, end) = currency_after_scale(text, end);
+        if unit.is_none() {
+            // Or a unit (`150 mil m³`, `150 mil litros`, `2 millones de toneladas`).
+            if let Some((unit, end)) = unit_after_scale(text, end) {
+                return Right::Unit {
+                    unit: Some(unit),
+                    scale,
+                    end,
+                };
+            }
+        }
         return Right::Unit { unit, scale, end };
     }
     if matches!(word, "per" | "por" | "pour") {
@@ -1947,6 +1978,36 @@ fn co2_unit(s: &str) -> Option<(&'static str, usize)> {
         return None;
     }
     Some((unit_named(mass)?, k))
+}
+
+/// A unit after a scale word ending at `end` (` m³`, ` litros`, ` de toneladas`, ` of
+/// tonnes`), normalised, and where it ends.
+fn unit_after_scale(text: &str, end: usize) -> Option<(&'static str, usize)> {
+    let (mut gap, mut rest) = after_blank(&text[end..])?;
+    let joined = word_prefix(rest, 4, char::is_alphabetic);
+    if matches!(joined, "de" | "of" | "d") {
+        let (g, r) = after_blank(&rest[joined.len()..])?;
+        gap += joined.len() + g;
+        rest = r;
+    }
+    let word = word_prefix(rest, 16, |c| {
+        c.is_alphabetic() || matches!(c, '²' | '³' | 'µ')
+    });
+    if word.is_empty() || rest[word.len()..].starts_with(|c: char| c.is_alphanumeric()) {
+        return None;
+    }
+    // (Not a word that is also a symbol: `$1.26 million in indemnity` is not inches.)
+    let folded = words::fold(word);
+    if words::flags(&folded) & words::flag::STOP != 0 || word.len() < 2 && !one_letter_unit(word) {
+        return None;
+    }
+    let unit = unit_named(word).or_else(|| words::unit_word(&folded))?;
+    (!matches!(unit, "%" | "pp" | "pt")).then_some((unit, end + gap + word.len()))
+}
+
+/// A one-letter unit symbol that reads as nothing else after a scale word (`t`, `h`, `L`).
+fn one_letter_unit(word: &str) -> bool {
+    matches!(word, "t" | "h" | "L" | "l" | "g" | "m")
 }
 
 /// `1.5e-3`'s exponent at `j`: its value and length.
