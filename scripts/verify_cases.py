@@ -737,6 +737,10 @@ CLASSES_R6 = [
     ("per_cubic", "es", "Coste del agua regenerada: 0,38 €/m³", "El agua regenerada cuesta 0,38 euros por metro cúbico.", "El agua regenerada cuesta 0,38 euros por litro."),
     ("per_cubic", "fr", "Prix de l'eau potable : 4,12 €/m³", "L'eau potable est facturée 4,12 euros par mètre cube.", "L'eau potable est facturée 4,12 euros par litre."),
     ("per_cubic", "pt-BR", "Aluguel médio: R$ 52,40/m²", "O aluguel médio é de R$ 52,40 por metro quadrado.", "O aluguel médio é de R$ 52,40 por metro cúbico."),
+    ("space_group_paren", "fr", "Abonnés actifs : 48 200 (+6,1 % sur un an)", "Le service compte 48 200 abonnés actifs, en hausse de 6,1 % sur un an.", "Le service compte 48 200 abonnés actifs, en hausse de 8,1 % sur un an."),
+    ("space_group_code", "fr", "Fréquentation par ligne (voyageurs/jour) : L1 48 200 ; L2 31 900 ; L3 22 450", "La ligne L2 transporte 31 900 voyageurs par jour, la L3 22 450.", "La ligne L2 transporte 22 450 voyageurs par jour, la L3 31 900."),
+    ("money_m_caption", "en", "Port capex by terminal (USD)\nTerminal | Committed | Planned\nNorth | 412 m | 1.2 bn\nSouth | 96 m | 380 m", "The North terminal has $412 million committed and $1.2 billion planned.", "The North terminal has $96 million committed and $1.2 billion planned."),
+    ("money_m_caption", "de", "Investitionen nach Werk (EUR)\nWerk | 2024 | 2025\nKassel | 38 m | 52 m\nLeipzig | 21 m | 17 m", "Kassel investiert 2025 52 Mio. EUR, Leipzig 17 Mio. EUR.", "Kassel investiert 2025 38 Mio. EUR, Leipzig 17 Mio. EUR."),
 ]
 
 def main() -> None:

@@ -2371,6 +2371,14 @@ impl<'a> Doc<'a> {
         let spec = section.spec.over(self.cfg.spec);
         let mut readings = num.readings;
         let mut unit = num.unit.map(|u| if u == "$" { self.dollar } else { u });
+        // Under a money caption, `m` after an amount is millions (`615 m` under `(EUR)`), as
+        // after a currency sign; `k`, thousands.
+        if let (Some(c), Some(u @ ("m" | "K" | "k"))) = (spec.currency, unit) {
+            if !num.scaled && spec.unit.is_none() {
+                readings = readings.map(|d| d.shifted(if u == "m" { 6 } else { 3 }));
+                unit = Some(if c == "$" { self.dollar } else { c });
+            }
+        }
         if unit.is_none() {
             unit = spec.unit.or(spec
                 .currency

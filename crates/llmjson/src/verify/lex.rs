@@ -829,11 +829,16 @@ fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], m
     // A value that ends its item (`Nord 1 240 ;`, `Est, 1 515.`, `total : 12 480⏎`): nothing
     // after it could be another group of its, and a list's value is written whole.
     // Nor does a run that another number stands right before (`3 400 500`, read from `400`).
+    // (A code's digits are no number: `la T3 22 450.`)
     let before = text[..s].trim_end_matches(' ');
-    let after_number = before.len() < s && before.ends_with(|c: char| c.is_ascii_digit());
+    let after_number = before.len() < s
+        && before.ends_with(|c: char| c.is_ascii_digit())
+        && !before
+            .trim_end_matches(|c: char| c.is_ascii_digit())
+            .ends_with(|c: char| c.is_alphabetic() || c == '-');
     let ends_item = !after_number
         && (after.is_empty()
-            || after.starts_with([';', '\n', '\r', ')'])
+            || after.starts_with([';', '\n', '\r', ')', '('])
             || rest
                 .strip_prefix(['.', ','])
                 .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\n', '\r'])));
