@@ -741,6 +741,10 @@ CLASSES_R6 = [
     ("space_group_code", "fr", "Fréquentation par ligne (voyageurs/jour) : L1 48 200 ; L2 31 900 ; L3 22 450", "La ligne L2 transporte 31 900 voyageurs par jour, la L3 22 450.", "La ligne L2 transporte 22 450 voyageurs par jour, la L3 31 900."),
     ("money_m_caption", "en", "Port capex by terminal (USD)\nTerminal | Committed | Planned\nNorth | 412 m | 1.2 bn\nSouth | 96 m | 380 m", "The North terminal has $412 million committed and $1.2 billion planned.", "The North terminal has $96 million committed and $1.2 billion planned."),
     ("money_m_caption", "de", "Investitionen nach Werk (EUR)\nWerk | 2024 | 2025\nKassel | 38 m | 52 m\nLeipzig | 21 m | 17 m", "Kassel investiert 2025 52 Mio. EUR, Leipzig 17 Mio. EUR.", "Kassel investiert 2025 38 Mio. EUR, Leipzig 17 Mio. EUR."),
+    ("header_rate", "es", "Planta\tCapacidad (m³/día)\tConsumo (kWh/m³)\nJávea\t30000\t4,2\nDenia\t18000\t4,5", "La planta de Jávea produce 30.000 m³/día con 4,2 kWh/m³.", "La planta de Jávea produce 30.000 m³/h con 4,2 kWh/m³."),
+    ("header_rate", "en", "Line,Throughput (t/h),Energy (kWh/t)\nLine A,42,18.5\nLine B,36,21.0", "Line A handles 42 t/h and uses 18.5 kWh/t.", "Line A handles 42 t/d and uses 18.5 kWh/t."),
+    ("header_rate", "fr", "| Station | Débit (m³/h) | Énergie (kWh/m³) |\n|---|---|---|\n| Nord | 1 250 | 0,42 |\n| Sud | 980 | 0,51 |", "La station Sud traite 980 m³/h pour 0,51 kWh/m³.", "La station Sud traite 980 m³/j pour 0,51 kWh/m³."),
+    ("header_rate", "pt-BR", "ETA;Vazão (m³/s);Cloro (mg/L)\nGuandu;43;1,2\nCantareira;33;1,4", "A ETA Cantareira trata 33 m³/s com 1,4 mg/L de cloro.", "A ETA Cantareira trata 33 m³/h com 1,4 mg/L de cloro."),
 ]
 
 def main() -> None:

@@ -310,6 +310,21 @@ fn spec_words(part: &str) -> Spec {
         if words::flags(&folded) & words::flag::STOP != 0 {
             continue;
         }
+        // A rate or an intensity (`m³/día`, `kWh/m³`, `t/h`): the unit and its per.
+        if let Some((left, right)) = folded.split_once('/') {
+            let right = match right {
+                "dia" | "dias" | "day" | "jour" | "tag" | "j" => "d",
+                "hora" | "hour" | "heure" | "stunde" => "h",
+                r => r,
+            };
+            let compound = format!("{left}/{right}")
+                .replace('³', "3")
+                .replace('²', "2");
+            if let Some(u) = unit_lower(&compound) {
+                spec.unit = Some(u);
+                continue;
+            }
+        }
         if let Some(s) = words::scale_word(w, false) {
             spec.scale = s;
             continue;

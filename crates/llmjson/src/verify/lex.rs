@@ -911,7 +911,7 @@ fn per_after(text: &str, end: usize) -> (Option<&'static str>, usize) {
         .or(match word {
             "kWp" | "MWp" | "kW" => unit_named(word),
             // After a slash, a period's letter: `m³/j` (jour), `t/a` (German: per year).
-            "j" if rest.starts_with('/') => Some("d"),
+            "j" | "d" if rest.starts_with('/') => Some("d"),
             "a" if rest.starts_with('/') => Some("yr"),
             _ => None,
         });
@@ -1510,8 +1510,9 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
             }
         }
         let (unit, end) = currency_after_scale(text, end);
-        if unit.is_none() {
-            // Or a unit (`150 mil m³`, `150 mil litros`, `2 millones de toneladas`).
+        if unit.is_none() && !currency {
+            // Or a unit (`150 mil m³`, `150 mil litros`, `2 millones de toneladas`); not after
+            // money (`R$ 457.619 mil segundo …`: according to).
             if let Some((unit, end)) = unit_after_scale(text, end) {
                 return Right::Unit {
                     unit: Some(unit),
