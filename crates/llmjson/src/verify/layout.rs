@@ -1872,8 +1872,9 @@ impl<'a> Doc<'a> {
                     (other_period(flag::WEEK), other_period(flag::QUARTER));
                 // The period named last before the clause, in its sentence (`in week 22`, `Q2`):
                 // the one a `following` or `previous` one is counted from.
+                // (Bounded, as the own clause is: a sentence of many periods stays linear.)
                 let last_period = |quarter: bool| -> Option<i64> {
-                    (0..t)
+                    (t.saturating_sub(64)..t)
                         .rev()
                         .take_while(|&k| !matches!(toks[k].kind, TokKind::Punct(P::Stop | P::Line)))
                         .find_map(|k| {
@@ -3420,6 +3421,10 @@ fn dashed_phone(s: &str) -> bool {
         }
         groups += 1;
         digits += len;
+        // (A run of more groups is no phone: stop reading it, so a long run stays linear.)
+        if groups > 5 || digits > 11 {
+            return false;
+        }
         match b.get(i) {
             Some(&c @ (b'-' | b'.')) if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
                 if *sep.get_or_insert(c) != c {
