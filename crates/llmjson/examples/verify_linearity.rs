@@ -109,6 +109,43 @@ fn shapes(n: usize) -> Vec<(&'static str, String)> {
         ),
     ));
     v.push(("money", (0..n).map(|i| format!("R$ {},00 e ", i)).collect()));
+    // One sentence of periods placed by words (`the following week's`), a run of dashed digit
+    // groups, items between middle dots, and numbered things the evidence labels.
+    v.push((
+        "placed_periods",
+        (0..n)
+            .map(|i| {
+                format!(
+                    "week {} had {i} and the following week's {} ",
+                    i % 50,
+                    i + 3
+                )
+            })
+            .collect(),
+    ));
+    v.push((
+        "dashed_run",
+        (0..n).map(|i| format!("{}-", i % 10)).collect(),
+    ));
+    v.push((
+        "middots",
+        (0..n)
+            .map(|i| format!("Site{} {i},5 % · ", i % 7))
+            .collect(),
+    ));
+    v.push((
+        "numbered",
+        (0..n)
+            .map(|i| {
+                format!(
+                    "alcance {} de {} noites, {i}-day pass {} € ; ",
+                    i % 9,
+                    i % 5,
+                    i
+                )
+            })
+            .collect(),
+    ));
     v
 }
 /// Measures each shape (or only `shape`) at `n` and `4n`.

@@ -1100,8 +1100,8 @@ impl<'a> Doc<'a> {
         // A condition with no quantity measured under it yet.
         let mut pending_condition: Option<usize> = None;
         for (t, tok) in toks.iter().enumerate() {
-            // (A region's dates are few: looked for, not indexed.)
-            if let Some((_, atoms)) = dates.iter().find(|(r, _)| r.start == t) {
+            // (Found by a binary search: a region may hold many dates.)
+            if let Some((_, atoms)) = date_covering(&dates, t).filter(|(r, _)| r.start == t) {
                 set_scope(
                     &mut scope,
                     Ty::Date,
@@ -1934,10 +1934,12 @@ impl<'a> Doc<'a> {
                 for (shift, quarter, prefix) in
                     [(week_shift, false, "wk"), (quarter_shift, true, "q")]
                 {
-                    if let (Some(shift @ (-1 | 1)), Some(n)) = (shift, last_period(quarter)) {
-                        if n + shift > 0 {
-                            push(&format_compact!("{prefix}:{}", n + shift), 0.9, t);
-                        }
+                    // (Looked for only where a word places a period.)
+                    let Some(shift @ (-1 | 1)) = shift else {
+                        continue;
+                    };
+                    if let Some(n) = last_period(quarter).filter(|n| n + shift > 0) {
+                        push(&format_compact!("{prefix}:{}", n + shift), 0.9, t);
                     }
                 }
                 for (a, at, comma) in &before_words {
