@@ -180,24 +180,25 @@ pub(crate) struct Claim<'c> {
     pub exclusive: &'c [(super::layout::Atom, f32)],
 }
 
-/// The numbers a label labels (the first [`LABEL_NUMBERS`]): most labels label one number,
-/// kept without a list.
+/// Ids kept in order, the first `CAP` of them, the first one inline: most labels label one
+/// number and most atoms of a dimension are held by one label, and need no list.
 #[derive(Debug)]
-struct LabelNumbers {
+struct FirstIds<const CAP: usize> {
+    /// `u32::MAX` while empty.
     first: u32,
     more: Vec<u32>,
 }
 
-impl Default for LabelNumbers {
+impl<const CAP: usize> Default for FirstIds<CAP> {
     fn default() -> Self {
-        LabelNumbers {
+        FirstIds {
             first: u32::MAX,
             more: Vec::new(),
         }
     }
 }
 
-impl LabelNumbers {
+impl<const CAP: usize> FirstIds<CAP> {
     fn len(&self) -> usize {
         usize::from(self.first != u32::MAX) + self.more.len()
     }
@@ -205,7 +206,7 @@ impl LabelNumbers {
     fn push(&mut self, id: u32) {
         if self.first == u32::MAX {
             self.first = id;
-        } else if self.more.len() + 1 < LABEL_NUMBERS {
+        } else if self.more.len() + 1 < CAP {
             self.more.push(id);
         }
     }
@@ -218,24 +219,14 @@ impl LabelNumbers {
     }
 }
 
-/// The labels of a dimension that hold one atom.
+/// The numbers a label labels (the first [`LABEL_NUMBERS`]).
+type LabelNumbers = FirstIds<LABEL_NUMBERS>;
+
+/// The labels of a dimension that hold one atom: how many, and the first [`POSTINGS`].
 #[derive(Debug, Default)]
 struct Posting {
-    /// How many labels hold it.
     holders: u32,
-    /// The first one (most atoms of a dimension are held by one label: no list for it).
-    first: u32,
-    /// The next ones, up to [`POSTINGS`] in all.
-    more: Vec<u32>,
-}
-
-impl Posting {
-    fn labels(&self) -> impl Iterator<Item = u32> + '_ {
-        (self.holders > 0)
-            .then_some(self.first)
-            .into_iter()
-            .chain(self.more.iter().copied())
-    }
+    labels: FirstIds<POSTINGS>,
 }
 
 /// What the numbers a label labels are.
@@ -707,11 +698,7 @@ impl Evidence {
                 labels.push(id);
             }
             let p = self.postings.entry((b.dim, a)).or_default();
-            if p.holders == 0 {
-                p.first = id;
-            } else if p.more.len() + 1 < POSTINGS {
-                p.more.push(id);
-            }
+            p.labels.push(id);
             p.holders += 1;
         }
         self.labels.push((b.dim, ids[..].into()));
@@ -1028,7 +1015,7 @@ impl Evidence {
                     if posting.holders as usize > POSTINGS {
                         continue;
                     }
-                    for other in posting.labels() {
+                    for other in posting.labels.iter() {
                         if other != label && !candidates.contains(&other) {
                             candidates.push(other);
                         }

@@ -280,6 +280,10 @@ fn period_shift(folded: &str) -> Option<i64> {
     }
 }
 
+/// The prefix of a statistic's atom (`w:~max`): a word, which qualifies only its own clause's
+/// number.
+const STATISTIC: &str = "w:~";
+
 /// Words after a number that may bind it as plain words (`84 staff on site`).
 const AFTER_WORDS: usize = 6;
 /// Words after a number of an answer's within which a label still binds it.
@@ -1947,7 +1951,7 @@ impl<'a> Doc<'a> {
                     // A statistic qualifies its number as a label does (`averaged 1.0 m³/s`),
                     // and only its own clause's (`averaged 11,840 spectators, …, and took in
                     // €2.31 million`).
-                    let statistic = a.starts_with("w:~");
+                    let statistic = a.starts_with(STATISTIC);
                     if statistic && *at < own_start {
                         continue;
                     }
@@ -1980,7 +1984,7 @@ impl<'a> Doc<'a> {
                     .any(|(ty, _, at, _)| *ty == Ty::Name && *at >= clause_start && *at < t);
                 if own_words <= 1 && !own_name {
                     for (a, at) in subject {
-                        if *at < clause_start && !a.starts_with("w:~") {
+                        if *at < clause_start && !a.starts_with(STATISTIC) {
                             push(a, 0.35, *at);
                         }
                     }
@@ -3593,7 +3597,7 @@ fn word_atom(folded: &str, raw: &str) -> Option<Atom> {
     // A statistic in any language and spelling is one word (`largest` and `max_claim_usd`,
     // `averaged` and `producao_media`).
     if let Some(s) = words::statistic(folded) {
-        return Some(format_compact!("w:~{s}"));
+        return Some(format_compact!("{STATISTIC}{s}"));
     }
     // A scale, a currency or the word `year` says how a number is written or what kind of
     // label follows, not whose it is (`Budget balance (USD millions)`, `im Jahr 2023`).
