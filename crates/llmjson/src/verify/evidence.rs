@@ -580,7 +580,9 @@ impl Evidence {
             }
             return;
         }
-        if let Some(w) = noun {
+        // A noun counted: the word after a number without a unit (`412 heures perdues` counts
+        // hours, not `perdues`; `+21 noites` is a duration).
+        if let Some(w) = noun.filter(|_| frame.unit.is_none()) {
             if w.len() > 2
                 && super::words::flags(&w) & super::words::flag::STOP == 0
                 && !self.count_nouns.contains(w.as_str())
@@ -604,7 +606,10 @@ impl Evidence {
                 .insert((id, measure_of(frame.unit, frame.per, frame.fraction)));
             let facts = &mut self.label_facts[id as usize];
             facts.numbers = true;
-            facts.negative |= matches!(frame.polarity, Polarity::MinusSign | Polarity::MinusWord);
+            facts.negative |= matches!(
+                frame.polarity,
+                Polarity::MinusSign | Polarity::MinusWord | Polarity::Outflow
+            );
             facts.not_money |= frame
                 .unit
                 .is_none_or(|u| super::words::currency_word(u).is_none());

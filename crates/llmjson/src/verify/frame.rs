@@ -32,6 +32,8 @@ pub(crate) enum Trivial {
     Address,
     /// A telephone number.
     Phone,
+    /// What a rate is per (`per 1,000 catheter-days`, `pour 100 000 habitants`, `4,2/10`).
+    Denominator,
 }
 
 /// A number's direction: its sign, or the words about it.
@@ -46,6 +48,9 @@ pub(crate) enum Polarity {
     MinusSign,
     /// `a loss of $340,000`, `fell 3.2%`, `Fehlbetrag 12,8 Mio. €`.
     MinusWord,
+    /// Evidence: an outflow shown negative by presentation (`Staff costs (488)`, `Grants paid
+    /// −640`): the amount paid, whether the answer says it plain or as a loss.
+    Outflow,
 }
 
 impl Polarity {
@@ -56,6 +61,10 @@ impl Polarity {
     pub fn agrees(self, evidence: Polarity) -> bool {
         use Polarity::*;
         match (self, evidence) {
+            (Neutral | MinusSign | MinusWord | Outflow, Outflow) => true,
+            (Plus, Outflow) => false,
+            // (An answer's number is never an outflow: its direction is in its words.)
+            (Outflow, _) => false,
             (MinusSign | MinusWord, MinusSign | MinusWord) => true,
             (MinusSign | MinusWord, Neutral | Plus) => false,
             (Plus, MinusSign | MinusWord) => false,
@@ -202,6 +211,7 @@ pub(crate) fn spec_of(text: &str) -> Spec {
             .bytes()
             .any(|c| c.is_ascii_digit() || c == b'=' || c == b'<' || c == b'>')
             && !part.contains("000")
+            || thousand_quantity(part)
         {
             continue;
         }
@@ -211,6 +221,43 @@ pub(crate) fn spec_of(text: &str) -> Spec {
         }
     }
     spec
+}
+
+/// `(1,000 IU)`, `(1 000 mg)`, `(1,000 patients)`: a quantity whose number ends in `000`, not
+/// a scale — the number is followed by a word that is neither a currency nor a unit a table
+/// counts in thousands of (`(1,000 t)`, `(1.000 m³)` stay scales), or by a dose's unit.
+fn thousand_quantity(part: &str) -> bool {
+    let part = part.trim();
+    let Some(at) = part.find("000") else {
+        return false;
+    };
+    let number = &part[..at];
+    if number.is_empty()
+        || !number.starts_with(|c: char| c.is_ascii_digit())
+        || !number
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '\'' | '’'))
+    {
+        return false;
+    }
+    let Some(next) = part[at + 3..]
+        .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, ',' | '.' | ' '))
+        .split_whitespace()
+        .next()
+    else {
+        return false;
+    };
+    if !next.starts_with(char::is_alphabetic)
+        || words::currency_word(next).is_some()
+        || glued_money(next).is_some()
+    {
+        return false;
+    }
+    let folded = words::fold(next);
+    match lex::unit_symbol(next).or_else(|| words::unit_word(&folded)) {
+        Some(unit) => matches!(unit, "mg" | "µg" | "mL" | "g" | "IU"),
+        None => words::flags(&folded) & words::flag::STOP == 0,
+    }
 }
 
 /// What a caption says of several columns at once (`distance in km, HSR in m, top speed in

@@ -238,6 +238,9 @@ struct Section {
     /// A list item's value or a table cell: parentheses around a number are accounting's
     /// minus (`Net loss: (2,904)`).
     value: bool,
+    /// Its label names an outflow (`Staff costs  (780)`): a negative amount is one by
+    /// presentation.
+    outflow: bool,
 }
 
 const HEADER: u8 = 0;
@@ -463,6 +466,7 @@ impl<'a> Doc<'a> {
                         },
                         negative: false,
                         value: false,
+                        outflow: false,
                     };
                     self.table(&lines[first..e], shape.0, &table_section, &pairs, sink);
                     k = e;
@@ -495,6 +499,7 @@ impl<'a> Doc<'a> {
             // names their direction.
             negative: t.trim_end().ends_with(':') && direction_outside_parens(t) == Some(true),
             value: false,
+            outflow: false,
         }
     }
 
@@ -539,7 +544,8 @@ impl<'a> Doc<'a> {
                         e += 1;
                     }
                     let dim = self.dim(0x11_57, lines[k].start);
-                    for l in &lines[k..e] {
+                    let rows = record_lines(self.text, &lines[k..e]);
+                    for (l, &row_title) in lines[k..e].iter().zip(&rows) {
                         // A later sentence with a label of its own (`2016: … fell by 775.2 mn
                         // USD. 2018: budget balance, a decline of $29.0m.`) is a line of its
                         // own: the first label is not its.
@@ -550,10 +556,11 @@ impl<'a> Doc<'a> {
                                 end: l.start + cut,
                                 ..*l
                             };
-                            self.labelled(piece, dim, section, *seen, sink);
+                            self.labelled(piece, dim, row_title, section, *seen, sink);
                             start = l.start + cut + 2;
                         }
-                        self.labelled(Line { start, ..*l }, dim, section, *seen, sink);
+                        let rest = Line { start, ..*l };
+                        self.labelled(rest, dim, row_title, section, *seen, sink);
                     }
                     k = e;
                 }
@@ -598,6 +605,7 @@ impl<'a> Doc<'a> {
         &self,
         line: Line,
         dim: u64,
+        row_title: bool,
         section: &Section,
         seen: u64,
         sink: &mut dyn FnMut(Item),
@@ -627,7 +635,11 @@ impl<'a> Doc<'a> {
         // Only when a later item is labelled the same way (`Porto: 61`): a line's label over
         // items that name themselves by their words (`Milchleistung 2024: 9.412 kg pro Kuh;
         // Herdengröße 86 Kühe`) is a title over all of them.
+        // Nor when the line is a record of a block (`- Turno de tarde: 412.300 envíos; tasa de
+        // rechazo: 2,1%` over `- Turno de noche: …; tasa de rechazo: 3,0%`): its items are the
+        // row's, their labels its columns.
         let first_item = segments.len() >= 2
+            && !row_title
             && segments[0].0.is_none()
             && segments[1..]
                 .iter()
@@ -652,6 +664,7 @@ impl<'a> Doc<'a> {
             spec: std::mem::take(&mut spec),
             negative,
             value: true,
+            outflow: names_outflow(label_text),
         };
         if segments.len() >= 2 {
             let seg_dim = self.dim(0x5e6, value.start);
@@ -683,6 +696,7 @@ impl<'a> Doc<'a> {
                     let s = Section {
                         spec: seg_spec,
                         negative: seg_negative,
+                        outflow: sub.outflow || names_outflow(&self.text[l_abs.clone()]),
                         ..sub.clone()
                     };
                     // A street before its number (`Calle Colón 60, 3.ª planta`) is read with it:
@@ -980,6 +994,7 @@ impl<'a> Doc<'a> {
             spec,
             negative,
             value: true,
+            outflow: false,
         };
         self.bind_tokens(&lexed, binds, &section, true, Some(&[]), sink);
     }
@@ -1476,6 +1491,11 @@ impl<'a> Doc<'a> {
                         k = range.end.max(k + 1);
                         continue;
                     }
+                    // What the number is per (`4,2/10 à J+1`): part of it, not the next one.
+                    if n.form == Form::Number && denominator(lx, k, n, self.text) {
+                        k += 1;
+                        continue;
+                    }
                     if n.form == Form::Number
                         && n.unit.is_some()
                         && !condition_unit(n.unit.unwrap_or_default())
@@ -1561,6 +1581,15 @@ impl<'a> Doc<'a> {
                             if n.form == Form::Number {
                                 let near = |at: usize| counts.words(at..k) <= 4;
                                 after_words.retain(|(_, at)| !near(*at));
+                                // And a label that introduces it (`412 cas pour 100 000
+                                // habitants (semaine 5 : 365)`).
+                                let words = |r: Range<usize>| counts.words(r);
+                                after.retain(|(_, _, at)| {
+                                    !(matches!(
+                                        toks.get(*at + 1).map(|x| x.kind),
+                                        Some(TokKind::Punct(P::Colon))
+                                    ) && words(*at + 1..k) < words(t + 1..*at))
+                                });
                             }
                             break;
                         }
@@ -2038,6 +2067,9 @@ impl<'a> Doc<'a> {
             }
             Form::Number => {}
         }
+        if denominator(lx, t, num, text) {
+            return Class::Skip(Trivial::Denominator);
+        }
         let prev = prev_word(lx, t, text);
         let bare = num.unit.is_none() && !num.scaled;
         // A telephone number.
@@ -2430,6 +2462,13 @@ impl<'a> Doc<'a> {
         if polarity == Polarity::Neutral && section.negative {
             polarity = Polarity::MinusWord;
         }
+        // An outflow's line: the sign is presentation (`Staff costs (488)`).
+        if polarity == Polarity::MinusSign
+            && self.cfg.role == Role::Evidence
+            && (section.outflow || cost_line(lx, t))
+        {
+            polarity = Polarity::Outflow;
+        }
         let approx = approximate(lx, t, self.text);
         let fraction = unit.is_none()
             && num.readings.iter().all(|d| {
@@ -2713,6 +2752,71 @@ fn per_before_prev_word(lx: &Lexed, t: usize, text: &str) -> bool {
             "per" | "pro" | "por" | "par" | "je" | "each" | "every" | "cada" | "chaque" | "jede"
         )
     })
+}
+
+/// What a rate is per: a power of ten (10 to a million) after a number and `/` (`4,2/10`,
+/// `6,5 L/100 km`), or after `per`, `por (cada)`, `pour`, `je`, `pro`, `auf`, `sur`, `out of`
+/// following a quantity in its clause (`0.8 per 1,000 catheter-days`, `412 cas pour 100 000
+/// habitants`) — not an amount of money (`vendu pour 100 000 €`).
+fn denominator(lx: &Lexed, t: usize, num: &Num, text: &str) -> bool {
+    if num.sign != Sign::None || num.scaled || !num.integer() {
+        return false;
+    }
+    if num
+        .unit
+        .is_some_and(|u| u.len() == 3 && u.bytes().all(|c| c.is_ascii_uppercase()))
+    {
+        return false;
+    }
+    let value = num.readings.first().magnitude().canonical();
+    if !(value.0 == 1 && (1..=6).contains(&value.1)) {
+        return false;
+    }
+    let Some(p) = t.checked_sub(1) else {
+        return false;
+    };
+    // `4,2/10`: glued to the number before it.
+    if lx.toks[p].kind == TokKind::Punct(P::Slash) {
+        return p > 0
+            && lx.toks[p].span.start == lx.toks[p - 1].span.end
+            && lx.toks[p].span.end == lx.toks[t].span.start
+            && matches!(lx.toks[p - 1].kind, TokKind::Num(_));
+    }
+    let word = |k: usize| match lx.toks[k].kind {
+        TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),
+        _ => None,
+    };
+    let Some(w) = word(p) else {
+        return false;
+    };
+    let mut k = p;
+    let per = match w {
+        "per" | "pour" | "je" | "pro" | "auf" | "sur" => true,
+        "por" | "par" => true,
+        "cada" => {
+            k = k.saturating_sub(1);
+            matches!(word(k), Some("por" | "para" | "de"))
+        }
+        "of" => {
+            k = k.saturating_sub(1);
+            matches!(word(k), Some("out"))
+        }
+        _ => false,
+    };
+    if !per
+        || num.unit.is_none()
+            && text[num.span.end..]
+                .trim_start()
+                .starts_with(['€', '$', '£'])
+    {
+        return false;
+    }
+    // A quantity before it in its clause, a few tokens back (`2,7 ácaros por 100 abelhas`).
+    lx.toks[k.saturating_sub(5)..k]
+        .iter()
+        .rev()
+        .take_while(|x| !matches!(x.kind, TokKind::Punct(P::Stop | P::Semi | P::Colon)))
+        .any(|x| matches!(x.kind, TokKind::Num(_)))
 }
 
 fn next_word(lx: &Lexed, t: usize) -> Option<&str> {
@@ -3083,6 +3187,8 @@ fn statement_line(lx: &Lexed, t: usize) -> bool {
             match toks[k].kind {
                 TokKind::Word { .. } if words < LABEL_WORDS => words += 1,
                 TokKind::Punct(P::Open) if k + 1 == num => {}
+                // `Investment return, net  (318)`.
+                TokKind::Punct(P::Comma) if words < LABEL_WORDS => {}
                 _ => return None,
             }
         }
@@ -3143,6 +3249,46 @@ fn statement_line(lx: &Lexed, t: usize) -> bool {
 /// The direction the words around a number give it: a direction word in its clause within six
 /// words before (unless a level's preposition stands between: `fell to 3.1%` states a level), or
 /// right after it (`$340,000 loss`).
+/// Whether the words of a number's line before it name an outflow (`Grants paid to national
+/// genebanks  (640)`, `| Staff costs | −488 |`), within a label's length.
+fn cost_line(lx: &Lexed, t: usize) -> bool {
+    lx.toks[t.saturating_sub(16)..t]
+        .iter()
+        .rev()
+        .take_while(|x| !matches!(x.kind, TokKind::Punct(P::Line | P::Stop | P::Semi)))
+        .any(|x| matches!(x.kind, TokKind::Word { flags, .. } if flags & flag::COST != 0))
+}
+
+/// Whether a label's words name an outflow (`Staff costs`, `Despesas administrativas`,
+/// `Personalaufwand`: a German compound ends in its noun).
+fn names_outflow(label: &str) -> bool {
+    label
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.len() > 3)
+        .any(|w| {
+            let f = words::fold(w);
+            words::flags(&f) & flag::COST != 0
+                || ["aufwand", "kosten", "ausgaben"]
+                    .iter()
+                    .any(|n| f.len() > n.len() + 3 && f.ends_with(n))
+        })
+}
+
+/// Whether the word at `k` is joined to a content word by `and` or `/` (`revenue and losses`,
+/// `profit/loss`).
+fn paired_noun(lx: &Lexed, k: usize) -> bool {
+    let toks = &lx.toks;
+    let joiner = |j: usize| match toks[j].kind {
+        TokKind::Word { flags, .. } => flags & flag::CONJ != 0,
+        TokKind::Punct(P::Slash) => true,
+        _ => false,
+    };
+    let content =
+        |j: usize| matches!(toks[j].kind, TokKind::Word { flags, .. } if flags & flag::STOP == 0);
+    k >= 2 && joiner(k - 1) && content(k - 2)
+        || k + 2 < toks.len() && joiner(k + 1) && content(k + 2)
+}
+
 fn direction(lx: &Lexed, t: usize) -> Polarity {
     let toks = &lx.toks;
     // `bajó de 58,90 a 41,30 €/MWh`, `fell from 12 to 9`: the first of two levels; not a
@@ -3195,6 +3341,11 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                 if flags & flag::LEVEL_PREP != 0 || matches!(w, "from" | "desde") {
                     level = true;
                     continue;
+                }
+                // A direction paired with another noun names both (`Total revenue and
+                // losses`, `gains/losses`, `Gewinn und Verlust`): no direction.
+                if flags & (flag::NEG | flag::POS) != 0 && paired_noun(lx, k) {
+                    return Polarity::Neutral;
                 }
                 if flags & flag::NEG != 0 {
                     return if level {
@@ -3531,7 +3682,7 @@ fn code_atoms(code: &str) -> Vec<Atom> {
     // One code however it is joined: `tier-1`, `tier_1` and `tier1`; `W-01` and `W01`.
     let up: CompactString = code
         .chars()
-        .filter(|c| !matches!(c, '-' | '_' | '‑'))
+        .filter(|c| !matches!(c, '-' | '_' | '‑' | '+'))
         .flat_map(char::to_uppercase)
         .collect();
     let mut out = vec![format_compact!("c:{up}")];
@@ -4314,7 +4465,16 @@ fn title_line(line: &str, next: Option<&str>) -> bool {
     };
     let colon_next =
         next.is_some_and(|n| classify(n) == LineKind::Labelled && dash_label(n).is_none());
-    colon_next && !line.trim()[value..].contains(':')
+    // Or its value names only a period and a caption over labelled lines (`Northern Seed Trust
+    // — Statement of activities, FY2024 (USD thousands; …)` over `Grants paid — (640)`).
+    let caption_over = || {
+        let value = &line.trim()[value..];
+        next.is_some_and(|n| classify(n) == LineKind::Labelled)
+            && !quantity_digits(value)
+            && title_words(value)
+            && !frame::spec_of(value).is_empty()
+    };
+    (colon_next || caption_over()) && !line.trim()[value..].contains(':')
 }
 
 fn classify(line: &str) -> LineKind {
@@ -4352,6 +4512,18 @@ fn classify(line: &str) -> LineKind {
     }
     let _ = has_digit;
     LineKind::Prose
+}
+
+/// Whether a labelled line's value reads as a title's words (`Statement of activities,
+/// FY2024 (USD thousands)`, `Informe semanal (semana 46)`): several words, a caption in
+/// parentheses or a period, and nothing that reads as a value (`Date: 2024-03-01`,
+/// `Period: Q3 2024` stay labelled).
+fn title_words(value: &str) -> bool {
+    let words = value
+        .split_whitespace()
+        .filter(|w| w.chars().next().is_some_and(char::is_alphabetic) && w.len() > 2)
+        .count();
+    words >= 3 && value.contains('(')
 }
 
 /// Whether a line holds a number that may be a quantity: a token with digits that is not a
@@ -4420,6 +4592,22 @@ fn label_split(line: &str) -> Option<(usize, usize)> {
                         return short_label(line, i, i + sep.len());
                     }
                 }
+                // A statement's columns set by spaces (`Change in net assets        (12)`):
+                // a run of three or more blanks before the value.
+                // (Counted from a run's first blank only: linear however long the run.)
+                let first = i > 0 && b[i - 1] != b' ';
+                let run = if first {
+                    b[i..].iter().take_while(|&&c| c == b' ').count()
+                } else {
+                    0
+                };
+                if run >= 3
+                    && b.get(i + run).is_some_and(|&c| {
+                        c.is_ascii_digit() || matches!(c, b'(' | b'-' | b'+' | b'$' | 0xE2 | 0xC2)
+                    })
+                {
+                    return short_label(line, i, i + run);
+                }
             }
             _ => {}
         }
@@ -4432,6 +4620,45 @@ fn short_label(line: &str, end: usize, value: usize) -> Option<(usize, usize)> {
     let label = line[..end].trim();
     let words = label.split_whitespace().count();
     (words <= 12 && !label.ends_with(['.', '!', '?'])).then_some((end, value))
+}
+
+/// For each labelled line of a block, whether it is a record: an item label of its own
+/// (`tasa de rechazo`, `waste rate`) is an item label of another line too, so the labels are
+/// columns and each line's label is its row's.
+fn record_lines(text: &str, lines: &[Line]) -> Vec<bool> {
+    if lines.len() < 2 {
+        return vec![false; lines.len()];
+    }
+    let items: Vec<Vec<String>> = lines
+        .iter()
+        .map(|l| {
+            let t = &text[l.start..l.end];
+            let Some((_, value_start)) = label_split(t) else {
+                return Vec::new();
+            };
+            let value = &t[value_start..];
+            segments(value)
+                .into_iter()
+                .filter_map(|(label, _)| label)
+                .map(|r| value[r].trim().to_lowercase())
+                .filter(|w| w.chars().any(char::is_alphabetic))
+                .collect()
+        })
+        .collect();
+    // Each label's lines, counted once per line, so that the test is linear in the block.
+    let mut lines_of: HashMap<&str, usize> = HashMap::new();
+    for labels in &items {
+        let mut own: Vec<&str> = labels.iter().map(String::as_str).collect();
+        own.sort_unstable();
+        own.dedup();
+        for w in own {
+            *lines_of.entry(w).or_default() += 1;
+        }
+    }
+    items
+        .iter()
+        .map(|labels| labels.iter().any(|w| lines_of[w.as_str()] >= 2))
+        .collect()
 }
 
 /// The segments of a list's value part (`84 staff; Porto: 61 staff`, `20,000 km: 1.2 mm;

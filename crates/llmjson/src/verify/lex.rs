@@ -612,7 +612,7 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
             .bytes()
             .rev()
             .take(16)
-            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'#'))
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'#' | b'+'))
             .count();
         let mut n = num(s..end, Form::Identifier);
         n.code = code_start..end;
@@ -1179,6 +1179,14 @@ fn left_context(text: &str, s: usize, before: Option<char>) -> (Option<usize>, b
                 Some(p) if p.is_ascii_digit() => (None, false, false),
                 // `ISO-9001`, `COVID-19`.
                 Some(p) if c == '-' && (p.is_alphabetic() || p == '_') => (None, false, true),
+                // `J+1`, `D+2`: a day counted from an event, a label.
+                Some(p)
+                    if c == '+'
+                        && p.is_ascii_uppercase()
+                        && !prev_char(text, at - 1).is_some_and(char::is_alphanumeric) =>
+                {
+                    (None, false, true)
+                }
                 _ => (Some(at), c != '+', false),
             }
         }
@@ -1791,6 +1799,8 @@ const UNITS: &[(&str, &str)] = &[
     ("GiB", "GiB"),
     ("HV", "HV"),
     ("Hz", "Hz"),
+    ("IE", "IU"),
+    ("IU", "IU"),
     ("J", "J"),
     ("K", "K"),
     ("KB", "kB"),
@@ -1821,6 +1831,7 @@ const UNITS: &[(&str, &str)] = &[
     ("Tbit", "Tbit"),
     ("TiB", "TiB"),
     ("U/L", "U/L"),
+    ("UI", "IU"),
     ("V", "V"),
     ("W", "W"),
     ("Wh", "Wh"),

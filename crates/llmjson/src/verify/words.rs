@@ -44,6 +44,9 @@ pub(crate) mod flag {
     /// Written with a month's letters but not one (`marcó`, a Spanish verb, is not `março`):
     /// set by the lexer from the word as written.
     pub const NOT_MONTH: u32 = 1 << 13;
+    /// An outflow (`expenses`, `paid`, `Kosten`, `despesas`): a line so named shows its amounts
+    /// negative by presentation (`Staff costs (488)`), and an answer states them plain.
+    pub const COST: u32 = 1 << 14;
 }
 
 /// `Prejuízo` → `prejuizo`, `Straße` → `strasse`, `Œuvre` → `oeuvre`: lower case, the
@@ -345,6 +348,66 @@ const NEG_WORDS: &[&str] = &[
     "tombes",
     "contraction",
     "contracted",
+    // A variance against a budget: `écart défavorable`, `adverse variance`.
+    "unfavourable",
+    "unfavorable",
+    "adverse",
+    "defavorable",
+    "defavorables",
+    "desfavorable",
+    "desfavorables",
+    "desfavoravel",
+    "desfavoraveis",
+    "ungunstig",
+    "ungunstige",
+    "ungunstiger",
+];
+const COST_WORDS: &[&str] = &[
+    "expense",
+    "expenses",
+    "expenditure",
+    "expenditures",
+    "cost",
+    "costs",
+    "paid",
+    "payment",
+    "payments",
+    "spent",
+    "spending",
+    "outflow",
+    "outflows",
+    "purchases",
+    "salaries",
+    "wages",
+    "despesa",
+    "despesas",
+    "custo",
+    "custos",
+    "pagamentos",
+    "pagos",
+    "gasto",
+    "gastos",
+    "saidas",
+    "coste",
+    "costes",
+    "costo",
+    "costos",
+    "egresos",
+    "salidas",
+    "depense",
+    "depenses",
+    "charges",
+    "cout",
+    "couts",
+    "paiements",
+    "sorties",
+    "achats",
+    "aufwand",
+    "aufwendungen",
+    "kosten",
+    "ausgaben",
+    "auszahlungen",
+    "zahlungen",
 ];
 const POS_WORDS: &[&str] = &[
     "gain", "gains", "gained", "rise", "rises", "rose", "risen", "rising", "grew", "grow", "grows",
@@ -1720,6 +1783,7 @@ fn table() -> &'static HashMap<&'static str, u32, ahash::RandomState> {
         set(STOP_WORDS, flag::STOP);
         set(CONJ_WORDS, flag::CONJ);
         set(COUNT_WORDS, flag::COUNT);
+        set(COST_WORDS, flag::COST);
         set(
             &["week", "semana", "semaine", "woche", "kw", "wk", "sem"],
             flag::WEEK,
