@@ -146,6 +146,39 @@ fn shapes(n: usize) -> Vec<(&'static str, String)> {
             })
             .collect(),
     ));
+    // Stop 71's rules: statement lines set by spaces (one long run of blanks too), records
+    // sharing item labels, asides that label inside parentheses, thresholds, denominators.
+    v.push((
+        "statement",
+        (0..n)
+            .map(|i| format!("Staff costs {i}          ({i})\n"))
+            .collect::<String>()
+            + &" ".repeat(n)
+            + "(1)",
+    ));
+    v.push((
+        "records",
+        (0..n)
+            .map(|i| format!("- Shift {}: {i} units; waste rate: {}%\n", i % 3, i % 9))
+            .collect(),
+    ));
+    v.push((
+        "asides",
+        (0..n)
+            .map(|i| format!("Calls: {i} (Q2: {}; +3.{}%) ", i + 1, i % 9))
+            .collect(),
+    ));
+    v.push((
+        "thresholds",
+        (0..n)
+            .map(|i| {
+                format!(
+                    "{i} were older than {} days, {i},5 per 1,000 beds; ",
+                    i % 90
+                )
+            })
+            .collect(),
+    ));
     v
 }
 /// Measures each shape (or only `shape`) at `n` and `4n`.

@@ -929,7 +929,8 @@ impl Evidence {
                 (claim.unit, claim.per, claim.fraction),
                 claim.polarity,
             )
-            .or_else(|| self.exclusive_conflict(n, claim.exclusive, claim.context));
+            .or_else(|| self.exclusive_conflict(n, claim.exclusive, claim.context))
+            .or_else(|| self.unconditioned(n, claim.context));
         if let Some(clash) = clash {
             why.other_subject.get_or_insert(clash);
             return None;
@@ -1110,6 +1111,42 @@ impl Evidence {
         None
     }
 
+    /// Whether the answer states its number under a condition (`older than 90 days`, `at
+    /// 120 °C`, in its own clause) that the evidence gives other numbers and not this one:
+    /// `1,940 claims, of which 377 were older than 90 days` does not ground `claims older than
+    /// 90 days numbered 1,940`.
+    fn unconditioned(&self, n: &EvidenceNumber, context: &[Mention]) -> Option<Clash> {
+        for m in context.iter().filter(|m| m.weight >= 0.6) {
+            let name = &*self.atom_names[m.atom as usize];
+            let Some((_, unit)) = name.strip_prefix("n:").and_then(|v| v.split_once('|')) else {
+                continue;
+            };
+            // (Not a number of the condition's own measure: `25` of `até 25 km`, a range's
+            // other end.)
+            if !super::layout::CONDITION_UNITS.contains(&unit)
+                || n.unit == Some(unit)
+                || self.atom_labels.get(&m.atom).is_none_or(|l| l.is_empty())
+            {
+                continue;
+            }
+            let suffix = format!("|{unit}");
+            let own = self.groups[n.groups.start as usize..n.groups.end as usize]
+                .iter()
+                .flat_map(|&label| self.labels[label as usize].1.iter())
+                .any(|&a| {
+                    let own = &*self.atom_names[a as usize];
+                    own.starts_with("n:") && own.ends_with(&suffix)
+                });
+            if !own {
+                return Some(Clash {
+                    ours: atom_text(name),
+                    theirs: String::new(),
+                });
+            }
+        }
+        None
+    }
+
     /// A label as written, or its atoms where it has no one text.
     fn label_text(&self, label: u32) -> String {
         match self.label_texts.get(label as usize) {
@@ -1140,11 +1177,20 @@ impl Evidence {
             return None;
         }
         let mut own: Vec<&str> = Vec::new();
+        // The periods and things a title over the number names (`Q3 2024 production summary`).
+        let mut titled: Vec<&str> = Vec::new();
         // How strongly the answer names a code of the number's own (`C1` of the row `C1 |
         // Cabernet | … | 2024-10-01`): a period named less strongly is not its.
         let mut own_code = 0f32;
         for &label in &self.groups[n.groups.start as usize..n.groups.end as usize] {
             if self.title_dims.contains(&self.labels[label as usize].0) {
+                titled.extend(
+                    self.labels[label as usize]
+                        .1
+                        .iter()
+                        .map(|&a| &*self.atom_names[a as usize])
+                        .filter(|name| exclusive_kind(name).is_some()),
+                );
                 continue;
             }
             for &a in self.labels[label as usize].1.iter() {
@@ -1181,7 +1227,13 @@ impl Evidence {
                     alt = a;
                 }
             }
-            if alt_w >= MENTION && alt_w > 0.15 + DOMINANT * own_w && alt_w > own_code {
+            // A number whose own period differs from its title's (`(Q2: 12,950)` under `Q3 2024
+            // production summary`) is the exception: an answer that names the title's period,
+            // even in an earlier sentence, and never the number's, means the title's.
+            let title_period = own_w == 0.0 && alt_w > 0.0 && titled.contains(&alt);
+            if (alt_w >= MENTION && alt_w > 0.15 + DOMINANT * own_w || title_period)
+                && alt_w > own_code
+            {
                 let theirs = own
                     .iter()
                     .find(|o| exclusive_kind(o) == Some(kind))

@@ -179,7 +179,11 @@ pub(crate) fn spec_of(text: &str) -> Spec {
     for marker in [" in ", " em ", " en ", "In ", "in ", "(in "] {
         if let Some(at) = text.rfind(marker) {
             let tail = &text[at + marker.len()..];
-            let tail = tail.split([')', ']', ';', ':']).next().unwrap_or_default();
+            // (`durations in hours, Q3`: the unit ends at the comma.)
+            let tail = tail
+                .split([')', ']', ';', ':', ','])
+                .next()
+                .unwrap_or_default();
             if tail.split_whitespace().count() <= 4 {
                 parts.push(tail);
             }

@@ -1082,7 +1082,7 @@ impl<'a> Doc<'a> {
     ) {
         let role = self.cfg.role;
         let toks = &lx.toks;
-        let mut scope: Vec<(Ty, Vec<Atom>, usize, u32)> = Vec::new();
+        let mut scope: Vec<ScopeEntry> = Vec::new();
         let mut sentence = 0u32;
         // Clauses within a sentence (a comma, a semicolon, a conjunction): a label named in an
         // earlier clause binds less than one in the number's own.
@@ -1118,6 +1118,10 @@ impl<'a> Doc<'a> {
         let mut clause_quantity: Option<usize> = None;
         // A condition with no quantity measured under it yet.
         let mut pending_condition: Option<usize> = None;
+        // Parentheses: a label that introduces inside them (`(Q2: 7,905; +3.9%)`, `(2023 :
+        // 1 702)`) labels only its item there; what it replaced is restored after it.
+        let mut depth = 0u32;
+        let mut aside: Vec<(u32, Ty, Vec<ScopeEntry>)> = Vec::new();
         for (t, tok) in toks.iter().enumerate() {
             // (Found by a binary search: a region may hold many dates.)
             if let Some((_, atoms)) = date_covering(&dates, t).filter(|(r, _)| r.start == t) {
@@ -1149,6 +1153,25 @@ impl<'a> Doc<'a> {
                     }
                     if !matches!(p, P::Open | P::Close | P::Slash) {
                         name_chunk = false;
+                    }
+                    match p {
+                        P::Open => depth += 1,
+                        P::Close | P::Semi | P::Comma
+                            if aside.last().is_some_and(|(d, ..)| *d == depth) =>
+                        {
+                            while aside.last().is_some_and(|(d, ..)| *d == depth) {
+                                let Some((_, ty, saved)) = aside.pop() else {
+                                    break;
+                                };
+                                scope.retain(|(t, ..)| *t != ty);
+                                scope.extend(saved);
+                            }
+                            if p == P::Close {
+                                depth = depth.saturating_sub(1);
+                            }
+                        }
+                        P::Close => depth = depth.saturating_sub(1),
+                        _ => {}
                     }
                     if matches!(p, P::Stop | P::Line | P::Semi | P::Pipe | P::Tab) {
                         // A hard break: what was named after the last quantity was its.
@@ -1329,6 +1352,11 @@ impl<'a> Doc<'a> {
                                     }) && t - q <= 3
                                 });
                             if let Some(ty) = ty.filter(|_| !postposed) {
+                                if introduces && depth > 0 {
+                                    let saved =
+                                        scope.iter().filter(|(t, ..)| *t == ty).cloned().collect();
+                                    aside.push((depth, ty, saved));
+                                }
                                 set_scope(
                                     &mut scope,
                                     ty,
@@ -1588,7 +1616,7 @@ impl<'a> Doc<'a> {
                                     !(matches!(
                                         toks.get(*at + 1).map(|x| x.kind),
                                         Some(TokKind::Punct(P::Colon))
-                                    ) && words(*at + 1..k) < words(t + 1..*at))
+                                    ) && words(*at + 1..k) <= words(t + 1..*at))
                                 });
                             }
                             break;
@@ -1603,6 +1631,16 @@ impl<'a> Doc<'a> {
                 } => {
                     seen_words += 1;
                     let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                    // (A threshold's `than` goes on to its condition: `377 were older than 90
+                    // days`.)
+                    let threshold = (1..=2).any(|d| {
+                        matches!(toks.get(k + d).map(|x| x.kind), Some(TokKind::Num(_)))
+                            && threshold_before(lx, k + d)
+                    });
+                    if threshold {
+                        k += 1;
+                        continue;
+                    }
                     if flags & flag::CONJ != 0 && !cap {
                         break;
                     }
@@ -2160,9 +2198,12 @@ impl<'a> Doc<'a> {
                     .is_some_and(|rest| !rest.ends_with(|c: char| c.is_alphanumeric()))
             };
             if before.ends_with(['§', '#'])
-                || ["nº", "Nº", "n°", "N°", "no.", "No.", "Nr.", "nr."]
-                    .into_iter()
-                    .any(sign_word)
+                || [
+                    "nº", "Nº", "n°", "N°", "no.", "No.", "Nr.", "nr.", "n.º", "N.º", "n.°", "N.°",
+                    "núm.", "Núm.",
+                ]
+                .into_iter()
+                .any(sign_word)
             {
                 return Class::Label(None, vec![value_atom("n:", value, None)]);
             }
@@ -2487,6 +2528,9 @@ impl<'a> Doc<'a> {
     }
 }
 
+/// A label in force: its type, atoms, token and clause.
+type ScopeEntry = (Ty, Vec<Atom>, usize, u32);
+
 /// What a number is, to the binder.
 enum Class {
     /// Not a quantity: a label of this scope type (its atoms), or none.
@@ -2552,7 +2596,7 @@ fn opening_condition(lx: &Lexed, t: usize, unit: &str) -> bool {
 /// A stretch of capitalised words ends: it is the name in force, or joins the name of its
 /// stretch. `pending` holds its words; `head`, the name its sentence's list is headed by.
 fn flush_name(
-    scope: &mut Vec<(Ty, Vec<Atom>, usize, u32)>,
+    scope: &mut Vec<ScopeEntry>,
     (pending, head): (&mut Vec<Atom>, &[Atom]),
     chunk: &mut bool,
     german: bool,
@@ -2615,22 +2659,13 @@ fn label_words(lx: &Lexed, at: usize, text: &str) -> String {
 }
 
 /// At a clause's end, the labels named after its last quantity leave the scope.
-fn drop_postposed(
-    scope: &mut Vec<(Ty, Vec<Atom>, usize, u32)>,
-    clause_quantity: &mut Option<usize>,
-) {
+fn drop_postposed(scope: &mut Vec<ScopeEntry>, clause_quantity: &mut Option<usize>) {
     if let Some(q) = clause_quantity.take() {
         scope.retain(|(_, _, at, _)| *at <= q);
     }
 }
 
-fn set_scope(
-    scope: &mut Vec<(Ty, Vec<Atom>, usize, u32)>,
-    ty: Ty,
-    atoms: Vec<Atom>,
-    at: usize,
-    sentence: u32,
-) {
+fn set_scope(scope: &mut Vec<ScopeEntry>, ty: Ty, atoms: Vec<Atom>, at: usize, sentence: u32) {
     if atoms.is_empty() {
         return;
     }
@@ -2864,6 +2899,50 @@ const GERMAN_FUNCTION_WORDS: &[&str] = &[
 
 /// A number in a condition's place: after `at`, `a`, `à`, `bei`, `aos`, `with`, at a label's
 /// start (`+20 °C:`), or naming an arm (`10 mg arm`).
+/// Whether a threshold's words stand right before token `t`: `within`, `innerhalb (von)`,
+/// `dentro de`, or a comparative and `than`/`als`/`de`/`que` (`older than`, `mais de`, `moins
+/// de`, `älter als`).
+fn threshold_before(lx: &Lexed, t: usize) -> bool {
+    let word = |k: usize| match lx.toks.get(k).map(|x| x.kind) {
+        Some(TokKind::Word { folded, .. }) => {
+            Some(&lx.folded[folded.0 as usize..folded.1 as usize])
+        }
+        _ => None,
+    };
+    let Some(w) = t.checked_sub(1).and_then(word) else {
+        return false;
+    };
+    if matches!(w, "within" | "innerhalb") {
+        return true;
+    }
+    let before = t.checked_sub(2).and_then(word);
+    match w {
+        "von" => before == Some("innerhalb"),
+        "than" | "als" | "de" | "que" => before.is_some_and(|b| {
+            matches!(
+                b,
+                "older"
+                    | "longer"
+                    | "more"
+                    | "over"
+                    | "less"
+                    | "under"
+                    | "alter"
+                    | "langer"
+                    | "mehr"
+                    | "weniger"
+                    | "mais"
+                    | "menos"
+                    | "mas"
+                    | "moins"
+                    | "plus"
+                    | "dentro"
+            )
+        }),
+        _ => false,
+    }
+}
+
 fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
     let toks = &lx.toks;
     // A duration conditions only after `after` (`nach 24 h`); `a 47 minutos` is reached.
@@ -2871,7 +2950,19 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         if matches!(lx.nums[id as usize].unit, Some("h" | "min" | "d" | "wk" | "mo" | "yr")));
     if let Some((w, _, _)) = prev_word(lx, t, text) {
         let after_prep = matches!(w, "after" | "apres" | "apos" | "nach" | "tras" | "despues");
-        if (CONDITION_PREPS.contains(&w) || condition_phrase(lx, t)) && (!duration || after_prep) {
+        // A threshold conditions too (`older than 90 days`, `within 18 weeks`, `com mais de 12
+        // meses`, `en moins de 15 jours`, `älter als 6 Monate`).
+        let threshold = duration && threshold_before(lx, t);
+        // The end of a range is no condition (`na faixa de 25 a 60 km`, `from 3 to 5 km`).
+        let range_end = t >= 2
+            && matches!(lx.toks[t - 1].kind, TokKind::Word { .. })
+            && matches!(lx.toks[t - 2].kind, TokKind::Num(_));
+        if range_end && !threshold {
+            return false;
+        }
+        if (CONDITION_PREPS.contains(&w) || condition_phrase(lx, t) || threshold)
+            && (!duration || after_prep || threshold)
+        {
             // A condition conditions another quantity of its sentence (`257 patients at 30
             // mg`); alone it is the quantity (`chegou a 10,0 km`).
             // Another quantity: a number with a unit, or one counting the word after it
@@ -2887,10 +2978,11 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
                             && words::month(&lx.folded[folded.0 as usize..folded.1 as usize]).is_none());
                 let labelled = prev_word(lx, *k, text)
                     .is_some_and(|(_, f, _)| f & (flag::REF | flag::WEEK | flag::QUARTER) != 0);
+                // (Under a threshold, any quantity: `377 were older than 90 days`.)
                 *k != t
                     && n.form == Form::Number
                     && !n.year_shaped
-                    && (n.unit.is_some() || counts)
+                    && (n.unit.is_some() || counts || threshold)
                     && !labelled
             };
             let hard =
@@ -3274,6 +3366,53 @@ fn names_outflow(label: &str) -> bool {
         })
 }
 
+/// The direction a German separable verb gives the number at `t`: its stem before the number
+/// (`ging`, `nahm`, `stieg`, within a few words) and its particle at the clause's end
+/// (`zurück`, `ab`, `zu`, `an`). Both scans are bounded.
+fn separable_direction(lx: &Lexed, t: usize) -> Option<Polarity> {
+    let toks = &lx.toks;
+    let word = |k: usize| match toks[k].kind {
+        TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),
+        _ => None,
+    };
+    // (The level it went to is no change: `auf 3,4 Mio.`.)
+    if t > 0
+        && matches!(toks[t - 1].kind, TokKind::Word { flags, .. } if flags & flag::LEVEL_PREP != 0)
+    {
+        return None;
+    }
+    let stem = toks[t.saturating_sub(8)..t]
+        .iter()
+        .enumerate()
+        .rev()
+        .take_while(|(_, x)| {
+            !matches!(
+                x.kind,
+                TokKind::Punct(P::Stop | P::Semi | P::Line | P::Comma)
+            )
+        })
+        .find_map(|(i, _)| {
+            let w = word(t.saturating_sub(8) + i)?;
+            ["ging", "geh", "nahm", "nimmt", "nehm", "stieg", "steig"]
+                .iter()
+                .find(|s| w.starts_with(*s))
+                .copied()
+        })?;
+    let end = (t + 1..toks.len().min(t + 16))
+        .take_while(|&k| {
+            !matches!(
+                toks[k].kind,
+                TokKind::Punct(P::Stop | P::Semi | P::Line | P::Comma)
+            )
+        })
+        .last()?;
+    match (stem, word(end)?) {
+        ("ging" | "geh", "zuruck") | ("nahm" | "nimmt" | "nehm", "ab") => Some(Polarity::MinusWord),
+        ("nahm" | "nimmt" | "nehm", "zu") | ("stieg" | "steig", "an") => Some(Polarity::Plus),
+        _ => None,
+    }
+}
+
 /// Whether the word at `k` is joined to a content word by `and` or `/` (`revenue and losses`,
 /// `profit/loss`).
 fn paired_noun(lx: &Lexed, k: usize) -> bool {
@@ -3297,8 +3436,14 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
         Some(TokKind::Num(id)) => Some(lx.nums[id as usize].unit),
         _ => None,
     };
+    // (Without `from`, the first is the change: `fell 2.4 min to 11.6 min`.)
+    let from_before = t > 0
+        && matches!(toks[t - 1].kind, TokKind::Word { folded, .. }
+            if matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
+                "from" | "de" | "von" | "desde" | "da" | "du" | "des" | "del" | "do"));
     let to_level = matches!(toks.get(t + 1).map(|x| x.kind),
         Some(TokKind::Word { flags, .. }) if flags & flag::LEVEL_PREP != 0)
+        && from_before
         && unit_of(t + 2)
             .is_some_and(|next| unit_of(t).flatten() != Some("%") || next == Some("%"));
     if to_level {
@@ -3364,6 +3509,11 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
             }
         }
     }
+    // A German separable verb: its particle ends the clause (`gingen 2024 um 6,1 % auf 3,4
+    // Mio. zurück`, `nahm um 3,8 % ab`, `stieg um 5 % an`).
+    if let Some(p) = separable_direction(lx, t) {
+        return p;
+    }
     // Right after: `$340,000 loss`, `3.2% lower`, `de prejuízo`.
     let mut k = t + 1;
     let mut n = 0;
@@ -3384,6 +3534,19 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                         return Polarity::MinusWord
                     }
                     "mehr" | "more" | "higher" | "hoher" | "mas" => return Polarity::Plus,
+                    // A percentage against a target (`3.1% below budget`, `1,8 % abaixo da
+                    // meta`, `4,2 % unter Plan`); other numbers are not compared so (`12 under
+                    // review`).
+                    "below" | "under" | "abaixo" | "debajo" | "dessous" | "unter" | "unterhalb"
+                        if matches!(unit_of(t).flatten(), Some("%" | "pp" | "pt")) =>
+                    {
+                        return Polarity::MinusWord
+                    }
+                    "above" | "over" | "acima" | "encima" | "dessus" | "uber" | "oberhalb"
+                        if matches!(unit_of(t).flatten(), Some("%" | "pp" | "pt")) =>
+                    {
+                        return Polarity::Plus
+                    }
                     _ => {}
                 }
                 // A verb with an object is what the number did (`150 mg cut the relapse

@@ -1565,7 +1565,11 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
     // number, a unit word or symbol is the next word of the sentence (`US$ 544.259.000
     // segundo os números…`: `according to`, not seconds; `setzte CHF 48'200 um`: a verb's
     // particle, not micrometres): money is not measured in seconds or lengths.
-    let word_unit = if word == "in" || currency {
+    // Nor is an elided word (`2025 s'élève`, `2024 n'a`, `m'a`): a pronoun, not seconds.
+    let elided = text[end..].starts_with(['\'', '’'])
+        // German `um` before a number is `by` (`2024 um 4,2 % unter Plan`), not micrometres.
+        || word == "um" && text[end..].trim_start().starts_with(|c: char| c.is_ascii_digit());
+    let word_unit = if word == "in" || currency || elided {
         None
     } else {
         unit_named(word).or_else(|| words::unit_word(&words::fold(word)))
