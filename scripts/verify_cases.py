@@ -808,6 +808,21 @@ CLASSES_R7 = [
     ("threshold_duration", "en", "Backlog at 31 March 2025 stood at 1,940 claims, of which 377 were older than 90 days.", "Claims older than 90 days numbered 377 at 31 March 2025.", "Claims older than 90 days numbered 1,940 at 31 March 2025."),
     ("threshold_duration", "en", "Outpatient referrals: 8,412; 64% were seen within 18 weeks and 91% within 26 weeks.", "64% of outpatient referrals were seen within 18 weeks.", "91% of outpatient referrals were seen within 18 weeks."),
     ("threshold_duration", "fr", "Demandes traitées : 9 870 ; 82 % traitées en moins de 15 jours, 97 % en moins de 30 jours.", "82 % des demandes ont été traitées en moins de 15 jours.", "97 % des demandes ont été traitées en moins de 15 jours."),
+    ("key_scale_currency", "en", "site,revenue_k_usd,visitors\nDockside,286.4,41200\nUptown,198.7,30150", "Dockside took in $286,400 from 41,200 visitors.", "Dockside took in $198,700 from 41,200 visitors."),
+    ("key_scale_currency", "pt-BR", "{\"unidade\": \"Centro\", \"receita_mil_brl\": 1840.5, \"alunos\": 612}", "A unidade Centro faturou R$ 1,84 milhão com 612 alunos.", "A unidade Centro faturou R$ 1.840,5 com 612 alunos."),
+    ("key_scale_currency", "de", "filiale;umsatz_mio_eur;mitarbeitende\nBasel;12,4;86\nZürich;18,9;121", "Die Filiale Basel setzte 12,4 Mio. EUR um und beschäftigt 86 Personen.", "Die Filiale Basel setzte 18,9 Mio. EUR um und beschäftigt 86 Personen."),
+    ("phrase_header", "en", "Fund summary (USD thousands)\nNet assets, beginning of year      18,905\nNet assets, end of year            18,893", "Net assets stood at $18.905 million at the beginning of the year.", "Net assets stood at $18.893 million at the beginning of the year."),
+    ("phrase_header", "es", "Resumen del fondo (miles de €)\nPatrimonio, inicio del año      4.210\nPatrimonio, final del año       4.455", "El patrimonio al inicio del año era de 4,21 millones de euros.", "El patrimonio al inicio del año era de 4,455 millones de euros."),
+    ("dollar_country", "fr", "Prix de gros (Montréal) : 8,90 $ CA la caisse ; prix à Boston : 7,40 $ US la caisse.", "À Montréal, la caisse se vend 8,90 $ CA en gros.", "À Montréal, la caisse se vend 8,90 $ US en gros."),
+    ("dollar_country", "en", "Annual grant: CAD 250,000; matching funds: USD 120,000.", "The annual grant is 250,000 Canadian dollars.", "The annual grant is 250,000 US dollars."),
+    ("dollar_country", "es", "Ventas en Sídney: 1,2 millones de AUD; ventas en Toronto: 0,8 millones de CAD.", "En Sídney se vendieron 1,2 millones de dólares australianos.", "En Sídney se vendieron 1,2 millones de dólares canadienses."),
+    ("dollar_country", "fr", "Subvention fédérale : 3,2 M$ CA ; contribution privée : 450 000 $ CA.", "La subvention fédérale atteint 3,2 millions de dollars canadiens.", "La subvention fédérale atteint 3,2 millions de dollars américains."),
+    ("short_date", "pt-BR", "data;jogo;publico\n2024-08-25;Cuiabá;19.205\n2024-09-01;Santos;31.870", "Contra o Cuiabá, em 25/08, vieram 19.205 pessoas.", "Contra o Santos, em 01/09, vieram 19.205 pessoas."),
+    ("short_date", "fr", "Relevés de crue — Loire à Orléans\n12/08 : 2,14 m\n13/08 : 2,61 m\n14/08 : 2,38 m", "Le 13/08, la Loire atteignait 2,61 m à Orléans.", "Le 13/08, la Loire atteignait 2,38 m à Orléans."),
+    ("short_date", "es", "Ventas de la feria: 2024-05-11: 1.240 entradas; 2024-05-12: 1.655 entradas.", "El 12/05 se vendieron 1.655 entradas en la feria.", "El 11/05 se vendieron 1.655 entradas en la feria."),
+    ("short_date", "en", "Daily orders, week 32: Mon 2,140; Tue 2,310; Wed 1,980", "Orders on Tuesday came to 2,310.", "Orders on Wednesday came to 2,310."),
+    ("weekday_day", "es", "| Fecha | Día | Visitantes |\n|---|---|---|\n| 2025-03-18 | martes | 4.120 |\n| 2025-03-19 | miércoles | 3.870 |", "El miércoles 19 llegaron 3.870 visitantes.", "El miércoles 19 llegaron 4.120 visitantes."),
+    ("weekday_day", "en", "Footfall log, March 2025\n2025-03-13 (Thursday): 6,410\n2025-03-14 (Friday): 8,920", "On Friday 14 the centre counted 8,920 visitors.", "On Friday 14 the centre counted 6,410 visitors."),
 ]
 
 def main() -> None:

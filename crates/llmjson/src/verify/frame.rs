@@ -194,10 +194,24 @@ pub(crate) fn spec_of(text: &str) -> Spec {
     // Nor what a header groups by (`Shipments by week`, `Vendas por semana`): a period.
     let last = text.rsplit([' ', ',']).next().unwrap_or_default();
     let head = text[..text.len() - last.len()].trim_end();
+    // Nor the noun a phrase ends in (`Net assets, beginning of year`, `fim do mês`).
     let grouped = head.rsplit(' ').next().is_some_and(|w| {
         matches!(
             w.to_lowercase().as_str(),
-            "by" | "per" | "por" | "par" | "pro" | "je" | "nach"
+            "by" | "per"
+                | "por"
+                | "par"
+                | "pro"
+                | "je"
+                | "nach"
+                | "of"
+                | "de"
+                | "do"
+                | "da"
+                | "des"
+                | "du"
+                | "del"
+                | "of the"
         )
     });
     if !head.ends_with(|c: char| c.is_ascii_digit()) && !grouped {
@@ -489,6 +503,15 @@ pub(crate) fn key_spec(key: &str) -> Spec {
     if let Some((code, scale)) = currency(last) {
         spec.currency = Some(code);
         spec.scale = scale;
+        // `revenue_k_usd`, `cost_m_eur`: the scale before the currency.
+        if scale == 0 {
+            spec.scale = match prev {
+                "k" | "mil" | "thousand" | "thousands" | "000" => 3,
+                "m" | "mn" | "mio" | "million" | "millions" => 6,
+                "bn" | "mrd" | "billion" => 9,
+                _ => 0,
+            };
+        }
         return spec;
     }
     if matches!(last, "pct" | "percent" | "pc") {

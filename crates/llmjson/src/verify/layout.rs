@@ -2110,6 +2110,21 @@ impl<'a> Doc<'a> {
         }
         let prev = prev_word(lx, t, text);
         let bare = num.unit.is_none() && !num.scaled;
+        // A weekday's day of the month (`del miércoles 19`, `on Friday 14`): a date.
+        if bare
+            && num.plain
+            && num.sign == Sign::None
+            && prev.is_some_and(|(w, _, adjacent)| adjacent && words::weekday(w).is_some())
+            && (1.0..=31.0).contains(&num.readings.first().magnitude().to_f64())
+        {
+            // It names its weekday, as a date label does (a row dated `2025-03-19`).
+            let wd = prev.and_then(|(w, _, _)| words::weekday(w));
+            return Class::Label(
+                Some(Ty::Date),
+                wd.map(|d| vec![format_compact!("wd:{d}")])
+                    .unwrap_or_default(),
+            );
+        }
         // A telephone number.
         if num.sign == Sign::Plus && num.plain && phone_end(lx, t) > t + 2 {
             return Class::Skip(Trivial::Phone);
@@ -4366,6 +4381,25 @@ fn date_atoms(s: &str, order: DateOrder) -> Vec<Atom> {
                 DateOrder::Unknown => {
                     push(y, *b, *a, Some(DateOrder::DayFirst));
                     push(y, *a, *b, Some(DateOrder::MonthFirst));
+                }
+            }
+        }
+        // A day and a month without a year (`em 25/08`, `le 12/08`).
+        [a, b] => {
+            let mut day_month = |m: u32, d: u32| {
+                if (1..=12).contains(&m) && (1..=31).contains(&d) {
+                    out.push(format_compact!("md:{m:02}-{d:02}"));
+                    out.push(format_compact!("m:{m}"));
+                }
+            };
+            match order {
+                _ if *a > 12 => day_month(*b, *a),
+                _ if *b > 12 => day_month(*a, *b),
+                DateOrder::MonthFirst => day_month(*a, *b),
+                DateOrder::DayFirst => day_month(*b, *a),
+                DateOrder::Unknown => {
+                    day_month(*b, *a);
+                    day_month(*a, *b);
                 }
             }
         }

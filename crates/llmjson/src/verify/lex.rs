@@ -1116,6 +1116,52 @@ fn sep_len(b: &[u8], at: usize) -> usize {
 }
 
 /// `12:30`, `12:30:45`, `2024-03-15`, `15/03/2024`, `2024/03/15`, `15.03.2024`: where it ends.
+/// Whether the word before `s` puts a date (`em`, `de`, `le`, `on`, `am`, `el`, `du`, `since`,
+/// `until`, a weekday …).
+fn date_word_before(b: &[u8], s: usize) -> bool {
+    let Ok(head) = std::str::from_utf8(&b[s.saturating_sub(24)..s]) else {
+        return false;
+    };
+    let head = head.trim_end();
+    let word: String = head
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let folded = words::fold(&word);
+    matches!(
+        &*folded,
+        "em" | "de"
+            | "le"
+            | "on"
+            | "am"
+            | "el"
+            | "du"
+            | "del"
+            | "do"
+            | "da"
+            | "dia"
+            | "since"
+            | "until"
+            | "desde"
+            | "depuis"
+            | "seit"
+            | "vom"
+            | "bis"
+            | "ate"
+            | "hasta"
+            | "au"
+            | "dated"
+            | "data"
+            | "fecha"
+            | "datum"
+    ) || words::weekday_abbrev(&folded).is_some()
+        || words::weekday(&folded).is_some()
+}
+
 fn time_or_date(b: &[u8], s: usize, j: usize, seps: &[(usize, Sep)]) -> Option<usize> {
     let digits_at = |k: usize, min: usize, max: usize| -> Option<usize> {
         let n = b
@@ -1145,6 +1191,41 @@ fn time_or_date(b: &[u8], s: usize, j: usize, seps: &[(usize, Sep)]) -> Option<u
         && matches!(&b[s..s + 2], b"19" | b"20")
     {
         return Some(j + 3);
+    }
+    // `em 25/08`, `le 12/08`, `on 03/14`: a day and a month after a date's preposition.
+    if seps.is_empty() && (1..=2).contains(&head) && b.get(j) == Some(&b'/') {
+        if let Some(end) = digits_at(j + 1, 2, 2) {
+            let closed = !b
+                .get(end)
+                .is_some_and(|c| c.is_ascii_digit() || matches!(c, b'/' | b'-' | b'.' | b','))
+                || b.get(end) == Some(&b',') && !b.get(end + 1).is_some_and(u8::is_ascii_digit)
+                || b.get(end) == Some(&b'.') && !b.get(end + 1).is_some_and(u8::is_ascii_digit);
+            let part = |r: std::ops::Range<usize>| {
+                std::str::from_utf8(&b[r])
+                    .ok()
+                    .and_then(|d| d.parse::<u32>().ok())
+            };
+            let (first, second) = (part(s..j), part(j + 1..end));
+            let plausible = first.is_some_and(|d| (1..=31).contains(&d))
+                && second.is_some_and(|m| (1..=31).contains(&m))
+                && (first.is_some_and(|d| d <= 12) || second.is_some_and(|m| m <= 12));
+            // Or a line's label (`12/08 : 2,14 m`, `| 25/08 |`).
+            let line_label = {
+                let before = b[..s]
+                    .iter()
+                    .rev()
+                    .find(|c| !matches!(c, b' ' | b'\t' | b'-' | b'*'));
+                let after = b[end..].iter().find(|c| !matches!(c, b' ' | b'\t'));
+                // (Shaped as a date, not a score: `12/08`, `25/08`; not `7/10`.)
+                let dated = b[s] == b'0' || b[j + 1] == b'0' || first.is_some_and(|d| d > 12);
+                dated
+                    && before.is_none_or(|c| matches!(c, b'\n' | b'|'))
+                    && after.is_none_or(|c| matches!(c, b':' | b'|'))
+            };
+            if closed && plausible && (date_word_before(b, s) || line_label) {
+                return Some(end);
+            }
+        }
     }
     if seps.is_empty() && matches!(b.get(j), Some(b'-' | b'/')) {
         let mark = b[j];
@@ -1265,7 +1346,7 @@ fn currency_before(text: &str, at: usize) -> Option<(usize, &'static str)> {
     for &(symbol, code) in SYMBOLS {
         if let Some(rest) = head.strip_suffix(symbol) {
             // A code is a word of its own (`XUSD 5` is not dollars).
-            let word = symbol.as_bytes()[0].is_ascii_alphabetic();
+            let word = symbol.as_bytes()[symbol.len() - 1].is_ascii_alphabetic();
             if word
                 && rest
                     .chars()
@@ -1565,6 +1646,16 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
     // number, a unit word or symbol is the next word of the sentence (`US$ 544.259.000
     // segundo os números…`: `according to`, not seconds; `setzte CHF 48'200 um`: a verb's
     // particle, not micrometres): money is not measured in seconds or lengths.
+    // A dollar of a named country (`420 dollars canadiens`, `420 Canadian dollars`).
+    if !currency {
+        if let Some((code, len)) = whose_dollar(&text[j + gap..]) {
+            return Right::Unit {
+                unit: Some(code),
+                scale: 0,
+                end: j + gap + len,
+            };
+        }
+    }
     // Nor is an elided word (`2025 s'élève`, `2024 n'a`, `m'a`): a pronoun, not seconds.
     let elided = text[end..].starts_with(['\'', '’'])
         // German `um` before a number is `by` (`2024 um 4,2 % unter Plan`), not micrometres.
@@ -1676,6 +1767,15 @@ fn currency_symbol_after(rest: &str) -> Option<(&'static str, usize)> {
         ("US-Dollar", "USD"),
         ("US-dollar", "USD"),
         ("$ US", "USD"),
+        ("$US", "USD"),
+        // French Canadian and others write the country after the sign (`14,50 $ CA`).
+        ("$ CAN", "CAD"),
+        ("$CAN", "CAD"),
+        ("$ CA", "CAD"),
+        ("$CA", "CAD"),
+        ("$ AU", "AUD"),
+        ("$AU", "AUD"),
+        ("$ NZ", "NZD"),
         ("$", "$"),
         ("£", "GBP"),
         ("EUR", "EUR"),
@@ -1707,6 +1807,31 @@ fn currency_symbol_after(rest: &str) -> Option<(&'static str, usize)> {
     })
 }
 
+/// A dollar and whose it is, at the start of `r` (`dollars canadiens`, `Canadian dollars`,
+/// `dólares australianos`, `US dollars`): its code and length.
+fn whose_dollar(r: &str) -> Option<(&'static str, usize)> {
+    let country = |w: &str| match &*words::fold(w) {
+        "canadian" | "canadien" | "canadiens" | "canadiense" | "canadienses" | "canadense"
+        | "canadenses" | "kanadische" | "kanadischen" => Some("CAD"),
+        "australian" | "australien" | "australiens" | "australiano" | "australianos"
+        | "australische" | "australischen" => Some("AUD"),
+        "us" | "american" | "americains" | "americanos" | "estadounidenses" => Some("USD"),
+        _ => None,
+    };
+    let dollar = |w: &str| matches!(&*words::fold(w), "dollar" | "dollars" | "dolar" | "dolares");
+    let first = word_prefix(r, 14, char::is_alphabetic);
+    let (gap, rest) = after_blank(&r[first.len()..])?;
+    let second = word_prefix(rest, 14, char::is_alphabetic);
+    let code = if dollar(first) {
+        country(second)
+    } else if dollar(second) {
+        country(first)
+    } else {
+        None
+    }?;
+    Some((code, first.len() + gap + second.len()))
+}
+
 /// After a scale word, the currency it counts (`millones de euros`, `Mio. €`, `million
 /// dollars`): its code and where the token ends.
 fn currency_after_scale(text: &str, end: usize) -> (Option<&'static str>, usize) {
@@ -1726,6 +1851,9 @@ fn currency_after_scale(text: &str, end: usize) -> (Option<&'static str>, usize)
         }
     }
     let w = word_prefix(r, 10, char::is_alphabetic);
+    if let Some((code, len)) = whose_dollar(r) {
+        return (Some(code), end + skip + len);
+    }
     match words::currency_word(w) {
         Some(code) => (Some(code), end + skip + w.len()),
         _ => (None, end),

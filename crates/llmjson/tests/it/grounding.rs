@@ -251,7 +251,10 @@ fn hand_written_pairs_stay_at_round_three() {
         ("dev2", 189, 98),
         // (Stop 70: Portuguese `é` no longer ends a clause, so `A relação é de 15 alunos por
         // docente (18.600 alunos e 1.240 docentes)` carries `relação` to the aside: one lost.)
-        ("dev3", 180, 99),
+        // (Stop 71: `aktiva_mio_eur` is read in millions at last, so `Verpflichtungen betragen
+        // 2.480 Mio. EUR` against it is no longer blocked by the scale's accident: that claim
+        // is wrong by a synonym, Passiva, which nothing reads. One caught lost, 181 right.)
+        ("dev3", 181, 98),
         ("test", 227, 120),
         // Written for stop 67; 175 right and 90 caught before its changes (first contact).
         ("dev4", 186, 96),
