@@ -622,6 +622,11 @@ impl<'a> Doc<'a> {
         let label = self.label_of(label_text, None);
         let (label_spec, label_fall) = self.label_spec(label_text);
         let mut spec = label_spec.over(section.spec);
+        // A share's value is a fraction, not an amount in the caption's unit (`part du vrac :
+        // 0,27` under `Répartition du trafic (tonnes)`).
+        if label_spec.unit.is_none() && names_share(label_text) {
+            spec.unit = None;
+        }
         // A heading that names a fall (`Mean systolic reduction:`) names it for its lines too.
         let negative = section.negative || label_fall;
         // The label's own numbers (a condition, a date, a count in parentheses) are evidence too,
@@ -677,7 +682,11 @@ impl<'a> Doc<'a> {
                     let atoms = self.label_of(&self.text[l_abs.clone()], None);
                     let function_words = atoms.is_empty();
                     let (seg_spec, seg_fall) = self.label_spec(&self.text[l_abs.clone()]);
-                    let seg_spec = seg_spec.over(sub.spec);
+                    let own_unit = seg_spec.unit.is_some();
+                    let mut seg_spec = seg_spec.over(sub.spec);
+                    if !own_unit && names_share(&self.text[l_abs.clone()]) {
+                        seg_spec.unit = None;
+                    }
                     let seg_negative = sub.negative || seg_fall;
                     let seg_text = self.text[l_abs.clone()].trim().to_string();
                     self.label_numbers(l_abs.clone(), &b, section, sink);
@@ -2133,6 +2142,26 @@ impl<'a> Doc<'a> {
         if num.sign == Sign::None && num.plain && dashed_phone(&text[num.span.start..]) {
             return Class::Skip(Trivial::Phone);
         }
+        // A national number in groups of digits that opens with its trunk zero (`0161 496
+        // 0730`, `020 7946 0958`): no quantity opens with a zero.
+        if num.sign == Sign::None
+            && num.plain
+            && text[num.digits.clone()].starts_with('0')
+            && num.digits.len() >= 2
+        {
+            let end = phone_end(lx, t);
+            let digits: usize = (t..end)
+                .map(|k| match lx.toks[k].kind {
+                    TokKind::Num(id) => lx.nums[id as usize].digits.len(),
+                    _ => 0,
+                })
+                .sum();
+            // (`01 42 68 53 00`: five pairs.)
+            let groups = end - t;
+            if groups >= 4 || groups == 3 && num.digits.len() >= 3 || groups >= 2 && digits >= 9 {
+                return Class::Skip(Trivial::Phone);
+            }
+        }
         // A street number or a postal code.
         if bare && num.integer() && address(lx, t, text, self.german) {
             return Class::Skip(Trivial::Address);
@@ -2337,6 +2366,17 @@ impl<'a> Doc<'a> {
     /// A year-shaped number that counts: a unit follows, or a counted noun (in German, only a
     /// capitalised one: `2018 Beschäftigte`, not `2024 beschäftigte der Standort`).
     fn counted(&self, lx: &Lexed, t: usize) -> bool {
+        // A hyphenated modifier stands between a count and its noun (`2022 on-call hours`,
+        // `2024 full-time staff`): the noun after it says.
+        if let Some(noun) = after_compound(&self.text[lx.toks[t].span.end..]) {
+            let folded = words::fold(noun);
+            if words::unit_word(&folded).is_some()
+                || words::flags(&folded) & flag::COUNT != 0
+                || self.cfg.role == Role::Answer && (self.cfg.hints.count_noun)(&folded)
+            {
+                return true;
+            }
+        }
         let Some(w) = next_word(lx, t) else {
             return false;
         };
@@ -3279,7 +3319,7 @@ fn after_year(lx: &Lexed, t: usize) -> bool {
 /// is a list of asides, not of losses.
 fn statement_line(lx: &Lexed, t: usize) -> bool {
     const LABEL_WORDS: usize = 12;
-    const NEIGHBOURS: usize = 8;
+    const NEIGHBOURS: usize = 16;
     let toks = &lx.toks;
     let is_line = |k: usize| matches!(toks[k].kind, TokKind::Punct(P::Line));
     // The line of a number in shape — a short label, the number, nothing after it but a closing
@@ -3364,6 +3404,91 @@ fn cost_line(lx: &Lexed, t: usize) -> bool {
         .rev()
         .take_while(|x| !matches!(x.kind, TokKind::Punct(P::Line | P::Stop | P::Semi)))
         .any(|x| matches!(x.kind, TokKind::Word { flags, .. } if flags & flag::COST != 0))
+}
+
+/// The word after a hyphenated compound that starts `rest` (` on-call hours` → `hours`), if
+/// the compound is there. Bounded: a compound of a few short parts.
+fn after_compound(rest: &str) -> Option<&str> {
+    let rest = rest.strip_prefix(' ')?;
+    let word_len = |s: &str| s.find(|c: char| !c.is_alphabetic()).unwrap_or(s.len());
+    let mut at = word_len(rest);
+    let mut parts = 0;
+    while parts < 4 && at > 0 && rest[at..].starts_with('-') {
+        let next = word_len(&rest[at + 1..]);
+        // (A verb and its pronoun is no modifier: `registrou-se horas`.)
+        let part = &rest[at + 1..at + 1 + next];
+        if next == 0
+            || matches!(
+                part,
+                "se" | "lo"
+                    | "la"
+                    | "los"
+                    | "las"
+                    | "le"
+                    | "les"
+                    | "nos"
+                    | "me"
+                    | "te"
+                    | "lhe"
+                    | "lhes"
+                    | "o"
+                    | "a"
+                    | "os"
+                    | "as"
+                    | "il"
+                    | "elle"
+                    | "on"
+                    | "vous"
+            )
+        {
+            return None;
+        }
+        at += 1 + next;
+        parts += 1;
+    }
+    if parts == 0 {
+        return None;
+    }
+    let tail = rest[at..].strip_prefix(' ')?;
+    let w = &tail[..word_len(tail)];
+    (!w.is_empty()).then_some(w)
+}
+
+/// Whether a label names a share (`part du vrac`, `Anteil Fehlalarme`, `share of EV`, `taxa
+/// de retorno`, `ratio`).
+fn names_share(label: &str) -> bool {
+    label
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.len() > 3)
+        .any(|w| {
+            matches!(
+                &*words::fold(w),
+                "share"
+                    | "shares"
+                    | "part"
+                    | "parts"
+                    | "parte"
+                    | "partes"
+                    | "parcela"
+                    | "taux"
+                    | "taxa"
+                    | "tasa"
+                    | "rate"
+                    | "ratio"
+                    | "anteil"
+                    | "quote"
+                    | "quota"
+                    | "cuota"
+                    | "proporcao"
+                    | "proporcion"
+                    | "proportion"
+                    | "fraction"
+                    | "fracao"
+                    | "fraccion"
+                    | "participacao"
+                    | "participacion"
+            )
+        })
 }
 
 /// Whether a label's words name an outflow (`Staff costs`, `Despesas administrativas`,
