@@ -834,6 +834,17 @@ CLASSES_R7 = [
     ("phone_spaced", "fr", "Piscine municipale — accueil 01 42 68 53 00\nBassins : 3 ; ligne d'eau : 25 m ; fréquentation 2024 : 186 400 entrées", "La piscine a accueilli 186 400 entrées en 2024.", "La piscine a accueilli 53 000 entrées en 2024."),
     ("phone_spaced", "en", "Harbour Clinic, tel. 020 7946 0958. Registered patients: 9,412; GPs: 7.", "The clinic has 9,412 registered patients and 7 GPs.", "The clinic has 7,946 registered patients and 7 GPs."),
     ("phone_spaced", "de", "Stadtbibliothek Nord, Tel. 030 2561 4470 — Medienbestand: 84.300; Entleihungen 2024: 212.900", "Die Stadtbibliothek Nord hat einen Medienbestand von 84.300.", "Die Stadtbibliothek Nord hat einen Medienbestand von 2.561."),
+    ("dash_condition", "en", "Pump curve, model HX-40: at 2 bar — 118 m³/h; at 4 bar — 96 m³/h; at 6 bar — 71 m³/h", "At 4 bar the HX-40 pump delivers 96 m³/h.", "At 4 bar the HX-40 pump delivers 71 m³/h."),
+    ("dash_condition", "de", "Garzeit nach Temperatur: 160 °C — 48 min; 180 °C — 37 min; 200 °C — 29 min", "Bei 180 °C beträgt die Garzeit 37 min.", "Bei 180 °C beträgt die Garzeit 29 min."),
+    ("dash_condition", "es", "Consumo por velocidad: 80 km/h — 5,9 l/100 km; 100 km/h — 6,8 l/100 km; 120 km/h — 8,1 l/100 km", "A 100 km/h el consumo es de 6,8 l/100 km.", "A 100 km/h el consumo es de 8,1 l/100 km."),
+    ("upto_level", "fr", "Essais de portée : à 6 bar — 32 m ; à 8 bar — 38 m ; à 10 bar — 41 m", "À 8 bar, la lance projette l'eau jusqu'à 38 m.", "À 8 bar, la lance projette l'eau jusqu'à 41 m."),
+    ("upto_level", "en", "Crane capacity by radius: at 10 m — 24 t; at 20 m — 11 t; at 30 m — 6.5 t", "At a radius of 20 m the crane lifts up to 11 t.", "At a radius of 20 m the crane lifts up to 24 t."),
+    ("decimal_condition", "en", "Conversion ratio by water temperature: 8 °C — 1.31; 11 °C — 1.12; 14 °C — 1.24", "At 11 °C the conversion ratio was 1.12.", "At 14 °C the conversion ratio was 1.12."),
+    ("paren_aside", "pt-BR", "Perda de peso na maturação: 9% (canastra), 7% (serro), 12% (meia-cura).", "O queijo serro perde 7% do peso na maturação.", "O queijo serro perde 9% do peso na maturação."),
+    ("paren_aside", "en", "Average occupancy: 71% (Screen 1), 64% (Screen 2), 48% (Screen 3).", "Screen 2 averaged 64% occupancy.", "Screen 2 averaged 71% occupancy."),
+    ("paren_aside", "es", "Rendimiento medio por hectárea: 8,4 t (trigo), 6,1 t (cebada), 3,2 t (colza).", "La cebada rindió 6,1 t por hectárea.", "La cebada rindió 8,4 t por hectárea."),
+    ("paren_aside", "de", "Auslastung im Mai: 92 % (Halle A), 78 % (Halle B), 61 % (Halle C).", "Halle B war im Mai zu 78 % ausgelastet.", "Halle B war im Mai zu 92 % ausgelastet."),
+    ("paren_aside", "fr", "Taux de remplissage : 88 % (matinée), 95 % (soirée), 73 % (après-midi).", "En soirée, le taux de remplissage atteint 95 %.", "En soirée, le taux de remplissage atteint 88 %."),
 ]
 
 def main() -> None:

@@ -1056,7 +1056,14 @@ impl Evidence {
                             let facts = self.label_facts[other as usize];
                             facts.numbers && facts.not_money
                         }
-                        Some(m) => has(m) || has(measure_of(None, None, false)),
+                        // (A claim per a unit the evidence states once, in its caption: `8,4 t
+                        // por hectárea` against `por hectárea: 6,1 t (cebada)`.)
+                        Some(m) => {
+                            has(m)
+                                || has(measure_of(None, None, false))
+                                || claim_unit.1.is_some()
+                                    && has(measure_of(claim_unit.0, None, claim_unit.2))
+                        }
                     }
                 })
                 .filter_map(|&other| {

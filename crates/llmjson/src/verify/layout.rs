@@ -1504,6 +1504,9 @@ impl<'a> Doc<'a> {
         // `44.2 MPa (variant B)`) and words.
         let mut after: Vec<(Ty, Atom, usize)> = Vec::new();
         let mut after_words: Vec<(Atom, usize)> = Vec::new();
+        // A parenthesis opened right after the number is its own (`9% (canastra), 7% (serro)`):
+        // its words are not the next number's.
+        let own_aside = own_paren(toks, t);
         let mut k = t + 1;
         let mut seen_words = 0;
         // An answer names the thing a number is of further on than evidence does (`came to
@@ -1541,7 +1544,7 @@ impl<'a> Doc<'a> {
                         // The words just before the next quantity are its own (`218,4 M€ pour un
                         // loyer annuel de 11,2 M€`).
                         let near = |at: usize| counts.words(at..k) <= 4;
-                        after_words.retain(|(_, at)| !near(*at));
+                        after_words.retain(|(_, at)| !near(*at) || own_aside.contains(at));
                         // So are the labels nearer to it than to this one, or opening a
                         // parenthesis (`412,6 Mio. EUR (Vorjahr 388,1 Mio. EUR)`; not `2.022
                         // neue PV-Anlagen mit zusammen 31,4 MWp`).
@@ -1553,9 +1556,14 @@ impl<'a> Doc<'a> {
                         });
                         break;
                     }
-                    // `en semaine 15`, `in week 12`, `for site 401`: a numbered thing after it.
+                    // `en semaine 15`, `in week 12`, `for site 401`: a numbered thing after it;
+                    // so is one in its own parenthesis (`71% (Screen 1)`).
                     if let Some((w, f, true)) = prev_word(lx, k, self.text) {
                         let numbered = f & (flag::WEEK | flag::QUARTER | flag::REF) != 0
+                            || n.plain
+                                && n.unit.is_none()
+                                && own_aside.contains(&k)
+                                && f & flag::STOP == 0
                             || n.plain
                                 && self.numbered_by_evidence(lx, k, w, f, n.readings.first());
                         if numbered && n.unit.is_none() {
@@ -1617,7 +1625,7 @@ impl<'a> Doc<'a> {
                             // with a weight of 2.25`).
                             if n.form == Form::Number {
                                 let near = |at: usize| counts.words(at..k) <= 4;
-                                after_words.retain(|(_, at)| !near(*at));
+                                after_words.retain(|(_, at)| !near(*at) || own_aside.contains(at));
                                 // And a label that introduces it (`412 cas pour 100 000
                                 // habitants (semaine 5 : 365)`).
                                 let words = |r: Range<usize>| counts.words(r);
@@ -1749,6 +1757,15 @@ impl<'a> Doc<'a> {
                 // elides a verb: the words before it are the number's. Not one a word of its
                 // own follows (`ont été admis, soit 88,4 %`: a restatement).
                 TokKind::Punct(P::Comma) => comma = comma || words_after_comma,
+                // The previous number's own parenthesis (`9% (canastra), 7%`): not ours.
+                TokKind::Punct(P::Close)
+                    if (k.saturating_sub(12)..k)
+                        .rev()
+                        .find(|&o| matches!(toks[o].kind, TokKind::Punct(P::Open)))
+                        .is_some_and(|o| own_paren(toks, o.wrapping_sub(1)).start == o) =>
+                {
+                    break;
+                }
                 TokKind::Punct(_) => {}
                 TokKind::Word {
                     folded,
@@ -1831,6 +1848,25 @@ impl<'a> Doc<'a> {
                     if *at == t + 1 && !measure.contains(a) {
                         measure.push(a.clone());
                     }
+                }
+                // The words of its own parenthesis name it (`9% (canastra)`).
+                let aside: Vec<Atom> = after_words
+                    .iter()
+                    .filter(|(_, at)| own_aside.contains(at))
+                    .map(|(a, _)| a.clone())
+                    .take(4)
+                    .collect();
+                if !aside.is_empty() {
+                    out.push(Bind {
+                        dim: self.dim(0xa51de, 0),
+                        atoms: aside.into(),
+                        weight: 1.0,
+                        mention: 0,
+                        title: false,
+                        soft: false,
+                        reach: Reach::Own,
+                        text: None,
+                    });
                 }
                 if !measure.is_empty() {
                     out.push(Bind {
@@ -3015,6 +3051,13 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         if range_end && !threshold {
             return false;
         }
+        // `jusqu'à 41 m`, `hasta 12 km`, `up to 40 t`: a level reached, not a condition.
+        let up_to = t >= 2
+            && matches!(lx.toks[t - 2].kind, TokKind::Word { folded, .. }
+                if matches!(&lx.folded[folded.0 as usize..folded.1 as usize], "jusqu" | "up"));
+        if up_to {
+            return false;
+        }
         if (CONDITION_PREPS.contains(&w) || condition_phrase(lx, t) || threshold)
             && (!duration || after_prep || threshold)
         {
@@ -3037,7 +3080,7 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
                 *k != t
                     && n.form == Form::Number
                     && !n.year_shaped
-                    && (n.unit.is_some() || counts || threshold)
+                    && (n.unit.is_some() || counts || threshold || !n.integer())
                     && !labelled
             };
             let hard =
@@ -3056,7 +3099,8 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         }
     }
     match toks.get(t + 1).map(|x| x.kind) {
-        Some(TokKind::Punct(P::Colon)) => true,
+        // (`8 °C — FCR 1,31`: a label before a dash, as before a colon.)
+        Some(TokKind::Punct(P::Colon | P::Dash)) => true,
         Some(TokKind::Word { flags, .. }) => flags & flag::REF != 0,
         _ => false,
     }
@@ -3452,6 +3496,28 @@ fn after_compound(rest: &str) -> Option<&str> {
     let tail = rest[at..].strip_prefix(' ')?;
     let w = &tail[..word_len(tail)];
     (!w.is_empty()).then_some(w)
+}
+
+/// The parenthesis opened right after number `t` (`9% (canastra)`), as a range of tokens;
+/// empty when there is none. Bounded: an aside of a few words.
+fn own_paren(toks: &[lex::Tok], t: usize) -> Range<usize> {
+    let is_num = toks
+        .get(t)
+        .is_some_and(|x| matches!(x.kind, TokKind::Num(_)));
+    if !is_num
+        || !matches!(
+            toks.get(t + 1).map(|x| x.kind),
+            Some(TokKind::Punct(P::Open))
+        )
+    {
+        return 0..0;
+    }
+    match (t + 2..toks.len().min(t + 14))
+        .find(|&k| matches!(toks[k].kind, TokKind::Punct(P::Close | P::Open)))
+    {
+        Some(k) if matches!(toks[k].kind, TokKind::Punct(P::Close)) => t + 1..k + 1,
+        _ => 0..0,
+    }
 }
 
 /// Whether a label names a share (`part du vrac`, `Anteil Fehlalarme`, `share of EV`, `taxa
