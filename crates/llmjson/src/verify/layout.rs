@@ -60,6 +60,22 @@ pub(crate) struct Bind {
     pub text: Option<Arc<str>>,
 }
 
+impl Bind {
+    /// An explicit label of the number's own, in `dim`, as written when it has one text.
+    pub(crate) fn label(dim: u64, atoms: impl Into<Rc<[Atom]>>, text: Option<Arc<str>>) -> Bind {
+        Bind {
+            dim,
+            atoms: atoms.into(),
+            weight: 1.0,
+            mention: 0,
+            title: false,
+            soft: false,
+            reach: Reach::Own,
+            text,
+        }
+    }
+}
+
 /// Where an answer names a word bound to a number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum Reach {
@@ -653,16 +669,7 @@ impl<'a> Doc<'a> {
         if first_item {
             first_label = Some(label);
         } else if !label.is_empty() {
-            binds.push(Bind {
-                dim,
-                atoms: label.into(),
-                weight: 1.0,
-                mention: 0,
-                title: false,
-                soft: false,
-                reach: Reach::Own,
-                text: Some(label_text.trim().into()),
-            });
+            binds.push(Bind::label(dim, label, Some(label_text.trim().into())));
         }
         let sub = Section {
             atoms: Vec::new(),
@@ -691,16 +698,7 @@ impl<'a> Doc<'a> {
                     let seg_text = self.text[l_abs.clone()].trim().to_string();
                     self.label_numbers(l_abs.clone(), &b, section, sink);
                     if !atoms.is_empty() {
-                        b.push(Bind {
-                            dim: seg_dim,
-                            atoms: atoms.into(),
-                            weight: 1.0,
-                            mention: 0,
-                            title: false,
-                            soft: false,
-                            reach: Reach::Own,
-                            text: Some(seg_text.into()),
-                        });
+                        b.push(Bind::label(seg_dim, atoms, Some(seg_text.into())));
                     }
                     let s = Section {
                         spec: seg_spec,
@@ -729,16 +727,7 @@ impl<'a> Doc<'a> {
                     self.prose(abs, &b, &s, None, sink);
                 } else {
                     if let Some(atoms) = first_label.take().filter(|a| !a.is_empty()) {
-                        b.push(Bind {
-                            dim: seg_dim,
-                            atoms: atoms.into(),
-                            weight: 1.0,
-                            mention: 0,
-                            title: false,
-                            soft: false,
-                            reach: Reach::Own,
-                            text: Some(label_text.trim().into()),
-                        });
+                        b.push(Bind::label(seg_dim, atoms, Some(label_text.trim().into())));
                     }
                     self.prose(abs, &b, &sub, None, sink);
                 }
@@ -920,28 +909,14 @@ impl<'a> Doc<'a> {
                 }
                 let mut binds = sec_binds.clone();
                 if let Some((row_atoms, row_text)) = &row_label {
-                    binds.push(Bind {
-                        dim: row_dim,
-                        atoms: row_atoms.clone(),
-                        weight: 1.0,
-                        mention: 0,
-                        title: false,
-                        soft: false,
-                        reach: Reach::Own,
-                        text: Some(row_text.clone()),
-                    });
+                    binds.push(Bind::label(
+                        row_dim,
+                        row_atoms.clone(),
+                        Some(row_text.clone()),
+                    ));
                 }
                 if let Some(a) = col_atoms.get(c).filter(|a| !a.is_empty()) {
-                    binds.push(Bind {
-                        dim: col_dim,
-                        atoms: a.clone(),
-                        weight: 1.0,
-                        mention: 0,
-                        title: false,
-                        soft: false,
-                        reach: Reach::Own,
-                        text: col_texts.get(c).cloned(),
-                    });
+                    binds.push(Bind::label(col_dim, a.clone(), col_texts.get(c).cloned()));
                 }
                 let mut spec = col_specs.get(c).copied().unwrap_or_default();
                 if !row_spec.is_empty() {
@@ -1826,16 +1801,7 @@ impl<'a> Doc<'a> {
                     }
                 }
                 for (ty, atoms) in seen {
-                    out.push(Bind {
-                        dim: self.dim(ty.key(), 0),
-                        atoms: atoms.into(),
-                        weight: 1.0,
-                        mention: 0,
-                        title: false,
-                        soft: false,
-                        reach: Reach::Own,
-                        text: None,
-                    });
+                    out.push(Bind::label(self.dim(ty.key(), 0), atoms, None));
                 }
                 let mut measure: Vec<Atom> = before_words
                     .iter()
@@ -1857,16 +1823,7 @@ impl<'a> Doc<'a> {
                     .take(4)
                     .collect();
                 if !aside.is_empty() {
-                    out.push(Bind {
-                        dim: self.dim(0xa51de, 0),
-                        atoms: aside.into(),
-                        weight: 1.0,
-                        mention: 0,
-                        title: false,
-                        soft: false,
-                        reach: Reach::Own,
-                        text: None,
-                    });
+                    out.push(Bind::label(self.dim(0xa51de, 0), aside, None));
                 }
                 if !measure.is_empty() {
                     out.push(Bind {

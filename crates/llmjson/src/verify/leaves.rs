@@ -95,16 +95,7 @@ pub(crate) fn walk_leaves(
                     let mut binds = f.binds.clone();
                     let (names, names_text) = item_names(item);
                     if !names.is_empty() {
-                        binds.push(Bind {
-                            dim,
-                            atoms: names.into(),
-                            weight: 1.0,
-                            mention: 0,
-                            title: false,
-                            soft: false,
-                            reach: layout::Reach::Own,
-                            text: Some(names_text.into()),
-                        });
+                        binds.push(Bind::label(dim, names, Some(names_text.into())));
                     }
                     stack.push(Frame {
                         path: format!("{}/{i}", f.path),
@@ -145,16 +136,7 @@ pub(crate) fn walk_leaves(
                             b.atoms = union.into();
                         }
                         key_binds.push(binds.len());
-                        binds.push(Bind {
-                            dim,
-                            atoms: atoms.into(),
-                            weight: 1.0,
-                            mention: 0,
-                            title: false,
-                            soft: false,
-                            reach: layout::Reach::Own,
-                            text: Some(k.as_str().into()),
-                        });
+                        binds.push(Bind::label(dim, atoms, Some(k.as_str().into())));
                     }
                     stack.push(Frame {
                         path: format!("{}/{token}", f.path),
