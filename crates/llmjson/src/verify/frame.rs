@@ -176,7 +176,15 @@ pub(crate) fn spec_of(text: &str) -> Spec {
         rest = &rest[open + 1 + len + 1..];
     }
     // `values in € thousands`, `durations in hours`, `all amounts in AUD`, `em R$ mil`.
-    for marker in [" in ", " em ", " en ", "In ", "in ", "(in "] {
+    // (Looked for only where `in `, `em ` or `en ` occurs: most labels have none.)
+    let marked = text
+        .as_bytes()
+        .windows(3)
+        .any(|w| matches!(w, [b'i' | b'I' | b'e', b'n' | b'm', b' ']));
+    for marker in [" in ", " em ", " en ", "In ", "in ", "(in "]
+        .into_iter()
+        .filter(|_| marked)
+    {
         if let Some(at) = text.rfind(marker) {
             let tail = &text[at + marker.len()..];
             // (`durations in hours, Q3`: the unit ends at the comma.)

@@ -225,7 +225,7 @@ struct Doc<'a> {
     /// `custo`), and are read once.
     labels: std::cell::RefCell<HashMap<Box<str>, Vec<LabelRead>, ahash::RandomState>>,
     /// A label's spec and whether it names a fall, read once per label text.
-    specs: std::cell::RefCell<HashMap<Box<str>, (Spec, bool), ahash::RandomState>>,
+    specs: std::cell::RefCell<HashMap<Box<str>, LabelSense, ahash::RandomState>>,
     /// Token buffers of regions read and done with: a document's lines and cells are lexed
     /// one after another, into buffers already grown.
     spare: std::cell::RefCell<Vec<Lexed>>,
@@ -386,19 +386,22 @@ impl<'a> Doc<'a> {
 
     /// [`frame::spec_of`], read once per label text.
     fn spec_of(&self, text: &str) -> Spec {
-        self.label_spec(text).0
+        self.label_spec(text).spec
     }
 
-    /// A label's spec ([`frame::spec_of`]) and whether it names a fall outside parentheses
-    /// ([`direction_outside_parens`]): list items and rows repeat their labels, read once.
-    fn label_spec(&self, text: &str) -> (Spec, bool) {
+    /// What a label says of its values ([`LabelSense`]): list items and rows repeat their
+    /// labels, read once.
+    fn label_spec(&self, text: &str) -> LabelSense {
         if let Some(&found) = self.specs.borrow().get(text) {
             return found;
         }
-        let found = (
-            frame::spec_of(text),
-            direction_outside_parens(text) == Some(true),
-        );
+        let words = label_sense_words(text);
+        let found = LabelSense {
+            spec: frame::spec_of(text),
+            fall: words.direction == Some(true),
+            outflow: words.outflow,
+            share: words.share,
+        };
         let mut specs = self.specs.borrow_mut();
         if specs.len() < 4096 {
             specs.insert(text.into(), found);
@@ -561,7 +564,7 @@ impl<'a> Doc<'a> {
                     }
                     let dim = self.dim(0x11_57, lines[k].start);
                     let rows = record_lines(self.text, &lines[k..e]);
-                    for (l, &row_title) in lines[k..e].iter().zip(&rows) {
+                    for (l, (row_title, segs)) in lines[k..e].iter().zip(rows) {
                         // A later sentence with a label of its own (`2016: … fell by 775.2 mn
                         // USD. 2018: budget balance, a decline of $29.0m.`) is a line of its
                         // own: the first label is not its.
@@ -572,11 +575,13 @@ impl<'a> Doc<'a> {
                                 end: l.start + cut,
                                 ..*l
                             };
-                            self.labelled(piece, dim, row_title, section, *seen, sink);
+                            self.labelled(piece, dim, (row_title, None), section, *seen, sink);
                             start = l.start + cut + 2;
                         }
+                        // (The whole line's segments, read by `record_lines`, are its own.)
+                        let segs = segs.filter(|_| start == l.start);
                         let rest = Line { start, ..*l };
-                        self.labelled(rest, dim, row_title, section, *seen, sink);
+                        self.labelled(rest, dim, (row_title, segs), section, *seen, sink);
                     }
                     k = e;
                 }
@@ -621,7 +626,7 @@ impl<'a> Doc<'a> {
         &self,
         line: Line,
         dim: u64,
-        row_title: bool,
+        (row_title, segs): (bool, Option<Vec<Segment>>),
         section: &Section,
         seen: u64,
         sink: &mut dyn FnMut(Item),
@@ -636,11 +641,12 @@ impl<'a> Doc<'a> {
         let label_abs = line.start + (label_end - label_text.len())..line.start + label_end;
         let mut binds = self.section_binds(section, seen);
         let label = self.label_of(label_text, None);
-        let (label_spec, label_fall) = self.label_spec(label_text);
+        let sense = self.label_spec(label_text);
+        let (label_spec, label_fall) = (sense.spec, sense.fall);
         let mut spec = label_spec.over(section.spec);
         // A share's value is a fraction, not an amount in the caption's unit (`part du vrac :
         // 0,27` under `Répartition du trafic (tonnes)`).
-        if label_spec.unit.is_none() && names_share(label_text) {
+        if label_spec.unit.is_none() && sense.share {
             spec.unit = None;
         }
         // A heading that names a fall (`Mean systolic reduction:`) names it for its lines too.
@@ -650,7 +656,7 @@ impl<'a> Doc<'a> {
         self.label_numbers(label_abs, &binds, section, sink);
         let value = line.start + value_start..line.end;
         // Segments of the value part with labels of their own (`Lisbon: 84; Porto: 61`).
-        let segments = segments(&self.text[value.clone()]);
+        let segments = segs.unwrap_or_else(|| segments(&self.text[value.clone()]));
         // `Amostra A: 41,8 MPa; amostra B: 38,2 MPa`: the line's label is its first item's, not
         // a title over all of them.
         // Only when a later item is labelled the same way (`Porto: 61`): a line's label over
@@ -676,7 +682,7 @@ impl<'a> Doc<'a> {
             spec: std::mem::take(&mut spec),
             negative,
             value: true,
-            outflow: names_outflow(label_text),
+            outflow: sense.outflow,
         };
         if segments.len() >= 2 {
             let seg_dim = self.dim(0x5e6, value.start);
@@ -688,10 +694,10 @@ impl<'a> Doc<'a> {
                     let l_abs = value.start + l.start..value.start + l.end;
                     let atoms = self.label_of(&self.text[l_abs.clone()], None);
                     let function_words = atoms.is_empty();
-                    let (seg_spec, seg_fall) = self.label_spec(&self.text[l_abs.clone()]);
-                    let own_unit = seg_spec.unit.is_some();
-                    let mut seg_spec = seg_spec.over(sub.spec);
-                    if !own_unit && names_share(&self.text[l_abs.clone()]) {
+                    let seg_sense = self.label_spec(&self.text[l_abs.clone()]);
+                    let seg_fall = seg_sense.fall;
+                    let mut seg_spec = seg_sense.spec.over(sub.spec);
+                    if seg_sense.spec.unit.is_none() && seg_sense.share {
                         seg_spec.unit = None;
                     }
                     let seg_negative = sub.negative || seg_fall;
@@ -703,7 +709,7 @@ impl<'a> Doc<'a> {
                     let s = Section {
                         spec: seg_spec,
                         negative: seg_negative,
-                        outflow: sub.outflow || names_outflow(&self.text[l_abs.clone()]),
+                        outflow: sub.outflow || seg_sense.outflow,
                         ..sub.clone()
                     };
                     // A street before its number (`Calle Colón 60, 3.ª planta`) is read with it:
@@ -2576,6 +2582,16 @@ impl<'a> Doc<'a> {
     }
 }
 
+/// What a label says of its values: their currency, scale and unit, whether it names a fall
+/// (`Mean systolic reduction`), an outflow (`Staff costs`) or a share (`part du vrac`).
+#[derive(Debug, Clone, Copy)]
+struct LabelSense {
+    spec: Spec,
+    fall: bool,
+    outflow: bool,
+    share: bool,
+}
+
 /// A label in force: its type, atoms, token and clause.
 type ScopeEntry = (Ty, Vec<Atom>, usize, u32);
 
@@ -3477,58 +3493,6 @@ fn own_paren(toks: &[lex::Tok], t: usize) -> Range<usize> {
     }
 }
 
-/// Whether a label names a share (`part du vrac`, `Anteil Fehlalarme`, `share of EV`, `taxa
-/// de retorno`, `ratio`).
-fn names_share(label: &str) -> bool {
-    label
-        .split(|c: char| !c.is_alphabetic())
-        .filter(|w| w.len() > 3)
-        .any(|w| {
-            matches!(
-                &*words::fold(w),
-                "share"
-                    | "shares"
-                    | "part"
-                    | "parts"
-                    | "parte"
-                    | "partes"
-                    | "parcela"
-                    | "taux"
-                    | "taxa"
-                    | "tasa"
-                    | "rate"
-                    | "ratio"
-                    | "anteil"
-                    | "quote"
-                    | "quota"
-                    | "cuota"
-                    | "proporcao"
-                    | "proporcion"
-                    | "proportion"
-                    | "fraction"
-                    | "fracao"
-                    | "fraccion"
-                    | "participacao"
-                    | "participacion"
-            )
-        })
-}
-
-/// Whether a label's words name an outflow (`Staff costs`, `Despesas administrativas`,
-/// `Personalaufwand`: a German compound ends in its noun).
-fn names_outflow(label: &str) -> bool {
-    label
-        .split(|c: char| !c.is_alphabetic())
-        .filter(|w| w.len() > 3)
-        .any(|w| {
-            let f = words::fold(w);
-            words::flags(&f) & flag::COST != 0
-                || ["aufwand", "kosten", "ausgaben"]
-                    .iter()
-                    .any(|n| f.len() > n.len() + 3 && f.ends_with(n))
-        })
-}
-
 /// The direction a German separable verb gives the number at `t`: its stem before the number
 /// (`ging`, `nahm`, `stieg`, within a few words) and its particle at the clause's end
 /// (`zurück`, `ab`, `zu`, `an`). Both scans are bounded.
@@ -4243,9 +4207,25 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
 /// Whether a label says its numbers are negative (`Net loss`, `Fehlbetrag`, `Pérdidas`), not
 /// inside parentheses (`Operating income (loss)` is income or loss).
 pub(crate) fn direction_outside_parens(text: &str) -> Option<bool> {
+    label_sense_words(text).direction
+}
+
+/// What a label's words say, read in one pass (each word folded once): its direction outside
+/// parentheses, whether it names an outflow, a share.
+struct LabelWords {
+    direction: Option<bool>,
+    outflow: bool,
+    share: bool,
+}
+
+fn label_sense_words(text: &str) -> LabelWords {
+    let mut out = LabelWords {
+        direction: None,
+        outflow: false,
+        share: false,
+    };
     let mut depth = 0;
     let mut word = String::new();
-    let mut found = None;
     for c in text.chars().chain(std::iter::once(' ')) {
         match c {
             '(' | '[' => {
@@ -4258,19 +4238,30 @@ pub(crate) fn direction_outside_parens(text: &str) -> Option<bool> {
             }
             c if c.is_alphabetic() => word.push(c),
             _ => {
-                if depth == 0 && !word.is_empty() {
-                    let f = words::flags(&words::fold(&word));
-                    if f & flag::NEG != 0 {
-                        found = Some(true);
-                    } else if f & flag::POS != 0 && found.is_none() {
-                        found = Some(false);
+                if !word.is_empty() {
+                    let folded = words::fold(&word);
+                    let f = words::flags(&folded);
+                    if depth == 0 {
+                        if f & flag::NEG != 0 {
+                            out.direction = Some(true);
+                        } else if f & flag::POS != 0 && out.direction.is_none() {
+                            out.direction = Some(false);
+                        }
+                    }
+                    if word.len() > 3 {
+                        // (A German compound ends in its noun: `Personalaufwand`.)
+                        out.outflow |= f & flag::COST != 0
+                            || ["aufwand", "kosten", "ausgaben"]
+                                .iter()
+                                .any(|n| folded.len() > n.len() + 3 && folded.ends_with(n));
+                        out.share |= f & flag::SHARE != 0;
                     }
                 }
                 word.clear();
             }
         }
     }
-    found
+    out
 }
 
 /// A cell that is a unit alone (`€/MWh`, `kg`, `USD`), as the spec it gives a number.
@@ -4970,46 +4961,68 @@ fn short_label(line: &str, end: usize, value: usize) -> Option<(usize, usize)> {
 /// For each labelled line of a block, whether it is a record: an item label of its own
 /// (`tasa de rechazo`, `waste rate`) is an item label of another line too, so the labels are
 /// columns and each line's label is its row's.
-fn record_lines(text: &str, lines: &[Line]) -> Vec<bool> {
+fn record_lines(text: &str, lines: &[Line]) -> Vec<(bool, Option<Vec<Segment>>)> {
     if lines.len() < 2 {
-        return vec![false; lines.len()];
+        return vec![(false, None); lines.len()];
     }
-    let items: Vec<Vec<String>> = lines
+    // Each item label as a hash of its lower-case letters (no string is built per label).
+    let hasher = ahash::RandomState::with_seeds(7, 1, 5, 3);
+    let key = |label: &str| {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = hasher.build_hasher();
+        for c in label.trim().chars().flat_map(char::to_lowercase) {
+            h.write_u32(c as u32);
+        }
+        h.finish()
+    };
+    let items: Vec<(Vec<u64>, Option<Vec<Segment>>)> = lines
         .iter()
         .map(|l| {
             let t = &text[l.start..l.end];
             let Some((_, value_start)) = label_split(t) else {
-                return Vec::new();
+                return (Vec::new(), None);
             };
             let value = &t[value_start..];
-            segments(value)
-                .into_iter()
-                .filter_map(|(label, _)| label)
-                .map(|r| value[r].trim().to_lowercase())
+            // (A value with no separator has no items: most lines, read cheaply.)
+            if !value
+                .bytes()
+                .any(|c| matches!(c, b';' | b'|' | b',' | 0xC2))
+            {
+                return (Vec::new(), None);
+            }
+            let segs = segments(value);
+            let mut own: Vec<u64> = segs
+                .iter()
+                .filter_map(|(label, _)| label.clone())
+                .map(|r| &value[r])
                 .filter(|w| w.chars().any(char::is_alphabetic))
-                .collect()
+                .map(key)
+                .collect();
+            own.sort_unstable();
+            own.dedup();
+            (own, Some(segs))
         })
         .collect();
-    // Each label's lines, counted once per line, so that the test is linear in the block.
-    let mut lines_of: HashMap<&str, usize> = HashMap::new();
-    for labels in &items {
-        let mut own: Vec<&str> = labels.iter().map(String::as_str).collect();
-        own.sort_unstable();
-        own.dedup();
-        for w in own {
-            *lines_of.entry(w).or_default() += 1;
+    // Each label's lines, so that the test is linear in the block.
+    let mut lines_of: HashMap<u64, usize> = HashMap::new();
+    for (own, _) in &items {
+        for &k in own {
+            *lines_of.entry(k).or_default() += 1;
         }
     }
     items
-        .iter()
-        .map(|labels| labels.iter().any(|w| lines_of[w.as_str()] >= 2))
+        .into_iter()
+        .map(|(own, segs)| (own.iter().any(|k| lines_of[k] >= 2), segs))
         .collect()
 }
+
+/// A segment of a list's value: its label, if it has one, and its value (relative ranges).
+type Segment = (Option<Range<usize>>, Range<usize>);
 
 /// The segments of a list's value part (`84 staff; Porto: 61 staff`, `20,000 km: 1.2 mm;
 /// 40,000 km: 2.4 mm`, `on-time 93.4%, damage claims 0.6%`): each with its own label when it
 /// has one (the text before its separator, or its words before its first number).
-fn segments(value: &str) -> Vec<(Option<Range<usize>>, Range<usize>)> {
+fn segments(value: &str) -> Vec<Segment> {
     let b = value.as_bytes();
     let mut out = Vec::new();
     let mut depth = 0i32;

@@ -47,6 +47,8 @@ pub(crate) mod flag {
     /// An outflow (`expenses`, `paid`, `Kosten`, `despesas`): a line so named shows its amounts
     /// negative by presentation (`Staff costs (488)`), and an answer states them plain.
     pub const COST: u32 = 1 << 14;
+    /// A share (`share`, `part`, `taux`, `Anteil`): a value in [0, 1] under it is a fraction.
+    pub const SHARE: u32 = 1 << 15;
 }
 
 /// `Prejuízo` → `prejuizo`, `Straße` → `strasse`, `Œuvre` → `oeuvre`: lower case, the
@@ -361,6 +363,32 @@ const NEG_WORDS: &[&str] = &[
     "ungunstig",
     "ungunstige",
     "ungunstiger",
+];
+const SHARE_WORDS: &[&str] = &[
+    "share",
+    "shares",
+    "part",
+    "parts",
+    "parte",
+    "partes",
+    "parcela",
+    "taux",
+    "taxa",
+    "tasa",
+    "rate",
+    "ratio",
+    "anteil",
+    "quote",
+    "quota",
+    "cuota",
+    "proporcao",
+    "proporcion",
+    "proportion",
+    "fraction",
+    "fracao",
+    "fraccion",
+    "participacao",
+    "participacion",
 ];
 const COST_WORDS: &[&str] = &[
     "expense",
@@ -1784,6 +1812,7 @@ fn table() -> &'static HashMap<&'static str, u32, ahash::RandomState> {
         set(CONJ_WORDS, flag::CONJ);
         set(COUNT_WORDS, flag::COUNT);
         set(COST_WORDS, flag::COST);
+        set(SHARE_WORDS, flag::SHARE);
         set(
             &["week", "semana", "semaine", "woche", "kw", "wk", "sem"],
             flag::WEEK,
