@@ -845,6 +845,15 @@ CLASSES_R7 = [
     ("paren_aside", "es", "Rendimiento medio por hectárea: 8,4 t (trigo), 6,1 t (cebada), 3,2 t (colza).", "La cebada rindió 6,1 t por hectárea.", "La cebada rindió 8,4 t por hectárea."),
     ("paren_aside", "de", "Auslastung im Mai: 92 % (Halle A), 78 % (Halle B), 61 % (Halle C).", "Halle B war im Mai zu 78 % ausgelastet.", "Halle B war im Mai zu 92 % ausgelastet."),
     ("paren_aside", "fr", "Taux de remplissage : 88 % (matinée), 95 % (soirée), 73 % (après-midi).", "En soirée, le taux de remplissage atteint 95 %.", "En soirée, le taux de remplissage atteint 88 %."),
+    ("unit_spelling", "en", "Well water survey: conductivity 812 µS/cm; nitrate 14 mg/L.", "The well water had a conductivity of 812 µS/cm.", "The well water had a conductivity of 812 mS/cm."),
+    ("unit_spelling", "es", "Solución nutritiva, tanque 2: conductividad 2,1 mS/cm; pH 5,8.", "La solución del tanque 2 tiene una conductividad de 2,1 mS/cm.", "La solución del tanque 2 tiene una conductividad de 2,1 µS/cm."),
+    ("currency_after", "es", "Precio por caja (Guadalajara): 480 MXN; envío a Texas: 62 USD por caja.", "El envío a Texas cuesta 62 US$ por caja.", "La caja se vende en Guadalajara a 480 US$."),
+    ("currency_after", "pt-BR", "Tarifa do pedágio: 18,40 BRL por eixo; para veículos estrangeiros: 4,10 USD por eixo.", "A tarifa é de 18,40 R$ por eixo.", "A tarifa é de 18,40 US$ por eixo."),
+    ("unit_dative", "de", "Förderband B: Länge 86 m, Geschwindigkeit 1,8 m/s, Leistung 410 t/h.", "Das Förderband B läuft mit 1,8 Metern pro Sekunde.", "Das Förderband B läuft mit 1,8 Kilometern pro Sekunde."),
+    ("aside_statistic", "en", "Ambulance turnout: average 6.8 minutes; longest 31 minutes (during the flood on 4 May).", "Crews turned out in 6.8 minutes on average (worst case 31 minutes).", "Crews turned out in 6.8 minutes on average (worst case 41 minutes)."),
+    ("aside_statistic", "es", "Tiempo de espera en caja: media 4,2 min; máximo 19 min (sábado 12).", "La espera media en caja fue de 4,2 min (pico de 19 min el sábado).", "La espera media en caja fue de 4,2 min (pico de 4,2 min el sábado)."),
+    ("peak_word", "en", "Grid load, January: average 412 MW; maximum 655 MW on the 17th.", "January's peak load reached 655 MW.", "January's peak load reached 412 MW."),
+    ("peak_word", "pt-BR", "Público diário do festival: média de 8.400 pessoas; máximo de 14.900 no sábado.", "O pico de público do festival foi de 14.900 pessoas.", "O pico de público do festival foi de 8.400 pessoas."),
 ]
 
 def main() -> None:

@@ -1859,9 +1859,12 @@ impl<'a> Doc<'a> {
                                 && !n.year_shaped
                                 && date_covering(dates, k).is_none()
                         }
-                        TokKind::Punct(p) => {
-                            matches!(p, P::Comma | P::Semi | P::Stop | P::Line | P::Pipe | P::Tab)
-                        }
+                        // (An aside opens a clause of its own: `~39 minutes on average (worst
+                        // case 112 minutes)`.)
+                        TokKind::Punct(p) => matches!(
+                            p,
+                            P::Comma | P::Semi | P::Stop | P::Line | P::Pipe | P::Tab | P::Open
+                        ),
                         TokKind::Word { flags, cap, .. } => flags & flag::CONJ != 0 && !cap,
                     })
                     .map_or(t.saturating_sub(64), |k| k + 1);

@@ -115,7 +115,7 @@ pub(crate) fn statistic(folded: &str) -> Option<&'static str> {
         "max" | "maximum" | "maxima" | "maximo" | "maximos" | "maximal" | "maximale"
         | "maximalen" | "largest" | "highest" | "biggest" | "greatest" | "longest" | "hochste"
         | "hochsten" | "hochster" | "hochstens" | "hochstwert" | "groesste" | "grosste"
-        | "grossten" => "max",
+        | "grossten" | "peak" | "peaks" | "pico" | "spitzenwert" | "worst" => "max",
         "min" | "minimum" | "minima" | "minimo" | "minimos" | "minimal" | "minimale" | "lowest"
         | "smallest" | "shortest" | "niedrigste" | "niedrigsten" | "geringste" | "geringsten"
         | "mindestens" => "min",
@@ -1617,6 +1617,11 @@ const UNIT_WORDS: &[(&str, &str)] = &[
     ("miligramos", "mg"),
     ("meter", "m"),
     ("meters", "m"),
+    // German datives (`mit 2,5 Metern pro Sekunde`, `nach 40 Kilometern`).
+    ("metern", "m"),
+    ("kilometern", "km"),
+    ("zentimetern", "cm"),
+    ("millimetern", "mm"),
     ("metre", "m"),
     ("metres", "m"),
     ("metro", "m"),
