@@ -854,6 +854,8 @@ CLASSES_R7 = [
     ("aside_statistic", "es", "Tiempo de espera en caja: media 4,2 min; máximo 19 min (sábado 12).", "La espera media en caja fue de 4,2 min (pico de 19 min el sábado).", "La espera media en caja fue de 4,2 min (pico de 4,2 min el sábado)."),
     ("peak_word", "en", "Grid load, January: average 412 MW; maximum 655 MW on the 17th.", "January's peak load reached 655 MW.", "January's peak load reached 412 MW."),
     ("peak_word", "pt-BR", "Público diário do festival: média de 8.400 pessoas; máximo de 14.900 no sábado.", "O pico de público do festival foi de 14.900 pessoas.", "O pico de público do festival foi de 8.400 pessoas."),
+    ("words_between", "en", "{\"depot\": \"North\", \"bays_total\": 420, \"bays_ev\": 36, \"bays_disabled\": 18}", "The North depot has 18 disabled bays out of 420.", "The North depot has 36 disabled bays out of 420."),
+    ("words_between", "en", "Fees: annual fee 48,500; call-out rate 195 per hour; parts markup 12%.", "The contract costs 48,500 a year plus a call-out rate of 195 per hour.", "The contract costs 195 a year plus a call-out rate of 48,500 per hour."),
 ]
 
 def main() -> None:

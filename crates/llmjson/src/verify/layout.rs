@@ -1524,7 +1524,15 @@ impl<'a> Doc<'a> {
                     {
                         // The words just before the next quantity are its own (`218,4 M€ pour un
                         // loyer annuel de 11,2 M€`).
-                        let near = |at: usize| counts.words(at..k) <= 4;
+                        // (Nearer to it than to this one: `64 accessible spaces out of 860` keeps
+                        // `accessible spaces`; unless a phrase ending in `of` leads to it: `plus a
+                        // call-out rate of $195`.)
+                        let led = leads_to(lx, k);
+                        let near = |at: usize| {
+                            counts.words(at..k) <= 4
+                                && at != t + 1
+                                && (led || counts.words(at + 1..k) <= counts.words(t + 1..at))
+                        };
                         after_words.retain(|(_, at)| !near(*at) || own_aside.contains(at));
                         // So are the labels nearer to it than to this one, or opening a
                         // parenthesis (`412,6 Mio. EUR (Vorjahr 388,1 Mio. EUR)`; not `2.022
@@ -1605,7 +1613,16 @@ impl<'a> Doc<'a> {
                             // Another quantity: the words just before it are its own (`88.5
                             // with a weight of 2.25`).
                             if n.form == Form::Number {
-                                let near = |at: usize| counts.words(at..k) <= 4;
+                                // (Nearer to it than to this one: `64 accessible spaces out of 860` keeps
+                                // `accessible spaces`; unless a phrase ending in `of` leads to it: `plus a
+                                // call-out rate of $195`.)
+                                let led = leads_to(lx, k);
+                                let near = |at: usize| {
+                                    counts.words(at..k) <= 4
+                                        && at != t + 1
+                                        && (led
+                                            || counts.words(at + 1..k) <= counts.words(t + 1..at))
+                                };
                                 after_words.retain(|(_, at)| !near(*at) || own_aside.contains(at));
                                 // And a label that introduces it (`412 cas pour 100 000
                                 // habitants (semaine 5 : 365)`).
@@ -3472,6 +3489,21 @@ fn after_compound(rest: &str) -> Option<&str> {
     let tail = rest[at..].strip_prefix(' ')?;
     let w = &tail[..word_len(tail)];
     (!w.is_empty()).then_some(w)
+}
+
+/// Whether a noun phrase's preposition leads to number `k` (`rate of $195`, `taxa de 4,2 %`).
+/// (`out of 860` is a base, not a phrase's.)
+fn leads_to(lx: &Lexed, k: usize) -> bool {
+    let word = |j: usize| match lx.toks[j].kind {
+        TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),
+        _ => None,
+    };
+    k > 0
+        && matches!(
+            word(k - 1),
+            Some("of" | "de" | "da" | "do" | "du" | "des" | "del" | "von" | "di" | "at" | "a")
+        )
+        && !(k > 1 && word(k - 2) == Some("out"))
 }
 
 /// The parenthesis opened right after number `t` (`9% (canastra)`), as a range of tokens;
