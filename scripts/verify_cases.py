@@ -856,6 +856,9 @@ CLASSES_R7 = [
     ("peak_word", "pt-BR", "Público diário do festival: média de 8.400 pessoas; máximo de 14.900 no sábado.", "O pico de público do festival foi de 14.900 pessoas.", "O pico de público do festival foi de 8.400 pessoas."),
     ("words_between", "en", "{\"depot\": \"North\", \"bays_total\": 420, \"bays_ev\": 36, \"bays_disabled\": 18}", "The North depot has 18 disabled bays out of 420.", "The North depot has 36 disabled bays out of 420."),
     ("words_between", "en", "Fees: annual fee 48,500; call-out rate 195 per hour; parts markup 12%.", "The contract costs 48,500 a year plus a call-out rate of 195 per hour.", "The contract costs 195 a year plus a call-out rate of 48,500 per hour."),
+    ("chainage", "es", "Inspección del viaducto V-3 (PK 58+450, A-23)\nRecubrimiento: 31 mm\nFisuras: 0,3 mm", "En el viaducto V-3 el recubrimiento es de 31 mm.", "En el viaducto V-3 el recubrimiento es de 58 mm."),
+    ("chainage", "en", "Culvert C-7 survey (chainage 3+250, Route 9)\nInvert level: 41.2 m\nScour depth: 0.6 m", "At culvert C-7 the invert level is 41.2 m.", "At culvert C-7 the scour depth is 250 mm."),
+    ("chainage", "fr", "Visite de l'ouvrage OA-2 (PR 18+600, RD 906)\nÉpaisseur de la dalle : 26 cm\nEnrobage : 4 cm", "L'ouvrage OA-2 a une dalle de 26 cm d'épaisseur.", "L'ouvrage OA-2 a une dalle de 18 cm d'épaisseur."),
 ]
 
 def main() -> None:

@@ -596,6 +596,19 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
         push(out, num(s..end, form));
         return end;
     }
+    // A chainage (`PK 47+300`, `km 12+450`): a place on a line, a label.
+    if seps.is_empty() && b.get(j) == Some(&b'+') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
+        let end = j + 1 + b[j + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if !b
+            .get(end)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'+')
+        {
+            let mut n = num(s..end, Form::Identifier);
+            n.code = s..end;
+            push(out, n);
+            return end;
+        }
+    }
     let (sign_at, negative, identifier_left) = left_context(text, s, before);
     // `active_10mg`, `dose-20mg`: a quantity written into a name; read as the quantity.
     let glued_quantity = identifier_left && matches!(before, Some('_')) && nseps <= 1 && {
