@@ -859,6 +859,7 @@ CLASSES_R7 = [
     ("chainage", "es", "Inspección del viaducto V-3 (PK 58+450, A-23)\nRecubrimiento: 31 mm\nFisuras: 0,3 mm", "En el viaducto V-3 el recubrimiento es de 31 mm.", "En el viaducto V-3 el recubrimiento es de 58 mm."),
     ("chainage", "en", "Culvert C-7 survey (chainage 3+250, Route 9)\nInvert level: 41.2 m\nScour depth: 0.6 m", "At culvert C-7 the invert level is 41.2 m.", "At culvert C-7 the scour depth is 250 mm."),
     ("chainage", "fr", "Visite de l'ouvrage OA-2 (PR 18+600, RD 906)\nÉpaisseur de la dalle : 26 cm\nEnrobage : 4 cm", "L'ouvrage OA-2 a une dalle de 26 cm d'épaisseur.", "L'ouvrage OA-2 a une dalle de 18 cm d'épaisseur."),
+    ("colon_items_prose", "pt-BR", "Vendas. Loja Centro: 412 pedidos; loja Norte: 318 pedidos; loja Sul: 276 pedidos.", "A Loja Centro recebeu 412 pedidos e a loja Sul 276.", "A Loja Centro recebeu 412 pedidos e a loja Sul 318."),
 ]
 
 def main() -> None:

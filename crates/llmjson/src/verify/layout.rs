@@ -1108,6 +1108,8 @@ impl<'a> Doc<'a> {
         let mut clause_quantity: Option<usize> = None;
         // A condition with no quantity measured under it yet.
         let mut pending_condition: Option<usize> = None;
+        // Whether the clause so far has a colon (`Fistula share: 0.68;`).
+        let mut clause_colon = false;
         // Parentheses: a label that introduces inside them (`(Q2: 7,905; +3.9%)`, `(2023 :
         // 1 702)`) labels only its item there; what it replaced is restored after it.
         let mut depth = 0u32;
@@ -1144,6 +1146,9 @@ impl<'a> Doc<'a> {
                     if !matches!(p, P::Open | P::Close | P::Slash) {
                         name_chunk = false;
                     }
+                    if p == P::Colon {
+                        clause_colon = true;
+                    }
                     match p {
                         P::Open => depth += 1,
                         P::Close | P::Semi | P::Comma
@@ -1173,6 +1178,7 @@ impl<'a> Doc<'a> {
                     match p {
                         P::Stop | P::Line => {
                             pending_condition = None;
+                            clause_colon = false;
                             sentence += 1;
                             clause = 0;
                             numbers_in_sentence = 0;
@@ -1188,6 +1194,14 @@ impl<'a> Doc<'a> {
                         P::Semi | P::Pipe | P::Tab => {
                             // (A condition named before a semicolon measured nothing after it.)
                             pending_condition = None;
+                            // A name that a colon made its item's label (`Fistula share: 0.68;
+                            // graft share: 0.07`) labels that item only.
+                            if p == P::Semi && clause_colon {
+                                scope.retain(|(ty, _, at, _)| {
+                                    !(*ty == Ty::Name && *at >= clause_start)
+                                });
+                            }
+                            clause_colon = false;
                             clause_start = t + 1;
                             last_number = None;
                             clause += 1;
@@ -1197,7 +1211,16 @@ impl<'a> Doc<'a> {
                         P::Comma if numbers_in_sentence > 0 => clause += 1,
                         // A name before the colon that opens a sentence's list heads the list:
                         // the names of its items replace one another, not it.
-                        P::Colon if numbers_in_sentence == 0 && role == Role::Evidence => {
+                        // (Not a name whose value follows its colon: `Loja Centro: 412
+                        // pedidos; loja Norte: 318` are items, not a head over them.)
+                        P::Colon
+                            if numbers_in_sentence == 0
+                                && role == Role::Evidence
+                                && !matches!(
+                                    toks.get(t + 1).map(|x| x.kind),
+                                    Some(TokKind::Num(_))
+                                ) =>
+                        {
                             head = scope
                                 .iter()
                                 .find(|(ty, ..)| *ty == Ty::Name)
@@ -1778,10 +1801,21 @@ impl<'a> Doc<'a> {
                     let raw = &self.text[toks[k].span.clone()];
                     let strong = cap || upper;
                     // The noun of a code (`bloco D`, `arm B`) names the thing, not the measure.
+                    // So does the noun before a name (`loja Norte: 318`), as `Loja Centro` is a
+                    // name: in evidence, when a colon follows the name.
                     let code_noun = matches!(
                         toks.get(k + 1).map(|x| x.kind),
                         Some(TokKind::Word { upper: true, .. })
-                    ) && self.text[toks[k + 1].span.clone()].chars().count() == 1;
+                    ) && self.text[toks[k + 1].span.clone()].chars().count() == 1
+                        || self.cfg.role == Role::Evidence
+                            && matches!(
+                                toks.get(k + 1).map(|x| x.kind),
+                                Some(TokKind::Word { cap: true, .. })
+                            )
+                            && matches!(
+                                toks.get(k + 2).map(|x| x.kind),
+                                Some(TokKind::Punct(P::Colon))
+                            );
                     let statistic = words::statistic(w).is_some();
                     // (A statistic is one whatever its case: `Average daily utilisation …`.)
                     if (statistic || flags & flag::STOP == 0 && !strong) && !code_noun {
