@@ -248,38 +248,45 @@ fn hand_written_pairs_stay_at_round_three() {
         // 248 until stop 70: a key's words label what lies below it among its siblings, and a
         // carried clause (`scored 4.3 at the review …, and earns €68,400`) names `review score`.
         ("dev", 247, 124),
-        ("dev2", 189, 98),
+        ("dev2", 193, 101),
         // (Stop 70: Portuguese `é` no longer ends a clause, so `A relação é de 15 alunos por
         // docente (18.600 alunos e 1.240 docentes)` carries `relação` to the aside: one lost.)
         // (Stop 71: `aktiva_mio_eur` is read in millions at last, so `Verpflichtungen betragen
         // 2.480 Mio. EUR` against it is no longer blocked by the scale's accident: that claim
         // is wrong by a synonym, Passiva, which nothing reads. One caught lost, 181 right.)
-        ("dev3", 181, 98),
-        ("test", 227, 120),
+        ("dev3", 182, 98),
+        ("test", 230, 121),
         // Written for stop 67; 175 right and 90 caught before its changes (first contact).
         ("dev4", 186, 96),
         // Written with dev4 and held out until measured at the end of stop 67: 187 and 100,
         // the same as before its changes; 189 and 102 after stop 68's, 193 and 105 after 69's.
-        ("test2", 193, 105),
+        ("test2", 197, 106),
         // Written for stop 68; 159 right and 82 caught before its changes (first contact).
-        ("dev5", 169, 87),
+        ("dev5", 171, 88),
         // Written with dev5 and held out until measured at the end of stop 68: 185 and 98
         // before its changes (totals only), 187 and 98 after; 190 and 98 after stop 69's.
-        ("test3", 194, 100),
+        ("test3", 198, 100),
         // Written with test3, held out through stop 68 (199 and 99 at its end: first
         // contact), used to find stop 69's classes: 213 and 108 after them.
-        ("test4", 214, 108),
+        ("test4", 217, 108),
         // Written for stop 69; 218 right and 114 caught before its changes (first contact).
         ("dev6", 234, 123),
         // Written with dev6 and held out until measured at the end of stop 69: 209 and 112
         // before its changes (totals only), 212 and 115 after; used to find stop 70's classes:
         // 228 and 121 after them.
-        ("test5", 228, 121),
+        ("test5", 230, 121),
         // Written for stop 70 and held out until measured at its end: 223 and 116 before its
-        // changes (totals only), 225 and 117 after.
-        ("test6", 225, 117),
-        // test7 (written at the end of stop 70) is held out: not measured yet, not ratcheted
-        // until its first contact.
+        // changes (totals only), 225 and 117 after; used to find stop 71's classes: 240 and 121
+        // after them.
+        ("test6", 240, 121),
+        // Written for stop 71; 219 right and 110 caught before its changes (first contact).
+        ("dev7", 238, 121),
+        // Written at the end of stop 70, held out through stop 71 (its totals once on 061ffd6:
+        // 227; on stop 71's starting build 227 and 120): 234 and 121 after stop 71's changes.
+        ("test7", 234, 121),
+        // test8 (written for stop 71, its texts unread) is held out: its totals only were
+        // taken, 229 right and 120 caught on stop 71's starting build, 231 and 121 after; not
+        // ratcheted until its misses are read.
     ] {
         let (right, total, caught, ungrounded, misses) = hand_score(name);
         println!(
