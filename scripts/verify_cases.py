@@ -860,6 +860,9 @@ CLASSES_R7 = [
     ("chainage", "en", "Culvert C-7 survey (chainage 3+250, Route 9)\nInvert level: 41.2 m\nScour depth: 0.6 m", "At culvert C-7 the invert level is 41.2 m.", "At culvert C-7 the scour depth is 250 mm."),
     ("chainage", "fr", "Visite de l'ouvrage OA-2 (PR 18+600, RD 906)\nÉpaisseur de la dalle : 26 cm\nEnrobage : 4 cm", "L'ouvrage OA-2 a une dalle de 26 cm d'épaisseur.", "L'ouvrage OA-2 a une dalle de 18 cm d'épaisseur."),
     ("colon_items_prose", "pt-BR", "Vendas. Loja Centro: 412 pedidos; loja Norte: 318 pedidos; loja Sul: 276 pedidos.", "A Loja Centro recebeu 412 pedidos e a loja Sul 276.", "A Loja Centro recebeu 412 pedidos e a loja Sul 318."),
+    ("aside_year", "en", "Harbour Pool (4 Quay Road, opened 2009) recorded 212,400 swims in the year, up from 198,100 in 2023. Lane hire income was £84,300.", "In 2024 Harbour Pool recorded 212,400 swims.", "In 2024 Harbour Pool recorded 198,100 swims."),
+    ("aside_year", "pt-BR", "A Biblioteca Central (inaugurada em 1987) emprestou 96.400 livros no ano, contra 91.200 em 2023.", "Em 2024 a Biblioteca Central emprestou 96.400 livros.", "Em 2024 a Biblioteca Central emprestou 91.200 livros."),
+    ("aside_year", "de", "Das Hallenbad Süd (erbaut 1974, saniert 2016) zählte 2024 insgesamt 148.900 Besuche; 2023 waren es 139.500.", "Das Hallenbad Süd zählte 2024 rund 148.900 Besuche.", "Das Hallenbad Süd zählte 2024 rund 139.500 Besuche."),
 ]
 
 def main() -> None:

@@ -1110,10 +1110,12 @@ impl<'a> Doc<'a> {
         let mut pending_condition: Option<usize> = None;
         // Whether the clause so far has a colon (`Fistula share: 0.68;`).
         let mut clause_colon = false;
-        // Parentheses: a label that introduces inside them (`(Q2: 7,905; +3.9%)`, `(2023 :
-        // 1 702)`) labels only its item there; what it replaced is restored after it.
+        // Parentheses: a label inside them (`(Q2: 7,905; +3.9%)`, `(2023 : 1 702)`, `(12 Mill
+        // Lane, opened 1998)`) labels only what is there; what it replaced is restored after.
         let mut depth = 0u32;
-        let mut aside: Vec<(u32, Ty, Vec<ScopeEntry>)> = Vec::new();
+        // (depth, type, what it replaced, whether it introduced with a colon: then it ends at its
+        // item's `;` or `,` too)
+        let mut aside: Vec<(u32, Ty, Vec<ScopeEntry>, bool)> = Vec::new();
         for (t, tok) in toks.iter().enumerate() {
             // (Found by a binary search: a region may hold many dates.)
             if let Some((_, atoms)) = date_covering(&dates, t).filter(|(r, _)| r.start == t) {
@@ -1152,16 +1154,21 @@ impl<'a> Doc<'a> {
                     match p {
                         P::Open => depth += 1,
                         P::Close | P::Semi | P::Comma
-                            if aside.last().is_some_and(|(d, ..)| *d == depth) =>
+                            if aside.last().is_some_and(|(d, _, _, item)| {
+                                *d == depth && (*item || p == P::Close)
+                            }) =>
                         {
-                            while aside.last().is_some_and(|(d, ..)| *d == depth) {
-                                let Some((_, ty, saved)) = aside.pop() else {
+                            while aside.last().is_some_and(|(d, _, _, item)| {
+                                *d == depth && (*item || p == P::Close)
+                            }) {
+                                let Some((_, ty, saved, _)) = aside.pop() else {
                                     break;
                                 };
                                 scope.retain(|(t, ..)| *t != ty);
                                 scope.extend(saved);
                             }
                             if p == P::Close {
+                                aside.retain(|(d, ..)| *d < depth);
                                 depth = depth.saturating_sub(1);
                             }
                         }
@@ -1365,10 +1372,10 @@ impl<'a> Doc<'a> {
                                     }) && t - q <= 3
                                 });
                             if let Some(ty) = ty.filter(|_| !postposed) {
-                                if introduces && depth > 0 {
+                                if depth > 0 {
                                     let saved =
                                         scope.iter().filter(|(t, ..)| *t == ty).cloned().collect();
-                                    aside.push((depth, ty, saved));
+                                    aside.push((depth, ty, saved, introduces));
                                 }
                                 set_scope(
                                     &mut scope,
