@@ -863,6 +863,8 @@ CLASSES_R7 = [
     ("aside_year", "en", "Harbour Pool (4 Quay Road, opened 2009) recorded 212,400 swims in the year, up from 198,100 in 2023. Lane hire income was £84,300.", "In 2024 Harbour Pool recorded 212,400 swims.", "In 2024 Harbour Pool recorded 198,100 swims."),
     ("aside_year", "pt-BR", "A Biblioteca Central (inaugurada em 1987) emprestou 96.400 livros no ano, contra 91.200 em 2023.", "Em 2024 a Biblioteca Central emprestou 96.400 livros.", "Em 2024 a Biblioteca Central emprestou 91.200 livros."),
     ("aside_year", "de", "Das Hallenbad Süd (erbaut 1974, saniert 2016) zählte 2024 insgesamt 148.900 Besuche; 2023 waren es 139.500.", "Das Hallenbad Süd zählte 2024 rund 148.900 Besuche.", "Das Hallenbad Süd zählte 2024 rund 139.500 Besuche."),
+    ("relative_clause", "es", "{\"feria\": \"Otoño\", \"ventas\": {\"vino\": {\"botellas\": 3120, \"ingresos_eur\": 46800}, \"queso\": {\"piezas\": 1410, \"ingresos_eur\": 21150}}}", "En la feria de otoño se vendieron 1.410 piezas de queso, que dejaron 21.150 € de ingresos.", "En la feria de otoño se vendieron 1.410 piezas de queso, que dejaron 46.800 € de ingresos."),
+    ("relative_clause", "pt-BR", "{\"unidade\": \"Sul\", \"consultas\": {\"clinica\": {\"total\": 1840, \"faturamento_brl\": 92000}, \"odonto\": {\"total\": 610, \"faturamento_brl\": 48800}}}", "A unidade Sul fez 610 consultas odontológicas, que faturaram R$ 48.800.", "A unidade Sul fez 610 consultas odontológicas, que faturaram R$ 92.000."),
 ]
 
 def main() -> None:

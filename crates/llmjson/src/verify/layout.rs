@@ -1926,6 +1926,43 @@ impl<'a> Doc<'a> {
                         TokKind::Word { flags, cap, .. } => flags & flag::CONJ != 0 && !cap,
                     })
                     .map_or(t.saturating_sub(64), |k| k + 1);
+                // A relative clause is about the noun its comma follows (`9.815 raciones de
+                // comida, que generaron 85.720 €`): that noun phrase is the clause's own.
+                let pronoun = |k: usize| {
+                    matches!(toks[k].kind, TokKind::Word { folded, .. }
+                        if matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
+                            "que" | "which" | "who" | "qui" | "die" | "der" | "das" | "welche"
+                                | "cuyo" | "cuya" | "cujo" | "cuja" | "dont"))
+                };
+                let comma = |k: usize| matches!(toks[k].kind, TokKind::Punct(P::Comma));
+                // (The pronoun may have ended the clause search itself: `which` joins.)
+                let (relative, own_start) = if own_start >= 2
+                    && own_start < t
+                    && comma(own_start - 1)
+                    && pronoun(own_start)
+                {
+                    (true, own_start)
+                } else if own_start >= 3 && pronoun(own_start - 1) && comma(own_start - 2) {
+                    (true, own_start - 1)
+                } else {
+                    (false, own_start)
+                };
+                let own_start = if relative {
+                    (own_start.saturating_sub(12)..own_start - 1)
+                        .rev()
+                        .find(|&k| {
+                            matches!(
+                                toks[k].kind,
+                                TokKind::Num(_)
+                                    | TokKind::Punct(
+                                        P::Comma | P::Semi | P::Stop | P::Line | P::Open
+                                    )
+                            )
+                        })
+                        .map_or(own_start, |k| k + 1)
+                } else {
+                    own_start
+                };
                 let mut push = |a: &str, weight: f32, at: usize| {
                     out.push(Bind {
                         dim: 0,
@@ -2083,7 +2120,10 @@ impl<'a> Doc<'a> {
                     }
                 }
                 for (a, at, comma) in &before_words {
-                    let w = 0.5 * decay(words_between(*at, t)) * if *comma { 0.6 } else { 1.0 };
+                    // (The antecedent of a relative clause is no earlier clause's.)
+                    let w = 0.5
+                        * decay(words_between(*at, t))
+                        * if *comma && !relative { 0.6 } else { 1.0 };
                     // A statistic qualifies its number as a label does (`averaged 1.0 m³/s`),
                     // and only its own clause's (`averaged 11,840 spectators, …, and took in
                     // €2.31 million`).
