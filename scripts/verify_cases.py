@@ -865,6 +865,9 @@ CLASSES_R7 = [
     ("aside_year", "de", "Das Hallenbad Süd (erbaut 1974, saniert 2016) zählte 2024 insgesamt 148.900 Besuche; 2023 waren es 139.500.", "Das Hallenbad Süd zählte 2024 rund 148.900 Besuche.", "Das Hallenbad Süd zählte 2024 rund 139.500 Besuche."),
     ("relative_clause", "es", "{\"feria\": \"Otoño\", \"ventas\": {\"vino\": {\"botellas\": 3120, \"ingresos_eur\": 46800}, \"queso\": {\"piezas\": 1410, \"ingresos_eur\": 21150}}}", "En la feria de otoño se vendieron 1.410 piezas de queso, que dejaron 21.150 € de ingresos.", "En la feria de otoño se vendieron 1.410 piezas de queso, que dejaron 46.800 € de ingresos."),
     ("relative_clause", "pt-BR", "{\"unidade\": \"Sul\", \"consultas\": {\"clinica\": {\"total\": 1840, \"faturamento_brl\": 92000}, \"odonto\": {\"total\": 610, \"faturamento_brl\": 48800}}}", "A unidade Sul fez 610 consultas odontológicas, que faturaram R$ 48.800.", "A unidade Sul fez 610 consultas odontológicas, que faturaram R$ 92.000."),
+    ("per_after_noun", "pt-BR", "{\"galpao\": \"G2\", \"aves\": 18400, \"racao_kg_dia\": 2150, \"agua_l_dia\": 4100}", "O galpão G2 tem 18.400 aves e consome 2.150 kg de ração por dia.", "O galpão G2 tem 18.400 aves e consome 4.100 kg de ração por dia."),
+    ("per_after_noun", "en", "Mill line 3: output 42 t/h; water use 18 m³/h.", "Line 3 produces 42 t of flour per hour.", "Line 3 produces 18 t of flour per hour."),
+    ("per_after_noun", "fr", "{\"ferme\": \"Les Prés\", \"vaches\": 64, \"lait_l_jour\": 1850}", "La ferme des Prés produit 1 850 L de lait par jour avec 64 vaches.", "La ferme des Prés produit 1 850 kg de lait par jour avec 64 vaches."),
 ]
 
 def main() -> None:

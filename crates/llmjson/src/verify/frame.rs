@@ -535,11 +535,16 @@ pub(crate) fn key_spec(key: &str) -> Spec {
         spec.unit = Some("pp");
         return spec;
     }
-    // `t_ha`, `kg_m3`, `t_per_ha`.
+    // `t_ha`, `kg_m3`, `t_per_ha`; a period in words (`racao_kg_dia`, `output_t_day`).
+    let period = match last {
+        "dia" | "dias" | "day" | "jour" | "tag" => "d",
+        "hora" | "hour" | "heure" | "stunde" => "h",
+        other => other,
+    };
     let compound = if n >= 3 && parts[n - 2] == "per" {
-        Some(format!("{}/{}", parts[n - 3], last))
+        Some(format!("{}/{}", parts[n - 3], period))
     } else {
-        Some(format!("{prev}/{last}"))
+        Some(format!("{prev}/{period}"))
     };
     if let Some(u) = compound.and_then(|c| unit_lower(&c)) {
         spec.unit = Some(u);

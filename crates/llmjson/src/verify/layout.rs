@@ -2671,16 +2671,48 @@ impl<'a> Doc<'a> {
                 let f = d.to_f64().abs();
                 f > 0.0 && f <= 1.0 && d.exp < 0
             });
+        // `96 kg de ração por dia`, `12 t of feed per day`: the period after what is measured.
+        let per = num.per.or_else(|| unit.and_then(|_| per_after_noun(lx, t)));
         Frame {
             readings,
             kind: Kind::Quantity,
             unit,
-            per: num.per,
+            per,
             polarity,
             approx,
             fraction,
         }
     }
+}
+
+/// A period a quantity is per, after the noun it measures (`96 kg de ração por dia`, `12 t of
+/// feed per day`, `5 L de lait par jour`): `of` and one or two words, then `per` and a period.
+fn per_after_noun(lx: &Lexed, t: usize) -> Option<&'static str> {
+    let word = |k: usize| match lx.toks.get(k).map(|x| x.kind) {
+        Some(TokKind::Word { folded, .. }) => {
+            Some(&lx.folded[folded.0 as usize..folded.1 as usize])
+        }
+        _ => None,
+    };
+    if !matches!(word(t + 1), Some("de" | "of" | "do" | "da" | "du" | "d")) {
+        return None;
+    }
+    for k in [t + 3, t + 4] {
+        if matches!(word(k), Some("por" | "per" | "pro" | "par" | "je" | "a")) {
+            return match word(k + 1)? {
+                "dia" | "day" | "jour" | "tag" | "d" => Some("d"),
+                "hora" | "hour" | "heure" | "stunde" | "h" => Some("h"),
+                "semana" | "week" | "semaine" | "woche" => Some("wk"),
+                "mes" | "month" | "mois" | "monat" => Some("mo"),
+                "ano" | "year" | "an" | "annee" | "jahr" => Some("yr"),
+                _ => None,
+            };
+        }
+        if word(k).is_none() {
+            return None;
+        }
+    }
+    None
 }
 
 /// What a label says of its values: their currency, scale and unit, whether it names a fall
