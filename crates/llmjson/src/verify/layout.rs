@@ -2708,9 +2708,8 @@ fn per_after_noun(lx: &Lexed, t: usize) -> Option<&'static str> {
                 _ => None,
             };
         }
-        if word(k).is_none() {
-            return None;
-        }
+        // (Only words between: `de ração`.)
+        word(k)?;
     }
     None
 }
