@@ -868,6 +868,9 @@ CLASSES_R7 = [
     ("per_after_noun", "pt-BR", "{\"galpao\": \"G2\", \"aves\": 18400, \"racao_kg_dia\": 2150, \"agua_l_dia\": 4100}", "O galpão G2 tem 18.400 aves e consome 2.150 kg de ração por dia.", "O galpão G2 tem 18.400 aves e consome 4.100 kg de ração por dia."),
     ("per_after_noun", "en", "Mill line 3: output 42 t/h; water use 18 m³/h.", "Line 3 produces 42 t of flour per hour.", "Line 3 produces 18 t of flour per hour."),
     ("per_after_noun", "fr", "{\"ferme\": \"Les Prés\", \"vaches\": 64, \"lait_l_jour\": 1850}", "La ferme des Prés produit 1 850 L de lait par jour avec 64 vaches.", "La ferme des Prés produit 1 850 kg de lait par jour avec 64 vaches."),
+    ("season", "de", "Schneeräumung (Einsatzstunden)\nBezirk | 2022/23 | 2023/24\nNord | 1.240 | 1.410\nSüd | 980 | 1.105", "Im Winter 2023/24 leistete der Bezirk Süd 1.105 Einsatzstunden.", "Im Winter 2023/24 leistete der Bezirk Süd 980 Einsatzstunden."),
+    ("season", "en", "Season tickets sold\nClub | 2023-24 | 2024-25\nRovers | 8,410 | 9,020\nAthletic | 6,150 | 5,870", "Athletic sold 5,870 season tickets for 2024-25.", "Athletic sold 6,150 season tickets for 2024-25."),
+    ("season", "fr", "Fréquentation des pistes (journées-skieurs)\nStation | 2022/23 | 2023/24\nLes Crêtes | 412 000 | 388 000", "Les Crêtes ont accueilli 388 000 journées-skieurs en 2023/24.", "Les Crêtes ont accueilli 412 000 journées-skieurs en 2023/24."),
 ]
 
 def main() -> None:

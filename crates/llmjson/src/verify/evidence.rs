@@ -1308,7 +1308,7 @@ fn family(atom: &str) -> u8 {
     match atom.split_once(':').map_or("", |(k, _)| k) {
         "w" => 1,
         "c" => 2,
-        "d" | "dd" | "dm" | "md" | "m" | "y" | "wd" => 4,
+        "d" | "dd" | "dm" | "md" | "m" | "y" | "wd" | "sn" => 4,
         "q" | "wk" => 8,
         "n" => 16,
         "r" => 32,
@@ -1353,7 +1353,7 @@ fn measure_of(unit: Option<&str>, per: Option<&str>, fraction: bool) -> u64 {
 pub(crate) fn exclusive_kind(atom: &str) -> Option<&str> {
     let (kind, rest) = atom.split_once(':')?;
     match kind {
-        "y" | "q" | "wk" | "d" => Some(kind),
+        "y" | "q" | "wk" | "d" | "sn" => Some(kind),
         "r" => rest
             .split_once(':')
             .map(|(noun, _)| &atom[..2 + noun.len()]),

@@ -4670,6 +4670,10 @@ fn date_atoms(s: &str, order: DateOrder) -> Vec<Atom> {
                 }
             }
         }
+        // A season or a split year (`2023/24`, `2023-24`): its own period.
+        [a, b] if (1900..2100).contains(a) && *b < 100 && *b == (a + 1) % 100 => {
+            out.push(format_compact!("sn:{a}-{b:02}"));
+        }
         // A day and a month without a year (`em 25/08`, `le 12/08`).
         [a, b] => {
             let mut day_month = |m: u32, d: u32| {
@@ -5482,7 +5486,19 @@ fn data(cell: &str) -> bool {
     t.starts_with(|c: char| {
         c.is_ascii_digit() || matches!(c, '-' | '−' | '+' | '(' | '$' | '€' | '£')
     }) && year_text(t).is_none()
+        && !season_text(t)
         && !t.chars().all(|c| matches!(c, '-' | ':' | ' '))
+}
+
+/// A season or split year as a header writes it (`2023/24`, `2023-24`).
+fn season_text(t: &str) -> bool {
+    let Some((a, b)) = t.split_once(['/', '-']) else {
+        return false;
+    };
+    match (year_text(a), b.parse::<u16>()) {
+        (Some(y), Ok(n)) => b.len() == 2 && n == (y + 1) % 100,
+        _ => false,
+    }
 }
 
 fn year_text(t: &str) -> Option<u16> {
