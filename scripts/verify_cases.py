@@ -871,6 +871,8 @@ CLASSES_R7 = [
     ("season", "de", "Schneeräumung (Einsatzstunden)\nBezirk | 2022/23 | 2023/24\nNord | 1.240 | 1.410\nSüd | 980 | 1.105", "Im Winter 2023/24 leistete der Bezirk Süd 1.105 Einsatzstunden.", "Im Winter 2023/24 leistete der Bezirk Süd 980 Einsatzstunden."),
     ("season", "en", "Season tickets sold\nClub | 2023-24 | 2024-25\nRovers | 8,410 | 9,020\nAthletic | 6,150 | 5,870", "Athletic sold 5,870 season tickets for 2024-25.", "Athletic sold 6,150 season tickets for 2024-25."),
     ("season", "fr", "Fréquentation des pistes (journées-skieurs)\nStation | 2022/23 | 2023/24\nLes Crêtes | 412 000 | 388 000", "Les Crêtes ont accueilli 388 000 journées-skieurs en 2023/24.", "Les Crêtes ont accueilli 412 000 journées-skieurs en 2023/24."),
+    ("lag_bei", "de", "Prüfbericht Brücke B-12\nChloridgehalt: 0,42 %\nKarbonatisierungstiefe: 14 mm\nBetondeckung: 31 mm", "Der Chloridgehalt lag bei 0,42 %, die Karbonatisierungstiefe bei 14 mm.", "Der Chloridgehalt lag bei 0,42 %, die Karbonatisierungstiefe bei 31 mm."),
+    ("lag_bei", "de", "Kläranlage Ost, Ablaufwerte Mai: CSB 28 mg/l; Gesamtstickstoff 9,4 mg/l; Phosphor 0,6 mg/l.", "Im Mai lag der CSB im Ablauf bei 28 mg/l, der Phosphor bei 0,6 mg/l.", "Im Mai lag der CSB im Ablauf bei 28 mg/l, der Phosphor bei 9,4 mg/l."),
 ]
 
 def main() -> None:

@@ -3156,6 +3156,20 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         if range_end && !threshold {
             return false;
         }
+        // German `lag bei`, `liegt bei` states the value (`der Chloridgehalt lag bei 0,18 %,
+        // die Karbonatisierungstiefe bei 14 mm`): `bei` after such a verb in its sentence.
+        if w == "bei"
+            && (t.saturating_sub(24)..t)
+                .rev()
+                .take_while(|&k| !matches!(lx.toks[k].kind, TokKind::Punct(P::Stop | P::Line)))
+                .any(|k| {
+                    matches!(lx.toks[k].kind, TokKind::Word { folded, .. }
+                    if matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
+                        "lag" | "lagen" | "liegt" | "liegen" | "lage"))
+                })
+        {
+            return false;
+        }
         // `jusqu'à 41 m`, `hasta 12 km`, `up to 40 t`: a level reached, not a condition.
         let up_to = t >= 2
             && matches!(lx.toks[t - 2].kind, TokKind::Word { folded, .. }
