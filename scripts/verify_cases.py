@@ -873,6 +873,9 @@ CLASSES_R7 = [
     ("season", "fr", "Fréquentation des pistes (journées-skieurs)\nStation | 2022/23 | 2023/24\nLes Crêtes | 412 000 | 388 000", "Les Crêtes ont accueilli 388 000 journées-skieurs en 2023/24.", "Les Crêtes ont accueilli 412 000 journées-skieurs en 2023/24."),
     ("lag_bei", "de", "Prüfbericht Brücke B-12\nChloridgehalt: 0,42 %\nKarbonatisierungstiefe: 14 mm\nBetondeckung: 31 mm", "Der Chloridgehalt lag bei 0,42 %, die Karbonatisierungstiefe bei 14 mm.", "Der Chloridgehalt lag bei 0,42 %, die Karbonatisierungstiefe bei 31 mm."),
     ("lag_bei", "de", "Kläranlage Ost, Ablaufwerte Mai: CSB 28 mg/l; Gesamtstickstoff 9,4 mg/l; Phosphor 0,6 mg/l.", "Im Mai lag der CSB im Ablauf bei 28 mg/l, der Phosphor bei 0,6 mg/l.", "Im Mai lag der CSB im Ablauf bei 28 mg/l, der Phosphor bei 9,4 mg/l."),
+    ("paren_value", "es", "| Estación | Entradas | Salidas |\n|---|---|---|\n| Norte | 2.140 | 1.980 |\n| Centro | 3.410 | 3.620 |\n| Sur | 1.205 | 1.390 |", "Centro es la estación con más entradas, 3.410, y también la de más salidas (3.620).", "Centro es la estación con más entradas, 3.410, y también la de más salidas (3.410)."),
+    ("paren_value", "en", "Ward | Admissions | Discharges\nA | 412 | 398\nB | 287 | 301", "Ward A had the most admissions, 412, and also the most discharges (398).", "Ward A had the most admissions, 412, and also the most discharges (412)."),
+    ("paren_value", "pt-BR", "Filial;Pedidos;Devoluções\nCampinas;1.840;96\nSantos;1.210;58", "Campinas teve mais pedidos, 1.840, e também mais devoluções (96).", "Campinas teve mais pedidos, 1.840, e também mais devoluções (58)."),
 ]
 
 def main() -> None:

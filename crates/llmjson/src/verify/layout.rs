@@ -1763,7 +1763,14 @@ impl<'a> Doc<'a> {
         let mut k = t;
         // A number opening a parenthesis (`… randomizados (480 na população ITT)`) is an aside:
         // the words before it are the main clause's.
-        let aside = t > 0 && matches!(toks[t - 1].kind, TokKind::Punct(P::Open));
+        // A number alone in its parenthesis is the value of what comes before (`y también la
+        // de más bajadas (3.480)`).
+        let aside = t > 0
+            && matches!(toks[t - 1].kind, TokKind::Punct(P::Open))
+            && !matches!(
+                toks.get(t + 1).map(|x| x.kind),
+                Some(TokKind::Punct(P::Close))
+            );
         // Whether a word other than an approximation's stands between the number and the
         // nearest comma before it.
         let mut words_after_comma = false;
@@ -1907,6 +1914,10 @@ impl<'a> Doc<'a> {
                 // or quantity (`für Pkw 11,50 €, Lkw zahlen 88,70 €`: `Lkw zahlen`; a date or a
                 // year is a label of the clause, not the end of another). Bounded: a clause
                 // longer than that is its own beyond the bound.
+                let alone = matches!(
+                    toks.get(t + 1).map(|x| x.kind),
+                    Some(TokKind::Punct(P::Close))
+                );
                 let own_start = (t.saturating_sub(64)..t)
                     .rev()
                     .find(|&k| match toks[k].kind {
@@ -1919,10 +1930,11 @@ impl<'a> Doc<'a> {
                         }
                         // (An aside opens a clause of its own: `~39 minutes on average (worst
                         // case 112 minutes)`.)
-                        TokKind::Punct(p) => matches!(
-                            p,
-                            P::Comma | P::Semi | P::Stop | P::Line | P::Pipe | P::Tab | P::Open
-                        ),
+                        // (Not a number alone in its parenthesis: `la de más salidas (3.620)`.)
+                        TokKind::Punct(p) => {
+                            matches!(p, P::Comma | P::Semi | P::Stop | P::Line | P::Pipe | P::Tab)
+                                || p == P::Open && !(k + 1 == t && alone)
+                        }
                         TokKind::Word { flags, cap, .. } => flags & flag::CONJ != 0 && !cap,
                     })
                     .map_or(t.saturating_sub(64), |k| k + 1);
