@@ -876,6 +876,9 @@ CLASSES_R7 = [
     ("paren_value", "es", "| Estación | Entradas | Salidas |\n|---|---|---|\n| Norte | 2.140 | 1.980 |\n| Centro | 3.410 | 3.620 |\n| Sur | 1.205 | 1.390 |", "Centro es la estación con más entradas, 3.410, y también la de más salidas (3.620).", "Centro es la estación con más entradas, 3.410, y también la de más salidas (3.410)."),
     ("paren_value", "en", "Ward | Admissions | Discharges\nA | 412 | 398\nB | 287 | 301", "Ward A had the most admissions, 412, and also the most discharges (398).", "Ward A had the most admissions, 412, and also the most discharges (412)."),
     ("paren_value", "pt-BR", "Filial;Pedidos;Devoluções\nCampinas;1.840;96\nSantos;1.210;58", "Campinas teve mais pedidos, 1.840, e também mais devoluções (96).", "Campinas teve mais pedidos, 1.840, e também mais devoluções (58)."),
+    ("period_range", "es", "Visitantes por semana\nSemana 14: 8.210\nSemana 15: 9.040\nSemana 16: 7.880\nMedia del periodo: 8.377", "Entre las semanas 14 y 16 el museo promedió 8.377 visitantes.", "Entre las semanas 14 y 16 el museo promedió 9.040 visitantes."),
+    ("period_range", "en", "Calls handled\nWeek 3: 1,204\nWeek 4: 1,388\nWeek 5: 1,156\nAverage, weeks 3–5: 1,249", "Across weeks 3 to 5 the centre averaged 1,249 calls a week.", "Across weeks 3 to 5 the centre averaged 1,388 calls a week."),
+    ("period_range", "pt-BR", "Produção por trimestre (t)\n1º tri: 4.120\n2º tri: 4.480\n3º tri: 4.390\nMédia dos trimestres 1 a 3: 4.330", "Entre os trimestres 1 e 3, a média foi de 4.330 t.", "Entre os trimestres 1 e 3, a média foi de 4.480 t."),
 ]
 
 def main() -> None:

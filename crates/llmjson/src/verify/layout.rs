@@ -1832,7 +1832,13 @@ impl<'a> Doc<'a> {
                             );
                     let statistic = words::statistic(w).is_some();
                     // (A statistic is one whatever its case: `Average daily utilisation …`.)
-                    if (statistic || flags & flag::STOP == 0 && !strong) && !code_noun {
+                    // (A period's noun is its number's: `semanas 10 y 12` names weeks by them.)
+                    let period_noun = flags & (flag::WEEK | flag::QUARTER) != 0
+                        && matches!(toks.get(k + 1).map(|x| x.kind), Some(TokKind::Num(_)));
+                    if (statistic || flags & flag::STOP == 0 && !strong)
+                        && !code_noun
+                        && !period_noun
+                    {
                         if let Some(a) = word_atom(w, raw) {
                             before_words.push((a, k, comma));
                         }
@@ -2231,6 +2237,15 @@ impl<'a> Doc<'a> {
         }
         let prev = prev_word(lx, t, text);
         let bare = num.unit.is_none() && !num.scaled;
+        // The end of a range of periods (`semanas 10 y 12`, `weeks 10 to 12`).
+        if bare
+            && t >= 2
+            && period_range(lx, t - 2)
+            && prev_word(lx, t - 2, text)
+                .is_some_and(|(_, f, adjacent)| adjacent && f & (flag::WEEK | flag::QUARTER) != 0)
+        {
+            return Class::Skip(Trivial::Label);
+        }
         // A weekday's day of the month (`del miércoles 19`, `on Friday 14`): a date.
         if bare
             && num.plain
@@ -2323,6 +2338,11 @@ impl<'a> Doc<'a> {
                                 && w.ends_with('s')
                                 && words::month(w).is_none()
                     });
+                // A range of periods (`semanas 10 y 12`, `weeks 10 to 12`) names the span, not
+                // one of them: its ends label nothing alone.
+                if wflags & (flag::WEEK | flag::QUARTER) != 0 && period_range(lx, t) {
+                    return Class::Skip(Trivial::Label);
+                }
                 if wflags & (flag::REF | flag::WEEK | flag::QUARTER) != 0 && !rate && !count {
                     let ty = if wflags & flag::WEEK != 0 {
                         Ty::Week
@@ -3385,7 +3405,13 @@ fn opening_phrase(lx: &Lexed, start: usize, t: usize, text: &str) -> Vec<(Atom, 
                 }
                 if flags & flag::STOP == 0 {
                     content += 1;
-                    if let Some(a) = word_atom(w, &text[toks[j].span.clone()]) {
+                    // (A period's noun before its number is the number's: `Entre las semanas
+                    // 10 y 12`.)
+                    let period_noun = flags & (flag::WEEK | flag::QUARTER) != 0
+                        && matches!(toks.get(j + 1).map(|x| x.kind), Some(TokKind::Num(_)));
+                    if let Some(a) =
+                        word_atom(w, &text[toks[j].span.clone()]).filter(|_| !period_noun)
+                    {
                         out.push((a, j));
                     }
                 }
@@ -3642,6 +3668,22 @@ fn leads_to(lx: &Lexed, k: usize) -> bool {
             Some("of" | "de" | "da" | "do" | "du" | "des" | "del" | "von" | "di" | "at" | "a")
         )
         && !(k > 1 && word(k - 2) == Some("out"))
+}
+
+/// Whether number `t`, after a period's noun, opens a range of them: `and`, `to`, `y`, `a`,
+/// `bis`, `à`, `au`, `–` and another plain number.
+fn period_range(lx: &Lexed, t: usize) -> bool {
+    let joined = match lx.toks.get(t + 1).map(|x| x.kind) {
+        Some(TokKind::Word { folded, .. }) => matches!(
+            &lx.folded[folded.0 as usize..folded.1 as usize],
+            "and" | "to" | "y" | "a" | "e" | "et" | "und" | "bis" | "au" | "al" | "hasta" | "ate"
+        ),
+        Some(TokKind::Punct(P::Dash)) => true,
+        _ => false,
+    };
+    joined
+        && matches!(lx.toks.get(t + 2).map(|x| x.kind), Some(TokKind::Num(id))
+        if lx.nums[id as usize].form == Form::Number && lx.nums[id as usize].unit.is_none())
 }
 
 /// The parenthesis opened right after number `t` (`9% (canastra)`), as a range of tokens;

@@ -1819,10 +1819,24 @@ fn table() -> &'static HashMap<&'static str, u32, ahash::RandomState> {
         set(COST_WORDS, flag::COST);
         set(SHARE_WORDS, flag::SHARE);
         set(
-            &["week", "semana", "semaine", "woche", "kw", "wk", "sem"],
+            &[
+                "week", "weeks", "semana", "semanas", "semaine", "semaines", "woche", "wochen",
+                "kw", "wk", "sem",
+            ],
             flag::WEEK,
         );
-        set(&["quarter", "trimestre", "quartal", "tri"], flag::QUARTER);
+        set(
+            &[
+                "quarter",
+                "quarters",
+                "trimestre",
+                "trimestres",
+                "quartal",
+                "quartale",
+                "tri",
+            ],
+            flag::QUARTER,
+        );
         set(
             &[
                 "year",
