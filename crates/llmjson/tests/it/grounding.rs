@@ -255,12 +255,12 @@ fn hand_written_pairs_stay_at_round_three() {
         // 2.480 Mio. EUR` against it is no longer blocked by the scale's accident: that claim
         // is wrong by a synonym, Passiva, which nothing reads. One caught lost, 181 right.)
         ("dev3", 182, 98),
-        ("test", 230, 121),
+        ("test", 231, 121),
         // Written for stop 67; 175 right and 90 caught before its changes (first contact).
         ("dev4", 186, 96),
         // Written with dev4 and held out until measured at the end of stop 67: 187 and 100,
         // the same as before its changes; 189 and 102 after stop 68's, 193 and 105 after 69's.
-        ("test2", 197, 106),
+        ("test2", 198, 106),
         // Written for stop 68; 159 right and 82 caught before its changes (first contact).
         ("dev5", 171, 88),
         // Written with dev5 and held out until measured at the end of stop 68: 185 and 98
@@ -268,7 +268,7 @@ fn hand_written_pairs_stay_at_round_three() {
         ("test3", 198, 100),
         // Written with test3, held out through stop 68 (199 and 99 at its end: first
         // contact), used to find stop 69's classes: 213 and 108 after them.
-        ("test4", 217, 108),
+        ("test4", 218, 109),
         // Written for stop 69; 218 right and 114 caught before its changes (first contact).
         ("dev6", 234, 123),
         // Written with dev6 and held out until measured at the end of stop 69: 209 and 112
@@ -276,17 +276,17 @@ fn hand_written_pairs_stay_at_round_three() {
         // 228 and 121 after them.
         ("test5", 230, 121),
         // Written for stop 70 and held out until measured at its end: 223 and 116 before its
-        // changes (totals only), 225 and 117 after; used to find stop 71's classes: 240 and 121
+        // changes (totals only), 225 and 117 after; used to find stop 71's classes: 244 and 123
         // after them.
-        ("test6", 240, 121),
+        ("test6", 244, 123),
         // Written for stop 71; 219 right and 110 caught before its changes (first contact).
-        ("dev7", 238, 121),
+        ("dev7", 240, 121),
         // Written at the end of stop 70, held out through stop 71 (its totals once on 061ffd6:
         // 227; on stop 71's starting build 227 and 120): 234 and 121 after stop 71's changes.
         ("test7", 234, 121),
         // test8 (written for stop 71, its texts unread) is held out: its totals only were
-        // taken, 229 right and 120 caught on stop 71's starting build, 231 and 121 after; not
-        // ratcheted until its misses are read.
+        // taken, 229 right and 120 caught on stop 71's starting build, 230 and 120 at its end;
+        // not ratcheted until its misses are read.
     ] {
         let (right, total, caught, ungrounded, misses) = hand_score(name);
         println!(
