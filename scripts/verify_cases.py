@@ -879,6 +879,8 @@ CLASSES_R7 = [
     ("period_range", "es", "Visitantes por semana\nSemana 14: 8.210\nSemana 15: 9.040\nSemana 16: 7.880\nMedia del periodo: 8.377", "Entre las semanas 14 y 16 el museo promedió 8.377 visitantes.", "Entre las semanas 14 y 16 el museo promedió 9.040 visitantes."),
     ("period_range", "en", "Calls handled\nWeek 3: 1,204\nWeek 4: 1,388\nWeek 5: 1,156\nAverage, weeks 3–5: 1,249", "Across weeks 3 to 5 the centre averaged 1,249 calls a week.", "Across weeks 3 to 5 the centre averaged 1,388 calls a week."),
     ("period_range", "pt-BR", "Produção por trimestre (t)\n1º tri: 4.120\n2º tri: 4.480\n3º tri: 4.390\nMédia dos trimestres 1 a 3: 4.330", "Entre os trimestres 1 e 3, a média foi de 4.330 t.", "Entre os trimestres 1 e 3, a média foi de 4.480 t."),
+    ("level_subject", "en", "The Northgate branch recorded a loss of €1.2 million. Group net debt decreased by €45 million to €310 million. Headcount rose by 12 to 418.", "Northgate lost €1.2 million, while group net debt fell by €45 million to €310 million.", "Northgate lost €1.2 million, while group net debt fell by €45 million to €418 million."),
+    ("level_subject", "pt-BR", "A filial Sul teve prejuízo de R$ 3,1 milhões. A dívida líquida caiu R$ 12 milhões, para R$ 96 milhões. O quadro de pessoal subiu de 210 para 224.", "A filial Sul teve prejuízo de R$ 3,1 milhões, e a dívida líquida caiu R$ 12 milhões para R$ 96 milhões.", "A filial Sul teve prejuízo de R$ 3,1 milhões, e a dívida líquida caiu R$ 12 milhões para R$ 224 milhões."),
 ]
 
 def main() -> None:

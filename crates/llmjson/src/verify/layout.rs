@@ -1777,6 +1777,16 @@ impl<'a> Doc<'a> {
         while !aside && k > clause_start && before_words.len() < 8 {
             k -= 1;
             match toks[k].kind {
+                // A level after a change (`debt fell by NOK 57 million to NOK 640 million`):
+                // the change's words are the level's too.
+                TokKind::Num(_)
+                    if k + 2 == t
+                        && matches!(toks[k + 1].kind, TokKind::Word { flags, .. }
+                            if flags & flag::LEVEL_PREP != 0)
+                        && before_words.is_empty() =>
+                {
+                    before_words.clear();
+                }
                 TokKind::Num(_) => {
                     // The word right after the previous number is what that number counts (`18
                     // goles en 2.710 minutos`): not this number's.
