@@ -881,6 +881,8 @@ CLASSES_R7 = [
     ("period_range", "pt-BR", "Produção por trimestre (t)\n1º tri: 4.120\n2º tri: 4.480\n3º tri: 4.390\nMédia dos trimestres 1 a 3: 4.330", "Entre os trimestres 1 e 3, a média foi de 4.330 t.", "Entre os trimestres 1 e 3, a média foi de 4.480 t."),
     ("level_subject", "en", "The Northgate branch recorded a loss of €1.2 million. Group net debt decreased by €45 million to €310 million. Headcount rose by 12 to 418.", "Northgate lost €1.2 million, while group net debt fell by €45 million to €310 million.", "Northgate lost €1.2 million, while group net debt fell by €45 million to €418 million."),
     ("level_subject", "pt-BR", "A filial Sul teve prejuízo de R$ 3,1 milhões. A dívida líquida caiu R$ 12 milhões, para R$ 96 milhões. O quadro de pessoal subiu de 210 para 224.", "A filial Sul teve prejuízo de R$ 3,1 milhões, e a dívida líquida caiu R$ 12 milhões para R$ 96 milhões.", "A filial Sul teve prejuízo de R$ 3,1 milhões, e a dívida líquida caiu R$ 12 milhões para R$ 224 milhões."),
+    ("from_source", "en", "Museum income 2024: admissions $812,400; shop $146,900; grants $390,000.", "Admissions brought in $812,400 in 2024, with another $146,900 from the shop.", "Admissions brought in $812,400 in 2024, with another $390,000 from the shop."),
+    ("from_source", "en", "Energy mix, March: solar 412 MWh; wind 655 MWh; grid imports 230 MWh.", "In March the site drew 655 MWh from wind and 412 MWh from solar.", "In March the site drew 412 MWh from wind and 655 MWh from solar."),
 ]
 
 def main() -> None:

@@ -1720,7 +1720,8 @@ impl<'a> Doc<'a> {
                             | "antes"
                             | "before"
                             | "avant"
-                    ) {
+                    ) && !(w == "from" && source_after(lx, k))
+                    {
                         break;
                     }
                     let raw = &self.text[toks[k].span.clone()];
@@ -3694,6 +3695,25 @@ fn period_range(lx: &Lexed, t: usize) -> bool {
     joined
         && matches!(lx.toks.get(t + 2).map(|x| x.kind), Some(TokKind::Num(id))
         if lx.nums[id as usize].form == Form::Number && lx.nums[id as usize].unit.is_none())
+}
+
+/// Whether `from` at `k` names a source, not a base: a noun follows it (`$538,900 from
+/// concessions`), not a number, a period or an article's period (`from 2023`, `from Q2`, `from
+/// the previous year`).
+fn source_after(lx: &Lexed, k: usize) -> bool {
+    // (An article may stand between: `from the shop`.)
+    let article = matches!(lx.toks.get(k + 1).map(|x| x.kind), Some(TokKind::Word { folded, .. })
+        if matches!(&lx.folded[folded.0 as usize..folded.1 as usize], "the" | "its" | "their"));
+    let k = if article { k + 1 } else { k };
+    match lx.toks.get(k + 1).map(|x| x.kind) {
+        Some(TokKind::Word { flags, folded, .. }) => {
+            let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+            flags & (flag::STOP | flag::WEEK | flag::QUARTER | flag::YEAR_WORD) == 0
+                && words::month(w).is_none()
+                && !matches!(w, "last" | "previous" | "prior")
+        }
+        _ => false,
+    }
 }
 
 /// The parenthesis opened right after number `t` (`9% (canastra)`), as a range of tokens;
