@@ -883,6 +883,8 @@ CLASSES_R7 = [
     ("level_subject", "pt-BR", "A filial Sul teve prejuízo de R$ 3,1 milhões. A dívida líquida caiu R$ 12 milhões, para R$ 96 milhões. O quadro de pessoal subiu de 210 para 224.", "A filial Sul teve prejuízo de R$ 3,1 milhões, e a dívida líquida caiu R$ 12 milhões para R$ 96 milhões.", "A filial Sul teve prejuízo de R$ 3,1 milhões, e a dívida líquida caiu R$ 12 milhões para R$ 224 milhões."),
     ("from_source", "en", "Museum income 2024: admissions $812,400; shop $146,900; grants $390,000.", "Admissions brought in $812,400 in 2024, with another $146,900 from the shop.", "Admissions brought in $812,400 in 2024, with another $390,000 from the shop."),
     ("from_source", "en", "Energy mix, March: solar 412 MWh; wind 655 MWh; grid imports 230 MWh.", "In March the site drew 655 MWh from wind and 412 MWh from solar.", "In March the site drew 412 MWh from wind and 655 MWh from solar."),
+    ("dash_value", "de", "Auslastung der Halle:\n* 3. Quartal 2024 — 0,81\n* 4. Quartal 2024 — 0,77", "Im 3. Quartal 2024 lag die Auslastung der Halle bei 81 %.", "Im 3. Quartal 2024 lag die Auslastung der Halle bei 77 %."),
+    ("dash_value", "en", "Occupancy:\n- Week 12 — 0.64\n- Week 13 — 0.71", "Occupancy reached 71% in week 13.", "Occupancy reached 64% in week 13."),
 ]
 
 def main() -> None:

@@ -3684,12 +3684,24 @@ fn leads_to(lx: &Lexed, k: usize) -> bool {
 /// Whether number `t`, after a period's noun, opens a range of them: `and`, `to`, `y`, `a`,
 /// `bis`, `à`, `au`, `–` and another plain number.
 fn period_range(lx: &Lexed, t: usize) -> bool {
-    let joined = match lx.toks.get(t + 1).map(|x| x.kind) {
+    let toks = &lx.toks;
+    // (A year is the period's own year, `Quartal 2024 — 0.047`; a dash joins a range only
+    // glued, `10–12`: with blanks it separates a label from its value.)
+    if matches!(toks.get(t).map(|x| x.kind), Some(TokKind::Num(id)) if lx.nums[id as usize].year_shaped)
+    {
+        return false;
+    }
+    let joined = match toks.get(t + 1).map(|x| x.kind) {
         Some(TokKind::Word { folded, .. }) => matches!(
             &lx.folded[folded.0 as usize..folded.1 as usize],
             "and" | "to" | "y" | "a" | "e" | "et" | "und" | "bis" | "au" | "al" | "hasta" | "ate"
         ),
-        Some(TokKind::Punct(P::Dash)) => true,
+        Some(TokKind::Punct(P::Dash)) => {
+            toks[t + 1].span.start == toks[t].span.end
+                && toks
+                    .get(t + 2)
+                    .is_some_and(|x| x.span.start == toks[t + 1].span.end)
+        }
         _ => false,
     };
     joined
