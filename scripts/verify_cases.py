@@ -885,6 +885,9 @@ CLASSES_R7 = [
     ("from_source", "en", "Energy mix, March: solar 412 MWh; wind 655 MWh; grid imports 230 MWh.", "In March the site drew 655 MWh from wind and 412 MWh from solar.", "In March the site drew 412 MWh from wind and 655 MWh from solar."),
     ("dash_value", "de", "Auslastung der Halle:\n* 3. Quartal 2024 — 0,81\n* 4. Quartal 2024 — 0,77", "Im 3. Quartal 2024 lag die Auslastung der Halle bei 81 %.", "Im 3. Quartal 2024 lag die Auslastung der Halle bei 77 %."),
     ("dash_value", "en", "Occupancy:\n- Week 12 — 0.64\n- Week 13 — 0.71", "Occupancy reached 71% in week 13.", "Occupancy reached 64% in week 13."),
+    ("title_number", "es", "título;semanas;entradas\nVerano del 85;6;29.410\nNoches de 1999;4;18.220", "Le siguió Verano del 85, que sumó 29.410 entradas en seis semanas.", "Le siguió Verano del 85, que sumó 18.220 entradas en seis semanas."),
+    ("title_number", "en", "Show | Weeks | Tickets\nSummer of 69 | 8 | 41,300\nClass of 2003 | 5 | 22,150", "The revival of Summer of 69 sold 41,300 tickets.", "The revival of Summer of 69 sold 22,150 tickets."),
+    ("title_number", "pt-BR", "Peça | Sessões | Público\nVerão de 82 | 24 | 9.870\nNoite de 14 | 18 | 6.210", "A montagem de Verão de 82 teve público de 9.870 pessoas.", "A montagem de Verão de 82 teve público de 6.210 pessoas."),
 ]
 
 def main() -> None:

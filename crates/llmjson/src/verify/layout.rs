@@ -2431,6 +2431,17 @@ impl<'a> Doc<'a> {
             if (self.cfg.hints.label)(&atom) && label_place(lx, t, self.german) {
                 return Class::Label(Some(Ty::Code), vec![atom]);
             }
+            // A title with its number after `of`/`del` (`Verano del 85`, `Summer of 69`),
+            // named mid-sentence by its capital, that the evidence holds as a label.
+            let titled = t >= 2
+                && matches!(lx.toks[t - 1].kind, TokKind::Word { folded, .. }
+                    if matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
+                        "of" | "de" | "del" | "da" | "do" | "du" | "des" | "der" | "di"))
+                && matches!(lx.toks[t - 2].kind, TokKind::Word { cap: true, .. })
+                && !sentence_initial(&lx.toks, t - 2, 0);
+            if titled && (self.cfg.hints.label)(&atom) {
+                return Class::Label(Some(Ty::Code), vec![atom]);
+            }
             // A number joined to its noun by a hyphen names a variant (`a 5-day guided hike`,
             // `the 7-night Western sailing`, `3-Tage-Pass`) that the evidence labels so.
             let rest = &text[num.span.end..];

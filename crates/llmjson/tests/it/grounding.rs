@@ -280,7 +280,7 @@ fn hand_written_pairs_stay_at_round_three() {
         // after them.
         ("test6", 244, 123),
         // Written for stop 71; 219 right and 110 caught before its changes (first contact).
-        ("dev7", 242, 121),
+        ("dev7", 243, 121),
         // Written at the end of stop 70, held out through stop 71 (its totals once on 061ffd6:
         // 227; on stop 71's starting build 227 and 120): 234 and 121 after stop 71's changes.
         ("test7", 234, 121),
