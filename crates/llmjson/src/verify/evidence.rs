@@ -1136,13 +1136,14 @@ impl Evidence {
             {
                 continue;
             }
-            let suffix = format!("|{unit}");
             let own = self.groups[n.groups.start as usize..n.groups.end as usize]
                 .iter()
                 .flat_map(|&label| self.labels[label as usize].1.iter())
                 .any(|&a| {
-                    let own = &*self.atom_names[a as usize];
-                    own.starts_with("n:") && own.ends_with(&suffix)
+                    self.atom_names[a as usize]
+                        .strip_prefix("n:")
+                        .and_then(|v| v.split_once('|'))
+                        .is_some_and(|(_, u)| u == unit)
                 });
             if !own {
                 return Some(Clash {

@@ -1518,6 +1518,19 @@ impl<'a> Doc<'a> {
         // A parenthesis opened right after the number is its own (`9% (canastra), 7% (serro)`):
         // its words are not the next number's.
         let own_aside = own_paren(toks, t);
+        // The words just before the next quantity are its own: those nearer to it than to this
+        // one (`64 accessible spaces out of 860` keeps `accessible spaces`), or all of a phrase
+        // ending in `of` that leads to it (`plus a call-out rate of $195`); not this one's own
+        // parenthesis, nor the word right after it.
+        let give_to_next = |after_words: &mut Vec<(Atom, usize)>, k: usize| {
+            let led = leads_to(lx, k);
+            after_words.retain(|(_, at)| {
+                let near = counts.words(*at..k) <= 4
+                    && *at != t + 1
+                    && (led || counts.words(*at + 1..k) <= counts.words(t + 1..*at));
+                !near || own_aside.contains(at)
+            });
+        };
         let mut k = t + 1;
         let mut seen_words = 0;
         // An answer names the thing a number is of further on than evidence does (`came to
@@ -1554,16 +1567,7 @@ impl<'a> Doc<'a> {
                     {
                         // The words just before the next quantity are its own (`218,4 M€ pour un
                         // loyer annuel de 11,2 M€`).
-                        // (Nearer to it than to this one: `64 accessible spaces out of 860` keeps
-                        // `accessible spaces`; unless a phrase ending in `of` leads to it: `plus a
-                        // call-out rate of $195`.)
-                        let led = leads_to(lx, k);
-                        let near = |at: usize| {
-                            counts.words(at..k) <= 4
-                                && at != t + 1
-                                && (led || counts.words(at + 1..k) <= counts.words(t + 1..at))
-                        };
-                        after_words.retain(|(_, at)| !near(*at) || own_aside.contains(at));
+                        give_to_next(&mut after_words, k);
                         // So are the labels nearer to it than to this one, or opening a
                         // parenthesis (`412,6 Mio. EUR (Vorjahr 388,1 Mio. EUR)`; not `2.022
                         // neue PV-Anlagen mit zusammen 31,4 MWp`).
@@ -1643,17 +1647,7 @@ impl<'a> Doc<'a> {
                             // Another quantity: the words just before it are its own (`88.5
                             // with a weight of 2.25`).
                             if n.form == Form::Number {
-                                // (Nearer to it than to this one: `64 accessible spaces out of 860` keeps
-                                // `accessible spaces`; unless a phrase ending in `of` leads to it: `plus a
-                                // call-out rate of $195`.)
-                                let led = leads_to(lx, k);
-                                let near = |at: usize| {
-                                    counts.words(at..k) <= 4
-                                        && at != t + 1
-                                        && (led
-                                            || counts.words(at + 1..k) <= counts.words(t + 1..at))
-                                };
-                                after_words.retain(|(_, at)| !near(*at) || own_aside.contains(at));
+                                give_to_next(&mut after_words, k);
                                 // And a label that introduces it (`412 cas pour 100 000
                                 // habitants (semaine 5 : 365)`).
                                 let words = |r: Range<usize>| counts.words(r);
@@ -1844,8 +1838,7 @@ impl<'a> Doc<'a> {
                     let statistic = words::statistic(w).is_some();
                     // (A statistic is one whatever its case: `Average daily utilisation …`.)
                     // (A period's noun is its number's: `semanas 10 y 12` names weeks by them.)
-                    let period_noun = flags & (flag::WEEK | flag::QUARTER) != 0
-                        && matches!(toks.get(k + 1).map(|x| x.kind), Some(TokKind::Num(_)));
+                    let period_noun = period_noun(toks, k, flags);
                     if (statistic || flags & flag::STOP == 0 && !strong)
                         && !code_noun
                         && !period_noun
@@ -2742,18 +2735,18 @@ impl<'a> Doc<'a> {
 /// A period a quantity is per, after the noun it measures (`96 kg de ração por dia`, `12 t of
 /// feed per day`, `5 L de lait par jour`): `of` and one or two words, then `per` and a period.
 fn per_after_noun(lx: &Lexed, t: usize) -> Option<&'static str> {
-    let word = |k: usize| match lx.toks.get(k).map(|x| x.kind) {
-        Some(TokKind::Word { folded, .. }) => {
-            Some(&lx.folded[folded.0 as usize..folded.1 as usize])
-        }
-        _ => None,
-    };
-    if !matches!(word(t + 1), Some("de" | "of" | "do" | "da" | "du" | "d")) {
+    if !matches!(
+        word_at(lx, t + 1),
+        Some("de" | "of" | "do" | "da" | "du" | "d")
+    ) {
         return None;
     }
     for k in [t + 3, t + 4] {
-        if matches!(word(k), Some("por" | "per" | "pro" | "par" | "je" | "a")) {
-            return match word(k + 1)? {
+        if matches!(
+            word_at(lx, k),
+            Some("por" | "per" | "pro" | "par" | "je" | "a")
+        ) {
+            return match word_at(lx, k + 1)? {
                 "dia" | "day" | "jour" | "tag" | "d" => Some("d"),
                 "hora" | "hour" | "heure" | "stunde" | "h" => Some("h"),
                 "semana" | "week" | "semaine" | "woche" => Some("wk"),
@@ -2763,7 +2756,7 @@ fn per_after_noun(lx: &Lexed, t: usize) -> Option<&'static str> {
             };
         }
         // (Only words between: `de ração`.)
-        word(k)?;
+        word_at(lx, k)?;
     }
     None
 }
@@ -3067,11 +3060,7 @@ fn denominator(lx: &Lexed, t: usize, num: &Num, text: &str) -> bool {
             && lx.toks[p].span.end == lx.toks[t].span.start
             && matches!(lx.toks[p - 1].kind, TokKind::Num(_));
     }
-    let word = |k: usize| match lx.toks[k].kind {
-        TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),
-        _ => None,
-    };
-    let Some(w) = word(p) else {
+    let Some(w) = word_at(lx, p) else {
         return false;
     };
     let mut k = p;
@@ -3080,11 +3069,11 @@ fn denominator(lx: &Lexed, t: usize, num: &Num, text: &str) -> bool {
         "por" | "par" => true,
         "cada" => {
             k = k.saturating_sub(1);
-            matches!(word(k), Some("por" | "para" | "de"))
+            matches!(word_at(lx, k), Some("por" | "para" | "de"))
         }
         "of" => {
             k = k.saturating_sub(1);
-            matches!(word(k), Some("out"))
+            matches!(word_at(lx, k), Some("out"))
         }
         _ => false,
     };
@@ -3105,7 +3094,19 @@ fn denominator(lx: &Lexed, t: usize, num: &Num, text: &str) -> bool {
 }
 
 fn next_word(lx: &Lexed, t: usize) -> Option<&str> {
-    match lx.toks.get(t + 1)?.kind {
+    word_at(lx, t + 1)
+}
+
+/// Whether the word at `k` (of these flags) is a period's noun before its number (`semanas
+/// 10 y 12`, `week 12`): the number names the period, the noun binds nothing of its own.
+fn period_noun(toks: &[lex::Tok], k: usize, flags: u32) -> bool {
+    flags & (flag::WEEK | flag::QUARTER) != 0
+        && matches!(toks.get(k + 1).map(|x| x.kind), Some(TokKind::Num(_)))
+}
+
+/// The folded word at token `k`, if it is a word.
+fn word_at(lx: &Lexed, k: usize) -> Option<&str> {
+    match lx.toks.get(k)?.kind {
         TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),
         _ => None,
     }
@@ -3153,19 +3154,13 @@ const GERMAN_FUNCTION_WORDS: &[&str] = &[
 /// `dentro de`, or a comparative and `than`/`als`/`de`/`que` (`older than`, `mais de`, `moins
 /// de`, `älter als`).
 fn threshold_before(lx: &Lexed, t: usize) -> bool {
-    let word = |k: usize| match lx.toks.get(k).map(|x| x.kind) {
-        Some(TokKind::Word { folded, .. }) => {
-            Some(&lx.folded[folded.0 as usize..folded.1 as usize])
-        }
-        _ => None,
-    };
-    let Some(w) = t.checked_sub(1).and_then(word) else {
+    let Some(w) = t.checked_sub(1).and_then(|k| word_at(lx, k)) else {
         return false;
     };
     if matches!(w, "within" | "innerhalb") {
         return true;
     }
-    let before = t.checked_sub(2).and_then(word);
+    let before = t.checked_sub(2).and_then(|k| word_at(lx, k));
     match w {
         "von" => before == Some("innerhalb"),
         "than" | "als" | "de" | "que" => before.is_some_and(|b| {
@@ -3300,17 +3295,13 @@ fn condition_phrase(lx: &Lexed, t: usize) -> bool {
     if !joined {
         return false;
     }
-    let word = |k: usize| match toks[k].kind {
-        TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),
-        _ => None,
-    };
     let mut k = t;
     for _ in 0..=WORDS_BETWEEN {
         let Some(p) = k.checked_sub(1) else {
             return false;
         };
         k = p;
-        let Some(w) = word(k) else {
+        let Some(w) = word_at(lx, k) else {
             return false;
         };
         if k + 1 == t {
@@ -3327,7 +3318,7 @@ fn condition_phrase(lx: &Lexed, t: usize) -> bool {
             return true;
         }
         if AT_PREPS.contains(&w)
-            && (w != "a" || word(k + 1).is_some_and(|n| PHRASE_ENDS.contains(&n)))
+            && (w != "a" || word_at(lx, k + 1).is_some_and(|n| PHRASE_ENDS.contains(&n)))
         {
             return true;
         }
@@ -3387,17 +3378,11 @@ fn comparison_base(lx: &Lexed, t: usize) -> bool {
 fn opening_phrase(lx: &Lexed, start: usize, t: usize, text: &str) -> Vec<(Atom, usize)> {
     const MOST_TOKENS: usize = 10;
     let toks = &lx.toks;
-    let word = |k: usize| match toks.get(k).map(|x| x.kind) {
-        Some(TokKind::Word { folded, .. }) => {
-            Some(&lx.folded[folded.0 as usize..folded.1 as usize])
-        }
-        _ => None,
-    };
     let mut k = start;
     while k < t && matches!(toks[k].kind, TokKind::Punct(_)) {
         k += 1;
     }
-    if !word(k).is_some_and(|w| OPENING_PREPOSITIONS.contains(&w)) {
+    if !word_at(lx, k).is_some_and(|w| OPENING_PREPOSITIONS.contains(&w)) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -3429,8 +3414,7 @@ fn opening_phrase(lx: &Lexed, start: usize, t: usize, text: &str) -> Vec<(Atom, 
                     content += 1;
                     // (A period's noun before its number is the number's: `Entre las semanas
                     // 10 y 12`.)
-                    let period_noun = flags & (flag::WEEK | flag::QUARTER) != 0
-                        && matches!(toks.get(j + 1).map(|x| x.kind), Some(TokKind::Num(_)));
+                    let period_noun = period_noun(toks, j, flags);
                     if let Some(a) =
                         word_atom(w, &text[toks[j].span.clone()]).filter(|_| !period_noun)
                     {
@@ -3680,16 +3664,12 @@ fn after_compound(rest: &str) -> Option<&str> {
 /// Whether a noun phrase's preposition leads to number `k` (`rate of $195`, `taxa de 4,2 %`).
 /// (`out of 860` is a base, not a phrase's.)
 fn leads_to(lx: &Lexed, k: usize) -> bool {
-    let word = |j: usize| match lx.toks[j].kind {
-        TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),
-        _ => None,
-    };
     k > 0
         && matches!(
-            word(k - 1),
+            word_at(lx, k - 1),
             Some("of" | "de" | "da" | "do" | "du" | "des" | "del" | "von" | "di" | "at" | "a")
         )
-        && !(k > 1 && word(k - 2) == Some("out"))
+        && !(k > 1 && word_at(lx, k - 2) == Some("out"))
 }
 
 /// Whether number `t`, after a period's noun, opens a range of them: `and`, `to`, `y`, `a`,
@@ -3766,10 +3746,6 @@ fn own_paren(toks: &[lex::Tok], t: usize) -> Range<usize> {
 /// (`zurück`, `ab`, `zu`, `an`). Both scans are bounded.
 fn separable_direction(lx: &Lexed, t: usize) -> Option<Polarity> {
     let toks = &lx.toks;
-    let word = |k: usize| match toks[k].kind {
-        TokKind::Word { folded, .. } => Some(&lx.folded[folded.0 as usize..folded.1 as usize]),
-        _ => None,
-    };
     // (The level it went to is no change: `auf 3,4 Mio.`.)
     if t > 0
         && matches!(toks[t - 1].kind, TokKind::Word { flags, .. } if flags & flag::LEVEL_PREP != 0)
@@ -3787,7 +3763,7 @@ fn separable_direction(lx: &Lexed, t: usize) -> Option<Polarity> {
             )
         })
         .find_map(|(i, _)| {
-            let w = word(t.saturating_sub(8) + i)?;
+            let w = word_at(lx, t.saturating_sub(8) + i)?;
             ["ging", "geh", "nahm", "nimmt", "nehm", "stieg", "steig"]
                 .iter()
                 .find(|s| w.starts_with(*s))
@@ -3801,7 +3777,7 @@ fn separable_direction(lx: &Lexed, t: usize) -> Option<Polarity> {
             )
         })
         .last()?;
-    match (stem, word(end)?) {
+    match (stem, word_at(lx, end)?) {
         ("ging" | "geh", "zuruck") | ("nahm" | "nimmt" | "nehm", "ab") => Some(Polarity::MinusWord),
         ("nahm" | "nimmt" | "nehm", "zu") | ("stieg" | "steig", "an") => Some(Polarity::Plus),
         _ => None,
