@@ -890,6 +890,22 @@ CLASSES_R7 = [
     ("title_number", "pt-BR", "Peça | Sessões | Público\nVerão de 82 | 24 | 9.870\nNoite de 14 | 18 | 6.210", "A montagem de Verão de 82 teve público de 9.870 pessoas.", "A montagem de Verão de 82 teve público de 6.210 pessoas."),
 ]
 
+# Round 3, stop 72: each class written anew before it was fixed (issue 56).
+CLASSES_R8 = [
+    ("relative_year", "en", "Members at year end\n2022: 1,804\n2023: 1,962", "The club had 1,804 members at the end of 2022 and 1,962 a year later.", "The club had 1,804 members at the end of 2022 and 1,804 a year later."),
+    ("relative_year", "fr", "Abonnés 2021 : 4 310\nAbonnés 2022 : 4 755", "En 2021, la médiathèque comptait 4 310 abonnés, puis 4 755 l'année suivante.", "En 2021, la médiathèque comptait 4 310 abonnés, puis 4 310 l'année suivante."),
+    ("relative_year", "de", "Umsatz 2023: 8,4 Mio. €\nUmsatz 2024: 9,1 Mio. €", "Die Brauerei setzte 2024 9,1 Mio. € um, nach 8,4 Mio. € im Vorjahr.", "Die Brauerei setzte 2024 9,1 Mio. € um, nach 9,1 Mio. € im Vorjahr."),
+    ("relative_year", "pt-BR", "Matrículas 2022: 612\nMatrículas 2023: 688", "A escola teve 612 matrículas em 2022 e, um ano depois, 688.", "A escola teve 612 matrículas em 2022 e, um ano depois, 612."),
+    ("relative_year", "es", "Toneladas molidas 2023: 18.400\nToneladas molidas 2024: 16.950", "En 2024 el ingenio molió 16.950 toneladas, frente a 18.400 el año anterior.", "En 2024 el ingenio molió 16.950 toneladas, frente a 16.950 el año anterior."),
+    ("relative_year", "en", "| Year | Visitors |\n|---|---|\n| 2019 | 48,200 |\n| 2020 | 21,730 |", "The museum drew 21,730 visitors in 2020, down from 48,200 the previous year.", "The museum drew 21,730 visitors in 2020, down from 21,730 the previous year."),
+    ("relative_year", "de", "Mitglieder 31.12.2022: 3.115\nMitglieder 31.12.2023: 3.402", "Ende 2022 zählte der Verein 3.115 Mitglieder. Ein Jahr später waren es 3.402.", "Ende 2022 zählte der Verein 3.115 Mitglieder. Ein Jahr später waren es 3.115."),
+    ("relative_year", "es", "Pasajeros 2022: 91.400\nPasajeros 2023: 104.800", "La marina registró 91.400 pasajeros en 2022 y un año después 104.800.", "La marina registró 91.400 pasajeros en 2022 y un año después 91.400."),
+    ("relative_year", "en", "Net sales 2024: $41.2m (prior year: $38.7m)\nOperating margin 2024: 9.1%", "In 2024 net sales reached $41.2m, against $38.7m in 2023.", "In 2024 net sales reached $38.7m, against $41.2m in the prior year."),
+    ("relative_year", "fr", "Chiffre d'affaires 2023 : 5,6 M€ ; année précédente : 5,1 M€", "En 2023, le chiffre d'affaires atteint 5,6 M€, contre 5,1 M€ en 2022.", "En 2022, le chiffre d'affaires était de 5,6 M€."),
+    ("relative_year", "de", "Absatz 2024: 12.480 Paletten (Vorjahr: 11.930 Paletten)", "2023 wurden 11.930 Paletten abgesetzt, 2024 dann 12.480.", "2024 wurden 11.930 Paletten abgesetzt."),
+    ("relative_year", "pt-BR", "Receita 2024: R$ 3,2 milhões; ano anterior: R$ 2,7 milhões", "A receita passou de R$ 2,7 milhões em 2023 para R$ 3,2 milhões em 2024.", "A receita foi de R$ 2,7 milhões em 2024."),
+]
+
 def main() -> None:
     rows = []
     for i, (form, lang, evidence, good, bad) in enumerate(FORMS):
@@ -897,7 +913,7 @@ def main() -> None:
                      "evidence": evidence, "answer": good, "grounded": True})
         rows.append({"id": f"{form}-{lang}-{i}-ungrounded", "form": form, "language": lang,
                      "evidence": evidence, "answer": bad, "grounded": False})
-    for prefix, classes in (("r3", CLASSES_R3 + CLASSES_R4), ("r5", CLASSES_R5), ("r6", CLASSES_R6), ("r7", CLASSES_R7)):
+    for prefix, classes in (("r3", CLASSES_R3 + CLASSES_R4), ("r5", CLASSES_R5), ("r6", CLASSES_R6), ("r7", CLASSES_R7), ("r8", CLASSES_R8)):
         for i, (form, lang, evidence, good, bad) in enumerate(classes):
             for answer, grounded in ((good, True), (bad, False)):
                 state = "grounded" if grounded else "ungrounded"

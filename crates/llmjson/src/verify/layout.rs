@@ -15,7 +15,7 @@
 
 use super::decimal::Decimal;
 use super::frame::{self, Frame, Kind, Polarity, Spec, Trivial};
-use super::lex::{self, Form, Lexed, Mode, Num, Sign, TokKind, P};
+use super::lex::{self, Form, Lexed, Mode, Num, Sign, Tok, TokKind, P};
 use super::options::Locale;
 use super::words::{self, flag};
 use compact_str::{format_compact, CompactString};
@@ -292,9 +292,104 @@ fn period_shift(folded: &str) -> Option<i64> {
         "next" | "following" | "subsequent" | "proxima" | "proximo" | "seguinte" | "siguiente"
         | "suivante" | "suivant" | "nachste" | "nachsten" | "folgende" | "folgenden" => Some(1),
         "previous" | "prior" | "preceding" | "anterior" | "precedente" | "precedent" | "vorige"
-        | "vorigen" | "vorherige" | "vorherigen" => Some(-1),
+        | "vorigen" | "vorherige" | "vorherigen" | "before" | "earlier" | "antes" | "fruher"
+        | "avant" => Some(-1),
+        // (`a year later`, `un año después`, `ein Jahr später`.)
+        "later" | "despues" | "depois" | "spater" | "apres" => Some(1),
         "last" | "final" | "ultima" | "ultimo" | "pasada" | "pasado" | "derniere" | "dernier"
         | "letzte" | "letzten" => Some(0),
+        _ => None,
+    }
+}
+
+/// The years a label that names the year before or after the one in force moves it by
+/// (`Vorjahr`, `prior year`, `année précédente`).
+fn label_year_shift(label: &str) -> Option<i64> {
+    let folded: Vec<std::borrow::Cow<str>> = label
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(words::fold)
+        .collect();
+    folded.iter().enumerate().find_map(|(k, w)| {
+        year_shift_word(w).or_else(|| {
+            (words::flags(w) & flag::YEAR_WORD != 0)
+                .then(|| {
+                    [k.wrapping_sub(1), k + 1]
+                        .iter()
+                        .find_map(|&j| period_shift(folded.get(j)?).filter(|s| *s != 0))
+                })
+                .flatten()
+        })
+    })
+}
+
+/// Moves the year of the labels a number inherits by `shift`; whether any had one.
+fn shift_years(binds: &mut [Bind], shift: i64) -> bool {
+    let mut any = false;
+    for b in binds.iter_mut() {
+        if b.atoms.iter().any(|a| a.starts_with("y:")) {
+            any = true;
+            b.atoms = b
+                .atoms
+                .iter()
+                .map(
+                    |a| match a.strip_prefix("y:").and_then(|y| y.parse::<i64>().ok()) {
+                        Some(y) => format_compact!("y:{}", y + shift),
+                        None => a.clone(),
+                    },
+                )
+                .collect();
+        }
+    }
+    any
+}
+
+/// The last year-shaped number of `text` (`2024` of `Receita 2024: R$ 3,2 milhões; `).
+fn last_year(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    let mut end = b.len();
+    while end >= 4 {
+        let start = end - 4;
+        let bounded = !b.get(end).is_some_and(u8::is_ascii_digit)
+            && (start == 0 || !b[start - 1].is_ascii_digit());
+        let digits = b[start..end].iter().all(u8::is_ascii_digit);
+        if bounded && digits && (&b"1900"[..]..=&b"2100"[..]).contains(&&b[start..end]) {
+            return text[start..end].parse().ok();
+        }
+        end -= 1;
+    }
+    None
+}
+
+/// Whether token `k` names the year before or after the one in force (`Vorjahr`, `year`
+/// beside `later` or `previous`), and by how many.
+fn year_shift_at(lx: &Lexed, toks: &[Tok], k: usize) -> Option<i64> {
+    let TokKind::Word { folded, flags, .. } = toks[k].kind else {
+        return None;
+    };
+    if let Some(shift) = year_shift_word(&lx.folded[folded.0 as usize..folded.1 as usize]) {
+        return Some(shift);
+    }
+    if flags & flag::YEAR_WORD == 0
+        || toks
+            .get(k + 1)
+            .is_some_and(|x| matches!(x.kind, TokKind::Num(_)))
+    {
+        return None;
+    }
+    [k.wrapping_sub(1), k + 1].iter().find_map(|&j| {
+        let TokKind::Word { folded, .. } = toks.get(j)?.kind else {
+            return None;
+        };
+        period_shift(&lx.folded[folded.0 as usize..folded.1 as usize]).filter(|s| *s != 0)
+    })
+}
+
+/// A word that names the year before or after the one in force by itself (`Vorjahr`).
+fn year_shift_word(folded: &str) -> Option<i64> {
+    match folded {
+        "vorjahr" | "vorjahres" | "vorjahrs" => Some(-1),
+        "folgejahr" | "folgejahres" => Some(1),
         _ => None,
     }
 }
@@ -672,6 +767,13 @@ impl<'a> Doc<'a> {
                 .iter()
                 .any(|(l, v)| l.as_ref().is_some_and(|l| l.end < v.start));
         let mut first_label = None;
+        // (A later item labelled by a year's place alone, `Receita 2024: …; ano anterior: …`,
+        // is the first item's measure in another year.)
+        let line_label = if first_item {
+            label.clone()
+        } else {
+            Vec::new()
+        };
         if first_item {
             first_label = Some(label);
         } else if !label.is_empty() {
@@ -692,7 +794,7 @@ impl<'a> Doc<'a> {
                 let abs = value.start + seg.start..value.start + seg.end;
                 if let Some(l) = seg_label {
                     let l_abs = value.start + l.start..value.start + l.end;
-                    let atoms = self.label_of(&self.text[l_abs.clone()], None);
+                    let mut atoms = self.label_of(&self.text[l_abs.clone()], None);
                     let function_words = atoms.is_empty();
                     let seg_sense = self.label_spec(&self.text[l_abs.clone()]);
                     let seg_fall = seg_sense.fall;
@@ -703,6 +805,26 @@ impl<'a> Doc<'a> {
                     let seg_negative = sub.negative || seg_fall;
                     let seg_text = self.text[l_abs.clone()].trim().to_string();
                     self.label_numbers(l_abs.clone(), &b, section, sink);
+                    // (`2024: … ; Vorjahr: Überschuss 87.000 €`: the year before the line's;
+                    // `Receita 2024: …; ano anterior: …`: before the year its line named.)
+                    if let Some(shift) = label_year_shift(&seg_text) {
+                        if !shift_years(&mut b, shift) {
+                            let before = &self.text[line.start..l_abs.start];
+                            if let Some(y) = last_year(before) {
+                                let year = format_compact!("y:{}", y + shift);
+                                if line_label.iter().any(|a| a.starts_with("y:")) {
+                                    for a in &line_label {
+                                        let a = if a.starts_with("y:") { &year } else { a };
+                                        if !atoms.contains(a) {
+                                            atoms.push(a.clone());
+                                        }
+                                    }
+                                    atoms.sort();
+                                }
+                                b.push(Bind::label(self.dim(Ty::Year.key(), 0), [year], None));
+                            }
+                        }
+                    }
                     if !atoms.is_empty() {
                         b.push(Bind::label(seg_dim, atoms, Some(seg_text.into())));
                     }
@@ -1857,9 +1979,61 @@ impl<'a> Doc<'a> {
         let decay = |d: f32| 1.0 / (1.0 + d / 5.0);
         match self.cfg.role {
             Role::Evidence => {
+                // A number its label places a year before or after the one in force (`(Vorjahr
+                // 388,1 Mio. EUR)`, `prior year: 1,204`) is that year's, not the scope's.
+                let shifted_year = (t.saturating_sub(6)..t)
+                    .rev()
+                    .take_while(|&k| {
+                        !matches!(
+                            toks[k].kind,
+                            TokKind::Num(_)
+                                | TokKind::Punct(
+                                    P::Stop | P::Line | P::Semi | P::Comma | P::Pipe | P::Tab
+                                )
+                        )
+                    })
+                    .find_map(|k| year_shift_at(lx, toks, k))
+                    .and_then(|shift| {
+                        let year_of = |atoms: &[Atom]| {
+                            atoms
+                                .iter()
+                                .find_map(|a| a.strip_prefix("y:")?.parse::<i64>().ok())
+                        };
+                        scope
+                            .iter()
+                            .filter(|(ty, _, at, _)| *ty == Ty::Year && *at < t)
+                            .max_by_key(|(_, _, at, _)| *at)
+                            .and_then(|(_, atoms, _, _)| year_of(atoms))
+                            // (Or its line's label's: `Ergebnis 2024: … (Vorjahr CHF 95'000)`.)
+                            .or_else(|| out.iter().find_map(|b| year_of(&b.atoms)))
+                            .map(|y| y + shift)
+                    });
+                if let Some(y) = shifted_year {
+                    let year = Atom::from(format_compact!("y:{y}"));
+                    // The labels it has already (its line's, its segment's) are the year in
+                    // force's: their year is the moved one.
+                    for b in out.iter_mut() {
+                        if b.atoms.iter().any(|a| a.starts_with("y:")) {
+                            b.atoms = b
+                                .atoms
+                                .iter()
+                                .map(|a| {
+                                    if a.starts_with("y:") {
+                                        year.clone()
+                                    } else {
+                                        a.clone()
+                                    }
+                                })
+                                .collect();
+                        }
+                    }
+                    out.push(Bind::label(self.dim(Ty::Year.key(), 0), [year], None));
+                }
                 // By type: the scope's label, unless a label of that type follows the number.
                 for (ty, atoms, at, _) in scope {
-                    if after.iter().any(|(aty, _, _)| aty == ty) {
+                    if after.iter().any(|(aty, _, _)| aty == ty)
+                        || shifted_year.is_some() && matches!(ty, Ty::Year | Ty::Date)
+                    {
                         continue;
                     }
                     out.push(Bind {
@@ -2069,6 +2243,49 @@ impl<'a> Doc<'a> {
                 };
                 let (week_shift, quarter_shift) =
                     (other_period(flag::WEEK), other_period(flag::QUARTER));
+                // A year named by its place (`a year later`, `l'année suivante`, `im Vorjahr`,
+                // `e, um ano depois, 688`): the year an earlier clause named, moved by one. (Its
+                // phrase may stand before the clause's comma, back to the last number.)
+                let year_shift = {
+                    let from = (t.saturating_sub(12)..t)
+                        .rev()
+                        .find(|&k| match toks[k].kind {
+                            TokKind::Num(_) => true,
+                            TokKind::Punct(p) => matches!(p, P::Stop | P::Line | P::Semi),
+                            TokKind::Word { flags, .. } => flags & flag::CONJ != 0,
+                        })
+                        .map_or(t.saturating_sub(12), |k| k + 1);
+                    (from.min(own_start)..clause_end)
+                        .filter(|&k| k != t)
+                        .find_map(|k| year_shift_at(lx, toks, k))
+                };
+                // The year it is counted from: the last one named before the clause.
+                let shifted_year = year_shift.and_then(|shift| {
+                    scope
+                        .iter()
+                        .filter(|(ty, _, at, _)| {
+                            matches!(ty, Ty::Year | Ty::Date) && *at < own_start
+                        })
+                        .max_by_key(|(_, _, at, _)| *at)
+                        .and_then(|(_, atoms, _, _)| {
+                            atoms
+                                .iter()
+                                .find_map(|a| a.strip_prefix("y:")?.parse::<i64>().ok())
+                        })
+                        // (Or the last year its sentence wrote: `91.400 pasajeros en 2022 y un
+                        // año después …`.)
+                        .or_else(|| {
+                            (t.saturating_sub(64)..own_start).rev().find_map(|k| {
+                                let TokKind::Num(id) = toks[k].kind else {
+                                    return None;
+                                };
+                                let n = &lx.nums[id as usize];
+                                n.year_shaped
+                                    .then(|| self.text[n.digits.clone()].parse().ok())?
+                            })
+                        })
+                        .map(|y| y + shift)
+                });
                 // The period named last before the clause, in its sentence (`in week 22`, `Q2`):
                 // the one a `following` or `previous` one is counted from.
                 // (Bounded, as the own clause is: a sentence of many periods stays linear.)
@@ -2097,7 +2314,8 @@ impl<'a> Doc<'a> {
                 for (ty, atoms, at, s) in scope {
                     if *at < own_start
                         && (*ty == Ty::Week && week_shift.is_some()
-                            || *ty == Ty::Quarter && quarter_shift.is_some())
+                            || *ty == Ty::Quarter && quarter_shift.is_some()
+                            || matches!(ty, Ty::Year | Ty::Date) && shifted_year.is_some())
                     {
                         continue;
                     }
@@ -2129,6 +2347,9 @@ impl<'a> Doc<'a> {
                 }
                 for (_, a, at) in &after {
                     push(a, 0.9 * decay(words_between(t, *at)), *at);
+                }
+                if let Some(y) = shifted_year {
+                    push(&format_compact!("y:{y}"), 0.9, t);
                 }
                 for (shift, quarter, prefix) in
                     [(week_shift, false, "wk"), (quarter_shift, true, "q")]
