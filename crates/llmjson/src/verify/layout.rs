@@ -260,6 +260,9 @@ struct Section {
 }
 
 const HEADER: u8 = 0;
+/// A table whose columns are set apart by runs of two or more spaces (a report's text export:
+/// `Fachhandel   2'310   2'480`).
+const SPACED: u8 = 1;
 
 /// How strongly the phrase an answer's sentence opens with binds its numbers: a mention,
 /// whatever the distance (the phrase frames the sentence).
@@ -5759,12 +5762,86 @@ fn shapes(text: &str) -> Vec<Line> {
             k += 1;
         }
     }
+    // Columns set apart by runs of spaces: three lines or more in a row (a header and two rows)
+    // that split into the same number of cells, three or more, with a number in a cell past
+    // the first (prose that puts two spaces after a full stop splits into fewer).
+    let mut k = 0;
+    while k < lines.len() {
+        let count = |l: &Line| {
+            // (A row's numbers may hold commas: `Dealers   4,120   4,480`.)
+            if l.shape.is_some_and(|s| s.0 != HEADER) {
+                return 0;
+            }
+            let n = spaced_cells(text, l).len();
+            if n >= 3 {
+                n
+            } else {
+                0
+            }
+        };
+        let n = count(&lines[k]);
+        if n == 0 {
+            k += 1;
+            continue;
+        }
+        let mut e = k + 1;
+        while e < lines.len() && count(&lines[e]) == n {
+            e += 1;
+        }
+        let numbers = lines[k + 1..e].iter().any(|l| {
+            spaced_cells(text, l)
+                .iter()
+                .skip(1)
+                .any(|r| data(&text[r.clone()]))
+        });
+        if e - k >= 3 && numbers {
+            for l in &mut lines[k..e] {
+                l.shape = Some((SPACED, n.min(usize::from(u16::MAX)) as u16));
+            }
+        }
+        k = e;
+    }
     lines
+}
+
+/// The cells of a line whose columns runs of two or more spaces set apart; a line indented by
+/// such a run starts with an empty cell (a header over a column of row names).
+fn spaced_cells(text: &str, line: &Line) -> Vec<Range<usize>> {
+    let b = &text.as_bytes()[..line.end];
+    let mut end = line.end;
+    while end > line.start && matches!(b[end - 1], b' ' | b'\r') {
+        end -= 1;
+    }
+    let mut out = Vec::new();
+    let mut from = line.start;
+    let mut i = line.start;
+    while i < end {
+        if b[i] == b' ' && b.get(i + 1) == Some(&b' ') {
+            let mut j = i;
+            while j < end && b[j] == b' ' {
+                j += 1;
+            }
+            if i > line.start || j - i >= 2 {
+                out.push(from..i);
+            }
+            from = j;
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    if from < end {
+        out.push(from..end);
+    }
+    out
 }
 
 /// The cells of a line: byte ranges between delimiters (quotes respected for commas; a markdown
 /// row's outer pipes dropped).
 fn cells(text: &str, line: &Line, delimiter: u8) -> Vec<Range<usize>> {
+    if delimiter == SPACED {
+        return spaced_cells(text, line);
+    }
     let b = text.as_bytes();
     let end = line.end;
     let mut out = Vec::new();
