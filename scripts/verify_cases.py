@@ -912,6 +912,16 @@ CLASSES_R8 = [
     ("spaced_table", "en", "Revenue by channel (in USD 1,000)\n                 2023      2024\nDealers         4,120     4,480\nOnline          1,310     1,655\nExport            905       870", "Online revenue reached $1.655 million in 2024.", "Online revenue reached $1.31 million in 2024."),
     ("spaced_table", "en", "Income statement (EUR thousands)\n                          2024        2023\nRevenue                 18,412      16,950\nCost of sales           (9,730)     (9,104)\nOperating result           (412)        1,206", "The company posted an operating loss of €412,000 in 2024 after a profit of €1.206 million in 2023.", "The company posted an operating loss of €412,000 in 2024 after a profit of €1.206 million in 2024."),
     ("spaced_table", "de", "Wasserstoff-Abgabe je Station (kg)\nStation           März     April\nHamburg Süd      1 240     1 385\nBerlin Mitte       965     1 020\nKöln Ost           710       688", "Berlin Mitte gab im April 1 020 kg Wasserstoff ab.", "Berlin Mitte gab im April 965 kg Wasserstoff ab."),
+    ("key_scale", "en", "{\"station\": \"Kelso Bay\", \"year\": 2024, \"fills\": 18240, \"kg_dispensed_k\": 312.5, \"revenue_usd_m\": 4.9}", "Kelso Bay dispensed 312,500 kg of hydrogen in 2024 across 18,240 fills, for $4.9 million of revenue.", "Kelso Bay dispensed 312.5 kg of hydrogen in 2024 across 18,240 fills, for $4.9 million of revenue."),
+    ("key_scale", "en", "[{\"title\": \"Field Notes\", \"downloads_m\": 2.4, \"episodes\": 48}, {\"title\": \"Deep Cuts\", \"downloads_m\": 1.1, \"episodes\": 112}]", "Field Notes was downloaded 2.4 million times across 48 episodes.", "Field Notes was downloaded 1.1 million times across 48 episodes."),
+    ("key_scale", "pt-BR", "fazenda;estado;receita_R$_mil;área_ha\nSanta Luzia;MG;2.310,4;412\nBoa Vista;SP;1.875,0;298", "A fazenda Santa Luzia faturou R$ 2,31 milhões em 412 ha.", "A fazenda Santa Luzia faturou R$ 1,88 milhões em 412 ha."),
+    ("key_scale", "es", "{\"ingenio\": \"La Gloria\", \"zafra\": \"2023/24\", \"azucar_t_mil\": 412.6, \"ventas_mxn_mm\": 5120}", "La Gloria produjo 412.600 toneladas de azúcar en la zafra 2023/24.", "La Gloria produjo 412,6 toneladas de azúcar en la zafra 2023/24."),
+    ("glued_scale", "en", "Fact sheet FY2024\nApp downloads: 3.8M\nActive subscribers: 412K\nRevenue: $58.2M", "The app has been downloaded 3.8 million times and counts 412,000 active subscribers.", "The app has been downloaded 412 million times and counts 3.8 million active subscribers."),
+    ("glued_scale", "de", "Kennzahlen 2024 – Besucher: 1.2M; Mitglieder: 48K", "2024 kamen 1,2 Millionen Besucher, der Verein hat 48.000 Mitglieder.", "2024 kamen 1,2 Millionen Besucher, der Verein hat 1,2 Millionen Mitglieder."),
+    ("key_height", "en", "{\"lighthouse\": \"Fastnet\", \"tower_height_m\": 54, \"focal_height_m\": 49}", "Fastnet's tower is 54 m tall, with its light 49 m above the sea.", "Fastnet's tower is 54 million m tall."),
+    ("glued_scale", "en", "Newsletter audience, March: 412K subscribers; open rate 0.38", "The newsletter reached 412,000 subscribers in March, with 38% opening it.", "The newsletter reached 412 subscribers in March, with 38% opening it."),
+    ("glued_scale", "en", "Cryostat log: sample cooled to 77K before the run; run time 42 min", "The sample was cooled to 77K and the run took 42 min.", "The sample was cooled to 77,000 K and the run took 42 min."),
+    ("glued_scale", "es", "Resumen 2024 — visitas web: 2.6M; reservas: 18K", "La web recibió 2,6 millones de visitas en 2024 y se hicieron 18.000 reservas.", "La web recibió 2,6 millones de visitas en 2024 y se hicieron 18 reservas."),
 ]
 
 def main() -> None:
@@ -929,7 +939,7 @@ def main() -> None:
                        "language": lang, "evidence": evidence, "answer": answer,
                        "grounded": grounded}
                 # A JSON document is evidence as JSON (its keys and items bind its numbers).
-                if evidence.lstrip().startswith("{"):
+                if evidence.lstrip().startswith(("{", "[{")):
                     row["format"] = "json"
                 rows.append(row)
     for i, (name, lang, evidence, answer, grounded, locale) in enumerate(ADVERSARIAL):

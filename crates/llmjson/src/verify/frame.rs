@@ -498,8 +498,9 @@ pub(crate) fn key_spec(key: &str) -> Spec {
     if let (Some((code, 0)), Some(scale)) = (
         currency(prev),
         match last {
-            "k" | "thousand" | "thousands" => Some(3),
-            "m" | "mn" | "mio" | "million" | "millions" => Some(6),
+            "k" | "mil" | "thousand" | "thousands" => Some(3),
+            // (`ventas_mxn_mm`: millions, as Latin American accounts write them.)
+            "m" | "mn" | "mm" | "mio" | "million" | "millions" => Some(6),
             "bn" | "b" | "mrd" | "billion" => Some(9),
             _ => None,
         },
@@ -529,6 +530,29 @@ pub(crate) fn key_spec(key: &str) -> Spec {
     // `reach_000`, `revenue_000s`: in thousands.
     if matches!(last, "000" | "000s" | "k") {
         spec.scale = 3;
+        return spec;
+    }
+    // A scale written as a word (`visitors_mn`, `downloads_million`); `_m` after a plural noun
+    // (`downloads_m`, `words_m`) is millions, after a measure (`tower_height_m`) metres; after
+    // a unit (`azucar_t_mil`, `kg_dispensed_k`), that unit in thousands.
+    let scale = match last {
+        "mn" | "mio" | "million" | "millions" => 6,
+        "bn" | "billion" | "billions" => 9,
+        "m" if prev.len() > 3
+            && prev.ends_with('s')
+            && !prev.ends_with("ss")
+            && unit_lower(prev).is_none()
+            && words::unit_word(prev).is_none() =>
+        {
+            6
+        }
+        "mil" | "thousand" | "thousands" => 3,
+        _ => 0,
+    };
+    if scale != 0 {
+        spec.scale = scale;
+        spec.unit = unit_lower(prev)
+            .or_else(|| (prev.len() <= 3).then(|| words::unit_word(prev)).flatten());
         return spec;
     }
     if matches!(last, "pp" | "pts") {

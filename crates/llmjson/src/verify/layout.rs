@@ -880,7 +880,11 @@ impl<'a> Doc<'a> {
         let text = self.text;
         let cell_locale = match (self.cfg.locale, delimiter) {
             (Locale::Auto, b';') => Locale::Pt,
-            (Locale::Auto, b',') => Locale::En,
+            // (A comma table of a text that writes decimal commas, whose every dot stands
+            // before three digits, groups with them: `Serra Alta,3.905,4.412` under `(R$ mil)`.)
+            (Locale::Auto, b',') if self.convention != Some(false) || !dots_group(text, lines) => {
+                Locale::En
+            }
             (l, _) => l,
         };
         let mut rows: Vec<Vec<Range<usize>>> = Vec::new();
@@ -4570,6 +4574,20 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
     if text.trim().is_empty() {
         return out;
     }
+    // A header written as a key (`entries_exits_2024_thousands`) is its words and its year,
+    // not one code.
+    let spaced;
+    let text = if !text.contains(' ')
+        && text
+            .split('_')
+            .skip(1)
+            .any(|part| year_text(part).is_some())
+    {
+        spaced = text.replace('_', ", ");
+        spaced.as_str()
+    } else {
+        text
+    };
     let mut lx = doc.lexed();
     lex::lex(
         text,
@@ -5762,6 +5780,16 @@ fn shapes(text: &str) -> Vec<Line> {
             k += 1;
         }
     }
+    // A row whose name holds a blank (`Old Market,"3,210","3,054",no,2`) goes on the comma
+    // table of the rows before it.
+    for k in 1..lines.len() {
+        if let (Some((b',', before)), Some((HEADER, count))) = (lines[k - 1].shape, lines[k].shape)
+        {
+            if before == count {
+                lines[k].shape = Some((b',', count));
+            }
+        }
+    }
     // Columns set apart by runs of spaces: three lines or more in a row (a header and two rows)
     // that split into the same number of cells, three or more, with a number in a cell past
     // the first (prose that puts two spaces after a full stop splits into fewer).
@@ -5802,6 +5830,26 @@ fn shapes(text: &str) -> Vec<Line> {
         k = e;
     }
     lines
+}
+
+/// Whether the lines hold a number with a dot and every such dot stands before exactly three
+/// digits (`3.905`, `12.480.000`): dots that group.
+fn dots_group(text: &str, lines: &[Line]) -> bool {
+    let mut any = false;
+    for l in lines {
+        let b = &text.as_bytes()[l.start..l.end];
+        for (i, _) in b.iter().enumerate().filter(|(_, &c)| c == b'.') {
+            if i == 0 || !b[i - 1].is_ascii_digit() {
+                continue;
+            }
+            let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if digits != 3 {
+                return false;
+            }
+            any = true;
+        }
+    }
+    any
 }
 
 /// The cells of a line whose columns runs of two or more spaces set apart; a line indented by

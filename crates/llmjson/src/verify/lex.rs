@@ -1439,8 +1439,31 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         ) {
             return Right::Ordinal(after_glued);
         }
-        // After a currency, `m` and `K` are scales (`$585,942K`), not metres and kelvins.
-        if let Some(unit) = unit_named(g).filter(|_| !(currency && matches!(g, "m" | "K"))) {
+        // `7B parameters`, `1.4T tokens`: a scale letter before a counted word.
+        let counted = !currency
+            && after_blank(&text[after_glued..])
+                .is_some_and(|(_, w)| w.starts_with(|c: char| c.is_lowercase()));
+        // `App downloads: 3.8M`, `Besucher: 1.2M;`, `subscribers: 412K`: a scale letter that
+        // ends its item (not a concentration's, `0.5M HCl`).
+        let ends = text[after_glued..]
+            .split('\n')
+            .next()
+            .unwrap_or_default()
+            .trim_start()
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric());
+        // After a currency, `m` and `K` are scales (`$585,942K`), not metres and kelvins; so is
+        // a `K` that ends its item or comes before a counted word (`412K subscribers`).
+        // (Not before a function word: `cooled to 77K before the run` is kelvins.)
+        let counts_noun = counted
+            && after_blank(&text[after_glued..]).is_some_and(|(_, w)| {
+                let w = word_prefix(w, 20, char::is_alphabetic);
+                words::flags(&words::fold(w)) & (flag::STOP | flag::CONJ) == 0
+            });
+        if let Some(unit) = unit_named(g)
+            .filter(|_| !(currency && matches!(g, "m" | "K") || g == "K" && (counts_noun || ends)))
+        {
             let (unit, end) = per_unit(text, unit, after_glued);
             return Right::Unit {
                 unit: Some(unit),
@@ -1448,13 +1471,9 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                 end,
             };
         }
-        // `7B parameters`, `1.4T tokens`: a scale letter before a counted word.
-        let counted = !currency
-            && after_blank(&text[after_glued..])
-                .is_some_and(|(_, w)| w.starts_with(|c: char| c.is_lowercase()));
         let scale = match g {
             "k" | "K" => 3,
-            "M" | "MM" | "mn" if currency || counted => 6,
+            "M" | "MM" | "mn" if currency || counted || ends => 6,
             "m" if currency => 6,
             "B" | "bn" | "bi" if currency || counted => 9,
             "T" | "tn" if currency || counted => 12,
