@@ -922,6 +922,22 @@ CLASSES_R8 = [
     ("glued_scale", "en", "Newsletter audience, March: 412K subscribers; open rate 0.38", "The newsletter reached 412,000 subscribers in March, with 38% opening it.", "The newsletter reached 412 subscribers in March, with 38% opening it."),
     ("glued_scale", "en", "Cryostat log: sample cooled to 77K before the run; run time 42 min", "The sample was cooled to 77K and the run took 42 min.", "The sample was cooled to 77,000 K and the run took 42 min."),
     ("glued_scale", "es", "Resumen 2024 — visitas web: 2.6M; reservas: 18K", "La web recibió 2,6 millones de visitas en 2024 y se hicieron 18.000 reservas.", "La web recibió 2,6 millones de visitas en 2024 y se hicieron 18 reservas."),
+    ("currency_word", "es", "Remodelación de la marina de Mazatlán\nInversión: 84 millones de pesos mexicanos\nAmarres nuevos: 120", "La remodelación de la marina costó 84 millones de pesos y sumó 120 amarres.", "La remodelación de la marina costó 84 millones de dólares y sumó 120 amarres."),
+    ("currency_word", "en", "Tea estate sale, Assam: price 412 million rupees; area 310 ha", "The Assam estate sold for INR 412 million and covers 310 ha.", "The Assam estate sold for $412 million and covers 310 ha."),
+    ("currency_word", "fr", "Usine de Nagoya — investissement : 3,2 milliards de yens ; capacité : 48 000 pianos/an", "L'usine de Nagoya a coûté 3,2 milliards de yens pour une capacité de 48 000 pianos par an.", "L'usine de Nagoya a coûté 3,2 milliards d'euros pour une capacité de 48 000 pianos par an."),
+    ("currency_word", "es", "Ingenio del norte — ventas: 2.400 millones de pesos argentinos; molienda: 1,1 millones de t", "El ingenio vendió ARS 2.400 millones y molió 1,1 millones de toneladas.", "El ingenio vendió 2.400 millones de pesos mexicanos y molió 1,1 millones de toneladas."),
+    ("currency_word", "de", "Werk Posen: Investition 58 Mio. Zloty, 210 Beschäftigte", "In Posen wurden 58 Mio. PLN investiert; dort arbeiten 210 Menschen.", "In Posen wurden 58 Mio. € investiert; dort arbeiten 210 Menschen."),
+    ("nautical", "en", "Harbour light — nominal range 14 nautical miles; focal height 31 m", "The harbour light is visible for 14 nautical miles from a focal height of 31 m.", "The harbour light is visible for 14 km from a focal height of 31 m."),
+    ("nautical", "fr", "Phare de la Jument : portée 22 milles nautiques, hauteur focale 41 m", "Le phare de la Jument porte à 22 milles nautiques.", "Le phare de la Jument porte à 22 km."),
+    ("nautical", "es", "Ruta del ferry: 38 millas náuticas; duración 2 h 10 min", "El ferry recorre 38 millas náuticas.", "El ferry recorre 38 millas."),
+    ("nautical", "de", "Törn Kiel–Marstal: 42 sm, Durchschnitt 5,8 kn", "Der Törn von Kiel nach Marstal war 42 Seemeilen lang.", "Der Törn von Kiel nach Marstal war 42 km lang."),
+    ("per_period", "pt-BR", "Capacidade da lavadora: 180 carros/dia\nTempo médio de lavagem: 12 min", "A unidade lava até 180 carros por dia, em 12 minutos cada.", "A unidade lava até 180 carros por hora, em 12 minutos cada."),
+    ("per_period", "en", "Packing line B: 2,400 jars per hour; shift length 8 h", "Line B packs 2,400 jars an hour over an 8 h shift.", "Line B packs 2,400 jars per day over an 8 h shift."),
+    ("per_period", "de", "Klavierbau Leipzig: 14 Instrumente pro Monat, 62 Mitarbeiter", "In Leipzig entstehen 14 Instrumente pro Monat.", "In Leipzig entstehen 14 Instrumente pro Woche."),
+    ("per_period", "fr", "Champignonnière : 1 250 barquettes par jour, 38 salariés", "La champignonnière produit 1 250 barquettes par jour.", "La champignonnière produit 1 250 barquettes par semaine."),
+    ("miles", "en", "Coastal trail: 18 miles; elevation gain 1,240 ft", "The coastal trail runs 18 miles with 1,240 ft of climbing.", "The coastal trail runs 18 km with 1,240 ft of climbing."),
+    ("miles", "es", "Exportaciones: 18 miles de toneladas de azúcar; 412 contenedores", "Se exportaron 18.000 toneladas de azúcar en 412 contenedores.", "Se exportaron 18 toneladas de azúcar en 412 contenedores."),
+    ("nautical", "fr", "Feu de Sein : portée 24 milles ; hauteur 49 m", "Le feu de Sein porte à 24 milles nautiques.", "Le feu de Sein porte à 24 km."),
 ]
 
 def main() -> None:

@@ -2947,7 +2947,10 @@ impl<'a> Doc<'a> {
                 f > 0.0 && f <= 1.0 && d.exp < 0
             });
         // `96 kg de ração por dia`, `12 t of feed per day`: the period after what is measured.
-        let per = num.per.or_else(|| unit.and_then(|_| per_after_noun(lx, t)));
+        let per = num.per.or_else(|| match unit {
+            Some(_) => per_after_noun(lx, t),
+            None => per_after_count(lx, t),
+        });
         Frame {
             readings,
             kind: Kind::Quantity,
@@ -2974,19 +2977,45 @@ fn per_after_noun(lx: &Lexed, t: usize) -> Option<&'static str> {
             word_at(lx, k),
             Some("por" | "per" | "pro" | "par" | "je" | "a")
         ) {
-            return match word_at(lx, k + 1)? {
-                "dia" | "day" | "jour" | "tag" | "d" => Some("d"),
-                "hora" | "hour" | "heure" | "stunde" | "h" => Some("h"),
-                "semana" | "week" | "semaine" | "woche" => Some("wk"),
-                "mes" | "month" | "mois" | "monat" => Some("mo"),
-                "ano" | "year" | "an" | "annee" | "jahr" => Some("yr"),
-                _ => None,
-            };
+            return period_unit(word_at(lx, k + 1)?);
         }
         // (Only words between: `de ração`.)
         word_at(lx, k)?;
     }
     None
+}
+
+/// A period a count is per, right after the noun it counts (`180 carros/dia`, `2,400 jars an
+/// hour`, `14 Instrumente pro Monat`, `1 250 barquettes par jour`).
+fn per_after_count(lx: &Lexed, t: usize) -> Option<&'static str> {
+    let noun = word_at(lx, t + 1)?;
+    if words::flags(noun) & (flag::STOP | flag::CONJ) != 0 {
+        return None;
+    }
+    let per = match lx.toks.get(t + 2)?.kind {
+        TokKind::Punct(P::Slash) => true,
+        TokKind::Word { .. } => matches!(
+            word_at(lx, t + 2),
+            Some("por" | "per" | "pro" | "par" | "je" | "a" | "an" | "al" | "each" | "every")
+        ),
+        _ => false,
+    };
+    if !per {
+        return None;
+    }
+    period_unit(word_at(lx, t + 3)?)
+}
+
+/// A period's noun as the unit a quantity is per.
+fn period_unit(word: &str) -> Option<&'static str> {
+    match word {
+        "dia" | "day" | "jour" | "tag" | "d" => Some("d"),
+        "hora" | "hour" | "heure" | "stunde" | "h" => Some("h"),
+        "semana" | "week" | "semaine" | "woche" => Some("wk"),
+        "mes" | "month" | "mois" | "monat" => Some("mo"),
+        "ano" | "year" | "an" | "annee" | "jahr" => Some("yr"),
+        _ => None,
+    }
 }
 
 /// What a label says of its values: their currency, scale and unit, whether it names a fall

@@ -1601,6 +1601,64 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
             }
         }
     }
+    // Miles: `18 miles`, `22 milles nautiques`, `38 millas náuticas`, `14 nautical miles`; the
+    // Spanish `miles` is a thousand only before `de` (`18 miles de toneladas`).
+    let folded_word = words::fold(word);
+    if matches!(
+        &*folded_word,
+        "mile"
+            | "miles"
+            | "milla"
+            | "millas"
+            | "milha"
+            | "milhas"
+            | "mille"
+            | "milles"
+            | "nautical"
+            | "meile"
+            | "meilen"
+    ) {
+        let nautical = |w: &str| words::fold(w).starts_with("nauti");
+        let next = after_blank(&text[end..]).map(|(g, next)| {
+            let w = word_prefix(next, 14, char::is_alphabetic);
+            (g, w)
+        });
+        match (&*folded_word, next) {
+            ("nautical", Some((g, w))) if matches!(w, "mile" | "miles") => {
+                return Right::Unit {
+                    unit: Some("nmi"),
+                    scale: 0,
+                    end: end + g + w.len(),
+                };
+            }
+            ("nautical", _) => {}
+            (_, Some((g, w))) if nautical(w) => {
+                return Right::Unit {
+                    unit: Some("nmi"),
+                    scale: 0,
+                    end: end + g + w.len(),
+                };
+            }
+            ("miles", Some((_, "de"))) => {}
+            // (`mille` alone is French for a thousand: `12 mille visiteurs`; the French
+            // `milles` of a distance are nautical, `Portée : 32 milles`.)
+            ("mille", _) => {}
+            ("milles", _) => {
+                return Right::Unit {
+                    unit: Some("nmi"),
+                    scale: 0,
+                    end,
+                };
+            }
+            _ => {
+                return Right::Unit {
+                    unit: Some("mi"),
+                    scale: 0,
+                    end,
+                };
+            }
+        }
+    }
     if let Some(mut scale) = words::scale_word(word, locale == Locale::Fr) {
         // `R$ 1,2 bilhão`, `3 million users`, `3,2 mil millones de euros`, `2 Mio. €`.
         let mut end = end;
@@ -1844,8 +1902,8 @@ fn currency_symbol_after(rest: &str) -> Option<(&'static str, usize)> {
     })
 }
 
-/// A dollar and whose it is, at the start of `r` (`dollars canadiens`, `Canadian dollars`,
-/// `dólares australianos`, `US dollars`): its code and length.
+/// A dollar or a peso and whose it is, at the start of `r` (`dollars canadiens`, `Canadian
+/// dollars`, `dólares australianos`, `US dollars`, `pesos argentinos`): its code and length.
 fn whose_dollar(r: &str) -> Option<(&'static str, usize)> {
     let country = |w: &str| match &*words::fold(w) {
         "canadian" | "canadien" | "canadiens" | "canadiense" | "canadienses" | "canadense"
@@ -1855,7 +1913,15 @@ fn whose_dollar(r: &str) -> Option<(&'static str, usize)> {
         "us" | "american" | "americains" | "americanos" | "estadounidenses" => Some("USD"),
         _ => None,
     };
+    let peso_country = |w: &str| match &*words::fold(w) {
+        "mexicanos" | "mexicano" | "mexican" | "mexicains" => Some("MXN"),
+        "argentinos" | "argentino" | "argentine" | "argentinian" | "argentins" => Some("ARS"),
+        "chilenos" | "chileno" | "chilean" | "chiliens" => Some("CLP"),
+        "colombianos" | "colombiano" | "colombian" | "colombiens" => Some("COP"),
+        _ => None,
+    };
     let dollar = |w: &str| matches!(&*words::fold(w), "dollar" | "dollars" | "dolar" | "dolares");
+    let peso = |w: &str| matches!(&*words::fold(w), "peso" | "pesos");
     let first = word_prefix(r, 14, char::is_alphabetic);
     let (gap, rest) = after_blank(&r[first.len()..])?;
     let second = word_prefix(rest, 14, char::is_alphabetic);
@@ -1863,6 +1929,10 @@ fn whose_dollar(r: &str) -> Option<(&'static str, usize)> {
         country(second)
     } else if dollar(second) {
         country(first)
+    } else if peso(first) {
+        peso_country(second)
+    } else if peso(second) {
+        peso_country(first)
     } else {
         None
     }?;
@@ -1992,6 +2062,7 @@ const UNITS: &[(&str, &str)] = &[
     ("Mbps", "Mbit/s"),
     ("MiB", "MiB"),
     ("N", "N"),
+    ("NM", "nmi"),
     ("PB", "PB"),
     ("Pa", "Pa"),
     ("S/m", "S/m"),
@@ -2094,6 +2165,7 @@ const UNITS: &[(&str, &str)] = &[
     ("m³/s", "m³/s"),
     ("ng/mL", "ng/mL"),
     ("nm", "nm"),
+    ("nmi", "nmi"),
     ("pp", "pp"),
     ("ppb", "ppb"),
     ("ppm", "ppm"),
@@ -2104,6 +2176,7 @@ const UNITS: &[(&str, &str)] = &[
     ("q/ha", "q/ha"),
     ("rpm", "rpm"),
     ("s", "s"),
+    ("sm", "nmi"),
     ("t", "t"),
     ("t/ha", "t/ha"),
     ("uL", "µL"),

@@ -1519,6 +1519,9 @@ const UNIT_WORDS: &[(&str, &str)] = &[
     ("quilocalorias", "kcal"),
     ("kilocalorias", "kcal"),
     ("kilokalorien", "kcal"),
+    ("nmi", "nmi"),
+    ("seemeile", "nmi"),
+    ("seemeilen", "nmi"),
     ("knot", "kn"),
     ("knots", "kn"),
     ("knoten", "kn"),
@@ -1742,6 +1745,26 @@ const UNIT_WORDS: &[(&str, &str)] = &[
     ("pounds", "GBP"),
     ("sterling", "GBP"),
     ("libras", "GBP"),
+    // (A peso whose country is not named is Mexico's, the most written. Not `peso`: folded,
+    // it is also `pesó`, weighed.)
+    ("pesos", "MXN"),
+    ("yen", "JPY"),
+    ("yens", "JPY"),
+    ("yuan", "CNY"),
+    ("renminbi", "CNY"),
+    ("rupee", "INR"),
+    ("rupees", "INR"),
+    ("rupia", "INR"),
+    ("rupias", "INR"),
+    ("roupie", "INR"),
+    ("roupies", "INR"),
+    ("rupien", "INR"),
+    ("zloty", "PLN"),
+    ("zlotys", "PLN"),
+    ("zloties", "PLN"),
+    ("zlote", "PLN"),
+    ("kronor", "SEK"),
+    ("rand", "ZAR"),
 ];
 
 /// Scale words (folded), as powers of ten.
@@ -1908,27 +1931,27 @@ pub(crate) fn currency_word_folded(raw: &str, folded: &str) -> Option<&'static s
     if raw.len() == 3 && raw.bytes().all(|c| c.is_ascii_uppercase()) {
         return currency_word(raw);
     }
-    match unit_word(folded) {
-        Some(u @ ("EUR" | "USD" | "BRL" | "CHF" | "GBP")) => Some(u),
-        _ => None,
-    }
+    unit_word(folded).filter(|u| is_currency_code(u))
 }
+
+/// Whether a unit is a currency's code (`EUR`), not a unit's symbol.
+pub(crate) fn is_currency_code(unit: &str) -> bool {
+    CURRENCY_CODES.contains(&unit)
+}
+
+const CURRENCY_CODES: &[&str] = &[
+    "USD", "EUR", "BRL", "CHF", "GBP", "JPY", "CAD", "AUD", "NZD", "MXN", "PLN", "CZK", "HUF",
+    "SEK", "NOK", "DKK", "INR", "CNY", "ARS", "CLP", "COP", "ZAR", "HKD", "SGD", "TWD", "KRW",
+];
 
 /// A currency named by a word or a code (`euros`, `Franken`, `CAD`), as its code.
 pub(crate) fn currency_word(word: &str) -> Option<&'static str> {
-    const CODES: &[&str] = &[
-        "USD", "EUR", "BRL", "CHF", "GBP", "JPY", "CAD", "AUD", "NZD", "MXN", "PLN", "CZK", "HUF",
-        "SEK", "NOK", "DKK", "INR", "CNY", "ARS", "CLP", "COP", "ZAR", "HKD", "SGD", "TWD", "KRW",
-    ];
     if word.len() == 3 && word.bytes().all(|c| c.is_ascii_uppercase()) {
-        if let Some(c) = CODES.iter().find(|c| **c == word) {
+        if let Some(c) = CURRENCY_CODES.iter().find(|c| **c == word) {
             return Some(c);
         }
     }
-    match unit_word(&fold(word)) {
-        Some(u @ ("EUR" | "USD" | "BRL" | "CHF" | "GBP")) => Some(u),
-        _ => None,
-    }
+    unit_word(&fold(word)).filter(|u| is_currency_code(u))
 }
 
 #[cfg(test)]
