@@ -938,6 +938,15 @@ CLASSES_R8 = [
     ("miles", "en", "Coastal trail: 18 miles; elevation gain 1,240 ft", "The coastal trail runs 18 miles with 1,240 ft of climbing.", "The coastal trail runs 18 km with 1,240 ft of climbing."),
     ("miles", "es", "Exportaciones: 18 miles de toneladas de azúcar; 412 contenedores", "Se exportaron 18.000 toneladas de azúcar en 412 contenedores.", "Se exportaron 18 toneladas de azúcar en 412 contenedores."),
     ("nautical", "fr", "Feu de Sein : portée 24 milles ; hauteur 49 m", "Le feu de Sein porte à 24 milles nautiques.", "Le feu de Sein porte à 24 km."),
+    ("name_digits", "en", "Cold store 3: Frigor 1800 compressor, cooling capacity 640 kW, set point −24 °C", "Cold store 3 runs a Frigor 1800 compressor with 640 kW of cooling capacity.", "Cold store 3 runs a Frigor 1800 compressor with 1800 kW of cooling capacity."),
+    ("name_digits", "de", "Flügel: Modell Aurora 212 Konzertflügel, Länge 274 cm, Gewicht 480 kg", "Der Aurora 212 Konzertflügel ist 274 cm lang.", "Der Aurora 212 Konzertflügel ist 212 cm lang."),
+    ("name_digits", "fr", "Pressoir : Oléa 500 hydraulique, capacité 350 kg/h", "Le pressoir Oléa 500 traite 350 kg/h.", "Le pressoir Oléa 500 traite 500 kg/h."),
+    ("name_digits", "pt-BR", "Lavadora: Hidro 3000 automática, consumo 180 L por lavagem", "A lavadora Hidro 3000 consome 180 L por lavagem.", "A lavadora Hidro 3000 consome 3000 L por lavagem."),
+    ("name_digits", "es", "Camión de reparto Ibex 75 eléctrico: autonomía 210 km, carga 3,5 t", "El Ibex 75 eléctrico tiene 210 km de autonomía.", "El Ibex 75 eléctrico tiene 75 km de autonomía."),
+    ("street_comma", "pt-BR", "Lava-rápido Brilho — Rua Augusta, 2045\nVagas: 12\nLavagens em maio: 3.180", "O Brilho da Rua Augusta fez 3.180 lavagens em maio.", "O Brilho da Rua Augusta fez 2.045 lavagens em maio."),
+    ("street_comma", "es", "Marina Norte — Av. del Mar, 1450\nAmarres: 320\nOcupación media: 0,87", "La Marina Norte tiene 320 amarres y una ocupación media del 87 %.", "La Marina Norte tiene 1.450 amarres y una ocupación media del 87 %."),
+    ("name_digits", "en", "Staff by office — Lisbon 84, Porto 61, Faro 23", "The Porto office has 61 staff.", "The Porto office has 84 staff."),
+    ("name_digits", "en", "Boiler room: Vesta 400 boiler, tank 400 L, output 95 kW", "The Vesta 400 boiler has a 400 L tank and 95 kW of output.", "The Vesta 400 boiler has a 95 L tank and 400 kW of output."),
 ]
 
 def main() -> None:

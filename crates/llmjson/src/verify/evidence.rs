@@ -175,6 +175,9 @@ pub(crate) struct Claim<'c> {
     /// Written without a unit and followed by a word the evidence counts (`12 mil pessoas`,
     /// `60 puestos`): a count, which a measurement with a unit (`12.000 m²`) does not ground.
     pub counted: bool,
+    /// With a unit, the digits of a name the answer writes as the evidence does (`Kestrel
+    /// 2400`): a bare number of the evidence does not ground it.
+    pub name_digits: bool,
     /// Its periods and numbered things (`y:2021`, `q:3`, `r:batch:13e0`), known to the evidence
     /// or not, with their weights: one year excludes another wherever the evidence states it.
     pub exclusive: &'c [(super::layout::Atom, f32)],
@@ -570,6 +573,7 @@ impl Evidence {
             binds,
             atom,
             noun,
+            name,
         } = item;
         if let Kind::Trivial(_) = frame.kind {
             if let Some(a) = atom {
@@ -588,6 +592,15 @@ impl Evidence {
                 && !self.count_nouns.contains(w.as_str())
             {
                 self.count_nouns.insert(w.as_str().into());
+            }
+        }
+        // A bare integer after a capitalised word (`Kestrel 2400 axial fan`) may be a name's
+        // digits: an answer that writes the name so and the digits with a unit elsewhere
+        // (`rated at 2400 kW`) measures nothing with it.
+        if let Some(name) = name {
+            let a = name_atom(&name, frame.readings.first());
+            if !self.label_atoms.contains(a.as_str()) {
+                self.label_atoms.insert(a.into_boxed_str());
             }
         }
         let start = self.groups.len() as u32;
@@ -910,6 +923,7 @@ impl Evidence {
                     && !(claim.unit == Some("%") && n.unit.is_none() && n.fraction)
                     && !(claim.fraction && matches!(n.unit, Some("%" | "pp" | "pt")))
                     && !(claim.counted && n.unit.is_some())
+                    && !(claim.name_digits && n.unit.is_none())
             }
             Twin::FractionOfPercent => n.unit.is_none() && n.fraction,
             Twin::PercentOfFraction => n.unit == Some("%"),
@@ -1305,6 +1319,12 @@ impl Evidence {
 
 /// The family of an atom, a bit: words, codes, times (a date, a month, a year), quarters and
 /// weeks, numbers (a condition, a named number), numbered things.
+/// The atom of a name's digits (`nm:kestrel:2400e0`).
+pub(crate) fn name_atom(name: &str, value: Decimal) -> String {
+    let (m, e) = value.magnitude().canonical();
+    format!("nm:{name}:{m}e{e}")
+}
+
 fn family(atom: &str) -> u8 {
     match atom.split_once(':').map_or("", |(k, _)| k) {
         "w" => 1,
@@ -1395,6 +1415,7 @@ impl Evidence {
     ) -> Claim<'c> {
         Claim {
             counted: frame.unit.is_none() && noun.is_some_and(|w| self.counts(w)),
+            name_digits: false,
             exclusive,
             value: frame.readings.first(),
             unit: frame.unit,

@@ -99,6 +99,9 @@ pub(crate) struct Item {
     pub atom: Option<Atom>,
     /// The word right after it, folded (`staff` in `84 staff`): what it counts.
     pub noun: Option<CompactString>,
+    /// The capitalised word right before a bare integer, folded (`kestrel` of `Kestrel 2400
+    /// axial fan`): a name the number may be part of.
+    pub name: Option<CompactString>,
 }
 
 /// What an answer's reader may ask of the evidence.
@@ -1597,12 +1600,14 @@ impl<'a> Doc<'a> {
                             }
                             let atom = Some(number_atom(&frame));
                             let noun = next_word(lx, t).map(CompactString::from);
+                            let name = name_before(num, frame.unit, self.text);
                             sink(Item {
                                 num: num.clone(),
                                 frame: frame.clone(),
                                 binds: all,
                                 atom: atom.clone(),
                                 noun,
+                                name,
                             });
                             if let Some(u) = condition {
                                 set_scope(
@@ -2872,6 +2877,7 @@ impl<'a> Doc<'a> {
             binds: Vec::new(),
             atom,
             noun: next_word(lx, t).map(CompactString::from),
+            name: name_before(num, num.unit, self.text),
         });
     }
 
@@ -2983,6 +2989,39 @@ fn per_after_noun(lx: &Lexed, t: usize) -> Option<&'static str> {
         word_at(lx, k)?;
     }
     None
+}
+
+/// The capitalised word right before number `t`, one blank away, when the number is a bare
+/// integer (`Kestrel 2400`, `Vortex 900`): the name it may be part of, folded. Not a month's
+/// (`März 2024`) nor a word an abbreviation's dot ends.
+fn name_before(num: &Num, unit: Option<&str>, text: &str) -> Option<CompactString> {
+    if !num.plain || !num.integer() || unit.is_some() {
+        return None;
+    }
+    // (Read from the text: the name may be a label the number's segment was split from.)
+    let before = text.get(..num.span.start)?.strip_suffix(' ')?;
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphabetic())
+        .last()
+        .map(|(i, _)| i)?;
+    let word = &before[start..];
+    if !word.starts_with(char::is_uppercase)
+        || word.chars().count() < 3
+        || before[..start].ends_with(|c: char| c.is_alphanumeric())
+    {
+        return None;
+    }
+    // (A model's number has two digits or more; a thing numbered is no name: `Plant 2`,
+    // `Site 14`.)
+    let w = words::fold(word);
+    let not_name = flag::STOP | flag::YEAR_WORD | flag::WEEK | flag::QUARTER | flag::REF;
+    (num.digits.len() >= 2
+        && words::month(&w).is_none()
+        && words::weekday(&w).is_none()
+        && words::flags(&w) & not_name == 0)
+        .then(|| CompactString::from(w.as_ref()))
 }
 
 /// A period a count is per, right after the noun it counts (`180 carros/dia`, `2,400 jars an
@@ -4315,6 +4354,12 @@ fn address_at(lx: &Lexed, t: usize, text: &str, german: bool, postal: bool) -> b
                 }
             }
             TokKind::Punct(P::Comma) => {}
+            // An abbreviation's dot (`Av. Paulista, 1578`, `Str. 12`).
+            TokKind::Punct(P::Stop)
+                if k > 0
+                    && matches!(toks[k - 1].kind, TokKind::Word { flags, .. }
+                        if flags & flag::STREET != 0)
+                    && text[toks[k - 1].span.end..toks[k].span.start].is_empty() => {}
             TokKind::Num(id) => {
                 // `Bahnhofstrasse 44, 8001 Zürich`: a postal code after a street number.
                 let prev = &lx.nums[id as usize];
@@ -4531,6 +4576,11 @@ fn plain_value(d: Decimal) -> String {
 
 /// A word as an atom: folded and stemmed (`Escritórios` → `w:escrit`), a capital letter or a
 /// short all-capitals code as a code (`c:B`, `c:MT`); nothing for a lone small letter.
+/// The atom a name's word is as a label holds it (`w:kestre`).
+pub(crate) fn name_word_atom(name: &str) -> Option<Atom> {
+    word_atom(name, name)
+}
+
 fn word_atom(folded: &str, raw: &str) -> Option<Atom> {
     // A day of the week in any language is one label (`terça-feira` and a column `Ter`).
     if let Some(d) = words::weekday(folded) {
@@ -6042,6 +6092,7 @@ pub(crate) fn json_number(
             num,
             binds: Vec::new(),
             noun: None,
+            name: None,
         });
     }
     let mut readings = num.readings;
@@ -6078,5 +6129,6 @@ pub(crate) fn json_number(
         num,
         binds: Vec::new(),
         noun: None,
+        name: None,
     })
 }

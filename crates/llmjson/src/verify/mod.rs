@@ -238,7 +238,7 @@ pub fn verify_value(
                         n.frame.kind = frame::Kind::Trivial(frame::Trivial::SmallCount);
                     }
                     n.binds = item.binds.clone();
-                    check.item(digits, &item.path, n);
+                    check.item(digits, &item.path, n, &Named::default());
                 }
             }
         }
@@ -369,6 +369,13 @@ struct Check<'e> {
     skipped: usize,
 }
 
+/// The names an answer writes as its evidence does (`Kestrel 2400`).
+#[derive(Default)]
+struct Named {
+    digits: Vec<decimal::Decimal>,
+    words: Vec<layout::Atom>,
+}
+
 impl<'e> Check<'e> {
     fn new(evidence: &'e Evidence, options: &'e VerifyOptions) -> Self {
         Check {
@@ -402,8 +409,23 @@ impl<'e> Check<'e> {
                 }
             }
         }
+        // The names the answer writes as the evidence does (`Kestrel 2400`): their digits, and
+        // their words, which name a thing, not a number's subject (`Oléa 500 traite 350 kg/h`
+        // against `Oléa 500 hydraulique, capacité 350 kg/h`, read as items `Oléa` and
+        // `capacité`).
+        let mut named = Named::default();
+        for item in &items {
+            let v = item.frame.readings.first();
+            let Some(name) = item.name.as_deref() else {
+                continue;
+            };
+            if self.evidence.is_label_atom(&evidence::name_atom(name, v)) {
+                named.digits.push(v.magnitude());
+                named.words.extend(layout::name_word_atom(name));
+            }
+        }
         for item in items {
-            self.item(text, path, item);
+            self.item(text, path, item, &named);
         }
         let b = text.as_bytes();
         let mut i = 0;
@@ -439,13 +461,14 @@ impl<'e> Check<'e> {
         }
     }
 
-    fn item(&mut self, text: &str, path: &str, item: Item) {
+    fn item(&mut self, text: &str, path: &str, item: Item, named: &Named) {
         let Item {
             num,
             frame,
             binds,
             atom,
             noun,
+            name: own_name,
         } = item;
         match frame.kind {
             Kind::Trivial(why) => {
@@ -466,7 +489,10 @@ impl<'e> Check<'e> {
                 b.mention
             };
             for a in b.atoms.iter() {
-                if atom.as_deref() == Some(a.as_str()) {
+                // (A name's own digits keep its words.)
+                if atom.as_deref() == Some(a.as_str())
+                    || own_name.is_none() && named.words.contains(a)
+                {
                     continue;
                 }
                 // A condition with its unit (`n:14e1|°C`) is also the bare number a JSON key
@@ -525,9 +551,16 @@ impl<'e> Check<'e> {
         for reading in readings.iter() {
             let mut f = frame.clone();
             f.readings = Readings::One(reading);
-            let claim = self
+            let mut claim = self
                 .evidence
                 .frame_of_claim(&f, &context, &exclusive, noun.as_deref());
+            // A name's digits with a unit (`Kestrel 2400 … rated at 2400 kW`) are no
+            // measurement of the bare number they are in the evidence.
+            claim.name_digits = f.unit.is_some()
+                && named
+                    .digits
+                    .iter()
+                    .any(|v| v.canonical() == reading.magnitude().canonical());
             match self.ground(&claim, &f) {
                 Lookup::Found(id) => {
                     grounded_readings += 1;
@@ -544,6 +577,10 @@ impl<'e> Check<'e> {
                         issue = Some(IssueType::SignMismatch);
                         reason = Some("wrong_sign");
                     }
+                }
+                Lookup::OtherUnit if issue.is_none() && claim.name_digits => {
+                    issue = Some(IssueType::LabelNotMeasurement);
+                    reason = Some("label_not_measurement");
                 }
                 Lookup::OtherUnit => {
                     if issue.is_none() {
