@@ -947,6 +947,19 @@ CLASSES_R8 = [
     ("street_comma", "es", "Marina Norte — Av. del Mar, 1450\nAmarres: 320\nOcupación media: 0,87", "La Marina Norte tiene 320 amarres y una ocupación media del 87 %.", "La Marina Norte tiene 1.450 amarres y una ocupación media del 87 %."),
     ("name_digits", "en", "Staff by office — Lisbon 84, Porto 61, Faro 23", "The Porto office has 61 staff.", "The Porto office has 84 staff."),
     ("name_digits", "en", "Boiler room: Vesta 400 boiler, tank 400 L, output 95 kW", "The Vesta 400 boiler has a 400 L tank and 95 kW of output.", "The Vesta 400 boiler has a 95 L tank and 400 kW of output."),
+    ("quarter_word", "de", "Standort\tAbsatz Q1\tAbsatz Q2\nKassel\t5.120\t5.480\nFulda\t2.744\t2.690", "Kassel setzte im zweiten Quartal 5.480 Einheiten ab.", "Kassel setzte im zweiten Quartal 5.120 Einheiten ab."),
+    ("quarter_word", "en", "Region | Q1 | Q2 | Q3\nNorth | 412 | 398 | 455\nSouth | 287 | 301 | 322", "The North region sold 455 units in the third quarter.", "The North region sold 398 units in the third quarter."),
+    ("quarter_word", "es", "Ingresos T1 2024: 8,4 M€\nIngresos T2 2024: 9,1 M€", "En el segundo trimestre de 2024 los ingresos fueron de 9,1 M€.", "En el segundo trimestre de 2024 los ingresos fueron de 8,4 M€."),
+    ("quarter_word", "fr", "Trimestre;Entrées\nT1;14 200\nT2;16 850\nT3;21 400", "Au troisième trimestre, la piscine a compté 21 400 entrées.", "Au troisième trimestre, la piscine a compté 16 850 entrées."),
+    ("quarter_word", "pt-BR", "Vendas 1º tri: 3.410\nVendas 2º tri: 3.980", "No primeiro trimestre foram 3.410 vendas.", "No primeiro trimestre foram 3.980 vendas."),
+    ("paren_label", "en", "Sugar refinery — Q3 2024 summary\nRaw sugar melted: 84,300 t (Q2 2024: 79,150 t)\nEnergy use: 41.2 GWh", "In the third quarter of 2024 the refinery melted 84,300 t of raw sugar.", "In the third quarter of 2024 the refinery melted 79,150 t of raw sugar."),
+    ("paren_label", "fr", "Marina de Port-Vendres — saison 2024\nNuitées : 18 420 (saison 2023 : 16 980)\nTaux d'occupation : 0,81", "En 2024, la marina a vendu 18 420 nuitées.", "En 2024, la marina a vendu 16 980 nuitées."),
+    ("level_sign", "de", "Jahresergebnis 2024: Verlust von 4,2 Mio. CHF", "2024 schloss die Zuckerfabrik mit einem Verlust von 4,2 Mio. CHF.", "2024 steigerte die Zuckerfabrik ihr Ergebnis auf 4,2 Mio. CHF."),
+    ("level_sign", "en", "FY2024 net result: loss of $3.8 million (FY2023: profit of $1.1 million)", "The marina swung to a loss of $3.8 million in FY2024.", "The marina grew its net result to $3.8 million in FY2024."),
+    ("level_sign", "es", "Resultado neto 2024: pérdida de 612.000 €", "En 2024 la almazara registró una pérdida de 612.000 €.", "En 2024 la almazara elevó su resultado neto hasta 612.000 €."),
+    ("level_sign", "en", "Occupancy fell by 4.2 points to 71.5% in 2024 (2023: 75.7%).", "Occupancy fell to 71.5% in 2024.", "Occupancy fell to 4.2% in 2024."),
+    ("level_sign", "en", "Net loss 2024: $2.1 million (2023: $0.9 million)", "The net loss widened to $2.1 million in 2024.", "Net income rose to $2.1 million in 2024."),
+    ("level_sign", "pt-BR", "Prejuízo líquido 2024: R$ 1,4 milhão", "O prejuízo líquido subiu para R$ 1,4 milhão em 2024.", "O lucro líquido subiu para R$ 1,4 milhão em 2024."),
 ]
 
 def main() -> None:

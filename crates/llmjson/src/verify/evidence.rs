@@ -1025,7 +1025,17 @@ impl Evidence {
             };
             // An alternative contradicts the number's label only in the families of atoms
             // that label has.
-            let like = |a: u32| family(&self.atom_names[a as usize]) & families != 0;
+            // (A statistic, `média`, `max`, tells two labels apart whatever else the number's
+            // own states, `2º tri: 4.480` is no average of the quarters; unless another of its
+            // labels states it, `tiempo_medio_min` over the row `agosto`.)
+            let like = |a: u32| {
+                let name = &self.atom_names[a as usize];
+                family(name) & families != 0
+                    || name.starts_with("w:~")
+                        && !self.groups[n.groups.start as usize..n.groups.end as usize]
+                            .iter()
+                            .any(|&l| self.labels[l as usize].1.binary_search(&a).is_ok())
+            };
             let mut candidates: Vec<u32> = Vec::new();
             for (_, _, atoms, _) in &mentions {
                 for a in atoms {

@@ -51,6 +51,9 @@ pub(crate) enum Polarity {
     /// Evidence: an outflow shown negative by presentation (`Staff costs (488)`, `Grants paid
     /// −640`): the amount paid, whether the answer says it plain or as a loss.
     Outflow,
+    /// A level a change reached, its words naming no loss (`steigerte sein Ergebnis auf 63,5
+    /// Mio.`, `fell to 71.5%`): a plain amount, but not one a loss names.
+    Level,
 }
 
 impl Polarity {
@@ -61,6 +64,9 @@ impl Polarity {
     pub fn agrees(self, evidence: Polarity) -> bool {
         use Polarity::*;
         match (self, evidence) {
+            (Level, MinusWord) => false,
+            (Level, other) => Neutral.agrees(other),
+            (other, Level) => other.agrees(Neutral),
             (Neutral | MinusSign | MinusWord | Outflow, Outflow) => true,
             (Plus, Outflow) => false,
             // (An answer's number is never an outflow: its direction is in its words.)
@@ -398,7 +404,10 @@ fn spec_words(part: &str) -> Spec {
                 continue;
             }
         }
-        if let Some(s) = words::scale_word(w, false) {
+        // (Not a quarter's abbreviation: `Vendas 1º tri`.)
+        if let Some(s) = words::scale_word(w, false)
+            .filter(|_| words::flags(&folded) & words::flag::QUARTER == 0)
+        {
             spec.scale = s;
             continue;
         }

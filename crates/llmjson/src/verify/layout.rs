@@ -1387,6 +1387,17 @@ impl<'a> Doc<'a> {
                     if in_date(t) {
                         continue;
                     }
+                    // `im zweiten Quartal`, `the third quarter`, `primer trimestre`.
+                    if let Some(q) = quarter_by_word(lx, t) {
+                        set_scope(
+                            &mut scope,
+                            Ty::Quarter,
+                            vec![format_compact!("q:{q}")],
+                            t,
+                            sentence << 16 | clause,
+                        );
+                        continue;
+                    }
                     if let Some(m) = words::month(w)
                         .filter(|_| w != "may" || cap)
                         .filter(|_| flags & flag::NOT_MONTH == 0)
@@ -1488,10 +1499,16 @@ impl<'a> Doc<'a> {
                             // in 2023`): it does not carry on to the next one.
                             // A label before a colon labels what follows (`(2023: R$ 95,1
                             // milhões)`).
+                            // (Its period may follow before the colon: `(Q2 2024: 79,150 t)`.)
                             let introduces = matches!(
                                 toks.get(t + 1).map(|x| x.kind),
                                 Some(TokKind::Punct(P::Colon))
-                            );
+                            ) || matches!(toks.get(t + 1).map(|x| x.kind),
+                                    Some(TokKind::Num(id)) if lx.nums[id as usize].year_shaped)
+                                && matches!(
+                                    toks.get(t + 2).map(|x| x.kind),
+                                    Some(TokKind::Punct(P::Colon))
+                                );
                             let postposed = !introduces
                                 && last_number.is_some_and(|q| {
                                     // (not after `and`: `$4.8M and in 2023 $5.1M`).
@@ -1675,9 +1692,19 @@ impl<'a> Doc<'a> {
         } else {
             AFTER_WORDS
         };
+        let mut paren_open = None;
         while k < toks.len() && seen_words < horizon {
             match toks[k].kind {
                 TokKind::Punct(P::Stop | P::Semi | P::Line | P::Pipe | P::Tab | P::Comma) => break,
+                TokKind::Punct(P::Open) => paren_open = Some(k),
+                // A parenthesis that labels its own number (`2,386,400 (Q4 2024: 2,201,900)`):
+                // what it names before its colon is that number's.
+                TokKind::Punct(P::Colon) if paren_open.is_some() => {
+                    let o = paren_open.unwrap_or(k);
+                    after.retain(|(_, _, at)| *at < o);
+                    after_words.retain(|(_, at)| *at < o);
+                    break;
+                }
                 TokKind::Punct(_) => {}
                 TokKind::Num(id) => {
                     let n = &lx.nums[id as usize];
@@ -1868,7 +1895,9 @@ impl<'a> Doc<'a> {
                         });
                     // Months are lower case in most languages (`em julho`, `en août`); `may`
                     // and `march` are months only capitalised, as before a number.
-                    if let Some(m) =
+                    if let Some(q) = quarter_by_word(lx, k) {
+                        after.push((Ty::Quarter, format_compact!("q:{q}"), k));
+                    } else if let Some(m) =
                         words::month(w).filter(|_| cap || !matches!(w, "may" | "march"))
                     {
                         after.push((Ty::Month, format_compact!("m:{m}"), k));
@@ -2580,7 +2609,18 @@ impl<'a> Doc<'a> {
                 if wflags & (flag::WEEK | flag::QUARTER) != 0 && period_range(lx, t) {
                     return Class::Skip(Trivial::Label);
                 }
-                if wflags & (flag::REF | flag::WEEK | flag::QUARTER) != 0 && !rate && !count {
+                // A quarter is one of four, a week one of 53, and a period an ordinal word
+                // named already numbers nothing after it (`im zweiten Quartal 5.120 Einheiten`).
+                let n = value.to_f64();
+                let out_of_range = wflags & flag::QUARTER != 0
+                    && (!(1.0..=4.0).contains(&n)
+                        || t >= 2 && quarter_by_word(lx, t - 2).is_some())
+                    || wflags & flag::WEEK != 0 && !(1.0..=53.0).contains(&n);
+                if wflags & (flag::REF | flag::WEEK | flag::QUARTER) != 0
+                    && !rate
+                    && !count
+                    && !out_of_range
+                {
                     let ty = if wflags & flag::WEEK != 0 {
                         Ty::Week
                     } else if wflags & flag::QUARTER != 0 {
@@ -3022,6 +3062,14 @@ fn name_before(num: &Num, unit: Option<&str>, text: &str) -> Option<CompactStrin
         && words::weekday(&w).is_none()
         && words::flags(&w) & not_name == 0)
         .then(|| CompactString::from(w.as_ref()))
+}
+
+/// The quarter an ordinal word at token `k` names before a quarter's noun (`zweiten Quartal`,
+/// `third quarter`, `primer trimestre`).
+fn quarter_by_word(lx: &Lexed, k: usize) -> Option<u8> {
+    let q = words::ordinal_word(word_at(lx, k)?)?;
+    let next = word_at(lx, k + 1)?;
+    (words::flags(next) & flag::QUARTER != 0).then_some(q)
 }
 
 /// A period a count is per, right after the noun it counts (`180 carros/dia`, `2,400 jars an
@@ -4119,6 +4167,7 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
     let mut k = t;
     let mut words_seen = 0;
     let mut level = false;
+    let mut reached = false;
     let mut von = false;
     while k > 0 && words_seen < 6 {
         k -= 1;
@@ -4159,22 +4208,29 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                 if flags & (flag::NEG | flag::POS) != 0 && paired_noun(lx, k) {
                     return Polarity::Neutral;
                 }
-                if flags & flag::NEG != 0 {
-                    return if level {
-                        Polarity::Neutral
-                    } else {
+                if flags & (flag::NEG | flag::POS) != 0 {
+                    let sign = if flags & flag::NEG != 0 {
                         Polarity::MinusWord
-                    };
-                }
-                if flags & flag::POS != 0 {
-                    return if level {
-                        Polarity::Neutral
                     } else {
                         Polarity::Plus
                     };
+                    if !level || reached {
+                        return sign;
+                    }
+                    // A level a rise reached (`rose to`, `steigerte … auf`): its sign is what
+                    // a noun before the rise names (`the net loss rose to`), else a plain
+                    // level. (A fall's word may be the level's noun as well: `network losses
+                    // stood at 18.2%` is a loss's level.)
+                    if sign == Polarity::MinusWord {
+                        return Polarity::Neutral;
+                    }
+                    reached = true;
                 }
             }
         }
+    }
+    if reached {
+        return Polarity::Level;
     }
     // A German separable verb: its particle ends the clause (`gingen 2024 um 6,1 % auf 3,4
     // Mio. zurück`, `nahm um 3,8 % ab`, `stieg um 5 % an`).

@@ -442,6 +442,8 @@ const POS_WORDS: &[&str] = &[
     "growth", "growing", "up", "plus", "earned", "earnings", "added", "adds", "alta", "altas",
     "subiu", "subir", "sobe", "sobem", "subiram", "mais", "subio", "sube", "suben", "subieron",
     "alza", "wuchs", "wachst", "wachsen", "gagne", "gagnes", "monte", "hausse",
+    // A verb that raises a level (`elevó su resultado hasta`, `raised its output to`).
+    "elevo", "elevou", "elevaron", "elevaram", "raised", "lifted",
 ];
 const APPROX_WORDS: &[&str] = &[
     "about",
@@ -1943,6 +1945,22 @@ const CURRENCY_CODES: &[&str] = &[
     "USD", "EUR", "BRL", "CHF", "GBP", "JPY", "CAD", "AUD", "NZD", "MXN", "PLN", "CZK", "HUF",
     "SEK", "NOK", "DKK", "INR", "CNY", "ARS", "CLP", "COP", "ZAR", "HKD", "SGD", "TWD", "KRW",
 ];
+
+/// An ordinal written as a word, up to the fourth (`second`, `segundo`, `troisième`,
+/// `zweiten`), folded: which quarter a `quarter` after it is.
+pub(crate) fn ordinal_word(folded: &str) -> Option<u8> {
+    Some(match folded {
+        "first" | "primeiro" | "primeira" | "primer" | "primero" | "primera" | "premier"
+        | "premiere" | "erste" | "ersten" | "erstes" | "erster" | "erstem" => 1,
+        "second" | "segundo" | "segunda" | "deuxieme" | "seconde" | "zweite" | "zweiten"
+        | "zweites" | "zweiter" | "zweitem" => 2,
+        "third" | "terceiro" | "terceira" | "tercer" | "tercero" | "tercera" | "troisieme"
+        | "dritte" | "dritten" | "drittes" | "dritter" | "drittem" => 3,
+        "fourth" | "quarto" | "quarta" | "cuarto" | "cuarta" | "quatrieme" | "vierte"
+        | "vierten" | "viertes" | "vierter" | "viertem" => 4,
+        _ => return None,
+    })
+}
 
 /// A currency named by a word or a code (`euros`, `Franken`, `CAD`), as its code.
 pub(crate) fn currency_word(word: &str) -> Option<&'static str> {
