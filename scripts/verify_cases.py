@@ -960,6 +960,11 @@ CLASSES_R8 = [
     ("level_sign", "en", "Occupancy fell by 4.2 points to 71.5% in 2024 (2023: 75.7%).", "Occupancy fell to 71.5% in 2024.", "Occupancy fell to 4.2% in 2024."),
     ("level_sign", "en", "Net loss 2024: $2.1 million (2023: $0.9 million)", "The net loss widened to $2.1 million in 2024.", "Net income rose to $2.1 million in 2024."),
     ("level_sign", "pt-BR", "Prejuízo líquido 2024: R$ 1,4 milhão", "O prejuízo líquido subiu para R$ 1,4 milhão em 2024.", "O lucro líquido subiu para R$ 1,4 milhão em 2024."),
+    ("condition_clause", "en", "| Dock | Berths | Depth (m) |\n|---|---|---|\n| North | 120 | 3.8 |\n| South | 85 | 4.6 |", "The North dock has 120 berths, while the South dock sits at a depth of 4.6 m.", "The North dock has 120 berths, while the South dock sits at a depth of 3.8 m."),
+    ("condition_clause", "es", "Cámara | Capacidad (t) | Temperatura (°C)\nC1 | 420 | -18\nC2 | 310 | -25", "La cámara C1 almacena 420 t, mientras que la C2 trabaja a una temperatura de -25 °C.", "La cámara C1 almacena 420 t, mientras que la C2 trabaja a una temperatura de -18 °C."),
+    ("condition_clause", "de", "Station | Abgabe (kg) | Druck (bar)\nHamburg | 1.240 | 700\nBremen | 965 | 350", "Hamburg gab 1.240 kg ab, während Bremen bei einem Druck von 350 bar betankt.", "Hamburg gab 1.240 kg ab, während Bremen bei einem Druck von 700 bar betankt."),
+    ("row_subject", "en", "estate,region,area_ha,yield_kg_ha,altitude_m\nGlenburn,Assam,412,2140,95\nMakaibari,Darjeeling,270,610,1450\nNilgiri Hills,Tamil Nadu,390,1880,1820\nKanan,Munnar,510,2020,1600", "The Kanan estate in Munnar covers 510 ha, yields 2,020 kg per hectare and its gardens lie at an altitude of 1,600 m.", "The Kanan estate in Munnar covers 510 ha, yields 2,020 kg per hectare and its gardens lie at an altitude of 1,820 m."),
+    ("row_subject", "pt-BR", "Unidade | Lavagens | Ticket médio (R$) | Nota\nMooca | 3.410 | 42,90 | 4,6\nLapa | 2.870 | 39,50 | 4,8\nSaúde | 1.940 | 45,10 | 4,3", "A unidade da Lapa fez 2.870 lavagens em março, com ticket médio de R$ 39,50, e os clientes lhe deram nota 4,8.", "A unidade da Lapa fez 2.870 lavagens em março, com ticket médio de R$ 39,50, e os clientes lhe deram nota 4,6."),
 ]
 
 def main() -> None:

@@ -53,6 +53,9 @@ pub(crate) struct Bind {
     /// The words of a prose clause: a weaker binding than a label, which the answer must
     /// contradict more clearly.
     pub soft: bool,
+    /// A table row's name: its rows are the alternatives an answer names most plainly, so
+    /// that a weaker mention of another row's name tells them apart.
+    pub row: bool,
     /// Where an answer's word is named, against the number's own clause.
     pub reach: Reach,
     /// The label as written (`Variant B`, `inbound_teu`), for diagnostics; none when the
@@ -61,6 +64,14 @@ pub(crate) struct Bind {
 }
 
 impl Bind {
+    /// A table row's name, in `dim`.
+    pub(crate) fn row_label(dim: u64, atoms: Rc<[Atom]>, text: Option<Arc<str>>) -> Bind {
+        Bind {
+            row: true,
+            ..Bind::label(dim, atoms, text)
+        }
+    }
+
     /// An explicit label of the number's own, in `dim`, as written when it has one text.
     pub(crate) fn label(dim: u64, atoms: impl Into<Rc<[Atom]>>, text: Option<Arc<str>>) -> Bind {
         Bind {
@@ -70,6 +81,7 @@ impl Bind {
             mention: 0,
             title: false,
             soft: false,
+            row: false,
             reach: Reach::Own,
             text,
         }
@@ -713,6 +725,7 @@ impl<'a> Doc<'a> {
                 mention: 0,
                 title: true,
                 soft: false,
+                row: false,
                 reach: Reach::Own,
                 text: None,
             });
@@ -1047,7 +1060,7 @@ impl<'a> Doc<'a> {
                 }
                 let mut binds = sec_binds.clone();
                 if let Some((row_atoms, row_text)) = &row_label {
-                    binds.push(Bind::label(
+                    binds.push(Bind::row_label(
                         row_dim,
                         row_atoms.clone(),
                         Some(row_text.clone()),
@@ -2084,6 +2097,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: false,
+                        row: false,
                         reach: Reach::Own,
                         text: Some(label_words(lx, *at, self.text).into()),
                     });
@@ -2129,6 +2143,7 @@ impl<'a> Doc<'a> {
                         mention: 0,
                         title: false,
                         soft: true,
+                        row: false,
                         reach: Reach::Own,
                         text: None,
                     });
@@ -2208,6 +2223,7 @@ impl<'a> Doc<'a> {
                         mention: at as u32 + 1,
                         title: false,
                         soft: false,
+                        row: false,
                         reach: if at < own_start {
                             Reach::Carried
                         } else if at > t {
@@ -2616,10 +2632,13 @@ impl<'a> Doc<'a> {
                     && (!(1.0..=4.0).contains(&n)
                         || t >= 2 && quarter_by_word(lx, t - 2).is_some())
                     || wflags & flag::WEEK != 0 && !(1.0..=53.0).contains(&n);
+                // (A thing is numbered by an integer or a section's dotted levels, `Section
+                // 4.2`; `nota 4,6` is a score.)
                 if wflags & (flag::REF | flag::WEEK | flag::QUARTER) != 0
                     && !rate
                     && !count
                     && !out_of_range
+                    && (num.integer() || !text[num.span.clone()].contains(','))
                 {
                     let ty = if wflags & flag::WEEK != 0 {
                         Ty::Week
@@ -3600,9 +3619,18 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
             // Within the sentence, and a bounded reach of it: each number looks at most this
             // far, so a sentence of many conditions stays linear.
             const REACH: usize = 48;
+            // (Not back across a clause a conjunction opens: `a range of 24 nmi, while
+            // Ballycotton's light sits at a focal height of 53 m` states the 53 m; `… en julio y
+            // el agua se mantuvo a 26,9 °C`, the 26,9 °C.)
+            let new_clause = |k: &usize| {
+                matches!(toks[*k].kind, TokKind::Word { flags, cap: false, folded, .. }
+                    if flags & flag::CONJ != 0
+                        && !matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
+                            "than" | "que" | "als" | "versus" | "vs" | "compared" | "against"))
+            };
             let before = (t.saturating_sub(REACH)..t)
                 .rev()
-                .take_while(|k| !hard(k))
+                .take_while(|k| !hard(k) && !new_clause(k))
                 .any(|k| other(&k));
             let after = (t + 1..toks.len().min(t + 1 + REACH))
                 .take_while(|k| !hard(k))
