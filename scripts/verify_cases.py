@@ -965,6 +965,11 @@ CLASSES_R8 = [
     ("condition_clause", "de", "Station | Abgabe (kg) | Druck (bar)\nHamburg | 1.240 | 700\nBremen | 965 | 350", "Hamburg gab 1.240 kg ab, während Bremen bei einem Druck von 350 bar betankt.", "Hamburg gab 1.240 kg ab, während Bremen bei einem Druck von 700 bar betankt."),
     ("row_subject", "en", "estate,region,area_ha,yield_kg_ha,altitude_m\nGlenburn,Assam,412,2140,95\nMakaibari,Darjeeling,270,610,1450\nNilgiri Hills,Tamil Nadu,390,1880,1820\nKanan,Munnar,510,2020,1600", "The Kanan estate in Munnar covers 510 ha, yields 2,020 kg per hectare and its gardens lie at an altitude of 1,600 m.", "The Kanan estate in Munnar covers 510 ha, yields 2,020 kg per hectare and its gardens lie at an altitude of 1,820 m."),
     ("row_subject", "pt-BR", "Unidade | Lavagens | Ticket médio (R$) | Nota\nMooca | 3.410 | 42,90 | 4,6\nLapa | 2.870 | 39,50 | 4,8\nSaúde | 1.940 | 45,10 | 4,3", "A unidade da Lapa fez 2.870 lavagens em março, com ticket médio de R$ 39,50, e os clientes lhe deram nota 4,8.", "A unidade da Lapa fez 2.870 lavagens em março, com ticket médio de R$ 39,50, e os clientes lhe deram nota 4,6."),
+    ("code_after_condition", "en", "Drag at 40 km/h:\nHX-1: 17.6 N\nHX-2: 17.0 N\nDrag at 50 km/h:\nHX-1: 27.3 N\nHX-2: 26.3 N", "At 50 km/h HX-2 measured 26.3 N.", "At 50 km/h HX-2 measured 27.3 N."),
+    ("code_after_condition", "de", "Ausbeute bei 18 °C:\nKammer K1: 412 kg\nKammer K2: 388 kg\nAusbeute bei 22 °C:\nKammer K1: 455 kg\nKammer K2: 430 kg", "Bei 22 °C lieferte K2 430 kg Pilze.", "Bei 22 °C lieferte K2 455 kg Pilze."),
+    ("code_after_condition", "es", "Prueba a 700 bar: surtidor S1 5,2 kg/min; surtidor S2 4,6 kg/min", "A 700 bar, S2 despachó 4,6 kg/min.", "A 700 bar, S2 despachó 5,2 kg/min."),
+    ("code_then_number", "en", "Tank T1: 1,200 L\nTank T2: 850 L", "Tank T2 850 L, tank T1 1,200 L.", "Tank T2 1,200 L, tank T1 850 L."),
+    ("code_then_number", "fr", "Cuve C1 : 3 400 L ; cuve C2 : 2 150 L", "La cuve C2 2 150 L est la plus petite.", "La cuve C2 3 400 L est la plus petite."),
 ]
 
 def main() -> None:

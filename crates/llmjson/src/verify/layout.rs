@@ -1522,7 +1522,10 @@ impl<'a> Doc<'a> {
                                     toks.get(t + 2).map(|x| x.kind),
                                     Some(TokKind::Punct(P::Colon))
                                 );
+                            // (Not after a condition: `At 40 km/h HX-2 measured 17.6 N`
+                            // names what was measured under it.)
                             let postposed = !introduces
+                                && pending_condition != last_number
                                 && last_number.is_some_and(|q| {
                                     // (not after `and`: `$4.8M and in 2023 $5.1M`).
                                     toks[q + 1..t].iter().all(|x| match x.kind {

@@ -620,16 +620,23 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
             && !text[j + g.len()..].starts_with(|c: char| c.is_alphanumeric())
     };
     if identifier_left && !glued_quantity {
-        let end = skip_word(text, j);
         let code_start = s - text[..s]
             .bytes()
             .rev()
             .take(16)
             .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'#' | b'+'))
             .count();
+        // A code's digits end at a blank: `K2 455 kg` is the code `K2`, then a quantity.
+        let blank = seps
+            .iter()
+            .position(|&(at, sep)| sep == Sep::Space && b[at] == b' ');
+        let (digits_end, seps, end) = match blank {
+            Some(k) => (seps[k].0, &seps[..k], seps[k].0),
+            None => (j, seps, skip_word(text, j)),
+        };
         let mut n = num(s..end, Form::Identifier);
         n.code = code_start..end;
-        if let Some(r) = integer_readings(b, s, j, seps) {
+        if let Some(r) = integer_readings(b, s, digits_end, seps) {
             n.readings = r;
         }
         push(out, n);
