@@ -970,6 +970,12 @@ CLASSES_R8 = [
     ("code_after_condition", "es", "Prueba a 700 bar: surtidor S1 5,2 kg/min; surtidor S2 4,6 kg/min", "A 700 bar, S2 despachó 4,6 kg/min.", "A 700 bar, S2 despachó 5,2 kg/min."),
     ("code_then_number", "en", "Tank T1: 1,200 L\nTank T2: 850 L", "Tank T2 850 L, tank T1 1,200 L.", "Tank T2 1,200 L, tank T1 850 L."),
     ("code_then_number", "fr", "Cuve C1 : 3 400 L ; cuve C2 : 2 150 L", "La cuve C2 2 150 L est la plus petite.", "La cuve C2 3 400 L est la plus petite."),
+    ("flow_key", "en", "{\"site\": \"Dock 4\", \"week\": 18, \"inbound_pallets\": 1240, \"outbound_pallets\": 1385}", "In week 18 Dock 4 shipped out 1,385 pallets and received 1,240.", "In week 18 Dock 4 shipped out 1,240 pallets and received 1,385."),
+    ("flow_key", "pt-BR", "armazém;semana;paletes_recebidos;paletes_expedidos\nGuarulhos;18;2.410;2.655\nCajamar;18;1.980;1.870", "Em Cajamar foram expedidos 1.870 paletes na semana 18.", "Em Cajamar foram expedidos 1.980 paletes na semana 18."),
+    ("flow_key", "es", "Almacén frigorífico — semana 22\nEntradas (t): 412\nSalidas (t): 388", "El almacén despachó 388 t en la semana 22.", "El almacén despachó 412 t en la semana 22."),
+    ("flow_key", "de", "{\"lager\": \"Kiel\", \"eingang_t\": 96.5, \"ausgang_t\": 104.2}", "Das Lager Kiel verschickte 104,2 t.", "Das Lager Kiel verschickte 96,5 t."),
+    ("flow_key", "fr", "Entrepôt de Rungis — semaine 9\nPalettes reçues : 3 120\nPalettes expédiées : 2 980", "À Rungis, 2 980 palettes ont été expédiées en semaine 9.", "À Rungis, 3 120 palettes ont été expédiées en semaine 9."),
+    ("flow_key", "en", "Port terminal, March: incoming containers 4,410; outgoing containers 3,960", "The terminal dispatched 3,960 containers in March.", "The terminal dispatched 4,410 containers in March."),
 ]
 
 def main() -> None:

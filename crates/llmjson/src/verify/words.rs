@@ -124,6 +124,17 @@ pub(crate) fn statistic(folded: &str) -> Option<&'static str> {
         | "durchschnitt" | "durchschnittlich" | "durchschnittliche" | "durchschnittlichen"
         | "mittel" | "mittlere" | "mittleren" | "schnitt" => "avg",
         "median" | "mediana" | "mediane" => "median",
+        // A flow's direction, in any language and spelling (`outbound_t` and `shipped out`,
+        // `paletes_expedidos`, `Salidas (t)` and `despachó`, `ausgang_t` and `verschickte`).
+        "outbound" | "outgoing" | "dispatched" | "shipped" | "expedidos" | "expedido"
+        | "expedidas" | "expedida" | "expedicao" | "expedicoes" | "despachado" | "despachados"
+        | "despacho" | "despacharon" | "salidas" | "sorties" | "expedies" | "expedie"
+        | "ausgang" | "ausgange" | "ausgehend" | "ausgehende" | "versand" | "versandt"
+        | "verschickt" | "verschickte" | "verschickten" => "out",
+        "inbound" | "incoming" | "received" | "recebidos" | "recebido" | "recebidas"
+        | "recebida" | "recebimento" | "recibidos" | "recibido" | "recibidas" | "recibio"
+        | "recepcion" | "entradas" | "recus" | "recues" | "receptionnes" | "eingang"
+        | "eingange" | "eingehend" | "eingehende" | "eingegangen" | "empfangen" => "in",
         _ => return None,
     })
 }
