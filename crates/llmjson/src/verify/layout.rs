@@ -2449,6 +2449,9 @@ impl<'a> Doc<'a> {
                     } else {
                         0.4
                     };
+                    // A statistic or a flow's direction after it qualifies it as before it
+                    // (`3 120 palettes ont été expédiées`).
+                    let w = if a.starts_with(STATISTIC) { w * 1.6 } else { w };
                     push(a, w * decay(words_between(t, *at)), *at);
                 }
                 // The sentence's subject words (`A soja ocupou … e produziu 8.432 t`): more

@@ -129,8 +129,8 @@ pub(crate) fn statistic(folded: &str) -> Option<&'static str> {
         "outbound" | "outgoing" | "dispatched" | "shipped" | "expedidos" | "expedido"
         | "expedidas" | "expedida" | "expedicao" | "expedicoes" | "despachado" | "despachados"
         | "despacho" | "despacharon" | "salidas" | "sorties" | "expedies" | "expedie"
-        | "ausgang" | "ausgange" | "ausgehend" | "ausgehende" | "versand" | "versandt"
-        | "verschickt" | "verschickte" | "verschickten" => "out",
+        | "expediees" | "expediee" | "ausgang" | "ausgange" | "ausgehend" | "ausgehende"
+        | "versand" | "versandt" | "verschickt" | "verschickte" | "verschickten" => "out",
         "inbound" | "incoming" | "received" | "recebidos" | "recebido" | "recebidas"
         | "recebida" | "recebimento" | "recibidos" | "recibido" | "recibidas" | "recibio"
         | "recepcion" | "entradas" | "recus" | "recues" | "receptionnes" | "eingang"
