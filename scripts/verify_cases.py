@@ -976,6 +976,12 @@ CLASSES_R8 = [
     ("flow_key", "de", "{\"lager\": \"Kiel\", \"eingang_t\": 96.5, \"ausgang_t\": 104.2}", "Das Lager Kiel verschickte 104,2 t.", "Das Lager Kiel verschickte 96,5 t."),
     ("flow_key", "fr", "Entrepôt de Rungis — semaine 9\nPalettes reçues : 3 120\nPalettes expédiées : 2 980", "À Rungis, 2 980 palettes ont été expédiées en semaine 9.", "À Rungis, 3 120 palettes ont été expédiées en semaine 9."),
     ("flow_key", "en", "Port terminal, March: incoming containers 4,410; outgoing containers 3,960", "The terminal dispatched 3,960 containers in March.", "The terminal dispatched 4,410 containers in March."),
+    ("dozen", "en", "Harvest by bed (dozens)\nBed,Jan,Feb\nNorth flat,1 240,1 180\nSouth flat,980,1 020", "The south flat harvested 1,020 dozen oysters in February.", "The south flat harvested 1,020 oysters in February."),
+    ("dozen", "pt-BR", "Produção de ovos (dúzias): galpão A 4.200; galpão B 3.850", "O galpão A produziu 4.200 dúzias de ovos.", "O galpão A produziu 4.200 ovos."),
+    ("dozen", "fr", "Huîtres vendues en décembre : 2 400 douzaines", "En décembre, 2 400 douzaines d'huîtres ont été vendues.", "En décembre, 2 400 huîtres ont été vendues."),
+    ("compound_word", "en", "{\"plant\": \"Lüneburg\", \"headcount\": 412, \"contractors\": 58}", "The Lüneburg plant has a head count of 412.", "The Lüneburg plant has a head count of 58."),
+    ("compound_word", "en", "Cocoa prices 2024 (USD/t): farmgate 3,900; export 5,120", "The farm gate price was $3,900 per tonne in 2024.", "The farm gate price was $5,120 per tonne in 2024."),
+    ("compound_word", "en", "Site energy 2024: windfarm output 41.2 GWh; solar output 18.6 GWh", "The wind farm produced 41.2 GWh in 2024.", "The wind farm produced 18.6 GWh in 2024."),
 ]
 
 def main() -> None:

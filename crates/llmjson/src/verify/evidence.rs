@@ -177,6 +177,9 @@ pub(crate) struct Claim<'c> {
     /// Written without a unit and followed by a word the evidence counts (`12 mil pessoas`,
     /// `60 puestos`): a count, which a measurement with a unit (`12.000 m²`) does not ground.
     pub counted: bool,
+    /// Written without a unit and followed by a content word (`2 400 huîtres`): a count of
+    /// things, whatever the evidence counts.
+    pub noun: bool,
     /// With a unit, the digits of a name the answer writes as the evidence does (`Kestrel
     /// 2400`): a bare number of the evidence does not ground it.
     pub name_digits: bool,
@@ -931,6 +934,9 @@ impl Evidence {
                     && !(claim.fraction && matches!(n.unit, Some("%" | "pp" | "pt")))
                     && !(claim.counted && n.unit.is_some())
                     && !(claim.name_digits && n.unit.is_none())
+                    // Dozens are no count of the things (`2 400 douzaines` is not `2 400
+                    // huîtres`).
+                    && !(n.unit == Some("doz") && claim.unit.is_none() && claim.noun)
             }
             Twin::FractionOfPercent => n.unit.is_none() && n.fraction,
             Twin::PercentOfFraction => n.unit == Some("%"),
@@ -1437,6 +1443,10 @@ impl Evidence {
     ) -> Claim<'c> {
         Claim {
             counted: frame.unit.is_none() && noun.is_some_and(|w| self.counts(w)),
+            noun: frame.unit.is_none()
+                && noun.is_some_and(|w| {
+                    w.chars().count() > 2 && super::words::flags(w) & super::words::flag::STOP == 0
+                }),
             name_digits: false,
             exclusive,
             value: frame.readings.first(),

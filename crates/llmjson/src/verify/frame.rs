@@ -140,6 +140,8 @@ pub(crate) struct Spec {
     /// A power of ten.
     pub scale: i32,
     pub unit: Option<&'static str>,
+    /// The unit its money is per (`avg_price_brl_dozen`, `farmgate_usd_t`).
+    pub per: Option<&'static str>,
 }
 
 impl Spec {
@@ -157,6 +159,11 @@ impl Spec {
                 under.scale
             },
             unit: self.unit.or(under.unit),
+            per: if self.currency.is_some() || self.unit.is_some() {
+                self.per
+            } else {
+                under.per
+            },
         }
     }
 }
@@ -583,6 +590,13 @@ pub(crate) fn key_spec(key: &str) -> Spec {
         spec.unit = Some(u);
         return spec;
     }
+    // Money per a unit (`avg_price_brl_dozen`, `farmgate_usd_t`): the money, per the unit.
+    if let Some((code, scale)) = currency(prev) {
+        spec.currency = Some(code);
+        spec.scale = scale;
+        spec.per = unit_lower(last).or_else(|| words::unit_word(last));
+        return spec;
+    }
     if let Some(u) = unit_lower(last).or_else(|| words::unit_word(last)) {
         // A key's single letter is a unit only where keys are written so (`_t`, `_h`).
         spec.unit = Some(u);
@@ -666,6 +680,7 @@ mod tests {
             currency: c,
             scale,
             unit: u,
+            per: None,
         }
     }
 

@@ -1077,6 +1077,7 @@ impl<'a> Doc<'a> {
                             .or(spec.currency.filter(|_| row_spec.unit.is_none())),
                         scale: row_spec.scale,
                         unit: row_spec.unit,
+                        per: row_spec.per,
                     };
                 }
                 if let Some(u) = unit_col
@@ -2422,6 +2423,29 @@ impl<'a> Doc<'a> {
                         push(&format_compact!("{prefix}:{}", n + shift), 0.9, t);
                     }
                 }
+                // Two words the evidence writes as one (`farm gate` and `farmgate_usd_t`,
+                // `Lager bestand` and `Lagerbestand`) are that word too.
+                let compound = |k: usize| -> Option<Atom> {
+                    let (a, b) = (word_at(lx, k)?, word_at(lx, k + 1)?);
+                    let content =
+                        |w: &str| w.chars().count() >= 3 && words::flags(w) & flag::STOP == 0;
+                    if !content(a) || !content(b) {
+                        return None;
+                    }
+                    let joined = format_compact!("{a}{b}");
+                    word_atom(&joined, &joined).filter(|atom| (self.cfg.hints.binds)(atom))
+                };
+                let compounds: Vec<(Atom, usize, f32)> = before_words
+                    .iter()
+                    .map(|(_, at, comma)| (*at, if *comma && !relative { 0.6 } else { 1.0 }))
+                    .chain(after_words.iter().map(|(_, at)| (*at, 0.8)))
+                    .filter_map(|(at, f)| {
+                        compound(at).map(|a| (a, at, f * 0.5 * decay(words_between(at, t))))
+                    })
+                    .collect();
+                for (a, at, w) in &compounds {
+                    push(a, *w, *at);
+                }
                 for (a, at, comma) in &before_words {
                     // (The antecedent of a relative clause is no earlier clause's.)
                     let w = 0.5
@@ -2960,6 +2984,8 @@ impl<'a> Doc<'a> {
                 unit = Some(if c == "$" { self.dollar } else { c });
             }
         }
+        // (Money per a unit its key says: `farmgate_usd_t`.)
+        let spec_per = spec.per.filter(|_| unit.is_none());
         if unit.is_none() {
             unit = spec.unit.or(spec
                 .currency
@@ -3018,7 +3044,7 @@ impl<'a> Doc<'a> {
                 f > 0.0 && f <= 1.0 && d.exp < 0
             });
         // `96 kg de ração por dia`, `12 t of feed per day`: the period after what is measured.
-        let per = num.per.or_else(|| match unit {
+        let per = num.per.or(spec_per).or_else(|| match unit {
             Some(_) => per_after_noun(lx, t),
             None => per_after_count(lx, t),
         });
@@ -4944,6 +4970,7 @@ fn unit_cell(cell: &str) -> Option<Spec> {
         currency: currency.then_some(unit),
         scale: 0,
         unit: (!currency).then_some(unit),
+        per: None,
     })
 }
 

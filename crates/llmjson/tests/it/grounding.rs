@@ -283,7 +283,10 @@ fn hand_written_pairs_stay_at_round_three() {
         ("dev7", 243, 121),
         // Written at the end of stop 70, held out through stop 71 (its totals once on 061ffd6:
         // 227; on stop 71's starting build 227 and 120): 234 and 121 after stop 71's changes.
-        ("test7", 234, 121),
+        // t7-0121 was right by accident (a key `Preis_EUR_kg` read as kilograms blocked `1.150
+        // kg`); read as euros per kilogram since stop 72, its German noun `Lager` still takes
+        // the cardamom's place as the clause's subject (noticed, left: see docs/verify.md).
+        ("test7", 233, 120),
         // test8 (written for stop 71, its texts unread) is held out: its totals only were
         // taken, 229 right and 120 caught on stop 71's starting build, 230 and 120 at its end;
         // not ratcheted until its misses are read.
