@@ -982,6 +982,14 @@ CLASSES_R8 = [
     ("compound_word", "en", "{\"plant\": \"Lüneburg\", \"headcount\": 412, \"contractors\": 58}", "The Lüneburg plant has a head count of 412.", "The Lüneburg plant has a head count of 58."),
     ("compound_word", "en", "Cocoa prices 2024 (USD/t): farmgate 3,900; export 5,120", "The farm gate price was $3,900 per tonne in 2024.", "The farm gate price was $5,120 per tonne in 2024."),
     ("compound_word", "en", "Site energy 2024: windfarm output 41.2 GWh; solar output 18.6 GWh", "The wind farm produced 41.2 GWh in 2024.", "The wind farm produced 18.6 GWh in 2024."),
+    ("total_word", "en", "Car washes, May\nTunnel wash: 8,412\nSelf-service bays: 3,190\nTotal: 11,602", "The two car wash formats together handled 11,602 washes in May.", "The two car wash formats together handled 8,412 washes in May."),
+    ("total_word", "de", "Stellplätze\nSteg A: 120\nSteg B: 85\nGesamt: 205", "Beide Stege haben zusammen 205 Stellplätze.", "Beide Stege haben zusammen 120 Stellplätze."),
+    ("total_word", "es", "Cajas vendidas por canal\nTiendas: 41.200\nOnline: 12.650\nTotal: 53.850", "Entre tiendas y online se vendieron en total 53.850 cajas.", "Entre tiendas y online se vendieron en total 41.200 cajas."),
+    ("total_word", "pt-BR", "Visitantes\nEstufa 1: 2.410\nEstufa 2: 1.980\nTotal: 4.390", "As duas estufas somaram juntas 4.390 visitantes.", "As duas estufas somaram juntas 2.410 visitantes."),
+    ("total_word", "en", "Patients treated: 412\nStaff: 96", "A total of 412 patients were treated.", "A total of 96 patients were treated."),
+    ("total_word", "fr", "Chambres froides — capacité : C1 420 t ; C2 310 t ; ensemble 730 t", "Les deux chambres froides offrent ensemble 730 t de capacité.", "Les deux chambres froides offrent ensemble 420 t de capacité."),
+    ("total_word", "en", "Pump hours, May — Boiler 1: 214 h; Boiler 2: 166 h; total: 380 h", "The two boilers ran for 380 hours in May.", "Boiler 1 ran for 380 hours in May."),
+    ("total_word", "es", "Toneladas molidas — Ingenio Norte: 41.200; Ingenio Sur: 38.900; total: 80.100", "Ambos ingenios molieron 80.100 toneladas.", "El Ingenio Norte molió 80.100 toneladas."),
 ]
 
 def main() -> None:

@@ -278,6 +278,8 @@ pub(crate) struct Clash {
 const ROUNDING_CANDIDATES: usize = 256;
 /// How strongly an answer must name an alternative label to bind its number to it.
 const MENTION: f32 = 0.25;
+/// The atom of a total (`Total`, `together`, `insgesamt`).
+const TOTAL: &str = "w:~total";
 /// A mention of a table row's name ([`MENTION`] for a row).
 const ROW_MENTION: f32 = 0.2;
 /// One word of an answer's context, as the evidence knows it.
@@ -1143,7 +1145,22 @@ impl Evidence {
                     let theirs_only =
                         score(&|a| like(a) && alt_has(a) && !own_has(a), &shared, reaches);
                     let own_only = score(&|a| own_has(a) && !alt_has(a), &shared, reaches);
-                    (theirs_only >= mention && theirs_only > 0.15 + dominant * own_only)
+                    // A total the answer names in the number's own clause, that the
+                    // alternative states and none of the number's labels does, decides alone:
+                    // a total is no part's (`together handled 8,412 washes` against `Tunnel
+                    // wash: 8,412 … Total: 11,602`).
+                    let statistic = score(
+                        &|a| {
+                            &*self.atom_names[a as usize] == TOTAL
+                                && alt_has(a)
+                                && !own_has(a)
+                                && like(a)
+                        },
+                        &shared,
+                        &[Reach::Own, Reach::After],
+                    );
+                    (theirs_only >= mention && theirs_only > 0.15 + dominant * own_only
+                        || statistic >= MENTION)
                         .then_some((theirs_only, other))
                 })
                 .fold(None, |b: Option<(f32, u32)>, x| match b {

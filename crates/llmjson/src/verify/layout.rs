@@ -1962,11 +1962,13 @@ impl<'a> Doc<'a> {
                 {
                     before_words.clear();
                 }
-                TokKind::Num(_) => {
+                TokKind::Num(id) => {
                     // The word right after the previous number is what that number counts (`18
-                    // goles en 2.710 minutos`): not this number's.
+                    // goles en 2.710 minutos`): not this number's. (A year counts nothing:
+                    // `kamen 2024 zusammen auf 311'100`.)
+                    let n = &lx.nums[id as usize];
                     if let Some((_, at, _)) = before_words.last() {
-                        if *at == k + 1 {
+                        if *at == k + 1 && !(n.year_shaped && n.form == Form::Number) {
                             before_words.pop();
                         }
                     }
@@ -2026,6 +2028,9 @@ impl<'a> Doc<'a> {
                         if let Some(a) = word_atom(w, raw) {
                             before_words.push((a, k, comma));
                         }
+                    } else if both_of(lx, k) {
+                        // `the two engines logged 218 h`: both of them, a total.
+                        before_words.push((Atom::from("w:~total"), k, comma));
                     }
                 }
             }
@@ -3121,6 +3126,19 @@ fn quarter_by_word(lx: &Lexed, k: usize) -> Option<u8> {
     let q = words::ordinal_word(word_at(lx, k)?)?;
     let next = word_at(lx, k + 1)?;
     (words::flags(next) & flag::QUARTER != 0).then_some(q)
+}
+
+/// Whether the word at `k` is `two` after a definite article (`the two engines`, `los dos
+/// almacenes`, `les deux chambres`, `os dois galpões`, `die zwei Bäder`): both, together.
+fn both_of(lx: &Lexed, k: usize) -> bool {
+    matches!(
+        word_at(lx, k),
+        Some("two" | "dos" | "deux" | "dois" | "duas" | "zwei")
+    ) && k > 0
+        && matches!(
+            word_at(lx, k - 1),
+            Some("the" | "los" | "las" | "les" | "os" | "as" | "die" | "these" | "those")
+        )
 }
 
 /// A period a count is per, right after the noun it counts (`180 carros/dia`, `2,400 jars an

@@ -124,6 +124,10 @@ pub(crate) fn statistic(folded: &str) -> Option<&'static str> {
         | "durchschnitt" | "durchschnittlich" | "durchschnittliche" | "durchschnittlichen"
         | "mittel" | "mittlere" | "mittleren" | "schnitt" => "avg",
         "median" | "mediana" | "mediane" => "median",
+        // A sum of the parts (`Total: 11,602` and `together`, `Gesamt` and `zusammen`).
+        "total" | "totals" | "together" | "combined" | "altogether" | "gesamt" | "insgesamt"
+        | "zusammen" | "summe" | "juntos" | "juntas" | "conjunto" | "somados" | "somadas"
+        | "somaram" | "ensemble" | "both" | "beide" | "beiden" | "ambos" | "ambas" => "total",
         // A flow's direction, in any language and spelling (`outbound_t` and `shipped out`,
         // `paletes_expedidos`, `Salidas (t)` and `despachó`, `ausgang_t` and `verschickte`).
         "outbound" | "outgoing" | "dispatched" | "shipped" | "expedidos" | "expedido"
