@@ -990,6 +990,12 @@ CLASSES_R8 = [
     ("total_word", "fr", "Chambres froides — capacité : C1 420 t ; C2 310 t ; ensemble 730 t", "Les deux chambres froides offrent ensemble 730 t de capacité.", "Les deux chambres froides offrent ensemble 420 t de capacité."),
     ("total_word", "en", "Pump hours, May — Boiler 1: 214 h; Boiler 2: 166 h; total: 380 h", "The two boilers ran for 380 hours in May.", "Boiler 1 ran for 380 hours in May."),
     ("total_word", "es", "Toneladas molidas — Ingenio Norte: 41.200; Ingenio Sur: 38.900; total: 80.100", "Ambos ingenios molieron 80.100 toneladas.", "El Ingenio Norte molió 80.100 toneladas."),
+    ("key_month", "fr", "salle;entrees_mars;entrees_avril\nNord;6 412;6 980\nSud;4 980;5 210", "La salle Sud a compté 4 980 entrées en mars.", "La salle Sud a compté 5 210 entrées en mars."),
+    ("key_month", "fr", "{\"marina\": \"Port-Vendres\", \"nuitees_mars\": 1240, \"nuitees_avril\": 1610}", "En mars, la marina a vendu 1 240 nuitées.", "En mars, la marina a vendu 1 610 nuitées."),
+    ("key_currency", "en", "site,revenue_musd,cost_musd\nNorth,4.2,3.1\nSouth,2.8,2.2", "The North site earned $4.2 million in revenue.", "The North site earned $4.2 in revenue."),
+    ("paren_money", "de", "Erfolgsrechnung 2024 (Bootswerft Thun)\nBetriebsertrag: CHF 2'410'000\nBetriebsergebnis: CHF (84'600)", "Die Bootswerft schrieb 2024 einen Betriebsverlust von CHF 84'600.", "Die Bootswerft schrieb 2024 einen Betriebsgewinn von CHF 84'600."),
+    ("paren_money", "en", "Statement of operations, FY2024\nRevenue: USD 1,240,000\nNet result: USD (96,400)", "The mill posted a net loss of USD 96,400 in FY2024.", "The mill posted a net profit of USD 96,400 in FY2024."),
+    ("paren_money", "es", "Resultado 2024 — almazara: € (12.300)", "La almazara perdió 12.300 € en 2024.", "La almazara ganó 12.300 € en 2024."),
 ]
 
 def main() -> None:

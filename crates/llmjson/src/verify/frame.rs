@@ -501,8 +501,15 @@ pub(crate) fn key_spec(key: &str) -> Spec {
     let last = parts[n - 1].as_str();
     let prev = parts[n - 2].as_str();
     let currency = |p: &str| -> Option<(&'static str, i32)> {
+        // (`meur`, `kusd`, `tchf`: a scale letter glued to a major currency's code; not a
+        // word that happens to end in one, `mars` is March, not millions of pesos.)
         let (scale, code) = match p.len() {
-            4 if p.starts_with('m') || p.starts_with('k') || p.starts_with('t') => {
+            4 if (p.starts_with('m') || p.starts_with('k') || p.starts_with('t'))
+                && matches!(
+                    &p[1..],
+                    "eur" | "usd" | "chf" | "gbp" | "brl" | "cad" | "aud"
+                ) =>
+            {
                 (if p.starts_with('m') { 6 } else { 3 }, &p[1..])
             }
             _ => (0, p),

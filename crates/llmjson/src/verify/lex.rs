@@ -706,8 +706,24 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     let digits_end = end;
 
     // What precedes: a currency, perhaps itself after a sign (`−$340,000`, `-R$ 12`).
-    let currency = currency_before(text, sign_at.unwrap_or(s));
+    let mut currency = currency_before(text, sign_at.unwrap_or(s));
     let mut negative = negative;
+    // A currency before an amount in parentheses (`CHF (57'300)`, `€ (1.204)`): accounting's
+    // negative amount.
+    let mut paren_money = false;
+    if currency.is_none()
+        && sign_at.is_none()
+        && s > 0
+        && b[s - 1] == b'('
+        && b.get(end) == Some(&b')')
+    {
+        if let Some(found) = currency_before(text, s - 1) {
+            currency = Some(found);
+            paren_money = true;
+            negative = true;
+            readings = readings.map(|d| Decimal { mant: -d.mant, ..d });
+        }
+    }
     let mut sign_written = sign_at.map(|at| {
         if text[at..].starts_with('+') {
             Sign::Plus
@@ -715,6 +731,9 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
             Sign::Minus
         }
     });
+    if paren_money {
+        sign_written = Some(Sign::Minus);
+    }
     let mut start = currency
         .map(|(at, _)| at)
         .unwrap_or_else(|| sign_at.unwrap_or(s));
@@ -753,6 +772,12 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
             scale,
             end: e,
         } => (unit.or(currency.map(|c| c.1)), scale, e),
+    };
+    // (The closing parenthesis of `CHF (57'300)` is the amount's.)
+    let end = if paren_money && b.get(end) == Some(&b')') {
+        end + 1
+    } else {
+        end
     };
     if scale != 0 {
         readings = readings.map(|d| d.shifted(scale));
