@@ -996,6 +996,11 @@ CLASSES_R8 = [
     ("paren_money", "de", "Erfolgsrechnung 2024 (Bootswerft Thun)\nBetriebsertrag: CHF 2'410'000\nBetriebsergebnis: CHF (84'600)", "Die Bootswerft schrieb 2024 einen Betriebsverlust von CHF 84'600.", "Die Bootswerft schrieb 2024 einen Betriebsgewinn von CHF 84'600."),
     ("paren_money", "en", "Statement of operations, FY2024\nRevenue: USD 1,240,000\nNet result: USD (96,400)", "The mill posted a net loss of USD 96,400 in FY2024.", "The mill posted a net profit of USD 96,400 in FY2024."),
     ("paren_money", "es", "Resultado 2024 — almazara: € (12.300)", "La almazara perdió 12.300 € en 2024.", "La almazara ganó 12.300 € en 2024."),
+    ("per_denominator", "es", "Marina;amarres;tarifa_eur\nNorte;320;18,50\nSur;210;14,20", "La marina Norte cobra 18,50 € por amarre.", "La marina Norte cobra 14,20 € por amarre."),
+    ("per_denominator", "en", "pair | words | rate_eur\nDE-EN | 61,200 | 0.11\nFR-EN | 38,400 | 0.10", "FR-EN work ran to 38,400 words at €0.10 per word.", "FR-EN work ran to 38,400 words at €0.11 per word."),
+    ("per_denominator", "de", "Klavierbau 2024\nInstrumente: 168\nPreis: 38.900 € je Instrument", "Ein Flügel kostet 38.900 € pro Instrument.", "Es wurden 38.900 Instrumente gebaut."),
+    ("caps_code", "en", "[{\"pair\": \"EN-ES\", \"words\": 52100}, {\"pair\": \"DE-ES\", \"words\": 18400}]", "EN-ES jobs came to 52,100 words.", "EN-ES jobs came to 18,400 words."),
+    ("caps_code", "de", "Region | Umsatz (Mio. €)\nAT | 41,2\nDE | 188,6\nIT | 62,4", "In AT lag der Umsatz bei 41,2 Mio. €.", "In AT lag der Umsatz bei 62,4 Mio. €."),
 ]
 
 def main() -> None:

@@ -564,7 +564,8 @@ impl<'a> Doc<'a> {
                 } else {
                     k
                 };
-                if e - first >= 2 {
+                // (Rows of one pipe, `AT | 41,2`, are a table three lines or more.)
+                if e - first >= if shape == (b'|', 1) { 3 } else { 2 } {
                     // The line just before a table is its caption.
                     let adjacent = block.last().copied();
                     let caption = adjacent.or(title.take());
@@ -1427,8 +1428,9 @@ impl<'a> Doc<'a> {
                             continue;
                         }
                     }
+                    // (A code in capitals opens a sentence as a name: `EN-ES jobs came to`.)
                     let name = (cap || upper)
-                        && !(initial && flags & flag::STOP != 0)
+                        && !(initial && flags & flag::STOP != 0 && !upper)
                         && raw.chars().count() >= 2;
                     if name {
                         if pending_name.is_empty() {
@@ -1918,6 +1920,10 @@ impl<'a> Doc<'a> {
                         words::month(w).filter(|_| cap || !matches!(w, "may" | "march"))
                     {
                         after.push((Ty::Month, format_compact!("m:{m}"), k));
+                    } else if per_word(w) || per_word(word_at(lx, k.wrapping_sub(1)).unwrap_or(""))
+                    {
+                        // What it is per is no subject of it (`$0.13 per word`, `38.900 € pro
+                        // Instrument`).
                     } else if (cap || upper) && !counted_noun {
                         if let Some(a) = word_atom(w, raw) {
                             after.push((Ty::Name, a, k));
@@ -3126,6 +3132,11 @@ fn quarter_by_word(lx: &Lexed, k: usize) -> Option<u8> {
     let q = words::ordinal_word(word_at(lx, k)?)?;
     let next = word_at(lx, k + 1)?;
     (words::flags(next) & flag::QUARTER != 0).then_some(q)
+}
+
+/// A word that says what a quantity is per (`per`, `pro`, `je`, `por`).
+fn per_word(w: &str) -> bool {
+    matches!(w, "per" | "por" | "pro" | "je" | "pour" | "each" | "every")
 }
 
 /// Whether the word at `k` is `two` after a definite article (`the two engines`, `los dos
@@ -4833,7 +4844,10 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
         }
         match tok.kind {
             TokKind::Word {
-                folded, flags, cap, ..
+                folded,
+                flags,
+                cap,
+                upper,
             } => {
                 let w = &lx.folded[folded.0 as usize..folded.1 as usize];
                 let raw = &text[tok.span.clone()];
@@ -4842,6 +4856,8 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                 } else if flags & flag::STOP == 0
                     || (cap && raw.len() > 2)
                     || (cap && raw.len() == 1)
+                    // (A code in capitals that spells a function word: `DE-EN`, `EN-ES`.)
+                    || (upper && raw.len() == 2)
                     || words::statistic(w).is_some()
                 {
                     if let Some(a) = word_atom(w, raw) {
@@ -5926,7 +5942,7 @@ fn shapes(text: &str) -> Vec<Line> {
         let clip = |n: usize| n.min(usize::from(u16::MAX)) as u16;
         let pipes = memchr::memchr_iter(b'|', line).count();
         let tabs = memchr::memchr_iter(b'\t', line).count();
-        let shape = if pipes >= 2 {
+        let shape = if pipes >= 1 {
             Some((b'|', clip(pipes)))
         } else if tabs >= 1 {
             Some((b'\t', clip(tabs)))
