@@ -1001,6 +1001,9 @@ CLASSES_R8 = [
     ("per_denominator", "de", "Klavierbau 2024\nInstrumente: 168\nPreis: 38.900 € je Instrument", "Ein Flügel kostet 38.900 € pro Instrument.", "Es wurden 38.900 Instrumente gebaut."),
     ("caps_code", "en", "[{\"pair\": \"EN-ES\", \"words\": 52100}, {\"pair\": \"DE-ES\", \"words\": 18400}]", "EN-ES jobs came to 52,100 words.", "EN-ES jobs came to 18,400 words."),
     ("caps_code", "de", "Region | Umsatz (Mio. €)\nAT | 41,2\nDE | 188,6\nIT | 62,4", "In AT lag der Umsatz bei 41,2 Mio. €.", "In AT lag der Umsatz bei 62,4 Mio. €."),
+    ("padded_id", "es", "Expediente n.º 2025-0412\nAmarres reparados: 14\nCoste: 38.200 €", "En el expediente 2025-0412 se repararon 14 amarres por 38.200 €.", "En el expediente 2025-0412 se repararon 412 amarres por 38.200 €."),
+    ("padded_id", "pt-BR", "Agência 0318 — clientes ativos: 2.190; saldo médio: R$ 8.420", "A agência 0318 tem 2.190 clientes ativos.", "A agência 0318 tem 318 clientes ativos."),
+    ("padded_id", "en", "Batch 007 — weight 412 kg; moisture 9.1%", "Batch 007 weighed 412 kg at 9.1% moisture.", "Batch 007 weighed 7 kg at 9.1% moisture."),
 ]
 
 def main() -> None:

@@ -596,6 +596,36 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
         push(out, num(s..end, form));
         return end;
     }
+    // (After dates and times, whose parts are padded.)
+    // A number padded with zeros (`0871`, `007`), or digits a dash joins to such a number
+    // (`2024-0871`, a file's number): an identifier, never a quantity.
+    let padded = |at: usize| {
+        b.get(at) == Some(&b'0')
+            && b.get(at + 1).is_some_and(u8::is_ascii_digit)
+            && !matches!(b.get(at + 1..at + 2), Some([b'.' | b',']))
+    };
+    // (Not a code's digits, `W01`, nor a telephone's groups, `020 7946 0958`.)
+    if nseps == 0
+        && (padded(s)
+            && !matches!(b.get(j), Some(b'.' | b',' | b':' | b'/'))
+            && !(b.get(j) == Some(&b' ') && b.get(j + 1).is_some_and(u8::is_ascii_digit))
+            || b.get(j) == Some(&b'-') && padded(j + 1))
+        && !prev_char(text, s).is_some_and(|c| c.is_alphanumeric() || ".,:/-_".contains(c))
+    {
+        let mut end = j;
+        while b.get(end) == Some(&b'-') && b.get(end + 1).is_some_and(u8::is_ascii_digit) {
+            end += 1;
+            while b.get(end).is_some_and(u8::is_ascii_digit) {
+                end += 1;
+            }
+        }
+        if !b.get(end).is_some_and(u8::is_ascii_alphanumeric) {
+            let mut n = num(s..end, Form::Identifier);
+            n.code = s..end;
+            push(out, n);
+            return end;
+        }
+    }
     // A chainage (`PK 47+300`, `km 12+450`): a place on a line, a label.
     if seps.is_empty() && b.get(j) == Some(&b'+') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
         let end = j + 1 + b[j + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
