@@ -1004,6 +1004,9 @@ CLASSES_R8 = [
     ("padded_id", "es", "Expediente n.º 2025-0412\nAmarres reparados: 14\nCoste: 38.200 €", "En el expediente 2025-0412 se repararon 14 amarres por 38.200 €.", "En el expediente 2025-0412 se repararon 412 amarres por 38.200 €."),
     ("padded_id", "pt-BR", "Agência 0318 — clientes ativos: 2.190; saldo médio: R$ 8.420", "A agência 0318 tem 2.190 clientes ativos.", "A agência 0318 tem 318 clientes ativos."),
     ("padded_id", "en", "Batch 007 — weight 412 kg; moisture 9.1%", "Batch 007 weighed 412 kg at 9.1% moisture.", "Batch 007 weighed 7 kg at 9.1% moisture."),
+    ("glued_m_count", "en", "Toy group FY2024: revenue €3,412m; units sold: 486m toys; employees 12,840", "The group sold 486 million toys in FY2024.", "The group sold 486 toys in FY2024."),
+    ("glued_m_count", "en", "Streaming service 2024: 42m subscribers; churn 3.1%", "The service had 42 million subscribers in 2024.", "The service had 42 subscribers in 2024."),
+    ("glued_m_count", "en", "Marina breakwater: 400m long; depth at the pier 6m", "The breakwater is 400 m long.", "The breakwater is 400 million long."),
 ]
 
 def main() -> None:

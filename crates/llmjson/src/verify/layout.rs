@@ -3097,7 +3097,7 @@ fn per_after_noun(lx: &Lexed, t: usize) -> Option<&'static str> {
 /// integer (`Kestrel 2400`, `Vortex 900`): the name it may be part of, folded. Not a month's
 /// (`März 2024`) nor a word an abbreviation's dot ends.
 fn name_before(num: &Num, unit: Option<&str>, text: &str) -> Option<CompactString> {
-    if !num.plain || !num.integer() || unit.is_some() {
+    if !num.plain || num.digits.len() < 2 || !num.integer() || unit.is_some() {
         return None;
     }
     // (Read from the text: the name may be a label the number's segment was split from.)
@@ -3119,10 +3119,7 @@ fn name_before(num: &Num, unit: Option<&str>, text: &str) -> Option<CompactStrin
     // `Site 14`.)
     let w = words::fold(word);
     let not_name = flag::STOP | flag::YEAR_WORD | flag::WEEK | flag::QUARTER | flag::REF;
-    (num.digits.len() >= 2
-        && words::month(&w).is_none()
-        && words::weekday(&w).is_none()
-        && words::flags(&w) & not_name == 0)
+    (words::month(&w).is_none() && words::weekday(&w).is_none() && words::flags(&w) & not_name == 0)
         .then(|| CompactString::from(w.as_ref()))
 }
 
@@ -6030,7 +6027,7 @@ fn shapes(text: &str) -> Vec<Line> {
             if l.shape.is_some_and(|s| s.0 != HEADER) {
                 return 0;
             }
-            let n = spaced_cells(text, l).len();
+            let n = spaced_count(text, l);
             if n >= 3 {
                 n
             } else {
@@ -6080,6 +6077,42 @@ fn dots_group(text: &str, lines: &[Line]) -> bool {
         }
     }
     any
+}
+
+/// How many cells [`spaced_cells`] finds in a line, without collecting them (every line of a
+/// text is asked).
+fn spaced_count(text: &str, line: &Line) -> usize {
+    let b = &text.as_bytes()[line.start..line.end];
+    let Some(first) = memchr::memmem::find(b, b"  ") else {
+        return usize::from(!b.is_empty());
+    };
+    let mut end = b.len();
+    while end > 0 && matches!(b[end - 1], b' ' | b'\r') {
+        end -= 1;
+    }
+    // (Cells: one before the first run unless the line starts with it, one after each run that
+    // text follows.)
+    let mut cells = usize::from(first > 0);
+    let mut i = first;
+    while i < end {
+        if b[i] == b' ' && b.get(i + 1) == Some(&b' ') {
+            let mut j = i;
+            while j < end && b[j] == b' ' {
+                j += 1;
+            }
+            if j < end {
+                cells += 1;
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    if first == 0 {
+        // An indented line starts with an empty cell.
+        cells += 1;
+    }
+    cells
 }
 
 /// The cells of a line whose columns runs of two or more spaces set apart; a line indented by
@@ -6282,4 +6315,44 @@ pub(crate) fn json_number(
         noun: None,
         name: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> Line {
+        Line {
+            start: 0,
+            end: text.len(),
+            shape: None,
+        }
+    }
+
+    #[test]
+    fn spaced_count_is_the_cells_spaced_cells_finds() {
+        for text in [
+            "Fachhandel   2'310   2'480",
+            "                 2023      2024",
+            "Revenue rose.  Costs fell.",
+            "one cell",
+            "trailing  ",
+            "a  b  c  ",
+            "  indented  x",
+        ] {
+            let l = line(text);
+            assert_eq!(
+                spaced_count(text, &l),
+                spaced_cells(text, &l).len(),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn last_year_reads_digits_only() {
+        assert_eq!(last_year("Receita 2024: R$ 3,2 milhões; "), Some(2024));
+        assert_eq!(last_year("3,2 mi 2 mil"), None);
+        assert_eq!(last_year("12024"), None);
+    }
 }

@@ -1523,9 +1523,21 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                 let w = word_prefix(w, 20, char::is_alphabetic);
                 words::flags(&words::fold(w)) & (flag::STOP | flag::CONJ) == 0
             });
-        if let Some(unit) = unit_named(g)
-            .filter(|_| !(currency && matches!(g, "m" | "K") || g == "K" && (counts_noun || ends)))
-        {
+        // (Nor an `m` before a plural noun: `486m toys` are millions; a length is followed by
+        // what it measures, `12m high`, `400m of cable`.)
+        let plural_noun = counts_noun
+            && after_blank(&text[after_glued..]).is_some_and(|(_, w)| {
+                let w = word_prefix(w, 20, char::is_alphabetic);
+                w.len() > 3
+                    && w.ends_with('s')
+                    && words::unit_word(&words::fold(w)).is_none()
+                    && words::scale_word(w, false).is_none()
+            });
+        if let Some(unit) = unit_named(g).filter(|_| {
+            !(currency && matches!(g, "m" | "K")
+                || g == "K" && (counts_noun || ends)
+                || g == "m" && plural_noun)
+        }) {
             let (unit, end) = per_unit(text, unit, after_glued);
             return Right::Unit {
                 unit: Some(unit),
@@ -1536,7 +1548,7 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         let scale = match g {
             "k" | "K" => 3,
             "M" | "MM" | "mn" if currency || counted || ends => 6,
-            "m" if currency => 6,
+            "m" if currency || plural_noun => 6,
             "B" | "bn" | "bi" if currency || counted => 9,
             "T" | "tn" if currency || counted => 12,
             "mi" if currency => 6,
