@@ -1007,6 +1007,10 @@ CLASSES_R8 = [
     ("glued_m_count", "en", "Toy group FY2024: revenue €3,412m; units sold: 486m toys; employees 12,840", "The group sold 486 million toys in FY2024.", "The group sold 486 toys in FY2024."),
     ("glued_m_count", "en", "Streaming service 2024: 42m subscribers; churn 3.1%", "The service had 42 million subscribers in 2024.", "The service had 42 subscribers in 2024."),
     ("glued_m_count", "en", "Marina breakwater: 400m long; depth at the pier 6m", "The breakwater is 400 m long.", "The breakwater is 400 million long."),
+    ("year_count", "pt-BR", "Bilheteria 2023 — 'Maré Alta'\nSalas no pico: 1.140\nPúblico: 2,3 milhões", "Em 2023, 'Maré Alta' chegou a 1.140 salas no pico.", "Em 2023, 'Maré Alta' chegou a 2023 salas no pico."),
+    ("year_count", "de", "Geschäftsjahr 2024: 14.902 Abflüge; vermiedene Umleitungen: 388", "Im Geschäftsjahr 2024 wurden insgesamt 388 Umleitungen vermieden.", "Im Geschäftsjahr 2024 wurden insgesamt 2024 Umleitungen vermieden."),
+    ("year_count", "en", "2022 season: the marina rose to 1,610 berths", "In 2022 the marina grew to 1,610 berths.", "In 2022 the marina grew to 2022 berths."),
+    ("year_count", "es", "Zafra 2021: la molienda alcanzó 18.400 toneladas", "En la zafra 2021 la molienda llegó a 18.400 toneladas.", "En la zafra 2021 la molienda llegó a 2021 toneladas."),
 ]
 
 def main() -> None:

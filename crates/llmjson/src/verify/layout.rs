@@ -2874,10 +2874,32 @@ impl<'a> Doc<'a> {
         if flags & flag::COUNT != 0 {
             return true;
         }
+        // In an answer, a level reached or a total before it, and a noun after it (`chegou a
+        // 2023 salas`, `grew to 2022 berths`, `insgesamt 2024 Umleitungen`): a count.
+        if self.cfg.role == Role::Answer
+            && flags & (flag::STOP | flag::CONJ | flag::YEAR_WORD) == 0
+            && words::month(w).is_none()
+            && w.chars().count() > 2
+            // (A plural: `a 2025 budget` is the year's.)
+            && (w.ends_with('s') || self.german && cap)
+            && t.checked_sub(1).is_some_and(|p| {
+                matches!(lx.toks[p].kind, TokKind::Word { flags, folded, .. }
+                    if flags & flag::LEVEL_PREP != 0
+                        || words::statistic(&lx.folded[folded.0 as usize..folded.1 as usize])
+                            == Some("total"))
+            })
+            // (Not the end of a range of years: `From 2019 to 2023 sales grew`.)
+            && !t.checked_sub(2).is_some_and(|p| {
+                matches!(lx.toks[p].kind, TokKind::Num(id) if lx.nums[id as usize].year_shaped)
+            })
+        {
+            return true;
+        }
         if self.cfg.role == Role::Answer && (self.cfg.hints.count_noun)(w) {
             // Unless a date's preposition stands before it (`in 2021 revenue`).
             return prev_word(lx, t, self.text).is_none_or(|(_, f, _)| f & flag::YEAR_PREP == 0);
         }
+
         // In an answer, a word the evidence binds its numbers to, right after a year-shaped
         // number that a content word of the clause comes before (`se vendieron 2023 forfaits`,
         // `drilled 2015 wells`): what the number counts. Not after a date's preposition or an
