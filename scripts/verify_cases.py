@@ -1011,6 +1011,9 @@ CLASSES_R8 = [
     ("year_count", "de", "Geschäftsjahr 2024: 14.902 Abflüge; vermiedene Umleitungen: 388", "Im Geschäftsjahr 2024 wurden insgesamt 388 Umleitungen vermieden.", "Im Geschäftsjahr 2024 wurden insgesamt 2024 Umleitungen vermieden."),
     ("year_count", "en", "2022 season: the marina rose to 1,610 berths", "In 2022 the marina grew to 1,610 berths.", "In 2022 the marina grew to 2022 berths."),
     ("year_count", "es", "Zafra 2021: la molienda alcanzó 18.400 toneladas", "En la zafra 2021 la molienda llegó a 18.400 toneladas.", "En la zafra 2021 la molienda llegó a 2021 toneladas."),
+    ("two_codes", "de", "Reifeversuch, Käserei K2: Charge A 41,2 kg; Charge B 39,8 kg", "Bei Charge A lieferte die Käserei K2 41,2 kg.", "Bei Charge A lieferte die Käserei K2 39,8 kg."),
+    ("two_codes", "en", "Wash trials, tunnel T4: program A 6.2 min; program B 7.9 min", "In program A tunnel T4 took 6.2 min per car.", "In program A tunnel T4 took 7.9 min per car."),
+    ("two_codes", "es", "Prueba de prensado, molino M2: lote A 18,4 %; lote B 17,1 % de rendimiento", "En el lote A el molino M2 rindió un 18,4 %.", "En el lote A el molino M2 rindió un 17,1 %."),
 ]
 
 def main() -> None:

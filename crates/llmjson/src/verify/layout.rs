@@ -1467,10 +1467,16 @@ impl<'a> Doc<'a> {
                                 toks.get(t + 1).map(|x| x.kind),
                                 Some(TokKind::Punct(P::Colon))
                             );
+                        // (A letter after its noun is that noun's: `Testfahrt A` stays in
+                        // force beside `Prototyp E3`.)
+                        let ty = match word_at(lx, t - 1).filter(|_| after_word) {
+                            Some(noun) => Ty::Ref(hash_str(noun) as u32),
+                            None => Ty::Code,
+                        };
                         if after_word || labels {
                             set_scope(
                                 &mut scope,
-                                Ty::Code,
+                                ty,
                                 vec![format_compact!("c:{raw}")],
                                 t,
                                 sentence << 16 | clause,
