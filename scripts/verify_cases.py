@@ -1014,6 +1014,10 @@ CLASSES_R8 = [
     ("two_codes", "de", "Reifeversuch, Käserei K2: Charge A 41,2 kg; Charge B 39,8 kg", "Bei Charge A lieferte die Käserei K2 41,2 kg.", "Bei Charge A lieferte die Käserei K2 39,8 kg."),
     ("two_codes", "en", "Wash trials, tunnel T4: program A 6.2 min; program B 7.9 min", "In program A tunnel T4 took 6.2 min per car.", "In program A tunnel T4 took 7.9 min per car."),
     ("two_codes", "es", "Prueba de prensado, molino M2: lote A 18,4 %; lote B 17,1 % de rendimiento", "En el lote A el molino M2 rindió un 18,4 %.", "En el lote A el molino M2 rindió un 17,1 %."),
+    ("parts_statistic", "en", "Tensile strength, specimens T1–T3: 512 MPa, 498 MPa, 505 MPa", "Specimen T1 was the strongest at 512 MPa.", "The three specimens averaged 505 MPa in tensile strength."),
+    ("parts_statistic", "pt-BR", "Movimentos por hora, semana 32: QC-1 31; QC-2 29; QC-3 27", "Na semana 32, o QC-1 liderou com 31 movimentos por hora.", "Na semana 32, os três portêineres fizeram em média 29 movimentos por hora."),
+    ("parts_statistic", "de", "Ertrag (kg/m²): Haus A 48,2; Haus B 51,6; Haus C 44,9; Mittel 48,2", "Die drei Häuser kamen im Mittel auf 48,2 kg/m².", "Die drei Häuser kamen im Mittel auf 51,6 kg/m²."),
+    ("parts_statistic", "es", "Kilos por turno: mañana 412; tarde 388; noche 301", "El turno de la mañana envasó 412 kilos.", "Los tres turnos envasaron de media 388 kilos."),
 ]
 
 def main() -> None:

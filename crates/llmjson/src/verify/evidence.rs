@@ -183,6 +183,9 @@ pub(crate) struct Claim<'c> {
     /// With a unit, the digits of a name the answer writes as the evidence does (`Kestrel
     /// 2400`): a bare number of the evidence does not ground it.
     pub name_digits: bool,
+    /// A statistic of parts the answer counts (`the three specimens averaged`: `w:~avg`):
+    /// only a number the evidence labels with it grounds it.
+    pub parts: Option<&'static str>,
     /// Its periods and numbered things (`y:2021`, `q:3`, `r:batch:13e0`), known to the evidence
     /// or not, with their weights: one year excludes another wherever the evidence states it.
     pub exclusive: &'c [(super::layout::Atom, f32)],
@@ -951,6 +954,22 @@ impl Evidence {
             why.other_sign = true;
             return None;
         }
+        // (A part's number is no statistic of the parts: `the three specimens averaged 505
+        // MPa` against `T1–T3: 512, 498, 505 MPa`.)
+        if let Some(stat) = claim.parts {
+            let stated = self.atom_id(stat).is_some_and(|s| {
+                self.groups[n.groups.start as usize..n.groups.end as usize]
+                    .iter()
+                    .any(|&l| self.labels[l as usize].1.binary_search(&s).is_ok())
+            });
+            if !stated {
+                why.other_subject.get_or_insert(Clash {
+                    ours: stat.trim_start_matches("w:~").to_string(),
+                    theirs: String::new(),
+                });
+                return None;
+            }
+        }
         let clash = self
             .conflict(
                 n,
@@ -1465,6 +1484,7 @@ impl Evidence {
                     w.chars().count() > 2 && super::words::flags(w) & super::words::flag::STOP == 0
                 }),
             name_digits: false,
+            parts: None,
             exclusive,
             value: frame.readings.first(),
             unit: frame.unit,

@@ -2495,6 +2495,12 @@ impl<'a> Doc<'a> {
                     let w = if a.starts_with(STATISTIC) { w * 1.6 } else { w };
                     push(a, w * decay(words_between(t, *at)), *at);
                 }
+                // A statistic over parts the clause counts (`the three specimens averaged 505
+                // MPa`, `os três portêineres fizeram em média 29`): computed, unless the evidence
+                // states that statistic.
+                if let Some(stat) = parts_statistic(lx, own_start, t) {
+                    push(&format_compact!("{PARTS}{stat}"), 1.0, t);
+                }
                 // The sentence's subject words (`A soja ocupou … e produziu 8.432 t`): more
                 // strongly when the clause names no subject of its own (its verb alone).
                 // A clause that names its own (`Parks spent …`, `mientras la hidráulica
@@ -3162,6 +3168,68 @@ fn quarter_by_word(lx: &Lexed, k: usize) -> Option<u8> {
 /// A word that says what a quantity is per (`per`, `pro`, `je`, `por`).
 fn per_word(w: &str) -> bool {
     matches!(w, "per" | "por" | "pro" | "je" | "pour" | "each" | "every")
+}
+
+/// The prefix of the atom an answer's number gets when its clause counts parts and names a
+/// statistic of them (`parts:avg`): not an evidence atom, a question to the lookup.
+pub(crate) const PARTS: &str = "parts:";
+
+/// The statistic (`avg`, `total`) a clause `from..t` names over parts it counts (`the three
+/// specimens averaged`, `los tres turnos envasaron de media`, `die drei Häuser kamen im
+/// Mittel auf`).
+fn parts_statistic(lx: &Lexed, from: usize, t: usize) -> Option<&'static str> {
+    let counts_parts = (from..t).any(|k| {
+        let count = match lx.toks[k].kind {
+            TokKind::Num(id) => {
+                let n = &lx.nums[id as usize];
+                n.plain && (2.0..=20.0).contains(&n.readings.first().to_f64())
+            }
+            TokKind::Word { .. } => matches!(
+                word_at(lx, k),
+                Some(
+                    "two"
+                        | "three"
+                        | "four"
+                        | "five"
+                        | "six"
+                        | "seven"
+                        | "eight"
+                        | "nine"
+                        | "ten"
+                        | "dois"
+                        | "duas"
+                        | "tres"
+                        | "quatro"
+                        | "cinco"
+                        | "dos"
+                        | "cuatro"
+                        | "deux"
+                        | "trois"
+                        | "quatre"
+                        | "cinq"
+                        | "zwei"
+                        | "drei"
+                        | "vier"
+                        | "funf"
+                        | "beiden"
+                )
+            ),
+            _ => false,
+        };
+        count
+            && word_at(lx, k + 1)
+                .is_some_and(|w| w.chars().count() > 2 && words::flags(w) & flag::STOP == 0)
+    });
+    if !counts_parts {
+        return None;
+    }
+    (from..t).find_map(|k| {
+        let w = word_at(lx, k)?;
+        match words::statistic(w)? {
+            s @ ("avg" | "total") => Some(s),
+            _ => None,
+        }
+    })
 }
 
 /// Whether the word at `k` is `two` after a definite article (`the two engines`, `los dos

@@ -554,6 +554,16 @@ impl<'e> Check<'e> {
             let mut claim = self
                 .evidence
                 .frame_of_claim(&f, &context, &exclusive, noun.as_deref());
+            // A statistic over parts the answer counts is grounded by that statistic only.
+            claim.parts = binds.iter().find_map(|b| {
+                b.atoms
+                    .iter()
+                    .find_map(|a| match a.strip_prefix(layout::PARTS)? {
+                        "avg" => Some("w:~avg"),
+                        "total" => Some("w:~total"),
+                        _ => None,
+                    })
+            });
             // A name's digits with a unit (`Kestrel 2400 … rated at 2400 kW`) are no
             // measurement of the bare number they are in the evidence.
             claim.name_digits = f.unit.is_some()
