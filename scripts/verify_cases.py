@@ -1018,6 +1018,9 @@ CLASSES_R8 = [
     ("parts_statistic", "pt-BR", "Movimentos por hora, semana 32: QC-1 31; QC-2 29; QC-3 27", "Na semana 32, o QC-1 liderou com 31 movimentos por hora.", "Na semana 32, os três portêineres fizeram em média 29 movimentos por hora."),
     ("parts_statistic", "de", "Ertrag (kg/m²): Haus A 48,2; Haus B 51,6; Haus C 44,9; Mittel 48,2", "Die drei Häuser kamen im Mittel auf 48,2 kg/m².", "Die drei Häuser kamen im Mittel auf 51,6 kg/m²."),
     ("parts_statistic", "es", "Kilos por turno: mañana 412; tarde 388; noche 301", "El turno de la mañana envasó 412 kilos.", "Los tres turnos envasaron de media 388 kilos."),
+    ("prior_year_column", "en", "Division results FY2025 (EUR thousands)\n\nDivision | Sales | Result | Prior year\nKayaks | 4,120 | 612 | 540\nBoards | 1,980 | (214) | 96", "Kayaks earned €612,000 in FY2025, up from €540,000 a year earlier.", "Kayaks earned €540,000 in FY2025, up from €612,000 a year earlier."),
+    ("prior_year_column", "de", "Ergebnis je Sparte 2024 (TEUR)\n\nSparte | Umsatz | Ergebnis | Vorjahr\nOrgelbau | 3.410 | 288 | 305\nRestaurierung | 1.120 | 96 | 71", "Der Orgelbau erzielte 2024 ein Ergebnis von 288.000 €, nach 305.000 € im Vorjahr.", "Der Orgelbau erzielte 2024 ein Ergebnis von 305.000 €, nach 288.000 € im Vorjahr."),
+    ("swing_sign", "en", "Segment result (USD thousands): Retail 906; Energy (412); prior year Energy 238", "Energy swung from a $238,000 profit to a $412,000 loss.", "Energy swung from a $412,000 profit to a $238,000 loss."),
 ]
 
 def main() -> None:

@@ -235,7 +235,11 @@ pub(crate) fn spec_of(text: &str) -> Spec {
                 | "of the"
         )
     });
-    if !head.ends_with(|c: char| c.is_ascii_digit()) && !grouped {
+    // Nor a period a word before it places (`Prior year`, `Vorjahr`, `Ano anterior`): a
+    // column of another year's values, not of years.
+    let placed_period =
+        !head.is_empty() && words::flags(&words::fold(last)) & words::flag::YEAR_WORD != 0;
+    if !head.ends_with(|c: char| c.is_ascii_digit()) && !grouped && !placed_period {
         parts.push(last);
     }
     // A CSV header written as a key (`reach_000`, `revenue_eur_m`).

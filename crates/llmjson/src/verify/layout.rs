@@ -985,8 +985,21 @@ impl<'a> Doc<'a> {
                         .is_some_and(|r| unit_cell(text[r.clone()].trim()).is_some())
                 })
         });
+        // A column a year's place names (`Prior year`, `Vorjahr`) under a caption's year
+        // (`Segment results FY2024`) is that year moved.
+        let caption_year = section
+            .atoms
+            .iter()
+            .find_map(|a| a.strip_prefix("y:")?.parse::<i64>().ok());
         let col_atoms: Vec<Rc<[Atom]>> = (0..ncols)
-            .map(|c| label_atoms(head_text(c), self, None).into())
+            .map(|c| {
+                let mut atoms = label_atoms(head_text(c), self, None);
+                if let (Some(y), Some(shift)) = (caption_year, label_year_shift(head_text(c))) {
+                    atoms.push(format_compact!("y:{}", y + shift));
+                    atoms.sort();
+                }
+                atoms.into()
+            })
             .collect();
         let col_texts: Vec<Arc<str>> = (0..ncols).map(|c| head_text(c).into()).collect();
         let col_negative: Vec<bool> = (0..ncols)
@@ -4411,9 +4424,6 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
             }
         }
     }
-    if reached {
-        return Polarity::Level;
-    }
     // A German separable verb: its particle ends the clause (`gingen 2024 um 6,1 % auf 3,4
     // Mio. zurück`, `nahm um 3,8 % ab`, `stieg um 5 % an`).
     if let Some(p) = separable_direction(lx, t) {
@@ -4484,6 +4494,11 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
             _ => break,
         }
         k += 1;
+    }
+    // (A direction right after it decides over a level reached: `swung from a $238,000 profit
+    // to a $412,000 loss`.)
+    if reached {
+        return Polarity::Level;
     }
     Polarity::Neutral
 }

@@ -955,6 +955,28 @@ fn per_ahead(text: &str, end: usize) -> Option<&'static str> {
         if matches!(w, "per" | "por" | "pro" | "par" | "je" | "pour" | "a" | "à") {
             let unit_word = words.next()?;
             let unit_word = unit_word.trim_start_matches("l'");
+            // (`a year earlier`, `un an plus tard`: a time, not a rate.)
+            if words.next().is_some_and(|w| {
+                matches!(
+                    &*words::fold(w),
+                    "earlier"
+                        | "later"
+                        | "ago"
+                        | "before"
+                        | "after"
+                        | "antes"
+                        | "despues"
+                        | "depois"
+                        | "plus"
+                        | "auparavant"
+                        | "fruher"
+                        | "spater"
+                        | "zuvor"
+                        | "vorher"
+                )
+            }) {
+                return None;
+            }
             return unit_named(unit_word)
                 .or_else(|| words::unit_word(&words::fold(unit_word)))
                 .filter(|u| !matches!(*u, "%" | "pp" | "pt"));
