@@ -1021,6 +1021,8 @@ CLASSES_R8 = [
     ("prior_year_column", "en", "Division results FY2025 (EUR thousands)\n\nDivision | Sales | Result | Prior year\nKayaks | 4,120 | 612 | 540\nBoards | 1,980 | (214) | 96", "Kayaks earned €612,000 in FY2025, up from €540,000 a year earlier.", "Kayaks earned €540,000 in FY2025, up from €612,000 a year earlier."),
     ("prior_year_column", "de", "Ergebnis je Sparte 2024 (TEUR)\n\nSparte | Umsatz | Ergebnis | Vorjahr\nOrgelbau | 3.410 | 288 | 305\nRestaurierung | 1.120 | 96 | 71", "Der Orgelbau erzielte 2024 ein Ergebnis von 288.000 €, nach 305.000 € im Vorjahr.", "Der Orgelbau erzielte 2024 ein Ergebnis von 305.000 €, nach 288.000 € im Vorjahr."),
     ("swing_sign", "en", "Segment result (USD thousands): Retail 906; Energy (412); prior year Energy 238", "Energy swung from a $238,000 profit to a $412,000 loss.", "Energy swung from a $412,000 profit to a $238,000 loss."),
+    ("total_comma", "fr", "Lavages par station\nNord | 3 410\nSud | 2 870\nTotal | 6 280", "La station Nord a fait 3 410 lavages ; au total, 6 280 lavages ont été réalisés.", "La station Nord a fait 3 410 lavages ; au total, 2 870 lavages ont été réalisés."),
+    ("total_comma", "en", "Enrolment, October census\nPrimary: 6,412\nSecondary: 4,980\nTotal: 11,392", "The district enrols 11,392 students in total, 6,412 of them in primary schools.", "The district enrols 6,412 students in total, 4,980 of them in secondary schools."),
 ]
 
 def main() -> None:

@@ -1947,7 +1947,9 @@ impl<'a> Doc<'a> {
                         if let Some(a) = word_atom(w, raw) {
                             after.push((Ty::Name, a, k));
                         }
-                    } else if flags & flag::STOP == 0 && seen_words <= AFTER_WORDS {
+                    } else if (flags & flag::STOP == 0 || words::statistic(w).is_some())
+                        && seen_words <= AFTER_WORDS
+                    {
                         if let Some(a) = word_atom(w, raw) {
                             after_words.push((a, k));
                         }
@@ -2485,7 +2487,18 @@ impl<'a> Doc<'a> {
                     // and only its own clause's (`averaged 11,840 spectators, …, and took in
                     // €2.31 million`).
                     let statistic = a.starts_with(STATISTIC);
-                    if statistic && *at < own_start {
+                    // (Unless the clause is the number alone, its phrase before a comma
+                    // opening the sentence or clause: `; au total, 620 pianos`; not a phrase
+                    // after another number, `11,392 students in total, 6,412 of them`.)
+                    let opens = || {
+                        (at.saturating_sub(12)..*at)
+                            .rev()
+                            .take_while(|&k| {
+                                !matches!(toks[k].kind, TokKind::Punct(P::Stop | P::Semi | P::Line))
+                            })
+                            .all(|k| !matches!(toks[k].kind, TokKind::Num(_)))
+                    };
+                    if statistic && *at < own_start && (own_start < t || !opens()) {
                         continue;
                     }
                     let w = if statistic { w * 1.6 } else { w };
