@@ -1023,6 +1023,8 @@ CLASSES_R8 = [
     ("swing_sign", "en", "Segment result (USD thousands): Retail 906; Energy (412); prior year Energy 238", "Energy swung from a $238,000 profit to a $412,000 loss.", "Energy swung from a $412,000 profit to a $238,000 loss."),
     ("total_comma", "fr", "Lavages par station\nNord | 3 410\nSud | 2 870\nTotal | 6 280", "La station Nord a fait 3 410 lavages ; au total, 6 280 lavages ont été réalisés.", "La station Nord a fait 3 410 lavages ; au total, 2 870 lavages ont été réalisés."),
     ("total_comma", "en", "Enrolment, October census\nPrimary: 6,412\nSecondary: 4,980\nTotal: 11,392", "The district enrols 11,392 students in total, 6,412 of them in primary schools.", "The district enrols 6,412 students in total, 4,980 of them in secondary schools."),
+    ("im_minus", "de", "Erfolgsrechnung Bootsvermietung 2024 (in CHF): Betriebsergebnis (18'400); Finanzergebnis 2'150", "Das Betriebsergebnis lag mit CHF 18'400 im Minus.", "Das Betriebsergebnis lag mit CHF 18'400 im Plus."),
+    ("im_minus", "de", "Ergebnis 2024: Pilzzucht 12.300 €; Kompostierung −4.100 €", "Die Kompostierung schloss mit 4.100 € im Minus ab.", "Die Kompostierung schloss mit 4.100 € im Plus ab."),
 ]
 
 def main() -> None:

@@ -286,6 +286,8 @@ const OPENING_WEIGHT: f32 = 0.4;
 const POSSESSIVES: &[&str] = &[
     "its", "their", "his", "sua", "seu", "suas", "seus", "su", "sus", "sa", "ses", "leur", "leurs",
     "seine", "seiner", "seinen", "seinem", "ihre", "ihrer", "ihren", "ihrem",
+    // Of it, of them (`164 l Wasser, davon 46 l Frischwasser`, `dont 38 %`).
+    "davon", "dont", "wovon", "thereof", "deles", "delas",
 ];
 /// Prepositions that open a framing phrase (`On wet rail`, `Na carteira arrojada`, `Sur le site
 /// de Nantes`, `Auf Linie B`), folded.
@@ -4453,6 +4455,13 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                 n += 1;
                 // `and` starts another quantity's words (`FEC de 15,44 e perdas de 58,6%`); a
                 // capitalised word is what it counts (`28.340 Fällen`), not a direction.
+                // (Save German's `im Minus`, `im Plus`: `lag mit CHF 48'200 im Minus`.)
+                let im = k > 0 && word_at(lx, k - 1) == Some("im");
+                match &lx.folded[folded.0 as usize..folded.1 as usize] {
+                    "minus" if im => return Polarity::MinusWord,
+                    "plus" if im => return Polarity::Plus,
+                    _ => {}
+                }
                 if flags & flag::CONJ != 0 || cap {
                     break;
                 }
