@@ -1025,6 +1025,12 @@ CLASSES_R8 = [
     ("total_comma", "en", "Enrolment, October census\nPrimary: 6,412\nSecondary: 4,980\nTotal: 11,392", "The district enrols 11,392 students in total, 6,412 of them in primary schools.", "The district enrols 6,412 students in total, 4,980 of them in secondary schools."),
     ("im_minus", "de", "Erfolgsrechnung Bootsvermietung 2024 (in CHF): Betriebsergebnis (18'400); Finanzergebnis 2'150", "Das Betriebsergebnis lag mit CHF 18'400 im Minus.", "Das Betriebsergebnis lag mit CHF 18'400 im Plus."),
     ("im_minus", "de", "Ergebnis 2024: Pilzzucht 12.300 €; Kompostierung −4.100 €", "Die Kompostierung schloss mit 4.100 € im Minus ab.", "Die Kompostierung schloss mit 4.100 € im Plus ab."),
+    ("json_month", "en", "{\"monthly\": [{\"month\": \"2024-01\", \"water\": 7.9}, {\"month\": \"2024-07\", \"water\": 8.6}]}", "In July the mill used 8.6.", "In July the mill used 7.9."),
+    ("json_month", "pt-BR", "[{\"mes\": \"2025-03\", \"lavagens\": 3410}, {\"mes\": \"2025-04\", \"lavagens\": 3655}]", "Em abril foram 3.655 lavagens.", "Em abril foram 3.410 lavagens."),
+    ("month_header", "de", "Absatz Pianos (Stück)\nModell;Jan;Feb;Mär\nP-118;41;38;52\nF-212;9;11;14", "Im März wurden 52 P-118 verkauft.", "Im Februar wurden 52 P-118 verkauft."),
+    ("month_header", "es", "Algas cosechadas (t)\nParcela | ene | feb | mar\nNorte | 41 | 38 | 52\nSur | 29 | 33 | 36", "En marzo la parcela Norte dio 52 t.", "En febrero la parcela Norte dio 52 t."),
+    ("key_unit_per", "en", "room,pallets,kwh_per_pallet_month\nR1,1180,2.9\nR2,960,2.4", "Room R2 uses 2.4 kWh per pallet each month.", "Room R2 uses 2.9 kWh per pallet each month."),
+    ("key_unit_per", "fr", "sucrerie,betteraves_kt,sucre_kt\nToury,1225,181\nArtenay,1480,214", "Toury a traité 1 225 kt de betteraves.", "Toury a traité 1 225 t de betteraves."),
 ]
 
 def main() -> None:

@@ -1422,6 +1422,14 @@ fn measure_of(unit: Option<&str>, per: Option<&str>, fraction: bool) -> u64 {
         Some("pt") => Some("pp"),
         u => u,
     };
+    // One measure however written: `kg/ha` is `kg` per `ha`.
+    let (unit, per) = match (unit, per) {
+        (Some(u), None) if u.len() > 1 && u.contains('/') => {
+            let (a, b) = u.split_once('/').unwrap_or((u, ""));
+            (Some(a), Some(b))
+        }
+        other => other,
+    };
     // FNV-1a: called for every number, on a few bytes; a keyed hash costs more than it protects.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for part in [unit, per] {

@@ -586,6 +586,19 @@ pub(crate) fn key_spec(key: &str) -> Spec {
         spec.unit = Some("pp");
         return spec;
     }
+    // `kwh_per_pallet_month`: the unit before `per`, per what follows when that is a unit.
+    if let Some(p) = parts
+        .iter()
+        .position(|x| x == "per")
+        .filter(|&p| p > 0 && p + 1 < n)
+    {
+        let unit_of = |w: &str| unit_lower(w).or_else(|| words::unit_word(w));
+        if let Some(u) = unit_of(&parts[p - 1]) {
+            spec.unit = Some(u);
+            spec.per = unit_of(&parts[p + 1]).filter(|_| p + 2 == n);
+            return spec;
+        }
+    }
     // `t_ha`, `kg_m3`, `t_per_ha`; a period in words (`racao_kg_dia`, `output_t_day`).
     let period = match last {
         "dia" | "dias" | "day" | "jour" | "tag" => "d",
@@ -623,6 +636,7 @@ fn unit_lower(w: &str) -> Option<&'static str> {
         "gwh" => "GWh",
         "twh" => "TWh",
         "kwh" => "kWh",
+        "kt" => "kt",
         "mw" => "MW",
         "gw" => "GW",
         "kw" => "kW",

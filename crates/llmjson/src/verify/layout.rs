@@ -1003,6 +1003,22 @@ impl<'a> Doc<'a> {
                 atoms.into()
             })
             .collect();
+        // A header of months' abbreviations (`Jan;Feb;Mär`, `ene | feb | mar`): months, where
+        // a word alone could be a weekday's (`Mär`, `mar`).
+        let month_of = |c: usize| words::month_abbrev(&words::fold(head_text(c)));
+        let month_header = ncols >= 3
+            && (1..ncols).all(|c| head_text(c).is_empty() || month_of(c).is_some())
+            && (1..ncols).filter(|&c| month_of(c).is_some()).count() >= 2;
+        let col_atoms: Vec<Rc<[Atom]>> = if month_header {
+            (0..ncols)
+                .map(|c| match month_of(c).filter(|_| c > 0) {
+                    Some(m) => Rc::from([format_compact!("m:{m}")]),
+                    None => col_atoms[c].clone(),
+                })
+                .collect()
+        } else {
+            col_atoms
+        };
         let col_texts: Vec<Arc<str>> = (0..ncols).map(|c| head_text(c).into()).collect();
         let col_negative: Vec<bool> = (0..ncols)
             .map(|c| direction_outside_parens(head_text(c)) == Some(true))
@@ -5372,6 +5388,11 @@ fn date_atoms(s: &str, order: DateOrder) -> Vec<Atom> {
         // A season or a split year (`2023/24`, `2023-24`): its own period.
         [a, b] if (1900..2100).contains(a) && *b < 100 && *b == (a + 1) % 100 => {
             out.push(format_compact!("sn:{a}-{b:02}"));
+        }
+        // A year and its month (`2024-07`, a monthly record's key).
+        [y, m] if (1900..2100).contains(y) && (1..=12).contains(m) && s.contains('-') => {
+            out.push(format_compact!("y:{y}"));
+            out.push(format_compact!("m:{m}"));
         }
         // A day and a month without a year (`em 25/08`, `le 12/08`).
         [a, b] => {

@@ -605,7 +605,27 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
             && !matches!(b.get(at + 1..at + 2), Some([b'.' | b',']))
     };
     // (Not a code's digits, `W01`, nor a telephone's groups, `020 7946 0958`.)
+    // (Nor a year and its month, `2024-01`.)
+    let year_month = j - s == 4
+        && b.get(j) == Some(&b'-')
+        && b.get(j + 1..j + 3).is_some_and(|m| {
+            m.iter().all(u8::is_ascii_digit) && (&b"01"[..]..=&b"12"[..]).contains(&m)
+        })
+        && !b.get(j + 3).is_some_and(u8::is_ascii_digit);
+    // A year and its month written as an ISO date's start (`2024-07`, alone): a date.
     if nseps == 0
+        && year_month
+        && (&b"1900"[..]..=&b"2100"[..]).contains(&&b[s..j])
+        && !prev_char(text, s).is_some_and(|c| c.is_alphanumeric() || "-/.".contains(c))
+        && !b
+            .get(j + 3)
+            .is_some_and(|c| matches!(c, b'-' | b'/' | b'.'))
+    {
+        push(out, num(s..j + 3, Form::Date));
+        return j + 3;
+    }
+    if nseps == 0
+        && !year_month
         && (padded(s)
             && !matches!(b.get(j), Some(b'.' | b',' | b':' | b'/'))
             && !(b.get(j) == Some(&b' ') && b.get(j + 1).is_some_and(u8::is_ascii_digit))
