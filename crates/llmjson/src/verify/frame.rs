@@ -593,6 +593,13 @@ pub(crate) fn key_spec(key: &str) -> Spec {
         .filter(|&p| p > 0 && p + 1 < n)
     {
         let unit_of = |w: &str| unit_lower(w).or_else(|| words::unit_word(w));
+        // (A compound the symbols know stays one: `t_per_ha` is `t/ha`.)
+        if let Some(u) =
+            unit_lower(&format!("{}/{}", parts[p - 1], parts[p + 1])).filter(|_| p + 2 == n)
+        {
+            spec.unit = Some(u);
+            return spec;
+        }
         if let Some(u) = unit_of(&parts[p - 1]) {
             spec.unit = Some(u);
             spec.per = unit_of(&parts[p + 1]).filter(|_| p + 2 == n);
@@ -749,6 +756,13 @@ mod tests {
         assert_eq!(key_spec("output_mwh").unit, Some("MWh"));
         assert_eq!(key_spec("density_kg_m3").unit, Some("kg/m³"));
         assert_eq!(key_spec("yield_t_per_ha").unit, Some("t/ha"));
+        assert_eq!(key_spec("kwh_per_pallet_month").unit, Some("kWh"));
+        assert_eq!(key_spec("betteraves_kt").unit, Some("kt"));
+        assert_eq!(key_spec("downloads_m").scale, 6);
+        assert_eq!(key_spec("tower_height_m").scale, 0);
+        assert_eq!(key_spec("entrees_mars").currency, None);
+        let per = key_spec("farmgate_usd_t");
+        assert_eq!((per.currency, per.per), (Some("USD"), Some("t")));
         assert_eq!(key_spec("revenue_eur_m"), s(Some("EUR"), 6, None));
         assert_eq!(key_spec("chiffre_affaires_meur"), s(Some("EUR"), 6, None));
         assert_eq!(key_spec("response_rate_pct").unit, Some("%"));
