@@ -1031,6 +1031,11 @@ CLASSES_R8 = [
     ("month_header", "es", "Algas cosechadas (t)\nParcela | ene | feb | mar\nNorte | 41 | 38 | 52\nSur | 29 | 33 | 36", "En marzo la parcela Norte dio 52 t.", "En febrero la parcela Norte dio 52 t."),
     ("key_unit_per", "en", "room,pallets,kwh_per_pallet_month\nR1,1180,2.9\nR2,960,2.4", "Room R2 uses 2.4 kWh per pallet each month.", "Room R2 uses 2.9 kWh per pallet each month."),
     ("key_unit_per", "fr", "sucrerie,betteraves_kt,sucre_kt\nToury,1225,181\nArtenay,1480,214", "Toury a traité 1 225 kt de betteraves.", "Toury a traité 1 225 t de betteraves."),
+    ("ref_dash", "de", "Auftrag 5512-07: Kompressortausch, Kosten 4.210 €, Stillstand 18 h", "Der Kompressortausch (Auftrag 5512-07) kostete 4.210 € und dauerte 18 h.", "Der Kompressortausch (Auftrag 5512-07) kostete 4.210 € und dauerte 7 h."),
+    ("ref_dash", "en", "Order 2291-14: 640 kayak paddles shipped", "Order 2291-14 covered 640 paddles.", "Order 2291-14 covered 14 paddles."),
+    ("level_al", "es", "Disponibilidad de la estación: día 5 100 %; día 6 76,0 % (mantenimiento)", "El día 6 la disponibilidad bajó al 76 %.", "El día 6 la disponibilidad bajó al 100 %."),
+    ("per_noun_de", "de", "Linie 1: Trockenfutter 6,2 t/h; Linie 2: Nassfutter 420 Dosen/min", "Linie 1 schafft 6,2 t Trockenfutter pro Stunde.", "Linie 1 schafft 6,2 t Trockenfutter pro Minute."),
+    ("zu_tief", "de", "Stimmprotokoll: Abweichung vor dem Stimmen −6 Cent; nach dem Stimmen 0 Cent", "Vor dem Stimmen lag der Flügel 6 Cent zu tief.", "Vor dem Stimmen lag der Flügel 6 Cent zu hoch."),
 ]
 
 def main() -> None:

@@ -3156,6 +3156,12 @@ fn per_after_noun(lx: &Lexed, t: usize) -> Option<&'static str> {
         word_at(lx, t + 1),
         Some("de" | "of" | "do" | "da" | "du" | "d")
     ) {
+        // German names the measured thing without `of` (`6,2 t Trockenfutter pro Stunde`).
+        let noun = word_at(lx, t + 1)
+            .is_some_and(|w| w.chars().count() > 2 && words::flags(w) & flag::STOP == 0);
+        if noun && matches!(word_at(lx, t + 2), Some("pro" | "je" | "per")) {
+            return period_unit(word_at(lx, t + 3)?);
+        }
         return None;
     }
     for k in [t + 3, t + 4] {
@@ -4471,6 +4477,14 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                 n += 1;
                 // `and` starts another quantity's words (`FEC de 15,44 e perdas de 58,6%`); a
                 // capitalised word is what it counts (`28.340 Fällen`), not a direction.
+                // (`6 Cent zu tief`: what it counts, then `zu tief`, `zu hoch`.)
+                if n == 1 && word_at(lx, k + 1) == Some("zu") {
+                    match word_at(lx, k + 2) {
+                        Some("tief" | "niedrig") => return Polarity::MinusWord,
+                        Some("hoch") => return Polarity::Plus,
+                        _ => {}
+                    }
+                }
                 // (Save German's `im Minus`, `im Plus`: `lag mit CHF 48'200 im Minus`.)
                 let im = k > 0 && word_at(lx, k - 1) == Some("im");
                 match &lx.folded[folded.0 as usize..folded.1 as usize] {
@@ -4486,6 +4500,11 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                     "weniger" | "less" | "fewer" | "lower" | "menos" | "moins" | "niedriger" => {
                         return Polarity::MinusWord
                     }
+                    // `6 Cent zu tief`, `2 mm zu hoch`.
+                    "tief" | "niedrig" if k > 0 && word_at(lx, k - 1) == Some("zu") => {
+                        return Polarity::MinusWord
+                    }
+                    "hoch" if k > 0 && word_at(lx, k - 1) == Some("zu") => return Polarity::Plus,
                     "mehr" | "more" | "higher" | "hoher" | "mas" => return Polarity::Plus,
                     // A percentage against a target (`3.1% below budget`, `1,8 % abaixo da
                     // meta`, `4,2 % unter Plan`); other numbers are not compared so (`12 under

@@ -624,12 +624,33 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
         push(out, num(s..j + 3, Form::Date));
         return j + 3;
     }
+    // A reference's number joined by a dash (`Auftrag 4471-23`, `order 2291-7`): one code.
+    let ref_before = || {
+        let before = text[..s].trim_end_matches([' ', '\u{a0}']);
+        let word: String = before
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphabetic())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        !word.is_empty()
+            && before.len() < text[..s].len()
+            && words::flags(&words::fold(&word)) & flag::REF != 0
+    };
     if nseps == 0
         && !year_month
         && (padded(s)
             && !matches!(b.get(j), Some(b'.' | b',' | b':' | b'/'))
             && !(b.get(j) == Some(&b' ') && b.get(j + 1).is_some_and(u8::is_ascii_digit))
-            || b.get(j) == Some(&b'-') && padded(j + 1))
+            || b.get(j) == Some(&b'-') && padded(j + 1)
+            // (Of three digits or more before the dash: `lot 24-118` stays a lot's number and a
+            // sub-lot's, as labels read it.)
+            || b.get(j) == Some(&b'-')
+                && j - s >= 3
+                && b.get(j + 1).is_some_and(u8::is_ascii_digit)
+                && ref_before())
         && !prev_char(text, s).is_some_and(|c| c.is_alphanumeric() || ".,:/-_".contains(c))
     {
         let mut end = j;

@@ -887,7 +887,11 @@ const YEAR_PREPS: &[&str] = &[
     "dem",
     "den",
 ];
-const LEVEL_PREPS: &[&str] = &["to", "at", "para", "a", "hasta", "jusqu", "auf", "bis"];
+const LEVEL_PREPS: &[&str] = &[
+    "to", "at", "para", "a", "hasta", "jusqu", "auf", "bis",
+    // `a` with an article (`bajó al 76 %`, `passé au`, `subiu ao`).
+    "al", "au", "aux", "ao",
+];
 const STOP_WORDS: &[&str] = &[
     // en
     "the",
