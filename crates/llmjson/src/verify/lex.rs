@@ -627,17 +627,10 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     // A reference's number joined by a dash (`Auftrag 4471-23`, `order 2291-7`): one code.
     let ref_before = || {
         let before = text[..s].trim_end_matches([' ', '\u{a0}']);
-        let word: String = before
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphabetic())
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let word = last_word(before);
         !word.is_empty()
             && before.len() < text[..s].len()
-            && words::flags(&words::fold(&word)) & flag::REF != 0
+            && words::flags(&words::fold(word)) & flag::REF != 0
     };
     if nseps == 0
         && !year_month
@@ -1253,6 +1246,17 @@ fn sep_len(b: &[u8], at: usize) -> usize {
     }
 }
 
+/// The letters that end `text` (`Auftrag` of `… Auftrag`).
+fn last_word(text: &str) -> &str {
+    let start = text
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphabetic())
+        .last()
+        .map_or(text.len(), |(i, _)| i);
+    &text[start..]
+}
+
 /// `12:30`, `12:30:45`, `2024-03-15`, `15/03/2024`, `2024/03/15`, `15.03.2024`: where it ends.
 /// Whether the word before `s` puts a date (`em`, `de`, `le`, `on`, `am`, `el`, `du`, `since`,
 /// `until`, a weekday …).
@@ -1261,15 +1265,7 @@ fn date_word_before(b: &[u8], s: usize) -> bool {
         return false;
     };
     let head = head.trim_end();
-    let word: String = head
-        .chars()
-        .rev()
-        .take_while(|c| c.is_alphabetic())
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    let folded = words::fold(&word);
+    let folded = words::fold(last_word(head));
     matches!(
         &*folded,
         "em" | "de"
