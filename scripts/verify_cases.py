@@ -1036,6 +1036,8 @@ CLASSES_R8 = [
     ("level_al", "es", "Disponibilidad de la estación: día 5 100 %; día 6 76,0 % (mantenimiento)", "El día 6 la disponibilidad bajó al 76 %.", "El día 6 la disponibilidad bajó al 100 %."),
     ("per_noun_de", "de", "Linie 1: Trockenfutter 6,2 t/h; Linie 2: Nassfutter 420 Dosen/min", "Linie 1 schafft 6,2 t Trockenfutter pro Stunde.", "Linie 1 schafft 6,2 t Trockenfutter pro Minute."),
     ("zu_tief", "de", "Stimmprotokoll: Abweichung vor dem Stimmen −6 Cent; nach dem Stimmen 0 Cent", "Vor dem Stimmen lag der Flügel 6 Cent zu tief.", "Vor dem Stimmen lag der Flügel 6 Cent zu hoch."),
+    ("year_comma_count", "pt-BR", "Visitantes da estufa: 2021: 1.940; 2022: 2.315", "Em 2021, 1.940 visitantes passaram pela estufa.", "Em 2021, 2021 visitantes passaram pela estufa."),
+    ("year_comma_count", "en", "Kayak rentals: 2022: 3,410; 2023: 3,905", "In 2023, 3,905 kayaks were rented.", "In 2023, 2023 kayaks were rented."),
 ]
 
 def main() -> None:

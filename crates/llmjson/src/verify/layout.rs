@@ -2930,6 +2930,27 @@ impl<'a> Doc<'a> {
         if flags & flag::COUNT != 0 {
             return true;
         }
+        // In an answer, right after a year and a comma, before a noun (`Em 2019, 2019
+        // embarcações visitantes`): the year was said; this counts.
+        if self.cfg.role == Role::Answer
+            && flags & (flag::STOP | flag::CONJ | flag::YEAR_WORD) == 0
+            && words::month(w).is_none()
+            && w.chars().count() > 2
+            && t >= 2
+            && matches!(lx.toks[t - 1].kind, TokKind::Punct(P::Comma))
+            && {
+                // (The same year: `2019, 2019 embarcações`.)
+                let digits = |k: usize| match lx.toks[k].kind {
+                    TokKind::Num(id) if lx.nums[id as usize].year_shaped => {
+                        self.text.get(lx.nums[id as usize].digits.clone())
+                    }
+                    _ => None,
+                };
+                digits(t - 2).is_some() && digits(t - 2) == digits(t)
+            }
+        {
+            return true;
+        }
         // In an answer, a level reached or a total before it, and a noun after it (`chegou a
         // 2023 salas`, `grew to 2022 berths`, `insgesamt 2024 Umleitungen`): a count.
         if self.cfg.role == Role::Answer
