@@ -97,6 +97,8 @@ pub struct Evidence {
     soft_dims: HashSet<u64, Fast>,
     /// Dimensions of table rows' names.
     row_dims: HashSet<u64, Fast>,
+    /// Names and the bare integers after them (`Kestrel 2400`), as [`Evidence::name_key`]s.
+    names: HashSet<(u64, i128, i32), Fast>,
 }
 
 /// Two evidence sets are equal when they are the same set (so [`crate::Options`] can compare):
@@ -610,10 +612,8 @@ impl Evidence {
         // digits: an answer that writes the name so and the digits with a unit elsewhere
         // (`rated at 2400 kW`) measures nothing with it.
         if let Some(name) = name {
-            let a = name_atom(&name, frame.readings.first());
-            if !self.label_atoms.contains(a.as_str()) {
-                self.label_atoms.insert(a.into_boxed_str());
-            }
+            let key = self.name_key(&name, frame.readings.first());
+            self.names.insert(key);
         }
         let start = self.groups.len() as u32;
         for b in &binds {
@@ -763,6 +763,17 @@ impl Evidence {
     }
 
     /// Whether the evidence holds `atom` as a label's number (`n:401e0`).
+    /// A name and the value of the bare integer after it, as the index keeps them.
+    fn name_key(&self, name: &str, value: Decimal) -> (u64, i128, i32) {
+        let (m, e) = value.magnitude().canonical();
+        (self.label_hasher.hash_one(name), m, e)
+    }
+
+    /// Whether the evidence writes this name with this number after it (`Kestrel 2400`).
+    pub(crate) fn is_named(&self, name: &str, value: Decimal) -> bool {
+        !self.names.is_empty() && self.names.contains(&self.name_key(name, value))
+    }
+
     pub(crate) fn is_label_atom(&self, atom: &str) -> bool {
         self.label_atoms.contains(atom)
     }
@@ -1383,12 +1394,6 @@ impl Evidence {
 
 /// The family of an atom, a bit: words, codes, times (a date, a month, a year), quarters and
 /// weeks, numbers (a condition, a named number), numbered things.
-/// The atom of a name's digits (`nm:kestrel:2400e0`).
-pub(crate) fn name_atom(name: &str, value: Decimal) -> String {
-    let (m, e) = value.magnitude().canonical();
-    format!("nm:{name}:{m}e{e}")
-}
-
 fn family(atom: &str) -> u8 {
     match atom.split_once(':').map_or("", |(k, _)| k) {
         "w" => 1,

@@ -516,6 +516,7 @@ impl<'a> Doc<'a> {
             fall: words.direction == Some(true),
             outflow: words.outflow,
             share: words.share,
+            year_shift: words.year_shift,
         };
         let mut specs = self.specs.borrow_mut();
         if specs.len() < 4096 {
@@ -829,7 +830,7 @@ impl<'a> Doc<'a> {
                     self.label_numbers(l_abs.clone(), &b, section, sink);
                     // (`2024: … ; Vorjahr: Überschuss 87.000 €`: the year before the line's;
                     // `Receita 2024: …; ano anterior: …`: before the year its line named.)
-                    if let Some(shift) = label_year_shift(&seg_text) {
+                    if let Some(shift) = seg_sense.year_shift {
                         if !shift_years(&mut b, shift) {
                             let before = &self.text[line.start..l_abs.start];
                             if let Some(y) = last_year(before) {
@@ -3205,6 +3206,15 @@ fn name_before(num: &Num, unit: Option<&str>, text: &str) -> Option<CompactStrin
     if !num.plain || num.digits.len() < 2 || !num.integer() || unit.is_some() {
         return None;
     }
+    // (A name's number is followed by a word or an aside: `Kestrel 2400 axial fan`,
+    // `HydraMax 900 (two-pressure station)`; not `Sample 12:`.)
+    let after = text.get(num.span.end..)?;
+    if !after
+        .strip_prefix(' ')
+        .is_some_and(|r| r.starts_with(|c: char| c.is_alphabetic() || c == '('))
+    {
+        return None;
+    }
     // (Read from the text: the name may be a label the number's segment was split from.)
     let before = text.get(..num.span.start)?.strip_suffix(' ')?;
     let start = before
@@ -3357,6 +3367,8 @@ struct LabelSense {
     fall: bool,
     outflow: bool,
     share: bool,
+    /// The years it moves the year in force by (`Vorjahr`: −1).
+    year_shift: Option<i64>,
 }
 
 /// A label in force: its type, atoms, token and clause.
@@ -5117,6 +5129,8 @@ struct LabelWords {
     direction: Option<bool>,
     outflow: bool,
     share: bool,
+    /// As [`label_year_shift`] reads it, from the same words.
+    year_shift: Option<i64>,
 }
 
 fn label_sense_words(text: &str) -> LabelWords {
@@ -5124,9 +5138,12 @@ fn label_sense_words(text: &str) -> LabelWords {
         direction: None,
         outflow: false,
         share: false,
+        year_shift: None,
     };
     let mut depth = 0;
     let mut word = String::new();
+    // The word before, for a year's place in two words (`prior year`, `año anterior`).
+    let mut prev: (Option<i64>, bool) = (None, false);
     for c in text.chars().chain(std::iter::once(' ')) {
         match c {
             '(' | '[' => {
@@ -5142,6 +5159,14 @@ fn label_sense_words(text: &str) -> LabelWords {
                 if !word.is_empty() {
                     let folded = words::fold(&word);
                     let f = words::flags(&folded);
+                    let year = f & flag::YEAR_WORD != 0;
+                    let shift = period_shift(&folded).filter(|s| *s != 0);
+                    if out.year_shift.is_none() {
+                        out.year_shift = year_shift_word(&folded)
+                            .or(prev.0.filter(|_| year))
+                            .or(shift.filter(|_| prev.1));
+                    }
+                    prev = (shift, year);
                     if depth == 0 {
                         if f & flag::NEG != 0 {
                             out.direction = Some(true);

@@ -1565,37 +1565,45 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
             && after_blank(&text[after_glued..])
                 .is_some_and(|(_, w)| w.starts_with(|c: char| c.is_lowercase()));
         // `App downloads: 3.8M`, `Besucher: 1.2M;`, `subscribers: 412K`: a scale letter that
-        // ends its item (not a concentration's, `0.5M HCl`).
-        let ends = text[after_glued..]
-            .split('\n')
-            .next()
-            .unwrap_or_default()
-            .trim_start()
-            .chars()
-            .next()
-            .is_none_or(|c| !c.is_alphanumeric());
+        // ends its item (not a concentration's, `0.5M HCl`). (Asked only of the letters it
+        // concerns: most glued units are not.)
+        let ends = || {
+            text[after_glued..]
+                .split('\n')
+                .next()
+                .unwrap_or_default()
+                .trim_start()
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
+        };
         // After a currency, `m` and `K` are scales (`$585,942K`), not metres and kelvins; so is
         // a `K` that ends its item or comes before a counted word (`412K subscribers`).
         // (Not before a function word: `cooled to 77K before the run` is kelvins.)
-        let counts_noun = counted
-            && after_blank(&text[after_glued..]).is_some_and(|(_, w)| {
-                let w = word_prefix(w, 20, char::is_alphabetic);
-                words::flags(&words::fold(w)) & (flag::STOP | flag::CONJ) == 0
-            });
+        let next_word = || {
+            after_blank(&text[after_glued..])
+                .map(|(_, w)| word_prefix(w, 20, char::is_alphabetic))
+                .filter(|_| counted)
+        };
+        let counts_noun = || {
+            next_word()
+                .is_some_and(|w| words::flags(&words::fold(w)) & (flag::STOP | flag::CONJ) == 0)
+        };
         // (Nor an `m` before a plural noun: `486m toys` are millions; a length is followed by
         // what it measures, `12m high`, `400m of cable`.)
-        let plural_noun = counts_noun
-            && after_blank(&text[after_glued..]).is_some_and(|(_, w)| {
-                let w = word_prefix(w, 20, char::is_alphabetic);
-                w.len() > 3
-                    && w.ends_with('s')
-                    && words::unit_word(&words::fold(w)).is_none()
-                    && words::scale_word(w, false).is_none()
-            });
+        let plural_noun = || {
+            counts_noun()
+                && next_word().is_some_and(|w| {
+                    w.len() > 3
+                        && w.ends_with('s')
+                        && words::unit_word(&words::fold(w)).is_none()
+                        && words::scale_word(w, false).is_none()
+                })
+        };
         if let Some(unit) = unit_named(g).filter(|_| {
             !(currency && matches!(g, "m" | "K")
-                || g == "K" && (counts_noun || ends)
-                || g == "m" && plural_noun)
+                || g == "K" && (counts_noun() || ends())
+                || g == "m" && plural_noun())
         }) {
             let (unit, end) = per_unit(text, unit, after_glued);
             return Right::Unit {
@@ -1606,8 +1614,8 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
         }
         let scale = match g {
             "k" | "K" => 3,
-            "M" | "MM" | "mn" if currency || counted || ends => 6,
-            "m" if currency || plural_noun => 6,
+            "M" | "MM" | "mn" if currency || counted || ends() => 6,
+            "m" if currency || plural_noun() => 6,
             "B" | "bn" | "bi" if currency || counted => 9,
             "T" | "tn" if currency || counted => 12,
             "mi" if currency => 6,

@@ -419,7 +419,7 @@ impl<'e> Check<'e> {
             let Some(name) = item.name.as_deref() else {
                 continue;
             };
-            if self.evidence.is_label_atom(&evidence::name_atom(name, v)) {
+            if self.evidence.is_named(name, v) {
                 named.digits.push(v.magnitude());
                 named.words.extend(layout::name_word_atom(name));
             }

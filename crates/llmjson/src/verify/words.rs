@@ -1966,7 +1966,10 @@ pub(crate) fn currency_word_folded(raw: &str, folded: &str) -> Option<&'static s
 
 /// Whether a unit is a currency's code (`EUR`), not a unit's symbol.
 pub(crate) fn is_currency_code(unit: &str) -> bool {
-    CURRENCY_CODES.contains(&unit)
+    // (Every code is three capitals: most units fail before the list is read.)
+    unit.len() == 3
+        && unit.bytes().all(|c| c.is_ascii_uppercase())
+        && CURRENCY_CODES.contains(&unit)
 }
 
 const CURRENCY_CODES: &[&str] = &[

@@ -247,34 +247,34 @@ fn hand_written_pairs_stay_at_round_three() {
     for (name, least_right, least_caught) in [
         // 248 until stop 70: a key's words label what lies below it among its siblings, and a
         // carried clause (`scored 4.3 at the review …, and earns €68,400`) names `review score`.
-        ("dev", 247, 124),
-        ("dev2", 193, 101),
+        ("dev", 249, 126),
+        ("dev2", 195, 102),
         // (Stop 70: Portuguese `é` no longer ends a clause, so `A relação é de 15 alunos por
         // docente (18.600 alunos e 1.240 docentes)` carries `relação` to the aside: one lost.)
         // (Stop 71: `aktiva_mio_eur` is read in millions at last, so `Verpflichtungen betragen
         // 2.480 Mio. EUR` against it is no longer blocked by the scale's accident: that claim
         // is wrong by a synonym, Passiva, which nothing reads. One caught lost, 181 right.)
-        ("dev3", 182, 98),
-        ("test", 231, 121),
+        ("dev3", 185, 100),
+        ("test", 233, 123),
         // Written for stop 67; 175 right and 90 caught before its changes (first contact).
-        ("dev4", 186, 96),
+        ("dev4", 190, 100),
         // Written with dev4 and held out until measured at the end of stop 67: 187 and 100,
         // the same as before its changes; 189 and 102 after stop 68's, 193 and 105 after 69's.
         ("test2", 198, 106),
         // Written for stop 68; 159 right and 82 caught before its changes (first contact).
-        ("dev5", 171, 88),
+        ("dev5", 174, 90),
         // Written with dev5 and held out until measured at the end of stop 68: 185 and 98
         // before its changes (totals only), 187 and 98 after; 190 and 98 after stop 69's.
         ("test3", 199, 101),
         // Written with test3, held out through stop 68 (199 and 99 at its end: first
         // contact), used to find stop 69's classes: 213 and 108 after them.
-        ("test4", 218, 109),
+        ("test4", 219, 110),
         // Written for stop 69; 218 right and 114 caught before its changes (first contact).
         ("dev6", 234, 123),
         // Written with dev6 and held out until measured at the end of stop 69: 209 and 112
         // before its changes (totals only), 212 and 115 after; used to find stop 70's classes:
         // 228 and 121 after them.
-        ("test5", 230, 121),
+        ("test5", 231, 122),
         // Written for stop 70 and held out until measured at its end: 223 and 116 before its
         // changes (totals only), 225 and 117 after; used to find stop 71's classes: 244 and 123
         // after them.
@@ -287,9 +287,16 @@ fn hand_written_pairs_stay_at_round_three() {
         // kg`); read as euros per kilogram since stop 72, its German noun `Lager` still takes
         // the cardamom's place as the clause's subject (noticed, left: see docs/verify.md).
         ("test7", 233, 120),
-        // test8 (written for stop 71, its texts unread) is held out: its totals only were
-        // taken, 229 right and 120 caught on stop 71's starting build, 230 and 120 at its end;
-        // not ratcheted until its misses are read.
+        // Written for stop 71 and held out through it (229 and 120 on its starting build, 230
+        // and 120 at its end: totals only); used to find stop 72's classes.
+        ("test8", 254, 130),
+        // Written at stop 72's start and held out until measured on its starting build (243
+        // right: totals only) and on its build before its texts were read (248); used to find
+        // stop 72's later classes.
+        ("test9", 257, 133),
+        // test10 (written during stop 72, its texts unread) is held out: its totals only were
+        // taken, 245 right on stop 72's starting build; not ratcheted until its misses are
+        // read.
     ] {
         let (right, total, caught, ungrounded, misses) = hand_score(name);
         println!(
