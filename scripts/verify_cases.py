@@ -1038,6 +1038,8 @@ CLASSES_R8 = [
     ("zu_tief", "de", "Stimmprotokoll: Abweichung vor dem Stimmen −6 Cent; nach dem Stimmen 0 Cent", "Vor dem Stimmen lag der Flügel 6 Cent zu tief.", "Vor dem Stimmen lag der Flügel 6 Cent zu hoch."),
     ("year_comma_count", "pt-BR", "Visitantes da estufa: 2021: 1.940; 2022: 2.315", "Em 2021, 1.940 visitantes passaram pela estufa.", "Em 2021, 2021 visitantes passaram pela estufa."),
     ("year_comma_count", "en", "Kayak rentals: 2022: 3,410; 2023: 3,905", "In 2023, 3,905 kayaks were rented.", "In 2023, 2023 kayaks were rented."),
+    ("lakh_crore", "en", "Annual wage bill, Assam estate: INR 3.6 crore; bonus pool INR 40 lakh", "The Assam estate's wage bill is INR 3.6 crore.", "The Assam estate's wage bill is INR 3.6 lakh."),
+    ("street_compound_count", "de", "Waschstrasse Thun 2024: 3'410 Wäschen; Waschstrasse Spiez: 2'120 Wäschen", "Die Waschstrasse Thun schaffte 2024 3'410 Wäschen.", "Die Waschstrasse 12 Wäschen pro Stunde."),
 ]
 
 def main() -> None:

@@ -2180,10 +2180,16 @@ impl<'a> Doc<'a> {
                         measure.push(a.clone());
                     }
                 }
-                // The words of its own parenthesis name it (`9% (canastra)`).
+                // The words of its own parenthesis name it (`9% (canastra)`); not when the
+                // parenthesis holds a number of its own, which they name (`99.12% (target
+                // 99.00%)`).
+                let aside_number = own_aside.clone().any(|k| {
+                    matches!(toks.get(k).map(|x| x.kind), Some(TokKind::Num(id))
+                        if lx.nums[id as usize].form == Form::Number)
+                });
                 let aside: Vec<Atom> = after_words
                     .iter()
-                    .filter(|(_, at)| own_aside.contains(at))
+                    .filter(|(_, at)| own_aside.contains(at) && !aside_number)
                     .map(|(a, _)| a.clone())
                     .take(4)
                     .collect();
@@ -2670,7 +2676,10 @@ impl<'a> Doc<'a> {
             }
         }
         // A street number or a postal code.
-        if bare && num.integer() && address(lx, t, text, self.german) {
+        // (Not a number before a noun its evidence counts: `die Waschstrasse 12 Wäschen`.)
+        let counts_noun = next_word(lx, t)
+            .is_some_and(|w| self.cfg.role == Role::Answer && (self.cfg.hints.count_noun)(w));
+        if bare && num.integer() && !counts_noun && address(lx, t, text, self.german) {
             return Class::Skip(Trivial::Address);
         }
         // A year, unless the number counts something (`2021 hours`, `2018 Beschäftigte`).

@@ -1811,6 +1811,11 @@ const SCALE_WORDS: &[(&str, i8)] = &[
     ("k", 3),
     ("million", 6),
     ("millions", 6),
+    // India's (`INR 4.2 crore` is 42 million; a lakh is 100,000).
+    ("lakh", 5),
+    ("lakhs", 5),
+    ("crore", 7),
+    ("crores", 7),
     ("milhao", 6),
     ("milhoes", 6),
     ("mi", 6),
