@@ -322,29 +322,9 @@ fn period_shift(folded: &str) -> Option<i64> {
     }
 }
 
-/// The years a label that names the year before or after the one in force moves it by
-/// (`Vorjahr`, `prior year`, `année précédente`).
-fn label_year_shift(label: &str) -> Option<i64> {
-    let folded: Vec<std::borrow::Cow<str>> = label
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(words::fold)
-        .collect();
-    folded.iter().enumerate().find_map(|(k, w)| {
-        year_shift_word(w).or_else(|| {
-            (words::flags(w) & flag::YEAR_WORD != 0)
-                .then(|| {
-                    [k.wrapping_sub(1), k + 1]
-                        .iter()
-                        .find_map(|&j| period_shift(folded.get(j)?).filter(|s| *s != 0))
-                })
-                .flatten()
-        })
-    })
-}
-
-/// Moves the year of the labels a number inherits by `shift`; whether any had one.
-fn shift_years(binds: &mut [Bind], shift: i64) -> bool {
+/// Moves the year of the labels a number inherits (`y:2024` to `to(2024)`); whether any had
+/// one.
+fn move_years(binds: &mut [Bind], to: impl Fn(i64) -> i64) -> bool {
     let mut any = false;
     for b in binds.iter_mut() {
         if b.atoms.iter().any(|a| a.starts_with("y:")) {
@@ -354,7 +334,7 @@ fn shift_years(binds: &mut [Bind], shift: i64) -> bool {
                 .iter()
                 .map(
                     |a| match a.strip_prefix("y:").and_then(|y| y.parse::<i64>().ok()) {
-                        Some(y) => format_compact!("y:{}", y + shift),
+                        Some(y) => format_compact!("y:{}", to(y)),
                         None => a.clone(),
                     },
                 )
@@ -831,7 +811,7 @@ impl<'a> Doc<'a> {
                     // (`2024: … ; Vorjahr: Überschuss 87.000 €`: the year before the line's;
                     // `Receita 2024: …; ano anterior: …`: before the year its line named.)
                     if let Some(shift) = seg_sense.year_shift {
-                        if !shift_years(&mut b, shift) {
+                        if !move_years(&mut b, |y| y + shift) {
                             let before = &self.text[line.start..l_abs.start];
                             if let Some(y) = last_year(before) {
                                 let year = format_compact!("y:{}", y + shift);
@@ -997,7 +977,9 @@ impl<'a> Doc<'a> {
         let col_atoms: Vec<Rc<[Atom]>> = (0..ncols)
             .map(|c| {
                 let mut atoms = label_atoms(head_text(c), self, None);
-                if let (Some(y), Some(shift)) = (caption_year, label_year_shift(head_text(c))) {
+                if let (Some(y), Some(shift)) =
+                    (caption_year, self.label_spec(head_text(c)).year_shift)
+                {
                     atoms.push(format_compact!("y:{}", y + shift));
                     atoms.sort();
                 }
@@ -2118,25 +2100,14 @@ impl<'a> Doc<'a> {
                             .map(|y| y + shift)
                     });
                 if let Some(y) = shifted_year {
-                    let year = Atom::from(format_compact!("y:{y}"));
                     // The labels it has already (its line's, its segment's) are the year in
                     // force's: their year is the moved one.
-                    for b in out.iter_mut() {
-                        if b.atoms.iter().any(|a| a.starts_with("y:")) {
-                            b.atoms = b
-                                .atoms
-                                .iter()
-                                .map(|a| {
-                                    if a.starts_with("y:") {
-                                        year.clone()
-                                    } else {
-                                        a.clone()
-                                    }
-                                })
-                                .collect();
-                        }
-                    }
-                    out.push(Bind::label(self.dim(Ty::Year.key(), 0), [year], None));
+                    move_years(out, |_| y);
+                    out.push(Bind::label(
+                        self.dim(Ty::Year.key(), 0),
+                        [format_compact!("y:{y}")],
+                        None,
+                    ));
                 }
                 // By type: the scope's label, unless a label of that type follows the number.
                 for (ty, atoms, at, _) in scope {
@@ -3226,13 +3197,8 @@ fn name_before(num: &Num, unit: Option<&str>, text: &str) -> Option<CompactStrin
     }
     // (Read from the text: the name may be a label the number's segment was split from.)
     let before = text.get(..num.span.start)?.strip_suffix(' ')?;
-    let start = before
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| c.is_alphabetic())
-        .last()
-        .map(|(i, _)| i)?;
-    let word = &before[start..];
+    let word = lex::last_word(before);
+    let start = before.len() - word.len();
     if !word.starts_with(char::is_uppercase)
         || word.chars().count() < 3
         || before[..start].ends_with(|c: char| c.is_alphanumeric())
@@ -5138,7 +5104,7 @@ struct LabelWords {
     direction: Option<bool>,
     outflow: bool,
     share: bool,
-    /// As [`label_year_shift`] reads it, from the same words.
+    /// The years it moves the year in force by (`Vorjahr`, `prior year`, `année précédente`).
     year_shift: Option<i64>,
 }
 
@@ -6308,71 +6274,49 @@ fn dots_group(text: &str, lines: &[Line]) -> bool {
 }
 
 /// How many cells [`spaced_cells`] finds in a line, without collecting them (every line of a
-/// text is asked).
+/// text is asked; most have no run of blanks and are answered at once).
 fn spaced_count(text: &str, line: &Line) -> usize {
-    let b = &text.as_bytes()[line.start..line.end];
-    let Some(first) = memchr::memmem::find(b, b"  ") else {
-        return usize::from(!b.is_empty());
-    };
-    let mut end = b.len();
-    while end > 0 && matches!(b[end - 1], b' ' | b'\r') {
-        end -= 1;
+    if memchr::memmem::find(&text.as_bytes()[line.start..line.end], b"  ").is_none() {
+        return usize::from(line.end > line.start);
     }
-    // (Cells: one before the first run unless the line starts with it, one after each run that
-    // text follows.)
-    let mut cells = usize::from(first > 0);
-    let mut i = first;
-    while i < end {
-        if b[i] == b' ' && b.get(i + 1) == Some(&b' ') {
-            let mut j = i;
-            while j < end && b[j] == b' ' {
-                j += 1;
-            }
-            if j < end {
-                cells += 1;
-            }
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    if first == 0 {
-        // An indented line starts with an empty cell.
-        cells += 1;
-    }
-    cells
+    spaced_ranges(text, line).count()
 }
 
 /// The cells of a line whose columns runs of two or more spaces set apart; a line indented by
 /// such a run starts with an empty cell (a header over a column of row names).
 fn spaced_cells(text: &str, line: &Line) -> Vec<Range<usize>> {
+    spaced_ranges(text, line).collect()
+}
+
+/// [`spaced_cells`], one at a time.
+fn spaced_ranges<'t>(text: &'t str, line: &Line) -> impl Iterator<Item = Range<usize>> + 't {
     let b = &text.as_bytes()[..line.end];
     let mut end = line.end;
     while end > line.start && matches!(b[end - 1], b' ' | b'\r') {
         end -= 1;
     }
-    let mut out = Vec::new();
-    let mut from = line.start;
-    let mut i = line.start;
-    while i < end {
-        if b[i] == b' ' && b.get(i + 1) == Some(&b' ') {
-            let mut j = i;
-            while j < end && b[j] == b' ' {
-                j += 1;
+    let (mut from, mut i) = (line.start, line.start);
+    let mut done = false;
+    std::iter::from_fn(move || {
+        while i < end {
+            if b[i] == b' ' && b.get(i + 1) == Some(&b' ') {
+                let mut j = i;
+                while j < end && b[j] == b' ' {
+                    j += 1;
+                }
+                let cell = from..i;
+                from = j;
+                i = j;
+                return Some(cell);
             }
-            if i > line.start || j - i >= 2 {
-                out.push(from..i);
-            }
-            from = j;
-            i = j;
-        } else {
             i += 1;
         }
-    }
-    if from < end {
-        out.push(from..end);
-    }
-    out
+        if !done && from < end {
+            done = true;
+            return Some(from..end);
+        }
+        None
+    })
 }
 
 /// The cells of a line: byte ranges between delimiters (quotes respected for commas; a markdown

@@ -1247,7 +1247,7 @@ fn sep_len(b: &[u8], at: usize) -> usize {
 }
 
 /// The letters that end `text` (`Auftrag` of `… Auftrag`).
-fn last_word(text: &str) -> &str {
+pub(crate) fn last_word(text: &str) -> &str {
     let start = text
         .char_indices()
         .rev()
