@@ -1042,6 +1042,27 @@ CLASSES_R8 = [
     ("street_compound_count", "de", "Waschstrasse Thun 2024: 3'410 Wäschen; Waschstrasse Spiez: 2'120 Wäschen", "Die Waschstrasse Thun schaffte 2024 3'410 Wäschen.", "Die Waschstrasse 12 Wäschen pro Stunde."),
 ]
 
+# Round 3, stop 73: each class written anew before it was fixed (issue 56).
+CLASSES_R9 = [
+    ("caption_k_symbol", "en", "Operating statement (k€): Sales 2,418 | Staff costs (1,306) | EBITDA 512", "Sales came to €2,418 thousand and EBITDA to €512 thousand.", "Sales came to €2,418 thousand and EBITDA to €1,306 thousand."),
+    ("caption_k_symbol", "en", "Budget 2025 (M€): capital works 1,250; maintenance 310", "The 2025 budget sets aside €1.25 billion for capital works.", "The 2025 budget sets aside €1.25 million for capital works."),
+    ("caption_k_symbol", "en", "Grants received (k€)\nCity: 1,140\nRegion: 865", "The city granted €1.14 million and the region €865k.", "The city granted €865k and the region €1.14 million."),
+    ("paren_unit", "fr", "Résultat d'exploitation 2024 : (2 150) k€ ; ventes : 9 870 k€.", "Le résultat d'exploitation est une perte de 2,15 millions d'euros pour 9,87 millions de ventes.", "Le résultat d'exploitation est un bénéfice de 2,15 millions d'euros pour 9,87 millions de ventes."),
+    ("paren_unit", "en", "Net result: (0.9) M€; revenue: 14.2 M€", "The group posted a net loss of €0.9 million on revenue of €14.2 million.", "The group posted a net profit of €0.9 million on revenue of €14.2 million."),
+    ("paren_unit", "pt-BR", "Resultado financeiro: (1.380) mil €; receita: 12.600 mil €", "O resultado financeiro foi negativo em 1,38 milhão de euros.", "O resultado financeiro foi positivo em 1,38 milhão de euros."),
+    ("paren_unit", "de", "Jahresergebnis: (3,4) Mio. €; Umsatz: 41,0 Mio. €", "Der Verlust betrug 3,4 Mio. € bei 41 Mio. € Umsatz.", "Der Gewinn betrug 3,4 Mio. € bei 41 Mio. € Umsatz."),
+    ("leadin_scale", "en", "Results (USD thousands). Sales 4,820; gross margin 1,310; operating loss (640). Cash: 2,905.", "Sales were $4.82 million, and cash stood at $2.9 million.", "Sales were $4,820, and cash stood at $2.9 million."),
+    ("leadin_scale", "en", "Finance (GBP thousands). Turnover 7,315; overheads (2,060); net profit 415.", "Turnover reached £7.3 million, with a net profit of £415,000.", "Turnover reached £7.3 million, with a net profit of £2.06 million."),
+    ("leadin_scale", "pt-BR", "Financeiro (R$ mil). Receita 9.480; custos (6.115); lucro líquido 1.020.", "A receita foi de R$ 9,48 milhões e o lucro líquido de R$ 1,02 milhão.", "A receita foi de R$ 9,48 milhões e o lucro líquido de R$ 6,1 milhões."),
+    ("leadin_scale", "es", "Cuentas (miles de €). Ingresos 3.640; gastos de personal (1.980); beneficio 420.", "Los ingresos fueron de 3,64 millones de euros y el beneficio de 420.000 €.", "Los ingresos fueron de 3,64 millones de euros y el beneficio de 1,98 millones de euros."),
+    ("caption_sentence", "en", "Depots, fiscal 2024. Fuel cost in USD thousands; route length in miles.\n| Depot | Buses | Fuel cost | Route length |\n|---|---|---|---|\n| Elmwood | 42 | 1,860 | 14.2 |\n| Riverside | 35 | 1,415 | 11.8 |", "Elmwood's 42 buses burned $1.86 million of fuel on a 14.2-mile route.", "Elmwood's 42 buses burned $1,860 of fuel on a 14.2-mile route."),
+    ("caption_sentence", "es", "Talleres, 2024. Facturación en miles de euros; plazo medio en días.\n| Taller | Encargos | Facturación | Plazo |\n|---|---|---|---|\n| Norte | 410 | 2.350 | 12 |\n| Sur | 365 | 1.980 | 15 |", "El taller Norte facturó 2,35 millones de euros con un plazo medio de 12 días.", "El taller Norte facturó 2,35 millones de euros con un plazo medio de 15 días."),
+    ("caption_unit_word", "es", "Horas de mantenimiento por línea (en horas)\n| Línea | Plan | Real |\n|---|---|---|\n| Prensa | 40 | 46 |\n| Horno | 70 | 64 |", "El horno necesitó 64 horas, frente a 70 previstas.", "El horno necesitó 46 horas, frente a 70 previstas."),
+    ("caption_unit_word", "pt-BR", "Duração das visitas técnicas (em horas)\n| Cliente | Visitas | Duração média |\n|---|---|---|\n| Alfa | 12 | 3,5 |\n| Beta | 8 | 5,0 |", "As visitas à Beta duraram em média 5 horas.", "As visitas à Beta duraram em média 3,5 horas."),
+    ("scale_respelled", "en", "Global cocoa grindings market 2024: 14 300 M$ (Europe 38%).", "The cocoa grindings market reached $14.3 billion in 2024.", "The cocoa grindings market reached $14.3 million in 2024."),
+    ("scale_respelled", "fr", "Marché mondial des vélos cargo 2024 : 2 850 M€.", "Le marché mondial des vélos cargo pesait 2,85 milliards d'euros en 2024.", "Le marché mondial des vélos cargo pesait 28,5 milliards d'euros en 2024."),
+]
+
 def main() -> None:
     rows = []
     for i, (form, lang, evidence, good, bad) in enumerate(FORMS):
@@ -1049,7 +1070,7 @@ def main() -> None:
                      "evidence": evidence, "answer": good, "grounded": True})
         rows.append({"id": f"{form}-{lang}-{i}-ungrounded", "form": form, "language": lang,
                      "evidence": evidence, "answer": bad, "grounded": False})
-    for prefix, classes in (("r3", CLASSES_R3 + CLASSES_R4), ("r5", CLASSES_R5), ("r6", CLASSES_R6), ("r7", CLASSES_R7), ("r8", CLASSES_R8)):
+    for prefix, classes in (("r3", CLASSES_R3 + CLASSES_R4), ("r5", CLASSES_R5), ("r6", CLASSES_R6), ("r7", CLASSES_R7), ("r8", CLASSES_R8), ("r9", CLASSES_R9)):
         for i, (form, lang, evidence, good, bad) in enumerate(classes):
             for answer, grounded in ((good, True), (bad, False)):
                 state = "grounded" if grounded else "ungrounded"

@@ -308,7 +308,9 @@ fn thousand_quantity(part: &str) -> bool {
 pub(crate) fn spec_pairs(text: &str) -> Vec<(Vec<String>, Spec)> {
     let mut out = Vec::new();
     for part in text.split([',', ';', '(', ')', ':']) {
-        let part = part.trim();
+        // (`Depots, fiscal 2024. Fuel cost in USD thousands`: the sentence that names it.)
+        let part = part.rsplit(". ").next().unwrap_or(part);
+        let part = part.rsplit(" — ").next().unwrap_or(part).trim();
         for marker in [" in ", " em ", " en "] {
             if let Some((what, unit)) = part.split_once(marker) {
                 let spec = spec_words(unit);
@@ -350,6 +352,21 @@ fn spec_words(part: &str) -> Spec {
     let has_currency = tokens.iter().any(|w| {
         glued_money(w).is_some_and(|(c, _)| c.is_some()) || words::currency_word(w).is_some()
     });
+    // (`(en horas)`: a group of one word but its function words names a one-letter unit.)
+    // (Not `(per hour)`: what a rate is per, not its unit.)
+    let content_words = if tokens.iter().any(|w| {
+        matches!(
+            w.to_lowercase().as_str(),
+            "per" | "por" | "pro" | "par" | "je" | "pour" | "a" | "à"
+        )
+    }) {
+        0
+    } else {
+        tokens
+            .iter()
+            .filter(|w| words::flags(&words::fold(w)) & words::flag::STOP == 0)
+            .count()
+    };
     for w in tokens {
         // `(in CHF 1'000)`, `(EUR 1.000)`, `(USD 1,000,000)`: the scale written as its unit.
         let grouped: String = w
@@ -415,17 +432,19 @@ fn spec_words(part: &str) -> Spec {
                 continue;
             }
         }
-        // (Not a quarter's abbreviation: `Vendas 1º tri`.)
-        if let Some(s) = words::scale_word(w, false)
-            .filter(|_| words::flags(&folded) & words::flag::QUARTER == 0)
-        {
+        // (Not a quarter's abbreviation: `Vendas 1º tri`; nor English miles, `route length in
+        // miles`: the Spanish `miles` is thousands of something, `miles de euros`, `miles €`.)
+        if let Some(s) = words::scale_word(w, false).filter(|_| {
+            words::flags(&folded) & words::flag::QUARTER == 0
+                && (folded != "miles" || has_currency || part.contains("miles de"))
+        }) {
             spec.scale = s;
             continue;
         }
         if let Some(u) = lex::unit_symbol(w).or_else(|| words::unit_word(&folded)) {
             if u.len() == 3 && u.chars().all(|c| c.is_ascii_uppercase()) && u != "TEU" {
                 spec.currency = Some(u);
-            } else if u.chars().count() > 1 || u == "%" || part.trim() == w {
+            } else if u.chars().count() > 1 || u == "%" || part.trim() == w || content_words == 1 {
                 spec.unit = Some(u);
             }
             continue;

@@ -420,12 +420,14 @@ impl<'a> Doc<'a> {
             // The evidence's convention for an answer that leans its way (`A variante A teve
             // alongamento de 1,047` against a table of decimal commas).
             let lean = language.lean();
-            lex::numbers_convention(text)
+            let (shown, grouped) = lex::numbers_convention(text);
+            shown
                 .or_else(|| language.decimal())
                 .or(cfg
                     .hints
                     .convention
                     .filter(|dot| if *dot { lean < 0 } else { lean > 0 }))
+                .or(grouped)
         } else {
             None
         };
@@ -691,7 +693,18 @@ impl<'a> Doc<'a> {
                     }
                     let range = lines[k].start..lines[e - 1].end;
                     let binds = self.section_binds(section, *seen);
-                    self.prose(range, &binds, section, None, sink);
+                    // A paragraph that opens with a run-in heading stating its money
+                    // (`Finance (EUR thousands). Revenue 1,942; …`) states it for the paragraph.
+                    match run_in_spec(&self.text[range.clone()]) {
+                        Some(spec) => {
+                            let mut own = section.clone();
+                            own.spec = spec.over(section.spec);
+                            // (Its parentheses are accounting's: `EBITDA (118)`.)
+                            own.value = true;
+                            self.prose(range, &binds, &own, None, sink);
+                        }
+                        None => self.prose(range, &binds, section, None, sink),
+                    }
                     k = e;
                 }
             }
@@ -952,11 +965,29 @@ impl<'a> Doc<'a> {
                     .split_whitespace()
                     .map(|w| words::fold(w).into_owned())
                     .collect();
-                let from_caption = pairs
-                    .iter()
-                    .find(|(ws, _)| ws.iter().all(|w| folded.contains(w)))
-                    .map(|(_, spec)| *spec)
-                    .unwrap_or_default();
+                // The caption's column whose words the header shares most (`average trip
+                // length in hours` over `Avg. trip`), when no other shares as many.
+                let shared = |ws: &[String]| {
+                    ws.iter()
+                        .filter(|w| {
+                            folded.iter().any(|h| {
+                                h == *w
+                                    || h.len() >= 5
+                                        && w.len() >= 5
+                                        && h.as_bytes()[..5] == w.as_bytes()[..5]
+                            })
+                        })
+                        .count()
+                };
+                let best = pairs.iter().map(|(ws, _)| shared(ws)).max().unwrap_or(0);
+                let from_caption = match pairs.iter().filter(|(ws, _)| shared(ws) == best).count() {
+                    1 if best > 0 => pairs
+                        .iter()
+                        .find(|(ws, _)| shared(ws) == best)
+                        .map(|(_, spec)| *spec)
+                        .unwrap_or_default(),
+                    _ => Spec::default(),
+                };
                 frame::spec_of(head).over(from_caption).over(section.spec)
             })
             .collect();
@@ -3105,6 +3136,12 @@ impl<'a> Doc<'a> {
                             && (!num.plain
                                 || unit.is_some_and(|u| words::currency_word(u).is_some()))
                         || section.value && after_year(lx, t)
+                        // (`EBITDA (118); net loss (264)` under a run-in money heading)
+                        || section.value
+                            && !cell
+                            && num.unit.is_none()
+                            && before_parens(lx, t)
+                                .is_some_and(|p| matches!(lx.toks[p].kind, TokKind::Word { .. }))
                         || section.value
                             && lx.toks[..t]
                                 .iter()
@@ -5628,9 +5665,13 @@ fn language_votes(text: &str) -> (u32, u32) {
             _ => {}
         }
     }
-    if text.contains("R$") || text.contains("M€") || text.contains("Md€") || text.contains("k€")
-    {
+    if text.contains("R$") {
         comma += 2;
+    }
+    // (`k€`, `M€`: French and German writers use them, and English writers in Europe too —
+    // `Revenue (k€): 1,104` — a lean, not a language.)
+    if text.contains("M€") || text.contains("Md€") || text.contains("k€") {
+        comma += 1;
     }
     // French typography: a space before a colon (`11/04/2025 : 1 240 km`).
     if text.contains(" : ") {
@@ -5765,6 +5806,23 @@ fn classify(line: &str) -> LineKind {
 /// FY2024 (USD thousands)`, `Informe semanal (semana 46)`): several words, a caption in
 /// parentheses or a period, and nothing that reads as a value (`Date: 2024-03-01`,
 /// `Period: Q3 2024` stay labelled).
+/// The spec of a paragraph's run-in heading: a first sentence of a few words, no number, that
+/// ends in a parenthesis stating a currency or a scale (`Finance (BRL thousands).`,
+/// `Financeiro (R$ mil).`).
+fn run_in_spec(paragraph: &str) -> Option<Spec> {
+    let head = paragraph.trim_start();
+    let dot = head.find(". ").or_else(|| head.find(".\n"))?;
+    let head = &head[..dot];
+    if !head.ends_with(')')
+        || head.split_whitespace().count() > 6
+        || head.bytes().any(|c| c.is_ascii_digit() && c != b'0')
+    {
+        return None;
+    }
+    let spec = frame::spec_of(head);
+    (spec.currency.is_some() || spec.scale != 0).then_some(spec)
+}
+
 fn title_words(value: &str) -> bool {
     let words = value
         .split_whitespace()

@@ -421,8 +421,10 @@ pub(crate) fn settle(nums: &mut [Num]) {
 
 /// The decimal mark a text's unambiguous numbers show, read without its words (the first look
 /// at a document, before its parts are read in full): `Some(true)` a dot, `Some(false)` a comma,
-/// `None` both or neither.
-pub(crate) fn numbers_convention(text: &str) -> Option<bool> {
+/// `None` both or neither. Second, a weaker sign for a text that shows neither: its numbers
+/// grouped by dots that end in zero (`1.240`, `1.430`: nobody writes a decimal's trailing zero
+/// where a group's is), so that `2.015` beside them is read as they are.
+pub(crate) fn numbers_convention(text: &str) -> (Option<bool>, Option<bool>) {
     let mut out = Lexed::default();
     let mode = Mode {
         locale: Locale::Auto,
@@ -431,6 +433,7 @@ pub(crate) fn numbers_convention(text: &str) -> Option<bool> {
     let b = text.as_bytes();
     let mut i = 0;
     let (mut dot, mut comma) = (false, false);
+    let (mut dots_group, mut commas_group) = (false, false);
     while i < b.len() {
         let c = b[i];
         if c.is_ascii_digit() {
@@ -439,10 +442,18 @@ pub(crate) fn numbers_convention(text: &str) -> Option<bool> {
             for n in &out.nums[first..] {
                 dot |= n.proves == Proves::DotDecimal;
                 comma |= n.proves == Proves::CommaDecimal;
+                if matches!(n.readings, Readings::Ambiguous(..)) {
+                    let digits = text.get(n.digits.clone()).unwrap_or_default();
+                    match (digits.contains('.'), digits.contains(',')) {
+                        (true, false) => dots_group |= digits.ends_with('0'),
+                        (false, true) => commas_group = true,
+                        _ => {}
+                    }
+                }
             }
             // Both marks shown: the text has no convention, whatever the rest holds.
             if dot && comma {
-                return None;
+                return (None, None);
             }
             continue;
         }
@@ -460,7 +471,8 @@ pub(crate) fn numbers_convention(text: &str) -> Option<bool> {
             text[i..].chars().next().map_or(1, char::len_utf8)
         };
     }
-    (dot != comma).then_some(dot)
+    let grouped = (dots_group && !commas_group).then_some(false);
+    ((dot != comma).then_some(dot), grouped)
 }
 
 /// Reads the ambiguous numbers left by the convention of the document they are in.
@@ -837,6 +849,26 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
             end: e,
         } => (unit.or(currency.map(|c| c.1)), scale, e),
     };
+    // `(2 150) k€`, `(415) $k`: accounting's negative, its money written after the parenthesis.
+    let (unit, scale, end) = match (unit, currency, sign_at) {
+        (None, None, None) if s > 0 && b[s - 1] == b'(' && end == j && b.get(j) == Some(&b')') => {
+            match right_context(text, j + 1, false, locale) {
+                Right::Unit {
+                    unit: Some(u),
+                    scale,
+                    end: e,
+                } if e > j + 1 && (u == "$" || words::is_currency_code(u)) => {
+                    paren_money = true;
+                    sign_written = Some(Sign::Minus);
+                    negative = true;
+                    readings = readings.map(|d| Decimal { mant: -d.mant, ..d });
+                    (Some(u), scale, e)
+                }
+                _ => (unit, scale, end),
+            }
+        }
+        _ => (unit, scale, end),
+    };
     // (The closing parenthesis of `CHF (57'300)` is the amount's.)
     let end = if paren_money && b.get(end) == Some(&b')') {
         end + 1
@@ -964,6 +996,9 @@ fn plain_space_grouping(text: &str, s: usize, j: usize, seps: &[(usize, Sep)], m
         || after.starts_with("M€")
         || after.starts_with("Md")
         || after.starts_with("k€")
+        // (`16 700 M$`, `850 k$`: Quebec's and the markets' millions and thousands of dollars.)
+        || after.starts_with("M$")
+        || after.starts_with("k$")
         || {
             let w = word_prefix(after, 14, |c| {
                 c.is_alphabetic() || matches!(c, '°' | 'µ' | '²' | '³')
