@@ -1061,6 +1061,16 @@ CLASSES_R9 = [
     ("caption_unit_word", "pt-BR", "Duração das visitas técnicas (em horas)\n| Cliente | Visitas | Duração média |\n|---|---|---|\n| Alfa | 12 | 3,5 |\n| Beta | 8 | 5,0 |", "As visitas à Beta duraram em média 5 horas.", "As visitas à Beta duraram em média 3,5 horas."),
     ("scale_respelled", "en", "Global cocoa grindings market 2024: 14 300 M$ (Europe 38%).", "The cocoa grindings market reached $14.3 billion in 2024.", "The cocoa grindings market reached $14.3 million in 2024."),
     ("scale_respelled", "fr", "Marché mondial des vélos cargo 2024 : 2 850 M€.", "Le marché mondial des vélos cargo pesait 2,85 milliards d'euros en 2024.", "Le marché mondial des vélos cargo pesait 28,5 milliards d'euros en 2024."),
+    ("phone_groups", "fr", "Boulangerie Martin — tél. 04 78 52 16 90 — 16 salariés, 3 fours à sole.", "La boulangerie Martin emploie 16 salariés et dispose de 3 fours.", "La boulangerie Martin emploie 52 salariés et dispose de 3 fours."),
+    ("phone_groups", "es", "Taller Hermanos Gil · Teléfono 968 214 377 · 214 reparaciones en 2024, 9 mecánicos.", "El taller hizo 214 reparaciones en 2024 con 9 mecánicos.", "El taller hizo 377 reparaciones en 2024 con 9 mecánicos."),
+    ("phone_groups", "de", "Zahnarztpraxis Weber, Telefon 030 4412 8870. Behandlungen 2024: 4.412; Mitarbeitende: 11.", "Die Praxis zählte 2024 4.412 Behandlungen.", "Die Praxis zählte 2024 8.870 Behandlungen."),
+    ("phone_groups", "pt-BR", "Clínica Vida — Fone: (11) 3456-7788 — 3.456 consultas no ano; 22 médicos.", "A clínica fez 3.456 consultas no ano com 22 médicos.", "A clínica fez 7.788 consultas no ano com 22 médicos."),
+    ("phone_groups", "en", "Harbour Dive Shop, phone 0161 496 0730. Dives guided in 2024: 496; rental sets: 61.", "The shop guided 496 dives in 2024 and has 61 rental sets; call 0161 496 0730 to book.", "The shop guided 730 dives in 2024 and has 61 rental sets."),
+    ("phone_groups", "es", "Gasolinera Sur: tel. 952 30 41 88. Surtidores: 8; litros vendidos en enero: 41.300.", "La gasolinera tiene 8 surtidores y vendió 41.300 litros en enero; teléfono 952 30 41 88.", "La gasolinera tiene 88 surtidores y vendió 41.300 litros en enero."),
+    ("street_comma", "fr", "Cave Dupuis — 38, rue des Tanneurs, Lyon. 38 références de vins, 6 000 bouteilles en stock.", "La cave Dupuis propose 38 références et 6 000 bouteilles en stock.", "La cave Dupuis, rue des Tanneurs, propose 38 références et 38 000 bouteilles."),
+    ("street_comma", "fr", "Atelier Roux, 17, avenue Jean-Jaurès, Grenoble : 9 tours, 4 apprentis.", "L'atelier Roux dispose de 9 tours et forme 4 apprentis.", "L'atelier Roux dispose de 17 tours et forme 4 apprentis."),
+    ("street_comma", "es", "Imprenta Soler, 25, calle Mayor, Teruel. Tiradas en 2024: 312; empleados: 14.", "La imprenta Soler hizo 312 tiradas en 2024 con 14 empleados.", "La imprenta Soler hizo 312 tiradas en 2024 con 25 empleados."),
+    ("street_comma", "pt-BR", "Padaria Estrela — 140, rua das Flores, Curitiba. Pães vendidos por dia: 2.300; funcionários: 18.", "A Padaria Estrela vende 2.300 pães por dia e tem 18 funcionários.", "A Padaria Estrela vende 2.300 pães por dia e tem 140 funcionários."),
 ]
 
 def main() -> None:

@@ -2653,6 +2653,37 @@ impl<'a> Doc<'a> {
         if num.sign == Sign::Plus && num.plain && phone_end(lx, t) > t + 2 {
             return Class::Skip(Trivial::Phone);
         }
+        // One written in groups of digits that no grouping writes (`971 72 24 90`: groups of
+        // two among them, nine digits or more), with or without its word.
+        if num.plain && num.sign == Sign::None {
+            let end = phone_end(lx, t);
+            let lens: Vec<usize> = (t..end)
+                .filter_map(|k| match lx.toks[k].kind {
+                    TokKind::Num(id) => Some(&lx.nums[id as usize]),
+                    _ => None,
+                })
+                .filter(|n| n.plain)
+                .map(|n| n.digits.len())
+                .collect();
+            if end - t >= 3
+                && lens.len() == end - t
+                && lens.iter().sum::<usize>() >= 9
+                && lens.iter().all(|&l| (2..=4).contains(&l))
+                && lens[1..].contains(&2)
+            {
+                return Class::Skip(Trivial::Phone);
+            }
+        }
+        // One a telephone's word introduces (`Tel. 965 320 114`, `tél. 02 40 73 18 65`,
+        // `Fone: 11 3456-7788`): its groups are one number, none of them a quantity.
+        // (`Fone: (11) 3456-7788`: an area code in parentheses; the word may be a list's label,
+        // read apart from its value: the text before the number is looked at.)
+        if num.plain
+            && phone_word_before(text, num.span.start)
+            && (phone_end(lx, t) > t + 1 || num.digits.len() >= 6)
+        {
+            return Class::Skip(Trivial::Phone);
+        }
         // One written in dashed groups (`1-800-555-0142`, `555.201.3344`).
         if num.sign == Sign::None && num.plain && dashed_phone(&text[num.span.start..]) {
             return Class::Skip(Trivial::Phone);
@@ -4672,6 +4703,17 @@ fn address_at(lx: &Lexed, t: usize, text: &str, german: bool, postal: bool) -> b
     let plain = matches!(toks[t].kind, TokKind::Num(id) if lx.nums[id as usize].plain);
     let mut k = t + 1;
     let mut n = 0;
+    // (`12, quai de la Fosse`, `45, rue Oberkampf`: a comma after the number, before a street
+    // word of a language that writes it so — not an English one, `12, road tests`.)
+    if plain
+        && matches!(toks.get(k).map(|x| x.kind), Some(TokKind::Punct(P::Comma)))
+        && matches!(toks.get(k + 1).map(|x| x.kind), Some(TokKind::Word { folded, .. })
+            if words::is_street_word(&lx.folded[folded.0 as usize..folded.1 as usize])
+                && !words::ENGLISH_STREET_WORDS
+                    .contains(&&lx.folded[folded.0 as usize..folded.1 as usize]))
+    {
+        return true;
+    }
     while plain && !german && k < toks.len() && n < 3 {
         match toks[k].kind {
             TokKind::Word { flags, cap, .. } => {
@@ -4751,6 +4793,45 @@ fn bare_street_word(lx: &Lexed, k: usize) -> bool {
         if words::is_street_word(&lx.folded[folded.0 as usize..folded.1 as usize]))
 }
 
+/// Whether a telephone's word ends the text before `at` (blanks, `(`, `:` and `.` between).
+fn phone_word_before(text: &str, at: usize) -> bool {
+    let before = text
+        .get(at.saturating_sub(24)..at)
+        .or_else(|| text.get(..at))
+        .unwrap_or_default()
+        .trim_end_matches([' ', '(', ':', '.', '\t', '\u{a0}']);
+    let word = &before[before
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_alphabetic())
+        .map_or(0, |(i, c)| i + c.len_utf8())..];
+    !word.is_empty() && phone_word(&words::fold(word))
+}
+
+/// A word that introduces a telephone number (folded).
+fn phone_word(w: &str) -> bool {
+    matches!(
+        w,
+        "tel"
+            | "tél"
+            | "tele"
+            | "telefon"
+            | "telefono"
+            | "telefone"
+            | "phone"
+            | "fone"
+            | "fax"
+            | "mobile"
+            | "movil"
+            | "celular"
+            | "cel"
+            | "handy"
+            | "whatsapp"
+            | "ph"
+            | "tlf"
+    )
+}
+
 /// Where a telephone number that starts at token `t` ends (`+351 21 384 2210`).
 /// Whether `s` starts with a telephone number in dashed or dotted groups: three or more
 /// groups of one to four digits, ten or eleven digits in all, one separator throughout, and
@@ -4815,19 +4896,18 @@ fn variant_type(folded_noun: &str) -> Ty {
 
 fn phone_end(lx: &Lexed, t: usize) -> usize {
     let mut k = t + 1;
+    let mut end = k;
     while k < lx.toks.len() {
+        let gap = lx.toks[k].span.start - lx.toks[k - 1].span.end;
         match lx.toks[k].kind {
-            TokKind::Num(_) => {
-                let gap = lx.toks[k].span.start - lx.toks[k - 1].span.end;
-                if gap > 2 {
-                    break;
-                }
-            }
+            TokKind::Num(_) if gap <= 2 => end = k + 1,
+            // (`+55 (11) 3456-7788`: an area code's parentheses.)
+            TokKind::Punct(P::Open | P::Close) if gap <= 1 => {}
             _ => break,
         }
         k += 1;
     }
-    k
+    end
 }
 
 /// What kind of code an identifier is: a quarter (`Q3`, `T3`, `3T24`, `1Q25`), a week (`S14`,
