@@ -409,11 +409,16 @@ fn spec_words(part: &str) -> Spec {
                 continue;
             }
         }
+        let folded = words::fold(w);
+        // (`Real` over a column is what was spent, beside `Presupuesto`/`Planejado`, not
+        // Brazil's currency: a header names reais in the plural or by `R$`.)
+        if folded == "real" {
+            continue;
+        }
         if let Some(c) = words::currency_word(w) {
             spec.currency = Some(c);
             continue;
         }
-        let folded = words::fold(w);
         if words::flags(&folded) & words::flag::STOP != 0 {
             continue;
         }

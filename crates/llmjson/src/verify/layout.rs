@@ -1281,6 +1281,9 @@ impl<'a> Doc<'a> {
         // The previous quantity's direction in words and where it was, for an ellipsis (`fell
         // 52.3% on the drug and 3.1% on placebo`).
         let mut last_direction: Option<(Polarity, usize, Option<&'static str>)> = None;
+        // The last amount of money written with a scale word (`1,18 millones de euros`), for
+        // a parallel one that leaves its currency out (`, frente a 1,095 millones`).
+        let mut last_money: Option<(&'static str, usize)> = None;
         let mut clause_start = 0usize;
         let mut last_number: Option<usize> = None;
         let mut skip_until = 0usize;
@@ -1663,6 +1666,17 @@ impl<'a> Doc<'a> {
                                     }
                                 }
                             }
+                            if frame.unit.is_none() && num.scaled {
+                                if let Some((currency, at)) = last_money {
+                                    if ellipsis(lx, at, t) && !counted_after(lx, t, self.text) {
+                                        frame.unit = Some(currency);
+                                    }
+                                }
+                            }
+                            last_money = frame
+                                .unit
+                                .filter(|u| num.scaled && words::is_currency_code(u))
+                                .map(|u| (u, t));
                             if matches!(frame.polarity, Polarity::MinusWord | Polarity::Plus) {
                                 last_direction = Some((frame.polarity, t, frame.unit));
                             } else {
@@ -4104,6 +4118,31 @@ fn sentence_subject(lx: &Lexed, t: usize, start: usize, text: &str) -> Vec<(Atom
     out
 }
 
+/// Whether a word that may be what the number counts follows it (`1,2 millones de
+/// visitantes`, `1.2 million visitors`): a content word, not a participle that says which
+/// amount it is (`1,095 millones presupuestados`, `0.9 million budgeted`).
+fn counted_after(lx: &Lexed, t: usize, text: &str) -> bool {
+    let mut k = t + 1;
+    while let Some(tok) = lx.toks.get(k) {
+        match tok.kind {
+            TokKind::Word { flags, .. } => {
+                let w = words::fold(text.get(tok.span.clone()).unwrap_or_default());
+                if flags & flag::STOP != 0 {
+                    k += 1;
+                    continue;
+                }
+                let participle = ["ado", "ados", "ada", "adas", "ido", "idos", "ida", "idas"]
+                    .iter()
+                    .chain(&["ed", "ee", "ees"])
+                    .any(|s| w.ends_with(s) && w.len() >= s.len() + 3);
+                return !participle;
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// Between two quantities only a conjunction and function words (`… 52.3% on the drug and by
 /// 3.1% on placebo`, `11,2 points … contre 7,9`): the second shares the first's direction.
 fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
@@ -5030,7 +5069,8 @@ fn word_atom(folded: &str, raw: &str) -> Option<Atom> {
     // label follows, not whose it is (`Budget balance (USD millions)`, `im Jahr 2023`).
     if words::flags(folded) & flag::YEAR_WORD != 0
         || words::scale_word_folded(folded).is_some()
-        || words::currency_word_folded(raw, folded).is_some()
+        // (`Real` is also what was spent or done, beside `Presupuesto`, `Planejado`: a word.)
+        || folded != "real" && words::currency_word_folded(raw, folded).is_some()
     {
         return None;
     }
@@ -5625,6 +5665,19 @@ fn contains(text: &str, pattern: &str) -> bool {
     memchr::memmem::find(text.as_bytes(), pattern.as_bytes()).is_some()
 }
 
+/// Whether `mark` occurs in `text` other than as one amount's own currency: `(all amounts in
+/// CAD)`, `Canadian dollars` say what a bare `$` is; `CAD 2,760` and `C$85` beside `$13,960`
+/// tell the two apart (a text that writes one dollar's amounts with their code writes the
+/// other's bare).
+fn names_dollar(text: &str, mark: &str) -> bool {
+    memchr::memmem::find_iter(text.as_bytes(), mark.as_bytes()).any(|at| {
+        let after = text[at + mark.len()..].trim_start_matches([' ', '\u{a0}']);
+        let before = text[..at].trim_end_matches([' ', '\u{a0}']);
+        !(after.starts_with(|c: char| c.is_ascii_digit())
+            || before.ends_with(|c: char| c.is_ascii_digit()))
+    })
+}
+
 /// The dollar a bare `$` means in this text: USD, unless the text names one other dollar
 /// (`CAD`, `AUD`, …) and no US one.
 fn dollar_of(text: &str) -> &'static str {
@@ -5641,13 +5694,13 @@ fn dollar_of(text: &str) -> &'static str {
             &["CAD", "C$", "Canadian dollar", "dólares canadienses"][..],
         ),
         ("AUD", &["AUD", "A$", "Australian dollar"][..]),
-        ("NZD", &["NZD", "NZ$"][..]),
+        ("NZD", &["NZD", "NZ$", "New Zealand dollar"][..]),
         ("MXN", &["MXN", "MX$", "pesos mexicanos"][..]),
         ("HKD", &["HKD", "HK$", "Hong Kong dollar"][..]),
         ("SGD", &["SGD", "S$", "Singapore dollar"][..]),
         ("TWD", &["TWD", "NT$"][..]),
     ] {
-        if marks.iter().any(|m| contains(text, m)) {
+        if marks.iter().any(|m| names_dollar(text, m)) {
             if found.is_some() {
                 return "USD";
             }
@@ -6219,7 +6272,8 @@ fn number_start(piece: &str) -> usize {
         if let Some(h) = head.strip_suffix(['-', '+', '−', '(']) {
             at = h.len();
         } else if let Some(h) = [
-            "R$", "US$", "HK$", "NT$", "C$", "A$", "S$", "$", "€", "£", "Fr.",
+            "R$", "US$", "HK$", "NT$", "NZ$", "CA$", "AU$", "MX$", "C$", "A$", "S$", "$", "€", "£",
+            "¥", "₹", "Fr.",
         ]
         .iter()
         .find_map(|sym| head.strip_suffix(sym))

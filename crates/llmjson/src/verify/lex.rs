@@ -2087,6 +2087,9 @@ fn whose_dollar(r: &str) -> Option<(&'static str, usize)> {
         "australian" | "australien" | "australiens" | "australiano" | "australianos"
         | "australische" | "australischen" => Some("AUD"),
         "us" | "american" | "americains" | "americanos" | "estadounidenses" => Some("USD"),
+        "neo-zelandais" | "neozelandais" | "neozelandes" | "neozelandeses" | "neozelandesa"
+        | "neozelandesas" | "neuseelandische" | "neuseelandischen" => Some("NZD"),
+        "singapore" | "singapour" | "singapur" | "singapurenses" | "singapurense" => Some("SGD"),
         _ => None,
     };
     let peso_country = |w: &str| match &*words::fold(w) {
@@ -2100,7 +2103,20 @@ fn whose_dollar(r: &str) -> Option<(&'static str, usize)> {
     let peso = |w: &str| matches!(&*words::fold(w), "peso" | "pesos");
     let first = word_prefix(r, 14, char::is_alphabetic);
     let (gap, rest) = after_blank(&r[first.len()..])?;
-    let second = word_prefix(rest, 14, char::is_alphabetic);
+    // (`néo-zélandais`: a nationality may be hyphenated.)
+    let second = word_prefix(rest, 20, |c| c.is_alphabetic() || c == '-');
+    // `New Zealand dollars`, `Hong Kong dollars`: a country of two words.
+    let two = match (&*words::fold(first), &*words::fold(second)) {
+        ("new", "zealand") => Some("NZD"),
+        ("hong", "kong") => Some("HKD"),
+        _ => None,
+    };
+    if let Some(code) = two {
+        let (gap2, rest2) = after_blank(&rest[second.len()..])?;
+        let third = word_prefix(rest2, 14, char::is_alphabetic);
+        return dollar(third)
+            .then_some((code, first.len() + gap + second.len() + gap2 + third.len()));
+    }
     let code = if dollar(first) {
         country(second)
     } else if dollar(second) {
