@@ -1085,6 +1085,11 @@ CLASSES_R9 = [
     ("elided_currency", "pt-BR", "Obras (R$ milhões) — Orçado: 14,2; Realizado: 15,8", "As obras custaram R$ 15,8 milhões, contra 14,2 milhões orçados.", "As obras custaram R$ 15,8 milhões, contra 15,8 milhões orçados."),
     ("elided_currency", "en", "Museum 2024: revenue €4.2 million; visitors 1.2 million; shop sales €0.9 million.", "The museum earned €4.2 million and welcomed 1.2 million visitors.", "The museum earned €4.2 million and welcomed 0.9 million visitors."),
     ("elided_currency", "fr", "Budget voirie 2025 : prévu 3,6 M€ ; engagé 2,9 M€.", "La voirie a engagé 2,9 millions d'euros sur 3,6 millions prévus.", "La voirie a engagé 3,6 millions d'euros sur 2,9 millions prévus."),
+    ("noun_after_quantity", "de", "Ergebnis 2024: EUR −41'200. Umsatz: EUR 812'000.", "Bei einem Umsatz von EUR 812'000 ergab sich ein Verlust von EUR 41'200.", "Bei einem Umsatz von EUR 41'200 ergab sich ein Verlust von EUR 812'000."),
+    ("noun_after_quantity", "de", "Kosten Wartung: 18.400 €; Kosten Energie: 52.900 €", "Neben Wartungskosten von 18.400 € entstanden Energiekosten von 52.900 €.", "Neben Wartungskosten von 52.900 € entstanden Energiekosten von 18.400 €."),
+    ("noun_after_quantity", "de-CH", "Jahresrechnung 2024 Seilbahn: Ertrag CHF 2'310'000; Aufwand CHF 2'465'000; Defizit CHF −155'000.", "Bei einem Ertrag von CHF 2'310'000 und einem Aufwand von CHF 2'465'000 resultierte ein Defizit von CHF 155'000.", "Bei einem Ertrag von CHF 2'310'000 resultierte ein Defizit von CHF 2'465'000."),
+    ("noun_after_quantity", "de", "Mitglieder: 1.240; Neueintritte: 86; Austritte: 41", "Mit 1.240 Mitgliedern verzeichnete der Verein 86 Neueintritte und 41 Austritte.", "Mit 1.240 Mitgliedern verzeichnete der Verein 41 Neueintritte und 86 Austritte."),
+    ("noun_after_quantity", "de", "Gewinn 2023: 3,2 Mio. €; Verlust 2024: 1,1 Mio. €", "Nach einem Gewinn von 3,2 Mio. € im Jahr 2023 folgte 2024 ein Verlust von 1,1 Mio. €.", "Nach einem Gewinn von 3,2 Mio. € im Jahr 2023 folgte 2024 ein Verlust von 3,2 Mio. €."),
 ]
 
 def main() -> None:

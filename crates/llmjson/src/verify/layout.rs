@@ -1722,6 +1722,10 @@ impl<'a> Doc<'a> {
                             last_number = Some(t);
                             clause_quantity = Some(t);
                             numbers_in_sentence += 1;
+                            // A quantity ends a stretch of names: a noun after it heads the
+                            // next one (`Bei einem Umsatz von CHF 1'940'000 resultierte ein
+                            // Verlust von CHF 57'300`).
+                            name_chunk = false;
                         }
                     }
                     let _ = role;
