@@ -1090,6 +1090,13 @@ CLASSES_R9 = [
     ("noun_after_quantity", "de-CH", "Jahresrechnung 2024 Seilbahn: Ertrag CHF 2'310'000; Aufwand CHF 2'465'000; Defizit CHF −155'000.", "Bei einem Ertrag von CHF 2'310'000 und einem Aufwand von CHF 2'465'000 resultierte ein Defizit von CHF 155'000.", "Bei einem Ertrag von CHF 2'310'000 resultierte ein Defizit von CHF 2'465'000."),
     ("noun_after_quantity", "de", "Mitglieder: 1.240; Neueintritte: 86; Austritte: 41", "Mit 1.240 Mitgliedern verzeichnete der Verein 86 Neueintritte und 41 Austritte.", "Mit 1.240 Mitgliedern verzeichnete der Verein 41 Neueintritte und 86 Austritte."),
     ("noun_after_quantity", "de", "Gewinn 2023: 3,2 Mio. €; Verlust 2024: 1,1 Mio. €", "Nach einem Gewinn von 3,2 Mio. € im Jahr 2023 folgte 2024 ein Verlust von 1,1 Mio. €.", "Nach einem Gewinn von 3,2 Mio. € im Jahr 2023 folgte 2024 ein Verlust von 3,2 Mio. €."),
+    ("period_average", "en", "Calls answered — Monday: 312; Tuesday: 287; Wednesday: 301; Thursday: 295; Friday: 305", "On Tuesday the desk answered 287 calls.", "Across the week the desk answered an average of 301 calls a day."),
+    ("period_average", "fr", "Entrées au musée — semaine 1 : 2 140 ; semaine 2 : 1 980 ; semaine 3 : 2 060", "Le musée a accueilli 1 980 visiteurs la semaine 2.", "Le musée a accueilli en moyenne 2 060 visiteurs par semaine."),
+    ("period_average", "pt-BR", "Refeições servidas — janeiro: 4.120; fevereiro: 3.860; março: 4.100", "Em fevereiro o refeitório serviu 3.860 refeições.", "No trimestre, o refeitório serviu em média 4.100 refeições por mês."),
+    ("period_average", "de", "Besucher pro Tag — Montag: 410; Dienstag: 385; Mittwoch: 402", "Am Dienstag kamen 385 Besucher.", "Im Schnitt kamen 402 Besucher pro Tag."),
+    ("period_average", "es", "Pedidos por día (media de la semana): 142\nLunes: 130; martes: 151; miércoles: 145", "La tienda gestionó una media de 142 pedidos por día.", "La tienda gestionó una media de 151 pedidos por día."),
+    ("period_average", "en", "Studio utilisation: 18 h per week (average over Q1); peak week: 26 h", "The studio was used on average 18 h per week in Q1.", "The studio was used on average 26 h per week in Q1."),
+    ("period_average", "de", "Milchleistung je Kuh und Tag (kg), März\nHerde Nord: 29,4\nHerde Süd: 27,1", "Im März gaben die Kühe der Herde Nord im Schnitt 29,4 kg Milch pro Tag.", "Im März gaben die Kühe der Herde Nord im Schnitt 27,1 kg Milch pro Tag."),
 ]
 
 def main() -> None:

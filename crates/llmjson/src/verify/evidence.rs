@@ -188,6 +188,9 @@ pub(crate) struct Claim<'c> {
     /// A statistic of parts the answer counts (`the three specimens averaged`: `w:~avg`):
     /// only a number the evidence labels with it grounds it.
     pub parts: Option<&'static str>,
+    /// An average per a period (`una media de 150 visitantes por día`: `d`; `wk`, `mo`): one
+    /// period's value (`martes: 150`) does not ground it, unless labelled an average.
+    pub period_parts: Option<&'static str>,
     /// Its periods and numbered things (`y:2021`, `q:3`, `r:batch:13e0`), known to the evidence
     /// or not, with their weights: one year excludes another wherever the evidence states it.
     pub exclusive: &'c [(super::layout::Atom, f32)],
@@ -981,6 +984,37 @@ impl Evidence {
                 return None;
             }
         }
+        // (One period's value is no average over the periods: `una media de 150 visitantes
+        // por día` against `lunes: 120; martes: 150; miércoles: 180`.)
+        if let Some(period) = claim.period_parts {
+            let labels = &self.groups[n.groups.start as usize..n.groups.end as usize];
+            let stated = self.atom_id("w:~avg").is_some_and(|s| {
+                labels
+                    .iter()
+                    .any(|&l| self.labels[l as usize].1.binary_search(&s).is_ok())
+            });
+            // (A period of the kind averaged over, that the answer does not name: `Februar`
+            // above a list of daily yields is the month they are of, not a day.)
+            let kinds: &[&str] = match period {
+                "d" => &["wd:", "d:", "md:"],
+                "wk" => &["wk:"],
+                _ => &["m:"],
+            };
+            let of_a_period = labels.iter().any(|&l| {
+                self.labels[l as usize].1.iter().any(|&a| {
+                    let name = &self.atom_names[a as usize];
+                    kinds.iter().any(|p| name.starts_with(p))
+                        && !claim.context.iter().any(|m| m.atom == a)
+                })
+            });
+            if !stated && of_a_period {
+                why.other_subject.get_or_insert(Clash {
+                    ours: "avg".to_string(),
+                    theirs: String::new(),
+                });
+                return None;
+            }
+        }
         let clash = self
             .conflict(
                 n,
@@ -1498,6 +1532,7 @@ impl Evidence {
                 }),
             name_digits: false,
             parts: None,
+            period_parts: None,
             exclusive,
             value: frame.readings.first(),
             unit: frame.unit,

@@ -2320,8 +2320,11 @@ impl<'a> Doc<'a> {
                 if let TokKind::Num(id) = toks[t].kind {
                     let n = &lx.nums[id as usize];
                     let tail = &self.text[n.digits.end.min(n.span.end)..n.span.end];
+                    // (Not what it is per: `18 h per week` names hours, not weeks.)
+                    let tail = tail.split('/').next().unwrap_or(tail);
                     for w in tail
                         .split(|c: char| !c.is_alphabetic())
+                        .take_while(|w| !per_word(&words::fold(w)))
                         .filter(|w| w.chars().count() > 2)
                     {
                         if let Some(a) = word_atom(&words::fold(w), w) {
@@ -2571,6 +2574,9 @@ impl<'a> Doc<'a> {
                 // states that statistic.
                 if let Some(stat) = parts_statistic(lx, own_start, t) {
                     push(&format_compact!("{PARTS}{stat}"), 1.0, t);
+                }
+                if let Some(period) = period_average(lx, own_start, t) {
+                    push(&format_compact!("{PERIOD_PARTS}{period}"), 1.0, t);
                 }
                 // The sentence's subject words (`A soja ocupou … e produziu 8.432 t`): more
                 // strongly when the clause names no subject of its own (its verb alone).
@@ -3315,6 +3321,30 @@ fn per_word(w: &str) -> bool {
 /// The prefix of the atom an answer's number gets when its clause counts parts and names a
 /// statistic of them (`parts:avg`): not an evidence atom, a question to the lookup.
 pub(crate) const PARTS: &str = "parts:";
+
+/// The prefix of the atom an answer's number gets when it is an average per a period
+/// (`periods:avg`): a question to the lookup, as [`PARTS`] is.
+pub(crate) const PERIOD_PARTS: &str = "periods:";
+
+/// Whether the number at `t` is an average per a period its clause `from..` names (`una media
+/// de 150 visitantes por día`, `em média 15 h de estúdio por semana`, `averaged 42 calls a
+/// day`): a statistic over the periods, which one period's value does not state.
+fn period_average(lx: &Lexed, from: usize, t: usize) -> Option<&'static str> {
+    const AFTER: usize = 6;
+    let end = (t + 1 + AFTER).min(lx.toks.len());
+    let average = (from..end)
+        .filter(|&k| k != t)
+        .any(|k| word_at(lx, k).and_then(words::statistic) == Some("avg"));
+    if !average {
+        return None;
+    }
+    (t + 1..end).find_map(|k| {
+        word_at(lx, k)
+            .filter(|w| matches!(*w, "a" | "an" | "par") || per_word(w))
+            .and_then(|_| word_at(lx, k + 1).and_then(period_unit))
+            .filter(|u| matches!(*u, "d" | "wk" | "mo"))
+    })
+}
 
 /// The statistic (`avg`, `total`) a clause `from..t` names over parts it counts (`the three
 /// specimens averaged`, `los tres turnos envasaron de media`, `die drei Häuser kamen im

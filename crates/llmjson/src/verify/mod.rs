@@ -564,6 +564,16 @@ impl<'e> Check<'e> {
                         _ => None,
                     })
             });
+            claim.period_parts = binds.iter().find_map(|b| {
+                b.atoms
+                    .iter()
+                    .find_map(|a| match a.strip_prefix(layout::PERIOD_PARTS)? {
+                        "d" => Some("d"),
+                        "wk" => Some("wk"),
+                        "mo" => Some("mo"),
+                        _ => None,
+                    })
+            });
             // A name's digits with a unit (`Kestrel 2400 … rated at 2400 kW`) are no
             // measurement of the bare number they are in the evidence.
             claim.name_digits = f.unit.is_some()
