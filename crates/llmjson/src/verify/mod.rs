@@ -554,26 +554,19 @@ impl<'e> Check<'e> {
             let mut claim = self
                 .evidence
                 .frame_of_claim(&f, &context, &exclusive, noun.as_deref());
-            // A statistic over parts the answer counts is grounded by that statistic only.
-            claim.parts = binds.iter().find_map(|b| {
-                b.atoms
-                    .iter()
-                    .find_map(|a| match a.strip_prefix(layout::PARTS)? {
-                        "avg" => Some("w:~avg"),
-                        "total" => Some("w:~total"),
-                        _ => None,
-                    })
-            });
-            claim.period_parts = binds.iter().find_map(|b| {
-                b.atoms
-                    .iter()
-                    .find_map(|a| match a.strip_prefix(layout::PERIOD_PARTS)? {
-                        "d" => Some("d"),
-                        "wk" => Some("wk"),
-                        "mo" => Some("mo"),
-                        _ => None,
-                    })
-            });
+            // A statistic over parts the answer counts is grounded by that statistic only; an
+            // average per a period, by no one period's value.
+            let question = |prefix: &str, answers: &[(&str, &'static str)]| {
+                binds.iter().flat_map(|b| b.atoms.iter()).find_map(|a| {
+                    let asked = a.strip_prefix(prefix)?;
+                    answers.iter().find(|(q, _)| *q == asked).map(|(_, v)| *v)
+                })
+            };
+            claim.parts = question(layout::PARTS, &[("avg", "w:~avg"), ("total", "w:~total")]);
+            claim.period_parts = question(
+                layout::PERIOD_PARTS,
+                &[("d", "d"), ("wk", "wk"), ("mo", "mo")],
+            );
             // A name's digits with a unit (`Kestrel 2400 … rated at 2400 kW`) are no
             // measurement of the bare number they are in the evidence.
             claim.name_digits = f.unit.is_some()
