@@ -1097,6 +1097,17 @@ CLASSES_R9 = [
     ("period_average", "es", "Pedidos por día (media de la semana): 142\nLunes: 130; martes: 151; miércoles: 145", "La tienda gestionó una media de 142 pedidos por día.", "La tienda gestionó una media de 151 pedidos por día."),
     ("period_average", "en", "Studio utilisation: 18 h per week (average over Q1); peak week: 26 h", "The studio was used on average 18 h per week in Q1.", "The studio was used on average 26 h per week in Q1."),
     ("period_average", "de", "Milchleistung je Kuh und Tag (kg), März\nHerde Nord: 29,4\nHerde Süd: 27,1", "Im März gaben die Kühe der Herde Nord im Schnitt 29,4 kg Milch pro Tag.", "Im März gaben die Kühe der Herde Nord im Schnitt 27,1 kg Milch pro Tag."),
+    ("pt_article_clause", "pt-BR", "Finance (BRL thousands). Revenue 12,400; EBITDA (1,180); net loss (2,030). Cash at year end: 8,900.", "A receita foi de R$ 12,4 milhões; o caixa fechou o ano em R$ 8,9 milhões.", "A receita foi de R$ 12,4 milhões; o caixa fechou o ano em R$ 12,4 milhões."),
+    ("pt_article_clause", "pt-BR", "Estoque final: 4.210 t; vendas do ano: 18.600 t", "O estoque fechou o ano em 4.210 t, e as vendas somaram 18.600 t.", "O estoque fechou o ano em 18.600 t, e as vendas somaram 4.210 t."),
+    ("pt_article_clause", "pt-BR", "Dívida líquida: R$ 14,8 milhões; caixa: R$ 3,2 milhões", "A receita cresceu; o endividamento líquido fechou o ano em R$ 14,8 milhões.", "A receita cresceu; o caixa fechou o ano em R$ 14,8 milhões."),
+    ("loss_level", "pt-BR", "Resultado líquido 2024: R$ −3,6 milhões; receita: R$ 41,2 milhões", "O prejuízo líquido chegou a R$ 3,6 milhões, com receita de R$ 41,2 milhões.", "O lucro líquido chegou a R$ 3,6 milhões, com receita de R$ 41,2 milhões."),
+    ("loss_level", "en", "Net result FY2024: −$2.7m; revenue $18.9m", "The net loss came to $2.7m on revenue of $18.9m.", "The net profit came to $2.7m on revenue of $18.9m."),
+    ("loss_level", "es", "Resultado neto: −1,9 M€; ventas: 22,4 M€", "La pérdida neta alcanzó 1,9 millones de euros.", "El beneficio neto alcanzó 1,9 millones de euros."),
+    ("loss_level", "en", "Network losses: 7.4% of energy injected; metering errors: 0.6%", "Network losses stood at 7.4% of injected energy.", "Network losses stood at 0.6% of injected energy."),
+    ("cross_language_label", "pt-BR", "Income statement (USD thousands): Revenue 5,320 | Net loss (410) | Cash 1,980", "A receita foi de US$ 5,32 milhões e o caixa de US$ 1,98 milhão.", "A receita foi de US$ 5,32 milhões e o caixa de US$ 410 mil."),
+    ("cross_language_label", "es", "Sales 2024: 8,140 units; price per unit: $42; harvest: 310 t", "Las ventas de 2024 fueron de 8.140 unidades a un precio de 42 dólares.", "Las ventas de 2024 fueron de 8.140 unidades y la cosecha de 8.140 t."),
+    ("cross_language_label", "fr", "Revenue: €2.4m; costs: €1.9m; profit: €0.5m", "Les coûts ont atteint 1,9 M€ et le bénéfice 0,5 M€.", "Les coûts ont atteint 0,5 M€ et le bénéfice 1,9 M€."),
+    ("cross_language_label", "de", "Revenue 2024: €6.1m; net loss: €0.8m", "Der Umsatz lag bei 6,1 Mio. €, der Nettoverlust bei 0,8 Mio. €.", "Der Umsatz lag bei 0,8 Mio. €, der Nettoverlust bei 6,1 Mio. €."),
 ]
 
 def main() -> None:

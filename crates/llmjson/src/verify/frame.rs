@@ -54,6 +54,9 @@ pub(crate) enum Polarity {
     /// A level a change reached, its words naming no loss (`steigerte sein Ergebnis auf 63,5
     /// Mio.`, `fell to 71.5%`): a plain amount, but not one a loss names.
     Level,
+    /// The level a loss's noun reached (`o prejuízo líquido chegou a R$ 4,1 milhões`, `network
+    /// losses stood at 18.2%`): the loss, however the evidence signs it; never a gain.
+    LossLevel,
 }
 
 impl Polarity {
@@ -64,6 +67,9 @@ impl Polarity {
     pub fn agrees(self, evidence: Polarity) -> bool {
         use Polarity::*;
         match (self, evidence) {
+            (LossLevel, Plus | Level) => false,
+            (LossLevel, _) => true,
+            (_, LossLevel) => false,
             (Level, MinusWord) => false,
             (Level, other) => Neutral.agrees(other),
             (other, Level) => other.agrees(Neutral),

@@ -236,6 +236,8 @@ struct Doc<'a> {
     convention: Option<bool>,
     /// A French text: a plain space groups digits (`18 460`).
     french: bool,
+    /// Portuguese, not Spanish: `o` is no conjunction.
+    portuguese: bool,
     /// Labels already read: a list's segment labels and a table's cells repeat (`resistência`,
     /// `custo`), and are read once.
     labels: std::cell::RefCell<HashMap<Box<str>, Vec<LabelRead>, ahash::RandomState>>,
@@ -437,6 +439,7 @@ impl<'a> Doc<'a> {
             dollar: dollar_of(text),
             german: language.german,
             french: language.french,
+            portuguese: portuguese(text),
             // Those who write decimal commas write the day first (`02/01/2024, 81,7 GW`).
             order: match date_order(text) {
                 DateOrder::Unknown
@@ -1246,6 +1249,15 @@ impl<'a> Doc<'a> {
         };
         lex::lex(&self.text[range.clone()], mode, &mut lexed);
         self.settle(&mut lexed, &self.text[range.clone()]);
+        if self.portuguese {
+            for tok in &mut lexed.toks {
+                if let TokKind::Word { folded, flags, .. } = &mut tok.kind {
+                    if &lexed.folded[folded.0 as usize..folded.1 as usize] == "o" {
+                        *flags &= !flag::CONJ;
+                    }
+                }
+            }
+        }
         shift(&mut lexed, range.start);
         self.bind_tokens(&lexed, binds, section, false, only_numbers, sink);
         self.done(lexed);
@@ -2470,9 +2482,11 @@ impl<'a> Doc<'a> {
                     if overridden || base && ty.temporal() {
                         continue;
                     }
+                    // (A semicolon parts clauses as a full stop does: `…, o EBITDA ficou
+                    // negativo …; o caixa fechou o ano em R$ 21,3 milhões`.)
                     let far = if *s == sentence {
                         1.0
-                    } else if *s >> 16 == sentence >> 16 {
+                    } else if *s >> 16 == sentence >> 16 && counts.semicolons(*at..t) == 0 {
                         0.7
                     } else {
                         0.5
@@ -4602,8 +4616,29 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                     // a noun before the rise names (`the net loss rose to`), else a plain
                     // level. (A fall's word may be the level's noun as well: `network losses
                     // stood at 18.2%` is a loss's level.)
+                    // A loss's noun (`o prejuízo líquido chegou a R$ 4,1 milhões`) names the
+                    // loss the level is, however the evidence signs it; a fall's verb (`fell to
+                    // 4.1%`) names a plain level.
                     if sign == Polarity::MinusWord {
-                        return Polarity::Neutral;
+                        let loss_noun = [
+                            "loss",
+                            "deficit",
+                            "prejuizo",
+                            "perda",
+                            "perdida",
+                            "perte",
+                            "verlust",
+                            "fehlbetrag",
+                            "defizit",
+                            "shortfall",
+                        ]
+                        .iter()
+                        .any(|n| w.starts_with(n));
+                        return if loss_noun {
+                            Polarity::LossLevel
+                        } else {
+                            Polarity::Neutral
+                        };
                     }
                     reached = true;
                 }
@@ -5151,7 +5186,29 @@ pub(crate) fn stem(folded: &str) -> CompactString {
     } else {
         w
     };
-    w.chars().take(6).collect()
+    let s: CompactString = w.chars().take(6).collect();
+    match concept(&s) {
+        Some(c) => CompactString::const_new(c),
+        None => s,
+    }
+}
+
+/// The concept a stem names in any of the languages read, for the few a report's figures are
+/// most often labelled by: an answer in Portuguese about an English statement (`prejuízo
+/// líquido` and `Net loss`, `caixa` and `Cash`) names the same label.
+fn concept(stem: &str) -> Option<&'static str> {
+    Some(match stem {
+        "loss" | "prejui" | "perda" | "perdid" | "pert" | "verlus" | "fehlbe" | "negati" => "loss",
+        "revenu" | "receit" | "ingres" | "recett" | "umsatz" => "revenu",
+        "profit" | "lucro" | "benefi" | "gewinn" => "profit",
+        "cash" | "caixa" | "tresor" => "cash",
+        "net" | "liquid" | "neto" | "netto" => "net",
+        "cost" | "custo" | "cout" | "coste" | "costo" | "koste" => "cost",
+        "sale" | "venda" | "venta" | "vent" | "verkau" => "sale",
+        "price" | "preco" | "precio" | "prix" | "preis" => "price",
+        "harves" | "colhei" | "cosech" | "recolt" | "ernt" => "harves",
+        _ => return None,
+    })
 }
 
 /// The atoms of a label's text (a table cell, a header, a list label, a JSON key or string):
@@ -5411,14 +5468,14 @@ struct Marks<'m> {
 /// one step: a count by walking is quadratic over a long clause of numbers.
 struct TokCounts {
     /// Before each token (and at the end): words; words and numbers; content words (not stop
-    /// words); opening parentheses.
-    before: Vec<[u32; 4]>,
+    /// words); opening parentheses; semicolons.
+    before: Vec<[u32; 5]>,
 }
 
 impl TokCounts {
     fn new(lx: &Lexed) -> Self {
         let mut before = Vec::with_capacity(lx.toks.len() + 1);
-        let mut c = [0u32; 4];
+        let mut c = [0u32; 5];
         before.push(c);
         for tok in &lx.toks {
             match tok.kind {
@@ -5429,6 +5486,7 @@ impl TokCounts {
                 }
                 TokKind::Num(_) => c[1] += 1,
                 TokKind::Punct(P::Open) => c[3] += 1,
+                TokKind::Punct(P::Semi) => c[4] += 1,
                 TokKind::Punct(_) => {}
             }
             before.push(c);
@@ -5458,6 +5516,10 @@ impl TokCounts {
 
     fn opens(&self, r: Range<usize>) -> usize {
         self.count(r, 3)
+    }
+
+    fn semicolons(&self, r: Range<usize>) -> usize {
+        self.count(r, 4)
     }
 }
 
@@ -5856,6 +5918,22 @@ fn language_votes(text: &str) -> (u32, u32) {
 }
 
 /// Whether a text is French (it groups digits with plain spaces).
+/// Whether a text is Portuguese rather than Spanish: `o` is its article, not `or` (`o caixa
+/// fechou o ano em R$ 21,3 milhões` is one clause).
+fn portuguese(text: &str) -> bool {
+    let mut pt = 0;
+    let mut es = 0;
+    for w in text.split(|c: char| !c.is_alphabetic()).take(400) {
+        match w {
+            "o" | "do" | "da" | "em" | "no" | "na" | "uma" | "não" | "são" | "foi" | "os"
+            | "ao" | "pelo" | "pela" | "com" => pt += 1,
+            "el" | "del" | "en" | "los" | "las" | "una" | "y" | "fue" | "con" | "es" => es += 1,
+            _ => {}
+        }
+    }
+    pt >= 2 && pt > es
+}
+
 fn french(text: &str) -> bool {
     let mut fr = 0;
     let mut other = 0;
