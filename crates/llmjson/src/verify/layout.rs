@@ -5917,36 +5917,44 @@ fn language_votes(text: &str) -> (u32, u32) {
     (comma, dot)
 }
 
-/// Whether a text is French (it groups digits with plain spaces).
+/// Whether a text's first words are more often `ours` than `others` (twice at least).
+fn leans_to(text: &str, ours: &[&str], others: &[&str]) -> bool {
+    let (mut yes, mut no) = (0, 0);
+    for w in text.split(|c: char| !c.is_alphabetic()).take(400) {
+        yes += u32::from(ours.contains(&w));
+        no += u32::from(others.contains(&w));
+    }
+    yes >= 2 && yes > no
+}
+
 /// Whether a text is Portuguese rather than Spanish: `o` is its article, not `or` (`o caixa
 /// fechou o ano em R$ 21,3 milhões` is one clause).
 fn portuguese(text: &str) -> bool {
-    let mut pt = 0;
-    let mut es = 0;
-    for w in text.split(|c: char| !c.is_alphabetic()).take(400) {
-        match w {
-            "o" | "do" | "da" | "em" | "no" | "na" | "uma" | "não" | "são" | "foi" | "os"
-            | "ao" | "pelo" | "pela" | "com" => pt += 1,
-            "el" | "del" | "en" | "los" | "las" | "una" | "y" | "fue" | "con" | "es" => es += 1,
-            _ => {}
-        }
-    }
-    pt >= 2 && pt > es
+    leans_to(
+        text,
+        &[
+            "o", "do", "da", "em", "no", "na", "uma", "não", "são", "foi", "os", "ao", "pelo",
+            "pela", "com",
+        ],
+        &[
+            "el", "del", "en", "los", "las", "una", "y", "fue", "con", "es",
+        ],
+    )
 }
 
+/// Whether a text is French (it groups digits with plain spaces).
 fn french(text: &str) -> bool {
-    let mut fr = 0;
-    let mut other = 0;
-    for w in text.split(|c: char| !c.is_alphabetic()).take(400) {
-        match w {
-            "le" | "les" | "des" | "du" | "est" | "et" | "au" | "aux" | "sur" | "pour" | "dans"
-            | "une" | "avec" | "été" | "à" => fr += 1,
-            "the" | "and" | "of" | "de" | "em" | "el" | "y" | "der" | "die" | "und" | "que"
-            | "foi" | "fue" | "los" | "das" => other += 1,
-            _ => {}
-        }
-    }
-    fr >= 2 && fr > other
+    leans_to(
+        text,
+        &[
+            "le", "les", "des", "du", "est", "et", "au", "aux", "sur", "pour", "dans", "une",
+            "avec", "été", "à",
+        ],
+        &[
+            "the", "and", "of", "de", "em", "el", "y", "der", "die", "und", "que", "foi", "fue",
+            "los", "das",
+        ],
+    )
 }
 
 /// Whether a text is German (its nouns are capitalised: capitals name nothing).
