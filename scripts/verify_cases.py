@@ -1108,6 +1108,14 @@ CLASSES_R9 = [
     ("cross_language_label", "es", "Sales 2024: 8,140 units; price per unit: $42; harvest: 310 t", "Las ventas de 2024 fueron de 8.140 unidades a un precio de 42 dólares.", "Las ventas de 2024 fueron de 8.140 unidades y la cosecha de 8.140 t."),
     ("cross_language_label", "fr", "Revenue: €2.4m; costs: €1.9m; profit: €0.5m", "Les coûts ont atteint 1,9 M€ et le bénéfice 0,5 M€.", "Les coûts ont atteint 0,5 M€ et le bénéfice 1,9 M€."),
     ("cross_language_label", "de", "Revenue 2024: €6.1m; net loss: €0.8m", "Der Umsatz lag bei 6,1 Mio. €, der Nettoverlust bei 0,8 Mio. €.", "Der Umsatz lag bei 0,8 Mio. €, der Nettoverlust bei 6,1 Mio. €."),
+    ("german_function_caps", "de", "Seit 2001 hat der Verlag 1.240 Titel veröffentlicht; im Jahr 2024 waren es 58.", "Seit 2001 sind 1.240 Titel im Verlag erschienen, 2024 allein 58.", "Seit 2001 sind 58 Titel im Verlag erschienen."),
+    ("german_function_caps", "de", "Seit der Eröffnung 2019 kamen 84.500 Besucher; im Jahr 2024 waren es 17.900.", "Seit der Eröffnung 2019 kamen 84.500 Besucher, 2024 allein 17.900.", "Seit der Eröffnung 2019 kamen 17.900 Besucher."),
+    ("negative_word_fr", "fr", "Résultat financier 2024 : (84) k€ ; résultat d'exploitation : 212 k€", "Le résultat financier est négatif de 84 k€.", "Le résultat financier est positif de 84 k€."),
+    ("negative_word_fr", "fr", "Solde migratoire 2023 : −1 240 habitants", "Le solde migratoire est négatif : 1 240 habitants.", "Le solde migratoire est positif : 1 240 habitants."),
+    ("season_dash", "en", "Approved maintenance budget, 2024–25: $3,480,000", "The maintenance budget for 2024–25 is $3.48 million.", "The maintenance budget for 2024–25 is $3.48 billion."),
+    ("season_dash", "es", "Temporada 2023–24: 41.200 abonados", "En la temporada 2023–24 hubo 41.200 abonados.", "En la temporada 2023–24 hubo 24.000 abonados."),
+    ("phone_area_code", "pt-BR", "Central de atendimento: (21) 3344-5566. Pedidos por dia: 860.", "São 860 pedidos por dia; a central atende pelo (21) 3344-5566.", "São 5.566 pedidos por dia; a central atende pelo (21) 3344-5566."),
+    ("phone_area_code", "es", "Oficina: +34 912 44 18 70 — Vehículos: 44", "La oficina tiene 44 vehículos; teléfono +34 912 44 18 70.", "La oficina tiene 70 vehículos; teléfono +34 912 44 18 70."),
 ]
 
 def main() -> None:

@@ -1489,8 +1489,11 @@ impl<'a> Doc<'a> {
                         }
                     }
                     // (A code in capitals opens a sentence as a name: `EN-ES jobs came to`.)
+                    // (Nor German's function words, capitalised where a sentence opens: `Seit
+                    // 1952 hat die Gießerei …`.)
                     let name = (cap || upper)
                         && !(initial && flags & flag::STOP != 0 && !upper)
+                        && !(self.german && !upper && GERMAN_FUNCTION_WORDS.contains(&w))
                         && raw.chars().count() >= 2;
                     if name {
                         if pending_name.is_empty() {
@@ -2691,23 +2694,23 @@ impl<'a> Doc<'a> {
         if num.sign == Sign::Plus && num.plain && phone_end(lx, t) > t + 2 {
             return Class::Skip(Trivial::Phone);
         }
-        // One written in groups of digits that no grouping writes (`971 72 24 90`: groups of
-        // two among them, nine digits or more), with or without its word.
+        // One written in groups of digits that no grouping writes (`971 72 24 90`, `(11)
+        // 3456-7800`: groups other than three after the first, nine digits or more), with or
+        // without its word.
         if num.plain && num.sign == Sign::None {
             let end = phone_end(lx, t);
-            let lens: Vec<usize> = (t..end)
+            let nums: Vec<&Num> = (t..end)
                 .filter_map(|k| match lx.toks[k].kind {
                     TokKind::Num(id) => Some(&lx.nums[id as usize]),
                     _ => None,
                 })
-                .filter(|n| n.plain)
-                .map(|n| n.digits.len())
                 .collect();
-            if end - t >= 3
-                && lens.len() == end - t
+            let lens: Vec<usize> = nums.iter().map(|n| n.digits.len()).collect();
+            if lens.len() >= 3
+                && nums.iter().all(|n| n.plain)
                 && lens.iter().sum::<usize>() >= 9
                 && lens.iter().all(|&l| (2..=4).contains(&l))
-                && lens[1..].contains(&2)
+                && lens[1..].iter().any(|&l| l != 3)
             {
                 return Class::Skip(Trivial::Phone);
             }

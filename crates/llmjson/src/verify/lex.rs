@@ -1348,18 +1348,23 @@ fn time_or_date(b: &[u8], s: usize, j: usize, seps: &[(usize, Sep)]) -> Option<u
         }
         return Some(end);
     }
-    // `2025/26`, `2023-24`: a season.
+    // `2025/26`, `2023-24`, `2025–26`: a season.
+    let dash = match b.get(j) {
+        Some(b'/' | b'-') => 1,
+        _ if b.get(j..j + 3) == Some("–".as_bytes()) => 3,
+        _ => 0,
+    };
     if seps.is_empty()
         && head == 4
-        && matches!(b.get(j), Some(b'/' | b'-'))
-        && b.get(j + 1..j + 3)
+        && dash > 0
+        && b.get(j + dash..j + dash + 2)
             .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
         && !b
-            .get(j + 3)
+            .get(j + dash + 2)
             .is_some_and(|c| c.is_ascii_digit() || matches!(c, b'/' | b'-'))
         && matches!(&b[s..s + 2], b"19" | b"20")
     {
-        return Some(j + 3);
+        return Some(j + dash + 2);
     }
     // `em 25/08`, `le 12/08`, `on 03/14`: a day and a month after a date's preposition.
     if seps.is_empty() && (1..=2).contains(&head) && b.get(j) == Some(&b'/') {

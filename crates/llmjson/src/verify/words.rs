@@ -231,6 +231,7 @@ fn direction_by_stem(w: &str) -> u32 {
         "defizit",
         "defice",
         "negativ",
+        "negatif",
         "perdid",
         "perdie",
         "perdeu",
