@@ -1116,6 +1116,12 @@ CLASSES_R9 = [
     ("season_dash", "es", "Temporada 2023–24: 41.200 abonados", "En la temporada 2023–24 hubo 41.200 abonados.", "En la temporada 2023–24 hubo 24.000 abonados."),
     ("phone_area_code", "pt-BR", "Central de atendimento: (21) 3344-5566. Pedidos por dia: 860.", "São 860 pedidos por dia; a central atende pelo (21) 3344-5566.", "São 5.566 pedidos por dia; a central atende pelo (21) 3344-5566."),
     ("phone_area_code", "es", "Oficina: +34 912 44 18 70 — Vehículos: 44", "La oficina tiene 44 vehículos; teléfono +34 912 44 18 70.", "La oficina tiene 70 vehículos; teléfono +34 912 44 18 70."),
+    ("period_header", "es", "Tarifas de alquiler de andamios (precios en EUR, sin IVA)\nEquipo | Día | Semana | Mes\nAndamio 6 m | 85 | 340 | 1.020\nAndamio 10 m | 120 | 480 | 1.440", "Alquilar el andamio de 10 m cuesta 120 euros al día o 480 a la semana.", "Alquilar el andamio de 10 m cuesta 85 euros al día o 480 a la semana."),
+    ("period_header", "en", "Van hire rates (GBP)\n| Van | Day | Week | Month |\n|---|---|---|---|\n| Small | 65 | 290 | 980 |\n| Large | 95 | 420 | 1,390 |", "A large van costs £95 a day or £1,390 a month.", "A large van costs £65 a day or £1,390 a month."),
+    ("period_header", "pt-BR", "Diárias de equipamentos (R$)\nEquipamento;Dia;Semana\nBetoneira;90;380\nCompactador;150;620", "O compactador sai por R$ 150 por dia.", "O compactador sai por R$ 90 por dia."),
+    ("per_hundred_km", "de", "Verbrauch: 24 l/100 km; Tankinhalt: 180 l", "Der Transporter verbraucht 24 Liter auf 100 Kilometer und fasst 180 Liter.", "Der Transporter verbraucht 180 Liter auf 100 Kilometer."),
+    ("per_hundred_km", "pt-BR", "Consumo: 31 l/100 km; tanque: 275 l", "O ônibus consome 31 L a cada 100 km.", "O ônibus consome 27,5 L a cada 100 km."),
+    ("per_hundred_km", "en", "Energy use: 19.8 kWh/100 km; battery: 77 kWh", "The car uses 19.8 kWh per 100 km from a 77 kWh battery.", "The car uses 77 kWh per 100 km."),
 ]
 
 def main() -> None:

@@ -179,6 +179,18 @@ impl Spec {
 /// Groups holding digits other than `000` are not specs (`(n=148)`, `(2023: 3.655)`).
 pub(crate) fn spec_of(text: &str) -> Spec {
     let mut spec = Spec::default();
+    // A period's noun alone, in the singular (`Día | Semana | Mes`, `Day`, `Monat`): what a
+    // rate's column is per, not a unit of days (`Días de mar`, `Days` count them).
+    let period = match words::fold(text.trim()).as_ref() {
+        "dia" | "day" | "jour" | "tag" | "daily" => Some("d"),
+        "semana" | "week" | "semaine" | "woche" | "weekly" => Some("wk"),
+        "mes" | "month" | "mois" | "monat" | "monthly" => Some("mo"),
+        _ => None,
+    };
+    if period.is_some() {
+        spec.per = period;
+        return spec;
+    }
     let mut parts: Vec<&str> = Vec::new();
     // Bracketed groups.
     let mut rest = text;

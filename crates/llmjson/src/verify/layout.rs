@@ -1094,7 +1094,13 @@ impl<'a> Doc<'a> {
                 row_negative |= direction_outside_parens(t) == Some(true);
                 // A condition (`100` under `Temperature (°C)`, `50 mg`) is a quantity too; an id
                 // or a year labels only.
-                if c == 0 && !col0_years && (spec.unit.is_some() || has_unit(t)) {
+                // (A name with a size, `Andamio 6 m`, is a label: its `m` is metres, whatever
+                // money the caption states.)
+                if c == 0
+                    && !col0_years
+                    && (spec.unit.is_some() || has_unit(t))
+                    && !t.starts_with(char::is_alphabetic)
+                {
                     self.cell(r.clone(), cell_locale, &sec_binds, spec, false, sink);
                 } else {
                     // A label cell's numbers (an id, a year, a name's digits) label.
@@ -2336,11 +2342,16 @@ impl<'a> Doc<'a> {
                     let n = &lx.nums[id as usize];
                     let tail = &self.text[n.digits.end.min(n.span.end)..n.span.end];
                     // (Not what it is per: `18 h per week` names hours, not weeks.)
-                    let tail = tail.split('/').next().unwrap_or(tail);
+                    let tail = tail
+                        .split(|c: char| c == '/' || c.is_ascii_digit())
+                        .next()
+                        .unwrap_or(tail);
                     for w in tail
                         .split(|c: char| !c.is_alphabetic())
                         .take_while(|w| !per_word(&words::fold(w)))
-                        .filter(|w| w.chars().count() > 2)
+                        .filter(|w| {
+                            w.chars().count() > 2 && words::flags(&words::fold(w)) & flag::STOP == 0
+                        })
                     {
                         if let Some(a) = word_atom(&words::fold(w), w) {
                             push(&a, 0.8, t);

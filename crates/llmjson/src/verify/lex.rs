@@ -1686,6 +1686,12 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
     let word = word_prefix(spaced, 20, |c| {
         c.is_alphabetic() || matches!(c, '°' | 'º' | 'µ' | '²' | '³' | '%' | '/')
     });
+    // (`28 l/100 km`: a slash before digits ends the unit; what it is per is read after.)
+    let word = if spaced[word.len()..].starts_with(|c: char| c.is_ascii_digit()) {
+        word.trim_end_matches('/')
+    } else {
+        word
+    };
     let boundary = !spaced[word.len()..].starts_with(|c: char| c.is_alphanumeric());
     if word.is_empty() || !boundary {
         return Right::nothing(j);
@@ -2168,27 +2174,48 @@ fn currency_after_scale(text: &str, end: usize) -> (Option<&'static str>, usize)
 /// count (`survived 2015 cycles`).
 fn per_unit(text: &str, unit: &'static str, end: usize) -> (&'static str, usize) {
     let rest = &text[end..];
+    // `l/100 km`, `kWh/100km`, `28 Liter auf 100 Kilometer`, `41 L a cada 100 km`: per hundred
+    // kilometres.
+    let hundred_per = match unit {
+        "L" => Some("L/100km"),
+        "kWh" => Some("kWh/100km"),
+        _ => None,
+    };
+    if let Some(per) = hundred_per {
+        let tail = [
+            "/",
+            " / ",
+            " per ",
+            " por ",
+            " auf ",
+            " a cada ",
+            " por cada ",
+            " pour ",
+            " aux ",
+            " every ",
+        ]
+        .iter()
+        .find_map(|sep| rest.strip_prefix(sep));
+        if let Some(km) = tail.and_then(|t| t.strip_prefix("100")) {
+            let km_word = km.trim_start_matches(' ');
+            let w = km_word
+                .split(|c: char| !c.is_alphabetic())
+                .next()
+                .unwrap_or_default();
+            if matches!(
+                w,
+                "km" | "Kilometer" | "kilometres" | "kilometers" | "kilómetros" | "quilômetros"
+            ) {
+                return (per, end + (rest.len() - km_word.len()) + w.len());
+            }
+        }
+    }
     let Some(tail) = ["/", " per ", " por ", " / "]
         .iter()
         .find_map(|sep| rest.strip_prefix(sep))
     else {
         return (unit, end);
     };
-    // `l/100 km`, `kWh/100km`: per hundred kilometres.
-    for hundred in ["100 km", "100km"] {
-        if let Some(after) = tail.strip_prefix(hundred) {
-            if !after.starts_with(|c: char| c.is_alphanumeric()) {
-                let per = match unit {
-                    "L" => Some("L/100km"),
-                    "kWh" => Some("kWh/100km"),
-                    _ => None,
-                };
-                if let Some(per) = per {
-                    return (per, end + (rest.len() - tail.len()) + hundred.len());
-                }
-            }
-        }
-    }
     let word: String = tail
         .chars()
         .take_while(|c| c.is_alphabetic() || matches!(c, '²' | '³'))
