@@ -1122,6 +1122,10 @@ CLASSES_R9 = [
     ("per_hundred_km", "de", "Verbrauch: 24 l/100 km; Tankinhalt: 180 l", "Der Transporter verbraucht 24 Liter auf 100 Kilometer und fasst 180 Liter.", "Der Transporter verbraucht 180 Liter auf 100 Kilometer."),
     ("per_hundred_km", "pt-BR", "Consumo: 31 l/100 km; tanque: 275 l", "O ônibus consome 31 L a cada 100 km.", "O ônibus consome 27,5 L a cada 100 km."),
     ("per_hundred_km", "en", "Energy use: 19.8 kWh/100 km; battery: 77 kWh", "The car uses 19.8 kWh per 100 km from a 77 kWh battery.", "The car uses 77 kWh per 100 km."),
+    ("unit_vs_bare_column", "en", "batch,line,ph,temp_c\nB1,L1,4.2,61\nB2,L1,4.4,63\nB3,L2,4.1,58", "Batch B2 ran at pH 4.4 and 63 °C.", "Batch B2 ran at pH 4.4 and 61 °C."),
+    ("unit_vs_bare_column", "es", "Ficha técnica — Grúa GT-40\nCapacidad: 4.000 kg\nVelocidad de elevación: 0,38 m/s\nVelocidad de traslación: 12 km/h\nPendiente máxima: 18 %", "La grúa GT-40 levanta 4.000 kg, eleva a 0,38 m/s y se desplaza a 12 km/h.", "La grúa GT-40 levanta 4.000 kg, eleva a 0,38 m/s y se desplaza a 18 km/h."),
+    ("unit_vs_bare_column", "fr", "Indicateurs atelier S1 2025\nPeaux traitées : 31 240\nTaux de recyclage du chrome : 0,88\nEau : 24,6 m³ par tonne de peau brute", "L'atelier a traité 31 240 peaux et consommé 24,6 m³ d'eau par tonne de peau brute.", "L'atelier a traité 24 600 peaux et consommé 24,6 m³ d'eau par tonne de peau brute."),
+    ("unit_vs_bare_column", "de", "Messung,Ort,Leitfähigkeit,Temperatur_C\nM1,Zulauf,812,14\nM2,Ablauf,640,17", "Im Ablauf lag die Temperatur bei 17 °C.", "Im Ablauf lag die Temperatur bei 14 °C."),
 ]
 
 def main() -> None:

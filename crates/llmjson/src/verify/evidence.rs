@@ -1166,9 +1166,12 @@ impl Evidence {
                         }
                         // (A claim per a unit the evidence states once, in its caption: `8,4 t
                         // por hectárea` against `por hectárea: 6,1 t (cebada)`.)
+                        // (Unitless numbers only when the number found states no unit either:
+                        // a `temp_C` column's `31 °C` is not a `pH` column's.)
                         Some(m) => {
                             has(m)
-                                || has(measure_of(None, None, false))
+                                || (n.unit.is_none() || !physical(claim_unit.0))
+                                    && has(measure_of(None, None, false))
                                 || claim_unit.1.is_some()
                                     && has(measure_of(claim_unit.0, None, claim_unit.2))
                         }
@@ -1438,6 +1441,15 @@ fn family(atom: &str) -> u8 {
         "r" => 32,
         _ => 64,
     }
+}
+
+/// A unit of a physical measure (`°C`, `m/s`, `m³`): not a share, a count's or money's, whose
+/// numbers a table often writes bare beside others of theirs.
+fn physical(unit: Option<&str>) -> bool {
+    unit.map(|u| u.split('/').next().unwrap_or(u))
+        .is_some_and(|u| {
+            !matches!(u, "%" | "pp" | "pt" | "$") && super::words::currency_word(u).is_none()
+        })
 }
 
 /// An atom as a reader would write it: `y:2021` → `2021`, `q:3` → `Q3`, `w:porto` → `porto`.

@@ -296,7 +296,10 @@ fn hand_written_pairs_stay_at_round_three() {
         // Written at stop 72's start and held out until measured on its starting build (243
         // right: totals only) and on its build before its texts were read (248); used to find
         // stop 72's later classes.
-        ("test9", 259, 135),
+        // (t9-0270 was caught by accident until stop 73: `1.062 t` was blocked for another
+        // label's bare numbers; its real miss, `bajó … hasta 2,51 €/kg` a level the prior year's
+        // aside states, is read by no rule. One caught lost, two right gained.)
+        ("test9", 261, 134),
         // test10 (written during stop 72, its texts unread) is held out: its totals only were
         // taken, 245 right on stop 72's starting build; not ratcheted until its misses are
         // read.
