@@ -1126,6 +1126,13 @@ CLASSES_R9 = [
     ("unit_vs_bare_column", "es", "Ficha técnica — Grúa GT-40\nCapacidad: 4.000 kg\nVelocidad de elevación: 0,38 m/s\nVelocidad de traslación: 12 km/h\nPendiente máxima: 18 %", "La grúa GT-40 levanta 4.000 kg, eleva a 0,38 m/s y se desplaza a 12 km/h.", "La grúa GT-40 levanta 4.000 kg, eleva a 0,38 m/s y se desplaza a 18 km/h."),
     ("unit_vs_bare_column", "fr", "Indicateurs atelier S1 2025\nPeaux traitées : 31 240\nTaux de recyclage du chrome : 0,88\nEau : 24,6 m³ par tonne de peau brute", "L'atelier a traité 31 240 peaux et consommé 24,6 m³ d'eau par tonne de peau brute.", "L'atelier a traité 24 600 peaux et consommé 24,6 m³ d'eau par tonne de peau brute."),
     ("unit_vs_bare_column", "de", "Messung,Ort,Leitfähigkeit,Temperatur_C\nM1,Zulauf,812,14\nM2,Ablauf,640,17", "Im Ablauf lag die Temperatur bei 17 °C.", "Im Ablauf lag die Temperatur bei 14 °C."),
+    ("year_serial_code", "es", "Expediente 2023/4471 — Obras de pavimentación\nLongitud: 2.300 m\nPresupuesto: 612.000 €", "El expediente 2023/4471 cubre 2.300 m de pavimentación por 612.000 €.", "El expediente 2023/4471 cubre 4.471 m de pavimentación por 612.000 €."),
+    ("year_serial_code", "fr", "Devis n° 2025-118 — Rénovation de la toiture : 46 tuiles remplacées, 3 800 € HT", "Le devis 2025-118 prévoit 46 tuiles remplacées pour 3 800 € HT.", "Le devis 2025-118 prévoit 118 tuiles remplacées pour 3 800 € HT."),
+    ("year_serial_code", "en", "Contract 2024/209 — school transport: 31 buses, 2,480 pupils", "Under contract 2024/209, 31 buses carry 2,480 pupils.", "Under contract 2024/209, 209 buses carry 2,480 pupils."),
+    ("slash_pair_unit", "en", "Top speed (empty/loaded): 25/19 km/h; lift height: 5.5 m", "Empty, the tractor reaches 25 km/h.", "Empty, the tractor reaches 25 mph."),
+    ("slash_pair_unit", "de", "Temperatur Vorlauf/Rücklauf: 70/50 °C", "Der Vorlauf hat 70 °C.", "Der Vorlauf hat 70 bar."),
+    ("day_first_answer", "pt-BR", "2025-04-06: 212 pedidos\n2025-06-04: 305 pedidos", "Em 04/06/2025 foram entregues 305 pedidos.", "Em 04/06/2025 foram entregues 212 pedidos."),
+    ("day_first_answer", "es", "2024-02-09: 1.140 visitas\n2024-09-02: 980 visitas", "El 09/02/2024 hubo 1.140 visitas.", "El 09/02/2024 hubo 980 visitas."),
 ]
 
 def main() -> None:

@@ -5890,6 +5890,11 @@ fn language_votes(text: &str) -> (u32, u32) {
             | "le" | "les" | "et" | "des" | "est" | "der" | "die" | "das" | "und" | "mit"
             | "von" | "im" | "mil" | "milliards" | "para" | "en" | "del" | "au" | "du" | "sur"
             | "für" | "bei" | "com" | "dos" | "pelo" | "pela" | "ao" | "uma" => comma += 1,
+            // The same opening a sentence, and a few verbs (`Em 05/03/2025 foram curtidas 415
+            // peles`).
+            "Em" | "No" | "Na" | "En" | "El" | "La" | "Los" | "Las" | "Le" | "Les" | "Die"
+            | "Der" | "Das" | "Im" | "foram" | "fueron" | "sont" | "ont" | "wurden" | "teve"
+            | "tuvo" => comma += 1,
             // Words only comma-writing languages have.
             "Mio" | "Mrd" | "Tsd" | "milhões" | "bilhões" | "millones" | "reais" | "milhão"
             | "bilhão" => comma += 2,

@@ -285,6 +285,24 @@ pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
     if mode.locale == Locale::Auto {
         settle(&mut out.nums[first_num..]);
     }
+    // Two values a slash pairs share the unit written after the second (`16/17 km/h`, laden and
+    // unladen; `12/15 °C`).
+    for k in first_num + 1..out.nums.len() {
+        let (a, b2) = (&out.nums[k - 1], &out.nums[k]);
+        if a.unit.is_none()
+            && a.form == Form::Number
+            && b2.form == Form::Number
+            && b2
+                .unit
+                .is_some_and(|u| u != "%" && words::currency_word(u).is_none())
+            && text.get(a.span.end..b2.span.start) == Some("/")
+            && a.sign == Sign::None
+        {
+            let (unit, per) = (b2.unit, b2.per);
+            out.nums[k - 1].unit = unit;
+            out.nums[k - 1].per = per;
+        }
+    }
 }
 
 /// The previous token is a word that abbreviates (`Fig.`, `p.`, `Nr.`, `ca.`, `Mio.`): its
@@ -652,14 +670,25 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
             || b.get(j) == Some(&b'-') && padded(j + 1)
             // (Of three digits or more before the dash: `lot 24-118` stays a lot's number and a
             // sub-lot's, as labels read it.)
-            || b.get(j) == Some(&b'-')
+            || matches!(b.get(j), Some(b'-' | b'/'))
                 && j - s >= 3
                 && b.get(j + 1).is_some_and(u8::is_ascii_digit)
-                && ref_before())
+                && ref_before()
+            // (`2024/118`, `2023-4471`: a year and a serial number, with or without its word;
+            // not a range of years, `2019-2023`, nor a season, `2024/25`.)
+            || matches!(b.get(j), Some(b'-' | b'/'))
+                && j - s == 4
+                && (&b"1900"[..]..=&b"2100"[..]).contains(&&b[s..j])
+                && {
+                    let n = b[j + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+                    n == 3 || (5..=6).contains(&n)
+                })
         && !prev_char(text, s).is_some_and(|c| c.is_alphanumeric() || ".,:/-_".contains(c))
     {
         let mut end = j;
-        while b.get(end) == Some(&b'-') && b.get(end + 1).is_some_and(u8::is_ascii_digit) {
+        while matches!(b.get(end), Some(b'-' | b'/'))
+            && b.get(end + 1).is_some_and(u8::is_ascii_digit)
+        {
             end += 1;
             while b.get(end).is_some_and(u8::is_ascii_digit) {
                 end += 1;
