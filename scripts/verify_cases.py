@@ -1133,6 +1133,10 @@ CLASSES_R9 = [
     ("slash_pair_unit", "de", "Temperatur Vorlauf/Rücklauf: 70/50 °C", "Der Vorlauf hat 70 °C.", "Der Vorlauf hat 70 bar."),
     ("day_first_answer", "pt-BR", "2025-04-06: 212 pedidos\n2025-06-04: 305 pedidos", "Em 04/06/2025 foram entregues 305 pedidos.", "Em 04/06/2025 foram entregues 212 pedidos."),
     ("day_first_answer", "es", "2024-02-09: 1.140 visitas\n2024-09-02: 980 visitas", "El 09/02/2024 hubo 1.140 visitas.", "El 09/02/2024 hubo 980 visitas."),
+    ("decimal_model_name", "en", "Pen: Lumen 1.1 — nib steel, ink capacity 0.8 ml, length 141 mm", "The Lumen 1.1 holds 0.8 ml of ink and is 141 mm long.", "The Lumen 1.1 holds 1.1 ml of ink and is 141 mm long."),
+    ("decimal_model_name", "fr", "Tondeuse Verda 4.2 — largeur de coupe 42 cm, bac de 55 l", "La Verda 4.2 coupe sur 42 cm avec un bac de 55 l.", "La Verda 4.2 coupe sur 4,2 cm avec un bac de 55 l."),
+    ("glued_letter_model", "es", "Carretilla Orion 2.5T diésel — capacidad 2.500 kg; altura de elevación 3,3 m", "La Orion 2.5T levanta 2.500 kg hasta 3,3 m.", "La Orion 2.5T levanta 3.300 kg hasta 3,3 m."),
+    ("glued_letter_model", "en", "Model Vega 1.6T forklift: rated capacity 1,600 kg; mast 4.2 m", "The Vega 1.6T lifts 1,600 kg on a 4.2 m mast.", "The Vega 1.6T lifts 1,600 kg on a 1.6 m mast."),
 ]
 
 def main() -> None:

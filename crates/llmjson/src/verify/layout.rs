@@ -3303,16 +3303,18 @@ fn per_after_noun(lx: &Lexed, t: usize) -> Option<&'static str> {
 /// integer (`Kestrel 2400`, `Vortex 900`): the name it may be part of, folded. Not a month's
 /// (`März 2024`) nor a word an abbreviation's dot ends.
 fn name_before(num: &Num, unit: Option<&str>, text: &str) -> Option<CompactString> {
-    if !num.plain || num.digits.len() < 2 || !num.integer() || unit.is_some() {
+    // (Or a model's number with one decimal: `Sierra 0.9`, `Atlas 3.0`.)
+    let digits = text.get(num.digits.clone())?;
+    let one_decimal = digits.len() == 3 && digits.as_bytes()[1] == b'.';
+    if num.digits.len() < 2 || unit.is_some() || !(num.plain && num.integer() || one_decimal) {
         return None;
     }
-    // (A name's number is followed by a word or an aside: `Kestrel 2400 axial fan`,
-    // `HydraMax 900 (two-pressure station)`; not `Sample 12:`.)
+    // (A name's number is followed by a word, an aside or a dash: `Kestrel 2400 axial fan`,
+    // `HydraMax 900 (two-pressure station)`, `Sierra 0.9 — plumín de acero`; not `Sample 12:`.)
     let after = text.get(num.span.end..)?;
-    if !after
-        .strip_prefix(' ')
-        .is_some_and(|r| r.starts_with(|c: char| c.is_alphabetic() || c == '('))
-    {
+    if !after.strip_prefix(' ').is_some_and(|r| {
+        r.starts_with(|c: char| c.is_alphabetic() || c == '(') || r.starts_with(['—', '–'])
+    }) {
         return None;
     }
     // (Read from the text: the name may be a label the number's segment was split from.)

@@ -305,6 +305,13 @@ pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
     }
 }
 
+/// Whether the number ending at `j` follows a capitalised word (`Vega 1.6T`): a model's.
+fn after_name(text: &str, j: usize) -> bool {
+    let head = text[..j].trim_end_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ','));
+    let head = head.strip_suffix(' ').unwrap_or(head);
+    last_word(head).starts_with(char::is_uppercase)
+}
+
 /// The previous token is a word that abbreviates (`Fig.`, `p.`, `Nr.`, `ca.`, `Mio.`): its
 /// dot ends no sentence.
 fn abbreviation_before(out: &Lexed, dot: usize, after: &[u8]) -> bool {
@@ -1686,7 +1693,8 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
             "M" | "MM" | "mn" if currency || counted || ends() => 6,
             "m" if currency || plural_noun() => 6,
             "B" | "bn" | "bi" if currency || counted => 9,
-            "T" | "tn" if currency || counted => 12,
+            // (`1.8T tokens`; not a model's `3.0T` before its verb.)
+            "T" | "tn" if currency || counted && plural_noun() && !after_name(text, j) => 12,
             "mi" if currency => 6,
             _ => 0,
         };
