@@ -1137,6 +1137,10 @@ CLASSES_R9 = [
     ("decimal_model_name", "fr", "Tondeuse Verda 4.2 — largeur de coupe 42 cm, bac de 55 l", "La Verda 4.2 coupe sur 42 cm avec un bac de 55 l.", "La Verda 4.2 coupe sur 4,2 cm avec un bac de 55 l."),
     ("glued_letter_model", "es", "Carretilla Orion 2.5T diésel — capacidad 2.500 kg; altura de elevación 3,3 m", "La Orion 2.5T levanta 2.500 kg hasta 3,3 m.", "La Orion 2.5T levanta 3.300 kg hasta 3,3 m."),
     ("glued_letter_model", "en", "Model Vega 1.6T forklift: rated capacity 1,600 kg; mast 4.2 m", "The Vega 1.6T lifts 1,600 kg on a 4.2 m mast.", "The Vega 1.6T lifts 1,600 kg on a 1.6 m mast."),
+    ("statistic_of_previous", "fr", "Ventes de paniers — bio : 420 ; conventionnel : 780 ; total : 1 200", "La coopérative a vendu 1 200 paniers au total, dont 420 bio.", "La coopérative a vendu 1 200 paniers au total, dont 780 bio."),
+    ("statistic_of_previous", "en", "Rides by type — classic: 3,140; electric: 2,260; total: 5,400", "Riders took 5,400 trips in total, of which 2,260 were electric.", "Riders took 5,400 trips in total, of which 3,140 were electric."),
+    ("statistic_of_previous", "es", "Visitas — adultos: 8.100; niños: 2.900; media diaria: 120", "El museo recibió de media 120 visitas al día, y 2.900 niños en todo el año.", "El museo recibió de media 120 visitas al día, y 8.100 niños en todo el año."),
+    ("statistic_of_previous", "pt-BR", "Matrículas — manhã: 310; tarde: 250; total: 560", "A escola teve 560 matrículas no total, das quais 250 à tarde.", "A escola teve 560 matrículas no total, das quais 310 à tarde."),
 ]
 
 def main() -> None:

@@ -2070,6 +2070,13 @@ impl<'a> Doc<'a> {
                             before_words.pop();
                         }
                     }
+                    // A statistic after it, up to a comma, is its (`1 250 peaux au total,
+                    // dont 610 de vache`): not this number's.
+                    if n.form == Form::Number && !n.year_shaped {
+                        before_words.retain(|(a, _, before_comma)| {
+                            !(*before_comma && a.starts_with(STATISTIC))
+                        });
+                    }
                     break;
                 }
                 // A comma with no word between it and the number but an approximation's
