@@ -1141,6 +1141,11 @@ CLASSES_R9 = [
     ("statistic_of_previous", "en", "Rides by type — classic: 3,140; electric: 2,260; total: 5,400", "Riders took 5,400 trips in total, of which 2,260 were electric.", "Riders took 5,400 trips in total, of which 3,140 were electric."),
     ("statistic_of_previous", "es", "Visitas — adultos: 8.100; niños: 2.900; media diaria: 120", "El museo recibió de media 120 visitas al día, y 2.900 niños en todo el año.", "El museo recibió de media 120 visitas al día, y 8.100 niños en todo el año."),
     ("statistic_of_previous", "pt-BR", "Matrículas — manhã: 310; tarde: 250; total: 560", "A escola teve 560 matrículas no total, das quais 250 à tarde.", "A escola teve 560 matrículas no total, das quais 310 à tarde."),
+    ("name_before_and", "en", "Catch 2024: 410 t of Gadus morhua (cod), 265 t of Melanogrammus (haddock) and 92 t of Pollachius (pollock).", "The fleet landed 265 t of Melanogrammus and 92 t of pollock.", "The fleet landed 92 t of Melanogrammus and 265 t of pollock."),
+    ("name_before_and", "fr", "Récolte : 520 kg de Cascade, 310 kg de Chinook et 140 kg de Humulus lupulus (houblon sauvage).", "On a récolté 310 kg de Chinook et 140 kg de houblon sauvage.", "On a récolté 140 kg de Chinook et 310 kg de houblon sauvage."),
+    ("name_before_and", "es", "Producción: 1.200 botellas de Tempranillo, 860 de Garnacha y 430 de Verdejo.", "Se embotellaron 860 botellas de Garnacha y 430 de Verdejo.", "Se embotellaron 430 botellas de Garnacha y 860 de Verdejo."),
+    ("evidence_loss_level", "fr", "Les pertes liées à la grêle sont estimées à 12 % de la récolte.", "La grêle a coûté environ 12 % de la récolte.", "La grêle a fait gagner 12 % de récolte."),
+    ("evidence_loss_level", "en", "Transmission losses stood at 6.8% of generation.", "Transmission losses were 6.8% of generation.", "Transmission gains were 6.8% of generation."),
 ]
 
 def main() -> None:

@@ -69,7 +69,10 @@ impl Polarity {
         match (self, evidence) {
             (LossLevel, Plus | Level) => false,
             (LossLevel, _) => true,
-            (_, LossLevel) => false,
+            // (Evidence: `les pertes sont estimées à 9 %` is a loss's level, stated plain or as
+            // a loss; never a gain.)
+            (Plus, LossLevel) => false,
+            (_, LossLevel) => true,
             (Level, MinusWord) => false,
             (Level, other) => Neutral.agrees(other),
             (other, Level) => other.agrees(Neutral),

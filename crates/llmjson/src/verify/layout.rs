@@ -1460,6 +1460,24 @@ impl<'a> Doc<'a> {
                     let initial = sentence_initial(toks, t, clause_start);
                     let raw = &self.text[tok.span.clone()];
                     if flags & flag::CONJ != 0 && !cap {
+                        // A name right before the conjunction ends there (`268 t of Alaria and
+                        // 116 t of dulse`): postposed to the last quantity, it is dropped with
+                        // the clause's other labels.
+                        if !pending_name.is_empty() && clause_quantity.is_some() {
+                            if std::mem::take(&mut name_owned) {
+                                pending_name.clear();
+                            } else {
+                                flush_name(
+                                    &mut scope,
+                                    (&mut pending_name, &head),
+                                    &mut name_chunk,
+                                    self.german,
+                                    last_number,
+                                    name_at,
+                                    sentence << 16 | clause,
+                                );
+                            }
+                        }
                         drop_postposed(&mut scope, &mut clause_quantity);
                         clause_start = t + 1;
                         name_chunk = false;

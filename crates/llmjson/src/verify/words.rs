@@ -256,6 +256,7 @@ fn direction_by_stem(w: &str) -> u32 {
         "gananci",
         "benefic",
         "gewinn",
+        "gagn",
         "uberschuss",
         "anstieg",
         "gestieg",
