@@ -1329,6 +1329,19 @@ impl<'a> Doc<'a> {
         // (depth, type, what it replaced, whether it introduced with a colon: then it ends at its
         // item's `;` or `,` too)
         let mut aside: Vec<(u32, Ty, Vec<ScopeEntry>, bool)> = Vec::new();
+        // The pending name ends (one place for the loop's several ends of a name).
+        macro_rules! end_pending_name {
+            () => {
+                end_name(
+                    &mut scope,
+                    (&mut pending_name, &head),
+                    (&mut name_chunk, &mut name_owned),
+                    self.german,
+                    (last_number, name_at),
+                    sentence << 16 | clause,
+                )
+            };
+        }
         for (t, tok) in toks.iter().enumerate() {
             // (Found by a binary search: a region may hold many dates.)
             if let Some((_, atoms)) = date_covering(&dates, t).filter(|(r, _)| r.start == t) {
@@ -1343,20 +1356,7 @@ impl<'a> Doc<'a> {
             match tok.kind {
                 TokKind::Punct(p) => {
                     if !pending_name.is_empty() {
-                        if std::mem::take(&mut name_owned) {
-                            // The noun a number counts (`86 Kühe`) is that number's.
-                            pending_name.clear();
-                        } else {
-                            flush_name(
-                                &mut scope,
-                                (&mut pending_name, &head),
-                                &mut name_chunk,
-                                self.german,
-                                last_number,
-                                name_at,
-                                sentence << 16 | clause,
-                            );
-                        }
+                        end_pending_name!();
                     }
                     if !matches!(p, P::Open | P::Close | P::Slash) {
                         name_chunk = false;
@@ -1464,19 +1464,7 @@ impl<'a> Doc<'a> {
                         // 116 t of dulse`): postposed to the last quantity, it is dropped with
                         // the clause's other labels.
                         if !pending_name.is_empty() && clause_quantity.is_some() {
-                            if std::mem::take(&mut name_owned) {
-                                pending_name.clear();
-                            } else {
-                                flush_name(
-                                    &mut scope,
-                                    (&mut pending_name, &head),
-                                    &mut name_chunk,
-                                    self.german,
-                                    last_number,
-                                    name_at,
-                                    sentence << 16 | clause,
-                                );
-                            }
+                            end_pending_name!();
                         }
                         drop_postposed(&mut scope, &mut clause_quantity);
                         clause_start = t + 1;
@@ -1529,20 +1517,7 @@ impl<'a> Doc<'a> {
                         }
                     } else if !(pending_name.is_empty() || flags & flag::STOP != 0 && w.len() <= 3)
                     {
-                        if std::mem::take(&mut name_owned) {
-                            // The noun a number counts (`86 Kühe`) is that number's.
-                            pending_name.clear();
-                        } else {
-                            flush_name(
-                                &mut scope,
-                                (&mut pending_name, &head),
-                                &mut name_chunk,
-                                self.german,
-                                last_number,
-                                name_at,
-                                sentence << 16 | clause,
-                            );
-                        }
+                        end_pending_name!();
                     }
                     // A code: one capital letter after a word (`arm B`, `variante C`), or
                     // labelling what follows (`(A: 41.8 MPa, B: 44.2 MPa)`).
@@ -1573,20 +1548,7 @@ impl<'a> Doc<'a> {
                 }
                 TokKind::Num(id) => {
                     if !pending_name.is_empty() {
-                        if std::mem::take(&mut name_owned) {
-                            // The noun a number counts (`86 Kühe`) is that number's.
-                            pending_name.clear();
-                        } else {
-                            flush_name(
-                                &mut scope,
-                                (&mut pending_name, &head),
-                                &mut name_chunk,
-                                self.german,
-                                last_number,
-                                name_at,
-                                sentence << 16 | clause,
-                            );
-                        }
+                        end_pending_name!();
                     }
                     let num = &lx.nums[id as usize];
                     if t < skip_until {
@@ -3580,6 +3542,31 @@ fn opening_condition(lx: &Lexed, t: usize, unit: &str) -> bool {
             toks.get(t + 1).map(|x| x.kind),
             Some(TokKind::Punct(P::Comma))
         )
+}
+
+/// A pending name ends: the noun a number counts (`86 Kühe`) is that number's and is dropped;
+/// any other is flushed ([`flush_name`]).
+fn end_name(
+    scope: &mut Vec<ScopeEntry>,
+    (pending, head): (&mut Vec<Atom>, &[Atom]),
+    (chunk, owned): (&mut bool, &mut bool),
+    german: bool,
+    (last_quantity, at): (Option<usize>, usize),
+    sentence: u32,
+) {
+    if std::mem::take(owned) {
+        pending.clear();
+    } else {
+        flush_name(
+            scope,
+            (pending, head),
+            chunk,
+            german,
+            last_quantity,
+            at,
+            sentence,
+        );
+    }
 }
 
 /// A stretch of capitalised words ends: it is the name in force, or joins the name of its
