@@ -5031,9 +5031,12 @@ fn variant_type(folded_noun: &str) -> Ty {
 }
 
 fn phone_end(lx: &Lexed, t: usize) -> usize {
+    // (A telephone number has a few groups: the scan is bounded, so that a run of numbers is
+    // read in linear time.)
+    const MOST_TOKENS: usize = 12;
     let mut k = t + 1;
     let mut end = k;
-    while k < lx.toks.len() {
+    while k < lx.toks.len().min(t + 1 + MOST_TOKENS) {
         let gap = lx.toks[k].span.start - lx.toks[k - 1].span.end;
         match lx.toks[k].kind {
             TokKind::Num(_) if gap <= 2 => end = k + 1,
