@@ -1146,6 +1146,10 @@ CLASSES_R9 = [
     ("name_before_and", "es", "Producción: 1.200 botellas de Tempranillo, 860 de Garnacha y 430 de Verdejo.", "Se embotellaron 860 botellas de Garnacha y 430 de Verdejo.", "Se embotellaron 430 botellas de Garnacha y 860 de Verdejo."),
     ("evidence_loss_level", "fr", "Les pertes liées à la grêle sont estimées à 12 % de la récolte.", "La grêle a coûté environ 12 % de la récolte.", "La grêle a fait gagner 12 % de récolte."),
     ("evidence_loss_level", "en", "Transmission losses stood at 6.8% of generation.", "Transmission losses were 6.8% of generation.", "Transmission gains were 6.8% of generation."),
+    ("parts_per_unit", "en", "Site conditions, June: salinity 31 ppt; water temperature 12.5 °C.", "Salinity at the site was 31 ppt in June.", "Salinity at the site was 31 ppm in June."),
+    ("parts_per_unit", "fr", "Conditions du site, juillet : salinité 29 ppt ; température de l'eau 15,1 °C.", "La salinité était de 29 ppt en juillet.", "La salinité était de 29 ppm en juillet."),
+    ("count_key", "es", "{\"equipo\": \"Vela-2\", \"bateria\": {\"capacidad_wh\": 620, \"ciclos\": 410}}", "El Vela-2 lleva una batería de 620 Wh.", "El Vela-2 lleva una batería de 410 Wh."),
+    ("count_key", "en", "{\"unit\": \"P-7\", \"pack\": {\"energy_wh\": 850, \"cycles\": 290}}", "The P-7 carries an 850 Wh pack.", "The P-7 carries a 290 Wh pack."),
 ]
 
 def main() -> None:

@@ -544,6 +544,17 @@ pub(crate) fn key_spec(key: &str) -> Spec {
         .collect();
     let mut spec = Spec::default();
     let n = parts.len();
+    // A key that counts (`ciclos`, `charge_cycles`, `count`): its number is a count, no
+    // measure in a unit (`312 Wh` is not 312 cycles).
+    if parts.last().is_some_and(|p| {
+        matches!(
+            p.as_str(),
+            "cycles" | "ciclos" | "zyklen" | "count" | "qty" | "anzahl" | "cantidad" | "quantidade"
+        )
+    }) {
+        spec.unit = Some("count");
+        return spec;
+    }
     if n < 2 {
         return spec;
     }

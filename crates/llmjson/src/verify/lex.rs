@@ -2430,6 +2430,7 @@ const UNITS: &[(&str, &str)] = &[
     ("pp", "pp"),
     ("ppb", "ppb"),
     ("ppm", "ppm"),
+    ("ppt", "ppt"),
     ("psi", "psi"),
     ("pt", "pt"),
     ("pts", "pt"),
@@ -2467,6 +2468,7 @@ const UNITS: &[(&str, &str)] = &[
     ("μg/kg", "µg/kg"),
     ("μg/mL", "µg/mL"),
     ("μm", "µm"),
+    ("‰", "‰"),
     ("℃", "°C"),
 ];
 
