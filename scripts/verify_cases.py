@@ -1150,6 +1150,9 @@ CLASSES_R9 = [
     ("parts_per_unit", "fr", "Conditions du site, juillet : salinité 29 ppt ; température de l'eau 15,1 °C.", "La salinité était de 29 ppt en juillet.", "La salinité était de 29 ppm en juillet."),
     ("count_key", "es", "{\"equipo\": \"Vela-2\", \"bateria\": {\"capacidad_wh\": 620, \"ciclos\": 410}}", "El Vela-2 lleva una batería de 620 Wh.", "El Vela-2 lleva una batería de 410 Wh."),
     ("count_key", "en", "{\"unit\": \"P-7\", \"pack\": {\"energy_wh\": 850, \"cycles\": 290}}", "The P-7 carries an 850 Wh pack.", "The P-7 carries a 290 Wh pack."),
+    ("percent_rounds_bare", "es", "Ocupación media: 68 % (+4 puntos frente a 2023).\nValoración media: 4,2 sobre 5.", "La ocupación media fue del 68 %, 4 puntos más que en 2023.", "La ocupación media fue del 68 %, un 4 % más que en 2023."),
+    ("percent_rounds_bare", "en", "Occupancy: 81% (+3 points on 2023). Average rating: 2.8 of 5.", "Occupancy reached 81%, 3 points higher than in 2023.", "Occupancy reached 81%, 3% higher than in 2023."),
+    ("percent_rounds_bare", "fr", "Taux de remplissage : 74 % (+6 points). Note moyenne : 6,3/10.", "Le taux de remplissage atteint 74 %, en hausse de 6 points.", "Le taux de remplissage atteint 74 %, en hausse de 6 %."),
 ]
 
 def main() -> None:

@@ -907,7 +907,10 @@ impl Evidence {
             if x > hi {
                 break;
             }
-            if self.numbers[id as usize].value.grounds(magnitude) {
+            // (A rounding is of a number stated in the claim's unit: `4,7` of a review's score
+            // is not rounded to `5 %`.)
+            let n = &self.numbers[id as usize];
+            if n.value.grounds(magnitude) && !(claim.unit == Some("%") && n.unit.is_none()) {
                 if let Some(found) = self.judge(id, claim, twin, &mut why) {
                     return found;
                 }
