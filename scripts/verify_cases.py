@@ -1153,6 +1153,9 @@ CLASSES_R9 = [
     ("percent_rounds_bare", "es", "Ocupación media: 68 % (+4 puntos frente a 2023).\nValoración media: 4,2 sobre 5.", "La ocupación media fue del 68 %, 4 puntos más que en 2023.", "La ocupación media fue del 68 %, un 4 % más que en 2023."),
     ("percent_rounds_bare", "en", "Occupancy: 81% (+3 points on 2023). Average rating: 2.8 of 5.", "Occupancy reached 81%, 3 points higher than in 2023.", "Occupancy reached 81%, 3% higher than in 2023."),
     ("percent_rounds_bare", "fr", "Taux de remplissage : 74 % (+6 points). Note moyenne : 6,3/10.", "Le taux de remplissage atteint 74 %, en hausse de 6 points.", "Le taux de remplissage atteint 74 %, en hausse de 6 %."),
+    ("key_per_word", "de", "{\"Stall\": \"Nord\", \"Futter_kg_pro_Tag\": 340, \"Tiere\": 1200}", "Im Stall Nord werden 340 kg Futter pro Tag verbraucht.", "Im Stall Nord werden 340 t Futter pro Tag verbraucht."),
+    ("key_per_word", "pt-BR", "{\"granja\": \"Serra\", \"racao_kg_por_dia\": 860, \"aves\": 24000}", "A granja Serra consome 860 kg de ração por dia.", "A granja Serra consome 860 t de ração por dia."),
+    ("key_per_word", "es", "{\"planta\": \"Sur\", \"agua_m3_por_hora\": 42, \"operarios\": 18}", "La planta Sur usa 42 m³ de agua por hora.", "La planta Sur usa 42 L de agua por hora."),
 ]
 
 def main() -> None:

@@ -643,12 +643,19 @@ pub(crate) fn key_spec(key: &str) -> Spec {
         return spec;
     }
     // `kwh_per_pallet_month`: the unit before `per`, per what follows when that is a unit.
+    // (`futterverbrauch_kg_pro_tag`, `racao_kg_por_dia`: the per word of any language.)
     if let Some(p) = parts
         .iter()
-        .position(|x| x == "per")
+        .position(|x| matches!(x.as_str(), "per" | "pro" | "por" | "par" | "je"))
         .filter(|&p| p > 0 && p + 1 < n)
     {
-        let unit_of = |w: &str| unit_lower(w).or_else(|| words::unit_word(w));
+        let unit_of = |w: &str| {
+            unit_lower(w).or_else(|| words::unit_word(w)).or(match w {
+                "dia" | "day" | "jour" | "tag" => Some("d"),
+                "hora" | "hour" | "heure" | "stunde" => Some("h"),
+                _ => None,
+            })
+        };
         // (A compound the symbols know stays one: `t_per_ha` is `t/ha`.)
         if let Some(u) =
             unit_lower(&format!("{}/{}", parts[p - 1], parts[p + 1])).filter(|_| p + 2 == n)

@@ -2337,7 +2337,11 @@ impl<'a> Doc<'a> {
                         .split(|c: char| !c.is_alphabetic())
                         .take_while(|w| !per_word(&words::fold(w)))
                         .filter(|w| {
-                            w.chars().count() > 2 && words::flags(&words::fold(w)) & flag::STOP == 0
+                            let f = words::fold(w);
+                            // (Not a unit that spells a statistic: `14 min` is minutes.)
+                            w.chars().count() > 2
+                                && words::flags(&f) & flag::STOP == 0
+                                && words::statistic(&f).is_none()
                         })
                     {
                         if let Some(a) = word_atom(&words::fold(w), w) {
