@@ -1156,6 +1156,9 @@ CLASSES_R9 = [
     ("key_per_word", "de", "{\"Stall\": \"Nord\", \"Futter_kg_pro_Tag\": 340, \"Tiere\": 1200}", "Im Stall Nord werden 340 kg Futter pro Tag verbraucht.", "Im Stall Nord werden 340 t Futter pro Tag verbraucht."),
     ("key_per_word", "pt-BR", "{\"granja\": \"Serra\", \"racao_kg_por_dia\": 860, \"aves\": 24000}", "A granja Serra consome 860 kg de ração por dia.", "A granja Serra consome 860 t de ração por dia."),
     ("key_per_word", "es", "{\"planta\": \"Sur\", \"agua_m3_por_hora\": 42, \"operarios\": 18}", "La planta Sur usa 42 m³ de agua por hora.", "La planta Sur usa 42 L de agua por hora."),
+    ("when_year", "en", "year,visitors,guided_tours\n2021,18400,310\n2022,22100,365\n2023,24900,402", "Visitors rose from 18,400 in 2021 to 24,900 in 2023, when guided tours reached 402.", "Visitors rose from 18,400 in 2021 to 24,900 in 2023, when guided tours reached 310."),
+    ("when_year", "es", "Año;Pasajeros;Viajes\n2019;41.200;1.120\n2022;38.900;1.060\n2024;46.300;1.240", "Los pasajeros pasaron de 41.200 en 2019 a 46.300 en 2024, cuando se hicieron 1.240 viajes.", "Los pasajeros pasaron de 41.200 en 2019 a 46.300 en 2024, cuando se hicieron 1.120 viajes."),
+    ("when_year", "pt-BR", "Ano;Alunos;Turmas\n2020;1.850;62\n2024;2.410;78", "As matrículas foram de 1.850 em 2020 a 2.410 em 2024, quando a escola tinha 78 turmas.", "As matrículas foram de 1.850 em 2020 a 2.410 em 2024, quando a escola tinha 62 turmas."),
 ]
 
 def main() -> None:

@@ -1471,6 +1471,23 @@ impl<'a> Doc<'a> {
                         name_chunk = false;
                         clause += 1;
                     }
+                    // `… 53,870 in 2024, when returns totalled 1,476`: the year a relative
+                    // `when` follows is the clause's.
+                    let year_before = matches!(w, "when" | "cuando" | "quando" | "quand")
+                        && t >= 2
+                        && matches!(toks[t - 1].kind, TokKind::Punct(P::Comma))
+                        && matches!(toks[t - 2].kind,
+                            TokKind::Num(id) if lx.nums[id as usize].year_shaped);
+                    if year_before {
+                        let year = &self.text[toks[t - 2].span.clone()];
+                        set_scope(
+                            &mut scope,
+                            Ty::Year,
+                            vec![format_compact!("y:{year}")],
+                            t,
+                            sentence << 16 | clause,
+                        );
+                    }
                     if in_date(t) {
                         continue;
                     }
