@@ -1159,6 +1159,10 @@ CLASSES_R9 = [
     ("when_year", "en", "year,visitors,guided_tours\n2021,18400,310\n2022,22100,365\n2023,24900,402", "Visitors rose from 18,400 in 2021 to 24,900 in 2023, when guided tours reached 402.", "Visitors rose from 18,400 in 2021 to 24,900 in 2023, when guided tours reached 310."),
     ("when_year", "es", "Año;Pasajeros;Viajes\n2019;41.200;1.120\n2022;38.900;1.060\n2024;46.300;1.240", "Los pasajeros pasaron de 41.200 en 2019 a 46.300 en 2024, cuando se hicieron 1.240 viajes.", "Los pasajeros pasaron de 41.200 en 2019 a 46.300 en 2024, cuando se hicieron 1.120 viajes."),
     ("when_year", "pt-BR", "Ano;Alunos;Turmas\n2020;1.850;62\n2024;2.410;78", "As matrículas foram de 1.850 em 2020 a 2.410 em 2024, quando a escola tinha 78 turmas.", "As matrículas foram de 1.850 em 2020 a 2.410 em 2024, quando a escola tinha 62 turmas."),
+    ("compared_year", "es", "Visitantes 2024: 41.800 (+6,1 % frente a 2023)", "El museo recibió 41.800 visitantes en 2024, un 6,1 % más que el año anterior.", "El museo recibió 41.800 visitantes en 2024, un 6,1 % menos que el año anterior."),
+    ("compared_year", "en", "Shipments 2024: 12,300 t (+4.4% vs 2023)", "In 2024 the plant shipped 12,300 t, 4.4% more than the previous year.", "In 2024 the plant shipped 12,300 t, 4.4 points more than the previous year."),
+    ("compared_year", "fr", "Adhérents 2024 : 2 140 (+9 % par rapport à 2023)", "Le club comptait 2 140 adhérents en 2024, soit 9 % de plus par rapport à l'année précédente.", "Le club comptait 2 140 adhérents en 2024, soit 9 % de moins par rapport à l'année précédente."),
+    ("elided_verb_item", "pt-BR", "A linha de latas respondeu por 61% do volume; garrafas, por 27%; e barris, por 12%.", "As latas responderam por 61% do volume e as garrafas por 27%.", "As latas responderam por 61% do volume e os barris por 27%."),
 ]
 
 def main() -> None:

@@ -387,6 +387,35 @@ fn year_shift_at(lx: &Lexed, toks: &[Tok], k: usize) -> Option<i64> {
     })
 }
 
+/// Whether a comparison's word stands within the three words before token `k` (`más que el
+/// año anterior`, `than the previous year`, `par rapport à l'année précédente`, `gegenüber dem
+/// Vorjahr`): what `k` names is the base compared with.
+fn compared_with(lx: &Lexed, k: usize) -> bool {
+    (k.saturating_sub(3)..k).any(|j| {
+        word_at(lx, j).is_some_and(|w| {
+            matches!(
+                w,
+                "que"
+                    | "than"
+                    | "als"
+                    | "compared"
+                    | "vs"
+                    | "versus"
+                    | "frente"
+                    | "contra"
+                    | "against"
+                    | "over"
+                    | "rapport"
+                    | "relacao"
+                    | "gegenuber"
+                    | "comparado"
+                    | "comparacion"
+                    | "respecto"
+            )
+        })
+    })
+}
+
 /// A word that names the year before or after the one in force by itself (`Vorjahr`).
 fn year_shift_word(folded: &str) -> Option<i64> {
     match folded {
@@ -2123,10 +2152,9 @@ impl<'a> Doc<'a> {
                     // (A statistic is one whatever its case: `Average daily utilisation …`.)
                     // (A period's noun is its number's: `semanas 10 y 12` names weeks by them.)
                     let period_noun = period_noun(toks, k, flags);
-                    if (statistic || flags & flag::STOP == 0 && !strong)
-                        && !code_noun
-                        && !period_noun
-                    {
+                    // (`sur` is French's `on`, and Spanish's south: `y el sur, el 21 %`.)
+                    let stop = flags & flag::STOP != 0 && (w != "sur" || self.french);
+                    if (statistic || !stop && !strong) && !code_noun && !period_noun {
                         if let Some(a) = word_atom(w, raw) {
                             before_words.push((a, k, comma));
                         }
@@ -2219,6 +2247,16 @@ impl<'a> Doc<'a> {
                     .map(|(a, _, _)| a.clone())
                     .take(5)
                     .collect();
+                // An item whose verb is left out names its subject before a comma (`garrafas
+                // retornáveis, por 29%; e chope, por 13%`): those words are its own.
+                if measure.is_empty() {
+                    measure = before_words
+                        .iter()
+                        .filter(|(_, _, c)| *c)
+                        .map(|(a, _, _)| a.clone())
+                        .take(5)
+                        .collect();
+                }
                 // And the word it counts (`at 84 sites`).
                 if let Some((a, at)) = after_words.first() {
                     if *at == t + 1 && !measure.contains(a) {
@@ -2430,8 +2468,10 @@ impl<'a> Doc<'a> {
                             TokKind::Word { flags, .. } => flags & flag::CONJ != 0,
                         })
                         .map_or(t.saturating_sub(12), |k| k + 1);
+                    // (Not a comparison's base: `un 8,3 % más que el año anterior` is this
+                    // year's change, counted from the year before.)
                     (from.min(own_start)..clause_end)
-                        .filter(|&k| k != t)
+                        .filter(|&k| k != t && !compared_with(lx, k))
                         .find_map(|k| year_shift_at(lx, toks, k))
                 };
                 // The year it is counted from: the last one named before the clause.
