@@ -1163,6 +1163,9 @@ CLASSES_R9 = [
     ("compared_year", "en", "Shipments 2024: 12,300 t (+4.4% vs 2023)", "In 2024 the plant shipped 12,300 t, 4.4% more than the previous year.", "In 2024 the plant shipped 12,300 t, 4.4 points more than the previous year."),
     ("compared_year", "fr", "Adhérents 2024 : 2 140 (+9 % par rapport à 2023)", "Le club comptait 2 140 adhérents en 2024, soit 9 % de plus par rapport à l'année précédente.", "Le club comptait 2 140 adhérents en 2024, soit 9 % de moins par rapport à l'année précédente."),
     ("elided_verb_item", "pt-BR", "A linha de latas respondeu por 61% do volume; garrafas, por 27%; e barris, por 12%.", "As latas responderam por 61% do volume e as garrafas por 27%.", "As latas responderam por 61% do volume e os barris por 27%."),
+    ("month_rows", "pt-BR", "mês;vendas (t);dias de chuva\njan;12,4;18\nfev;11,8;15\nmar;13,1;12\nabr;14,0;9\nmai;15,2;7\nago;16,8;3", "Em agosto foram vendidas 16,8 t, com 3 dias de chuva.", "Em agosto foram vendidas 16,8 t, com 12 dias de chuva."),
+    ("month_rows", "es", "mes;visitas;lluvia (mm)\nene;1.200;64\nfeb;1.340;51\nmar;1.610;40\nabr;1.880;33", "En marzo hubo 1.610 visitas y llovieron 40 mm.", "En marzo hubo 1.610 visitas y llovieron 33 mm."),
+    ("month_rows", "de", "Monat;Besucher;Regentage\nJan;2.100;14\nFeb;2.350;11\nMär;3.020;9\nApr;3.880;8", "Im März kamen 3.020 Besucher bei 9 Regentagen.", "Im März kamen 3.020 Besucher bei 11 Regentagen."),
 ]
 
 def main() -> None:

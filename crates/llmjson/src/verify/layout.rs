@@ -1086,6 +1086,13 @@ impl<'a> Doc<'a> {
                 );
             }
         }
+        // A first column of months' abbreviations (`jan;fev;mar;…;ago`): rows of months, where
+        // a word alone could be a weekday's (`mar`) or no month at all (`ago`).
+        let row_month = |row: &Vec<Range<usize>>| {
+            row.first()
+                .and_then(|r| words::month_abbrev(&words::fold(text[r.clone()].trim())))
+        };
+        let col0_months = body.len() >= 3 && body.iter().all(|row| row_month(row).is_some());
         // A first column of years is a row of years; of integers under an id, ids.
         let col0_years = body.iter().all(|row| {
             row.first()
@@ -1119,7 +1126,10 @@ impl<'a> Doc<'a> {
                     }
                 }
                 let spec = col_specs.get(c).copied().unwrap_or_default();
-                row_atoms.extend(self.label_of(t, Some(spec.unit)));
+                match row_month(row).filter(|_| c == 0 && col0_months) {
+                    Some(m) => row_atoms.push(format_compact!("m:{m}")),
+                    None => row_atoms.extend(self.label_of(t, Some(spec.unit))),
+                }
                 row_negative |= direction_outside_parens(t) == Some(true);
                 // A condition (`100` under `Temperature (°C)`, `50 mg`) is a quantity too; an id
                 // or a year labels only.
