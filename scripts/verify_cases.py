@@ -1166,6 +1166,10 @@ CLASSES_R9 = [
     ("month_rows", "pt-BR", "mês;vendas (t);dias de chuva\njan;12,4;18\nfev;11,8;15\nmar;13,1;12\nabr;14,0;9\nmai;15,2;7\nago;16,8;3", "Em agosto foram vendidas 16,8 t, com 3 dias de chuva.", "Em agosto foram vendidas 16,8 t, com 12 dias de chuva."),
     ("month_rows", "es", "mes;visitas;lluvia (mm)\nene;1.200;64\nfeb;1.340;51\nmar;1.610;40\nabr;1.880;33", "En marzo hubo 1.610 visitas y llovieron 40 mm.", "En marzo hubo 1.610 visitas y llovieron 33 mm."),
     ("month_rows", "de", "Monat;Besucher;Regentage\nJan;2.100;14\nFeb;2.350;11\nMär;3.020;9\nApr;3.880;8", "Im März kamen 3.020 Besucher bei 9 Regentagen.", "Im März kamen 3.020 Besucher bei 11 Regentagen."),
+    ("older_year", "fr", "Instrument : Cavaillé-Coll (1868), 3 claviers, 46 jeux, 2 874 tuyaux.", "L'orgue Cavaillé-Coll de 1868 compte 46 jeux et 2 874 tuyaux.", "L'orgue Cavaillé-Coll de 1868 compte 68 jeux et 2 874 tuyaux."),
+    ("older_year", "en", "Bell: Great Tom (1680), weight 6,300 kg, note A.", "Great Tom, cast in 1680, weighs 6,300 kg.", "Great Tom, cast in 1680, weighs 1,680 kg."),
+    ("older_year", "pt-BR", "Farol de Santa Marta — construído em 1891; altura 29 m; alcance 46 km.", "O farol, construído em 1891, tem 29 m de altura e alcance de 46 km.", "O farol, construído em 1891, tem 91 m de altura e alcance de 46 km."),
+    ("older_year", "fr", "Devis n° 118 — Orgue de Wissembourg\nInstrument : Silbermann (1766), 2 claviers et pédalier, 28 jeux.\nLot 1 : 38 400 € HT", "Le devis porte sur l'orgue Silbermann de 1766 : 28 jeux, lot 1 à 38 400 € HT.", "Le devis porte sur l'orgue Silbermann de 1766 : 66 jeux, lot 1 à 38 400 € HT."),
 ]
 
 def main() -> None:

@@ -2829,6 +2829,11 @@ impl<'a> Doc<'a> {
         // A table's value cell holds a value of its column (`| 14/12/2025 | 1926 |`).
         if num.year_shaped && !(cell && section.value) && !self.counted(lx, t) {
             let y = &text[num.digits.clone()];
+            // (An older year, `Silbermann (1766)`, `construção de 1698`, is a date of its
+            // thing's history: no period the figures around it are of.)
+            if y < "1900" {
+                return Class::Skip(Trivial::Year);
+            }
             return Class::Label(Some(Ty::Year), vec![format_compact!("y:{y}")]);
         }
         let value = num.readings.first();

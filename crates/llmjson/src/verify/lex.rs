@@ -938,10 +938,19 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
         }
     }
     let plain = nseps == 0 && !bare_fraction && scale == 0 && end == j && currency.is_none();
+    // (An older year where only a year stands: alone in its parentheses, `Silbermann (1766)`,
+    // or after a year's preposition, `de 1766`, `since 1852`.)
+    let older_year = || {
+        (&b"1500"[..]..&b"1900"[..]).contains(&&b[s..j])
+            && (start > 0 && b[start - 1] == b'(' && b.get(j) == Some(&b')')
+                || words::flags(&words::fold(last_word(text[..start].trim_end())))
+                    & flag::YEAR_PREP
+                    != 0)
+    };
     let year_shaped = plain
         && sign_at.is_none()
         && j - s == 4
-        && (&b"1900"[..]..=&b"2100"[..]).contains(&&b[s..j]);
+        && ((&b"1900"[..]..=&b"2100"[..]).contains(&&b[s..j]) || older_year());
     let integer = readings.iter().all(|d| d.exp >= 0 || d.canonical().1 >= 0);
     let form = if list_marker(text, start, j) && integer && unit.is_none() && plain {
         Form::ListMarker
