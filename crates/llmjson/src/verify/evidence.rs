@@ -1450,9 +1450,7 @@ fn family(atom: &str) -> u8 {
 /// numbers a table often writes bare beside others of theirs.
 fn physical(unit: Option<&str>) -> bool {
     unit.map(|u| u.split('/').next().unwrap_or(u))
-        .is_some_and(|u| {
-            !matches!(u, "%" | "pp" | "pt" | "$") && super::words::currency_word(u).is_none()
-        })
+        .is_some_and(super::words::is_measure)
 }
 
 /// An atom as a reader would write it: `y:2021` → `2021`, `q:3` → `Q3`, `w:porto` → `porto`.

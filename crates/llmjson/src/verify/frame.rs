@@ -184,11 +184,12 @@ pub(crate) fn spec_of(text: &str) -> Spec {
     let mut spec = Spec::default();
     // A period's noun alone, in the singular (`Día | Semana | Mes`, `Day`, `Monat`): what a
     // rate's column is per, not a unit of days (`Días de mar`, `Days` count them).
-    let period = match words::fold(text.trim()).as_ref() {
-        "dia" | "day" | "jour" | "tag" | "daily" => Some("d"),
-        "semana" | "week" | "semaine" | "woche" | "weekly" => Some("wk"),
-        "mes" | "month" | "mois" | "monat" | "monthly" => Some("mo"),
-        _ => None,
+    let folded = words::fold(text.trim());
+    let period = match folded.as_ref() {
+        "daily" => Some("d"),
+        "weekly" => Some("wk"),
+        "monthly" => Some("mo"),
+        f => words::period_word(f).filter(|p| matches!(*p, "d" | "wk" | "mo")),
     };
     if period.is_some() {
         spec.per = period;
@@ -446,9 +447,10 @@ fn spec_words(part: &str) -> Spec {
         // A rate or an intensity (`m³/día`, `kWh/m³`, `t/h`): the unit and its per.
         if let Some((left, right)) = folded.split_once('/') {
             let right = match right {
-                "dia" | "dias" | "day" | "jour" | "tag" | "j" => "d",
-                "hora" | "hour" | "heure" | "stunde" => "h",
-                r => r,
+                "dias" | "j" => "d",
+                r => words::period_word(r)
+                    .filter(|p| matches!(*p, "d" | "h"))
+                    .unwrap_or(r),
             };
             let compound = format!("{left}/{right}")
                 .replace('³', "3")
@@ -650,11 +652,9 @@ pub(crate) fn key_spec(key: &str) -> Spec {
         .filter(|&p| p > 0 && p + 1 < n)
     {
         let unit_of = |w: &str| {
-            unit_lower(w).or_else(|| words::unit_word(w)).or(match w {
-                "dia" | "day" | "jour" | "tag" => Some("d"),
-                "hora" | "hour" | "heure" | "stunde" => Some("h"),
-                _ => None,
-            })
+            unit_lower(w)
+                .or_else(|| words::unit_word(w))
+                .or(words::period_word(w).filter(|p| matches!(*p, "d" | "h")))
         };
         // (A compound the symbols know stays one: `t_per_ha` is `t/ha`.)
         if let Some(u) =
@@ -671,9 +671,10 @@ pub(crate) fn key_spec(key: &str) -> Spec {
     }
     // `t_ha`, `kg_m3`, `t_per_ha`; a period in words (`racao_kg_dia`, `output_t_day`).
     let period = match last {
-        "dia" | "dias" | "day" | "jour" | "tag" => "d",
-        "hora" | "hour" | "heure" | "stunde" => "h",
-        other => other,
+        "dias" => "d",
+        other => words::period_word(other)
+            .filter(|p| matches!(*p, "d" | "h"))
+            .unwrap_or(other),
     };
     let compound = if n >= 3 && parts[n - 2] == "per" {
         Some(format!("{}/{}", parts[n - 3], period))

@@ -393,25 +393,8 @@ fn year_shift_at(lx: &Lexed, toks: &[Tok], k: usize) -> Option<i64> {
 fn compared_with(lx: &Lexed, k: usize) -> bool {
     (k.saturating_sub(3)..k).any(|j| {
         word_at(lx, j).is_some_and(|w| {
-            matches!(
-                w,
-                "que"
-                    | "than"
-                    | "als"
-                    | "compared"
-                    | "vs"
-                    | "versus"
-                    | "frente"
-                    | "contra"
-                    | "against"
-                    | "over"
-                    | "rapport"
-                    | "relacao"
-                    | "gegenuber"
-                    | "comparado"
-                    | "comparacion"
-                    | "respecto"
-            )
+            words::comparison_word(w)
+                || matches!(w, "que" | "als" | "against" | "comparado" | "comparacion")
         })
     })
 }
@@ -1991,36 +1974,28 @@ impl<'a> Doc<'a> {
                     }
                     // What follows a comparison is its base, not the number's subject (`−1,7 %
                     // respecto a 2023`, `vs Q2`, `gegenüber Vorjahr`).
-                    if matches!(
-                        w,
-                        "vs" | "versus"
-                            | "than"
-                            | "compared"
-                            | "respecto"
-                            | "relacao"
-                            | "rapport"
-                            | "gegenuber"
-                            | "ggu"
-                            | "frente"
-                            | "over"
-                            | "from"
-                            | "since"
-                            | "desde"
-                            | "sobre"
-                            | "seit"
-                            | "depuis"
-                            | "contre"
-                            | "contra"
-                            | "vor"
-                            | "after"
-                            | "apres"
-                            | "nach"
-                            | "tras"
-                            | "apos"
-                            | "antes"
-                            | "before"
-                            | "avant"
-                    ) && !(w == "from" && source_after(lx, k))
+                    if (words::comparison_word(w)
+                        || matches!(
+                            w,
+                            "ggu"
+                                | "from"
+                                | "since"
+                                | "desde"
+                                | "sobre"
+                                | "seit"
+                                | "depuis"
+                                | "contre"
+                                | "vor"
+                                | "after"
+                                | "apres"
+                                | "nach"
+                                | "tras"
+                                | "apos"
+                                | "antes"
+                                | "before"
+                                | "avant"
+                        ))
+                        && !(w == "from" && source_after(lx, k))
                     {
                         break;
                     }
@@ -2767,20 +2742,19 @@ impl<'a> Doc<'a> {
         // 3456-7800`: groups other than three after the first, nine digits or more), with or
         // without its word.
         if num.plain && num.sign == Sign::None {
-            let end = phone_end(lx, t);
-            let nums: Vec<&Num> = (t..end)
-                .filter_map(|k| match lx.toks[k].kind {
-                    TokKind::Num(id) => Some(&lx.nums[id as usize]),
-                    _ => None,
-                })
-                .collect();
-            let lens: Vec<usize> = nums.iter().map(|n| n.digits.len()).collect();
-            if lens.len() >= 3
-                && nums.iter().all(|n| n.plain)
-                && lens.iter().sum::<usize>() >= 9
-                && lens.iter().all(|&l| (2..=4).contains(&l))
-                && lens[1..].iter().any(|&l| l != 3)
-            {
+            // (Counted as the run is walked: every plain number asks, and most are alone.)
+            let (mut groups, mut digits, mut fits, mut odd) = (0, 0, true, false);
+            for k in t..phone_end(lx, t) {
+                if let TokKind::Num(id) = lx.toks[k].kind {
+                    let n = &lx.nums[id as usize];
+                    let len = n.digits.len();
+                    fits &= n.plain && (2..=4).contains(&len);
+                    odd |= groups > 0 && len != 3;
+                    groups += 1;
+                    digits += len;
+                }
+            }
+            if groups >= 3 && digits >= 9 && fits && odd {
                 return Class::Skip(Trivial::Phone);
             }
         }
@@ -3534,12 +3508,9 @@ fn per_after_count(lx: &Lexed, t: usize) -> Option<&'static str> {
 /// A period's noun as the unit a quantity is per.
 fn period_unit(word: &str) -> Option<&'static str> {
     match word {
-        "dia" | "day" | "jour" | "tag" | "d" => Some("d"),
-        "hora" | "hour" | "heure" | "stunde" | "h" => Some("h"),
-        "semana" | "week" | "semaine" | "woche" => Some("wk"),
-        "mes" | "month" | "mois" | "monat" => Some("mo"),
-        "ano" | "year" | "an" | "annee" | "jahr" => Some("yr"),
-        _ => None,
+        "d" => Some("d"),
+        "h" => Some("h"),
+        w => words::period_word(w),
     }
 }
 
@@ -3607,7 +3578,7 @@ fn condition_unit(unit: &str) -> bool {
 /// 40 GB, …`): a condition, the way `at 120 °C` is one anywhere.
 fn opening_condition(lx: &Lexed, t: usize, unit: &str) -> bool {
     let toks = &lx.toks;
-    let measure = !matches!(unit, "%" | "pp" | "pt" | "$") && words::currency_word(unit).is_none();
+    let measure = words::is_measure(unit);
     let prep = t.checked_sub(1).filter(|&k| {
         matches!(toks[k].kind, TokKind::Word { folded, .. }
             if CONDITION_PREPS.contains(&&lx.folded[folded.0 as usize..folded.1 as usize]))

@@ -1978,6 +1978,43 @@ pub(crate) fn currency_word_folded(raw: &str, folded: &str) -> Option<&'static s
 }
 
 /// Whether a unit is a currency's code (`EUR`), not a unit's symbol.
+/// A period's noun in the singular (folded), as the unit a quantity is per: `d`, `h`, `wk`,
+/// `mo`, `yr` (`día`, `Stunde`, `semaine`, `month`, `Jahr`).
+pub(crate) fn period_word(folded: &str) -> Option<&'static str> {
+    Some(match folded {
+        "dia" | "day" | "jour" | "tag" => "d",
+        "hora" | "hour" | "heure" | "stunde" => "h",
+        "semana" | "week" | "semaine" | "woche" => "wk",
+        "mes" | "month" | "mois" | "monat" => "mo",
+        "ano" | "year" | "an" | "annee" | "jahr" => "yr",
+        _ => return None,
+    })
+}
+
+/// Whether a unit measures a physical quantity: not a share, points, or money (`°C`, `m/s`
+/// yes; `%`, `pp`, `$`, `EUR` no).
+pub(crate) fn is_measure(unit: &str) -> bool {
+    !matches!(unit, "%" | "pp" | "pt" | "$") && currency_word(unit).is_none()
+}
+
+/// A word that introduces what a figure is compared with (`than`, `vs`, `frente a`,
+/// `gegenüber`, `par rapport à`; folded): what follows it is a comparison's base.
+pub(crate) fn comparison_word(folded: &str) -> bool {
+    matches!(
+        folded,
+        "vs" | "versus"
+            | "than"
+            | "compared"
+            | "respecto"
+            | "relacao"
+            | "rapport"
+            | "gegenuber"
+            | "frente"
+            | "over"
+            | "contra"
+    )
+}
+
 pub(crate) fn is_currency_code(unit: &str) -> bool {
     // (Every code is three capitals: most units fail before the list is read.)
     unit.len() == 3
