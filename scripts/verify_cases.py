@@ -1172,6 +1172,30 @@ CLASSES_R9 = [
     ("older_year", "fr", "Devis n° 118 — Orgue de Wissembourg\nInstrument : Silbermann (1766), 2 claviers et pédalier, 28 jeux.\nLot 1 : 38 400 € HT", "Le devis porte sur l'orgue Silbermann de 1766 : 28 jeux, lot 1 à 38 400 € HT.", "Le devis porte sur l'orgue Silbermann de 1766 : 66 jeux, lot 1 à 38 400 € HT."),
 ]
 
+# Round 3, stop 74: each class written anew before it was fixed (issue 56).
+CLASSES_R10 = [
+    ("copula_not_condition", "pt-BR", "Área cultivada: 4,2 ha; pomar novo: 1,1 ha. A colheita foi de 31.400 kg de maçãs, que deram 18.900 litros de sidra.", "A colheita foi de 31.400 kg de maçãs em 4,2 ha, que deram 18.900 litros de sidra.", "A colheita foi de 31.400 kg de maçãs, que deram 13.400 litros de sidra."),
+    ("copula_not_condition", "pt-BR", "A distância percorrida foi de 412 km, com consumo de 138 litros de diesel. Pedágios: 6.", "O caminhão percorreu 412 km e consumiu 138 litros de diesel.", "O caminhão percorreu 412 km e consumiu 183 litros de diesel."),
+    ("copula_not_condition", "pt-BR", "A espessura final foi de 4,8 mm, com largura de 1.250 mm e comprimento de 312 m.", "A bobina tem 1.250 mm de largura, 312 m de comprimento e 4,8 mm de espessura.", "A bobina tem 312 mm de largura, 1.250 m de comprimento e 4,8 mm de espessura."),
+    ("copula_not_condition", "pt-BR", "Linha 3 — resumo do turno\nA produção do turno foi de 2.640 kg, com 38 kg de refugo e 7,5 h de máquina.", "A linha 3 produziu 2.640 kg no turno, com 38 kg de refugo em 7,5 h de máquina.", "A linha 3 produziu 2.640 kg no turno, com 38 kg de refugo em 5,7 h de máquina."),
+    ("copula_not_condition", "pt-BR", "A jornada média foi de 9,5 h por prático, com 14 manobras por dia num canal de 22 km.", "Cada prático fez 14 manobras por dia, num canal de 22 km, em jornadas de 9,5 h.", "Cada prático fez 22 manobras por dia, num canal de 14 km, em jornadas de 9,5 h."),
+    ("copula_not_condition", "pt-BR", "A temperatura do ar foi de 62 °C, com ciclos de 7,5 h e umidade final de 9,8 %.", "O ar a 62 °C secou o lúpulo em ciclos de 7,5 h, até 9,8 % de umidade.", "O ar a 62 °C secou o lúpulo em ciclos de 9,8 h, até 7,5 % de umidade."),
+    ("copula_not_condition", "pt-BR", "A carga transportada foi de 18.250 t em março, em 96 comboios e 640 horas de operação.", "Em março a hidrovia levou 18.250 t em 96 comboios, com 640 horas de operação.", "Em março a hidrovia levou 18.250 t em 96 comboios, com 460 horas de operação."),
+    ("copula_not_condition", "es", "La altura de caída es de 25 m, con un caudal de 310 m³/s y 4 turbinas de 18 MW.", "Con 25 m de salto y 310 m³/s de caudal, cada una de las 4 turbinas da 18 MW.", "Con 25 m de salto y 310 m³/s de caudal, cada una de las 4 turbinas da 25 MW."),
+    ("copula_not_condition", "pt-BR", "A dose de 10 mg, a pressão caiu 12 mmHg; a dose de 20 mg, a pressão caiu 19 mmHg.", "Com 20 mg, a pressão caiu 19 mmHg.", "Com 20 mg, a pressão caiu 12 mmHg."),
+    ("comparison_base_words", "en", "Wool sales reached £4.2 million (2023: £3.9 million). Yarn exports were £1.6 million. Operating profit was £0.82 million (2023: £0.61 million).", "Yarn exports brought in £1.6m, and operating profit climbed to £0.82m from £0.61m.", "Yarn exports brought in £1.6m, and operating profit climbed to £0.82m from £3.9m."),
+    ("comparison_base_words", "pt-BR", "Encadernação — 2024: 18.400 volumes (2023: 15.900). Refugo: 2,1 % (2023: 3,4 %). Clientes ativos: 212.", "A oficina atendeu 212 clientes, e o refugo caiu para 2,1 % contra 3,4 % em 2023.", "A oficina atendeu 212 clientes, e o refugo caiu para 2,1 % contra 2,4 % em 2023."),
+    ("comparison_base_words", "es", "Esclusa de Alcalá — 2024: 6.240 pasos de barcos (2023: 5.880). Tiempo medio de paso: 38 min (2023: 44 min). Averías: 7.", "Hubo 7 averías, y el tiempo medio de paso bajó a 38 min desde 44 min.", "Hubo 7 averías, y el tiempo medio de paso bajó a 38 min desde 48 min."),
+    ("comparison_base_words", "fr", "Cidrerie du Pays d'Auge — chiffre d'affaires 2024 : 3,1 M€ (2023 : 2,7 M€). Export : 0,9 M€. Résultat net : 0,24 M€ (2023 : 0,18 M€).", "L'export a rapporté 0,9 M€, et le résultat net est passé à 0,24 M€ contre 0,18 M€.", "L'export a rapporté 0,9 M€, et le résultat net est passé à 0,24 M€ contre 2,7 M€."),
+    ("comparison_base_words", "de", "Eishockeyclub — Saison 2024/25: Zuschauerschnitt 6.480 (Vorsaison 5.910). Sponsoring: 2,3 Mio. €. Personalkosten: 4,1 Mio. € (Vorsaison 3,8 Mio. €).", "Das Sponsoring brachte 2,3 Mio. €, und die Personalkosten stiegen auf 4,1 Mio. € gegenüber 3,8 Mio. €.", "Das Sponsoring brachte 2,3 Mio. €, und die Personalkosten stiegen auf 4,1 Mio. € gegenüber 2,3 Mio. €."),
+    ("comparison_base_words", "en", "Sleep clinic, 2024: 2,950 studies (2023: 2,610). Median wait: 41 days (2023: 63 days). No-show rate: 6.2% (2023: 8.9%).", "The clinic ran 2,950 studies; median wait dropped to 41 days versus 63 days, and no-shows to 6.2% versus 8.9%.", "The clinic ran 2,950 studies; median wait dropped to 41 days versus 63 days, and no-shows to 6.2% versus 6.9%."),
+    ("shifted_period_noun", "de", "Die Mosterei presste 2.340 t Äpfel (Vorjahr 1.980 t) und füllte 1,6 Mio. Liter Saft ab (Vorjahr 1,3 Mio. Liter).", "Gepresst wurden 2.340 t Äpfel nach 1.980 t im Vorjahr.", "Gepresst wurden 2.340 t Äpfel nach 1.300 t im Vorjahr."),
+    ("shifted_period_noun", "de-CH", "Zuschauerschnitt: 6'480 (Vorsaison 5'910)\nSaisonkarten: 3'120 (Vorsaison 2'870)", "Der Zuschauerschnitt wuchs auf 6'480 gegenüber 5'910 in der Vorsaison.", "Der Zuschauerschnitt wuchs auf 6'480 gegenüber 2'870 in der Vorsaison."),
+    ("shifted_period_noun", "de", "Schlaflabor, Oktober: 248 Untersuchungen (Vormonat 231), Wartezeit 39 Tage (Vormonat 44 Tage).", "Im Oktober fanden 248 Untersuchungen statt, nach 231 im Vormonat.", "Im Oktober fanden 248 Untersuchungen statt, nach 244 im Vormonat."),
+    ("shifted_period_noun", "de", "Schleuse Kiel-Holtenau: 28.600 Schiffe (Vorjahr 29.950); Ladung 71,2 Mio. t (Vorjahr 74,0 Mio. t).", "Die Schleuse zählte 28.600 Schiffe nach 29.950 im Vorjahr, die Ladung sank auf 71,2 Mio. t von 74,0 Mio. t.", "Die Schleuse zählte 28.600 Schiffe nach 29.950 im Vorjahr, die Ladung sank auf 71,2 Mio. t von 29,9 Mio. t."),
+    ("shifted_period_noun", "de", "Buchbinderei Hager — Erlöse 2024: 2,84 Mio. € (Vorjahr: 2,61 Mio. €). Materialaufwand: 0,97 Mio. € (Vorjahr: 0,91 Mio. €).", "Die Erlöse kletterten auf 2,84 Mio. € (Vorjahr 2,61 Mio. €), der Materialaufwand auf 0,97 Mio. €.", "Die Erlöse kletterten auf 2,84 Mio. € (Vorjahr 0,91 Mio. €), der Materialaufwand auf 0,97 Mio. €."),
+]
+
 def main() -> None:
     rows = []
     for i, (form, lang, evidence, good, bad) in enumerate(FORMS):
@@ -1179,7 +1203,7 @@ def main() -> None:
                      "evidence": evidence, "answer": good, "grounded": True})
         rows.append({"id": f"{form}-{lang}-{i}-ungrounded", "form": form, "language": lang,
                      "evidence": evidence, "answer": bad, "grounded": False})
-    for prefix, classes in (("r3", CLASSES_R3 + CLASSES_R4), ("r5", CLASSES_R5), ("r6", CLASSES_R6), ("r7", CLASSES_R7), ("r8", CLASSES_R8), ("r9", CLASSES_R9)):
+    for prefix, classes in (("r3", CLASSES_R3 + CLASSES_R4), ("r5", CLASSES_R5), ("r6", CLASSES_R6), ("r7", CLASSES_R7), ("r8", CLASSES_R8), ("r9", CLASSES_R9), ("r10", CLASSES_R10)):
         for i, (form, lang, evidence, good, bad) in enumerate(classes):
             for answer, grounded in ((good, True), (bad, False)):
                 state = "grounded" if grounded else "ungrounded"

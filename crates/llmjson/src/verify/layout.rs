@@ -399,6 +399,26 @@ fn compared_with(lx: &Lexed, k: usize) -> bool {
     })
 }
 
+/// A German noun of the period before or after the one in force (`Vorjahr`, `Vorsaison`,
+/// `Vormonats`, `Folgejahr`).
+fn shifted_period_noun(folded: &str) -> bool {
+    let Some(rest) = folded
+        .strip_prefix("vor")
+        .or_else(|| folded.strip_prefix("folge"))
+    else {
+        return false;
+    };
+    let rest = rest.trim_end_matches('s');
+    let rest = rest
+        .strip_suffix("e")
+        .filter(|r| r.ends_with("jahr"))
+        .unwrap_or(rest);
+    matches!(
+        rest,
+        "jahr" | "saison" | "monat" | "woche" | "quartal" | "periode" | "tag" | "halbjahr"
+    )
+}
+
 /// A word that names the year before or after the one in force by itself (`Vorjahr`).
 fn year_shift_word(folded: &str) -> Option<i64> {
     match folded {
@@ -1545,6 +1565,9 @@ impl<'a> Doc<'a> {
                     let name = (cap || upper)
                         && !(initial && flags & flag::STOP != 0 && !upper)
                         && !(self.german && !upper && GERMAN_FUNCTION_WORDS.contains(&w))
+                        // (Nor a German noun of the period before: `(Vorjahr 388,1 Mio. EUR)`,
+                        // `(Vorsaison 5.910)` say when, not whose.)
+                        && !shifted_period_noun(w)
                         && raw.chars().count() >= 2;
                     if name {
                         if pending_name.is_empty() {
@@ -1876,6 +1899,7 @@ impl<'a> Doc<'a> {
                                 && n.unit.is_none()
                                 && own_aside.contains(&k)
                                 && f & flag::STOP == 0
+                                && !shifted_period_noun(w)
                             || n.plain
                                 && self.numbered_by_evidence(lx, k, w, f, n.readings.first());
                         if numbered && n.unit.is_none() {
@@ -2058,6 +2082,8 @@ impl<'a> Doc<'a> {
         // Whether a word other than an approximation's stands between the number and the
         // nearest comma before it.
         let mut words_after_comma = false;
+        // The quantity a comparison's base follows, when its words were read as the base's.
+        let mut compared: Option<usize> = None;
         while !aside && k > clause_start && before_words.len() < 8 {
             k -= 1;
             match toks[k].kind {
@@ -2070,6 +2096,19 @@ impl<'a> Doc<'a> {
                         && before_words.is_empty() =>
                 {
                     before_words.clear();
+                }
+                // A comparison's base right after the quantity compared (`operating profit rose
+                // to £11.8m from £9.6m`): that quantity's words name it too.
+                // (Of the same measure: `171.6 t from 46,310 fish` names a source.)
+                TokKind::Num(id)
+                    if self.cfg.role == Role::Answer
+                        && same_measure(lx, id, t)
+                        && toks[k + 1..t]
+                            .iter()
+                            .all(|x| matches!(x.kind, TokKind::Word { .. }))
+                        && comparison_base(lx, t) =>
+                {
+                    compared = Some(k);
                 }
                 TokKind::Num(id) => {
                     // The word right after the previous number is what that number counts (`18
@@ -2287,26 +2326,33 @@ impl<'a> Doc<'a> {
                     toks.get(t + 1).map(|x| x.kind),
                     Some(TokKind::Punct(P::Close))
                 );
-                let own_start = (t.saturating_sub(64)..t)
-                    .rev()
-                    .find(|&k| match toks[k].kind {
-                        // (A code or a date names; it ends no clause: `C1 Cabernet (5.2 ha)`.)
-                        TokKind::Num(id) => {
-                            let n = &lx.nums[id as usize];
-                            n.form == Form::Number
-                                && !n.year_shaped
-                                && date_covering(dates, k).is_none()
-                        }
-                        // (An aside opens a clause of its own: `~39 minutes on average (worst
-                        // case 112 minutes)`.)
-                        // (Not a number alone in its parenthesis: `la de más salidas (3.620)`.)
-                        TokKind::Punct(p) => {
-                            matches!(p, P::Comma | P::Semi | P::Stop | P::Line | P::Pipe | P::Tab)
-                                || p == P::Open && !(k + 1 == t && alone)
-                        }
-                        TokKind::Word { flags, cap, .. } => flags & flag::CONJ != 0 && !cap,
-                    })
-                    .map_or(t.saturating_sub(64), |k| k + 1);
+                let clause_back = |t: usize| {
+                    (t.saturating_sub(64)..t)
+                        .rev()
+                        .find(|&k| match toks[k].kind {
+                            // (A code or a date names; it ends no clause: `C1 Cabernet (5.2
+                            // ha)`.)
+                            TokKind::Num(id) => {
+                                let n = &lx.nums[id as usize];
+                                n.form == Form::Number
+                                    && !n.year_shaped
+                                    && date_covering(dates, k).is_none()
+                            }
+                            // (An aside opens a clause of its own: `~39 minutes on average
+                            // (worst case 112 minutes)`.)
+                            // (Not a number alone in its parenthesis: `la de más salidas
+                            // (3.620)`.)
+                            TokKind::Punct(p) => {
+                                matches!(
+                                    p,
+                                    P::Comma | P::Semi | P::Stop | P::Line | P::Pipe | P::Tab
+                                ) || p == P::Open && !(k + 1 == t && alone)
+                            }
+                            TokKind::Word { flags, cap, .. } => flags & flag::CONJ != 0 && !cap,
+                        })
+                        .map_or(t.saturating_sub(64), |k| k + 1)
+                };
+                let own_start = clause_back(t);
                 // A relative clause is about the noun its comma follows (`9.815 raciones de
                 // comida, que generaron 85.720 €`): that noun phrase is the clause's own.
                 let pronoun = |k: usize| {
@@ -2317,6 +2363,19 @@ impl<'a> Doc<'a> {
                 };
                 let comma = |k: usize| matches!(toks[k].kind, TokKind::Punct(P::Comma));
                 // (The pronoun may have ended the clause search itself: `which` joins.)
+                // A comparison's base right after the quantity compared (`operating profit rose
+                // to £11.8m from £9.6m`, `subiu para 41 % contra 38 %`): the same thing's other
+                // value, named by that quantity's clause.
+                let own_start = if own_start >= 1
+                    && own_start <= t
+                    && matches!(toks[own_start - 1].kind, TokKind::Num(id) if same_measure(lx, id, t))
+                    && (own_start..t).all(|k| !matches!(toks[k].kind, TokKind::Punct(_)))
+                    && comparison_base(lx, t)
+                {
+                    clause_back(own_start - 1)
+                } else {
+                    own_start
+                };
                 let (relative, own_start) = if own_start >= 2
                     && own_start < t
                     && comma(own_start - 1)
@@ -2589,8 +2648,10 @@ impl<'a> Doc<'a> {
                 }
                 for (a, at, comma) in &before_words {
                     // (The antecedent of a relative clause is no earlier clause's.)
+                    // (A compared quantity's words are as near the base as they are to it.)
+                    let from = compared.filter(|&c| *at < c).unwrap_or(t);
                     let w = 0.5
-                        * decay(words_between(*at, t))
+                        * decay(words_between(*at, from))
                         * if *comma && !relative { 0.6 } else { 1.0 };
                     // A statistic qualifies its number as a label does (`averaged 1.0 m³/s`),
                     // and only its own clause's (`averaged 11,840 spectators, …, and took in
@@ -2911,8 +2972,9 @@ impl<'a> Doc<'a> {
             // A name with digits (`Vortex 900`, `Store 118`, `Gate 17`): a capitalised word
             // glued by a space to an integer, in a label's place.
             if num.integer() && num.plain {
-                if let Some((_, _, true)) = prev {
-                    if self.model_name(lx, t) {
+                if let Some((w, _, true)) = prev {
+                    // (`Vormonat 231` is last month's count: a period, not a name.)
+                    if !shifted_period_noun(w) && self.model_name(lx, t) {
                         return Class::Label(Some(Ty::Code), vec![value_atom("n:", value, None)]);
                     }
                 }
@@ -3907,7 +3969,9 @@ fn label_place(lx: &Lexed, t: usize, german: bool) -> bool {
             cap,
             folded,
         }) => (
-            flags & flag::STOP == 0 || upper && folded.1 - folded.0 >= 2 || cap && noun(folded),
+            // (A period's noun says when the number was, not what it names: `Vormonat 231`.)
+            (flags & flag::STOP == 0 || upper && folded.1 - folded.0 >= 2 || cap && noun(folded))
+                && !shifted_period_noun(&lx.folded[folded.0 as usize..folded.1 as usize]),
             cap,
         ),
         _ => (false, false),
@@ -4066,6 +4130,14 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
 /// A quantity a phrase names after a preposition and a few words (`Con la dosis de 10 µg la …`,
 /// `With the 30 mg dose, …`, `Bei einer Geschwindigkeit von 16 Knoten …`, `Na velocidade de
 /// 80 km/h …`, `… à la pression de 55 bar`): a condition, as right after the preposition.
+/// Verbs that state a value (`foi de 9.860 kg`, `fue de 412 km`, `was 4.8 mm`, `betrug`): the
+/// number after them is what the sentence says, not a condition of it.
+const STATING_VERBS: &[&str] = &[
+    "foi", "foram", "e", "sao", "era", "eram", "ficou", "ficaram", "sera", "esta", "estava",
+    "esteve", "fue", "fueron", "es", "son", "eran", "estuvo", "quedo", "was", "were", "is", "are",
+    "been", "est", "etait", "fut", "sont", "ete", "war", "waren", "ist", "sind", "betrug", "lag",
+];
+
 fn condition_phrase(lx: &Lexed, t: usize) -> bool {
     const WORDS_BETWEEN: usize = 4;
     // The word before the number joins it to the phrase's noun (`dose of`, `Temperatur von`)
@@ -4096,6 +4168,11 @@ fn condition_phrase(lx: &Lexed, t: usize) -> bool {
         if k + 1 == t {
             continue;
         }
+        // A verb that states a value between them makes the number the sentence's value (`A
+        // colheita foi de 9.860 kg`, `A distância percorrida é de 412 km`), whatever opens it.
+        if STATING_VERBS.contains(&w) {
+            return false;
+        }
         // Opening the sentence, any preposition (`Na velocidade de 80 km/h …`); anywhere, one
         // of place on a scale (`… rising to 3,475 m³/s at the 324 m design-flood level`, `et
         // 16,8 m³/s à la pression de 55 bar`) — `a` only before an article: in Portuguese it
@@ -4113,6 +4190,12 @@ fn condition_phrase(lx: &Lexed, t: usize) -> bool {
         }
     }
     false
+}
+
+/// Whether number `id` and the number at token `t` measure alike (the same unit, or none).
+fn same_measure(lx: &Lexed, id: u32, t: usize) -> bool {
+    matches!(lx.toks[t].kind, TokKind::Num(other)
+        if lx.nums[id as usize].unit == lx.nums[other as usize].unit)
 }
 
 /// A number that a comparison introduces (`from 41.2%`, `than 3.1`, `vs 12`, `versus`): the
@@ -4139,6 +4222,7 @@ fn comparison_base(lx: &Lexed, t: usize) -> bool {
                         | "contra"
                         | "frente"
                         | "contre"
+                        | "gegenuber"
                         // Another time than the one in force (`eine Woche zuvor 2340 kg`).
                         | "zuvor"
                         | "vorher"
