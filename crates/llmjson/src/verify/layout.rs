@@ -387,6 +387,23 @@ fn year_shift_at(lx: &Lexed, toks: &[Tok], k: usize) -> Option<i64> {
     })
 }
 
+/// Whether `down`/`up` at token `k` is a verb's particle (`put down`, `shut down`, `set up`),
+/// not a direction (`down 3%`, `sales were down`, `went up to`, `edged down`).
+fn phrasal_particle(lx: &Lexed, k: usize) -> bool {
+    // The verbs whose particle it is: they put, set, write or take something, and move nothing.
+    const VERBS: &[&str] = &[
+        "put", "puts", "putting", "shut", "shuts", "shutting", "set", "sets", "setting", "laid",
+        "lay", "lays", "wrote", "write", "writes", "written", "broke", "break", "breaks", "broken",
+        "took", "take", "takes", "taken", "pick", "picks", "picked", "signed", "sign", "signs",
+        "built", "build", "builds", "made", "make", "makes", "filled", "fill", "fills", "drew",
+        "draw", "draws", "drawn", "stocked", "stock", "stocks", "held", "hold", "holds", "locked",
+        "noted", "jotted", "tied", "wound", "teed", "bottled", "boiled", "hunkered", "knocked",
+    ];
+    k.checked_sub(1)
+        .and_then(|p| word_at(lx, p))
+        .is_some_and(|prev| VERBS.contains(&prev))
+}
+
 /// Whether a comparison's word stands within the three words before token `k` (`más que el
 /// año anterior`, `than the previous year`, `par rapport à l'année précédente`, `gegenüber dem
 /// Vorjahr`): what `k` names is the base compared with.
@@ -1565,10 +1582,19 @@ impl<'a> Doc<'a> {
                     let name = (cap || upper)
                         && !(initial && flags & flag::STOP != 0 && !upper)
                         && !(self.german && !upper && GERMAN_FUNCTION_WORDS.contains(&w))
-                        // (Nor a German noun of the period before: `(Vorjahr 388,1 Mio. EUR)`,
-                        // `(Vorsaison 5.910)` say when, not whose.)
-                        && !shifted_period_noun(w)
                         && raw.chars().count() >= 2;
+                    // A German noun of the period before (`(Vorjahr 388,1 Mio. EUR)`, `im
+                    // Vorjahr noch 8.900 €`) says when, not whose: no name; and in a clause of
+                    // its own, the names before it are another period's (not in the aside of a
+                    // figure: `Die Erlöse kletterten auf 2,84 Mio. € (Vorjahr 2,61 Mio. €)`).
+                    if name && shifted_period_noun(w) {
+                        let aside = t > 0 && matches!(toks[t - 1].kind, TokKind::Punct(P::Open));
+                        if !aside {
+                            pending_name.clear();
+                            scope.retain(|(ty, ..)| *ty != Ty::Name);
+                        }
+                        continue;
+                    }
                     if name {
                         if pending_name.is_empty() {
                             name_at = t;
@@ -4755,6 +4781,11 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                 }
                 if flags & flag::LEVEL_PREP != 0 || matches!(w, "from" | "desde") {
                     level = true;
+                    continue;
+                }
+                // `down` and `up` after another verb are its particle (`put down 1,150 litres`
+                // brewed them, `shut down for 46 h`, `set up 12 sites`): no direction.
+                if matches!(w, "down" | "up") && phrasal_particle(lx, k) {
                     continue;
                 }
                 // A direction paired with another noun names both (`Total revenue and

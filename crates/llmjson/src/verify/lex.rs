@@ -532,6 +532,17 @@ pub(crate) fn settle_commas(nums: &mut [Num], text: &str) {
 
 /// 1 when `rest` starts with an abbreviation's dot: a sentence does not go on in lower case
 /// (`-277,9 Mio. im Jahr 2019`).
+/// The scale a letter glued to a number writes (`29.7m km`, `3.4bn kWh`, `850k t`), when a unit
+/// follows it.
+fn scale_letter(g: &str) -> Option<i32> {
+    match g {
+        "k" | "K" => Some(3),
+        "m" | "M" | "mn" | "MM" => Some(6),
+        "bn" | "B" => Some(9),
+        _ => None,
+    }
+}
+
 fn abbreviation_dot(rest: &str) -> usize {
     let after = rest.strip_prefix('.').map(|r| r.trim_start_matches(' '));
     usize::from(after.is_some_and(|r| r.starts_with(|c: char| c.is_lowercase())))
@@ -1685,6 +1696,18 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                         && words::scale_word(w, false).is_none()
                 })
         };
+        // A scale letter before a unit (`29.7m km`, `3.4bn kWh`, `850k t`): millions of it.
+        if !currency {
+            if let Some(scale) = scale_letter(g) {
+                if let Some((unit, end)) = unit_after_scale(text, after_glued) {
+                    return Right::Unit {
+                        unit: Some(unit),
+                        scale,
+                        end,
+                    };
+                }
+            }
+        }
         if let Some(unit) = unit_named(g).filter(|_| {
             !(currency && matches!(g, "m" | "K")
                 || g == "K" && (counts_noun() || ends())
@@ -1820,6 +1843,15 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
                 unit: None,
                 scale,
                 end: end + abbreviation_dot(&text[end..]),
+            };
+        }
+        // `71,2 Mio. t`, `4,2 M km`: a unit after the scale.
+        let dot = abbreviation_dot(&text[end..]);
+        if let Some((unit, end)) = unit_after_scale(text, end + dot) {
+            return Right::Unit {
+                unit: Some(unit),
+                scale,
+                end,
             };
         }
         // `6.033,1 M euros`, `2,4 Mio. Franken`.
@@ -2538,7 +2570,11 @@ fn unit_after_scale(text: &str, end: usize) -> Option<(&'static str, usize)> {
     if words::flags(&folded) & words::flag::STOP != 0 || word.len() < 2 && !one_letter_unit(word) {
         return None;
     }
-    let unit = unit_named(word).or_else(|| words::unit_word(&folded))?;
+    // (Miles are read apart from the unit words, for Spanish `miles`; after a scale they are
+    // miles: `29.7 million miles`.)
+    let unit = unit_named(word)
+        .or_else(|| words::unit_word(&folded))
+        .or_else(|| matches!(word, "miles" | "mile").then_some("mi"))?;
     (!matches!(unit, "%" | "pp" | "pt")).then_some((unit, end + gap + word.len()))
 }
 
