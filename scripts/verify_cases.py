@@ -1210,6 +1210,14 @@ CLASSES_R10 = [
     ("phrasal_particle", "en", "Members signed in 2024: 318 (2023: 276).", "The club signed up 318 new members in 2024.", "The club signed up 381 new members in 2024."),
     ("phrasal_particle", "en", "Revenue change vs 2023: −4.2%; volume change: +1.1%.", "Revenue was down 4.2% on 2023, while volume was up 1.1%.", "Revenue was up 4.2% on 2023, while volume was up 1.1%."),
     ("phrasal_particle", "en", "Lock transits: 6,240 (2023: 6,610), a change of −5.6%.", "Transits went down 5.6% to 6,240.", "Transits went up 5.6% to 6,240."),
+    ("ausfall_loss", "de", "Schmelzwanne W3, Stillstand vom 2024-11-04 bis 2024-11-08; Produktionsausfall 1.320 t.", "Wegen des Stillstands der Wanne W3 fielen 1.320 t Produktion aus.", "Wegen des Stillstands der Wanne W3 wurden 1.320 t mehr produziert."),
+    ("ausfall_loss", "de", "Umsatzausfall durch die Sperrung der Schleuse: 214.000 €; Mehrkosten Umleitung: 38.500 €.", "Durch die Sperrung fielen Umsätze von 214.000 € aus.", "Durch die Sperrung stiegen die Umsätze um 214.000 €."),
+    ("ausfall_loss", "de-CH", "Ertragsausfall wegen Lawinensperre: CHF 86'400; Versicherungsleistung: CHF 61'000.", "Die Lawinensperre verursachte einen Ertragsausfall von CHF 86'400.", "Die Lawinensperre verursachte einen Ertragsausfall von CHF 61'000."),
+    ("ausfall_loss", "de", "Schlaflabor, März: Ausfall von 37 Untersuchungen wegen Geräteausfall; durchgeführt: 241.", "Im März fielen 37 Untersuchungen aus, 241 fanden statt.", "Im März fielen 241 Untersuchungen aus, 37 fanden statt."),
+    ("first_item_sign", "en", "Net loss: £1.2m; revenue: £8.4m; staff: 61", "The bindery made a net loss of £1.2m on revenue of £8.4m.", "The bindery made a net loss of £1.2m on a revenue fall of £8.4m."),
+    ("first_item_sign", "pt-BR", "Prejuízo líquido: R$ 2,3 milhões; receita: R$ 41,6 milhões; funcionários: 214", "A cooperativa teve prejuízo de R$ 2,3 milhões, com receita de R$ 41,6 milhões.", "A cooperativa teve prejuízo de R$ 2,3 milhões, com queda de receita de R$ 41,6 milhões."),
+    ("first_item_sign", "es", "Pérdida de explotación: 0,8 M€; ventas: 12,1 M€; exportación: 4,3 M€", "La bodega perdió 0,8 M€ con unas ventas de 12,1 M€.", "La bodega ganó 0,8 M€ con unas ventas de 12,1 M€."),
+    ("first_item_sign", "fr", "Déficit d'exploitation : 145 000 € ; recettes : 2,31 M€ ; visiteurs : 48 200", "Le musée a accusé un déficit de 145 000 € pour 2,31 M€ de recettes.", "Le musée a accusé un déficit de 145 000 € pour une baisse de 2,31 M€ des recettes."),
 ]
 
 def main() -> None:

@@ -847,10 +847,16 @@ impl<'a> Doc<'a> {
         } else if !label.is_empty() {
             binds.push(Bind::label(dim, label, Some(label_text.trim().into())));
         }
+        // (A first item's label signs that item alone: `Umsatzausfall: 214.000 €; Mehrkosten
+        // Umleitung: 38.500 €`.)
         let sub = Section {
             atoms: Vec::new(),
             spec: std::mem::take(&mut spec),
-            negative,
+            negative: if first_item {
+                section.negative
+            } else {
+                negative
+            },
             value: true,
             outflow: sense.outflow,
         };
@@ -922,10 +928,20 @@ impl<'a> Doc<'a> {
                     };
                     self.prose(abs, &b, &s, None, sink);
                 } else {
-                    if let Some(atoms) = first_label.take().filter(|a| !a.is_empty()) {
+                    let first = first_label.take();
+                    let own_sign = first.is_some() && negative;
+                    if let Some(atoms) = first.filter(|a| !a.is_empty()) {
                         b.push(Bind::label(seg_dim, atoms, Some(label_text.trim().into())));
                     }
-                    self.prose(abs, &b, &sub, None, sink);
+                    if own_sign {
+                        let s = Section {
+                            negative: true,
+                            ..sub.clone()
+                        };
+                        self.prose(abs, &b, &s, None, sink);
+                    } else {
+                        self.prose(abs, &b, &sub, None, sink);
+                    }
                 }
             }
         } else {

@@ -213,6 +213,8 @@ fn direction_by_stem(w: &str) -> u32 {
         "einbruch",
         "eingebroch",
         "fehlbetrag",
+        // (`Produktionsausfall`, `Umsatzausfälle`: what was lost.)
+        "ausfall",
         "outflow",
         "senkung",
         "gesenkt",
@@ -261,6 +263,7 @@ fn direction_by_stem(w: &str) -> u32 {
         "anstieg",
         "gestieg",
         "steig",
+        "stieg",
         "wachstum",
         "zuwachs",
         "erhoh",
@@ -459,6 +462,8 @@ const POS_WORDS: &[&str] = &[
     "growth", "growing", "up", "plus", "earned", "earnings", "added", "adds", "alta", "altas",
     "subiu", "subir", "sobe", "sobem", "subiram", "mais", "subio", "sube", "suben", "subieron",
     "alza", "wuchs", "wachst", "wachsen", "gagne", "gagnes", "monte", "hausse",
+    // (Spanish `ganar`'s forms; not `ganado`, cattle.)
+    "gano", "gana", "ganan", "ganaron", "ganaba",
     // A verb that raises a level (`elevó su resultado hasta`, `raised its output to`).
     "elevo", "elevou", "elevaron", "elevaram", "raised", "lifted",
 ];
