@@ -1218,6 +1218,16 @@ CLASSES_R10 = [
     ("first_item_sign", "pt-BR", "Prejuízo líquido: R$ 2,3 milhões; receita: R$ 41,6 milhões; funcionários: 214", "A cooperativa teve prejuízo de R$ 2,3 milhões, com receita de R$ 41,6 milhões.", "A cooperativa teve prejuízo de R$ 2,3 milhões, com queda de receita de R$ 41,6 milhões."),
     ("first_item_sign", "es", "Pérdida de explotación: 0,8 M€; ventas: 12,1 M€; exportación: 4,3 M€", "La bodega perdió 0,8 M€ con unas ventas de 12,1 M€.", "La bodega ganó 0,8 M€ con unas ventas de 12,1 M€."),
     ("first_item_sign", "fr", "Déficit d'exploitation : 145 000 € ; recettes : 2,31 M€ ; visiteurs : 48 200", "Le musée a accusé un déficit de 145 000 € pour 2,31 M€ de recettes.", "Le musée a accusé un déficit de 145 000 € pour une baisse de 2,31 M€ des recettes."),
+    ("denomination", "es", "Acuñación de marzo\nMonedas de 1 €: 4,2 millones\nMonedas de 2 €: 2,8 millones\nMonedas de 50 céntimos: 6,1 millones", "En marzo se acuñaron 2,8 millones de monedas de 2 €.", "En marzo se acuñaron 4,2 millones de monedas de 2 €."),
+    ("denomination", "fr", "Frappe 2024 — pièces de 1 € : 2 380 000 ; pièces de 2 € : 1 240 000.", "En 2024, 2,38 millions de pièces de 1 € ont été frappées.", "En 2024, 1,24 million de pièces de 1 € ont été frappées."),
+    ("denomination", "en", "Banknotes destroyed in 2024 — notes of £5: 41.2 million; notes of £10: 63.8 million; notes of £20: 28.5 million.", "The bank destroyed 63.8 million notes of £10 in 2024.", "The bank destroyed 41.2 million notes of £10 in 2024."),
+    ("denomination", "pt-BR", "Bilhetes vendidos — bilhetes de R$ 5: 18.400; bilhetes de R$ 10: 9.750.", "Foram vendidos 9.750 bilhetes de R$ 10.", "Foram vendidos 18.400 bilhetes de R$ 10."),
+    ("denomination", "de", "Ausgegebene Münzen 2024: Münzen von 1 €: 3,1 Mio.; Münzen von 2 €: 1,7 Mio.", "Ausgegeben wurden 1,7 Mio. Münzen von 2 €.", "Ausgegeben wurden 3,1 Mio. Münzen von 2 €."),
+    ("denomination", "es", "Ingresos: 41,6 M€; gastos: 38,2 M€.", "La ceca tuvo ingresos de 41,6 M€ y gastos de 38,2 M€.", "La ceca tuvo ingresos de 38,2 M€ y gastos de 41,6 M€."),
+    ("mio_dot_noun", "de", "Fahrgäste 2024: S-Bahn 41,2 Mio.; Tram 18,6 Mio.; Bus 9,4 Mio.", "Die S-Bahn beförderte 2024 rund 41,2 Mio. Fahrgäste, die Tram 18,6 Mio.", "Die S-Bahn beförderte 2024 rund 18,6 Mio. Fahrgäste, die Tram 41,2 Mio."),
+    ("mio_dot_noun", "de", "Schleusungen 2024: Großschleuse 12.400 Schiffe mit 31,8 Mio. t Ladung; Kleinschleuse 6.900 Schiffe mit 4,1 Mio. t.", "Die Großschleuse zählte 12.400 Schiffe mit 31,8 Mio. Tonnen Ladung.", "Die Großschleuse zählte 12.400 Schiffe mit 4,1 Mio. Tonnen Ladung."),
+    ("mio_dot_noun", "de-CH", "Logiernächte 2024: Zermatt 2,1 Mio.; Davos 0,9 Mio.; St. Moritz 0,8 Mio.", "Zermatt verbuchte 2024 2,1 Mio. Logiernächte, Davos 0,9 Mio.", "Zermatt verbuchte 2024 0,9 Mio. Logiernächte, Davos 2,1 Mio."),
+    ("mio_dot_noun", "de", "Der Umsatz stieg auf 3,1 Mio. Die Zahl der Mitarbeitenden blieb bei 41.", "Der Umsatz erreichte 3,1 Mio., bei 41 Mitarbeitenden.", "Der Umsatz erreichte 4,1 Mio., bei 41 Mitarbeitenden."),
 ]
 
 def main() -> None:

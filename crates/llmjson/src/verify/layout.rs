@@ -3122,6 +3122,24 @@ impl<'a> Doc<'a> {
             && (self.cfg.hints.label)(&value_atom("n:", value, None))
     }
 
+    /// An amount of money that names a kind of thing, after a noun and `de`/`of` (`monedas de 2
+    /// €`, `pièces de 1 €`, `notes of £5`): a denomination, when the evidence labels by it.
+    fn denomination(&self, num: &Num) -> bool {
+        let mut before = self.text[..num.span.start]
+            .trim_end()
+            .rsplit(|c: char| !c.is_alphabetic());
+        let joint = before.next().map(words::fold);
+        let noun = before.next().map(words::fold);
+        matches!(
+            joint.as_deref(),
+            Some("de" | "of" | "da" | "do" | "des" | "du" | "von")
+        ) && noun.is_some_and(|n| {
+            n.chars().count() > 3
+                && words::flags(&n) & flag::STOP == 0
+                && !STATING_VERBS.contains(&&*n)
+        })
+    }
+
     /// An answer's quantity the evidence writes in its labels (`el forfait de 6 días cuesta …`
     /// against `Forfait 6 días: 262`, `on 12 nm` against `12 nm: 94.2%`): a variant, which
     /// the numbers near it are of, as of a condition.
@@ -3131,7 +3149,7 @@ impl<'a> Doc<'a> {
         };
         self.cfg.role == Role::Answer
             && !matches!(u, "%" | "pp" | "pt")
-            && words::currency_word(u).is_none()
+            && (words::currency_word(u).is_none() || self.denomination(num))
             && (self.cfg.hints.label)(&value_atom("n:", num.readings.first(), Some(u)))
     }
 

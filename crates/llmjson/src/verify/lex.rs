@@ -236,7 +236,7 @@ pub(crate) fn lex(text: &str, mode: Mode, out: &mut Lexed) {
             b'.' if b
                 .get(i + 1)
                 .is_none_or(|n| n.is_ascii_whitespace() || *n == b'"' || *n == b')')
-                && !abbreviation_before(out, i, &b[i + 1..]) =>
+                && !abbreviation_before(out, i, b) =>
             {
                 Some(P::Stop)
             }
@@ -314,7 +314,8 @@ fn after_name(text: &str, j: usize) -> bool {
 
 /// The previous token is a word that abbreviates (`Fig.`, `p.`, `Nr.`, `ca.`, `Mio.`): its
 /// dot ends no sentence.
-fn abbreviation_before(out: &Lexed, dot: usize, after: &[u8]) -> bool {
+fn abbreviation_before(out: &Lexed, dot: usize, b: &[u8]) -> bool {
+    let after = &b[dot + 1..];
     let Some(t) = out.toks.last() else {
         return false;
     };
@@ -324,6 +325,33 @@ fn abbreviation_before(out: &Lexed, dot: usize, after: &[u8]) -> bool {
         .iter()
         .find(|c| !c.is_ascii_whitespace())
         .is_some_and(u8::is_ascii_uppercase);
+    // A German scale's abbreviation before the noun it counts (`3,1 Mio. Münzen`, `2,4 Mrd.
+    // Fahrgäste`): not before a function word, which opens the next sentence (`… 3,1 Mio. Die
+    // Zahl …`).
+    if let TokKind::Num(_) = t.kind {
+        let head = &b[..dot];
+        let start = head
+            .iter()
+            .rposition(|c| !c.is_ascii_alphabetic())
+            .map_or(0, |k| k + 1);
+        let glued = &head[start..];
+        if t.span.end == dot && matches!(glued, b"Mio" | b"Mrd" | b"Tsd" | b"Mill") && capital {
+            let gap = after
+                .iter()
+                .position(|c| !c.is_ascii_whitespace())
+                .unwrap_or(after.len());
+            let next = &after[gap..];
+            let end = next
+                .iter()
+                .position(|c| !(c.is_ascii_alphabetic() || *c >= 0x80))
+                .unwrap_or(next.len());
+            let word = std::str::from_utf8(&next[..end]).unwrap_or("");
+            return !word.is_empty()
+                && !after[..gap].contains(&b'\n')
+                && words::flags(&words::fold(word)) & (flag::STOP | flag::CONJ) == 0;
+        }
+        return false;
+    }
     let TokKind::Word { folded, flags, .. } = t.kind else {
         return false;
     };
