@@ -1228,6 +1228,14 @@ CLASSES_R10 = [
     ("mio_dot_noun", "de", "Schleusungen 2024: Großschleuse 12.400 Schiffe mit 31,8 Mio. t Ladung; Kleinschleuse 6.900 Schiffe mit 4,1 Mio. t.", "Die Großschleuse zählte 12.400 Schiffe mit 31,8 Mio. Tonnen Ladung.", "Die Großschleuse zählte 12.400 Schiffe mit 4,1 Mio. Tonnen Ladung."),
     ("mio_dot_noun", "de-CH", "Logiernächte 2024: Zermatt 2,1 Mio.; Davos 0,9 Mio.; St. Moritz 0,8 Mio.", "Zermatt verbuchte 2024 2,1 Mio. Logiernächte, Davos 0,9 Mio.", "Zermatt verbuchte 2024 0,9 Mio. Logiernächte, Davos 2,1 Mio."),
     ("mio_dot_noun", "de", "Der Umsatz stieg auf 3,1 Mio. Die Zahl der Mitarbeitenden blieb bei 41.", "Der Umsatz erreichte 3,1 Mio., bei 41 Mitarbeitenden.", "Der Umsatz erreichte 4,1 Mio., bei 41 Mitarbeitenden."),
+    ("period_items_title", "es", "Pernoctaciones en enero: 8.240; febrero: 9.115; marzo: 7.630; total del trimestre: 24.985.", "La clínica del sueño registró 9.115 pernoctaciones en febrero, de un total de 24.985 en el trimestre.", "La clínica del sueño registró 8.240 pernoctaciones en febrero, de un total de 24.985 en el trimestre."),
+    ("period_items_title", "de", "Fahrgäste 2022: 41.300; 2023: 44.950; 2024: 47.120.", "Die Fähre beförderte 2024 insgesamt 47.120 Fahrgäste, nach 44.950 im Jahr 2023.", "Die Fähre beförderte 2024 insgesamt 44.950 Fahrgäste, nach 41.300 im Jahr 2023."),
+    ("period_items_title", "pt-BR", "Pilotagens no 1º tri: 612; 2º tri: 655; 3º tri: 701; 4º tri: 640; total do ano: 2.608.", "Das 2.608 manobras de praticagem do ano, 701 ocorreram no 3º trimestre.", "Das 2.608 manobras de praticagem do ano, 655 ocorreram no 3º trimestre."),
+    ("period_items_title", "en", "Cider sold in Bristol: 41,200 L; Bath: 18,900 L; Exeter: 12,400 L.", "Bath bought 18,900 litres of cider.", "Bath bought 41,200 litres of cider."),
+    ("name_items_title", "pt-BR", "Visitas técnicas em Santos: 212; Paranaguá: 148; Itajaí: 96.", "Paranaguá recebeu 148 visitas técnicas.", "Paranaguá recebeu 212 visitas técnicas."),
+    ("name_items_title", "de", "Übernachtungen im Schlaflabor Mitte: 1.840; Nord: 1.215; Süd: 990.", "Das Labor Nord zählte 1.215 Übernachtungen.", "Das Labor Nord zählte 1.840 Übernachtungen."),
+    ("name_items_title", "fr", "Tonnage éclusé à Lyon : 412 000 t ; Valence : 288 000 t ; Avignon : 251 000 t.", "À Valence, 288 000 t ont été éclusées.", "À Valence, 412 000 t ont été éclusées."),
+    ("name_items_title", "es", "Socios del club en Bilbao: 6.480; Vitoria: 3.910; Donostia: 5.120.", "Donostia tiene 5.120 socios.", "Donostia tiene 6.480 socios."),
 ]
 
 def main() -> None:

@@ -387,6 +387,22 @@ fn year_shift_at(lx: &Lexed, toks: &[Tok], k: usize) -> Option<i64> {
     })
 }
 
+/// Where the run of capitalised words that ends a label starts (`Cider sold in Bristol`: at
+/// `Bristol`; `Bath`: 0), when it ends with one.
+fn trailing_name(label: &str) -> Option<usize> {
+    let label = label.trim_end();
+    let mut at = None;
+    let mut end = label.len();
+    while let Some(space) = label[..end].rfind(char::is_whitespace) {
+        if !label[space + 1..end].starts_with(char::is_uppercase) {
+            return at;
+        }
+        at = Some(space + 1);
+        end = space;
+    }
+    label.starts_with(char::is_uppercase).then_some(0)
+}
+
 /// Whether `down`/`up` at token `k` is a verb's particle (`put down`, `shut down`, `set up`),
 /// not a direction (`down 3%`, `sales were down`, `went up to`, `edged down`).
 fn phrasal_particle(lx: &Lexed, k: usize) -> bool {
@@ -842,7 +858,45 @@ impl<'a> Doc<'a> {
         } else {
             Vec::new()
         };
-        if first_item {
+        // Later items labelled by a period or a code alone (`Voos no 1º tri: 41; 2º tri: 118;
+        // 3º tri: 132; total do ano: 328`): the first label's words are a title over all of
+        // them, its period the first item's.
+        let titled = first_item
+            && label.iter().any(|a| a.starts_with("w:"))
+            && label.iter().any(|a| !a.starts_with("w:"))
+            && segments[1..].iter().all(|(l, _)| {
+                l.as_ref().is_none_or(|l| {
+                    let text = &self.text[value.start + l.start..value.start + l.end];
+                    let atoms = self.label_of(text, None);
+                    // (A total's or a statistic's item among them: `total do ano: 328`.)
+                    !atoms.is_empty()
+                        && (atoms.iter().any(|a| a.starts_with(STATISTIC))
+                            || atoms.iter().all(|a| !a.starts_with("w:")))
+                })
+            });
+        // Later items labelled by a name alone (`Cider sold in Bristol: 41,200 L; Bath: 18,900
+        // L`): the first label's words before its name are a title over all of them.
+        let named_at = (first_item && !titled)
+            .then(|| trailing_name(label_text))
+            .flatten()
+            .filter(|_| {
+                segments[1..].iter().all(|(l, _)| {
+                    l.as_ref().is_none_or(|l| {
+                        let text = &self.text[value.start + l.start..value.start + l.end];
+                        trailing_name(text.trim()) == Some(0)
+                    })
+                })
+            });
+        if titled {
+            let (title, own): (Vec<Atom>, Vec<Atom>) =
+                label.into_iter().partition(|a| a.starts_with("w:"));
+            binds.push(Bind::label(dim, title, Some(label_text.trim().into())));
+            first_label = Some(own);
+        } else if let Some(at) = named_at.filter(|&at| at > 0) {
+            let title = self.label_of(&label_text[..at], None);
+            binds.push(Bind::label(dim, title, Some(label_text.trim().into())));
+            first_label = Some(self.label_of(&label_text[at..], None));
+        } else if first_item {
             first_label = Some(label);
         } else if !label.is_empty() {
             binds.push(Bind::label(dim, label, Some(label_text.trim().into())));
