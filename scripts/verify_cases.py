@@ -1236,6 +1236,15 @@ CLASSES_R10 = [
     ("name_items_title", "de", "Übernachtungen im Schlaflabor Mitte: 1.840; Nord: 1.215; Süd: 990.", "Das Labor Nord zählte 1.215 Übernachtungen.", "Das Labor Nord zählte 1.840 Übernachtungen."),
     ("name_items_title", "fr", "Tonnage éclusé à Lyon : 412 000 t ; Valence : 288 000 t ; Avignon : 251 000 t.", "À Valence, 288 000 t ont été éclusées.", "À Valence, 412 000 t ont été éclusées."),
     ("name_items_title", "es", "Socios del club en Bilbao: 6.480; Vitoria: 3.910; Donostia: 5.120.", "Donostia tiene 5.120 socios.", "Donostia tiene 6.480 socios."),
+    ("out_of_whole", "en", "Week 12 — passed inspection: 4,810 tiles; fired: 5,240; pass rate: 91.8%.", "The kiln fired 5,240 tiles that week, and 4,810 tiles passed inspection out of 5,240 fired.", "The kiln fired 5,240 tiles that week, and 4,810 tiles passed inspection out of 5,420 fired."),
+    ("out_of_whole", "en", "Avalanche courses — completed: 312 participants; enrolled: 355; dropouts: 43.", "312 participants completed the course out of 355 enrolled.", "312 participants completed the course out of 343 enrolled."),
+    ("out_of_whole", "en", "Pilot boardings by night: 1,146; all boardings: 3,920; incidents: 2.", "Night work accounted for 1,146 boardings out of 3,920 in total.", "Night work accounted for 1,146 boardings out of 3,290 in total."),
+    ("out_of_whole", "en", "Hockey club, season 2024/25: home games won 17; home games played 26; away games won 11.", "The club won 17 home games out of 26 played.", "The club won 11 home games out of 26 played."),
+    ("time_window", "en", "{\"city\": \"Leeds\", \"fleet_size\": 1450, \"rides_30d\": 96210, \"avg_ride_min\": 11.3}", "Leeds runs 1,450 scooters; riders took 96,210 trips in the last 30 days.", "Leeds runs 1,450 scooters; riders took 69,210 trips in the last 30 days."),
+    ("time_window", "en", "Sleep clinic dashboard — studies completed (trailing 90 days): 742; median wait: 38 days.", "Over the past 90 days the clinic completed 742 studies, with a median wait of 38 days.", "Over the past 90 days the clinic completed 742 studies, with a median wait of 83 days."),
+    ("time_window", "pt-BR", "Praticagem — manobras realizadas nos últimos 12 meses: 7.412; incidentes: 3.", "Nos últimos 12 meses foram realizadas 7.412 manobras.", "Nos últimos 12 meses foram realizadas 7.142 manobras."),
+    ("time_window", "de", "Schleuse Süd — Schleusungen der letzten 6 Monate: 2.940; Störungen: 11.", "In den letzten 6 Monaten gab es 2.940 Schleusungen und 11 Störungen.", "In den letzten 6 Monaten gab es 2.490 Schleusungen und 11 Störungen."),
+    ("time_window", "es", "Tienda online de sidra — pedidos en los últimos 30 días: 1.284; ticket medio: 23,40 €.", "En los últimos 30 días la tienda recibió 1.284 pedidos.", "En los últimos 30 días la tienda recibió 1.248 pedidos."),
 ]
 
 def main() -> None:

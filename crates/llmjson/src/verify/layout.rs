@@ -2247,6 +2247,11 @@ impl<'a> Doc<'a> {
                     upper,
                 } => {
                     let w = &lx.folded[folded.0 as usize..folded.1 as usize];
+                    // `1,913,480 bottles packed out of 2,098,100 melted`: what comes before `out
+                    // of` is the part's, not the whole's.
+                    if w == "out" && word_at(lx, k + 1) == Some("of") {
+                        break;
+                    }
                     if !comma && flags & flag::APPROX == 0 && !matches!(w, "de" | "of" | "di") {
                         words_after_comma = true;
                     }
@@ -2553,6 +2558,8 @@ impl<'a> Doc<'a> {
                 // the number is that type's (`… 87.8% for matchday 13`); a comparison's base is
                 // another period's (`up 3.7 points from 41.2%`).
                 let base = comparison_base(lx, t);
+                let whole =
+                    t >= 2 && word_at(lx, t - 1) == Some("of") && word_at(lx, t - 2) == Some("out");
                 // A possessive in the number's own clause (`but its on-time rate of 88.6%`,
                 // `e a sua taxa`) points back to what its sentence named, however far.
                 let possessive = (own_start..t).any(|k| {
@@ -2681,7 +2688,9 @@ impl<'a> Doc<'a> {
                             && (*aty != Ty::Name || !self.german && *s != sentence)
                             && (matches!(aty, Ty::Cond(_)) || words_between(t, *k) <= 3.0)
                     });
-                    if overridden || base && ty.temporal() {
+                    // (The whole after `out of` is no named part's: `Night work accounted for
+                    // 1,146 boardings out of 3,920`.)
+                    if overridden || base && ty.temporal() || whole && *ty == Ty::Name {
                         continue;
                     }
                     // (A semicolon parts clauses as a full stop does: `…, o EBITDA ficou
@@ -2864,6 +2873,26 @@ impl<'a> Doc<'a> {
         }
         if denominator(lx, t, num, text) {
             return Class::Skip(Trivial::Denominator);
+        }
+        // A window of time counted back from now (`in the last 30 days`, `over the past 12
+        // months`, `nos últimos 90 dias`, `in den letzten 6 Monaten`): when the figures were,
+        // not a figure.
+        if let Some(u) = num
+            .unit
+            .filter(|u| matches!(*u, "d" | "wk" | "mo" | "yr" | "h"))
+        {
+            let window = t
+                .checked_sub(1)
+                .and_then(|p| word_at(lx, p))
+                .is_some_and(|w| {
+                    matches!(
+                        w,
+                        "last" | "past" | "ultimos" | "ultimas" | "letzten" | "vergangenen"
+                    )
+                });
+            if window {
+                return Class::Label(None, vec![value_atom("n:", num.readings.first(), Some(u))]);
+            }
         }
         let prev = prev_word(lx, t, text);
         let bare = num.unit.is_none() && !num.scaled;
