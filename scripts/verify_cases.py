@@ -1245,6 +1245,9 @@ CLASSES_R10 = [
     ("time_window", "pt-BR", "Praticagem — manobras realizadas nos últimos 12 meses: 7.412; incidentes: 3.", "Nos últimos 12 meses foram realizadas 7.412 manobras.", "Nos últimos 12 meses foram realizadas 7.142 manobras."),
     ("time_window", "de", "Schleuse Süd — Schleusungen der letzten 6 Monate: 2.940; Störungen: 11.", "In den letzten 6 Monaten gab es 2.940 Schleusungen und 11 Störungen.", "In den letzten 6 Monaten gab es 2.490 Schleusungen und 11 Störungen."),
     ("time_window", "es", "Tienda online de sidra — pedidos en los últimos 30 días: 1.284; ticket medio: 23,40 €.", "En los últimos 30 días la tienda recibió 1.284 pedidos.", "En los últimos 30 días la tienda recibió 1.248 pedidos."),
+    ("elided_ordinal_period", "pt-BR", "Margem bruta: −3,8% no 1º tri; +6,1% no 2º tri.", "No 1º trimestre a margem bruta ficou negativa em 3,8%, e no 2º voltou ao azul, com 6,1%.", "No 1º trimestre a margem bruta ficou negativa em 6,1%, e no 2º voltou ao azul, com 3,8%."),
+    ("elided_ordinal_period", "es", "Pasos por la esclusa: 1.er trimestre 1.410; 2.º trimestre 1.980; 3.er trimestre 2.106.", "En el 2.º trimestre pasaron 1.980 barcos por la esclusa y en el 3.º, 2.106.", "En el 2.º trimestre pasaron 1.980 barcos por la esclusa y en el 3.º, 1.410."),
+    ("elided_ordinal_period", "fr", "Ventes de cidre : 1er trimestre 41 200 L ; 2e trimestre 52 800 L ; 3e trimestre 61 300 L.", "Le cidre s'est vendu à 52 800 L au 2e trimestre et à 61 300 L au 3e.", "Le cidre s'est vendu à 52 800 L au 2e trimestre et à 41 200 L au 3e."),
 ]
 
 def main() -> None:

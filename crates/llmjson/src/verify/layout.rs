@@ -403,6 +403,22 @@ fn trailing_name(label: &str) -> Option<usize> {
     label.starts_with(char::is_uppercase).then_some(0)
 }
 
+/// Whether the ordinal at token `t` numbers a quarter: its noun follows (`4º trimestre`, `3.
+/// Quartal`), or was left out after an earlier quarter's in the sentence (`No 1º trimestre … e no
+/// 2º voltou ao azul`, `au 3e`).
+fn quarter_ordinal(lx: &Lexed, t: usize) -> bool {
+    let quarter = |k: usize| next_word(lx, k).is_some_and(|w| words::flags(w) & flag::QUARTER != 0);
+    quarter(t)
+        || (t.saturating_sub(32)..t)
+            .rev()
+            .take_while(|&k| !matches!(lx.toks[k].kind, TokKind::Punct(P::Stop | P::Line)))
+            .any(|k| {
+                matches!(lx.toks[k].kind,
+                    TokKind::Num(id) if lx.nums[id as usize].form == Form::Ordinal)
+                    && quarter(k)
+            })
+}
+
 /// Whether `down`/`up` at token `k` is a verb's particle (`put down`, `shut down`, `set up`),
 /// not a direction (`down 3%`, `sales were down`, `went up to`, `edged down`).
 fn phrasal_particle(lx: &Lexed, k: usize) -> bool {
@@ -2034,10 +2050,7 @@ impl<'a> Doc<'a> {
                             }
                         }
                         // `… im 3. Quartal 2024`, `en el 2.º trimestre`.
-                        Form::Ordinal
-                            if next_word(lx, k)
-                                .is_some_and(|w| words::flags(w) & flag::QUARTER != 0) =>
-                        {
+                        Form::Ordinal if quarter_ordinal(lx, k) => {
                             let q = n.readings.first().magnitude().plain();
                             after.push((Ty::Quarter, format_compact!("q:{q}"), k));
                         }
@@ -2856,7 +2869,7 @@ impl<'a> Doc<'a> {
             Form::Time => return Class::Skip(Trivial::Time),
             Form::Ordinal => {
                 // `4º trimestre`, `3. Quartal`, `1er trimestre`: a quarter.
-                if next_word(lx, t).is_some_and(|w| words::flags(w) & flag::QUARTER != 0) {
+                if quarter_ordinal(lx, t) {
                     let q = num.readings.first().magnitude().plain();
                     return Class::Label(Some(Ty::Quarter), vec![format_compact!("q:{q}")]);
                 }

@@ -956,8 +956,13 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
     // A unit per another (`€/MWh`, `mg/kg`, `USD/kW-mes`).
     let (per, end) = per_after(text, end);
     let per = per.or_else(|| unit.and_then(|_| per_ahead(text, end)));
-    // `1.º`, `4.ª`: a Spanish ordinal.
-    if nseps == 0 && j - s <= 2 && (text[j..].starts_with(".º") || text[j..].starts_with(".ª")) {
+    // `1.º`, `4.ª`, `1.er`: a Spanish ordinal.
+    let er =
+        text[j..].starts_with(".er") && !text[j + 3..].starts_with(|c: char| c.is_alphanumeric());
+    if nseps == 0
+        && j - s <= 2
+        && (text[j..].starts_with(".º") || text[j..].starts_with(".ª") || er)
+    {
         let mut n = num(s..j + 3, Form::Ordinal);
         n.readings = readings;
         push(out, n);
