@@ -1248,6 +1248,10 @@ CLASSES_R10 = [
     ("elided_ordinal_period", "pt-BR", "Margem bruta: −3,8% no 1º tri; +6,1% no 2º tri.", "No 1º trimestre a margem bruta ficou negativa em 3,8%, e no 2º voltou ao azul, com 6,1%.", "No 1º trimestre a margem bruta ficou negativa em 6,1%, e no 2º voltou ao azul, com 3,8%."),
     ("elided_ordinal_period", "es", "Pasos por la esclusa: 1.er trimestre 1.410; 2.º trimestre 1.980; 3.er trimestre 2.106.", "En el 2.º trimestre pasaron 1.980 barcos por la esclusa y en el 3.º, 2.106.", "En el 2.º trimestre pasaron 1.980 barcos por la esclusa y en el 3.º, 1.410."),
     ("elided_ordinal_period", "fr", "Ventes de cidre : 1er trimestre 41 200 L ; 2e trimestre 52 800 L ; 3e trimestre 61 300 L.", "Le cidre s'est vendu à 52 800 L au 2e trimestre et à 61 300 L au 3e.", "Le cidre s'est vendu à 52 800 L au 2e trimestre et à 41 200 L au 3e."),
+    ("currency_code_any", "es", "Tarifa Ciudad de México: MXN 10 desbloqueo + MXN 3,5/min. Tarifa Bogotá: COP 2.900 desbloqueo + COP 650/min.", "En Bogotá desbloquear un patinete cuesta 2.900 pesos colombianos.", "En Bogotá desbloquear un patinete cuesta 2.900 pesos mexicanos."),
+    ("currency_code_any", "es", "Lima: entrada general PEN 14,50; Santiago: entrada general CLP 6.500.", "En Lima la entrada general cuesta 14,50 soles.", "En Lima la entrada general cuesta 14,50 pesos chilenos."),
+    ("currency_code_any", "en", "Istanbul ferry pass: TRY 1,250 per month; Athens: EUR 30 per month.", "The Istanbul ferry pass costs TRY 1,250 a month.", "The Istanbul ferry pass costs EUR 1,250 a month."),
+    ("currency_code_any", "es", "Montevideo: cuota mensual del club UYU 1.890; Buenos Aires: ARS 24.000.", "En Montevideo la cuota mensual es de 1.890 pesos uruguayos.", "En Montevideo la cuota mensual es de 1.890 pesos argentinos."),
 ]
 
 def main() -> None:

@@ -1621,7 +1621,10 @@ fn currency_before(text: &str, at: usize) -> Option<(usize, &'static str)> {
             return Some((rest.len(), code));
         }
     }
-    None
+    // Any other code of the table, a word of its own (`COP 2.900`, `PEN 14,50`).
+    let rest = head.get(..head.len().checked_sub(3)?)?;
+    let code = words::currency_code(&head[rest.len()..])?;
+    (!rest.ends_with(|c: char| c.is_alphanumeric())).then_some((rest.len(), code))
 }
 
 enum Right {
@@ -2219,6 +2222,7 @@ fn whose_dollar(r: &str) -> Option<(&'static str, usize)> {
         "argentinos" | "argentino" | "argentine" | "argentinian" | "argentins" => Some("ARS"),
         "chilenos" | "chileno" | "chilean" | "chiliens" => Some("CLP"),
         "colombianos" | "colombiano" | "colombian" | "colombiens" => Some("COP"),
+        "uruguayos" | "uruguayo" | "uruguayan" | "uruguayens" => Some("UYU"),
         _ => None,
     };
     let dollar = |w: &str| matches!(&*words::fold(w), "dollar" | "dollars" | "dolar" | "dolares");

@@ -1791,6 +1791,7 @@ const UNIT_WORDS: &[(&str, &str)] = &[
     // (A peso whose country is not named is Mexico's, the most written. Not `peso`: folded,
     // it is also `pesó`, weighed.)
     ("pesos", "MXN"),
+    ("soles", "PEN"),
     ("yen", "JPY"),
     ("yens", "JPY"),
     ("yuan", "CNY"),
@@ -2022,15 +2023,22 @@ pub(crate) fn comparison_word(folded: &str) -> bool {
 
 pub(crate) fn is_currency_code(unit: &str) -> bool {
     // (Every code is three capitals: most units fail before the list is read.)
-    unit.len() == 3
-        && unit.bytes().all(|c| c.is_ascii_uppercase())
-        && CURRENCY_CODES.contains(&unit)
+    currency_code(unit).is_some()
 }
 
 const CURRENCY_CODES: &[&str] = &[
     "USD", "EUR", "BRL", "CHF", "GBP", "JPY", "CAD", "AUD", "NZD", "MXN", "PLN", "CZK", "HUF",
     "SEK", "NOK", "DKK", "INR", "CNY", "ARS", "CLP", "COP", "ZAR", "HKD", "SGD", "TWD", "KRW",
+    "PEN", "UYU", "TRY", "THB", "IDR", "MYR", "ILS", "AED", "SAR", "EGP", "NGN", "KES", "VND",
 ];
+
+/// The ISO code `word` spells, as the table holds it (`COP`, `PEN`).
+pub(crate) fn currency_code(word: &str) -> Option<&'static str> {
+    if word.len() != 3 || !word.bytes().all(|c| c.is_ascii_uppercase()) {
+        return None;
+    }
+    CURRENCY_CODES.iter().copied().find(|c| *c == word)
+}
 
 /// An ordinal written as a word, up to the fourth (`second`, `segundo`, `troisième`,
 /// `zweiten`), folded: which quarter a `quarter` after it is.
