@@ -1252,6 +1252,10 @@ CLASSES_R10 = [
     ("currency_code_any", "es", "Lima: entrada general PEN 14,50; Santiago: entrada general CLP 6.500.", "En Lima la entrada general cuesta 14,50 soles.", "En Lima la entrada general cuesta 14,50 pesos chilenos."),
     ("currency_code_any", "en", "Istanbul ferry pass: TRY 1,250 per month; Athens: EUR 30 per month.", "The Istanbul ferry pass costs TRY 1,250 a month.", "The Istanbul ferry pass costs EUR 1,250 a month."),
     ("currency_code_any", "es", "Montevideo: cuota mensual del club UYU 1.890; Buenos Aires: ARS 24.000.", "En Montevideo la cuota mensual es de 1.890 pesos uruguayos.", "En Montevideo la cuota mensual es de 1.890 pesos argentinos."),
+    ("csv_quoted_dots", "pt-BR", "operadora,voos,passageiros,receita_brl\n\"Céu Aberto\",\"1.204\",\"9.870\",\"3.905.120\"\n\"Vale Alto\",\"846\",\"6.912\",\"2.477.300\"", "A Vale Alto fez 846 voos com 6.912 passageiros.", "A Vale Alto fez 846 voos com 9.870 passageiros."),
+    ("csv_quoted_dots", "es", "esclusa,pasos,toneladas,ingresos_eur\n\"Alcalá\",\"6.240\",\"1.284.600\",\"412.300\"\n\"Tordera\",\"3.118\",\"640.200\",\"198.750\"", "La esclusa de Alcalá registró 6.240 pasos y 1.284.600 toneladas.", "La esclusa de Alcalá registró 3.118 pasos y 1.284.600 toneladas."),
+    ("csv_quoted_dots", "de", "Verein,Zuschauer,Umsatz_EUR\n\"EHC Nord\",\"6.480\",\"2.310.400\"\n\"EV Süd\",\"4.215\",\"1.870.900\"", "Der EHC Nord hatte im Schnitt 6.480 Zuschauer.", "Der EHC Nord hatte im Schnitt 4.215 Zuschauer."),
+    ("csv_quoted_dots", "en", "mill,spindles,output_kg\n\"North Mill\",\"1,204\",\"98,400.5\"\n\"South Mill\",\"846\",\"61,200.0\"", "North Mill runs 1,204 spindles.", "North Mill runs 846 spindles."),
 ]
 
 def main() -> None:
@@ -1271,6 +1275,9 @@ def main() -> None:
                 # A JSON document is evidence as JSON (its keys and items bind its numbers).
                 if evidence.lstrip().startswith(("{", "[{")):
                     row["format"] = "json"
+                # A class named `csv_…` gives a CSV file's contents.
+                elif form.startswith("csv_"):
+                    row["format"] = "csv"
                 rows.append(row)
     for i, (name, lang, evidence, answer, grounded, locale) in enumerate(ADVERSARIAL):
         row = {"id": f"adversarial-{name}-{lang}-{i}", "form": "adversarial:" + name, "language": lang,

@@ -470,7 +470,20 @@ impl Evidence {
         } else if count(';') > count(',') {
             (b';', Locale::Pt)
         } else {
-            (b',', Locale::En)
+            // (Quoted cells may show another convention: `"3.905.120"` groups by dots, so
+            // `"1.204"` beside it is 1204.)
+            // (Read in the quoted cells alone: the delimiters between bare cells are no
+            // decimal marks.)
+            let quoted: String = text
+                .split('"')
+                .skip(1)
+                .step_by(2)
+                .collect::<Vec<_>>()
+                .join("\n");
+            match super::lex::numbers_convention(&quoted) {
+                (Some(false), _) | (None, Some(false)) => (b',', Locale::Pt),
+                _ => (b',', Locale::En),
+            }
         };
         let locale = match self.locale {
             Locale::Auto => cell_locale,

@@ -22,6 +22,8 @@ fn judged(case: &Value) -> bool {
     if case["format"].as_str() == Some("json") {
         let value = llmjson::parse_value(text, &llmjson::Options::default()).unwrap();
         evidence.add_json("evidence", &value.value).unwrap();
+    } else if case["format"].as_str() == Some("csv") {
+        evidence.add_csv("evidence", text).unwrap();
     } else {
         evidence.add_text("evidence", text).unwrap();
     }
