@@ -1256,6 +1256,9 @@ CLASSES_R10 = [
     ("csv_quoted_dots", "es", "esclusa,pasos,toneladas,ingresos_eur\n\"Alcalá\",\"6.240\",\"1.284.600\",\"412.300\"\n\"Tordera\",\"3.118\",\"640.200\",\"198.750\"", "La esclusa de Alcalá registró 6.240 pasos y 1.284.600 toneladas.", "La esclusa de Alcalá registró 3.118 pasos y 1.284.600 toneladas."),
     ("csv_quoted_dots", "de", "Verein,Zuschauer,Umsatz_EUR\n\"EHC Nord\",\"6.480\",\"2.310.400\"\n\"EV Süd\",\"4.215\",\"1.870.900\"", "Der EHC Nord hatte im Schnitt 6.480 Zuschauer.", "Der EHC Nord hatte im Schnitt 4.215 Zuschauer."),
     ("csv_quoted_dots", "en", "mill,spindles,output_kg\n\"North Mill\",\"1,204\",\"98,400.5\"\n\"South Mill\",\"846\",\"61,200.0\"", "North Mill runs 1,204 spindles.", "North Mill runs 846 spindles."),
+    ("of_phrase_own", "pt-BR", "A companhia operou com utilização média de 87,4% da capacidade instalada de 1,28 bilhão de unidades.", "A fábrica usou 87,4% da capacidade.", "A fábrica usou 82,4% da capacidade."),
+    ("of_phrase_own", "en", "The press ran at an average load of 72.5% of rated capacity of 1,200 tonnes, with 3,410 strikes.", "The press used 72.5% of its capacity.", "The press used 75.2% of its capacity."),
+    ("of_phrase_own", "es", "La esclusa funcionó con una ocupación media del 64% de la capacidad anual de 9.800 pasos.", "La esclusa llenó el 64% de su capacidad.", "La esclusa llenó el 46% de su capacidad."),
 ]
 
 def main() -> None:

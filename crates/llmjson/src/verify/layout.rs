@@ -1936,11 +1936,18 @@ impl<'a> Doc<'a> {
         // one (`64 accessible spaces out of 860` keeps `accessible spaces`), or all of a phrase
         // ending in `of` that leads to it (`plus a call-out rate of $195`); not this one's own
         // parenthesis, nor the word right after it.
+        // What a number is of, right after it (`87,4% da capacidade instalada de 1,28 bilhão`):
+        // its own, though it names the next number too.
+        let of_phrase = matches!(toks.get(t + 1).map(|x| x.kind),
+            Some(TokKind::Word { folded, .. })
+                if matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
+                    "of" | "de" | "da" | "do" | "du" | "des" | "del" | "der"));
         let give_to_next = |after_words: &mut Vec<(Atom, usize)>, k: usize| {
             let led = leads_to(lx, k);
             after_words.retain(|(_, at)| {
                 let near = counts.words(*at..k) <= 4
                     && *at != t + 1
+                    && !(of_phrase && *at <= t + 3)
                     && (led || counts.words(*at + 1..k) <= counts.words(t + 1..*at));
                 !near || own_aside.contains(at)
             });
@@ -2395,9 +2402,10 @@ impl<'a> Doc<'a> {
                         .take(5)
                         .collect();
                 }
-                // And the word it counts (`at 84 sites`).
+                // And the word it counts (`at 84 sites`), or what it is of (`87,4% da
+                // capacidade`).
                 if let Some((a, at)) = after_words.first() {
-                    if *at == t + 1 && !measure.contains(a) {
+                    if (*at == t + 1 || of_phrase && *at == t + 2) && !measure.contains(a) {
                         measure.push(a.clone());
                     }
                 }
