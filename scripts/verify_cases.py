@@ -1259,6 +1259,10 @@ CLASSES_R10 = [
     ("of_phrase_own", "pt-BR", "A companhia operou com utilização média de 87,4% da capacidade instalada de 1,28 bilhão de unidades.", "A fábrica usou 87,4% da capacidade.", "A fábrica usou 82,4% da capacidade."),
     ("of_phrase_own", "en", "The press ran at an average load of 72.5% of rated capacity of 1,200 tonnes, with 3,410 strikes.", "The press used 72.5% of its capacity.", "The press used 75.2% of its capacity."),
     ("of_phrase_own", "es", "La esclusa funcionó con una ocupación media del 64% de la capacidad anual de 9.800 pasos.", "La esclusa llenó el 64% de su capacidad.", "La esclusa llenó el 46% de su capacidad."),
+    ("initial_modifier_not_name", "en", "Operating revenue reached US$412.3 million and net income was US$37.9 million. Collector revenue was US$118.7 million.", "Collector revenue rose to US$118.7 million, and net income came in at $37.9 million.", "Collector revenue rose to US$118.7 million, and net income came in at $412.3 million."),
+    ("initial_modifier_not_name", "en", "Unplanned downtime was 3.2% of scheduled hours. Planned maintenance took 412 hours. Output: 188.2 million coins.", "Unplanned downtime fell to 3.2%, while planned maintenance took 412 hours and output reached 188.2 million coins.", "Unplanned downtime fell to 3.2%, while planned maintenance took 188 hours and output reached 188.2 million coins."),
+    ("initial_modifier_not_name", "en", "Seasonal staff numbered 22; permanent staff 9. Harvest labour cost £48,600.", "Seasonal staff numbered 22, and the harvest labour bill came to £48,600.", "Seasonal staff numbered 22, and the harvest labour bill came to £22,600."),
+    ("initial_modifier_not_name", "en", "Annual throughput was 6,240 vessels. Average transit time was 38 minutes. Lock closures: 7 days.", "Annual throughput reached 6,240 vessels, with average transits of 38 minutes.", "Annual throughput reached 6,240 vessels, with average transits of 7 minutes."),
 ]
 
 def main() -> None:

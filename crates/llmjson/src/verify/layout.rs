@@ -419,6 +419,21 @@ fn quarter_ordinal(lx: &Lexed, t: usize) -> bool {
             })
 }
 
+/// Whether the capitalised word opening a sentence at `t` is a common word by its form, the
+/// modifier of the noun after it (`Operating revenue`, `Automotive leather`, `Unplanned
+/// downtime`, `Quality index`, `Capital expenditure`): an English adjective's or a participle's
+/// ending, before a lower-case content word. Not a name (`Lisbon had`, `Ardmore Bay carried`).
+fn modifier_before_noun(lx: &Lexed, t: usize, folded: &str) -> bool {
+    const ENDINGS: &[&str] = &[
+        "ing", "ive", "ity", "ment", "ed", "ous", "al", "ary", "ion", "ual", "ble",
+    ];
+    folded.len() > 4
+        && ENDINGS.iter().any(|e| folded.ends_with(e))
+        && matches!(lx.toks.get(t + 1).map(|x| x.kind),
+            Some(TokKind::Word { flags, cap: false, upper: false, .. })
+                if flags & flag::STOP == 0)
+}
+
 /// Whether `down`/`up` at token `k` is a verb's particle (`put down`, `shut down`, `set up`),
 /// not a direction (`down 3%`, `sales were down`, `went up to`, `edged down`).
 fn phrasal_particle(lx: &Lexed, k: usize) -> bool {
@@ -1668,6 +1683,7 @@ impl<'a> Doc<'a> {
                     let name = (cap || upper)
                         && !(initial && flags & flag::STOP != 0 && !upper)
                         && !(self.german && !upper && GERMAN_FUNCTION_WORDS.contains(&w))
+                        && (upper || !initial || !self.initial_modifier(lx, t, w))
                         && raw.chars().count() >= 2;
                     // A German noun of the period before (`(Vorjahr 388,1 Mio. EUR)`, `im
                     // Vorjahr noch 8.900 €`) says when, not whose: no name; and in a clause of
@@ -2226,6 +2242,14 @@ impl<'a> Doc<'a> {
                 {
                     compared = Some(k);
                 }
+                // A date, an ordinal or a code names; it ends no clause (`Phishing campaigns on
+                // the 7th and 17th led to 412 and 655 quarantined emails`).
+                TokKind::Num(id)
+                    if self.cfg.role == Role::Answer
+                        && matches!(
+                            lx.nums[id as usize].form,
+                            Form::Date | Form::Ordinal | Form::Identifier
+                        ) => {}
                 TokKind::Num(id) => {
                     // The word right after the previous number is what that number counts (`18
                     // goles en 2.710 minutos`): not this number's. (A year counts nothing:
@@ -2276,7 +2300,11 @@ impl<'a> Doc<'a> {
                         words_after_comma = true;
                     }
                     let raw = &self.text[toks[k].span.clone()];
-                    let strong = cap || upper;
+                    // (A sentence's capitalised first word that modifies the noun after it is a
+                    // plain word: `Lighting drew 96,800 kWh`.)
+                    let strong = upper
+                        || cap
+                            && !(sentence_initial(toks, k, 0) && self.initial_modifier(lx, k, w));
                     // The noun of a code (`bloco D`, `arm B`) names the thing, not the measure.
                     // So does the noun before a name (`loja Norte: 318`), as `Loja Centro` is a
                     // name: in evidence, when a colon follows the name.
@@ -3224,6 +3252,13 @@ impl<'a> Doc<'a> {
             && value.exp == 0
             && word_atom(word, word).is_some_and(|a| (self.cfg.hints.binds)(&a))
             && (self.cfg.hints.label)(&value_atom("n:", value, None))
+    }
+
+    /// Whether the capitalised word opening a sentence at `t` modifies the noun after it
+    /// (`Operating revenue`): a plain word, no name ([`modifier_before_noun`]; not in German,
+    /// whose nouns are all capitalised).
+    fn initial_modifier(&self, lx: &Lexed, t: usize, folded: &str) -> bool {
+        !self.german && modifier_before_noun(lx, t, folded)
     }
 
     /// An amount of money that names a kind of thing, after a noun and `de`/`of` (`monedas de 2
