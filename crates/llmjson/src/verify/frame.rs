@@ -469,7 +469,16 @@ fn spec_words(part: &str) -> Spec {
             spec.scale = s;
             continue;
         }
-        if let Some(u) = lex::unit_symbol(w).or_else(|| words::unit_word(&folded)) {
+        // (`in miles`, `in nautical miles`: the unit words read apart from Spanish `miles`.)
+        let miles = match &*folded {
+            "miles" | "mile" if part.contains("nautical") => Some("nmi"),
+            "miles" | "mile" if !part.contains("miles de") && !has_currency => Some("mi"),
+            _ => None,
+        };
+        if let Some(u) = miles
+            .or_else(|| lex::unit_symbol(w))
+            .or_else(|| words::unit_word(&folded))
+        {
             if u.len() == 3 && u.chars().all(|c| c.is_ascii_uppercase()) && u != "TEU" {
                 spec.currency = Some(u);
             } else if u.chars().count() > 1 || u == "%" || part.trim() == w || content_words == 1 {

@@ -693,7 +693,13 @@ impl<'a> Doc<'a> {
             if blank {
                 self.text_block(&block, &mut section, &mut sections_seen, sink);
                 if !block.is_empty() {
-                    title = (block.len() == 1).then(|| block[0]);
+                    // (Or a block's last line without a number: `Durchmesser Ø in mm, Bruchkraft
+                    // in kN, Dehnung bei Bruch in %` under the report's title.)
+                    let last = block[block.len() - 1];
+                    let plain = !self.text[last.start..last.end]
+                        .bytes()
+                        .any(|c| c.is_ascii_digit());
+                    title = (block.len() == 1 || plain).then_some(last);
                 }
                 block.clear();
             } else {
@@ -1120,17 +1126,24 @@ impl<'a> Doc<'a> {
                     .collect();
                 // The caption's column whose words the header shares most (`average trip
                 // length in hours` over `Avg. trip`), when no other shares as many.
+                // (A word written whole counts twice a shared beginning: `Bruchkraft in kN` over
+                // `Bruchkraft`, not `Dehnung bei Bruch in %`.)
                 let shared = |ws: &[String]| {
                     ws.iter()
-                        .filter(|w| {
-                            folded.iter().any(|h| {
-                                h == *w
-                                    || h.len() >= 5
-                                        && w.len() >= 5
-                                        && h.as_bytes()[..5] == w.as_bytes()[..5]
-                            })
+                        .map(|w| {
+                            if folded.iter().any(|h| h == w) {
+                                2
+                            } else if folded.iter().any(|h| {
+                                h.len() >= 5
+                                    && w.len() >= 5
+                                    && h.as_bytes()[..5] == w.as_bytes()[..5]
+                            }) {
+                                1
+                            } else {
+                                0
+                            }
                         })
-                        .count()
+                        .sum::<usize>()
                 };
                 let best = pairs.iter().map(|(ws, _)| shared(ws)).max().unwrap_or(0);
                 let from_caption = match pairs.iter().filter(|(ws, _)| shared(ws) == best).count() {
