@@ -1267,6 +1267,10 @@ CLASSES_R10 = [
     ("caption_under_title", "en", "Harbour pilotage — monthly log\nDistance in nautical miles, duration in hours, draught in metres\n\nJob | Distance | Duration | Draught\nP-101 | 14.2 | 2.5 | 11.8\nP-102 | 9.6 | 1.75 | 9.4", "Job P-101 covered 14.2 nautical miles in 2.5 hours with an 11.8 m draught.", "Job P-101 covered 14.2 nautical miles in 2.5 minutes with an 11.8 m draught."),
     ("caption_under_title", "es", "Hornos de baldosas — turno de noche\nTemperatura en °C, duración en horas, consumo en m³ de gas\n\nHorno | Temperatura | Duración | Consumo\nH1 | 1180 | 46 | 3120\nH2 | 1150 | 52 | 3390", "El horno H2 trabajó a 1150 °C durante 52 horas.", "El horno H2 trabajó a 1150 °C durante 52 minutos."),
     ("caption_under_title", "fr", "Cidrerie — analyses de cuve\nVolume en hectolitres, sucre en g/L, acidité en g/L\n\nCuve | Volume | Sucre | Acidité\nC1 | 42 | 31 | 4,6\nC2 | 38 | 27 | 5,1", "La cuve C1 contient 42 hectolitres à 31 g/L de sucre.", "La cuve C1 contient 42 litres à 31 g/L de sucre."),
+    ("aside_label_words", "de", "Auf den vier Alpen wurden insgesamt 412 Kühe gesömmert (Vorjahr: 396). Die Milchmenge betrug 1'284'600 kg.", "Gesömmert wurden 412 Kühe.", "Gesömmert wurden 396 Kühe."),
+    ("aside_label_words", "en", "Across the three yards, 1,146 tugs were chartered (previous season: 1,018). Fuel burned: 8,420 t.", "The yards chartered out 1,146 tugs.", "The yards chartered out 1,018 tugs."),
+    ("aside_label_words", "pt-BR", "Na safra, foram colhidas 38.400 t de cortiça amadia (safra anterior: 35.900 t). A receita foi de R$ 41,2 milhões.", "Foram colhidas 38.400 t de cortiça amadia.", "Foram colhidas 35.900 t de cortiça amadia."),
+    ("aside_label_words", "fr", "Le club a aligné 46 bateaux en compétition (saison précédente : 41). Licenciés : 612.", "Le club a aligné 46 bateaux en compétition.", "Le club a aligné 41 bateaux en compétition."),
 ]
 
 def main() -> None:

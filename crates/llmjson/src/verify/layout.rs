@@ -2287,6 +2287,9 @@ impl<'a> Doc<'a> {
                 // elides a verb: the words before it are the number's. Not one a word of its
                 // own follows (`ont été admis, soit 88,4 %`: a restatement).
                 TokKind::Punct(P::Comma) => comma = comma || words_after_comma,
+                // The parenthesis it stands in, after a label of its own (`412 Kühe gesömmert
+                // (Vorjahr: 396)`): the words before it are the main clause's number's.
+                TokKind::Punct(P::Open) if words_after_comma => break,
                 // The previous number's own parenthesis (`9% (canastra), 7%`): not ours.
                 TokKind::Punct(P::Close)
                     if (k.saturating_sub(12)..k)
