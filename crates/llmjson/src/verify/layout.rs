@@ -1961,6 +1961,12 @@ impl<'a> Doc<'a> {
         // A parenthesis opened right after the number is its own (`9% (canastra), 7% (serro)`):
         // its words are not the next number's.
         let own_aside = own_paren(toks, t);
+        // (Unless it holds a number of its own, which its words name: `168 HV (desvio padrão de
+        // 4,2 HV)`.)
+        let aside_holds_number = own_aside.clone().any(|k| {
+            matches!(toks.get(k).map(|x| x.kind), Some(TokKind::Num(id))
+                if lx.nums[id as usize].form == Form::Number)
+        });
         // The words just before the next quantity are its own: those nearer to it than to this
         // one (`64 accessible spaces out of 860` keeps `accessible spaces`), or all of a phrase
         // ending in `of` that leads to it (`plus a call-out rate of $195`); not this one's own
@@ -1978,7 +1984,7 @@ impl<'a> Doc<'a> {
                     && *at != t + 1
                     && !(of_phrase && *at <= t + 3)
                     && (led || counts.words(*at + 1..k) <= counts.words(t + 1..*at));
-                !near || own_aside.contains(at)
+                !near || own_aside.contains(at) && !aside_holds_number
             });
         };
         let mut k = t + 1;
@@ -2456,13 +2462,9 @@ impl<'a> Doc<'a> {
                 // The words of its own parenthesis name it (`9% (canastra)`); not when the
                 // parenthesis holds a number of its own, which they name (`99.12% (target
                 // 99.00%)`).
-                let aside_number = own_aside.clone().any(|k| {
-                    matches!(toks.get(k).map(|x| x.kind), Some(TokKind::Num(id))
-                        if lx.nums[id as usize].form == Form::Number)
-                });
                 let aside: Vec<Atom> = after_words
                     .iter()
-                    .filter(|(_, at)| own_aside.contains(at) && !aside_number)
+                    .filter(|(_, at)| own_aside.contains(at) && !aside_holds_number)
                     .map(|(a, _)| a.clone())
                     .take(4)
                     .collect();
