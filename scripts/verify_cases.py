@@ -1277,6 +1277,9 @@ CLASSES_R10 = [
     ("aside_with_number_words", "fr", "Teinture, cuve 3 : température moyenne 82 °C ; pic 91 °C ; durée 46 min.", "La cuve 3 a tenu 82 °C en moyenne (pic à 91 °C) pendant 46 min.", "La cuve 3 a tenu 82 °C en moyenne (pic à 19 °C) pendant 46 min."),
     ("aside_with_number_words", "pt-BR", "Norma ABNT NBR 6892 — ensaio de tração das chapas de 3 mm: média 412 MPa; desvio padrão 9,6 MPa; 40 corpos de prova.", "No ensaio pela NBR 6892, as chapas de 3 mm tiveram resistência média de 412 MPa (desvio padrão de 9,6 MPa), com 40 corpos de prova.", "No ensaio pela NBR 6892, as chapas de 3 mm tiveram resistência média de 412 MPa (desvio padrão de 6,9 MPa), com 40 corpos de prova."),
     ("aside_with_number_words", "es", "Norma UNE-EN 14411 — absorción de agua de las baldosas de 8 mm: media 0,42 %; máximo 0,61 %; 30 piezas.", "Según la UNE-EN 14411, las baldosas de 8 mm absorbieron de media un 0,42 % (máximo del 0,61 %), en 30 piezas.", "Según la UNE-EN 14411, las baldosas de 8 mm absorbieron de media un 0,61 % (máximo del 0,42 %), en 30 piezas."),
+    ("price_key_per_metre", "es", "{\"pedido\": \"PD-7710\", \"lineas\": [{\"producto\": \"cuerda de cáñamo\", \"metros\": 400, \"precio_m_eur\": 1.85}, {\"producto\": \"cuerda de yute\", \"metros\": 150, \"precio_m_eur\": 1.20}]}", "La cuerda de cáñamo cuesta 1,85 €/m.", "La cuerda de cáñamo cuesta 1,85 millones de euros."),
+    ("price_key_per_metre", "en", "{\"order\": \"R-301\", \"items\": [{\"fabric\": \"linen\", \"metres\": 220, \"price_m_gbp\": 14.50}, {\"fabric\": \"wool\", \"metres\": 90, \"price_m_gbp\": 22.00}]}", "The linen was bought at £14.50 a metre.", "The linen was bought at £14.5 million."),
+    ("price_key_per_metre", "en", "{\"project\": \"dye house\", \"cost_m_eur\": 3.4, \"staff\": 41}", "The dye house project cost €3.4 million.", "The dye house project cost €3.40."),
 ]
 
 def main() -> None:

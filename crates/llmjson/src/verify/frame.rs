@@ -606,7 +606,16 @@ pub(crate) fn key_spec(key: &str) -> Spec {
     if let Some((code, scale)) = currency(last) {
         spec.currency = Some(code);
         spec.scale = scale;
-        // `revenue_k_usd`, `cost_m_eur`: the scale before the currency.
+        // `revenue_k_usd`, `cost_m_eur`: the scale before the currency; after a price, `m`
+        // is what it is per (`precio_m_eur`: euros a metre).
+        let price = matches!(
+            parts[0].as_str(),
+            "price" | "precio" | "preco" | "prix" | "preis" | "tarifa" | "tariff" | "tarif"
+        );
+        if scale == 0 && price && prev == "m" {
+            spec.per = Some("m");
+            return spec;
+        }
         if scale == 0 {
             spec.scale = match prev {
                 "k" | "mil" | "thousand" | "thousands" | "000" => 3,
@@ -837,6 +846,13 @@ mod tests {
         let per = key_spec("farmgate_usd_t");
         assert_eq!((per.currency, per.per), (Some("USD"), Some("t")));
         assert_eq!(key_spec("revenue_eur_m"), s(Some("EUR"), 6, None));
+        assert_eq!(key_spec("cost_m_eur"), s(Some("EUR"), 6, None));
+        // (A price's `m` is a metre: euros a metre.)
+        let per_metre = key_spec("precio_m_eur");
+        assert_eq!(
+            (per_metre.currency, per_metre.scale, per_metre.per),
+            (Some("EUR"), 0, Some("m"))
+        );
         assert_eq!(key_spec("chiffre_affaires_meur"), s(Some("EUR"), 6, None));
         assert_eq!(key_spec("response_rate_pct").unit, Some("%"));
         assert_eq!(key_spec("avg_dwell_days").unit, Some("d"));

@@ -1987,6 +1987,11 @@ impl<'a> Doc<'a> {
                 !near || own_aside.contains(at) && !aside_holds_number
             });
         };
+        // What the number is per, read with it (`£14.50 a metre`).
+        let own_per = match toks[t].kind {
+            TokKind::Num(id) => lx.nums[id as usize].per,
+            _ => None,
+        };
         let mut k = t + 1;
         let mut seen_words = 0;
         // An answer names the thing a number is of further on than evidence does (`came to
@@ -2196,10 +2201,12 @@ impl<'a> Doc<'a> {
                         words::month(w).filter(|_| cap || !matches!(w, "may" | "march"))
                     {
                         after.push((Ty::Month, format_compact!("m:{m}"), k));
-                    } else if per_word(w) || per_word(word_at(lx, k.wrapping_sub(1)).unwrap_or(""))
+                    } else if per_word(w)
+                        || per_word(word_at(lx, k.wrapping_sub(1)).unwrap_or(""))
+                        || own_per.is_some() && words::unit_word(w) == own_per
                     {
                         // What it is per is no subject of it (`$0.13 per word`, `38.900 € pro
-                        // Instrument`).
+                        // Instrument`, `£14.50 a metre`).
                     } else if (cap || upper) && !counted_noun {
                         if let Some(a) = word_atom(w, raw) {
                             after.push((Ty::Name, a, k));
