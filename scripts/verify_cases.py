@@ -1280,6 +1280,10 @@ CLASSES_R10 = [
     ("price_key_per_metre", "es", "{\"pedido\": \"PD-7710\", \"lineas\": [{\"producto\": \"cuerda de cáñamo\", \"metros\": 400, \"precio_m_eur\": 1.85}, {\"producto\": \"cuerda de yute\", \"metros\": 150, \"precio_m_eur\": 1.20}]}", "La cuerda de cáñamo cuesta 1,85 €/m.", "La cuerda de cáñamo cuesta 1,85 millones de euros."),
     ("price_key_per_metre", "en", "{\"order\": \"R-301\", \"items\": [{\"fabric\": \"linen\", \"metres\": 220, \"price_m_gbp\": 14.50}, {\"fabric\": \"wool\", \"metres\": 90, \"price_m_gbp\": 22.00}]}", "The linen was bought at £14.50 a metre.", "The linen was bought at £14.5 million."),
     ("price_key_per_metre", "en", "{\"project\": \"dye house\", \"cost_m_eur\": 3.4, \"staff\": 41}", "The dye house project cost €3.4 million.", "The dye house project cost €3.40."),
+    ("postposed_name_restores_subject", "en", "{\"city\": \"Zurich\", \"operators\": [{\"name\": \"Tier\", \"vehicles\": 1200, \"trips_month\": 148500}, {\"name\": \"Voi\", \"vehicles\": 950, \"trips_month\": 121300}]}", "Voi runs 950 vehicles in Zurich and logs 121,300 trips a month.", "Voi runs 950 vehicles in Zurich and logs 148,500 trips a month."),
+    ("postposed_name_restores_subject", "en", "Rowing clubs — Thames RC: 412 members, 38 boats; Tyne ARC: 265 members, 22 boats.", "Thames RC has 412 members in London and keeps 38 boats.", "Thames RC has 412 members in London and keeps 22 boats."),
+    ("postposed_name_restores_subject", "pt-BR", "Moinhos — Moinho Aurora: 18.400 t de farinha, 46 funcionários; Moinho Serrano: 12.900 t, 31 funcionários.", "O Moinho Aurora moeu 18.400 t de farinha em Curitiba e emprega 46 funcionários.", "O Moinho Aurora moeu 18.400 t de farinha em Curitiba e emprega 31 funcionários."),
+    ("postposed_name_restores_subject", "es", "Remolcadores — Puerto de Vigo: 1.146 servicios, 9 remolcadores; Puerto de Bilbao: 1.418 servicios, 12 remolcadores.", "Vigo sumó 1.146 servicios en 2024 y operó con 9 remolcadores.", "Vigo sumó 1.146 servicios en 2024 y operó con 12 remolcadores."),
 ]
 
 def main() -> None:

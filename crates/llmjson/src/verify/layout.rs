@@ -1492,6 +1492,8 @@ impl<'a> Doc<'a> {
         // The last quantity of the clause: labels named after it are its (`$5.1M in 2023, and
         // $6.2M in 2024`; `€1.85 per share, paid on 2025-07-03; 78.4% …`), not the next clause's.
         let mut clause_quantity: Option<usize> = None;
+        // The name in force when the clause's first quantity was read ([`restore_name`]).
+        let mut name_at_quantity: Option<ScopeEntry> = None;
         // A condition with no quantity measured under it yet.
         let mut pending_condition: Option<usize> = None;
         // Whether the clause so far has a colon (`Fistula share: 0.68;`).
@@ -1567,6 +1569,7 @@ impl<'a> Doc<'a> {
                         drop_postposed(&mut scope, &mut clause_quantity);
                     } else if p == P::Comma && numbers_in_sentence > 0 {
                         drop_postposed(&mut scope, &mut clause_quantity);
+                        restore_name(&mut scope, &mut name_at_quantity);
                     }
                     match p {
                         P::Stop | P::Line => {
@@ -1640,6 +1643,7 @@ impl<'a> Doc<'a> {
                             end_pending_name!();
                         }
                         drop_postposed(&mut scope, &mut clause_quantity);
+                        restore_name(&mut scope, &mut name_at_quantity);
                         clause_start = t + 1;
                         name_chunk = false;
                         clause += 1;
@@ -1924,6 +1928,11 @@ impl<'a> Doc<'a> {
                                 );
                             }
                             last_number = Some(t);
+                            // (An answer's: evidence names its later clauses itself.)
+                            if clause_quantity.is_none() && role == Role::Answer {
+                                name_at_quantity =
+                                    scope.iter().find(|(ty, ..)| *ty == Ty::Name).cloned();
+                            }
                             clause_quantity = Some(t);
                             numbers_in_sentence += 1;
                             // A quantity ends a stretch of names: a noun after it heads the
@@ -3971,6 +3980,17 @@ fn label_words(lx: &Lexed, at: usize, text: &str) -> String {
 fn drop_postposed(scope: &mut Vec<ScopeEntry>, clause_quantity: &mut Option<usize>) {
     if let Some(q) = clause_quantity.take() {
         scope.retain(|(_, _, at, _)| *at <= q);
+    }
+}
+
+/// After a clause's postposed labels are dropped: the name in force when its quantity was read,
+/// when a name after the quantity had taken its place (`Voi runs 950 vehicles in Zurich and logs
+/// 148,500 trips`: Voi's).
+fn restore_name(scope: &mut Vec<ScopeEntry>, saved: &mut Option<ScopeEntry>) {
+    if let Some(name) = saved.take() {
+        if !scope.iter().any(|(ty, ..)| *ty == Ty::Name) {
+            scope.push(name);
+        }
     }
 }
 
