@@ -399,6 +399,15 @@ fn spec_words(part: &str) -> Spec {
             spec.scale = if grouped.len() == 4 { 3 } else { 6 };
             continue;
         }
+        // `(US$ 000)`, `(R$ mil)`, `(€ 000.000)`: the zeros a value leaves out.
+        if has_currency && !millions && matches!(w, "000" | "'000" | "000s") {
+            spec.scale = 3;
+            continue;
+        }
+        if has_currency && matches!(w, "000.000" | "000,000" | "000'000") {
+            spec.scale = 6;
+            continue;
+        }
         if millions && has_currency && matches!(w, "1" | "000") {
             spec.scale = 6;
             continue;

@@ -1876,7 +1876,12 @@ impl<'a> Doc<'a> {
                             }
                             if frame.unit.is_none() && num.scaled {
                                 if let Some((currency, at)) = last_money {
-                                    if ellipsis(lx, at, t) && !counted_after(lx, t, self.text) {
+                                    // (A scale alone after money in the sentence is that
+                                    // money, the item's noun between: `sumaron 22,31 millones
+                                    // de euros y la amortización 9,48 millones`.)
+                                    if (ellipsis(lx, at, t) || item_after(lx, at, t))
+                                        && !counted_after(lx, t, self.text)
+                                    {
                                         frame.unit = Some(currency);
                                     }
                                 }
@@ -4633,6 +4638,19 @@ fn ellipsis(lx: &Lexed, from: usize, to: usize) -> bool {
     conj && content_after == 0 && to - from <= 12
 }
 
+/// Whether number `to` is the next item of a list after `from`: a conjunction, then at most a
+/// few words (its noun), no other number or stop between.
+fn item_after(lx: &Lexed, from: usize, to: usize) -> bool {
+    let between = &lx.toks[from + 1..to];
+    to - from <= 8
+        && between
+            .iter()
+            .any(|x| matches!(x.kind, TokKind::Word { flags, .. } if flags & flag::CONJ != 0))
+        && between
+            .iter()
+            .all(|x| matches!(x.kind, TokKind::Word { .. } | TokKind::Punct(P::Comma)))
+}
+
 /// The token before number `t` and its opening parentheses (the parenthesis itself may be a
 /// token of its own), if any.
 fn before_parens(lx: &Lexed, t: usize) -> Option<usize> {
@@ -6424,12 +6442,15 @@ fn title_line(line: &str, next: Option<&str>) -> bool {
         next.is_some_and(|n| classify(n) == LineKind::Labelled && dash_label(n).is_none());
     // Or its value names only a period and a caption over labelled lines (`Northern Seed Trust
     // — Statement of activities, FY2024 (USD thousands; …)` over `Grants paid — (640)`).
+    // (Or a statement's short name and its money: `Cooperativa — DRE 2024 (R$ 000)`.)
     let caption_over = || {
         let value = &line.trim()[value..];
+        let spec = frame::spec_of(value);
         next.is_some_and(|n| classify(n) == LineKind::Labelled)
             && !quantity_digits(value)
-            && title_words(value)
-            && !frame::spec_of(value).is_empty()
+            && (title_words(value)
+                || value.contains('(') && spec.currency.is_some() && spec.scale != 0)
+            && !spec.is_empty()
     };
     (colon_next || caption_over()) && !line.trim()[value..].contains(':')
 }
@@ -6456,10 +6477,20 @@ fn classify(line: &str) -> LineKind {
             .match_indices(". ")
             .any(|(i, _)| sentence_dot(&label[..i]))
             || label.matches(", ").count() >= 1 && label.split_whitespace().count() > 6;
+        // (A dash before a statement's name and money is a heading's: `Cooperativa — DRE 2024
+        // (R$ 000)`.)
+        let dash_caption = !t[label_end..value_start].contains(':')
+            && !quantity_digits(value)
+            && value.contains('(')
+            && {
+                let spec = frame::spec_of(value);
+                spec.currency.is_some() && spec.scale != 0
+            };
         if value.bytes().any(|c| c.is_ascii_digit())
             && label_end <= 80
             && !sentences
             && !label_sentences
+            && !dash_caption
         {
             return LineKind::Labelled;
         }
@@ -6502,7 +6533,7 @@ fn title_words(value: &str) -> bool {
 
 /// Whether a line holds a number that may be a quantity: a token with digits that is not a
 /// year (`2024`), a season (`2023/24`), a date (`31.12.2024`, `2025-03-04`), a code (`FY2024`,
-/// `Q3`, `EP-40`, `HbA1c`) or an ordinal (`3º`, `1er`, `3.`).
+/// `Q3`, `EP-40`, `HbA1c`), an ordinal (`3º`, `1er`, `3.`) or zeros (`US$ 000`).
 fn quantity_digits(t: &str) -> bool {
     t.split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | ',' | ';' | ':'))
         .filter(|w| w.bytes().any(|c| c.is_ascii_digit()))
@@ -6523,7 +6554,9 @@ fn quantity_digits(t: &str) -> bool {
             let code = b.first().is_some_and(u8::is_ascii_alphabetic)
                 || w.chars().any(|c| c.is_alphabetic()) && !w.ends_with('%');
             let ordinal = w.ends_with(['º', 'ª']);
-            !(is_year || season || date || code || ordinal)
+            // (Zeros alone are a caption's scale: `(US$ 000)`.)
+            let zeros = b.iter().all(|c| matches!(c, b'0' | b'.' | b',' | b'\''));
+            !(is_year || season || date || code || ordinal || zeros)
         })
 }
 

@@ -456,6 +456,18 @@ const COST_WORDS: &[&str] = &[
     "ausgaben",
     "auszahlungen",
     "zahlungen",
+    // Charges against income, shown in parentheses as costs are (`Depreciation (3,115)`).
+    "depreciation",
+    "amortisation",
+    "amortization",
+    "depreciacao",
+    "amortizacao",
+    "depreciacion",
+    "amortizacion",
+    "amortissement",
+    "amortissements",
+    "abschreibung",
+    "abschreibungen",
 ];
 const POS_WORDS: &[&str] = &[
     "gain", "gains", "gained", "rise", "rises", "rose", "risen", "rising", "grew", "grow", "grows",
