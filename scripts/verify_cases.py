@@ -1292,6 +1292,9 @@ CLASSES_R10 = [
     ("elided_currency_item", "pt-BR", "Receita: R$ 41,6 milhões; custos de pessoal: R$ 12,3 milhões; depreciação: R$ 3,4 milhões.", "A receita chegou a R$ 41,6 milhões e a depreciação a 3,4 milhões.", "A receita chegou a R$ 41,6 milhões e a depreciação a 12,3 milhões."),
     ("elided_currency_item", "en", "Revenue: $48.2 million; staff costs: $19.7 million; rent: $4.1 million.", "Revenue came to $48.2 million and rent to 4.1 million.", "Revenue came to $48.2 million and rent to 19.7 million."),
     ("elided_currency_item", "fr", "Chiffre d'affaires : 12,4 M€ ; achats : 5,1 M€ ; loyers : 0,9 M€.", "Le chiffre d'affaires atteint 12,4 millions d'euros et les loyers 0,9 million.", "Le chiffre d'affaires atteint 12,4 millions d'euros et les loyers 5,1 millions."),
+    ("name_words_no_vote", "en", "2024 debarking campaign by estate (yield in arrobas)\nHerdade do Vale: 1,840 arrobas\nMonte da Serra: 2,315 arrobas\nQuinta da Azinheira: 889 arrobas\nHerdade das Pereiras: 742 arrobas", "Monte da Serra led the campaign with 2,315 arrobas.", "Monte da Serra led the campaign with 1,840 arrobas."),
+    ("name_words_no_vote", "en", "Tugs by base: Porto de Santos 1,146 jobs; Rio de Janeiro 1,418 jobs; Baía de Todos os Santos 612 jobs.", "Rio de Janeiro handled 1,418 tug jobs.", "Rio de Janeiro handled 1,146 tug jobs."),
+    ("name_words_no_vote", "en", "Saffron yield by farm: Finca del Moral 2,450 g; Casa de la Vega 1,980 g; Molino de Viento 3,120 g.", "Molino de Viento harvested 3,120 g of saffron.", "Molino de Viento harvested 3.12 g of saffron."),
 ]
 
 def main() -> None:

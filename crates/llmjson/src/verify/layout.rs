@@ -6293,10 +6293,24 @@ impl Language {
 /// told apart before, by [`Language::of`]).
 fn language_votes(text: &str) -> (u32, u32) {
     let (mut dot, mut comma, mut accented) = (0u32, 0u32, 0u32);
-    for w in text
+    let words: Vec<&str> = text
         .split(|c: char| !c.is_alphabetic() && c != '$' && c != '€')
+        .filter(|w| !w.is_empty())
         .take(600)
-    {
+        .collect();
+    let capital = |w: Option<&&str>| w.is_some_and(|w| w.starts_with(char::is_uppercase));
+    for (i, &w) in words.iter().enumerate() {
+        // A function word inside a name is the name's language, not the text's (`Herdade do
+        // Vale`, `Monte da Serra` in an English report).
+        if matches!(
+            w,
+            "de" | "da" | "do" | "das" | "dos" | "del" | "du" | "des" | "von" | "y"
+        ) && i > 0
+            && capital(words.get(i - 1))
+            && capital(words.get(i + 1))
+        {
+            continue;
+        }
         match w {
             "the" | "and" | "of" | "was" | "were" | "with" | "for" | "to" | "is" | "are"
             | "million" | "billion" | "bn" | "thousand" | "had" | "has" | "on" | "when"
