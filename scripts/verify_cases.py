@@ -1295,6 +1295,9 @@ CLASSES_R10 = [
     ("name_words_no_vote", "en", "2024 debarking campaign by estate (yield in arrobas)\nHerdade do Vale: 1,840 arrobas\nMonte da Serra: 2,315 arrobas\nQuinta da Azinheira: 889 arrobas\nHerdade das Pereiras: 742 arrobas", "Monte da Serra led the campaign with 2,315 arrobas.", "Monte da Serra led the campaign with 1,840 arrobas."),
     ("name_words_no_vote", "en", "Tugs by base: Porto de Santos 1,146 jobs; Rio de Janeiro 1,418 jobs; Baía de Todos os Santos 612 jobs.", "Rio de Janeiro handled 1,418 tug jobs.", "Rio de Janeiro handled 1,146 tug jobs."),
     ("name_words_no_vote", "en", "Saffron yield by farm: Finca del Moral 2,450 g; Casa de la Vega 1,980 g; Molino de Viento 3,120 g.", "Molino de Viento harvested 3,120 g of saffron.", "Molino de Viento harvested 3.12 g of saffron."),
+    ("caption_one_column", "es", "Recaudación por distrito, 2024 (importe en miles de euros)\nDistrito\tMultas\tImporte\nCentro\t48.210\t4.338\nRetiro\t15.902\t1.377", "Centro puso 48.210 multas por 4,3 millones de euros.", "Centro puso 48.210 multas por 4.338 euros."),
+    ("caption_one_column", "en", "Tug jobs by port, 2024 (revenue in USD thousands)\n| Port | Jobs | Revenue |\n|---|---|---|\n| Santos | 1,146 | 9,480 |\n| Rio | 1,418 | 11,205 |", "Santos handled 1,146 jobs for $9.48 million.", "Santos handled 1,146 jobs for $9,480."),
+    ("caption_one_column", "pt-BR", "Colheita de açafrão por fazenda (produção em gramas)\nFazenda;Hectares;Produção\nSerra Azul;2,5;3.120\nVale Verde;1,8;2.450", "A Serra Azul colheu 3.120 g em 2,5 hectares.", "A Serra Azul colheu 3.120 g em 2,5 gramas."),
 ]
 
 def main() -> None:

@@ -674,9 +674,31 @@ impl<'a> Doc<'a> {
                             Spec::default()
                         };
                     }
+                    // (One pair that names a column of this table is that column's: `importe en
+                    // miles de euros` over `Distrito | Multas | Importe`.)
+                    let header = &self.text[lines[first].start..lines[first].end];
+                    let names_column = pairs.len() == 1
+                        && header
+                            .split(|c: char| !c.is_alphanumeric())
+                            .filter(|w| !w.is_empty())
+                            .any(|w| pairs[0].0.iter().any(|p| *p == words::fold(w)));
                     let table_section = Section {
                         atoms: section.atoms.as_slice().into(),
-                        spec: if pairs.len() >= 2 {
+                        spec: if names_column {
+                            // (The caption, read as the heading above, set the section's: not
+                            // the other columns'.)
+                            let mut spec = section.spec;
+                            if spec.currency == cap.spec.currency {
+                                spec.currency = None;
+                            }
+                            if spec.scale == cap.spec.scale {
+                                spec.scale = 0;
+                            }
+                            if spec.unit == cap.spec.unit {
+                                spec.unit = None;
+                            }
+                            spec
+                        } else if pairs.len() >= 2 {
                             section.spec
                         } else {
                             cap.spec.over(section.spec)
