@@ -1298,6 +1298,9 @@ CLASSES_R10 = [
     ("caption_one_column", "es", "Recaudación por distrito, 2024 (importe en miles de euros)\nDistrito\tMultas\tImporte\nCentro\t48.210\t4.338\nRetiro\t15.902\t1.377", "Centro puso 48.210 multas por 4,3 millones de euros.", "Centro puso 48.210 multas por 4.338 euros."),
     ("caption_one_column", "en", "Tug jobs by port, 2024 (revenue in USD thousands)\n| Port | Jobs | Revenue |\n|---|---|---|\n| Santos | 1,146 | 9,480 |\n| Rio | 1,418 | 11,205 |", "Santos handled 1,146 jobs for $9.48 million.", "Santos handled 1,146 jobs for $9,480."),
     ("caption_one_column", "pt-BR", "Colheita de açafrão por fazenda (produção em gramas)\nFazenda;Hectares;Produção\nSerra Azul;2,5;3.120\nVale Verde;1,8;2.450", "A Serra Azul colheu 3.120 g em 2,5 hectares.", "A Serra Azul colheu 3.120 g em 2,5 gramas."),
+    ("participle_noun_no_direction", "en", "Lot F-2291 — 18.5 t — falling number 342 s\nLot F-2292 — 21.0 t — falling number 318 s", "Lot F-2291 weighed 18.5 t with a falling number of 342 s, and lot F-2292 weighed 21.0 t.", "Lot F-2291 weighed 18.5 t with a falling number of 342 s, and lot F-2292 weighed 18.5 t."),
+    ("participle_noun_no_direction", "en", "Saffron farm, 2024: growing season 212 days; harvest 3,120 g; irrigated area 2.5 ha.", "The farm had a growing season of 212 days and harvested 3,120 g of saffron.", "The farm had a growing season of 122 days and harvested 3,120 g of saffron."),
+    ("participle_noun_no_direction", "en", "Rowing club boathouse survey: rising damp found in 14 of 40 racks; repair cost £8,400.", "Rising damp affected 14 racks, and repairs cost £8,400.", "Rising damp affected 14 racks, and repairs cost £4,800."),
 ]
 
 def main() -> None:

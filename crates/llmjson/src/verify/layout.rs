@@ -5046,6 +5046,17 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                 if matches!(w, "down" | "up") && phrasal_particle(lx, k) {
                     continue;
                 }
+                // A participle before its noun names a thing (`falling number`, `rising
+                // damp`, `growing season`): no direction.
+                // (Not before an adverb: `falling sharply to 4.1%`.)
+                if flags & (flag::NEG | flag::POS) != 0
+                    && w.ends_with("ing")
+                    && word_at(lx, k + 1).is_some_and(|n| {
+                        words::flags(n) & (flag::STOP | flag::CONJ) == 0 && !n.ends_with("ly")
+                    })
+                {
+                    continue;
+                }
                 // A direction paired with another noun names both (`Total revenue and
                 // losses`, `gains/losses`, `Gewinn und Verlust`): no direction.
                 if flags & (flag::NEG | flag::POS) != 0 && paired_noun(lx, k) {
