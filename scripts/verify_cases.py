@@ -1301,6 +1301,11 @@ CLASSES_R10 = [
     ("participle_noun_no_direction", "en", "Lot F-2291 — 18.5 t — falling number 342 s\nLot F-2292 — 21.0 t — falling number 318 s", "Lot F-2291 weighed 18.5 t with a falling number of 342 s, and lot F-2292 weighed 21.0 t.", "Lot F-2291 weighed 18.5 t with a falling number of 342 s, and lot F-2292 weighed 18.5 t."),
     ("participle_noun_no_direction", "en", "Saffron farm, 2024: growing season 212 days; harvest 3,120 g; irrigated area 2.5 ha.", "The farm had a growing season of 212 days and harvested 3,120 g of saffron.", "The farm had a growing season of 122 days and harvested 3,120 g of saffron."),
     ("participle_noun_no_direction", "en", "Rowing club boathouse survey: rising damp found in 14 of 40 racks; repair cost £8,400.", "Rising damp affected 14 racks, and repairs cost £8,400.", "Rising damp affected 14 racks, and repairs cost £4,800."),
+    ("over_a_period", "en", "Share price: down 4.2% over the year; dividend: 31p.", "The share price ended the year down 4.2%.", "The share price ended the year up 4.2%."),
+    ("over_a_period", "en", "Flour output: fell 3.8% over the period; wheat milled: 212,400 t.", "Flour output fell 3.8% over the period.", "Flour output rose 3.8% over the period."),
+    ("over_a_period", "en", "Rowing club membership: down 6.1% over the past decade; boats: 46.", "Membership has declined 6.1% over the past decade.", "Membership has grown 6.1% over the past decade."),
+    ("over_a_period", "en", "Tug fleet utilisation: 2.4% over target; jobs: 1,146.", "Utilisation ran 2.4% above target.", "Utilisation ran 2.4% below target."),
+    ("participle_noun_no_direction", "en", "Share price: down 4.2% over the year; dividend: 31p.", "The share price kept falling, ending the year down 4.2%.", "The share price kept rising, ending the year up 4.2%."),
 ]
 
 def main() -> None:

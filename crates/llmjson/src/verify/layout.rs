@@ -434,6 +434,34 @@ fn modifier_before_noun(lx: &Lexed, t: usize, folded: &str) -> bool {
                 if flags & flag::STOP == 0)
 }
 
+/// Whether `over` at token `k` spans a period (`over the year`, `over the past decade`, `over
+/// the summer`), not a level it is above.
+fn over_a_period(lx: &Lexed, k: usize) -> bool {
+    word_at(lx, k) == Some("over")
+        && matches!(
+            word_at(lx, k + 1),
+            Some("the" | "a" | "an" | "this" | "its")
+        )
+        && word_at(lx, k + 2).is_some_and(|w| {
+            words::flags(w) & flag::YEAR_WORD != 0
+                || words::period_word(w).is_some()
+                || matches!(
+                    w,
+                    "past"
+                        | "last"
+                        | "course"
+                        | "period"
+                        | "decade"
+                        | "quarter"
+                        | "season"
+                        | "summer"
+                        | "winter"
+                        | "spring"
+                        | "autumn"
+                )
+        })
+}
+
 /// Whether `down`/`up` at token `k` is a verb's particle (`put down`, `shut down`, `set up`),
 /// not a direction (`down 3%`, `sales were down`, `went up to`, `edged down`).
 fn phrasal_particle(lx: &Lexed, k: usize) -> bool {
@@ -5157,8 +5185,10 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                     {
                         return Polarity::MinusWord
                     }
+                    // (Not `over the year`, `over the past decade`: when, not above what.)
                     "above" | "over" | "acima" | "encima" | "dessus" | "uber" | "oberhalb"
-                        if matches!(unit_of(t).flatten(), Some("%" | "pp" | "pt")) =>
+                        if matches!(unit_of(t).flatten(), Some("%" | "pp" | "pt"))
+                            && !over_a_period(lx, k) =>
                     {
                         return Polarity::Plus
                     }

@@ -471,9 +471,9 @@ const COST_WORDS: &[&str] = &[
 ];
 const POS_WORDS: &[&str] = &[
     "gain", "gains", "gained", "rise", "rises", "rose", "risen", "rising", "grew", "grow", "grows",
-    "growth", "growing", "up", "plus", "earned", "earnings", "added", "adds", "alta", "altas",
-    "subiu", "subir", "sobe", "sobem", "subiram", "mais", "subio", "sube", "suben", "subieron",
-    "alza", "wuchs", "wachst", "wachsen", "gagne", "gagnes", "monte", "hausse",
+    "grown", "growth", "growing", "up", "plus", "earned", "earnings", "added", "adds", "alta",
+    "altas", "subiu", "subir", "sobe", "sobem", "subiram", "mais", "subio", "sube", "suben",
+    "subieron", "alza", "wuchs", "wachst", "wachsen", "gagne", "gagnes", "monte", "hausse",
     // (Spanish `ganar`'s forms; not `ganado`, cattle.)
     "gano", "gana", "ganan", "ganaron", "ganaba",
     // A verb that raises a level (`elevó su resultado hasta`, `raised its output to`).
