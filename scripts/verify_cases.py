@@ -1306,6 +1306,11 @@ CLASSES_R10 = [
     ("over_a_period", "en", "Rowing club membership: down 6.1% over the past decade; boats: 46.", "Membership has declined 6.1% over the past decade.", "Membership has grown 6.1% over the past decade."),
     ("over_a_period", "en", "Tug fleet utilisation: 2.4% over target; jobs: 1,146.", "Utilisation ran 2.4% above target.", "Utilisation ran 2.4% below target."),
     ("participle_noun_no_direction", "en", "Share price: down 4.2% over the year; dividend: 31p.", "The share price kept falling, ending the year down 4.2%.", "The share price kept rising, ending the year up 4.2%."),
+    ("base_no_direction", "pt-BR", "Produção de peças tingidas\n2019: 1.987.400\n2020: 1.412.300\n2021: 1.760.900", "Em 2020 foram 1,41 milhão de peças, uma queda forte em relação às 1.987.400 de 2019.", "Em 2020 foram 1,41 milhão de peças, uma queda forte em relação às 1.760.900 de 2019."),
+    ("base_no_direction", "en", "Flour milled, tonnes\n2022: 212,400\n2023: 198,700\n2024: 205,100", "Output dropped to 198,700 t in 2023, a sharp fall compared with 212,400 t in 2022.", "Output dropped to 198,700 t in 2023, a sharp fall compared with 205,100 t in 2022."),
+    ("base_no_direction", "es", "Socios del club de remo\n2023: 612\n2024: 548", "Los socios bajaron a 548 en 2024, una caída frente a los 612 de 2023.", "Los socios bajaron a 548 en 2024, una caída frente a los 648 de 2023."),
+    ("change_noun_at", "en", "Cork price change 2024 vs 2023: natural stoppers −3.1%; raw planks −5.8%; technical stoppers +1.4%.", "Raw planks suffered the steepest decline at 5.8%.", "Raw planks suffered the steepest decline at 3.1%."),
+    ("change_noun_at", "en", "Membership change 2024: rowing +6.2%; sculling +2.1%; coastal −1.4%.", "Rowing posted the biggest increase, at 6.2%.", "Rowing posted the biggest increase, at 2.1%."),
 ]
 
 def main() -> None:

@@ -5060,6 +5060,34 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                     von = true;
                     continue;
                 }
+                // A comparison's base takes no direction of the change compared (`uma queda
+                // forte em relação às 1.987.400 de 2019`).
+                if words::comparison_word(w) {
+                    return Polarity::Neutral;
+                }
+                // A change's noun before `at` states its size (`the steepest decline of any
+                // line at 5.8%`), not a level it reached.
+                if w == "at"
+                    && (k.saturating_sub(6)..k).any(|j| {
+                        word_at(lx, j).is_some_and(|n| {
+                            matches!(
+                                n,
+                                "decline"
+                                    | "drop"
+                                    | "fall"
+                                    | "decrease"
+                                    | "reduction"
+                                    | "loss"
+                                    | "increase"
+                                    | "rise"
+                                    | "gain"
+                                    | "growth"
+                            )
+                        })
+                    })
+                {
+                    continue;
+                }
                 // `von` after a German noun is `of` (`Fehlbetrag von 852 Mio.`), after a verb
                 // `from` (`sank von 12 auf 9`).
                 if von && !cap {
