@@ -1311,6 +1311,10 @@ CLASSES_R10 = [
     ("base_no_direction", "es", "Socios del club de remo\n2023: 612\n2024: 548", "Los socios bajaron a 548 en 2024, una caída frente a los 612 de 2023.", "Los socios bajaron a 548 en 2024, una caída frente a los 648 de 2023."),
     ("change_noun_at", "en", "Cork price change 2024 vs 2023: natural stoppers −3.1%; raw planks −5.8%; technical stoppers +1.4%.", "Raw planks suffered the steepest decline at 5.8%.", "Raw planks suffered the steepest decline at 3.1%."),
     ("change_noun_at", "en", "Membership change 2024: rowing +6.2%; sculling +2.1%; coastal −1.4%.", "Rowing posted the biggest increase, at 6.2%.", "Rowing posted the biggest increase, at 2.1%."),
+    ("label_base_period", "pt-BR", "Autuações por estacionamento irregular, 2024 vs 2023: −6,3%\nReincidência, 2024 vs 2023: −11,0%", "As autuações caíram 6,3% em 2024.", "As autuações caíram 6,3% em 2023."),
+    ("label_base_period", "en", "Flour sales, 2024 versus 2023: +4.8%; bran sales, 2024 versus 2023: −2.1%", "Flour sales rose 4.8% in 2024 compared with 2023.", "Flour sales rose 4.8% in 2023."),
+    ("label_base_period", "es", "Socios, 2025 frente a 2024: +3,2 %; regatas, 2025 frente a 2024: −1,5 %", "Los socios crecieron un 3,2 % en 2025 en comparación con 2024.", "Los socios crecieron un 3,2 % en 2024."),
+    ("label_base_period", "de", "Fahrgäste Tugboot-Fähre, 2024 gegenüber 2023: +5,4 %", "Die Fähre zählte 2024 im Vergleich zu 2023 5,4 % mehr Fahrgäste.", "Die Fähre zählte 2023 5,4 % mehr Fahrgäste."),
 ]
 
 def main() -> None:

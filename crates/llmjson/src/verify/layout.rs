@@ -434,6 +434,19 @@ fn modifier_before_noun(lx: &Lexed, t: usize, folded: &str) -> bool {
                 if flags & flag::STOP == 0)
 }
 
+/// Whether the token at `t` follows a comparison's word, with its preposition (`vs 2023`,
+/// `frente a 2024`, `compared with 2023`, `im Vergleich zu 2023`): a base, not the claim's.
+fn after_comparison(lx: &Lexed, t: usize) -> bool {
+    let word = |k: usize| word_at(lx, k);
+    t > 0 && word(t - 1).is_some_and(words::comparison_word)
+        || t > 1
+            && word(t - 2).is_some_and(words::comparison_word)
+            && matches!(
+                word(t - 1),
+                Some("a" | "to" | "with" | "zu" | "al" | "ao" | "com" | "con" | "avec" | "mit")
+            )
+}
+
 /// Whether `over` at token `k` spans a period (`over the year`, `over the past decade`, `over
 /// the summer`), not a level it is above.
 fn over_a_period(lx: &Lexed, k: usize) -> bool {
@@ -1851,7 +1864,11 @@ impl<'a> Doc<'a> {
                                         _ => false,
                                     }) && t - q <= 3
                                 });
-                            if let Some(ty) = ty.filter(|_| !postposed) {
+                            // (Nor a period a comparison's word introduces: `2024 vs 2023:
+                            // −6,3%` is 2024's change against 2023.)
+                            let base_period =
+                                ty.is_some_and(|ty| ty.temporal()) && after_comparison(lx, t);
+                            if let Some(ty) = ty.filter(|_| !postposed && !base_period) {
                                 if depth > 0 {
                                     let saved =
                                         scope.iter().filter(|(t, ..)| *t == ty).cloned().collect();
@@ -5820,8 +5837,11 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                         }
                     }
                     Form::Time | Form::Citation => {}
+                    // (Not a base's: `2024 versus 2023` labels 2024's change.)
                     _ if n.year_shaped => {
-                        out.push(format_compact!("y:{}", &text[n.digits.clone()]))
+                        if !after_comparison(&lx, t) {
+                            out.push(format_compact!("y:{}", &text[n.digits.clone()]));
+                        }
                     }
                     _ => {
                         let v = n.readings.first();

@@ -2030,6 +2030,10 @@ pub(crate) fn comparison_word(folded: &str) -> bool {
             | "frente"
             | "over"
             | "contra"
+            | "comparacao"
+            | "comparacion"
+            | "comparaison"
+            | "vergleich"
     )
 }
 
