@@ -1315,6 +1315,11 @@ CLASSES_R10 = [
     ("label_base_period", "en", "Flour sales, 2024 versus 2023: +4.8%; bran sales, 2024 versus 2023: −2.1%", "Flour sales rose 4.8% in 2024 compared with 2023.", "Flour sales rose 4.8% in 2023."),
     ("label_base_period", "es", "Socios, 2025 frente a 2024: +3,2 %; regatas, 2025 frente a 2024: −1,5 %", "Los socios crecieron un 3,2 % en 2025 en comparación con 2024.", "Los socios crecieron un 3,2 % en 2024."),
     ("label_base_period", "de", "Fahrgäste Tugboot-Fähre, 2024 gegenüber 2023: +5,4 %", "Die Fähre zählte 2024 im Vergleich zu 2023 5,4 % mehr Fahrgäste.", "Die Fähre zählte 2023 5,4 % mehr Fahrgäste."),
+    ("caption_date_order", "pt-BR", "Courier log (US dates)\n04/05/2025 – 3 organs, 1,120 km\n05/04/2025 – 5 organs, 860 km", "O courier percorreu 860 km no dia 4 de maio de 2025.", "O courier percorreu 1.120 km no dia 4 de maio de 2025."),
+    ("caption_date_order", "de", "Coating runs (US dates)\n02/11/2025: 6 mirrors, reflectivity 89.4%\n11/02/2025: 4 mirrors, reflectivity 91.2%", "Bei der Beschichtung am 2. November 2025 erreichten die Spiegel eine Reflektivität von 91,2 %.", "Bei der Beschichtung am 2. November 2025 erreichten die Spiegel eine Reflektivität von 89,4 %."),
+    ("count_year_modifier", "en", "Membership report — in 2019 the club had 1,640 registered members; in 2024, 2,035.", "Membership grew from 1,640 registered members in 2019 to 2,035 in 2024.", "Membership grew from 2019 registered members to 2,035 in 2024."),
+    ("count_year_modifier", "pt-BR", "Extração de cortiça\n2022: 1.950 arrobas\n2023: 310 arrobas", "Em 2023 a herdade extraiu 310 arrobas, depois das 1.950 arrobas de 2022.", "Em 2023 a herdade extraiu 310 arrobas, depois das 2022 arrobas do ano anterior."),
+    ("count_year_modifier", "es", "Colmenas por año\n2021: 1.240 colmenas\n2024: 1.386 colmenas", "La cooperativa pasó de 1.240 colmenas en 2021 a 1.386 en 2024.", "La cooperativa pasó de las 2021 colmenas registradas a 1.386 en 2024."),
 ]
 
 def main() -> None:

@@ -3429,6 +3429,32 @@ impl<'a> Doc<'a> {
         if flags & flag::COUNT != 0 {
             return true;
         }
+        // In an answer, after a plural article and before a noun the evidence counts (`depois
+        // das 2022 arrobas tiradas`): a year takes no plural article.
+        if self.cfg.role == Role::Answer
+            && t > 0
+            && matches!(
+                word_at(lx, t - 1),
+                Some("das" | "dos" | "las" | "los" | "les" | "des" | "these" | "those")
+            )
+            && (self.cfg.hints.count_noun)(w)
+        {
+            return true;
+        }
+        // In an answer, a participle between the count and its noun (`from 2019 registered
+        // members`, `2022 harvested arrobas`): the noun after it says, as after a hyphenated
+        // modifier.
+        if self.cfg.role == Role::Answer
+            && !self.german
+            && (w.ends_with("ed") || w.ends_with("ados") || w.ends_with("idos"))
+            && word_at(lx, t + 2).is_some_and(|n| {
+                words::unit_word(n).is_some()
+                    || words::flags(n) & flag::COUNT != 0
+                    || (self.cfg.hints.count_noun)(n)
+            })
+        {
+            return true;
+        }
         // In an answer, right after a year and a comma, before a noun (`Em 2019, 2019
         // embarcações visitantes`): the year was said; this counts.
         if self.cfg.role == Role::Answer
@@ -6259,6 +6285,12 @@ fn date_order(text: &str) -> DateOrder {
     for (hint, order) in [
         ("MM/DD", DateOrder::MonthFirst),
         ("mm/dd", DateOrder::MonthFirst),
+        // A caption that says whose dates (`Courier log (US dates)`).
+        ("US dates", DateOrder::MonthFirst),
+        ("U.S. dates", DateOrder::MonthFirst),
+        ("US date format", DateOrder::MonthFirst),
+        ("month/day/year", DateOrder::MonthFirst),
+        ("day/month/year", DateOrder::DayFirst),
         ("DD/MM", DateOrder::DayFirst),
         ("dd/mm", DateOrder::DayFirst),
         ("JJ/MM", DateOrder::DayFirst),
