@@ -1320,6 +1320,9 @@ CLASSES_R10 = [
     ("count_year_modifier", "en", "Membership report — in 2019 the club had 1,640 registered members; in 2024, 2,035.", "Membership grew from 1,640 registered members in 2019 to 2,035 in 2024.", "Membership grew from 2019 registered members to 2,035 in 2024."),
     ("count_year_modifier", "pt-BR", "Extração de cortiça\n2022: 1.950 arrobas\n2023: 310 arrobas", "Em 2023 a herdade extraiu 310 arrobas, depois das 1.950 arrobas de 2022.", "Em 2023 a herdade extraiu 310 arrobas, depois das 2022 arrobas do ano anterior."),
     ("count_year_modifier", "es", "Colmenas por año\n2021: 1.240 colmenas\n2024: 1.386 colmenas", "La cooperativa pasó de 1.240 colmenas en 2021 a 1.386 en 2024.", "La cooperativa pasó de las 2021 colmenas registradas a 1.386 en 2024."),
+    ("currency_code_after", "de", "Einkaufspreise Rohkorkplatten\nPortugal: 2,15 €/kg\nMarokko: 19,40 MAD/kg", "Rohkorkplatten aus Marokko kosten 19,40 Dirham je kg.", "Rohkorkplatten aus Marokko kosten 19,40 €/kg."),
+    ("currency_code_after", "es", "Tarifa de remolque: Cartagena 18.500 COP por hora; Lima 410 PEN por hora.", "En Lima el remolque cuesta 410 soles por hora.", "En Lima el remolque cuesta 410 dólares por hora."),
+    ("currency_code_after", "en", "Saffron import prices: Iran 1,240 USD/kg; Morocco 11,900 MAD/kg; Spain 3,150 EUR/kg.", "Moroccan saffron costs MAD 11,900 per kg.", "Moroccan saffron costs €11,900 per kg."),
 ]
 
 def main() -> None:

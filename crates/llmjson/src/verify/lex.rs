@@ -2193,14 +2193,24 @@ fn currency_symbol_after(rest: &str) -> Option<(&'static str, usize)> {
         ("INR", "INR"),
         ("CNY", "CNY"),
     ];
-    AFTER.iter().find_map(|&(symbol, code)| {
-        let tail = r.strip_prefix(symbol)?;
-        let word = symbol.as_bytes()[0].is_ascii_alphabetic();
-        // `2023 $5.1M`: a symbol before digits is the next number's.
-        let next_number = tail.trim_start().starts_with(|c: char| c.is_ascii_digit());
-        (!next_number && (!word || !tail.starts_with(|c: char| c.is_alphanumeric())))
-            .then_some((code, gap + symbol.len()))
-    })
+    AFTER
+        .iter()
+        .find_map(|&(symbol, code)| {
+            let tail = r.strip_prefix(symbol)?;
+            let word = symbol.as_bytes()[0].is_ascii_alphabetic();
+            // `2023 $5.1M`: a symbol before digits is the next number's.
+            let next_number = tail.trim_start().starts_with(|c: char| c.is_ascii_digit());
+            (!next_number && (!word || !tail.starts_with(|c: char| c.is_alphanumeric())))
+                .then_some((code, gap + symbol.len()))
+        })
+        // Any other code of the table, a word of its own (`19,40 MAD/kg`, `2.900 COP`).
+        .or_else(|| {
+            let code = words::currency_code(r.get(..3)?)?;
+            let tail = &r[3..];
+            let next_number = tail.trim_start().starts_with(|c: char| c.is_ascii_digit());
+            (!next_number && !tail.starts_with(|c: char| c.is_alphanumeric()))
+                .then_some((code, gap + 3))
+        })
 }
 
 /// A dollar or a peso and whose it is, at the start of `r` (`dollars canadiens`, `Canadian

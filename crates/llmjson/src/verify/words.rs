@@ -2046,6 +2046,7 @@ const CURRENCY_CODES: &[&str] = &[
     "USD", "EUR", "BRL", "CHF", "GBP", "JPY", "CAD", "AUD", "NZD", "MXN", "PLN", "CZK", "HUF",
     "SEK", "NOK", "DKK", "INR", "CNY", "ARS", "CLP", "COP", "ZAR", "HKD", "SGD", "TWD", "KRW",
     "PEN", "UYU", "TRY", "THB", "IDR", "MYR", "ILS", "AED", "SAR", "EGP", "NGN", "KES", "VND",
+    "MAD", "TND", "DZD", "QAR", "KWD", "BGN", "RON", "ISK", "UAH", "RSD", "BOB", "PYG", "CRC",
 ];
 
 /// The ISO code `word` spells, as the table holds it (`COP`, `PEN`).
