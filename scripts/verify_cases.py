@@ -1323,6 +1323,9 @@ CLASSES_R10 = [
     ("currency_code_after", "de", "Einkaufspreise Rohkorkplatten\nPortugal: 2,15 €/kg\nMarokko: 19,40 MAD/kg", "Rohkorkplatten aus Marokko kosten 19,40 Dirham je kg.", "Rohkorkplatten aus Marokko kosten 19,40 €/kg."),
     ("currency_code_after", "es", "Tarifa de remolque: Cartagena 18.500 COP por hora; Lima 410 PEN por hora.", "En Lima el remolque cuesta 410 soles por hora.", "En Lima el remolque cuesta 410 dólares por hora."),
     ("currency_code_after", "en", "Saffron import prices: Iran 1,240 USD/kg; Morocco 11,900 MAD/kg; Spain 3,150 EUR/kg.", "Moroccan saffron costs MAD 11,900 per kg.", "Moroccan saffron costs €11,900 per kg."),
+    ("of_chain_compound", "pt-BR", "{\"estate\": \"Herdade da Cortiça\", \"yield\": {\"reproduction_cork_t\": 212.5, \"virgin_cork_t\": 38.2}}", "A herdade obteve 212,5 t de cortiça de reprodução.", "A herdade obteve 38,2 t de cortiça de reprodução."),
+    ("of_chain_compound", "es", "{\"molino\": \"Harinera del Ebro\", \"salida\": {\"harina_trigo_t\": 108, \"harina_centeno_t\": 22}}", "El molino produjo 22 t de harina de centeno.", "El molino produjo 108 t de harina de centeno."),
+    ("of_chain_compound", "fr", "{\"atelier\": \"Teinturerie du Rhône\", \"eau_m3\": {\"eau_de_rincage\": 412, \"eau_de_teinture\": 288}}", "L'atelier a consommé 288 m³ d'eau de teinture.", "L'atelier a consommé 412 m³ d'eau de teinture."),
 ]
 
 def main() -> None:

@@ -2940,8 +2940,22 @@ impl<'a> Doc<'a> {
                     Some(TokKind::Word { folded, .. })
                         if matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
                             "de" | "of" | "d" | "do" | "da" | "del" | "des" | "du" | "der"));
+                // (And a compound the `of` phrase goes on with: `38,2 t de cortiça de
+                // reprodução`.)
+                let of_chain = |at: usize| {
+                    of && (t + 1..at).all(|k| match toks[k].kind {
+                        TokKind::Word { flags, folded, .. } => {
+                            flags & flag::STOP == 0
+                                || matches!(
+                                    &lx.folded[folded.0 as usize..folded.1 as usize],
+                                    "de" | "of" | "d" | "do" | "da" | "del" | "des" | "du" | "der"
+                                )
+                        }
+                        _ => false,
+                    }) && at - t <= 5
+                };
                 for (a, at) in &after_words {
-                    let w = if of && words_between(t, *at) <= 3.0 {
+                    let w = if of && words_between(t, *at) <= 3.0 || of_chain(*at) {
                         0.7
                     } else {
                         0.4
