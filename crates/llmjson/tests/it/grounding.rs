@@ -247,25 +247,25 @@ fn hand_written_pairs_stay_at_round_three() {
     for (name, least_right, least_caught) in [
         // 248 until stop 70: a key's words label what lies below it among its siblings, and a
         // carried clause (`scored 4.3 at the review …, and earns €68,400`) names `review score`.
-        ("dev", 249, 126),
-        ("dev2", 195, 102),
+        ("dev", 251, 126),
+        ("dev2", 198, 102),
         // (Stop 70: Portuguese `é` no longer ends a clause, so `A relação é de 15 alunos por
         // docente (18.600 alunos e 1.240 docentes)` carries `relação` to the aside: one lost.)
         // (Stop 71: `aktiva_mio_eur` is read in millions at last, so `Verpflichtungen betragen
         // 2.480 Mio. EUR` against it is no longer blocked by the scale's accident: that claim
         // is wrong by a synonym, Passiva, which nothing reads. One caught lost, 181 right.)
         ("dev3", 185, 100),
-        ("test", 233, 123),
+        ("test", 234, 123),
         // Written for stop 67; 175 right and 90 caught before its changes (first contact).
-        ("dev4", 190, 100),
+        ("dev4", 192, 100),
         // Written with dev4 and held out until measured at the end of stop 67: 187 and 100,
         // the same as before its changes; 189 and 102 after stop 68's, 193 and 105 after 69's.
-        ("test2", 198, 106),
+        ("test2", 199, 106),
         // Written for stop 68; 159 right and 82 caught before its changes (first contact).
-        ("dev5", 174, 90),
+        ("dev5", 177, 91),
         // Written with dev5 and held out until measured at the end of stop 68: 185 and 98
         // before its changes (totals only), 187 and 98 after; 190 and 98 after stop 69's.
-        ("test3", 199, 101),
+        ("test3", 202, 101),
         // Written with test3, held out through stop 68 (199 and 99 at its end: first
         // contact), used to find stop 69's classes: 213 and 108 after them. (t4-0223 was
         // caught by accident until stop 73: Portuguese `o` read as Spanish `or` cut `o dividendo
@@ -273,11 +273,11 @@ fn hand_written_pairs_stay_at_round_three() {
         // total is the `full-year dividend` — is read by no rule. One right and one caught lost.)
         ("test4", 218, 109),
         // Written for stop 69; 218 right and 114 caught before its changes (first contact).
-        ("dev6", 234, 123),
+        ("dev6", 235, 123),
         // Written with dev6 and held out until measured at the end of stop 69: 209 and 112
         // before its changes (totals only), 212 and 115 after; used to find stop 70's classes:
         // 228 and 121 after them.
-        ("test5", 231, 122),
+        ("test5", 232, 122),
         // Written for stop 70 and held out until measured at its end: 223 and 116 before its
         // changes (totals only), 225 and 117 after; used to find stop 71's classes: 244 and 123
         // after them.
@@ -289,7 +289,7 @@ fn hand_written_pairs_stay_at_round_three() {
         // t7-0121 was right by accident (a key `Preis_EUR_kg` read as kilograms blocked `1.150
         // kg`); read as euros per kilogram since stop 72, its German noun `Lager` still takes
         // the cardamom's place as the clause's subject (noticed, left: see docs/verify.md).
-        ("test7", 233, 120),
+        ("test7", 236, 120),
         // Written for stop 71 and held out through it (229 and 120 on its starting build, 230
         // and 120 at its end: totals only); used to find stop 72's classes.
         ("test8", 254, 130),
@@ -299,17 +299,28 @@ fn hand_written_pairs_stay_at_round_three() {
         // (t9-0270 was caught by accident until stop 73: `1.062 t` was blocked for another
         // label's bare numbers; its real miss, `bajó … hasta 2,51 €/kg` a level the prior year's
         // aside states, is read by no rule. One caught lost, two right gained.)
-        ("test9", 261, 134),
+        ("test9", 264, 135),
         // Written during stop 72 and held out through it (245 right on its starting build, 248
         // at its end: totals only); used to find stop 73's classes.
-        ("test10", 263, 126),
+        ("test10", 269, 131),
         // Written at stop 73's start and held out until measured on its starting build (248
         // right) and on its build before its texts were read (249: totals only); used to find
         // stop 73's later classes.
-        ("test11", 264, 137),
-        // test12 (written during stop 73, its texts unread) is held out: its totals only were
-        // taken, 252 right on stop 73's starting build; not ratcheted until its misses are
-        // read.
+        ("test11", 268, 137),
+        // Written during stop 73 and held out through it (252 right on its starting build, 256
+        // at its end: totals only); used to find stop 74's classes.
+        ("test12", 272, 138),
+        // Written at stop 74's start by a helper asked for the long, chained answers models
+        // write, and measured before its texts were read (246 right on stop 74's starting
+        // build, 247 on 06db35c: totals only); used to find stop 74's later classes.
+        ("test14", 260, 137),
+        // test13 (written at stop 74's start, its texts unread) is held out: its totals only
+        // were taken, 253 right on stop 74's starting build and 253 at its end; not ratcheted
+        // until its misses are read.
+        // (dev3-0045, right until stop 74, is lost: `Phishing campaigns on the 7th and 17th
+        // led to 412 and 655 quarantined emails` was bound by the sentence's first word read as
+        // a name; read as a plain word since, it binds neither number. One right lost, nine
+        // gained elsewhere by the same change.)
     ] {
         let (right, total, caught, ungrounded, misses) = hand_score(name);
         println!(
