@@ -6656,7 +6656,9 @@ fn classify(line: &str) -> LineKind {
             && {
                 let spec = frame::spec_of(value);
                 spec.currency.is_some() && spec.scale != 0
-            };
+            }
+            // (A column's, `(presupuesto en miles de euros)`, heads no statement.)
+            && frame::spec_pairs(value).is_empty();
         if value.bytes().any(|c| c.is_ascii_digit())
             && label_end <= 80
             && !sentences
