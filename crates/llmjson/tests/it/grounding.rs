@@ -257,7 +257,7 @@ fn hand_written_pairs_stay_at_round_three() {
         ("dev3", 185, 100),
         ("test", 234, 123),
         // Written for stop 67; 175 right and 90 caught before its changes (first contact).
-        ("dev4", 192, 100),
+        ("dev4", 193, 100),
         // Written with dev4 and held out until measured at the end of stop 67: 187 and 100,
         // the same as before its changes; 189 and 102 after stop 68's, 193 and 105 after 69's.
         ("test2", 199, 106),
