@@ -1326,6 +1326,10 @@ CLASSES_R10 = [
     ("of_chain_compound", "pt-BR", "{\"estate\": \"Herdade da Cortiça\", \"yield\": {\"reproduction_cork_t\": 212.5, \"virgin_cork_t\": 38.2}}", "A herdade obteve 212,5 t de cortiça de reprodução.", "A herdade obteve 38,2 t de cortiça de reprodução."),
     ("of_chain_compound", "es", "{\"molino\": \"Harinera del Ebro\", \"salida\": {\"harina_trigo_t\": 108, \"harina_centeno_t\": 22}}", "El molino produjo 22 t de harina de centeno.", "El molino produjo 108 t de harina de centeno."),
     ("of_chain_compound", "fr", "{\"atelier\": \"Teinturerie du Rhône\", \"eau_m3\": {\"eau_de_rincage\": 412, \"eau_de_teinture\": 288}}", "L'atelier a consommé 288 m³ d'eau de teinture.", "L'atelier a consommé 412 m³ d'eau de teinture."),
+    ("year_serial_leading_zero", "pt-BR", "Processo SNT 2024/0318 — doador de 41 anos; isquemia fria do rim esquerdo 11,5 h.", "No processo SNT 2024/0318, o rim esquerdo esperou 11,5 horas.", "No processo SNT 2024/0318, o rim esquerdo esperou 318 horas."),
+    ("year_serial_leading_zero", "en", "Case file 2025/0412: tug Hermes, 3 h 20 min on station, fuel 1,140 L.", "Under case file 2025/0412 the tug burned 1,140 L of fuel.", "Under case file 2025/0412 the tug burned 412 L of fuel."),
+    ("article_label_number", "fr", "Miroir de 300 mm — doucissage\nCarbure grain 120 : 3,0 h\nCarbure grain 220 : 2,5 h\nAlumine 9 µm : 4,0 h", "Les passes au 120 et au 220 ont demandé 3 h et 2,5 h.", "Les passes au 120 et au 220 ont demandé 2,5 h et 4 h."),
+    ("article_label_number", "es", "Remolcadores — línea 40: 12 servicios; línea 60: 9 servicios; línea 90: 15 servicios.", "El 40 hizo 12 servicios y el 90, 15.", "El 40 hizo 15 servicios y el 90, 12."),
 ]
 
 def main() -> None:

@@ -3301,6 +3301,17 @@ impl<'a> Doc<'a> {
             if (self.cfg.hints.label)(&atom) && label_place(lx, t, self.german) {
                 return Class::Label(Some(Ty::Code), vec![atom]);
             }
+            // After an article, a number the evidence holds as a label and states as no value
+            // (`les passes au 120 et au 220` against `Carbure grain 120 : 3,0 h`): that label.
+            let article = prev.is_some_and(|(w, _, _)| {
+                matches!(
+                    w,
+                    "au" | "aux" | "al" | "ao" | "the" | "le" | "la" | "el" | "o"
+                )
+            });
+            if article && (self.cfg.hints.label)(&atom) && !(self.cfg.hints.states)(value) {
+                return Class::Label(Some(Ty::Code), vec![atom]);
+            }
             // A title with its number after `of`/`del` (`Verano del 85`, `Summer of 69`),
             // named mid-sentence by its capital, that the evidence holds as a label.
             let titled = t >= 2

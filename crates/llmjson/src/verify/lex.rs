@@ -727,7 +727,8 @@ fn read(text: &str, s: usize, mode: Mode, out: &mut Lexed) -> usize {
                 && (&b"1900"[..]..=&b"2100"[..]).contains(&&b[s..j])
                 && {
                     let n = b[j + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-                    n == 3 || (5..=6).contains(&n)
+                    // (Four digits with a leading zero are no year: `SNT 2024/0318`.)
+                    n == 3 || (5..=6).contains(&n) || n == 4 && b.get(j + 1) == Some(&b'0')
                 })
         && !prev_char(text, s).is_some_and(|c| c.is_alphanumeric() || ".,:/-_".contains(c))
     {
