@@ -1330,6 +1330,8 @@ CLASSES_R10 = [
     ("year_serial_leading_zero", "en", "Case file 2025/0412: tug Hermes, 3 h 20 min on station, fuel 1,140 L.", "Under case file 2025/0412 the tug burned 1,140 L of fuel.", "Under case file 2025/0412 the tug burned 412 L of fuel."),
     ("article_label_number", "fr", "Miroir de 300 mm — doucissage\nCarbure grain 120 : 3,0 h\nCarbure grain 220 : 2,5 h\nAlumine 9 µm : 4,0 h", "Les passes au 120 et au 220 ont demandé 3 h et 2,5 h.", "Les passes au 120 et au 220 ont demandé 2,5 h et 4 h."),
     ("article_label_number", "es", "Remolcadores — línea 40: 12 servicios; línea 60: 9 servicios; línea 90: 15 servicios.", "El 40 hizo 12 servicios y el 90, 15.", "El 40 hizo 15 servicios y el 90, 12."),
+    ("bound_keeps_direction", "en", "Flour sales change 2024: −4.2%; bran sales change: +1.3%.", "Flour sales fell by over 4% in 2024.", "Flour sales rose by over 4% in 2024."),
+    ("bound_keeps_direction", "en", "Rowing club membership change: −6.1%; boats: 46.", "Membership dropped by more than 6%.", "Membership grew by more than 6%."),
 ]
 
 def main() -> None:

@@ -5130,7 +5130,9 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                 }
                 // A comparison's base takes no direction of the change compared (`uma queda
                 // forte em relação às 1.987.400 de 2019`).
-                if words::comparison_word(w) {
+                // (Not `over` and `than`, which bound a change: `fell by over 4%`, `rose more
+                // than 3%`.)
+                if words::comparison_word(w) && !matches!(w, "over" | "than") && k + 3 >= t {
                     return Polarity::Neutral;
                 }
                 // A change's noun before `at` states its size (`the steepest decline of any
