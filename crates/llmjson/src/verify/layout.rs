@@ -2139,7 +2139,6 @@ impl<'a> Doc<'a> {
                                 && n.unit.is_none()
                                 && own_aside.contains(&k)
                                 && f & flag::STOP == 0
-                                && !shifted_period_noun(w)
                             || n.plain
                                 && self.numbered_by_evidence(lx, k, w, f, n.readings.first());
                         if numbered && n.unit.is_none() {

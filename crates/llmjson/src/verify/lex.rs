@@ -558,8 +558,6 @@ pub(crate) fn settle_commas(nums: &mut [Num], text: &str) {
     }
 }
 
-/// 1 when `rest` starts with an abbreviation's dot: a sentence does not go on in lower case
-/// (`-277,9 Mio. im Jahr 2019`).
 /// The scale a letter glued to a number writes (`29.7m km`, `3.4bn kWh`, `850k t`), when a unit
 /// follows it.
 fn scale_letter(g: &str) -> Option<i32> {
@@ -571,6 +569,8 @@ fn scale_letter(g: &str) -> Option<i32> {
     }
 }
 
+/// 1 when `rest` starts with an abbreviation's dot: a sentence does not go on in lower case
+/// (`-277,9 Mio. im Jahr 2019`).
 fn abbreviation_dot(rest: &str) -> usize {
     let after = rest.strip_prefix('.').map(|r| r.trim_start_matches(' '));
     usize::from(after.is_some_and(|r| r.starts_with(|c: char| c.is_lowercase())))
@@ -1581,48 +1581,14 @@ fn currency_before(text: &str, at: usize) -> Option<(usize, &'static str)> {
         ("¥", "JPY"),
         ("₹", "INR"),
         ("Fr.", "CHF"),
-        ("USD", "USD"),
-        ("EUR", "EUR"),
-        ("BRL", "BRL"),
-        ("GBP", "GBP"),
-        ("JPY", "JPY"),
-        ("CHF", "CHF"),
-        ("CAD", "CAD"),
-        ("AUD", "AUD"),
-        ("NZD", "NZD"),
-        ("MXN", "MXN"),
-        ("PLN", "PLN"),
-        ("SEK", "SEK"),
-        ("NOK", "NOK"),
-        ("DKK", "DKK"),
-        ("CZK", "CZK"),
-        ("HUF", "HUF"),
-        ("INR", "INR"),
-        ("CNY", "CNY"),
-        ("ARS", "ARS"),
-        ("CLP", "CLP"),
-        ("ZAR", "ZAR"),
-        ("HKD", "HKD"),
-        ("SGD", "SGD"),
-        ("TWD", "TWD"),
-        ("KRW", "KRW"),
     ];
     for &(symbol, code) in SYMBOLS {
         if let Some(rest) = head.strip_suffix(symbol) {
-            // A code is a word of its own (`XUSD 5` is not dollars).
-            let word = symbol.as_bytes()[symbol.len() - 1].is_ascii_alphabetic();
-            if word
-                && rest
-                    .chars()
-                    .next_back()
-                    .is_some_and(|c| c.is_alphanumeric())
-            {
-                continue;
-            }
             return Some((rest.len(), code));
         }
     }
-    // Any other code of the table, a word of its own (`COP 2.900`, `PEN 14,50`).
+    // A code of the table, a word of its own (`USD 12`, `COP 2.900`, `PEN 14,50`; `XUSD 5` is
+    // not dollars).
     let rest = head.get(..head.len().checked_sub(3)?)?;
     let code = words::currency_code(&head[rest.len()..])?;
     (!rest.ends_with(|c: char| c.is_alphanumeric())).then_some((rest.len(), code))
@@ -2175,24 +2141,6 @@ fn currency_symbol_after(rest: &str) -> Option<(&'static str, usize)> {
         ("$ NZ", "NZD"),
         ("$", "$"),
         ("£", "GBP"),
-        ("EUR", "EUR"),
-        ("USD", "USD"),
-        ("BRL", "BRL"),
-        ("GBP", "GBP"),
-        ("CHF", "CHF"),
-        ("CAD", "CAD"),
-        ("AUD", "AUD"),
-        ("NZD", "NZD"),
-        ("MXN", "MXN"),
-        ("PLN", "PLN"),
-        ("SEK", "SEK"),
-        ("NOK", "NOK"),
-        ("DKK", "DKK"),
-        ("CZK", "CZK"),
-        ("HUF", "HUF"),
-        ("JPY", "JPY"),
-        ("INR", "INR"),
-        ("CNY", "CNY"),
     ];
     AFTER
         .iter()
@@ -2204,7 +2152,7 @@ fn currency_symbol_after(rest: &str) -> Option<(&'static str, usize)> {
             (!next_number && (!word || !tail.starts_with(|c: char| c.is_alphanumeric())))
                 .then_some((code, gap + symbol.len()))
         })
-        // Any other code of the table, a word of its own (`19,40 MAD/kg`, `2.900 COP`).
+        // A code of the table, a word of its own (`12 EUR`, `19,40 MAD/kg`, `2.900 COP`).
         .or_else(|| {
             let code = words::currency_code(r.get(..3)?)?;
             let tail = &r[3..];
