@@ -594,6 +594,23 @@ impl Evidence {
         self.exact.reserve(numbers);
         self.judgements.reserve(numbers);
         self.groups.reserve(2 * numbers);
+        // A line and each of its segments bind a label of their own: about one per number.
+        // (Growing these tables as they fill rehashed every entry a dozen times.)
+        self.labels.reserve(numbers);
+        let (labels, hasher) = (&self.labels, &self.label_hasher);
+        self.label_ids.reserve(numbers, |&id| {
+            let (dim, atoms) = &labels[id as usize];
+            hasher.hash_one((*dim, &atoms[..]))
+        });
+        self.label_facts.reserve(numbers);
+        self.label_texts.reserve(numbers);
+        self.label_numbers.reserve(numbers);
+        self.label_measures.reserve(numbers);
+        self.dim_labels.reserve(numbers);
+        self.postings.reserve(2 * numbers);
+        self.atoms.reserve(numbers / 2);
+        self.atom_names.reserve(numbers / 2);
+        self.atom_labels.reserve(numbers / 2);
     }
 
     fn index_item(&mut self, item: Item, text: &str, place: &impl Fn(Range<usize>, &str) -> Place) {
@@ -632,6 +649,10 @@ impl Evidence {
             self.names.insert(key);
         }
         let start = self.groups.len() as u32;
+        let not_money = frame
+            .unit
+            .is_none_or(|u| super::words::currency_word(u).is_none());
+        let measure = measure_of(frame.unit, frame.per, frame.fraction);
         for b in &binds {
             // A label's numbers and codes (`Titan 2400`, `Site 203`, `S14`, `Forfait 3 días`)
             // are labels.
@@ -643,17 +664,14 @@ impl Evidence {
                 }
             }
             let id = self.label(b);
-            self.label_measures
-                .insert((id, measure_of(frame.unit, frame.per, frame.fraction)));
+            self.label_measures.insert((id, measure));
             let facts = &mut self.label_facts[id as usize];
             facts.numbers = true;
             facts.negative |= matches!(
                 frame.polarity,
                 Polarity::MinusSign | Polarity::MinusWord | Polarity::Outflow
             );
-            facts.not_money |= frame
-                .unit
-                .is_none_or(|u| super::words::currency_word(u).is_none());
+            facts.not_money |= not_money;
             if !self.groups[start as usize..].contains(&id) {
                 self.groups.push(id);
             }

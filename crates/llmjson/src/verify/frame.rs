@@ -239,28 +239,20 @@ pub(crate) fn spec_of(text: &str) -> Spec {
     let head = text[..text.len() - last.len()].trim_end();
     // Nor the noun a phrase ends in (`Net assets, beginning of year`, `fim do mês`).
     let grouped = head.rsplit(' ').next().is_some_and(|w| {
-        matches!(
-            w.to_lowercase().as_str(),
-            "by" | "per"
-                | "por"
-                | "par"
-                | "pro"
-                | "je"
-                | "nach"
-                | "of"
-                | "de"
-                | "do"
-                | "da"
-                | "des"
-                | "du"
-                | "del"
-                | "of the"
-        )
+        [
+            "by", "per", "por", "par", "pro", "je", "nach", "of", "de", "do", "da", "des", "du",
+            "del",
+        ]
+        .iter()
+        .any(|g| w.eq_ignore_ascii_case(g))
     });
     // Nor a period a word before it places (`Prior year`, `Vorjahr`, `Ano anterior`): a
     // column of another year's values, not of years.
     let placed_period =
-        !head.is_empty() && words::flags(&words::fold(last)) & words::flag::YEAR_WORD != 0;
+        // (A label's last number, `Amostra 1234`, is no such word: not asked, nor remembered.)
+        !head.is_empty()
+            && last.starts_with(char::is_alphabetic)
+            && words::flags(&words::fold(last)) & words::flag::YEAR_WORD != 0;
     if !head.ends_with(|c: char| c.is_ascii_digit()) && !grouped && !placed_period {
         parts.push(last);
     }

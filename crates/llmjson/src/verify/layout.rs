@@ -251,7 +251,7 @@ struct Doc<'a> {
 /// A label's text and the unit of its column, if it is a table cell.
 /// A label's atoms, read with the unit of its column (if a table cell): looked up by the text
 /// alone, so that a hit allocates nothing.
-type LabelRead = (Option<Option<&'static str>>, Vec<Atom>);
+type LabelRead = (Option<Option<&'static str>>, Rc<[Atom]>);
 
 /// A line of the text and its shape.
 #[derive(Debug, Clone, Copy)]
@@ -604,13 +604,14 @@ impl<'a> Doc<'a> {
     }
 
     /// [`label_atoms`], read once per label text.
-    fn label_of(&self, text: &str, unit: Option<Option<&'static str>>) -> Vec<Atom> {
+    /// (Shared: a list's item labels repeat on every line, and a binding holds them as is.)
+    fn label_of(&self, text: &str, unit: Option<Option<&'static str>>) -> Rc<[Atom]> {
         if let Some(reads) = self.labels.borrow().get(text) {
             if let Some((_, atoms)) = reads.iter().find(|(u, _)| *u == unit) {
                 return atoms.clone();
             }
         }
-        let atoms = label_atoms(text, self, unit);
+        let atoms: Rc<[Atom]> = label_atoms(text, self, unit).into();
         let mut labels = self.labels.borrow_mut();
         if labels.len() < 4096 {
             labels
@@ -953,10 +954,10 @@ impl<'a> Doc<'a> {
         let mut first_label = None;
         // (A later item labelled by a year's place alone, `Receita 2024: …; ano anterior: …`,
         // is the first item's measure in another year.)
-        let line_label = if first_item {
+        let line_label: Rc<[Atom]> = if first_item {
             label.clone()
         } else {
-            Vec::new()
+            Rc::from([])
         };
         // Later items labelled by a period or a code alone (`Voos no 1º tri: 41; 2º tri: 118;
         // 3º tri: 132; total do ano: 328`): the first label's words are a title over all of
@@ -989,9 +990,9 @@ impl<'a> Doc<'a> {
             });
         if titled {
             let (title, own): (Vec<Atom>, Vec<Atom>) =
-                label.into_iter().partition(|a| a.starts_with("w:"));
+                label.iter().cloned().partition(|a| a.starts_with("w:"));
             binds.push(Bind::label(dim, title, Some(label_text.trim().into())));
-            first_label = Some(own);
+            first_label = Some(own.into());
         } else if let Some(at) = named_at.filter(|&at| at > 0) {
             let title = self.label_of(&label_text[..at], None);
             binds.push(Bind::label(dim, title, Some(label_text.trim().into())));
@@ -1031,7 +1032,7 @@ impl<'a> Doc<'a> {
                         seg_spec.unit = None;
                     }
                     let seg_negative = sub.negative || seg_fall;
-                    let seg_text = self.text[l_abs.clone()].trim().to_string();
+                    let seg_text: Arc<str> = self.text[l_abs.clone()].trim().into();
                     self.label_numbers(l_abs.clone(), &b, section, sink);
                     // (`2024: … ; Vorjahr: Überschuss 87.000 €`: the year before the line's;
                     // `Receita 2024: …; ano anterior: …`: before the year its line named.)
@@ -1041,20 +1042,22 @@ impl<'a> Doc<'a> {
                             if let Some(y) = last_year(before) {
                                 let year = format_compact!("y:{}", y + shift);
                                 if line_label.iter().any(|a| a.starts_with("y:")) {
-                                    for a in &line_label {
+                                    let mut moved = atoms.to_vec();
+                                    for a in line_label.iter() {
                                         let a = if a.starts_with("y:") { &year } else { a };
-                                        if !atoms.contains(a) {
-                                            atoms.push(a.clone());
+                                        if !moved.contains(a) {
+                                            moved.push(a.clone());
                                         }
                                     }
-                                    atoms.sort();
+                                    moved.sort();
+                                    atoms = moved.into();
                                 }
                                 b.push(Bind::label(self.dim(Ty::Year.key(), 0), [year], None));
                             }
                         }
                     }
                     if !atoms.is_empty() {
-                        b.push(Bind::label(seg_dim, atoms, Some(seg_text.into())));
+                        b.push(Bind::label(seg_dim, atoms, Some(seg_text)));
                     }
                     let s = Section {
                         spec: seg_spec,
@@ -1325,7 +1328,7 @@ impl<'a> Doc<'a> {
                 let spec = col_specs.get(c).copied().unwrap_or_default();
                 match row_month(row).filter(|_| c == 0 && col0_months) {
                     Some(m) => row_atoms.push(format_compact!("m:{m}")),
-                    None => row_atoms.extend(self.label_of(t, Some(spec.unit))),
+                    None => row_atoms.extend(self.label_of(t, Some(spec.unit)).iter().cloned()),
                 }
                 row_negative |= direction_outside_parens(t) == Some(true);
                 // A condition (`100` under `Temperature (°C)`, `50 mg`) is a quantity too; an id
@@ -5775,10 +5778,12 @@ pub(crate) fn stem(folded: &str) -> CompactString {
     } else {
         w
     };
-    let s: CompactString = w.chars().take(6).collect();
-    match concept(&s) {
+    // (Its first six characters, cut once rather than pushed one by one.)
+    let six = w.char_indices().nth(6).map_or(w.len(), |(i, _)| i);
+    let s = &w[..six];
+    match concept(s) {
         Some(c) => CompactString::const_new(c),
-        None => s,
+        None => CompactString::from(s),
     }
 }
 
