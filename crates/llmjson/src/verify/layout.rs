@@ -6656,15 +6656,13 @@ fn classify(line: &str) -> LineKind {
         let value = &t[value_start..];
         // A value that goes on in sentences is prose that starts with a label (`In Austin:
         // 9,449 h. In Dayton: 757 h.`).
-        let sentences = value.match_indices(". ").any(|(i, _)| {
+        let sentences = dot_spaces(value).any(|i| {
             let next = value[i + 2..].chars().next().unwrap_or(' ');
             (next.is_uppercase() || next.is_ascii_digit()) && sentence_dot(&value[..i])
         });
         let label = &t[..label_end];
-        let label_sentences = label
-            .match_indices(". ")
-            .any(|(i, _)| sentence_dot(&label[..i]))
-            || label.matches(", ").count() >= 1 && label.split_whitespace().count() > 6;
+        let label_sentences = dot_spaces(label).any(|i| sentence_dot(&label[..i]))
+            || label.contains(", ") && label.split_whitespace().count() > 6;
         // (A dash before a statement's name and money is a heading's: `Cooperativa — DRE 2024
         // (R$ 000)`.)
         let dash_caption = !t[label_end..value_start].contains(':')
@@ -6817,6 +6815,13 @@ fn short_label(line: &str, end: usize, value: usize) -> Option<(usize, usize)> {
     let label = line[..end].trim();
     let words = label.split_whitespace().count();
     (words <= 12 && !label.ends_with(['.', '!', '?'])).then_some((end, value))
+}
+
+/// Where `. ` occurs in `s` (a sentence may end there): found by the dot, not by a substring
+/// searcher built per line.
+fn dot_spaces(s: &str) -> impl Iterator<Item = usize> + '_ {
+    let b = s.as_bytes();
+    memchr::memchr_iter(b'.', b).filter(move |&i| b.get(i + 1) == Some(&b' '))
 }
 
 /// For each labelled line of a block, whether it is a record: an item label of its own
