@@ -1334,6 +1334,34 @@ CLASSES_R10 = [
     ("bound_keeps_direction", "en", "Rowing club membership change: −6.1%; boats: 46.", "Membership dropped by more than 6%.", "Membership grew by more than 6%."),
 ]
 
+# Round 3, stop 75: each class written anew before it was fixed (issue 56).
+CLASSES_R11 = [
+    ("unit_foreign_word", "pt-BR", "Profundidade do berço 4: 11,2 m na maré baixa.", "O berço 4 tem 11,2 m de profundidade na maré baixa.", "O berço 4 tem 11,2 pés de profundidade na maré baixa."),
+    ("unit_foreign_word", "es", "Altura libre bajo el puente: 18 pies.", "La altura libre bajo el puente es de 18 pies.", "La altura libre bajo el puente es de 18 metros."),
+    ("unit_foreign_word", "fr", "Hauteur du mât : 42 m.", "Le mât mesure 42 mètres de haut.", "Le mât mesure 42 pieds de haut."),
+    ("unit_foreign_word", "de", "Kielfreiheit im Hafenbecken: 2,4 m.", "Die Kielfreiheit im Hafenbecken beträgt 2,4 m.", "Die Kielfreiheit im Hafenbecken beträgt 2,4 Fuß."),
+    ("unit_imperial_word", "en", "Ceiling height of the hangar: 14 m.", "The hangar's ceiling is 14 m high.", "The hangar's ceiling is 14 feet high."),
+    ("unit_imperial_word", "en", "Snow depth at the summit stake: 38 in.", "The summit stake showed 38 inches of snow.", "The summit stake showed 38 cm of snow."),
+    ("unit_imperial_word", "pt-BR", "Diâmetro do tubo de sucção: 6 pol.", "O tubo de sucção tem 6 polegadas de diâmetro.", "O tubo de sucção tem 6 cm de diâmetro."),
+    ("unit_imperial_word", "es", "Pantalla del panel de control: 10 pulgadas.", "El panel de control tiene una pantalla de 10 pulgadas.", "El panel de control tiene una pantalla de 10 cm."),
+    ("unit_imperial_word", "en", "Tank capacity: 1,200 L of diesel.", "The tank holds 1,200 litres of diesel.", "The tank holds 1,200 gallons of diesel."),
+    ("unit_imperial_word", "en", "Orchard area: 64 ha, replanted in 2019.", "The orchard covers 64 ha.", "The orchard covers 64 acres."),
+    ("unit_imperial_word", "en", "Each jar holds 250 g of honey.", "Each jar holds 250 grams of honey.", "Each jar holds 250 ounces of honey."),
+    ("unit_imperial_word", "es", "Depósito de agua de lluvia: 3.800 litros.", "El depósito de agua de lluvia tiene 3.800 litros.", "El depósito de agua de lluvia tiene 3.800 galones."),
+    ("unit_prefixed_volume", "en", "Fermenter F2: working volume 40 hl.", "Fermenter F2 has a working volume of 40 hectolitres.", "Fermenter F2 has a working volume of 40 litres."),
+    ("unit_prefixed_volume", "fr", "Cuve 7 : 120 hl de vin rouge.", "La cuve 7 contient 120 hl de vin rouge.", "La cuve 7 contient 120 litres de vin rouge."),
+    ("unit_prefixed_volume", "de", "Tagesleistung der Abfüllanlage: 85 hl.", "Die Abfüllanlage schafft 85 Hektoliter am Tag.", "Die Abfüllanlage schafft 85 Liter am Tag."),
+    ("unit_prefixed_volume", "en", "Sample size per bottle: 75 cl.", "Each bottle holds 75 cl.", "Each bottle holds 75 litres."),
+    ("unit_prefixed_volume", "es", "Dosis por vaso: 33 cl de cerveza.", "Cada vaso lleva 33 cl de cerveza.", "Cada vaso lleva 33 litros de cerveza."),
+    ("unit_imperial_word", "en", "Boom length of crane C3: 45 yd.", "Crane C3 has a 45-yard boom.", "Crane C3 has a 45 m boom."),
+    ("unit_word_guard", "en", "Apple pies sold on Saturday: 120; cherry pies: 85.", "The bakery sold 120 apple pies on Saturday.", "The bakery sold 85 apple pies on Saturday."),
+    ("unit_word_guard", "es", "La ruta a pie desde el refugio tiene 12 km.", "La ruta a pie desde el refugio mide 12 km.", "La ruta a pie desde el refugio mide 21 km."),
+    ("unit_word_guard", "pt-BR", "Tubulação de 6 polegadas: 340 m instalados; tubulação de 4 polegadas: 515 m.", "Foram instalados 340 m de tubulação de 6 polegadas.", "Foram instalados 515 m de tubulação de 6 polegadas."),
+    ("unit_word_guard", "en", "Container yard 3 handled 1,240 boxes in March.", "Yard 3 handled 1,240 boxes in March.", "Yard 3 handled 1,420 boxes in March."),
+    ("unit_word_guard", "en", "Rainfall in March: 38 mm in 11 days.", "March brought 38 mm of rain in 11 days.", "March brought 38 mm of rain in 13 days."),
+    ("unit_word_guard", "de", "Der Zoll kontrollierte 2024 insgesamt 4.310 Sendungen.", "2024 kontrollierte der Zoll 4.310 Sendungen.", "2024 kontrollierte der Zoll 3.410 Sendungen."),
+]
+
 def main() -> None:
     rows = []
     for i, (form, lang, evidence, good, bad) in enumerate(FORMS):
@@ -1341,7 +1369,7 @@ def main() -> None:
                      "evidence": evidence, "answer": good, "grounded": True})
         rows.append({"id": f"{form}-{lang}-{i}-ungrounded", "form": form, "language": lang,
                      "evidence": evidence, "answer": bad, "grounded": False})
-    for prefix, classes in (("r3", CLASSES_R3 + CLASSES_R4), ("r5", CLASSES_R5), ("r6", CLASSES_R6), ("r7", CLASSES_R7), ("r8", CLASSES_R8), ("r9", CLASSES_R9), ("r10", CLASSES_R10)):
+    for prefix, classes in (("r3", CLASSES_R3 + CLASSES_R4), ("r5", CLASSES_R5), ("r6", CLASSES_R6), ("r7", CLASSES_R7), ("r8", CLASSES_R8), ("r9", CLASSES_R9), ("r10", CLASSES_R10), ("r11", CLASSES_R11)):
         for i, (form, lang, evidence, good, bad) in enumerate(classes):
             for answer, grounded in ((good, True), (bad, False)):
                 state = "grounded" if grounded else "ungrounded"

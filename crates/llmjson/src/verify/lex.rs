@@ -2018,10 +2018,21 @@ fn right_context(text: &str, j: usize, currency: bool, locale: Locale) -> Right 
     let elided = text[end..].starts_with(['\'', '’'])
         // German `um` before a number is `by` (`2024 um 4,2 % unter Plan`), not micrometres.
         || word == "um" && text[end..].trim_start().starts_with(|c: char| c.is_ascii_digit());
-    let word_unit = if word == "in" || currency || elided {
+    // (`38 in.` closing a line or sentence, `(38 in)`, `38 in;`: inches, a preposition has its
+    // object.)
+    let inches = word == "in" && {
+        let after = &text[end..];
+        after.is_empty()
+            || after.starts_with([')', ';'])
+            || after.starts_with('.') && after[1..].chars().next().is_none_or(char::is_whitespace)
+    };
+    let word_unit = if word == "in" && !inches || currency || elided {
         None
     } else {
-        unit_named(word).or_else(|| words::unit_word(&words::fold(word)))
+        let folded = words::fold(word);
+        unit_named(word)
+            .or_else(|| words::unit_word(&folded))
+            .or_else(|| words::unit_word_after_number(&folded))
     };
     // `metros cúbicos`, `mètres carrés`: a volume or an area in two words.
     if word_unit == Some("m") {
@@ -2378,12 +2389,16 @@ const UNITS: &[(&str, &str)] = &[
     ("bit", "bit"),
     ("bp", "bp"),
     ("bps", "bp"),
+    ("cL", "cL"),
     ("cal", "cal"),
+    ("cl", "cL"),
     ("cm", "cm"),
     ("ct", "ct"),
     ("ct/kg", "ct/kg"),
     ("dB", "dB"),
+    ("dL", "dL"),
     ("dS/m", "dS/m"),
+    ("dl", "dL"),
     ("dt", "dt"),
     ("dt/ha", "dt/ha"),
     ("ft", "ft"),
@@ -2396,8 +2411,11 @@ const UNITS: &[(&str, &str)] = &[
     ("g/kg", "g/kg"),
     ("g/m2", "g/m²"),
     ("g/m²", "g/m²"),
+    ("gal", "gal"),
     ("h", "h"),
+    ("hL", "hL"),
     ("ha", "ha"),
+    ("hl", "hL"),
     ("in", "in"),
     ("kB", "kB"),
     ("kB/s", "kB/s"),
@@ -2464,6 +2482,7 @@ const UNITS: &[(&str, &str)] = &[
     ("ng/mL", "ng/mL"),
     ("nm", "nm"),
     ("nmi", "nmi"),
+    ("oz", "oz"),
     ("pp", "pp"),
     ("ppb", "ppb"),
     ("ppm", "ppm"),
@@ -2486,6 +2505,7 @@ const UNITS: &[(&str, &str)] = &[
     ("um", "µm"),
     ("umol/L", "µmol/L"),
     ("x", "x"),
+    ("yd", "yd"),
     ("°", "°"),
     ("°C", "°C"),
     ("°F", "°F"),

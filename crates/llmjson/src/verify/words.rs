@@ -1764,6 +1764,62 @@ const UNIT_WORDS: &[(&str, &str)] = &[
     ("hectarea", "ha"),
     ("hectareas", "ha"),
     ("hektar", "ha"),
+    // Imperial units and other languages' names of them (`pés`, `pieds`, `polegadas`), and the
+    // litre's prefixed forms: a quantity in feet is not one in metres, nor hectolitres litres.
+    // (Those that are also common nouns are units only after a number: `unit_word_after_number`.)
+    ("feet", "ft"),
+    ("pes", "ft"),
+    ("pieds", "ft"),
+    ("inch", "in"),
+    ("inches", "in"),
+    ("polegada", "in"),
+    ("polegadas", "in"),
+    ("pulgada", "in"),
+    ("pulgadas", "in"),
+    ("pouces", "in"),
+    ("gallon", "gal"),
+    ("gallons", "gal"),
+    ("galao", "gal"),
+    ("galoes", "gal"),
+    ("galon", "gal"),
+    ("galones", "gal"),
+    ("gallone", "gal"),
+    ("gallonen", "gal"),
+    ("yards", "yd"),
+    ("jarda", "yd"),
+    ("jardas", "yd"),
+    ("yarda", "yd"),
+    ("yardas", "yd"),
+    ("acre", "ac"),
+    ("acres", "ac"),
+    ("ounce", "oz"),
+    ("ounces", "oz"),
+    ("onca", "oz"),
+    ("oncas", "oz"),
+    ("onza", "oz"),
+    ("onzas", "oz"),
+    ("hectolitre", "hL"),
+    ("hectolitres", "hL"),
+    ("hectoliter", "hL"),
+    ("hectoliters", "hL"),
+    ("hectolitro", "hL"),
+    ("hectolitros", "hL"),
+    ("hektoliter", "hL"),
+    ("hektolitern", "hL"),
+    ("centilitre", "cL"),
+    ("centilitres", "cL"),
+    ("centiliter", "cL"),
+    ("centiliters", "cL"),
+    ("centilitro", "cL"),
+    ("centilitros", "cL"),
+    ("zentiliter", "cL"),
+    ("decilitre", "dL"),
+    ("decilitres", "dL"),
+    ("deciliter", "dL"),
+    ("deciliters", "dL"),
+    ("decilitro", "dL"),
+    ("decilitros", "dL"),
+    ("deziliter", "dL"),
     ("kilowattstunden", "kWh"),
     ("kilowattstunde", "kWh"),
     ("megawattstunden", "MWh"),
@@ -1944,6 +2000,18 @@ fn table() -> &'static HashMap<&'static str, u32, ahash::RandomState> {
 pub(crate) fn unit_word(folded: &str) -> Option<&'static str> {
     static MAP: Table<&'static str> = OnceLock::new();
     lookup(&MAP, UNIT_WORDS, folded)
+}
+
+/// A unit word that is also a common noun (`Wembley yard`, `Apple pie`, `der Zoll` the customs,
+/// `le pied`): a unit right after a number (`45 yard`, `18 pies`, `15 Zoll`), never a
+/// header's last word.
+pub(crate) fn unit_word_after_number(folded: &str) -> Option<&'static str> {
+    Some(match folded {
+        "foot" | "pe" | "pie" | "pies" | "pied" | "fuss" => "ft",
+        "yard" => "yd",
+        "pol" | "pouce" | "zoll" => "in",
+        _ => return None,
+    })
 }
 
 /// A scale word as a power of ten. `fr` reads `billion` as 10¹² (the long scale).
