@@ -321,12 +321,17 @@ fn thousand_quantity(part: &str) -> bool {
 /// km/h`, `durations in hours`): each column's words (folded) and their spec.
 pub(crate) fn spec_pairs(text: &str) -> Vec<(Vec<String>, Spec)> {
     let mut out = Vec::new();
+    // A legend's items (`GP games played, PTS points, PIM penalty minutes`): each column's
+    // abbreviation and what its words state, read when there are two or more of them.
+    let mut legend: Vec<(&str, &str)> = Vec::new();
     for part in text.split([',', ';', '(', ')', ':']) {
         // (`Depots, fiscal 2024. Fuel cost in USD thousands`: the sentence that names it.)
         let part = part.rsplit(". ").next().unwrap_or(part);
         let part = part.rsplit(" — ").next().unwrap_or(part).trim();
+        let mut marked = false;
         for marker in [" in ", " em ", " en "] {
             if let Some((what, unit)) = part.split_once(marker) {
+                marked = true;
                 let spec = spec_words(unit);
                 let words: Vec<String> = what
                     .split_whitespace()
@@ -339,8 +344,52 @@ pub(crate) fn spec_pairs(text: &str) -> Vec<(Vec<String>, Spec)> {
                 break;
             }
         }
+        if let Some(item) = legend_item(part) {
+            // (One read above, `TST total sleep time in minutes`, is counted as an item.)
+            legend.push(if marked { ("", "") } else { item });
+        }
+    }
+    if legend.len() >= 2 {
+        for (abbreviation, meaning) in legend.into_iter().filter(|(a, _)| !a.is_empty()) {
+            let spec = spec_words(meaning);
+            if !spec.is_empty() {
+                out.push((vec![words::fold(abbreviation).into_owned()], spec));
+            }
+        }
     }
     out
+}
+
+/// A legend's item: an abbreviation, then the words it stands for, the first of them starting
+/// with its letter (`PIM penalty minutes`, `Pkt Punkte`, `SG saldo de gols`; not `Net sales
+/// €m`).
+fn legend_item(part: &str) -> Option<(&str, &str)> {
+    let (abbreviation, meaning) = part.split_once(' ')?;
+    let meaning = meaning.trim();
+    let first = abbreviation.chars().next()?;
+    let capitals = abbreviation
+        .chars()
+        .all(|c| c.is_uppercase() || c.is_ascii_digit() || matches!(c, '+' | '/' | '-'));
+    let short = abbreviation.chars().count() <= 3 && first.is_uppercase();
+    let same_letter = meaning
+        .chars()
+        .next()
+        .is_some_and(|c| c.to_lowercase().eq(first.to_lowercase()));
+    (abbreviation.chars().count() <= 5
+        && first.is_alphabetic()
+        && (capitals || short)
+        && same_letter
+        && meaning.chars().any(char::is_alphabetic))
+    .then_some((abbreviation, meaning))
+}
+
+/// A name's initial: one capital and its dot (`L.`, `W.:`).
+fn initial(raw: &str) -> bool {
+    let mut chars = raw.trim_end_matches(':').chars();
+    matches!(
+        (chars.next(), chars.next(), chars.next()),
+        (Some(c), Some('.'), None) if c.is_uppercase()
+    )
 }
 
 /// The spec the words of one group state. A lone `m`, `M`, `k`, `mn`, `bn` is a scale only
@@ -360,6 +409,9 @@ fn spec_words(part: &str) -> Spec {
     .any(|m| part.contains(m));
     let tokens: Vec<&str> = part
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';'))
+        // (A name's initial is no unit: `Nguyen, L.`, `Sato, N.`, `Patel, W.` are not litres,
+        // newtons or watts.)
+        .filter(|raw| !initial(raw))
         .map(|raw| raw.trim_matches(|c: char| matches!(c, '.' | '\'' | '’' | '"' | ':')))
         .filter(|w| !w.is_empty())
         .collect();

@@ -726,9 +726,9 @@ impl<'a> Doc<'a> {
                             .any(|w| pairs[0].0.iter().any(|p| *p == words::fold(w)));
                     let table_section = Section {
                         atoms: section.atoms.as_slice().into(),
-                        spec: if names_column {
+                        spec: if names_column || pairs.len() >= 2 {
                             // (The caption, read as the heading above, set the section's: not
-                            // the other columns'.)
+                            // the other columns', nor, when it gives columns theirs, any's.)
                             let mut spec = section.spec;
                             if spec.currency == cap.spec.currency {
                                 spec.currency = None;
@@ -740,8 +740,6 @@ impl<'a> Doc<'a> {
                                 spec.unit = None;
                             }
                             spec
-                        } else if pairs.len() >= 2 {
-                            section.spec
                         } else {
                             cap.spec.over(section.spec)
                         },
