@@ -1526,10 +1526,24 @@ fn measure_of(unit: Option<&str>, per: Option<&str>, fraction: bool) -> u64 {
 
 /// The kind of an exclusive atom: years exclude years, quarters quarters, a batch's number
 /// another batch's (`r:batch:12e0` and `r:batch:13e0` are of kind `r:batch`).
+/// The measures one condition of excludes another of (see [`exclusive_kind`]).
+const EXCLUSIVE_CONDITIONS: &[&str] = &[
+    "°C", "°F", "K", "h", "min", "d", "wk", "mo", "yr", "km/h", "mph", "m/s", "kn", "mg", "mg/kg",
+    "µg", "µg/kg", "bar", "rpm", "kV",
+];
+
 pub(crate) fn exclusive_kind(atom: &str) -> Option<&str> {
     let (kind, rest) = atom.split_once(':')?;
     match kind {
         "y" | "q" | "wk" | "d" | "sn" => Some(kind),
+        // A condition of a measure experiments are run under (`n:18e0|°C`, `n:28e0|d`): one
+        // temperature, duration, speed, dose or pressure excludes another. (Not a length, a
+        // mass or a volume: those are as often the values a sentence states beside another,
+        // `with 112.8 mm over 18 rain days`.)
+        "n" => rest
+            .split_once('|')
+            .filter(|(_, unit)| EXCLUSIVE_CONDITIONS.contains(unit))
+            .map(|(value, _)| &atom[2 + value.len()..]),
         "r" => rest
             .split_once(':')
             .map(|(noun, _)| &atom[..2 + noun.len()]),

@@ -1761,11 +1761,17 @@ impl<'a> Doc<'a> {
                     // (A code in capitals opens a sentence as a name: `EN-ES jobs came to`.)
                     // (Nor German's function words, capitalised where a sentence opens: `Seit
                     // 1952 hat die Gießerei …`.)
-                    let name = (cap || upper)
-                        && !(initial && flags & flag::STOP != 0 && !upper)
-                        && !(self.german && !upper && GERMAN_FUNCTION_WORDS.contains(&w))
-                        && (upper || !initial || !self.initial_modifier(lx, t, w))
-                        && raw.chars().count() >= 2;
+                    // (A compass point or a position after a name is part of it: `Pirineo
+                    // central`, `Costa Brava sur`, `Rhône aval`, `Yellowstone north`.)
+                    let modifier = !pending_name.is_empty()
+                        && matches!(toks[t - 1].kind, TokKind::Word { .. })
+                        && NAME_MODIFIERS.contains(&w);
+                    let name = modifier
+                        || (cap || upper)
+                            && !(initial && flags & flag::STOP != 0 && !upper)
+                            && !(self.german && !upper && GERMAN_FUNCTION_WORDS.contains(&w))
+                            && (upper || !initial || !self.initial_modifier(lx, t, w))
+                            && raw.chars().count() >= 2;
                     // A German noun of the period before (`(Vorjahr 388,1 Mio. EUR)`, `im
                     // Vorjahr noch 8.900 €`) says when, not whose: no name; and in a clause of
                     // its own, the names before it are another period's (not in the aside of a
@@ -1992,10 +1998,11 @@ impl<'a> Doc<'a> {
                                 name,
                             });
                             if let Some(u) = condition {
+                                let v = frame.readings.first();
                                 set_scope(
                                     &mut scope,
                                     Ty::Cond(u),
-                                    atom.into_iter().collect(),
+                                    vec![condition_atom(num, v, u)],
                                     t,
                                     sentence << 16 | clause,
                                 );
@@ -2166,7 +2173,7 @@ impl<'a> Doc<'a> {
                     if let Some(u) = n.unit.filter(|u| condition_unit(u) || self.variant_unit(n)) {
                         if condition_place(lx, k, self.text) || self.variant_unit(n) {
                             let v = n.readings.first();
-                            after.push((Ty::Cond(u), value_atom("n:", v, Some(u)), k));
+                            after.push((Ty::Cond(u), condition_atom(n, v, u), k));
                             k += 1;
                             continue;
                         }
@@ -2257,6 +2264,11 @@ impl<'a> Doc<'a> {
                                 | "avant"
                         ))
                         && !(w == "from" && source_after(lx, k))
+                        // (`21,4 MPa nach 28 Tagen`, `80 cm over 72 hours`: a time after or over
+                        // which it was measured, its condition, read below.)
+                        && !((matches!(w, "after" | "apres" | "nach" | "tras" | "apos" | "despues")
+                            || WINDOW_PREPS.contains(&w))
+                            && duration_at(lx, k + 1))
                     {
                         break;
                     }
@@ -4399,6 +4411,109 @@ fn threshold_before(lx: &Lexed, t: usize) -> bool {
     }
 }
 
+/// The words before a duration a quantity was measured over (`over 72 hours`, `durante 6
+/// meses`, `pendant 3 semaines`, `während 14 Tagen`).
+const WINDOW_PREPS: &[&str] = &["over", "during", "durante", "pendant", "wahrend"];
+
+/// Whether the number at `t` is an amount of rain or snow that a verb of falling states: the
+/// verb near it and the precipitation's noun in its clause.
+fn precipitation_falls(lx: &Lexed, t: usize) -> bool {
+    const FALLS: &[&str] = &[
+        "fell", "fall", "falls", "falling", "caiu", "cairam", "caem", "cai", "cayo", "cayeron",
+        "caen", "cae", "tombe", "tombes", "tombee", "tombent", "fiel", "fielen", "fallen",
+    ];
+    const PRECIPITATION: &[&str] = &[
+        "rain",
+        "rainfall",
+        "snow",
+        "snowfall",
+        "hail",
+        "precipitation",
+        "chuva",
+        "chuvas",
+        "neve",
+        "granizo",
+        "precipitacao",
+        "lluvia",
+        "lluvias",
+        "nieve",
+        "precipitacion",
+        "pluie",
+        "pluies",
+        "neige",
+        "grele",
+        "precipitations",
+        "regen",
+        "schnee",
+        "hagel",
+        "niederschlag",
+        "neuschnee",
+    ];
+    let clause =
+        |range: std::ops::Range<usize>| range.filter_map(|k| word_at(lx, k)).collect::<Vec<_>>();
+    let lo = t.saturating_sub(8);
+    let hi = (t + 6).min(lx.toks.len());
+    // (Within the number's stretch: not across a stop or a semicolon.)
+    let start = (lo..t)
+        .rev()
+        .find(|&k| matches!(lx.toks[k].kind, TokKind::Punct(P::Stop | P::Semi | P::Line)))
+        .map_or(lo, |k| k + 1);
+    let end = (t + 1..hi)
+        .find(|&k| matches!(lx.toks[k].kind, TokKind::Punct(P::Stop | P::Semi | P::Line)))
+        .unwrap_or(hi);
+    let words = clause(start..end);
+    words.iter().any(|w| FALLS.contains(w)) && words.iter().any(|w| PRECIPITATION.contains(w))
+}
+
+/// Compass points and positions written in lower case after a name, as part of it (`Pirineo
+/// central`, `São Paulo sul`, `Alpes du nord`, `Rhône aval`).
+const NAME_MODIFIERS: &[&str] = &[
+    "north",
+    "south",
+    "east",
+    "west",
+    "central",
+    "norte",
+    "sur",
+    "sul",
+    "leste",
+    "este",
+    "oeste",
+    "centro",
+    "oriental",
+    "occidental",
+    "ocidental",
+    "nord",
+    "sud",
+    "est",
+    "ouest",
+    "amont",
+    "aval",
+    "alto",
+    "alta",
+    "bajo",
+    "baja",
+    "baixo",
+    "baixa",
+    "superior",
+    "inferior",
+    "upper",
+    "lower",
+    "nordeste",
+    "noreste",
+    "sudeste",
+    "sureste",
+    "noroeste",
+    "sudoeste",
+    "suroeste",
+];
+
+/// Whether token `t` is a number of a duration (`28 Tagen`, `90 days`, `6 meses`).
+fn duration_at(lx: &Lexed, t: usize) -> bool {
+    matches!(lx.toks.get(t).map(|x| x.kind), Some(TokKind::Num(id))
+        if matches!(lx.nums[id as usize].unit, Some("h" | "min" | "d" | "wk" | "mo" | "yr")))
+}
+
 fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
     let toks = &lx.toks;
     // A duration conditions only after `after` (`nach 24 h`); `a 47 minutos` is reached.
@@ -4406,13 +4521,23 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         if matches!(lx.nums[id as usize].unit, Some("h" | "min" | "d" | "wk" | "mo" | "yr")));
     if let Some((w, _, _)) = prev_word(lx, t, text) {
         let after_prep = matches!(w, "after" | "apres" | "apos" | "nach" | "tras" | "despues");
+        // A window a quantity was measured over (`80 cm over 72 hours`, `durante 6 meses`),
+        // or in, after the quantity (`bajó 1,8 m en 7 días`; not `cured in 22 min`, the value).
+        let window = duration && WINDOW_PREPS.contains(&w);
+        let in_window = duration && matches!(w, "in" | "en" | "em" | "dans");
         // A threshold conditions too (`older than 90 days`, `within 18 weeks`, `com mais de 12
         // meses`, `en moins de 15 jours`, `älter als 6 Monate`).
         let threshold = duration && threshold_before(lx, t);
         // The end of a range is no condition (`na faixa de 25 a 60 km`, `from 3 to 5 km`).
+        // (Nor is a place on another measure's scale after a value, or the time it took: `412
+        // km at −10 °C`, `300 km a 0 °C`, `bajó 1,8 m en 7 días`.)
         let range_end = t >= 2
             && matches!(lx.toks[t - 1].kind, TokKind::Word { .. })
-            && matches!(lx.toks[t - 2].kind, TokKind::Num(_));
+            && matches!(lx.toks[t - 2].kind, TokKind::Num(_))
+            && !((AT_PREPS.contains(&w) || window || in_window)
+                && matches!((lx.toks[t - 2].kind, toks[t].kind), (TokKind::Num(a), TokKind::Num(b))
+                    if matches!((lx.nums[a as usize].unit, lx.nums[b as usize].unit),
+                        (Some(x), Some(y)) if x != y)));
         if range_end && !threshold {
             return false;
         }
@@ -4437,8 +4562,12 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         if up_to {
             return false;
         }
-        if (CONDITION_PREPS.contains(&w) || condition_phrase(lx, t) || threshold)
-            && (!duration || after_prep || threshold)
+        if (CONDITION_PREPS.contains(&w)
+            || condition_phrase(lx, t)
+            || threshold
+            || window
+            || in_window)
+            && (!duration || after_prep || threshold || window || in_window)
         {
             // A condition conditions another quantity of its sentence (`257 patients at 30
             // mg`); alone it is the quantity (`chegou a 10,0 km`).
@@ -4480,9 +4609,10 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
                 .rev()
                 .take_while(|k| !hard(k) && !new_clause(k))
                 .any(|k| other(&k));
-            let after = (t + 1..toks.len().min(t + 1 + REACH))
-                .take_while(|k| !hard(k))
-                .any(|k| other(&k));
+            let after = !in_window
+                && (t + 1..toks.len().min(t + 1 + REACH))
+                    .take_while(|k| !hard(k))
+                    .any(|k| other(&k));
             return before || after;
         }
     }
@@ -5098,6 +5228,22 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
     if to_level {
         return Polarity::Neutral;
     }
+    // A duration something happened in or over is no change (`35 cm of new snow fell in 24
+    // hours`, `prices dropped 12% over 6 months`): the verb's direction is the other number's.
+    let window = duration_at(lx, t)
+        && t.checked_sub(1)
+            .and_then(|k| word_at(lx, k))
+            .is_some_and(|w| {
+                WINDOW_PREPS.contains(&w)
+                    || matches!(w, "in" | "em" | "en" | "within" | "innerhalb")
+            });
+    if window {
+        return Polarity::Neutral;
+    }
+    // Rain and snow fall without falling (`Caíram 58 mm de chuva`, `Es fielen 35 cm Schnee`).
+    if precipitation_falls(lx, t) {
+        return Polarity::Neutral;
+    }
     let mut k = t;
     let mut words_seen = 0;
     let mut level = false;
@@ -5684,6 +5830,15 @@ pub(crate) fn number_atom(frame: &Frame) -> Atom {
     }
 }
 
+/// A condition's atom, signed as a label's is (`at −10 °C` is `n:-1e1|°C`, not 10 °C).
+fn condition_atom(num: &Num, v: Decimal, unit: &str) -> Atom {
+    if num.sign == Sign::Minus {
+        value_atom("n:-", v, Some(unit))
+    } else {
+        value_atom("n:", v, Some(unit))
+    }
+}
+
 fn key(d: Decimal) -> Atom {
     value_atom("", d, None)
 }
@@ -5872,6 +6027,11 @@ fn label_atoms(text: &str, doc: &Doc, unit: Option<Option<&'static str>>) -> Vec
                     // (A code in capitals that spells a function word: `DE-EN`, `EN-ES`.)
                     || (upper && raw.len() == 2)
                     || words::statistic(w).is_some()
+                    // (A compass point after a name, also a function word: `Monterrey sur`,
+                    // `Lyon est`.)
+                    || NAME_MODIFIERS.contains(&w)
+                        && t > 0
+                        && matches!(lx.toks[t - 1].kind, TokKind::Word { cap: true, .. })
                 {
                     if let Some(a) = word_atom(w, raw) {
                         out.push(a);

@@ -320,6 +320,8 @@ const NEG_WORDS: &[&str] = &[
     "minus",
     "shortfall",
     "shortfalls",
+    "drawdown",
+    "drawdowns",
     "downturn",
     "dip",
     "dipped",
