@@ -1418,6 +1418,20 @@ CLASSES_R11 = [
     ("name_lower_modifier", "es", "Ocupación hotelera — Costa Brava norte: 78 %; Costa Brava sur: 84 %.", "En la Costa Brava sur, la ocupación fue del 84 %.", "En la Costa Brava sur, la ocupación fue del 78 %."),
     ("name_lower_modifier", "fr", "Débit moyen — Rhône amont : 1 020 m³/s ; Rhône aval : 1 710 m³/s.", "Le Rhône aval affiche un débit moyen de 1 710 m³/s.", "Le Rhône aval affiche un débit moyen de 1 020 m³/s."),
     ("name_lower_modifier", "en", "Visitors by sector: Yellowstone north: 41,200; Yellowstone south: 58,900.", "The Yellowstone south sector had 58,900 visitors.", "The Yellowstone south sector had 41,200 visitors."),
+    ("key_glued_period", "en", "{\"cohort\": \"2024-Q1\", \"retention_30d\": 0.62, \"retention_90d\": 0.41}", "The Q1 2024 cohort kept 62% of users at 30 days and 41% at 90 days.", "The Q1 2024 cohort kept 41% of users at 30 days and 62% at 90 days."),
+    ("key_glued_period", "es", "{\"programa\": \"Rehab Norte\", \"tasa_abandono_3m\": 0.18, \"tasa_abandono_12m\": 0.34}", "En Rehab Norte, el abandono fue del 18 % a los 3 meses y del 34 % a los 12 meses.", "En Rehab Norte, el abandono fue del 34 % a los 3 meses y del 18 % a los 12 meses."),
+    ("key_glued_period", "pt-BR", "{\"clinica\": \"Vida\", \"taxa_adesao_6m\": 0.71, \"pacientes\": 318}", "Na clínica Vida, 71% dos 318 pacientes seguiam aderentes aos 6 meses.", "Na clínica Vida, 71% dos 318 pacientes seguiam aderentes aos 12 meses."),
+    ("key_glued_period", "en", "{\"station\": \"Col du Midi\", \"snow_24h_cm\": 28, \"snow_72h_cm\": 64}", "Col du Midi got 28 cm of snow in 24 hours and 64 cm in 72 hours.", "Col du Midi got 28 cm of snow in 48 hours and 64 cm in 72 hours."),
+    ("key_glued_period", "fr", "{\"site\": \"Lyon\", \"taux_survie_1y\": 0.93, \"taux_survie_5y\": 0.78}", "À Lyon, la survie atteint 93 % à 1 an et 78 % à 5 ans.", "À Lyon, la survie atteint 78 % à 1 an et 93 % à 5 ans."),
+    ("key_glued_period", "de", "{\"werk\": \"Nord\", \"ausfallquote_7d\": 0.021, \"ausfallquote_28d\": 0.064}", "Im Werk Nord lag die Ausfallquote nach 7 Tagen bei 2,1 % und nach 28 Tagen bei 6,4 %.", "Im Werk Nord lag die Ausfallquote nach 7 Tagen bei 6,4 % und nach 28 Tagen bei 2,1 %."),
+    ("key_glued_period", "en", "{\"plot\": \"B7\", \"depth_2m_temp_c\": 11.4, \"depth_6m_temp_c\": 9.8}", "At plot B7 the soil was 11.4 °C at 2 m depth.", "At plot B7 the soil was 9.8 °C at 2 m depth."),
+    ("share_at_time", "en", "Follow-up | Survival\n1 year | 93%\n3 years | 84%\n5 years | 78%", "Survival was 84% at 3 years.", "Survival was 78% at 3 years."),
+    ("share_at_time", "es", "Seguimiento;Adherencia\n3 meses;81 %\n6 meses;72 %\n12 meses;64 %", "La adherencia cayó al 72 % a los 6 meses.", "La adherencia cayó al 64 % a los 6 meses."),
+    ("share_at_time", "pt-BR", "Retenção de clientes — 30 dias: 58%; 90 dias: 37%.", "A retenção foi de 37% aos 90 dias.", "A retenção foi de 58% aos 90 dias."),
+    ("share_at_time", "fr", "Taux de réussite du greffage : 1 mois 91 % ; 6 mois 83 %.", "Le taux de réussite atteint 83 % à 6 mois.", "Le taux de réussite atteint 91 % à 6 mois."),
+    ("share_at_time", "de", "Keimrate nach Lagerdauer: 6 Monate 94 %; 24 Monate 71 %.", "Die Keimrate lag bei 71 % nach 24 Monaten.", "Die Keimrate lag bei 94 % nach 24 Monaten."),
+    ("share_at_time_guard", "es", "Planta solar — julio: 21.540 MWh, 254 horas equivalentes; enero: 8.120 MWh, 96 horas equivalentes.", "En julio la planta produjo 21.540 MWh, equivalentes a 254 horas a plena carga.", "En julio la planta produjo 21.540 MWh, equivalentes a 96 horas a plena carga."),
+    ("share_at_time_guard", "en", "Battery test: charge reached 80% after 31 min; 100% after 58 min.", "The battery reached 80% at 31 min and full charge at 58 min.", "The battery reached 80% at 58 min."),
 ]
 
 def main() -> None:

@@ -4521,10 +4521,31 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         if matches!(lx.nums[id as usize].unit, Some("h" | "min" | "d" | "wk" | "mo" | "yr")));
     if let Some((w, _, _)) = prev_word(lx, t, text) {
         let after_prep = matches!(w, "after" | "apres" | "apos" | "nach" | "tras" | "despues");
+        // Whether the quantity before it in its clause is a share (`41% at 30 days`, `80%
+        // after 31 min`): a time it was measured at. (Not `equivalentes a 96 horas` after an
+        // amount of energy, what it equals, nor `17.200 € tras 240 horas`.)
+        let share_before = (t.saturating_sub(8)..t)
+            .rev()
+            .find_map(|k| match toks[k].kind {
+                TokKind::Num(id) => Some(lx.nums[id as usize].unit == Some("%")),
+                TokKind::Punct(P::Stop | P::Semi | P::Line) => Some(false),
+                _ => None,
+            })
+            == Some(true);
         // A window a quantity was measured over (`80 cm over 72 hours`, `durante 6 meses`),
         // or in, after the quantity (`bajó 1,8 m en 7 días`; not `cured in 22 min`, the value).
         let window = duration && WINDOW_PREPS.contains(&w);
         let in_window = duration && matches!(w, "in" | "en" | "em" | "dans");
+        // A time at which a share or level after it in its clause was measured (`41% at 30
+        // days`, `18 % a los 3 meses`, `78 % à 5 ans`; not `llegó a 47 minutos`, reached).
+        let at_time = duration
+            && share_before
+            && (AT_PREPS.contains(&w)
+                || matches!(w, "los" | "las" | "el" | "la" | "the")
+                    && t.checked_sub(2)
+                        .and_then(|k| word_at(lx, k))
+                        .is_some_and(|p| AT_PREPS.contains(&p)));
+        let in_window = in_window || at_time;
         // A threshold conditions too (`older than 90 days`, `within 18 weeks`, `com mais de 12
         // meses`, `en moins de 15 jours`, `älter als 6 Monate`).
         let threshold = duration && threshold_before(lx, t);
@@ -4534,7 +4555,7 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         let range_end = t >= 2
             && matches!(lx.toks[t - 1].kind, TokKind::Word { .. })
             && matches!(lx.toks[t - 2].kind, TokKind::Num(_))
-            && !((AT_PREPS.contains(&w) || window || in_window)
+            && !((AT_PREPS.contains(&w) || window || in_window || after_prep && share_before)
                 && matches!((lx.toks[t - 2].kind, toks[t].kind), (TokKind::Num(a), TokKind::Num(b))
                     if matches!((lx.nums[a as usize].unit, lx.nums[b as usize].unit),
                         (Some(x), Some(y)) if x != y)));
@@ -4619,6 +4640,20 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
     match toks.get(t + 1).map(|x| x.kind) {
         // (`8 °C — FCR 1,31`: a label before a dash, as before a colon.)
         Some(TokKind::Punct(P::Colon | P::Dash)) => true,
+        // An item's opening quantity right before another measure's (`6 Monate 94 %; 24
+        // Monate 71 %`, `1 mois 91 %`): its label.
+        Some(TokKind::Num(next))
+            if t.checked_sub(1).is_none_or(|p| {
+                matches!(
+                    toks[p].kind,
+                    TokKind::Punct(P::Colon | P::Semi | P::Line | P::Comma)
+                )
+            }) && matches!(toks[t].kind, TokKind::Num(id)
+                if lx.nums[next as usize].unit.is_some()
+                    && lx.nums[next as usize].unit != lx.nums[id as usize].unit) =>
+        {
+            true
+        }
         Some(TokKind::Word { flags, .. }) => flags & flag::REF != 0,
         _ => false,
     }

@@ -112,10 +112,18 @@ pub(crate) fn walk_leaves(
                 for (k, item) in map.iter().rev() {
                     let token = crate::value::pointer_token(k);
                     // A key's own quantities (`"140 °C": {…}`) are evidence too.
-                    if k.bytes().any(|c| c.is_ascii_digit()) && !k.contains('_') {
+                    // So is a period glued into a key's words (`adherence_90d_rate`: 90 days).
+                    let glued = k.contains('_').then(|| {
+                        let words = key_words(k);
+                        let periods = glued_periods(&words);
+                        (periods != words).then_some(periods)
+                    });
+                    if k.bytes().any(|c| c.is_ascii_digit()) && !k.contains('_')
+                        || glued.as_ref().is_some_and(Option::is_some)
+                    {
                         keys.push(LeafItem {
                             path: format!("{}/{token}", f.path),
-                            leaf: Leaf::Text(k.to_string()),
+                            leaf: Leaf::Text(glued.flatten().unwrap_or_else(|| k.to_string())),
                             binds: f.binds.clone(),
                             spec: Spec::default(),
                             year_key: false,
@@ -161,7 +169,7 @@ pub(crate) fn walk_leaves(
 /// A key's words as a label: without the unit its value is in when a number comes before it
 /// (`scope_2_t` is scope 2, in tonnes: not 2 t).
 fn key_label(key: &str) -> String {
-    let words = key_words(key);
+    let words = glued_periods(&key_words(key));
     let parts: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
     match parts[..] {
         [.., number, _unit]
@@ -173,6 +181,43 @@ fn key_label(key: &str) -> String {
         }
         _ => words,
     }
+}
+
+/// A key's period glued to its number, written apart (`adherence 90d rate` → `adherence 90 d
+/// rate`, `24h` → `24 h`; `tasa adherencia 6m` → `6 mo`: in a key, `6m`, `12m` are months).
+fn glued_periods(words: &str) -> String {
+    let mut out = String::with_capacity(words.len() + 8);
+    for (i, w) in words.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+        let (number, unit) = w.split_at(digits);
+        let period = match unit {
+            "d" => Some("d"),
+            "h" => Some("h"),
+            "w" | "wk" => Some("wk"),
+            "mo" => Some("mo"),
+            "m" if matches!(
+                number,
+                "1" | "2" | "3" | "6" | "9" | "12" | "18" | "24" | "36"
+            ) =>
+            {
+                Some("mo")
+            }
+            "y" | "yr" => Some("yr"),
+            _ => None,
+        };
+        match period.filter(|_| digits > 0 && digits <= 3) {
+            Some(p) => {
+                out.push_str(number);
+                out.push(' ');
+                out.push_str(p);
+            }
+            None => out.push_str(w),
+        }
+    }
+    out
 }
 
 fn key_words(key: &str) -> String {
