@@ -1432,6 +1432,16 @@ CLASSES_R11 = [
     ("share_at_time", "de", "Keimrate nach Lagerdauer: 6 Monate 94 %; 24 Monate 71 %.", "Die Keimrate lag bei 71 % nach 24 Monaten.", "Die Keimrate lag bei 94 % nach 24 Monaten."),
     ("share_at_time_guard", "es", "Planta solar — julio: 21.540 MWh, 254 horas equivalentes; enero: 8.120 MWh, 96 horas equivalentes.", "En julio la planta produjo 21.540 MWh, equivalentes a 254 horas a plena carga.", "En julio la planta produjo 21.540 MWh, equivalentes a 96 horas a plena carga."),
     ("share_at_time_guard", "en", "Battery test: charge reached 80% after 31 min; 100% after 58 min.", "The battery reached 80% at 31 min and full charge at 58 min.", "The battery reached 80% at 58 min."),
+    ("standard_part_number", "en", "Glazed floor tile, tested to EN 14411 / ISO 10545-4: water absorption 0.4%, breaking strength 1,420 N.", "The tile breaks at 1,420 N and absorbs 0.4% water.", "The tile breaks at 10,545 N and absorbs 0.4% water."),
+    ("standard_part_number", "en", "Steel frame, executed to EN 1090-2, execution class EXC2, design load 3,800 kg.", "The EN 1090-2 frame carries a design load of 3,800 kg.", "The frame carries a design load of 1,090 kg."),
+    ("standard_part_number", "pt-BR", "Concreto conforme a NBR 6118 e NBR 12655: resistência característica 35 MPa, abatimento 100 mm.", "O concreto tem resistência característica de 35 MPa.", "O concreto tem resistência característica de 6118 MPa."),
+    ("standard_part_number", "es", "Cemento según UNE-EN 197-1, tipo CEM II/A-L 42,5 R: consumo 310 kg/m³.", "La dosificación usa 310 kg/m³ de cemento.", "La dosificación usa 197 kg/m³ de cemento."),
+    ("standard_part_number", "de", "Dämmplatte nach DIN EN 13162, Brandverhalten nach DIN EN 13501-1: Wärmeleitfähigkeit 0,035 W/(m·K), Dicke 160 mm.", "Die Dämmplatte ist 160 mm dick.", "Die Dämmplatte ist 13162 mm dick."),
+    ("standard_part_number", "fr", "Luminaire étanche IEC 60529 IP66, flux 4 200 lm, puissance 36 W.", "Le luminaire délivre 4 200 lm pour 36 W.", "Le luminaire délivre 60 529 lm pour 36 W."),
+    ("standard_part_number", "en", "Specimens per ASTM D638 Type I; tensile strength 48.2 MPa at 23 °C, elongation 6.1%.", "Tensile strength was 48.2 MPa with 6.1% elongation.", "Tensile strength was 638 MPa with 6.1% elongation."),
+    ("standard_part_number", "en", "Audit to ISO 9001:2015 and ISO 14001:2015 — 3 minor nonconformities, 412 records sampled.", "The audit sampled 412 records and found 3 minor nonconformities.", "The audit sampled 2,015 records and found 3 minor nonconformities."),
+    ("standard_guard", "en", "Slab designed to EN 1992-1-1: span 7.2 m, thickness 240 mm.", "The EN 1992-1-1 slab spans 7.2 m with a thickness of 240 mm.", "The slab spans 7.2 m with a thickness of 1,992 mm."),
+    ("standard_guard", "en", "Iso-butane stock: 412 t; ISO tank containers in use: 36.", "There were 36 ISO tank containers in use.", "There were 63 ISO tank containers in use."),
 ]
 
 def main() -> None:

@@ -3077,6 +3077,11 @@ impl<'a> Doc<'a> {
         }
         let prev = prev_word(lx, t, text);
         let bare = num.unit.is_none() && !num.scaled;
+        // A standard's number and its part or year (`ISO 10545-4`, `DIN EN 13501-1`, `UNE-EN
+        // 197-1`, `ISO 9001:2015`): a reference, never a measurement.
+        if num.plain && num.sign == Sign::None && standard_number(lx, t, text) {
+            return Class::Skip(Trivial::Label);
+        }
         // The end of a range of periods (`semanas 10 y 12`, `weeks 10 to 12`).
         if bare
             && t >= 2
@@ -4507,6 +4512,62 @@ const NAME_MODIFIERS: &[&str] = &[
     "sudoeste",
     "suroeste",
 ];
+
+/// The bodies whose standards are cited by number (`ISO 14001`, `EN 13501`, `NBR 6118`).
+const STANDARD_BODIES: &[&str] = &[
+    "ISO", "EN", "IEC", "DIN", "NBR", "UNE", "ASTM", "BS", "NF", "ANSI", "IEEE", "SAE", "API",
+    "JIS", "ABNT", "CEN", "ETSI", "ITU", "SN", "NZS", "CSA", "UL", "NEN", "UNI", "ÖNORM",
+];
+
+/// Whether the number at `t` is a standard's (`ISO 10545`) or its part's or year's, glued to
+/// one by a dash or a colon (`-4` of `ISO 10545-4`, `2015` of `ISO 9001:2015`).
+fn standard_number(lx: &Lexed, t: usize, text: &str) -> bool {
+    let toks = &lx.toks;
+    let TokKind::Num(id) = toks[t].kind else {
+        return false;
+    };
+    if lx.nums[id as usize].unit.is_some() {
+        return false;
+    }
+    let start = toks[t].span.start;
+    // (A part or a year glued to a standard's number.)
+    if let Some(p) = t.checked_sub(1) {
+        if matches!(toks[p].kind, TokKind::Num(_))
+            && matches!(text.get(toks[p].span.end..start), Some("-" | ":" | "/"))
+        {
+            return standard_number(lx, p, text);
+        }
+    }
+    let Some(p) = t.checked_sub(1) else {
+        return false;
+    };
+    if !matches!(toks[p].kind, TokKind::Word { .. })
+        || !text
+            .get(toks[p].span.end..start)
+            .is_some_and(|gap| gap.chars().all(char::is_whitespace) && gap.len() <= 2)
+    {
+        return false;
+    }
+    let raw = &text[toks[p].span.clone()];
+    // (`UNE-EN 197`, `DIN EN 13162`: the last of the bodies names it.)
+    let Some(body) = raw
+        .rsplit(['-', ' '])
+        .next()
+        .filter(|b| STANDARD_BODIES.contains(b))
+    else {
+        return false;
+    };
+    // (Not Spanish `EN 2024` in a heading written in capitals, `VENTAS EN 2024`: a year; a
+    // Eurocode, `EN 1992`, has no capitals before it but a body's.)
+    let heading_year = body == "EN"
+        && lx.nums[id as usize].year_shaped
+        && p.checked_sub(1).is_some_and(|q| {
+            let before = &text[toks[q].span.clone()];
+            matches!(toks[q].kind, TokKind::Word { upper: true, .. })
+                && !STANDARD_BODIES.contains(&before)
+        });
+    !heading_year
+}
 
 /// Whether token `t` is a number of a duration (`28 Tagen`, `90 days`, `6 meses`).
 fn duration_at(lx: &Lexed, t: usize) -> bool {
