@@ -1442,6 +1442,12 @@ CLASSES_R11 = [
     ("standard_part_number", "en", "Audit to ISO 9001:2015 and ISO 14001:2015 — 3 minor nonconformities, 412 records sampled.", "The audit sampled 412 records and found 3 minor nonconformities.", "The audit sampled 2,015 records and found 3 minor nonconformities."),
     ("standard_guard", "en", "Slab designed to EN 1992-1-1: span 7.2 m, thickness 240 mm.", "The EN 1992-1-1 slab spans 7.2 m with a thickness of 240 mm.", "The slab spans 7.2 m with a thickness of 1,992 mm."),
     ("standard_guard", "en", "Iso-butane stock: 412 t; ISO tank containers in use: 36.", "There were 36 ISO tank containers in use.", "There were 63 ISO tank containers in use."),
+    ("long_label_spec", "en", "Harbour dues, pilotage and towage for the 2024 season (EUR thousands): 3,905", "Harbour dues, pilotage and towage came to €3.9 million in 2024.", "Harbour dues, pilotage and towage came to €3,905 in 2024."),
+    ("long_label_spec", "es", "Gasto en mantenimiento, reparaciones y repuestos del ejercicio 2024 (miles de euros): 1.284", "El gasto en mantenimiento de 2024 fue de 1,28 millones de euros.", "El gasto en mantenimiento de 2024 fue de 1.284 euros."),
+    ("long_label_spec", "pt-BR", "Receita de ingressos, patrocínios e direitos de transmissão em 2024 (R$ mil): 8.420", "A receita de ingressos e patrocínios somou R$ 8,42 milhões em 2024.", "A receita de ingressos e patrocínios somou R$ 8.420 em 2024."),
+    ("long_label_spec", "fr", "Charges de personnel, formation et intérim pour l'exercice 2024 (k€) : 2 760", "Les charges de personnel ont atteint 2,76 M€ en 2024.", "Les charges de personnel ont atteint 2 760 € en 2024."),
+    ("long_label_spec", "de", "Energiekosten, Wartung und Versicherung der Anlage im Jahr 2024 (in Tsd. CHF): 612", "Energie, Wartung und Versicherung kosteten 2024 rund 612'000 CHF.", "Energie, Wartung und Versicherung kosteten 2024 rund 612 CHF."),
+    ("long_label_spec", "en", "Net change in restricted reserves, grants and endowments for FY2024 (USD thousands): (1,148)", "Restricted reserves fell by $1.15 million in FY2024.", "Restricted reserves rose by $1.15 million in FY2024."),
 ]
 
 def main() -> None:

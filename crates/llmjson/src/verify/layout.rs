@@ -6915,8 +6915,14 @@ fn classify(line: &str) -> LineKind {
             (next.is_uppercase() || next.is_ascii_digit()) && sentence_dot(&value[..i])
         });
         let label = &t[..label_end];
+        // (Not a long label that ends stating its values' money or unit: `Pilot launch fund,
+        // balance change for 2024 (BRL thousands): (2,317)`.)
+        let spec_end = label.trim_end().ends_with(')')
+            && label
+                .rfind('(')
+                .is_some_and(|o| !frame::spec_of(&label[o..]).is_empty());
         let label_sentences = dot_spaces(label).any(|i| sentence_dot(&label[..i]))
-            || label.contains(", ") && label.split_whitespace().count() > 6;
+            || label.contains(", ") && label.split_whitespace().count() > 6 && !spec_end;
         // (A dash before a statement's name and money is a heading's: `Cooperativa — DRE 2024
         // (R$ 000)`.)
         let dash_caption = !t[label_end..value_start].contains(':')
@@ -6929,7 +6935,7 @@ fn classify(line: &str) -> LineKind {
             // (A column's, `(presupuesto en miles de euros)`, heads no statement.)
             && frame::spec_pairs(value).is_empty();
         if value.bytes().any(|c| c.is_ascii_digit())
-            && label_end <= 80
+            && (label_end <= 80 || spec_end && label_end <= 160)
             && !sentences
             && !label_sentences
             && !dash_caption
