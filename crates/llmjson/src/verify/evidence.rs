@@ -835,6 +835,47 @@ impl Evidence {
         self.exact.contains_key(&value.magnitude().canonical())
     }
 
+    /// The counts the evidence writes right before a share equal to `share`, in its
+    /// parenthesis (`9 (2,9 %)`: a table cell's count and its share), for an answer that pairs
+    /// a count and a share the same way (`16 Patienten (2,9 %)`).
+    pub(crate) fn share_partners(&self, share: Decimal) -> Vec<Decimal> {
+        let mut out = Vec::new();
+        // (Bounded: a share repeated in a thousand cells is asked of its first few.)
+        for id in self.chain(share.magnitude().canonical()).take(64) {
+            let n = &self.numbers[id as usize];
+            let Place::Text { source, span } = &n.at else {
+                continue;
+            };
+            if n.unit != Some("%") {
+                continue;
+            }
+            let Some(before) = self.texts[*source as usize].get(..span.start) else {
+                continue;
+            };
+            let Some(open) = before.trim_end().strip_suffix('(') else {
+                continue;
+            };
+            let count_end = open.trim_end().len();
+            // The number just before the parenthesis (not this one's other reading).
+            for p in (id.saturating_sub(4)..id).rev() {
+                let m = &self.numbers[p as usize];
+                if let Place::Text {
+                    source: s,
+                    span: at,
+                } = &m.at
+                {
+                    if s == source && at.end <= count_end {
+                        if at.end == count_end && m.unit.is_none() {
+                            out.push(m.value);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Whether the evidence counts `word` (`staff` after `84`).
     pub(crate) fn counts(&self, word: &str) -> bool {
         self.count_nouns.contains(word)

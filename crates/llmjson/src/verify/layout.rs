@@ -274,6 +274,9 @@ struct Section {
     /// Its label names an outflow (`Staff costs  (780)`): a negative amount is one by
     /// presentation.
     outflow: bool,
+    /// A statement's row that states no result (`Arena lease | (1,450)`, not `Operating
+    /// result | (412)`): an amount in parentheses is an outflow by presentation.
+    paren_outflow: bool,
 }
 
 const HEADER: u8 = 0;
@@ -746,6 +749,7 @@ impl<'a> Doc<'a> {
                         negative: false,
                         value: false,
                         outflow: false,
+                        paren_outflow: false,
                     };
                     self.table(&lines[first..e], shape.0, &table_section, &pairs, sink);
                     k = e;
@@ -785,6 +789,7 @@ impl<'a> Doc<'a> {
             negative: t.trim_end().ends_with(':') && direction_outside_parens(t) == Some(true),
             value: false,
             outflow: false,
+            paren_outflow: false,
         }
     }
 
@@ -1012,6 +1017,7 @@ impl<'a> Doc<'a> {
             },
             value: true,
             outflow: sense.outflow,
+            paren_outflow: false,
         };
         if segments.len() >= 2 {
             let seg_dim = self.dim(0x5e6, value.start);
@@ -1279,7 +1285,7 @@ impl<'a> Doc<'a> {
                     cell_locale,
                     &sec_binds,
                     Spec::default(),
-                    false,
+                    (false, false, false),
                     sink,
                 );
             }
@@ -1300,6 +1306,9 @@ impl<'a> Doc<'a> {
             let mut row_atoms: Vec<Atom> = Vec::new();
             let mut row_text = String::new();
             let mut row_negative = false;
+            let mut row_outflow = false;
+            // (Whether its label names a result: `Operating result`, `Net income/(cost)`.)
+            let mut row_states_result = false;
             // A row label may state its own unit or scale (`Diluted EPS ($)`, `Employees
             // (thousands)`): it overrides the caption's for that row.
             let mut row_spec = Spec::default();
@@ -1329,6 +1338,10 @@ impl<'a> Doc<'a> {
                     None => row_atoms.extend(self.label_of(t, Some(spec.unit)).iter().cloned()),
                 }
                 row_negative |= direction_outside_parens(t) == Some(true);
+                // (A row of costs, `Player salaries | (4,312)`: its parentheses are
+                // presentation.)
+                row_outflow |= self.label_spec(t).outflow;
+                row_states_result |= result_label(t);
                 // A condition (`100` under `Temperature (°C)`, `50 mg`) is a quantity too; an id
                 // or a year labels only.
                 // (A name with a size, `Andamio 6 m`, is a label: its `m` is metres, whatever
@@ -1338,7 +1351,14 @@ impl<'a> Doc<'a> {
                     && (spec.unit.is_some() || has_unit(t))
                     && !t.starts_with(char::is_alphabetic)
                 {
-                    self.cell(r.clone(), cell_locale, &sec_binds, spec, false, sink);
+                    self.cell(
+                        r.clone(),
+                        cell_locale,
+                        &sec_binds,
+                        spec,
+                        (false, false, false),
+                        sink,
+                    );
                 } else {
                     // A label cell's numbers (an id, a year, a name's digits) label.
                     self.label_numbers(r.clone(), &sec_binds, section, sink);
@@ -1381,7 +1401,18 @@ impl<'a> Doc<'a> {
                 let negative = section.negative
                     || row_negative
                     || col_negative.get(c).copied().unwrap_or(false);
-                self.cell(r.clone(), cell_locale, &binds, spec, negative, sink);
+                self.cell(
+                    r.clone(),
+                    cell_locale,
+                    &binds,
+                    spec,
+                    (
+                        negative,
+                        row_outflow,
+                        row_label.is_some() && !row_states_result,
+                    ),
+                    sink,
+                );
             }
         }
     }
@@ -1406,7 +1437,7 @@ impl<'a> Doc<'a> {
         locale: Locale,
         binds: &[Bind],
         spec: Spec,
-        negative: bool,
+        (negative, outflow, paren_outflow): (bool, bool, bool),
         sink: &mut dyn FnMut(Item),
     ) {
         let mut lexed = self.lexed();
@@ -1422,7 +1453,8 @@ impl<'a> Doc<'a> {
             spec,
             negative,
             value: true,
-            outflow: false,
+            outflow,
+            paren_outflow,
         };
         self.bind_tokens(&lexed, binds, &section, true, Some(&[]), sink);
     }
@@ -3680,10 +3712,10 @@ impl<'a> Doc<'a> {
         let mut polarity = match num.sign {
             Sign::Minus => Polarity::MinusSign,
             Sign::Plus => Polarity::Plus,
-            // `(2,317)` alone in a cell or a value; not `41 (64.1%)`.
+            // `(2,317)` alone in a cell or a value; not `41 (64.1%)`, a count's share beside it.
             Sign::None
                 if num.paren
-                    && (cell
+                    && (cell && !lx.toks[..t].iter().any(|x| matches!(x.kind, TokKind::Num(_)))
                         || after_label(lx, t)
                         // (an amount: grouped, decimal or money; `Vacancies (12)` beside
                         // `Staff 140` is an aside)
@@ -3716,7 +3748,7 @@ impl<'a> Doc<'a> {
         // An outflow's line: the sign is presentation (`Staff costs (488)`).
         if polarity == Polarity::MinusSign
             && self.cfg.role == Role::Evidence
-            && (section.outflow || cost_line(lx, t))
+            && (section.outflow || cost_line(lx, t) || section.paren_outflow && num.paren)
         {
             polarity = Polarity::Outflow;
         }
@@ -5107,6 +5139,59 @@ fn statement_line(lx: &Lexed, t: usize) -> bool {
 /// The direction the words around a number give it: a direction word in its clause within six
 /// words before (unless a level's preposition stands between: `fell to 3.1%` states a level), or
 /// right after it (`$340,000 loss`).
+/// Whether a statement's line names a result, a balance or a change, whose parentheses are a
+/// true minus (`Operating result (412)`, `Net finance income/(cost) (38)`, `Saldo`), not an
+/// outflow's presentation.
+fn result_label(text: &str) -> bool {
+    const RESULTS: &[&str] = &[
+        "result",
+        "net",
+        "income",
+        "profit",
+        "loss",
+        "surplus",
+        "deficit",
+        "ebit",
+        "ebitda",
+        "margin",
+        "balance",
+        "change",
+        "variance",
+        "total",
+        "resultado",
+        "lucro",
+        "prejuizo",
+        "saldo",
+        "variacao",
+        "variacion",
+        "neto",
+        "liquido",
+        "ergebnis",
+        "uberschuss",
+        "fehlbetrag",
+        "gewinn",
+        "verlust",
+        "saldo",
+        "resultat",
+        "solde",
+        "benefice",
+        "perte",
+        "flow",
+        "cash",
+        "equity",
+        "growth",
+        "return",
+    ];
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .any(|w| {
+            let w = words::fold(w);
+            RESULTS
+                .iter()
+                .any(|r| *r == w || w.starts_with(r) && r.len() >= 5)
+        })
+}
+
 /// Whether the words of a number's line before it name an outflow (`Grants paid to national
 /// genebanks  (640)`, `| Staff costs | −488 |`), within a label's length.
 fn cost_line(lx: &Lexed, t: usize) -> bool {
@@ -5374,8 +5459,18 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                 // forte em relação às 1.987.400 de 2019`).
                 // (Not `over` and `than`, which bound a change: `fell by over 4%`, `rose more
                 // than 3%`.)
+                // (Its own noun right after it still signs it: `after a $202 thousand deficit
+                // the year before`.)
                 if words::comparison_word(w) && !matches!(w, "over" | "than") && k + 3 >= t {
-                    return Polarity::Neutral;
+                    return match toks.get(t + 1).map(|x| x.kind) {
+                        Some(TokKind::Word { flags, .. }) if flags & flag::NEG != 0 => {
+                            Polarity::MinusWord
+                        }
+                        Some(TokKind::Word { flags, .. }) if flags & flag::POS != 0 => {
+                            Polarity::Plus
+                        }
+                        _ => Polarity::Neutral,
+                    };
                 }
                 // A change's noun before `at` states its size (`the steepest decline of any
                 // line at 5.8%`), not a level it reached.
@@ -5536,7 +5631,22 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
                 }
                 // A verb with an object is what the number did (`150 mg cut the relapse
                 // rate`), not its direction.
-                let object = matches!(toks.get(k + 1).map(|x| x.kind),
+                // (Not a loss's or a gain's noun: `a $202 thousand deficit the year before`.)
+                let noun = matches!(
+                    &lx.folded[folded.0 as usize..folded.1 as usize],
+                    "deficit"
+                        | "deficits"
+                        | "loss"
+                        | "losses"
+                        | "surplus"
+                        | "shortfall"
+                        | "profit"
+                        | "profits"
+                        | "gain"
+                        | "gains"
+                );
+                let object = !noun
+                    && matches!(toks.get(k + 1).map(|x| x.kind),
                     Some(TokKind::Word { folded, .. })
                         if matches!(&lx.folded[folded.0 as usize..folded.1 as usize],
                             "the" | "a" | "an" | "its" | "their" | "o" | "os" | "la" | "las" | "el"

@@ -424,9 +424,11 @@ impl<'e> Check<'e> {
                 named.words.extend(layout::name_word_atom(name));
             }
         }
+        let first = self.numbers.len();
         for item in items {
             self.item(text, path, item, &named);
         }
+        self.shares_with_counts(text, first);
         let b = text.as_bytes();
         let mut i = 0;
         while i < b.len() {
@@ -458,6 +460,56 @@ impl<'e> Check<'e> {
                 continue;
             }
             i += 1;
+        }
+    }
+
+    /// A count and its share in parentheses (`16 Patienten (2,9 %)`) are one cell's when the
+    /// evidence pairs them (`9 (2,9 %)`): a count grounded elsewhere, whose share the evidence
+    /// gives only to other counts, is another row's.
+    fn shares_with_counts(&mut self, text: &str, first: usize) {
+        for i in first..self.numbers.len().saturating_sub(1) {
+            let (count, share) = (&self.numbers[i], &self.numbers[i + 1]);
+            if !count.matched || count.unit.is_some() || share.unit.as_deref() != Some("%") {
+                continue;
+            }
+            let Some(between) = text.get(count.at.span.end..share.at.span.start) else {
+                continue;
+            };
+            // (The count's noun may stand between: `52 patients (16.8%)`.)
+            let Some(noun) = between.trim_end().strip_suffix('(') else {
+                continue;
+            };
+            if noun.split_whitespace().count() > 2
+                || noun
+                    .chars()
+                    .any(|c| !(c.is_alphabetic() || c.is_whitespace()))
+            {
+                continue;
+            }
+            let parse = |r: &String| {
+                let (int, frac) = r.split_once('.').unwrap_or((r, ""));
+                let digits: Vec<u8> = format!("{}{frac}", int.trim_start_matches('-')).into_bytes();
+                decimal::Decimal::from_digits(&digits, frac.len(), false, 0)
+            };
+            let counts: Vec<decimal::Decimal> = count.readings.iter().filter_map(parse).collect();
+            let partners: Vec<decimal::Decimal> = share
+                .readings
+                .iter()
+                .filter_map(parse)
+                .flat_map(|s| self.evidence.share_partners(s))
+                .collect();
+            if partners.is_empty()
+                || partners
+                    .iter()
+                    .any(|p| counts.iter().any(|c| p.grounds(*c)))
+            {
+                continue;
+            }
+            let count = &mut self.numbers[i];
+            count.matched = false;
+            count.issue = Some(IssueType::CrossVariantMix);
+            count.at.reason = Some("wrong_subject");
+            count.evidence = None;
         }
     }
 
