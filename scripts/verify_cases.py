@@ -1461,6 +1461,12 @@ CLASSES_R11 = [
     ("count_share_pair", "de", "Grund | 2023 | 2024\nVerspätung | 1.204 (61,2 %) | 1.310 (63,8 %)\nAusfall | 412 (20,9 %) | 388 (18,9 %)", "2024 gab es 388 Ausfälle (18,9 %).", "2024 gab es 412 Ausfälle (18,9 %)."),
     ("count_share_guard", "en", "Survey: 412 of 1,030 respondents (40%) used the ferry weekly; 206 (20%) daily.", "412 respondents (40%) used the ferry weekly.", "421 respondents (40%) used the ferry weekly."),
     ("count_share_guard", "en", "Grade 3+ events: 14 (6.7%) on drug; 6 (2.9%) on placebo. Discontinuations: 9 (4.3%) on drug.", "On drug, 14 patients (6.7%) had grade 3+ events and 9 (4.3%) discontinued.", "On drug, 14 patients (6.7%) had grade 3+ events and 6 (4.3%) discontinued."),
+    ("answer_relative_year", "de", "Mosterei Gossau: 2023 wurden 1'987 Tonnen Mostobst angenommen, 2024 waren es 2'315 Tonnen.", "Die Mosterei hat 2024 2'315 Tonnen angenommen, im Jahr davor 1'987 Tonnen.", "Die Mosterei hat 2024 2'315 Tonnen angenommen, im Jahr davor 2'135 Tonnen."),
+    ("answer_relative_year", "de", "Besucher des Hallenbads: 2022: 61'400; 2023: 58'900.", "2022 kamen 61'400 Besucher, im Jahr darauf 58'900.", "2022 kamen 61'400 Besucher, im Jahr darauf 61'400."),
+    ("answer_relative_year", "de", "Fänge der Fischerei: 2021 412 t, 2022 388 t, 2023 405 t.", "2023 wurden 405 t gefangen, ein Jahr zuvor 388 t.", "2023 wurden 405 t gefangen, ein Jahr zuvor 412 t."),
+    ("answer_relative_year", "en", "Lifeboat launches: 2023: 141; 2024: 163.", "Launches rose to 163 in 2024 from 141 the year before.", "Launches rose to 163 in 2024 from 136 the year before."),
+    ("answer_relative_year", "pt-BR", "Resgates: 2023: 88; 2024: 97.", "Foram 97 resgates em 2024, ante 88 no ano anterior.", "Foram 97 resgates em 2024, ante 79 no ano anterior."),
+    ("answer_relative_year", "fr", "Sorties en mer : 2023 : 214 ; 2024 : 236.", "En 2024, 236 sorties ont eu lieu, contre 214 l'année précédente.", "En 2024, 236 sorties ont eu lieu, contre 241 l'année précédente."),
 ]
 
 def main() -> None:

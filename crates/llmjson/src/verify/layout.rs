@@ -318,7 +318,9 @@ fn period_shift(folded: &str) -> Option<i64> {
         | "suivante" | "suivant" | "nachste" | "nachsten" | "folgende" | "folgenden" => Some(1),
         "previous" | "prior" | "preceding" | "anterior" | "precedente" | "precedent" | "vorige"
         | "vorigen" | "vorherige" | "vorherigen" | "before" | "earlier" | "antes" | "fruher"
-        | "avant" => Some(-1),
+        | "avant" | "davor" | "zuvor" => Some(-1),
+        // (`im Jahr darauf`, `im Jahr danach`.)
+        "darauf" | "danach" => Some(1),
         // (`a year later`, `un año después`, `ein Jahr später`.)
         "later" | "despues" | "depois" | "spater" | "apres" => Some(1),
         "last" | "final" | "ultima" | "ultimo" | "pasada" | "pasado" | "derniere" | "dernier"
