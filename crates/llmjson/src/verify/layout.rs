@@ -1226,6 +1226,11 @@ impl<'a> Doc<'a> {
                         .unwrap_or_default(),
                     _ => Spec::default(),
                 };
+                // A column of counts (`Volumes`, `Pacientes`, `Alter`) is not in the caption's
+                // money or time (`montants en k€`, `Zeiten in Minuten`).
+                if count_header(head) {
+                    return frame::spec_of(head);
+                }
                 frame::spec_of(head).over(from_caption).over(section.spec)
             })
             .collect();
@@ -5191,6 +5196,44 @@ fn result_label(text: &str) -> bool {
             RESULTS
                 .iter()
                 .any(|r| *r == w || w.starts_with(r) && r.len() >= 5)
+        })
+}
+
+/// Whether a column's header (its words, folded) names a count or an age: a few words, one of
+/// them a counted noun that is no unit (`Volumes`, `Employees`, `Pedidos`, `Alter`).
+fn count_header(head: &str) -> bool {
+    const COUNTS: &[&str] = &[
+        "volumes",
+        "nombre",
+        "nb",
+        "quantite",
+        "quantites",
+        "qty",
+        "quantity",
+        "anzahl",
+        "menge",
+        "cantidad",
+        "numero",
+        "count",
+        "crew",
+        "age",
+        "alter",
+        "edad",
+        "idade",
+        "headcount",
+    ];
+    let raw: Vec<&str> = head
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    raw.len() <= 3
+        && raw.iter().any(|raw| {
+            let w = words::fold(raw);
+            COUNTS.contains(&&*w)
+                || words::flags(&w) & flag::COUNT != 0
+                    && words::unit_word(&w).is_none()
+                    // (English `salaries` is money; French `salariés` counts people.)
+                    && !raw.eq_ignore_ascii_case("salaries")
         })
 }
 
