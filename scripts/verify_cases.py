@@ -1475,6 +1475,15 @@ CLASSES_R11 = [
     ("caption_scale_count_column", "en", "Crew rotations (durations in hours)\nVessel | Crew | Watch | Rest\nAurora | 14 | 6 | 10\nBorealis | 11 | 4 | 8", "Aurora sails with a crew of 14 on 6-hour watches.", "Aurora sails with a crew of 11 on 6-hour watches."),
     ("caption_scale_count_guard", "en", "Store results 2024 (USD thousands)\nStore | Customers | Revenue per customer | Revenue\nLeeds | 12,400 | 0.31 | 3,905\nYork | 9,800 | 0.29 | 2,870", "Leeds served 12,400 customers and made $3.9 million.", "Leeds served 12,400 customers and made $3,905."),
     ("caption_scale_count_guard", "fr", "Résultats par site 2024 (montants en k€)\nSite | Salariés | Masse salariale\nLyon | 84 | 3 120\nNantes | 61 | 2 270", "Lyon emploie 84 salariés pour une masse salariale de 3,12 M€.", "Lyon emploie 84 salariés pour une masse salariale de 3 120 €."),
+    ("aside_year_over_line_year", "fr", "Navires pilotés en 2024 : 2 148 (2023 : 2 461).", "Près de 2 100 navires ont été pilotés en 2024.", "Près de 2 500 navires ont été pilotés en 2024."),
+    ("aside_year_over_line_year", "en", "Rescues in 2024: 163 (2023: 141).", "There were 163 rescues in 2024.", "There were 141 rescues in 2024."),
+    ("aside_year_over_line_year", "es", "Visitantes en 2024: 58.900 (2023: 61.400).", "El museo recibió 58.900 visitantes en 2024.", "El museo recibió 61.400 visitantes en 2024."),
+    ("aside_year_over_line_year", "pt-BR", "Toneladas colhidas em 2024: 3.410 (2023: 2.870).", "Em 2024 foram colhidas cerca de 3.400 toneladas.", "Em 2024 foram colhidas cerca de 2.900 toneladas."),
+    ("aside_year_over_line_year", "de", "Umsatz 2024: 4,2 Mio. CHF (Vorjahr: 3,8 Mio. CHF).", "Der Umsatz 2024 betrug 4,2 Mio. CHF.", "Der Umsatz 2024 betrug 3,8 Mio. CHF."),
+    ("aside_year_over_line_year", "en", "Water supplied in 2024: 1.86 million m³ (2023: 1.74 million m³).", "About 1.9 million m³ of water was supplied in 2024.", "About 1.7 million m³ of water was supplied in 2024."),
+    ("aside_year_guard", "en", "Revenue in 2024: $4.2m (+12% vs 2023).", "Revenue grew 12% in 2024 to $4.2m.", "Revenue grew 12% in 2023 to $4.2m."),
+    ("aside_year_guard", "es", "Ventas 2024: 8.410 unidades (un 6 % más que en 2023).", "En 2024 se vendieron 8.410 unidades, un 6 % más.", "En 2024 se vendieron 8.410 unidades, un 9 % más."),
+    ("aside_year_guard", "de", "Gäste 2024: 41.200 (davon 2.310 im Dezember 2024).", "2024 kamen 41.200 Gäste, davon 2.310 im Dezember.", "2024 kamen 41.200 Gäste, davon 3.210 im Dezember."),
 ]
 
 def main() -> None:

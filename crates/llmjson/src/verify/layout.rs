@@ -2025,6 +2025,12 @@ impl<'a> Doc<'a> {
                                 };
                                 self.scope_binds(lx, t, &scope, &at, &marks, &mut all);
                             }
+                            // A year of the number's own clause or aside replaces the year its
+                            // line's label gave it (`Rescues in 2024: 163 (2023: 141)`: 141 is
+                            // 2023's).
+                            if role == Role::Evidence {
+                                own_year_over_label(&mut all, binds.len());
+                            }
                             let atom = Some(number_atom(&frame));
                             let noun = next_word(lx, t).map(CompactString::from);
                             let name = name_before(num, frame.unit, self.text);
@@ -5197,6 +5203,34 @@ fn result_label(text: &str) -> bool {
                 .iter()
                 .any(|r| *r == w || w.starts_with(r) && r.len() >= 5)
         })
+}
+
+/// Drops from the first `structural` bindings (a line's or a section's labels) the years that
+/// a year bound in the number's own clause (weight 1) replaces.
+fn own_year_over_label(all: &mut [Bind], structural: usize) {
+    let structural = structural.min(all.len());
+    let own: Vec<Atom> = all[structural..]
+        .iter()
+        .filter(|b| b.weight >= 1.0)
+        .flat_map(|b| b.atoms.iter().filter(|a| a.starts_with("y:")).cloned())
+        .collect();
+    if own.is_empty() {
+        return;
+    }
+    for b in all[..structural].iter_mut() {
+        if b.atoms
+            .iter()
+            .any(|a| a.starts_with("y:") && !own.contains(a))
+        {
+            let kept: Vec<Atom> = b
+                .atoms
+                .iter()
+                .filter(|a| !a.starts_with("y:") || own.contains(a))
+                .cloned()
+                .collect();
+            b.atoms = kept.into();
+        }
+    }
 }
 
 /// Whether a column's header (its words, folded) names a count or an age: a few words, one of
