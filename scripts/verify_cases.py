@@ -1484,6 +1484,10 @@ CLASSES_R11 = [
     ("aside_year_guard", "en", "Revenue in 2024: $4.2m (+12% vs 2023).", "Revenue grew 12% in 2024 to $4.2m.", "Revenue grew 12% in 2023 to $4.2m."),
     ("aside_year_guard", "es", "Ventas 2024: 8.410 unidades (un 6 % más que en 2023).", "En 2024 se vendieron 8.410 unidades, un 6 % más.", "En 2024 se vendieron 8.410 unidades, un 9 % más."),
     ("aside_year_guard", "de", "Gäste 2024: 41.200 (davon 2.310 im Dezember 2024).", "2024 kamen 41.200 Gäste, davon 2.310 im Dezember.", "2024 kamen 41.200 Gäste, davon 3.210 im Dezember."),
+    ("numbered_thing_value", "de", "Bindungen pro Schicht: Linie 1 3.720; Linie 2 4.460.", "Linie 2 schafft etwa 4.500 Bindungen pro Schicht.", "Linie 1 schafft etwa 4.500 Bindungen pro Schicht."),
+    ("numbered_thing_value", "es", "Capacidad de los depósitos: Tanque 2 45.000 L; Tanque 3 62.000 L.", "El tanque 3 tiene 62.000 L de capacidad.", "El tanque 2 tiene 62.000 L de capacidad."),
+    ("numbered_thing_value", "pt-BR", "Produção por turno: Turno 1 2.140 peças; Turno 2 1.980 peças.", "O turno 2 produziu 1.980 peças.", "O turno 1 produziu 1.980 peças."),
+    ("numbered_thing_guard", "fr", "Ventes par région : Nord 1 240 ; Sud 980 ; Est 1 515.", "Le Nord a vendu 1 240 unités.", "Le Nord a vendu 1 515 unités."),
 ]
 
 def main() -> None:

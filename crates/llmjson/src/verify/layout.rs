@@ -3327,6 +3327,27 @@ impl<'a> Doc<'a> {
             }
             // A name with digits (`Vortex 900`, `Store 118`, `Gate 17`): a capitalised word
             // glued by a space to an integer, in a label's place.
+            // A numbered thing right before its value, no colon between (`Linie 1 3.720;
+            // Linie 2 4.460`, `Kiln 3 1,240 °C`): the thing's number.
+            if num.integer() && num.plain && value.to_f64() < 1000.0 {
+                if let Some((w, _, true)) = prev {
+                    let capital = matches!(lx.toks[t - 1].kind, TokKind::Word { cap: true, .. });
+                    let value_next = matches!(lx.toks.get(t + 1).map(|x| x.kind),
+                        Some(TokKind::Num(id)) if lx.nums[id as usize].form == Form::Number)
+                        && text
+                            .get(num.span.end..lx.toks[t + 1].span.start)
+                            .is_some_and(|gap| gap.chars().all(|c| c == ' '));
+                    if capital && value_next && !shifted_period_noun(w) {
+                        return Class::Label(
+                            Some(Ty::Ref(hash_str(w) as u32)),
+                            vec![
+                                value_atom("n:", value, None),
+                                format_compact!("r:{}:{}", stem(w), key(value)),
+                            ],
+                        );
+                    }
+                }
+            }
             if num.integer() && num.plain {
                 if let Some((w, _, true)) = prev {
                     // (`Vormonat 231` is last month's count: a period, not a name.)
@@ -7478,6 +7499,26 @@ fn number_start(piece: &str) -> usize {
     }) else {
         return 0;
     };
+    // A numbered thing's number before its value (`Linie 1 3.720`, `Kiln 3 1,240 °C`) is its
+    // label's: the value's number starts after it.
+    let digits_end = digit + b[digit..].iter().take_while(|c| c.is_ascii_digit()).count();
+    // (Not a number grouped by spaces: `Nord 1 240`.)
+    let next_run = b[(digits_end + 1).min(b.len())..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let numbered = digits_end - digit <= 3
+        && b.get(digits_end) == Some(&b' ')
+        && b.get(digits_end + 1).is_some_and(u8::is_ascii_digit)
+        && next_run != 3
+        && piece[..digit]
+            .trim_end()
+            .rsplit(' ')
+            .next()
+            .is_some_and(|w| {
+                w.starts_with(char::is_uppercase) && w.chars().all(char::is_alphabetic)
+            });
+    let digit = if numbered { digits_end + 1 } else { digit };
     let mut at = digit;
     loop {
         let head = piece[..at].trim_end();
