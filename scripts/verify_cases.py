@@ -1488,6 +1488,12 @@ CLASSES_R11 = [
     ("numbered_thing_value", "es", "Capacidad de los depósitos: Tanque 2 45.000 L; Tanque 3 62.000 L.", "El tanque 3 tiene 62.000 L de capacidad.", "El tanque 2 tiene 62.000 L de capacidad."),
     ("numbered_thing_value", "pt-BR", "Produção por turno: Turno 1 2.140 peças; Turno 2 1.980 peças.", "O turno 2 produziu 1.980 peças.", "O turno 1 produziu 1.980 peças."),
     ("numbered_thing_guard", "fr", "Ventes par région : Nord 1 240 ; Sud 980 ; Est 1 515.", "Le Nord a vendu 1 240 unités.", "Le Nord a vendu 1 515 unités."),
+    ("parallel_first_item", "pt-BR", "Encadernação em couro: prazo médio 14 dias úteis; encadernação em tecido: 8 dias úteis; brochura costurada: 5 dias úteis.", "A encadernação em tecido leva 8 dias úteis.", "A encadernação em tecido leva 14 dias úteis."),
+    ("parallel_first_item", "en", "Ferry route north: crossing time 42 min; ferry route south: 35 min; ferry route east: 51 min.", "The southern ferry route takes 35 min.", "The ferry route south takes 42 min."),
+    ("parallel_first_item", "es", "Trucha arcoíris: peso medio 1,2 kg; trucha común: 0,8 kg; trucha alpina: 0,6 kg.", "La trucha común pesa de media 0,8 kg.", "La trucha común pesa de media 1,2 kg."),
+    ("parallel_first_item", "fr", "Horloge murale : temps de révision 3 h ; horloge comtoise : 6 h ; horloge de parquet : 8 h.", "La révision d'une horloge comtoise prend 6 h.", "La révision d'une horloge comtoise prend 3 h."),
+    ("parallel_first_guard", "en", "Lock Uelzen II: lift 24.7 m; filling time 14 min; water per lockage 21,000 m³.", "The lock lifts boats 24.7 m and fills in 14 minutes.", "The lock lifts boats 21.7 m and fills in 14 minutes."),
+    ("parallel_first_item", "es", "Reparación de reloj de pulsera: plazo medio 12 días; reparación de reloj de pie: 21 días; reparación de cronógrafo: 16 días.", "La reparación de un reloj de pie tiene un plazo medio de 21 días.", "La reparación de un reloj de pie tiene un plazo medio de 12 días."),
 ]
 
 def main() -> None:

@@ -956,6 +956,39 @@ impl<'a> Doc<'a> {
             && segments[1..]
                 .iter()
                 .any(|(l, v)| l.as_ref().is_some_and(|l| l.end < v.start));
+        // A first item with a measure of its own (`Encadernação em couro: prazo médio 14 dias;
+        // encadernação em tecido: 8 dias`): the line's label is that item's when a later item's
+        // label is a thing of the same kind, beside its siblings, not a title over them.
+        // (Parallel: the sibling's label opens with the line label's first word and differs
+        // after it, `encadernação em tecido` beside `Encadernação em couro`; not a part of a
+        // titled thing, `Schleuse Uelzen II: … Wasserverbrauch je Schleusung`. Nor when the
+        // first item's own label is one of those things: `Wartezeit je Schalter — Schalter
+        // Nord: 14 min; Schalter Süd: 9 min` is titled.)
+        let head_word = |text: &str| {
+            let mut ws = text
+                .split_whitespace()
+                .map(|w| words::fold(w.trim_matches(|c: char| !c.is_alphanumeric())).into_owned());
+            (ws.next(), ws.count())
+        };
+        let (line_head, line_rest) = head_word(label_text);
+        let first_own = segments[0]
+            .0
+            .as_ref()
+            .map(|l| head_word(&self.text[value.start + l.start..value.start + l.end]).0);
+        let parallel_first = !first_item
+            && segments.len() >= 2
+            && !row_title
+            && t[label_end..value_start].contains(':')
+            && line_rest >= 1
+            && line_head.as_ref().is_some_and(|h| h.len() > 3)
+            && first_own.is_some_and(|own| own != line_head)
+            && segments[1..].iter().any(|(l, _)| {
+                l.as_ref().is_some_and(|l| {
+                    let (head, rest) =
+                        head_word(&self.text[value.start + l.start..value.start + l.end]);
+                    head == line_head && rest >= 1
+                })
+            });
         let mut first_label = None;
         // (A later item labelled by a year's place alone, `Receita 2024: …; ano anterior: …`,
         // is the first item's measure in another year.)
@@ -1003,9 +1036,15 @@ impl<'a> Doc<'a> {
             binds.push(Bind::label(dim, title, Some(label_text.trim().into())));
             first_label = Some(self.label_of(&label_text[at..], None));
         } else if first_item {
-            first_label = Some(label);
+            first_label = Some(label.clone());
+        } else if parallel_first {
+            // (Read with the first item, below, beside its own measure's words.)
         } else if !label.is_empty() {
-            binds.push(Bind::label(dim, label, Some(label_text.trim().into())));
+            binds.push(Bind::label(
+                dim,
+                label.clone(),
+                Some(label_text.trim().into()),
+            ));
         }
         // (A first item's label signs that item alone: `Umsatzausfall: 214.000 €; Mehrkosten
         // Umleitung: 38.500 €`.)
@@ -1023,9 +1062,16 @@ impl<'a> Doc<'a> {
         };
         if segments.len() >= 2 {
             let seg_dim = self.dim(0x5e6, value.start);
-            for (seg_label, seg) in segments {
-                let mut b = Vec::with_capacity(binds.len() + 1);
+            for (k, (seg_label, seg)) in segments.into_iter().enumerate() {
+                let mut b = Vec::with_capacity(binds.len() + 2);
                 b.extend_from_slice(&binds);
+                if parallel_first && k == 0 {
+                    b.push(Bind::label(
+                        seg_dim,
+                        label.clone(),
+                        Some(label_text.trim().into()),
+                    ));
+                }
                 let abs = value.start + seg.start..value.start + seg.end;
                 if let Some(l) = seg_label {
                     let l_abs = value.start + l.start..value.start + l.end;
