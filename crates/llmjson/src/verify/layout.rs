@@ -964,31 +964,38 @@ impl<'a> Doc<'a> {
         // titled thing, `Schleuse Uelzen II: … Wasserverbrauch je Schleusung`. Nor when the
         // first item's own label is one of those things: `Wartezeit je Schalter — Schalter
         // Nord: 14 min; Schalter Süd: 9 min` is titled.)
-        let head_word = |text: &str| {
+        // (Each label's first word, as written, and how many words follow it: compared without
+        // folding first, most lines' labels differ at once.)
+        fn head_word(text: &str) -> (&str, usize) {
             let mut ws = text
                 .split_whitespace()
-                .map(|w| words::fold(w.trim_matches(|c: char| !c.is_alphanumeric())).into_owned());
-            (ws.next(), ws.count())
+                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()));
+            (ws.next().unwrap_or(""), ws.count())
+        }
+        let same_word = |a: &str, b: &str| {
+            a.eq_ignore_ascii_case(b)
+                || a.len() == b.len() && !a.is_ascii() && *words::fold(a) == *words::fold(b)
         };
-        let (line_head, line_rest) = head_word(label_text);
-        let first_own = segments[0]
-            .0
-            .as_ref()
-            .map(|l| head_word(&self.text[value.start + l.start..value.start + l.end]).0);
         let parallel_first = !first_item
             && segments.len() >= 2
             && !row_title
             && t[label_end..value_start].contains(':')
-            && line_rest >= 1
-            && line_head.as_ref().is_some_and(|h| h.len() > 3)
-            && first_own.is_some_and(|own| own != line_head)
-            && segments[1..].iter().any(|(l, _)| {
-                l.as_ref().is_some_and(|l| {
-                    let (head, rest) =
-                        head_word(&self.text[value.start + l.start..value.start + l.end]);
-                    head == line_head && rest >= 1
-                })
-            });
+            && {
+                let (line_head, line_rest) = head_word(label_text);
+                line_rest >= 1
+                    && line_head.len() > 3
+                    && segments[0].0.as_ref().is_some_and(|l| {
+                        let own = head_word(&self.text[value.start + l.start..value.start + l.end]);
+                        !same_word(own.0, line_head)
+                    })
+                    && segments[1..].iter().any(|(l, _)| {
+                        l.as_ref().is_some_and(|l| {
+                            let (head, rest) =
+                                head_word(&self.text[value.start + l.start..value.start + l.end]);
+                            rest >= 1 && same_word(head, line_head)
+                        })
+                    })
+            };
         let mut first_label = None;
         // (A later item labelled by a year's place alone, `Receita 2024: …; ano anterior: …`,
         // is the first item's measure in another year.)
@@ -4566,8 +4573,6 @@ fn precipitation_falls(lx: &Lexed, t: usize) -> bool {
         "niederschlag",
         "neuschnee",
     ];
-    let clause =
-        |range: std::ops::Range<usize>| range.filter_map(|k| word_at(lx, k)).collect::<Vec<_>>();
     let lo = t.saturating_sub(8);
     let hi = (t + 6).min(lx.toks.len());
     // (Within the number's stretch: not across a stop or a semicolon.)
@@ -4578,8 +4583,9 @@ fn precipitation_falls(lx: &Lexed, t: usize) -> bool {
     let end = (t + 1..hi)
         .find(|&k| matches!(lx.toks[k].kind, TokKind::Punct(P::Stop | P::Semi | P::Line)))
         .unwrap_or(hi);
-    let words = clause(start..end);
-    words.iter().any(|w| FALLS.contains(w)) && words.iter().any(|w| PRECIPITATION.contains(w))
+    // (Read twice, collected never: most numbers' stretches have no verb of falling.)
+    let words = || (start..end).filter_map(|k| word_at(lx, k));
+    words().any(|w| FALLS.contains(&w)) && words().any(|w| PRECIPITATION.contains(&w))
 }
 
 /// Compass points and positions written in lower case after a name, as part of it (`Pirineo
@@ -4697,14 +4703,16 @@ fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
         // Whether the quantity before it in its clause is a share (`41% at 30 days`, `80%
         // after 31 min`): a time it was measured at. (Not `equivalentes a 96 horas` after an
         // amount of energy, what it equals, nor `17.200 € tras 240 horas`.)
-        let share_before = (t.saturating_sub(8)..t)
-            .rev()
-            .find_map(|k| match toks[k].kind {
-                TokKind::Num(id) => Some(lx.nums[id as usize].unit == Some("%")),
-                TokKind::Punct(P::Stop | P::Semi | P::Line) => Some(false),
-                _ => None,
-            })
-            == Some(true);
+        // (Asked only of a duration: most numbers are none.)
+        let share_before = duration
+            && (t.saturating_sub(8)..t)
+                .rev()
+                .find_map(|k| match toks[k].kind {
+                    TokKind::Num(id) => Some(lx.nums[id as usize].unit == Some("%")),
+                    TokKind::Punct(P::Stop | P::Semi | P::Line) => Some(false),
+                    _ => None,
+                })
+                == Some(true);
         // A window a quantity was measured over (`80 cm over 72 hours`, `durante 6 meses`),
         // or in, after the quantity (`bajó 1,8 m en 7 días`; not `cured in 22 min`, the value).
         let window = duration && WINDOW_PREPS.contains(&w);
@@ -5276,6 +5284,11 @@ fn result_label(text: &str) -> bool {
 /// a year bound in the number's own clause (weight 1) replaces.
 fn own_year_over_label(all: &mut [Bind], structural: usize) {
     let structural = structural.min(all.len());
+    // (Most labels name no year: nothing to replace, nothing collected.)
+    let year = |b: &Bind| b.atoms.iter().any(|a| a.starts_with("y:"));
+    if !all[..structural].iter().any(year) || !all[structural..].iter().any(year) {
+        return;
+    }
     let own: Vec<Atom> = all[structural..]
         .iter()
         .filter(|b| b.weight >= 1.0)
