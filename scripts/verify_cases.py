@@ -1494,6 +1494,13 @@ CLASSES_R11 = [
     ("parallel_first_item", "fr", "Horloge murale : temps de révision 3 h ; horloge comtoise : 6 h ; horloge de parquet : 8 h.", "La révision d'une horloge comtoise prend 6 h.", "La révision d'une horloge comtoise prend 3 h."),
     ("parallel_first_guard", "en", "Lock Uelzen II: lift 24.7 m; filling time 14 min; water per lockage 21,000 m³.", "The lock lifts boats 24.7 m and fills in 14 minutes.", "The lock lifts boats 21.7 m and fills in 14 minutes."),
     ("parallel_first_item", "es", "Reparación de reloj de pulsera: plazo medio 12 días; reparación de reloj de pie: 21 días; reparación de cronógrafo: 16 días.", "La reparación de un reloj de pie tiene un plazo medio de 21 días.", "La reparación de un reloj de pie tiene un plazo medio de 12 días."),
+    ("value_as_condition_alone", "en", "Air temperature at 06:00: summit −14 °C, base −6 °C. Runs open by 11:30: 61 of 74.", "By 11:30, 61 of 74 runs were open, with the summit at −14 °C.", "By 11:30, 61 of 74 runs were open, with the summit at −6 °C."),
+    ("value_as_condition_alone", "pt-BR", "Temperatura da água: piscina coberta 28 °C; piscina externa 24 °C. Visitantes no sábado: 1.240.", "No sábado vieram 1.240 visitantes, com a piscina externa a 24 °C.", "No sábado vieram 1.240 visitantes, com a piscina externa a 28 °C."),
+    ("value_as_condition_alone", "es", "Hornos: horno A 220 °C, horno B 180 °C. Producción del día: 3.400 barras.", "Se hornearon 3.400 barras, con el horno B a 180 °C.", "Se hornearon 3.400 barras, con el horno B a 220 °C."),
+    ("value_as_condition_alone", "fr", "Températures : chambre froide 2 °C, cave 12 °C. Fromages affinés : 640.", "640 fromages ont été affinés, avec la cave à 12 °C.", "640 fromages ont été affinés, avec la cave à 2 °C."),
+    ("value_as_condition_alone", "de", "Hallentemperatur: Nordhalle 14 °C, Südhalle 19 °C. Besucher: 2.310.", "Es kamen 2.310 Besucher, die Südhalle bei 19 °C.", "Es kamen 2.310 Besucher, die Südhalle bei 14 °C."),
+    ("value_as_condition_guard", "en", "Cure time at 100 °C: 35 min; at 120 °C: 22 min.", "The resin at 120 °C cured in 22 min.", "The resin at 120 °C cured in 35 min."),
+    ("value_as_condition_guard", "es", "Consumo del camión: 31,5 L/100 km a 80 km/h; 36,2 L/100 km a 90 km/h.", "Con el camión a 90 km/h, el consumo sube a 36,2 L/100 km.", "Con el camión a 90 km/h, el consumo sube a 31,5 L/100 km."),
 ]
 
 def main() -> None:

@@ -2064,7 +2064,11 @@ impl<'a> Doc<'a> {
                             let mut all = binds.to_vec();
                             // An answer's condition (`96 defectos a 140 °C`) binds the other
                             // numbers; the words around it are theirs.
-                            let answer_condition = role == Role::Answer && condition.is_some();
+                            // (Alone in its clause, a condition is stated of what its clause
+                            // names: `…, with the summit at −6 °C`.)
+                            let answer_condition = role == Role::Answer
+                                && condition.is_some()
+                                && (quantity_in_clause(lx, t, clause_start) || !thing_at(lx, t));
                             if only_numbers.is_none() && !answer_condition {
                                 let at = Clause {
                                     start: clause_start,
@@ -2077,6 +2081,19 @@ impl<'a> Doc<'a> {
                                     counts: &counts,
                                 };
                                 self.scope_binds(lx, t, &scope, &at, &marks, &mut all);
+                                // (The thing a lone condition is stated of names it as a label
+                                // does: `the summit at −6 °C`, `a piscina externa a 24 °C`.)
+                                if role == Role::Answer && condition.is_some() && thing_at(lx, t) {
+                                    let k = t - 2;
+                                    let raw = &self.text[toks[k].span.clone()];
+                                    if let Some(a) = word_at(lx, k).and_then(|w| word_atom(w, raw))
+                                    {
+                                        all.push(Bind {
+                                            weight: 0.8,
+                                            ..Bind::label(0, [a], None)
+                                        });
+                                    }
+                                }
                             }
                             // A year of the number's own clause or aside replaces the year its
                             // line's label gave it (`Rescues in 2024: 163 (2023: 141)`: 141 is
@@ -4685,6 +4702,38 @@ fn standard_number(lx: &Lexed, t: usize, text: &str) -> bool {
                 && !STANDARD_BODIES.contains(&before)
         });
     !heading_year
+}
+
+/// Whether a thing's noun and a preposition stand right before the number at `t` (`the summit
+/// at −6 °C`, `die Halle bei 14 °C`): what the condition is stated of.
+fn thing_at(lx: &Lexed, t: usize) -> bool {
+    t >= 2
+        && matches!(lx.toks[t - 1].kind, TokKind::Word { folded, .. }
+            if AT_PREPS.contains(&&lx.folded[folded.0 as usize..folded.1 as usize]))
+        && matches!(lx.toks[t - 2].kind, TokKind::Word { flags, .. }
+            if flags & (flag::STOP | flag::CONJ) == 0 && flags & (flag::NEG | flag::POS) == 0)
+}
+
+/// Whether another quantity than the number at `t` stands in its clause: from the clause's
+/// start to the next comma, semicolon, stop or conjunction (bounded).
+fn quantity_in_clause(lx: &Lexed, t: usize, clause_start: usize) -> bool {
+    let quantity = |k: usize| {
+        k != t
+            && matches!(lx.toks[k].kind, TokKind::Num(id)
+                if lx.nums[id as usize].form == Form::Number && !lx.nums[id as usize].year_shaped)
+    };
+    let ends = |k: usize| match lx.toks[k].kind {
+        TokKind::Punct(P::Stop | P::Semi | P::Line | P::Comma) => true,
+        TokKind::Word { flags, .. } => flags & flag::CONJ != 0,
+        _ => false,
+    };
+    (clause_start.max(t.saturating_sub(32))..t)
+        .rev()
+        .take_while(|&k| !ends(k))
+        .any(quantity)
+        || (t + 1..lx.toks.len().min(t + 32))
+            .take_while(|&k| !ends(k))
+            .any(quantity)
 }
 
 /// Whether token `t` is a number of a duration (`28 Tagen`, `90 days`, `6 meses`).
