@@ -1501,6 +1501,10 @@ CLASSES_R11 = [
     ("value_as_condition_alone", "de", "Hallentemperatur: Nordhalle 14 °C, Südhalle 19 °C. Besucher: 2.310.", "Es kamen 2.310 Besucher, die Südhalle bei 19 °C.", "Es kamen 2.310 Besucher, die Südhalle bei 14 °C."),
     ("value_as_condition_guard", "en", "Cure time at 100 °C: 35 min; at 120 °C: 22 min.", "The resin at 120 °C cured in 22 min.", "The resin at 120 °C cured in 35 min."),
     ("value_as_condition_guard", "es", "Consumo del camión: 31,5 L/100 km a 80 km/h; 36,2 L/100 km a 90 km/h.", "Con el camión a 90 km/h, el consumo sube a 36,2 L/100 km.", "Con el camión a 90 km/h, el consumo sube a 31,5 L/100 km."),
+    ("label_count_repeated", "en", "Invoice summary\nLeather repairs to 12 folios: USD 2,340.00.\nRebinding of 146 volumes: USD 5,621.00.", "The invoice includes $2,340 for leather repairs to 12 folios.", "The invoice includes $2,340 for leather repairs to 14 folios."),
+    ("label_count_repeated", "es", "Presupuesto\nRevisión de 24 extintores: 1.080 €.\nCambio de 6 luminarias: 540 €.", "La revisión de 24 extintores cuesta 1.080 €.", "La revisión de 42 extintores cuesta 1.080 €."),
+    ("label_count_repeated", "de", "Angebot\nWartung von 15 Heizkörpern: 1.350 €.\nTausch von 2 Pumpen: 980 €.", "Die Wartung der 15 Heizkörper kostet 1.350 €.", "Die Wartung der 16 Heizkörper kostet 1.350 €."),
+    ("label_count_guard", "en", "Class 66 locomotives in service: 38. Tractive effort 409 kN.", "There are 38 Class 66 locomotives in service.", "There are 66 Class 66 locomotives in service."),
 ]
 
 def main() -> None:

@@ -89,6 +89,9 @@ pub struct Evidence {
     label_atoms: HashSet<Box<str>, Fast>,
     /// Values the evidence writes as labels, years or identifiers only.
     label_values: HashSet<(i128, i32), Fast>,
+    /// A label's counts with the noun they count (`Leather repairs to 12 folios`: 12, `folio`),
+    /// which an answer may state as counts of the same noun.
+    label_counts: HashSet<((i128, i32), Box<str>), Fast>,
     /// Words the evidence counts (`staff` in `84 staff`).
     count_nouns: HashSet<Box<str>, Fast>,
     /// Dimensions of headings and captions: they frame, they exclude nothing.
@@ -622,12 +625,21 @@ impl Evidence {
             noun,
             name,
         } = item;
-        if let Kind::Trivial(_) = frame.kind {
+        if let Kind::Trivial(why) = frame.kind {
             if let Some(a) = atom {
                 self.label_atoms.insert(a.into());
             }
             for d in frame.readings.iter() {
                 self.label_values.insert(d.magnitude().canonical());
+            }
+            // (Not a name's digits: `Class 66 locomotives` names a class, it counts none.)
+            if let (super::frame::Trivial::Label, Some(w), None) = (why, noun.as_deref(), &name) {
+                if self.label_counts.len() < 1 << 16 {
+                    for d in frame.readings.iter() {
+                        self.label_counts
+                            .insert((d.magnitude().canonical(), noun_key(w).into()));
+                    }
+                }
             }
             return;
         }
@@ -813,6 +825,14 @@ impl Evidence {
     }
 
     /// Whether the evidence writes this value only as a label, a year or an identifier.
+    /// Whether a label of the evidence counts `noun` by `value` (`12 folios`).
+    pub(crate) fn is_label_count(&self, value: Decimal, noun: &str) -> bool {
+        !self.label_counts.is_empty()
+            && self
+                .label_counts
+                .contains(&(value.magnitude().canonical(), noun_key(noun).into()))
+    }
+
     pub(crate) fn is_label_value(&self, value: Decimal) -> bool {
         self.label_values.contains(&value.magnitude().canonical())
     }
@@ -1572,6 +1592,12 @@ const EXCLUSIVE_CONDITIONS: &[&str] = &[
     "°C", "°F", "K", "h", "min", "d", "wk", "mo", "yr", "km/h", "mph", "m/s", "kn", "mg", "mg/kg",
     "µg", "µg/kg", "bar", "rpm", "kV",
 ];
+
+/// A counted noun as compared: folded, without a plural's `s` (`folios`, `Folio`).
+fn noun_key(noun: &str) -> String {
+    let folded = super::words::fold(noun);
+    folded.trim_end_matches('s').to_string()
+}
 
 pub(crate) fn exclusive_kind(atom: &str) -> Option<&str> {
     let (kind, rest) = atom.split_once(':')?;

@@ -661,7 +661,15 @@ impl<'e> Check<'e> {
             }
         }
         let ambiguous = matches!(readings, Readings::Ambiguous(..));
-        let matched = grounded_readings > 0;
+        // A count the evidence states only in a label, of the same noun (`$2,340 of leather
+        // repairs to 12 folios` against `Leather repairs to 12 folios: USD 2,340.00`).
+        let label_count = grounded_readings == 0
+            && issue.is_none()
+            && frame.unit.is_none()
+            && noun
+                .as_deref()
+                .is_some_and(|w| readings.iter().any(|r| self.evidence.is_label_count(r, w)));
+        let matched = grounded_readings > 0 || label_count;
         if matched && ambiguous && grounded_readings == 1 {
             self.ambiguous.push(at.clone());
         }
