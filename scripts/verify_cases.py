@@ -1505,6 +1505,11 @@ CLASSES_R11 = [
     ("label_count_repeated", "es", "Presupuesto\nRevisión de 24 extintores: 1.080 €.\nCambio de 6 luminarias: 540 €.", "La revisión de 24 extintores cuesta 1.080 €.", "La revisión de 42 extintores cuesta 1.080 €."),
     ("label_count_repeated", "de", "Angebot\nWartung von 15 Heizkörpern: 1.350 €.\nTausch von 2 Pumpen: 980 €.", "Die Wartung der 15 Heizkörper kostet 1.350 €.", "Die Wartung der 16 Heizkörper kostet 1.350 €."),
     ("label_count_guard", "en", "Class 66 locomotives in service: 38. Tractive effort 409 kN.", "There are 38 Class 66 locomotives in service.", "There are 66 Class 66 locomotives in service."),
+    ("label_count_other_item", "en", "Quote\nLeather repairs to 12 folios: USD 2,340.\nLeather repairs to 20 folios: USD 3,900.", "Leather repairs to 20 folios are quoted at $3,900.", "Leather repairs to 20 folios are quoted at $2,340."),
+    ("label_count_other_item", "en", "Quote\nRebinding 146 volumes: USD 5,621.\nRebinding 90 volumes: USD 3,465.", "Rebinding 146 volumes costs $5,621.", "Rebinding 146 volumes costs $3,465."),
+    ("label_count_other_item", "pt-BR", "Orçamento\nRestauro de 12 vitrais: R$ 46.400.\nRestauro de 20 vitrais: R$ 71.000.", "O restauro de 20 vitrais custa R$ 71.000.", "O restauro de 20 vitrais custa R$ 46.400."),
+    ("label_count_other_item", "en", "Phase 2 (120 patients): response rate 0.42. Phase 3 (480 patients): response rate 0.37.", "In phase 2, 42% of the 120 patients responded.", "In phase 2, 42% of the 480 patients responded."),
+    ("label_count_other_item", "es", "Lote A (40 muestras): tasa de defectos 0,05. Lote B (60 muestras): tasa de defectos 0,08.", "En el lote B, el 8 % de las 60 muestras tenía defectos.", "En el lote B, el 8 % de las 40 muestras tenía defectos."),
 ]
 
 def main() -> None:

@@ -130,6 +130,9 @@ pub(crate) struct Hints<'a> {
     /// The evidence binds a number to this atom (`w:forfait`): a word an answer writes right
     /// after a year-shaped number names what it counts (`se vendieron 2023 forfaits`).
     pub binds: &'a dyn Fn(&str) -> bool,
+    /// A label of the evidence counts this noun by this value (`Leather repairs to 12 folios`):
+    /// an answer's `repairs to 12 folios` names that label.
+    pub label_count: &'a dyn Fn(Decimal, &str) -> bool,
     /// The decimal mark the evidence writes (`Some(false)`: a comma): an answer that shows none
     /// of its own is read by it (`alongamento de 1,047` against a table of decimal commas).
     pub convention: Option<bool>,
@@ -142,6 +145,7 @@ pub(crate) fn no_hints() -> Hints<'static> {
         count_noun: &|_| false,
         states: &|_| false,
         binds: &|_| false,
+        label_count: &|_, _| false,
         convention: None,
     }
 }
@@ -3430,6 +3434,12 @@ impl<'a> Doc<'a> {
         // An answer's number in a label's place that the evidence holds as a label.
         if self.cfg.role == Role::Answer && bare && num.integer() && num.plain {
             let atom = value_atom("n:", value, None);
+            // A count a label of the evidence states with the noun after it (`repairs to 12
+            // folios` against `Leather repairs to 12 folios: USD 2,340`): that label, which binds
+            // the answer's value beside it.
+            if next_word(lx, t).is_some_and(|noun| (self.cfg.hints.label_count)(value, noun)) {
+                return Class::Label(Some(Ty::Code), vec![atom]);
+            }
             if let Some((word, flags, true)) = prev {
                 if self.numbered_by_evidence(lx, t, word, flags, value) {
                     return Class::Label(

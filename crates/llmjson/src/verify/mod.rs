@@ -661,15 +661,7 @@ impl<'e> Check<'e> {
             }
         }
         let ambiguous = matches!(readings, Readings::Ambiguous(..));
-        // A count the evidence states only in a label, of the same noun (`$2,340 of leather
-        // repairs to 12 folios` against `Leather repairs to 12 folios: USD 2,340.00`).
-        let label_count = grounded_readings == 0
-            && issue.is_none()
-            && frame.unit.is_none()
-            && noun
-                .as_deref()
-                .is_some_and(|w| readings.iter().any(|r| self.evidence.is_label_count(r, w)));
-        let matched = grounded_readings > 0 || label_count;
+        let matched = grounded_readings > 0;
         if matched && ambiguous && grounded_readings == 1 {
             self.ambiguous.push(at.clone());
         }
@@ -841,11 +833,13 @@ fn read_against(
     let count_noun = |w: &str| evidence.counts(w);
     let states = |v: decimal::Decimal| evidence.states(v);
     let binds = |a: &str| evidence.atom_id(a).is_some();
+    let label_count = |v: decimal::Decimal, noun: &str| evidence.is_label_count(v, noun);
     let hints = Hints {
         label: &label,
         count_noun: &count_noun,
         states: &states,
         binds: &binds,
+        label_count: &label_count,
         convention: evidence.convention(),
     };
     let cfg = Config {
