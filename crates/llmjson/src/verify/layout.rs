@@ -4675,12 +4675,20 @@ fn standard_number(lx: &Lexed, t: usize, text: &str) -> bool {
         return false;
     }
     let start = toks[t].span.start;
-    // (A part or a year glued to a standard's number.)
+    // (A part or a year glued to a standard's number, one step back: not a chain, `1-2-3-…`,
+    // walked again from each of its numbers.)
     if let Some(p) = t.checked_sub(1) {
         if matches!(toks[p].kind, TokKind::Num(_))
             && matches!(text.get(toks[p].span.end..start), Some("-" | ":" | "/"))
         {
-            return standard_number(lx, p, text);
+            let glued_before = p.checked_sub(1).is_some_and(|q| {
+                matches!(toks[q].kind, TokKind::Num(_))
+                    && matches!(
+                        text.get(toks[q].span.end..toks[p].span.start),
+                        Some("-" | ":" | "/")
+                    )
+            });
+            return !glued_before && standard_number(lx, p, text);
         }
     }
     let Some(p) = t.checked_sub(1) else {

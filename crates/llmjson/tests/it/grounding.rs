@@ -248,24 +248,24 @@ fn hand_written_pairs_stay_at_round_three() {
         // 248 until stop 70: a key's words label what lies below it among its siblings, and a
         // carried clause (`scored 4.3 at the review …, and earns €68,400`) names `review score`.
         ("dev", 251, 126),
-        ("dev2", 198, 102),
+        ("dev2", 199, 102),
         // (Stop 70: Portuguese `é` no longer ends a clause, so `A relação é de 15 alunos por
         // docente (18.600 alunos e 1.240 docentes)` carries `relação` to the aside: one lost.)
         // (Stop 71: `aktiva_mio_eur` is read in millions at last, so `Verpflichtungen betragen
         // 2.480 Mio. EUR` against it is no longer blocked by the scale's accident: that claim
         // is wrong by a synonym, Passiva, which nothing reads. One caught lost, 181 right.)
-        ("dev3", 185, 100),
-        ("test", 234, 123),
+        ("dev3", 188, 101),
+        ("test", 235, 123),
         // Written for stop 67; 175 right and 90 caught before its changes (first contact).
-        ("dev4", 193, 100),
+        ("dev4", 194, 100),
         // Written with dev4 and held out until measured at the end of stop 67: 187 and 100,
         // the same as before its changes; 189 and 102 after stop 68's, 193 and 105 after 69's.
-        ("test2", 199, 106),
+        ("test2", 200, 106),
         // Written for stop 68; 159 right and 82 caught before its changes (first contact).
         ("dev5", 177, 91),
         // Written with dev5 and held out until measured at the end of stop 68: 185 and 98
         // before its changes (totals only), 187 and 98 after; 190 and 98 after stop 69's.
-        ("test3", 202, 101),
+        ("test3", 203, 102),
         // Written with test3, held out through stop 68 (199 and 99 at its end: first
         // contact), used to find stop 69's classes: 213 and 108 after them. (t4-0223 was
         // caught by accident until stop 73: Portuguese `o` read as Spanish `or` cut `o dividendo
@@ -273,7 +273,7 @@ fn hand_written_pairs_stay_at_round_three() {
         // total is the `full-year dividend` — is read by no rule. One right and one caught lost.)
         ("test4", 218, 109),
         // Written for stop 69; 218 right and 114 caught before its changes (first contact).
-        ("dev6", 235, 123),
+        ("dev6", 236, 123),
         // Written with dev6 and held out until measured at the end of stop 69: 209 and 112
         // before its changes (totals only), 212 and 115 after; used to find stop 70's classes:
         // 228 and 121 after them.
@@ -289,7 +289,7 @@ fn hand_written_pairs_stay_at_round_three() {
         // t7-0121 was right by accident (a key `Preis_EUR_kg` read as kilograms blocked `1.150
         // kg`); read as euros per kilogram since stop 72, its German noun `Lager` still takes
         // the cardamom's place as the clause's subject (noticed, left: see docs/verify.md).
-        ("test7", 236, 120),
+        ("test7", 237, 121),
         // Written for stop 71 and held out through it (229 and 120 on its starting build, 230
         // and 120 at its end: totals only); used to find stop 72's classes.
         ("test8", 254, 130),
@@ -314,8 +314,9 @@ fn hand_written_pairs_stay_at_round_three() {
         // write, and measured before its texts were read (246 right on stop 74's starting
         // build, 247 on 06db35c: totals only); used to find stop 74's later classes.
         ("test14", 262, 137),
-        // test13 (written at stop 74's start, held out through it: 253 right on its starting
-        // build and 253 at its end, totals only) is used from stop 75 on to find its classes.
+        // Written at stop 74's start and held out through it (253 right on its starting build,
+        // 253 at its end: totals only); used to find stop 75's classes.
+        ("test13", 268, 137),
         // test15 (written at stop 75's start, its texts unread) is held out: its totals only were
         // taken, 261 of 296 right on stop 75's starting build; not ratcheted until its misses
         // are read.
