@@ -110,6 +110,25 @@ impl Decimal {
         Some(Decimal { mant, exp })
     }
 
+    /// Reads back what [`Decimal::plain`] writes (`-12.30`, `3200000`, `12e40`); `None` for
+    /// anything else.
+    pub fn from_plain(s: &str) -> Option<Self> {
+        let (negative, s) = match s.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        let (body, power) = match s.split_once('e') {
+            Some((body, power)) => (body, power.parse().ok()?),
+            None => (s, 0),
+        };
+        let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+        let digits: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        Decimal::from_digits(&digits, frac.len(), negative, power)
+    }
+
     /// The written form, for messages: digits with a `.` mark (`1230 × 10⁻²` → `12.30`).
     pub fn plain(self) -> String {
         let sign = if self.mant < 0 { "-" } else { "" };
@@ -140,11 +159,25 @@ mod tests {
     use super::*;
 
     fn d(s: &str) -> Decimal {
-        let negative = s.starts_with('-');
-        let s = s.trim_start_matches('-');
-        let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-        let digits: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
-        Decimal::from_digits(&digits, frac.len(), negative, 0).unwrap()
+        Decimal::from_plain(s).unwrap()
+    }
+
+    #[test]
+    fn plain_reads_back() {
+        for v in [
+            d("12.30"),
+            d("-0.05"),
+            Decimal { mant: 32, exp: 5 },
+            Decimal { mant: -7, exp: 40 },
+            Decimal { mant: 3, exp: -35 },
+        ] {
+            // (The same value; `3200000` reads back with its zeros as digits.)
+            let back = Decimal::from_plain(&v.plain()).map(Decimal::canonical);
+            assert_eq!(back, Some(v.canonical()), "{}", v.plain());
+        }
+        assert_eq!(Decimal::from_plain("12,3"), None);
+        assert_eq!(Decimal::from_plain(""), None);
+        assert_eq!(Decimal::from_plain("-"), None);
     }
 
     #[test]

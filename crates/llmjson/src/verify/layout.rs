@@ -2385,8 +2385,7 @@ impl<'a> Doc<'a> {
                         && !(w == "from" && source_after(lx, k))
                         // (`21,4 MPa nach 28 Tagen`, `80 cm over 72 hours`: a time after or over
                         // which it was measured, its condition, read below.)
-                        && !((matches!(w, "after" | "apres" | "nach" | "tras" | "apos" | "despues")
-                            || WINDOW_PREPS.contains(&w))
+                        && !((AFTER_PREPS.contains(&w) || WINDOW_PREPS.contains(&w))
                             && duration_at(lx, k + 1))
                     {
                         break;
@@ -4754,6 +4753,10 @@ fn quantity_in_clause(lx: &Lexed, t: usize, clause_start: usize) -> bool {
             .any(quantity)
 }
 
+/// The words after which a time is when a quantity was measured (`nach 28 Tagen`, `after 31
+/// min`).
+const AFTER_PREPS: &[&str] = &["after", "apres", "apos", "nach", "tras", "despues"];
+
 /// Whether token `t` is a number of a duration (`28 Tagen`, `90 days`, `6 meses`).
 fn duration_at(lx: &Lexed, t: usize) -> bool {
     matches!(lx.toks.get(t).map(|x| x.kind), Some(TokKind::Num(id))
@@ -4763,10 +4766,9 @@ fn duration_at(lx: &Lexed, t: usize) -> bool {
 fn condition_place(lx: &Lexed, t: usize, text: &str) -> bool {
     let toks = &lx.toks;
     // A duration conditions only after `after` (`nach 24 h`); `a 47 minutos` is reached.
-    let duration = matches!(toks[t].kind, TokKind::Num(id)
-        if matches!(lx.nums[id as usize].unit, Some("h" | "min" | "d" | "wk" | "mo" | "yr")));
+    let duration = duration_at(lx, t);
     if let Some((w, _, _)) = prev_word(lx, t, text) {
-        let after_prep = matches!(w, "after" | "apres" | "apos" | "nach" | "tras" | "despues");
+        let after_prep = AFTER_PREPS.contains(&w);
         // Whether the quantity before it in its clause is a share (`41% at 30 days`, `80%
         // after 31 min`): a time it was measured at. (Not `equivalentes a 96 horas` after an
         // amount of energy, what it equals, nor `17.200 € tras 240 horas`.)
@@ -5291,9 +5293,6 @@ fn statement_line(lx: &Lexed, t: usize) -> bool {
     false
 }
 
-/// The direction the words around a number give it: a direction word in its clause within six
-/// words before (unless a level's preposition stands between: `fell to 3.1%` states a level), or
-/// right after it (`$340,000 loss`).
 /// Whether a statement's line names a result, a balance or a change, whose parentheses are a
 /// true minus (`Operating result (412)`, `Net finance income/(cost) (38)`, `Saldo`), not an
 /// outflow's presentation.
@@ -5326,7 +5325,6 @@ fn result_label(text: &str) -> bool {
         "fehlbetrag",
         "gewinn",
         "verlust",
-        "saldo",
         "resultat",
         "solde",
         "benefice",
@@ -5380,8 +5378,8 @@ fn own_year_over_label(all: &mut [Bind], structural: usize) {
     }
 }
 
-/// Whether a column's header (its words, folded) names a count or an age: a few words, one of
-/// them a counted noun that is no unit (`Volumes`, `Employees`, `Pedidos`, `Alter`).
+/// Whether a column's header names a count or an age: a few words, one of them a counted noun
+/// that is no unit (`Volumes`, `Employees`, `Pedidos`, `Alter`).
 fn count_header(head: &str) -> bool {
     const COUNTS: &[&str] = &[
         "volumes",
@@ -5614,6 +5612,9 @@ fn paired_noun(lx: &Lexed, k: usize) -> bool {
         || k + 2 < toks.len() && joiner(k + 1) && content(k + 2)
 }
 
+/// The direction the words around a number give it: a direction word in its clause within six
+/// words before (unless a level's preposition stands between: `fell to 3.1%` states a level), or
+/// right after it (`$340,000 loss`).
 fn direction(lx: &Lexed, t: usize) -> Polarity {
     let toks = &lx.toks;
     // `bajó de 58,90 a 41,30 €/MWh`, `fell from 12 to 9`: the first of two levels; not a
@@ -5647,10 +5648,21 @@ fn direction(lx: &Lexed, t: usize) -> Polarity {
     if window {
         return Polarity::Neutral;
     }
-    // Rain and snow fall without falling (`Caíram 58 mm de chuva`, `Es fielen 35 cm Schnee`).
-    if precipitation_falls(lx, t) {
-        return Polarity::Neutral;
+    match words_direction(lx, t) {
+        // Rain and snow fall without falling (`Caíram 58 mm de chuva`, `Es fielen 35 cm
+        // Schnee`). (Asked only of a fall, not of every number.)
+        Polarity::MinusWord if precipitation_falls(lx, t) => Polarity::Neutral,
+        p => p,
     }
+}
+
+/// [`direction`] from the words before and after the number.
+fn words_direction(lx: &Lexed, t: usize) -> Polarity {
+    let toks = &lx.toks;
+    let unit_of = |k: usize| match toks.get(k).map(|x| x.kind) {
+        Some(TokKind::Num(id)) => Some(lx.nums[id as usize].unit),
+        _ => None,
+    };
     let mut k = t;
     let mut words_seen = 0;
     let mut level = false;

@@ -113,17 +113,14 @@ pub(crate) fn walk_leaves(
                     let token = crate::value::pointer_token(k);
                     // A key's own quantities (`"140 °C": {…}`) are evidence too.
                     // So is a period glued into a key's words (`adherence_90d_rate`: 90 days).
-                    let glued = k.contains('_').then(|| {
-                        let words = key_words(k);
-                        let periods = glued_periods(&words);
-                        (periods != words).then_some(periods)
-                    });
-                    if k.bytes().any(|c| c.is_ascii_digit()) && !k.contains('_')
-                        || glued.as_ref().is_some_and(Option::is_some)
-                    {
+                    // (The key's words, read once: for this and for its label below.)
+                    let plain = key_words(k);
+                    let words = glued_periods(&plain);
+                    let glued = k.contains('_') && words != plain;
+                    if k.bytes().any(|c| c.is_ascii_digit()) && !k.contains('_') || glued {
                         keys.push(LeafItem {
                             path: format!("{}/{token}", f.path),
-                            leaf: Leaf::Text(glued.flatten().unwrap_or_else(|| k.to_string())),
+                            leaf: Leaf::Text(if glued { words.clone() } else { k.to_string() }),
                             binds: f.binds.clone(),
                             spec: Spec::default(),
                             year_key: false,
@@ -132,7 +129,7 @@ pub(crate) fn walk_leaves(
                     }
                     let mut binds = f.binds.clone();
                     let mut key_binds = f.key_binds.clone();
-                    let atoms = layout::text_atoms(&key_label(k));
+                    let atoms = layout::text_atoms(&key_label(k, words));
                     if !atoms.is_empty() {
                         // An object's key labels, among its siblings, what lies below it too:
                         // `"overnight": {"buses_charged": 61}` is the overnight buses charged,
@@ -168,8 +165,8 @@ pub(crate) fn walk_leaves(
 /// A key's words: `inbound_teu` → `inbound teu`, `pvProduktion` → `pv Produktion`.
 /// A key's words as a label: without the unit its value is in when a number comes before it
 /// (`scope_2_t` is scope 2, in tonnes: not 2 t).
-fn key_label(key: &str) -> String {
-    let words = glued_periods(&key_words(key));
+/// `words`: the key's words with their periods written apart ([`glued_periods`]).
+fn key_label(key: &str, words: String) -> String {
     let parts: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
     match parts[..] {
         [.., number, _unit]

@@ -486,11 +486,8 @@ impl<'e> Check<'e> {
             {
                 continue;
             }
-            let parse = |r: &String| {
-                let (int, frac) = r.split_once('.').unwrap_or((r, ""));
-                let digits: Vec<u8> = format!("{}{frac}", int.trim_start_matches('-')).into_bytes();
-                decimal::Decimal::from_digits(&digits, frac.len(), false, 0)
-            };
+            let parse =
+                |r: &String| decimal::Decimal::from_plain(r).map(decimal::Decimal::magnitude);
             let counts: Vec<decimal::Decimal> = count.readings.iter().filter_map(parse).collect();
             let partners: Vec<decimal::Decimal> = share
                 .readings
