@@ -23,7 +23,9 @@ fuzz_target!(|data: &[u8]| {
                 failed = true;
                 break;
             }
-            let _ = stream.snapshot();
+            let snapshot = stream.snapshot();
+            // The value kept up to date in place is the snapshot's.
+            assert_eq!(stream.live().value(), snapshot.value.as_ref());
             if chunk >= first_ask {
                 let _ = stream.events();
             }

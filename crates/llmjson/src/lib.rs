@@ -61,8 +61,8 @@ pub use position::Position;
 pub use repair::{Repair, RepairKind};
 pub use schema::{DroppedItem, Schema};
 pub use stream::{
-    Event, Finished, FinishedLater, LaterEvents, Snapshot, StreamParser, StreamStats, DONE_ONLY,
-    PROVISIONAL_LAG,
+    Change, Changes, Event, Finished, FinishedLater, LaterEvents, Live, Snapshot, StreamParser,
+    StreamStats, DONE_ONLY, PROVISIONAL_LAG,
 };
 pub use value::serde_impl::DeserializeError;
 pub use value::write::{Layout, Style};

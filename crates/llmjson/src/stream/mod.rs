@@ -13,6 +13,7 @@
 //! runs only when the stream is looked at.
 
 mod event;
+mod live;
 mod reader;
 mod settled;
 mod tree;
@@ -25,6 +26,8 @@ use std::time::{Duration, Instant};
 use tree::Tree;
 
 pub use event::Event;
+use live::Mirror;
+pub use live::{Change, Changes, Live};
 pub use tree::LAG as PROVISIONAL_LAG;
 
 /// The value so far.
@@ -269,6 +272,10 @@ pub struct StreamParser {
     read_to: usize,
     /// The first byte [`feed_bytes`](Self::feed_bytes) met that was not UTF-8.
     invalid_utf8_at: Option<usize>,
+    /// What [`changes`](Self::changes) handed out so far.
+    changes_mirror: Option<Box<Mirror>>,
+    /// The value [`live`](Self::live) keeps, and what it holds of the settled tree.
+    live: Option<Box<(Mirror, Live)>>,
 }
 
 /// The live reader runs once this many bytes arrived since it last ran (and whenever events,
@@ -296,6 +303,8 @@ impl StreamParser {
             failed: None,
             read_to: 0,
             invalid_utf8_at: None,
+            changes_mirror: None,
+            live: None,
         }
     }
 
@@ -502,6 +511,137 @@ impl StreamParser {
             done: closed.done,
             malformed,
         }
+    }
+
+    /// The value so far, kept up to date in place: each call costs what arrived since the last
+    /// one (and the last window, read again), not the value's size — what a UI that shows the
+    /// value after every chunk calls. The value is the one [`snapshot`](Self::snapshot) shows;
+    /// what is complete, settled or provisional is asked of [`Live`]. Clone it to keep it.
+    ///
+    /// ```
+    /// use llmjson::{Options, StreamParser};
+    ///
+    /// let mut stream = StreamParser::new(Options::default());
+    /// stream.feed("{\"steps\": [{\"id\": 1, \"title\": \"Boil wa")?;
+    /// let live = stream.live();
+    /// assert_eq!(live.value().unwrap()["steps"][0]["title"], "Boil wa");
+    /// assert!(live.is_complete("/steps/0/id") && !live.is_complete("/steps/0/title"));
+    /// # Ok::<(), llmjson::Error>(())
+    /// ```
+    pub fn live(&mut self) -> &Live {
+        let mut state = self.live.take().unwrap_or_default();
+        let changes = self.update(&mut state.0);
+        state.1.apply(changes);
+        &self.live.insert(state).1
+    }
+
+    /// What changed in the value since the last call (the first call: the value so far), as
+    /// changes to apply to a copy of it held elsewhere — what the Python and Node packages keep
+    /// their objects up to date with. Costs what [`live`](Self::live) costs; the two keep
+    /// apart what they handed out.
+    pub fn changes(&mut self) -> Changes {
+        let mut mirror = self.changes_mirror.take().unwrap_or_default();
+        let changes = self.update(&mut mirror);
+        self.changes_mirror = Some(mirror);
+        changes
+    }
+
+    /// The changes since `mirror`'s last update: the settled tree's new values copied, the last
+    /// window read on the settled tree itself (and taken back).
+    fn update(&mut self, mirror: &mut Mirror) -> Changes {
+        if self.failed.is_none() {
+            self.decode_raw(false);
+        }
+        let _ = self.catch_up();
+        let mut out = Changes::default();
+        let settled = self
+            .settled
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let schema_shapes = self.options.schema.as_ref().is_some_and(|schema| {
+            self.options.coercion == crate::Coercion::Fit || schema.has_done_only()
+        });
+        let direct = self.failed.is_none()
+            && self.options.truncation != crate::Truncation::DropElement
+            && !schema_shapes;
+        if direct {
+            settled.catch_up(&self.text, &self.reader, &self.options, true);
+        }
+        let waiting = settled.waiting_at();
+        let tree = &mut settled.view.tree;
+        if !direct || settled.view.broken || (waiting.is_none() && !tree.is_done()) {
+            // Read another way (the value built whole: a schema's coercion, an element left
+            // out whole, the JSON not located yet or not settled before the end).
+            let snapshot = self.snapshot();
+            out.open = innermost_open(&snapshot);
+            mirror.replace(snapshot.value, &mut out.changes);
+            out.settled = out.changes.len();
+            out.done = snapshot.done;
+            out.malformed = snapshot.malformed;
+            out.provisional = snapshot.provisional;
+            return out;
+        }
+        mirror.sync(tree, &mut out.changes);
+        out.settled = out.changes.len();
+        let text_len = self.text.len();
+        if tree.is_done() {
+            out.done = true;
+            out.malformed = !self.reader.strict || tree.guessed();
+            if tree.root_lagging(text_len) {
+                out.provisional.push(String::new());
+            }
+            out.provisional.extend(tree.contested().iter().cloned());
+            out.provisional.sort();
+            out.provisional.dedup();
+            return out;
+        }
+        let Some((pos, mode)) = waiting else {
+            return out;
+        };
+        let settled: Vec<usize> = (0..tree.depth())
+            .filter_map(|depth| tree.frame_at(depth).map(|(_, len)| len))
+            .collect();
+        tree.scratch();
+        if !tree.has_started() && matches!(mode, crate::repair::grammar::Mode::Key { .. }) {
+            // The reply begins inside an object whose `{` is missing (as `settled_view`).
+            tree.open(true);
+        }
+        let mut reader = self.reader.after_engine(pos, mode);
+        let _ = reader.run(&self.text, tree);
+        let leaf = match self.options.truncation {
+            crate::Truncation::Complete => reader.pending(&self.text, tree.halted),
+            _ => None,
+        };
+        out.malformed = !(self.reader.strict && reader.strict) || tree.guessed();
+        let mut provisional = Vec::new();
+        if tree.is_done() {
+            out.done = true;
+            provisional.push(String::new());
+        } else {
+            provisional = tree.trial_pointers(&settled);
+            out.open = tree.open_pointers().pop();
+        }
+        provisional.extend(tree.contested().iter().cloned());
+        let depth = tree.depth();
+        let in_object = tree.in_object();
+        let shown_leaf = leaf.map(|value| {
+            let pointer = tree.next_pointer();
+            (tree.pending_key().map(str::to_owned), value, pointer)
+        });
+        let steps = tree.end_scratch();
+        mirror.show_steps(steps, &mut out.changes);
+        if let Some((key, value, pointer)) = shown_leaf {
+            // (A value with no key in an object is not shown, as `close_into` leaves it.)
+            if depth == 0 || key.is_some() || !in_object {
+                mirror.show_leaf(depth, key, value, &mut out.changes);
+            }
+            provisional.push(pointer.clone());
+            out.open = Some(pointer);
+        }
+        provisional.sort();
+        provisional.dedup();
+        out.provisional = provisional;
+        out
     }
 
     /// The events since the last call, in order. Nothing is built for events before the first
@@ -737,6 +877,20 @@ impl Oversized {
             limit: self.limit,
         }
     }
+}
+
+/// The innermost value of `snapshot` that is not complete: its longest provisional pointer
+/// that no complete value covers.
+fn innermost_open(snapshot: &Snapshot) -> Option<String> {
+    if snapshot.done || snapshot.value.is_none() {
+        return None;
+    }
+    snapshot
+        .provisional
+        .iter()
+        .filter(|p| !covered(&snapshot.complete, p))
+        .max_by_key(|p| p.len())
+        .cloned()
 }
 
 fn pointer_mut<'v>(value: &'v mut Value, pointer: &str) -> Option<&'v mut Value> {

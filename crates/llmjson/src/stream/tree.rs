@@ -86,6 +86,86 @@ pub(super) struct Tree {
     /// A guess stops the reading ([`Tree::halt_at_guess`]); `halted` says one did.
     guess_halts: bool,
     pub halted: bool,
+    /// Bumped when a value the tree holds is taken back or replaced (a restart, a repeated
+    /// key): a live view that copied it starts again.
+    pub generation: u64,
+    /// A reading tried on the tree itself and taken back after ([`Tree::scratch`]).
+    scratch: Option<Box<Scratch>>,
+}
+
+/// What a reading on trial changed, to take it back, and what it showed, step by step.
+#[derive(Debug, Default)]
+struct Scratch {
+    undo: Vec<Undo>,
+    steps: Vec<Step>,
+    saved: Saved,
+    /// The outermost open container the trial closed (`usize::MAX`: none).
+    lowest_closed: usize,
+}
+
+/// The tree's own state a trial reading changes, kept to put back.
+#[derive(Debug, Default)]
+struct Saved {
+    events: Option<Vec<Event>>,
+    deferred: Option<Vec<Event>>,
+    schema: Option<Arc<Schema>>,
+    completed: usize,
+    contested: usize,
+    guess_halts: bool,
+    halted: bool,
+    frozen: bool,
+}
+
+/// One change of a trial reading, to take back.
+#[derive(Debug)]
+enum Undo {
+    Opened,
+    /// The innermost object's pending key before it changed.
+    Key(Option<String>),
+    /// A value went last in the innermost container (under `key` in an object, whose pending
+    /// key it was); the container's `last_end` before.
+    Pushed {
+        key: Option<String>,
+        last_end: Option<usize>,
+    },
+    /// A repeated key's value replaced `old`.
+    Replaced {
+        key: String,
+        old: Value,
+        last_end: Option<usize>,
+    },
+    /// The root was set.
+    Root {
+        end: usize,
+        provisional: bool,
+    },
+    /// The innermost container closed (its value went into its parent, or became the root).
+    Closed {
+        last_end: Option<usize>,
+        settled: Option<usize>,
+        object: bool,
+        key: Option<String>,
+    },
+}
+
+/// What a trial reading showed, in order: what a live view does to show it. `depth` is the
+/// number of containers open before the step.
+#[derive(Debug)]
+pub(super) enum Step {
+    /// A container opened (under `key` in an object).
+    Open {
+        depth: usize,
+        key: Option<String>,
+        object: bool,
+    },
+    /// A value completed whole (under `key` in an object).
+    Push {
+        depth: usize,
+        key: Option<String>,
+        value: Value,
+    },
+    /// The innermost container closed.
+    Close { depth: usize },
 }
 
 /// The snapshot's parts, before the public type wraps them.
@@ -208,6 +288,8 @@ impl Tree {
             shape_only: self.shape_only,
             guess_halts: false,
             halted: false,
+            generation: self.generation,
+            scratch: None,
         }
     }
 
@@ -271,6 +353,7 @@ impl Tree {
         self.frames.clear();
         self.root = None;
         self.root_end = 0;
+        self.generation += 1;
     }
 
     pub fn put_root(&mut self, value: Value) {
@@ -352,6 +435,245 @@ impl Tree {
         self.halted |= self.guess_halts;
     }
 
+    /// From now on what is read into the tree is a trial: [`Tree::end_scratch`] takes it back
+    /// and says what it showed. Events are not recorded meanwhile, and the first guess ends the
+    /// reading ([`Tree::halt_at_guess`]): a snapshot's provisional tail, read on the settled
+    /// tree itself instead of on a copy of it.
+    pub fn scratch(&mut self) {
+        let saved = Saved {
+            events: self.events.take(),
+            deferred: self.deferred.take(),
+            schema: self.schema.take(),
+            completed: self.completed,
+            contested: self.contested.len(),
+            guess_halts: self.guess_halts,
+            halted: self.halted,
+            frozen: self.frozen,
+        };
+        self.guess_halts = true;
+        self.halted = false;
+        self.frozen = false;
+        self.scratch = Some(Box::new(Scratch {
+            saved,
+            lowest_closed: usize::MAX,
+            ..Scratch::default()
+        }));
+    }
+
+    /// Whether anything the tree holds was read with a guess.
+    pub fn guessed(&self) -> bool {
+        !self.contested.is_empty()
+    }
+
+    /// The pointers read with a guess (those of a trial reading last).
+    pub fn contested(&self) -> &[String] {
+        &self.contested
+    }
+
+    /// During a trial reading: the pointers of the open containers, and of the values the
+    /// trial completed in them (the children past `settled[i]` of the container at `i` that
+    /// was open before the trial and still is; every child of one the trial opened).
+    pub fn trial_pointers(&self, settled: &[usize]) -> Vec<String> {
+        let kept = self
+            .scratch
+            .as_ref()
+            .map_or(0, |s| s.lowest_closed)
+            .min(settled.len());
+        let mut out = Vec::new();
+        let mut pointer = String::new();
+        for (i, frame) in self.frames.iter().enumerate() {
+            if i > 0 {
+                push_segment(&mut pointer, self.frames[i - 1].next_segment());
+            }
+            out.push(pointer.clone());
+            let from = if i < kept { settled[i] } else { 0 };
+            match &frame.container {
+                Container::Array(items) => {
+                    out.extend(
+                        (from..items.len())
+                            .map(|index| child_pointer(&pointer, Segment::Index(index))),
+                    );
+                }
+                Container::Object { map, .. } => {
+                    out.extend(
+                        map.keys()
+                            .skip(from)
+                            .map(|key| child_pointer(&pointer, Segment::Key(key))),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// Takes back what was read since [`Tree::scratch`], and returns what it showed.
+    pub fn end_scratch(&mut self) -> Vec<Step> {
+        let Some(scratch) = self.scratch.take() else {
+            return Vec::new();
+        };
+        let Scratch {
+            undo, steps, saved, ..
+        } = *scratch;
+        // A value taken back, for the step before it in the log (a closed container's).
+        let mut taken = None;
+        for change in undo.into_iter().rev() {
+            match change {
+                Undo::Opened => {
+                    self.frames.pop();
+                }
+                Undo::Key(before) => {
+                    if let Some(Frame {
+                        container: Container::Object { key, .. },
+                        ..
+                    }) = self.frames.last_mut()
+                    {
+                        *key = before;
+                    }
+                }
+                Undo::Pushed {
+                    key: name,
+                    last_end,
+                } => {
+                    if let Some(frame) = self.frames.last_mut() {
+                        taken = match &mut frame.container {
+                            Container::Array(items) => items.pop(),
+                            Container::Object { map, key } => {
+                                *key = name;
+                                map.pop().map(|(_, value)| value)
+                            }
+                        };
+                        frame.last_end = last_end;
+                    }
+                }
+                Undo::Replaced {
+                    key: name,
+                    old,
+                    last_end,
+                } => {
+                    if let Some(frame) = self.frames.last_mut() {
+                        if let Container::Object { map, key } = &mut frame.container {
+                            taken = map.get_mut(&name).map(|slot| std::mem::replace(slot, old));
+                            *key = Some(name);
+                        }
+                        frame.last_end = last_end;
+                    }
+                }
+                Undo::Root { end, provisional } => {
+                    taken = self.root.take();
+                    self.root_end = end;
+                    self.root_provisional = provisional;
+                }
+                Undo::Closed {
+                    last_end,
+                    settled,
+                    object,
+                    key,
+                } => {
+                    let container = match taken.take() {
+                        Some(Value::Object(map)) if object => Container::Object { map, key },
+                        Some(Value::Array(items)) if !object => Container::Array(items),
+                        // (Never: a closed container's value is the one taken back before.)
+                        _ if object => Container::Object {
+                            map: Map::new(),
+                            key,
+                        },
+                        _ => Container::Array(Vec::new()),
+                    };
+                    self.frames.push(Frame {
+                        container,
+                        last_end,
+                        settled,
+                    });
+                }
+            }
+        }
+        self.events = saved.events;
+        self.deferred = saved.deferred;
+        self.schema = saved.schema;
+        self.completed = saved.completed;
+        self.contested.truncate(saved.contested);
+        self.guess_halts = saved.guess_halts;
+        self.halted = saved.halted;
+        self.frozen = saved.frozen;
+        steps
+    }
+
+    fn undo_log(&mut self, change: Undo) {
+        if let Some(scratch) = &mut self.scratch {
+            scratch.undo.push(change);
+        }
+    }
+
+    fn show_step(&mut self, step: impl FnOnce(&Tree) -> Step) {
+        if self.scratch.is_some() {
+            let step = step(self);
+            if let Some(scratch) = &mut self.scratch {
+                scratch.steps.push(step);
+            }
+        }
+    }
+
+    /// The pending key of the innermost object (`None` in an array).
+    pub fn pending_key(&self) -> Option<&str> {
+        match self.frames.last().map(|f| &f.container) {
+            Some(Container::Object { key, .. }) => key.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The open container at `depth`: whether it is an object, and how many members or
+    /// elements it holds.
+    pub fn frame_at(&self, depth: usize) -> Option<(bool, usize)> {
+        self.frames.get(depth).map(|f| match &f.container {
+            Container::Object { map, .. } => (true, map.len()),
+            Container::Array(items) => (false, items.len()),
+        })
+    }
+
+    /// The `index`th member or element of the open container at `depth`.
+    pub fn child_at(&self, depth: usize, index: usize) -> Option<(Option<&str>, &Value)> {
+        match &self.frames.get(depth)?.container {
+            Container::Object { map, .. } => map
+                .get_index(index)
+                .map(|(key, value)| (Some(key.as_str()), value)),
+            Container::Array(items) => items.get(index).map(|value| (None, value)),
+        }
+    }
+
+    /// The key under which the open container at `depth + 1` sits in the one at `depth`.
+    pub fn key_at(&self, depth: usize) -> Option<&str> {
+        match &self.frames.get(depth)?.container {
+            Container::Object { key, .. } => key.as_deref(),
+            Container::Array(_) => None,
+        }
+    }
+
+    /// The pointers of the open containers, outermost first.
+    pub fn open_pointers(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::with_capacity(self.frames.len());
+        for i in 0..self.frames.len() {
+            let mut pointer = match i {
+                0 => String::new(),
+                _ => out[i - 1].clone(),
+            };
+            if i > 0 {
+                push_segment(&mut pointer, self.frames[i - 1].next_segment());
+            }
+            out.push(pointer);
+        }
+        out
+    }
+
+    /// The root, once it closed.
+    pub fn root(&self) -> Option<&Value> {
+        self.root.as_ref()
+    }
+
+    /// Whether the root closed less than [`LAG`] bytes before `text_len`, or was read ahead.
+    pub fn root_lagging(&self, text_len: usize) -> bool {
+        text_len.saturating_sub(self.root_end) < LAG || self.root_provisional
+    }
+
     /// Marks the innermost container as read with a guess the decision procedure makes alike
     /// (the `{` of a reply that begins with a key): provisional, but a reading halted at
     /// guesses goes on.
@@ -380,6 +702,12 @@ impl Tree {
             self.set_key(String::new());
         }
         self.starting();
+        let key = self.pending_key().map(str::to_owned);
+        self.show_step(|t| Step::Open {
+            depth: t.frames.len(),
+            key,
+            object,
+        });
         let container = if object {
             Container::Object {
                 map: Map::with_capacity(OPEN_CAPACITY),
@@ -393,6 +721,7 @@ impl Tree {
             last_end: None,
             settled: self.frozen.then_some(0),
         });
+        self.undo_log(Undo::Opened);
         true
     }
 
@@ -402,7 +731,8 @@ impl Tree {
             ..
         }) = self.frames.last_mut()
         {
-            *key = Some(name);
+            let before = key.replace(name);
+            self.undo_log(Undo::Key(before));
         }
     }
 
@@ -445,7 +775,7 @@ impl Tree {
             }
             self.starting();
         }
-        self.complete(value, end);
+        self.complete(value, end, false);
     }
 
     /// A value read whole (a complete container too), ending at `end`: its place, what it
@@ -468,45 +798,90 @@ impl Tree {
             }
         }
         self.check_required_within(&value);
-        self.complete(value, end);
+        self.complete(value, end, false);
     }
 
-    /// Puts a complete value in its place.
-    fn complete(&mut self, value: Value, end: usize) {
+    /// Puts a complete value in its place (`closed`: a container the tree held open).
+    fn complete(&mut self, value: Value, end: usize, closed: bool) {
         self.completed += 1;
         self.push_event(|t| Event::ValueCompleted {
             path: t.next_pointer(),
         });
+        if !closed && self.scratch.is_some() {
+            let key = self.pending_key().map(str::to_owned);
+            let shown = value.clone();
+            self.show_step(|t| Step::Push {
+                depth: t.frames.len(),
+                key,
+                value: shown,
+            });
+        }
         let watching = self.events.is_some() || self.deferred.is_some();
+        let in_scratch = self.scratch.is_some();
         let Some(frame) = self.frames.last_mut() else {
+            let (end_before, provisional) = (self.root_end, self.root_provisional);
             self.root = Some(value);
             self.root_end = end;
             self.root_provisional = self.frozen;
+            self.undo_log(Undo::Root {
+                end: end_before,
+                provisional,
+            });
             return;
         };
-        frame.last_end = Some(end);
+        let last_end = frame.last_end.replace(end);
         if self.shape_only {
             if let Container::Object { key, .. } = &mut frame.container {
                 *key = None;
             }
             return;
         }
-        let repeated = match &mut frame.container {
+        let (repeated, undo) = match &mut frame.container {
             Container::Array(items) => {
                 items.push(value);
-                None
+                (
+                    None,
+                    Undo::Pushed {
+                        key: None,
+                        last_end,
+                    },
+                )
             }
-            Container::Object { map, key } => match map.entry(key.take().unwrap_or_default()) {
-                crate::value::Entry::Occupied(mut slot) => {
-                    slot.insert(value);
-                    watching.then(|| slot.key().clone())
+            Container::Object { map, key } => {
+                let name = key.take().unwrap_or_default();
+                let kept = in_scratch.then(|| name.clone());
+                match map.entry(name) {
+                    crate::value::Entry::Occupied(mut slot) => {
+                        let old = slot.insert(value);
+                        let repeated = watching.then(|| slot.key().clone());
+                        (
+                            repeated,
+                            Undo::Replaced {
+                                key: kept.unwrap_or_default(),
+                                old,
+                                last_end,
+                            },
+                        )
+                    }
+                    crate::value::Entry::Vacant(slot) => {
+                        slot.insert(value);
+                        (
+                            None,
+                            Undo::Pushed {
+                                key: kept,
+                                last_end,
+                            },
+                        )
+                    }
                 }
-                crate::value::Entry::Vacant(slot) => {
-                    slot.insert(value);
-                    None
-                }
-            },
+            }
         };
+        if in_scratch {
+            self.undo_log(undo);
+        } else if matches!(undo, Undo::Replaced { .. }) {
+            // A value shown is replaced: a live view copied the old one.
+            self.generation += 1;
+        }
         // A repeated key: the value shown before is replaced (its pointer built only then).
         if let Some(key) = repeated {
             let parent = self.pointer_of(self.frames.len() - 1);
@@ -518,17 +893,33 @@ impl Tree {
 
     /// The innermost container closed at `end`.
     pub fn close(&mut self, end: usize) {
+        if self.frames.is_empty() {
+            return;
+        }
+        if let Some(scratch) = &mut self.scratch {
+            scratch.lowest_closed = scratch.lowest_closed.min(self.frames.len() - 1);
+        }
+        self.show_step(|t| Step::Close {
+            depth: t.frames.len(),
+        });
         let Some(frame) = self.frames.pop() else {
             return;
         };
-        let value = match frame.container {
-            Container::Array(items) => Value::Array(items),
-            Container::Object { map, .. } => {
+        let (last_end, settled) = (frame.last_end, frame.settled);
+        let (value, object, key) = match frame.container {
+            Container::Array(items) => (Value::Array(items), false, None),
+            Container::Object { map, key } => {
                 self.check_required(&map);
-                Value::Object(map)
+                (Value::Object(map), true, key)
             }
         };
-        self.complete(value, end);
+        self.undo_log(Undo::Closed {
+            last_end,
+            settled,
+            object,
+            key,
+        });
+        self.complete(value, end, true);
     }
 
     /// Whether an open container of this kind is on the stack (for a closer that does not

@@ -108,6 +108,33 @@ impl Map {
         self.entries.get(index).map(|(k, v)| (k, v))
     }
 
+    /// The member at position `index`, its value mutable.
+    pub fn get_index_mut(&mut self, index: usize) -> Option<(&String, &mut Value)> {
+        self.entries.get_mut(index).map(|(k, v)| (&*k, v))
+    }
+
+    /// Removes the last member written (constant time: a stream's view takes back what it
+    /// showed last).
+    pub fn pop(&mut self) -> Option<(String, Value)> {
+        let (key, value) = self.entries.pop()?;
+        let at = self.entries.len();
+        if at < INDEXED_FROM {
+            self.index = None;
+        } else if let Some(index) = &mut self.index {
+            if let Ok(entry) = index.find_entry(hash_of(&key), |&i| i == at) {
+                entry.remove();
+            }
+        }
+        Some((key, value))
+    }
+
+    /// Keeps the first `len` members.
+    pub fn truncate(&mut self, len: usize) {
+        while self.entries.len() > len {
+            self.pop();
+        }
+    }
+
     /// Whether `key` is a member.
     pub fn contains_key(&self, key: &str) -> bool {
         self.get_index_of(key).is_some()

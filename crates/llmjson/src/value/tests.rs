@@ -229,3 +229,20 @@ fn a_layout_is_read_from_the_text_and_the_value_written_in_it_reads_back_the_sam
         assert_eq!(text.parse::<Value>().unwrap(), value, "{layout:?}: {text}");
     }
 }
+
+#[test]
+fn popping_members_keeps_the_index_right() {
+    let mut map = crate::Map::new();
+    for i in 0..20 {
+        map.insert(format!("k{i}"), Value::from(i));
+    }
+    map.truncate(14);
+    assert_eq!(map.len(), 14);
+    assert!(map.get("k14").is_none() && map.get("k13").is_some());
+    map.insert("k19".into(), Value::Null);
+    assert_eq!(map.get_index(14).map(|(k, _)| k.as_str()), Some("k19"));
+    assert_eq!(map.pop().map(|(k, _)| k), Some("k19".into()));
+    map.truncate(3);
+    assert_eq!(map.keys().map(String::as_str).collect::<Vec<_>>(), ["k0", "k1", "k2"]);
+    assert!(map.get("k5").is_none());
+}

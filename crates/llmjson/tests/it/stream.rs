@@ -2,7 +2,7 @@
 //! and what the snapshots showed as settled is what the final value holds, or an event says
 //! otherwise.
 
-use llmjson::{Error, Event, Options, Snapshot, StreamParser, Truncation, Value};
+use llmjson::{Error, Event, Live, Options, Snapshot, StreamParser, Truncation, Value};
 
 /// What one streamed run showed.
 #[derive(Default, Debug, Clone, Copy)]
@@ -46,17 +46,27 @@ pub fn stream_check(
     let mut snapshots: Vec<Snapshot> = Vec::new();
     let mut events = Vec::new();
     let mut fed_error = None;
+    // A copy of the value kept up to date by the changes handed out, beside the parser's own.
+    let mut apart = Live::default();
     for (i, piece) in input.chunks(chunk.max(1)).enumerate() {
         if let Err(e) = stream.feed_bytes(piece) {
             fed_error = Some(e);
             break;
         }
         if i % every.max(1) == 0 {
-            snapshots.push(stream.snapshot());
+            apart.apply(stream.changes());
+            let live = stream.live().clone();
+            let snapshot = stream.snapshot();
+            same_view(&live, &apart, &snapshot, options)?;
+            snapshots.push(snapshot);
         }
         events.extend(stream.events());
     }
-    snapshots.push(stream.snapshot());
+    apart.apply(stream.changes());
+    let live = stream.live().clone();
+    let snapshot = stream.snapshot();
+    same_view(&live, &apart, &snapshot, options)?;
+    snapshots.push(snapshot);
     let finished = stream.finish_with_events();
     events.extend(finished.events);
     if let Some(e) = &fed_error {
@@ -113,6 +123,131 @@ pub fn stream_check(
         }
     }
     Ok(agreement)
+}
+
+/// The value kept up to date in place (by the parser, and by the changes it handed out) is
+/// the snapshot's, and says the same of what is complete and provisional.
+/// (With a schema the value shown is coerced: which of its parts are complete is the reading's,
+/// and only the snapshot lists it.)
+fn same_view(
+    live: &Live,
+    apart: &Live,
+    snapshot: &Snapshot,
+    options: &Options,
+) -> Result<(), String> {
+    if live != apart {
+        return Err(format!(
+            "changes applied apart differ from the live view: {:?} vs {:?}",
+            apart.value().map(Value::to_string),
+            live.value().map(Value::to_string)
+        ));
+    }
+    let complete = match (live.value(), &options.schema) {
+        (_, Some(_)) => snapshot.complete.clone(),
+        (Some(v), None) => complete_of(v, live.open.as_deref()),
+        (None, None) => Vec::new(),
+    };
+    if live.value() != snapshot.value.as_ref()
+        || live.done != snapshot.done
+        || live.malformed != snapshot.malformed
+        || live.provisional != snapshot.provisional
+        || complete != snapshot.complete
+    {
+        return Err(format!(
+            "live view differs from the snapshot:\n live {:?} done {} malformed {} provisional {:?} open {:?} complete {:?}\n snap {:?} done {} malformed {} provisional {:?} complete {:?}",
+            live.value().map(Value::to_string),
+            live.done,
+            live.malformed,
+            live.provisional,
+            live.open,
+            complete,
+            snapshot.value.as_ref().map(Value::to_string),
+            snapshot.done,
+            snapshot.malformed,
+            snapshot.provisional,
+            snapshot.complete,
+        ));
+    }
+    Ok(())
+}
+
+/// The largest complete values of `value` whose innermost value still being written is at
+/// `open`: every member of a container around it but the one on its way (sorted).
+fn complete_of(value: &Value, open: Option<&str>) -> Vec<String> {
+    let Some(open) = open else {
+        return vec![String::new()];
+    };
+    let mut out = Vec::new();
+    let mut node = value;
+    let mut pointer = String::new();
+    loop {
+        let mut next = None;
+        let children: Vec<(String, &Value)> = match node {
+            Value::Object(map) => map
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        format!("{pointer}/{}", k.replace('~', "~0").replace('/', "~1")),
+                        v,
+                    )
+                })
+                .collect(),
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (format!("{pointer}/{i}"), v))
+                .collect(),
+            _ => break,
+        };
+        for (child, v) in children {
+            if covers(&child, open) {
+                next = Some((child, v));
+            } else {
+                out.push(child);
+            }
+        }
+        match next {
+            Some((child, v)) => {
+                pointer = child;
+                node = v;
+            }
+            _ => break,
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_live_view_is_handed_what_arrived_not_the_value_again() {
+    // 200 KB of plans in 256-byte chunks, the changes asked for after every chunk: what they
+    // carry is the reply about once (plus the last window, shown again each time), not the
+    // value so far at every chunk (about 400 times the reply).
+    let step = r#"{"id": "s1", "title": "Normalise the documents", "params": {"retries": 3, "dry_run": false}, "tags": ["a", "b"]}"#;
+    let text = format!("[{}]", vec![step; 2000].join(",\n"));
+    let mut stream = StreamParser::new(Options::default());
+    let mut view = Live::default();
+    let mut carried = 0;
+    for piece in text.as_bytes().chunks(256) {
+        stream.feed_bytes(piece).unwrap();
+        let changes = stream.changes();
+        for change in &changes.changes {
+            carried += match change {
+                llmjson::Change::Push { value, .. } => value.to_string().len(),
+                llmjson::Change::Root(Some(value)) => value.to_string().len(),
+                _ => 1,
+            };
+        }
+        view.apply(changes);
+        assert_eq!(view.value(), stream.snapshot().value.as_ref());
+    }
+    assert!(
+        carried < 4 * text.len(),
+        "{carried} bytes of changes for a {}-byte reply",
+        text.len()
+    );
+    let last = stream.finish().unwrap();
+    assert_eq!(view.value(), Some(&last.value));
 }
 
 fn check_all_sizes(input: &str, options: &Options) {

@@ -1,0 +1,419 @@
+//! A stream's value kept up to date in place: each update says what changed since the last one
+//! ([`Change`]s), so that reading the value after every chunk costs what arrived, not the value
+//! so far. The settled part is copied once, as the decision procedure settles it (a [`Mirror`]
+//! remembers how much of each open container it copied); the provisional tail — the last window,
+//! read on by the live reader on the settled tree itself and taken back after
+//! ([`Tree::scratch`]) — is shown after it and taken back at the next update.
+
+use super::tree::{Step, Tree};
+use crate::{Map, Value};
+
+/// One change to the value a stream shows, since the last update. Changes act at a cursor: a
+/// container on the value's open path (the root after [`Change::Root`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// The value is replaced (`None`: nothing shown); the cursor goes to its root.
+    Root(Option<Value>),
+    /// The cursor goes to the container holding the one at the cursor.
+    Up,
+    /// The cursor goes into the last member or element of the container at the cursor.
+    Enter,
+    /// The container at the cursor keeps its first `len` members or elements.
+    Truncate(usize),
+    /// A value goes last in the container at the cursor (under `key` in an object).
+    Push {
+        /// The member's key (`None` in an array).
+        key: Option<String>,
+        /// The value.
+        value: Value,
+    },
+    /// An empty container goes last in the one at the cursor (under `key` in an object), and
+    /// the cursor goes into it.
+    Open {
+        /// The member's key (`None` in an array).
+        key: Option<String>,
+        /// An object (else an array).
+        object: bool,
+    },
+}
+
+/// What an update of a live view holds: the changes, and what the value is now.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Changes {
+    /// The changes, in order.
+    pub changes: Vec<Change>,
+    /// How many of `changes` show what the decision procedure settled: the cursor is then on
+    /// the innermost container it holds open; the rest show the provisional tail. A view that
+    /// hands out copies copies the containers on both paths (the ones later changes touch).
+    pub settled: usize,
+    /// The root closed (as [`super::Snapshot::done`]).
+    pub done: bool,
+    /// As [`super::Snapshot::malformed`].
+    pub malformed: bool,
+    /// As [`super::Snapshot::provisional`]: the open values, those the decision procedure has
+    /// not settled, and those read with a guess. Sorted.
+    pub provisional: Vec<String>,
+    /// The pointer of the innermost value still being written (an open container, or the open
+    /// string or number shown): it and the containers around it are the only values not
+    /// complete. `None` when the value is complete or nothing is shown.
+    pub open: Option<String>,
+}
+
+/// The value a stream shows, kept up to date in place by [`super::StreamParser::live`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Live {
+    value: Option<Value>,
+    /// The cursor: positions from the root.
+    cursor: Vec<usize>,
+    /// The root closed.
+    pub done: bool,
+    /// As [`super::Snapshot::malformed`].
+    pub malformed: bool,
+    /// As [`Changes::provisional`].
+    pub provisional: Vec<String>,
+    /// As [`Changes::open`].
+    pub open: Option<String>,
+}
+
+impl Live {
+    /// The value so far (as [`super::Snapshot::value`]).
+    pub fn value(&self) -> Option<&Value> {
+        self.value.as_ref()
+    }
+
+    /// Whether the value at `pointer` is complete: not the innermost open value nor a
+    /// container around it.
+    pub fn is_complete(&self, pointer: &str) -> bool {
+        self.value.is_some()
+            && !self
+                .open
+                .as_deref()
+                .is_some_and(|open| crate::value::pointer_within(open, pointer))
+    }
+
+    /// Whether the value at `pointer` is complete and settled (as
+    /// [`super::Snapshot::is_settled`]).
+    pub fn is_settled(&self, pointer: &str) -> bool {
+        self.is_complete(pointer)
+            && !self
+                .provisional
+                .iter()
+                .any(|p| crate::value::pointer_within(p, pointer))
+    }
+
+    /// Applies an update.
+    pub fn apply(&mut self, changes: Changes) {
+        for change in changes.changes {
+            self.change(change);
+        }
+        self.done = changes.done;
+        self.malformed = changes.malformed;
+        self.provisional = changes.provisional;
+        self.open = changes.open;
+    }
+
+    fn at_cursor(&mut self) -> Option<&mut Value> {
+        let mut node = self.value.as_mut()?;
+        for &i in &self.cursor {
+            node = match node {
+                Value::Array(items) => items.get_mut(i)?,
+                Value::Object(map) => map.get_index_mut(i)?.1,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
+    fn change(&mut self, change: Change) {
+        match change {
+            Change::Root(value) => {
+                self.value = value;
+                self.cursor.clear();
+            }
+            Change::Up => {
+                self.cursor.pop();
+            }
+            Change::Enter => {
+                let len = match self.at_cursor() {
+                    Some(Value::Array(items)) => items.len(),
+                    Some(Value::Object(map)) => map.len(),
+                    _ => 0,
+                };
+                if let Some(last) = len.checked_sub(1) {
+                    self.cursor.push(last);
+                }
+            }
+            Change::Truncate(len) => match self.at_cursor() {
+                Some(Value::Array(items)) => items.truncate(len),
+                Some(Value::Object(map)) => map.truncate(len),
+                _ => {}
+            },
+            Change::Push { key, value } => {
+                push(self.at_cursor(), key, value);
+            }
+            Change::Open { key, object } => {
+                let empty = if object {
+                    Value::Object(Map::new())
+                } else {
+                    Value::Array(Vec::new())
+                };
+                if let Some(at) = push(self.at_cursor(), key, empty) {
+                    self.cursor.push(at);
+                }
+            }
+        }
+    }
+}
+
+/// Puts `value` last in `container`; returns its position.
+fn push(container: Option<&mut Value>, key: Option<String>, value: Value) -> Option<usize> {
+    match container? {
+        Value::Array(items) => {
+            items.push(value);
+            Some(items.len() - 1)
+        }
+        Value::Object(map) => {
+            map.insert(key.unwrap_or_default(), value);
+            Some(map.len() - 1)
+        }
+        _ => None,
+    }
+}
+
+/// One open container a view shows of the settled tree.
+#[derive(Debug, Default, Clone)]
+struct Level {
+    /// Its members or elements the view holds as settled (complete; they never change).
+    synced: usize,
+    /// The view holds, after those, the settled container still open below it.
+    open_child: bool,
+    /// The view holds provisional values after those.
+    dirty: bool,
+}
+
+/// What a view holds of the settled tree, and where its cursor is: what the next update
+/// starts from.
+#[derive(Debug, Default)]
+pub(super) struct Mirror {
+    /// The settled tree's open containers the view holds, outermost first.
+    levels: Vec<Level>,
+    /// The view shows a value.
+    shown: bool,
+    /// The view shows the settled root, complete.
+    done: bool,
+    /// The view's root is provisional (it is replaced at the next update).
+    provisional_root: bool,
+    /// The settled tree's generation the view copied.
+    generation: u64,
+    /// How deep the cursor is (0: at the root).
+    cursor: usize,
+}
+
+impl Mirror {
+    /// The view is replaced whole by `value` (a view read another way).
+    pub fn replace(&mut self, value: Option<Value>, out: &mut Vec<Change>) {
+        *self = Mirror {
+            shown: true,
+            provisional_root: true,
+            ..Mirror::default()
+        };
+        out.push(Change::Root(value));
+    }
+
+    /// Brings the view up to what `tree` (the settled tree) holds: provisional values taken
+    /// back, settled ones copied once. The cursor ends on the innermost open container.
+    pub fn sync(&mut self, tree: &Tree, out: &mut Vec<Change>) {
+        if self.provisional_root || tree.generation != self.generation {
+            if self.shown {
+                out.push(Change::Root(None));
+            }
+            *self = Mirror {
+                generation: tree.generation,
+                ..Mirror::default()
+            };
+        }
+        for _ in 0..self.cursor {
+            out.push(Change::Up);
+        }
+        self.cursor = 0;
+        if let Some(root) = tree.root() {
+            if !self.shown {
+                out.push(Change::Root(Some(root.clone())));
+                self.shown = true;
+            } else if !self.done {
+                self.finish(0, root, out);
+            }
+            self.done = true;
+            self.levels.clear();
+            return;
+        }
+        let Some((object, _)) = tree.frame_at(0) else {
+            return;
+        };
+        if !self.shown {
+            out.push(Change::Root(Some(empty(object))));
+            self.shown = true;
+            self.levels = vec![Level::default()];
+        }
+        let mut depth = 0;
+        while let Some((_, len)) = tree.frame_at(depth) {
+            let level = &mut self.levels[depth];
+            if std::mem::take(&mut level.dirty) {
+                out.push(Change::Truncate(
+                    level.synced + usize::from(level.open_child),
+                ));
+            }
+            let deeper = tree.frame_at(depth + 1);
+            if self.levels[depth].open_child {
+                let synced = self.levels[depth].synced;
+                out.push(Change::Enter);
+                if len == synced && deeper.is_some() {
+                    // The container below is still open.
+                    self.cursor += 1;
+                    depth += 1;
+                    continue;
+                }
+                // It closed: the view finishes it from its complete value.
+                if let Some((_, value)) = tree.child_at(depth, synced) {
+                    self.finish(depth + 1, value, out);
+                }
+                out.push(Change::Up);
+                let level = &mut self.levels[depth];
+                level.synced += 1;
+                level.open_child = false;
+                self.levels.truncate(depth + 1);
+            }
+            for index in self.levels[depth].synced..len {
+                if let Some((key, value)) = tree.child_at(depth, index) {
+                    out.push(Change::Push {
+                        key: key.map(str::to_owned),
+                        value: value.clone(),
+                    });
+                }
+            }
+            self.levels[depth].synced = len;
+            let Some((object, _)) = deeper else { break };
+            out.push(Change::Open {
+                key: tree.key_at(depth).map(str::to_owned),
+                object,
+            });
+            self.levels[depth].open_child = true;
+            self.levels.truncate(depth + 1);
+            self.levels.push(Level::default());
+            self.cursor += 1;
+            depth += 1;
+        }
+    }
+
+    /// The view's container at `depth` (the cursor's) is `value` now complete: what it lacks
+    /// is added, what it shows provisionally taken back first.
+    fn finish(&mut self, depth: usize, value: &Value, out: &mut Vec<Change>) {
+        let Some(level) = self.levels.get(depth).cloned() else {
+            return;
+        };
+        if level.dirty {
+            out.push(Change::Truncate(
+                level.synced + usize::from(level.open_child),
+            ));
+        }
+        let mut from = level.synced;
+        if level.open_child {
+            out.push(Change::Enter);
+            if let Some(child) = child_of(value, from) {
+                self.finish(depth + 1, child.1, out);
+            }
+            out.push(Change::Up);
+            from += 1;
+        }
+        let mut index = from;
+        while let Some((key, child)) = child_of(value, index) {
+            out.push(Change::Push {
+                key: key.map(str::to_owned),
+                value: child.clone(),
+            });
+            index += 1;
+        }
+    }
+
+    /// Shows a trial reading's steps after the settled part (`sync` just ran).
+    pub fn show_steps(&mut self, steps: Vec<Step>, out: &mut Vec<Change>) {
+        for step in steps {
+            match step {
+                Step::Open { depth, key, object } => {
+                    if depth == 0 {
+                        self.replace_root(Some(empty(object)), out);
+                    } else {
+                        self.touch(depth - 1);
+                        out.push(Change::Open { key, object });
+                        self.cursor = depth;
+                    }
+                }
+                Step::Push {
+                    depth, key, value, ..
+                } => {
+                    if depth == 0 {
+                        self.replace_root(Some(value), out);
+                    } else {
+                        self.touch(depth - 1);
+                        out.push(Change::Push { key, value });
+                    }
+                }
+                Step::Close { depth, .. } => {
+                    if depth >= 2 {
+                        out.push(Change::Up);
+                        self.cursor = depth - 2;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The open string or number, shown last at the cursor.
+    pub fn show_leaf(
+        &mut self,
+        depth: usize,
+        key: Option<String>,
+        value: Value,
+        out: &mut Vec<Change>,
+    ) {
+        if depth == 0 {
+            self.replace_root(Some(value), out);
+        } else {
+            self.touch(depth - 1);
+            out.push(Change::Push { key, value });
+        }
+    }
+
+    /// A provisional value goes in the view's container at `depth`.
+    fn touch(&mut self, depth: usize) {
+        if let Some(level) = self.levels.get_mut(depth) {
+            level.dirty = true;
+        }
+    }
+
+    /// The trial reading shows a root the settled tree does not hold.
+    fn replace_root(&mut self, value: Option<Value>, out: &mut Vec<Change>) {
+        out.push(Change::Root(value));
+        self.shown = true;
+        self.provisional_root = true;
+        self.cursor = 0;
+    }
+}
+
+fn empty(object: bool) -> Value {
+    if object {
+        Value::Object(Map::new())
+    } else {
+        Value::Array(Vec::new())
+    }
+}
+
+fn child_of(value: &Value, index: usize) -> Option<(Option<&str>, &Value)> {
+    match value {
+        Value::Object(map) => map
+            .get_index(index)
+            .map(|(key, value)| (Some(key.as_str()), value)),
+        Value::Array(items) => items.get(index).map(|value| (None, value)),
+        _ => None,
+    }
+}
