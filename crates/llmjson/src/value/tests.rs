@@ -243,6 +243,9 @@ fn popping_members_keeps_the_index_right() {
     assert_eq!(map.get_index(14).map(|(k, _)| k.as_str()), Some("k19"));
     assert_eq!(map.pop().map(|(k, _)| k), Some("k19".into()));
     map.truncate(3);
-    assert_eq!(map.keys().map(String::as_str).collect::<Vec<_>>(), ["k0", "k1", "k2"]);
+    assert_eq!(
+        map.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["k0", "k1", "k2"]
+    );
     assert!(map.get("k5").is_none());
 }
