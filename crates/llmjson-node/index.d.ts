@@ -181,10 +181,17 @@ export interface StreamOptions extends Omit<Options, 'evidence' | 'failClosed'> 
 
 /** The value so far. */
 export interface Snapshot<T = unknown> {
-  /** The partial value, closed as `truncation` says; `undefined` before the JSON starts. */
+  /** The partial value, closed as `truncation` says; `undefined` before the JSON starts. A fresh
+   * value a later chunk never changes; members complete when it was taken are shared with later
+   * snapshots (made once), so a snapshot after every chunk costs what arrived. Treat it as
+   * read-only (or `structuredClone` it). */
   value: DeepPartial<T> | undefined;
-  /** JSON Pointers of the complete values (the largest: everything inside one is complete). */
-  complete: string[];
+  /** JSON Pointers of the complete values (the largest: everything inside one is complete);
+   * made when first read. */
+  readonly complete: string[];
+  /** The pointer of the innermost value still being written (it and the containers around it
+   * are the only values not complete), or `null`. */
+  open: string | null;
   /** Pointers a later byte may still change: open values, values read with a guess, and the last
    * value completed in each open container within the last 256 bytes. */
   provisional: string[];
@@ -193,6 +200,8 @@ export interface Snapshot<T = unknown> {
   /** What has arrived already needs a repair (a comment, another quote, a bare key, a trailing
    * or missing comma, a spot read with a guess), rather than being merely incomplete. */
   malformed: boolean;
+  /** The value at `pointer` is complete. */
+  isComplete(pointer: string): boolean;
   /** The value at `pointer` is complete and nothing in it is provisional. */
   isSettled(pointer: string): boolean;
 }

@@ -14,13 +14,174 @@ function covers(outer, inner) {
   return inner === outer || (inner.startsWith(outer) && inner[outer.length] === '/');
 }
 
+function escapeToken(key) {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * The largest complete values of `value` whose innermost open value is at `open` (every member
+ * of a container around it but the one on its way), sorted.
+ */
+function completeOf(value, open, keysOf) {
+  if (value === undefined) return [];
+  if (open == null) return [''];
+  const out = [];
+  let node = value;
+  let pointer = '';
+  while (node !== null && typeof node === 'object') {
+    const entries = Array.isArray(node)
+      ? node.map((v, i) => [String(i), v])
+      : (keysOf.get(node) ?? Object.keys(node)).map((k) => [escapeToken(k), node[k]]);
+    let following;
+    for (const [token, item] of entries) {
+      const child = `${pointer}/${token}`;
+      if (covers(child, open)) following = [child, item];
+      else out.push(child);
+    }
+    if (!following) break;
+    [pointer, node] = following;
+  }
+  // (Sorted as the library sorts: by UTF-8 bytes, which for these strings is code-point order.)
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The JavaScript objects of the value a stream shows, kept up to date in place by the
+ * library's changes: each complete member is made once. A snapshot copies only the containers
+ * a later change may touch (on the settled path and on the cursor's) and shares every other
+ * member.
+ */
+class View {
+  root = undefined;
+  /** [container, slot] from the root to the cursor's container (slot: index or key). */
+  cursor = [];
+  /** The cursor's path where the settled part ended. */
+  settled = [];
+  /** Objects' keys in the order they were written (JavaScript puts integer-like keys first). */
+  keysOf = new WeakMap();
+
+  keys(obj) {
+    let keys = this.keysOf.get(obj);
+    if (!keys) {
+      keys = Object.keys(obj);
+      this.keysOf.set(obj, keys);
+    }
+    return keys;
+  }
+
+  apply(changes, settled) {
+    for (let i = 0; i < changes.length; i++) {
+      if (i === settled) this.settled = this.cursor.slice();
+      this.change(changes[i]);
+    }
+    if (settled >= changes.length) this.settled = this.cursor.slice();
+  }
+
+  top() {
+    return this.cursor.length ? this.cursor[this.cursor.length - 1][0] : undefined;
+  }
+
+  push(key, value) {
+    const top = this.top();
+    if (Array.isArray(top)) {
+      top.push(value);
+      return top.length - 1;
+    }
+    if (top !== null && typeof top === 'object') {
+      const name = key ?? '';
+      if (!Object.prototype.hasOwnProperty.call(top, name)) this.keys(top).push(name);
+      top[name] = value;
+      return name;
+    }
+    return undefined;
+  }
+
+  change(c) {
+    switch (c[0]) {
+      case 'r':
+        this.root = c[1] === null ? undefined : c[1];
+        this.cursor = this.root !== undefined ? [[this.root, null]] : [];
+        this.settled = [];
+        break;
+      case 'u':
+        if (this.cursor.length > 1) this.cursor.pop();
+        break;
+      case 'e': {
+        const top = this.top();
+        if (Array.isArray(top)) {
+          if (top.length) this.cursor.push([top[top.length - 1], top.length - 1]);
+        } else if (top !== null && typeof top === 'object') {
+          const keys = this.keys(top);
+          if (keys.length) {
+            const key = keys[keys.length - 1];
+            this.cursor.push([top[key], key]);
+          }
+        }
+        break;
+      }
+      case 't': {
+        const top = this.top();
+        if (Array.isArray(top)) top.length = Math.min(top.length, c[1]);
+        else if (top !== null && typeof top === 'object') {
+          const keys = this.keys(top);
+          while (keys.length > c[1]) delete top[keys.pop()];
+        }
+        break;
+      }
+      case 'p':
+        this.push(c[1], c[2]);
+        break;
+      case 'o': {
+        const container = c[2] ? {} : [];
+        if (c[2]) this.keysOf.set(container, []);
+        const slot = this.push(c[1], container);
+        if (slot !== undefined) this.cursor.push([container, slot]);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** A fresh value: the containers on either path copied, every other member shared. */
+  copy() {
+    if (this.root === undefined) return undefined;
+    const copies = new Map();
+    const copyOf = (node) => {
+      let copy = copies.get(node);
+      if (copy === undefined) {
+        copy = Array.isArray(node) ? node.slice() : { ...node };
+        if (!Array.isArray(node)) this.keysOf.set(copy, this.keys(node).slice());
+        copies.set(node, copy);
+      }
+      return copy;
+    };
+    if (this.root === null || typeof this.root !== 'object') return this.root;
+    const rootCopy = copyOf(this.root);
+    for (const path of [this.settled, this.cursor]) {
+      if (!path.length || path[0][0] !== this.root) continue;
+      for (let d = 1; d < path.length; d++) {
+        const [parent] = path[d - 1];
+        const [child, slot] = path[d];
+        if (parent[slot] !== child) break;
+        copyOf(parent)[slot] = copyOf(child);
+      }
+    }
+    return rootCopy;
+  }
+}
+
 /** The value so far: { value, complete, provisional, done, isSettled(pointer) }. */
 class Snapshot {
-  constructor(s) {
+  #complete;
+  #keysOf;
+  /** `s`: the library's snapshot; or its changes, with the view's `value` and key orders. */
+  constructor(s, view) {
     /** The partial value, closed as `truncation` says (undefined before the JSON starts). */
-    this.value = s.json == null ? undefined : JSON.parse(s.json);
-    /** JSON Pointers of the complete values (the largest ones). */
-    this.complete = s.complete;
+    if (view) this.value = view.value;
+    else this.value = s.json == null ? undefined : JSON.parse(s.json);
+    this.#complete = view ? null : s.complete;
+    this.#keysOf = view ? view.keysOf : new WeakMap();
     /** Pointers a later byte may still change (open, guessed, or completed very recently). */
     this.provisional = s.provisional;
     /** The root value closed. */
@@ -30,11 +191,25 @@ class Snapshot {
      * or missing comma, a spot read with a guess), rather than being merely incomplete.
      */
     this.malformed = s.malformed;
+    /** The pointer of the innermost value still being written, or null. */
+    this.open = s.open ?? null;
+  }
+
+  /** JSON Pointers of the complete values (the largest ones); made when first read. */
+  get complete() {
+    if (this.#complete == null) this.#complete = completeOf(this.value, this.open, this.#keysOf);
+    return this.#complete;
+  }
+
+  /** The value at `pointer` is complete (not the innermost open value nor around it). */
+  isComplete(pointer) {
+    if (this.#complete != null) return this.#complete.some((c) => covers(c, pointer));
+    return this.value !== undefined && (this.open == null || !covers(pointer, this.open));
   }
 
   /** The value at `pointer` is complete and nothing in it is provisional. */
   isSettled(pointer) {
-    return this.complete.some((c) => covers(c, pointer)) && !this.provisional.some((p) => covers(pointer, p));
+    return this.isComplete(pointer) && !this.provisional.some((p) => covers(pointer, p));
   }
 }
 
@@ -51,6 +226,8 @@ class StreamParser {
   #held = '';
   #lastEvents = [];
   #finished = false;
+  /** The value kept up to date in place (null: the library builds it whole). */
+  #view;
 
   /**
    * After finish: the events not taken before it, then its `revised` events. Made when first
@@ -110,10 +287,19 @@ class StreamParser {
     if (error) throw fromNative(error, null);
   }
 
-  /** The value so far, and which paths are complete or still provisional. */
+  /**
+   * The value so far, and which paths are complete or still provisional. Each snapshot is a
+   * fresh value that a later chunk never changes; members complete when it was taken are
+   * shared with later snapshots (made once), so a snapshot after every chunk costs what
+   * arrived. Treat its value as read-only (or structuredClone it).
+   */
   snapshot() {
     this.#live('snapshot');
-    return new Snapshot(this.#native.snapshot());
+    if (this.#view === undefined) this.#view = this.#native.inPlace() ? new View() : null;
+    if (this.#view === null) return new Snapshot(this.#native.snapshot());
+    const c = this.#native.changes();
+    this.#view.apply(JSON.parse(c.json), c.settled);
+    return new Snapshot(c, { value: this.#view.copy(), keysOf: this.#view.keysOf });
   }
 
   /** What happened since the last call: [{ kind, path, text?, property? }]. */

@@ -23,6 +23,71 @@ pub struct NativeSnapshot {
     pub malformed: bool,
 }
 
+/// What changed in the value since the last call, for a copy kept in JavaScript.
+#[napi(object)]
+pub struct NativeChanges {
+    /// The changes as one compact JSON array, each `["r", value or null]` (the value replaced),
+    /// `["u"]` (up), `["e"]` (enter the last member), `["t", len]` (truncate), `["p", key or
+    /// null, value]` (push), `["o", key or null, isObject]` (open): one `JSON.parse` per update.
+    pub json: String,
+    /// How many of the changes show the settled part.
+    pub settled: u32,
+    /// Pointers a later byte may still change.
+    pub provisional: Vec<String>,
+    /// The root value closed.
+    pub done: bool,
+    /// What has arrived already needs a repair, rather than being merely incomplete.
+    pub malformed: bool,
+    /// The innermost value still being written.
+    pub open: Option<String>,
+}
+
+/// The changes as the compact JSON array [`NativeChanges::json`] describes.
+fn changes_json(changes: &[llmjson::Change]) -> String {
+    use llmjson::Change;
+    fn key(out: &mut String, key: &Option<String>) {
+        match key {
+            Some(key) => out.push_str(&llmjson::Value::String(key.clone()).to_json()),
+            None => out.push_str("null"),
+        }
+    }
+    let mut out = String::from("[");
+    for (i, change) in changes.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match change {
+            Change::Root(None) => out.push_str("[\"r\",null]"),
+            Change::Root(Some(value)) => {
+                out.push_str("[\"r\",");
+                out.push_str(&value.to_json());
+                out.push(']');
+            }
+            Change::Up => out.push_str("[\"u\"]"),
+            Change::Enter => out.push_str("[\"e\"]"),
+            Change::Truncate(len) => {
+                out.push_str("[\"t\",");
+                out.push_str(&len.to_string());
+                out.push(']');
+            }
+            Change::Push { key: name, value } => {
+                out.push_str("[\"p\",");
+                key(&mut out, name);
+                out.push(',');
+                out.push_str(&value.to_json());
+                out.push(']');
+            }
+            Change::Open { key: name, object } => {
+                out.push_str("[\"o\",");
+                key(&mut out, name);
+                out.push_str(if *object { ",true]" } else { ",false]" });
+            }
+        }
+    }
+    out.push(']');
+    out
+}
+
 /// One event: `kind` is `key_started`, `element_appended`, `string_grew`, `value_completed`,
 /// `revised` or `required_missing`.
 #[napi(object)]
@@ -101,6 +166,27 @@ impl JsStreamParser {
             done: snapshot.done,
             malformed: snapshot.malformed,
         })
+    }
+
+    /// What changed since the last call (the first call: the value so far). Without a schema
+    /// that shapes the value and without `dropElement`; otherwise `snapshot`.
+    #[napi]
+    pub fn changes(&mut self) -> Result<NativeChanges> {
+        let changes = self.inner()?.changes();
+        Ok(NativeChanges {
+            json: changes_json(&changes.changes),
+            settled: u32::try_from(changes.settled).unwrap_or(u32::MAX),
+            provisional: changes.provisional,
+            done: changes.done,
+            malformed: changes.malformed,
+            open: changes.open,
+        })
+    }
+
+    /// Whether `changes` may be used: no schema shaping the value, no `dropElement`.
+    #[napi]
+    pub fn in_place(&self) -> bool {
+        self.options.schema.is_none() && self.options.truncation != llmjson::Truncation::DropElement
     }
 
     #[napi]

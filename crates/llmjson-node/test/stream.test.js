@@ -289,3 +289,46 @@ test('a done-only field is absent from snapshots until complete; a snapshot says
   malformed.feed("{'a': [1, 2,");
   assert.equal(malformed.snapshot().malformed, true);
 });
+
+function plans(n) {
+  const step = { id: 's1', title: 'Normalise the 日本語 documents', params: { retries: 3, dry_run: false }, tags: ['a', 'b'] };
+  const steps = Array.from({ length: n }, (_, i) => ({ ...step, id: `s${i}` }));
+  return 'Here it is:\n```json\n' + JSON.stringify({ objective: 'Migrate', steps }) + '\n```';
+}
+
+test('snapshots kept never change, and each is the value so far', () => {
+  // Snapshots share the members that were complete: a later chunk must never change one a
+  // caller kept, and each must be what a parser given the same text at once shows.
+  const replies = [plans(40), '{"a": [1, 2, {"b": "x\\ny"}], "c": {"d": [[], {}]}, "2": "int key", "e": "end"}', ...REPLIES.slice(0, 30)];
+  for (const chunk of [1, 7, 64, 256]) {
+    for (const text of replies) {
+      const p = createStreamParser();
+      const kept = [];
+      for (let at = 0; at < text.length; at += chunk) {
+        p.feed(text.slice(at, at + chunk));
+        const snapshot = p.snapshot();
+        kept.push([snapshot, JSON.stringify(snapshot.value)]);
+        if (at % (chunk * 9) === 0) {
+          const fresh = createStreamParser();
+          fresh.feed(text.slice(0, at + chunk));
+          const again = fresh.snapshot();
+          if (!again.malformed) {
+            assert.deepEqual(snapshot.value, again.value, text.slice(0, at + chunk));
+            assert.deepEqual(snapshot.complete, again.complete, text.slice(0, at + chunk));
+          }
+        }
+      }
+      for (const [snapshot, written] of kept) assert.equal(JSON.stringify(snapshot.value), written);
+      assert.deepEqual(outcome(() => p.finish()), outcome(() => parse(text)));
+    }
+  }
+});
+
+test('what is complete follows from the value still being written', () => {
+  const p = createStreamParser();
+  p.feed('{"steps": [{"id": 1, "title": "Boil water"}, {"id": 2, "title": "Add pa');
+  const s = p.snapshot();
+  assert.equal(s.open, '/steps/1/title');
+  assert.deepEqual(s.complete, ['/steps/0', '/steps/1/id']);
+  assert.ok(s.isComplete('/steps/0/title') && !s.isComplete('/steps/1'));
+});

@@ -3,10 +3,10 @@
 //! read in less time than releasing and taking the GIL back costs.
 
 use crate::{options_from, parse_error, parsed_tuple, to_python, PySchema};
-use llmjson::{Event, LaterEvents, Options, StreamParser};
+use llmjson::{Change, Event, LaterEvents, Options, StreamParser};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 /// Chunks this long or longer are fed with the GIL released.
 const DETACH_AT: usize = 4096;
@@ -20,6 +20,237 @@ pub struct PyStreamParser {
     /// typed errors, with diagnostics): `feed` is then called straight from Python, with no
     /// wrapper around every token.
     on_error: Option<Py<PyAny>>,
+    /// The value the snapshots copy from, kept up to date by the library's `changes()`.
+    view: View,
+}
+
+/// Where a container sits in its parent.
+enum Slot {
+    Root,
+    Index(usize),
+    Key(Py<PyString>),
+}
+
+/// The Python objects of the value a stream shows, kept up to date in place: each complete
+/// member is made once. A snapshot copies only the containers a later change may touch (those
+/// on the settled path and on the cursor's) and shares every other member.
+#[derive(Default)]
+struct View {
+    root: Option<Py<PyAny>>,
+    /// The containers from the root to the cursor's.
+    cursor: Vec<(Py<PyAny>, Slot)>,
+    /// The cursor's path where the settled part ended (the containers the next update
+    /// truncates and appends to).
+    settled: Vec<(Py<PyAny>, Slot)>,
+}
+
+fn clone_path(py: Python<'_>, path: &[(Py<PyAny>, Slot)]) -> Vec<(Py<PyAny>, Slot)> {
+    path.iter()
+        .map(|(node, slot)| {
+            let slot = match slot {
+                Slot::Root => Slot::Root,
+                Slot::Index(i) => Slot::Index(*i),
+                Slot::Key(key) => Slot::Key(key.clone_ref(py)),
+            };
+            (node.clone_ref(py), slot)
+        })
+        .collect()
+}
+
+impl View {
+    /// Applies an update; the first `settled` changes are the settled part's (the cursor is
+    /// then on the innermost container it holds open: that path is kept).
+    fn apply(&mut self, py: Python<'_>, changes: Vec<Change>, settled: usize) -> PyResult<()> {
+        let count = changes.len();
+        for (i, change) in changes.into_iter().enumerate() {
+            if i == settled {
+                self.settled = clone_path(py, &self.cursor);
+            }
+            self.change(py, change)?;
+        }
+        if settled >= count {
+            self.settled = clone_path(py, &self.cursor);
+        }
+        Ok(())
+    }
+
+    fn top<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        self.cursor.last().map(|(node, _)| node.bind(py).clone())
+    }
+
+    /// Puts `value` last in the container at the cursor; where it went.
+    fn push(
+        &self,
+        py: Python<'_>,
+        key: Option<String>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Slot>> {
+        let Some(top) = self.top(py) else {
+            return Ok(None);
+        };
+        if let Ok(list) = top.cast::<PyList>() {
+            list.append(value)?;
+            return Ok(Some(Slot::Index(list.len() - 1)));
+        }
+        if let Ok(dict) = top.cast::<PyDict>() {
+            let key = PyString::new(py, key.as_deref().unwrap_or_default());
+            dict.set_item(&key, value)?;
+            return Ok(Some(Slot::Key(key.unbind())));
+        }
+        Ok(None)
+    }
+
+    fn change(&mut self, py: Python<'_>, change: Change) -> PyResult<()> {
+        match change {
+            Change::Root(value) => {
+                self.cursor.clear();
+                self.settled.clear();
+                self.root = match value {
+                    Some(value) => {
+                        let root = to_python(py, &value)?.unbind();
+                        self.cursor.push((root.clone_ref(py), Slot::Root));
+                        Some(root)
+                    }
+                    None => None,
+                };
+            }
+            Change::Up => {
+                if self.cursor.len() > 1 {
+                    self.cursor.pop();
+                }
+            }
+            Change::Enter => {
+                let Some(top) = self.top(py) else {
+                    return Ok(());
+                };
+                let entered = if let Ok(list) = top.cast::<PyList>() {
+                    match list.len().checked_sub(1) {
+                        Some(last) => Some((list.get_item(last)?, Slot::Index(last))),
+                        None => None,
+                    }
+                } else if let Ok(dict) = top.cast::<PyDict>() {
+                    match py
+                        .import("builtins")?
+                        .getattr("reversed")?
+                        .call1((dict,))?
+                        .try_iter()?
+                        .next()
+                    {
+                        Some(key) => {
+                            let key = key?.cast_into::<PyString>()?;
+                            let child = dict.get_item(&key)?;
+                            child.map(|child| (child, Slot::Key(key.unbind())))
+                        }
+                        None => None,
+                    }
+                } else {
+                    None
+                };
+                if let Some((child, slot)) = entered {
+                    self.cursor.push((child.unbind(), slot));
+                }
+            }
+            Change::Truncate(len) => {
+                let Some(top) = self.top(py) else {
+                    return Ok(());
+                };
+                if let Ok(list) = top.cast::<PyList>() {
+                    if list.len() > len {
+                        list.del_slice(len, list.len())?;
+                    }
+                } else if let Ok(dict) = top.cast::<PyDict>() {
+                    while dict.len() > len {
+                        dict.call_method0("popitem")?;
+                    }
+                }
+            }
+            Change::Push { key, value } => {
+                let value = to_python(py, &value)?;
+                self.push(py, key, &value)?;
+            }
+            Change::Open { key, object } => {
+                let container = if object {
+                    PyDict::new(py).into_any()
+                } else {
+                    PyList::empty(py).into_any()
+                };
+                if let Some(slot) = self.push(py, key, &container)? {
+                    self.cursor.push((container.unbind(), slot));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A fresh value: the containers a later change may touch copied (the settled path's and
+    /// the cursor's), every other member shared.
+    fn copy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let Some(root) = &self.root else {
+            return Ok(py.None().into_bound(py));
+        };
+        copy_along(py, root.bind(py), 1, &self.settled, &self.cursor)
+    }
+}
+
+/// `node` (at `depth` of both paths) shallow-copied, its children on either path copied the
+/// same way.
+fn copy_along<'py>(
+    py: Python<'py>,
+    node: &Bound<'py, PyAny>,
+    depth: usize,
+    settled: &[(Py<PyAny>, Slot)],
+    cursor: &[(Py<PyAny>, Slot)],
+) -> PyResult<Bound<'py, PyAny>> {
+    let copy = if let Ok(list) = node.cast::<PyList>() {
+        list.get_slice(0, list.len()).into_any()
+    } else if let Ok(dict) = node.cast::<PyDict>() {
+        dict.copy()?.into_any()
+    } else {
+        return Ok(node.clone());
+    };
+    let mut done: Option<&Py<PyAny>> = None;
+    let next = [settled, cursor].map(|path| on_path(py, path, depth, node));
+    for next in next.into_iter().flatten() {
+        let (child, slot) = next;
+        if done.is_some_and(|d| d.bind(py).is(child.bind(py))) {
+            continue;
+        }
+        done = Some(child);
+        let child_copy = copy_along(py, child.bind(py), depth + 1, settled, cursor)?;
+        match slot {
+            Slot::Index(i) => {
+                if let Ok(list) = copy.cast::<PyList>() {
+                    if *i < list.len() && list.get_item(*i)?.is(child.bind(py)) {
+                        list.set_item(*i, child_copy)?;
+                    }
+                }
+            }
+            Slot::Key(key) => {
+                if let Ok(dict) = copy.cast::<PyDict>() {
+                    if dict.get_item(key)?.is_some_and(|v| v.is(child.bind(py))) {
+                        dict.set_item(key, child_copy)?;
+                    }
+                }
+            }
+            Slot::Root => {}
+        }
+    }
+    Ok(copy)
+}
+
+/// The child `path` goes through below `node`, when `node` is on it at `depth - 1`.
+fn on_path<'a>(
+    py: Python<'_>,
+    path: &'a [(Py<PyAny>, Slot)],
+    depth: usize,
+    node: &Bound<'_, PyAny>,
+) -> Option<&'a (Py<PyAny>, Slot)> {
+    let parent = &path.get(depth - 1)?.0;
+    if parent.bind(py).is(node) {
+        path.get(depth)
+    } else {
+        None
+    }
 }
 
 impl PyStreamParser {
@@ -74,6 +305,7 @@ impl PyStreamParser {
             inner: Some(inner),
             options,
             on_error,
+            view: View::default(),
         })
     }
 
@@ -119,8 +351,30 @@ impl PyStreamParser {
         })
     }
 
-    /// (value or None, complete pointers, provisional pointers, done, malformed).
+    /// (value or None, complete pointers or None, provisional pointers, done, malformed, the
+    /// innermost open pointer or None). Without a schema that shapes the value and without
+    /// `drop_element`, the value is kept up to date in place from what arrived and copied along
+    /// the paths later changes touch (complete members shared between snapshots); the
+    /// complete pointers are then None (they follow from the open pointer).
     fn snapshot<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let whole = self.options.schema.is_some()
+            || self.options.truncation == llmjson::Truncation::DropElement;
+        if !whole {
+            let changes = self.inner()?.changes();
+            self.view.apply(py, changes.changes, changes.settled)?;
+            let value = self.view.copy(py)?;
+            return PyTuple::new(
+                py,
+                [
+                    value,
+                    py.None().into_bound(py),
+                    PyList::new(py, &changes.provisional)?.into_any(),
+                    changes.done.into_pyobject(py)?.to_owned().into_any(),
+                    changes.malformed.into_pyobject(py)?.to_owned().into_any(),
+                    changes.open.into_pyobject(py)?.into_any(),
+                ],
+            );
+        }
         let inner = self.inner()?;
         let snapshot = inner.snapshot();
         let value = match &snapshot.value {
@@ -135,6 +389,7 @@ impl PyStreamParser {
                 PyList::new(py, &snapshot.provisional)?.into_any(),
                 snapshot.done.into_pyobject(py)?.to_owned().into_any(),
                 snapshot.malformed.into_pyobject(py)?.to_owned().into_any(),
+                py.None().into_bound(py),
             ],
         )
     }

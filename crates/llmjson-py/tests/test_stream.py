@@ -393,3 +393,50 @@ def test_a_done_only_field_is_absent_until_complete_and_malformed_is_said() -> N
     malformed = llmjson.StreamParser()
     malformed.feed("{'a': [1, 2,")
     assert malformed.snapshot().malformed is True
+
+
+def _plans(n: int) -> str:
+    step = {"id": "s1", "title": "Normalise the 日本語 documents", "params": {"retries": 3, "dry_run": False}, "tags": ["a", "b"]}
+    return "Here it is:\n```json\n" + json.dumps({"objective": "Migrate", "steps": [dict(step, id=f"s{i}") for i in range(n)]}, ensure_ascii=False) + "\n```"
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 256])
+def test_snapshots_kept_never_change_and_each_is_the_value_so_far(chunk):
+    # Snapshots share the members that were complete; a later chunk must never change one a
+    # caller kept, and each must be what a parser given the same text at once shows.
+    replies = [_plans(40), '{"a": [1, 2, {"b": "x\\ny"}], "c": {"d": [[], {}]}, "e": "end"}'] + _replies()[:30]
+    for text in replies:
+        parser = llmjson.StreamParser()
+        kept = []
+        for at in range(0, len(text), chunk):
+            parser.feed(text[at : at + chunk])
+            snapshot = parser.snapshot()
+            kept.append((snapshot, json.dumps(snapshot.value, sort_keys=True)))
+            if at % (chunk * 9) == 0:
+                fresh = llmjson.StreamParser()
+                fresh.feed(text[: at + chunk])
+                again = fresh.snapshot()
+                if not again.malformed:
+                    assert snapshot.value == again.value, (text[: at + chunk],)
+                    # (Which values are provisional depends on where the decision procedure
+                    # last stopped: on the history, not only the text.)
+                    assert snapshot.complete == again.complete
+        for snapshot, as_written in kept:
+            assert json.dumps(snapshot.value, sort_keys=True) == as_written
+        try:
+            expected = llmjson.parse(text).value
+        except llmjson.LLMJSONError:
+            with pytest.raises(llmjson.LLMJSONError):
+                parser.finish()
+            continue
+        assert parser.finish().value == expected
+
+
+def test_complete_follows_from_the_open_value():
+    parser = llmjson.StreamParser()
+    parser.feed('{"steps": [{"id": 1, "title": "Boil water"}, {"id": 2, "title": "Add pa')
+    snapshot = parser.snapshot()
+    assert snapshot.open == "/steps/1/title"
+    assert snapshot.complete == ["/steps/0", "/steps/1/id"]
+    assert snapshot.is_complete("/steps/0/title") and not snapshot.is_complete("/steps/1")
+    assert snapshot.is_settled("/steps/0") is (not any(p.startswith("/steps/0") for p in snapshot.provisional))

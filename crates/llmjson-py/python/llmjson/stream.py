@@ -50,29 +50,101 @@ def _covers(outer: str, inner: str) -> bool:
     return inner == outer or (inner.startswith(outer) and inner[len(outer) : len(outer) + 1] == "/")
 
 
-@dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The value so far."""
+    """The value so far.
 
-    value: Any
-    """The partial value, closed the way ``truncation`` says (``None`` before the JSON starts)."""
-    complete: list[str]
-    """JSON Pointers of the complete values (the largest: everything inside one is complete)."""
-    provisional: list[str]
-    """Pointers a later byte may still change: open values, values read with a guess, and the
-    last value completed in each open container within the last 256 bytes."""
-    done: bool
-    """The root value closed (the final parse may still read the reply otherwise)."""
-    malformed: bool = False
-    """What has arrived already needs a repair (a comment, another quote, a bare key, a trailing
-    or missing comma, a Python literal, a spot read with a guess), rather than being merely
-    incomplete (a prefix of valid JSON, with prose or a fence around it)."""
+    Each snapshot is a fresh value: a later chunk never changes one you kept. Members that were
+    complete when it was taken are shared with later snapshots (the same ``dict``/``list``/``str``
+    objects, made once when they completed), so taking a snapshot after every chunk costs what
+    arrived, not the whole value again; only the containers a later chunk may still change are
+    copied. Treat a snapshot's value as read-only (or ``copy.deepcopy`` it)."""
+
+    __slots__ = ("value", "provisional", "done", "malformed", "open", "_complete")
+
+    def __init__(
+        self,
+        value: Any,
+        complete: list[str] | None,
+        provisional: list[str],
+        done: bool,
+        malformed: bool = False,
+        open: str | None = None,
+    ) -> None:
+        self.value = value
+        """The partial value, closed the way ``truncation`` says (``None`` before the JSON starts)."""
+        self.provisional = provisional
+        """Pointers a later byte may still change: open values, values read with a guess, and the
+        values completed in the last window the decision procedure has not settled yet."""
+        self.done = done
+        """The root value closed (the final parse may still read the reply otherwise)."""
+        self.malformed = malformed
+        """What has arrived already needs a repair (a comment, another quote, a bare key, a
+        trailing or missing comma, a Python literal, a spot read with a guess), rather than being
+        merely incomplete (a prefix of valid JSON, with prose or a fence around it)."""
+        self.open = open
+        """The JSON Pointer of the innermost value still being written (an open container, or the
+        string or number being written), or ``None``: it and the containers around it are the
+        only values not complete."""
+        self._complete = complete
+
+    @property
+    def complete(self) -> list[str]:
+        """JSON Pointers of the complete values (the largest: everything inside one is complete).
+        Made when first read (it lists every member of every open container)."""
+        if self._complete is None:
+            self._complete = _complete_of(self.value, self.open, self.done)
+        return self._complete
+
+    def is_complete(self, pointer: str) -> bool:
+        """The value at ``pointer`` is complete (it is not the innermost open value nor a
+        container around it)."""
+        if self._complete is not None:
+            return any(_covers(c, pointer) for c in self._complete)
+        return self.value is not None and (self.open is None or not _covers(pointer, self.open))
 
     def is_settled(self, pointer: str) -> bool:
         """The value at ``pointer`` is complete and nothing in it is provisional."""
-        return any(_covers(c, pointer) for c in self.complete) and not any(
-            _covers(pointer, p) for p in self.provisional
+        return self.is_complete(pointer) and not any(_covers(pointer, p) for p in self.provisional)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.value, self.complete, self.provisional, self.done, self.malformed)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Snapshot):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"Snapshot(value={self.value!r}, complete={self.complete!r}, provisional={self.provisional!r}, "
+            f"done={self.done!r}, malformed={self.malformed!r})"
         )
+
+
+def _complete_of(value: Any, open: str | None, done: bool) -> list[str]:
+    """The largest complete values of ``value`` whose innermost open value is at ``open``."""
+    if value is None:
+        return []
+    if open is None:  # (done, or nothing left open)
+        return [""]
+    out: list[str] = []
+    node, pointer = value, ""
+    while isinstance(node, (dict, list)):
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        following = None
+        for key, item in items:
+            child = f"{pointer}/{_escape(key) if isinstance(key, str) else key}"
+            if _covers(child, open):
+                following = (child, item)
+            else:
+                out.append(child)
+        if following is None:
+            break
+        pointer, node = following
+    out.sort()
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +233,7 @@ class StreamParser:
 
     def snapshot(self) -> Snapshot:
         """The value so far, and which paths are complete or still provisional."""
-        value, complete, provisional, done, malformed = self._native.snapshot()
-        return Snapshot(value, complete, provisional, done, malformed)
+        return Snapshot(*self._native.snapshot())
 
     def events(self) -> list[Event]:
         """What was settled since the last call: the decision procedure's reading, about 512

@@ -1,0 +1,73 @@
+"""What a streaming UI costs in Python (issue 59): a reply — a list of 64 KB plans — fed in
+256-byte chunks with ``snapshot()`` read after every chunk, against one ``llmjson.parse`` of the
+whole reply (best of 3, same run), at 16 KB, 256 KB and 1 MB.
+
+    python3 scripts/bench_stream_snapshots.py [CHUNK]
+
+Needs the llmjson package installed (``pip install ./crates/llmjson-py``). Prints a markdown table.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import llmjson
+
+STEP = {
+    "id": "s12",
+    "title": "Normalise the 日本語 documents",
+    "tool": "python",
+    "depends_on": ["s10", "s11"],
+    "params": {"retries": 3, "timeout_s": 12.5, "dry_run": False, "owner": None},
+    "code": 'def run(doc):\n    if doc.get("lang") == "ja":\n        return normalise(doc["body"])\n    return doc\n',
+    "expected_output": 'a list of {"path", "title"} records',
+}
+
+
+def plan(size: int) -> dict:
+    one = len(json.dumps(STEP, ensure_ascii=False)) + 2
+    return {"objective": "Migrate the archive", "steps": [STEP] * max(1, (size - 256) // one)}
+
+
+def reply(size: int) -> str:
+    one = json.dumps(plan(min(size, 64 << 10)), ensure_ascii=False)
+    return "[" + ",\n".join([one] * max(1, size // len(one))) + "]"
+
+
+def best(f, runs: int = 3) -> float:
+    out = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        f()
+        out = min(out, time.perf_counter() - started)
+    return out
+
+
+def streamed(text: str, chunk: int, read: bool) -> None:
+    parser = llmjson.StreamParser(events=False)
+    for at in range(0, len(text), chunk):
+        parser.feed(text[at : at + chunk])
+        if read:
+            parser.snapshot()
+    parser.finish()
+
+
+def main() -> None:
+    chunk = int(sys.argv[1]) if len(sys.argv) > 1 else 256
+    print(f"| reply, {chunk} B chunks | one-shot `parse` | feed only | feed + `snapshot()` every chunk | ratio |")
+    print("|---|---:|---:|---:|---:|")
+    for size in (16 << 10, 256 << 10, 1 << 20):
+        text = reply(size)
+        one_shot = best(lambda: llmjson.parse(text))
+        fed = best(lambda: streamed(text, chunk, False))
+        read = best(lambda: streamed(text, chunk, True))
+        print(
+            f"| {len(text.encode()) >> 10} KB | {one_shot * 1e3:.2f} ms | {fed / one_shot:.2f}× | "
+            f"{read * 1e3:.1f} ms | **{read / one_shot:.2f}×** |"
+        )
+
+
+if __name__ == "__main__":
+    main()
