@@ -4,7 +4,9 @@ whole reply (best of 3, same run), at 16 KB, 256 KB and 1 MB.
 
     python3 scripts/bench_stream_snapshots.py [CHUNK]
 
-Needs the llmjson package installed (``pip install ./crates/llmjson-py``). Prints a markdown table.
+Needs the llmjson package installed (``pip install ./crates/llmjson-py``); with jsonmend installed
+(``pip install jsonmend``, a pure-Python incremental mender whose value is a live view extended in
+place), its ``Mender.feed`` after every chunk is the peer column. Prints a markdown table.
 """
 
 from __future__ import annotations
@@ -54,19 +56,39 @@ def streamed(text: str, chunk: int, read: bool) -> None:
     parser.finish()
 
 
+def mended(text: str, chunk: int) -> None:
+    import jsonmend
+
+    mender = jsonmend.Mender()
+    for at in range(0, len(text), chunk):
+        mender.feed(text[at : at + chunk])
+    mender.close()
+
+
 def main() -> None:
     chunk = int(sys.argv[1]) if len(sys.argv) > 1 else 256
-    print(f"| reply, {chunk} B chunks | one-shot `parse` | feed only | feed + `snapshot()` every chunk | ratio |")
-    print("|---|---:|---:|---:|---:|")
+    try:
+        import jsonmend
+
+        peer = f"jsonmend {getattr(jsonmend, '__version__', '?')} `Mender.feed` every chunk"
+    except ImportError:
+        peer = None
+    head = f"| reply, {chunk} B chunks | one-shot `parse` | feed only | feed + `snapshot()` every chunk | ratio |"
+    print(head + (f" {peer} |" if peer else ""))
+    print("|---|---:|---:|---:|---:|" + ("---:|" if peer else ""))
     for size in (16 << 10, 256 << 10, 1 << 20):
         text = reply(size)
         one_shot = best(lambda: llmjson.parse(text))
         fed = best(lambda: streamed(text, chunk, False))
         read = best(lambda: streamed(text, chunk, True))
-        print(
+        row = (
             f"| {len(text.encode()) >> 10} KB | {one_shot * 1e3:.2f} ms | {fed / one_shot:.2f}× | "
             f"{read * 1e3:.1f} ms | **{read / one_shot:.2f}×** |"
         )
+        if peer:
+            other = best(lambda: mended(text, chunk))
+            row += f" {other * 1e3:.1f} ms ({other / one_shot:.2f}×) |"
+        print(row)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,9 @@ const { fromNative, LLMJSONError } = require('./errors');
 
 const { native } = core;
 
+/** Whether a parser's snapshots are kept up to date in place (internal). */
+const IN_PLACE = Symbol('inPlace');
+
 function covers(outer, inner) {
   return inner === outer || (inner.startsWith(outer) && inner[outer.length] === '/');
 }
@@ -302,6 +305,12 @@ class StreamParser {
     return new Snapshot(c, { value: this.#view.copy(), keysOf: this.#view.keysOf });
   }
 
+  /** (Internal) whether snapshots are kept up to date in place. */
+  [IN_PLACE]() {
+    if (this.#view === undefined) this.#view = this.#native.inPlace() ? new View() : null;
+    return this.#view !== null;
+  }
+
   /** What happened since the last call: [{ kind, path, text?, property? }]. */
   events() {
     this.#live('events');
@@ -378,6 +387,28 @@ function chunkParts(chunk) {
 /** parseStream looks at the value after every chunk up to this many characters (or bytes). */
 const EVERY_CHUNK_UP_TO = 1024;
 
+/**
+ * Two snapshots' values are equal: a member two snapshots share is passed over at once, so two
+ * consecutive snapshots compare in what changed (`depth` bounds the walk as parse bounds
+ * nesting).
+ */
+function sameValue(a, b, depth = 0) {
+  if (a === b) return true;
+  if (depth > 1024 || a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i], depth + 1)) return false;
+    return true;
+  }
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(b, key) || !sameValue(a[key], b[key], depth + 1)) return false;
+  }
+  return true;
+}
+
 /** One streamed value (the reply's text, or one tool call's arguments), looked at sparingly. */
 class Watched {
   constructor(options) {
@@ -391,16 +422,23 @@ class Watched {
   /** Feeds `text`; whether the value shown changed. */
   feed(text) {
     this.parser.feed(text);
-    // A snapshot costs the value so far: after every chunk of the first kilobyte, then once per
-    // sixteenth of what arrived (the snapshots of a long reply cost a bounded multiple of it).
+    // Snapshots kept up to date in place cost what arrived, and so does comparing two (they
+    // share their complete members): looked at after every chunk. A value built whole at each
+    // snapshot (a schema shapes it) is looked at after every chunk of the first kilobyte, then
+    // once per sixteenth of what arrived (a bounded multiple of the reply).
     this.fed += text.length;
-    if (this.fed > EVERY_CHUNK_UP_TO && this.fed - this.shownAt < Math.floor(this.fed / 16)) return false;
+    const everyChunk = this.parser[IN_PLACE]();
+    if (!everyChunk && this.fed > EVERY_CHUNK_UP_TO && this.fed - this.shownAt < Math.floor(this.fed / 16)) return false;
     this.shownAt = this.fed;
     const { value } = this.parser.snapshot();
     if (value === undefined) return false;
-    const json = JSON.stringify(value);
-    if (json === this.lastJson) return false;
-    this.lastJson = json;
+    if (everyChunk) {
+      if (this.last !== undefined && sameValue(value, this.last)) return false;
+    } else {
+      const json = JSON.stringify(value);
+      if (json === this.lastJson) return false;
+      this.lastJson = json;
+    }
     this.last = value;
     return true;
   }

@@ -2,8 +2,29 @@
 // What a streaming UI costs in Node (issue 59): a reply — a list of 64 KB plans — fed in chunks
 // with snapshot() read after every chunk, against one parse of the whole reply (best of 3, same
 // run), at 16 KB, 256 KB and 1 MB. `node bench/stream_snapshots.js [CHUNK]`; prints a markdown
-// table (the same replies as scripts/bench_stream_snapshots.py).
+// table (the same replies as scripts/bench_stream_snapshots.py). With partial-json (npm) found
+// (`PARTIAL_JSON=/path/to/node_modules/partial-json`, or resolvable from here), its `parse` of
+// the text so far after every chunk is the peer column, given 5 s per reply.
 const { createStreamParser, parse } = require('..');
+
+let partial = null;
+try {
+  partial = require(process.env.PARTIAL_JSON ?? 'partial-json');
+} catch {
+  partial = null;
+}
+
+/** partial-json re-reads the text so far at each chunk: stopped after `budget` ms. */
+function partialPeer(text, chunk, budget = 5000) {
+  const started = process.hrtime.bigint();
+  let at = 0;
+  for (; at < text.length; at += chunk) {
+    partial.parse(text.slice(0, at + chunk));
+    if (Number(process.hrtime.bigint() - started) / 1e6 > budget) break;
+  }
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return at + chunk >= text.length ? `${ms.toFixed(1)} ms` : `> ${budget} ms (${Math.round((100 * at) / text.length)}% read)`;
+}
 
 const STEP = {
   id: 's12',
@@ -45,8 +66,9 @@ function streamed(text, chunk, read) {
 }
 
 const chunk = Number(process.argv[2] ?? 256);
-console.log(`| reply, ${chunk} B chunks | one-shot \`parse\` | feed only | feed + \`snapshot()\` every chunk | ratio |`);
-console.log('|---|---:|---:|---:|---:|');
+const peer = partial ? ' partial-json `parse(text so far)` every chunk |' : '';
+console.log(`| reply, ${chunk} B chunks | one-shot \`parse\` | feed only | feed + \`snapshot()\` every chunk | ratio |${peer}`);
+console.log('|---|---:|---:|---:|---:|' + (partial ? '---:|' : ''));
 for (const size of [16 << 10, 256 << 10, 1 << 20]) {
   const text = reply(size);
   const oneShot = best(() => parse(text));
@@ -54,6 +76,7 @@ for (const size of [16 << 10, 256 << 10, 1 << 20]) {
   const read = best(() => streamed(text, chunk, true));
   console.log(
     `| ${Buffer.byteLength(text) >> 10} KB | ${oneShot.toFixed(2)} ms | ${(fed / oneShot).toFixed(2)}× | ` +
-      `${read.toFixed(1)} ms | **${(read / oneShot).toFixed(2)}×** |`,
+      `${read.toFixed(1)} ms | **${(read / oneShot).toFixed(2)}×** |` +
+      (partial ? ` ${partialPeer(text, chunk)} |` : ''),
   );
 }

@@ -202,6 +202,8 @@ class StreamParser:
         self._level = _checked_level(level, truncation, duplicate_keys, coercion, max_removed_ratio)
         self._model = model
         self._schema = _schema_of(schema if schema is not None else model)
+        # Snapshots kept up to date in place (else the value is built whole at each one).
+        self._in_place = self._schema is None and truncation != "drop_element"
         self._request_id = request_id
         self._started = time.perf_counter()
         self._last_events: list[Event] | None = []
@@ -454,12 +456,16 @@ class _Watched:
         self.shown_at = 0
 
     def feed(self, text: str | bytes) -> bool:
-        """Feeds ``text``; whether the value shown changed (looked at after every chunk of the
-        first kilobyte, then once per sixteenth of what arrived, so that the snapshots of a long
-        reply cost a bounded multiple of it, not one value per chunk)."""
+        """Feeds ``text``; whether the value shown changed. Looked at after every chunk when the
+        snapshots are kept up to date in place and no model types them (a snapshot and the
+        comparison with the last one cost what arrived: complete members are shared, and ``==``
+        passes over a shared member at once); otherwise after every chunk of the first kilobyte,
+        then once per sixteenth of what arrived, so that the values built whole cost a bounded
+        multiple of the reply."""
         self.parser.feed(text)
         self.fed += len(text)
-        if self.fed > _EVERY_CHUNK_UP_TO and self.fed - self.shown_at < self.fed // 16:
+        every_chunk = self.model is None and self.parser._in_place
+        if not every_chunk and self.fed > _EVERY_CHUNK_UP_TO and self.fed - self.shown_at < self.fed // 16:
             return False
         self.shown_at = self.fed
         snapshot = self.parser.snapshot()

@@ -127,17 +127,20 @@ enum Undo {
     Pushed {
         key: Option<String>,
         last_end: Option<usize>,
+        step: Option<usize>,
     },
     /// A repeated key's value replaced `old`.
     Replaced {
         key: String,
         old: Value,
         last_end: Option<usize>,
+        step: Option<usize>,
     },
     /// The root was set.
     Root {
         end: usize,
         provisional: bool,
+        step: Option<usize>,
     },
     /// The innermost container closed (its value went into its parent, or became the root).
     Closed {
@@ -512,8 +515,19 @@ impl Tree {
             return Vec::new();
         };
         let Scratch {
-            undo, steps, saved, ..
+            undo,
+            mut steps,
+            saved,
+            ..
         } = *scratch;
+        // A value a step shows goes back to the step (it was not copied when read).
+        let mut give =
+            |step: Option<usize>, value: Option<Value>, taken: &mut Option<Value>| match step
+                .and_then(|i| steps.get_mut(i))
+            {
+                Some(Step::Push { value: shown, .. }) => *shown = value.unwrap_or_default(),
+                _ => *taken = value,
+            };
         // A value taken back, for the step before it in the log (a closed container's).
         let mut taken = None;
         for change in undo.into_iter().rev() {
@@ -533,9 +547,10 @@ impl Tree {
                 Undo::Pushed {
                     key: name,
                     last_end,
+                    step,
                 } => {
                     if let Some(frame) = self.frames.last_mut() {
-                        taken = match &mut frame.container {
+                        let value = match &mut frame.container {
                             Container::Array(items) => items.pop(),
                             Container::Object { map, key } => {
                                 *key = name;
@@ -543,25 +558,33 @@ impl Tree {
                             }
                         };
                         frame.last_end = last_end;
+                        give(step, value, &mut taken);
                     }
                 }
                 Undo::Replaced {
                     key: name,
                     old,
                     last_end,
+                    step,
                 } => {
                     if let Some(frame) = self.frames.last_mut() {
                         if let Container::Object { map, key } = &mut frame.container {
-                            taken = map.get_mut(&name).map(|slot| std::mem::replace(slot, old));
+                            let value = map.get_mut(&name).map(|slot| std::mem::replace(slot, old));
                             *key = Some(name);
+                            give(step, value, &mut taken);
                         }
                         frame.last_end = last_end;
                     }
                 }
-                Undo::Root { end, provisional } => {
-                    taken = self.root.take();
+                Undo::Root {
+                    end,
+                    provisional,
+                    step,
+                } => {
+                    let value = self.root.take();
                     self.root_end = end;
                     self.root_provisional = provisional;
+                    give(step, value, &mut taken);
                 }
                 Undo::Closed {
                     last_end,
@@ -807,14 +830,16 @@ impl Tree {
         self.push_event(|t| Event::ValueCompleted {
             path: t.next_pointer(),
         });
+        // In a trial, the step that shows the value gets it back when the trial is taken back.
+        let mut step = None;
         if !closed && self.scratch.is_some() {
             let key = self.pending_key().map(str::to_owned);
-            let shown = value.clone();
             self.show_step(|t| Step::Push {
                 depth: t.frames.len(),
                 key,
-                value: shown,
+                value: Value::Null,
             });
+            step = self.scratch.as_ref().map(|s| s.steps.len() - 1);
         }
         let watching = self.events.is_some() || self.deferred.is_some();
         let in_scratch = self.scratch.is_some();
@@ -826,6 +851,7 @@ impl Tree {
             self.undo_log(Undo::Root {
                 end: end_before,
                 provisional,
+                step,
             });
             return;
         };
@@ -844,6 +870,7 @@ impl Tree {
                     Undo::Pushed {
                         key: None,
                         last_end,
+                        step,
                     },
                 )
             }
@@ -860,6 +887,7 @@ impl Tree {
                                 key: kept.unwrap_or_default(),
                                 old,
                                 last_end,
+                                step,
                             },
                         )
                     }
@@ -870,6 +898,7 @@ impl Tree {
                             Undo::Pushed {
                                 key: kept,
                                 last_end,
+                                step,
                             },
                         )
                     }
