@@ -56,26 +56,33 @@ function best(f, runs = 3) {
   return out;
 }
 
+/** Feeds `text` in `chunk`-character pieces; after each reads nothing (events on, as by
+ * default), the snapshot, or the events. */
 function streamed(text, chunk, read) {
-  const p = createStreamParser({ events: false });
+  const p = createStreamParser({ events: read !== 'snapshot' });
   for (let at = 0; at < text.length; at += chunk) {
     p.feed(text.slice(at, at + chunk));
-    if (read) p.snapshot();
+    if (read === 'snapshot') p.snapshot();
+    else if (read === 'events') p.events();
   }
   p.finish();
 }
 
 const chunk = Number(process.argv[2] ?? 256);
 const peer = partial ? ' partial-json `parse(text so far)` every chunk |' : '';
-console.log(`| reply, ${chunk} B chunks | one-shot \`parse\` | feed only | feed + \`snapshot()\` every chunk | ratio |${peer}`);
-console.log('|---|---:|---:|---:|---:|' + (partial ? '---:|' : ''));
+console.log(
+  `| reply, ${chunk} B chunks | one-shot \`parse\` | feed only | feed + \`events()\` every chunk | feed + \`snapshot()\` every chunk | ratio |${peer}`,
+);
+console.log('|---|---:|---:|---:|---:|---:|' + (partial ? '---:|' : ''));
 for (const size of [16 << 10, 256 << 10, 1 << 20]) {
   const text = reply(size);
   const oneShot = best(() => parse(text));
-  const fed = best(() => streamed(text, chunk, false));
-  const read = best(() => streamed(text, chunk, true));
+  const fed = best(() => streamed(text, chunk, ''));
+  const events = best(() => streamed(text, chunk, 'events'));
+  const read = best(() => streamed(text, chunk, 'snapshot'));
   console.log(
     `| ${Buffer.byteLength(text) >> 10} KB | ${oneShot.toFixed(2)} ms | ${(fed / oneShot).toFixed(2)}× | ` +
+      `${(events / oneShot).toFixed(2)}× | ` +
       `${read.toFixed(1)} ms | **${(read / oneShot).toFixed(2)}×** |` +
       (partial ? ` ${partialPeer(text, chunk)} |` : ''),
   );

@@ -223,6 +223,16 @@ impl Mirror {
     /// Brings the view up to what `tree` (the settled tree) holds: provisional values taken
     /// back, settled ones copied once. The cursor ends on the innermost open container.
     pub fn sync(&mut self, tree: &Tree, out: &mut Vec<Change>) {
+        if !self.try_sync(tree, out) {
+            // (Never: what the view holds and the tree disagree.) The view starts again.
+            self.shown = true;
+            self.provisional_root = true;
+            let _ = self.try_sync(tree, out);
+        }
+    }
+
+    /// [`Mirror::sync`]; false when the view does not hold a container the tree says it does.
+    fn try_sync(&mut self, tree: &Tree, out: &mut Vec<Change>) -> bool {
         if self.provisional_root || tree.generation != self.generation {
             if self.shown {
                 out.push(Change::Root(None));
@@ -245,10 +255,10 @@ impl Mirror {
             }
             self.done = true;
             self.levels.clear();
-            return;
+            return true;
         }
         let Some((object, _)) = tree.frame_at(0) else {
-            return;
+            return true;
         };
         if !self.shown {
             out.push(Change::Root(Some(empty(object))));
@@ -257,6 +267,10 @@ impl Mirror {
         }
         let mut depth = 0;
         while let Some((_, len)) = tree.frame_at(depth) {
+            let open_child = self.levels.get(depth).is_some_and(|l| l.open_child);
+            if self.levels.len() <= depth + usize::from(open_child) {
+                return false;
+            }
             let level = &mut self.levels[depth];
             if std::mem::take(&mut level.dirty) {
                 out.push(Change::Truncate(
@@ -303,6 +317,7 @@ impl Mirror {
             self.cursor += 1;
             depth += 1;
         }
+        true
     }
 
     /// The view's container at `depth` (the cursor's) is `value` now complete: what it lacks
