@@ -72,12 +72,14 @@ class View {
     return keys;
   }
 
+  /** Applies an update; the first `settled` changes are the settled part's (null: the path kept
+   * last stands). */
   apply(changes, settled) {
     for (let i = 0; i < changes.length; i++) {
       if (i === settled) this.settled = this.cursor.slice();
       this.change(changes[i]);
     }
-    if (settled >= changes.length) this.settled = this.cursor.slice();
+    if (settled != null && settled >= changes.length) this.settled = this.cursor.slice();
   }
 
   top() {

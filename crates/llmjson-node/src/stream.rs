@@ -30,8 +30,9 @@ pub struct NativeChanges {
     /// `["u"]` (up), `["e"]` (enter the last member), `["t", len]` (truncate), `["p", key or
     /// null, value]` (push), `["o", key or null, isObject]` (open): one `JSON.parse` per update.
     pub json: String,
-    /// How many of the changes show the settled part.
-    pub settled: u32,
+    /// How many of the changes show the settled part (`null`: it did not change; the path kept
+    /// last stands).
+    pub settled: Option<u32>,
     /// Pointers a later byte may still change.
     pub provisional: Vec<String>,
     /// The root value closed.
@@ -175,7 +176,9 @@ impl JsStreamParser {
         let changes = self.inner()?.changes();
         Ok(NativeChanges {
             json: changes_json(&changes.changes),
-            settled: u32::try_from(changes.settled).unwrap_or(u32::MAX),
+            settled: changes
+                .settled
+                .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
             provisional: changes.provisional,
             done: changes.done,
             malformed: changes.malformed,

@@ -59,16 +59,22 @@ fn clone_path(py: Python<'_>, path: &[(Py<PyAny>, Slot)]) -> Vec<(Py<PyAny>, Slo
 
 impl View {
     /// Applies an update; the first `settled` changes are the settled part's (the cursor is
-    /// then on the innermost container it holds open: that path is kept).
-    fn apply(&mut self, py: Python<'_>, changes: Vec<Change>, settled: usize) -> PyResult<()> {
+    /// then on the innermost container it holds open: that path is kept; `None`: the path kept
+    /// last stands).
+    fn apply(
+        &mut self,
+        py: Python<'_>,
+        changes: Vec<Change>,
+        settled: Option<usize>,
+    ) -> PyResult<()> {
         let count = changes.len();
         for (i, change) in changes.into_iter().enumerate() {
-            if i == settled {
+            if settled == Some(i) {
                 self.settled = clone_path(py, &self.cursor);
             }
             self.change(py, change)?;
         }
-        if settled >= count {
+        if settled.is_some_and(|s| s >= count) {
             self.settled = clone_path(py, &self.cursor);
         }
         Ok(())

@@ -43,9 +43,11 @@ pub struct Changes {
     /// The changes, in order.
     pub changes: Vec<Change>,
     /// How many of `changes` show what the decision procedure settled: the cursor is then on
-    /// the innermost container it holds open; the rest show the provisional tail. A view that
-    /// hands out copies copies the containers on both paths (the ones later changes touch).
-    pub settled: usize,
+    /// the innermost container it holds open; the rest show the provisional tail. `None`: the
+    /// settled part did not change (the update only goes on with the tail), and that container
+    /// is the one the last update said. A view that hands out copies copies the containers on
+    /// both paths (the ones later changes touch).
+    pub settled: Option<usize>,
     /// The root closed (as [`super::Snapshot::done`]).
     pub done: bool,
     /// As [`super::Snapshot::malformed`].
@@ -191,10 +193,15 @@ struct Level {
     dirty: bool,
 }
 
+/// Views are told apart by a number drawn once (a trial reading left open is its view's).
+static NEXT_VIEW: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// What a view holds of the settled tree, and where its cursor is: what the next update
 /// starts from.
 #[derive(Debug, Default)]
 pub(super) struct Mirror {
+    /// Which view this is (0: not drawn yet).
+    id: u64,
     /// The settled tree's open containers the view holds, outermost first.
     levels: Vec<Level>,
     /// The view shows a value.
@@ -210,9 +217,18 @@ pub(super) struct Mirror {
 }
 
 impl Mirror {
+    /// Which view this is.
+    pub fn id(&mut self) -> u64 {
+        if self.id == 0 {
+            self.id = NEXT_VIEW.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        self.id
+    }
+
     /// The view is replaced whole by `value` (a view read another way).
     pub fn replace(&mut self, value: Option<Value>, out: &mut Vec<Change>) {
         *self = Mirror {
+            id: self.id,
             shown: true,
             provisional_root: true,
             ..Mirror::default()
@@ -238,6 +254,7 @@ impl Mirror {
                 out.push(Change::Root(None));
             }
             *self = Mirror {
+                id: self.id,
                 generation: tree.generation,
                 ..Mirror::default()
             };
@@ -396,6 +413,19 @@ impl Mirror {
         } else {
             self.touch(depth - 1);
             out.push(Change::Push { key, value });
+        }
+    }
+
+    /// The open string or number shown last (at `depth`: in the container at `depth - 1`, which
+    /// `tree`, read on since, holds without it) is taken back.
+    pub fn take_leaf(&mut self, depth: usize, tree: &Tree, out: &mut Vec<Change>) {
+        match depth.checked_sub(1) {
+            None => self.replace_root(None, out),
+            Some(container) => {
+                if let Some((_, len)) = tree.frame_at(container) {
+                    out.push(Change::Truncate(len));
+                }
+            }
         }
     }
 

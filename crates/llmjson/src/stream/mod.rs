@@ -20,7 +20,7 @@ mod tree;
 
 use crate::{Error, Options, Parsed, Value};
 use reader::{Reader, Stop};
-use settled::{Settled, View};
+use settled::{Settled, Trial, View, RESUME_AFTER, RESUME_AFTER_IN_PLACE};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tree::Tree;
@@ -276,6 +276,8 @@ pub struct StreamParser {
     changes_mirror: Option<Box<Mirror>>,
     /// The value [`live`](Self::live) keeps, and what it holds of the settled tree.
     live: Option<Box<(Mirror, Live)>>,
+    /// Every update reads the last window again (see [`StreamParser::fresh_trials`]).
+    fresh_trials: bool,
 }
 
 /// The live reader runs once this many bytes arrived since it last ran (and whenever events,
@@ -305,13 +307,25 @@ impl StreamParser {
             invalid_utf8_at: None,
             changes_mirror: None,
             live: None,
+            fresh_trials: false,
         }
     }
 
     /// Stops recording [`Event`]s (a caller that only takes snapshots saves their cost);
     /// [`events`](Self::events) then returns nothing. `RequiredMissing` needs events on.
     pub fn without_events(mut self) -> StreamParser {
-        self.settled_mut().view.tree.events_off();
+        let settled = self.settled_mut();
+        settled.end_trial();
+        settled.view.tree.events_off();
+        self
+    }
+
+    /// Every update of a view kept in place reads the last window again from where the parser
+    /// stopped (for tests: a view whose reading goes on between updates must show what this
+    /// shows; the parser runs as often for both).
+    #[doc(hidden)]
+    pub fn fresh_trials(mut self) -> StreamParser {
+        self.fresh_trials = true;
         self
     }
 
@@ -554,6 +568,7 @@ impl StreamParser {
         }
         let _ = self.catch_up();
         let mut out = Changes::default();
+        let owner = mirror.id();
         let settled = self
             .settled
             .get_mut()
@@ -564,61 +579,93 @@ impl StreamParser {
         let direct = self.failed.is_none()
             && self.options.truncation != crate::Truncation::DropElement
             && !schema_shapes;
-        if direct {
-            settled.catch_up(&self.text, &self.reader, &self.options, true);
+        // The trial this view showed goes on while the parser does not run.
+        let going_on = direct
+            && !self.fresh_trials
+            && settled.trial.as_ref().is_some_and(|t| {
+                // A reading halted at a guess, or past the value's end, is read again: what
+                // it decided at the end of the text may read otherwise with more of it.
+                t.owner == owner && t.reader.reading_json()
+            })
+            && !settled.view.tree.halted
+            && !settled.view.tree.is_done()
+            && !settled.due(&self.text, &self.reader, true, RESUME_AFTER_IN_PLACE);
+        if !going_on {
+            settled.end_trial();
+            if direct {
+                let (text, reader) = (&self.text, &self.reader);
+                settled.catch_up(text, reader, &self.options, true, RESUME_AFTER_IN_PLACE);
+            }
         }
         let waiting = settled.waiting_at();
-        let tree = &mut settled.view.tree;
-        if !direct || settled.view.broken || (waiting.is_none() && !tree.is_done()) {
+        if !direct || settled.view.broken || (waiting.is_none() && !settled.view.tree.is_done()) {
             // Read another way (the value built whole: a schema's coercion, an element left
             // out whole, the JSON not located yet or not settled before the end).
             let snapshot = self.snapshot();
             out.open = innermost_open(&snapshot);
             mirror.replace(snapshot.value, &mut out.changes);
-            out.settled = out.changes.len();
+            out.settled = Some(out.changes.len());
             out.done = snapshot.done;
             out.malformed = snapshot.malformed;
             out.provisional = snapshot.provisional;
             return out;
         }
-        mirror.sync(tree, &mut out.changes);
-        out.settled = out.changes.len();
         let text_len = self.text.len();
-        if tree.is_done() {
-            out.done = true;
-            out.malformed = !self.reader.strict || tree.guessed();
-            if tree.root_lagging(text_len) {
-                out.provisional.push(String::new());
+        let mut trial = match settled.trial.take() {
+            Some(trial) => {
+                // The open string or number shown last is taken back; the reading goes on.
+                if let Some(depth) = trial.leaf {
+                    mirror.take_leaf(depth, &settled.view.tree, &mut out.changes);
+                }
+                trial
             }
-            out.provisional.extend(tree.contested().iter().cloned());
-            out.provisional.sort();
-            out.provisional.dedup();
-            return out;
-        }
-        let Some((pos, mode)) = waiting else {
-            return out;
+            None => {
+                let tree = &mut settled.view.tree;
+                mirror.sync(tree, &mut out.changes);
+                out.settled = Some(out.changes.len());
+                if tree.is_done() {
+                    out.done = true;
+                    out.malformed = !self.reader.strict || tree.guessed();
+                    if tree.root_lagging(text_len) {
+                        out.provisional.push(String::new());
+                    }
+                    out.provisional.extend(tree.contested().iter().cloned());
+                    out.provisional.sort();
+                    out.provisional.dedup();
+                    return out;
+                }
+                let Some((pos, mode)) = waiting else {
+                    return out;
+                };
+                let counts = (0..tree.depth())
+                    .filter_map(|depth| tree.frame_at(depth).map(|(_, len)| len))
+                    .collect();
+                tree.scratch();
+                if !tree.has_started() && matches!(mode, crate::repair::grammar::Mode::Key { .. }) {
+                    // The reply begins inside an object whose `{` is missing (as `settled_view`).
+                    tree.open(true);
+                }
+                Box::new(Trial {
+                    reader: self.reader.after_engine(pos, mode),
+                    owner,
+                    settled: counts,
+                    leaf: None,
+                })
+            }
         };
-        let settled: Vec<usize> = (0..tree.depth())
-            .filter_map(|depth| tree.frame_at(depth).map(|(_, len)| len))
-            .collect();
-        tree.scratch();
-        if !tree.has_started() && matches!(mode, crate::repair::grammar::Mode::Key { .. }) {
-            // The reply begins inside an object whose `{` is missing (as `settled_view`).
-            tree.open(true);
-        }
-        let mut reader = self.reader.after_engine(pos, mode);
-        let _ = reader.run(&self.text, tree);
+        let tree = &mut settled.view.tree;
+        let _ = trial.reader.run(&self.text, tree);
         let leaf = match self.options.truncation {
-            crate::Truncation::Complete => reader.pending(&self.text, tree.halted),
+            crate::Truncation::Complete => trial.reader.pending(&self.text, tree.halted),
             _ => None,
         };
-        out.malformed = !(self.reader.strict && reader.strict) || tree.guessed();
+        out.malformed = !(self.reader.strict && trial.reader.strict) || tree.guessed();
         let mut provisional = Vec::new();
         if tree.is_done() {
             out.done = true;
             provisional.push(String::new());
         } else {
-            provisional = tree.trial_pointers(&settled);
+            provisional = tree.trial_pointers(&trial.settled);
             out.open = tree.open_pointers().pop();
         }
         provisional.extend(tree.contested().iter().cloned());
@@ -628,12 +675,13 @@ impl StreamParser {
             let pointer = tree.next_pointer();
             (tree.pending_key().map(str::to_owned), value, pointer)
         });
-        let steps = tree.end_scratch();
-        mirror.show_steps(steps, &mut out.changes);
+        mirror.show_steps(tree.take_steps(), &mut out.changes);
+        trial.leaf = None;
         if let Some((key, value, pointer)) = shown_leaf {
             // (A value with no key in an object is not shown, as `close_into` leaves it.)
             if depth == 0 || key.is_some() || !in_object {
                 mirror.show_leaf(depth, key, value, &mut out.changes);
+                trial.leaf = Some(depth);
             }
             provisional.push(pointer.clone());
             out.open = Some(pointer);
@@ -641,6 +689,10 @@ impl StreamParser {
         provisional.sort();
         provisional.dedup();
         out.provisional = provisional;
+        settled.trial = Some(trial);
+        if self.fresh_trials {
+            settled.end_trial();
+        }
         out
     }
 
@@ -657,8 +709,9 @@ impl StreamParser {
             .settled
             .get_mut()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        settled.end_trial();
         if !failed {
-            settled.catch_up(text, reader, options, true);
+            settled.catch_up(text, reader, options, true, RESUME_AFTER);
         }
         let tree = &mut settled.view.tree;
         if tree.is_deferred() {
@@ -679,7 +732,8 @@ impl StreamParser {
             .settled
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        settled.catch_up(&self.text, &self.reader, &self.options, true);
+        settled.end_trial();
+        settled.catch_up(&self.text, &self.reader, &self.options, true, RESUME_AFTER);
         if settled.view.broken {
             return None;
         }

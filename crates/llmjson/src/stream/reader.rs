@@ -220,6 +220,11 @@ impl Reader {
     }
 
     /// Stops reading for good (the live view ends here).
+    /// Whether it is reading the JSON (not locating it, not past its end).
+    pub fn reading_json(&self) -> bool {
+        self.phase == Phase::Json
+    }
+
     pub fn halt(&mut self) {
         self.phase = Phase::Ended;
         self.string = None;

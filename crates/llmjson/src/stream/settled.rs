@@ -18,8 +18,12 @@ use crate::repair::{Fence, Output};
 use crate::{Options, Value};
 
 /// A parked parse runs again once this many bytes have arrived since it last ran (each run
-/// first reads again the token it stopped before).
-const RESUME_AFTER: usize = 256;
+/// first reads again the token it stopped before), when events or a snapshot ask.
+pub const RESUME_AFTER: usize = 256;
+
+/// The same for a view kept up to date in place: between two runs its trial reading of the
+/// last window goes on over what arrives instead of starting again (`StreamParser::live`).
+pub const RESUME_AFTER_IN_PLACE: usize = 1024;
 
 /// An open container the tree shows, as the parser opened it.
 #[derive(Debug, Clone)]
@@ -62,8 +66,28 @@ impl std::fmt::Debug for ParkedParse {
 pub(super) struct Settled {
     state: State,
     pub view: View,
-    /// When the parser runs next (the text's length then).
-    next_at: usize,
+    /// The text's length when the parser last ran (`None`: it has not).
+    ran_at: Option<usize>,
+    /// How far the text must grow before the parser runs again at least: a token longer than
+    /// the gap between runs (a long string) is read again at each run.
+    stuck: usize,
+    /// A trial reading of the last window left open on the tree between two updates of the
+    /// view it showed: it goes on while the parser does not run.
+    pub trial: Option<Box<Trial>>,
+}
+
+/// A trial reading of the last window, left open on the settled tree ([`Tree::scratch`]).
+#[derive(Debug)]
+pub struct Trial {
+    /// Its reader, where it stopped.
+    pub reader: Reader,
+    /// Which view shows it.
+    pub owner: u64,
+    /// How many members each open container held when it began (what it shows comes after).
+    pub settled: Vec<usize>,
+    /// The open string or number it showed last (the depth it was shown at): taken back before
+    /// the reading goes on.
+    pub leaf: Option<usize>,
 }
 
 /// What the parser has shown: the tree, and its open containers as the parser opened them.
@@ -85,7 +109,34 @@ impl Settled {
                 shown: Vec::new(),
                 broken: false,
             },
-            next_at: 0,
+            ran_at: None,
+            stuck: 0,
+            trial: None,
+        }
+    }
+
+    /// Takes back a trial reading left open, if any.
+    pub fn end_trial(&mut self) {
+        if self.trial.take().is_some() {
+            self.view.tree.end_scratch();
+        }
+    }
+
+    /// Whether [`Settled::catch_up`] would run the parser now (`cadence`: the bytes to wait for
+    /// between runs).
+    pub fn due(&self, text: &str, reader: &Reader, more: bool, cadence: usize) -> bool {
+        let more = more && reader.fence_closed_at().is_none();
+        if more
+            && self
+                .ran_at
+                .is_some_and(|at| text.len() < at + cadence.max(self.stuck))
+        {
+            return false;
+        }
+        match self.state {
+            State::Before => reader.start.is_some() && !reader.weak,
+            State::Parsing(_) => true,
+            State::Ended => false,
         }
     }
 
@@ -99,15 +150,25 @@ impl Settled {
 
     /// Runs the parser over the reply so far (`more`: more may come), once the live reader has
     /// located its JSON, and shows in the tree what it decided.
-    pub fn catch_up(&mut self, text: &str, reader: &Reader, options: &Options, more: bool) {
+    /// `cadence`: the bytes to wait for between two runs. A trial reading left open is taken
+    /// back first when the parser runs.
+    pub fn catch_up(
+        &mut self,
+        text: &str,
+        reader: &Reader,
+        options: &Options,
+        more: bool,
+        cadence: usize,
+    ) {
+        if !self.due(text, reader, more, cadence) {
+            return;
+        }
+        self.end_trial();
         // A fence that closed ends the value's region: what it holds can be decided whole.
         let (end, more) = match reader.fence_closed_at() {
             Some(end) => (end, false),
             None => (text.len(), more),
         };
-        if more && text.len() < self.next_at {
-            return;
-        }
         if matches!(self.state, State::Before) {
             let Some(start) = reader.start else { return };
             // JSON in a line of code: the final parse takes any JSON in the prose over it, so
@@ -143,12 +204,12 @@ impl Settled {
                 }
                 // A token longer than the gap between runs (a long string) is read again at
                 // each run: the next run waits until the text has grown by as much again.
-                let stuck = if parked.pos() == before {
+                self.stuck = if parked.pos() == before {
                     text.len() - before
                 } else {
                     0
                 };
-                self.next_at = text.len() + RESUME_AFTER.max(stuck);
+                self.ran_at = Some(text.len());
                 self.state = State::Parsing(Box::new(ParkedParse {
                     parked: *parked,
                     fence,
@@ -164,7 +225,8 @@ impl Settled {
     }
 
     /// The reply ended: what the parser showed, for the last events.
-    pub fn into_view(self) -> View {
+    pub fn into_view(mut self) -> View {
+        self.end_trial();
         self.view
     }
 }

@@ -127,20 +127,17 @@ enum Undo {
     Pushed {
         key: Option<String>,
         last_end: Option<usize>,
-        step: Option<usize>,
     },
     /// A repeated key's value replaced `old`.
     Replaced {
         key: String,
         old: Value,
         last_end: Option<usize>,
-        step: Option<usize>,
     },
     /// The root was set.
     Root {
         end: usize,
         provisional: bool,
-        step: Option<usize>,
     },
     /// The innermost container closed (its value went into its parent, or became the root).
     Closed {
@@ -509,25 +506,22 @@ impl Tree {
         out
     }
 
-    /// Takes back what was read since [`Tree::scratch`], and returns what it showed.
+    /// The steps the trial took since this was last asked.
+    pub fn take_steps(&mut self) -> Vec<Step> {
+        self.scratch
+            .as_mut()
+            .map(|s| std::mem::take(&mut s.steps))
+            .unwrap_or_default()
+    }
+
+    /// Takes back what was read since [`Tree::scratch`], and returns the steps not taken yet.
     pub fn end_scratch(&mut self) -> Vec<Step> {
         let Some(scratch) = self.scratch.take() else {
             return Vec::new();
         };
         let Scratch {
-            undo,
-            mut steps,
-            saved,
-            ..
+            undo, steps, saved, ..
         } = *scratch;
-        // A value a step shows goes back to the step (it was not copied when read).
-        let mut give =
-            |step: Option<usize>, value: Option<Value>, taken: &mut Option<Value>| match step
-                .and_then(|i| steps.get_mut(i))
-            {
-                Some(Step::Push { value: shown, .. }) => *shown = value.unwrap_or_default(),
-                _ => *taken = value,
-            };
         // A value taken back, for the step before it in the log (a closed container's).
         let mut taken = None;
         for change in undo.into_iter().rev() {
@@ -547,7 +541,6 @@ impl Tree {
                 Undo::Pushed {
                     key: name,
                     last_end,
-                    step,
                 } => {
                     if let Some(frame) = self.frames.last_mut() {
                         let value = match &mut frame.container {
@@ -558,33 +551,28 @@ impl Tree {
                             }
                         };
                         frame.last_end = last_end;
-                        give(step, value, &mut taken);
+                        taken = value;
                     }
                 }
                 Undo::Replaced {
                     key: name,
                     old,
                     last_end,
-                    step,
                 } => {
                     if let Some(frame) = self.frames.last_mut() {
                         if let Container::Object { map, key } = &mut frame.container {
                             let value = map.get_mut(&name).map(|slot| std::mem::replace(slot, old));
                             *key = Some(name);
-                            give(step, value, &mut taken);
+                            taken = value;
                         }
                         frame.last_end = last_end;
                     }
                 }
-                Undo::Root {
-                    end,
-                    provisional,
-                    step,
-                } => {
+                Undo::Root { end, provisional } => {
                     let value = self.root.take();
                     self.root_end = end;
                     self.root_provisional = provisional;
-                    give(step, value, &mut taken);
+                    taken = value;
                 }
                 Undo::Closed {
                     last_end,
@@ -830,16 +818,15 @@ impl Tree {
         self.push_event(|t| Event::ValueCompleted {
             path: t.next_pointer(),
         });
-        // In a trial, the step that shows the value gets it back when the trial is taken back.
-        let mut step = None;
+        // (The step's copy is shown while the trial may go on; the tree's is taken back.)
         if !closed && self.scratch.is_some() {
             let key = self.pending_key().map(str::to_owned);
+            let shown = value.clone();
             self.show_step(|t| Step::Push {
                 depth: t.frames.len(),
                 key,
-                value: Value::Null,
+                value: shown,
             });
-            step = self.scratch.as_ref().map(|s| s.steps.len() - 1);
         }
         let watching = self.events.is_some() || self.deferred.is_some();
         let in_scratch = self.scratch.is_some();
@@ -851,7 +838,6 @@ impl Tree {
             self.undo_log(Undo::Root {
                 end: end_before,
                 provisional,
-                step,
             });
             return;
         };
@@ -870,7 +856,6 @@ impl Tree {
                     Undo::Pushed {
                         key: None,
                         last_end,
-                        step,
                     },
                 )
             }
@@ -887,7 +872,6 @@ impl Tree {
                                 key: kept.unwrap_or_default(),
                                 old,
                                 last_end,
-                                step,
                             },
                         )
                     }
@@ -898,7 +882,6 @@ impl Tree {
                             Undo::Pushed {
                                 key: kept,
                                 last_end,
-                                step,
                             },
                         )
                     }

@@ -54,17 +54,21 @@ pub fn stream_check(
             break;
         }
         if i % every.max(1) == 0 {
+            // (The snapshot first, the live reader caught up before it: the snapshot runs the
+            // parser at its own pace, the views after it find nothing more to run.)
+            stream.stats();
+            let snapshot = stream.snapshot();
             apart.apply(stream.changes());
             let live = stream.live().clone();
-            let snapshot = stream.snapshot();
             same_view(&live, &apart, &snapshot, options)?;
             snapshots.push(snapshot);
         }
         events.extend(stream.events());
     }
+    stream.stats();
+    let snapshot = stream.snapshot();
     apart.apply(stream.changes());
     let live = stream.live().clone();
-    let snapshot = stream.snapshot();
     same_view(&live, &apart, &snapshot, options)?;
     snapshots.push(snapshot);
     let finished = stream.finish_with_events();
@@ -123,6 +127,56 @@ pub fn stream_check(
         }
     }
     Ok(agreement)
+}
+
+/// A view alone (`live()` after every chunk, nothing else asked: its reading of the last window
+/// goes on between updates) shows after every chunk what a view that reads the window again at
+/// every update shows (`exact`), and the stream ends as `parse`. Not exact on text built to
+/// confuse: a reading that goes on keeps what it decided at the end of a chunk (a fence marker
+/// cut in two read as text), which the next run of the parser (within 1 KB) corrects.
+pub fn in_place_check(
+    input: &[u8],
+    options: &Options,
+    chunk: usize,
+    exact: bool,
+) -> Result<(), String> {
+    let mut going_on = StreamParser::new(options.clone());
+    let mut again = StreamParser::new(options.clone()).fresh_trials();
+    for piece in input.chunks(chunk.max(1)) {
+        let (a, b) = (going_on.feed_bytes(piece), again.feed_bytes(piece));
+        if a.is_err() || b.is_err() {
+            return match (a, b) {
+                (Err(a), Err(b)) if a.kind() == b.kind() => Ok(()),
+                (a, b) => Err(format!("feeds differ: {a:?} vs {b:?}")),
+            };
+        }
+        let (a, b) = (going_on.live().clone(), again.live().clone());
+        if !exact {
+            continue;
+        }
+        if a.value() != b.value()
+            || a.done != b.done
+            || a.malformed != b.malformed
+            || a.provisional != b.provisional
+            || a.open != b.open
+        {
+            return Err(format!(
+                "a reading that goes on shows {:?} (provisional {:?}, open {:?}); read again, {:?} ({:?}, {:?})",
+                a.value().map(Value::to_string),
+                a.provisional,
+                a.open,
+                b.value().map(Value::to_string),
+                b.provisional,
+                b.open
+            ));
+        }
+    }
+    let one_shot = llmjson::parse_bytes(input, options);
+    let finished = going_on.finish();
+    if !same_outcome(&finished, &one_shot) {
+        return Err("finish differs from parse".into());
+    }
+    Ok(())
 }
 
 /// The value kept up to date in place (by the parser, and by the changes it handed out) is
@@ -779,6 +833,14 @@ fn every_corpus_case_streams_as_it_parses() {
                     Err(e) => panic!("{corpus} {} (chunk {chunk}): {e}", case.id),
                 }
             }
+            for chunk in [7, 64] {
+                if case.input.len() / chunk > 20_000 {
+                    continue;
+                }
+                if let Err(e) = in_place_check(&case.input, &case.options, chunk, true) {
+                    panic!("{corpus} {} (in place, chunk {chunk}): {e}", case.id);
+                }
+            }
         }
         print_agreement(corpus, agreement);
     }
@@ -809,6 +871,11 @@ fn generated_replies_stream_as_they_parse() {
                     *by_class.entry(case.faults[0].name()).or_default() += a;
                 }
                 Err(e) => panic!("{} (chunk {chunk}): {e}", case.id),
+            }
+        }
+        for chunk in [3, 16] {
+            if let Err(e) = in_place_check(case.input.as_bytes(), &options, chunk, true) {
+                panic!("{} (in place, chunk {chunk}): {e}", case.id);
             }
         }
     }
@@ -906,6 +973,9 @@ mod properties {
                 let options = Options::default().level(level);
                 if let Err(e) = stream_check(text.as_bytes(), &options, chunk, every) {
                     panic!("{text:?} chunk {chunk}: {e}");
+                }
+                if let Err(e) = super::in_place_check(text.as_bytes(), &options, chunk, false) {
+                    panic!("{text:?} in place, chunk {chunk}: {e}");
                 }
             }
         }
