@@ -666,7 +666,7 @@ impl StreamParser {
             provisional.push(String::new());
         } else {
             provisional = tree.trial_pointers(&trial.settled);
-            out.open = tree.open_pointers().pop();
+            out.open = tree.innermost_pointer();
         }
         provisional.extend(tree.contested().iter().cloned());
         let depth = tree.depth();

@@ -479,26 +479,22 @@ impl Tree {
             .as_ref()
             .map_or(0, |s| s.lowest_closed)
             .min(settled.len());
-        let mut out = Vec::new();
-        let mut pointer = String::new();
-        for (i, frame) in self.frames.iter().enumerate() {
-            if i > 0 {
-                push_segment(&mut pointer, self.frames[i - 1].next_segment());
-            }
-            out.push(pointer.clone());
+        let pointers = self.frame_pointers(self.frames.len());
+        let mut out = pointers.clone();
+        for ((i, frame), pointer) in self.frames.iter().enumerate().zip(&pointers) {
             let from = if i < kept { settled[i] } else { 0 };
             match &frame.container {
                 Container::Array(items) => {
                     out.extend(
                         (from..items.len())
-                            .map(|index| child_pointer(&pointer, Segment::Index(index))),
+                            .map(|index| child_pointer(pointer, Segment::Index(index))),
                     );
                 }
                 Container::Object { map, .. } => {
                     out.extend(
                         map.keys()
                             .skip(from)
-                            .map(|key| child_pointer(&pointer, Segment::Key(key))),
+                            .map(|key| child_pointer(pointer, Segment::Key(key))),
                     );
                 }
             }
@@ -659,10 +655,12 @@ impl Tree {
         }
     }
 
-    /// The pointers of the open containers, outermost first.
-    pub fn open_pointers(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::with_capacity(self.frames.len());
-        for i in 0..self.frames.len() {
+    /// The pointers of the first `count` open containers, outermost first.
+    fn frame_pointers(&self, count: usize) -> Vec<String> {
+        // Each container's pointer is its parent's and one segment: built in one pass.
+        let count = count.min(self.frames.len());
+        let mut out: Vec<String> = Vec::with_capacity(count);
+        for i in 0..count {
             let mut pointer = match i {
                 0 => String::new(),
                 _ => out[i - 1].clone(),
@@ -673,6 +671,12 @@ impl Tree {
             out.push(pointer);
         }
         out
+    }
+
+    /// The pointer of the innermost open container.
+    pub fn innermost_pointer(&self) -> Option<String> {
+        let depth = self.frames.len().checked_sub(1)?;
+        Some(self.pointer_of(depth))
     }
 
     /// The root, once it closed.
@@ -1083,18 +1087,7 @@ impl Tree {
             _ => None,
         };
         let open_leaf = child.is_some().then(|| self.next_pointer());
-        // Each container's pointer is its parent's and one segment: built in one pass.
-        let mut pointers: Vec<String> = Vec::with_capacity(keep);
-        for i in 0..keep {
-            let mut pointer = match i {
-                0 => String::new(),
-                _ => pointers[i - 1].clone(),
-            };
-            if i > 0 {
-                push_segment(&mut pointer, self.frames[i - 1].next_segment());
-            }
-            pointers.push(pointer);
-        }
+        let mut pointers = self.frame_pointers(keep);
         let frames = std::mem::take(&mut self.frames);
         for (i, frame) in frames.into_iter().take(keep).enumerate().rev() {
             let pointer = std::mem::take(&mut pointers[i]);

@@ -54,23 +54,11 @@ pub fn stream_check(
             break;
         }
         if i % every.max(1) == 0 {
-            // (The snapshot first, the live reader caught up before it: the snapshot runs the
-            // parser at its own pace, the views after it find nothing more to run.)
-            stream.stats();
-            let snapshot = stream.snapshot();
-            apart.apply(stream.changes());
-            let live = stream.live().clone();
-            same_view(&live, &apart, &snapshot, options)?;
-            snapshots.push(snapshot);
+            snapshots.push(look(&mut stream, &mut apart, options)?);
         }
         events.extend(stream.events());
     }
-    stream.stats();
-    let snapshot = stream.snapshot();
-    apart.apply(stream.changes());
-    let live = stream.live().clone();
-    same_view(&live, &apart, &snapshot, options)?;
-    snapshots.push(snapshot);
+    snapshots.push(look(&mut stream, &mut apart, options)?);
     let finished = stream.finish_with_events();
     events.extend(finished.events);
     if let Some(e) = &fed_error {
@@ -127,6 +115,22 @@ pub fn stream_check(
         }
     }
     Ok(agreement)
+}
+
+/// A snapshot, checked against the view kept in place and the copy `apart` kept by the changes
+/// (the snapshot first, the live reader caught up before it: the snapshot runs the parser at its
+/// own pace, the views after it find nothing more to run).
+fn look(
+    stream: &mut StreamParser,
+    apart: &mut Live,
+    options: &Options,
+) -> Result<Snapshot, String> {
+    stream.stats();
+    let snapshot = stream.snapshot();
+    apart.apply(stream.changes());
+    let live = stream.live().clone();
+    same_view(&live, apart, &snapshot, options)?;
+    Ok(snapshot)
 }
 
 /// A view alone (`live()` after every chunk, nothing else asked: its reading of the last window
