@@ -214,6 +214,8 @@ pub(super) struct Mirror {
     generation: u64,
     /// How deep the cursor is (0: at the root).
     cursor: usize,
+    /// The view copies the live reader's own tree (a reply strict so far), not the settled one.
+    from_reader: bool,
 }
 
 impl Mirror {
@@ -225,12 +227,22 @@ impl Mirror {
         self.id
     }
 
+    /// The tree the next [`Mirror::sync`] copies: the live reader's own (`from_reader`) or the
+    /// settled one. A view that copied the other starts again.
+    pub fn copy_from(&mut self, from_reader: bool) {
+        if self.from_reader != from_reader {
+            self.from_reader = from_reader;
+            self.provisional_root = true;
+        }
+    }
+
     /// The view is replaced whole by `value` (a view read another way).
     pub fn replace(&mut self, value: Option<Value>, out: &mut Vec<Change>) {
         *self = Mirror {
             id: self.id,
             shown: true,
             provisional_root: true,
+            from_reader: self.from_reader,
             ..Mirror::default()
         };
         out.push(Change::Root(value));
@@ -256,6 +268,7 @@ impl Mirror {
             *self = Mirror {
                 id: self.id,
                 generation: tree.generation,
+                from_reader: self.from_reader,
                 ..Mirror::default()
             };
         }

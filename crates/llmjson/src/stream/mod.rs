@@ -21,6 +21,7 @@ mod tree;
 use crate::{Error, Options, Parsed, Value};
 use reader::{Reader, Stop};
 use settled::{Settled, Trial, View, RESUME_AFTER, RESUME_AFTER_IN_PLACE};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tree::Tree;
@@ -278,6 +279,30 @@ pub struct StreamParser {
     live: Option<Box<(Mirror, Live)>>,
     /// Every update reads the last window again (see [`StreamParser::fresh_trials`]).
     fresh_trials: bool,
+    /// A reply strict so far is shown from the settled tree too (see
+    /// [`StreamParser::settled_only`]).
+    settled_only: bool,
+    /// How much text had arrived when a view or snapshot last showed the live reader's own
+    /// tree (a reply strict so far; 0: none did): what it showed as settled, the decision
+    /// procedure has not, yet. (Atomic: `snapshot` takes `&self`.)
+    strict_view_at: AtomicUsize,
+    /// The live reader's values as they were when what it read stopped being strict JSON, if
+    /// a view had shown them (see [`LaterEvents`]).
+    shown_by_reader: Option<Tree>,
+}
+
+/// Whether what `reader` read into `tree` is strict JSON with one reading, located where the
+/// final parse looks first (see [`StreamParser::reads_strictly`]).
+fn strict_so_far(reader: &Reader, tree: &Tree) -> bool {
+    reader.start.is_some()
+        && !reader.weak
+        && reader.strict
+        && !reader.latex_doubt
+        && !tree.guessed()
+        && tree.generation == 0
+        && !tree.repeated
+        // (A fence that closed with the value open: its closers are missing.)
+        && (reader.fence_closed_at().is_none() || tree.is_done())
 }
 
 /// The live reader runs once this many bytes arrived since it last ran (and whenever events,
@@ -291,7 +316,8 @@ impl StreamParser {
         let depth = options.max_depth.clamp(1, crate::MAX_DEPTH_CEILING);
         // The live reader's value is kept while it can become the result as it is (a clean read
         // of a valid reply); the value shown is the decision procedure's.
-        let tree = Tree::new(depth, None, false);
+        let mut tree = Tree::new(depth, None, false);
+        tree.track_lag();
         let settled = Mutex::new(Settled::new(Tree::new(depth, options.schema.clone(), true)));
         StreamParser {
             options,
@@ -308,6 +334,9 @@ impl StreamParser {
             changes_mirror: None,
             live: None,
             fresh_trials: false,
+            settled_only: false,
+            strict_view_at: AtomicUsize::new(0),
+            shown_by_reader: None,
         }
     }
 
@@ -327,6 +356,22 @@ impl StreamParser {
     pub fn fresh_trials(mut self) -> StreamParser {
         self.fresh_trials = true;
         self
+    }
+
+    /// A reply strict so far is shown as any other: from what the decision procedure settled
+    /// and a trial reading of the last window (for tests: the live reader's own view of such a
+    /// reply must show the values this shows).
+    #[doc(hidden)]
+    pub fn settled_only(mut self) -> StreamParser {
+        self.settled_only = true;
+        self
+    }
+
+    /// Whether a view of the value now is the live reader's own (for tests; see
+    /// [`StreamParser::reads_strictly`]).
+    #[doc(hidden)]
+    pub fn shows_the_readers_view(&self) -> bool {
+        self.reads_strictly()
     }
 
     /// The settled part (a lock nobody else holds: the parser is used by one thread at a
@@ -440,8 +485,13 @@ impl StreamParser {
         }
         if !self.reader.strict && self.tree.keeps_values() {
             // Not valid JSON as written: `finish` parses it, so the live reader's value is of
-            // no use (the value shown is the decision procedure's).
-            self.tree.drop_values();
+            // no use (the value shown is the decision procedure's) — but for what a view
+            // showed of it, which the final events compare with the result.
+            if *self.strict_view_at.get_mut() > 0 {
+                self.shown_by_reader = Some(self.tree.take_values());
+            } else {
+                self.tree.drop_values();
+            }
         }
         if self.stats.first_value.is_none() && self.tree.completed > 0 {
             self.stats.first_value = Some(self.created.elapsed());
@@ -472,7 +522,11 @@ impl StreamParser {
         } else {
             std::borrow::Cow::Borrowed(&self.text)
         };
-        let (closed, strict) = match self.settled_view(&text) {
+        let from_reader = match self.reader_view(&text, pending_bytes) {
+            Some(closed) => Some((closed, true)),
+            None => self.settled_view(&text),
+        };
+        let (closed, strict) = match from_reader {
             Some(view) => view,
             // Not located yet, or the decision procedure failed where the final parse may not:
             // the live reader's view, none of it settled, read from the start (the live
@@ -486,7 +540,8 @@ impl StreamParser {
                 (closed, reader.strict)
             }
         };
-        let malformed = !strict || closed.guessed;
+        // (A guess of the live reader's counts too: the settled part may have been decided past it.)
+        let malformed = !strict || closed.guessed || self.tree.guessed();
         let value = match (&self.options.schema, closed.value) {
             (Some(schema), Some(value)) if self.options.coercion == crate::Coercion::Fit => {
                 let leaf = closed
@@ -569,6 +624,7 @@ impl StreamParser {
         let _ = self.catch_up();
         let mut out = Changes::default();
         let owner = mirror.id();
+        let from_reader = self.reads_strictly();
         let settled = self
             .settled
             .get_mut()
@@ -579,6 +635,15 @@ impl StreamParser {
         let direct = self.failed.is_none()
             && self.options.truncation != crate::Truncation::DropElement
             && !schema_shapes;
+        if direct && from_reader {
+            if settled.trial.as_ref().is_some_and(|t| t.owner == owner) {
+                settled.end_trial();
+            }
+            self.strict_view_at
+                .store(self.text.len(), Ordering::Relaxed);
+            return self.update_from_reader(mirror);
+        }
+        mirror.copy_from(false);
         // The trial this view showed goes on while the parser does not run.
         let going_on = direct
             && !self.fresh_trials
@@ -625,7 +690,7 @@ impl StreamParser {
                 out.settled = Some(out.changes.len());
                 if tree.is_done() {
                     out.done = true;
-                    out.malformed = !self.reader.strict || tree.guessed();
+                    out.malformed = !self.reader.strict || tree.guessed() || self.tree.guessed();
                     if tree.root_lagging(text_len) {
                         out.provisional.push(String::new());
                     }
@@ -659,7 +724,8 @@ impl StreamParser {
             crate::Truncation::Complete => trial.reader.pending(&self.text, tree.halted),
             _ => None,
         };
-        out.malformed = !(self.reader.strict && trial.reader.strict) || tree.guessed();
+        out.malformed =
+            !(self.reader.strict && trial.reader.strict) || tree.guessed() || self.tree.guessed();
         let mut provisional = Vec::new();
         if tree.is_done() {
             out.done = true;
@@ -696,6 +762,67 @@ impl StreamParser {
         out
     }
 
+    /// Whether the value so far can be shown from the live reader's own tree: what it read is
+    /// strict JSON (no escape the repair stage may read as LaTeX, no byte that was not UTF-8,
+    /// no repeated key, no fence closed on an open value), located where the final parse looks
+    /// first. Such a text has one reading: the decision procedure settles what the reader
+    /// read, so a view need not wait for it (what completed in its lag stays provisional, as
+    /// a later byte may still turn a quote around; so does a closed root, as what follows may
+    /// still change which value is the answer).
+    fn reads_strictly(&self) -> bool {
+        !self.settled_only
+            && self.read_to == self.text.len()
+            && strict_so_far(&self.reader, &self.tree)
+            && self.invalid_utf8_at.is_none()
+            && self.tree.keeps_values()
+    }
+
+    /// [`StreamParser::update`] of a reply strict so far: the live reader's tree copied (each
+    /// value once, as it completes), its open string or number shown after it; provisional
+    /// are the open values and the lag's ([`Tree::lag_pointers`]), as
+    /// [`StreamParser::snapshot`] shows them.
+    fn update_from_reader(&self, mirror: &mut Mirror) -> Changes {
+        let mut out = Changes::default();
+        let tree = &self.tree;
+        let text_len = self.text.len();
+        mirror.copy_from(true);
+        mirror.sync(tree, &mut out.changes);
+        out.settled = Some(out.changes.len());
+        out.malformed = tree.guessed();
+        let mut provisional = Vec::new();
+        if tree.is_done() {
+            // What follows the root (another value, a later fence) may still change which
+            // value is the answer: the root stays provisional until the end.
+            out.done = true;
+            provisional.push(String::new());
+        } else if tree.has_started() {
+            provisional = tree.lag_pointers(text_len);
+            out.open = tree.innermost_pointer();
+        }
+        provisional.extend(tree.contested().iter().cloned());
+        let leaf = match self.options.truncation {
+            crate::Truncation::Complete if !tree.is_done() => {
+                self.reader.pending(&self.text, tree.halted)
+            }
+            _ => None,
+        };
+        if let Some(value) = leaf {
+            let depth = tree.depth();
+            let key = tree.pending_key().map(str::to_owned);
+            // (A value with no key in an object is not shown, as `close_into` leaves it.)
+            if depth == 0 || key.is_some() || !tree.in_object() {
+                mirror.show_leaf(depth, key, value, &mut out.changes);
+            }
+            let pointer = tree.next_pointer();
+            provisional.push(pointer.clone());
+            out.open = Some(pointer);
+        }
+        provisional.sort();
+        provisional.dedup();
+        out.provisional = provisional;
+        out
+    }
+
     /// The events since the last call, in order. Nothing is built for events before the first
     /// call: it makes the events so far from what the stream has read (in the order it was
     /// read; each string's text so far as one [`Event::StringGrew`]), and from then on they are
@@ -719,6 +846,45 @@ impl StreamParser {
             tree.record_from_now(false);
         }
         tree.events.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// The snapshot's parts from the live reader's own tree, read to the end of `text`, when
+    /// that is strict JSON (as [`StreamParser::update_from_reader`] shows it).
+    fn reader_view(&self, text: &str, pending_bytes: bool) -> Option<tree::Closed> {
+        if self.settled_only
+            || pending_bytes
+            || self.failed.is_some()
+            || self.invalid_utf8_at.is_some()
+            || !self.tree.keeps_values()
+        {
+            return None;
+        }
+        let truncation = self.options.truncation;
+        let mut closed = if self.read_to == text.len() {
+            if !strict_so_far(&self.reader, &self.tree) {
+                return None;
+            }
+            let leaf = self.reader.pending(text, self.tree.halted);
+            self.tree.close_snapshot(leaf, truncation, text.len())
+        } else {
+            // The text the live reader has not read yet is read on copies.
+            let mut reader = self.reader.clone();
+            let mut tree = self.tree.copy_quiet();
+            if let Stop::TooDeep = reader.run(text, &mut tree) {
+                return None;
+            }
+            if !strict_so_far(&reader, &tree) {
+                return None;
+            }
+            let leaf = reader.pending(text, tree.halted);
+            tree.close_into(leaf, truncation, text.len())
+        };
+        self.strict_view_at.store(text.len(), Ordering::Relaxed);
+        if closed.done && closed.provisional.first().is_none_or(|p| !p.is_empty()) {
+            // As `update_from_reader`: the root stays provisional until the end.
+            closed.provisional.insert(0, String::new());
+        }
+        Some(closed)
     }
 
     /// The snapshot's parts from what the decision procedure settled, and the live reader's
@@ -834,18 +1000,33 @@ impl StreamParser {
             let _ = self.check_size(self.text.len());
         }
         let _ = self.catch_up();
-        let result = match self.failed.take() {
-            Some(limit) => Err(limit.error()),
+        let clean = match self.failed.take() {
+            Some(limit) => Err(Err(limit.error())),
             None => match self.clean_result() {
-                Some(result) => result,
-                None => crate::parse_decoded(&self.text, self.invalid_utf8_at, &self.options),
+                Some(result) => Ok(result),
+                None => Err(crate::parse_decoded(
+                    &self.text,
+                    self.invalid_utf8_at,
+                    &self.options,
+                )),
             },
         };
+        // A view showed the live reader's own values as settled (`reads_strictly`) and the
+        // result is not that reading: the events say which values it revised.
+        let shown_by_reader = match (&clean, *self.strict_view_at.get_mut()) {
+            (Err(_), at) if at > 0 => Some(match self.shown_by_reader.take() {
+                Some(tree) => tree,
+                None => self.tree.take_values(),
+            }),
+            _ => None,
+        };
+        let result = clean.unwrap_or_else(|result| result);
         self.stats.elapsed = self.created.elapsed();
         FinishedLater {
             result,
             stats: self.stats,
             events: LaterEvents {
+                shown_by_reader,
                 view: self
                     .settled
                     .into_inner()
@@ -875,6 +1056,9 @@ pub struct FinishedLater {
 pub struct LaterEvents {
     /// What the stream showed: the final value completes it.
     view: View,
+    /// The live reader's values a view showed as settled while the reply was strict JSON, when
+    /// the result is not that reading.
+    shown_by_reader: Option<Tree>,
 }
 
 impl LaterEvents {
@@ -892,13 +1076,18 @@ impl LaterEvents {
         }
         let tree = &mut self.view.tree;
         let mut events = tree.events.take().unwrap_or_default();
+        let mut revised = Vec::new();
         if tree.has_started() {
-            events.extend(
-                tree.revisions(final_value)
-                    .into_iter()
-                    .map(|path| Event::Revised { path }),
-            );
+            revised = tree.revisions(final_value);
         }
+        if let Some(shown) = &self.shown_by_reader {
+            for path in shown.revisions(final_value) {
+                if !revised.contains(&path) {
+                    revised.push(path);
+                }
+            }
+        }
+        events.extend(revised.into_iter().map(|path| Event::Revised { path }));
         events
     }
 }

@@ -37,6 +37,14 @@ struct Frame {
 }
 
 impl Frame {
+    /// How many of its children are complete.
+    fn len(&self) -> usize {
+        match &self.container {
+            Container::Array(items) => items.len(),
+            Container::Object { map, .. } => map.len(),
+        }
+    }
+
     /// Where the value being read in this container goes.
     fn next_segment(&self) -> Segment<'_> {
         match &self.container {
@@ -49,6 +57,12 @@ impl Frame {
 /// How far back from the end of the text a completed value is still shown as provisional: the
 /// repair parser's decisions look this far ahead (`repair::cost::WINDOW`).
 pub const LAG: usize = crate::repair::cost::WINDOW;
+
+/// How far behind the end of the text the decision procedure settles (`park::LAG`): in a tree
+/// nothing settled that keeps [`Tree::track_lag`], the values completed this recently are
+/// provisional, as they would be had the procedure settled the rest. (Half of it, the window a
+/// decision looks ahead, is not enough: a later fault turns around values up to here too.)
+const SETTLE_LAG: usize = crate::repair::parser::park::LAG;
 
 /// Room a new container is given: most of a reply's containers hold a few members, and growing
 /// from nothing reallocates twice on the way to eight.
@@ -91,6 +105,14 @@ pub(super) struct Tree {
     pub generation: u64,
     /// A reading tried on the tree itself and taken back after ([`Tree::scratch`]).
     scratch: Option<Box<Scratch>>,
+    /// With [`Tree::track_lag`]: the values completed less than [`SETTLE_LAG`] bytes before the
+    /// last one, oldest first, each as (the depth of its container, where it ended). Those of a
+    /// container that closed are taken out (it is one of its parent's then).
+    recent: Option<std::collections::VecDeque<(usize, usize)>>,
+    /// With [`Tree::track_lag`]: an object's key came again. Valid JSON, but most often a
+    /// misreading (a closer too many) that the decision procedure reads otherwise: a view of
+    /// this tree would replace the member shown.
+    pub repeated: bool,
 }
 
 /// What a reading on trial changed, to take it back, and what it showed, step by step.
@@ -205,6 +227,35 @@ impl Tree {
         }
     }
 
+    /// [`Tree::drop_values`], handing back what was built: a tree that holds it, as it was.
+    pub fn take_values(&mut self) -> Tree {
+        let mut taken = self.copy_quiet_with(Vec::new(), None);
+        taken.frames = self
+            .frames
+            .iter_mut()
+            .map(|frame| {
+                let container = match &mut frame.container {
+                    Container::Object { map, key } => Container::Object {
+                        map: std::mem::take(map),
+                        key: key.clone(),
+                    },
+                    Container::Array(items) => Container::Array(std::mem::take(items)),
+                };
+                Frame {
+                    container,
+                    last_end: frame.last_end,
+                    settled: frame.settled,
+                }
+            })
+            .collect();
+        taken.root = self.root.take();
+        self.drop_values();
+        if taken.root.is_some() {
+            self.root = Some(Value::Null);
+        }
+        taken
+    }
+
     /// Whether values are kept (a reader need not build what would be dropped).
     pub fn keeps_values(&self) -> bool {
         !self.shape_only
@@ -271,11 +322,54 @@ impl Tree {
         self.events = Some(events);
     }
 
+    /// Keeps where recent values ended, so that those completed in the last [`SETTLE_LAG`]
+    /// bytes are provisional ([`Tree::lag_pointers`]): the live reader's own tree, shown while
+    /// what it read is strict JSON.
+    pub fn track_lag(&mut self) {
+        self.recent = Some(std::collections::VecDeque::new());
+    }
+
+    /// How many of the children of the open container at `depth` are settled (the first of
+    /// those a later byte may still change; `text_len`: the text so far): those the decision
+    /// procedure settled ([`Tree::freeze`]); with [`Tree::track_lag`], those that ended
+    /// [`SETTLE_LAG`] bytes or more ago; else all but the last when it ended within [`LAG`].
+    fn unsettled_from(&self, depth: usize, text_len: usize) -> usize {
+        let Some(frame) = self.frames.get(depth) else {
+            return 0;
+        };
+        let len = frame.len();
+        if let Some(settled) = frame.settled {
+            return settled.min(len);
+        }
+        if let Some(recent) = &self.recent {
+            let lagging = recent
+                .iter()
+                .rev()
+                .take_while(|&&(_, end)| text_len.saturating_sub(end) < SETTLE_LAG)
+                .filter(|&&(at, _)| at == depth)
+                .count();
+            return len.saturating_sub(lagging);
+        }
+        let lagging = frame
+            .last_end
+            .is_some_and(|end| text_len.saturating_sub(end) < LAG);
+        if lagging {
+            len.saturating_sub(1)
+        } else {
+            len
+        }
+    }
+
     /// A copy without the events (for a snapshot that reads ahead on its own).
     pub fn copy_quiet(&self) -> Tree {
+        self.copy_quiet_with(self.frames.clone(), self.root.clone())
+    }
+
+    /// [`Tree::copy_quiet`] holding `frames` and `root`.
+    fn copy_quiet_with(&self, frames: Vec<Frame>, root: Option<Value>) -> Tree {
         Tree {
-            frames: self.frames.clone(),
-            root: self.root.clone(),
+            frames,
+            root,
             root_end: self.root_end,
             events: None,
             deferred: None,
@@ -290,6 +384,8 @@ impl Tree {
             halted: false,
             generation: self.generation,
             scratch: None,
+            recent: self.recent.clone(),
+            repeated: self.repeated,
         }
     }
 
@@ -354,6 +450,9 @@ impl Tree {
         self.root = None;
         self.root_end = 0;
         self.generation += 1;
+        if let Some(recent) = &mut self.recent {
+            recent.clear();
+        }
     }
 
     pub fn put_root(&mut self, value: Value) {
@@ -673,6 +772,28 @@ impl Tree {
         out
     }
 
+    /// The pointers a later byte may still change, as [`Tree::close_into`] lists them (its
+    /// open string or number aside): the open containers, and their children past
+    /// [`Frame::unsettled_from`]. What a view of a tree nothing settled shows as provisional —
+    /// a few pointers, so an update costs the same however much the tree holds.
+    pub fn lag_pointers(&self, text_len: usize) -> Vec<String> {
+        let pointers = self.frame_pointers(self.frames.len());
+        let mut out = Vec::with_capacity(pointers.len() + 2);
+        for (depth, (frame, pointer)) in self.frames.iter().zip(&pointers).enumerate() {
+            for index in self.unsettled_from(depth, text_len)..frame.len() {
+                let segment = match &frame.container {
+                    Container::Array(_) => Some(Segment::Index(index)),
+                    Container::Object { map, .. } => {
+                        map.get_index(index).map(|(key, _)| Segment::Key(key))
+                    }
+                };
+                out.extend(segment.map(|segment| child_pointer(pointer, segment)));
+            }
+        }
+        out.extend(pointers);
+        out
+    }
+
     /// The pointer of the innermost open container.
     pub fn innermost_pointer(&self) -> Option<String> {
         let depth = self.frames.len().checked_sub(1)?;
@@ -760,6 +881,10 @@ impl Tree {
             self.contest();
             return;
         }
+        if self.recent.is_some() && !self.repeated && self.repeats(&name) {
+            // (The live reader's tree: a view of it stops being shown, see `repeated`.)
+            self.repeated = true;
+        }
         self.set_key(name);
         self.push_event(|t| Event::KeyStarted {
             path: t.next_pointer(),
@@ -834,6 +959,7 @@ impl Tree {
         }
         let watching = self.events.is_some() || self.deferred.is_some();
         let in_scratch = self.scratch.is_some();
+        let depth = self.frames.len().saturating_sub(1);
         let Some(frame) = self.frames.last_mut() else {
             let (end_before, provisional) = (self.root_end, self.root_provisional);
             self.root = Some(value);
@@ -846,6 +972,15 @@ impl Tree {
             return;
         };
         let last_end = frame.last_end.replace(end);
+        if let Some(recent) = &mut self.recent {
+            while recent
+                .front()
+                .is_some_and(|&(_, at)| at.saturating_add(SETTLE_LAG) < end)
+            {
+                recent.pop_front();
+            }
+            recent.push_back((depth, end));
+        }
         if self.shape_only {
             if let Container::Object { key, .. } = &mut frame.container {
                 *key = None;
@@ -921,6 +1056,13 @@ impl Tree {
         let Some(frame) = self.frames.pop() else {
             return;
         };
+        if let Some(recent) = &mut self.recent {
+            // Its values are inside it: it is the one provisional value there.
+            let depth = self.frames.len();
+            while recent.back().is_some_and(|&(at, _)| at >= depth) {
+                recent.pop_back();
+            }
+        }
         let (last_end, settled) = (frame.last_end, frame.settled);
         let (value, object, key) = match frame.container {
             Container::Array(items) => (Value::Array(items), false, None),
@@ -1088,25 +1230,18 @@ impl Tree {
         };
         let open_leaf = child.is_some().then(|| self.next_pointer());
         let mut pointers = self.frame_pointers(keep);
+        // (A repeated key's value being written again is not complete: the open containers'
+        // pointers and the open leaf's are taken out of `complete` at the end.)
+        let mut open = pointers.clone();
+        let unsettled: Vec<usize> = (0..keep)
+            .map(|depth| self.unsettled_from(depth, text_len))
+            .collect();
         let frames = std::mem::take(&mut self.frames);
         for (i, frame) in frames.into_iter().take(keep).enumerate().rev() {
             let pointer = std::mem::take(&mut pointers[i]);
             // Complete children of an open container: each is complete; recent ones are
             // provisional (a later byte may still turn the reading around).
-            let lagging = frame
-                .last_end
-                .is_some_and(|end| text_len.saturating_sub(end) < LAG);
-            // The children past those the decision procedure settled, or else the last one
-            // when it ended within the lag.
-            let len = match &frame.container {
-                Container::Array(items) => items.len(),
-                Container::Object { map, .. } => map.len(),
-            };
-            let unsettled = match frame.settled {
-                Some(settled) => settled.min(len),
-                None if lagging => len.saturating_sub(1),
-                None => len,
-            };
+            let unsettled = unsettled[i];
             match &frame.container {
                 Container::Array(items) => {
                     for index in 0..items.len() {
@@ -1149,7 +1284,11 @@ impl Tree {
         provisional.extend(self.contested.iter().cloned());
         provisional.sort();
         provisional.dedup();
+        open.extend(open_leaf.clone());
         complete.sort();
+        if open.iter().any(|p| complete.binary_search(p).is_ok()) {
+            complete.retain(|c| !open.contains(c));
+        }
         Closed {
             value: child,
             complete,

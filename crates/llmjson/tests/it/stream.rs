@@ -144,8 +144,12 @@ pub fn in_place_check(
     chunk: usize,
     exact: bool,
 ) -> Result<(), String> {
-    let mut going_on = StreamParser::new(options.clone());
-    let mut again = StreamParser::new(options.clone()).fresh_trials();
+    // (Both read strict JSON as any other: `reader_view_check` compares the live reader's own
+    // view of it with this one.)
+    let mut going_on = StreamParser::new(options.clone()).settled_only();
+    let mut again = StreamParser::new(options.clone())
+        .settled_only()
+        .fresh_trials();
     for piece in input.chunks(chunk.max(1)) {
         let (a, b) = (going_on.feed_bytes(piece), again.feed_bytes(piece));
         if a.is_err() || b.is_err() {
@@ -179,6 +183,53 @@ pub fn in_place_check(
     let finished = going_on.finish();
     if !same_outcome(&finished, &one_shot) {
         return Err("finish differs from parse".into());
+    }
+    Ok(())
+}
+
+/// A reply strict so far is shown from the live reader's own tree without waiting for the
+/// decision procedure: after every chunk its value (and whether it is done, malformed, and
+/// which value is still being written) is the one the settled tree and a trial reading show.
+pub fn reader_view_check(input: &[u8], options: &Options, chunk: usize) -> Result<(), String> {
+    let mut direct = StreamParser::new(options.clone());
+    let mut settled = StreamParser::new(options.clone()).settled_only();
+    for (i, piece) in input.chunks(chunk.max(1)).enumerate() {
+        if direct.feed_bytes(piece).is_err() || settled.feed_bytes(piece).is_err() {
+            return Ok(());
+        }
+        let (a, b) = (direct.live().clone(), settled.live().clone());
+        if !direct.shows_the_readers_view() {
+            // Read as any other reply (each stream runs the decision procedure at its own
+            // times, so what their trial readings show may differ).
+            continue;
+        }
+        if a.done {
+            // The root closed: the reader's view keeps it, provisional, until the end; the
+            // settled one may read what follows into it (objects with no brackets around).
+            if !a.provisional.first().is_some_and(String::is_empty) {
+                return Err(format!(
+                    "chunk {i}: a root the reader closed is shown as settled"
+                ));
+            }
+            continue;
+        }
+        if a.value() != b.value()
+            || a.done != b.done
+            || a.malformed != b.malformed
+            || a.open != b.open
+        {
+            return Err(format!(
+                "chunk {i}: the reader's view shows {:?} (done {}, malformed {}, open {:?}); the settled one {:?} ({}, {}, {:?})",
+                a.value().map(Value::to_string),
+                a.done,
+                a.malformed,
+                a.open,
+                b.value().map(Value::to_string),
+                b.done,
+                b.malformed,
+                b.open
+            ));
+        }
     }
     Ok(())
 }
@@ -844,6 +895,12 @@ fn every_corpus_case_streams_as_it_parses() {
                 if let Err(e) = in_place_check(&case.input, &case.options, chunk, true) {
                     panic!("{corpus} {} (in place, chunk {chunk}): {e}", case.id);
                 }
+                if let Err(e) = reader_view_check(&case.input, &case.options, chunk) {
+                    panic!(
+                        "{corpus} {} (the reader's view, chunk {chunk}): {e}",
+                        case.id
+                    );
+                }
             }
         }
         print_agreement(corpus, agreement);
@@ -880,6 +937,9 @@ fn generated_replies_stream_as_they_parse() {
         for chunk in [3, 16] {
             if let Err(e) = in_place_check(case.input.as_bytes(), &options, chunk, true) {
                 panic!("{} (in place, chunk {chunk}): {e}", case.id);
+            }
+            if let Err(e) = reader_view_check(case.input.as_bytes(), &options, chunk) {
+                panic!("{} (the reader's view, chunk {chunk}): {e}", case.id);
             }
         }
     }
