@@ -192,9 +192,11 @@ export interface Snapshot<T = unknown> {
   /** The pointer of the innermost value still being written (it and the containers around it
    * are the only values not complete), or `null`. */
   open: string | null;
-  /** Pointers a later byte may still change: open values, values read with a guess, and the last
-   * value completed in each open container within the last 256 bytes. */
-  provisional: string[];
+  /** Pointers a later byte may still change, sorted: open values, values read with a guess, the
+   * values completed in the last window the decision procedure has not settled yet (about 512
+   * bytes), and a root that closed (until the end: what follows it may still be the answer
+   * instead). Made when first read. */
+  readonly provisional: string[];
   /** The root value closed (the final parse may still read the reply otherwise). */
   done: boolean;
   /** What has arrived already needs a repair (a comment, another quote, a bare key, a trailing

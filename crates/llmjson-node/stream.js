@@ -48,6 +48,37 @@ function completeOf(value, open, keysOf) {
   return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** The value at `pointer` in `value` (undefined where there is none). */
+function resolve(value, pointer) {
+  let node = value;
+  for (const raw of pointer.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = Array.isArray(node) ? node[Number(token)] : Object.hasOwn(node, token) ? node[token] : undefined;
+  }
+  return node;
+}
+
+/**
+ * The provisional pointers of `value`: the others, and each open container's with its members
+ * or elements from the first provisional one on (`u`: the library's changes), sorted.
+ */
+function provisionalOf(value, u, keysOf) {
+  const out = new Set(u.provisionalOther);
+  u.provisionalOpen.forEach((pointer, i) => {
+    const from = u.provisionalFrom[i];
+    out.add(pointer);
+    const node = resolve(value, pointer);
+    if (Array.isArray(node)) {
+      for (let k = from; k < node.length; k++) out.add(`${pointer}/${k}`);
+    } else if (node !== null && typeof node === 'object') {
+      const keys = keysOf.get(node) ?? Object.keys(node);
+      for (const key of keys.slice(from)) out.add(`${pointer}/${escapeToken(key)}`);
+    }
+  });
+  return [...out].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /**
  * The JavaScript objects of the value a stream shows, kept up to date in place by the
  * library's changes: each complete member is made once. A snapshot copies only the containers
@@ -180,6 +211,8 @@ class View {
 class Snapshot {
   #complete;
   #keysOf;
+  #provisional;
+  #unsettled;
   /** `s`: the library's snapshot; or its changes, with the view's `value` and key orders. */
   constructor(s, view) {
     /** The partial value, closed as `truncation` says (undefined before the JSON starts). */
@@ -187,8 +220,8 @@ class Snapshot {
     else this.value = s.json == null ? undefined : JSON.parse(s.json);
     this.#complete = view ? null : s.complete;
     this.#keysOf = view ? view.keysOf : new WeakMap();
-    /** Pointers a later byte may still change (open, guessed, or completed very recently). */
-    this.provisional = s.provisional;
+    this.#provisional = view ? null : s.provisional;
+    this.#unsettled = view ? s : null;
     /** The root value closed. */
     this.done = s.done;
     /**
@@ -198,6 +231,18 @@ class Snapshot {
     this.malformed = s.malformed;
     /** The pointer of the innermost value still being written, or null. */
     this.open = s.open ?? null;
+  }
+
+  /**
+   * Pointers a later byte may still change (open, guessed, completed very recently, or a root
+   * that closed, until the end); made when first read.
+   */
+  get provisional() {
+    if (this.#provisional == null) {
+      this.#provisional = provisionalOf(this.value, this.#unsettled, this.#keysOf);
+      this.#unsettled = null;
+    }
+    return this.#provisional;
   }
 
   /** JSON Pointers of the complete values (the largest ones); made when first read. */

@@ -33,8 +33,15 @@ pub struct NativeChanges {
     /// How many of the changes show the settled part (`null`: it did not change; the path kept
     /// last stands).
     pub settled: Option<u32>,
-    /// Pointers a later byte may still change.
-    pub provisional: Vec<String>,
+    /// What a later byte may still change, as where it starts: the open containers' pointers
+    /// (outermost first)…
+    pub provisional_open: Vec<String>,
+    /// …the position of each one's first provisional member or element (those after it are
+    /// provisional too)…
+    pub provisional_from: Vec<u32>,
+    /// …and the other provisional pointers (a closed root, values read with a guess, the open
+    /// string or number).
+    pub provisional_other: Vec<String>,
     /// The root value closed.
     pub done: bool,
     /// What has arrived already needs a repair, rather than being merely incomplete.
@@ -179,7 +186,19 @@ impl JsStreamParser {
             settled: changes
                 .settled
                 .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
-            provisional: changes.provisional,
+            provisional_from: changes
+                .provisional
+                .open
+                .iter()
+                .map(|(_, from)| u32::try_from(*from).unwrap_or(u32::MAX))
+                .collect(),
+            provisional_open: changes
+                .provisional
+                .open
+                .into_iter()
+                .map(|(p, _)| p)
+                .collect(),
+            provisional_other: changes.provisional.other,
             done: changes.done,
             malformed: changes.malformed,
             open: changes.open,

@@ -332,3 +332,29 @@ test('what is complete follows from the value still being written', () => {
   assert.deepEqual(s.complete, ['/steps/0', '/steps/1/id']);
   assert.ok(s.isComplete('/steps/0/title') && !s.isComplete('/steps/1'));
 });
+
+test('what is provisional, listed when read, is the library list', () => {
+  // A snapshot kept in place says what is provisional as where it starts and lists it when
+  // read; a parser that builds its snapshots whole (any schema) gets the library's list. On
+  // JSON read as written both show the live reader's own view, whatever the history. (An
+  // integer-like key keeps the reply's order.)
+  const text = `${plans(30).slice(0, -5)}, "9": {"2": 1, "1": [2]}}\n\`\`\`\nThat is the plan.`;
+  for (const chunk of [3, 64, 256]) {
+    const inPlace = createStreamParser();
+    const whole = createStreamParser({ schema: {} });
+    let a;
+    for (let at = 0; at < text.length; at += chunk) {
+      inPlace.feed(text.slice(at, at + chunk));
+      whole.feed(text.slice(at, at + chunk));
+      a = inPlace.snapshot();
+      const b = whole.snapshot();
+      assert.deepEqual(a.value, b.value);
+      assert.deepEqual(a.provisional, b.provisional, text.slice(0, at + chunk).slice(-80));
+      for (const p of [...b.provisional, ...b.complete.slice(-5)]) {
+        assert.equal(a.isSettled(p), b.isSettled(p), p);
+      }
+    }
+    assert.ok(a.done);
+    assert.deepEqual(a.provisional, ['']);
+  }
+});

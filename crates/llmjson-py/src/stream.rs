@@ -135,13 +135,15 @@ impl View {
                         None => None,
                     }
                 } else if let Ok(dict) = top.cast::<PyDict>() {
-                    match py
-                        .import("builtins")?
-                        .getattr("reversed")?
-                        .call1((dict,))?
-                        .try_iter()?
-                        .next()
-                    {
+                    // (`reversed(dict)`: the last key without walking the others; looked up once.)
+                    static REVERSED: pyo3::sync::PyOnceLock<Py<PyAny>> =
+                        pyo3::sync::PyOnceLock::new();
+                    let reversed = REVERSED.get_or_try_init(py, || {
+                        py.import("builtins")?
+                            .getattr("reversed")
+                            .map(Bound::unbind)
+                    })?;
+                    match reversed.bind(py).call1((dict,))?.try_iter()?.next() {
                         Some(key) => {
                             let key = key?.cast_into::<PyString>()?;
                             let child = dict.get_item(&key)?;
@@ -361,7 +363,9 @@ impl PyStreamParser {
     /// innermost open pointer or None). Without a schema that shapes the value and without
     /// `drop_element`, the value is kept up to date in place from what arrived and copied along
     /// the paths later changes touch (complete members shared between snapshots); the
-    /// complete pointers are then None (they follow from the open pointer).
+    /// complete pointers are then None (they follow from the open pointer), and the
+    /// provisional ones are given as where they start — ([(open container, first provisional
+    /// member)], [other pointers]) — listed by `Snapshot.provisional` when read.
     fn snapshot<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let whole = self.options.schema.is_some()
             || self.options.truncation == llmjson::Truncation::DropElement;
@@ -374,7 +378,14 @@ impl PyStreamParser {
                 [
                     value,
                     py.None().into_bound(py),
-                    PyList::new(py, &changes.provisional)?.into_any(),
+                    PyTuple::new(
+                        py,
+                        [
+                            PyList::new(py, &changes.provisional.open)?.into_any(),
+                            PyList::new(py, &changes.provisional.other)?.into_any(),
+                        ],
+                    )?
+                    .into_any(),
                     changes.done.into_pyobject(py)?.to_owned().into_any(),
                     changes.malformed.into_pyobject(py)?.to_owned().into_any(),
                     changes.open.into_pyobject(py)?.into_any(),

@@ -440,3 +440,21 @@ def test_complete_follows_from_the_open_value():
     assert snapshot.complete == ["/steps/0", "/steps/1/id"]
     assert snapshot.is_complete("/steps/0/title") and not snapshot.is_complete("/steps/1")
     assert snapshot.is_settled("/steps/0") is (not any(p.startswith("/steps/0") for p in snapshot.provisional))
+
+
+@pytest.mark.parametrize("chunk", [3, 64, 256])
+def test_provisional_listed_when_read_is_the_librarys_list(chunk):
+    # A snapshot kept in place says what is provisional as where it starts and lists it when
+    # read; a parser that builds its snapshots whole (any schema) gets the library's list. On
+    # JSON read as written both show the live reader's own view, whatever the history.
+    text = _plans(30) + "\nThat is the plan."
+    in_place, whole = llmjson.StreamParser(), llmjson.StreamParser(schema={})
+    for at in range(0, len(text), chunk):
+        in_place.feed(text[at : at + chunk])
+        whole.feed(text[at : at + chunk])
+        a, b = in_place.snapshot(), whole.snapshot()
+        assert a.value == b.value
+        assert a.provisional == b.provisional, text[: at + chunk][-80:]
+        for pointer in b.provisional + b.complete[-5:]:
+            assert a.is_settled(pointer) == b.is_settled(pointer), pointer
+    assert a.done and a.provisional == [""]

@@ -68,11 +68,21 @@ class StreamParser:
         on_error: Callable[[NativeError], Exception] | None = None,
     ) -> StreamParser: ...
     def feed(self, chunk: str | bytes) -> None: ...
-    def snapshot(self) -> tuple[Any, list[str] | None, list[str], bool, bool, str | None]:
+    def snapshot(
+        self,
+    ) -> tuple[
+        Any,
+        list[str] | None,
+        list[str] | tuple[list[tuple[str, int]], list[str]],
+        bool,
+        bool,
+        str | None,
+    ]:
         """(value or None, complete pointers or None, provisional pointers, done, malformed,
         innermost open pointer or None). Complete pointers are None when the value is kept up
-        to date in place (they follow from the open pointer); the value is a fresh copy of the
-        containers a later chunk may change, sharing every complete member."""
+        to date in place (they follow from the open pointer), and the provisional ones are then
+        ([(open container, first provisional member)], [other pointers]); the value is a fresh
+        copy of the containers a later chunk may change, sharing every complete member."""
     def events(self) -> list[tuple[str, str, str | None]]:
         """(kind, path, text or property or None) per event."""
     def stats(self) -> tuple[int, int, float | None]:

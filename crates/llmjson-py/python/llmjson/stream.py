@@ -59,22 +59,20 @@ class Snapshot:
     arrived, not the whole value again; only the containers a later chunk may still change are
     copied. Treat a snapshot's value as read-only (or ``copy.deepcopy`` it)."""
 
-    __slots__ = ("value", "provisional", "done", "malformed", "open", "_complete")
+    __slots__ = ("value", "done", "malformed", "open", "_complete", "_provisional")
 
     def __init__(
         self,
         value: Any,
         complete: list[str] | None,
-        provisional: list[str],
+        provisional: list[str] | tuple[list[tuple[str, int]], list[str]],
         done: bool,
         malformed: bool = False,
         open: str | None = None,
     ) -> None:
         self.value = value
         """The partial value, closed the way ``truncation`` says (``None`` before the JSON starts)."""
-        self.provisional = provisional
-        """Pointers a later byte may still change: open values, values read with a guess, and the
-        values completed in the last window the decision procedure has not settled yet."""
+        self._provisional = provisional
         self.done = done
         """The root value closed (the final parse may still read the reply otherwise)."""
         self.malformed = malformed
@@ -86,6 +84,16 @@ class Snapshot:
         string or number being written), or ``None``: it and the containers around it are the
         only values not complete."""
         self._complete = complete
+
+    @property
+    def provisional(self) -> list[str]:
+        """Pointers a later byte may still change, sorted: open values, values read with a guess,
+        the values completed in the last window the decision procedure has not settled yet, and
+        a root that closed (until the end: what follows it may still be the answer instead).
+        Made when first read."""
+        if isinstance(self._provisional, tuple):
+            self._provisional = _provisional_of(self.value, *self._provisional)
+        return self._provisional
 
     @property
     def complete(self) -> list[str]:
@@ -121,6 +129,34 @@ class Snapshot:
             f"Snapshot(value={self.value!r}, complete={self.complete!r}, provisional={self.provisional!r}, "
             f"done={self.done!r}, malformed={self.malformed!r})"
         )
+
+
+def _provisional_of(value: Any, open: list[tuple[str, int]], other: list[str]) -> list[str]:
+    """The provisional pointers of ``value``: ``other``, and each open container's with its
+    members or elements from the first provisional one on."""
+    out = set(other)
+    for pointer, first in open:
+        out.add(pointer)
+        node = _resolve(value, pointer)
+        if isinstance(node, dict):
+            out.update(f"{pointer}/{_escape(key)}" for key in list(node)[first:])
+        elif isinstance(node, list):
+            out.update(f"{pointer}/{i}" for i in range(first, len(node)))
+    return sorted(out)
+
+
+def _resolve(value: Any, pointer: str) -> Any:
+    """The value at ``pointer`` in ``value`` (``None`` where there is none)."""
+    node = value
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
 
 
 def _complete_of(value: Any, open: str | None, done: bool) -> list[str]:

@@ -53,12 +53,93 @@ pub struct Changes {
     /// As [`super::Snapshot::malformed`].
     pub malformed: bool,
     /// As [`super::Snapshot::provisional`]: the open values, those the decision procedure has
-    /// not settled, and those read with a guess. Sorted.
-    pub provisional: Vec<String>,
+    /// not settled, and those read with a guess — kept as where they start
+    /// ([`Provisional::pointers`] lists them).
+    pub provisional: Provisional,
     /// The pointer of the innermost value still being written (an open container, or the open
     /// string or number shown): it and the containers around it are the only values not
     /// complete. `None` when the value is complete or nothing is shown.
     pub open: Option<String>,
+}
+
+/// Which values of a view a later byte may still change, kept as where they start: each open
+/// container, and the first of its members or elements that is provisional (those after it are
+/// too). Listing them would cost what the last window holds at every update; a caller that
+/// wants the list asks for it ([`Provisional::pointers`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Provisional {
+    /// The open containers, outermost first: each one's pointer, and the position of its first
+    /// provisional member or element.
+    pub open: Vec<(String, usize)>,
+    /// The other provisional values: the root once it closed, values read with a guess, the
+    /// open string or number.
+    pub other: Vec<String>,
+}
+
+impl Provisional {
+    /// Every provisional pointer of `value` (the view's), sorted: each open container's, those
+    /// of its members or elements from the first provisional one on, and the others.
+    pub fn pointers(&self, value: Option<&Value>) -> Vec<String> {
+        let mut out = self.other.clone();
+        for (pointer, from) in &self.open {
+            out.push(pointer.clone());
+            match value.and_then(|v| v.pointer(pointer)) {
+                Some(Value::Object(map)) => {
+                    for (key, _) in map.iter().skip(*from) {
+                        let mut child = pointer.clone();
+                        child.push('/');
+                        crate::value::push_pointer_token(&mut child, key);
+                        out.push(child);
+                    }
+                }
+                Some(Value::Array(items)) => {
+                    out.extend((*from..items.len()).map(|i| format!("{pointer}/{i}")));
+                }
+                _ => {}
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Whether a provisional value of `value` (the view's) is the one at `pointer` or inside it
+    /// (what [`Live::is_settled`] asks, as [`super::Snapshot::is_settled`]), without listing
+    /// them.
+    pub fn touches(&self, value: Option<&Value>, pointer: &str) -> bool {
+        use crate::value::pointer_within;
+        if self.other.iter().any(|p| pointer_within(p, pointer)) {
+            return true;
+        }
+        self.open.iter().any(|(open, from)| {
+            if pointer_within(open, pointer) {
+                return true;
+            }
+            // A member or element of the open container, provisional from `from` on.
+            let Some(token) = pointer
+                .strip_prefix(open.as_str())
+                .and_then(|rest| rest.strip_prefix('/'))
+                .filter(|token| !token.contains('/'))
+            else {
+                return false;
+            };
+            let position = match value.and_then(|v| v.pointer(open)) {
+                Some(Value::Object(map)) => map.get_index_of(&unescape(token)),
+                Some(Value::Array(_)) => token.parse::<usize>().ok(),
+                _ => None,
+            };
+            position.is_some_and(|at| at >= *from)
+        })
+    }
+}
+
+/// A JSON Pointer token's text.
+fn unescape(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains('~') {
+        std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        std::borrow::Cow::Borrowed(token)
+    }
 }
 
 /// The value a stream shows, kept up to date in place by [`super::StreamParser::live`].
@@ -72,7 +153,7 @@ pub struct Live {
     /// As [`super::Snapshot::malformed`].
     pub malformed: bool,
     /// As [`Changes::provisional`].
-    pub provisional: Vec<String>,
+    unsettled: Provisional,
     /// As [`Changes::open`].
     pub open: Option<String>,
 }
@@ -86,7 +167,9 @@ impl Live {
     /// Whether the value at `pointer` is complete: not the innermost open value nor a
     /// container around it.
     pub fn is_complete(&self, pointer: &str) -> bool {
-        self.value.is_some()
+        self.value
+            .as_ref()
+            .is_some_and(|v| v.pointer(pointer).is_some())
             && !self
                 .open
                 .as_deref()
@@ -96,11 +179,13 @@ impl Live {
     /// Whether the value at `pointer` is complete and settled (as
     /// [`super::Snapshot::is_settled`]).
     pub fn is_settled(&self, pointer: &str) -> bool {
-        self.is_complete(pointer)
-            && !self
-                .provisional
-                .iter()
-                .any(|p| crate::value::pointer_within(p, pointer))
+        self.is_complete(pointer) && !self.unsettled.touches(self.value(), pointer)
+    }
+
+    /// As [`super::Snapshot::provisional`]: the pointers a later byte may still change, sorted
+    /// (made when asked: see [`Provisional`]).
+    pub fn provisional(&self) -> Vec<String> {
+        self.unsettled.pointers(self.value())
     }
 
     /// Applies an update.
@@ -110,7 +195,7 @@ impl Live {
         }
         self.done = changes.done;
         self.malformed = changes.malformed;
-        self.provisional = changes.provisional;
+        self.unsettled = changes.provisional;
         self.open = changes.open;
     }
 
@@ -272,15 +357,13 @@ impl Mirror {
                 ..Mirror::default()
             };
         }
-        for _ in 0..self.cursor {
-            out.push(Change::Up);
-        }
-        self.cursor = 0;
         if let Some(root) = tree.root() {
             if !self.shown {
                 out.push(Change::Root(Some(root.clone())));
                 self.shown = true;
+                self.cursor = 0;
             } else if !self.done {
+                self.goto(0, out);
                 self.finish(0, root, out);
             }
             self.done = true;
@@ -293,16 +376,20 @@ impl Mirror {
         if !self.shown {
             out.push(Change::Root(Some(empty(object))));
             self.shown = true;
+            self.cursor = 0;
             self.levels = vec![Level::default()];
         }
+        // The cursor moves only where something changes: an update that adds to the innermost
+        // container says so without walking down from the root.
         let mut depth = 0;
         while let Some((_, len)) = tree.frame_at(depth) {
             let open_child = self.levels.get(depth).is_some_and(|l| l.open_child);
             if self.levels.len() <= depth + usize::from(open_child) {
                 return false;
             }
-            let level = &mut self.levels[depth];
-            if std::mem::take(&mut level.dirty) {
+            if std::mem::take(&mut self.levels[depth].dirty) {
+                self.goto(depth, out);
+                let level = &self.levels[depth];
                 out.push(Change::Truncate(
                     level.synced + usize::from(level.open_child),
                 ));
@@ -310,22 +397,23 @@ impl Mirror {
             let deeper = tree.frame_at(depth + 1);
             if self.levels[depth].open_child {
                 let synced = self.levels[depth].synced;
-                out.push(Change::Enter);
                 if len == synced && deeper.is_some() {
                     // The container below is still open.
-                    self.cursor += 1;
                     depth += 1;
                     continue;
                 }
                 // It closed: the view finishes it from its complete value.
                 if let Some((_, value)) = tree.child_at(depth, synced) {
+                    self.goto(depth + 1, out);
                     self.finish(depth + 1, value, out);
                 }
-                out.push(Change::Up);
                 let level = &mut self.levels[depth];
                 level.synced += 1;
                 level.open_child = false;
                 self.levels.truncate(depth + 1);
+            }
+            if self.levels[depth].synced < len {
+                self.goto(depth, out);
             }
             for index in self.levels[depth].synced..len {
                 if let Some((key, value)) = tree.child_at(depth, index) {
@@ -337,6 +425,7 @@ impl Mirror {
             }
             self.levels[depth].synced = len;
             let Some((object, _)) = deeper else { break };
+            self.goto(depth, out);
             out.push(Change::Open {
                 key: tree.key_at(depth).map(str::to_owned),
                 object,
@@ -344,10 +433,24 @@ impl Mirror {
             self.levels[depth].open_child = true;
             self.levels.truncate(depth + 1);
             self.levels.push(Level::default());
-            self.cursor += 1;
+            self.cursor = depth + 1;
             depth += 1;
         }
+        self.goto(depth, out);
         true
+    }
+
+    /// Moves the view's cursor to the open container at `depth` (each container on the way
+    /// down holds the next one last).
+    fn goto(&mut self, depth: usize, out: &mut Vec<Change>) {
+        while self.cursor > depth {
+            out.push(Change::Up);
+            self.cursor -= 1;
+        }
+        while self.cursor < depth {
+            out.push(Change::Enter);
+            self.cursor += 1;
+        }
     }
 
     /// The view's container at `depth` (the cursor's) is `value` now complete: what it lacks

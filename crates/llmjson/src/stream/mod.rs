@@ -28,7 +28,7 @@ use tree::Tree;
 
 pub use event::Event;
 use live::Mirror;
-pub use live::{Change, Changes, Live};
+pub use live::{Change, Changes, Live, Provisional};
 pub use tree::LAG as PROVISIONAL_LAG;
 
 /// The value so far.
@@ -45,8 +45,9 @@ pub struct Snapshot {
     /// procedure has not settled yet (those in about the last 512 bytes, read on by the live
     /// reader up to its first guess — what follows a guess appears once settled; all of them
     /// before the JSON is located or when the procedure cannot read the reply at the options'
-    /// level). A settled root closed less than [`PROVISIONAL_LAG`] bytes
-    /// ago stays provisional too. Sorted.
+    /// level). A root that closed stays provisional until the end: what follows it may still
+    /// be the answer instead (a draft written in the prose before it, a decoy a later fence
+    /// supersedes), which only the final parse decides. Sorted.
     pub provisional: Vec<String>,
     /// The value's root closed (the final parse may still read the reply otherwise).
     pub done: bool,
@@ -293,7 +294,7 @@ pub struct StreamParser {
 
 /// Whether what `reader` read into `tree` is strict JSON with one reading, located where the
 /// final parse looks first (see [`StreamParser::reads_strictly`]).
-fn strict_so_far(reader: &Reader, tree: &Tree) -> bool {
+fn strict_so_far(reader: &Reader, tree: &Tree, text: &str) -> bool {
     reader.start.is_some()
         && !reader.weak
         && reader.strict
@@ -303,6 +304,18 @@ fn strict_so_far(reader: &Reader, tree: &Tree) -> bool {
         && !tree.repeated
         // (A fence that closed with the value open: its closers are missing.)
         && (reader.fence_closed_at().is_none() || tree.is_done())
+        && !(tree.is_done() && more_json_follows(text, tree.root_end()))
+}
+
+/// Whether what follows the root that closed at `end` goes on as JSON (`{…}, {…}`: objects with
+/// no brackets around them, a closer too many, another value): the decision procedure decides
+/// what the root is then.
+fn more_json_follows(text: &str, end: usize) -> bool {
+    let rest = text.get(end..).unwrap_or_default().trim_start();
+    matches!(
+        rest.as_bytes().first(),
+        Some(b',' | b'{' | b'[' | b'}' | b']' | b':' | b'"')
+    )
 }
 
 /// The live reader runs once this many bytes arrived since it last ran (and whenever events,
@@ -672,10 +685,9 @@ impl StreamParser {
             out.settled = Some(out.changes.len());
             out.done = snapshot.done;
             out.malformed = snapshot.malformed;
-            out.provisional = snapshot.provisional;
+            out.provisional.other = snapshot.provisional;
             return out;
         }
-        let text_len = self.text.len();
         let mut trial = match settled.trial.take() {
             Some(trial) => {
                 // The open string or number shown last is taken back; the reading goes on.
@@ -691,12 +703,11 @@ impl StreamParser {
                 if tree.is_done() {
                     out.done = true;
                     out.malformed = !self.reader.strict || tree.guessed() || self.tree.guessed();
-                    if tree.root_lagging(text_len) {
-                        out.provisional.push(String::new());
-                    }
-                    out.provisional.extend(tree.contested().iter().cloned());
-                    out.provisional.sort();
-                    out.provisional.dedup();
+                    // (The root stays provisional until the end: see `Snapshot::provisional`.)
+                    out.provisional.other.push(String::new());
+                    out.provisional
+                        .other
+                        .extend(tree.contested().iter().cloned());
                     return out;
                 }
                 let Some((pos, mode)) = waiting else {
@@ -726,15 +737,15 @@ impl StreamParser {
         };
         out.malformed =
             !(self.reader.strict && trial.reader.strict) || tree.guessed() || self.tree.guessed();
-        let mut provisional = Vec::new();
+        let mut provisional = Provisional::default();
         if tree.is_done() {
             out.done = true;
-            provisional.push(String::new());
+            provisional.other.push(String::new());
         } else {
-            provisional = tree.trial_pointers(&trial.settled);
+            provisional.open = tree.trial_provisional(&trial.settled);
             out.open = tree.innermost_pointer();
         }
-        provisional.extend(tree.contested().iter().cloned());
+        provisional.other.extend(tree.contested().iter().cloned());
         let depth = tree.depth();
         let in_object = tree.in_object();
         let shown_leaf = leaf.map(|value| {
@@ -749,11 +760,9 @@ impl StreamParser {
                 mirror.show_leaf(depth, key, value, &mut out.changes);
                 trial.leaf = Some(depth);
             }
-            provisional.push(pointer.clone());
+            provisional.other.push(pointer.clone());
             out.open = Some(pointer);
         }
-        provisional.sort();
-        provisional.dedup();
         out.provisional = provisional;
         settled.trial = Some(trial);
         if self.fresh_trials {
@@ -772,7 +781,7 @@ impl StreamParser {
     fn reads_strictly(&self) -> bool {
         !self.settled_only
             && self.read_to == self.text.len()
-            && strict_so_far(&self.reader, &self.tree)
+            && strict_so_far(&self.reader, &self.tree, &self.text)
             && self.invalid_utf8_at.is_none()
             && self.tree.keeps_values()
     }
@@ -789,17 +798,15 @@ impl StreamParser {
         mirror.sync(tree, &mut out.changes);
         out.settled = Some(out.changes.len());
         out.malformed = tree.guessed();
-        let mut provisional = Vec::new();
+        let mut provisional = Provisional::default();
         if tree.is_done() {
-            // What follows the root (another value, a later fence) may still change which
-            // value is the answer: the root stays provisional until the end.
             out.done = true;
-            provisional.push(String::new());
+            provisional.other.push(String::new());
         } else if tree.has_started() {
-            provisional = tree.lag_pointers(text_len);
+            provisional.open = tree.lag_provisional(text_len);
             out.open = tree.innermost_pointer();
         }
-        provisional.extend(tree.contested().iter().cloned());
+        provisional.other.extend(tree.contested().iter().cloned());
         let leaf = match self.options.truncation {
             crate::Truncation::Complete if !tree.is_done() => {
                 self.reader.pending(&self.text, tree.halted)
@@ -814,11 +821,9 @@ impl StreamParser {
                 mirror.show_leaf(depth, key, value, &mut out.changes);
             }
             let pointer = tree.next_pointer();
-            provisional.push(pointer.clone());
+            provisional.other.push(pointer.clone());
             out.open = Some(pointer);
         }
-        provisional.sort();
-        provisional.dedup();
         out.provisional = provisional;
         out
     }
@@ -860,8 +865,8 @@ impl StreamParser {
             return None;
         }
         let truncation = self.options.truncation;
-        let mut closed = if self.read_to == text.len() {
-            if !strict_so_far(&self.reader, &self.tree) {
+        let closed = if self.read_to == text.len() {
+            if !strict_so_far(&self.reader, &self.tree, text) {
                 return None;
             }
             let leaf = self.reader.pending(text, self.tree.halted);
@@ -873,17 +878,13 @@ impl StreamParser {
             if let Stop::TooDeep = reader.run(text, &mut tree) {
                 return None;
             }
-            if !strict_so_far(&reader, &tree) {
+            if !strict_so_far(&reader, &tree, text) {
                 return None;
             }
             let leaf = reader.pending(text, tree.halted);
             tree.close_into(leaf, truncation, text.len())
         };
         self.strict_view_at.store(text.len(), Ordering::Relaxed);
-        if closed.done && closed.provisional.first().is_none_or(|p| !p.is_empty()) {
-            // As `update_from_reader`: the root stays provisional until the end.
-            closed.provisional.insert(0, String::new());
-        }
         Some(closed)
     }
 

@@ -569,36 +569,21 @@ impl Tree {
         &self.contested
     }
 
-    /// During a trial reading: the pointers of the open containers, and of the values the
-    /// trial completed in them (the children past `settled[i]` of the container at `i` that
-    /// was open before the trial and still is; every child of one the trial opened).
-    pub fn trial_pointers(&self, settled: &[usize]) -> Vec<String> {
+    /// During a trial reading: the open containers, each with the first value the trial
+    /// completed in it (past `settled[i]` in the container at `i` that was open before the
+    /// trial and still is; every child of one the trial opened).
+    pub fn trial_provisional(&self, settled: &[usize]) -> Vec<(String, usize)> {
         let kept = self
             .scratch
             .as_ref()
             .map_or(0, |s| s.lowest_closed)
             .min(settled.len());
         let pointers = self.frame_pointers(self.frames.len());
-        let mut out = pointers.clone();
-        for ((i, frame), pointer) in self.frames.iter().enumerate().zip(&pointers) {
-            let from = if i < kept { settled[i] } else { 0 };
-            match &frame.container {
-                Container::Array(items) => {
-                    out.extend(
-                        (from..items.len())
-                            .map(|index| child_pointer(pointer, Segment::Index(index))),
-                    );
-                }
-                Container::Object { map, .. } => {
-                    out.extend(
-                        map.keys()
-                            .skip(from)
-                            .map(|key| child_pointer(pointer, Segment::Key(key))),
-                    );
-                }
-            }
-        }
-        out
+        pointers
+            .into_iter()
+            .enumerate()
+            .map(|(i, pointer)| (pointer, if i < kept { settled[i] } else { 0 }))
+            .collect()
     }
 
     /// The steps the trial took since this was last asked.
@@ -772,26 +757,17 @@ impl Tree {
         out
     }
 
-    /// The pointers a later byte may still change, as [`Tree::close_into`] lists them (its
-    /// open string or number aside): the open containers, and their children past
-    /// [`Frame::unsettled_from`]. What a view of a tree nothing settled shows as provisional —
-    /// a few pointers, so an update costs the same however much the tree holds.
-    pub fn lag_pointers(&self, text_len: usize) -> Vec<String> {
+    /// What a later byte may still change, as [`Tree::close_into`] lists it (its open string or
+    /// number aside): each open container, from its first child past
+    /// [`Tree::unsettled_from`] on. A few pointers, so an update costs the same however much
+    /// the tree holds.
+    pub fn lag_provisional(&self, text_len: usize) -> Vec<(String, usize)> {
         let pointers = self.frame_pointers(self.frames.len());
-        let mut out = Vec::with_capacity(pointers.len() + 2);
-        for (depth, (frame, pointer)) in self.frames.iter().zip(&pointers).enumerate() {
-            for index in self.unsettled_from(depth, text_len)..frame.len() {
-                let segment = match &frame.container {
-                    Container::Array(_) => Some(Segment::Index(index)),
-                    Container::Object { map, .. } => {
-                        map.get_index(index).map(|(key, _)| Segment::Key(key))
-                    }
-                };
-                out.extend(segment.map(|segment| child_pointer(pointer, segment)));
-            }
-        }
-        out.extend(pointers);
-        out
+        pointers
+            .into_iter()
+            .enumerate()
+            .map(|(depth, pointer)| (pointer, self.unsettled_from(depth, text_len)))
+            .collect()
     }
 
     /// The pointer of the innermost open container.
@@ -803,11 +779,6 @@ impl Tree {
     /// The root, once it closed.
     pub fn root(&self) -> Option<&Value> {
         self.root.as_ref()
-    }
-
-    /// Whether the root closed less than [`LAG`] bytes before `text_len`, or was read ahead.
-    pub fn root_lagging(&self, text_len: usize) -> bool {
-        text_len.saturating_sub(self.root_end) < LAG || self.root_provisional
     }
 
     /// Marks the innermost container as read with a guess the decision procedure makes alike
@@ -1192,9 +1163,9 @@ impl Tree {
         let guessed = !self.contested.is_empty();
         if let Some(root) = self.root.take() {
             complete.push(String::new());
-            if text_len.saturating_sub(self.root_end) < LAG || self.root_provisional {
-                provisional.push(String::new());
-            }
+            // What follows a closed root may still be the answer instead (a draft, a decoy):
+            // the root is provisional until the end.
+            provisional.push(String::new());
             provisional.extend(self.contested.iter().cloned());
             provisional.sort();
             provisional.dedup();
