@@ -3,7 +3,10 @@
 //! so far. The settled part is copied once, as the decision procedure settles it (a [`Mirror`]
 //! remembers how much of each open container it copied); the provisional tail — the last window,
 //! read on by the live reader on the settled tree itself and taken back after
-//! ([`Tree::scratch`]) — is shown after it and taken back at the next update.
+//! ([`Tree::scratch`]) — is shown after it and taken back at the next update. A reply strict so
+//! far is copied from the live reader's own tree instead (the same `Mirror`, see
+//! `StreamParser::reads_strictly`). What is provisional is kept as where it starts
+//! ([`Provisional`]) and listed only when asked.
 
 use super::tree::{Step, Tree};
 use crate::{Map, Value};

@@ -5,7 +5,9 @@
 //! window of text follows it, and what it decided is shown in a tree (`tree.rs`) whose
 //! [`Event`]s say what was settled — what a chat UI or a tool-call router shows while the model
 //! is still writing. A live reader (`reader.rs`) locates the value as bytes arrive and reads the
-//! last window on from where the parser stopped, for snapshots (that part is provisional).
+//! last window on from where the parser stopped, for snapshots (that part is provisional); while
+//! the reply is strict JSON, a view shows the live reader's own tree without waiting for the
+//! parser (`StreamParser::reads_strictly`).
 //! [`StreamParser::finish`] runs the one-shot pipeline once over the whole reply — a later fence
 //! or a restated draft can change which value is the answer — so the final result is
 //! [`crate::parse`]'s, byte for byte, and every path the stream showed as complete but the
@@ -788,7 +790,7 @@ impl StreamParser {
 
     /// [`StreamParser::update`] of a reply strict so far: the live reader's tree copied (each
     /// value once, as it completes), its open string or number shown after it; provisional
-    /// are the open values and the lag's ([`Tree::lag_pointers`]), as
+    /// are the open values and the lag's ([`Tree::lag_provisional`]), as
     /// [`StreamParser::snapshot`] shows them.
     fn update_from_reader(&self, mirror: &mut Mirror) -> Changes {
         let mut out = Changes::default();

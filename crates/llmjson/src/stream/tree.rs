@@ -55,14 +55,11 @@ impl Frame {
 }
 
 /// How far back from the end of the text a completed value is still shown as provisional: the
-/// repair parser's decisions look this far ahead (`repair::cost::WINDOW`).
-pub const LAG: usize = crate::repair::cost::WINDOW;
-
-/// How far behind the end of the text the decision procedure settles (`park::LAG`): in a tree
-/// nothing settled that keeps [`Tree::track_lag`], the values completed this recently are
-/// provisional, as they would be had the procedure settled the rest. (Half of it, the window a
-/// decision looks ahead, is not enough: a later fault turns around values up to here too.)
-const SETTLE_LAG: usize = crate::repair::parser::park::LAG;
+/// decision procedure settles what lies this far behind the end of what arrived (`park::LAG`,
+/// two of the windows its decisions look ahead: a later fault turns values around up to here).
+/// In a tree nothing settled, the values completed this recently are provisional, as they would
+/// be had the procedure settled the rest.
+pub const LAG: usize = crate::repair::parser::park::LAG;
 
 /// Room a new container is given: most of a reply's containers hold a few members, and growing
 /// from nothing reallocates twice on the way to eight.
@@ -91,8 +88,6 @@ pub(super) struct Tree {
     max_depth: usize,
     /// What is added from now on is provisional (see [`Tree::freeze`]).
     frozen: bool,
-    /// The root closed while frozen.
-    root_provisional: bool,
     /// Only the shape is kept (which containers are open, their keys): the values are dropped
     /// as they complete. The live reader's tree once what it read is not strict JSON (its value
     /// can no longer be the result as it is; the decision procedure's is shown).
@@ -105,7 +100,7 @@ pub(super) struct Tree {
     pub generation: u64,
     /// A reading tried on the tree itself and taken back after ([`Tree::scratch`]).
     scratch: Option<Box<Scratch>>,
-    /// With [`Tree::track_lag`]: the values completed less than [`SETTLE_LAG`] bytes before the
+    /// With [`Tree::track_lag`]: the values completed less than [`LAG`] bytes before the
     /// last one, oldest first, each as (the depth of its container, where it ended). Those of a
     /// container that closed are taken out (it is one of its parent's then).
     recent: Option<std::collections::VecDeque<(usize, usize)>>,
@@ -156,10 +151,9 @@ enum Undo {
         old: Value,
         last_end: Option<usize>,
     },
-    /// The root was set.
+    /// The root was set (where the one before ended).
     Root {
         end: usize,
-        provisional: bool,
     },
     /// The innermost container closed (its value went into its parent, or became the root).
     Closed {
@@ -322,8 +316,8 @@ impl Tree {
         self.events = Some(events);
     }
 
-    /// Keeps where recent values ended, so that those completed in the last [`SETTLE_LAG`]
-    /// bytes are provisional ([`Tree::lag_pointers`]): the live reader's own tree, shown while
+    /// Keeps where recent values ended, so that those completed in the last [`LAG`]
+    /// bytes are provisional ([`Tree::lag_provisional`]): the live reader's own tree, shown while
     /// what it read is strict JSON.
     pub fn track_lag(&mut self) {
         self.recent = Some(std::collections::VecDeque::new());
@@ -332,7 +326,7 @@ impl Tree {
     /// How many of the children of the open container at `depth` are settled (the first of
     /// those a later byte may still change; `text_len`: the text so far): those the decision
     /// procedure settled ([`Tree::freeze`]); with [`Tree::track_lag`], those that ended
-    /// [`SETTLE_LAG`] bytes or more ago; else all but the last when it ended within [`LAG`].
+    /// [`LAG`] bytes or more ago; else all but the last when it ended within [`LAG`].
     fn unsettled_from(&self, depth: usize, text_len: usize) -> usize {
         let Some(frame) = self.frames.get(depth) else {
             return 0;
@@ -345,7 +339,7 @@ impl Tree {
             let lagging = recent
                 .iter()
                 .rev()
-                .take_while(|&&(_, end)| text_len.saturating_sub(end) < SETTLE_LAG)
+                .take_while(|&&(_, end)| text_len.saturating_sub(end) < LAG)
                 .filter(|&&(at, _)| at == depth)
                 .count();
             return len.saturating_sub(lagging);
@@ -378,7 +372,6 @@ impl Tree {
             schema: None,
             max_depth: self.max_depth,
             frozen: self.frozen,
-            root_provisional: self.root_provisional,
             shape_only: self.shape_only,
             guess_halts: false,
             halted: false,
@@ -413,7 +406,6 @@ impl Tree {
     /// of it: the live reader's view alone).
     pub fn unsettle(&mut self) {
         self.frozen = true;
-        self.root_provisional = self.root.is_some();
         for frame in &mut self.frames {
             frame.settled = Some(0);
         }
@@ -648,10 +640,9 @@ impl Tree {
                         frame.last_end = last_end;
                     }
                 }
-                Undo::Root { end, provisional } => {
+                Undo::Root { end } => {
                     let value = self.root.take();
                     self.root_end = end;
-                    self.root_provisional = provisional;
                     taken = value;
                 }
                 Undo::Closed {
@@ -932,21 +923,17 @@ impl Tree {
         let in_scratch = self.scratch.is_some();
         let depth = self.frames.len().saturating_sub(1);
         let Some(frame) = self.frames.last_mut() else {
-            let (end_before, provisional) = (self.root_end, self.root_provisional);
+            let end_before = self.root_end;
             self.root = Some(value);
             self.root_end = end;
-            self.root_provisional = self.frozen;
-            self.undo_log(Undo::Root {
-                end: end_before,
-                provisional,
-            });
+            self.undo_log(Undo::Root { end: end_before });
             return;
         };
         let last_end = frame.last_end.replace(end);
         if let Some(recent) = &mut self.recent {
             while recent
                 .front()
-                .is_some_and(|&(_, at)| at.saturating_add(SETTLE_LAG) < end)
+                .is_some_and(|&(_, at)| at.saturating_add(LAG) < end)
             {
                 recent.pop_front();
             }
