@@ -49,12 +49,14 @@ def best(f, runs: int = 3) -> float:
 
 def streamed(text: str, chunk: int, read: str) -> None:
     """Feeds ``text`` in ``chunk``-character pieces; after each reads nothing (events on, as by
-    default), the snapshot, or the events."""
-    parser = llmjson.StreamParser(events=read != "snapshot")
+    default), the snapshot, the value kept in place (``live``), or the events."""
+    parser = llmjson.StreamParser(events=read not in ("snapshot", "live"))
     for at in range(0, len(text), chunk):
         parser.feed(text[at : at + chunk])
         if read == "snapshot":
             parser.snapshot()
+        elif read == "live":
+            parser.live()
         elif read == "events":
             parser.events()
     parser.finish()
@@ -79,19 +81,21 @@ def main() -> None:
         peer = None
     head = (
         f"| reply, {chunk} B chunks | one-shot `parse` | feed only | feed + `events()` every chunk "
-        "| feed + `snapshot()` every chunk | ratio |"
+        "| feed + `snapshot()` every chunk | ratio | feed + `live()` every chunk |"
     )
     print(head + (f" {peer} |" if peer else ""))
-    print("|---|---:|---:|---:|---:|---:|" + ("---:|" if peer else ""))
+    print("|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if peer else ""))
     for size in (16 << 10, 256 << 10, 1 << 20):
         text = reply(size)
         one_shot = best(lambda: llmjson.parse(text))
         fed = best(lambda: streamed(text, chunk, ""))
         events = best(lambda: streamed(text, chunk, "events"))
         read = best(lambda: streamed(text, chunk, "snapshot"))
+        live = best(lambda: streamed(text, chunk, "live"))
         row = (
             f"| {len(text.encode()) >> 10} KB | {one_shot * 1e3:.2f} ms | {fed / one_shot:.2f}× | "
-            f"{events / one_shot:.2f}× | {read * 1e3:.1f} ms | **{read / one_shot:.2f}×** |"
+            f"{events / one_shot:.2f}× | {read * 1e3:.1f} ms | **{read / one_shot:.2f}×** | "
+            f"{live * 1e3:.1f} ms ({live / one_shot:.2f}×) |"
         )
         if peer:
             other = best(lambda: mended(text, chunk))

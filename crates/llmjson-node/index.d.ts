@@ -227,8 +227,13 @@ export interface StreamParser<T = unknown> {
    * `InputTooLargeError` as soon as the reply goes over `maxSize`; nesting past `maxDepth` stops
    * the live view there and `finish` gives `parse`'s verdict. */
   feed(chunk: string | Uint8Array): void;
-  /** The value so far. */
+  /** The value so far: a fresh value that a later chunk never changes (members complete when
+   * it was taken are shared with later snapshots; treat it as read-only). */
   snapshot(): Snapshot<T>;
+  /** The value so far as the package keeps it, not copied: the same objects every call,
+   * changed in place by later chunks (read it after each chunk; structuredClone it to keep it).
+   * Costs what arrived, however many members the containers still open hold. */
+  live(): Snapshot<T>;
   /** What was settled since the last call: the decision procedure's reading, about 512 bytes
    * behind what has arrived (a short reply's events come with `lastEvents`), never taken back
    * but by a `revised` event. */

@@ -344,12 +344,29 @@ class StreamParser {
    * arrived. Treat its value as read-only (or structuredClone it).
    */
   snapshot() {
-    this.#live('snapshot');
+    return this.#read('snapshot', (view) => view.copy());
+  }
+
+  /**
+   * The value so far as the package keeps it, not copied: the same objects and arrays every
+   * call, changed in place by later chunks (read it after each chunk; do not keep it, or
+   * structuredClone it). Costs what arrived, however many members the containers still open
+   * hold; `snapshot()` copies those containers so that a snapshot kept never changes. With a
+   * schema that shapes the value, or `dropElement`, it is built whole, as `snapshot()`'s.
+   */
+  live() {
+    return this.#read('live', (view) => view.root);
+  }
+
+  /** The view brought up to date by the library's changes, and `value(view)` shown; or, when
+   * the value is not kept in place, the library's snapshot. */
+  #read(method, value) {
+    this.#live(method);
     if (this.#view === undefined) this.#view = this.#native.inPlace() ? new View() : null;
     if (this.#view === null) return new Snapshot(this.#native.snapshot());
     const c = this.#native.changes();
     this.#view.apply(JSON.parse(c.json), c.settled);
-    return new Snapshot(c, { value: this.#view.copy(), keysOf: this.#view.keysOf });
+    return new Snapshot(c, { value: value(this.#view), keysOf: this.#view.keysOf });
   }
 
   /** (Internal) whether snapshots are kept up to date in place. */

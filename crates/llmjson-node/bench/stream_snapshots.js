@@ -59,10 +59,11 @@ function best(f, runs = 3) {
 /** Feeds `text` in `chunk`-character pieces; after each reads nothing (events on, as by
  * default), the snapshot, or the events. */
 function streamed(text, chunk, read) {
-  const p = createStreamParser({ events: read !== 'snapshot' });
+  const p = createStreamParser({ events: read !== 'snapshot' && read !== 'live' });
   for (let at = 0; at < text.length; at += chunk) {
     p.feed(text.slice(at, at + chunk));
     if (read === 'snapshot') p.snapshot();
+    else if (read === 'live') p.live();
     else if (read === 'events') p.events();
   }
   p.finish();
@@ -71,19 +72,21 @@ function streamed(text, chunk, read) {
 const chunk = Number(process.argv[2] ?? 256);
 const peer = partial ? ' partial-json `parse(text so far)` every chunk |' : '';
 console.log(
-  `| reply, ${chunk} B chunks | one-shot \`parse\` | feed only | feed + \`events()\` every chunk | feed + \`snapshot()\` every chunk | ratio |${peer}`,
+  `| reply, ${chunk} B chunks | one-shot \`parse\` | feed only | feed + \`events()\` every chunk | feed + \`snapshot()\` every chunk | ratio | feed + \`live()\` every chunk |${peer}`,
 );
-console.log('|---|---:|---:|---:|---:|---:|' + (partial ? '---:|' : ''));
+console.log('|---|---:|---:|---:|---:|---:|---:|' + (partial ? '---:|' : ''));
 for (const size of [16 << 10, 256 << 10, 1 << 20]) {
   const text = reply(size);
   const oneShot = best(() => parse(text));
   const fed = best(() => streamed(text, chunk, ''));
   const events = best(() => streamed(text, chunk, 'events'));
   const read = best(() => streamed(text, chunk, 'snapshot'));
+  const live = best(() => streamed(text, chunk, 'live'));
   console.log(
     `| ${Buffer.byteLength(text) >> 10} KB | ${oneShot.toFixed(2)} ms | ${(fed / oneShot).toFixed(2)}× | ` +
       `${(events / oneShot).toFixed(2)}× | ` +
-      `${read.toFixed(1)} ms | **${(read / oneShot).toFixed(2)}×** |` +
+      `${read.toFixed(1)} ms | **${(read / oneShot).toFixed(2)}×** | ` +
+      `${live.toFixed(1)} ms (${(live / oneShot).toFixed(2)}×) |` +
       (partial ? ` ${partialPeer(text, chunk)} |` : ''),
   );
 }

@@ -358,3 +358,22 @@ test('what is provisional, listed when read, is the library list', () => {
     assert.deepEqual(a.provisional, ['']);
   }
 });
+
+test('live() is the value kept in place, equal to the snapshot after every chunk', () => {
+  const text = plans(20);
+  for (const chunk of [1, 16, 256]) {
+    const parser = createStreamParser();
+    let first;
+    for (let at = 0; at < text.length; at += chunk) {
+      parser.feed(text.slice(at, at + chunk));
+      const live = parser.live();
+      const snapshot = parser.snapshot();
+      assert.deepEqual(live.value, snapshot.value);
+      assert.deepEqual([live.done, live.malformed, live.open], [snapshot.done, snapshot.malformed, snapshot.open]);
+      assert.deepEqual(live.provisional, snapshot.provisional);
+      if (first === undefined && live.value && typeof live.value === 'object') first = live.value;
+    }
+    // The same root object all along, changed in place.
+    assert.equal(parser.live().value, first);
+  }
+});

@@ -365,14 +365,20 @@ impl PyStreamParser {
     /// the paths later changes touch (complete members shared between snapshots); the
     /// complete pointers are then None (they follow from the open pointer), and the
     /// provisional ones are given as where they start — ([(open container, first provisional
-    /// member)], [other pointers]) — listed by `Snapshot.provisional` when read.
-    fn snapshot<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    /// member)], [other pointers]) — listed by `Snapshot.provisional` when read. With `live`,
+    /// the value kept up to date is handed out itself, not copied (later chunks change it).
+    #[pyo3(signature = (live=false))]
+    fn snapshot<'py>(&mut self, py: Python<'py>, live: bool) -> PyResult<Bound<'py, PyTuple>> {
         let whole = self.options.schema.is_some()
             || self.options.truncation == llmjson::Truncation::DropElement;
         if !whole {
             let changes = self.inner()?.changes();
             self.view.apply(py, changes.changes, changes.settled)?;
-            let value = self.view.copy(py)?;
+            let value = match (&self.view.root, live) {
+                (Some(root), true) => root.bind(py).clone(),
+                (None, true) => py.None().into_bound(py),
+                (_, false) => self.view.copy(py)?,
+            };
             return PyTuple::new(
                 py,
                 [

@@ -458,3 +458,25 @@ def test_provisional_listed_when_read_is_the_librarys_list(chunk):
         for pointer in b.provisional + b.complete[-5:]:
             assert a.is_settled(pointer) == b.is_settled(pointer), pointer
     assert a.done and a.provisional == [""]
+
+
+@pytest.mark.parametrize("chunk", [1, 16, 256])
+def test_live_is_the_value_kept_in_place_and_equals_the_snapshot(chunk):
+    # `live()` hands out the objects the package keeps up to date: later chunks change them, and
+    # after every chunk they are what `snapshot()` shows.
+    for text in [_plans(20), '{"a": [1, 2, {"b": "x\\ny"}], "c": {"d": [[], {}]}, "e": "end"}'] + _replies()[:20]:
+        parser = llmjson.StreamParser()
+        first = None
+        for at in range(0, len(text), chunk):
+            parser.feed(text[at : at + chunk])
+            live = parser.live()
+            snapshot = parser.snapshot()
+            assert live.value == snapshot.value
+            assert (live.done, live.malformed, live.open) == (snapshot.done, snapshot.malformed, snapshot.open)
+            assert live.provisional == snapshot.provisional
+            if isinstance(live.value, dict) and first is None:
+                first = live.value
+        if text.startswith("Here it is"):
+            # The same root object all along, changed in place (a reply whose reading changes
+            # course, a LaTeX-like escape, a repeated key, starts it again once).
+            assert parser.live().value is first

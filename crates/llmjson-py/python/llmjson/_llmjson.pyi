@@ -70,6 +70,7 @@ class StreamParser:
     def feed(self, chunk: str | bytes) -> None: ...
     def snapshot(
         self,
+        live: bool = False,
     ) -> tuple[
         Any,
         list[str] | None,
@@ -82,7 +83,8 @@ class StreamParser:
         innermost open pointer or None). Complete pointers are None when the value is kept up
         to date in place (they follow from the open pointer), and the provisional ones are then
         ([(open container, first provisional member)], [other pointers]); the value is a fresh
-        copy of the containers a later chunk may change, sharing every complete member."""
+        copy of the containers a later chunk may change, sharing every complete member (with
+        ``live``, the value kept up to date itself, changed by later chunks)."""
     def events(self) -> list[tuple[str, str, str | None]]:
         """(kind, path, text or property or None) per event."""
     def stats(self) -> tuple[int, int, float | None]:

@@ -273,6 +273,15 @@ class StreamParser:
         """The value so far, and which paths are complete or still provisional."""
         return Snapshot(*self._native.snapshot())
 
+    def live(self) -> Snapshot:
+        """The value so far as the package keeps it, not copied: the same ``dict`` and ``list``
+        objects every call, changed in place by later chunks (read it after each chunk; do not
+        keep it, or ``copy.deepcopy`` it). Costs what arrived, however many members the
+        containers still open hold; ``snapshot()`` copies those containers so that a snapshot
+        kept never changes. With a schema that shapes the value, or ``drop_element``, it is
+        built whole, as ``snapshot()``'s."""
+        return Snapshot(*self._native.snapshot(True))
+
     def events(self) -> list[Event]:
         """What was settled since the last call: the decision procedure's reading, about 512
         bytes behind what has arrived (a short reply's events come with ``last_events``), never
