@@ -776,9 +776,11 @@ impl Tree {
     /// (the `{` of a reply that begins with a key): provisional, but a reading halted at
     /// guesses goes on.
     pub fn presume(&mut self) {
-        let halted = self.halted;
-        self.contest();
-        self.halted = halted;
+        // (The container itself, not the member it reads next: it holds none yet.)
+        let pointer = self.innermost_pointer().unwrap_or_default();
+        if self.contested.last() != Some(&pointer) {
+            self.contested.push(pointer);
+        }
     }
 
     /// A value starts in the innermost container (an array announces its new element).
