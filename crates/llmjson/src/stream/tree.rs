@@ -331,6 +331,9 @@ impl Tree {
         let Some(frame) = self.frames.get(depth) else {
             return 0;
         };
+        if self.decoy_so_far() {
+            return 0;
+        }
         let len = frame.len();
         if let Some(settled) = frame.settled {
             return settled.min(len);
@@ -574,8 +577,38 @@ impl Tree {
         pointers
             .into_iter()
             .enumerate()
-            .map(|(i, pointer)| (pointer, if i < kept { settled[i] } else { 0 }))
+            .map(|(i, pointer)| {
+                let from = if i < kept && !self.decoy_so_far() {
+                    settled[i]
+                } else {
+                    0
+                };
+                (pointer, from)
+            })
             .collect()
+    }
+
+    /// Whether the root, an object still open, reads so far as the JSON Schema a prompt gave
+    /// (`$schema`, or a type with the keyword that describes its contents): a value the final
+    /// parse passes over when an answer follows it (`pipeline/decoys.rs`). Which it is, only
+    /// the end says: nothing in it is settled before.
+    fn decoy_so_far(&self) -> bool {
+        let Some(Frame {
+            container: Container::Object { map, key },
+            ..
+        }) = self.frames.first()
+        else {
+            return false;
+        };
+        let has = |name: &str| map.get(name).is_some() || key.as_deref() == Some(name);
+        if has("$schema") {
+            return true;
+        }
+        match map.get("type").and_then(Value::as_str) {
+            Some("object") => has("properties"),
+            Some("array") => has("items"),
+            _ => false,
+        }
     }
 
     /// The steps the trial took since this was last asked.

@@ -1416,3 +1416,49 @@ fn generated_replies_seldom_drop_a_field_they_showed() {
         dropping.len()
     );
 }
+
+#[test]
+fn a_schema_shown_before_the_answer_is_never_settled() {
+    // The prompt's JSON Schema echoed before the answer: the final parse passes over it when an
+    // answer follows, which only the end says; nothing in it is shown as settled while it is
+    // written, and the closed root stays provisional.
+    let properties: String = (0..30)
+        .map(|i| format!("\"field{i}\": {{\"type\": \"string\"}}"))
+        .collect::<Vec<_>>()
+        .join(",\n    ");
+    let schema = format!(
+        "{{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"type\": \"object\",\n  \"properties\": {{\n    {properties}\n  }}\n}}"
+    );
+    let reply =
+        format!("Schema:\n```json\n{schema}\n```\nAnswer:\n```json\n{{\"field0\": \"a\"}}\n```");
+    for chunk in [7, 64] {
+        let mut stream = StreamParser::new(Options::default());
+        for piece in reply.as_bytes().chunks(chunk) {
+            stream.feed_bytes(piece).expect("fed");
+            let snapshot = stream.snapshot();
+            if snapshot.done {
+                // (Closed, the root is provisional until the end: what follows may be the answer.)
+                assert!(snapshot.provisional.first().is_some_and(String::is_empty));
+                continue;
+            }
+            for pointer in ["/$schema", "/type", "/properties"] {
+                assert!(
+                    !snapshot.is_settled(pointer),
+                    "{pointer} settled (chunk {chunk})"
+                );
+                assert!(
+                    !stream.live().is_settled(pointer),
+                    "{pointer} settled in the live view"
+                );
+            }
+        }
+        let value = stream.finish().expect("parses").value;
+        assert_eq!(
+            value,
+            llmjson::parse(&reply, &Options::default())
+                .expect("parses")
+                .value
+        );
+        assert_eq!(value["field0"], "a");
+    }
+}
