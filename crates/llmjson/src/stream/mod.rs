@@ -294,6 +294,44 @@ pub struct StreamParser {
     shown_by_reader: Option<Tree>,
 }
 
+/// The open string or number a view shows last, where `tree` says it goes.
+struct OpenLeaf {
+    value: Value,
+    depth: usize,
+    key: Option<String>,
+    in_object: bool,
+    pointer: String,
+}
+
+impl OpenLeaf {
+    fn at(tree: &Tree, value: Value) -> OpenLeaf {
+        OpenLeaf {
+            value,
+            depth: tree.depth(),
+            key: tree.pending_key().map(str::to_owned),
+            in_object: tree.in_object(),
+            pointer: tree.next_pointer(),
+        }
+    }
+
+    /// Shows it after the rest (the value is open and provisional); the depth it was shown at.
+    fn show(
+        self,
+        mirror: &mut Mirror,
+        out: &mut Changes,
+        provisional: &mut Provisional,
+    ) -> Option<usize> {
+        // (A value with no key in an object is not shown, as `close_into` leaves it.)
+        let shown = self.depth == 0 || self.key.is_some() || !self.in_object;
+        if shown {
+            mirror.show_leaf(self.depth, self.key, self.value, &mut out.changes);
+        }
+        provisional.other.push(self.pointer.clone());
+        out.open = Some(self.pointer);
+        shown.then_some(self.depth)
+    }
+}
+
 /// Whether what `reader` read into `tree` is strict JSON with one reading, located where the
 /// final parse looks first (see [`StreamParser::reads_strictly`]).
 fn strict_so_far(reader: &Reader, tree: &Tree, text: &str) -> bool {
@@ -748,23 +786,10 @@ impl StreamParser {
             out.open = tree.innermost_pointer();
         }
         provisional.other.extend(tree.contested().iter().cloned());
-        let depth = tree.depth();
-        let in_object = tree.in_object();
-        let shown_leaf = leaf.map(|value| {
-            let pointer = tree.next_pointer();
-            (tree.pending_key().map(str::to_owned), value, pointer)
-        });
+        // (Where the leaf goes is the tree's now; the steps are shown before it.)
+        let leaf = leaf.map(|value| OpenLeaf::at(tree, value));
         mirror.show_steps(tree.take_steps(), &mut out.changes);
-        trial.leaf = None;
-        if let Some((key, value, pointer)) = shown_leaf {
-            // (A value with no key in an object is not shown, as `close_into` leaves it.)
-            if depth == 0 || key.is_some() || !in_object {
-                mirror.show_leaf(depth, key, value, &mut out.changes);
-                trial.leaf = Some(depth);
-            }
-            provisional.other.push(pointer.clone());
-            out.open = Some(pointer);
-        }
+        trial.leaf = leaf.and_then(|leaf| leaf.show(mirror, &mut out, &mut provisional));
         out.provisional = provisional;
         settled.trial = Some(trial);
         if self.fresh_trials {
@@ -816,15 +841,7 @@ impl StreamParser {
             _ => None,
         };
         if let Some(value) = leaf {
-            let depth = tree.depth();
-            let key = tree.pending_key().map(str::to_owned);
-            // (A value with no key in an object is not shown, as `close_into` leaves it.)
-            if depth == 0 || key.is_some() || !tree.in_object() {
-                mirror.show_leaf(depth, key, value, &mut out.changes);
-            }
-            let pointer = tree.next_pointer();
-            provisional.other.push(pointer.clone());
-            out.open = Some(pointer);
+            OpenLeaf::at(tree, value).show(mirror, &mut out, &mut provisional);
         }
         out.provisional = provisional;
         out
