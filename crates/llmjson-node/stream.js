@@ -143,15 +143,13 @@ class View {
         if (this.cursor.length > 1) this.cursor.pop();
         break;
       case 'e': {
+        // Into the member under c[1] in an object, the c[2]th element in an array.
         const top = this.top();
         if (Array.isArray(top)) {
-          if (top.length) this.cursor.push([top[top.length - 1], top.length - 1]);
+          if (c[2] < top.length) this.cursor.push([top[c[2]], c[2]]);
         } else if (top !== null && typeof top === 'object') {
-          const keys = this.keys(top);
-          if (keys.length) {
-            const key = keys[keys.length - 1];
-            this.cursor.push([top[key], key]);
-          }
+          const key = c[1] ?? '';
+          if (Object.prototype.hasOwnProperty.call(top, key)) this.cursor.push([top[key], key]);
         }
         break;
       }

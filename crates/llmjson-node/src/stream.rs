@@ -27,7 +27,7 @@ pub struct NativeSnapshot {
 #[napi(object)]
 pub struct NativeChanges {
     /// The changes as one compact JSON array, each `["r", value or null]` (the value replaced),
-    /// `["u"]` (up), `["e"]` (enter the last member), `["t", len]` (truncate), `["p", key or
+    /// `["u"]` (up), `["e", key or null, index]` (enter a member), `["t", len]` (truncate), `["p", key or
     /// null, value]` (push), `["o", key or null, isObject]` (open): one `JSON.parse` per update.
     pub json: String,
     /// How many of the changes show the settled part (`null`: it did not change; the path kept
@@ -72,7 +72,13 @@ fn changes_json(changes: &[llmjson::Change]) -> String {
                 out.push(']');
             }
             Change::Up => out.push_str("[\"u\"]"),
-            Change::Enter => out.push_str("[\"e\"]"),
+            Change::Enter { key: name, index } => {
+                out.push_str("[\"e\",");
+                key(&mut out, name);
+                out.push(',');
+                out.push_str(&index.to_string());
+                out.push(']');
+            }
             Change::Truncate(len) => {
                 out.push_str("[\"t\",");
                 out.push_str(&len.to_string());

@@ -359,6 +359,49 @@ test('what is provisional, listed when read, is the library list', () => {
   }
 });
 
+/** Whether `value` (a partial value shown) is `final` as far as it goes. */
+function shownOf(value, final) {
+  if (Array.isArray(value)) {
+    return Array.isArray(final) && value.length <= final.length && value.every((v, i) => shownOf(v, final[i]));
+  }
+  if (value !== null && typeof value === 'object') {
+    return (
+      final !== null &&
+      typeof final === 'object' &&
+      !Array.isArray(final) &&
+      Object.entries(value).every(([k, v]) => Object.hasOwn(final, k) && shownOf(v, final[k]))
+    );
+  }
+  if (typeof value === 'string') return typeof final === 'string' && final.startsWith(value);
+  return final === null || typeof final !== 'object' && typeof final !== 'string';
+}
+
+test("a repeated key's open value is kept in the first one's place", () => {
+  // While it is still open (longer than the lag, so settled while open) the kept value writes
+  // into that member, not into the object's last one.
+  const items = Array.from({ length: 120 }, (_, i) => `{"step": ${i}, "note": "item ${i}"}`).join(', ');
+  // (Members after it: the view leaves it for them while the settled part still holds it open.)
+  const others = Array.from({ length: 120 }, (_, i) => `{"id": "other ${i}"}`).join(', ');
+  const text = `{"a": 1, "b": 2, "a": {"x": [${items}], "z": 3}, "c": [${others}], "d": 4}`;
+  const final = parse(text).value;
+  for (const chunk of [1, 7, 64]) {
+    const parser = createStreamParser();
+    let most = 0;
+    for (let at = 0; at < text.length; at += chunk) {
+      parser.feed(text.slice(at, at + chunk));
+      const value = parser.live().value;
+      if (value && typeof value.a === 'object') {
+        assert.ok(shownOf(value, final), text.slice(0, at + chunk).slice(-60));
+        most = Math.max(most, (value.a.x ?? []).length);
+      } else {
+        assert.ok(value === undefined || shownOf({ ...value, a: final.a }, final));
+      }
+    }
+    assert.ok(most >= 100, `${most}`);
+    assert.deepEqual(Object.keys(parser.finish().value), ['a', 'b', 'c', 'd']);
+  }
+});
+
 test('live() is the value kept in place, equal to the snapshot after every chunk', () => {
   const text = plans(20);
   for (const chunk of [1, 16, 256]) {

@@ -125,32 +125,19 @@ impl View {
                     self.cursor.pop();
                 }
             }
-            Change::Enter => {
+            Change::Enter { key, index } => {
                 let Some(top) = self.top(py) else {
                     return Ok(());
                 };
                 let entered = if let Ok(list) = top.cast::<PyList>() {
-                    match list.len().checked_sub(1) {
-                        Some(last) => Some((list.get_item(last)?, Slot::Index(last))),
-                        None => None,
+                    match index < list.len() {
+                        true => Some((list.get_item(index)?, Slot::Index(index))),
+                        false => None,
                     }
                 } else if let Ok(dict) = top.cast::<PyDict>() {
-                    // (`reversed(dict)`: the last key without walking the others; looked up once.)
-                    static REVERSED: pyo3::sync::PyOnceLock<Py<PyAny>> =
-                        pyo3::sync::PyOnceLock::new();
-                    let reversed = REVERSED.get_or_try_init(py, || {
-                        py.import("builtins")?
-                            .getattr("reversed")
-                            .map(Bound::unbind)
-                    })?;
-                    match reversed.bind(py).call1((dict,))?.try_iter()?.next() {
-                        Some(key) => {
-                            let key = key?.cast_into::<PyString>()?;
-                            let child = dict.get_item(&key)?;
-                            child.map(|child| (child, Slot::Key(key.unbind())))
-                        }
-                        None => None,
-                    }
+                    let key = PyString::new(py, key.as_deref().unwrap_or_default());
+                    dict.get_item(&key)?
+                        .map(|child| (child, Slot::Key(key.unbind())))
                 } else {
                     None
                 };

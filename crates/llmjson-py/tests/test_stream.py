@@ -442,6 +442,40 @@ def test_complete_follows_from_the_open_value():
     assert snapshot.is_settled("/steps/0") is (not any(p.startswith("/steps/0") for p in snapshot.provisional))
 
 
+def _shown_of(value, final):
+    """Whether `value` (a partial value shown) is `final` as far as it goes."""
+    if isinstance(value, dict):
+        return isinstance(final, dict) and all(k in final and _shown_of(v, final[k]) for k, v in value.items())
+    if isinstance(value, list):
+        return isinstance(final, list) and len(value) <= len(final) and all(map(_shown_of, value, final))
+    if isinstance(value, str):
+        return isinstance(final, str) and final.startswith(value)
+    return not isinstance(final, (dict, list, str))
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64])
+def test_a_repeated_keys_open_value_is_kept_in_the_first_ones_place(chunk):
+    # A repeated key's value replaces the first one's where it stands: while it is still open
+    # (longer than the lag, so settled while open) the kept value writes into that member, not
+    # into the object's last one.
+    items = ", ".join('{"step": %d, "note": "item %d"}' % (i, i) for i in range(120))
+    # (Members after it: the view leaves it for them while the settled part still holds it open.)
+    others = ", ".join('{"id": "other %d"}' % i for i in range(120))
+    text = '{"a": 1, "b": 2, "a": {"x": [%s], "z": 3}, "c": [%s], "d": 4}' % (items, others)
+    final = llmjson.parse(text).value
+    parser, most = llmjson.StreamParser(), 0
+    for at in range(0, len(text), chunk):
+        parser.feed(text[at : at + chunk])
+        value = parser.live().value
+        if isinstance(value, dict) and isinstance(value.get("a"), dict):
+            assert _shown_of(value, final), text[: at + chunk][-60:]
+            most = max(most, len(value["a"].get("x", [])))
+        else:
+            assert value is None or _shown_of({**value, "a": final["a"]}, final)
+    assert most >= 100
+    assert list(parser.finish().value) == ["a", "b", "c", "d"]
+
+
 @pytest.mark.parametrize("chunk", [3, 64, 256])
 def test_provisional_listed_when_read_is_the_librarys_list(chunk):
     # A snapshot kept in place says what is provisional as where it starts and lists it when

@@ -19,8 +19,16 @@ pub enum Change {
     Root(Option<Value>),
     /// The cursor goes to the container holding the one at the cursor.
     Up,
-    /// The cursor goes into the last member or element of the container at the cursor.
-    Enter,
+    /// The cursor goes into a member or element of the container at the cursor: in an object
+    /// the one under `key`, in an array the `index`th (`index` is the member's position in an
+    /// object too). Not always the last one: a repeated key's value is written in the first
+    /// one's place.
+    Enter {
+        /// The member's key (`None` in an array).
+        key: Option<String>,
+        /// Its position.
+        index: usize,
+    },
     /// The container at the cursor keeps its first `len` members or elements.
     Truncate(usize),
     /// A value goes last in the container at the cursor (under `key` in an object).
@@ -223,14 +231,14 @@ impl Live {
             Change::Up => {
                 self.cursor.pop();
             }
-            Change::Enter => {
+            Change::Enter { index, .. } => {
                 let len = match self.at_cursor() {
                     Some(Value::Array(items)) => items.len(),
                     Some(Value::Object(map)) => map.len(),
                     _ => 0,
                 };
-                if let Some(last) = len.checked_sub(1) {
-                    self.cursor.push(last);
+                if index < len {
+                    self.cursor.push(index);
                 }
             }
             Change::Truncate(len) => match self.at_cursor() {
@@ -255,17 +263,15 @@ impl Live {
     }
 }
 
-/// Puts `value` last in `container`; returns its position.
+/// Puts `value` last in `container` (in an object, in the place of a member of the same key);
+/// returns its position.
 fn push(container: Option<&mut Value>, key: Option<String>, value: Value) -> Option<usize> {
     match container? {
         Value::Array(items) => {
             items.push(value);
             Some(items.len() - 1)
         }
-        Value::Object(map) => {
-            map.insert(key.unwrap_or_default(), value);
-            Some(map.len() - 1)
-        }
+        Value::Object(map) => Some(map.insert_full(key.unwrap_or_default(), value).0),
         _ => None,
     }
 }
@@ -279,6 +285,20 @@ struct Level {
     open_child: bool,
     /// The view holds provisional values after those.
     dirty: bool,
+    /// The settled container open below is written under a key the container holds already
+    /// (a repeated key): the view shows it in that member's place, not after the others.
+    open_in_place: bool,
+    /// Where the view shows the container open below: its position, and its key in an object
+    /// (what [`Change::Enter`] says).
+    open_at: usize,
+    open_key: Option<String>,
+}
+
+impl Level {
+    /// How many members or elements the view's container holds that are not provisional.
+    fn kept(&self) -> usize {
+        self.synced + usize::from(self.open_child && !self.open_in_place)
+    }
 }
 
 /// Views are told apart by a number drawn once (a trial reading left open is its view's).
@@ -393,9 +413,7 @@ impl Mirror {
             if std::mem::take(&mut self.levels[depth].dirty) {
                 self.goto(depth, out);
                 let level = &self.levels[depth];
-                out.push(Change::Truncate(
-                    level.synced + usize::from(level.open_child),
-                ));
+                out.push(Change::Truncate(level.kept()));
             }
             let deeper = tree.frame_at(depth + 1);
             if self.levels[depth].open_child {
@@ -411,8 +429,9 @@ impl Mirror {
                     self.finish(depth + 1, value, out);
                 }
                 let level = &mut self.levels[depth];
-                level.synced += 1;
+                level.synced += usize::from(!level.open_in_place);
                 level.open_child = false;
+                level.open_in_place = false;
                 self.levels.truncate(depth + 1);
             }
             if self.levels[depth].synced < len {
@@ -429,11 +448,17 @@ impl Mirror {
             self.levels[depth].synced = len;
             let Some((object, _)) = deeper else { break };
             self.goto(depth, out);
+            let key = tree.key_at(depth).map(str::to_owned);
             out.push(Change::Open {
-                key: tree.key_at(depth).map(str::to_owned),
+                key: key.clone(),
                 object,
             });
-            self.levels[depth].open_child = true;
+            let replaced = tree.open_child_replaces(depth);
+            let level = &mut self.levels[depth];
+            level.open_child = true;
+            level.open_in_place = replaced.is_some();
+            level.open_at = replaced.unwrap_or(len);
+            level.open_key = key;
             self.levels.truncate(depth + 1);
             self.levels.push(Level::default());
             self.cursor = depth + 1;
@@ -444,14 +469,18 @@ impl Mirror {
     }
 
     /// Moves the view's cursor to the open container at `depth` (each container on the way
-    /// down holds the next one last).
+    /// down holds the next one where its level says).
     fn goto(&mut self, depth: usize, out: &mut Vec<Change>) {
         while self.cursor > depth {
             out.push(Change::Up);
             self.cursor -= 1;
         }
         while self.cursor < depth {
-            out.push(Change::Enter);
+            let level = self.levels.get(self.cursor).cloned().unwrap_or_default();
+            out.push(Change::Enter {
+                key: level.open_key,
+                index: level.open_at,
+            });
             self.cursor += 1;
         }
     }
@@ -463,14 +492,15 @@ impl Mirror {
             return;
         };
         if level.dirty {
-            out.push(Change::Truncate(
-                level.synced + usize::from(level.open_child),
-            ));
+            out.push(Change::Truncate(level.kept()));
         }
         let mut from = level.synced;
         if level.open_child {
-            out.push(Change::Enter);
-            if let Some(child) = child_of(value, from) {
+            out.push(Change::Enter {
+                key: level.open_key.clone(),
+                index: level.open_at,
+            });
+            if let Some(child) = child_of(value, level.open_at) {
                 self.finish(depth + 1, child.1, out);
             }
             out.push(Change::Up);

@@ -763,6 +763,18 @@ impl Tree {
         }
     }
 
+    /// Where the open container at `depth + 1` goes when it sits under a key the object at
+    /// `depth` holds already (a repeated key: its value replaces that member's, in its place).
+    pub fn open_child_replaces(&self, depth: usize) -> Option<usize> {
+        match &self.frames.get(depth).map(|f| &f.container) {
+            Some(Container::Object {
+                map,
+                key: Some(key),
+            }) if self.frames.len() > depth + 1 => map.get_index_of(key),
+            _ => None,
+        }
+    }
+
     /// The pointers of the first `count` open containers, outermost first.
     fn frame_pointers(&self, count: usize) -> Vec<String> {
         // Each container's pointer is its parent's and one segment: built in one pass.

@@ -152,6 +152,14 @@ impl Map {
         }
     }
 
+    /// [`Map::insert`], returning where the member is.
+    pub fn insert_full(&mut self, key: String, value: Value) -> (usize, Option<Value>) {
+        match self.get_index_of(&key) {
+            Some(i) => (i, Some(std::mem::replace(&mut self.entries[i].1, value))),
+            None => (self.push(key, value), None),
+        }
+    }
+
     /// Appends a member known to be new.
     fn push(&mut self, key: String, value: Value) -> usize {
         let at = self.entries.len();

@@ -1462,3 +1462,71 @@ fn a_schema_shown_before_the_answer_is_never_settled() {
         assert_eq!(value["field0"], "a");
     }
 }
+
+#[test]
+fn a_repeated_keys_open_value_is_shown_in_the_first_ones_place() {
+    // A repeated key's value replaces the first one's where it stands (as `parse` keeps it):
+    // while it is still open the view writes into that member, not into the object's last.
+    // (Longer than the decision procedure's lag, so that it is settled while still open; and
+    // members after it, which the view goes on to while the settled part holds it open.)
+    let long = (0..120)
+        .map(|i| format!("{{\"step\": {i}, \"note\": \"item {i}\"}}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let others = (0..120)
+        .map(|i| format!("{{\"id\": \"other {i}\"}}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let replies = [
+        format!(r#"{{"a": 1, "b": 2, "a": {{"x": [{long}], "z": 3}}, "c": [{others}], "d": 4}}"#),
+        format!(r#"{{"o": {{"k": [1], "m": 2, "k": [3, [{long}], 6]}}, "p": true}}"#),
+        // A closer too many ends "r" early; "c" then comes again in the root.
+        format!(
+            "```json\n{{'c': 'x', 'r': {{'s': {{'t': 1}}}}}},\n  'c': {{'d': [{}], 'e': {{'f': None}}}},\n  'g': [{}]\n}}\n```",
+            long.replace('"', "'"),
+            others.replace('"', "'")
+        ),
+    ];
+    for reply in &replies {
+        let last = llmjson::parse(reply, &Options::default()).unwrap().value;
+        for chunk in [1, 7, 64] {
+            if let Err(e) = stream_check(reply.as_bytes(), &Options::default(), chunk, 1) {
+                panic!("{reply} (chunk {chunk}): {e}");
+            }
+            if let Err(e) = in_place_check(reply.as_bytes(), &Options::default(), chunk, true) {
+                panic!("{reply} (in place, chunk {chunk}): {e}");
+            }
+            // A view alone (nothing settled on asking) shows nothing the value will not hold,
+            // but the first value of the repeated key.
+            let mut stream = StreamParser::new(Options::default());
+            for piece in reply.as_bytes().chunks(chunk) {
+                stream.feed_bytes(piece).unwrap();
+                if let Some(shown) = stream.live().value() {
+                    assert!(
+                        shown_within(shown, &last, 0),
+                        "chunk {chunk}: {shown} is not within {last}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Whether `shown`, a partial value, is `last` as far as it goes (a member of the root, or of
+/// its first member, may still be the value a repeated key replaces).
+fn shown_within(shown: &Value, last: &Value, depth: usize) -> bool {
+    match (shown, last) {
+        (Value::Object(a), Value::Object(b)) => a.iter().all(|(key, value)| {
+            b.get(key).is_some_and(|l| {
+                shown_within(value, l, depth + 1)
+                    || (depth < 2 && !value.is_array() && !value.is_object())
+            })
+        }),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| shown_within(x, y, depth + 1))
+        }
+        (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
+        (Value::Object(_) | Value::Array(_) | Value::String(_), _) => false,
+        (_, last) => !last.is_object() && !last.is_array() && !last.is_string(),
+    }
+}
