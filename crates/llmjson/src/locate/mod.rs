@@ -431,68 +431,19 @@ impl<'t> Scan<'t> {
     fn members_in_line(&self, from: usize, to: usize) -> Option<usize> {
         let b = self.b;
         let mut i = from;
-        for _ in 0..4 {
+        for _ in 0..MEMBERS_QUOTES {
             let k = i + memchr::memchr(b'"', b.get(i..to)?)?;
             if k > from
                 && b[k - 1].is_ascii_whitespace()
                 && self.key_at(k)
                 && self.mask_end(k).is_none()
-                && self.more_members(k)
+                && members_follow(b, k).0
             {
                 return Some(k);
             }
             i = k + 1;
         }
         None
-    }
-
-    /// After the key at `k`: a value that opens JSON, or a comma and another key soon.
-    fn more_members(&self, k: usize) -> bool {
-        let b = self.b;
-        let limit = (k + 256).min(b.len());
-        // `:`, `=` or `=>`, or a CJK model's `：`.
-        let wide = |j: usize| b[j..limit].starts_with(&WIDE_COLON);
-        let Some(sep) = (k..limit).find(|&j| matches!(b[j], b':' | b'=') || wide(j)) else {
-            return false;
-        };
-        let after = if wide(sep) {
-            sep + WIDE_COLON.len()
-        } else {
-            sep + 1 + usize::from(b.get(sep + 1) == Some(&b'>'))
-        };
-        let Some(v) = skip_ws(b, after, b.len()) else {
-            return false;
-        };
-        if matches!(b[v], b'{' | b'[') {
-            return looks_like_json(b, v, b.len());
-        }
-        // The next member may be faulty too: any quoted string, or a bare key and its colon.
-        let mut j = v;
-        for _ in 0..8 {
-            // `,` or `，` (full width: its lead byte, then the rest).
-            let Some(c) = memchr::memchr2(b',', 0xEF, &b[j..limit]) else {
-                return false;
-            };
-            let at = j + c;
-            let comma = if b[at] == b',' {
-                1
-            } else if b[at..limit].starts_with(&WIDE_COMMA) {
-                WIDE_COMMA.len()
-            } else {
-                0
-            };
-            j = at + comma.max(1);
-            if comma == 0 {
-                continue;
-            }
-            let next = skip_ws(b, j, limit).is_some_and(|q| {
-                crate::spelling::starts_quote(b, q) || key_then_colon(b, q, limit)
-            });
-            if next {
-                return true;
-            }
-        }
-        false
     }
 
     /// Where the reply starts, skipping whitespace and `<think>` blocks.
@@ -959,6 +910,66 @@ pub(crate) fn key_line_at(b: &[u8], i: usize) -> (bool, bool) {
         e += 1;
     }
     (false, e == b.len() && e < i + 256)
+}
+
+/// How many of a prose line's quotes may open its members (`Here it is: "id": 7, …`): a key
+/// further into the line is prose quoting something.
+pub(crate) const MEMBERS_QUOTES: usize = 4;
+
+/// After the key at `k`: a value that opens JSON, or a comma and another key soon — a prose
+/// line that goes on into an object's members. The second answer says whether more text after
+/// `b` could change the first (a stream waits).
+pub(crate) fn members_follow(b: &[u8], k: usize) -> (bool, bool) {
+    const AHEAD: usize = 256;
+    let limit = (k + AHEAD).min(b.len());
+    // (`looks_like_json` looks a few dozen bytes past the value's start.)
+    let undecided = b.len() < k + AHEAD + 64;
+    let no = (false, undecided);
+    // `:`, `=` or `=>`, or a CJK model's `：`.
+    let wide = |j: usize| b[j..limit].starts_with(&WIDE_COLON);
+    let Some(sep) = (k..limit).find(|&j| matches!(b[j], b':' | b'=') || wide(j)) else {
+        return no;
+    };
+    let after = if wide(sep) {
+        sep + WIDE_COLON.len()
+    } else {
+        sep + 1 + usize::from(b.get(sep + 1) == Some(&b'>'))
+    };
+    let Some(v) = skip_ws(b, after, b.len()) else {
+        return no;
+    };
+    if matches!(b[v], b'{' | b'[') {
+        return match looks_like_json(b, v, b.len()) {
+            true => (true, false),
+            false => no,
+        };
+    }
+    // The next member may be faulty too: any quoted string, or a bare key and its colon.
+    let mut j = v;
+    for _ in 0..8 {
+        // `,` or `，` (full width: its lead byte, then the rest).
+        let Some(c) = memchr::memchr2(b',', 0xEF, &b[j..limit]) else {
+            return no;
+        };
+        let at = j + c;
+        let comma = if b[at] == b',' {
+            1
+        } else if b[at..limit].starts_with(&WIDE_COMMA) {
+            WIDE_COMMA.len()
+        } else {
+            0
+        };
+        j = at + comma.max(1);
+        if comma == 0 {
+            continue;
+        }
+        let next = skip_ws(b, j, limit)
+            .is_some_and(|q| crate::spelling::starts_quote(b, q) || key_then_colon(b, q, limit));
+        if next {
+            return (true, false);
+        }
+    }
+    no
 }
 
 /// A fence labelled as JSON (lowercase label): its content is the answer before anything else.

@@ -383,16 +383,7 @@ impl Reader {
                 {
                     match key_line(&bytes[at..]) {
                         // `"steps": [` first on a line: an object whose `{` the reply left out.
-                        Prefix::Yes => {
-                            self.start = Some(at);
-                            self.phase = Phase::Json;
-                            if !tree.open(true) {
-                                return Err(Stop::TooDeep);
-                            }
-                            tree.presume();
-                            self.mode = Mode::Key;
-                            return Ok(true);
-                        }
+                        Prefix::Yes => return self.start_keyed(at, tree),
                         Prefix::Maybe => return Ok(false),
                         // The reply itself is a string (`"see {this}"`): its brackets are text.
                         Prefix::No
@@ -407,10 +398,37 @@ impl Reader {
                         Prefix::No => self.pos += 1,
                     }
                 }
+                // `Here it is: "id": 7, "name": "x"}`: prose that goes on into an object's
+                // members (the one-shot parse's rule, `locate::members_follow`).
+                b'"' if at > 0
+                    && bytes[at - 1].is_ascii_whitespace()
+                    && quotes_before_in_line(bytes, at) < crate::locate::MEMBERS_QUOTES =>
+                {
+                    match (
+                        key_line(&bytes[at..]),
+                        crate::locate::members_follow(bytes, at),
+                    ) {
+                        (Prefix::Maybe, _) | (Prefix::Yes, (false, true)) => return Ok(false),
+                        (Prefix::Yes, (true, _)) => return self.start_keyed(at, tree),
+                        _ => self.pos += 1,
+                    }
+                }
                 _ => self.pos += 1,
             }
         }
         Ok(false)
+    }
+
+    /// The JSON starts at `at` with a key: an object whose `{` the reply left out.
+    fn start_keyed(&mut self, at: usize, tree: &mut Tree) -> Result<bool, Stop> {
+        self.start = Some(at);
+        self.phase = Phase::Json;
+        if !tree.open(true) {
+            return Err(Stop::TooDeep);
+        }
+        tree.presume();
+        self.mode = Mode::Key;
+        Ok(true)
     }
 
     fn think(&mut self, text: &str, end: &str) -> Result<bool, Stop> {
@@ -1132,6 +1150,18 @@ fn is_blank(c: char) -> bool {
 
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-') || b >= 0x80
+}
+
+/// How many `"` come before `at` in its line (counted back to the fourth at most: each quote's
+/// count reads back over at most the four before it, so the counts cost linear time).
+fn quotes_before_in_line(bytes: &[u8], at: usize) -> usize {
+    bytes[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .filter(|&&b| b == b'"')
+        .take(crate::locate::MEMBERS_QUOTES)
+        .count()
 }
 
 fn at_line_start(bytes: &[u8], at: usize) -> bool {

@@ -1530,3 +1530,36 @@ fn shown_within(shown: &Value, last: &Value, depth: usize) -> bool {
         (_, last) => !last.is_object() && !last.is_array() && !last.is_string(),
     }
 }
+
+#[test]
+fn a_prose_line_that_goes_on_into_members_is_streamed_as_the_object_parse_reads() {
+    // `Here it is: "id": 7, …` — prose, then an object's members without their `{`. The final
+    // parse reads the object (`locate::members_follow`); a stream that located the first
+    // bracket instead showed `/0/id` as settled, then revised all of it at the end.
+    let rows = (0..40)
+        .map(|i| format!("{{\"id\": {i}, \"label\": \"row {i}\"}}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let replies = [
+        format!("以下がJSONです: \"items\": [{rows}]"),
+        format!("Вот результат: \"status\": \"ok\", \"count\": 40, \"rows\": [{rows}]"),
+        "Here it is: \"id\": 7, \"name\": \"x\", \"tags\": [\"a\", \"b\"]}".to_string(),
+        format!(
+            "Voici la réponse : \"ville\": \"Paris\", \"quartiers\": [{rows}]\nBonne journée !"
+        ),
+        format!("Sure! The result is \"data\": {{\"rows\": [{rows}]}}, \"ok\": true"),
+    ];
+    for reply in &replies {
+        let last = llmjson::parse(reply, &Options::default()).unwrap().value;
+        assert!(last.is_object(), "{reply}: {last}");
+        for chunk in [1, 7, 64] {
+            let agreement = stream_check(reply.as_bytes(), &Options::default(), chunk, 1)
+                .unwrap_or_else(|e| panic!("{reply} (chunk {chunk}): {e}"));
+            // (A reply shorter than the lag has nothing settled before its end.)
+            if reply.len() > 1024 {
+                assert!(agreement.claims > 0, "{reply}: nothing settled was shown");
+            }
+            assert_eq!(agreement.revised, 0, "{reply} (chunk {chunk})");
+        }
+    }
+}
