@@ -40,13 +40,7 @@ fn main() {
                 events.extend(stream.events());
             }
             events.extend(stream.finish_with_events().events);
-            let revised: Vec<&str> = events
-                .iter()
-                .filter_map(|e| match e {
-                    Event::Revised { path } => Some(path.as_str()),
-                    _ => None,
-                })
-                .collect();
+            let revised: Vec<&str> = events.iter().filter_map(Event::revised).collect();
             outcome[k] = (!revised.is_empty(), revised.contains(&""));
         }
         let count_in = |t: &mut Tally| {

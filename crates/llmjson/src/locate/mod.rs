@@ -944,14 +944,24 @@ pub(crate) fn members_follow(b: &[u8], k: usize) -> (bool, bool) {
             false => no,
         };
     }
-    // The next member may be faulty too: any quoted string, or a bare key and its colon.
+    // The next member may be faulty too: any quoted string, or a bare key and its colon. Its
+    // comma is on the value's line: prose that quotes a key (`The field "name": what users
+    // see, and …`) has no member after it there, and the JSON below it does not count.
+    // (A string value may hold raw line breaks: the line that counts is where it ends.)
+    let v = match b[v] {
+        b'"' => string_close(b, v, limit).unwrap_or(v),
+        _ => v,
+    };
+    let line_end = memchr::memchr(b'\n', &b[v.min(limit)..limit]).map(|n| v + n);
+    let no = (false, undecided && line_end.is_none());
+    let commas_end = line_end.unwrap_or(limit);
     let mut j = v;
     for _ in 0..8 {
         // `,` or `，` (full width: its lead byte, then the rest).
-        let Some(c) = memchr::memchr2(b',', 0xEF, &b[j..limit]) else {
+        let Some(c) = memchr::memchr2(b',', 0xEF, &b[j.min(commas_end)..commas_end]) else {
             return no;
         };
-        let at = j + c;
+        let at = j.min(commas_end) + c;
         let comma = if b[at] == b',' {
             1
         } else if b[at..limit].starts_with(&WIDE_COMMA) {
@@ -963,13 +973,29 @@ pub(crate) fn members_follow(b: &[u8], k: usize) -> (bool, bool) {
         if comma == 0 {
             continue;
         }
-        let next = skip_ws(b, j, limit)
-            .is_some_and(|q| crate::spelling::starts_quote(b, q) || key_then_colon(b, q, limit));
-        if next {
-            return (true, false);
+        match skip_ws(b, j, limit) {
+            Some(q) if crate::spelling::starts_quote(b, q) || key_then_colon(b, q, limit) => {
+                return (true, false);
+            }
+            // The text ends after the comma: the next member may be on its way.
+            None if limit == b.len() => return (false, true),
+            _ => {}
         }
     }
     no
+}
+
+/// Where the double-quoted string opening at `open` closes (its closing quote), before `limit`.
+fn string_close(b: &[u8], open: usize, limit: usize) -> Option<usize> {
+    let mut i = open + 1;
+    while i < limit {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// A fence labelled as JSON (lowercase label): its content is the answer before anything else.

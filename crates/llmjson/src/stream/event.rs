@@ -43,3 +43,14 @@ pub enum Event {
         property: String,
     },
 }
+
+impl Event {
+    /// The pointer of a [`Event::Revised`] event (`None` for the others): what a caller that
+    /// showed the stream's values takes back.
+    pub fn revised(&self) -> Option<&str> {
+        match self {
+            Event::Revised { path } => Some(path),
+            _ => None,
+        }
+    }
+}
