@@ -2,8 +2,8 @@
 //! `examples/heldout/stream_starts.jsonl`: 72 replies in six classes of where the JSON starts,
 //! written at stop 78 by a helper that never read the code),
 //! read whole and streamed: per class, how many `parse` reads as expected, and how many a
-//! stream fed in 1-, 7- and 64-byte chunks (its events read after every chunk, as a live view
-//! reads them) revises — anywhere, and at the root. A snapshot after every chunk counts too:
+//! stream fed in 1-, 7- and 64-byte chunks (its events read after every chunk, nothing else)
+//! revises — anywhere, and at the root. A stream read by a snapshot after every chunk counts
 //! the settled values it showed that the final value reads otherwise.
 //!
 //! ```sh
@@ -56,6 +56,8 @@ fn main() {
         let final_value = parsed.as_ref().ok().map(|p| p.value.clone());
         let (mut any, mut root) = (false, false);
         for chunk in CHUNKS {
+            // Events alone (what a consumer of events sees), and snapshots alone (what a view
+            // shows: a `Revised` event also covers what a snapshot showed, provisional or not).
             let mut stream = StreamParser::new(options.clone());
             let mut events = Vec::new();
             for piece in reply.as_bytes().chunks(chunk) {
@@ -63,6 +65,13 @@ fn main() {
                     break;
                 }
                 events.extend(stream.events());
+            }
+            events.extend(stream.finish_with_events().events);
+            let mut stream = StreamParser::new(options.clone());
+            for piece in reply.as_bytes().chunks(chunk) {
+                if stream.feed_bytes(piece).is_err() {
+                    break;
+                }
                 let snapshot = stream.snapshot();
                 let Some(value) = &snapshot.value else {
                     continue;
@@ -78,7 +87,6 @@ fn main() {
                     }
                 }
             }
-            events.extend(stream.finish_with_events().events);
             let revised: Vec<&str> = events.iter().filter_map(Event::revised).collect();
             if verbose && !revised.is_empty() && chunk == 7 {
                 println!(

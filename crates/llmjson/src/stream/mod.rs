@@ -15,6 +15,7 @@
 //! runs only when the stream is looked at.
 
 mod event;
+mod hold;
 mod live;
 mod reader;
 mod settled;
@@ -292,6 +293,8 @@ pub struct StreamParser {
     /// The live reader's values as they were when what it read stopped being strict JSON, if
     /// a view had shown them (see [`LaterEvents`]).
     shown_by_reader: Option<Tree>,
+    /// Whether the events of the value read so far are held back (it may not be the answer).
+    hold: hold::Hold,
 }
 
 /// The open string or number a view shows last, where `tree` says it goes.
@@ -390,6 +393,7 @@ impl StreamParser {
             settled_only: false,
             strict_view_at: AtomicUsize::new(0),
             shown_by_reader: None,
+            hold: hold::Hold::default(),
         }
     }
 
@@ -869,7 +873,16 @@ impl StreamParser {
             // The first ask: the events so far are made from what was settled.
             tree.record_from_now(false);
         }
-        tree.events.as_mut().map(std::mem::take).unwrap_or_default()
+        let in_fence = reader.fence_byte().is_some();
+        if self
+            .hold
+            .holds(text, reader.start, in_fence, tree, &self.tree)
+        {
+            return Vec::new();
+        }
+        let events = tree.events.as_mut().map(std::mem::take).unwrap_or_default();
+        self.hold.handed_out |= tree.has_started() && !events.is_empty();
+        events
     }
 
     /// The snapshot's parts from the live reader's own tree, read to the end of `text`, when
@@ -1042,16 +1055,26 @@ impl StreamParser {
         };
         let result = clean.unwrap_or_else(|result| result);
         self.stats.elapsed = self.created.elapsed();
+        let view = self
+            .settled
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .into_view();
+        let in_fence = self.reader.fence_byte().is_some();
+        let held = self.hold.holds(
+            &self.text,
+            self.reader.start,
+            in_fence,
+            &view.tree,
+            &self.tree,
+        );
         FinishedLater {
             result,
             stats: self.stats,
             events: LaterEvents {
                 shown_by_reader,
-                view: self
-                    .settled
-                    .into_inner()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .into_view(),
+                view,
+                held,
             },
             text: self.text,
         }
@@ -1079,6 +1102,9 @@ pub struct LaterEvents {
     /// The live reader's values a view showed as settled while the reply was strict JSON, when
     /// the result is not that reading.
     shown_by_reader: Option<Tree>,
+    /// None of the value the stream read was handed out as events (see `hold.rs`): if the
+    /// final value is not it, the final value is announced alone.
+    held: bool,
 }
 
 impl LaterEvents {
@@ -1099,6 +1125,12 @@ impl LaterEvents {
         let mut revised = Vec::new();
         if tree.has_started() {
             revised = tree.revisions(final_value);
+        }
+        if self.held && !revised.is_empty() {
+            // What was held back is not the answer: nothing of it was shown.
+            revised.clear();
+            events =
+                final_value.map_or_else(Vec::new, |value| tree.announced_anew(value, text.len()));
         }
         if let Some(shown) = &self.shown_by_reader {
             for path in shown.revisions(final_value) {

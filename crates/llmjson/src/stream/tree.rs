@@ -61,6 +61,23 @@ impl Frame {
 /// be had the procedure settled the rest.
 pub const LAG: usize = crate::repair::parser::park::LAG;
 
+/// A JSON Schema document's own keywords (the root of a schema holds only these).
+const SCHEMA_KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$defs",
+    "definitions",
+    "type",
+    "title",
+    "description",
+    "properties",
+    "items",
+    "required",
+    "additionalProperties",
+    "enum",
+];
+
 /// Room a new container is given: most of a reply's containers hold a few members, and growing
 /// from nothing reallocates twice on the way to eight.
 const OPEN_CAPACITY: usize = 8;
@@ -609,6 +626,43 @@ impl Tree {
             Some("array") => has("items"),
             _ => false,
         }
+    }
+
+    /// Whether the root reads as a JSON Schema (open: so far, as [`Tree::decoy_so_far`]), or,
+    /// still open, may: every key it has so far is one of a schema's (`{"type": "object",` —
+    /// the `properties` that says it comes next).
+    pub fn reads_as_schema(&self) -> bool {
+        if let Some(Frame {
+            container: Container::Object { map, key },
+            ..
+        }) = self.frames.first()
+        {
+            let keys = || map.iter().map(|(k, _)| k.as_str()).chain(key.as_deref());
+            if keys().next().is_some() && keys().all(|k| SCHEMA_KEYWORDS.contains(&k)) {
+                return true;
+            }
+        }
+        match &self.root {
+            Some(Value::Object(map)) => {
+                map.contains_key("$schema")
+                    || match map.get("type").and_then(Value::as_str) {
+                        Some("object") => map.contains_key("properties"),
+                        Some("array") => map.contains_key("items"),
+                        _ => false,
+                    }
+            }
+            Some(_) => false,
+            None => self.decoy_so_far(),
+        }
+    }
+
+    /// The events a stream that showed nothing of `value` gives for it (with the schema's
+    /// `RequiredMissing`), as its whole final value.
+    pub fn announced_anew(&self, value: &Value, end: usize) -> Vec<Event> {
+        let mut fresh = Tree::new(self.max_depth, self.schema.clone(), true);
+        fresh.record_from_now(false);
+        fresh.whole(value.clone(), end, false);
+        fresh.events.take().unwrap_or_default()
     }
 
     /// The steps the trial took since this was last asked.

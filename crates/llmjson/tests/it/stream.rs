@@ -1573,3 +1573,77 @@ fn a_prose_line_that_goes_on_into_members_is_streamed_as_the_object_parse_reads(
         }
     }
 }
+
+/// The events of `reply` fed in `chunk`-byte pieces, each with how many bytes had arrived when
+/// it was handed out (`usize::MAX`: at `finish`).
+fn events_as_fed(reply: &str, chunk: usize) -> Vec<(usize, Event)> {
+    let mut stream = StreamParser::new(Options::default());
+    let mut out = Vec::new();
+    let mut fed = 0;
+    for piece in reply.as_bytes().chunks(chunk) {
+        stream.feed_bytes(piece).unwrap();
+        fed += piece.len();
+        out.extend(stream.events().into_iter().map(|e| (fed, e)));
+    }
+    let finished = stream.finish_with_events();
+    out.extend(finished.events.into_iter().map(|e| (usize::MAX, e)));
+    out
+}
+
+#[test]
+fn a_draft_in_a_sentence_or_an_echoed_schema_is_not_announced_before_the_answer() {
+    let rows = (0..30)
+        .map(|i| format!("{{\"sku\": \"P-{i}\", \"qty\": {i}}}"))
+        .collect::<Vec<_>>()
+        .join(",\n    ");
+    // Neither is the answer: a caller of events is never shown it, so nothing is revised.
+    let replies = [
+        format!("Pensei primeiro em {{\"status\": \"pendente\", \"qty\": 2}} mas o log mostra a captura.\n\nResposta:\n```json\n{{\"status\": \"pago\", \"items\": [\n    {rows}\n]}}\n```"),
+        format!("最初は {{\"route\": \"A\", \"km\": 52}} と考えましたが、渋滞を考えると B が速いです。\n\n```json\n{{\"route\": \"B\", \"stops\": [\n    {rows}\n]}}\n```"),
+        format!("Per the schema:\n\n{{\n  \"type\": \"object\",\n  \"properties\": {{\"status\": {{\"type\": \"string\"}}}},\n  \"required\": [\"status\"]\n}}\n\nAnswer:\n\n```json\n{{\"status\": \"ok\", \"items\": [\n    {rows}\n]}}\n```"),
+        format!("```json\n{{\"$schema\": \"http://json-schema.org/draft-07/schema#\", \"title\": \"Order\", \"type\": \"object\"}}\n```\nHere you go:\n```json\n{{\"order\": 7, \"items\": [\n    {rows}\n]}}\n```"),
+    ];
+    for reply in &replies {
+        let last = llmjson::parse(reply, &Options::default()).unwrap().value;
+        for chunk in [1, 7, 64] {
+            let events = events_as_fed(reply, chunk);
+            let revised: Vec<_> = events.iter().filter_map(|(_, e)| e.revised()).collect();
+            assert!(revised.is_empty(), "{reply} (chunk {chunk}): {revised:?}");
+            for (_, event) in &events {
+                if let Event::ValueCompleted { path } = event {
+                    assert!(
+                        last.pointer(path).is_some(),
+                        "{reply}: {path} is not the answer's"
+                    );
+                }
+            }
+        }
+    }
+    // An answer written inline is held only while its line may still say it is a draft: one
+    // whose line ends after it is announced then; one that prose follows, at the end, as the
+    // answer it is (and a schema that is the only JSON, the answer asked for, likewise).
+    // (A tail longer than the decision procedure's lag, so that the root settles before the end.)
+    let tail = "Each reading is taken at the station nearest the city centre. ".repeat(12);
+    for (reply, announced_before_the_end) in [
+        (format!("Here is the JSON: {{\"city\": \"Porto\", \"temp_c\": 21}}\n{tail}"), true),
+        (format!("以下がJSONです: {{\"genre\": \"ビジネス\"}} 補足説明です。\n{tail}"), false),
+        (format!("{{\"$schema\": \"x\", \"type\": \"object\", \"properties\": {{\"a\": {{\"type\": \"string\"}}}}}}\n{tail}"), false),
+    ] {
+        let reply = reply.as_str();
+        let last = llmjson::parse(reply, &Options::default()).unwrap().value;
+        for chunk in [1, 7] {
+            let events = events_as_fed(reply, chunk);
+            assert!(events.iter().all(|(_, e)| e.revised().is_none()), "{reply}: {events:?}");
+            let completed: Vec<_> = events
+                .iter()
+                .filter_map(|(at, e)| match e {
+                    Event::ValueCompleted { path } if path.is_empty() => Some(*at),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(completed.len(), 1, "{reply}: {events:?}");
+            assert_eq!(completed[0] != usize::MAX, announced_before_the_end, "{reply} (chunk {chunk})");
+            assert!(last.is_object());
+        }
+    }
+}
