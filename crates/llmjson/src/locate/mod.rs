@@ -434,7 +434,7 @@ impl<'t> Scan<'t> {
         for _ in 0..MEMBERS_QUOTES {
             let k = i + memchr::memchr(b'"', b.get(i..to)?)?;
             if k > from
-                && b[k - 1].is_ascii_whitespace()
+                && after_prose_break(b, k)
                 && self.key_at(k)
                 && self.mask_end(k).is_none()
                 && members_follow(b, k).0
@@ -910,6 +910,46 @@ pub(crate) fn key_line_at(b: &[u8], i: usize) -> (bool, bool) {
         e += 1;
     }
     (false, e == b.len() && e < i + 256)
+}
+
+/// Whether what comes before `k` ends a stretch of prose: a space, or a colon or full stop a
+/// sentence ends with (`:`, and CJK writing's `：`, `。`, `、`, which need no space after).
+pub(crate) fn after_prose_break(b: &[u8], k: usize) -> bool {
+    let Some(&last) = k.checked_sub(1).and_then(|i| b.get(i)) else {
+        return false;
+    };
+    if last.is_ascii_whitespace() || last == b':' {
+        return true;
+    }
+    // A CJK punctuation mark (U+3000–U+303F) or a full-width one (U+FF01–U+FF20): three bytes.
+    let Some(tail) = k.checked_sub(3).and_then(|i| b.get(i..k)) else {
+        return false;
+    };
+    matches!(tail, [0xE3, 0x80, 0x80..=0xBF] | [0xEF, 0xBC, 0x81..=0xA0])
+}
+
+/// Whether the value at `start..end` is written inside a line of prose (text before it on
+/// its line) with prose going on after it there (a letter or digit before the line ends): a
+/// draft a reasoning reply weighs in a sentence (`at first I considered {"a": 1} but …`), not
+/// an answer. `None` while the line after it has not ended and holds no prose yet.
+pub(crate) fn inline_in_sentence(b: &[u8], start: usize, end: usize) -> Option<bool> {
+    let line = b[..start]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = end.min(b.len());
+    if b[line..start].iter().all(u8::is_ascii_whitespace) || b[start..end].contains(&b'\n') {
+        return Some(false);
+    }
+    let rest = &b[end..];
+    let after = memchr::memchr(b'\n', rest).map_or(rest, |n| &rest[..n]);
+    if after
+        .iter()
+        .any(|&c| c.is_ascii_alphanumeric() || c >= 0x80)
+    {
+        return Some(true);
+    }
+    (after.len() < rest.len()).then_some(false)
 }
 
 /// How many of a prose line's quotes may open its members (`Here it is: "id": 7, …`): a key

@@ -28,7 +28,8 @@ pub(crate) fn parse_candidate(
 }
 
 /// The answer: the first candidate, unless it is a decoy (an echoed template or schema, see
-/// `decoys.rs`) that a later value fills — then that value, with the skip logged. A decoy masks
+/// `decoys.rs`; a draft written inside a sentence that goes on past it) that a later value
+/// fills — then that value, with the skip logged. A decoy masks
 /// its span and the choice runs again, as a `<think>` block is masked.
 pub(crate) fn locate_answer(
     scan: &Scan<'_>,
@@ -44,7 +45,14 @@ pub(crate) fn locate_answer(
     let mut skipped = Vec::new();
     // A reply rarely echoes more than a template and a schema: a few rounds, each linear.
     for _ in 0..4 {
-        let Some(kind) = super::decoys::decoy_kind(&chosen.out.value) else {
+        // (A value written inside a sentence that goes on past it is a draft being weighed.)
+        let draft = || {
+            let end = value_end(&chosen.out);
+            let inline = crate::locate::inline_in_sentence(scan.text.as_bytes(), chosen.start, end);
+            (matches!(chosen.source, Source::Text) && inline == Some(true))
+                .then_some(RepairKind::AbandonedDraft)
+        };
+        let Some(kind) = super::decoys::decoy_kind(&chosen.out.value).or_else(draft) else {
             break;
         };
         // The decoy ends with its value, not with the text it left out after it (which may
@@ -52,8 +60,12 @@ pub(crate) fn locate_answer(
         let decoy = chosen.start..value_end(&chosen.out).max(chosen.start + 1);
         let next_scan = masked.as_ref().unwrap_or(scan).with_mask(decoy.clone());
         match locate_first(&next_scan, options, detail) {
+            // (A draft gives way to a value on a later line: two values in one sentence are
+            // alternatives, of which the first is taken.)
             Ok(next)
                 if next.start >= decoy.end
+                    && (kind != RepairKind::AbandonedDraft
+                        || scan.text.as_bytes()[decoy.end..next.start].contains(&b'\n'))
                     && super::decoys::fills(kind, &chosen.out.value, &next.out.value) =>
             {
                 skipped.push(repair::parser::RawRepair::at_root(
@@ -63,6 +75,9 @@ pub(crate) fn locate_answer(
                     match kind {
                         RepairKind::SkippedSchemaEcho => {
                             "the JSON Schema echoed before the answer was skipped"
+                        }
+                        RepairKind::AbandonedDraft => {
+                            "a draft written in a sentence before the answer was skipped"
                         }
                         _ => "the template echoed before the answer was skipped",
                     },

@@ -110,7 +110,7 @@ fn is_template(value: &Value) -> bool {
 }
 
 /// A JSON Schema document: `$schema`, or a type with the keyword that describes its contents.
-fn is_schema(value: &Value) -> bool {
+pub(crate) fn is_schema(value: &Value) -> bool {
     let Value::Object(map) = value else {
         return false;
     };
@@ -119,11 +119,33 @@ fn is_schema(value: &Value) -> bool {
     }
     let kind = map.get("type").and_then(Value::as_str);
     match kind {
-        Some("object") => map.get("properties").is_some_and(Value::is_object),
+        Some("object") => {
+            map.get("properties").is_some_and(Value::is_object)
+                // `{"type": "object", "required": ["id"]}`: nothing but a schema's keywords.
+                || (map.get("required").is_some_and(Value::is_array)
+                    && map.iter().all(|(k, _)| SCHEMA_KEYWORDS.contains(&k.as_str())))
+        }
         Some("array") => map.get("items").is_some_and(Value::is_object),
         _ => false,
     }
 }
+
+/// A JSON Schema document's own keywords (the root of a schema holds only these).
+pub(crate) const SCHEMA_KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$ref",
+    "$defs",
+    "definitions",
+    "type",
+    "title",
+    "description",
+    "properties",
+    "items",
+    "required",
+    "additionalProperties",
+    "enum",
+];
 
 /// What a value before the answer is, if it is a decoy.
 pub(crate) fn decoy_kind(value: &Value) -> Option<RepairKind> {
@@ -144,6 +166,8 @@ pub(crate) fn fills(kind: RepairKind, decoy: &Value, answer: &Value) -> bool {
     }
     match kind {
         RepairKind::SkippedSchemaEcho => !is_schema(answer),
+        // A value a sentence weighs (a draft, an example) gives way to any later object or list.
+        RepairKind::AbandonedDraft => true,
         _ => !is_template(answer) && same_shape(decoy, answer),
     }
 }

@@ -5,7 +5,7 @@
 //! [`Error`]s. The schema stage (`crate::schema::stage`) runs on top of it.
 
 mod choose;
-mod decoys;
+pub(crate) mod decoys;
 mod found;
 
 use crate::locate::{Scan, Source};

@@ -400,8 +400,7 @@ impl Reader {
                 }
                 // `Here it is: "id": 7, "name": "x"}`: prose that goes on into an object's
                 // members (the one-shot parse's rule, `locate::members_follow`).
-                b'"' if at > 0
-                    && bytes[at - 1].is_ascii_whitespace()
+                b'"' if crate::locate::after_prose_break(bytes, at)
                     && quotes_before_in_line(bytes, at) < crate::locate::MEMBERS_QUOTES =>
                 {
                     match (

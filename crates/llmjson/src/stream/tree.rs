@@ -61,23 +61,6 @@ impl Frame {
 /// be had the procedure settled the rest.
 pub const LAG: usize = crate::repair::parser::park::LAG;
 
-/// A JSON Schema document's own keywords (the root of a schema holds only these).
-const SCHEMA_KEYWORDS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$ref",
-    "$defs",
-    "definitions",
-    "type",
-    "title",
-    "description",
-    "properties",
-    "items",
-    "required",
-    "additionalProperties",
-    "enum",
-];
-
 /// Room a new container is given: most of a reply's containers hold a few members, and growing
 /// from nothing reallocates twice on the way to eight.
 const OPEN_CAPACITY: usize = 8;
@@ -638,20 +621,13 @@ impl Tree {
         }) = self.frames.first()
         {
             let keys = || map.iter().map(|(k, _)| k.as_str()).chain(key.as_deref());
-            if keys().next().is_some() && keys().all(|k| SCHEMA_KEYWORDS.contains(&k)) {
+            let schema_keyword = |k: &str| crate::pipeline::decoys::SCHEMA_KEYWORDS.contains(&k);
+            if keys().next().is_some() && keys().all(schema_keyword) {
                 return true;
             }
         }
         match &self.root {
-            Some(Value::Object(map)) => {
-                map.contains_key("$schema")
-                    || match map.get("type").and_then(Value::as_str) {
-                        Some("object") => map.contains_key("properties"),
-                        Some("array") => map.contains_key("items"),
-                        _ => false,
-                    }
-            }
-            Some(_) => false,
+            Some(root) => crate::pipeline::decoys::is_schema(root),
             None => self.decoy_so_far(),
         }
     }

@@ -403,3 +403,61 @@ fn a_key_quoted_in_prose_is_not_the_start_of_members() {
         r#"{"body": "Dear team,\nthe release is ready.", "to": "all"}"#,
     );
 }
+
+#[test]
+fn a_draft_weighed_in_a_sentence_gives_way_to_the_answer_below_it() {
+    // A value inside a sentence that goes on past it, then a value on a later line: the first
+    // was weighed (a draft, an example), the second is the answer (logged as a skipped draft).
+    check(
+        "Eu pensei em {\"nivel\": \"baixo\"} mas o alarme disparou duas vezes.\n\nFinal:\n{\"nivel\": \"alto\", \"disparos\": 2}",
+        r#"{"nivel": "alto", "disparos": 2}"#,
+    );
+    check(
+        "我本来想写 {\"status\": \"ok\"}，但日志里有报错。\n结论：\n{\"status\": \"error\", \"code\": 502}",
+        r#"{"status": "error", "code": 502}"#,
+    );
+    check(
+        "Die Antwort sähe so aus: [1, 2] – nein, die Liste ist länger.\n[1, 2, 3, 5, 8]",
+        "[1, 2, 3, 5, 8]",
+    );
+    let parsed = parse("Maybe {\"tier\": 1}? No, tier 2.\nFinal:\n{\"tier\": 2}");
+    assert!(parsed
+        .repairs
+        .iter()
+        .any(|r| r.kind == llmjson::RepairKind::AbandonedDraft));
+    // Two values in one sentence are alternatives: the first (as BAML's tests want); a value
+    // in a sentence with nothing after it is the answer.
+    check(
+        "prefix {\"key\": 1} some random text {\"key\": 2} suffix",
+        r#"{"key": 1}"#,
+    );
+    check(
+        "以下がJSONです: {\"genre\": \"ビジネス\"} 補足説明です",
+        r#"{"genre": "ビジネス"}"#,
+    );
+}
+
+#[test]
+fn a_schema_of_only_keywords_echoed_before_the_answer_is_skipped() {
+    check(
+        "Схема:\n```json\n{\"type\": \"object\", \"required\": [\"рейс\"]}\n```\nОтвет:\n{\"рейс\": \"SU1402\"}",
+        r#"{"рейс": "SU1402"}"#,
+    );
+    // Alone, it is the answer (a reply may be asked for a schema).
+    check(
+        "{\"type\": \"object\", \"required\": [\"id\"]}",
+        r#"{"type": "object", "required": ["id"]}"#,
+    );
+}
+
+#[test]
+fn members_may_follow_a_cjk_colon_or_full_stop_without_a_space() {
+    check(
+        "比赛数据如下：\"主队\": \"上海申花\",\n  \"客队\": \"北京国安\"\n}",
+        r#"{"主队": "上海申花", "客队": "北京国安"}"#,
+    );
+    check(
+        "在庫データをまとめました。\"倉庫\": \"大阪\",\n  \"担当\": \"佐藤\"\n}",
+        r#"{"倉庫": "大阪", "担当": "佐藤"}"#,
+    );
+}
