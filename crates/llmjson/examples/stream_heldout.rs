@@ -1,6 +1,8 @@
 //! Replies written apart from the code (a JSONL file of `{"id", "class", "reply", "expected"}`;
-//! `examples/heldout/stream_starts.jsonl`: 72 replies in six classes of where the JSON starts,
-//! written at stop 78 by a helper that never read the code),
+//! `examples/heldout/`: `stream_starts.jsonl` (72 replies, six classes of where the JSON
+//! starts), `stream_starts_b.jsonl` (60) and `starts_c.jsonl` (48), each written at stop 78 by a
+//! helper that never read the code; the first two were then used to fix what they showed, the
+//! third only measured),
 //! read whole and streamed: per class, how many `parse` reads as expected, and how many a
 //! stream fed in 1-, 7- and 64-byte chunks (its events read after every chunk, nothing else)
 //! revises — anywhere, and at the root. A stream read by a snapshot after every chunk counts
