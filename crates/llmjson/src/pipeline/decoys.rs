@@ -87,7 +87,7 @@ fn type_name(s: &str) -> bool {
 
 /// Whether every leaf of `value` is a type name (nulls and empty containers are neither), and
 /// whether one was seen; stops at the first real leaf (an answer's first leaf usually is one).
-fn only_type_names(value: &Value, named: &mut bool) -> bool {
+pub(crate) fn only_type_names(value: &Value, named: &mut bool) -> bool {
     match value {
         Value::Object(map) => map.iter().all(|(_, v)| only_type_names(v, named)),
         Value::Array(items) => items.iter().all(|v| only_type_names(v, named)),
@@ -101,7 +101,7 @@ fn only_type_names(value: &Value, named: &mut bool) -> bool {
 }
 
 /// A container whose every leaf is a type name.
-fn is_template(value: &Value) -> bool {
+pub(crate) fn is_template(value: &Value) -> bool {
     if !matches!(value, Value::Object(_) | Value::Array(_)) {
         return false;
     }

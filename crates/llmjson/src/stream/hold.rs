@@ -1,5 +1,5 @@
-//! Events of a root that may not be the answer are held back: a JSON Schema the prompt gave,
-//! echoed before the answer, and a value written inline in a sentence (a draft a reasoning
+//! Events of a root that may not be the answer are held back: a JSON Schema or a template the
+//! prompt gave, echoed before the answer, and a value written inline in a sentence (a draft a reasoning
 //! reply weighs: `at first I considered {"status": "pending"} but …`). The final parse passes
 //! over both when an answer follows; a caller of events that was never shown them gets no
 //! `Revised` at the root. Held events are handed out once the doubt goes (an inline value that
@@ -44,7 +44,7 @@ impl Hold {
         if self.handed_out || !tree.has_started() {
             return false;
         }
-        if tree.reads_as_schema() {
+        if tree.reads_as_schema() || tree.reads_as_template() {
             return true;
         }
         let Some(start) = start else {

@@ -632,6 +632,25 @@ impl Tree {
         }
     }
 
+    /// Whether the root reads so far as a template of the answer echoed from the prompt (every
+    /// leaf a type name: `{"name": "string", "when": "<date>"}`): a decoy, as a schema.
+    /// Stops at the first real leaf (an answer's first leaf usually is one).
+    pub fn reads_as_template(&self) -> bool {
+        use crate::pipeline::decoys::{is_template, only_type_names};
+        if let Some(root) = &self.root {
+            return is_template(root);
+        }
+        let mut named = false;
+        let all = match self.frames.first().map(|f| &f.container) {
+            Some(Container::Object { map, .. }) => {
+                map.iter().all(|(_, v)| only_type_names(v, &mut named))
+            }
+            Some(Container::Array(items)) => items.iter().all(|v| only_type_names(v, &mut named)),
+            None => false,
+        };
+        all && named
+    }
+
     /// The events a stream that showed nothing of `value` gives for it (with the schema's
     /// `RequiredMissing`), as its whole final value.
     pub fn announced_anew(&self, value: &Value, end: usize) -> Vec<Event> {

@@ -1602,6 +1602,8 @@ fn a_draft_in_a_sentence_or_an_echoed_schema_is_not_announced_before_the_answer(
         format!("最初は {{\"route\": \"A\", \"km\": 52}} と考えましたが、渋滞を考えると B が速いです。\n\n```json\n{{\"route\": \"B\", \"stops\": [\n    {rows}\n]}}\n```"),
         format!("Per the schema:\n\n{{\n  \"type\": \"object\",\n  \"properties\": {{\"status\": {{\"type\": \"string\"}}}},\n  \"required\": [\"status\"]\n}}\n\nAnswer:\n\n```json\n{{\"status\": \"ok\", \"items\": [\n    {rows}\n]}}\n```"),
         format!("```json\n{{\"$schema\": \"http://json-schema.org/draft-07/schema#\", \"title\": \"Order\", \"type\": \"object\"}}\n```\nHere you go:\n```json\n{{\"order\": 7, \"items\": [\n    {rows}\n]}}\n```"),
+        // A template of the answer (every leaf a type name), then the answer.
+        format!("Formato pedido:\n{{\n  \"pedido\": \"string\",\n  \"itens\": [{{\"sku\": \"string\", \"qty\": \"number\"}}],\n  \"data\": \"<date>\"\n}}\n\nResposta:\n{{\"pedido\": \"A-9\", \"itens\": [\n    {rows}\n], \"data\": \"2024-05-02\"}}"),
     ];
     for reply in &replies {
         let last = llmjson::parse(reply, &Options::default()).unwrap().value;
