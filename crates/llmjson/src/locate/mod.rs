@@ -933,11 +933,12 @@ pub(crate) fn after_prose_break(b: &[u8], k: usize) -> bool {
 /// draft a reasoning reply weighs in a sentence (`at first I considered {"a": 1} but …`), not
 /// an answer. `None` while the line after it has not ended and holds no prose yet.
 pub(crate) fn inline_in_sentence(b: &[u8], start: usize, end: usize) -> Option<bool> {
+    let start = start.min(b.len());
     let line = b[..start]
         .iter()
         .rposition(|&c| c == b'\n')
         .map_or(0, |i| i + 1);
-    let end = end.min(b.len());
+    let end = end.clamp(start, b.len());
     if b[line..start].iter().all(u8::is_ascii_whitespace) || b[start..end].contains(&b'\n') {
         return Some(false);
     }
@@ -1059,6 +1060,33 @@ mod tests {
     fn candidate(text: &str) -> Option<&str> {
         let scan = Scan::new(text);
         scan.find_candidate(0, text.len()).map(|i| &text[i..])
+    }
+
+    #[test]
+    fn a_key_may_open_members_after_a_space_or_a_sentences_end() {
+        let at = |text: &str| after_prose_break(text.as_bytes(), text.find('"').unwrap());
+        assert!(at("Here it is: \"id\""));
+        assert!(at("Result:\"id\""));
+        assert!(at("如下：\"主队\""));
+        assert!(at("まとめました。\"倉庫\""));
+        assert!(!at("word\"id\""));
+        assert!(!at("\"id\""));
+    }
+
+    #[test]
+    fn a_value_inside_a_sentence_is_told_from_one_that_ends_its_line() {
+        let judge = |text: &str| {
+            let (start, end) = (text.find('{').unwrap(), text.rfind('}').unwrap() + 1);
+            inline_in_sentence(text.as_bytes(), start, end)
+        };
+        assert_eq!(judge("I considered {\"a\": 1} but no."), Some(true));
+        assert_eq!(judge("Here it is: {\"a\": 1}.\nThanks"), Some(false));
+        assert_eq!(judge("{\"a\": 1} and more"), Some(false));
+        assert_eq!(judge("Here: {\"a\":\n 1} and more"), Some(false));
+        // The line not over yet, nothing after the value: not decided.
+        assert_eq!(judge("Here it is: {\"a\": 1} "), None);
+        // Positions past the text are clamped, not a panic.
+        assert_eq!(inline_in_sentence(b"ab", 5, 1), None);
     }
 
     #[test]
