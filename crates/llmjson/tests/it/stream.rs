@@ -1558,17 +1558,8 @@ fn a_prose_line_that_goes_on_into_members_is_streamed_as_the_object_parse_reads(
             assert_eq!(agreement.revised, 0, "{reply} (chunk {chunk})");
             // Nothing is revised either: a member the stream left out (it located a later key)
             // would be, at the root, at the end.
-            let mut stream = StreamParser::new(Options::default());
-            let mut events = Vec::new();
-            for piece in reply.as_bytes().chunks(chunk) {
-                stream.feed_bytes(piece).unwrap();
-                events.extend(stream.events());
-            }
-            events.extend(stream.finish_with_events().events);
-            let revised: Vec<_> = events
-                .iter()
-                .filter(|e| matches!(e, Event::Revised { .. }))
-                .collect();
+            let events = events_as_fed(reply, chunk);
+            let revised: Vec<_> = events.iter().filter_map(|(_, e)| e.revised()).collect();
             assert!(revised.is_empty(), "{reply} (chunk {chunk}): {revised:?}");
         }
     }
