@@ -360,3 +360,39 @@ fn seed_guard_cases_pass_when_every_comment_counts() {
     }
     assert!(checked > 0, "no seed case reads the guard by its purpose");
 }
+
+/// A repair's span is where a caller slices the reply (`reply[start..end]`, the Arrow columns'
+/// `start` and `end`): it must start and end between characters, never inside one (an invalid
+/// escape before an emoji once ended one byte after the backslash).
+#[test]
+fn every_repair_span_lies_on_character_boundaries() {
+    let mut checked = 0;
+    for name in ["seeds", "realworld", "jsonrepair", "baml", "jsontestsuite"] {
+        let Some(cases) = load(name) else {
+            return;
+        };
+        for case in cases {
+            let Ok(text) = std::str::from_utf8(&case.input) else {
+                continue;
+            };
+            // The case's options, and the defaults (a strict suite's `n_` cases repaired).
+            let parsed = [case.options.clone(), llmjson::Options::default()]
+                .iter()
+                .filter_map(|options| llmjson::parse(text, options).ok())
+                .collect::<Vec<_>>();
+            for repair in parsed.iter().flat_map(|p| &p.repairs) {
+                let span = &repair.span;
+                assert!(
+                    span.start <= span.end
+                        && text.is_char_boundary(span.start)
+                        && text.is_char_boundary(span.end),
+                    "{}: {:?} {span:?} in {text:?}",
+                    case.id,
+                    repair.kind
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} repairs checked");
+}

@@ -557,7 +557,9 @@ impl Parser<'_> {
             let what = if n == 1 { "backslash" } else { "backslashes" };
             let detail = format!("{n} {what} that start no valid escape kept as text");
             let at = scan.first_bad_escape;
-            self.repair(RepairKind::InvalidEscape, at, at + 2, detail)?;
+            // The backslash and the whole character after it (an emoji is four bytes).
+            let end = at + 1 + self.lex().char_len_at(at + 1);
+            self.repair(RepairKind::InvalidEscape, at, end, detail)?;
         }
         if scan.markdown > 0 {
             let n = scan.markdown;
