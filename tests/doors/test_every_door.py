@@ -3,9 +3,10 @@
 Every corpus reply (the shared corpora, when they are there), the example replies shipped in
 the repository, and the hard ones — empty, blank, binary, bytes that are not UTF-8, 20 MB, no
 JSON — go through every door: `llmjson repair`, `llmjson batch`, Python's `parse`, `loads`,
-`from_file` and `batch`, Node's `parse`, and the Arrow kernel under `llmjson.spark`. Each must give
-the same outcome, and the doors that return a diagnostics record the same record, key by key
-(in the same order), with the same values but the request id and the latency.
+`from_file` and `batch`, Node's `parse`, and the Arrow kernel under `llmjson.spark`, Polars'
+`llmjson` expression and DuckDB's `llmjson_parse`. Each must give the same outcome, and the doors
+that return a diagnostics record the same record, key by key (in the same order), with the same
+values but the request id and the latency; the column engines also the same value and repairs.
 
 Run last by `.ci/run`, once the CLI, the Python package and the Node addon are all built.
 """
@@ -91,6 +92,41 @@ def _python_parse(reply: bytes) -> tuple[str, dict[str, Any]]:
     except llmjson.LLMJSONError as e:
         return e.kind, e.diagnostics
     return result.diagnostics["outcome"], result.diagnostics
+
+
+@pytest.fixture(scope="module")
+def reference_values() -> list[tuple[Any, list[tuple[str, str, int, int]]] | None]:
+    """Python's `parse` of the bytes: the value and the repairs (kind, path, start, end), or None
+    when it gives no value. The columns count a span in UTF-8 bytes of the reply as read (a bad
+    byte as U+FFFD), Python in characters: converted here."""
+    out: list[tuple[Any, list[tuple[str, str, int, int]]] | None] = []
+    for _, reply in REPLIES:
+        try:
+            result = llmjson.parse(reply)
+        except llmjson.LLMJSONError:
+            out.append(None)
+            continue
+        text = reply.decode("utf-8", errors="replace")
+
+        def at(char: int) -> int:
+            return len(text[:char].encode("utf-8", "surrogatepass"))
+
+        out.append((result.value, [(r.kind, r.path, at(r.span[0]), at(r.span[1])) for r in result.repairs]))
+    return out
+
+
+def _same_rows(door: str, rows: list[dict[str, Any]], reference, reference_values) -> None:
+    """Each row of a column engine's result against `parse`: outcome, record, value, repairs."""
+    assert len(rows) == len(REPLIES)
+    for (name, _), row, (outcome, record), wanted in zip(REPLIES, rows, reference, reference_values):
+        assert row["outcome"] == outcome, (door, name)
+        _same_record(door, name, json.loads(row["diagnostics"]), record)
+        if wanted is None:
+            assert row["value"] is None, (door, name)
+            continue
+        value, repairs = wanted
+        assert row["value"] is not None and json.loads(row["value"]) == value, (door, name)
+        assert [(r["kind"], r["path"], r["start"], r["end"]) for r in row["repairs"]] == repairs, (door, name)
 
 
 @pytest.fixture(scope="module")
@@ -211,3 +247,33 @@ def test_the_arrow_kernel_gives_each_reply_its_outcome_and_record(reference):
     for (name, _), row, (outcome, record) in zip(REPLIES, rows, reference):
         assert row["llmjson_outcome"] == outcome, name
         _same_record("Arrow kernel", name, json.loads(row["llmjson_diagnostics"]), record)
+
+
+def _engine(name: str) -> Any:
+    try:
+        return pytest.importorskip(name)
+    except pytest.skip.Exception:
+        if os.environ.get("LLMJSON_REQUIRE_ENGINES") == "1":
+            pytest.fail(f"LLMJSON_REQUIRE_ENGINES=1 but {name} is not installed")
+        raise
+
+
+def test_polars_gives_each_reply_its_outcome_record_value_and_repairs(reference, reference_values):
+    pl = _engine("polars")
+    import llmjson.polars  # noqa: F401  (registers the namespace)
+
+    frame = pl.DataFrame({"reply": [reply for _, reply in REPLIES]}, schema={"reply": pl.Binary})
+    rows = frame.select(pl.col("reply").llmjson.parse()).to_series().to_list()
+    _same_rows("Polars", rows, reference, reference_values)
+
+
+def test_duckdb_gives_each_reply_its_outcome_record_value_and_repairs(reference, reference_values):
+    duckdb = _engine("duckdb")
+    import llmjson.duckdb
+
+    con = llmjson.duckdb.register(duckdb.connect())
+    pa = pytest.importorskip("pyarrow")
+    replies = pa.table({"i": list(range(len(REPLIES))), "reply": pa.array([r for _, r in REPLIES], pa.binary())})
+    con.register("replies", replies)
+    found = con.sql("SELECT llmjson_parse(reply) AS r FROM replies ORDER BY i").fetchall()
+    _same_rows("DuckDB", [r for (r,) in found], reference, reference_values)

@@ -7,8 +7,9 @@
 //! column is a validity bitmap, 32-bit offsets into its child, and the child (here a struct of
 //! two string columns and two 64-bit integer columns). The results use the input's width.
 
-use crate::process::{process, process_all, Context, Processed};
+use crate::process::{process, Context, Processed};
 use crate::record::{Fields, Input, Pending, Record};
+use crate::shape::Shape;
 
 /// A column of replies: an Arrow `string` or `large_string` array's buffers and its slice.
 pub struct ReplyColumn<'a> {
@@ -77,16 +78,23 @@ impl ReplyColumn<'_> {
     }
 }
 
+/// How many rows are parsed at a time: the values and records of one chunk are held at once,
+/// not the whole column's (a million replies would hold gigabytes).
+const CHUNK_ROWS: usize = 4096;
+
 /// Parses every row of `column` (`evidence[row]`: that row's evidence, a text or an array of
 /// texts; empty: none) with `context`'s options, on `threads` threads (a Spark task passes the
 /// cores it was given: one pool per call, so tasks sharing a machine do not oversubscribe it).
 /// A null reply gives a null in every result column; bytes that are not UTF-8 are read as
-/// `llmjson::parse_bytes` reads them, as every door does.
+/// `llmjson::parse_bytes` reads them, as every door does. With a `shape`, each value is also
+/// written in it ([`ResultColumns::shaped`]). The rows go [`CHUNK_ROWS`] at a time, each
+/// chunk's results written out (in the workers) before the next is read.
 pub fn parse_column(
     column: &ReplyColumn<'_>,
-    mut evidence: Vec<Option<serde_json::Value>>,
+    evidence: Vec<Option<serde_json::Value>>,
     context: &Context,
     threads: usize,
+    shape: Option<&Shape>,
 ) -> Result<ResultColumns, String> {
     if !evidence.is_empty() && evidence.len() != column.length {
         return Err(format!(
@@ -95,51 +103,96 @@ pub fn parse_column(
             column.length
         ));
     }
-    evidence.resize(column.length, None);
-    let mut records = Vec::with_capacity(column.length);
-    let mut present = Vec::with_capacity(column.length);
-    for (row, evidence) in evidence.into_iter().enumerate() {
-        let Some(reply) = column.cell(row)? else {
-            present.push(false);
-            continue;
-        };
-        present.push(true);
-        let input = match Input::of_bytes(reply.to_vec()) {
-            Input::Reply {
-                text,
-                invalid_utf8_at,
-                schema,
-                ..
-            } => Input::Reply {
-                text,
-                invalid_utf8_at,
-                schema,
-                evidence,
-            },
-            unreadable => unreadable,
-        };
-        records.push(Pending::Record(Record {
-            seq: row as u64,
-            id: serde_json::Value::Null,
-            input,
-        }));
-    }
+    let mut evidence = evidence.into_iter();
+    // No thread to be had: the work still gets done, on this one.
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        })
+        .flatten();
     let fields = Fields::default();
-    let sequential = |records: Vec<Pending>| -> Vec<Processed> {
-        records
-            .into_iter()
-            .map(|pending| process(pending.decode(&fields), context))
-            .collect()
-    };
-    let processed = match threads {
-        0 | 1 => sequential(records),
-        n => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
-            Ok(pool) => pool.install(|| process_all(records, &fields, context)),
-            // No thread to be had: the work still gets done, on this one.
-            Err(_) => sequential(records),
-        },
-    };
-    ResultColumns::write(&present, processed, column.large)
+    let render =
+        |pending: Pending| RenderedRow::of(process(pending.decode(&fields), context), shape);
+    let mut out = ResultWriter::new(column.length, column.large, shape.is_some());
+    for first in (0..column.length).step_by(CHUNK_ROWS) {
+        let rows = first..column.length.min(first + CHUNK_ROWS);
+        let mut records = Vec::with_capacity(rows.len());
+        let mut present = Vec::with_capacity(rows.len());
+        for row in rows {
+            let evidence = evidence.next().flatten();
+            let Some(reply) = column.cell(row)? else {
+                present.push(false);
+                continue;
+            };
+            present.push(true);
+            let input = match Input::of_bytes(reply.to_vec()) {
+                Input::Reply {
+                    text,
+                    invalid_utf8_at,
+                    schema,
+                    ..
+                } => Input::Reply {
+                    text,
+                    invalid_utf8_at,
+                    schema,
+                    evidence,
+                },
+                unreadable => unreadable,
+            };
+            records.push(Pending::Record(Record {
+                seq: row as u64,
+                id: serde_json::Value::Null,
+                input,
+            }));
+        }
+        let rendered: Vec<RenderedRow> = match &pool {
+            Some(pool) => pool.install(|| {
+                use rayon::prelude::*;
+                records.into_par_iter().map(render).collect()
+            }),
+            None => records.into_iter().map(render).collect(),
+        };
+        out.append(&present, rendered);
+    }
+    out.finish()
+}
+
+/// One row's results as text, made in the worker that parsed it (which also frees its value).
+struct RenderedRow {
+    value: Option<String>,
+    shaped: Option<String>,
+    outcome: &'static str,
+    repairs: Vec<llmjson::Repair>,
+    diagnostics: Option<String>,
+}
+
+impl RenderedRow {
+    fn of(processed: Processed, shape: Option<&Shape>) -> Self {
+        let text = |write: &dyn Fn(&mut String)| {
+            let mut out = String::new();
+            write(&mut out);
+            out
+        };
+        RenderedRow {
+            value: processed
+                .value
+                .as_ref()
+                .map(|v| text(&|out| v.write_json(out))),
+            shaped: shape.and_then(|shape| {
+                let value = processed.value.as_ref()?;
+                Some(text(&|out| shape.write(value, out)))
+            }),
+            outcome: processed.outcome(),
+            diagnostics: processed
+                .diagnostics
+                .as_ref()
+                .map(|d| text(&|out| d.write_json(out))),
+            repairs: processed.repairs,
+        }
+    }
 }
 
 /// The result columns: `value` (the value's JSON text), `outcome` ([`Processed::outcome`],
@@ -154,6 +207,8 @@ pub struct ResultColumns {
     pub repairs: RepairBuffers,
     /// The diagnostics record.
     pub diagnostics: StringBuffers,
+    /// The value written in the shape asked for ([`Shape::write`]); null where `value` is.
+    pub shaped: Option<StringBuffers>,
 }
 
 /// A string column's buffers.
@@ -186,40 +241,61 @@ pub struct RepairBuffers {
     pub end: Vec<u8>,
 }
 
-impl ResultColumns {
-    /// The columns of `processed`: one result per present row, in order (`present[row]` false
-    /// for a null reply).
-    fn write(present: &[bool], processed: Vec<Processed>, large: bool) -> Result<Self, String> {
-        let rows = present.len();
-        let mut value = Strings::new(rows, large);
-        let mut outcome = Strings::new(rows, large);
-        let mut diagnostics = Strings::new(rows, large);
-        let mut repairs = Repairs::new(rows);
-        let mut processed = processed.into_iter();
+/// The result columns being written, chunk by chunk.
+struct ResultWriter {
+    value: Strings,
+    outcome: Strings,
+    diagnostics: Strings,
+    repairs: Repairs,
+    shaped: Option<Strings>,
+}
+
+impl ResultWriter {
+    fn new(rows: usize, large: bool, shaped: bool) -> Self {
+        ResultWriter {
+            value: Strings::new(rows, large),
+            outcome: Strings::new(rows, large),
+            diagnostics: Strings::new(rows, large),
+            repairs: Repairs::new(rows),
+            shaped: shaped.then(|| Strings::new(rows, large)),
+        }
+    }
+
+    /// The next rows: one result per present row, in order (`present[row]` false for a null
+    /// reply).
+    fn append(&mut self, present: &[bool], rendered: Vec<RenderedRow>) {
+        let mut rendered = rendered.into_iter();
         for &is_present in present {
-            let Some(p) = is_present.then(|| processed.next()).flatten() else {
-                value.push_null();
-                outcome.push_null();
-                diagnostics.push_null();
-                repairs.push(None);
+            let Some(row) = is_present.then(|| rendered.next()).flatten() else {
+                self.value.push_null();
+                self.outcome.push_null();
+                self.diagnostics.push_null();
+                self.repairs.push(None);
+                if let Some(shaped) = self.shaped.as_mut() {
+                    shaped.push_null();
+                }
                 continue;
             };
-            match &p.value {
-                Some(v) => value.push_with(|out| v.write_json(out)),
-                None => value.push_null(),
+            self.value.push_optional(row.value.as_deref());
+            self.outcome.push(row.outcome);
+            self.diagnostics.push_optional(row.diagnostics.as_deref());
+            self.repairs.push(Some(&row.repairs));
+            if let Some(shaped) = self.shaped.as_mut() {
+                shaped.push_optional(row.shaped.as_deref());
             }
-            outcome.push(p.outcome());
-            match &p.diagnostics {
-                Some(d) => diagnostics.push_with(|out| d.write_json(out)),
-                None => diagnostics.push_null(),
-            }
-            repairs.push(Some(&p.repairs));
         }
+    }
+
+    fn finish(self) -> Result<ResultColumns, String> {
         Ok(ResultColumns {
-            value: value.finish("value")?,
-            outcome: outcome.finish("outcome")?,
-            repairs: repairs.finish()?,
-            diagnostics: diagnostics.finish("diagnostics")?,
+            value: self.value.finish("value")?,
+            outcome: self.outcome.finish("outcome")?,
+            repairs: self.repairs.finish()?,
+            diagnostics: self.diagnostics.finish("diagnostics")?,
+            shaped: self
+                .shaped
+                .map(|column| column.finish("shaped value"))
+                .transpose()?,
         })
     }
 }
@@ -246,6 +322,13 @@ impl Strings {
 
     fn push(&mut self, text: &str) {
         self.push_with(|out| out.push_str(text));
+    }
+
+    fn push_optional(&mut self, text: Option<&str>) {
+        match text {
+            Some(text) => self.push(text),
+            None => self.push_null(),
+        }
     }
 
     fn push_with(&mut self, write: impl FnOnce(&mut String)) {
@@ -467,7 +550,7 @@ mod tests {
             assert!(far.cell(0).is_err());
         }
         let context = Context::new(Options::default());
-        assert!(parse_column(&column, Vec::new(), &context, 1).is_err());
+        assert!(parse_column(&column, Vec::new(), &context, 1, None).is_err());
     }
 
     #[test]
@@ -494,9 +577,15 @@ mod tests {
             length: 5,
             large: true,
         };
+        let shape = Shape::parse(r#"{"list": "integer"}"#).unwrap();
         for threads in [1, 2] {
             let context = Context::new(Options::default());
-            let out = parse_column(&column, Vec::new(), &context, threads).unwrap();
+            let out = parse_column(&column, Vec::new(), &context, threads, Some(&shape)).unwrap();
+            // The value in the shape asked for: an object where a list goes is null.
+            assert_eq!(
+                strings(out.shaped.as_ref().unwrap(), true),
+                [Some("null".into()), None, Some("[1,2]".into()), None, None]
+            );
             assert_eq!(
                 strings(&out.value, true),
                 [
@@ -547,6 +636,52 @@ mod tests {
     }
 
     #[test]
+    fn rows_past_one_chunk_keep_their_order_nulls_and_evidence() {
+        // Three chunks and a bit: every seventh row null, every row its own number.
+        let rows = 2 * CHUNK_ROWS + CHUNK_ROWS / 2 + 3;
+        let mut data = String::new();
+        let mut offsets = vec![0i32];
+        let mut validity = vec![0u8; rows.div_ceil(8)];
+        let mut evidence = Vec::new();
+        for row in 0..rows {
+            if row % 7 != 3 {
+                data.push_str(&format!("{{n: {},}}", 10_000 + row));
+                validity[row / 8] |= 1 << (row % 8);
+            }
+            offsets.push(data.len() as i32);
+            // Odd rows' evidence holds another number: those rows are `grounding`.
+            let said = 10_000 + if row % 2 == 0 { row } else { row + 1 };
+            evidence.push(Some(serde_json::json!(format!("n was {said}"))));
+        }
+        let offsets = offsets32(&offsets);
+        let column = ReplyColumn {
+            offsets: &offsets,
+            data: data.as_bytes(),
+            validity: Some(&validity),
+            offset: 0,
+            length: rows,
+            large: false,
+        };
+        let context = Context::new(Options::default());
+        let out = parse_column(&column, evidence, &context, 2, None).unwrap();
+        let values = strings(&out.value, false);
+        let outcomes = strings(&out.outcome, false);
+        for row in 0..rows {
+            let (value, outcome) = (values[row].as_deref(), outcomes[row].as_deref());
+            if row % 7 == 3 {
+                assert_eq!((value, outcome), (None, None), "row {row}");
+            } else if row % 2 == 0 {
+                let wanted = format!("{{\"n\":{}}}", 10_000 + row);
+                assert_eq!(value, Some(wanted.as_str()), "row {row}");
+                assert_eq!(outcome, Some("repaired"), "row {row}");
+            } else {
+                assert_eq!((value, outcome), (None, Some("grounding")), "row {row}");
+            }
+        }
+        assert_eq!(out.repairs.nulls, (0..rows).filter(|r| r % 7 == 3).count());
+    }
+
+    #[test]
     fn a_rows_evidence_grounds_or_blocks_it() {
         let replies = ["{\"revenue\": 4817}", "{\"revenue\": 9999}"];
         let data = replies.concat();
@@ -561,13 +696,13 @@ mod tests {
         };
         let evidence = vec![Some(serde_json::json!("Revenue was 4817 units.")); 2];
         let context = Context::new(Options::default());
-        let out = parse_column(&column, evidence, &context, 1).unwrap();
+        let out = parse_column(&column, evidence, &context, 1, None).unwrap();
         let outcomes = strings(&out.outcome, false);
         assert_eq!(
             outcomes,
             [Some("ok".to_string()), Some("grounding".to_string())]
         );
-        assert!(parse_column(&column, vec![None], &context, 1).is_err());
+        assert!(parse_column(&column, vec![None], &context, 1, None).is_err());
     }
 
     #[test]

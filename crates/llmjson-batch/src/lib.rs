@@ -12,6 +12,7 @@ mod columns;
 mod lines;
 mod process;
 mod record;
+mod shape;
 
 pub use columns::{parse_column, RepairBuffers, ReplyColumn, ResultColumns, StringBuffers};
 pub use lines::{Line, LineReader};
@@ -20,3 +21,4 @@ pub use process::{
     Context, Failure, Processed, Rendered, EXCERPT_CHARS,
 };
 pub use record::{Fields, Input, Pending, Record};
+pub use shape::Shape;

@@ -13,14 +13,16 @@ use pyo3::types::{PyBytes, PyTuple};
 /// Parses every reply of an Arrow string column. `offsets`, `data` and `validity` are its
 /// buffers, `offset` and `length` its slice, `large` says 64-bit offsets; `evidence` holds each
 /// row's evidence (a text, a list of texts, or None). Returns `(value, outcome, repairs,
-/// diagnostics)`: `value`, `outcome` and `diagnostics` as `(validity, offsets, data,
+/// diagnostics, shaped)`: `value`, `outcome` and `diagnostics` as `(validity, offsets, data,
 /// null_count)`, `repairs` as `(validity, offsets, null_count, (kind, path, start, end))` with
-/// `kind` and `path` string columns and `start` and `end` 64-bit integers. The parse runs on
-/// `threads` threads (a Spark task passes the cores it was given).
+/// `kind` and `path` string columns and `start` and `end` 64-bit integers, and `shaped` (with
+/// a `shape`: each value written in it, as `value`; else None). The parse runs on
+/// `threads` threads (a Spark task passes the cores it was given). `shape`: the type of a typed
+/// value column (`llmjson_batch::Shape::parse`'s description).
 #[pyfunction]
 #[pyo3(signature = (offsets, data, validity, *, offset, length, large, evidence, threads,
     level, truncation, max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion,
-    guard_comments, fail_closed, locale, latex=true, invalid_items="fail"))]
+    guard_comments, fail_closed, locale, latex=true, invalid_items="fail", shape=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn parse_arrow_strings<'py>(
     py: Python<'py>,
@@ -45,7 +47,12 @@ pub fn parse_arrow_strings<'py>(
     locale: &str,
     latex: bool,
     invalid_items: &str,
+    shape: Option<&str>,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let shape = shape
+        .map(llmjson_batch::Shape::parse)
+        .transpose()
+        .map_err(PyValueError::new_err)?;
     let mut options = options_from(
         level,
         truncation,
@@ -85,7 +92,13 @@ pub fn parse_arrow_strings<'py>(
             length,
             large,
         };
-        llmjson_batch::parse_column(&column, evidence, &Context::new(options), threads)
+        llmjson_batch::parse_column(
+            &column,
+            evidence,
+            &Context::new(options),
+            threads,
+            shape.as_ref(),
+        )
     });
     let columns = columns.map_err(PyValueError::new_err)?;
     (
@@ -93,6 +106,7 @@ pub fn parse_arrow_strings<'py>(
         strings(py, columns.outcome),
         repairs(py, columns.repairs),
         strings(py, columns.diagnostics),
+        columns.shaped.map(|shaped| strings(py, shaped)),
     )
         .into_pyobject(py)
 }

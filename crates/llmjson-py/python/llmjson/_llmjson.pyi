@@ -260,11 +260,13 @@ def parse_arrow_strings(
     locale: str,
     latex: bool = True,
     invalid_items: str = "fail",
+    shape: str | None = None,
 ) -> tuple[
     _StringBuffers,
     _StringBuffers,
     tuple[bytes | None, bytes, int, tuple[_StringBuffers, _StringBuffers, bytes, bytes]],
     _StringBuffers,
+    _StringBuffers | None,
 ]:
-    """An Arrow string column's replies parsed: (value, outcome, repairs, diagnostics) as Arrow
-    buffers."""
+    """An Arrow string column's replies parsed: (value, outcome, repairs, diagnostics, shaped) as
+    Arrow buffers; ``shaped`` (with a ``shape``) each value written in that shape, else None."""

@@ -38,12 +38,14 @@ counters of a worker process are not the driver's): the outcome column is the co
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
-from . import _checked_level, _schema_of
+from . import _schema_of
 from ._llmjson import DEFAULT_MAX_DEPTH, DEFAULT_MAX_SIZE
+from .arrow import Kinds, map_schema, parse_array, parse_batch as _parse_batch
+from .arrow import options as options_of
+from .arrow import schema_text as _schema_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -71,43 +73,9 @@ _REPAIRS_DDL = "array<struct<kind: string, path: string, start: bigint, end: big
 _RESULT_DDL = f"struct<value: string, outcome: string, repairs: {_REPAIRS_DDL}, diagnostics: string>"
 
 
-def _options(
-    level: str = "full",
-    truncation: str = "complete",
-    max_removed_ratio: float = 0.3,
-    guard_comments: str = "data",
-    latex: bool = True,
-    invalid_items: str = "fail",
-    max_size: int = DEFAULT_MAX_SIZE,
-    max_depth: int = DEFAULT_MAX_DEPTH,
-    duplicate_keys: str = "last",
-    coercion: str = "fit",
-    fail_closed: bool = True,
-    locale: str = "auto",
-) -> dict[str, Any]:
+def _options(**options: Any) -> dict[str, Any]:
     """The parse options, checked (on the driver, so that a bad one fails before any job)."""
-    level = _checked_level(level, truncation, duplicate_keys, coercion, max_removed_ratio)
-    return dict(
-        level=level,
-        truncation=truncation,
-        max_removed_ratio=max_removed_ratio,
-        max_size=max_size,
-        max_depth=max_depth,
-        duplicate_keys=duplicate_keys,
-        coercion=coercion,
-        guard_comments=guard_comments,
-        latex=latex,
-        invalid_items=invalid_items,
-        fail_closed=fail_closed,
-        locale=locale,
-    )
-
-
-def _schema_text(schema: Any) -> str | None:
-    """The schema as JSON text, compiled here once so that a bad schema fails at once; each
-    worker compiles it again from the text (once per process: compiled schemas are cached)."""
-    compiled = _schema_of(schema)
-    return None if compiled is None else json.dumps(compiled.document, sort_keys=True)
+    return options_of(**options)
 
 
 def _has_arrow_udf() -> bool:
@@ -315,102 +283,9 @@ def parse_batch(
 ) -> pa.RecordBatch:
     """One Arrow record batch with its ``column`` parsed: the batch's columns and the four of
     :func:`parse_column` (``llmjson_value`` as JSON text). Usable on its own with any Arrow
-    source (a Parquet file read with pyarrow, say); the options are :func:`parse_column`'s."""
-    pa = _module("pyarrow")
-
-    arrays = parse_array(
-        batch.column(column),
-        evidence=None if evidence is None else batch.column(evidence),
-        schema=schema,
-        threads=threads,
-        **options,
-    )
-    return pa.RecordBatch.from_arrays([*batch.columns, *arrays], names=[*batch.schema.names, *COLUMNS])
-
-
-def parse_array(
-    replies: pa.Array,
-    *,
-    evidence: pa.Array | None = None,
-    schema: Any = None,
-    threads: int = 1,
-    **options: Any,
-) -> list[pa.Array]:
-    """The replies of one Arrow string (or binary) array parsed, in one native call with the
-    GIL released: the arrays value, outcome, repairs and diagnostics, as the columns of
-    :func:`parse_column` (the value as JSON text). ``evidence``: each row's evidence (strings, or
-    lists of strings). ``threads`` > 1 parses on that many cores."""
-    pa = _module("pyarrow")
-
-    from ._llmjson import parse_arrow_strings
-
-    kind = replies.type
-    if pa.types.is_string(kind) or pa.types.is_binary(kind):
-        large = False
-    elif pa.types.is_large_string(kind) or pa.types.is_large_binary(kind):
-        large = True
-    else:
-        raise TypeError(f"the replies must be string or binary, not {kind}")
-    validity, offsets, data = replies.buffers()
-    compiled = _schema_of(schema)
-    value, outcome, repairs, diagnostics = parse_arrow_strings(
-        _bytes(offsets),
-        # An all-empty array may have no data buffer at all.
-        _bytes(data) if data is not None else b"",
-        None if validity is None else _bytes(validity),
-        offset=replies.offset,
-        length=len(replies),
-        large=large,
-        evidence=None if evidence is None else evidence.to_pylist(),
-        threads=threads,
-        schema=None if compiled is None else compiled._native,
-        **_options(**options),
-    )
-    rows = len(replies)
-    string = pa.large_string() if large else pa.string()
-    return [
-        _strings(value, rows, string),
-        _strings(outcome, rows, string),
-        _repairs(repairs, rows),
-        _strings(diagnostics, rows, string),
-    ]
-
-
-def _bytes(buffer: pa.Buffer) -> memoryview:
-    """An Arrow buffer as unsigned bytes, not copied (pyarrow exports signed ones)."""
-    return memoryview(buffer).cast("B")
-
-
-def _buffer(data: bytes | None) -> pa.Buffer | None:
-    pa = _module("pyarrow")
-
-    return None if data is None else pa.py_buffer(data)
-
-
-def _strings(buffers: tuple[bytes | None, bytes, bytes, int], rows: int, kind: pa.DataType) -> pa.Array:
-    pa = _module("pyarrow")
-
-    validity, offsets, data, nulls = buffers
-    return pa.Array.from_buffers(kind, rows, [_buffer(validity), _buffer(offsets), _buffer(data)], null_count=nulls)
-
-
-def _repairs(buffers: Any, rows: int) -> pa.Array:
-    pa = _module("pyarrow")
-
-    validity, offsets, nulls, (kind, path, start, end) = buffers
-    count = len(start) // 8
-    fields = pa.StructArray.from_arrays(
-        [
-            _strings(kind, count, pa.string()),
-            _strings(path, count, pa.string()),
-            pa.Array.from_buffers(pa.int64(), count, [None, pa.py_buffer(start)]),
-            pa.Array.from_buffers(pa.int64(), count, [None, pa.py_buffer(end)]),
-        ],
-        names=["kind", "path", "start", "end"],
-    )
-    return pa.Array.from_buffers(
-        pa.list_(fields.type), rows, [_buffer(validity), _buffer(offsets)], null_count=nulls, children=[fields]
-    )
+    source (a Parquet file read with pyarrow, say); the options are :func:`parse_column`'s.
+    The kernel is :mod:`llmjson.arrow`'s, as Polars' and DuckDB's are."""
+    return _parse_batch(batch, column, evidence=evidence, schema=schema, threads=threads, names=COLUMNS, **options)
 
 
 def spark_type(schema: Any) -> DataType | None:
@@ -430,103 +305,19 @@ def spark_type(schema: Any) -> DataType | None:
     """
     T = _module("pyspark.sql.types")
 
-    document = _document(schema)
-    if document is None:
-        return None
-    defs = {**document.get("definitions", {}), **document.get("$defs", {})}
-    mapped = _map(document, defs, 0)
-    return mapped if isinstance(mapped, (T.StructType, T.ArrayType, T.MapType)) else None
-
-
-_MAX_DEPTH = 32
-
-
-def _document(schema: Any) -> dict[str, Any] | None:
-    """A schema as its JSON Schema dict, in the order its properties were written (a compiled
-    schema's document has sorted keys)."""
-    if schema is None or isinstance(schema, dict):
-        return schema
-    document: dict[str, Any]
-    if isinstance(schema, str):
-        document = json.loads(schema)
-        return document
-    model_json_schema = getattr(schema, "model_json_schema", None)
-    if callable(model_json_schema):
-        document = model_json_schema()
-        return document
-    compiled = _schema_of(schema)
-    return None if compiled is None else compiled.document
-
-
-def _map(schema: Any, defs: dict[str, Any], depth: int) -> Any:
-    """A schema's Spark type; StringType (the part's JSON text) where it does not map."""
-    T = _module("pyspark.sql.types")
-    text = T.StringType()
-    if not isinstance(schema, dict) or depth > _MAX_DEPTH:
-        return text
-    schema = _resolved(schema, defs, depth)
     if schema is None:
-        return text
-    kind = _single_type(schema)
-    if kind is None:
-        values = schema.get("enum", [schema["const"]] if "const" in schema else None)
-        kind = _enum_type(values)
-    if kind == "object":
-        properties = schema.get("properties")
-        if isinstance(properties, dict) and properties:
-            return T.StructType(
-                [T.StructField(name, _map(sub, defs, depth + 1), True) for name, sub in properties.items()]
-            )
-        extra = schema.get("additionalProperties")
-        if isinstance(extra, dict):
-            return T.MapType(T.StringType(), _map(extra, defs, depth + 1), True)
-        return text
-    if kind == "array":
-        items = schema.get("items")
-        return T.ArrayType(_map(items, defs, depth + 1) if isinstance(items, dict) else text, True)
-    scalars = {"integer": T.LongType(), "number": T.DoubleType(), "boolean": T.BooleanType()}
-    return scalars.get(kind or "", text)
-
-
-def _resolved(schema: dict[str, Any], defs: dict[str, Any], depth: int) -> dict[str, Any] | None:
-    """``schema`` with ``$ref``, a one-item ``allOf`` and ``anyOf``/``oneOf`` of one schema and
-    null read through; None for a reference that cannot be followed or a union of types."""
-    for _ in range(_MAX_DEPTH - depth):
-        ref = schema.get("$ref")
-        if isinstance(ref, str):
-            name = ref.rsplit("/", 1)[-1]
-            if not (ref.startswith("#/$defs/") or ref.startswith("#/definitions/")) or name not in defs:
-                return None
-            schema = defs[name]
-            continue
-        for union in ("allOf", "anyOf", "oneOf"):
-            options = schema.get(union)
-            if isinstance(options, list):
-                kept = [o for o in options if not (isinstance(o, dict) and o.get("type") == "null")]
-                if len(kept) != 1 or not isinstance(kept[0], dict):
-                    return None
-                schema = kept[0]
-                break
-        else:
-            return schema
-    return None
-
-
-def _single_type(schema: dict[str, Any]) -> str | None:
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kinds = [k for k in kind if k != "null"]
-        kind = kinds[0] if len(kinds) == 1 else None
-    return kind if isinstance(kind, str) else None
-
-
-def _enum_type(values: Any) -> str | None:
-    if not isinstance(values, list) or not values:
         return None
-    if all(isinstance(v, str) for v in values):
-        return "string"
-    if all(isinstance(v, bool) for v in values):
-        return "boolean"
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        return "integer"
-    return None
+    mapped = map_schema(
+        schema,
+        Kinds(
+            text=T.StringType(),
+            string=T.StringType(),
+            integer=T.LongType(),
+            number=T.DoubleType(),
+            boolean=T.BooleanType(),
+            list_of=lambda item: T.ArrayType(item, True),
+            struct_of=lambda fields: T.StructType([T.StructField(name, kind, True) for name, kind in fields]),
+            map_of=lambda value: T.MapType(T.StringType(), value, True),
+        ),
+    )
+    return mapped if isinstance(mapped, (T.StructType, T.ArrayType, T.MapType)) else None
