@@ -28,6 +28,7 @@ pub mod metrics;
 mod options;
 mod parsed;
 mod pipeline;
+mod policy;
 mod position;
 mod repair;
 pub mod retry;
@@ -48,13 +49,13 @@ pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics, DroppedRec
 pub use error::{Error, SchemaError, SyntaxError};
 pub use locate::Source;
 pub use options::{
-    repair_disabled_by_env, Coercion, DuplicateKeys, GuardComments, InvalidItems, Options,
-    RepairLevel, Truncation, DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO, DEFAULT_MAX_SIZE,
-    KILL_SWITCH_VAR, MAX_DEPTH_CEILING,
+    repair_disabled_by_env, Options, DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO,
+    DEFAULT_MAX_SIZE, KILL_SWITCH_VAR, MAX_DEPTH_CEILING,
 };
 pub use parsed::{outcome, outcome_counter, Located, Parsed, ParsedValue, OUTCOMES};
 pub(crate) use pipeline::parse_unguided;
 pub use pipeline::MIN_GUARDED_BYTES;
+pub use policy::{Coercion, DuplicateKeys, GuardComments, InvalidItems, RepairLevel, Truncation};
 #[doc(hidden)]
 pub use position::utf16_len;
 pub use position::Position;
@@ -77,7 +78,7 @@ pub mod sink {
     /// decides (`Options::latex`); [`read_valid`] refuses such a document rather than read a
     /// form feed. A caller that reads valid JSON with another parser (the Node package with
     /// `JSON.parse`) hands a document holding one to llmjson instead.
-    pub use crate::repair::latex::COLLIDING as LATEX_COLLISIONS;
+    pub use crate::spelling::latex::COLLIDING as LATEX_COLLISIONS;
     pub use crate::value::parse::{read_valid, CheckSink, Refused, Sink, ValueSink};
 }
 
@@ -95,14 +96,15 @@ pub struct ReadmeDoctests;
 // Their names stay at the root for callers of 0.1 (hidden from the docs; a `#[deprecated]` on a
 // re-export has no effect in Rust, so the compiler cannot warn): they go in 1.0.
 #[doc(hidden)]
+pub use api::{verify, verify_value};
+#[doc(hidden)]
 pub use retry::{
     diagnose, escaping_feedback, failure_of, feedback_body, feedback_for, feedback_message, retry,
     schema_feedback, Attempt, Diagnosis, Envelope, Failure, Feedback, Reply, RetryError, Success,
     ESCAPING_RULE,
 };
-#[doc(hidden)]
 pub use verify::{
-    blocking_message, verify, verify_value, CheckedNumber, Evidence, EvidenceLocation, FailClosed,
-    IssueType, Language, Locale, NumberExample, OnUngrounded, PercentForms, SmallCounts, Verdict,
-    Verification, VerifyOptions, Years, UNMATCHED_EXAMPLES,
+    blocking_message, CheckedNumber, Evidence, EvidenceLocation, FailClosed, IssueType, Language,
+    Locale, NumberExample, OnUngrounded, PercentForms, SmallCounts, Verdict, Verification,
+    VerifyOptions, Years, UNMATCHED_EXAMPLES,
 };

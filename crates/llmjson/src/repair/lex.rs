@@ -1003,3 +1003,25 @@ pub(crate) struct ClosingRun {
     /// What the second would close.
     pub second: Option<Kind>,
 }
+
+/// Where the next token after a valid value (or key) ending at `end` stands, when it is what a
+/// valid document has there: `:` after a key; after a value, `,` or the closer of the container
+/// `top` (JSON whitespace between).
+pub(crate) fn valid_after(
+    b: &[u8],
+    end: usize,
+    limit: usize,
+    key: bool,
+    top: Option<Kind>,
+) -> Option<usize> {
+    let next = ws_end(b, end, limit);
+    let c = *b.get(next).filter(|_| next < limit)?;
+    let expected = if key {
+        c == b':' && top == Some(Kind::Object)
+    } else {
+        c == b','
+            || (c == b'}' && top == Some(Kind::Object))
+            || (c == b']' && top == Some(Kind::Array))
+    };
+    expected.then_some(next)
+}

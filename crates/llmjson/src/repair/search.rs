@@ -18,8 +18,7 @@
 
 use super::cost::{self, Cost};
 use super::grammar::{after_value, Action, Ctx, Mode, Reading, Readings, Stack};
-use super::lex::{Kind, Stop};
-use super::parser::lane::valid_after;
+use super::lex::{valid_after, Kind, Stop};
 use crate::spelling::QuoteClass;
 use crate::value::parse::string_end;
 use std::collections::VecDeque;

@@ -329,6 +329,12 @@ fn written_order(value: &Value, pointer: &str) -> Vec<usize> {
     order
 }
 
+/// The JSON Schema keyword that marks a property to be shown only once its value is complete:
+/// `{"properties": {"summary": {"type": "string", "x-llmjson-done-only": true}}}` (with
+/// Pydantic: `Field(json_schema_extra={"x-llmjson-done-only": True})`). A snapshot leaves such
+/// a member out while its value is still being read, so a UI never shows half of it.
+pub const DONE_ONLY: &str = "x-llmjson-done-only";
+
 /// What one walk of the schema document learns for the parser and the stream.
 struct Gathered {
     /// Every property name (as [`coerce::name_key`]s).
@@ -361,7 +367,7 @@ fn gather(node: &Value, found: &mut Gathered, depth: usize) {
                     .names
                     .extend(props.keys().map(|k| coerce::name_key(k)));
             }
-            found.done_only |= map.get(crate::DONE_ONLY).and_then(Value::as_bool) == Some(true);
+            found.done_only |= map.get(DONE_ONLY).and_then(Value::as_bool) == Some(true);
             for (key, child) in map {
                 // `const`, `enum`, `default` and `examples` hold values, not schemas.
                 if !matches!(key.as_str(), "const" | "enum" | "default" | "examples") {

@@ -6,8 +6,7 @@
 //!
 //! It imports only the value type: any stage may ask it.
 
-use crate::value::Value;
-
+pub(crate) mod latex;
 pub(crate) mod numbers;
 pub(crate) mod quotes;
 pub(crate) use quotes::{is_quote_at as starts_quote, quote_at, QuoteClass};
@@ -79,17 +78,6 @@ pub(crate) struct LiteralSpelling {
     pub in_lane: bool,
     /// What the repair log says of it: `'True' became true`.
     pub read_as: &'static str,
-}
-
-impl LiteralSpelling {
-    /// The value it reads as.
-    pub(crate) fn value(&self) -> Value {
-        match self.literal {
-            Literal::True => Value::Bool(true),
-            Literal::False => Value::Bool(false),
-            Literal::Null => Value::Null,
-        }
-    }
 }
 
 /// A row: `spelling!("True" => true, Python, cut, lane)`.
@@ -176,6 +164,7 @@ pub(crate) const TOOL_TAGS: &[(&str, &str)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::Value;
 
     #[test]
     fn every_spelling_is_found_once_and_cut_words_complete_to_everyday_ones() {
@@ -211,7 +200,7 @@ mod tests {
     #[test]
     fn every_reader_reads_every_spelling_alike() {
         for s in LITERALS {
-            let (word, want) = (s.word, s.value());
+            let (word, want) = (s.word, Value::from(s));
             let object = |a: Value| Value::Object([("a".to_string(), a)].into_iter().collect());
             // The grammar, with the repair its dialect is logged as.
             let p = parsed(&format!("{{\"a\": {word}, \"b\": 1}}"));

@@ -144,11 +144,7 @@ fn read_provisional(
     (tree.close_into(pending, truncation, text.len()), reader)
 }
 
-/// The JSON Schema keyword that marks a property to be shown only once its value is complete:
-/// `{"properties": {"summary": {"type": "string", "x-llmjson-done-only": true}}}` (with
-/// Pydantic: `Field(json_schema_extra={"x-llmjson-done-only": True})`). A snapshot leaves such
-/// a member out while its value is still being read, so a UI never shows half of it.
-pub const DONE_ONLY: &str = "x-llmjson-done-only";
+pub use crate::schema::DONE_ONLY;
 
 /// Schemas nested deeper than this are not searched for done-only properties.
 const DONE_ONLY_DEPTH: usize = 64;

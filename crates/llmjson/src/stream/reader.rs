@@ -297,8 +297,9 @@ impl Reader {
             }
             // A string whose opening quote arrived alone (it may be `"""`).
             Some(b'"' | b'\'') => Some(Value::String(String::new())),
-            Some(b'a'..=b'z' | b'A'..=b'Z') => crate::spelling::completing(before_full_width(rest))
-                .map(crate::spelling::LiteralSpelling::value),
+            Some(b'a'..=b'z' | b'A'..=b'Z') => {
+                crate::spelling::completing(before_full_width(rest)).map(Value::from)
+            }
             _ => None,
         }
     }
@@ -579,7 +580,7 @@ impl Reader {
         }
         self.strict = false;
         self.pos = end;
-        tree.scalar(spelling.value(), end, false);
+        tree.scalar(Value::from(spelling), end, false);
         self.after_value();
         true
     }
@@ -811,7 +812,7 @@ impl Reader {
                         Escape::Char(ch, len, json) => {
                             // `\f`, `\b`, `\t`… before a letter may be LaTeX (`\frac`), which
                             // the repair stage decides: the final parse is not taken from here.
-                            let maybe_latex = crate::repair::latex::may_begin_command(bytes, at);
+                            let maybe_latex = crate::spelling::latex::may_begin_command(bytes, at);
                             self.strict &= json;
                             self.latex_doubt |= maybe_latex;
                             if s.plain {
@@ -951,7 +952,7 @@ impl Reader {
         let spelling = crate::spelling::literal(word);
         self.strict &= spelling.is_some_and(|s| s.dialect == crate::spelling::Dialect::Json);
         if let Some(spelling) = spelling {
-            let value = spelling.value();
+            let value = Value::from(spelling);
             self.pos += len;
             tree.scalar(value, self.pos, false);
             self.after_value();

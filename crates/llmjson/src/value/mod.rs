@@ -348,3 +348,14 @@ eq_integer!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
 
 #[cfg(test)]
 mod tests;
+
+impl From<&crate::spelling::LiteralSpelling> for Value {
+    /// The value a literal's spelling reads as (`True` → `true`).
+    fn from(spelling: &crate::spelling::LiteralSpelling) -> Self {
+        match spelling.literal {
+            crate::spelling::Literal::True => Value::Bool(true),
+            crate::spelling::Literal::False => Value::Bool(false),
+            crate::spelling::Literal::Null => Value::Null,
+        }
+    }
+}

@@ -789,7 +789,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
                     let &e = self.b.get(*i + 1)?;
                     // `\frac`, `\theta`: LaTeX, maybe, which the repair stage decides (a
                     // strict reading would make a form feed or a tab of its backslash).
-                    if crate::repair::latex::collision_at(self.b, *i, self.b.len()).is_some() {
+                    if crate::spelling::latex::collision_at(self.b, *i, self.b.len()).is_some() {
                         return None;
                     }
                     *i += 2;
@@ -836,7 +836,7 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
 /// stage's to read, as in `"…"`.
 fn latex_free<E>(b: &[u8], quoted: &Quoted) -> Result<(), Refused<E>> {
     match b.get(quoted.content.clone()) {
-        Some(raw) if quoted.escapes && crate::repair::latex::any_collision(raw) => {
+        Some(raw) if quoted.escapes && crate::spelling::latex::any_collision(raw) => {
             Err(Refused::Invalid)
         }
         _ => Ok(()),

@@ -85,7 +85,7 @@ fn write_string(s: &str, out: &mut String, ascii: bool) {
         // A tab before `an apple` written `\tan apple` would read back as LaTeX's `\tan`.
         let escape = match escape.as_bytes() {
             [b'\\', letter @ (b'b' | b'f' | b'n' | b'r' | b't')]
-                if crate::repair::latex::would_collide(*letter, &bytes[i + 1..]) =>
+                if crate::spelling::latex::would_collide(*letter, &bytes[i + 1..]) =>
             {
                 ""
             }

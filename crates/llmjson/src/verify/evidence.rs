@@ -414,10 +414,13 @@ impl Evidence {
         let source = self.admit(name, approx)?;
         let salt = u64::from(source).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x15;
         let mut leaves = Vec::new();
-        walk_leaves(value, salt, |leaf| {
+        let walked = walk_leaves(value, salt, |leaf| {
             leaves.push(leaf);
-            Ok(())
-        })?;
+            Ok::<(), std::convert::Infallible>(())
+        });
+        if let Err(never) = walked {
+            match never {}
+        }
         self.sorted = OnceLock::new();
         for leaf in leaves {
             let path: Box<str> = leaf.path.clone().into();

@@ -7,7 +7,6 @@
 use super::frame::{self, Spec};
 use super::layout::{self, Bind};
 use crate::value::Value;
-use crate::Error;
 
 /// A leaf of a JSON value that can state numbers.
 pub(crate) enum Leaf {
@@ -33,11 +32,11 @@ pub(crate) struct LeafItem {
 
 /// Visits every string and number of `value` in document order (an explicit stack: no
 /// recursion). `salt` keeps this value's dimensions apart from other sources'.
-pub(crate) fn walk_leaves(
+pub(crate) fn walk_leaves<E>(
     value: &Value,
     salt: u64,
-    mut visit: impl FnMut(LeafItem) -> Result<(), Error>,
-) -> Result<(), Error> {
+    mut visit: impl FnMut(LeafItem) -> Result<(), E>,
+) -> Result<(), E> {
     struct Frame<'v> {
         path: String,
         shape: String,

@@ -61,9 +61,14 @@ pub fn jsonish_text() -> impl Strategy<Value = String> {
 fn assert_output_is_valid(input: &str, options: &Options) {
     if let Ok(parsed) = llmjson::parse(input, options) {
         let text = parsed.value.to_json();
-        // Valid to an independent reader, and exactly the same value read back (digits too).
-        let independent: serde_json::Value = serde_json::from_str(&text).expect("output parses");
-        assert!(crate::corpus::same_value(&parsed.value, &independent));
+        // Valid JSON to an independent reader, and exactly the same value read back (digits too).
+        // The syntax is checked with `RawValue`, which keeps numbers as text: `1E310` is JSON
+        // (llmjson keeps a number's digits), beyond what serde_json's `Value` holds.
+        let _: Box<serde_json::value::RawValue> =
+            serde_json::from_str(&text).expect("output is JSON");
+        if let Ok(independent) = serde_json::from_str::<serde_json::Value>(&text) {
+            assert!(crate::corpus::same_value(&parsed.value, &independent));
+        }
         let back = llmjson::parse(&text, &Options::default().level(RepairLevel::None))
             .expect("output reads back strictly");
         assert_eq!(back.value.to_json(), text);
@@ -75,9 +80,11 @@ fn assert_output_is_valid(input: &str, options: &Options) {
             );
         }
         let repaired = llmjson::repair_to_string(input, options).expect("same input repairs");
-        let reparsed: serde_json::Value =
-            serde_json::from_str(&repaired).expect("repaired text parses");
-        assert!(crate::corpus::same_value(&parsed.value, &reparsed));
+        let _: Box<serde_json::value::RawValue> =
+            serde_json::from_str(&repaired).expect("repaired text is JSON");
+        if let Ok(reparsed) = serde_json::from_str::<serde_json::Value>(&repaired) {
+            assert!(crate::corpus::same_value(&parsed.value, &reparsed));
+        }
     }
 }
 
@@ -316,4 +323,16 @@ proptest! {
             prop_assert_eq!(&written, &items[i]);
         }
     }
+}
+
+/// Found by `every_prefix_of_a_valid_document_parses` on a random seed (stop 79), and there
+/// before it: `{"":" a}[}}` (a string cut short) reads as a stray quote, a bare word and 3
+/// bytes left out (`{"":"a"}`), where the cut string (`{"":" a}[}}"}`, its quote lost) is the
+/// reading the property wants. A decision of the cost table (issue 62's work); kept here,
+/// ignored, so that it is not lost.
+#[test]
+#[ignore = "known: a cut string read as a stray quote and a bare word (issue 62)"]
+fn a_cut_string_after_a_space_is_not_a_stray_quote() {
+    let parsed = llmjson::parse(r#"{"":" a}[}}"#, &Options::default()).unwrap();
+    assert_eq!(parsed.value.to_json(), r#"{"":" a}[}}"}"#);
 }

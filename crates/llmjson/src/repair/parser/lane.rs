@@ -32,7 +32,7 @@ use super::conventions::{
 use super::{Kinds, Parser, Result};
 use crate::repair::cost::WINDOW;
 use crate::repair::grammar::{after_value, Mode};
-use crate::repair::lex::{ws_end, Kind};
+use crate::repair::lex::{valid_after, ws_end, Kind};
 use crate::repair::{shortcut, Shortcut};
 use crate::spelling::WIDE_COMMA;
 use crate::value::parse::{string_at, value_accepting, value_at, Prefix};
@@ -46,28 +46,6 @@ const LANE_DUPLICATES: DuplicateKeys = DuplicateKeys::Error;
 /// What the lane may spend on refused attempts: this many times the input, plus a base.
 const LANE_BUDGET_PER_BYTE: usize = 2;
 const LANE_BUDGET_BASE: usize = 4096;
-
-/// Where the next token after a valid value (or key) ending at `end` stands, when it is what a
-/// valid document has there: `:` after a key; after a value, `,` or the closer of the container
-/// `top` (JSON whitespace between).
-pub(crate) fn valid_after(
-    b: &[u8],
-    end: usize,
-    limit: usize,
-    key: bool,
-    top: Option<Kind>,
-) -> Option<usize> {
-    let next = ws_end(b, end, limit);
-    let c = *b.get(next).filter(|_| next < limit)?;
-    let expected = if key {
-        c == b':' && top == Some(Kind::Object)
-    } else {
-        c == b','
-            || (c == b'}' && top == Some(Kind::Object))
-            || (c == b']' && top == Some(Kind::Array))
-    };
-    expected.then_some(next)
-}
 
 /// Every closer inside the valid container at `at..end` that stands first on its line (after
 /// other closers) lines up with the line its container opened on. The grammar charges a closer

@@ -24,7 +24,7 @@ pub(super) fn literal_or_string(word: String) -> Value {
 }
 
 fn literal_value(word: &str) -> Option<Value> {
-    crate::spelling::literal(word).map(crate::spelling::LiteralSpelling::value)
+    crate::spelling::literal(word).map(Value::from)
 }
 
 impl Parser<'_> {
@@ -101,11 +101,10 @@ impl Parser<'_> {
             if let Some(kind) = s.kind {
                 self.repair(kind, at, s.pos, spelling.read_as)?;
             }
-            self.emit(spelling.value())?;
+            self.emit(Value::from(spelling))?;
             return Ok(s.mode);
         }
-        let completed =
-            crate::spelling::completing(word).map(crate::spelling::LiteralSpelling::value);
+        let completed = crate::spelling::completing(word).map(Value::from);
         let word = word.to_string();
         self.truncated_scalar(at, &word, completed, s.mode)
     }

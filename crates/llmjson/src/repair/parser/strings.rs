@@ -5,7 +5,8 @@
 use super::{Fail, Kinds, Parser, Result};
 use crate::repair::grammar::{Action, Mode, Reading, Readings};
 use crate::repair::lex::Stop;
-use crate::repair::{cost, latex, RepairKind};
+use crate::repair::{cost, RepairKind};
+use crate::spelling::latex;
 use crate::spelling::quotes::QuoteClass;
 use crate::value::Value;
 use crate::RepairLevel;
