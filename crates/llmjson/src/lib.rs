@@ -36,6 +36,7 @@ mod schema;
 mod spelling;
 mod stream;
 mod value;
+mod verdict;
 pub mod verify;
 
 pub use api::{
@@ -52,7 +53,7 @@ pub use options::{
     repair_disabled_by_env, Options, DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO,
     DEFAULT_MAX_SIZE, KILL_SWITCH_VAR, MAX_DEPTH_CEILING,
 };
-pub use parsed::{outcome, outcome_counter, Located, Parsed, ParsedValue, OUTCOMES};
+pub use parsed::{outcome, outcome_counter, DroppedItem, Located, Parsed, ParsedValue, OUTCOMES};
 pub(crate) use pipeline::parse_unguided;
 pub use pipeline::MIN_GUARDED_BYTES;
 pub use policy::{Coercion, DuplicateKeys, GuardComments, InvalidItems, RepairLevel, Truncation};
@@ -60,7 +61,7 @@ pub use policy::{Coercion, DuplicateKeys, GuardComments, InvalidItems, RepairLev
 pub use position::utf16_len;
 pub use position::Position;
 pub use repair::{Repair, RepairKind};
-pub use schema::{DroppedItem, Schema};
+pub use schema::Schema;
 pub use stream::{
     Change, Changes, Event, Finished, FinishedLater, LaterEvents, Live, Snapshot, StreamParser,
     StreamStats, DONE_ONLY, PROVISIONAL_LAG,

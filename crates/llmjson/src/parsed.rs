@@ -3,7 +3,6 @@
 
 use crate::locate::Source;
 use crate::repair::{Repair, RepairKind};
-use crate::schema::DroppedItem;
 use crate::value::Value;
 use crate::verify::Verification;
 use std::ops::Range;
@@ -138,4 +137,23 @@ fn repaired(mut kinds: impl Iterator<Item = RepairKind>) -> bool {
 /// A log of these kinds completed a reply that was cut off.
 fn truncated(mut kinds: impl Iterator<Item = RepairKind>) -> bool {
     kinds.any(RepairKind::is_truncation)
+}
+
+/// An array item left out under [`crate::InvalidItems::Drop`] because it failed its item
+/// schema.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct DroppedItem {
+    /// JSON Pointer of the item in the value as the reply wrote it (`/records/3` is the fourth
+    /// record written, whatever else was dropped).
+    pub path: String,
+    /// Byte range of the item's text in the input. Empty (at the start of the nearest
+    /// enclosing value the text shows) when the repaired text does not show the item where the
+    /// value has it.
+    pub span: std::ops::Range<usize>,
+    /// 1-based line of `span.start`.
+    pub line: usize,
+    /// 1-based column of `span.start`, in characters.
+    pub column: usize,
+    /// Why it was dropped: every violation inside it, with paths as the reply wrote them.
+    pub errors: Vec<crate::SchemaError>,
 }

@@ -22,7 +22,10 @@ pub(crate) enum Detail {
 pub(crate) fn config(options: &Options, detail: Detail) -> Config<'_> {
     Config {
         paths: detail != Detail::Kinds,
-        schema: options.schema.as_deref(),
+        schema: options
+            .schema
+            .as_deref()
+            .map(|s| s as &dyn crate::repair::KeyNames),
         level: options.level,
         truncation: options.truncation,
         duplicate_keys: options.duplicate_keys,

@@ -21,6 +21,8 @@ mod shortcut;
 
 pub use kind::RepairKind;
 
+pub(crate) use grammar::KeyNames;
+
 #[cfg(test)]
 pub(crate) use shortcut::SHORTCUTS_OFF;
 pub(crate) use shortcut::{shortcut, Shortcut};

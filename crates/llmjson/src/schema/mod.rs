@@ -13,7 +13,6 @@ pub(crate) mod stage;
 use crate::error::SchemaError;
 use crate::value::Value;
 use crate::Error;
-use serde::Serialize;
 use std::any::TypeId;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -393,21 +392,9 @@ pub(crate) fn type_includes(ty: &Value, name: &str) -> bool {
     }
 }
 
-/// An array item left out under [`crate::InvalidItems::Drop`] because it failed its item
-/// schema.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DroppedItem {
-    /// JSON Pointer of the item in the value as the reply wrote it (`/records/3` is the fourth
-    /// record written, whatever else was dropped).
-    pub path: String,
-    /// Byte range of the item's text in the input. Empty (at the start of the nearest
-    /// enclosing value the text shows) when the repaired text does not show the item where the
-    /// value has it.
-    pub span: std::ops::Range<usize>,
-    /// 1-based line of `span.start`.
-    pub line: usize,
-    /// 1-based column of `span.start`, in characters.
-    pub column: usize,
-    /// Why it was dropped: every violation inside it, with paths as the reply wrote them.
-    pub errors: Vec<SchemaError>,
+/// The repair stage's one question of a schema ([`crate::repair::KeyNames`]).
+impl crate::repair::KeyNames for Schema {
+    fn knows_key(&self, key: &str) -> Option<bool> {
+        Schema::knows_key(self, key)
+    }
 }

@@ -3,7 +3,8 @@
 
 use super::coerce::{self, Coerced};
 use super::salvage::{self, Salvaged};
-use super::{DroppedItem, Schema};
+use super::Schema;
+use crate::parsed::DroppedItem;
 use crate::position::PositionCursor;
 use crate::{
     Coercion, Error, InvalidItems, Options, Parsed, Repair, RepairKind, RepairLevel, Source,

@@ -11,8 +11,8 @@ use super::leaves::{walk_leaves, Leaf};
 use super::lex::Readings;
 use super::options::Locale;
 use crate::value::Value;
+use crate::verdict::EvidenceLocation;
 use crate::Error;
-use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
@@ -144,27 +144,6 @@ enum Place {
         column: Box<str>,
         text: Box<str>,
     },
-}
-
-/// Where in the evidence a number was found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct EvidenceLocation {
-    /// The name the evidence was added under.
-    pub source: String,
-    /// The number as the evidence wrote it.
-    pub text: String,
-    /// Byte range in the text (for JSON, within the string at `path`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub span: Option<Range<usize>>,
-    /// JSON Pointer to the value holding it (JSON evidence).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// 1-based data row (CSV evidence; the header is row 0).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub row: Option<usize>,
-    /// Column name, or its 1-based number when the file has no header (CSV evidence).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub column: Option<String>,
 }
 
 /// An answer's number as the evidence is asked about it.

@@ -16,7 +16,15 @@ use super::cost::{self, Cost};
 use super::lex::{is_ws, Kind, Lex, Token};
 use super::RepairKind;
 use crate::spelling::QuoteClass;
-use crate::{RepairLevel, Schema};
+use crate::RepairLevel;
+
+/// What the repair stage asks of a schema, the one question it has (the schema stage, above
+/// this one, answers it: `impl KeyNames for Schema`): whether `key` is a name the schema
+/// allows. `Some(false)`: it names every key it allows, and not this one (a key it does not know
+/// costs more, which decides quotes the syntax alone cannot); `None`: it does not say.
+pub(crate) trait KeyNames: Sync + std::fmt::Debug {
+    fn knows_key(&self, key: &str) -> Option<bool>;
+}
 
 /// What the parser expects next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -280,7 +288,7 @@ pub(crate) struct Ctx<'t> {
     /// Only readings that are plain JSON or complete a cut-off reply.
     pub only_truncation: bool,
     pub level: RepairLevel,
-    pub schema: Option<&'t Schema>,
+    pub schema: Option<&'t dyn KeyNames>,
 }
 
 fn reading(

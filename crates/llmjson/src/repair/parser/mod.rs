@@ -29,8 +29,9 @@ use super::index::StructIndex;
 use super::lex::{is_ws, Kind, Lex, Trivia};
 use super::search::Searcher;
 use super::RepairKind;
+use crate::repair::grammar::KeyNames;
 use crate::value::{Map, Value};
-use crate::{DuplicateKeys, GuardComments, RepairLevel, Schema, Truncation};
+use crate::{DuplicateKeys, GuardComments, RepairLevel, Truncation};
 use std::borrow::Cow;
 
 /// What the parser needs from the options.
@@ -43,7 +44,7 @@ pub(crate) struct Config<'s> {
     /// The schema, when the caller gave one: its property names make keys it does not know
     /// cost more, which decides quotes the syntax alone cannot (is `", "name":` the end of a
     /// string, or code inside it?).
-    pub schema: Option<&'s Schema>,
+    pub schema: Option<&'s dyn KeyNames>,
     /// Only the repairs that complete a reply cut off are allowed (the reply is valid JSON up
     /// to where it stops).
     pub only_truncation: bool,
