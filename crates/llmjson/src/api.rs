@@ -6,7 +6,7 @@ use crate::pipeline::{self, parse_unguided};
 use crate::pipeline::{parse_with, valid_whole_text, Detail, FastPath, Whole};
 use crate::schema;
 use crate::value::parse as sink;
-use crate::verify as grounding;
+use crate::verify;
 use crate::{
     value, Error, Options, Position, Repair, RepairKind, RepairLevel, Value, DEFAULT_MAX_DEPTH,
 };
@@ -24,56 +24,9 @@ pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
         None => parse_unguided(text, options),
     }?;
     if let Some(evidence) = &options.evidence {
-        parsed.verification = Some(verify_stage(&parsed.value, evidence, &options.verify)?);
+        parsed.verification = Some(verify::stage(&parsed.value, evidence, &options.verify)?);
     }
     Ok(parsed)
-}
-
-/// The verify stage of [`parse`]: the value's numbers against the evidence; failing closed, an
-/// ungrounded value becomes [`Error::Grounding`].
-fn verify_stage(
-    value: &Value,
-    evidence: &grounding::Evidence,
-    options: &grounding::VerifyOptions,
-) -> Result<grounding::Verification, Error> {
-    let verification = verify_value(value, evidence, options)?;
-    if let (grounding::OnUngrounded::FailClosed, Some(reason)) =
-        (options.on_ungrounded, grounding::fail_reason(&verification))
-    {
-        return Err(Error::Grounding {
-            reason,
-            message: grounding::blocking_message(&verification, options.language),
-            verification: Box::new(verification),
-        });
-    }
-    Ok(verification)
-}
-
-/// Verifies the numbers of a text answer against `evidence`.
-///
-/// # Errors
-/// [`Error::TooLarge`] only, for input refused before work (an answer over `max_size`); an
-/// ungrounded answer is a [`grounding::Verdict`] with `verified: false` (and, failing closed, the
-/// blocking message).
-pub fn verify(
-    answer: &str,
-    evidence: &grounding::Evidence,
-    options: &grounding::VerifyOptions,
-) -> Result<grounding::Verdict, Error> {
-    Ok(grounding::verify_text(answer, evidence, options)?)
-}
-
-/// Verifies the numbers of a JSON value (its strings and numbers; keys are names) against
-/// `evidence`: each number carries its JSON Pointer.
-///
-/// # Errors
-/// [`Error::TooLarge`] when the value's text is over `max_size`.
-pub fn verify_value(
-    value: &Value,
-    evidence: &grounding::Evidence,
-    options: &grounding::VerifyOptions,
-) -> Result<grounding::Verification, Error> {
-    Ok(grounding::verify_leaves(value, evidence, options)?)
 }
 
 /// What a language package knows of a reply before the library parses it, and what it will

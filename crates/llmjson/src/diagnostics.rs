@@ -284,7 +284,7 @@ impl Diagnostics {
         d
     }
 
-    /// The record of a [`crate::verify()`] call.
+    /// The record of a [`crate::verify::verify`] call.
     pub fn of_verify(result: &Result<Verdict, Error>, elapsed: Duration) -> Self {
         let mut d = Diagnostics::blank(elapsed);
         d.stages = vec!["verify"];
@@ -388,7 +388,7 @@ pub fn parse_diagnosed(text: &str, options: &Options) -> (Result<Parsed, Error>,
     (result, d)
 }
 
-/// [`crate::verify()`], timed, with its diagnostics record.
+/// [`crate::verify::verify`], timed, with its diagnostics record.
 pub fn verify_diagnosed(
     answer: &str,
     evidence: &crate::Evidence,

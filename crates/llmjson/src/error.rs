@@ -287,12 +287,3 @@ impl fmt::Display for SchemaError {
         write!(f, "{path}: {}", self.message)
     }
 }
-
-impl From<crate::limits::Oversize> for Error {
-    fn from(over: crate::limits::Oversize) -> Self {
-        Error::TooLarge {
-            size: over.size,
-            limit: over.limit,
-        }
-    }
-}

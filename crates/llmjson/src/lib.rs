@@ -97,15 +97,14 @@ pub struct ReadmeDoctests;
 // Their names stay at the root for callers of 0.1 (hidden from the docs; a `#[deprecated]` on a
 // re-export has no effect in Rust, so the compiler cannot warn): they go in 1.0.
 #[doc(hidden)]
-pub use api::{verify, verify_value};
-#[doc(hidden)]
 pub use retry::{
     diagnose, escaping_feedback, failure_of, feedback_body, feedback_for, feedback_message, retry,
     schema_feedback, Attempt, Diagnosis, Envelope, Failure, Feedback, Reply, RetryError, Success,
     ESCAPING_RULE,
 };
+#[doc(hidden)]
 pub use verify::{
-    blocking_message, CheckedNumber, Evidence, EvidenceLocation, FailClosed, IssueType, Language,
-    Locale, NumberExample, OnUngrounded, PercentForms, SmallCounts, Verdict, Verification,
-    VerifyOptions, Years, UNMATCHED_EXAMPLES,
+    blocking_message, verify, verify_value, CheckedNumber, Evidence, EvidenceLocation, FailClosed,
+    IssueType, Language, Locale, NumberExample, OnUngrounded, PercentForms, SmallCounts, Verdict,
+    Verification, VerifyOptions, Years, UNMATCHED_EXAMPLES,
 };

@@ -1,15 +1,5 @@
 //! The limits every stage keeps to, and their defaults (a leaf: it imports nothing).
 
-/// An input over its size limit: what a stage that must not know [`crate::Error`] returns (the
-/// caller turns it into `Error::TooLarge`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Oversize {
-    /// The input's size, in bytes.
-    pub size: usize,
-    /// The limit it went over.
-    pub limit: usize,
-}
-
 /// The default size limit: 10 MiB.
 pub const DEFAULT_MAX_SIZE: usize = 10 * 1024 * 1024;
 /// The default nesting limit: serde_json's own (it reads at most 127 levels), so text llmjson

@@ -24,8 +24,8 @@ pub use options::{
     Language, Locale, OnUngrounded, PercentForms, SmallCounts, VerifyOptions, Years,
 };
 
-use crate::limits::Oversize;
 use crate::value::Value;
+use crate::Error;
 use evidence::{Lookup, Twin};
 use frame::Kind;
 use layout::{Config, Hints, Item, Role};
@@ -61,15 +61,17 @@ pub const UNMATCHED_EXAMPLES: usize = 5;
 /// Characters of context on each side of a number.
 const CONTEXT_SIDE: usize = 15;
 
-/// Verifies the numbers of a text answer against `evidence` ([`crate::verify`]): `Err` for an
-/// answer over `max_size`.
-pub(crate) fn verify_text(
+/// Verifies the numbers of a text answer against `evidence`.
+///
+/// `Err` only for input refused before work (an answer over `max_size`); an ungrounded answer
+/// is a [`Verdict`] with `verified: false` (and, failing closed, the blocking message).
+pub fn verify(
     answer: &str,
     evidence: &Evidence,
     options: &VerifyOptions,
-) -> Result<Verdict, Oversize> {
+) -> Result<Verdict, Error> {
     if answer.len() > options.max_size {
-        return Err(Oversize {
+        return Err(Error::TooLarge {
             size: answer.len(),
             limit: options.max_size,
         });
@@ -81,13 +83,12 @@ pub(crate) fn verify_text(
 }
 
 /// Verifies the numbers of a JSON value (its strings and numbers; keys are names) against
-/// `evidence`, each number with its JSON Pointer ([`crate::verify_value`]): `Err` for a value
-/// whose text is over `max_size`.
-pub(crate) fn verify_leaves(
+/// `evidence`: each number carries its JSON Pointer.
+pub fn verify_value(
     value: &Value,
     evidence: &Evidence,
     options: &VerifyOptions,
-) -> Result<Verification, Oversize> {
+) -> Result<Verification, Error> {
     let mut check = Check::new(evidence, options);
     let mut size = 0usize;
     walk_leaves(value, 0xa5, |item| {
@@ -117,7 +118,7 @@ pub(crate) fn verify_leaves(
             }
         }
         if size > options.max_size {
-            return Err(Oversize {
+            return Err(Error::TooLarge {
                 size,
                 limit: options.max_size,
             });
@@ -125,6 +126,26 @@ pub(crate) fn verify_leaves(
         Ok(())
     })?;
     Ok(check.finish(evidence))
+}
+
+/// The verify stage of [`crate::parse`]: the value's numbers against the evidence; failing
+/// closed, an ungrounded value becomes [`Error::Grounding`].
+pub(crate) fn stage(
+    value: &Value,
+    evidence: &Evidence,
+    options: &VerifyOptions,
+) -> Result<Verification, Error> {
+    let verification = verify_value(value, evidence, options)?;
+    if let (OnUngrounded::FailClosed, Some(reason)) =
+        (options.on_ungrounded, fail_reason(&verification))
+    {
+        return Err(Error::Grounding {
+            reason,
+            message: blocking_message(&verification, options.language),
+            verification: Box::new(verification),
+        });
+    }
+    Ok(verification)
 }
 
 impl Verdict {
@@ -747,7 +768,6 @@ pub fn explain(text: &str, answer: bool, evidence: &Evidence) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::verify;
 
     fn evidence(text: &str) -> Evidence {
         let mut e = Evidence::new();
