@@ -1007,6 +1007,7 @@ pub(crate) struct ClosingRun {
 /// Where the next token after a valid value (or key) ending at `end` stands, when it is what a
 /// valid document has there: `:` after a key; after a value, `,` or the closer of the container
 /// `top` (JSON whitespace between).
+#[inline]
 pub(crate) fn valid_after(
     b: &[u8],
     end: usize,
