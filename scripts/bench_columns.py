@@ -10,7 +10,9 @@ replies' loading included); what is timed is the parse and the results, not the 
   every result taken (a Python object per row: its API);
 - the Arrow kernel alone (`llmjson.arrow.parse_struct` on the whole column): the floor;
 - Polars: `df.select(pl.col("reply").llmjson.parse())` on the DataFrame read from Parquet, and
-  `pl.scan_parquet(...).select(...).collect(engine="streaming")` (reading included);
+  `pl.scan_parquet(...).select(...).collect(engine="streaming")` (reading included); and the
+  same `map_batches` returning nulls: what the expression itself costs, all a native Polars
+  plugin could save;
 - DuckDB: `SELECT llmjson_parse(reply) FROM read_parquet(...)` fetched as an Arrow table
   (reading included).
 Best of --rounds after one warm-up. A benchmark, not a test: run it on a quiet machine.
@@ -36,6 +38,7 @@ PATHS = {
     "kernel": "the Arrow kernel alone (`llmjson.arrow.parse_struct`, whole column)",
     "polars": "Polars, `df.select(pl.col(\"reply\").llmjson.parse())`",
     "polars-streaming": "Polars, `scan_parquet` → `llmjson.parse()` → `collect(engine=\"streaming\")`",
+    "polars-passthrough": "Polars, the same expression returning nulls (its own cost, no parse)",
     "duckdb": "DuckDB, `SELECT llmjson_parse(reply) FROM read_parquet(…)` to Arrow",
 }
 
@@ -72,6 +75,22 @@ def one(path: str, parquet: str, rounds: int) -> dict[str, float]:
 
             def run() -> None:
                 frame.select(pl.col("reply").llmjson.parse())
+
+        elif path == "polars-passthrough":
+            import pyarrow as pa
+
+            from llmjson.arrow import result_type
+
+            frame = pl.read_parquet(parquet)
+            kind = result_type(None, large=True)
+
+            def nulls(series: list) -> pl.Series:
+                return pl.Series("llmjson", pa.nulls(len(series[0]), type=kind))
+
+            def run() -> None:
+                frame.select(
+                    pl.map_batches([pl.col("reply")], nulls, return_dtype=llmjson.polars._dtype(None), is_elementwise=True)
+                )
 
         else:
 
