@@ -9,7 +9,7 @@ use super::frame::{self, Frame, Kind, Polarity, Spec};
 use super::layout::{self, Bind, Config, Item, Reach, Role};
 use super::leaves::{walk_leaves, Leaf};
 use super::lex::Readings;
-use super::options::Locale;
+use crate::policy::grounding::Locale;
 use crate::value::Value;
 use crate::verdict::EvidenceLocation;
 use crate::Error;

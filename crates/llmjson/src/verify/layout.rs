@@ -16,8 +16,8 @@
 use super::decimal::Decimal;
 use super::frame::{self, Frame, Kind, Polarity, Spec, Trivial};
 use super::lex::{self, Form, Lexed, Mode, Num, Sign, Tok, TokKind, P};
-use super::options::Locale;
 use super::words::{self, flag};
+use crate::policy::grounding::Locale;
 use compact_str::{format_compact, CompactString};
 use std::collections::HashMap;
 use std::ops::Range;

@@ -6,8 +6,8 @@
 //! structure. One forward pass; every look-around is bounded.
 
 use super::decimal::Decimal;
-use super::options::Locale;
 use super::words::{self, flag};
+use crate::policy::grounding::Locale;
 use std::ops::Range;
 
 /// A text's tokens.

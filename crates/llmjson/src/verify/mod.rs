@@ -16,13 +16,12 @@ mod frame;
 mod layout;
 mod leaves;
 mod lex;
-mod options;
 mod words;
 
-pub use evidence::Evidence;
-pub use options::{
+pub use crate::policy::grounding::{
     Language, Locale, OnUngrounded, PercentForms, SmallCounts, VerifyOptions, Years,
 };
+pub use evidence::Evidence;
 
 use crate::value::Value;
 use crate::Error;

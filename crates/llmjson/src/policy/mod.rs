@@ -2,6 +2,8 @@
 //! cut-off reply or a repeated key becomes. Plain enums, low in the layers so that every stage
 //! reads them; [`crate::Options`] holds one of each.
 
+pub(crate) mod grounding;
+
 use serde::{Deserialize, Serialize};
 /// What the schema stage may do before validating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

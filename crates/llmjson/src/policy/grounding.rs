@@ -1,5 +1,6 @@
-//! How the verify stage reads and judges: [`VerifyOptions`] and its settings (a leaf of the
-//! stage: the readers and the check ask it).
+//! How the verify stage reads and judges: [`VerifyOptions`] and its settings. Plain settings,
+//! low in the layers beside the other policies, so that [`crate::Options`] holds them without
+//! reaching the stage (`verify/` re-exports them: `llmjson::verify::VerifyOptions`).
 
 use serde::{Deserialize, Serialize};
 
@@ -117,7 +118,7 @@ impl std::str::FromStr for Language {
     }
 }
 
-/// How [`verify`](super::verify) reads and judges numbers.
+/// How [`verify`](crate::verify::verify) reads and judges numbers.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct VerifyOptions {
