@@ -27,7 +27,6 @@ import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +45,7 @@ PATHS = {
 def one(path: str, parquet: str, rounds: int) -> dict[str, float]:
     """Runs one path in this process: its best time, and this process's peak memory."""
     import pyarrow.parquet as pq
+    from bench_spark import best
 
     threads = os.cpu_count() or 1
     if path == "batch":
@@ -109,14 +109,9 @@ def one(path: str, parquet: str, rounds: int) -> dict[str, float]:
 
     else:
         raise SystemExit(f"no path {path!r}")
-    run()  # warm-up
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
+    seconds = best(rounds, run)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"seconds": min(times), "peak_mb": peak_mb}
+    return {"seconds": seconds, "peak_mb": peak_mb}
 
 
 def main() -> None:

@@ -118,12 +118,17 @@ def schema_text(schema: Any) -> str | None:
 # The kernel
 
 
+def whole(array: Any) -> Any:
+    """An array in one piece (a chunked array's chunks joined; an array as it is)."""
+    combine = getattr(array, "combine_chunks", None)
+    return combine() if callable(combine) else array
+
+
 def _replies(replies: Any) -> Any:
     """The replies as one Arrow array of a layout the native call reads: string, large string,
     binary or large binary (a chunked array joined, a view type cast)."""
     pa = _pa()
-    combine = getattr(replies, "combine_chunks", None)
-    array = combine() if callable(combine) else replies
+    array = whole(replies)
     kind = array.type
     if pa.types.is_string_view(kind):
         array = array.cast(pa.large_string())
@@ -169,7 +174,7 @@ def parse_array(
         offset=replies.offset,
         length=len(replies),
         large=large,
-        evidence=None if evidence is None else _replies_or_lists(evidence).to_pylist(),
+        evidence=None if evidence is None else whole(evidence).to_pylist(),
         threads=max(1, threads),
         schema=None if compiled is None else compiled._native,
         shape=shape,
@@ -186,11 +191,6 @@ def parse_array(
     if shaped is not None:
         arrays.append(_strings(shaped, rows, string))
     return arrays
-
-
-def _replies_or_lists(evidence: Any) -> Any:
-    combine = getattr(evidence, "combine_chunks", None)
-    return combine() if callable(combine) else evidence
 
 
 def parse_batch(

@@ -143,9 +143,9 @@ class _Parse:
     def __call__(self, replies: Any, schemas: Any, evidence: Any) -> Any:
         pa = arrow._pa()
         pc = arrow._pc()
-        replies = _one_array(arrow._replies_or_lists(replies))
-        schemas = arrow._replies_or_lists(schemas)
-        evidence = arrow._replies_or_lists(evidence)
+        replies = _one_array(arrow.whole(replies))
+        schemas = arrow.whole(schemas)
+        evidence = arrow.whole(evidence)
         if evidence.null_count == len(evidence):
             evidence = None
         distinct = [s for s in pc.unique(schemas).to_pylist() if s is not None] if self.schema is None else []

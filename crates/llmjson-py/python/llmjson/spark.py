@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import _schema_of
 from ._llmjson import DEFAULT_MAX_DEPTH, DEFAULT_MAX_SIZE
-from .arrow import Kinds, map_schema, parse_array, parse_batch as _parse_batch
+from .arrow import Kinds, map_schema, parse_array, whole
+from .arrow import parse_batch as _parse_batch
 from .arrow import options as options_of
 from .arrow import schema_text as _schema_text
 
@@ -224,19 +225,13 @@ class _ArrayParser:
         pa = _module("pyarrow")
 
         arrays = parse_array(
-            _whole(replies),
-            evidence=None if evidence is None else _whole(evidence),
+            whole(replies),
+            evidence=None if evidence is None else whole(evidence),
             schema=_schema_of(self.schema),
             threads=_task_cpus(),
             **self.options,
         )
         return pa.StructArray.from_arrays(arrays, names=list(_FIELDS))
-
-
-def _whole(array: Any) -> pa.Array:
-    """An array in one piece (a chunked array's chunks joined)."""
-    combine = getattr(array, "combine_chunks", None)
-    return combine() if callable(combine) else array
 
 
 class _BatchParser:
