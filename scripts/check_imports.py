@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,11 +42,12 @@ LAYERS: list[tuple[str, ...]] = [
     ("error",),
     ("locate",),
     ("repair",),
-    ("options",),
+    ("settings",),
     ("parsed",),
     ("pipeline",),
     ("schema",),
     ("verify",),
+    ("options",),
     ("api",),
     ("stream",),
     ("diagnostics", "metrics", "retry"),
@@ -55,8 +57,8 @@ LAYERS: list[tuple[str, ...]] = [
 Module = tuple[str, ...]
 
 
-def module_of(path: Path) -> Module:
-    parts = list(path.relative_to(SRC).with_suffix("").parts)
+def module_of(path: Path, src: Path = SRC) -> Module:
+    parts = list(path.relative_to(src).with_suffix("").parts)
     if parts[-1] in ("mod", "lib"):
         parts = parts[:-1]
     return tuple(parts)
@@ -163,7 +165,7 @@ def expand(tree: str) -> list[str]:
 
 class Crate:
     def __init__(self, src: Path):
-        files = {module_of(p): p for p in sorted(src.rglob("*.rs"))}
+        files = {module_of(p, src): p for p in sorted(src.rglob("*.rs"))}
         blanked = {m: blank(p.read_text(encoding="utf-8")) for m, p in files.items()}
         # Files that are a `#[cfg(test)] mod name;` of their parent are tests too.
         tests = {
@@ -235,7 +237,9 @@ class Crate:
         # would take `crate::a` of `use crate::a::{b, c}` for an import of `a` itself).
         text = re.sub(r"\buse\s+[^;]+;", lambda m: re.sub(r"[^\n]", " ", m.group(0)), self.texts[mod])
         paths = list(self.uses[mod])
-        for m in re.finditer(r"(?<![:\w])((?:crate|super|self)(?:::\w+)+)", text):
+        # `crate::…`, `super::…`, `self::…`, and a path through a child module (`lane::budget`
+        # in `parser/mod.rs`): `absolute` drops any other head (a type, a local, a crate).
+        for m in re.finditer(r"(?<![:\w])((?:[A-Za-z_]\w*)(?:::\w+)+)", text):
             paths.append((m.group(1), text.count("\n", 0, m.start()) + 1))
         for path, line in paths:
             target = self.resolve(mod, path)
@@ -357,6 +361,15 @@ def self_test() -> None:
     assert expand("a::{self, b, c::{d, e as f}}") == ["a", "a::b", "a::c::d", "a::c::e as f"]
     graph = {("a",): {("b",)}, ("b",): {("c",)}, ("c",): {("a",)}, ("d",): {("a",)}}
     assert cycles(graph) == [(3, [("a",), ("b",), ("c",), ("a",)])]
+    # A parent and its child file that use each other: the child through `super::`, the parent
+    # by a path through the child's name (no `use`); a type's path (`Vec::new`) is no import.
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "p").mkdir()
+        (Path(tmp) / "lib.rs").write_text("mod p;\n")
+        (Path(tmp) / "p" / "mod.rs").write_text("mod kid;\npub struct S;\nfn f() { kid::g(); Vec::<u8>::new(); }\n")
+        (Path(tmp) / "p" / "kid.rs").write_text("use super::S;\npub fn g() {}\n")
+        found, _ = findings(Crate(Path(tmp)))
+        assert found == ["cycle of 2 files, through p/mod.rs -> p/kid.rs -> p/mod.rs"], found
 
 
 def main() -> None:

@@ -20,8 +20,8 @@ use crate::{
 /// [`Error::RepairRejected`] (the safety guard), [`Error::DuplicateKey`].
 pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
     let mut parsed = match &options.schema {
-        Some(schema) => schema::stage::parse_guided(text, options, schema),
-        None => parse_unguided(text, options),
+        Some(schema) => schema::stage::parse_guided(text, &options.settings(), schema),
+        None => parse_unguided(text, &options.settings()),
     }?;
     if let Some(evidence) = &options.evidence {
         parsed.verification = Some(verify::stage(&parsed.value, evidence, &options.verify)?);
@@ -73,7 +73,7 @@ pub fn parse_hinted(text: &str, options: &Options, hints: Hints) -> Result<Parse
     } else {
         Detail::Log
     };
-    parse_with(text, options, fast, detail)
+    parse_with(text, &options.settings(), fast, detail)
 }
 
 /// Whether [`parse_hinted`] follows its hints under `options` (and [`parse_value`] leaves the
@@ -112,7 +112,7 @@ pub fn parse_value(text: &str, options: &Options) -> Result<ParsedValue, Error> 
     let parsed = if !hints_apply(options) {
         parse(text, options)?
     } else {
-        parse_with(text, options, FastPath::Try, Detail::Kinds)?
+        parse_with(text, &options.settings(), FastPath::Try, Detail::Kinds)?
     };
     Ok(ParsedValue {
         value: parsed.value,
@@ -136,8 +136,8 @@ pub fn parse_value(text: &str, options: &Options) -> Result<ParsedValue, Error> 
 /// As [`parse`]; an error in any value fails the call.
 pub fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
     match &options.schema {
-        Some(schema) => schema::stage::parse_all_guided(text, options, schema),
-        None => pipeline::parse_all(text, options),
+        Some(schema) => schema::stage::parse_all_guided(text, &options.settings(), schema),
+        None => pipeline::parse_all(text, &options.settings()),
     }
 }
 
@@ -244,12 +244,12 @@ pub fn repair_to_string(text: &str, options: &Options) -> Result<String, Error> 
         }
         return Ok(parsed.value.to_json());
     }
-    let fast = match valid_whole_text(text, options) {
+    let fast = match valid_whole_text(text, &options.settings()) {
         Whole::Valid(copy) => return Ok(copy.to_string()),
         Whole::Invalid => FastPath::Skip,
         Whole::NotChecked => FastPath::Try,
     };
-    let parsed = parse_with(text, options, fast, Detail::Kinds)?;
+    let parsed = parse_with(text, &options.settings(), fast, Detail::Kinds)?;
     if parsed.repairs.is_empty() {
         return Ok(text[parsed.span].to_string());
     }

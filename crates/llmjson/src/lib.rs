@@ -33,6 +33,7 @@ mod position;
 mod repair;
 pub mod retry;
 mod schema;
+mod settings;
 mod spelling;
 mod stream;
 mod value;

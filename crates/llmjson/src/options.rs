@@ -1,5 +1,6 @@
 //! The options of a call: its policies (`policy.rs`), its limits, and the schema and evidence
-//! it checks against.
+//! it checks against. Above every stage: the stages read [`Settings`] (`settings.rs`), which
+//! [`Options::settings`] builds.
 //!
 //! Every policy is an enum or a number in [`Options`]; there are no boolean switches in the API.
 
@@ -9,6 +10,8 @@ pub use crate::limits::{
 use crate::policy::{
     Coercion, DuplicateKeys, GuardComments, InvalidItems, RepairLevel, Truncation,
 };
+use crate::repair::KeyNames;
+use crate::settings::Settings;
 use crate::{Evidence, Schema, VerifyOptions};
 use std::sync::Arc;
 
@@ -82,26 +85,46 @@ pub fn repair_disabled_by_env() -> bool {
 
 impl Default for Options {
     fn default() -> Self {
+        // One place holds the defaults: the stages' settings.
+        let stages = Settings::default();
         Options {
-            level: RepairLevel::Full,
-            truncation: Truncation::Complete,
-            max_removed_ratio: DEFAULT_MAX_REMOVED_RATIO,
-            guard_comments: GuardComments::Data,
-            duplicate_keys: DuplicateKeys::Last,
-            max_size: DEFAULT_MAX_SIZE,
-            max_depth: DEFAULT_MAX_DEPTH,
+            level: stages.level,
+            truncation: stages.truncation,
+            max_removed_ratio: stages.max_removed_ratio,
+            guard_comments: stages.guard_comments,
+            duplicate_keys: stages.duplicate_keys,
+            max_size: stages.max_size,
+            max_depth: stages.max_depth,
             schema: None,
-            coercion: Coercion::Fit,
+            coercion: stages.coercion,
             evidence: None,
             verify: VerifyOptions::default(),
-            latex: true,
-            invalid_items: InvalidItems::Fail,
+            latex: stages.latex,
+            invalid_items: stages.invalid_items,
             strict_utf8: false,
         }
     }
 }
 
 impl Options {
+    /// What the stages below the options read of them (see `settings.rs`): built at the top of
+    /// each call, a few words copied.
+    pub(crate) fn settings(&self) -> Settings<'_> {
+        Settings {
+            level: self.level,
+            truncation: self.truncation,
+            max_removed_ratio: self.max_removed_ratio,
+            guard_comments: self.guard_comments,
+            duplicate_keys: self.duplicate_keys,
+            max_size: self.max_size,
+            max_depth: self.max_depth,
+            coercion: self.coercion,
+            latex: self.latex,
+            invalid_items: self.invalid_items,
+            keys: self.schema.as_deref().map(|s| s as &dyn KeyNames),
+            later_stages: self.schema.is_some() || self.evidence.is_some(),
+        }
+    }
     /// Options for a strict parse: level [`RepairLevel::None`].
     pub fn strict() -> Self {
         Options::default().level(RepairLevel::None)

@@ -6,7 +6,8 @@
 use super::found::{config, found, to_error, Detail, Found};
 use crate::locate::{Block, Scan, Source};
 use crate::repair::{self, Config, Fail, Output};
-use crate::{Error, Options, RepairKind, RepairLevel, Value};
+use crate::settings::Settings;
+use crate::{Error, RepairKind, RepairLevel, Value};
 
 /// Parses the value at a candidate start: a line that starts with a quoted key is an object
 /// whose `{` is missing.
@@ -33,7 +34,7 @@ pub(crate) fn parse_candidate(
 /// its span and the choice runs again, as a `<think>` block is masked.
 pub(crate) fn locate_answer(
     scan: &Scan<'_>,
-    options: &Options,
+    options: &Settings<'_>,
     detail: Detail,
 ) -> Result<Found, Error> {
     let first = locate_first(scan, options, detail)?;
@@ -297,7 +298,7 @@ fn balanced_end(b: &[u8], start: usize) -> Option<usize> {
 
 pub(crate) fn locate_first(
     scan: &Scan<'_>,
-    options: &Options,
+    options: &Settings<'_>,
     detail: Detail,
 ) -> Result<Found, Error> {
     let text = scan.text;
@@ -604,7 +605,7 @@ pub(crate) fn scalar_list(
 /// one JSON value.
 pub(crate) fn locate_exact(
     scan: &Scan<'_>,
-    options: &Options,
+    options: &Settings<'_>,
     detail: Detail,
 ) -> Result<Found, Error> {
     let text = scan.text;
@@ -645,7 +646,7 @@ pub(crate) fn exact_in(
     region_end: usize,
     fence: Option<repair::Fence>,
     source: Source,
-    options: &Options,
+    options: &Settings<'_>,
     detail: Detail,
 ) -> Result<Found, Error> {
     let out = repair::parse_at(text, start, region_end, fence, config(options, detail))

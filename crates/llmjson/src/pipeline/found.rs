@@ -5,7 +5,8 @@
 use crate::locate::Source;
 use crate::position::{self, Position};
 use crate::repair::{self, Config, Fail, Output};
-use crate::{Error, Options, Parsed, SyntaxError, MAX_DEPTH_CEILING};
+use crate::settings::Settings;
+use crate::{Error, Parsed, SyntaxError, MAX_DEPTH_CEILING};
 
 /// What a caller keeps of the repair log.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -19,13 +20,10 @@ pub(crate) enum Detail {
     Paths,
 }
 
-pub(crate) fn config(options: &Options, detail: Detail) -> Config<'_> {
+pub(crate) fn config<'o>(options: &Settings<'o>, detail: Detail) -> Config<'o> {
     Config {
         paths: detail != Detail::Kinds,
-        schema: options
-            .schema
-            .as_deref()
-            .map(|s| s as &dyn crate::repair::KeyNames),
+        schema: options.keys,
         level: options.level,
         truncation: options.truncation,
         duplicate_keys: options.duplicate_keys,
@@ -43,7 +41,7 @@ pub(crate) fn config(options: &Options, detail: Detail) -> Config<'_> {
 pub const MIN_GUARDED_BYTES: usize = 32;
 
 /// The safety guard: the share of the located text discarded, when it is over the limit.
-pub(crate) fn guard_refuses(removed: usize, located: usize, options: &Options) -> Option<f64> {
+pub(crate) fn guard_refuses(removed: usize, located: usize, options: &Settings<'_>) -> Option<f64> {
     if removed <= MIN_GUARDED_BYTES || located == 0 {
         return None;
     }
@@ -69,7 +67,7 @@ pub(crate) fn found(out: Output, source: Source) -> Found {
 pub(crate) fn finish(
     text: &str,
     found: Found,
-    options: &Options,
+    options: &Settings<'_>,
     detail: Detail,
 ) -> Result<Parsed, Error> {
     let Found { start, out, source } = found;
@@ -96,7 +94,7 @@ pub(crate) fn finish(
     })
 }
 
-pub(crate) fn to_error(text: &str, fail: Fail, options: &Options) -> Error {
+pub(crate) fn to_error(text: &str, fail: Fail, options: &Settings<'_>) -> Error {
     match fail {
         Fail::Syntax {
             offset,

@@ -10,13 +10,14 @@ mod found;
 
 use crate::locate::{Scan, Source};
 use crate::repair::Output;
-use crate::{DuplicateKeys, Error, Options, Parsed, RepairLevel, Value, MAX_DEPTH_CEILING};
+use crate::settings::Settings;
+use crate::{DuplicateKeys, Error, Parsed, RepairLevel, Value, MAX_DEPTH_CEILING};
 use choose::{locate_answer, parse_candidate};
 pub use found::MIN_GUARDED_BYTES;
 pub(crate) use found::{config, finish, found, guard_refuses, to_error, Detail, Found};
 
 /// Locate and repair only (the schema, if any, still guides the parser's quote decisions).
-pub(crate) fn parse_unguided(text: &str, options: &Options) -> Result<Parsed, Error> {
+pub(crate) fn parse_unguided(text: &str, options: &Settings<'_>) -> Result<Parsed, Error> {
     parse_with(text, options, FastPath::Try, Detail::Log)
 }
 
@@ -30,7 +31,7 @@ pub(crate) enum FastPath {
 
 pub(crate) fn parse_with(
     text: &str,
-    options: &Options,
+    options: &Settings<'_>,
     fast: FastPath,
     detail: Detail,
 ) -> Result<Parsed, Error> {
@@ -47,7 +48,7 @@ pub(crate) fn parse_with(
 }
 
 /// Every value in the reply, in order (see [`crate::parse_all`]).
-pub(crate) fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Error> {
+pub(crate) fn parse_all(text: &str, options: &Settings<'_>) -> Result<Vec<Parsed>, Error> {
     check_input(text, options)?;
     if let Some(found) = strict_whole(text, options) {
         return Ok(vec![finish(text, found, options, Detail::Log)?]);
@@ -97,7 +98,7 @@ pub(crate) fn parse_all(text: &str, options: &Options) -> Result<Vec<Parsed>, Er
 
 /// Returning a valid reply's text as it is needs the default duplicate-key policy (the last
 /// value wins and nothing is said; under the others a repeated key changes the output).
-fn copy_applies(options: &Options) -> bool {
+fn copy_applies(options: &Settings<'_>) -> bool {
     options.duplicate_keys == DuplicateKeys::Last
 }
 
@@ -111,7 +112,7 @@ pub(crate) enum Whole<'t> {
     NotChecked,
 }
 
-pub(crate) fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t> {
+pub(crate) fn valid_whole_text<'t>(text: &'t str, options: &Settings<'_>) -> Whole<'t> {
     if text.len() > options.max_size || !copy_applies(options) {
         return Whole::NotChecked;
     }
@@ -130,7 +131,7 @@ pub(crate) fn valid_whole_text<'t>(text: &'t str, options: &Options) -> Whole<'t
 /// path for the most common case. It gives the value llmjson's tolerant parser gives (key order,
 /// exact digits), which JSONTestSuite and the property tests check; anything it does not accept
 /// takes the tolerant path.
-pub(crate) fn strict_whole(text: &str, options: &Options) -> Option<Found> {
+pub(crate) fn strict_whole(text: &str, options: &Settings<'_>) -> Option<Found> {
     let span = document_span(text)?;
     let value = crate::value::parse::document(
         &text[span.clone()],
@@ -171,12 +172,12 @@ fn whole_document(value: Value, span: std::ops::Range<usize>) -> Found {
 /// refuses).
 pub(crate) fn strict_whole_read(
     text: &str,
-    options: &Options,
+    options: &Settings<'_>,
     value: Value,
     read: std::ops::Range<usize>,
     strict: bool,
 ) -> Result<Result<Parsed, Error>, Value> {
-    if options.schema.is_some() || options.evidence.is_some() || !copy_applies(options) {
+    if options.later_stages || !copy_applies(options) {
         return Err(value);
     }
     if let Err(e) = check_input(text, options) {
@@ -205,7 +206,7 @@ pub(crate) fn strict_whole_read(
     ))
 }
 
-pub(crate) fn check_input(text: &str, options: &Options) -> Result<(), Error> {
+pub(crate) fn check_input(text: &str, options: &Settings<'_>) -> Result<(), Error> {
     if text.len() > options.max_size {
         return Err(Error::TooLarge {
             size: text.len(),

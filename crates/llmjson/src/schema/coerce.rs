@@ -26,7 +26,6 @@
 //! - for the reply's text as a whole (the answer is prose): the one boolean, number or enum
 //!   value the text names (`The answer is **True**`); two different ones are ambiguous.
 
-use super::type_includes;
 use crate::value::{Map, Number, Value};
 use crate::RepairKind;
 use std::borrow::Cow;
@@ -813,6 +812,15 @@ fn normalise(text: &str) -> String {
     out
 }
 
+/// `type` is `name` or a list holding it.
+pub(crate) fn type_includes(ty: &Value, name: &str) -> bool {
+    match ty {
+        Value::String(s) => s == name,
+        Value::Array(list) => list.iter().any(|t| t == name),
+        _ => false,
+    }
+}
+
 /// Property-name key: lowercase alphanumerics only (`bookName`, `book_name`, `book-name`).
 pub(crate) fn name_key(name: &str) -> String {
     name.chars()
@@ -1011,7 +1019,7 @@ fn embedded_json(text: &str, wanted: fn(&Value) -> bool) -> Option<Value> {
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return None;
     }
-    let parsed = crate::parse_unguided(trimmed, &crate::Options::default()).ok()?;
+    let parsed = crate::parse_unguided(trimmed, &crate::settings::Settings::default()).ok()?;
     (parsed.span == (0..trimmed.len()) && wanted(&parsed.value)).then_some(parsed.value)
 }
 

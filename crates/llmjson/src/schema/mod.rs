@@ -352,7 +352,9 @@ fn gather(node: &Value, found: &mut Gathered, depth: usize) {
     }
     match node {
         Value::Object(map) => {
-            let is_object_schema = map.get("type").is_some_and(|t| type_includes(t, "object"))
+            let is_object_schema = map
+                .get("type")
+                .is_some_and(|t| coerce::type_includes(t, "object"))
                 || map.contains_key("properties");
             if is_object_schema {
                 let forbids_others = map.get("additionalProperties") == Some(&Value::Bool(false))
@@ -380,15 +382,6 @@ fn gather(node: &Value, found: &mut Gathered, depth: usize) {
             }
         }
         _ => {}
-    }
-}
-
-/// `type` is `name` or a list holding it.
-pub(crate) fn type_includes(ty: &Value, name: &str) -> bool {
-    match ty {
-        Value::String(s) => s == name,
-        Value::Array(list) => list.iter().any(|t| t == name),
-        _ => false,
     }
 }
 

@@ -6,9 +6,10 @@ use super::salvage::{self, Salvaged};
 use super::Schema;
 use crate::parsed::DroppedItem;
 use crate::position::PositionCursor;
+use crate::settings::Settings;
 use crate::{
-    Coercion, Error, InvalidItems, Options, Parsed, Repair, RepairKind, RepairLevel, Source,
-    Truncation, Value,
+    Coercion, Error, InvalidItems, Parsed, Repair, RepairKind, RepairLevel, Source, Truncation,
+    Value,
 };
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -52,7 +53,7 @@ const COST_COMBINED: u32 = 1;
 /// string is wanted, or an answer in prose names a boolean, a number or an enum value).
 pub(crate) fn parse_guided(
     text: &str,
-    options: &Options,
+    options: &Settings<'_>,
     schema: &Schema,
 ) -> Result<Parsed, Error> {
     let first = crate::parse_unguided(text, options);
@@ -75,7 +76,7 @@ pub(crate) fn parse_guided(
             // A reply cut inside an array element, under `drop`: the element left out whole is
             // a reading too (tried after the member-drop; a strict schema may want it).
             if options.truncation == Truncation::Drop && parsed.is_truncated() {
-                let whole = options.clone().truncation(Truncation::DropElement);
+                let whole = options.truncation(Truncation::DropElement);
                 if let Ok(p) = crate::parse_unguided(text, &whole) {
                     if p.value != parsed.value {
                         all.insert(1.min(all.len()), p);
@@ -226,7 +227,7 @@ pub(crate) fn parse_guided(
 
 /// The JSON values in the text before the first and after the last located value, with spans
 /// and log positions in `text`'s terms.
-fn bare_values_around(text: &str, options: &Options, located: &[Parsed]) -> Vec<Parsed> {
+fn bare_values_around(text: &str, options: &Settings<'_>, located: &[Parsed]) -> Vec<Parsed> {
     let (Some(first), Some(last)) = (
         located.iter().map(|p| p.span.start).min(),
         located.iter().map(|p| p.span.end).max(),
@@ -251,7 +252,7 @@ fn bare_values_around(text: &str, options: &Options, located: &[Parsed]) -> Vec<
 /// the first that does not fit is the error.
 pub(crate) fn parse_all_guided(
     text: &str,
-    options: &Options,
+    options: &Settings<'_>,
     schema: &Schema,
 ) -> Result<Vec<Parsed>, Error> {
     let located = crate::pipeline::parse_all(text, options)?;
@@ -346,7 +347,7 @@ struct SalvageFound {
 /// items left out, counted with what the repair discarded, stay within the safety guard.
 fn salvage_reading(
     text: &str,
-    options: &Options,
+    options: &Settings<'_>,
     schema: &Schema,
     candidate: &Candidate,
     coerced: &Coerced,

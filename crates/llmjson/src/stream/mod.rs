@@ -984,7 +984,7 @@ impl StreamParser {
         let read = start..self.tree.root_end();
         match crate::pipeline::strict_whole_read(
             &self.text,
-            &self.options,
+            &self.options.settings(),
             value,
             read,
             self.reader.strict && !self.reader.latex_doubt,

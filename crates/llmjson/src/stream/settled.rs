@@ -176,7 +176,7 @@ impl Settled {
             if reader.weak {
                 return;
             }
-            let mut config = config(options, Detail::Kinds);
+            let mut config = config(&options.settings(), Detail::Kinds);
             config.inside_object = !matches!(text.as_bytes().get(start), Some(b'{' | b'['));
             self.state = State::Parsing(Box::new(ParkedParse {
                 parked: Parked::new(start, &config),
@@ -193,7 +193,7 @@ impl Settled {
             index,
         } = *parse;
         // (Whether the reply began inside an object is the parked parse's own: set at its start.)
-        let config = config(options, Detail::Kinds);
+        let config = config(&options.settings(), Detail::Kinds);
         let before = parked.pos();
         match resume(text, &index, end, fence, config, parked, more) {
             Progress::Waiting(parked) => {

@@ -7,7 +7,7 @@
 //! Python and JavaScript literals, a trailing comma, a container the comment cut off). Prose
 //! does not read that way: its words become unquoted strings, missing colons or commas.
 
-use super::{parse, Config};
+use super::{parse, Config, Parser, Result};
 use crate::repair::RepairKind;
 use crate::{DuplicateKeys, GuardComments, RepairLevel, Truncation};
 
@@ -25,6 +25,27 @@ pub(super) fn judge(guard: GuardComments, body: &str) -> (&'static str, bool) {
     let data = guard == GuardComments::Data && holds_data(body);
     let detail = if data { DATA_COMMENT } else { "removed" };
     (detail, data || guard == GuardComments::All)
+}
+
+impl Parser<'_> {
+    /// Reads the comment at `self.pos` (its text `body_start..body_end`, its end `end`): logged,
+    /// and counted by the safety guard as `judge` says.
+    pub(super) fn comment(&mut self, body_start: usize, body_end: usize, end: usize) -> Result<()> {
+        // A comment running to the end of the text may end later.
+        self.wait_if_cut(end)?;
+        let body = &self.text[body_start..body_end];
+        let (detail, counted) = judge(self.cfg.guard_comments, body);
+        self.repair(RepairKind::Comment, self.pos, end, detail)?;
+        if detail == DATA_COMMENT {
+            if let Some(frame) = self.frames.last_mut() {
+                frame.data_comment = true;
+            }
+        }
+        if counted {
+            self.discard(body_start, body_end);
+        }
+        Ok(())
+    }
 }
 
 /// Whether the comment text `body` holds JSON data.

@@ -24,6 +24,7 @@
 //! and joined to the parser's when the log is replayed; past the depth where the parser would
 //! abbreviate a path, the lane refuses.
 
+use super::buffers::{Event, LaneBuffers, Open, Segment};
 use super::{comments, push_index_segment, push_key_segment, PATH_DEPTH_LIMIT};
 use crate::repair::cost;
 use crate::repair::grammar::quote_style;
@@ -36,52 +37,6 @@ use std::borrow::Cow;
 
 /// The innermost container of a logged repair is the parser's own (a scalar read by the lane).
 pub(super) const PARSER_CONTAINER: u32 = u32::MAX;
-
-/// One repair the lane made, to be logged by the parser.
-pub(super) struct Event {
-    pub kind: RepairKind,
-    pub start: usize,
-    pub end: usize,
-    pub detail: &'static str,
-    /// JSON Pointer relative to the lane's value: a range of [`Conventions::paths`].
-    pub path: (usize, usize),
-    pub container: u32,
-    /// The text the safety guard counts as discarded.
-    pub discard: Option<(usize, usize)>,
-}
-
-/// A container the lane opened: its id, its items so far (in an array), where its segment
-/// starts in [`LaneBuffers::current`], and its current member's segment, written there only
-/// when a path needs it (a child opens, a repair is logged).
-struct Open<'t> {
-    id: u32,
-    items: usize,
-    base: usize,
-    segment: Segment<'t>,
-    written: bool,
-}
-
-/// A container's current member: none yet, a key, or an item's index.
-enum Segment<'t> {
-    None,
-    Key(Cow<'t, str>),
-    Index(usize),
-}
-
-/// What the lane records while reading: kept by the parser from one stretch to the next, so
-/// that a stretch allocates nothing once the buffers have grown.
-#[derive(Default)]
-pub(super) struct LaneBuffers<'t> {
-    open: Vec<Open<'t>>,
-    /// The path of the open containers' current members, relative to the lane's value (the
-    /// innermost one's written only when needed): a repair's path is a copy of a prefix of it.
-    current: String,
-    pub events: Vec<Event>,
-    /// The events' relative paths, one after the other (one buffer, not a string each).
-    pub paths: String,
-    /// Comments and quoted strings read: the layout check steps over them.
-    pub opaque: Vec<(usize, usize)>,
-}
 
 /// The forms the convention lane accepts, and what it logged while reading.
 pub(super) struct Conventions<'a, 't> {

@@ -26,10 +26,9 @@
 //! Otherwise the spot is read as before. **Linear time:** a refused attempt is charged what it
 //! read against a budget of twice the input; past it, the lane closes.
 
-use super::conventions::{
-    colon_like_at, ColonLike, ConventionLog, Conventions, LaneBuffers, PARSER_CONTAINER,
-};
-use super::{Kinds, Parser, Result};
+use super::buffers::LaneBuffers;
+use super::conventions::{colon_like_at, ColonLike, ConventionLog, Conventions, PARSER_CONTAINER};
+use super::{lax, Kinds, Parser, Result};
 use crate::repair::cost::WINDOW;
 use crate::repair::grammar::{after_value, Mode};
 use crate::repair::lex::{valid_after, ws_end, Kind};
@@ -42,10 +41,6 @@ use std::borrow::Cow;
 /// A repeated key inside a stretch ends the attempt, whatever the policy: the parser applies
 /// the policy and logs the duplicate (`DuplicateKey`), which the strict reader does not.
 const LANE_DUPLICATES: DuplicateKeys = DuplicateKeys::Error;
-
-/// What the lane may spend on refused attempts: this many times the input, plus a base.
-const LANE_BUDGET_PER_BYTE: usize = 2;
-const LANE_BUDGET_BASE: usize = 4096;
 
 /// Every closer inside the valid container at `at..end` that stands first on its line (after
 /// other closers) lines up with the line its container opened on. The grammar charges a closer
@@ -141,20 +136,6 @@ fn opens_lane_value(first: u8, lax: bool) -> bool {
 /// The byte opens a string (of any quote the lane reads).
 fn is_quote(first: u8) -> bool {
     matches!(first, b'"' | b'\'' | 0xE2)
-}
-
-/// Whether the lane reads with the conventions: forms outside JSON are read where their reading
-/// is certain (`conventions.rs`), at the level that repairs them, with no schema to price keys.
-pub(super) fn lax(cfg: &super::Config<'_>) -> bool {
-    shortcut(Shortcut::Conventions)
-        && cfg.level == RepairLevel::Full
-        && !cfg.only_truncation
-        && cfg.schema.is_none()
-}
-
-pub(super) fn lane_budget(len: usize) -> usize {
-    len.saturating_mul(LANE_BUDGET_PER_BYTE)
-        .saturating_add(LANE_BUDGET_BASE)
 }
 
 impl<'t> Parser<'t> {
@@ -525,56 +506,6 @@ impl<'t> Parser<'t> {
             .lane_budget
             .saturating_sub(reached.saturating_sub(at).max(1));
         None
-    }
-}
-
-/// Where the containers open at the last refused attempt's refusal began (outermost first, each
-/// with the depth the reader had left there), how far it read, and by which reader: any of them
-/// read again by the same reader is refused at the same spot.
-#[derive(Default)]
-pub(super) struct LaneRefusal {
-    reached: usize,
-    open: Vec<(usize, usize)>,
-    lax: bool,
-}
-
-impl LaneRefusal {
-    fn note(&mut self, reached: usize, open: Vec<(usize, usize)>, lax: bool) {
-        *self = LaneRefusal { reached, open, lax };
-    }
-
-    /// What the strict reader's refusal at `reached` says of the lane's attempts, the
-    /// containers that began at `open` being open then: a strict attempt at one of them reads
-    /// what the strict reader read and is refused there too. So is a convention-lane attempt,
-    /// unless a convention may begin where the reader stopped (on the byte that refused): a
-    /// comment, a quote JSON does not use, a bare word (a key, a literal of another language),
-    /// a closer after a trailing comma. That reader accepts what the strict one does and,
-    /// besides, only what its hooks accept there.
-    pub(super) fn after_strict(
-        b: &[u8],
-        reached: usize,
-        open: Vec<(usize, usize)>,
-        lax: bool,
-    ) -> LaneRefusal {
-        let may_convene = |c: &u8| {
-            matches!(c, b'/' | b'#' | b'\'' | b'}' | b']' | b'_' | b'$')
-                || c.is_ascii_alphabetic()
-                || !c.is_ascii()
-        };
-        if lax && b.get(reached).is_some_and(may_convene) {
-            return LaneRefusal::default();
-        }
-        LaneRefusal { reached, open, lax }
-    }
-
-    /// How far an attempt at `at` would read before it is refused, when this refusal says.
-    fn reached(&self, at: usize, depth_left: usize, lax: bool) -> Option<usize> {
-        let k = self
-            .open
-            .binary_search_by_key(&at, |&(start, _)| start)
-            .ok()?;
-        (self.lax == lax && self.open[k].1 == depth_left && shortcut(Shortcut::CutShort))
-            .then_some(self.reached)
     }
 }
 
@@ -1085,12 +1016,5 @@ mod tests {
         let (with, without) = with_and_without(&text, &options);
         assert_eq!(with, without);
         assert!(with.contains("oops"), "the word is kept as text: {with}");
-    }
-
-    #[test]
-    fn the_budget_is_twice_the_input_and_a_base() {
-        assert_eq!(super::lane_budget(0), super::LANE_BUDGET_BASE);
-        assert_eq!(super::lane_budget(1000), 2000 + super::LANE_BUDGET_BASE);
-        assert_eq!(super::lane_budget(usize::MAX), usize::MAX);
     }
 }

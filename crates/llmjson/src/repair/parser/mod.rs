@@ -16,6 +16,7 @@
 //! value or lies inside the span of a logged repair (a comment, a skipped token, a dropped
 //! member…). The property tests check this on generated faulted documents.
 
+mod buffers;
 mod comments;
 mod containers;
 mod conventions;
@@ -28,10 +29,11 @@ use super::grammar::{Ctx, Mode, Reading, Readings, Stack};
 use super::index::StructIndex;
 use super::lex::{is_ws, Kind, Lex, Trivia};
 use super::search::Searcher;
-use super::RepairKind;
+use super::{shortcut, RepairKind, Shortcut};
 use crate::repair::grammar::KeyNames;
 use crate::value::{Map, Value};
 use crate::{DuplicateKeys, GuardComments, RepairLevel, Truncation};
+use buffers::{lane_budget, LaneBuffers, LaneRefusal, Run};
 use std::borrow::Cow;
 
 /// What the parser needs from the options.
@@ -61,6 +63,15 @@ pub(crate) struct Config<'s> {
 }
 
 pub(crate) use crate::locate::Fence;
+
+/// Whether the lane reads with the conventions: forms outside JSON are read where their reading
+/// is certain (`conventions.rs`), at the level that repairs them, with no schema to price keys.
+pub(super) fn lax(cfg: &Config<'_>) -> bool {
+    shortcut(Shortcut::Conventions)
+        && cfg.level == RepairLevel::Full
+        && !cfg.only_truncation
+        && cfg.schema.is_none()
+}
 
 /// One logged repair, before positions are computed.
 #[derive(Debug, Clone)]
@@ -233,12 +244,12 @@ pub(crate) fn parse_knowing<'t>(
         json_end: None,
         spare_spans: Vec::new(),
         spare_runs: Vec::new(),
-        lane_budget: lane::lane_budget(end.saturating_sub(start)),
+        lane_budget: lane_budget(end.saturating_sub(start)),
         lane_cut: std::mem::take(cut),
         lane_refused: refused.map_or_else(Default::default, |(reached, open)| {
-            lane::LaneRefusal::after_strict(text.as_bytes(), reached, open, lane::lax(&config))
+            LaneRefusal::after_strict(text.as_bytes(), reached, open, lax(&config))
         }),
-        lane_buffers: conventions::LaneBuffers::default(),
+        lane_buffers: LaneBuffers::default(),
         lane_stacks: crate::value::parse::Stacks::default(),
         lane_taken_refusal: None,
         document_maths: None,
@@ -285,7 +296,7 @@ struct Parser<'t> {
     /// Member-span buffers of closed objects, for the next ones.
     spare_spans: Vec<Vec<(usize, usize)>>,
     /// The runs buffer of string scans, for the next string.
-    spare_runs: Vec<strings::Run>,
+    spare_runs: Vec<Run>,
     /// Whether some string of the document shows maths (`latex::document_shows_maths`), once
     /// a LaTeX collision asked.
     document_maths: Option<bool>,
@@ -296,9 +307,9 @@ struct Parser<'t> {
     /// them: an attempt at one of them would only run out again.
     lane_cut: Vec<(usize, usize)>,
     /// The containers the last refused lane attempt was reading (`lane.rs`).
-    lane_refused: lane::LaneRefusal,
+    lane_refused: LaneRefusal,
     /// The convention lane's buffers, kept from one stretch to the next.
-    lane_buffers: conventions::LaneBuffers<'t>,
+    lane_buffers: LaneBuffers<'t>,
     /// The strict reader's stacks, kept from one stretch to the next.
     lane_stacks: crate::value::parse::Stacks,
     /// A value the lane attempted as part of its member (where it began, and the depth left
@@ -627,19 +638,7 @@ impl<'t> Parser<'t> {
                     body_end,
                     end,
                 }) => {
-                    // A comment running to the end of the text may end later.
-                    self.wait_if_cut(end)?;
-                    let body = &self.text[body_start..body_end];
-                    let (detail, counted) = comments::judge(self.cfg.guard_comments, body);
-                    self.repair(RepairKind::Comment, self.pos, end, detail)?;
-                    if detail == comments::DATA_COMMENT {
-                        if let Some(frame) = self.frames.last_mut() {
-                            frame.data_comment = true;
-                        }
-                    }
-                    if counted {
-                        self.discard(body_start, body_end);
-                    }
+                    self.comment(body_start, body_end, end)?;
                     self.pos = end;
                 }
                 None => break,

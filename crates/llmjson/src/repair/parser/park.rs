@@ -14,9 +14,8 @@
 //! (a later fence or draft can change which value is the answer, and a search that restarted
 //! at a chunk may prune differently); this is what the stream shows meanwhile.
 
-use super::{
-    conventions, lane, Config, Fail, Fence, Frame, Output, Parser, Partial, RawRepair, Result,
-};
+use super::buffers::{lane_budget, LaneBuffers, LaneRefusal, Run};
+use super::{Config, Fail, Fence, Frame, Output, Parser, Partial, RawRepair, Result};
 use crate::repair::grammar::{Ctx, Mode, Readings};
 use crate::repair::index::StructIndex;
 use crate::repair::lex::{Kind, Lex};
@@ -98,7 +97,7 @@ pub(crate) struct Parked {
     searcher: Searcher,
     json_end: Option<usize>,
     spare_spans: Vec<Vec<(usize, usize)>>,
-    spare_runs: Vec<super::strings::Run>,
+    spare_runs: Vec<Run>,
     document_maths: Option<bool>,
     lane_budget: usize,
     /// The reply begins inside an object whose `{` is missing: opened at the first spot decided.
@@ -147,7 +146,7 @@ impl Parked {
             spare_spans: Vec::new(),
             spare_runs: Vec::new(),
             document_maths: None,
-            lane_budget: lane::lane_budget(0),
+            lane_budget: lane_budget(0),
             open_missing_object: config.inside_object,
         };
         if config.inside_object {
@@ -240,8 +239,8 @@ pub(crate) fn resume<'t>(
         lane_budget: parked.lane_budget.saturating_add(2 * grew),
         // What a strict read that ran out of text found open is stale now.
         lane_cut: Vec::new(),
-        lane_refused: super::lane::LaneRefusal::default(),
-        lane_buffers: conventions::LaneBuffers::default(),
+        lane_refused: LaneRefusal::default(),
+        lane_buffers: LaneBuffers::default(),
         lane_stacks: crate::value::parse::Stacks::default(),
         lane_taken_refusal: None,
         more,

@@ -2,6 +2,7 @@
 //! or shows that the string lost its closing quote earlier; escapes and control characters; and
 //! a string the reply's end cut off.
 
+use super::buffers::Run;
 use super::{Fail, Kinds, Parser, Result};
 use crate::repair::grammar::{Action, Mode, Reading, Readings};
 use crate::repair::lex::Stop;
@@ -47,19 +48,6 @@ struct StringScan {
     /// Whether the string holds a backslash that is neither a JSON escape nor a markdown one
     /// (a regular expression's `\d`, a path's `\Users`), once asked.
     literal_backslashes: Option<bool>,
-}
-
-/// A run of a string's text copied as it is: where it starts in the input and in the decoded
-/// text, and what the string had logged before it. A split inside the run cuts the text (and
-/// the log) there.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Run {
-    raw: usize,
-    len: usize,
-    controls: u32,
-    bad_escapes: u32,
-    markdown: u32,
-    text_quotes: u32,
 }
 
 impl Run {
