@@ -6,7 +6,7 @@
 //! JSON answer is verified value by value.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use llmjson::{verify, Evidence, Locale, VerifyOptions};
+use llmjson::verify::{verify, Evidence, Locale, VerifyOptions};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&split, rest)) = data.split_first() else { return };
@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(n.matched, n.at.reason.is_none());
         }
         if let Ok(value) = answer.parse::<llmjson::Value>() {
-            let v = llmjson::verify_value(&value, &ev, &options).unwrap();
+            let v = llmjson::verify::verify_value(&value, &ev, &options).unwrap();
             assert_eq!(v.matched + v.unmatched, v.numbers_extracted);
         }
     }

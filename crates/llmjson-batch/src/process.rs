@@ -2,7 +2,8 @@
 
 use crate::record::{Fields, Input, Pending, Record};
 use llmjson::metrics::{Ending, Metrics};
-use llmjson::{Diagnostics, Error, Evidence, Options, Repair, Schema, Value};
+use llmjson::verify::Evidence;
+use llmjson::{Diagnostics, Error, Options, Repair, Schema, Value};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -532,7 +533,8 @@ mod tests {
 
     #[test]
     fn a_records_evidence_fails_closed_on_an_ungrounded_number() {
-        let options = Options::default().verify(llmjson::VerifyOptions::default().fail_closed());
+        let options =
+            Options::default().verify(llmjson::verify::VerifyOptions::default().fail_closed());
         let out = run(
             &[
                 r#"{"reply": "{\"revenue\": 4817}", "evidence": ["Revenue was 4817 units."]}"#,

@@ -301,7 +301,7 @@ pub struct GroundingArgs {
     /// How numbers are spelled: `auto` decides per number where the spelling is unambiguous
     /// and reports the ambiguous ones (`1,234`); or en, pt-BR, de, es, it, fr.
     #[arg(long, default_value = "auto", value_parser = locale)]
-    pub locale: llmjson::Locale,
+    pub locale: llmjson::verify::Locale,
     /// Block an answer that is not grounded: print the blocking message instead of it. This is
     /// the default (an answer whose numbers the evidence does not hold is never delivered); the
     /// flag is accepted for scripts that spell it out.
@@ -313,7 +313,7 @@ pub struct GroundingArgs {
     pub report_only: bool,
     /// The blocking message's language: en or pt.
     #[arg(long, default_value = "en", value_parser = language)]
-    pub language: llmjson::Language,
+    pub language: llmjson::verify::Language,
     /// Deprecated, and now the default: a percentage and its fraction bound
     /// to the same claim are one quantity (45% and a `share` of 0.45). Accepted, does nothing.
     #[arg(long, hide = true)]
@@ -356,21 +356,21 @@ pub enum ReportArg {
     Json,
 }
 
-fn locale(s: &str) -> Result<llmjson::Locale, String> {
+fn locale(s: &str) -> Result<llmjson::verify::Locale, String> {
     s.parse()
 }
 
-fn language(s: &str) -> Result<llmjson::Language, String> {
+fn language(s: &str) -> Result<llmjson::verify::Language, String> {
     s.parse()
 }
 
 impl GroundingArgs {
     /// The verify options these flags ask for.
-    pub fn verify_options(&self) -> llmjson::VerifyOptions {
-        let mut options = llmjson::VerifyOptions::default()
+    pub fn verify_options(&self) -> llmjson::verify::VerifyOptions {
+        let mut options = llmjson::verify::VerifyOptions::default()
             .locale(self.locale)
             .language(self.language)
-            .small_counts(llmjson::SmallCounts::UpTo(self.small_counts));
+            .small_counts(llmjson::verify::SmallCounts::UpTo(self.small_counts));
         if self.report_only {
             options = options.report_only();
         }
@@ -381,18 +381,19 @@ impl GroundingArgs {
             );
         }
         if self.percent_distinct {
-            options = options.percent(llmjson::PercentForms::Distinct);
+            options = options.percent(llmjson::verify::PercentForms::Distinct);
         }
         if self.check_years {
-            options = options.years(llmjson::Years::Check);
+            options = options.years(llmjson::verify::Years::Check);
         }
         options
     }
 
     /// Reads and indexes the evidence files (a usage error if one cannot be read, is not
     /// UTF-8, or is not the JSON or CSV its name says).
-    pub fn evidence(&self) -> Result<llmjson::Evidence, Failure> {
-        let mut evidence = llmjson::Evidence::with_locale(self.locale).max_size(self.max_evidence);
+    pub fn evidence(&self) -> Result<llmjson::verify::Evidence, Failure> {
+        let mut evidence =
+            llmjson::verify::Evidence::with_locale(self.locale).max_size(self.max_evidence);
         let mut total = 0u64;
         for path in &self.evidence {
             let shown = path.display();

@@ -328,7 +328,7 @@ static LOGS: std::sync::Mutex<Logs> = std::sync::Mutex::new(Logs {
 impl RepairLog {
     /// The repairs of `parsed` (moved out), over `text`; `None` when there is none. A log
     /// whose lines and columns the parse left out (they are 1-based: 0 is "not computed",
-    /// `llmjson::Hints::positions_later`) keeps no text: the read hands it back.
+    /// `llmjson::bindings::Hints::positions_later`) keeps no text: the read hands it back.
     fn of(text: &str, parsed: &mut [llmjson::Parsed]) -> Option<Self> {
         let repairs: Vec<llmjson::Repair> = parsed
             .iter_mut()
@@ -396,7 +396,7 @@ pub fn repair_log(ticket: i64, text: Option<String>) -> Result<Option<String>> {
         let Some(text) = text.as_deref() else {
             return Err(invalid("the log's lines need the text parsed".to_string()));
         };
-        llmjson::fill_positions(text, &mut log.repairs);
+        llmjson::bindings::fill_positions(text, &mut log.repairs);
         Some(text)
     } else {
         log.text.as_deref()
@@ -503,7 +503,7 @@ fn options_from(native: &NativeOptions) -> Result<Options> {
         options = options.invalid_items(policy);
     }
     if let Some(texts) = &native.evidence {
-        let mut evidence = llmjson::Evidence::new();
+        let mut evidence = llmjson::verify::Evidence::new();
         for (i, text) in texts.iter().enumerate() {
             evidence
                 .add_text(&format!("evidence[{i}]"), text)
@@ -543,9 +543,9 @@ impl<'t> Utf16Offsets<'t> {
             return small(byte);
         }
         if byte < self.byte {
-            self.unit -= llmjson::utf16_len(&self.text[byte..self.byte]);
+            self.unit -= llmjson::bindings::utf16_len(&self.text[byte..self.byte]);
         } else {
-            self.unit += llmjson::utf16_len(&self.text[self.byte..byte]);
+            self.unit += llmjson::bindings::utf16_len(&self.text[self.byte..byte]);
         }
         self.byte = byte;
         small(self.unit)
@@ -565,7 +565,7 @@ fn small(n: usize) -> u32 {
 }
 
 fn native_error(text: &str, error: &Error, options: &Options) -> NativeError {
-    let diagnosis = llmjson::diagnose(&llmjson::Reply::from(text), options, error);
+    let diagnosis = llmjson::retry::diagnose(&llmjson::retry::Reply::from(text), options, error);
     let (feedback, advice) = diagnosis.feedback(error);
     let position = error.position().filter(|p| p.line > 0);
     let (excerpt, truncated) = match error {
@@ -799,10 +799,13 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
             ..Outcome::blank()
         }));
     }
-    // Where the library follows the hint (`llmjson::hints_apply`): then no log is kept,
+    // Where the library follows the hint (`llmjson::bindings::hints_apply`): then no log is kept,
     // whatever the outcome.
-    let log_later =
-        log_later && !all && !diagnose && from_bytes.is_none() && llmjson::hints_apply(options);
+    let log_later = log_later
+        && !all
+        && !diagnose
+        && from_bytes.is_none()
+        && llmjson::bindings::hints_apply(options);
     let (result, diagnostics) = if all {
         (llmjson::parse_all(text, options), None)
     } else {
@@ -811,10 +814,10 @@ fn run_parse(input: Input<'_>, options: &Options, call: Call) -> Result<Either<J
             Some(bytes) => llmjson::parse_bytes(bytes, options),
             // The log's lines and columns when it is read (JavaScript hands the text back),
             // unless the diagnostics record, made now, shows them, or the reply came as bytes.
-            None => llmjson::parse_hinted(
+            None => llmjson::bindings::parse_hinted(
                 text,
                 options,
-                llmjson::Hints {
+                llmjson::bindings::Hints {
                     refused_whole,
                     positions_later: !diagnose && from_string,
                     log_later,
@@ -1081,19 +1084,20 @@ pub fn is_valid_document(text: String, max_depth: u32) -> bool {
 /// The retry feedback for violations of a schema (the same text as Rust and Python).
 #[napi]
 pub fn schema_feedback(violations: Vec<String>) -> String {
-    llmjson::schema_feedback(&violations)
+    llmjson::retry::schema_feedback(&violations)
 }
 
 /// The feedback message of a retry (the same text as Rust and Python).
 #[napi]
 pub fn feedback_message(attempt: u32, budget: u32, body: String, repeated: bool) -> String {
-    llmjson::feedback_message(attempt as usize, budget as usize, &body, repeated)
+    llmjson::retry::feedback_message(attempt as usize, budget as usize, &body, repeated)
 }
 
 /// The feedback for a cut-off reply, and the hint that goes with it.
 #[napi]
 pub fn truncation_feedback() -> Vec<String> {
-    let (body, hint) = llmjson::feedback_body(llmjson::Failure::Truncated, &Error::Empty);
+    let (body, hint) =
+        llmjson::retry::feedback_body(llmjson::retry::Failure::Truncated, &Error::Empty);
     let mut out = vec![body];
     out.extend(hint);
     out
@@ -1168,41 +1172,43 @@ pub fn verify(
         check_years: None,
         percent_distinct: None,
     });
-    let locale: llmjson::Locale = o
+    let locale: llmjson::verify::Locale = o
         .locale
         .as_deref()
         .unwrap_or("auto")
         .parse()
         .map_err(|e: String| invalid(format!("locale: {e}")))?;
-    let language: llmjson::Language = o
+    let language: llmjson::verify::Language = o
         .language
         .as_deref()
         .unwrap_or("en")
         .parse()
         .map_err(|e: String| invalid(format!("language: {e}")))?;
-    let mut verify = llmjson::VerifyOptions::default()
+    let mut verify = llmjson::verify::VerifyOptions::default()
         .locale(locale)
         .language(language)
-        .small_counts(llmjson::SmallCounts::UpTo(o.small_counts.unwrap_or(10)));
+        .small_counts(llmjson::verify::SmallCounts::UpTo(
+            o.small_counts.unwrap_or(10),
+        ));
     if o.check_years == Some(true) {
-        verify = verify.years(llmjson::Years::Check);
+        verify = verify.years(llmjson::verify::Years::Check);
     }
     if o.percent_distinct == Some(true) {
-        verify = verify.percent(llmjson::PercentForms::Distinct);
+        verify = verify.percent(llmjson::verify::PercentForms::Distinct);
     }
     verify = if o.fail_closed == Some(false) {
         verify.report_only()
     } else {
         verify.fail_closed()
     };
-    let mut index = llmjson::Evidence::with_locale(locale);
+    let mut index = llmjson::verify::Evidence::with_locale(locale);
     for (i, text) in evidence.iter().enumerate() {
         index
             .add_text(&format!("evidence[{i}]"), text)
             .map_err(|e| invalid(format!("evidence: {e}")))?;
     }
     let start = Instant::now();
-    let result = llmjson::verify(&answer, &index, &verify);
+    let result = llmjson::verify::verify(&answer, &index, &verify);
     let mut diagnostics = String::new();
     Diagnostics::of_verify(&result, start.elapsed()).write_json(&mut diagnostics);
     let verdict = result.map_err(|e| invalid(e.to_string()))?;

@@ -247,7 +247,7 @@ fn options_from(
 /// Evidence to verify answers against: texts, JSON documents and CSV files, indexed as added.
 #[pyclass(name = "Evidence", module = "llmjson._llmjson")]
 struct PyEvidence {
-    inner: std::sync::RwLock<llmjson::Evidence>,
+    inner: std::sync::RwLock<llmjson::verify::Evidence>,
 }
 
 #[pymethods]
@@ -256,10 +256,10 @@ impl PyEvidence {
     #[new]
     #[pyo3(signature = (*, locale="auto", max_size=llmjson::DEFAULT_MAX_SIZE))]
     fn new(locale: &str, max_size: usize) -> PyResult<Self> {
-        let locale: llmjson::Locale = locale.parse().map_err(PyValueError::new_err)?;
+        let locale: llmjson::verify::Locale = locale.parse().map_err(PyValueError::new_err)?;
         Ok(PyEvidence {
             inner: std::sync::RwLock::new(
-                llmjson::Evidence::with_locale(locale).max_size(max_size),
+                llmjson::verify::Evidence::with_locale(locale).max_size(max_size),
             ),
         })
     }
@@ -295,7 +295,7 @@ impl PyEvidence {
     fn with(
         &self,
         py: Python<'_>,
-        add: impl FnOnce(&mut llmjson::Evidence) -> Result<(), Error>,
+        add: impl FnOnce(&mut llmjson::verify::Evidence) -> Result<(), Error>,
     ) -> PyResult<()> {
         let mut guard = self
             .inner
@@ -325,17 +325,17 @@ fn verify(
     language: &str,
     max_size: usize,
 ) -> PyResult<(String, Option<&'static str>, String)> {
-    let mut options = llmjson::VerifyOptions::default()
+    let mut options = llmjson::verify::VerifyOptions::default()
         .locale(locale.parse().map_err(PyValueError::new_err)?)
         .language(language.parse().map_err(PyValueError::new_err)?)
-        .small_counts(llmjson::SmallCounts::UpTo(small_counts));
+        .small_counts(llmjson::verify::SmallCounts::UpTo(small_counts));
     options.max_size = max_size;
     if check_years {
-        options = options.years(llmjson::Years::Check);
+        options = options.years(llmjson::verify::Years::Check);
     }
     // A percentage is its fraction by default; `percent_fraction=False` keeps them apart.
     if percent_fraction == Some(false) {
-        options = options.percent(llmjson::PercentForms::Distinct);
+        options = options.percent(llmjson::verify::PercentForms::Distinct);
     }
     options = if fail_closed {
         options.fail_closed()
@@ -346,16 +346,20 @@ fn verify(
         .inner
         .read()
         .map_err(|_| PyValueError::new_err("the evidence is unusable after a failed call"))?;
-    let evidence: &llmjson::Evidence = &guard;
+    let evidence: &llmjson::verify::Evidence = &guard;
     let verdict = py.detach(|| {
         if as_json {
             let value: Value = answer.parse().map_err(|e: Error| Error::NoJson {
                 hint: Some(e.to_string()),
             })?;
-            let v = llmjson::verify_value(&value, evidence, &options)?;
-            Ok(llmjson::Verdict::of(answer.to_string(), v, &options))
+            let v = llmjson::verify::verify_value(&value, evidence, &options)?;
+            Ok(llmjson::verify::Verdict::of(
+                answer.to_string(),
+                v,
+                &options,
+            ))
         } else {
-            llmjson::verify(answer, evidence, &options)
+            llmjson::verify::verify(answer, evidence, &options)
         }
     });
     let verdict = verdict.map_err(|e| native_error(py, &e))?;
@@ -469,20 +473,20 @@ fn python_number<'py>(py: Python<'py>, text: &str, integer: bool) -> PyResult<Bo
 /// The retry feedback for schema violations given as `path: message` lines.
 #[pyfunction]
 fn schema_feedback(violations: Vec<String>) -> String {
-    llmjson::schema_feedback(&violations)
+    llmjson::retry::schema_feedback(&violations)
 }
 
 /// The feedback text for attempt `attempt` of `budget` (the Rust retry loop's words).
 #[pyfunction]
 fn feedback_message(attempt: usize, budget: usize, body: &str, repeated: bool) -> String {
-    llmjson::feedback_message(attempt, budget, body, repeated)
+    llmjson::retry::feedback_message(attempt, budget, body, repeated)
 }
 
 /// The feedback body for a reply the caller knows was cut off at the token limit, whatever
 /// the parse said: (message, advice).
 #[pyfunction]
 fn truncation_feedback() -> (String, Option<String>) {
-    llmjson::feedback_body(llmjson::Failure::Truncated, &Error::Empty)
+    llmjson::retry::feedback_body(llmjson::retry::Failure::Truncated, &Error::Empty)
 }
 
 /// Every repair kind's stable name, in declaration order.
@@ -715,21 +719,21 @@ fn native_error(py: Python<'_>, error: &Error) -> PyErr {
 /// The error of a failed parse of `reply`: diagnosed from the reply itself (an escaping failure
 /// is read from its repair log), with the failure envelope in the details.
 fn parse_error(py: Python<'_>, error: &Error, reply: &str, options: &Options) -> PyErr {
-    let reply = llmjson::Reply::from(reply);
-    let diagnosis = py.detach(|| llmjson::diagnose(&reply, options, error));
+    let reply = llmjson::retry::Reply::from(reply);
+    let diagnosis = py.detach(|| llmjson::retry::diagnose(&reply, options, error));
     native_error_diagnosed(py, error, Some(diagnosis))
 }
 
 fn native_error_diagnosed(
     py: Python<'_>,
     error: &Error,
-    diagnosis: Option<llmjson::Diagnosis>,
+    diagnosis: Option<llmjson::retry::Diagnosis>,
 ) -> PyErr {
     let details = PyDict::new(py);
     let filled: PyResult<()> = (|| {
         // What a retry tells the model (the Python retry loop adds the attempt header).
-        let diagnosis = diagnosis.unwrap_or_else(|| llmjson::Diagnosis {
-            failure: llmjson::failure_of(error, false),
+        let diagnosis = diagnosis.unwrap_or_else(|| llmjson::retry::Diagnosis {
+            failure: llmjson::retry::failure_of(error, false),
             escaping: Vec::new(),
         });
         let (feedback, advice) = diagnosis.feedback(error);

@@ -2,7 +2,7 @@
 //! against it, and both.
 
 use criterion::Criterion;
-use llmjson::{verify, Evidence, VerifyOptions};
+use llmjson::verify::{verify, Evidence, VerifyOptions};
 use std::hint::black_box;
 
 #[path = "verify_inputs.rs"]

@@ -11,7 +11,8 @@
 //! scores. Prints accuracy, precision and recall of "not grounded" overall and per class, and
 //! with `--show` every wrong judgement with the verifier's reasons.
 
-use llmjson::{verify, Evidence, Options, VerifyOptions};
+use llmjson::verify::{verify, Evidence, VerifyOptions};
+use llmjson::Options;
 use serde_json::Value;
 use std::collections::BTreeMap;
 

@@ -6,7 +6,8 @@
 //! cargo run -q -p llmjson --example ider_verify
 //! ```
 
-use llmjson::{verify_diagnosed, Evidence, Language, VerifyOptions};
+use llmjson::verify::{Evidence, Language, VerifyOptions};
+use llmjson::verify_diagnosed;
 
 const EVIDENCE: &str = include_str!("../../../examples/ider/evidence.txt");
 const ANSWER: &str = include_str!("../../../examples/ider/answer.txt");

@@ -14,7 +14,7 @@
 //! `SIZE`: the input's size in bytes (default 16 KiB); `REPEAT`: parse it this many times (a
 //! small input's cost is mostly per parse); `VALUE_ONLY=1`: `llmjson::parse_value` (no log
 //! paths or positions) instead of `llmjson::parse`; `NODE=1`: what the Node addon runs
-//! (`llmjson::parse_hinted` with the log's positions left for later, then the value written
+//! (`llmjson::bindings::parse_hinted` with the log's positions left for later, then the value written
 //! as JSON; with `LOG_LATER=1`, no log kept, as the addon runs when no caller has read one); `CHUNK=n`: stream it in `n`-byte chunks
 //! (`StreamParser`, no events) instead.
 
@@ -50,7 +50,7 @@ fn main() {
     };
     let value_only = std::env::var_os("VALUE_ONLY").is_some();
     let node = std::env::var_os("NODE").is_some();
-    let hints = llmjson::Hints {
+    let hints = llmjson::bindings::Hints {
         refused_whole: false,
         positions_later: true,
         log_later: std::env::var_os("LOG_LATER").is_some(),
@@ -80,7 +80,7 @@ fn main() {
             if value_only {
                 llmjson::parse_value(r, &options).map_or(0, |p| p.repairs.len())
             } else if node {
-                llmjson::parse_hinted(r, &options, hints).map_or(0, |p| {
+                llmjson::bindings::parse_hinted(r, &options, hints).map_or(0, |p| {
                     let mut json = String::new();
                     p.value.write_json(&mut json);
                     p.repairs.len() + usize::from(json.is_empty())

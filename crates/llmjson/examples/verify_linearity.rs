@@ -5,7 +5,7 @@
 //! and the answer, so every number is looked up.
 //!
 //! `cargo run --release -p llmjson --example verify_linearity -- [n] [shape]`
-use llmjson::{verify, Evidence, VerifyOptions};
+use llmjson::verify::{verify, Evidence, VerifyOptions};
 /// The shapes, each repeated `n` times.
 fn shapes(n: usize) -> Vec<(&'static str, String)> {
     let mut v = vec![];

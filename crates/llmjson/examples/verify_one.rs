@@ -5,7 +5,7 @@
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (evidence, answer) = (&args[0], &args[1]);
-    let mut e = llmjson::Evidence::new();
+    let mut e = llmjson::verify::Evidence::new();
     match args.get(2).map(String::as_str) {
         Some("json") => {
             let v = llmjson::parse_value(evidence, &llmjson::Options::default()).unwrap();
@@ -26,7 +26,12 @@ fn main() {
     for l in llmjson::verify::explain(answer, true, &e) {
         println!("  {l}");
     }
-    let v = llmjson::verify(answer, &e, &llmjson::VerifyOptions::default().report_only()).unwrap();
+    let v = llmjson::verify::verify(
+        answer,
+        &e,
+        &llmjson::verify::VerifyOptions::default().report_only(),
+    )
+    .unwrap();
     for n in &v.verification.numbers {
         println!(
             "{} {:?} matched={} issue={:?} reason={:?} theirs={:?}",

@@ -18,14 +18,18 @@ fn main() {
         .unwrap_or(1 << 20);
     let evidence_src = verify_inputs::evidence_text(size);
     let answer = verify_inputs::answer_text(20 << 10);
-    let mut evidence = llmjson::Evidence::new();
+    let mut evidence = llmjson::verify::Evidence::new();
     evidence
         .add_text("report", &evidence_src)
         .expect("the report indexes");
     if std::env::var("STAGE").as_deref() == Ok("index") {
         return;
     }
-    let verdict = llmjson::verify(&answer, &evidence, &llmjson::VerifyOptions::default())
-        .expect("the answer verifies");
+    let verdict = llmjson::verify::verify(
+        &answer,
+        &evidence,
+        &llmjson::verify::VerifyOptions::default(),
+    )
+    .expect("the answer verifies");
     assert!(verdict.verification.verified);
 }

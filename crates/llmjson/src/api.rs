@@ -31,8 +31,7 @@ pub fn parse(text: &str, options: &Options) -> Result<Parsed, Error> {
 
 /// What a language package knows of a reply before the library parses it, and what it will
 /// ask of the result: hints for [`parse_hinted`], which change the time a parse takes, never
-/// its result. For the language packages: hidden from the docs.
-#[doc(hidden)]
+/// its result (for the language packages: `llmjson::bindings`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Hints {
     /// A strict JSON parser of the caller's own refused the whole reply (the Node package tries
@@ -56,7 +55,6 @@ pub struct Hints {
 ///
 /// # Errors
 /// As [`parse`].
-#[doc(hidden)]
 pub fn parse_hinted(text: &str, options: &Options, hints: Hints) -> Result<Parsed, Error> {
     if !hints_apply(options) {
         return parse(text, options);
@@ -78,7 +76,6 @@ pub fn parse_hinted(text: &str, options: &Options, hints: Hints) -> Result<Parse
 
 /// Whether [`parse_hinted`] follows its hints under `options` (and [`parse_value`] leaves the
 /// log's paths out): not with a schema or evidence, whose stages need the whole log.
-#[doc(hidden)]
 pub fn hints_apply(options: &Options) -> bool {
     options.schema.is_none() && options.evidence.is_none()
 }
@@ -86,7 +83,6 @@ pub fn hints_apply(options: &Options) -> bool {
 /// Fills in the lines and columns of `repairs`, made from `text` by [`parse_hinted`] with
 /// [`Hints::positions_later`]: one forward walk when they are in the order of the text, as the
 /// log is.
-#[doc(hidden)]
 pub fn fill_positions(text: &str, repairs: &mut [Repair]) {
     let mut cursor = crate::position::PositionCursor::new(text);
     for repair in repairs {

@@ -391,11 +391,11 @@ pub fn parse_diagnosed(text: &str, options: &Options) -> (Result<Parsed, Error>,
 /// [`crate::verify::verify`], timed, with its diagnostics record.
 pub fn verify_diagnosed(
     answer: &str,
-    evidence: &crate::Evidence,
-    options: &crate::VerifyOptions,
+    evidence: &crate::verify::Evidence,
+    options: &crate::verify::VerifyOptions,
 ) -> (Result<Verdict, Error>, Diagnostics) {
     let start = Instant::now();
-    let result = crate::verify(answer, evidence, options);
+    let result = crate::verify::verify(answer, evidence, options);
     let d = Diagnostics::of_verify(&result, start.elapsed());
     (result, d)
 }
@@ -403,7 +403,7 @@ pub fn verify_diagnosed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Evidence, VerifyOptions};
+    use crate::verify::{Evidence, VerifyOptions};
     use std::sync::Arc;
 
     #[test]

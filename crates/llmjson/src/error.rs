@@ -127,7 +127,7 @@ pub enum Error {
         /// The blocking message (in the configured language).
         message: String,
         /// What was checked and what failed.
-        verification: Box<crate::Verification>,
+        verification: Box<crate::verdict::Verification>,
     },
 
     /// A bug guard: the parser stopped making progress. Never expected; please report it.

@@ -45,8 +45,6 @@ pub use api::{
     is_valid_document, parse, parse_all, parse_all_bytes, parse_bytes, parse_decoded, parse_value,
     repair_to_string,
 };
-#[doc(hidden)]
-pub use api::{fill_positions, hints_apply, parse_hinted, Hints};
 pub use diagnostics::{parse_diagnosed, verify_diagnosed, Diagnostics, DroppedRecord};
 pub use error::{Error, SchemaError, SyntaxError};
 pub use locate::Source;
@@ -58,14 +56,12 @@ pub use parsed::{outcome, outcome_counter, DroppedItem, Located, Parsed, ParsedV
 pub(crate) use pipeline::parse_unguided;
 pub use pipeline::MIN_GUARDED_BYTES;
 pub use policy::{Coercion, DuplicateKeys, GuardComments, InvalidItems, RepairLevel, Truncation};
-#[doc(hidden)]
-pub use position::utf16_len;
 pub use position::Position;
 pub use repair::{Repair, RepairKind};
 pub use schema::Schema;
 pub use stream::{
-    Change, Changes, Event, Finished, FinishedLater, LaterEvents, Live, Snapshot, StreamParser,
-    StreamStats, DONE_ONLY, PROVISIONAL_LAG,
+    Change, Changes, Event, Finished, FinishedLater, LaterEvents, Live, Provisional, Snapshot,
+    StreamParser, StreamStats, DONE_ONLY, PROVISIONAL_LAG,
 };
 pub use value::serde_impl::DeserializeError;
 pub use value::write::{Layout, Style};
@@ -84,6 +80,15 @@ pub mod sink {
     pub use crate::value::parse::{read_valid, CheckSink, Refused, Sink, ValueSink};
 }
 
+/// What the language packages (Python, Node) use to do less work for the same result: hints
+/// for [`parse_hinted`](bindings::parse_hinted) (what the caller already knows, what it will
+/// ask), the log's positions filled in when read, UTF-16 offsets for JavaScript strings. A
+/// Rust caller needs none of it.
+pub mod bindings {
+    pub use crate::api::{fill_positions, hints_apply, parse_hinted, Hints};
+    pub use crate::position::utf16_len;
+}
+
 /// The iterators and entries of [`Map`].
 pub mod map {
     pub use crate::value::{Entry, IntoIter, Iter, IterMut, OccupiedEntry, VacantEntry};
@@ -93,19 +98,3 @@ pub mod map {
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
-
-// The retry loop and the verify stage are modules (`llmjson::retry::…`, `llmjson::verify::…`).
-// Their names stay at the root for callers of 0.1 (hidden from the docs; a `#[deprecated]` on a
-// re-export has no effect in Rust, so the compiler cannot warn): they go in 1.0.
-#[doc(hidden)]
-pub use retry::{
-    diagnose, escaping_feedback, failure_of, feedback_body, feedback_for, feedback_message, retry,
-    schema_feedback, Attempt, Diagnosis, Envelope, Failure, Feedback, Reply, RetryError, Success,
-    ESCAPING_RULE,
-};
-#[doc(hidden)]
-pub use verify::{
-    blocking_message, verify, verify_value, CheckedNumber, Evidence, EvidenceLocation, FailClosed,
-    IssueType, Language, Locale, NumberExample, OnUngrounded, PercentForms, SmallCounts, Verdict,
-    Verification, VerifyOptions, Years, UNMATCHED_EXAMPLES,
-};

@@ -7,12 +7,14 @@
 pub use crate::limits::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_REMOVED_RATIO, DEFAULT_MAX_SIZE, MAX_DEPTH_CEILING,
 };
+use crate::policy::grounding::VerifyOptions;
 use crate::policy::{
     Coercion, DuplicateKeys, GuardComments, InvalidItems, RepairLevel, Truncation,
 };
 use crate::repair::KeyNames;
 use crate::settings::Settings;
-use crate::{Evidence, Schema, VerifyOptions};
+use crate::verify::Evidence;
+use crate::Schema;
 use std::sync::Arc;
 
 /// The options of one call. Build with [`Options::default`] and the setters.
@@ -50,7 +52,7 @@ pub struct Options {
     /// With a schema: whether to fit the value to it first. Default [`Coercion::Fit`].
     pub coercion: Coercion,
     /// Evidence to verify the value's numbers against: when set, `parse` runs the verify
-    /// stage last (see [`crate::verify_value`]).
+    /// stage last (see [`crate::verify::verify_value`]).
     pub evidence: Option<Arc<Evidence>>,
     /// How the verify stage reads and judges numbers, and whether it fails closed.
     pub verify: VerifyOptions,

@@ -69,8 +69,7 @@ impl<'a> PositionCursor<'a> {
 
 /// How many UTF-16 code units `text` is (JavaScript's `length`): one per character, two for a
 /// character outside the Basic Multilingual Plane (a four-byte sequence). Counted on the bytes,
-/// in vectorised lanes, not by decoding. For the Node package: hidden from the docs.
-#[doc(hidden)]
+/// in vectorised lanes, not by decoding. For the Node package.
 pub fn utf16_len(text: &str) -> usize {
     let b = text.as_bytes();
     b.len() - continuation_bytes(b) + count_bytes(b, |c| c >= 0xF0)

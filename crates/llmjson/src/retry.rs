@@ -169,7 +169,8 @@ fn last_message(attempts: &[Attempt]) -> String {
 /// previous reply.
 ///
 /// ```
-/// use llmjson::{retry, Options, Schema};
+/// use llmjson::{Options, Schema};
+/// use llmjson::retry::retry;
 /// let schema = Schema::new(serde_json::json!({
 ///     "type": "object", "required": ["tool"],
 ///     "properties": {"tool": {"enum": ["python", "shell"]}}

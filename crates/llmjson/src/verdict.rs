@@ -124,7 +124,7 @@ pub struct FailClosed {
     pub stage: &'static str,
 }
 
-/// What [`verify`] returns: the verification, and the text to deliver.
+/// What [`verify`](crate::verify::verify) returns: the verification, and the text to deliver.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Verdict {
     /// The answer, or (failing closed) the blocking message.

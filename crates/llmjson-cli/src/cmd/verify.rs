@@ -26,12 +26,12 @@ pub fn run(args: &VerifyArgs) -> Result<(), Failure> {
     let result = if args.json {
         // The answer is a model's JSON reply: locate and repair it, then check its values.
         llmjson::parse(answer, &llmjson::Options::default()).and_then(|parsed| {
-            let verification = llmjson::verify_value(&parsed.value, &evidence, &options)?;
+            let verification = llmjson::verify::verify_value(&parsed.value, &evidence, &options)?;
             let text = parsed.value.to_json();
-            Ok(llmjson::Verdict::of(text, verification, &options))
+            Ok(llmjson::verify::Verdict::of(text, verification, &options))
         })
     } else {
-        llmjson::verify(answer, &evidence, &options)
+        llmjson::verify::verify(answer, &evidence, &options)
     };
     let record = llmjson::Diagnostics::of_verify(&result, start.elapsed());
     write_diagnostics(args.diagnostics.as_deref(), &record)?;

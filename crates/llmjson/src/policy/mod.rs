@@ -134,7 +134,7 @@ impl std::str::FromStr for GuardComments {
 /// default: the caller gets every error and no value. With [`InvalidItems::Drop`] those items
 /// are left out and reported ([`crate::Parsed::dropped`]), and the rest is returned — as long as
 /// what is left validates and the dropped items, counted as discarded text, stay within the
-/// safety guard ([`Options::max_removed_ratio`]): a list that is mostly invalid still fails.
+/// safety guard ([`Options::max_removed_ratio`](crate::Options::max_removed_ratio)): a list that is mostly invalid still fails.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InvalidItems {

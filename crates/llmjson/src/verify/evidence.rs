@@ -24,7 +24,7 @@ type Fast = ahash::RandomState;
 /// Build it once and verify many answers against it: its numbers are indexed as they are added.
 ///
 /// ```
-/// use llmjson::{verify, Evidence, VerifyOptions};
+/// use llmjson::verify::{verify, Evidence, VerifyOptions};
 /// let mut evidence = Evidence::new();
 /// evidence.add_text("lab report", "Tensile strength: 41,8 MPa (sample B)").unwrap();
 /// let verdict = verify("Sample B reached 41.8 MPa.", &evidence, &VerifyOptions::default()).unwrap();

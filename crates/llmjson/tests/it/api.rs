@@ -257,7 +257,7 @@ fn parse_hinted_gives_what_parse_gives() {
         (true, true, true),
     ]
     .map(
-        |(refused_whole, positions_later, log_later)| llmjson::Hints {
+        |(refused_whole, positions_later, log_later)| llmjson::bindings::Hints {
             refused_whole,
             positions_later,
             log_later,
@@ -271,7 +271,7 @@ fn parse_hinted_gives_what_parse_gives() {
             for options in &levels {
                 let full = llmjson::parse(text, options);
                 for hints in hints {
-                    let told = llmjson::parse_hinted(text, options, hints);
+                    let told = llmjson::bindings::parse_hinted(text, options, hints);
                     match (&full, told) {
                         (Ok(full), Ok(told)) if hints.log_later => {
                             let id = &case.id;
@@ -298,7 +298,7 @@ fn parse_hinted_gives_what_parse_gives() {
                         (Ok(full), Ok(mut told)) => {
                             if hints.positions_later {
                                 placed += usize::from(told.repairs.iter().any(|r| r.line == 0));
-                                llmjson::fill_positions(text, &mut told.repairs);
+                                llmjson::bindings::fill_positions(text, &mut told.repairs);
                             }
                             let id = &case.id;
                             assert_eq!(full.value, told.value, "{id} {hints:?}: {text:?}");

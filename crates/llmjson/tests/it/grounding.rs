@@ -8,7 +8,7 @@
 //! `LLMJSON_PAIRS_SEED=<n>` runs another seed and prints every wrong judgement (so does
 //! `LLMJSON_PAIRS_SHOW=1` for the fixed seed); `LLMJSON_PAIRS_COUNT` changes the number of pairs.
 
-use llmjson::{verify, Evidence, VerifyOptions};
+use llmjson::verify::{verify, Evidence, VerifyOptions};
 use llmjson_pairs::{Class, Format, Pair};
 use std::collections::BTreeMap;
 

@@ -185,10 +185,10 @@ fn nested_parentheses_are_judged_in_linear_time() {
 // The verify stage on hostile evidence and answers: a clear result or a typed error, never a
 // panic. (Sizes stay small enough for a debug build; speed is `benches/verify.rs`'s.)
 
-fn verdict(answer: &str, evidence: &str) -> llmjson::Verification {
-    let mut e = llmjson::Evidence::new();
+fn verdict(answer: &str, evidence: &str) -> llmjson::verify::Verification {
+    let mut e = llmjson::verify::Evidence::new();
     e.add_text("evidence", evidence).unwrap();
-    llmjson::verify(answer, &e, &llmjson::VerifyOptions::default())
+    llmjson::verify::verify(answer, &e, &llmjson::verify::VerifyOptions::default())
         .unwrap()
         .verification
 }
@@ -199,14 +199,14 @@ fn verify_on_empty_and_blank_inputs() {
     assert!(!v.verified, "no evidence never verifies");
     assert_eq!(v.numbers_extracted, 0);
     let v = verdict("It was 41.8 MPa.", " \n\t ");
-    assert_eq!(v.issue_types, [llmjson::IssueType::NoEvidence]);
+    assert_eq!(v.issue_types, [llmjson::verify::IssueType::NoEvidence]);
     let v = verdict("", "Strength 41.8 MPa.");
     assert!(v.verified && v.numbers_extracted == 0);
 }
 
 #[test]
 fn verify_on_binary_evidence_is_a_typed_error() {
-    let mut e = llmjson::Evidence::new();
+    let mut e = llmjson::verify::Evidence::new();
     let bytes: Vec<u8> = (0..=255u8).cycle().take(64 << 10).collect();
     assert!(
         e.add_bytes("blob", &bytes).is_err(),
@@ -225,7 +225,7 @@ fn verify_on_binary_evidence_is_a_typed_error() {
 #[test]
 fn verify_on_ten_megabytes_of_digits() {
     let digits = "7".repeat(10 * MB);
-    let mut e = llmjson::Evidence::new();
+    let mut e = llmjson::verify::Evidence::new();
     // At the default limit the evidence is refused before any work; the answer too.
     assert!(matches!(
         e.add_text("digits", &(digits.clone() + "7")),
@@ -233,11 +233,15 @@ fn verify_on_ten_megabytes_of_digits() {
     ));
     let small = "12 345 678,9 1.234.567 ".repeat(MB / 64);
     e.add_text("groups", &small).unwrap();
-    let v = llmjson::verify(&small[..4096], &e, &llmjson::VerifyOptions::default())
-        .unwrap()
-        .verification;
+    let v = llmjson::verify::verify(
+        &small[..4096],
+        &e,
+        &llmjson::verify::VerifyOptions::default(),
+    )
+    .unwrap()
+    .verification;
     assert_eq!(v.matched + v.unmatched, v.numbers_extracted);
-    let err = llmjson::verify(&digits, &e, &llmjson::VerifyOptions::default());
+    let err = llmjson::verify::verify(&digits, &e, &llmjson::verify::VerifyOptions::default());
     assert!(matches!(err, Err(Error::TooLarge { .. }) | Ok(_)));
 }
 
@@ -246,11 +250,12 @@ fn verify_on_ragged_and_degenerate_tables() {
     let ragged = "a,b,c\n1,2\n3,4,5,6,7\n,,\n8\n|x|y|\n|---|\n| 1 | 2 | 3 | 4 |\n;;;\n9;10\n";
     let v = verdict("The b column holds 2, and 7 sits last.", ragged);
     assert_eq!(v.matched + v.unmatched, v.numbers_extracted);
-    let mut e = llmjson::Evidence::new();
+    let mut e = llmjson::verify::Evidence::new();
     e.add_csv("ragged.csv", ragged).unwrap();
     e.add_csv("empty.csv", "").unwrap();
     e.add_csv("header-only.csv", "a;b;c\n").unwrap();
-    let v = llmjson::verify("b is 2.", &e, &llmjson::VerifyOptions::default()).unwrap();
+    let v =
+        llmjson::verify::verify("b is 2.", &e, &llmjson::verify::VerifyOptions::default()).unwrap();
     assert_eq!(
         v.verification.matched + v.verification.unmatched,
         v.verification.numbers_extracted
@@ -264,7 +269,7 @@ fn verify_on_ragged_and_degenerate_tables() {
 
 #[test]
 fn verify_on_deep_json_and_pathological_prose() {
-    let mut e = llmjson::Evidence::new();
+    let mut e = llmjson::verify::Evidence::new();
     let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
     let value: Result<llmjson::Value, _> = deep.parse();
     if let Ok(value) = value {
@@ -273,7 +278,12 @@ fn verify_on_deep_json_and_pathological_prose() {
     // Every kind of mark the layout reader splits on, repeated.
     let marks = ": ; — – - | ( ) [ ] , . = → % € $ R$ CHF 1 2,5 3.000 4'000 5 6 ".repeat(20_000);
     e.add_text("marks", &marks).unwrap();
-    let v = llmjson::verify(&marks[..2000], &e, &llmjson::VerifyOptions::default()).unwrap();
+    let v = llmjson::verify::verify(
+        &marks[..2000],
+        &e,
+        &llmjson::verify::VerifyOptions::default(),
+    )
+    .unwrap();
     assert_eq!(
         v.verification.matched + v.verification.unmatched,
         v.verification.numbers_extracted
@@ -301,9 +311,10 @@ fn verify_long_answers_of_the_shapes_that_once_went_quadratic() {
         ),
     ];
     for (name, text) in shapes {
-        let mut e = llmjson::Evidence::new();
+        let mut e = llmjson::verify::Evidence::new();
         e.add_text(name, &text).unwrap();
-        let v = llmjson::verify(&text, &e, &llmjson::VerifyOptions::default()).unwrap();
+        let v =
+            llmjson::verify::verify(&text, &e, &llmjson::verify::VerifyOptions::default()).unwrap();
         let v = v.verification;
         assert!(
             v.numbers_extracted > 1000,

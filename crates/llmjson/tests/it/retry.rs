@@ -1,6 +1,7 @@
 //! Retry with feedback, driven by a scripted fake model (a list of replies).
 
-use llmjson::{retry, Failure, Options, Reply, RetryError, Schema};
+use llmjson::retry::{retry, Failure, Reply, RetryError};
+use llmjson::{Options, Schema};
 
 const PLAN: &str = r#"{
   "type": "object",
@@ -31,7 +32,7 @@ impl FakeModel {
         }
     }
 
-    fn answer(&mut self, feedback: Option<&llmjson::Feedback>) -> Result<Reply, String> {
+    fn answer(&mut self, feedback: Option<&llmjson::retry::Feedback>) -> Result<Reply, String> {
         self.feedback.push(feedback.map(|f| f.message.clone()));
         self.replies
             .next()
@@ -202,8 +203,8 @@ fn an_escaping_failure_is_diagnosed_from_the_reply_and_enveloped() {
     let reply = "{\"path\": \"a.py\", \"content\": \"print(\"hi\")\n\", \"n\": 1}";
     let options = llmjson::Options::default().level(llmjson::RepairLevel::Conservative);
     let error = llmjson::parse(reply, &options).unwrap_err();
-    let diagnosis = llmjson::diagnose(&reply.into(), &options, &error);
-    assert_eq!(diagnosis.failure, llmjson::Failure::Escaping);
+    let diagnosis = llmjson::retry::diagnose(&reply.into(), &options, &error);
+    assert_eq!(diagnosis.failure, llmjson::retry::Failure::Escaping);
     assert!(!diagnosis.escaping.is_empty());
     let (feedback, _) = diagnosis.feedback(&error);
     assert!(feedback.contains(r#"a double quote as \""#), "{feedback}");
@@ -226,9 +227,12 @@ fn an_escaping_failure_is_diagnosed_from_the_reply_and_enveloped() {
     }
     // A failure with nothing to escape keeps its own kind.
     let cut = llmjson::parse("{\"a\": [1, 2", &llmjson::Options::strict()).unwrap_err();
-    let envelope =
-        llmjson::Failure::envelope(&"{\"a\": [1, 2".into(), &llmjson::Options::strict(), &cut);
-    assert_eq!(envelope.failure, llmjson::Failure::Truncated);
+    let envelope = llmjson::retry::Failure::envelope(
+        &"{\"a\": [1, 2".into(),
+        &llmjson::Options::strict(),
+        &cut,
+    );
+    assert_eq!(envelope.failure, llmjson::retry::Failure::Truncated);
     assert!(envelope.next_actions[0].contains("token limit"));
     assert_eq!(envelope.request_id.len(), 36);
 }

@@ -2,7 +2,7 @@
 //! Portuguese, every number form, adversarial pairs): precision and recall of "not grounded",
 //! the confusion table that docs/verify.md shows. Then the API's promises one by one.
 
-use llmjson::{verify, Evidence, IssueType, Locale, VerifyOptions};
+use llmjson::verify::{verify, Evidence, IssueType, Locale, VerifyOptions};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -29,7 +29,7 @@ fn judged(case: &Value) -> bool {
     }
     let mut options = VerifyOptions::default().locale(locale);
     if case["percent"].as_str() == Some("equivalent") {
-        options = options.percent(llmjson::PercentForms::Equivalent);
+        options = options.percent(llmjson::verify::PercentForms::Equivalent);
     }
     verify(case["answer"].as_str().unwrap(), &evidence, &options)
         .unwrap()
@@ -122,7 +122,7 @@ fn the_seed_ider_answer_is_blocked_with_its_unmatched_measurement() {
     let answer = "A amostra A atingiu 41,8 MPa e a B 39,5 MPa; o alongamento de A foi 12,4 %.";
     let options = VerifyOptions::default()
         .fail_closed()
-        .language(llmjson::Language::Pt);
+        .language(llmjson::verify::Language::Pt);
     let verdict = verify(answer, &evidence, &options).unwrap();
     let v = &verdict.verification;
     assert_eq!((v.numbers_extracted, v.matched, v.unmatched), (3, 2, 1));
@@ -225,7 +225,7 @@ fn a_json_answer_is_verified_value_by_value() {
     let value = llmjson::Value::from(
         serde_json::json!({"summary": "41.8 MPa", "price": 12.5, "steps": 3, "extra": 77.7}),
     );
-    let v = llmjson::verify_value(&value, &evidence, &VerifyOptions::default()).unwrap();
+    let v = llmjson::verify::verify_value(&value, &evidence, &VerifyOptions::default()).unwrap();
     assert_eq!((v.matched, v.unmatched, v.skipped), (2, 1, 1));
     assert_eq!(v.unmatched_examples[0].path, "/extra");
 }
