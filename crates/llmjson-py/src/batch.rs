@@ -1,7 +1,7 @@
 //! `llmjson.batch` (records in chunks, parsed in parallel with the GIL released, by the same
 //! engine as `llmjson batch`) and the Prometheus counters behind `llmjson.metrics`.
 
-use crate::{options_from, to_python, PySchema};
+use crate::{to_python, CompiledOptions};
 use llmjson::metrics::{Ending, Metrics};
 use llmjson::Value;
 use llmjson_batch::{Context, Fields, Line, Pending};
@@ -15,10 +15,7 @@ use std::time::Duration;
 /// truncated, fail_closed_reason, repair_kinds, seconds); `error` is (kind, message, line,
 /// column) or None.
 #[pyfunction]
-#[pyo3(signature = (lines, *, first_seq, source, id_field, reply_field, level, truncation,
-    max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion,
-    guard_comments="data", latex=true, invalid_items="fail"))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (lines, *, first_seq, source, id_field, reply_field, options))]
 pub fn batch_chunk<'py>(
     py: Python<'py>,
     lines: Vec<String>,
@@ -26,31 +23,9 @@ pub fn batch_chunk<'py>(
     source: &str,
     id_field: String,
     reply_field: String,
-    level: &str,
-    truncation: &str,
-    max_removed_ratio: f64,
-    max_size: usize,
-    max_depth: usize,
-    duplicate_keys: &str,
-    schema: Option<&PySchema>,
-    coercion: &str,
-    guard_comments: &str,
-    latex: bool,
-    invalid_items: &str,
+    options: &CompiledOptions,
 ) -> PyResult<Bound<'py, PyList>> {
-    let options = options_from(
-        level,
-        truncation,
-        max_removed_ratio,
-        max_size,
-        max_depth,
-        duplicate_keys,
-        schema,
-        coercion,
-        guard_comments,
-        latex,
-        invalid_items,
-    )?;
+    let options = options.inner.clone();
     let fields = Fields {
         id: id_field,
         reply: reply_field,

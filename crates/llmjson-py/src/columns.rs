@@ -3,7 +3,7 @@
 //! back as Arrow buffers (`bytes`) that `pyarrow.Array.from_buffers` takes as they are. No
 //! Python object is made per row.
 
-use crate::{options_from, PySchema};
+use crate::CompiledOptions;
 use llmjson_batch::{Context, RepairBuffers, ReplyColumn, StringBuffers};
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
@@ -21,8 +21,7 @@ use pyo3::types::{PyBytes, PyTuple};
 /// value column (`llmjson_batch::Shape::parse`'s description).
 #[pyfunction]
 #[pyo3(signature = (offsets, data, validity, *, offset, length, large, evidence, threads,
-    level, truncation, max_removed_ratio, max_size, max_depth, duplicate_keys, schema, coercion,
-    guard_comments, fail_closed, locale, latex=true, invalid_items="fail", shape=None))]
+    options, shape=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn parse_arrow_strings<'py>(
     py: Python<'py>,
@@ -34,46 +33,14 @@ pub fn parse_arrow_strings<'py>(
     large: bool,
     evidence: Option<Vec<Option<Bound<'py, PyAny>>>>,
     threads: usize,
-    level: &str,
-    truncation: &str,
-    max_removed_ratio: f64,
-    max_size: usize,
-    max_depth: usize,
-    duplicate_keys: &str,
-    schema: Option<&PySchema>,
-    coercion: &str,
-    guard_comments: &str,
-    fail_closed: bool,
-    locale: &str,
-    latex: bool,
-    invalid_items: &str,
+    options: &CompiledOptions,
     shape: Option<&str>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let shape = shape
         .map(llmjson_batch::Shape::parse)
         .transpose()
         .map_err(PyValueError::new_err)?;
-    let mut options = options_from(
-        level,
-        truncation,
-        max_removed_ratio,
-        max_size,
-        max_depth,
-        duplicate_keys,
-        schema,
-        coercion,
-        guard_comments,
-        latex,
-        invalid_items,
-    )?;
-    let verify = options
-        .verify
-        .locale(locale.parse().map_err(PyValueError::new_err)?);
-    options.verify = if fail_closed {
-        verify.fail_closed()
-    } else {
-        verify.report_only()
-    };
+    let options = options.inner.clone();
     let evidence = evidence
         .unwrap_or_default()
         .iter()

@@ -63,41 +63,15 @@ impl PySchema {
 /// repair_count, repair_kinds, dropped). Repairs are (kind, start, end, line, column, path, detail) tuples, built only
 /// when asked for (the count is always there).
 #[pyfunction]
-#[pyo3(signature = (text, *, level="full", truncation="complete", max_removed_ratio=0.3,
-    max_size=llmjson::DEFAULT_MAX_SIZE, max_depth=llmjson::DEFAULT_MAX_DEPTH,
-    duplicate_keys="last", schema=None, coercion="fit", with_repairs=true, all=false,
-    guard_comments="data", latex=true, invalid_items="fail"))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (text, options, *, with_repairs=true, all=false))]
 fn parse<'py>(
     py: Python<'py>,
     text: &Bound<'py, PyAny>,
-    level: &str,
-    truncation: &str,
-    max_removed_ratio: f64,
-    max_size: usize,
-    max_depth: usize,
-    duplicate_keys: &str,
-    schema: Option<&PySchema>,
-    coercion: &str,
+    options: &CompiledOptions,
     with_repairs: bool,
     all: bool,
-    guard_comments: &str,
-    latex: bool,
-    invalid_items: &str,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let options = options_from(
-        level,
-        truncation,
-        max_removed_ratio,
-        max_size,
-        max_depth,
-        duplicate_keys,
-        schema,
-        coercion,
-        guard_comments,
-        latex,
-        invalid_items,
-    )?;
+    let options = &options.inner;
     // Bytes are read as the CLI reads them: bad bytes logged (`invalid_utf8`) and refused at
     // level none, binary input refused; offsets then count in the decoded text.
     let (text, bytes) = match text.cast::<PyBytes>() {
@@ -113,12 +87,12 @@ fn parse<'py>(
     let text = text.as_ref();
     // The GIL is released while Rust parses: other Python threads run meanwhile.
     let result = py.detach(|| match (bytes, all) {
-        (Some(bytes), true) => llmjson::parse_all_bytes(bytes, &options),
-        (Some(bytes), false) => llmjson::parse_bytes(bytes, &options).map(|p| vec![p]),
-        (None, true) => llmjson::parse_all(text, &options),
-        (None, false) => llmjson::parse(text, &options).map(|p| vec![p]),
+        (Some(bytes), true) => llmjson::parse_all_bytes(bytes, options),
+        (Some(bytes), false) => llmjson::parse_bytes(bytes, options).map(|p| vec![p]),
+        (None, true) => llmjson::parse_all(text, options),
+        (None, false) => llmjson::parse(text, options).map(|p| vec![p]),
     });
-    let mut parsed = result.map_err(|e| parse_error(py, &e, text, &options))?;
+    let mut parsed = result.map_err(|e| parse_error(py, &e, text, options))?;
     parsed_tuple(py, text, &mut parsed, all, with_repairs)
 }
 
@@ -188,60 +162,86 @@ fn parse_guard_comments(name: &str) -> PyResult<llmjson::GuardComments> {
         .map_err(|_| bad_choice("guard_comments", name, "data, all"))
 }
 
-/// The library's options from the keyword arguments every parsing function takes.
-#[allow(clippy::too_many_arguments)]
-fn options_from(
-    level: &str,
-    truncation: &str,
-    max_removed_ratio: f64,
-    max_size: usize,
-    max_depth: usize,
-    duplicate_keys: &str,
-    schema: Option<&PySchema>,
-    coercion: &str,
-    guard_comments: &str,
-    latex: bool,
-    invalid_items: &str,
-) -> PyResult<Options> {
-    let mut options = Options::default()
-        .level(parse_level(level)?)
-        .truncation(match truncation {
-            "complete" => Truncation::Complete,
-            "drop" => Truncation::Drop,
-            "drop_element" | "drop-element" => Truncation::DropElement,
-            other => {
-                return Err(bad_choice(
-                    "truncation",
-                    other,
-                    "complete, drop, drop_element",
-                ))
-            }
-        })
-        .max_removed_ratio(max_removed_ratio)
-        .max_size(max_size)
-        .max_depth(max_depth)
-        .duplicate_keys(match duplicate_keys {
-            "last" => DuplicateKeys::Last,
-            "first" => DuplicateKeys::First,
-            "error" => DuplicateKeys::Error,
-            other => return Err(bad_choice("duplicate_keys", other, "last, first, error")),
-        })
-        .coercion(match coercion {
-            "fit" => Coercion::Fit,
-            "validate_only" | "validate-only" => Coercion::ValidateOnly,
-            other => return Err(bad_choice("coercion", other, "fit, validate_only")),
-        })
-        .guard_comments(parse_guard_comments(guard_comments)?)
-        .latex(latex)
-        .invalid_items(
-            invalid_items
-                .parse()
-                .map_err(|_| bad_choice("invalid_items", invalid_items, "fail, drop"))?,
-        );
-    if let Some(schema) = schema {
-        options.schema = Some(Arc::clone(&schema.inner));
+/// A call's options, checked and compiled once: the Python package keeps one per distinct set
+/// of keyword arguments (`llmjson._compiled_options`) and hands it to every native call, which
+/// reads it as it is (the Node package's `CompiledOptions`).
+#[pyclass(frozen, name = "CompiledOptions", module = "llmjson._llmjson")]
+pub(crate) struct CompiledOptions {
+    pub(crate) inner: Options,
+}
+
+#[pymethods]
+impl CompiledOptions {
+    /// The options of `llmjson.parse` (and `fail_closed`, `locale` for per-row evidence).
+    #[new]
+    #[pyo3(signature = (*, level="full", truncation="complete", max_removed_ratio=0.3,
+        max_size=llmjson::DEFAULT_MAX_SIZE, max_depth=llmjson::DEFAULT_MAX_DEPTH,
+        duplicate_keys="last", schema=None, coercion="fit", guard_comments="data", latex=true,
+        invalid_items="fail", fail_closed=true, locale="auto"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        level: &str,
+        truncation: &str,
+        max_removed_ratio: f64,
+        max_size: usize,
+        max_depth: usize,
+        duplicate_keys: &str,
+        schema: Option<&PySchema>,
+        coercion: &str,
+        guard_comments: &str,
+        latex: bool,
+        invalid_items: &str,
+        fail_closed: bool,
+        locale: &str,
+    ) -> PyResult<Self> {
+        let mut options = Options::default()
+            .level(parse_level(level)?)
+            .truncation(match truncation {
+                "complete" => Truncation::Complete,
+                "drop" => Truncation::Drop,
+                "drop_element" | "drop-element" => Truncation::DropElement,
+                other => {
+                    return Err(bad_choice(
+                        "truncation",
+                        other,
+                        "complete, drop, drop_element",
+                    ))
+                }
+            })
+            .max_removed_ratio(max_removed_ratio)
+            .max_size(max_size)
+            .max_depth(max_depth)
+            .duplicate_keys(match duplicate_keys {
+                "last" => DuplicateKeys::Last,
+                "first" => DuplicateKeys::First,
+                "error" => DuplicateKeys::Error,
+                other => return Err(bad_choice("duplicate_keys", other, "last, first, error")),
+            })
+            .coercion(match coercion {
+                "fit" => Coercion::Fit,
+                "validate_only" | "validate-only" => Coercion::ValidateOnly,
+                other => return Err(bad_choice("coercion", other, "fit, validate_only")),
+            })
+            .guard_comments(parse_guard_comments(guard_comments)?)
+            .latex(latex)
+            .invalid_items(
+                invalid_items
+                    .parse()
+                    .map_err(|_| bad_choice("invalid_items", invalid_items, "fail, drop"))?,
+            );
+        if let Some(schema) = schema {
+            options.schema = Some(Arc::clone(&schema.inner));
+        }
+        let verify = options
+            .verify
+            .locale(locale.parse().map_err(PyValueError::new_err)?);
+        options.verify = if fail_closed {
+            verify.fail_closed()
+        } else {
+            verify.report_only()
+        };
+        Ok(CompiledOptions { inner: options })
     }
-    Ok(options)
 }
 
 /// Evidence to verify answers against: texts, JSON documents and CSV files, indexed as added.
@@ -848,6 +848,7 @@ fn repair_disabled() -> bool {
 #[pymodule]
 fn _llmjson(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySchema>()?;
+    m.add_class::<CompiledOptions>()?;
     m.add_class::<PyRepairLog>()?;
     m.add_class::<stream::PyStreamParser>()?;
     m.add_class::<stream::PyLaterEvents>()?;

@@ -2,7 +2,7 @@
 //! A chunk of at least [`DETACH_AT`] bytes is read with the GIL released; a token-sized chunk is
 //! read in less time than releasing and taking the GIL back costs.
 
-use crate::{options_from, parse_error, parsed_tuple, to_python, PySchema};
+use crate::{parse_error, parsed_tuple, to_python, CompiledOptions};
 use llmjson::{Change, Event, LaterEvents, Options, StreamParser};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -259,39 +259,9 @@ impl PyStreamParser {
 #[pymethods]
 impl PyStreamParser {
     #[new]
-    #[pyo3(signature = (*, level="full", truncation="complete", max_removed_ratio=0.3,
-        max_size=llmjson::DEFAULT_MAX_SIZE, max_depth=llmjson::DEFAULT_MAX_DEPTH,
-        duplicate_keys="last", schema=None, coercion="fit", guard_comments="data", events=true,
-        latex=true, invalid_items="fail", on_error=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        level: &str,
-        truncation: &str,
-        max_removed_ratio: f64,
-        max_size: usize,
-        max_depth: usize,
-        duplicate_keys: &str,
-        schema: Option<&PySchema>,
-        coercion: &str,
-        guard_comments: &str,
-        events: bool,
-        latex: bool,
-        invalid_items: &str,
-        on_error: Option<Py<PyAny>>,
-    ) -> PyResult<Self> {
-        let options = options_from(
-            level,
-            truncation,
-            max_removed_ratio,
-            max_size,
-            max_depth,
-            duplicate_keys,
-            schema,
-            coercion,
-            guard_comments,
-            latex,
-            invalid_items,
-        )?;
+    #[pyo3(signature = (options, *, events=true, on_error=None))]
+    fn new(options: &CompiledOptions, events: bool, on_error: Option<Py<PyAny>>) -> PyResult<Self> {
+        let options = options.inner.clone();
         let mut inner = StreamParser::new(options.clone());
         if !events {
             inner = inner.without_events();

@@ -109,6 +109,27 @@ def test_the_kill_switch_spellings(monkeypatch, setting, disabled):
         assert llmjson.loads("{'a': 1}") == {"a": 1}
 
 
+def test_options_are_compiled_once_per_distinct_set(monkeypatch):
+    """A call passes one native options object, compiled the first time its set of options is
+    seen (issue 61); the kill switch still takes effect at the next call, and another set of
+    options is another object."""
+    compiled = llmjson._compiled_options
+    compiled.cache_clear()
+    for _ in range(3):
+        assert llmjson.parse("{'a': [1, 2,]}", duplicate_keys="first").value == {"a": [1, 2]}
+    assert compiled.cache_info().misses == 1 and compiled.cache_info().hits == 2
+    assert llmjson.parse("{'a': 1}", duplicate_keys="error").value == {"a": 1}
+    assert compiled.cache_info().misses == 2
+    monkeypatch.setenv("LLMJSON_REPAIR", "0")
+    with pytest.raises(JSONParseError):
+        llmjson.parse("{'a': [1, 2,]}", duplicate_keys="first")
+    assert compiled.cache_info().misses == 3
+    # A bad option is refused before any options are compiled.
+    with pytest.raises(ValueError):
+        llmjson.parse("{}", truncation="sometimes")
+    assert compiled.cache_info().misses == 3
+
+
 def test_the_kill_switch_forces_level_none(monkeypatch):
     assert llmjson.loads("{'a': 1}") == {"a": 1}
     monkeypatch.setenv("LLMJSON_REPAIR", "0")

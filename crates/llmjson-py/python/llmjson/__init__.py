@@ -21,7 +21,8 @@ from typing import IO, Any, Callable, Generic, Literal, TypeVar, overload
 from . import errors, metrics
 from .batch import BatchError, BatchResult, batch
 from ._llmjson import COERCION_KINDS as _COERCION_KINDS
-from ._llmjson import DEFAULT_MAX_SIZE, NativeError, __version__
+from ._llmjson import DEFAULT_MAX_DEPTH, DEFAULT_MAX_SIZE, NativeError, __version__
+from ._llmjson import CompiledOptions as _CompiledOptions
 from ._llmjson import Schema as _NativeSchema
 from ._llmjson import read_valid_document as _read_valid_document
 from ._llmjson import repair_disabled as _repair_disabled
@@ -430,21 +431,20 @@ def _run(
     # to it (verify, the model), or the caller reading `diagnostics` (about 5 µs a call saved).
     blank = functools.partial(_blank_record, stages, request_id)
     try:
-        call = functools.partial(
-            _native_parse,
-            level=level,
-            truncation=truncation,
-            max_removed_ratio=max_removed_ratio,
-            guard_comments=guard_comments,
-            latex=latex,
-            invalid_items=invalid_items,
-            max_size=max_size,
-            duplicate_keys=duplicate_keys,
-            schema=compiled._native if compiled is not None else None,
-            coercion=coercion,
-            with_repairs=with_repairs,
-            all=all_values,
+        options = _compiled_options(
+            level,
+            truncation,
+            max_removed_ratio,
+            max_size,
+            DEFAULT_MAX_DEPTH,
+            duplicate_keys,
+            compiled._native if compiled is not None else None,
+            coercion,
+            guard_comments,
+            latex,
+            invalid_items,
         )
+        call = functools.partial(_native_parse, options=options, with_repairs=with_repairs, all=all_values)
         try:
             native_result = call(text if raw is None else raw)
         except UnicodeEncodeError:
@@ -561,6 +561,43 @@ def _completed(
 def _without_lone_surrogates(text: str) -> str:
     """``text`` with every surrogate code point (which UTF-8 cannot hold) replaced by U+FFFD."""
     return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled_options(
+    level: str,
+    truncation: str,
+    max_removed_ratio: float,
+    max_size: int,
+    max_depth: int,
+    duplicate_keys: str,
+    schema: Any,
+    coercion: str,
+    guard_comments: str,
+    latex: bool,
+    invalid_items: str,
+    fail_closed: bool = True,
+    locale: str = "auto",
+) -> Any:
+    """The native options for these arguments (``schema`` a compiled native schema or None),
+    compiled once per distinct set and kept: a call passes the object, not eleven arguments to
+    convert again. ``level`` is the level in force (after the kill switch), so switching it
+    takes effect at the next call."""
+    return _CompiledOptions(
+        level=level,
+        truncation=truncation,
+        max_removed_ratio=max_removed_ratio,
+        max_size=max_size,
+        max_depth=max_depth,
+        duplicate_keys=duplicate_keys,
+        schema=schema,
+        coercion=coercion,
+        guard_comments=guard_comments,
+        latex=latex,
+        invalid_items=invalid_items,
+        fail_closed=fail_closed,
+        locale=locale,
+    )
 
 
 def _checked_level(

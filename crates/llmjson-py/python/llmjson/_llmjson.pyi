@@ -13,6 +13,7 @@ __all__ = [
     "read_valid_document",
     "NativeError",
     "Schema",
+    "CompiledOptions",
     "StreamParser",
     "LaterEvents",
     "RepairLog",
@@ -47,8 +48,9 @@ class Schema:
         """Every violation by the JSON text ``value``, as ``(path, keyword, message)``."""
 
 @final
-class StreamParser:
-    """A reply parsed while it arrives (see ``llmjson.StreamParser``)."""
+class CompiledOptions:
+    """A call's options, checked and compiled once (``llmjson._compiled_options`` keeps one per
+    distinct set)."""
 
     def __new__(
         cls,
@@ -64,6 +66,18 @@ class StreamParser:
         guard_comments: str = "data",
         latex: bool = True,
         invalid_items: str = "fail",
+        fail_closed: bool = True,
+        locale: str = "auto",
+    ) -> CompiledOptions: ...
+
+@final
+class StreamParser:
+    """A reply parsed while it arrives (see ``llmjson.StreamParser``)."""
+
+    def __new__(
+        cls,
+        options: CompiledOptions,
+        *,
         events: bool = True,
         on_error: Callable[[NativeError], Exception] | None = None,
     ) -> StreamParser: ...
@@ -119,20 +133,10 @@ def loads_value(text: str, metrics: Metrics, *, level: str = "full", max_size: i
 def repair_disabled() -> bool: ...
 def parse(
     text: str | bytes,
+    options: CompiledOptions,
     *,
-    level: str = "full",
-    truncation: str = "complete",
-    max_removed_ratio: float = 0.3,
-    max_size: int = ...,
-    max_depth: int = ...,
-    duplicate_keys: str = "last",
-    schema: Schema | None = None,
-    coercion: str = "fit",
     with_repairs: bool = True,
     all: bool = False,
-    guard_comments: str = "data",
-    latex: bool = True,
-    invalid_items: str = "fail",
 ) -> tuple[
     Any,
     RepairLog,
@@ -207,17 +211,7 @@ def batch_chunk(
     source: str,
     id_field: str,
     reply_field: str,
-    level: str,
-    truncation: str,
-    max_removed_ratio: float,
-    max_size: int,
-    max_depth: int,
-    duplicate_keys: str,
-    schema: Schema | None,
-    coercion: str,
-    guard_comments: str = "data",
-    latex: bool = True,
-    invalid_items: str = "fail",
+    options: CompiledOptions,
 ) -> list[
     tuple[
         int,
@@ -247,19 +241,7 @@ def parse_arrow_strings(
     large: bool,
     evidence: list[Any] | None,
     threads: int,
-    level: str,
-    truncation: str,
-    max_removed_ratio: float,
-    max_size: int,
-    max_depth: int,
-    duplicate_keys: str,
-    schema: Schema | None,
-    coercion: str,
-    guard_comments: str,
-    fail_closed: bool,
-    locale: str,
-    latex: bool = True,
-    invalid_items: str = "fail",
+    options: CompiledOptions,
     shape: str | None = None,
 ) -> tuple[
     _StringBuffers,

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from . import _checked_level, _schema_of
+from . import _checked_level, _compiled_options, _schema_of
 from ._llmjson import DEFAULT_MAX_DEPTH, DEFAULT_MAX_SIZE
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -176,9 +176,8 @@ def parse_array(
         large=large,
         evidence=None if evidence is None else whole(evidence).to_pylist(),
         threads=max(1, threads),
-        schema=None if compiled is None else compiled._native,
+        options=_compiled_options(schema=None if compiled is None else compiled._native, **options(**options_)),
         shape=shape,
-        **options(**options_),
     )
     rows = len(replies)
     string = pa.large_string() if large else pa.string()

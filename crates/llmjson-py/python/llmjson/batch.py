@@ -105,7 +105,7 @@ def batch(
     own. The other options are :func:`llmjson.parse`'s. The input is read ``chunk_size``
     records at a time, so an iterator of any length runs in bounded memory.
     """
-    from . import _checked_level, _schema_of
+    from . import _checked_level, _compiled_options, _schema_of
 
     level = _checked_level(level, truncation, duplicate_keys, coercion, max_removed_ratio)
     if chunk_size < 1:
@@ -115,17 +115,19 @@ def batch(
         source="records",
         id_field=id_field,
         reply_field=reply_field,
-        level=level,
-        truncation=truncation,
-        max_removed_ratio=max_removed_ratio,
-        guard_comments=guard_comments,
-        latex=latex,
-        invalid_items=invalid_items,
-        max_size=max_size,
-        max_depth=max_depth,
-        duplicate_keys=duplicate_keys,
-        schema=compiled._native if compiled is not None else None,
-        coercion=coercion,
+        options=_compiled_options(
+            level,
+            truncation,
+            max_removed_ratio,
+            max_size,
+            max_depth,
+            duplicate_keys,
+            compiled._native if compiled is not None else None,
+            coercion,
+            guard_comments,
+            latex,
+            invalid_items,
+        ),
     )
     iterator = iter(records)
     seq = 0
@@ -133,7 +135,7 @@ def batch(
         lines = [_line(r, reply_field) for r in islice(iterator, chunk_size)]
         if not lines:
             return
-        results = _batch_chunk(lines, first_seq=seq, **options)  # type: ignore[arg-type]
+        results = _batch_chunk(lines, first_seq=seq, **options)
         seq += len(lines)
         for (
             number,

@@ -25,6 +25,7 @@ from . import (
     ParseResult,
     TruncationPolicy,
     _checked_level,
+    _compiled_options,
     _diagnostics,
     _failure,
     _result,
@@ -245,17 +246,19 @@ class StreamParser:
         self._last_events: list[Event] | None = []
         self._later: Any = None
         self._native = _NativeStreamParser(
-            level=self._level,
-            truncation=truncation,
-            max_removed_ratio=max_removed_ratio,
-            max_size=max_size,
-            max_depth=max_depth,
-            duplicate_keys=duplicate_keys,
-            schema=self._schema._native if self._schema is not None else None,
-            coercion=coercion,
-            guard_comments=guard_comments,
-            latex=latex,
-            invalid_items=invalid_items,
+            _compiled_options(
+                self._level,
+                truncation,
+                max_removed_ratio,
+                max_size,
+                max_depth,
+                duplicate_keys,
+                self._schema._native if self._schema is not None else None,
+                coercion,
+                guard_comments,
+                latex,
+                invalid_items,
+            ),
             events=events,
             on_error=functools.partial(_feed_failure, request_id, self._level, self._started),
         )
