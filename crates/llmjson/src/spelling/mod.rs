@@ -38,6 +38,68 @@ pub(crate) fn simple_escape(e: u8) -> Option<char> {
     })
 }
 
+/// What a `\u` escape reads as: the one decoder of every reader, each of which applies its own
+/// policy to the answer (the strict reader refuses all but a character; the repair parser logs
+/// a lone surrogate as U+FFFD and completes a cut one; the stream's live reader waits for the
+/// rest of a cut one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UnicodeEscape {
+    /// A character, and the bytes its escape takes: 6, or 12 for a surrogate pair.
+    Char(char, usize),
+    /// A surrogate without its other half (the 6 bytes of its own escape).
+    LoneSurrogate,
+    /// The text ends inside the escape, or after a high surrogate where its low half may follow
+    /// (only hex digits, or a prefix of `\u` and hex digits, before the end).
+    Cut,
+    /// Not four hex digits (`C:\users`).
+    NotHex,
+}
+
+/// Decodes the `\u` escape whose backslash is at `at` in `b`, the text ending at `end`.
+pub(crate) fn unicode_escape(b: &[u8], at: usize, end: usize) -> UnicodeEscape {
+    let end = end.min(b.len());
+    let hex = |p: usize| if p + 4 <= end { hex4(&b[p..]) } else { None };
+    let digits = |from: usize| b.get(from.min(end)..end).unwrap_or(&[]);
+    let Some(unit) = hex(at + 2) else {
+        let cut = at + 6 > end && digits(at + 2).iter().all(u8::is_ascii_hexdigit);
+        return if cut {
+            UnicodeEscape::Cut
+        } else {
+            UnicodeEscape::NotHex
+        };
+    };
+    match unit {
+        0xD800..=0xDBFF => {
+            let rest = digits(at + 6);
+            if let Some(low) = hex(at + 8).filter(|low| (0xDC00..0xE000).contains(low)) {
+                if rest.starts_with(b"\\u") {
+                    let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                    let pair = char::from_u32(code).unwrap_or('\u{FFFD}');
+                    return UnicodeEscape::Char(pair, 12);
+                }
+            }
+            // Fewer than six bytes left, all of them a beginning of `\uDC00`: the low half may
+            // still come.
+            let may_follow = rest.len() < 6
+                && rest.iter().zip(b"\\u").all(|(a, w)| a == w)
+                && rest
+                    .get(2..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .all(u8::is_ascii_hexdigit);
+            if may_follow {
+                UnicodeEscape::Cut
+            } else {
+                UnicodeEscape::LoneSurrogate
+            }
+        }
+        0xDC00..=0xDFFF => UnicodeEscape::LoneSurrogate,
+        code => {
+            char::from_u32(code).map_or(UnicodeEscape::LoneSurrogate, |c| UnicodeEscape::Char(c, 6))
+        }
+    }
+}
+
 /// The four hex digits a `\u` escape needs, at the start of `b`, and nothing else (a sign or a
 /// fifth digit is not read).
 pub(crate) fn hex4(b: &[u8]) -> Option<u32> {
@@ -330,5 +392,51 @@ mod tests {
         assert_eq!(hex4(b"00e9"), Some(0xe9));
         assert_eq!(hex4(b"+0e9"), None);
         assert_eq!(hex4(b"0e9"), None);
+        // `\u` escapes: a character or a pair reads alike in every reader.
+        for (escape, c) in [("\\u00e9", 'é'), ("\\ud83d\\ude00", '😀'), ("\\u0041", 'A')] {
+            let want = Value::String(format!("{c}x"));
+            let valid = parsed(&format!("{{\"a\": \"{escape}x\"}}"));
+            let repaired = parsed(&format!("{{\"a\": \"{escape}x\" \"b\": 1}}"));
+            let shown = shown(&format!("{{\"a\": \"{escape}x"));
+            assert_eq!(valid.value.get("a"), Some(&want), "{escape}");
+            assert_eq!(repaired.value.get("a"), Some(&want), "{escape}");
+            assert_eq!(
+                shown.as_ref().and_then(|v| v.get("a")),
+                Some(&want),
+                "{escape}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_unicode_escape_reads_as_one_decoder_says() {
+        use UnicodeEscape::*;
+        let read = |text: &str| unicode_escape(text.as_bytes(), 0, text.len());
+        assert_eq!(read("\\u00e9 rest"), Char('é', 6));
+        assert_eq!(read("\\ud83d\\ude00"), Char('😀', 12));
+        // A lone surrogate: a high one before other text, or before a low half that is not
+        // one; a low one alone.
+        assert_eq!(read("\\ud83d rest of it"), LoneSurrogate);
+        assert_eq!(read("\\ud83d\\u0041"), LoneSurrogate);
+        assert_eq!(read("\\ude00"), LoneSurrogate);
+        // Cut: inside the four digits, or after a high surrogate where the low one may follow.
+        for cut in [
+            "\\u",
+            "\\u2",
+            "\\u26a",
+            "\\ud83d",
+            "\\ud83d\\",
+            "\\ud83d\\u",
+            "\\ud83d\\ude0",
+        ] {
+            assert_eq!(read(cut), Cut, "{cut}");
+        }
+        assert_eq!(read("\\ud83d\\x"), LoneSurrogate);
+        // Not hex: `C:\users`.
+        assert_eq!(read("\\users"), NotHex);
+        assert_eq!(read("\\u2g"), NotHex);
+        // The end given is where the text stops, whatever follows it.
+        assert_eq!(unicode_escape(b"\\u00e9", 0, 4), Cut);
+        assert_eq!(unicode_escape(b"\\ud83d\\ude00", 0, 6), Cut);
     }
 }

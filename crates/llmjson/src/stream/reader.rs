@@ -16,7 +16,7 @@
 use super::tree::Tree;
 use crate::spelling::numbers::Grouped;
 use crate::spelling::quotes::QuoteClass;
-use crate::spelling::MINUS_SIGN;
+use crate::spelling::{UnicodeEscape, MINUS_SIGN};
 use crate::value::number;
 use crate::{Number, Value};
 
@@ -1103,40 +1103,12 @@ fn decode_escape(b: &[u8]) -> Escape {
 }
 
 fn decode_unicode(b: &[u8]) -> Escape {
-    if b.len() < 6 {
-        return if b[2..].iter().all(u8::is_ascii_hexdigit) {
-            Escape::Incomplete
-        } else {
-            Escape::Char('u', 2, false)
-        };
-    }
-    let Some(high) = crate::spelling::hex4(&b[2..]) else {
-        return Escape::Char('u', 2, false);
-    };
-    if (0xD800..0xDC00).contains(&high) {
-        // A high surrogate: its low half may be on its way.
-        let rest = &b[6..];
-        let want = b"\\u";
-        if rest.len() < 6 && rest.iter().zip(want).all(|(a, w)| a == w) {
-            let hex = rest.get(2..).unwrap_or(&[]);
-            if hex.iter().all(u8::is_ascii_hexdigit) {
-                return Escape::Incomplete;
-            }
-        }
-        if rest.starts_with(want) {
-            if let Some(low) =
-                crate::spelling::hex4(&rest[2..]).filter(|l| (0xDC00..0xE000).contains(l))
-            {
-                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-                return Escape::Char(char::from_u32(code).unwrap_or('\u{FFFD}'), 12, true);
-            }
-        }
-        return Escape::Char('\u{FFFD}', 6, false);
-    }
-    match char::from_u32(high) {
-        Some(c) => Escape::Char(c, 6, true),
-        // A lone low surrogate.
-        None => Escape::Char('\u{FFFD}', 6, false),
+    match crate::spelling::unicode_escape(b, 0, b.len()) {
+        UnicodeEscape::Char(c, len) => Escape::Char(c, len, true),
+        // The rest of the escape, or a high surrogate's low half, may be on its way.
+        UnicodeEscape::Cut => Escape::Incomplete,
+        UnicodeEscape::NotHex => Escape::Char('u', 2, false),
+        UnicodeEscape::LoneSurrogate => Escape::Char('\u{FFFD}', 6, false),
     }
 }
 

@@ -6,6 +6,7 @@
 //! why.
 
 use super::{Map, Number, Value};
+use crate::spelling::UnicodeEscape;
 use crate::DuplicateKeys;
 use std::borrow::Cow;
 
@@ -794,26 +795,15 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
                     }
                     *i += 2;
                     let decoded = match e {
-                        b'u' => {
-                            let first = self.hex4(*i)?;
-                            *i += 4;
-                            let code = match first {
-                                0xD800..=0xDBFF => {
-                                    if self.b.get(*i..*i + 2)? != b"\\u" {
-                                        return None;
-                                    }
-                                    let second = self.hex4(*i + 2)?;
-                                    if !(0xDC00..=0xDFFF).contains(&second) {
-                                        return None;
-                                    }
-                                    *i += 6;
-                                    0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-                                }
-                                0xDC00..=0xDFFF => return None,
-                                c => c,
-                            };
-                            char::from_u32(code)?
-                        }
+                        // A character, or a refusal: a lone surrogate, a cut or bad escape.
+                        b'u' => match crate::spelling::unicode_escape(self.b, *i - 2, self.b.len())
+                        {
+                            UnicodeEscape::Char(c, len) => {
+                                *i += len - 2;
+                                c
+                            }
+                            _ => return None,
+                        },
                         _ => crate::spelling::simple_escape(e)?,
                     };
                     if BUILD {
@@ -825,10 +815,6 @@ impl<'t, 's, S: Sink, A: Accept<'t>> Reader<'t, 's, S, A> {
                 _ => *i = skip_plain(self.b, *i + 1),
             }
         }
-    }
-
-    fn hex4(&self, at: usize) -> Option<u32> {
-        crate::spelling::hex4(self.b.get(at..)?)
     }
 }
 

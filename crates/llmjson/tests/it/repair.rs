@@ -436,6 +436,26 @@ fn lone_surrogate_escapes_become_replacement_characters() {
     assert!(llmjson::parse(r#"["\ud800"]"#, &Options::strict()).is_err());
 }
 
+/// A reply cut anywhere inside a `\u` escape, a surrogate pair's low half included, is a cut
+/// escape: left out with the cut, never a lone surrogate's U+FFFD (the one decoder every reader
+/// asks, `spelling::unicode_escape`; before, a pair cut inside its second half read as a lone
+/// high surrogate).
+#[test]
+fn a_reply_cut_inside_a_unicode_escape_leaves_the_escape_out() {
+    for cut in [r"\u26", r"\ud83d", r"\ud83d\", r"\ud83d\u", r"\ud83d\ude0"] {
+        let parsed = parse(&format!(r#"{{"a": "smile {cut}"#));
+        assert_eq!(parsed.value, json(r#"{"a": "smile"}"#), "{cut}");
+        assert!(parsed.is_truncated(), "{cut}");
+        assert!(
+            !kinds(&parsed).contains(&RepairKind::InvalidUnicodeEscape),
+            "{cut}: {:?}",
+            kinds(&parsed)
+        );
+    }
+    let whole = parse(r#"{"a": "smile \ud83d\ude00"#);
+    assert_eq!(whole.value, json(r#"{"a": "smile 😀"}"#));
+}
+
 /// A comment between the value and what goes on like JSON after it is left out with it, in the
 /// same log entry (before, the entry began after the comment: its words were lost unlogged).
 #[test]

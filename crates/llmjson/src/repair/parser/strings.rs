@@ -9,6 +9,7 @@ use crate::repair::lex::Stop;
 use crate::repair::{cost, RepairKind};
 use crate::spelling::latex;
 use crate::spelling::quotes::QuoteClass;
+use crate::spelling::UnicodeEscape;
 use crate::value::Value;
 use crate::RepairLevel;
 use std::borrow::Cow;
@@ -623,53 +624,34 @@ impl Parser<'_> {
             return Ok(Some((i + 2, false)));
         }
         if e == b'u' {
-            // Four hex digits within the region.
-            let hex = |at: usize| -> Option<u32> {
-                if at + 4 > end {
-                    return None;
+            return match crate::spelling::unicode_escape(b, i, end) {
+                UnicodeEscape::Char(c, len) => {
+                    buf.push(c);
+                    Ok(Some((i + len, false)))
                 }
-                crate::spelling::hex4(b.get(at..)?)
-            };
-            let Some(unit) = hex(i + 2) else {
-                // Cut off (`"\u26` at the end) or not hex at all (`C:\users`).
-                let available = &b[i + 2..end.min(i + 6)];
-                if i + 6 > end && available.iter().all(u8::is_ascii_hexdigit) {
+                // `"\u26` or `"\ud83d\ud8` then the end: the escape was cut off.
+                UnicodeEscape::Cut => {
                     self.check_truncated_escape(i)?;
-                    return Ok(None);
+                    Ok(None)
                 }
-                self.check_escape_repair(i)?;
-                buf.push('\\');
-                return Ok(Some((i + 1, true)));
+                // Not hex at all (`C:\users`): the backslash is text.
+                UnicodeEscape::NotHex => {
+                    self.check_escape_repair(i)?;
+                    buf.push('\\');
+                    Ok(Some((i + 1, true)))
+                }
+                // A high surrogate without its low half, or a low one alone.
+                UnicodeEscape::LoneSurrogate => {
+                    self.repair(
+                        RepairKind::InvalidUnicodeEscape,
+                        i,
+                        i + 6,
+                        "lone surrogate became U+FFFD",
+                    )?;
+                    buf.push('\u{FFFD}');
+                    Ok(Some((i + 6, false)))
+                }
             };
-            if (0xD800..0xDC00).contains(&unit) {
-                if b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') {
-                    if let Some(low) = hex(i + 8) {
-                        if (0xDC00..0xE000).contains(&low) {
-                            let cp = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                            buf.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
-                            return Ok(Some((i + 12, false)));
-                        }
-                    }
-                }
-                if i + 6 >= end {
-                    // `"\ud83d` then the end: the pair was cut off.
-                    self.check_truncated_escape(i)?;
-                    return Ok(None);
-                }
-            }
-            // A high surrogate without its low half, or a low one alone.
-            if (0xD800..0xE000).contains(&unit) {
-                self.repair(
-                    RepairKind::InvalidUnicodeEscape,
-                    i,
-                    i + 6,
-                    "lone surrogate became U+FFFD",
-                )?;
-                buf.push('\u{FFFD}');
-                return Ok(Some((i + 6, false)));
-            }
-            buf.push(char::from_u32(unit).unwrap_or('\u{FFFD}'));
-            return Ok(Some((i + 6, false)));
         }
         if crate::spelling::markdown_escape(e) && self.allowed(RepairKind::MarkdownEscape) {
             // A model that formats for markdown escapes `_`, `*`, `#`… In a key, always the
