@@ -28,16 +28,16 @@ pub(super) fn judge(guard: GuardComments, body: &str) -> (&'static str, bool) {
 }
 
 impl Parser<'_> {
-    /// Reads the comment at `self.pos` (its text `body_start..body_end`, its end `end`): logged,
+    /// Reads the comment at `self.state.pos` (its text `body_start..body_end`, its end `end`): logged,
     /// and counted by the safety guard as `judge` says.
     pub(super) fn comment(&mut self, body_start: usize, body_end: usize, end: usize) -> Result<()> {
         // A comment running to the end of the text may end later.
         self.wait_if_cut(end)?;
         let body = &self.text[body_start..body_end];
         let (detail, counted) = judge(self.cfg.guard_comments, body);
-        self.repair(RepairKind::Comment, self.pos, end, detail)?;
+        self.repair(RepairKind::Comment, self.state.pos, end, detail)?;
         if detail == DATA_COMMENT {
-            if let Some(frame) = self.frames.last_mut() {
+            if let Some(frame) = self.state.frames.last_mut() {
                 frame.data_comment = true;
             }
         }

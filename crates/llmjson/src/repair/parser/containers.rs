@@ -45,7 +45,7 @@ impl Parser<'_> {
             Action::Open => {
                 let kind = s.push.ok_or(Fail::Internal("open without a kind"))?;
                 self.open(kind, at)?;
-                self.pos = s.pos;
+                self.state.pos = s.pos;
             }
             Action::OpenString => return self.string_token(at, s),
             Action::Number => return self.number(at, s),
@@ -58,7 +58,7 @@ impl Parser<'_> {
                     "a tuple became a list",
                 )?;
                 self.open(Kind::Tuple, at)?;
-                self.pos = s.pos;
+                self.state.pos = s.pos;
             }
             Action::ColonLike => {
                 let what = &self.text[at..s.pos];
@@ -68,7 +68,7 @@ impl Parser<'_> {
                     s.pos,
                     format!("'{what}' read as ':'"),
                 )?;
-                self.pos = s.pos;
+                self.state.pos = s.pos;
             }
             Action::SetItem => self.set_from_first_key(at)?,
             Action::Literal => return self.literal(at, s),
@@ -82,7 +82,7 @@ impl Parser<'_> {
                 let detail = format!("removed '{name}(…)'");
                 self.repair(RepairKind::FunctionWrapper, at, s.pos, detail)?;
                 self.open(Kind::Call, at)?;
-                self.pos = s.pos;
+                self.state.pos = s.pos;
             }
             Action::StrayQuote => {
                 self.repair(
@@ -91,24 +91,24 @@ impl Parser<'_> {
                     s.pos,
                     "a stray quote removed",
                 )?;
-                self.pos = s.pos;
+                self.state.pos = s.pos;
             }
-            Action::Colon => self.pos = s.pos,
+            Action::Colon => self.state.pos = s.pos,
             Action::EndOfValue => {}
             Action::Comma => {
                 if let Some(kind) = s.kind {
                     self.repair(kind, at, s.pos, "read as ','")?;
                 }
-                if let Some(frame) = self.frames.last_mut() {
+                if let Some(frame) = self.state.frames.last_mut() {
                     frame.comma_at = at;
                 }
-                self.pos = s.pos;
+                self.state.pos = s.pos;
             }
             Action::Close | Action::CloseCall => {
                 if s.kind == Some(RepairKind::TrailingComma) {
                     self.log_trailing_comma()?;
                 }
-                self.pos = s.pos;
+                self.state.pos = s.pos;
                 if !self.close_parenthesised()? {
                     self.close_top()?;
                 }
@@ -120,11 +120,11 @@ impl Parser<'_> {
                     at + 1,
                     "used as the right closer",
                 )?;
-                self.pos = s.pos;
+                self.state.pos = s.pos;
                 self.close_top()?;
             }
             Action::MissingCloser | Action::CloseObjectBeforeItem => {
-                if let (Some(kind), Some(top)) = (s.kind, self.kinds.last().copied()) {
+                if let (Some(kind), Some(top)) = (s.kind, self.state.kinds.last().copied()) {
                     self.repair(kind, at, at, closer_text(top))?;
                 }
                 self.close_top()?;
@@ -136,21 +136,21 @@ impl Parser<'_> {
             Action::CloseKeywords => self.close_top()?,
             Action::StrayCloser => {
                 self.repair(RepairKind::ExtraCloser, at, at + 1, "removed")?;
-                self.pos = s.pos;
+                self.state.pos = s.pos;
             }
             Action::ExtraOpener => {
                 self.repair(RepairKind::ExtraOpener, at, at + 1, "removed")?;
                 // The outer brace only passes the inner object through; it still closes at `}`.
-                if let Some(frame) = self.frames.last_mut() {
+                if let Some(frame) = self.state.frames.last_mut() {
                     frame.partial = Partial::Pass(None);
                 }
                 self.open(Kind::Object, at)?;
-                self.pos = s.pos;
+                self.state.pos = s.pos;
             }
             Action::ExtraPunctuation => {
                 let kind = s.kind.unwrap_or(RepairKind::ExtraComma);
                 self.repair(kind, at, s.pos, "removed")?;
-                self.pos = s.pos;
+                self.state.pos = s.pos;
             }
             Action::MissingValue => {
                 self.repair(RepairKind::MissingValue, at, at, "used null")?;
@@ -165,7 +165,7 @@ impl Parser<'_> {
             Action::MissingColon => {
                 self.repair(RepairKind::MissingColon, at, at, "added ':'")?;
                 // `"title "'K' …`: the blank that ends the key stood where `": "` was.
-                if let Some(key) = self.frames.last_mut().and_then(|f| f.key.as_mut()) {
+                if let Some(key) = self.state.frames.last_mut().and_then(|f| f.key.as_mut()) {
                     let kept = key.trim_end_matches(' ').len();
                     if kept > 0 && at > 0 && self.b[at - 1] == b'"' && self.b[at] != b' ' {
                         key.truncate(kept);
@@ -174,12 +174,12 @@ impl Parser<'_> {
             }
             Action::Ellipsis => {
                 self.repair(RepairKind::Ellipsis, at, s.pos, "removed")?;
-                self.pos = s.pos;
+                self.state.pos = s.pos;
             }
             Action::Garbage | Action::Concatenate => {
                 self.repair(RepairKind::DroppedGarbage, at, s.pos.max(at + 1), "skipped")?;
                 self.discard(at, s.pos);
-                self.pos = s.pos.max(at + 1);
+                self.state.pos = s.pos.max(at + 1);
             }
             Action::EndHere => self.end_here(mode, at)?,
             Action::Restart => self.restart(s.pos)?,
@@ -198,16 +198,20 @@ impl Parser<'_> {
     }
 
     fn log_trailing_comma(&mut self) -> Result<()> {
-        let at = self.frames.last().map_or(self.pos, |f| f.comma_at);
+        let at = self
+            .state
+            .frames
+            .last()
+            .map_or(self.state.pos, |f| f.comma_at);
         self.repair(RepairKind::TrailingComma, at, at + 1, "removed")
     }
 
     pub(super) fn open(&mut self, kind: Kind, at: usize) -> Result<()> {
-        if self.frames.len() >= self.cfg.max_depth {
+        if self.state.frames.len() >= self.cfg.max_depth {
             return Err(Fail::TooDeep { offset: at });
         }
-        let id = self.next_id;
-        self.next_id = self.next_id.wrapping_add(1);
+        let id = self.state.next_id;
+        self.state.next_id = self.state.next_id.wrapping_add(1);
         let partial = match kind {
             Kind::Object => Partial::Object(Map::new()),
             Kind::Array => Partial::Array(Vec::new()),
@@ -215,11 +219,11 @@ impl Parser<'_> {
             Kind::Tuple | Kind::Set => Partial::Array(Vec::new()),
         };
         let member_spans = if kind == Kind::Object {
-            self.spare_spans.pop().unwrap_or_default()
+            self.state.spare_spans.pop().unwrap_or_default()
         } else {
             Vec::new()
         };
-        self.frames.push(Frame {
+        self.state.frames.push(Frame {
             kind,
             partial,
             key: None,
@@ -230,8 +234,8 @@ impl Parser<'_> {
             member_spans,
             data_comment: false,
         });
-        self.kinds.push(kind);
-        self.opens.push(at);
+        self.state.kinds.push(kind);
+        self.state.opens.push(at);
         Ok(())
     }
 
@@ -239,9 +243,9 @@ impl Parser<'_> {
     pub(super) fn emit(&mut self, value: Value) -> Result<()> {
         self.ctx.draft_values = self.ctx.draft_values.saturating_add(1);
         let policy = self.cfg.duplicate_keys;
-        let value_end = self.pos;
-        let Some(frame) = self.frames.last_mut() else {
-            self.root = Some(value);
+        let value_end = self.state.pos;
+        let Some(frame) = self.state.frames.last_mut() else {
+            self.state.root = Some(value);
             return Ok(());
         };
         let duplicate = match &mut frame.partial {
@@ -327,15 +331,16 @@ impl Parser<'_> {
     /// held so far.
     fn pop_frame(&mut self) -> Result<Partial> {
         let frame = self
+            .state
             .frames
             .pop()
             .ok_or(Fail::Internal("pop without frame"))?;
-        self.kinds.pop();
-        self.opens.pop();
+        self.state.kinds.pop();
+        self.state.opens.pop();
         if frame.kind == Kind::Object {
             let mut spans = frame.member_spans;
             spans.clear();
-            self.spare_spans.push(spans);
+            self.state.spare_spans.push(spans);
         }
         Ok(frame.partial)
     }
@@ -343,17 +348,17 @@ impl Parser<'_> {
     /// The outermost array whose last element is a container the reply cut off: that element
     /// is discarded (logged as a dropped member over its text). Whether one was.
     fn drop_cut_element(&mut self) -> Result<bool> {
-        let Some(array) =
-            (0..self.frames.len().saturating_sub(1)).find(|&i| self.frames[i].kind.is_list())
+        let Some(array) = (0..self.state.frames.len().saturating_sub(1))
+            .find(|&i| self.state.frames[i].kind.is_list())
         else {
             return Ok(false);
         };
-        let element_at = self.opens[array + 1];
-        while self.frames.len() > array + 1 {
+        let element_at = self.state.opens[array + 1];
+        while self.state.frames.len() > array + 1 {
             self.pop_frame()?;
         }
         // Repairs inside the element went with it: its one entry spans them all.
-        self.log.retain(|r| r.start < element_at);
+        self.state.log.retain(|r| r.start < element_at);
         let end = self.end();
         self.repair(
             RepairKind::DroppedTruncatedMember,
@@ -367,10 +372,10 @@ impl Parser<'_> {
     /// `(5)` closed by its `)`: one item and no comma is a value in parentheses, not a tuple
     /// (Python's `(5)` is `5`; `(5,)` is a tuple). Whether it was one (and is now closed).
     fn close_parenthesised(&mut self) -> Result<bool> {
-        let Some(frame) = self.frames.last() else {
+        let Some(frame) = self.state.frames.last() else {
             return Ok(false);
         };
-        let open = self.opens.last().copied().unwrap_or(frame.key_at);
+        let open = self.state.opens.last().copied().unwrap_or(frame.key_at);
         let single = frame.kind == Kind::Tuple
             && frame.comma_at == open
             && matches!(&frame.partial, Partial::Array(items) if items.len() == 1);
@@ -385,6 +390,7 @@ impl Parser<'_> {
         let value = items.pop().unwrap_or(Value::Null);
         // The log said a tuple became a list at the `(`; it was parentheses.
         if let Some(entry) = self
+            .state
             .log
             .iter_mut()
             .rev()
@@ -392,7 +398,7 @@ impl Parser<'_> {
             .find(|r| r.start == open && r.kind == RepairKind::PythonLiteral)
         {
             entry.detail = Cow::Borrowed("parentheses around a value removed");
-            entry.end = self.pos;
+            entry.end = self.state.pos;
         }
         self.emit(value)?;
         Ok(true)
@@ -401,7 +407,7 @@ impl Parser<'_> {
     /// `{'red', 'blue'}`: the object was a Python set. It becomes a list (closed by `}`) whose
     /// first item is the "key" read so far: a string, or the number or literal a bare key spelled.
     fn set_from_first_key(&mut self, at: usize) -> Result<()> {
-        let (open, key, key_at) = match self.frames.last_mut() {
+        let (open, key, key_at) = match self.state.frames.last_mut() {
             Some(frame) if frame.kind == Kind::Object => (
                 frame.key_at,
                 frame.key.take().unwrap_or_default(),
@@ -409,7 +415,7 @@ impl Parser<'_> {
             ),
             _ => return Err(Fail::Internal("a set without its object")),
         };
-        let open = self.opens.last().copied().unwrap_or(open);
+        let open = self.state.opens.last().copied().unwrap_or(open);
         self.pop_frame()?;
         self.repair(RepairKind::PythonLiteral, open, at, "a set became a list")?;
         self.open(Kind::Set, open)?;
@@ -427,7 +433,7 @@ impl Parser<'_> {
     /// `{"a": [1, "b": 2}`: the array lacked `]` before `"b"`, which is the next member's key.
     fn close_array_before_member(&mut self, at: usize) -> Result<()> {
         self.repair(RepairKind::MissingCloser, at, at, "added ']'")?;
-        let key = match self.frames.last_mut().map(|f| &mut f.partial) {
+        let key = match self.state.frames.last_mut().map(|f| &mut f.partial) {
             Some(Partial::Array(items)) => match items.pop() {
                 Some(Value::String(key)) => key,
                 _ => return Err(Fail::Internal("no string item to use as a key")),
@@ -436,6 +442,7 @@ impl Parser<'_> {
         };
         self.close_top()?;
         let frame = self
+            .state
             .frames
             .last_mut()
             .ok_or(Fail::Internal("no object around the array"))?;
@@ -447,7 +454,7 @@ impl Parser<'_> {
 
     /// `["lang": "pt"`: the array opened at its `[` is an object, its one item the first key.
     fn object_from_first_item(&mut self, at: usize) -> Result<()> {
-        let open = self.opens.last().copied().unwrap_or(at);
+        let open = self.state.opens.last().copied().unwrap_or(at);
         let key = match self.pop_frame()? {
             Partial::Array(mut items) if items.len() == 1 => match items.pop() {
                 Some(Value::String(key)) => key,
@@ -463,6 +470,7 @@ impl Parser<'_> {
         )?;
         self.open(Kind::Object, open)?;
         let frame = self
+            .state
             .frames
             .last_mut()
             .ok_or(Fail::Internal("no object opened"))?;
@@ -475,7 +483,8 @@ impl Parser<'_> {
     /// `[…], "x", "y"]`: the scalars since the list's last container are a row whose `[` was
     /// lost; the `]` at `at` is that row's.
     fn regroup_row(&mut self, at: usize, end: usize) -> Result<()> {
-        let Some(Partial::Array(items)) = self.frames.last_mut().map(|f| &mut f.partial) else {
+        let Some(Partial::Array(items)) = self.state.frames.last_mut().map(|f| &mut f.partial)
+        else {
             return Err(Fail::Internal("no list to regroup"));
         };
         let scalars = items
@@ -491,13 +500,18 @@ impl Parser<'_> {
             end,
             "the items before ']' are a row whose '[' was lost",
         )?;
-        self.pos = end;
+        self.state.pos = end;
         Ok(())
     }
 
     /// A key (and maybe its `:`) whose value never came.
     pub(super) fn drop_dangling_member(&mut self, what: &'static str, to: usize) -> Result<()> {
-        let Some((key_at, true)) = self.frames.last().map(|f| (f.key_at, f.key.is_some())) else {
+        let Some((key_at, true)) = self
+            .state
+            .frames
+            .last()
+            .map(|f| (f.key_at, f.key.is_some()))
+        else {
             return Ok(());
         };
         self.repair(
@@ -506,7 +520,7 @@ impl Parser<'_> {
             to.max(key_at),
             what,
         )?;
-        if let Some(f) = self.frames.last_mut() {
+        if let Some(f) = self.state.frames.last_mut() {
             f.key = None;
         }
         Ok(())
@@ -515,7 +529,7 @@ impl Parser<'_> {
     /// Just after the last character written before `at` (not after whitespace).
     fn last_written(&self, at: usize) -> usize {
         let mut at = at.min(self.end());
-        while at > self.start && is_ws(self.b[at - 1]) {
+        while at > self.state.start && is_ws(self.b[at - 1]) {
             at -= 1;
         }
         at
@@ -524,10 +538,10 @@ impl Parser<'_> {
     /// The JSON ends at `at`, its containers unclosed; what follows is prose.
     fn end_here(&mut self, mode: Mode, at: usize) -> Result<()> {
         let end = self.last_written(at);
-        if matches!(mode, Mode::Value { .. }) && self.kinds.last() == Some(&Kind::Object) {
+        if matches!(mode, Mode::Value { .. }) && self.state.kinds.last() == Some(&Kind::Object) {
             self.drop_dangling_member("a key and ':' without a value", end)?;
         }
-        while let Some(&kind) = self.kinds.last() {
+        while let Some(&kind) = self.state.kinds.last() {
             if kind != Kind::Call {
                 self.repair(
                     RepairKind::MissingCloser,
@@ -541,42 +555,42 @@ impl Parser<'_> {
             }
             self.close_top()?;
         }
-        self.json_end = Some(end);
+        self.state.json_end = Some(end);
         Ok(())
     }
 
     /// Everything parsed so far was a draft the model abandoned: start again at `at`.
     fn restart(&mut self, at: usize) -> Result<()> {
-        let draft = self.start;
-        self.frames.clear();
-        self.kinds.clear();
-        self.opens.clear();
-        self.root = None;
-        self.log.clear();
-        self.removed = 0;
+        let draft = self.state.start;
+        self.state.frames.clear();
+        self.state.kinds.clear();
+        self.state.opens.clear();
+        self.state.root = None;
+        self.state.log.clear();
+        self.state.removed = 0;
         self.container_path = None;
-        self.unlogged = 0;
+        self.state.unlogged = 0;
         self.repair(
             RepairKind::AbandonedDraft,
             draft,
             at,
             "skipped a draft the reply abandoned",
         )?;
-        self.start = at;
+        self.state.start = at;
         self.ctx.doc_start = at;
         self.ctx.draft_values = 0;
-        self.pos = at;
+        self.state.pos = at;
         Ok(())
     }
 
     /// The region ended: drop what has no value, close what is open.
     fn close_all_at_end(&mut self, mode: Mode) -> Result<()> {
-        let top = self.kinds.last().copied();
-        if top.is_none() && self.root.is_none() {
+        let top = self.state.kinds.last().copied();
+        if top.is_none() && self.state.root.is_none() {
             return Err(Fail::Syntax {
-                offset: self.pos,
+                offset: self.state.pos,
                 message: Cow::Borrowed("expected a JSON value"),
-                truncated: self.pos > 0,
+                truncated: self.state.pos > 0,
             });
         }
         let to = self.end();
@@ -591,7 +605,7 @@ impl Parser<'_> {
         } else {
             mode
         };
-        let top = self.kinds.last().copied();
+        let top = self.state.kinds.last().copied();
         match (mode, top) {
             (Mode::Colon, _) => self.drop_dangling_member("a key without a value", to)?,
             (Mode::Value { .. }, Some(Kind::Object)) => {
@@ -613,10 +627,15 @@ impl Parser<'_> {
             }
             _ => {}
         }
-        let open = self.kinds.iter().filter(|&&k| k != Kind::Call).count();
+        let open = self
+            .state
+            .kinds
+            .iter()
+            .filter(|&&k| k != Kind::Call)
+            .count();
         if self.cfg.level == RepairLevel::Conservative && open > 1 {
             return Err(Fail::Syntax {
-                offset: self.pos.min(self.end()),
+                offset: self.state.pos.min(self.end()),
                 message: Cow::Owned(format!(
                     "unexpected end of input with {open} closing brackets missing \
                      (level conservative adds at most one)"
@@ -624,8 +643,8 @@ impl Parser<'_> {
                 truncated: true,
             });
         }
-        let at = self.last_written(self.pos);
-        while let Some(&kind) = self.kinds.last() {
+        let at = self.last_written(self.state.pos);
+        while let Some(&kind) = self.state.kinds.last() {
             let logged = match kind {
                 Kind::Object => Some((RepairKind::ClosedTruncatedObject, "added '}'")),
                 Kind::Array | Kind::Tuple => Some((RepairKind::ClosedTruncatedArray, "added ']'")),

@@ -152,14 +152,14 @@ impl<'t> Parser<'t> {
         };
         // The top-level value itself, when it is a container: what follows it is the end of the
         // document, which the clean path accepts when it leaves nothing JSON-like out.
-        let top = self.kinds.last().copied();
+        let top = self.state.kinds.last().copied();
         let root = top.is_none() && !key && matches!(first, b'{' | b'[');
         let lax = lax(&self.cfg);
         if !shortcut(Shortcut::Lane)
             || !(first == b'"' || (!key && opens_lane_value(first, lax)))
             || !(root || matches!(top, Some(Kind::Object | Kind::Array)))
-            || self.lane_budget == 0
-            || !self.searcher.idle_at(at)
+            || self.state.lane_budget == 0
+            || !self.state.searcher.idle_at(at)
         {
             return Ok(None);
         }
@@ -174,7 +174,7 @@ impl<'t> Parser<'t> {
         let after = if root {
             Mode::Done
         } else {
-            after_value(self.kinds.len(), is_quote(first))
+            after_value(self.state.kinds.len(), is_quote(first))
         };
         let vouched = if root {
             self.lex().lost_after_document(end) == 0
@@ -216,7 +216,7 @@ impl<'t> Parser<'t> {
         if !self.vouched(Mode::Colon, colon.0) {
             return Ok(self.refused(at, end));
         }
-        self.pos = end;
+        self.state.pos = end;
         self.set_key(key, at, end);
         Ok(Some(Mode::Colon))
     }
@@ -253,7 +253,7 @@ impl<'t> Parser<'t> {
             self.lane_taken_refusal = Some((start, depth_left));
             return Ok(Err(key));
         };
-        let after = after_value(self.kinds.len(), is_quote(first));
+        let after = after_value(self.state.kinds.len(), is_quote(first));
         if !self.vouched_after(value_end, after) {
             self.lane_taken_refusal = Some((start, depth_left));
             self.refused_with::<()>(start, value_end, log);
@@ -263,7 +263,7 @@ impl<'t> Parser<'t> {
         if let Some(like) = like {
             // What the parser's step at the colon logs and notes.
             self.repair(like.kind, colon, colon + like.len, like.detail)?;
-            self.searcher.note_style(like.style);
+            self.state.searcher.note_style(like.style);
         }
         self.take_value(value, value_end, log)?;
         #[cfg(test)]
@@ -273,12 +273,12 @@ impl<'t> Parser<'t> {
 
     /// The containers the parser may still open.
     fn depth_left(&self) -> usize {
-        self.cfg.max_depth.saturating_sub(self.frames.len())
+        self.cfg.max_depth.saturating_sub(self.state.frames.len())
     }
 
     /// The key of the member being read.
     fn set_key(&mut self, key: String, at: usize, end: usize) {
-        if let Some(frame) = self.frames.last_mut() {
+        if let Some(frame) = self.state.frames.last_mut() {
             frame.key = Some(key);
             frame.key_at = at;
             frame.key_end = end;
@@ -309,8 +309,8 @@ impl<'t> Parser<'t> {
             let conventions = Conventions::new(
                 &lex,
                 self.cfg.guard_comments,
-                self.frames.len(),
-                self.next_id,
+                self.state.frames.len(),
+                self.state.next_id,
                 self.cfg.paths,
                 std::mem::take(&mut self.lane_buffers),
             );
@@ -373,7 +373,7 @@ impl<'t> Parser<'t> {
     /// A value's stretch ending at `end` is followed by what a valid document has there, and
     /// that spot, read in `after`, wins clearly.
     fn vouched_after(&mut self, end: usize, after: Mode) -> bool {
-        let top = self.kinds.last().copied();
+        let top = self.state.kinds.last().copied();
         let limit = self.end();
         let next = valid_after(self.b, end, limit, false, top).or_else(|| {
             // With the conventions, a full-width comma after a value, as inside a stretch.
@@ -391,7 +391,7 @@ impl<'t> Parser<'t> {
         end: usize,
         log: Option<ConventionLog<'t>>,
     ) -> Result<()> {
-        self.pos = end;
+        self.state.pos = end;
         if let Some(log) = log {
             self.replay(log)?;
         }
@@ -400,13 +400,13 @@ impl<'t> Parser<'t> {
 
     /// Logs what the convention lane read, as the parser would have spot by spot.
     fn replay(&mut self, log: ConventionLog<'t>) -> Result<()> {
-        self.searcher.note_style(log.styles);
+        self.state.searcher.note_style(log.styles);
         // `emit` counts the lane's value itself.
         self.ctx.draft_values = self
             .ctx
             .draft_values
             .saturating_add(log.values.saturating_sub(1));
-        self.next_id = log.next_id;
+        self.state.next_id = log.next_id;
         let mut buf = log.buf;
         let logged = self.replay_events(&mut buf);
         self.lane_buffers = buf;
@@ -424,8 +424,8 @@ impl<'t> Parser<'t> {
         } else {
             String::new()
         };
-        let top = self.frames.last().map_or(0, |f| f.id);
-        self.log.reserve(buf.events.len());
+        let top = self.state.frames.last().map_or(0, |f| f.id);
+        self.state.log.reserve(buf.events.len());
         for event in buf.events.drain(..) {
             let container = if event.container == PARSER_CONTAINER {
                 top
@@ -463,24 +463,30 @@ impl<'t> Parser<'t> {
         if self.cfg.level == RepairLevel::None {
             return true;
         }
-        if self.searcher.planned(mode, at).is_some() {
+        if self.state.searcher.planned(mode, at).is_some() {
             return true;
         }
         let mut readings = std::mem::take(&mut self.readings);
-        self.ctx
-            .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut readings);
+        self.ctx.successors(
+            &Kinds(&self.state.kinds, &self.state.opens),
+            mode,
+            at,
+            &mut readings,
+        );
         let vouched = readings.len() > 0
-            && self.searcher.vouches_after_stretch(
+            && self.state.searcher.vouches_after_stretch(
                 &self.ctx,
-                &self.kinds,
-                &self.opens,
+                &self.state.kinds,
+                &self.state.opens,
                 at,
                 &readings,
             );
         if vouched {
             // The parser's next step is this spot: it takes the reading without listing the
             // readings a second time.
-            self.searcher.plan(&self.ctx, mode, at, readings.get(0));
+            self.state
+                .searcher
+                .plan(&self.ctx, mode, at, readings.get(0));
         }
         self.readings = readings;
         vouched
@@ -502,7 +508,8 @@ impl<'t> Parser<'t> {
 
     /// An attempt that read up to `reached` and was not taken: charged to the budget.
     fn refused<T>(&mut self, at: usize, reached: usize) -> Option<T> {
-        self.lane_budget = self
+        self.state.lane_budget = self
+            .state
             .lane_budget
             .saturating_sub(reached.saturating_sub(at).max(1));
         None

@@ -216,46 +216,18 @@ pub(crate) fn parse_knowing<'t>(
         fence,
         index: &index,
     };
-    let mut parser = Parser {
-        text,
-        b: text.as_bytes(),
-        pos: start,
+    let mut parser = Parser::over(
+        lex,
+        config,
+        State::new(start, end.saturating_sub(start)),
         start,
-        ctx: Ctx {
-            lex,
-            doc_start: start,
-            draft_values: 0,
-            only_truncation: config.only_truncation,
-            level: config.level,
-            schema: config.schema,
-        },
-        cfg: config,
-        frames: Vec::new(),
-        kinds: Vec::new(),
-        opens: Vec::new(),
-        root: None,
-        log: Vec::new(),
-        removed: 0,
-        next_id: 1,
-        unlogged: 0,
-        container_path: None,
-        searcher: Searcher::new(end.saturating_sub(start)),
-        readings: Readings::new(),
-        json_end: None,
-        spare_spans: Vec::new(),
-        spare_runs: Vec::new(),
-        lane_budget: lane_budget(end.saturating_sub(start)),
-        lane_cut: std::mem::take(cut),
-        lane_refused: refused.map_or_else(Default::default, |(reached, open)| {
-            LaneRefusal::after_strict(text.as_bytes(), reached, open, lax(&config))
-        }),
-        lane_buffers: LaneBuffers::default(),
-        lane_stacks: crate::value::parse::Stacks::default(),
-        lane_taken_refusal: None,
-        document_maths: None,
-        more: false,
-        horizon: usize::MAX,
-    };
+        0,
+    );
+    parser.lane_cut = std::mem::take(cut);
+    if let Some((reached, open)) = refused {
+        parser.lane_refused =
+            LaneRefusal::after_strict(text.as_bytes(), reached, open, lax(&config));
+    }
     let output = if config.inside_object {
         parser.open(Kind::Object, start)?;
         parser.repair(RepairKind::MissingOpener, start, start, "added '{'")?;
@@ -267,14 +239,13 @@ pub(crate) fn parse_knowing<'t>(
     output
 }
 
-struct Parser<'t> {
-    text: &'t str,
-    b: &'t [u8],
+/// What a parse owns and has decided, without its text: the position, the open containers
+/// and the value so far, the log, the search, the buffers kept between spots. A parse of a
+/// text still arriving parks exactly this (`park.rs`), and takes it back with the longer text.
+pub(crate) struct State {
     pos: usize,
     /// Where the value starts.
     start: usize,
-    ctx: Ctx<'t>,
-    cfg: Config<'t>,
     frames: Vec<Frame>,
     /// The frames' kinds, innermost last (what the grammar and the search see).
     kinds: Vec<Kind>,
@@ -286,11 +257,7 @@ struct Parser<'t> {
     next_id: u32,
     /// Repairs made after the log was full.
     unlogged: usize,
-    /// The innermost open container's id and JSON Pointer, once a repair needed it.
-    container_path: Option<(u32, String)>,
     searcher: Searcher,
-    /// The readings of the current spot (a buffer kept between spots).
-    readings: Readings,
     /// Where the JSON ended when prose took over (the `EndHere` reading).
     json_end: Option<usize>,
     /// Member-span buffers of closed objects, for the next ones.
@@ -302,6 +269,45 @@ struct Parser<'t> {
     document_maths: Option<bool>,
     /// What the fast lane may still spend on attempts it does not take (`lane.rs`).
     lane_budget: usize,
+}
+
+impl State {
+    /// A parse about to read the value at `start`, `len` bytes of text before it (what its
+    /// search and the lane may spend).
+    fn new(start: usize, len: usize) -> State {
+        State {
+            pos: start,
+            start,
+            frames: Vec::new(),
+            kinds: Vec::new(),
+            opens: Vec::new(),
+            root: None,
+            log: Vec::new(),
+            removed: 0,
+            next_id: 1,
+            unlogged: 0,
+            searcher: Searcher::new(len),
+            json_end: None,
+            spare_spans: Vec::new(),
+            spare_runs: Vec::new(),
+            document_maths: None,
+            lane_budget: lane_budget(len),
+        }
+    }
+}
+
+/// The parser: its [`State`], and what one run over a text reads it with (the text, the
+/// options, the buffers of a spot and of the lanes, whether more text may come).
+struct Parser<'t> {
+    text: &'t str,
+    b: &'t [u8],
+    ctx: Ctx<'t>,
+    cfg: Config<'t>,
+    state: State,
+    /// The innermost open container's id and JSON Pointer, once a repair needed it.
+    container_path: Option<(u32, String)>,
+    /// The readings of the current spot (a buffer kept between spots).
+    readings: Readings,
     /// Where the containers open at the end of the text began (outermost first, each with the
     /// depth the strict reader had left there), as a strict read that ran out of text found
     /// them: an attempt at one of them would only run out again.
@@ -320,6 +326,43 @@ struct Parser<'t> {
     /// more, and no spot at or past `horizon` is decided.
     more: bool,
     horizon: usize,
+}
+
+impl<'t> Parser<'t> {
+    /// A parser in `state` over the text `lex` reads, the document starting at `doc_start`
+    /// with `draft_values` drafts before its answer seen; every buffer empty, no more text to
+    /// come: a whole parse and a parked one resumed begin here.
+    fn over(
+        lex: Lex<'t>,
+        cfg: Config<'t>,
+        state: State,
+        doc_start: usize,
+        draft_values: u32,
+    ) -> Parser<'t> {
+        Parser {
+            text: lex.text,
+            b: lex.b,
+            ctx: Ctx {
+                lex,
+                doc_start,
+                draft_values,
+                only_truncation: cfg.only_truncation,
+                level: cfg.level,
+                schema: cfg.schema,
+            },
+            cfg,
+            state,
+            container_path: None,
+            readings: Readings::new(),
+            lane_cut: Vec::new(),
+            lane_refused: LaneRefusal::default(),
+            lane_buffers: LaneBuffers::default(),
+            lane_stacks: crate::value::parse::Stacks::default(),
+            lane_taken_refusal: None,
+            more: false,
+            horizon: usize::MAX,
+        }
+    }
 }
 
 /// The parser's open containers, as the grammar sees them.
@@ -458,7 +501,7 @@ impl<'t> Parser<'t> {
         end: usize,
         detail: impl Into<Cow<'static, str>>,
     ) -> Result<()> {
-        let container = self.frames.last().map_or(0, |f| f.id);
+        let container = self.state.frames.last().map_or(0, |f| f.id);
         self.log_repair(kind, start..end, detail.into(), container, None)
     }
 
@@ -482,7 +525,7 @@ impl<'t> Parser<'t> {
         }
         if merges_runs(kind) {
             let b = self.b;
-            if let Some(last) = self.log.last_mut() {
+            if let Some(last) = self.state.log.last_mut() {
                 let adjacent = last.end <= start
                     && start <= b.len()
                     && b[last.end..start].iter().all(|&c| super::lex::is_ws(c));
@@ -495,8 +538,10 @@ impl<'t> Parser<'t> {
         }
         // Past the limit, what discards text is still logged (up to as many again): a full log
         // must not hide a loss.
-        if self.log.len() >= LOG_LIMIT && (!discards(kind) || self.log.len() >= 2 * LOG_LIMIT) {
-            self.unlogged += 1;
+        if self.state.log.len() >= LOG_LIMIT
+            && (!discards(kind) || self.state.log.len() >= 2 * LOG_LIMIT)
+        {
+            self.state.unlogged += 1;
             return Ok(());
         }
         let path = match path {
@@ -504,7 +549,7 @@ impl<'t> Parser<'t> {
             None if self.cfg.paths => self.path(about_container(kind)),
             None => String::new(),
         };
-        self.log.push(RawRepair {
+        self.state.log.push(RawRepair {
             kind,
             start,
             end,
@@ -529,7 +574,7 @@ impl<'t> Parser<'t> {
         let end = end.min(self.b.len());
         if start < end {
             let discarded = &self.b[start..end];
-            self.removed += discarded.len() - json_whitespace(discarded);
+            self.state.removed += discarded.len() - json_whitespace(discarded);
         }
     }
 
@@ -539,10 +584,10 @@ impl<'t> Parser<'t> {
     /// container is open), so a run of repairs in one object costs one copy each, not a walk
     /// of the whole stack.
     fn path(&mut self, container: bool) -> String {
-        let Some(top) = self.frames.last() else {
+        let Some(top) = self.state.frames.last() else {
             return String::new();
         };
-        if self.frames.len() > PATH_DEPTH_LIMIT {
+        if self.state.frames.len() > PATH_DEPTH_LIMIT {
             return self.path_walk(container);
         }
         let id = top.id;
@@ -556,7 +601,7 @@ impl<'t> Parser<'t> {
         }
         let mut out = String::with_capacity(prefix.len() + PATH_SEGMENT_GUESS);
         out.push_str(prefix);
-        if let Some(top) = self.frames.last() {
+        if let Some(top) = self.state.frames.last() {
             push_segment(&mut out, top);
         }
         out
@@ -566,10 +611,10 @@ impl<'t> Parser<'t> {
     /// longer than [`PATH_KEY_LIMIT`] bytes is cut (ending in `…`), and a path deeper than
     /// [`PATH_DEPTH_LIMIT`] keeps its first and last segments around a `/…` segment.
     fn path_walk(&self, container: bool) -> String {
-        let frames = if container && !self.frames.is_empty() {
-            &self.frames[..self.frames.len() - 1]
+        let frames = if container && !self.state.frames.is_empty() {
+            &self.state.frames[..self.state.frames.len() - 1]
         } else {
-            &self.frames[..]
+            &self.state.frames[..]
         };
         let segments = || frames.iter().filter(|f| has_segment(f));
         let count = segments().count();
@@ -598,11 +643,12 @@ impl<'t> Parser<'t> {
         detail: impl Into<Cow<'static, str>>,
     ) -> Result<()> {
         let previous = self
+            .state
             .frames
             .last_mut()
             .and_then(|f| f.key.replace(key.to_string()));
         let logged = self.repair(kind, start, end, detail);
-        if let Some(f) = self.frames.last_mut() {
+        if let Some(f) = self.state.frames.last_mut() {
             f.key = previous;
         }
         logged
@@ -621,17 +667,17 @@ impl<'t> Parser<'t> {
 
     /// Skips whitespace and comments, logging the repairs they need.
     fn skip_trivia(&mut self) -> Result<()> {
-        while !self.lex().at_end(self.pos) {
-            match self.lex().trivia_at(self.pos) {
-                Some(Trivia::Space { end }) => self.pos = end,
+        while !self.lex().at_end(self.state.pos) {
+            match self.lex().trivia_at(self.state.pos) {
+                Some(Trivia::Space { end }) => self.state.pos = end,
                 Some(Trivia::SpecialSpace { end }) => {
                     self.repair(
                         RepairKind::SpecialWhitespace,
-                        self.pos,
+                        self.state.pos,
                         end,
                         "treated as a space",
                     )?;
-                    self.pos = end;
+                    self.state.pos = end;
                 }
                 Some(Trivia::Comment {
                     body_start,
@@ -639,7 +685,7 @@ impl<'t> Parser<'t> {
                     end,
                 }) => {
                     self.comment(body_start, body_end, end)?;
-                    self.pos = end;
+                    self.state.pos = end;
                 }
                 None => break,
             }
@@ -651,7 +697,7 @@ impl<'t> Parser<'t> {
     // The state machine.
 
     fn run(&mut self, mut mode: Mode) -> Result<Output> {
-        let fuse_limit = 16 * self.end().saturating_sub(self.start) + 64;
+        let fuse_limit = 16 * self.end().saturating_sub(self.state.start) + 64;
         let mut steps = 0usize;
         loop {
             steps += 1;
@@ -666,7 +712,7 @@ impl<'t> Parser<'t> {
                 }
                 return self.finish();
             }
-            if self.more && self.pos >= self.horizon {
+            if self.more && self.state.pos >= self.horizon {
                 return Err(Fail::Paused(mode));
             }
             let mark = self.more.then(|| self.mark());
@@ -686,18 +732,22 @@ impl<'t> Parser<'t> {
     /// vouched for, or the one chosen among the grammar's).
     fn step(&mut self, mode: Mode) -> Result<Mode> {
         self.skip_trivia()?;
-        let at = self.pos;
+        let at = self.state.pos;
         if let Some(next) = self.fast_lane(mode, at)? {
             return Ok(next);
         }
-        if let Some(vouched) = self.searcher.planned(mode, at) {
+        if let Some(vouched) = self.state.searcher.planned(mode, at) {
             self.wait_if_cut(vouched.pos)?;
-            self.searcher.note_style(vouched.style);
+            self.state.searcher.note_style(vouched.style);
             return self.apply(mode, at, vouched);
         }
         let mut readings = std::mem::take(&mut self.readings);
-        self.ctx
-            .successors(&Kinds(&self.kinds, &self.opens), mode, at, &mut readings);
+        self.ctx.successors(
+            &Kinds(&self.state.kinds, &self.state.opens),
+            mode,
+            at,
+            &mut readings,
+        );
         let chosen = self.choose(mode, at, &readings);
         self.readings = readings;
         let chosen = chosen?;
@@ -734,20 +784,25 @@ impl<'t> Parser<'t> {
                     self.cfg.level != RepairLevel::None,
                     "two plain readings at {at}"
                 );
-                let i =
-                    self.searcher
-                        .choose(&self.ctx, &self.kinds, &self.opens, mode, at, readings);
+                let i = self.state.searcher.choose(
+                    &self.ctx,
+                    &self.state.kinds,
+                    &self.state.opens,
+                    mode,
+                    at,
+                    readings,
+                );
                 readings.get(i)
             }
         };
-        self.searcher.note_style(chosen.style);
+        self.state.searcher.note_style(chosen.style);
         Ok(chosen)
     }
 
     /// No reading the level allows: the error names the defect of the first refused one.
     fn refusal(&self, mode: Mode, at: usize, readings: &Readings) -> Fail {
         let expected = match mode {
-            Mode::Value { .. } if self.frames.is_empty() => Some("expected a JSON value"),
+            Mode::Value { .. } if self.state.frames.is_empty() => Some("expected a JSON value"),
             Mode::Colon => Some("expected ':' after object key"),
             Mode::Key { .. } if self.b.get(at) == Some(&b':') => Some("expected an object key"),
             _ => None,
@@ -762,7 +817,7 @@ impl<'t> Parser<'t> {
         match readings.refused().and_then(|s| s.kind) {
             // A trailing comma is reported where the comma is, not at the closer after it.
             Some(RepairKind::TrailingComma) => Fail::Syntax {
-                offset: self.frames.last().map_or(at, |f| f.comma_at),
+                offset: self.state.frames.last().map_or(at, |f| f.comma_at),
                 message: Cow::Borrowed(RepairKind::TrailingComma.defect()),
                 truncated: false,
             },
@@ -781,8 +836,8 @@ impl<'t> Parser<'t> {
 
     /// The value is complete: log what the document ends with, and hand it over.
     fn finish(&mut self) -> Result<Output> {
-        let value = self.root.take().unwrap_or(Value::Null);
-        let end = match self.json_end {
+        let value = self.state.root.take().unwrap_or(Value::Null);
+        let end = match self.state.json_end {
             Some(end) => end,
             None => self.trailing_closers()?,
         };
@@ -792,31 +847,32 @@ impl<'t> Parser<'t> {
         } else {
             end
         };
-        if self.unlogged > 0 {
+        if self.state.unlogged > 0 {
             let kind = self
+                .state
                 .log
                 .last()
                 .map_or(RepairKind::DroppedGarbage, |r| r.kind);
             let mut note = RawRepair::at_root(kind, end, end, "");
             note.detail = Cow::Owned(format!(
                 "the log holds {LOG_LIMIT} entries; {} more repairs were not logged",
-                self.unlogged
+                self.state.unlogged
             ));
-            self.log.push(note);
+            self.state.log.push(note);
         }
         Ok(Output {
             value,
-            start: self.start,
+            start: self.state.start,
             end,
-            repairs: std::mem::take(&mut self.log),
-            removed: self.removed,
+            repairs: std::mem::take(&mut self.state.log),
+            removed: self.state.removed,
         })
     }
 
     /// Closers left over after the top-level value (`{"a": 1}}`) belong to it: logged and
     /// included in its span.
     fn trailing_closers(&mut self) -> Result<usize> {
-        let end = self.pos;
+        let end = self.state.pos;
         if self.cfg.level < RepairLevel::Full {
             return Ok(end);
         }

@@ -14,12 +14,11 @@
 //! (a later fence or draft can change which value is the answer, and a search that restarted
 //! at a chunk may prune differently); this is what the stream shows meanwhile.
 
-use super::buffers::{lane_budget, LaneBuffers, LaneRefusal, Run};
-use super::{Config, Fail, Fence, Frame, Output, Parser, Partial, RawRepair, Result};
-use crate::repair::grammar::{Ctx, Mode, Readings};
+use super::{Config, Fail, Fence, Output, Parser, Partial, Result, State};
+
+use crate::repair::grammar::Mode;
 use crate::repair::index::StructIndex;
 use crate::repair::lex::{Kind, Lex};
-use crate::repair::search::Searcher;
 use crate::repair::RepairKind;
 use crate::value::{Map, Value};
 
@@ -49,57 +48,43 @@ pub(super) struct Mark {
 impl Parser<'_> {
     pub(super) fn mark(&self) -> Mark {
         Mark {
-            pos: self.pos,
-            log_len: self.log.len(),
-            removed: self.removed,
-            unlogged: self.unlogged,
-            json_end: self.json_end,
+            pos: self.state.pos,
+            log_len: self.state.log.len(),
+            removed: self.state.removed,
+            unlogged: self.state.unlogged,
+            json_end: self.state.json_end,
             lex_end: self.ctx.lex.end,
             draft_values: self.ctx.draft_values,
-            search: self.searcher.checkpoint(),
-            lane_budget: self.lane_budget,
+            search: self.state.searcher.checkpoint(),
+            lane_budget: self.state.lane_budget,
         }
     }
 
     pub(super) fn undo(&mut self, mark: Mark) {
-        self.pos = mark.pos;
-        self.log.truncate(mark.log_len);
-        self.removed = mark.removed;
-        self.unlogged = mark.unlogged;
-        self.json_end = mark.json_end;
+        self.state.pos = mark.pos;
+        self.state.log.truncate(mark.log_len);
+        self.state.removed = mark.removed;
+        self.state.unlogged = mark.unlogged;
+        self.state.json_end = mark.json_end;
         self.ctx.lex.end = mark.lex_end;
         self.ctx.draft_values = mark.draft_values;
         self.container_path = None;
         // What the search followed during the step was priced on a text that stopped short.
-        self.searcher.forget();
-        self.searcher.restore(mark.search);
-        self.lane_budget = mark.lane_budget;
+        self.state.searcher.forget();
+        self.state.searcher.restore(mark.search);
+        self.state.lane_budget = mark.lane_budget;
     }
 }
 
-/// A parse waiting for more of its text: everything the parser owns, without the text.
+/// A parse waiting for more of its text: the parser's [`State`], where it stands in the
+/// grammar, and what the grammar's context holds of the document.
 pub(crate) struct Parked {
-    pos: usize,
-    start: usize,
+    state: State,
     mode: Mode,
     /// How much text the parse has seen (its end when it last ran).
     seen: usize,
     doc_start: usize,
     draft_values: u32,
-    frames: Vec<Frame>,
-    kinds: Vec<Kind>,
-    opens: Vec<usize>,
-    root: Option<Value>,
-    log: Vec<RawRepair>,
-    removed: usize,
-    next_id: u32,
-    unlogged: usize,
-    searcher: Searcher,
-    json_end: Option<usize>,
-    spare_spans: Vec<Vec<(usize, usize)>>,
-    spare_runs: Vec<Run>,
-    document_maths: Option<bool>,
-    lane_budget: usize,
     /// The reply begins inside an object whose `{` is missing: opened at the first spot decided.
     open_missing_object: bool,
 }
@@ -126,38 +111,24 @@ pub(crate) enum Holder<'p> {
 impl Parked {
     /// A parse about to read the value starting at `start` (nothing seen yet).
     pub(crate) fn new(start: usize, config: &Config<'_>) -> Parked {
-        let mut parked = Parked {
-            pos: start,
-            start,
-            mode: Mode::Value { after_comma: false },
+        let mode = if config.inside_object {
+            Mode::Key { after_comma: false }
+        } else {
+            Mode::Value { after_comma: false }
+        };
+        Parked {
+            state: State::new(start, 0),
+            mode,
             seen: start,
             doc_start: start,
             draft_values: 0,
-            frames: Vec::new(),
-            kinds: Vec::new(),
-            opens: Vec::new(),
-            root: None,
-            log: Vec::new(),
-            removed: 0,
-            next_id: 1,
-            unlogged: 0,
-            searcher: Searcher::new(0),
-            json_end: None,
-            spare_spans: Vec::new(),
-            spare_runs: Vec::new(),
-            document_maths: None,
-            lane_budget: lane_budget(0),
             open_missing_object: config.inside_object,
-        };
-        if config.inside_object {
-            parked.mode = Mode::Key { after_comma: false };
         }
-        parked
     }
 
     /// Where the parse stopped: everything before it is decided.
     pub(crate) fn pos(&self) -> usize {
-        self.pos
+        self.state.pos
     }
 
     /// What the parse expects at [`Self::pos`].
@@ -167,19 +138,23 @@ impl Parked {
 
     /// The value, once complete.
     pub(crate) fn root(&self) -> Option<&Value> {
-        self.root.as_ref()
+        self.state.root.as_ref()
     }
 
     /// The open containers, outermost first, each with where it opened.
     pub(crate) fn open(&self) -> impl Iterator<Item = (usize, Holder<'_>)> + '_ {
-        self.frames.iter().zip(&self.opens).map(|(frame, &at)| {
-            let holder = match &frame.partial {
-                Partial::Object(map) => Holder::Object(map, frame.key.as_deref()),
-                Partial::Array(items) => Holder::Array(items),
-                Partial::Pass(value) => Holder::Pass(value.as_ref()),
-            };
-            (at, holder)
-        })
+        self.state
+            .frames
+            .iter()
+            .zip(&self.state.opens)
+            .map(|(frame, &at)| {
+                let holder = match &frame.partial {
+                    Partial::Object(map) => Holder::Object(map, frame.key.as_deref()),
+                    Partial::Array(items) => Holder::Array(items),
+                    Partial::Pass(value) => Holder::Pass(value.as_ref()),
+                };
+                (at, holder)
+            })
     }
 }
 
@@ -196,9 +171,19 @@ pub(crate) fn resume<'t>(
     more: bool,
 ) -> Progress {
     let end = end.min(text.len());
-    let grew = end.saturating_sub(parked.seen);
-    let mut searcher = parked.searcher;
-    searcher.text_grew(grew);
+    let Parked {
+        mut state,
+        mode,
+        seen,
+        doc_start,
+        draft_values,
+        mut open_missing_object,
+    } = parked;
+    let grew = end.saturating_sub(seen);
+    state.searcher.text_grew(grew);
+    // Maths later in the reply may still show.
+    state.document_maths = state.document_maths.filter(|&shows| shows);
+    state.lane_budget = state.lane_budget.saturating_add(2 * grew);
     let lex = Lex {
         text,
         b: text.as_bytes(),
@@ -206,90 +191,39 @@ pub(crate) fn resume<'t>(
         fence,
         index,
     };
-    let mut parser = Parser {
-        text,
-        b: text.as_bytes(),
-        pos: parked.pos,
-        start: parked.start,
-        ctx: Ctx {
-            lex,
-            doc_start: parked.doc_start,
-            draft_values: parked.draft_values,
-            only_truncation: config.only_truncation,
-            level: config.level,
-            schema: config.schema,
-        },
-        cfg: config,
-        frames: parked.frames,
-        kinds: parked.kinds,
-        opens: parked.opens,
-        root: parked.root,
-        log: parked.log,
-        removed: parked.removed,
-        next_id: parked.next_id,
-        unlogged: parked.unlogged,
-        container_path: None,
-        searcher,
-        readings: Readings::new(),
-        json_end: parked.json_end,
-        spare_spans: parked.spare_spans,
-        spare_runs: parked.spare_runs,
-        // Maths later in the reply may still show.
-        document_maths: parked.document_maths.filter(|&shows| shows),
-        lane_budget: parked.lane_budget.saturating_add(2 * grew),
-        // What a strict read that ran out of text found open is stale now.
-        lane_cut: Vec::new(),
-        lane_refused: LaneRefusal::default(),
-        lane_buffers: LaneBuffers::default(),
-        lane_stacks: crate::value::parse::Stacks::default(),
-        lane_taken_refusal: None,
-        more,
-        horizon: if more {
-            end.saturating_sub(LAG)
-        } else {
-            usize::MAX
-        },
+    // What a strict read that ran out of text found open is stale now: not carried over.
+    let mut parser = Parser::over(lex, config, state, doc_start, draft_values);
+    parser.more = more;
+    parser.horizon = if more {
+        end.saturating_sub(LAG)
+    } else {
+        usize::MAX
     };
-    let mode = parked.mode;
     // A reply that begins inside an object whose `{` is missing: opened before the first spot.
-    let mut open_missing_object = parked.open_missing_object;
-    let opened = if open_missing_object && parser.pos < parser.horizon {
+    let opened = if open_missing_object && parser.state.pos < parser.horizon {
         open_missing_object = false;
-        parser.open(Kind::Object, parser.start).and_then(|()| {
-            parser.repair(
-                RepairKind::MissingOpener,
-                parser.start,
-                parser.start,
-                "added '{'",
-            )
-        })
+        parser
+            .open(Kind::Object, parser.state.start)
+            .and_then(|()| {
+                parser.repair(
+                    RepairKind::MissingOpener,
+                    parser.state.start,
+                    parser.state.start,
+                    "added '{'",
+                )
+            })
     } else {
         Ok(())
     };
     let outcome = opened.and_then(|()| parser.run(mode));
     match outcome {
         Err(Fail::Paused(mode)) => Progress::Waiting(Box::new(Parked {
-            pos: parser.pos,
-            start: parser.start,
             mode,
             seen: end,
             doc_start: parser.ctx.doc_start,
             draft_values: parser.ctx.draft_values,
-            frames: parser.frames,
-            kinds: parser.kinds,
-            opens: parser.opens,
-            root: parser.root,
-            log: parser.log,
-            removed: parser.removed,
-            next_id: parser.next_id,
-            unlogged: parser.unlogged,
-            searcher: parser.searcher,
-            json_end: parser.json_end,
-            spare_spans: parser.spare_spans,
-            spare_runs: parser.spare_runs,
-            document_maths: parser.document_maths,
-            lane_budget: parser.lane_budget,
             open_missing_object,
+            state: parser.state,
         })),
         other => Progress::Finished(other),
     }

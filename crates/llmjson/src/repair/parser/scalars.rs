@@ -31,14 +31,14 @@ impl Parser<'_> {
     /// A scalar inside a container that reaches the region's end may have been cut: under the
     /// `drop` policy it is not kept.
     fn cut_and_dropped(&self, end: usize) -> bool {
-        self.cfg.truncation.drops() && !self.frames.is_empty() && self.lex().at_end(end)
+        self.cfg.truncation.drops() && !self.state.frames.is_empty() && self.lex().at_end(end)
     }
 
     pub(super) fn number(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let shape = self.lex().number_shape(at);
         let end = shape.end;
         let raw = &self.text[at..end];
-        self.pos = end;
+        self.state.pos = end;
         if self.cut_and_dropped(end) {
             self.drop_truncated_value(at)?;
             return Ok(s.mode);
@@ -82,7 +82,7 @@ impl Parser<'_> {
     pub(super) fn grouped_number(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let raw = &self.text[at..s.pos];
         let digits = crate::spelling::numbers::unspelled(raw);
-        self.pos = s.pos;
+        self.state.pos = s.pos;
         if self.cut_and_dropped(s.pos) {
             self.drop_truncated_value(at)?;
             return Ok(s.mode);
@@ -96,7 +96,7 @@ impl Parser<'_> {
     /// `true`, `None`, `undefined`, `-Infinity`, or the start of one cut off by the end.
     pub(super) fn literal(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let word = &self.text[at..s.pos];
-        self.pos = s.pos;
+        self.state.pos = s.pos;
         if let Some(spelling) = crate::spelling::literal(word) {
             if let Some(kind) = s.kind {
                 self.repair(kind, at, s.pos, spelling.read_as)?;
@@ -120,7 +120,12 @@ impl Parser<'_> {
         match (self.cfg.truncation, completed) {
             (Truncation::Complete, Some(value)) => {
                 let detail = format!("'{raw}' became {value}");
-                self.repair(RepairKind::CompletedTruncatedValue, start, self.pos, detail)?;
+                self.repair(
+                    RepairKind::CompletedTruncatedValue,
+                    start,
+                    self.state.pos,
+                    detail,
+                )?;
                 self.emit(value)?;
             }
             _ => {
@@ -139,7 +144,7 @@ impl Parser<'_> {
 
     /// Under the `drop` policy a value cut off is removed with its key.
     pub(super) fn drop_truncated_value(&mut self, value_at: usize) -> Result<()> {
-        let start = match self.frames.last() {
+        let start = match self.state.frames.last() {
             Some(f) if f.kind == Kind::Object && f.key.is_some() => f.key_at,
             Some(_) => value_at,
             None => {
@@ -157,7 +162,7 @@ impl Parser<'_> {
             end,
             "the value was cut off",
         )?;
-        if let Some(frame) = self.frames.last_mut() {
+        if let Some(frame) = self.state.frames.last_mut() {
             frame.key = None;
         }
         Ok(())
@@ -165,11 +170,11 @@ impl Parser<'_> {
 
     /// Bare text used as a string value: to the next delimiter or line end.
     pub(super) fn unquoted_value(&mut self, at: usize, s: Reading) -> Result<Mode> {
-        let in_call = self.kinds.last() == Some(&Kind::Call);
+        let in_call = self.state.kinds.last() == Some(&Kind::Call);
         let raw_end = self.lex().unquoted_value_end(at, in_call);
         let text = self.text[at..raw_end].trim_end();
         let end = at + text.len();
-        self.pos = s.pos;
+        self.state.pos = s.pos;
         if self.cut_and_dropped(raw_end) {
             self.drop_truncated_value(at)?;
             return Ok(s.mode);
@@ -186,7 +191,7 @@ impl Parser<'_> {
     /// `'K' a judicial officer"`: the string before the `"` that ends at the reading's end.
     pub(super) fn quote_lost_value(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let value = self.text[at..s.pos - 1].to_string();
-        self.pos = s.pos;
+        self.state.pos = s.pos;
         self.repair(RepairKind::MissingStartQuote, at, at, "added")?;
         self.emit(Value::String(value))?;
         Ok(s.mode)
@@ -195,7 +200,7 @@ impl Parser<'_> {
     /// A measure written without quotes (`1,82 m`): the string up to the reading's end.
     pub(super) fn measured_value(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let value = self.text[at..s.pos].to_string();
-        self.pos = s.pos;
+        self.state.pos = s.pos;
         self.repair(RepairKind::UnquotedString, at, s.pos, "quoted")?;
         self.emit(Value::String(value))?;
         Ok(s.mode)
@@ -206,7 +211,7 @@ impl Parser<'_> {
     pub(super) fn escaped_close_key(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let key_end = s.pos - 2;
         let key = self.text[at + 1..key_end].to_string();
-        self.pos = s.pos;
+        self.state.pos = s.pos;
         self.repair_at_key(
             &key,
             RepairKind::EscapedString,
@@ -214,7 +219,7 @@ impl Parser<'_> {
             s.pos,
             "an escaped quote closed the key",
         )?;
-        if let Some(frame) = self.frames.last_mut() {
+        if let Some(frame) = self.state.frames.last_mut() {
             frame.key = Some(key);
             frame.key_at = at;
             frame.key_end = s.pos;
@@ -225,7 +230,7 @@ impl Parser<'_> {
     /// An object key without quotes: `{name: "x"}`, `{2: 1}`, `{first name: "x"}`.
     pub(super) fn bare_key(&mut self, at: usize, s: Reading) -> Result<Mode> {
         let (key_end, stop) = self.lex().bare_key(at);
-        self.pos = s.pos;
+        self.state.pos = s.pos;
         if s.kind == Some(RepairKind::DroppedTruncatedMember) {
             self.repair(
                 RepairKind::DroppedTruncatedMember,
@@ -241,7 +246,7 @@ impl Parser<'_> {
             // `{a":"x"}`: the key lost its opening quote only.
             self.repair_at_key(&key, RepairKind::MissingStartQuote, at, s.pos, "added")?;
         }
-        if let Some(frame) = self.frames.last_mut() {
+        if let Some(frame) = self.state.frames.last_mut() {
             frame.key = Some(key);
             frame.key_at = at;
             frame.key_end = key_end;

@@ -84,8 +84,8 @@ impl Parser<'_> {
         if key {
             match out {
                 Str::Done(k) => {
-                    let key_end = self.pos;
-                    if let Some(frame) = self.frames.last_mut() {
+                    let key_end = self.state.pos;
+                    if let Some(frame) = self.state.frames.last_mut() {
                         frame.key = Some(k);
                         frame.key_at = at;
                         frame.key_end = key_end;
@@ -114,7 +114,7 @@ impl Parser<'_> {
     /// `+` between strings).
     fn concatenation(&mut self, s: &mut String) -> Result<()> {
         loop {
-            let (plus, _) = self.lex().skip_trivia(self.pos);
+            let (plus, _) = self.lex().skip_trivia(self.state.pos);
             // A `+` and another string may still come.
             self.wait_if_cut(plus)?;
             if self.lex().at_end(plus) || self.b[plus] != b'+' {
@@ -129,8 +129,8 @@ impl Parser<'_> {
             }
             // Comments around the `+` are logged like any other.
             self.skip_trivia()?;
-            let start = self.pos;
-            self.pos = plus + 1;
+            let start = self.state.pos;
+            self.state.pos = plus + 1;
             self.skip_trivia()?;
             if let (Str::Done(more), _) = self.scan_string(q, class, false)? {
                 s.push_str(&more);
@@ -138,7 +138,7 @@ impl Parser<'_> {
             self.repair(
                 RepairKind::ConcatenatedStrings,
                 start,
-                self.pos,
+                self.state.pos,
                 "joined with the previous string",
             )?;
         }
@@ -148,10 +148,10 @@ impl Parser<'_> {
     /// off and is dropped) and the mode after it.
     fn scan_string(&mut self, at: usize, class: QuoteClass, key: bool) -> Result<(Str, Mode)> {
         // The runs buffer is the parser's, reused from string to string.
-        let mut runs = std::mem::take(&mut self.spare_runs);
+        let mut runs = std::mem::take(&mut self.state.spare_runs);
         runs.clear();
         let result = self.scan_string_with(at, class, key, &mut runs);
-        self.spare_runs = runs;
+        self.state.spare_runs = runs;
         result
     }
 
@@ -207,7 +207,7 @@ impl Parser<'_> {
                 Stop::End if self.more => return Err(Fail::NeedMore),
                 Stop::End => {
                     buf.push_str(&text[seg..stop_at]);
-                    self.pos = stop_at;
+                    self.state.pos = stop_at;
                     break;
                 }
                 Stop::Escape => {
@@ -289,7 +289,7 @@ impl Parser<'_> {
                             if s.action == Action::MixedClose {
                                 scan.mixed_close = Some(stop_at);
                             }
-                            self.pos = s.pos;
+                            self.state.pos = s.pos;
                             return Ok((self.finish_string(buf, scan)?, s.mode));
                         }
                         Action::TextQuote => {
@@ -343,7 +343,7 @@ impl Parser<'_> {
                 let (_, fence_at, len) = fences;
                 buf.truncate(len);
                 self.ctx.lex.end = fence_at;
-                self.pos = fence_at;
+                self.state.pos = fence_at;
                 if last_text_quote.is_some_and(|q| q.at >= fence_at) {
                     last_text_quote = None;
                 }
@@ -363,16 +363,16 @@ impl Parser<'_> {
                     };
                     let mut readings = Readings::new();
                     self.ctx.in_string(
-                        &Kinds(&self.kinds, &self.opens),
+                        &Kinds(&self.state.kinds, &self.state.opens),
                         mode,
                         q.at,
                         stop,
                         &mut readings,
                     );
-                    let choice = self.searcher.choose_alone(
+                    let choice = self.state.searcher.choose_alone(
                         &self.ctx,
-                        &self.kinds,
-                        &self.opens,
+                        &self.state.kinds,
+                        &self.state.opens,
                         mode,
                         q.at,
                         &readings,
@@ -388,7 +388,7 @@ impl Parser<'_> {
                             scan.bad_escapes = run.bad_escapes;
                             scan.markdown = run.markdown;
                         }
-                        self.pos = s.pos;
+                        self.state.pos = s.pos;
                         return Ok((self.finish_string(buf, scan)?, s.mode));
                     }
                 }
@@ -417,7 +417,7 @@ impl Parser<'_> {
         self.repair(
             RepairKind::ClosedTruncatedString,
             at,
-            self.pos,
+            self.state.pos,
             "added '\"'",
         )?;
         Ok((self.finish_string(buf, scan)?, s.mode))
@@ -448,11 +448,11 @@ impl Parser<'_> {
         }
         let kept = buf.trim_end().len();
         buf.truncate(kept);
-        if self.lex().at_end(self.pos) {
+        if self.lex().at_end(self.state.pos) {
             // Cut off mid-concatenation (`"hello +]`): the `+` is not text.
             strip_dangling_plus(&mut buf);
         }
-        self.pos = s.pos;
+        self.state.pos = s.pos;
         self.repair(RepairKind::MissingEndQuote, s.pos, s.pos, "added '\"'")?;
         Ok((self.finish_string(buf, scan)?, s.mode))
     }
@@ -463,7 +463,7 @@ impl Parser<'_> {
         self.wait_if_undecidable(at)?;
         let mut readings = std::mem::take(&mut self.readings);
         self.ctx.in_string(
-            &Kinds(&self.kinds, &self.opens),
+            &Kinds(&self.state.kinds, &self.state.opens),
             mode,
             at,
             Stop::Control(b'\n'),
@@ -481,13 +481,13 @@ impl Parser<'_> {
     /// The reading chosen at a stop inside a string.
     fn in_string_choice(&mut self, mode: Mode, at: usize, stop: Stop) -> Result<Reading> {
         self.wait_if_undecidable(at)?;
-        if let Some(vouched) = self.searcher.planned(mode, at) {
-            self.searcher.note_style(vouched.style);
+        if let Some(vouched) = self.state.searcher.planned(mode, at) {
+            self.state.searcher.note_style(vouched.style);
             return Ok(vouched);
         }
         let mut readings = std::mem::take(&mut self.readings);
         self.ctx.in_string(
-            &Kinds(&self.kinds, &self.opens),
+            &Kinds(&self.state.kinds, &self.state.opens),
             mode,
             at,
             stop,
@@ -511,9 +511,13 @@ impl Parser<'_> {
         }
         if scan.is_key {
             let key = buf.clone();
-            let previous = self.frames.last_mut().and_then(|f| f.key.replace(key));
+            let previous = self
+                .state
+                .frames
+                .last_mut()
+                .and_then(|f| f.key.replace(key));
             let logged = self.log_string_repairs(&scan);
-            if let Some(f) = self.frames.last_mut() {
+            if let Some(f) = self.state.frames.last_mut() {
                 f.key = previous;
             }
             logged?;
@@ -569,7 +573,12 @@ impl Parser<'_> {
         if scan.text_quotes > 0 {
             let n = scan.text_quotes;
             let detail = format!("{n} {} inside the string kept as text", plural(n, "quote"));
-            self.repair(RepairKind::UnescapedQuote, scan.open_at, self.pos, detail)?;
+            self.repair(
+                RepairKind::UnescapedQuote,
+                scan.open_at,
+                self.state.pos,
+                detail,
+            )?;
         }
         Ok(())
     }
@@ -592,12 +601,13 @@ impl Parser<'_> {
         let e = b[i + 1];
         if self.cfg.latex && latex::collision_at(b, i, end).is_some() {
             let content = scan.open_at + scan.open_len;
-            let start = self.start;
+            let start = self.state.start;
             let fires = latex::fires_alone(b, i)
                 || *scan.maths.get_or_insert_with(|| {
                     latex::shows_maths(b, content, end, class.stop_bytes().0)
                 })
                 || *self
+                    .state
                     .document_maths
                     .get_or_insert_with(|| latex::document_shows_maths(b, start, end));
             if fires {
