@@ -13,7 +13,7 @@
 //! quotes and commas, quotes only, a cut string), repeated keys in replies that need repair
 //! under each duplicate-key policy (a shape the generator does not write), and every case of the shared corpora
 //! (`LLMJSON_CORPORA`, default `../shared/corpora`) read with default options and at level
-//! `none`.
+//! `none`, and a case that has a schema guided by it (as it is, and with salvage and `drop`).
 
 #[path = "../benches/inputs.rs"]
 mod inputs;
@@ -140,7 +140,7 @@ fn main() -> std::io::Result<()> {
     }
     let corpora = std::env::var("LLMJSON_CORPORA").unwrap_or_else(|_| "../shared/corpora".into());
     let mut files = 0;
-    for file in ["seeds", "jsonrepair", "jsontestsuite", "baml"] {
+    for file in ["seeds", "jsonrepair", "jsontestsuite", "baml", "realworld"] {
         let Ok(text) = std::fs::read_to_string(format!("{corpora}/{file}.jsonl")) else {
             continue;
         };
@@ -166,6 +166,24 @@ fn main() -> std::io::Result<()> {
             ] {
                 outcome(&mut line, &format!("{id}{tag}"), &input, &options);
                 w.write_all(line.as_bytes())?;
+            }
+            // A case with a schema is read guided by it too (the schema stage's choice among
+            // the reply's values, coercion, validation, salvage).
+            let schema = row["options"]["schema"].clone();
+            if let Ok(schema) = llmjson::Schema::new(schema).map(std::sync::Arc::new) {
+                for (tag, options) in [
+                    (" schema", Options::default()),
+                    (
+                        " schema drop",
+                        Options::default()
+                            .invalid_items(llmjson::InvalidItems::Drop)
+                            .truncation(Truncation::Drop),
+                    ),
+                ] {
+                    let options = options.schema(schema.clone());
+                    outcome(&mut line, &format!("{id}{tag}"), &input, &options);
+                    w.write_all(line.as_bytes())?;
+                }
             }
         }
     }

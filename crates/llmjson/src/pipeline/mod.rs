@@ -49,51 +49,93 @@ pub(crate) fn parse_with(
 
 /// Every value in the reply, in order (see [`crate::parse_all`]).
 pub(crate) fn parse_all(text: &str, options: &Settings<'_>) -> Result<Vec<Parsed>, Error> {
+    let (first, rest) = first_and_rest(text, options)?;
+    let mut results = vec![first];
+    rest.values(text, options, &mut results)?;
+    Ok(results)
+}
+
+/// The reply's first value — what [`crate::parse`] returns — and where the walk over the reply
+/// stands after it, so that a caller who wants the others too (the schema stage, when the first
+/// does not fit) goes on from there instead of reading the reply again.
+pub(crate) fn first_and_rest<'t>(
+    text: &'t str,
+    options: &Settings<'_>,
+) -> Result<(Parsed, Rest<'t>), Error> {
     check_input(text, options)?;
     if let Some(found) = strict_whole(text, options) {
-        return Ok(vec![finish(text, found, options, Detail::Log)?]);
+        let whole = finish(text, found, options, Detail::Log)?;
+        return Ok((whole, Rest { after: None }));
     }
     let scan = Scan::new(text);
     let first = locate_answer(&scan, options, Detail::Log)?;
-    let mut from = first.out.end;
+    let from = first.out.end;
     let in_blocks = first.source != Source::Text;
-    let mut results = vec![finish(text, first, options, Detail::Log)?];
-    if options.level == RepairLevel::None {
-        return Ok(results);
-    }
-    let mut more = |from: usize, to: usize, region_end: usize, fence, source: &Source| {
-        let mut from = from;
-        while let Some(start) = scan.find_candidate(from, to) {
-            let out = parse_candidate(text, start, region_end, fence, config(options, Detail::Log))
-                .map_err(|f| to_error(text, f, options))?;
-            from = out.end.max(start + 1);
-            results.push(finish(
-                text,
-                found(out, source.clone()),
-                options,
-                Detail::Log,
-            )?);
+    let first = finish(text, first, options, Detail::Log)?;
+    Ok((
+        first,
+        Rest {
+            after: Some((scan, from, in_blocks)),
+        },
+    ))
+}
+
+/// The walk over a reply after its first value: the scan, where the first value ended, and
+/// whether it came from a fence or a tool-call block (`None`: the reply was one document).
+pub(crate) struct Rest<'t> {
+    after: Option<(Scan<'t>, usize, bool)>,
+}
+
+impl Rest<'_> {
+    /// The values after the first, in order, pushed onto `results`: the rest of the first
+    /// value's block and the later blocks when it came from one, else the rest of the text.
+    pub(crate) fn values(
+        self,
+        text: &str,
+        options: &Settings<'_>,
+        results: &mut Vec<Parsed>,
+    ) -> Result<(), Error> {
+        let Some((scan, mut from, in_blocks)) = self.after else {
+            return Ok(());
+        };
+        if options.level == RepairLevel::None {
+            return Ok(());
         }
-        Ok::<usize, Error>(from)
-    };
-    if in_blocks {
-        for block in scan.blocks() {
-            if block.content_end <= from {
-                continue;
+        let mut more = |from: usize, to: usize, region_end: usize, fence, source: &Source| {
+            let mut from = from;
+            while let Some(start) = scan.find_candidate(from, to) {
+                let out =
+                    parse_candidate(text, start, region_end, fence, config(options, Detail::Log))
+                        .map_err(|f| to_error(text, f, options))?;
+                from = out.end.max(start + 1);
+                results.push(finish(
+                    text,
+                    found(out, source.clone()),
+                    options,
+                    Detail::Log,
+                )?);
             }
-            let start = from.max(block.content_start);
-            from = more(
-                start,
-                block.content_end,
-                block.region_end,
-                block.fence,
-                &block.source,
-            )?;
+            Ok::<usize, Error>(from)
+        };
+        if in_blocks {
+            for block in scan.blocks() {
+                if block.content_end <= from {
+                    continue;
+                }
+                let start = from.max(block.content_start);
+                from = more(
+                    start,
+                    block.content_end,
+                    block.region_end,
+                    block.fence,
+                    &block.source,
+                )?;
+            }
+        } else {
+            more(from, text.len(), text.len(), None, &Source::Text)?;
         }
-    } else {
-        more(from, text.len(), text.len(), None, &Source::Text)?;
+        Ok(())
     }
-    Ok(results)
 }
 
 /// Returning a valid reply's text as it is needs the default duplicate-key policy (the last

@@ -56,7 +56,12 @@ pub(crate) fn parse_guided(
     options: &Settings<'_>,
     schema: &Schema,
 ) -> Result<Parsed, Error> {
-    let first = crate::parse_unguided(text, options);
+    // The reply is walked once: its first value, and from there, if that does not fit as it
+    // is, the others.
+    let (first, rest) = match crate::pipeline::first_and_rest(text, options) {
+        Ok((parsed, rest)) => (Ok(parsed), Some(rest)),
+        Err(e) => (Err(e), None),
+    };
     let located = match &first {
         Ok(parsed) => {
             // Valid as it is: nothing to choose or coerce. Strict mode takes the value as it
@@ -71,8 +76,13 @@ pub(crate) fn parse_guided(
                     truncated: parsed.is_truncated(),
                 });
             }
-            let mut all =
-                crate::pipeline::parse_all(text, options).unwrap_or_else(|_| vec![parsed.clone()]);
+            let mut all = vec![parsed.clone()];
+            if let Some(rest) = rest {
+                // A later value that fails leaves the first alone as the one reading.
+                if rest.values(text, options, &mut all).is_err() {
+                    all.truncate(1);
+                }
+            }
             // A reply cut inside an array element, under `drop`: the element left out whole is
             // a reading too (tried after the member-drop; a strict schema may want it).
             if options.truncation == Truncation::Drop && parsed.is_truncated() {
