@@ -128,6 +128,12 @@ def test_options_are_compiled_once_per_distinct_set(monkeypatch):
     with pytest.raises(ValueError):
         llmjson.parse("{}", truncation="sometimes")
     assert compiled.cache_info().misses == 3
+    # An argument of the wrong type is refused whether or not an equal value of the right type
+    # is cached (`0 == False`: the cache is typed).
+    monkeypatch.delenv("LLMJSON_REPAIR")
+    assert llmjson.parse("{'a': 1}", latex=False).value == {"a": 1}
+    with pytest.raises(TypeError):
+        llmjson.parse("{'a': 1}", latex=0)  # type: ignore[arg-type]
 
 
 def test_the_kill_switch_forces_level_none(monkeypatch):

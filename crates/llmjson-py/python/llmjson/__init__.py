@@ -563,7 +563,8 @@ def _without_lone_surrogates(text: str) -> str:
     return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
 
 
-@functools.lru_cache(maxsize=64)
+# typed: `latex=0` is not `latex=False` (the native call refuses the int, cached or not).
+@functools.lru_cache(maxsize=64, typed=True)
 def _compiled_options(
     level: str,
     truncation: str,

@@ -16,7 +16,7 @@ pub(crate) enum Detail {
     /// Kinds and spans only (a caller that keeps the value): no path or position is computed.
     Kinds,
     /// Every entry but its line and column, left at 0: a caller that shows the log later fills
-    /// them in then (`crate::fill_positions`).
+    /// them in then (`crate::bindings::fill_positions`).
     Paths,
 }
 

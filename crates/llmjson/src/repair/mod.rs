@@ -176,7 +176,7 @@ pub(crate) fn parse_once(
 
 /// Turns raw repairs into public ones, in the order of the text. With `positions`, lines and
 /// columns are computed in one forward walk; without (a caller that keeps kinds and spans only,
-/// `pipeline::Detail::Kinds`, or one that fills them in later, `crate::fill_positions`), they
+/// `pipeline::Detail::Kinds`, or one that fills them in later, `crate::bindings::fill_positions`), they
 /// are left at 0.
 pub(crate) fn finish_log(
     text: &str,

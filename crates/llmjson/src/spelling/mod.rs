@@ -78,15 +78,21 @@ pub(crate) fn unicode_escape(b: &[u8], at: usize, end: usize) -> UnicodeEscape {
                     return UnicodeEscape::Char(pair, 12);
                 }
             }
-            // Fewer than six bytes left, all of them a beginning of `\uDC00`: the low half may
-            // still come.
+            // Fewer than six bytes left, all of them a beginning of a low half (`\u`, then
+            // `d`, then `c`–`f`, then hex digits): it may still come. `\u00` cannot be one.
+            let low_half_digit = |(k, d): (usize, &u8)| match k {
+                0 => matches!(d, b'd' | b'D'),
+                1 => matches!(d, b'c'..=b'f' | b'C'..=b'F'),
+                _ => d.is_ascii_hexdigit(),
+            };
             let may_follow = rest.len() < 6
                 && rest.iter().zip(b"\\u").all(|(a, w)| a == w)
                 && rest
                     .get(2..)
                     .unwrap_or(&[])
                     .iter()
-                    .all(u8::is_ascii_hexdigit);
+                    .enumerate()
+                    .all(low_half_digit);
             if may_follow {
                 UnicodeEscape::Cut
             } else {
@@ -423,6 +429,18 @@ mod tests {
             assert_eq!(read(cut), Cut, "{cut}");
         }
         assert_eq!(read("\\ud83d\\x"), LoneSurrogate);
+        // A cut escape after a high surrogate that cannot be its low half: the high one is
+        // lone (the cut one is read next).
+        for lone in [
+            "\\ud83d\\u00",
+            "\\ud83d\\u4",
+            "\\ud83d\\uda",
+            "\\ud83d\\uD0",
+        ] {
+            assert_eq!(read(lone), LoneSurrogate, "{lone}");
+        }
+        assert_eq!(read("\\ud83d\\uD"), Cut);
+        assert_eq!(read("\\ud83d\\uDC"), Cut);
         // Not hex: `C:\users`.
         assert_eq!(read("\\users"), NotHex);
         assert_eq!(read("\\u2g"), NotHex);

@@ -454,6 +454,10 @@ fn a_reply_cut_inside_a_unicode_escape_leaves_the_escape_out() {
     }
     let whole = parse(r#"{"a": "smile \ud83d\ude00"#);
     assert_eq!(whole.value, json(r#"{"a": "smile 😀"}"#));
+    // A cut escape that cannot be the low half: the high surrogate before it is lone.
+    let lone = parse(r#"{"a": "smile \ud83d\u00"#);
+    assert_eq!(lone.value, json(r#"{"a": "smile \ufffd"}"#));
+    assert!(kinds(&lone).contains(&RepairKind::InvalidUnicodeEscape));
 }
 
 /// A comment between the value and what goes on like JSON after it is left out with it, in the
