@@ -416,31 +416,27 @@ mod tests {
         assert_eq!(read("\\ud83d rest of it"), LoneSurrogate);
         assert_eq!(read("\\ud83d\\u0041"), LoneSurrogate);
         assert_eq!(read("\\ude00"), LoneSurrogate);
-        // Cut: inside the four digits, or after a high surrogate where the low one may follow.
-        for cut in [
-            "\\u",
-            "\\u2",
-            "\\u26a",
-            "\\ud83d",
-            "\\ud83d\\",
-            "\\ud83d\\u",
-            "\\ud83d\\ude0",
-        ] {
-            assert_eq!(read(cut), Cut, "{cut}");
+        // Cut: inside the four digits, or after a high surrogate where the low one may follow
+        // (`\uD`, `\uDC`…); a cut escape that cannot be the low half leaves the high one lone.
+        let cases = [
+            ("\\u", Cut),
+            ("\\u2", Cut),
+            ("\\u26a", Cut),
+            ("\\ud83d", Cut),
+            ("\\ud83d\\", Cut),
+            ("\\ud83d\\u", Cut),
+            ("\\ud83d\\uD", Cut),
+            ("\\ud83d\\uDC", Cut),
+            ("\\ud83d\\ude0", Cut),
+            ("\\ud83d\\x", LoneSurrogate),
+            ("\\ud83d\\u00", LoneSurrogate),
+            ("\\ud83d\\u4", LoneSurrogate),
+            ("\\ud83d\\uda", LoneSurrogate),
+            ("\\ud83d\\uD0", LoneSurrogate),
+        ];
+        for (text, want) in cases {
+            assert_eq!(read(text), want, "{text}");
         }
-        assert_eq!(read("\\ud83d\\x"), LoneSurrogate);
-        // A cut escape after a high surrogate that cannot be its low half: the high one is
-        // lone (the cut one is read next).
-        for lone in [
-            "\\ud83d\\u00",
-            "\\ud83d\\u4",
-            "\\ud83d\\uda",
-            "\\ud83d\\uD0",
-        ] {
-            assert_eq!(read(lone), LoneSurrogate, "{lone}");
-        }
-        assert_eq!(read("\\ud83d\\uD"), Cut);
-        assert_eq!(read("\\ud83d\\uDC"), Cut);
         // Not hex: `C:\users`.
         assert_eq!(read("\\users"), NotHex);
         assert_eq!(read("\\u2g"), NotHex);
