@@ -432,17 +432,17 @@ def _run(
     blank = functools.partial(_blank_record, stages, request_id)
     try:
         options = _compiled_options(
-            level,
-            truncation,
-            max_removed_ratio,
-            max_size,
-            DEFAULT_MAX_DEPTH,
-            duplicate_keys,
-            compiled._native if compiled is not None else None,
-            coercion,
-            guard_comments,
-            latex,
-            invalid_items,
+            level=level,
+            truncation=truncation,
+            max_removed_ratio=max_removed_ratio,
+            max_size=max_size,
+            max_depth=DEFAULT_MAX_DEPTH,
+            duplicate_keys=duplicate_keys,
+            schema=compiled._native if compiled is not None else None,
+            coercion=coercion,
+            guard_comments=guard_comments,
+            latex=latex,
+            invalid_items=invalid_items,
         )
         call = functools.partial(_native_parse, options=options, with_repairs=with_repairs, all=all_values)
         try:
@@ -563,42 +563,11 @@ def _without_lone_surrogates(text: str) -> str:
     return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
 
 
-# typed: `latex=0` is not `latex=False` (the native call refuses the int, cached or not).
-@functools.lru_cache(maxsize=64, typed=True)
-def _compiled_options(
-    level: str,
-    truncation: str,
-    max_removed_ratio: float,
-    max_size: int,
-    max_depth: int,
-    duplicate_keys: str,
-    schema: Any,
-    coercion: str,
-    guard_comments: str,
-    latex: bool,
-    invalid_items: str,
-    fail_closed: bool = True,
-    locale: str = "auto",
-) -> Any:
-    """The native options for these arguments (``schema`` a compiled native schema or None),
-    compiled once per distinct set and kept: a call passes the object, not eleven arguments to
-    convert again. ``level`` is the level in force (after the kill switch), so switching it
-    takes effect at the next call."""
-    return _CompiledOptions(
-        level=level,
-        truncation=truncation,
-        max_removed_ratio=max_removed_ratio,
-        max_size=max_size,
-        max_depth=max_depth,
-        duplicate_keys=duplicate_keys,
-        schema=schema,
-        coercion=coercion,
-        guard_comments=guard_comments,
-        latex=latex,
-        invalid_items=invalid_items,
-        fail_closed=fail_closed,
-        locale=locale,
-    )
+# One native options object per distinct set of keyword arguments, compiled the first time and
+# kept: a call passes the object, not eleven arguments to convert again. Callers pass the level
+# in force (after the kill switch), so switching it takes effect at the next call. Typed:
+# `latex=0` is not `latex=False` (the native call refuses the int, cached or not).
+_compiled_options = functools.lru_cache(maxsize=64, typed=True)(_CompiledOptions)
 
 
 def _checked_level(

@@ -111,22 +111,22 @@ def batch(
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, got {chunk_size!r}")
     compiled = _schema_of(schema)
-    options = dict(
+    options: dict[str, Any] = dict(
         source="records",
         id_field=id_field,
         reply_field=reply_field,
         options=_compiled_options(
-            level,
-            truncation,
-            max_removed_ratio,
-            max_size,
-            max_depth,
-            duplicate_keys,
-            compiled._native if compiled is not None else None,
-            coercion,
-            guard_comments,
-            latex,
-            invalid_items,
+            level=level,
+            truncation=truncation,
+            max_removed_ratio=max_removed_ratio,
+            max_size=max_size,
+            max_depth=max_depth,
+            duplicate_keys=duplicate_keys,
+            schema=compiled._native if compiled is not None else None,
+            coercion=coercion,
+            guard_comments=guard_comments,
+            latex=latex,
+            invalid_items=invalid_items,
         ),
     )
     iterator = iter(records)
